@@ -1,0 +1,58 @@
+#pragma once
+/// \file Lemke's complementary pivoting algorithm with lexicographic degeneracy resolution.
+///
+/// Solves LCP(M, q) (problem.hpp) by pivoting on the augmented system
+///   w − M z − d z₀ = q,   w, z, z₀ ≥ 0,   wᵀz = 0,
+/// starting from the almost-complementary basis {w} with the artificial z₀ entering
+/// against the covering vector d > 0 [Lemke 1965; Cottle, Pang & Stone 1992, §4.4].
+/// It terminates with a solution when z₀ leaves the basis, or on a secondary ray, which for
+/// copositive-plus M proves that the LCP has no solution.
+///
+/// Implementation notes: the basis inverse is kept explicitly and updated by one rank-1
+/// product-form step per pivot (O(n²)), ties in the ratio test are broken
+/// lexicographically with the rows of that inverse (no cycling), rows and columns of M are
+/// equilibrated by positive diagonal scalings that leave complementarity unchanged, and the
+/// final basis is re-solved by an LU factorization so the answer carries no accumulated
+/// update error. All workspace is sized once per problem size and reused across solves.
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "lcp/problem.hpp"
+#include "lcp/result.hpp"
+
+namespace stickslip::lcp {
+
+struct LemkeOptions {
+  int max_pivots = 0;          ///< 0: 100·(n + 1); Lemke is exponential in the worst case
+  double zero_tol = 0.0;       ///< pivot tolerance; ≤ 0: defaultZeroTolerance(scaled M)
+  bool lexicographic = true;   ///< lexicographic ratio test (false: smallest index on ties)
+  bool scale = true;           ///< equilibrate rows and columns of M before pivoting
+  double accept_tol = 1e-9;    ///< success needs relative residual ≤ this, else numerical failure
+  Eigen::VectorXd covering;    ///< covering vector d > 0 (empty: all ones)
+};
+
+class LemkeSolver final {
+ public:
+  explicit LemkeSolver(LemkeOptions options = {});
+
+  /// Solves p. Invalid input (size mismatch, NaN/Inf, bad covering vector) gives
+  /// Status::kInvalidInput with a message instead of throwing. Not thread-safe: the solver
+  /// reuses its workspace; use one solver per thread.
+  Result solve(const Problem& p);
+  /// Same, writing into `out` so that a caller in a time loop allocates nothing.
+  void solve(const Problem& p, Result& out);
+
+  const LemkeOptions& options() const { return options_; }
+
+ private:
+  void resize(Eigen::Index n);
+  LemkeOptions options_;
+  // Workspace (see lemke.cpp for the meaning of each).
+  Eigen::MatrixXd Ms_, Binv_, basis_matrix_;
+  Eigen::VectorXd qs_, row_scale_, col_scale_, d_, x_, column_, ratio_row_, lex_row_;
+  std::vector<int> basis_, position_, ties_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+};
+
+}  // namespace stickslip::lcp

@@ -1,0 +1,82 @@
+#include "lcp/problem.hpp"
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace stickslip::lcp {
+namespace {
+
+std::string dims(const Eigen::MatrixXd& m) {
+  return std::to_string(m.rows()) + "×" + std::to_string(m.cols());
+}
+
+[[noreturn]] void fail(std::string_view who, const std::string& what) {
+  throw std::invalid_argument(std::string(who) + ": " + what);
+}
+
+template <typename Derived>
+void requireFinite(std::string_view who, const char* name, const Eigen::MatrixBase<Derived>& x) {
+  for (Eigen::Index j = 0; j < x.cols(); ++j)
+    for (Eigen::Index i = 0; i < x.rows(); ++i)
+      if (!std::isfinite(x(i, j))) {
+        std::ostringstream os;
+        os << name << " has a non-finite entry " << x(i, j) << " at (" << i << ", " << j << ")";
+        fail(who, os.str());
+      }
+}
+
+}  // namespace
+
+void Problem::validate(std::string_view who) const {
+  if (M.rows() != M.cols() || M.rows() != q.size())
+    fail(who, "expected M n×n and q of size n, got M " + dims(M) + ", q " +
+                  std::to_string(q.size()));
+  requireFinite(who, "M", M);
+  requireFinite(who, "q", q);
+}
+
+void MixedProblem::validate(std::string_view who) const {
+  const Eigen::Index ne = A.rows(), nu = A.cols(), m = B.rows();
+  if (B.cols() != m) fail(who, "expected B m×m, got " + dims(B));
+  if (C.rows() != ne || C.cols() != m)
+    fail(who, "expected C " + std::to_string(ne) + "×" + std::to_string(m) + ", got " + dims(C));
+  if (D.rows() != m || D.cols() != nu)
+    fail(who, "expected D " + std::to_string(m) + "×" + std::to_string(nu) + ", got " + dims(D));
+  if (a.size() != ne)
+    fail(who, "expected a of size " + std::to_string(ne) + ", got " + std::to_string(a.size()));
+  if (b.size() != m)
+    fail(who, "expected b of size " + std::to_string(m) + ", got " + std::to_string(b.size()));
+  requireFinite(who, "A", A);
+  requireFinite(who, "B", B);
+  requireFinite(who, "C", C);
+  requireFinite(who, "D", D);
+  requireFinite(who, "a", a);
+  requireFinite(who, "b", b);
+}
+
+void HorizontalProblem::validate(std::string_view who) const {
+  const Eigen::Index n = q.size();
+  if (A.rows() != n || A.cols() != n || B.rows() != n || B.cols() != n)
+    fail(who, "expected A and B n×n with n = " + std::to_string(n) + ", got A " + dims(A) +
+                  ", B " + dims(B));
+  requireFinite(who, "A", A);
+  requireFinite(who, "B", B);
+  requireFinite(who, "q", q);
+}
+
+void FrictionProblem2D::validate(std::string_view who) const {
+  const Eigen::Index n = 2 * mu.size();
+  if (W.rows() != n || W.cols() != n || q.size() != n)
+    fail(who, "expected W 2nc×2nc and q of size 2nc with nc = " + std::to_string(mu.size()) +
+                  ", got W " + dims(W) + ", q " + std::to_string(q.size()));
+  requireFinite(who, "W", W);
+  requireFinite(who, "q", q);
+  requireFinite(who, "mu", mu);
+  for (Eigen::Index i = 0; i < mu.size(); ++i)
+    if (mu(i) < 0.0)
+      fail(who, "friction coefficient mu[" + std::to_string(i) + "] = " + std::to_string(mu(i)) +
+                    " is negative");
+}
+
+}  // namespace stickslip::lcp

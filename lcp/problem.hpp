@@ -1,0 +1,57 @@
+#pragma once
+/// \file The complementarity problems stickslip poses and solves.
+///
+/// Every problem owns dense Eigen data and checks itself with validate(), which throws
+/// std::invalid_argument naming the problem, what was expected and what arrived.
+
+#include <Eigen/Dense>
+#include <string_view>
+
+namespace stickslip::lcp {
+
+/// LCP(M, q): find z with w = M z + q, z ≥ 0, w ≥ 0, zᵀw = 0.
+/// M is n×n, q has n entries. A unique solution exists for every q iff M is a P-matrix;
+/// Lemke processes every copositive-plus M (e.g. PSD) [Cottle, Pang & Stone 1992, §4.4].
+struct Problem {
+  Eigen::MatrixXd M;
+  Eigen::VectorXd q;
+  Eigen::Index size() const { return q.size(); }
+  /// Throws std::invalid_argument if M is not n×n with n = q.size() or has NaN/Inf entries.
+  void validate(std::string_view who = "lcp::Problem") const;
+};
+
+/// Mixed LCP in Siconos' (A, B, C, D, a, b) form, u ∈ ℝⁿᵘ free, v ∈ ℝᵐ:
+///   A u + C v + a = 0                        (A is nₑ×nᵤ: equality rows)
+///   w = D u + B v + b,   0 ≤ w ⊥ v ≥ 0        (B is m×m)
+/// The Schur reduction (mlcp_to_lcp.hpp) needs A square and invertible.
+struct MixedProblem {
+  Eigen::MatrixXd A, B, C, D;
+  Eigen::VectorXd a, b;
+  Eigen::Index freeSize() const { return A.cols(); }
+  Eigen::Index equalitySize() const { return A.rows(); }
+  Eigen::Index complementaritySize() const { return B.rows(); }
+  void validate(std::string_view who = "lcp::MixedProblem") const;
+};
+
+/// Horizontal LCP: A z + B w = q, z ≥ 0, w ≥ 0, zᵀw = 0, with A, B n×n [Zhuang & Wang].
+/// Arises for friction in translational joints with tiny clearance (DESIGN.md §2).
+struct HorizontalProblem {
+  Eigen::MatrixXd A, B;
+  Eigen::VectorXd q;
+  Eigen::Index size() const { return q.size(); }
+  void validate(std::string_view who = "lcp::HorizontalProblem") const;
+};
+
+/// Planar frictional contact with nc contacts, u = W r + q, unknowns ordered per contact
+/// i as (normal 2i, tangent 2i+1), as in Siconos' fc2d:
+///   0 ≤ uₙ ⊥ rₙ ≥ 0,   |rₜ| ≤ μᵢ rₙ,   uₜ ≠ 0 ⇒ rₜ = −μᵢ rₙ sign(uₜ).
+/// W is the 2nc×2nc Delassus matrix (symmetric PSD when it comes from a mechanism).
+struct FrictionProblem2D {
+  Eigen::MatrixXd W;
+  Eigen::VectorXd q;
+  Eigen::VectorXd mu;
+  Eigen::Index contacts() const { return mu.size(); }
+  void validate(std::string_view who = "lcp::FrictionProblem2D") const;
+};
+
+}  // namespace stickslip::lcp

@@ -1,0 +1,61 @@
+#include "lcp/residual.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace stickslip::lcp {
+namespace {
+
+double inf(const Eigen::VectorXd& x) { return x.size() ? x.lpNorm<Eigen::Infinity>() : 0.0; }
+double inducedInf(const Eigen::MatrixXd& x) {
+  return x.size() ? x.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
+}
+
+Residual make(double absolute, double scale) {
+  // A zero residual is exact whatever the scale; otherwise never divide by less than the
+  // smallest normal number so that an all-zero problem with a nonzero residual stays visible.
+  return {absolute, absolute == 0.0 ? 0.0
+                                    : absolute / std::max(scale, std::numeric_limits<double>::min())};
+}
+
+}  // namespace
+
+Residual residual(const Problem& p, const Eigen::VectorXd& z) {
+  const Eigen::VectorXd w = p.M * z + p.q;
+  return make(inf(z.cwiseMin(w)), std::max(inf(p.q), inducedInf(p.M) * inf(z)));
+}
+
+Residual residual(const MixedProblem& p, const Eigen::VectorXd& u, const Eigen::VectorXd& v) {
+  const Eigen::VectorXd eq = p.A * u + p.C * v + p.a;
+  const Eigen::VectorXd w = p.D * u + p.B * v + p.b;
+  const double abs = std::max(inf(eq), inf(v.cwiseMin(w)));
+  const double scale = std::max({inf(p.a), inf(p.b), inducedInf(p.A) * inf(u), inducedInf(p.C) * inf(v),
+                                 inducedInf(p.D) * inf(u), inducedInf(p.B) * inf(v)});
+  return make(abs, scale);
+}
+
+Residual residual(const HorizontalProblem& p, const Eigen::VectorXd& z, const Eigen::VectorXd& w) {
+  const Eigen::VectorXd eq = p.A * z + p.B * w - p.q;
+  const double abs = std::max(inf(eq), inf(z.cwiseMin(w)));
+  return make(abs, std::max({inf(p.q), inducedInf(p.A) * inf(z), inducedInf(p.B) * inf(w)}));
+}
+
+Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r) {
+  const Eigen::VectorXd u = p.W * r + p.q;
+  double abs = 0.0;
+  for (Eigen::Index i = 0; i < p.contacts(); ++i) {
+    const double rn = r(2 * i), rt = r(2 * i + 1), un = u(2 * i), ut = u(2 * i + 1);
+    const double bound = p.mu(i) * std::max(rn, 0.0);
+    const double rt_proj = std::clamp(rt - ut, -bound, bound);
+    abs = std::max({abs, std::abs(std::min(rn, un)), std::abs(rt - rt_proj)});
+  }
+  return make(abs, std::max(inf(p.q), inducedInf(p.W) * inf(r)));
+}
+
+double defaultZeroTolerance(const Eigen::MatrixXd& M) {
+  return 10.0 * double(std::max<Eigen::Index>(M.rows(), 1)) * std::max(1.0, inducedInf(M)) *
+         std::numeric_limits<double>::epsilon();
+}
+
+}  // namespace stickslip::lcp

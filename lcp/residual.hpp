@@ -1,0 +1,34 @@
+#pragma once
+/// \file One residual per problem type, used by every solver, test and CLI output, and for
+/// Siconos' answers too, so that backends are compared like for like.
+///
+/// Each returns the absolute residual (∞-norm of the natural map, zero iff the candidate
+/// solves the problem) and a relative one divided by the scale of the terms that cancel.
+
+#include "lcp/problem.hpp"
+
+namespace stickslip::lcp {
+
+struct Residual {
+  double absolute = 0.0;
+  double relative = 0.0;
+};
+
+/// ‖min(z, Mz+q)‖∞ and that over max(‖q‖∞, ‖M‖∞‖z‖∞).
+Residual residual(const Problem& p, const Eigen::VectorXd& z);
+
+/// max(‖A u + C v + a‖∞, ‖min(v, D u + B v + b)‖∞), relative to the largest term.
+Residual residual(const MixedProblem& p, const Eigen::VectorXd& u, const Eigen::VectorXd& v);
+
+/// max(‖A z + B w − q‖∞, ‖min(z, w)‖∞), relative to the largest term.
+Residual residual(const HorizontalProblem& p, const Eigen::VectorXd& z, const Eigen::VectorXd& w);
+
+/// Planar Coulomb natural map, u = W r + q, per contact:
+///   max(|min(rₙ, uₙ)|, |rₜ − proj[−μ rₙ⁺, μ rₙ⁺](rₜ − uₜ)|),
+/// zero iff r satisfies the conditions of FrictionProblem2D.
+Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r);
+
+/// Pivot tolerance derived from the problem's scale: 10·n·max(1, ‖M‖∞)·ε.
+double defaultZeroTolerance(const Eigen::MatrixXd& M);
+
+}  // namespace stickslip::lcp
