@@ -1,0 +1,247 @@
+#include "lcp/lemke.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "lcp/residual.hpp"
+
+namespace stickslip::lcp {
+namespace {
+
+// Variable numbering in the augmented system  I w + N z − d z₀ = q  (N = −M, scaled):
+//   w_i → i,   z_j → n + j,   z₀ → 2n.
+int complementOf(int var, int n) { return var < n ? var + n : var - n; }
+
+// Nearest power of two to 1/x, so that scaling is exact in floating point.
+double powerOfTwoInverse(double x) {
+  if (!(x > 0.0) || !std::isfinite(x)) return 1.0;
+  return std::ldexp(1.0, -std::ilogb(x));
+}
+
+bool allFinite(const Eigen::MatrixXd& m) { return m.allFinite(); }
+
+}  // namespace
+
+LemkeSolver::LemkeSolver(LemkeOptions options) : options_(std::move(options)) {}
+
+Result LemkeSolver::solve(const Problem& p) {
+  Result r;
+  solve(p, r);
+  return r;
+}
+
+void LemkeSolver::resize(Eigen::Index n) {
+  if (Binv_.rows() == n) return;
+  Ms_.resize(n, n);
+  Binv_.resize(n, n);
+  basis_matrix_.resize(n, n);
+  qs_.resize(n);
+  row_scale_.resize(n);
+  col_scale_.resize(n);
+  d_.resize(n);
+  x_.resize(n);
+  column_.resize(n);
+  ratio_row_.resize(n);
+  lex_row_.resize(n);
+  basis_.resize(n);
+  position_.resize(2 * n + 1);
+  ties_.reserve(n);
+  lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+}
+
+void LemkeSolver::solve(const Problem& p, Result& out) {
+  const Eigen::Index n = p.q.size();
+  out.pivots = 0;
+  out.message.clear();
+  out.zero_tol_used = 0.0;
+  auto invalid = [&](const std::string& why) {
+    out.status = Status::kInvalidInput;
+    out.message = "lemke: " + why;
+    out.z.setZero(std::max<Eigen::Index>(n, 0));
+    out.w.setZero(std::max<Eigen::Index>(n, 0));
+    out.residual = out.relative_residual = std::numeric_limits<double>::quiet_NaN();
+  };
+  if (p.M.rows() != n || p.M.cols() != n) {
+    std::ostringstream os;
+    os << "expected M n×n and q of size n, got M " << p.M.rows() << "×" << p.M.cols() << ", q "
+       << n;
+    return invalid(os.str());
+  }
+  if (!allFinite(p.M) || !p.q.allFinite()) return invalid("M or q has a NaN or Inf entry");
+  if (options_.covering.size() != 0 &&
+      (options_.covering.size() != n || !(options_.covering.array() > 0.0).all() ||
+       !options_.covering.allFinite()))
+    return invalid("covering vector must have n = " + std::to_string(n) +
+                   " positive finite entries");
+  if (options_.max_pivots < 0) return invalid("max_pivots must be ≥ 0");
+
+  out.z.setZero(n);
+  if (n == 0 || (p.q.array() >= 0.0).all()) {  // z = 0 solves it: no pivot needed
+    out.w = p.q;
+    out.status = Status::kSuccess;
+    out.residual = out.relative_residual = 0.0;
+    return;
+  }
+  resize(n);
+
+  // Positive diagonal scalings M' = R M C, q' = R q keep complementarity (z = C z', w = R⁻¹ w')
+  // and bring entries to O(1), which makes one pivot tolerance fit every row.
+  if (options_.scale) {
+    for (Eigen::Index i = 0; i < n; ++i) row_scale_(i) = powerOfTwoInverse(p.M.row(i).cwiseAbs().maxCoeff());
+    for (Eigen::Index j = 0; j < n; ++j)
+      col_scale_(j) =
+          powerOfTwoInverse((row_scale_.asDiagonal() * p.M.col(j)).cwiseAbs().maxCoeff());
+  } else {
+    row_scale_.setOnes();
+    col_scale_.setOnes();
+  }
+  Ms_.noalias() = -(row_scale_.asDiagonal() * p.M * col_scale_.asDiagonal());  // N = −M'
+  qs_ = row_scale_.cwiseProduct(p.q);
+  if (options_.covering.size() == n)
+    d_ = options_.covering;
+  else
+    d_.setOnes();
+
+  const double tol = options_.zero_tol > 0.0 ? options_.zero_tol : defaultZeroTolerance(Ms_);
+  out.zero_tol_used = tol;
+  const int max_pivots = options_.max_pivots > 0 ? options_.max_pivots : int(100 * (n + 1));
+  const int z0 = int(2 * n);
+
+  auto fail = [&](Status s, const std::string& why) {
+    out.status = s;
+    out.message = "lemke: " + why;
+    out.z.setZero(n);
+    out.w.setZero(n);
+    out.residual = out.relative_residual = std::numeric_limits<double>::quiet_NaN();
+  };
+
+  // Start: basis {w}, B⁻¹ = I, x = q. z₀ enters at the level that makes every w ≥ 0; the
+  // row attaining max(−qᵢ/dᵢ) leaves. On ties the largest index keeps the rows of [x, B⁻¹]
+  // lexicographically positive (row i becomes eᵢ − (dᵢ/dᵣ)eᵣ, positive iff i < r).
+  Binv_.setIdentity();
+  x_ = qs_;
+  std::fill(position_.begin(), position_.end(), -1);
+  for (int i = 0; i < n; ++i) {
+    basis_[i] = i;
+    position_[i] = i;
+  }
+  int r = 0;
+  double best = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) {
+    const double t = -qs_(i) / d_(i);
+    if (t > best + tol * std::max(1.0, std::abs(best)))
+      best = t, r = i;
+    else if (options_.lexicographic && t >= best - tol * std::max(1.0, std::abs(best)))
+      r = i;
+  }
+  column_ = -d_;  // B⁻¹ times the z₀ column
+  int entering = z0;
+
+  for (;;) {
+    // Pivot on row r with the entering column a = column_: x ← x − t a, x_r ← t.
+    const double ar = column_(r);
+    const double t = x_(r) / ar;
+    x_.noalias() -= t * column_;
+    x_(r) = t;
+    lex_row_ = Binv_.row(r).transpose() / ar;
+    Binv_.noalias() -= column_ * lex_row_.transpose();
+    Binv_.row(r) = lex_row_.transpose();
+    const int leaving = basis_[r];
+    position_[leaving] = -1;
+    basis_[r] = entering;
+    position_[entering] = r;
+    ++out.pivots;
+    if (!x_.allFinite()) return fail(Status::kNumericalFailure, "non-finite basic values after pivot " + std::to_string(out.pivots));
+    if (leaving == z0) break;  // complementary basis reached
+    if (out.pivots >= max_pivots)
+      return fail(Status::kPivotLimit, "no solution after " + std::to_string(out.pivots) + " pivots (limit " + std::to_string(max_pivots) + ")");
+
+    // The complement of the leaving variable enters.
+    entering = complementOf(leaving, int(n));
+    if (entering < n)
+      column_ = Binv_.col(entering);
+    else
+      column_.noalias() = Binv_ * Ms_.col(entering - n);
+
+    // Minimum ratio test over rows whose basic variable decreases as `entering` grows.
+    const double piv_tol = tol * std::max(1.0, column_.cwiseAbs().maxCoeff());
+    double min_ratio = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < n; ++i) {
+      if (column_(i) > piv_tol) {
+        ratio_row_(i) = std::max(x_(i), 0.0) / column_(i);
+        min_ratio = std::min(min_ratio, ratio_row_(i));
+      }
+    }
+    if (min_ratio == std::numeric_limits<double>::infinity())
+      return fail(Status::kRayTermination,
+                  "secondary ray after " + std::to_string(out.pivots) +
+                      " pivots: no solution exists if M is copositive-plus");
+    ties_.clear();
+    const double tie_tol = tol * std::max(1.0, min_ratio);
+    for (int i = 0; i < n; ++i)
+      if (column_(i) > piv_tol && ratio_row_(i) <= min_ratio + tie_tol) ties_.push_back(i);
+    r = ties_.front();
+    if (ties_.size() > 1) {
+      if (position_[z0] >= 0 &&
+          std::find(ties_.begin(), ties_.end(), position_[z0]) != ties_.end()) {
+        r = position_[z0];  // letting z₀ leave ends the run with a solution
+      } else if (options_.lexicographic) {
+        // Lexicographic minimum of the rows B⁻¹ᵢ / aᵢ among the ties: never cycles.
+        for (Eigen::Index k = 0; k < n && ties_.size() > 1; ++k) {
+          double lo = std::numeric_limits<double>::infinity();
+          for (int i : ties_) lo = std::min(lo, Binv_(i, k) / column_(i));
+          const double eps = tol * std::max(1.0, std::abs(lo));
+          std::erase_if(ties_, [&](int i) { return Binv_(i, k) / column_(i) > lo + eps; });
+        }
+        r = ties_.front();
+      }
+    }
+  }
+
+  // Read the solution off the final complementary basis, in the scaled variables.
+  auto extract = [&](const Eigen::VectorXd& basic) {
+    out.z.setZero(n);
+    for (int i = 0; i < n; ++i)
+      if (basis_[i] >= n) out.z(basis_[i] - n) = std::max(basic(i), 0.0);
+    out.z = col_scale_.cwiseProduct(out.z);
+  };
+  extract(x_);
+  Residual res = residual(p, out.z);
+  if (res.relative > 1e3 * std::numeric_limits<double>::epsilon()) {
+    // The product-form updates accumulate round-off; re-solve the final basis directly.
+    for (int i = 0; i < n; ++i) {
+      const int v = basis_[i];
+      if (v < n)
+        basis_matrix_.col(i) = Eigen::VectorXd::Unit(n, v);
+      else
+        basis_matrix_.col(i) = Ms_.col(v - n);
+    }
+    lu_.compute(basis_matrix_);
+    const Eigen::VectorXd refined = lu_.solve(qs_);
+    if (refined.allFinite()) {
+      const Eigen::VectorXd z_prev = out.z;
+      extract(refined);
+      const Residual res_refined = residual(p, out.z);
+      if (res_refined.absolute <= res.absolute)
+        res = res_refined;
+      else
+        out.z = z_prev;
+    }
+  }
+  out.w.noalias() = p.M * out.z;
+  out.w += p.q;
+  out.residual = res.absolute;
+  out.relative_residual = res.relative;
+  if (!(res.relative <= options_.accept_tol)) {
+    std::ostringstream os;
+    os << "terminal basis gives relative residual " << res.relative << " > " << options_.accept_tol
+       << " (ill-conditioned basis)";
+    out.status = Status::kNumericalFailure;
+    out.message = "lemke: " + os.str();
+    return;
+  }
+  out.status = Status::kSuccess;
+}
+
+}  // namespace stickslip::lcp
