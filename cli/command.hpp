@@ -1,0 +1,37 @@
+#pragma once
+/// \file Subcommands of the `stickslip` executable and their shared plumbing.
+
+#include <boost/program_options.hpp>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stickslip::cli {
+
+namespace po = boost::program_options;
+
+/// Exit codes of DESIGN.md §6.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  ///< a solver or a verification reported failure
+inline constexpr int kExitInput = 2;    ///< usage, input or validation error
+
+struct Command {
+  std::string_view name, summary;
+  void (*declare)(po::options_description&, po::positional_options_description&);
+  int (*run)(const po::variables_map&, std::ostream& out, std::ostream& err);
+};
+
+const Command& lcpCommand();
+const Command& benchCommand();
+
+/// Parses `args` for `cmd` and runs it; bad usage → kExitInput, std::invalid_argument from
+/// the library (bad files, bad values) → kExitInput with its message.
+int runCommand(const Command& cmd, const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err);
+
+/// `stickslip COMMAND ...`: picks the subcommand.
+int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int dispatch(int argc, char** argv);
+
+}  // namespace stickslip::cli
