@@ -127,12 +127,12 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
     position_[i] = i;
   }
   int r = 0;
-  double best = -std::numeric_limits<double>::infinity();
-  for (int i = 0; i < n; ++i) {
-    const double t = -qs_(i) / d_(i);
-    if (t > best + tol * std::max(1.0, std::abs(best)))
+  double best = -qs_(0) / d_(0);
+  for (int i = 1; i < n; ++i) {
+    const double t = -qs_(i) / d_(i), eps = tol * std::max(1.0, std::abs(best));
+    if (t > best + eps)
       best = t, r = i;
-    else if (options_.lexicographic && t >= best - tol * std::max(1.0, std::abs(best)))
+    else if (options_.lexicographic && t >= best - eps)
       r = i;
   }
   column_ = -d_;  // B⁻¹ times the z₀ column
