@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages stickslip needs (only those missing), configures a Release
+# build in build/ and builds the `stickslip` executable (build/bin/stickslip).
+#   scripts/setup.sh            build the CLI
+#   scripts/setup.sh --tests    also build the test executables
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  g++ cmake make pkg-config
+  libeigen3-dev libsiconos-numerics-dev libboost-program-options-dev catch2
+  libsundials-dev libyaml-cpp-dev libmuparser-dev nlohmann-json3-dev gnuplot-nox libbenchmark-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build_dir=${BUILD_DIR:-build}
+targets=(--target stickslip)
+[[ ${1:-} == --tests ]] && targets=()
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
