@@ -58,7 +58,12 @@ FrictionProblem2D randomFrictionProblem(int contacts, std::uint64_t seed) {
   for (int i = 0; i < dofs; ++i) inv_mass(i) = 0.5 + unit(rng);
   FrictionProblem2D p;
   p.W = J * inv_mass.asDiagonal() * J.transpose();
-  p.q = uniformMatrix(2 * contacts, 1, rng);
+  // q = J v + gap terms: a velocity of the system seen at the contacts (in the range of W,
+  // as for a mechanism) plus nonnegative normal offsets, so some contacts approach and some
+  // separate, and the LCP stays solvable even when W is singular.
+  const Eigen::VectorXd v = uniformMatrix(dofs, 1, rng);
+  p.q = J * v;
+  for (int c = 0; c < contacts; ++c) p.q(2 * c) += 0.2 * unit(rng);
   p.mu.resize(contacts);
   for (int c = 0; c < contacts; ++c) p.mu(c) = 0.1 + 0.9 * unit(rng);
   return p;

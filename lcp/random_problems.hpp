@@ -19,8 +19,8 @@ Problem randomSpdProblem(int n, std::uint64_t seed);
 Problem randomPMatrixProblem(int n, std::uint64_t seed);
 
 /// Delassus W = J diag(m⁻¹) Jᵀ for nc contacts on a random system of bodies (PSD, possibly
-/// singular when 2nc exceeds the degrees of freedom), μ in [0.1, 1], q with approaching and
-/// separating contacts mixed.
+/// singular when 2nc exceeds the degrees of freedom), μ in [0.1, 1], q = J v plus nonnegative
+/// normal offsets (approaching and separating contacts mixed): always solvable.
 FrictionProblem2D randomFrictionProblem(int contacts, std::uint64_t seed);
 
 }  // namespace stickslip::lcp
