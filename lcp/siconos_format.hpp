@@ -1,0 +1,63 @@
+#pragma once
+/// \file Readers for the text (.dat) formats of Siconos Numerics 4.4: LCP, MLCP and 2D
+/// frictional contact, written independently of Siconos from the layout its readers accept.
+///
+/// All three formats are whitespace-separated tokens; line breaks carry no meaning. A
+/// NumericsMatrix block is
+///   storage  rows  cols  <data>
+/// with storage 0 (dense: `rows cols` repeated, then rows·cols numbers *column by column*,
+/// which Siconos prints one column per text line for a square matrix) or 1 (sparse block:
+///   nbblocks  nrowblocks  ncolblocks  rowblock_end[nrowblocks]  colblock_end[ncolblocks]
+///   filled1  filled2  rowptr[filled1]  colblock[filled2]
+///   then per block, in row-pointer order: its number, then its entries column by column,
+/// where *_end are cumulative sizes). Storage 2 (CSparse text dump) is not supported.
+///
+/// Layouts (n, m, nc: integers; M: a NumericsMatrix block):
+///   LCP   n  M  q[n]
+///   FC    d  nc  M  q[d·nc]  mu[nc]                   (only d = 2 is read here)
+///   MLCP  hasM  hasABCD  n  m
+///         [hasM:    blocksRows…(ending at n+m)  blocksIsComp[#blocks]  M  q[cols of M]]
+///         [hasABCD: A[n×n] B[m×m] C[n×m] D[m×n] row by row,  a[n]  b[m]]
+/// In the (M, q) form of an MLCP, rows blocksRows[k] … blocksRows[k+1]−1 are equalities if
+/// blocksIsComp[k] = 0 (their variables are free) and complementarity rows otherwise; the
+/// reader permutes them into MixedProblem's (A, B, C, D, a, b): equalities first, in order.
+/// When a file holds both forms, (A, B, C, D, a, b) is returned, and if M is (n+m)×(n+m) the
+/// two forms must agree exactly. Text after the data is ignored if it starts with a
+/// non-numeric token (the collection's files end with comments such as "# from Murty").
+///
+/// Contract: every reader throws std::invalid_argument naming the reader, the file, the line
+/// (where there is one) and the reason: cannot open, file ends early, non-numeric or
+/// non-integer token, NaN/Inf entry, negative size, unsupported storage, non-square or
+/// inconsistent sizes, numeric data left over. The returned problem passes validate().
+
+#include <filesystem>
+#include <variant>
+
+#include "lcp/problem.hpp"
+
+namespace stickslip::lcp {
+
+/// Reads an LCP (M, q) written by Siconos' linearComplementarity_printInFile.
+Problem readLcpDat(const std::filesystem::path& file);
+
+/// Reads a mixed LCP written by Siconos' mixedLinearComplementarity_printInFile, in either
+/// or both of its storages (see the file comment for the mapping to MixedProblem).
+MixedProblem readMlcpDat(const std::filesystem::path& file);
+
+/// Reads a planar frictional contact problem (W, q, μ) written by Siconos'
+/// frictionContact_printInFile with dimension 2; unknowns per contact (normal, tangent).
+FrictionProblem2D readFc2dDat(const std::filesystem::path& file);
+
+using DatProblem = std::variant<Problem, MixedProblem, FrictionProblem2D>;
+
+/// Reads a .dat file of unknown kind. The file name (then its folder's name) is a hint:
+/// "mlcp" → MLCP, "fc2d" → FC2D, "lcp" → LCP; the hinted kind is tried first and wins if it
+/// parses. Otherwise every kind is tried and the one that parses is returned. Throws
+/// std::invalid_argument, listing what each attempt reported, if none parses, or if several
+/// parse and the name gives no hint.
+DatProblem readDat(const std::filesystem::path& file);
+
+/// "lcp", "mlcp" or "fc2d" for the alternative held by p.
+const char* datKindName(const DatProblem& p);
+
+}  // namespace stickslip::lcp
