@@ -1,0 +1,453 @@
+#include "lcp/siconos_backend.hpp"
+
+#include <FrictionContactProblem.h>
+#include <Friction_cst.h>
+#include <LinearComplementarityProblem.h>
+#include <MLCP_Solvers.h>
+#include <MixedLinearComplementarityProblem.h>
+#include <NonSmoothDrivers.h>
+#include <NumericsMatrix.h>
+#include <NumericsVerbose.h>
+#include <SolverOptions.h>
+#include <lcp_cst.h>
+#include <mlcp_cst.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+#include <utility>
+
+#include "lcp/residual.hpp"
+
+namespace stickslip::lcp {
+namespace {
+
+struct NamedId {
+  const char* name;
+  int id;
+};
+
+// Solvers that run on the dense data of the collection without aborting the process;
+// PATH and GAMS are not built into Debian's package, QP/NSQP need a QL solver.
+constexpr NamedId kLcpSolvers[] = {
+    {"lemke", SICONOS_LCP_LEMKE},         {"enum", SICONOS_LCP_ENUM},
+    {"pgs", SICONOS_LCP_PGS},             {"rpgs", SICONOS_LCP_RPGS},
+    {"psor", SICONOS_LCP_PSOR},           {"cpg", SICONOS_LCP_CPG},
+    {"latin", SICONOS_LCP_LATIN},         {"newton-min", SICONOS_LCP_NEWTONMIN},
+    {"newton-fb", SICONOS_LCP_NEWTON_FB_FBLSA}, {"newton-min-fb", SICONOS_LCP_NEWTON_MIN_FBLSA},
+    {"bard", SICONOS_LCP_BARD},           {"murty", SICONOS_LCP_MURTY},
+    {"pivot", SICONOS_LCP_PIVOT},
+};
+constexpr NamedId kMlcpSolvers[] = {
+    {"enum", SICONOS_MLCP_ENUM}, {"direct-enum", SICONOS_MLCP_DIRECT_ENUM},
+    {"pgs", SICONOS_MLCP_PGS},   {"rpgs", SICONOS_MLCP_RPGS},
+    {"psor", SICONOS_MLCP_PSOR}, {"rpsor", SICONOS_MLCP_RPSOR},
+    {"fb", SICONOS_MLCP_FB},     {"direct-fb", SICONOS_MLCP_DIRECT_FB},
+    {"lemke", SICONOS_MLCP_LCP_LEMKE},
+};
+constexpr NamedId kFc2dSolvers[] = {
+    {"lemke", SICONOS_FRICTION_2D_LEMKE},
+    {"enum", SICONOS_FRICTION_2D_ENUM},
+    {"nsgs", SICONOS_FRICTION_2D_NSGS},
+    {"cpg", SICONOS_FRICTION_2D_CPG},
+};
+
+template <std::size_t N>
+std::vector<std::string> namesOf(const NamedId (&table)[N]) {
+  std::vector<std::string> out;
+  for (const auto& s : table) out.emplace_back(s.name);
+  return out;
+}
+
+template <std::size_t N>
+int idOf(const char* who, std::string_view name, const NamedId (&table)[N]) {
+  for (const auto& s : table)
+    if (name == s.name) return s.id;
+  std::string list;
+  for (const auto& s : table) list += (list.empty() ? "" : ", ") + std::string(s.name);
+  throw std::invalid_argument(std::string(who) + ": expected a solver name among " + list +
+                              ", got '" + std::string(name) + "'");
+}
+
+void checkOptions(const char* who, const SiconosOptions& o) {
+  if (!(o.tolerance > 0.0) || !std::isfinite(o.tolerance))
+    throw std::invalid_argument(std::string(who) + ": expected tolerance > 0, got " +
+                                std::to_string(o.tolerance));
+  if (o.max_iterations < 1)
+    throw std::invalid_argument(std::string(who) + ": expected max_iterations ≥ 1, got " +
+                                std::to_string(o.max_iterations));
+  if (!(o.accept_tol > 0.0))
+    throw std::invalid_argument(std::string(who) + ": expected accept_tol > 0, got " +
+                                std::to_string(o.accept_tol));
+}
+
+/// Owns one SolverOptions (solver_options_delete releases the contents, not the struct).
+class Options {
+ public:
+  Options() = default;
+  Options(const Options&) = delete;
+  Options& operator=(const Options&) = delete;
+  ~Options() { reset(); }
+
+  void create(int id, const SiconosOptions& o) {
+    reset();
+    numerics_set_verbose(0);
+    ptr_ = solver_options_create(id);
+    if (!ptr_) throw std::runtime_error("Siconos: solver_options_create failed");
+    ptr_->dparam[SICONOS_DPARAM_TOL] = o.tolerance;
+    ptr_->iparam[SICONOS_IPARAM_MAX_ITER] = o.max_iterations;
+  }
+  void reset() {
+    if (ptr_) {
+      solver_options_delete(ptr_);
+      std::free(ptr_);
+      ptr_ = nullptr;
+    }
+  }
+  SolverOptions* get() const { return ptr_; }
+
+ private:
+  SolverOptions* ptr_ = nullptr;
+};
+
+/// A dense NumericsMatrix viewing a buffer we own. NM_create_from_data aliases the buffer,
+/// so it is detached before NM_free (which would free it otherwise); NM_free still releases
+/// whatever a solver attached (factorizations, internal data).
+class DenseView {
+ public:
+  DenseView(double* data, int rows, int cols)
+      : m_(NM_create_from_data(NM_DENSE, rows, cols, data)) {}
+  DenseView(const DenseView&) = delete;
+  DenseView& operator=(const DenseView&) = delete;
+  ~DenseView() {
+    m_->matrix0 = nullptr;
+    NM_free(m_);
+  }
+  NumericsMatrix* get() const { return m_; }
+
+ private:
+  NumericsMatrix* m_;
+};
+
+/// 2^pairs > limit, without overflow.
+bool enumerationTooLarge(Eigen::Index pairs, int limit) {
+  return pairs >= 31 || (Eigen::Index(1) << pairs) > Eigen::Index(limit);
+}
+
+bool allFinite(const Eigen::VectorXd& x) { return x.allFinite(); }
+
+/// Status from Siconos' info, then confirmed by our residual.
+template <typename R>
+void finish(R& out, int info, bool pivoting, int iterations, const SiconosOptions& o,
+            const Residual& res, const std::string& solver) {
+  out.pivots = iterations;
+  out.residual = res.absolute;
+  out.relative_residual = res.relative;
+  if (info == 0) {
+    if (std::isfinite(res.relative) && res.relative <= o.accept_tol) {
+      out.status = Status::kSuccess;
+      out.message.clear();
+      return;
+    }
+    out.status = Status::kNumericalFailure;
+    out.message = "siconos " + solver + " reported success, but the relative residual is " +
+                  std::to_string(res.relative) + " > " + std::to_string(o.accept_tol);
+    return;
+  }
+  if (iterations >= o.max_iterations) {
+    out.status = Status::kPivotLimit;
+    out.message = "siconos " + solver + ": iteration limit " + std::to_string(o.max_iterations) +
+                  " reached (info " + std::to_string(info) + ")";
+  } else if (pivoting) {
+    out.status = Status::kRayTermination;
+    out.message = "siconos " + solver + ": no solution found by pivoting (info " +
+                  std::to_string(info) + ")";
+  } else {
+    out.status = Status::kNumericalFailure;
+    out.message = "siconos " + solver + ": failed (info " + std::to_string(info) +
+                  "), relative residual " + std::to_string(res.relative);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> siconosLcpSolverNames() { return namesOf(kLcpSolvers); }
+std::vector<std::string> siconosMlcpSolverNames() { return namesOf(kMlcpSolvers); }
+std::vector<std::string> siconosFc2dSolverNames() { return namesOf(kFc2dSolvers); }
+
+// ---------------------------------------------------------------------------------------- LCP
+
+struct SiconosLcpSolver::Impl {
+  std::string name;
+  int id = 0;
+  SiconosOptions opts;
+  Options options;
+  Eigen::Index options_size = -1;  // problem size the options' work arrays were made for
+  Eigen::MatrixXd M;               // column-major copies handed to Siconos
+  Eigen::VectorXd q;
+};
+
+SiconosLcpSolver::SiconosLcpSolver(std::string_view name, SiconosOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  constexpr const char* who = "lcp::SiconosLcpSolver";
+  impl_->id = idOf(who, name, kLcpSolvers);
+  checkOptions(who, options);
+  impl_->name = std::string(name);
+  impl_->opts = options;
+  impl_->options.create(impl_->id, options);
+}
+SiconosLcpSolver::~SiconosLcpSolver() = default;
+SiconosLcpSolver::SiconosLcpSolver(SiconosLcpSolver&&) noexcept = default;
+SiconosLcpSolver& SiconosLcpSolver::operator=(SiconosLcpSolver&&) noexcept = default;
+const std::string& SiconosLcpSolver::name() const { return impl_->name; }
+
+Result SiconosLcpSolver::solve(const Problem& p) {
+  Result r;
+  solve(p, r);
+  return r;
+}
+
+void SiconosLcpSolver::solve(const Problem& p, Result& out) {
+  p.validate("lcp::SiconosLcpSolver");
+  Impl& s = *impl_;
+  const Eigen::Index n = p.size();
+  out.z.setZero(n);
+  out.w = p.q;
+  out.zero_tol_used = 0.0;
+  if (n == 0) {
+    finish(out, 0, true, 0, s.opts, residual(p, out.z), s.name);
+    return;
+  }
+  if (s.id == SICONOS_LCP_ENUM && enumerationTooLarge(n, s.opts.max_iterations)) {
+    out.pivots = 0;
+    out.status = Status::kPivotLimit;
+    out.message = "siconos enum: 2^" + std::to_string(n) + " complementary bases exceed "
+                  "max_iterations = " + std::to_string(s.opts.max_iterations);
+    const Residual res = residual(p, out.z);
+    out.residual = res.absolute;
+    out.relative_residual = res.relative;
+    return;
+  }
+  // Work arrays (enum's, Newton's) are sized by the first problem a SolverOptions sees.
+  if (s.options_size != n) {
+    s.options.create(s.id, s.opts);
+    s.options_size = n;
+  }
+  s.M = p.M;  // no reallocation when the size is unchanged
+  s.q = p.q;
+  DenseView M(s.M.data(), int(n), int(n));
+  LinearComplementarityProblem lcp{int(n), M.get(), s.q.data()};
+  SolverOptions* o = s.options.get();
+  o->iparam[SICONOS_IPARAM_ITER_DONE] = 0;  // the driver's trivial-solution exits leave it
+  const int info = linearComplementarity_driver(&lcp, out.z.data(), out.w.data(), o);
+  const bool finite = allFinite(out.z);
+  if (!finite) out.z.setZero();
+  out.w = p.M * out.z + p.q;
+  const int pivoting = s.id == SICONOS_LCP_LEMKE || s.id == SICONOS_LCP_BARD ||
+                       s.id == SICONOS_LCP_MURTY || s.id == SICONOS_LCP_PIVOT;
+  finish(out, finite ? info : (info ? info : -1), pivoting, o->iparam[SICONOS_IPARAM_ITER_DONE],
+         s.opts, residual(p, out.z), s.name);
+  if (!finite) {
+    out.status = Status::kNumericalFailure;
+    out.message = "siconos " + s.name + " returned non-finite values";
+  }
+}
+
+// --------------------------------------------------------------------------------------- MLCP
+
+struct SiconosMlcpSolver::Impl {
+  std::string name;
+  int id = 0;
+  SiconosOptions opts;
+  Options options;
+  std::pair<Eigen::Index, Eigen::Index> options_size{-1, -1};
+  Eigen::MatrixXd M, A, B, C, D;
+  Eigen::VectorXd q, a, b, z, w;
+};
+
+SiconosMlcpSolver::SiconosMlcpSolver(std::string_view name, SiconosOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  constexpr const char* who = "lcp::SiconosMlcpSolver";
+  impl_->id = idOf(who, name, kMlcpSolvers);
+  checkOptions(who, options);
+  impl_->name = std::string(name);
+  impl_->opts = options;
+  impl_->options.create(impl_->id, options);
+}
+SiconosMlcpSolver::~SiconosMlcpSolver() = default;
+SiconosMlcpSolver::SiconosMlcpSolver(SiconosMlcpSolver&&) noexcept = default;
+SiconosMlcpSolver& SiconosMlcpSolver::operator=(SiconosMlcpSolver&&) noexcept = default;
+const std::string& SiconosMlcpSolver::name() const { return impl_->name; }
+
+MixedResult SiconosMlcpSolver::solve(const MixedProblem& p) {
+  constexpr const char* who = "lcp::SiconosMlcpSolver";
+  p.validate(who);
+  if (p.A.rows() != p.A.cols())
+    throw std::invalid_argument(std::string(who) +
+                                ": expected A square (Siconos needs as many equalities as free "
+                                "variables), got " + std::to_string(p.A.rows()) + "×" +
+                                std::to_string(p.A.cols()));
+  Impl& s = *impl_;
+  const Eigen::Index n = p.A.rows(), m = p.B.rows(), nm = n + m;
+  MixedResult out;
+  out.u.setZero(n);
+  out.v.setZero(m);
+  if (nm == 0 || ((s.id == SICONOS_MLCP_ENUM || s.id == SICONOS_MLCP_DIRECT_ENUM) &&
+                  enumerationTooLarge(m, s.opts.max_iterations))) {
+    out.w = p.b;
+    const Residual res = residual(p, out.u, out.v);
+    if (nm == 0) {
+      finish(out, 0, true, 0, s.opts, res, s.name);
+    } else {
+      out.status = Status::kPivotLimit;
+      out.message = "siconos " + s.name + ": 2^" + std::to_string(m) +
+                    " complementary bases exceed max_iterations = " +
+                    std::to_string(s.opts.max_iterations);
+      out.residual = res.absolute;
+      out.relative_residual = res.relative;
+    }
+    return out;
+  }
+  if (s.options_size != std::make_pair(n, m)) {
+    s.options.create(s.id, s.opts);
+    s.options_size = {n, m};
+  }
+  // Both Siconos storages: some solvers read (M, q), others (A, B, C, D, a, b).
+  s.M.resize(nm, nm);
+  s.M << p.A, p.C, p.D, p.B;
+  s.q.resize(nm);
+  s.q << p.a, p.b;
+  s.A = p.A;
+  s.B = p.B;
+  s.C = p.C;
+  s.D = p.D;
+  s.a = p.a;
+  s.b = p.b;
+  s.z.setZero(nm);
+  s.w.setZero(nm);
+  int blocks_rows[3] = {0, int(n), int(nm)};
+  int blocks_is_comp[2] = {0, 1};
+  DenseView M(s.M.data(), int(nm), int(nm));
+  MixedLinearComplementarityProblem mlcp{};
+  mlcp.isStorageType1 = 1;
+  mlcp.isStorageType2 = 1;
+  mlcp.n = int(n);
+  mlcp.m = int(m);
+  // A problem without equalities is a single complementarity block.
+  mlcp.blocksRows = n > 0 ? blocks_rows : blocks_rows + 1;
+  mlcp.blocksIsComp = n > 0 ? blocks_is_comp : blocks_is_comp + 1;
+  mlcp.M = M.get();
+  mlcp.q = s.q.data();
+  mlcp.A = s.A.data();
+  mlcp.B = s.B.data();
+  mlcp.C = s.C.data();
+  mlcp.D = s.D.data();
+  mlcp.a = s.a.data();
+  mlcp.b = s.b.data();
+
+  SolverOptions* o = s.options.get();
+  o->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
+  // mlcp_driver_init allocates the work arrays unconditionally: release the previous ones.
+  std::free(o->dWork);
+  std::free(o->iWork);
+  o->dWork = nullptr;
+  o->iWork = nullptr;
+  mlcp_driver_init(&mlcp, o);
+  const int info = mlcp_driver(&mlcp, s.z.data(), s.w.data(), o);
+  mlcp_driver_reset(&mlcp, o);
+
+  const bool finite = allFinite(s.z);
+  if (finite) {
+    out.u = s.z.head(n);
+    out.v = s.z.tail(m);
+  }
+  out.w = p.D * out.u + p.B * out.v + p.b;
+  const bool pivoting = s.id == SICONOS_MLCP_LCP_LEMKE;
+  finish(out, finite ? info : (info ? info : -1), pivoting, o->iparam[SICONOS_IPARAM_ITER_DONE],
+         s.opts, residual(p, out.u, out.v), s.name);
+  if (!finite) {
+    out.status = Status::kNumericalFailure;
+    out.message = "siconos " + s.name + " returned non-finite values";
+  }
+  return out;
+}
+
+// --------------------------------------------------------------------------------------- FC2D
+
+struct SiconosFc2dSolver::Impl {
+  std::string name;
+  int id = 0;
+  SiconosOptions opts;
+  Options options;
+  Eigen::Index options_size = -1;
+  Eigen::MatrixXd W;
+  Eigen::VectorXd q, mu;
+};
+
+SiconosFc2dSolver::SiconosFc2dSolver(std::string_view name, SiconosOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  constexpr const char* who = "lcp::SiconosFc2dSolver";
+  impl_->id = idOf(who, name, kFc2dSolvers);
+  checkOptions(who, options);
+  impl_->name = std::string(name);
+  impl_->opts = options;
+  impl_->options.create(impl_->id, options);
+}
+SiconosFc2dSolver::~SiconosFc2dSolver() = default;
+SiconosFc2dSolver::SiconosFc2dSolver(SiconosFc2dSolver&&) noexcept = default;
+SiconosFc2dSolver& SiconosFc2dSolver::operator=(SiconosFc2dSolver&&) noexcept = default;
+const std::string& SiconosFc2dSolver::name() const { return impl_->name; }
+
+FrictionResult SiconosFc2dSolver::solve(const FrictionProblem2D& p) {
+  p.validate("lcp::SiconosFc2dSolver");
+  Impl& s = *impl_;
+  const Eigen::Index nc = p.contacts(), n = 2 * nc;
+  FrictionResult out;
+  out.r.setZero(n);
+  out.u = p.q;
+  if (nc == 0) {
+    finish(out, 0, true, 0, s.opts, residual(p, out.r), s.name);
+    return out;
+  }
+  // Siconos' fc2d enum enumerates the 3nc-sized LCP of fc2d_tolcp: 2^(3nc) bases.
+  if (s.id == SICONOS_FRICTION_2D_ENUM && enumerationTooLarge(3 * nc, s.opts.max_iterations)) {
+    out.status = Status::kPivotLimit;
+    out.message = "siconos enum: 2^" + std::to_string(3 * nc) +
+                  " complementary bases exceed max_iterations = " +
+                  std::to_string(s.opts.max_iterations);
+    const Residual res = residual(p, out.r);
+    out.residual = res.absolute;
+    out.relative_residual = res.relative;
+    return out;
+  }
+  if (s.options_size != nc) {
+    s.options.create(s.id, s.opts);
+    s.options_size = nc;
+  }
+  s.W = p.W;
+  s.q = p.q;
+  s.mu = p.mu;
+  DenseView W(s.W.data(), int(n), int(n));
+  FrictionContactProblem fc{};
+  fc.dimension = 2;
+  fc.numberOfContacts = int(nc);
+  fc.M = W.get();
+  fc.q = s.q.data();
+  fc.mu = s.mu.data();
+  SolverOptions* o = s.options.get();
+  o->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
+  const int info = fc2d_driver(&fc, out.r.data(), out.u.data(), o);
+  const bool finite = allFinite(out.r);
+  if (!finite) out.r.setZero();
+  out.u = p.W * out.r + p.q;
+  const bool pivoting = s.id == SICONOS_FRICTION_2D_LEMKE;
+  finish(out, finite ? info : (info ? info : -1), pivoting, o->iparam[SICONOS_IPARAM_ITER_DONE],
+         s.opts, residual(p, out.r), s.name);
+  if (!finite) {
+    out.status = Status::kNumericalFailure;
+    out.message = "siconos " + s.name + " returned non-finite values";
+  }
+  return out;
+}
+
+}  // namespace stickslip::lcp
