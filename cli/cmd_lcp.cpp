@@ -1,12 +1,124 @@
+// stickslip lcp FILE.dat [--solver NAME] [--json]
+#include <chrono>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
 #include "cli/command.hpp"
+#include "cli/output.hpp"
+#include "lcp/siconos_format.hpp"
+#include "lcp/solve.hpp"
 
 namespace stickslip::cli {
 namespace {
-void declare(po::options_description&, po::positional_options_description&) {}
-int run(const po::variables_map&, std::ostream&, std::ostream&) { return kExitFailure; }
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+void declare(po::options_description& o, po::positional_options_description& p) {
+  const std::string solvers = "solver: for LCPs " + joinNames(lcp::lcpSolverNames()) +
+                              "; for MLCPs " + joinNames(lcp::mlcpSolverNames()) +
+                              "; for FC2D " + joinNames(lcp::frictionSolverNames());
+  o.add_options()("file", po::value<std::string>()->required(),
+                  "Siconos .dat file (LCP, MLCP or FC2D, detected)")(
+      "solver", po::value<std::string>()->default_value("lemke"), solvers.c_str())(
+      "json", po::bool_switch(), "print one JSON object on stdout");
+  p.add("file", 1);
+}
+
+// One shape for the three problem kinds: z/w are the complementary pair (LCP: z, w; MLCP:
+// v, w with the free u alongside; FC2D: reactions r and velocities u = W r + q).
+struct Report {
+  std::string kind;
+  long n = 0;
+  lcp::Status status = lcp::Status::kNotRun;
+  Eigen::VectorXd z, w, u;
+  int pivots = 0;
+  double residual = 0.0, relative_residual = 0.0, time_us = 0.0;
+  std::string message;
+};
+
+template <typename F>
+double timeMicroseconds(F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+}
+
+Report solveFile(const lcp::DatProblem& problem, const std::string& solver) {
+  Report rep;
+  rep.kind = lcp::datKindName(problem);
+  if (const auto* lp = std::get_if<lcp::Problem>(&problem)) {
+    lcp::Result r;
+    rep.time_us = timeMicroseconds([&] { r = lcp::solveLcp(solver, *lp); });
+    rep.n = long(lp->size());
+    rep.status = r.status, rep.z = r.z, rep.w = r.w, rep.pivots = r.pivots;
+    rep.residual = r.residual, rep.relative_residual = r.relative_residual, rep.message = r.message;
+  } else if (const auto* mp = std::get_if<lcp::MixedProblem>(&problem)) {
+    lcp::MixedResult r;
+    rep.time_us = timeMicroseconds([&] { r = lcp::solveMlcp(solver, *mp); });
+    rep.n = long(mp->freeSize() + mp->complementaritySize());
+    rep.status = r.status, rep.z = r.v, rep.w = r.w, rep.u = r.u, rep.pivots = r.pivots;
+    rep.residual = r.residual, rep.relative_residual = r.relative_residual, rep.message = r.message;
+  } else {
+    const auto& fp = std::get<lcp::FrictionProblem2D>(problem);
+    lcp::FrictionResult r;
+    rep.time_us = timeMicroseconds([&] { r = lcp::solveFriction(solver, fp); });
+    rep.n = long(fp.q.size());
+    rep.status = r.status, rep.z = r.r, rep.w = r.u, rep.pivots = r.pivots;
+    rep.residual = r.residual, rep.relative_residual = r.relative_residual, rep.message = r.message;
+  }
+  return rep;
+}
+
+int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
+  const std::string file = vm["file"].as<std::string>();
+  const std::string solver = vm["solver"].as<std::string>();
+  const lcp::DatProblem problem = lcp::readDat(file);  // throws invalid_argument on bad input
+  const Report rep = solveFile(problem, solver);
+
+  if (vm["json"].as<bool>()) {
+    nlohmann::json j{{"status", std::string(lcp::toString(rep.status))},
+                     {"solver", solver},
+                     {"file", file},
+                     {"kind", rep.kind},
+                     {"n", rep.n},
+                     {"z", toJson(rep.z)},
+                     {"w", toJson(rep.w)},
+                     {"residual", finiteOrNull(rep.residual)},
+                     {"relative_residual", finiteOrNull(rep.relative_residual)},
+                     {"pivots", rep.pivots},
+                     {"time_us", rep.time_us}};
+    if (rep.kind == "mlcp") j["u"] = toJson(rep.u);
+    if (!rep.message.empty()) j["message"] = rep.message;
+    out << j.dump() << "\n";
+  } else {
+    const char* zname = rep.kind == "fc2d" ? "r" : rep.kind == "mlcp" ? "v" : "z";
+    const char* wname = rep.kind == "fc2d" ? "u" : "w";
+    out << file << ": " << rep.kind << " of size " << rep.n << ", solver " << solver << "\n"
+        << "status             " << rep.status << "\n"
+        << "pivots/iterations  " << rep.pivots << "\n"
+        << std::scientific << std::setprecision(3) << "residual           " << rep.residual
+        << "  (relative " << rep.relative_residual << ")\n"
+        << std::fixed << std::setprecision(1) << "time               " << rep.time_us
+        << " µs\n";
+    if (rep.kind == "mlcp") printVector(out, "u", rep.u);
+    printVector(out, zname, rep.z);
+    printVector(out, wname, rep.w);
+  }
+  if (!rep.message.empty() && rep.status != lcp::Status::kSuccess)
+    err << "stickslip lcp: " << file << ": " << rep.message << "\n";
+  return exitCodeFor(rep.status);
+}
+
 }  // namespace
+
 const Command& lcpCommand() {
-  static const Command c{"lcp", "solve a Siconos-format LCP/MLCP/FC2D file", declare, run};
+  static const Command c{"lcp", "solve a Siconos-format LCP, MLCP or FC2D file", declare, run};
   return c;
 }
+
 }  // namespace stickslip::cli

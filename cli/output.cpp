@@ -1,0 +1,34 @@
+#include "cli/output.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "cli/command.hpp"
+
+namespace stickslip::cli {
+
+int exitCodeFor(lcp::Status s) { return s == lcp::Status::kSuccess ? kExitOk : kExitFailure; }
+
+nlohmann::json finiteOrNull(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+nlohmann::json toJson(const Eigen::VectorXd& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(finiteOrNull(v(i)));
+  return a;
+}
+
+void printVector(std::ostream& os, std::string_view name, const Eigen::VectorXd& v,
+                 int max_entries) {
+  std::ostringstream line;
+  line << std::setprecision(6) << name << " = [";
+  const Eigen::Index shown = std::min<Eigen::Index>(v.size(), max_entries);
+  for (Eigen::Index i = 0; i < shown; ++i) line << (i ? ", " : "") << v(i);
+  if (shown < v.size()) line << ", … " << v.size() - shown << " more";
+  line << "]\n";
+  os << line.str();
+}
+
+}  // namespace stickslip::cli

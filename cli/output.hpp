@@ -1,0 +1,24 @@
+#pragma once
+/// \file Formatting shared by the subcommands: vectors for humans and for JSON, exit codes.
+
+#include <Eigen/Dense>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string_view>
+
+#include "lcp/status.hpp"
+
+namespace stickslip::cli {
+
+/// The one place where a solver status becomes an exit code: success 0, anything else 1.
+int exitCodeFor(lcp::Status s);
+
+/// JSON array of the entries (full precision); NaN/Inf become null, which JSON lacks.
+nlohmann::json toJson(const Eigen::VectorXd& v);
+nlohmann::json finiteOrNull(double x);
+
+/// "name = [a, b, …]" on one line, at most `max_entries` shown, then how many were left out.
+void printVector(std::ostream& os, std::string_view name, const Eigen::VectorXd& v,
+                 int max_entries = 12);
+
+}  // namespace stickslip::cli

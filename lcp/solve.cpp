@@ -1,0 +1,78 @@
+#include "lcp/solve.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "lcp/enumeration.hpp"
+#include "lcp/friction_to_lcp.hpp"
+#include "lcp/lemke.hpp"
+#include "lcp/mlcp_to_lcp.hpp"
+#include "lcp/siconos_backend.hpp"
+
+namespace stickslip::lcp {
+namespace {
+
+constexpr std::string_view kSiconosPrefix = "siconos-";
+
+std::vector<std::string> withOurs(std::vector<std::string> ours,
+                                  const std::vector<std::string>& siconos) {
+  for (const auto& s : siconos) ours.push_back(std::string(kSiconosPrefix) + s);
+  return ours;
+}
+
+[[noreturn]] void unknown(std::string_view kind, std::string_view name,
+                          const std::vector<std::string>& valid) {
+  std::string list;
+  for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
+  throw std::invalid_argument("unknown " + std::string(kind) + " solver '" + std::string(name) +
+                              "' (valid: " + list + ")");
+}
+
+std::string_view siconosName(std::string_view name) { return name.substr(kSiconosPrefix.size()); }
+
+template <typename F>
+auto checked(std::string_view kind, std::string_view name, const std::vector<std::string>& valid,
+             F&& solve) {
+  if (std::find(valid.begin(), valid.end(), name) == valid.end()) unknown(kind, name, valid);
+  return solve();
+}
+
+}  // namespace
+
+std::vector<std::string> lcpSolverNames() {
+  return withOurs({"lemke", "enum"}, siconosLcpSolverNames());
+}
+std::vector<std::string> mlcpSolverNames() { return withOurs({"lemke"}, siconosMlcpSolverNames()); }
+std::vector<std::string> frictionSolverNames() {
+  return withOurs({"lemke"}, siconosFc2dSolverNames());
+}
+
+Result solveLcp(std::string_view solver, const Problem& p) {
+  return checked("LCP", solver, lcpSolverNames(), [&] {
+    if (solver == "lemke") return LemkeSolver().solve(p);
+    if (solver == "enum") return solveByEnumeration(p);
+    return SiconosLcpSolver(siconosName(solver)).solve(p);
+  });
+}
+
+MixedResult solveMlcp(std::string_view solver, const MixedProblem& p) {
+  return checked("MLCP", solver, mlcpSolverNames(), [&] {
+    if (solver == "lemke") {
+      LemkeSolver lemke;
+      return solveMlcpWithLemke(p, lemke);
+    }
+    return SiconosMlcpSolver(siconosName(solver)).solve(p);
+  });
+}
+
+FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p) {
+  return checked("FC2D", solver, frictionSolverNames(), [&] {
+    if (solver == "lemke") {
+      LemkeSolver lemke;
+      return solveFrictionWithLemke(p, lemke);
+    }
+    return SiconosFc2dSolver(siconosName(solver)).solve(p);
+  });
+}
+
+}  // namespace stickslip::lcp

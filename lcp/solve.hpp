@@ -1,0 +1,29 @@
+#pragma once
+/// \file Solvers selected by name, as the CLI and the tests name them.
+///
+/// Ours: `lemke` (every problem kind: MLCP and 2D friction go through their exact LCP
+/// reductions), `enum` (LCP only, n ≤ 20: exhaustive, the independent reference).
+/// Siconos Numerics 4.4: `siconos-<name>`, with the names of siconos_backend.hpp for each
+/// problem kind (e.g. `siconos-lemke`, `siconos-enum`, `siconos-pgs`, `siconos-newton-fb`).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lcp/problem.hpp"
+#include "lcp/result.hpp"
+
+namespace stickslip::lcp {
+
+std::vector<std::string> lcpSolverNames();
+std::vector<std::string> mlcpSolverNames();
+std::vector<std::string> frictionSolverNames();
+
+/// Each throws std::invalid_argument for an unknown solver name (listing the valid ones), and
+/// the Siconos backends also for invalid problem data (ours report it as kInvalidInput);
+/// every algorithmic outcome comes back as a Status.
+Result solveLcp(std::string_view solver, const Problem& p);
+MixedResult solveMlcp(std::string_view solver, const MixedProblem& p);
+FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p);
+
+}  // namespace stickslip::lcp

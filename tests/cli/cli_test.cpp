@@ -1,0 +1,129 @@
+// The CLI contract (DESIGN.md §6): exit codes, messages naming the file and the problem, and
+// the JSON object of `stickslip lcp`.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/command.hpp"
+
+using stickslip::cli::dispatch;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int code = dispatch(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+const std::string kData = STICKSLIP_SICONOS_DATA;
+
+// A scratch file removed at the end of the test.
+struct TempFile {
+  std::filesystem::path path;
+  explicit TempFile(const std::string& name, const std::string& text)
+      : path(std::filesystem::temp_directory_path() / ("stickslip_cli_" + name)) {
+    std::ofstream(path) << text;
+  }
+  ~TempFile() { std::filesystem::remove(path); }
+};
+
+}  // namespace
+
+TEST_CASE("stickslip usage and help", "[cli]") {
+  CHECK(cli({}).code == 2);
+  CHECK(cli({"--help"}).code == 0);
+  CHECK(cli({"lcp", "--help"}).code == 0);
+  const Run unknown = cli({"frobnicate"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("unknown command 'frobnicate'") != std::string::npos);
+  const Run typo = cli({"lcp", kData + "/lcp/lcp_mmc.dat", "--solvr", "lemke"});
+  CHECK(typo.code == 2);
+  CHECK(typo.err.find("solvr") != std::string::npos);
+  CHECK(cli({"lcp", kData + "/lcp/lcp_mmc.dat", "--solver", "magic"}).code == 2);
+}
+
+TEST_CASE("stickslip lcp solves a Siconos file and prints one JSON object", "[cli]") {
+  for (const char* solver : {"lemke", "siconos-lemke"}) {
+    const Run r = cli({"lcp", kData + "/lcp/lcp_mmc.dat", "--solver", solver, "--json"});
+    INFO(solver << ": " << r.err);
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char* key : {"status", "solver", "n", "z", "w", "residual", "pivots", "time_us"})
+      CHECK(j.contains(key));
+    CHECK(j["status"] == "solved");
+    CHECK(j["solver"] == solver);
+    CHECK(j["z"].size() == j["n"].get<std::size_t>());
+    CHECK(j["residual"].get<double>() <= 1e-10);
+  }
+  SECTION("MLCP and FC2D files go through their reductions") {
+    for (const char* f : {"/mlcp/m2n1_mlcp.dat", "/fc2d/FC2D_SliderCrankLagrangian00000.dat"}) {
+      const Run r = cli({"lcp", kData + f, "--json"});
+      INFO(f << ": " << r.err);
+      CHECK(r.code == 0);
+      CHECK(nlohmann::json::parse(r.out)["relative_residual"].get<double>() <= 1e-10);
+    }
+  }
+  SECTION("text output names status, residual and solution") {
+    const Run r = cli({"lcp", kData + "/lcp/lcp_trivial.dat"});
+    CHECK(r.code == 0);
+    CHECK(r.out.find("status             solved") != std::string::npos);
+    CHECK(r.out.find("z = [") != std::string::npos);
+  }
+}
+
+TEST_CASE("stickslip lcp reports an unsolvable problem with exit code 1", "[cli]") {
+  // w = −z − 1 < 0 for every z ≥ 0: no solution; Lemke must say so, not print numbers.
+  TempFile f("ray.dat", "1\n0\n1\n1\n1 1\n-1\n-1\n");
+  const Run r = cli({"lcp", f.path.string(), "--json"});
+  CHECK(r.code == 1);
+  CHECK(nlohmann::json::parse(r.out)["status"] == "secondary-ray");
+}
+
+TEST_CASE("stickslip lcp: bad input exits 2 naming the file and the problem", "[cli]") {
+  SECTION("missing file") {
+    const Run r = cli({"lcp", "/nonexistent/problem.dat"});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("/nonexistent/problem.dat") != std::string::npos);
+  }
+  SECTION("malformed, NaN, non-square") {
+    struct Bad {
+      const char* name;
+      const char* text;
+      const char* says;
+    };
+    for (const Bad& b : {Bad{"truncated_lcp.dat", "3\n0\n3\n3\n3 3\n1 0 0\n0 1\n", ""},
+                         Bad{"token_lcp.dat", "2\n0\n2\n2\n2 2\n1 0\n0 x\n-1 -1\n", "x"},
+                         Bad{"nan_lcp.dat", "2\n0\n2\n2\n2 2\n1 0\n0 nan\n-1 -1\n", ""},
+                         Bad{"rect_lcp.dat", "2\n0\n2\n3\n2 3\n1 0\n0 1\n1 1\n-1 -1\n", ""}}) {
+      TempFile f(b.name, b.text);
+      const Run r = cli({"lcp", f.path.string()});
+      INFO(b.name << ": " << r.err);
+      CHECK(r.code == 2);
+      CHECK(r.err.find(f.path.string()) != std::string::npos);
+      CHECK(r.err.find(b.says) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("stickslip bench lcp runs both solvers and prints the ratio table", "[cli][bench]") {
+  const Run r = cli({"bench", "lcp", "--sizes", "4,8", "--instances", "2",
+                           "--min-time-ms", "1", "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["rows"].size() == 4);  // spd and friction at n = 4 and 8
+  for (const auto& row : j["rows"]) {
+    CHECK(row["ours_solved"] == row["instances"]);
+    CHECK(row["siconos_us"].get<double>() > 0.0);
+  }
+  CHECK(cli({"bench", "lcp", "--sizes", "4,x"}).code == 2);
+  CHECK(cli({"bench", "nothing"}).code == 2);
+}
