@@ -12,7 +12,11 @@
 #include <lcp_cst.h>
 #include <mlcp_cst.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <utility>
@@ -81,6 +85,42 @@ void checkOptions(const char* who, const SiconosOptions& o) {
                                 std::to_string(o.accept_tol));
 }
 
+/// Sends stdout and stderr to /dev/null for its lifetime. Siconos 4.4 prints from inside its
+/// solvers with printf/fprintf regardless of numerics_set_verbose(0) (e.g. "We are on ray",
+/// "NM_LU_factorize: ... failed" once per iteration), which would corrupt `--json` output.
+/// Costs a few system calls per solve; output Siconos buffers is flushed into /dev/null.
+class Silence {
+ public:
+  explicit Silence(bool on = true) {
+    if (!on) return;
+    static const int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (devnull < 0) return;
+    std::fflush(stdout);
+    std::fflush(stderr);
+    saved_out_ = ::dup(STDOUT_FILENO);
+    saved_err_ = ::dup(STDERR_FILENO);
+    if (saved_out_ >= 0) ::dup2(devnull, STDOUT_FILENO);
+    if (saved_err_ >= 0) ::dup2(devnull, STDERR_FILENO);
+  }
+  Silence(const Silence&) = delete;
+  Silence& operator=(const Silence&) = delete;
+  ~Silence() {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    if (saved_out_ >= 0) {
+      ::dup2(saved_out_, STDOUT_FILENO);
+      ::close(saved_out_);
+    }
+    if (saved_err_ >= 0) {
+      ::dup2(saved_err_, STDERR_FILENO);
+      ::close(saved_err_);
+    }
+  }
+
+ private:
+  int saved_out_ = -1, saved_err_ = -1;
+};
+
 /// Owns one SolverOptions (solver_options_delete releases the contents, not the struct).
 class Options {
  public:
@@ -92,6 +132,7 @@ class Options {
   void create(int id, const SiconosOptions& o) {
     reset();
     numerics_set_verbose(0);
+    const Silence quiet(o.quiet);
     ptr_ = solver_options_create(id);
     if (!ptr_) throw std::runtime_error("Siconos: solver_options_create failed");
     ptr_->dparam[SICONOS_DPARAM_TOL] = o.tolerance;
@@ -157,11 +198,12 @@ void finish(R& out, int info, bool pivoting, int iterations, const SiconosOption
   if (iterations >= o.max_iterations) {
     out.status = Status::kPivotLimit;
     out.message = "siconos " + solver + ": iteration limit " + std::to_string(o.max_iterations) +
-                  " reached (info " + std::to_string(info) + ")";
+                  " reached (info " + std::to_string(info) + "), relative residual " +
+                  std::to_string(res.relative);
   } else if (pivoting) {
     out.status = Status::kRayTermination;
     out.message = "siconos " + solver + ": no solution found by pivoting (info " +
-                  std::to_string(info) + ")";
+                  std::to_string(info) + "), relative residual " + std::to_string(res.relative);
   } else {
     out.status = Status::kNumericalFailure;
     out.message = "siconos " + solver + ": failed (info " + std::to_string(info) +
@@ -239,7 +281,11 @@ void SiconosLcpSolver::solve(const Problem& p, Result& out) {
   LinearComplementarityProblem lcp{int(n), M.get(), s.q.data()};
   SolverOptions* o = s.options.get();
   o->iparam[SICONOS_IPARAM_ITER_DONE] = 0;  // the driver's trivial-solution exits leave it
-  const int info = linearComplementarity_driver(&lcp, out.z.data(), out.w.data(), o);
+  int info = 0;
+  {
+    const Silence quiet(s.opts.quiet);
+    info = linearComplementarity_driver(&lcp, out.z.data(), out.w.data(), o);
+  }
   const bool finite = allFinite(out.z);
   if (!finite) out.z.setZero();
   out.w = p.M * out.z + p.q;
@@ -352,9 +398,13 @@ MixedResult SiconosMlcpSolver::solve(const MixedProblem& p) {
   std::free(o->iWork);
   o->dWork = nullptr;
   o->iWork = nullptr;
-  mlcp_driver_init(&mlcp, o);
-  const int info = mlcp_driver(&mlcp, s.z.data(), s.w.data(), o);
-  mlcp_driver_reset(&mlcp, o);
+  int info = 0;
+  {
+    const Silence quiet(s.opts.quiet);
+    mlcp_driver_init(&mlcp, o);
+    info = mlcp_driver(&mlcp, s.z.data(), s.w.data(), o);
+    mlcp_driver_reset(&mlcp, o);
+  }
 
   const bool finite = allFinite(s.z);
   if (finite) {
@@ -436,7 +486,11 @@ FrictionResult SiconosFc2dSolver::solve(const FrictionProblem2D& p) {
   fc.mu = s.mu.data();
   SolverOptions* o = s.options.get();
   o->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
-  const int info = fc2d_driver(&fc, out.r.data(), out.u.data(), o);
+  int info = 0;
+  {
+    const Silence quiet(s.opts.quiet);
+    info = fc2d_driver(&fc, out.r.data(), out.u.data(), o);
+  }
   const bool finite = allFinite(out.r);
   if (!finite) out.r.setZero();
   out.u = p.W * out.r + p.q;

@@ -393,10 +393,9 @@ MixedProblem parseMlcp(TokenStream& in) {
     // A non-square M next to an (A, B, C, D) storage (Siconos' Rectangular_mlcp.dat) is a
     // least-squares variant MixedProblem cannot hold; the (A, B, C, D) form is used instead.
   }
-  if (!has_abcd) {
-    in.expectEndOfData();
-    return validated(std::move(from_m), in);
-  }
+  // No end-of-data check for MLCP files: those of Siconos' collection append a reference
+  // solution after the problem, which Siconos' reader ignores too.
+  if (!has_abcd) return validated(std::move(from_m), in);
 
   const int abcd_line = in.currentLine();
   MixedProblem p;
@@ -406,7 +405,6 @@ MixedProblem parseMlcp(TokenStream& in) {
   p.D = readRowMajor(in, "D", m, n);
   p.a = readVector(in, "a", n);
   p.b = readVector(in, "b", m);
-  in.expectEndOfData();
   if (have_from_m) {
     const auto check = [&](const char* name, const Eigen::MatrixXd& x, const Eigen::MatrixXd& y) {
       for (Eigen::Index j = 0; j < x.cols(); ++j)

@@ -22,8 +22,10 @@
 /// blocksIsComp[k] = 0 (their variables are free) and complementarity rows otherwise; the
 /// reader permutes them into MixedProblem's (A, B, C, D, a, b): equalities first, in order.
 /// When a file holds both forms, (A, B, C, D, a, b) is returned, and if M is (n+m)×(n+m) the
-/// two forms must agree exactly. Text after the data is ignored if it starts with a
-/// non-numeric token (the collection's files end with comments such as "# from Murty").
+/// two forms must agree exactly. After an LCP or FC problem, text is ignored if it starts
+/// with a non-numeric token (comments such as "# from Murty"); further numbers are an error,
+/// as they mean the sizes do not match the data. After an MLCP anything is ignored: the
+/// collection's MLCP files append a reference solution, which Siconos' reader skips too.
 ///
 /// Contract: every reader throws std::invalid_argument naming the reader, the file, the line
 /// (where there is one) and the reason: cannot open, file ends early, non-numeric or
