@@ -1,6 +1,8 @@
 #include "lcp/lemke.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <sstream>
 
@@ -13,10 +15,13 @@ namespace {
 //   w_i → i,   z_j → n + j,   z₀ → 2n.
 int complementOf(int var, int n) { return var < n ? var + n : var - n; }
 
-// Nearest power of two to 1/x, so that scaling is exact in floating point.
+// The power of two nearest below 1/x (x > 0 finite), by exponent arithmetic, so that scaling
+// is exact in floating point and costs no libm call.
 double powerOfTwoInverse(double x) {
   if (!(x > 0.0) || !std::isfinite(x)) return 1.0;
-  return std::ldexp(1.0, -std::ilogb(x));
+  const int exponent = int((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff) - 1023;
+  if (exponent <= -1022 || exponent >= 1023) return 1.0;  // subnormal or huge: leave as is
+  return std::bit_cast<double>(std::uint64_t(1023 - exponent) << 52);
 }
 
 bool allFinite(const Eigen::MatrixXd& m) { return m.allFinite(); }
@@ -86,24 +91,47 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
   resize(n);
 
   // Positive diagonal scalings M' = R M C, q' = R q keep complementarity (z = C z', w = R⁻¹ w')
-  // and bring entries to O(1), which makes one pivot tolerance fit every row.
+  // and bring entries to O(1), which makes one pivot tolerance fit every row. One
+  // column-major pass also gathers ‖M‖∞ for the relative residual.
+  row_scale_.setZero();
+  ratio_row_.setZero();  // row sums of |M|
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double a = std::abs(p.M(i, j));
+      row_scale_(i) = std::max(row_scale_(i), a);
+      ratio_row_(i) += a;
+    }
+  const double norm_M = ratio_row_.maxCoeff();
   if (options_.scale) {
-    for (Eigen::Index i = 0; i < n; ++i) row_scale_(i) = powerOfTwoInverse(p.M.row(i).cwiseAbs().maxCoeff());
-    for (Eigen::Index j = 0; j < n; ++j)
-      col_scale_(j) =
-          powerOfTwoInverse((row_scale_.asDiagonal() * p.M.col(j)).cwiseAbs().maxCoeff());
+    for (Eigen::Index i = 0; i < n; ++i) row_scale_(i) = powerOfTwoInverse(row_scale_(i));
+    for (Eigen::Index j = 0; j < n; ++j) {
+      double col_max = 0.0;
+      for (Eigen::Index i = 0; i < n; ++i)
+        col_max = std::max(col_max, row_scale_(i) * std::abs(p.M(i, j)));
+      col_scale_(j) = powerOfTwoInverse(col_max);
+    }
   } else {
     row_scale_.setOnes();
     col_scale_.setOnes();
   }
-  Ms_.noalias() = -(row_scale_.asDiagonal() * p.M * col_scale_.asDiagonal());  // N = −M'
+  ratio_row_.setZero();
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index i = 0; i < n; ++i) {
+      Ms_(i, j) = -row_scale_(i) * p.M(i, j) * col_scale_(j);  // N = −M'
+      ratio_row_(i) += std::abs(Ms_(i, j));
+    }
+  const double norm_Ms = ratio_row_.maxCoeff();
   qs_ = row_scale_.cwiseProduct(p.q);
   if (options_.covering.size() == n)
     d_ = options_.covering;
   else
     d_.setOnes();
 
-  const double tol = options_.zero_tol > 0.0 ? options_.zero_tol : defaultZeroTolerance(Ms_);
+  // Same rule as defaultZeroTolerance(M'), with the norm gathered above.
+  const double tol = options_.zero_tol > 0.0
+                         ? options_.zero_tol
+                         : 10.0 * double(n) * std::max(1.0, norm_Ms) *
+                               std::numeric_limits<double>::epsilon();
   out.zero_tol_used = tol;
   const int max_pivots = options_.max_pivots > 0 ? options_.max_pivots : int(100 * (n + 1));
   const int z0 = int(2 * n);
@@ -199,15 +227,22 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
     }
   }
 
-  // Read the solution off the final complementary basis, in the scaled variables.
-  auto extract = [&](const Eigen::VectorXd& basic) {
+  // Read the solution off the final complementary basis, in the scaled variables, and check
+  // it on the original problem (residual.hpp's definition, computed here without allocating).
+  const double norm_q = p.q.lpNorm<Eigen::Infinity>();
+  auto evaluate = [&](const Eigen::VectorXd& basic) {
     out.z.setZero(n);
     for (int i = 0; i < n; ++i)
       if (basis_[i] >= n) out.z(basis_[i] - n) = std::max(basic(i), 0.0);
-    out.z = col_scale_.cwiseProduct(out.z);
+    out.z.array() *= col_scale_.array();
+    out.w.noalias() = p.M * out.z;
+    out.w += p.q;
+    double abs = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) abs = std::max(abs, std::abs(std::min(out.z(i), out.w(i))));
+    const double scale = std::max(norm_q, norm_M * out.z.lpNorm<Eigen::Infinity>());
+    return Residual{abs, abs == 0.0 ? 0.0 : abs / std::max(scale, std::numeric_limits<double>::min())};
   };
-  extract(x_);
-  Residual res = residual(p, out.z);
+  Residual res = evaluate(x_);
   if (res.relative > 1e3 * std::numeric_limits<double>::epsilon()) {
     // The product-form updates accumulate round-off; re-solve the final basis directly.
     for (int i = 0; i < n; ++i) {
@@ -218,19 +253,16 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
         basis_matrix_.col(i) = Ms_.col(v - n);
     }
     lu_.compute(basis_matrix_);
-    const Eigen::VectorXd refined = lu_.solve(qs_);
-    if (refined.allFinite()) {
-      const Eigen::VectorXd z_prev = out.z;
-      extract(refined);
-      const Residual res_refined = residual(p, out.z);
-      if (res_refined.absolute <= res.absolute)
-        res = res_refined;
-      else
-        out.z = z_prev;
+    x_ = lu_.solve(qs_);  // x_ is no longer needed for pivoting
+    const Eigen::VectorXd z_prev = out.z, w_prev = out.w;
+    const Residual res_refined = x_.allFinite() ? evaluate(x_) : Residual{HUGE_VAL, HUGE_VAL};
+    if (res_refined.absolute <= res.absolute) {
+      res = res_refined;
+    } else {
+      out.z = z_prev;
+      out.w = w_prev;
     }
   }
-  out.w.noalias() = p.M * out.z;
-  out.w += p.q;
   out.residual = res.absolute;
   out.relative_residual = res.relative;
   if (!(res.relative <= options_.accept_tol)) {
