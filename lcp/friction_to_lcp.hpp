@@ -1,0 +1,63 @@
+#pragma once
+/// \file Planar Coulomb friction problem → LCP, exact in 2D.
+///
+/// FrictionProblem2D (problem.hpp): u = W r + q, per contact i with (rₙ, rₜ) = (r₂ᵢ, r₂ᵢ₊₁):
+///   0 ≤ uₙ ⊥ rₙ ≥ 0,   |rₜ| ≤ μ rₙ,   uₜ ≠ 0 ⇒ rₜ = −μ rₙ sign(uₜ).
+/// In 2D the friction disk is the segment [−μ rₙ, μ rₙ], spanned by two directions, so the
+/// law is linear complementarity with no polyhedral approximation [Klarbring 1986; Stewart &
+/// Trinkle 1996, with two directions; Glocker & Pfeiffer's saturations]. Per contact
+///   z = (rₙ, β⁺, β⁻, λ),   rₜ = β⁺ − β⁻,
+///   w = (uₙ, λ + uₜ, λ − uₜ, μ rₙ − β⁺ − β⁻),   0 ≤ z ⊥ w ≥ 0,
+/// (LCP index 4i + k holds entry k of contact i). Why it is exact:
+///  - λ + uₜ ≥ 0 and λ − uₜ ≥ 0 give λ ≥ |uₜ|; μ rₙ − β⁺ − β⁻ ≥ 0 gives |rₜ| ≤ μ rₙ.
+///  - Sliding, uₜ > 0: λ ≥ uₜ > 0, so λ + uₜ > 0 ⇒ β⁺ = 0, and λ > 0 ⇒ β⁺ + β⁻ = μ rₙ, so
+///    rₜ = −μ rₙ; if μ rₙ > 0 then β⁻ > 0 ⇒ λ = uₜ. Thus λ = |uₜ| and the force sits on the
+///    boundary of the segment opposite to uₜ; uₜ < 0 is the mirror image.
+///  - Sticking, uₜ = 0: any |rₜ| ≤ μ rₙ is reproduced with λ = 0, β± = max(±rₜ, 0).
+/// Conversely every friction solution gives an LCP solution by z = (rₙ, max(rₜ, 0),
+/// max(−rₜ, 0), |uₜ|) (lcpSolutionFrom), so the two problems have the same solutions r.
+///
+/// The LCP matrix is M = Eᵀ W E + K, with E z = r and K holding the λ and μ couplings; q̂ = Eᵀ q.
+/// Matrix class: for z ≥ 0, zᵀ M z = (E z)ᵀ W (E z) + Σᵢ μᵢ rₙᵢ λᵢ ≥ 0, so M is copositive
+/// when W is PSD. It is not copositive-plus when some μᵢ > 0 (z = e₄ᵢ gives zᵀMz = 0 but
+/// (M + Mᵀ) z = μᵢ e₄ᵢ₊₃ ≠ 0). Lemke's method still processes LCP(q̂, M) for copositive M
+/// whenever q̂ᵀz ≥ 0 for every z ≥ 0 with M z ≥ 0 and zᵀMz = 0 [Cottle, Pang & Stone 1992,
+/// §3.8 and §4.4; used for this LCP by Anitescu & Potra 1997]. Here those z are the reactions
+/// r = E z in the friction cones with W r = 0, and q̂ᵀz = qᵀ r, so the condition holds when
+/// W is positive definite, and when q lies in the range of W (W = J M⁻¹ Jᵀ and q = J v, as
+/// for a mechanism: qᵀr = vᵀ Jᵀ r = 0). With a singular W and an arbitrary q it may fail,
+/// and Lemke may end on a ray.
+
+#include <Eigen/Dense>
+
+#include "lcp/lemke.hpp"
+#include "lcp/problem.hpp"
+#include "lcp/result.hpp"
+
+namespace stickslip::lcp {
+
+class FrictionReduction final {
+ public:
+  /// Builds LCP(M, q̂) of size 4·nc. Throws std::invalid_argument for a malformed problem.
+  explicit FrictionReduction(const FrictionProblem2D& p);
+
+  const Problem& lcp() const { return lcp_; }
+
+  /// r = E z: (rₙ, rₜ) = (z₄ᵢ, z₄ᵢ₊₁ − z₄ᵢ₊₂) per contact. Throws if z has the wrong size.
+  Eigen::VectorXd reactions(const Eigen::VectorXd& z) const;
+
+  /// The LCP solution z = (rₙ, max(rₜ, 0), max(−rₜ, 0), |uₜ|) per contact that corresponds to
+  /// a friction solution (r, u). Throws if the sizes are wrong.
+  Eigen::VectorXd lcpSolutionFrom(const Eigen::VectorXd& r, const Eigen::VectorXd& u) const;
+
+ private:
+  Problem lcp_;
+};
+
+/// Reduces p, solves the LCP with `lemke`, returns r, u = W r + q and the residual of the
+/// friction problem (residual(FrictionProblem2D, r)). Never throws. Status: Lemke's, except
+/// kInvalidInput for a malformed problem and kNumericalFailure when the recovered r has a
+/// relative residual above lemke.options().accept_tol.
+FrictionResult solveFrictionWithLemke(const FrictionProblem2D& p, LemkeSolver& lemke);
+
+}  // namespace stickslip::lcp
