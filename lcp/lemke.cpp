@@ -56,6 +56,31 @@ void LemkeSolver::resize(Eigen::Index n) {
 }
 
 void LemkeSolver::solve(const Problem& p, Result& out) {
+  attempt(p, out, {options_.scale, false, 1.0});
+  if (options_.restarts <= 0 ||
+      (out.status != Status::kRayTermination && out.status != Status::kNumericalFailure))
+    return;
+  // A ray proves infeasibility only in exact arithmetic: on nearly singular M a pivot below
+  // the tolerance can end the path early. Retry along other paths (unscaled; another
+  // covering vector with a finer tolerance) before reporting the first attempt's outcome.
+  const Result first = out;
+  int pivots = out.pivots;
+  const Attempt variants[] = {{!options_.scale, false, 1.0}, {options_.scale, true, 1e-2}};
+  for (int k = 0; k < std::min<int>(options_.restarts, 2); ++k) {
+    attempt(p, out, variants[k]);
+    pivots += out.pivots;
+    if (out.ok()) {
+      out.pivots = pivots;
+      return;
+    }
+  }
+  out = first;
+  out.pivots = pivots;
+  out.message += " (restarts along " + std::to_string(std::min<int>(options_.restarts, 2)) +
+                 " other paths failed too)";
+}
+
+void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
   const Eigen::Index n = p.q.size();
   out.pivots = 0;
   out.message.clear();
@@ -102,7 +127,7 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
       ratio_row_(i) += a;
     }
   const double norm_M = ratio_row_.maxCoeff();
-  if (options_.scale) {
+  if (how.scale) {
     for (Eigen::Index i = 0; i < n; ++i) row_scale_(i) = powerOfTwoInverse(row_scale_(i));
     for (Eigen::Index j = 0; j < n; ++j) {
       double col_max = 0.0;
@@ -126,12 +151,14 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
     d_ = options_.covering;
   else
     d_.setOnes();
+  if (how.alternate_covering)  // a deterministic, non-uniform d takes another pivot path
+    for (Eigen::Index i = 0; i < n; ++i) d_(i) *= 1.0 + double((5 * i) % 7) / 7.0;
 
   // Same rule as defaultZeroTolerance(M'), with the norm gathered above.
-  const double tol = options_.zero_tol > 0.0
-                         ? options_.zero_tol
-                         : 10.0 * double(n) * std::max(1.0, norm_Ms) *
-                               std::numeric_limits<double>::epsilon();
+  const double tol = how.tol_factor *
+                     (options_.zero_tol > 0.0 ? options_.zero_tol
+                                              : 10.0 * double(n) * std::max(1.0, norm_Ms) *
+                                                    std::numeric_limits<double>::epsilon());
   out.zero_tol_used = tol;
   const int max_pivots = options_.max_pivots > 0 ? options_.max_pivots : int(100 * (n + 1));
   const int z0 = int(2 * n);

@@ -13,7 +13,8 @@
 /// lexicographically with the rows of that inverse (no cycling), rows and columns of M are
 /// equilibrated by positive diagonal scalings that leave complementarity unchanged, and the
 /// final basis is re-solved by an LU factorization so the answer carries no accumulated
-/// update error. All workspace is sized once per problem size and reused across solves.
+/// update error. A ray or numerical failure is retried along other pivot paths before it is
+/// reported (LemkeOptions::restarts). All workspace is sized once per problem size and reused across solves.
 
 #include <Eigen/Dense>
 #include <vector>
@@ -29,6 +30,9 @@ struct LemkeOptions {
   bool lexicographic = true;   ///< lexicographic ratio test (false: smallest index on ties)
   bool scale = true;           ///< equilibrate rows and columns of M before pivoting
   double accept_tol = 1e-9;    ///< success needs relative residual ≤ this, else numerical failure
+  /// On a ray or a numerical failure, retry along up to this many other pivot paths (0..2:
+  /// unscaled; non-uniform covering vector with a 100× finer tolerance). Pivots add up.
+  int restarts = 2;
   Eigen::VectorXd covering;    ///< covering vector d > 0 (empty: all ones)
 };
 
@@ -46,6 +50,12 @@ class LemkeSolver final {
   const LemkeOptions& options() const { return options_; }
 
  private:
+  struct Attempt {
+    bool scale;
+    bool alternate_covering;
+    double tol_factor;
+  };
+  void attempt(const Problem& p, Result& out, const Attempt& how);
   void resize(Eigen::Index n);
   LemkeOptions options_;
   // Workspace (see lemke.cpp for the meaning of each).
