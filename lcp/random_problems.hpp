@@ -3,7 +3,8 @@
 ///
 /// Each family is a matrix class with a known guarantee for Lemke, so that a failure on it is
 /// a bug and not bad luck: P-matrices and SPD matrices (unique solution for every q) and
-/// planar friction problems from PSD Delassus matrices (copositive-plus after friction_to_lcp).
+/// planar friction problems from PSD Delassus matrices with q compatible with W (their
+/// friction_to_lcp LCP is copositive, and Lemke processes it: see friction_to_lcp.hpp).
 
 #include <cstdint>
 

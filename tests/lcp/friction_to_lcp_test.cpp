@@ -250,9 +250,9 @@ TEST_CASE("Lemke solves random planar friction problems with q in range(W)",
 }
 
 TEST_CASE("Lemke on raw randomFrictionProblem instances", "[lcp][friction][lemke]") {
-  // The same 64 instances with the generator's q. Where W is singular and q has a component
-  // in null(W), a solution need not exist (see the next test); Lemke must then end on a ray,
-  // never return a wrong answer. Everywhere else it must solve.
+  // The same 64 instances with the generator's own q = J v + nonnegative normal gaps: solvable
+  // by construction (qᵀr ≥ 0 for every cone reaction with W r = 0), so Lemke must solve all;
+  // a ray would be allowed only where q is incompatible with a singular W (next test).
   LemkeSolver lemke;
   int solved = 0, rays = 0;
   for (int nc : {1, 2, 3, 5, 8, 16, 32, 64})
@@ -273,19 +273,26 @@ TEST_CASE("Lemke on raw randomFrictionProblem instances", "[lcp][friction][lemke
       }
     }
   CHECK(solved + rays == 64);
+  CHECK(solved == 64);
   WARN("friction/Lemke, raw generator q: solved " << solved << "/64, secondary rays " << rays
                                                   << " (all on singular W with q not in range(W))");
 }
 
-TEST_CASE("randomFrictionProblem(3, 1) has no solution, so Lemke's ray is right",
+TEST_CASE("a particle squeezed between two closing walls has no solution: Lemke ends on a ray",
           "[lcp][friction][lemke]") {
+  // A unit point mass between the walls y = 0 (normal +y) and y = h (normal −y), both gaps
+  // closing at unit speed: uₙ₁ = rₙ₁ − rₙ₂ − 1 and uₙ₂ = rₙ₂ − rₙ₁ − 1 sum to −2 < 0 for any
+  // reactions, so no solution exists (W is singular and q is not in its range).
   // LCP(M, q̂) is solvable iff q̂ lies in one of the 2ⁿ complementary cones
   // pos{−M_j (j ∈ S), e_j (j ∉ S)} [Murty 1988, §1.3], whatever the rank of the basis. The
   // distance of q̂ to each cone is a nonnegative least-squares problem, solved here by
-  // Lawson–Hanson, independently of Lemke. All 4096 cones stay ≥ 0.2 away (|q̂| ≈ 2), so
-  // neither the LCP nor, by the equivalence of friction_to_lcp.hpp, the friction problem has
-  // a solution.
-  const FrictionProblem2D p = randomFrictionProblem(3, 1);
+  // Lawson–Hanson, independently of Lemke: every cone must stay well away.
+  FrictionProblem2D p;
+  Eigen::MatrixXd J(4, 2);  // rows (n₁, t₁, n₂, t₂), columns (ẋ, ẏ)
+  J << 0, 1, 1, 0, 0, -1, -1, 0;
+  p.W = J * J.transpose();
+  p.q = Eigen::Vector4d(-1.0, 0.0, -1.0, 0.0);
+  p.mu = Eigen::Vector2d(0.3, 0.3);
   const FrictionReduction red(p);
   const Eigen::MatrixXd& M = red.lcp().M;
   const Eigen::VectorXd& q = red.lcp().q;
@@ -297,7 +304,7 @@ TEST_CASE("randomFrictionProblem(3, 1) has no solution, so Lemke's ray is right"
       C.col(j) = (mask >> j & 1) ? Eigen::VectorXd(-M.col(j)) : Eigen::VectorXd::Unit(n, j);
     nearest = std::min(nearest, nnlsDistance(C, q));
   }
-  CHECK(nearest > 0.2);
+  CHECK(nearest > 0.5);
   LemkeSolver lemke;
   CHECK(solveFrictionWithLemke(p, lemke).status == Status::kRayTermination);
   SECTION("the NNLS distance itself: zero inside a cone, positive outside") {
