@@ -56,6 +56,49 @@ MlcpReduction::Recovered MlcpReduction::recover(const Eigen::VectorXd& v) const 
   return out;
 }
 
+namespace {
+
+// Second exact route, for singular A: with K = [[A, C], [D, B]] invertible,
+// (u, v) = K⁻¹((0, w) − (a, b)), so v = (K⁻¹)ᵥᵥ w − (K⁻¹(a, b))ᵥ: an LCP in w whose matrix is
+// the inverse of the Schur complement when that exists (a principal pivot transform).
+MixedResult solveByFullInversion(const MixedProblem& p, LemkeSolver& lemke,
+                                 const std::string& schur_refusal) {
+  const Eigen::Index nu = p.A.cols(), m = p.B.rows();
+  MixedResult out;
+  out.u = Eigen::VectorXd::Zero(nu);
+  out.v = Eigen::VectorXd::Zero(m);
+  out.w = Eigen::VectorXd::Zero(m);
+  Eigen::MatrixXd K(nu + m, nu + m);
+  K << p.A, p.C, p.D, p.B;
+  Eigen::VectorXd ab(nu + m);
+  ab << p.a, p.b;
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(K);
+  if (lu.rank() < nu + m) {
+    out.status = Status::kInvalidInput;
+    out.message = "solveMlcpWithLemke: " + schur_refusal +
+                  "; and [[A, C], [D, B]] is singular (rank " + std::to_string(lu.rank()) +
+                  " of " + std::to_string(nu + m) + "), so no exact reduction to an LCP applies";
+    return out;
+  }
+  const Eigen::MatrixXd Kinv = lu.inverse();
+  const Problem lcp{Kinv.bottomRightCorner(m, m), -(Kinv * ab).tail(m)};
+  const Result r = lemke.solve(lcp);
+  out.pivots = r.pivots;
+  out.status = r.status;
+  out.message = r.message;
+  if (r.ok()) {
+    Eigen::VectorXd rhs = -ab;
+    rhs.tail(m) += r.z;
+    const Eigen::VectorXd x = lu.solve(rhs);
+    out.u = x.head(nu);
+    out.v = x.tail(m).cwiseMax(0.0);
+    out.w = p.D * out.u + p.B * out.v + p.b;
+  }
+  return out;
+}
+
+}  // namespace
+
 MixedResult solveMlcpWithLemke(const MixedProblem& p, LemkeSolver& lemke) {
   MixedResult out;
   out.u = Eigen::VectorXd::Zero(p.A.cols());
@@ -65,29 +108,51 @@ MixedResult solveMlcpWithLemke(const MixedProblem& p, LemkeSolver& lemke) {
   try {
     reduction.emplace(p);
   } catch (const std::invalid_argument& e) {
-    out.status = Status::kInvalidInput;
-    out.message = std::string("solveMlcpWithLemke: ") + e.what();
-    return out;
+    const bool square_and_valid = p.A.rows() == p.A.cols() && [&] {
+      try {
+        p.validate();
+        return true;
+      } catch (const std::invalid_argument&) {
+        return false;
+      }
+    }();
+    if (!square_and_valid) {
+      out.status = Status::kInvalidInput;
+      out.message = std::string("solveMlcpWithLemke: ") + e.what();
+      return out;
+    }
+    out = solveByFullInversion(p, lemke, e.what());
+    if (out.status == Status::kInvalidInput) {
+      // Both blocks fail the conditioning test; a badly scaled but full-rank A (circuits with
+      // µF and kΩ) still gives an exact Schur reduction, judged below by the MLCP residual.
+      try {
+        reduction.emplace(p, 0.0);
+        if (!reduction->factorizationA().isInvertible()) reduction.reset();
+      } catch (const std::invalid_argument&) {
+      }
+    }
   }
-  const Result r = lemke.solve(reduction->lcp());
-  out.pivots = r.pivots;
-  out.status = r.status;
-  out.message = r.message;
-  if (r.z.size() == out.v.size()) {
-    out.v = r.z;
-    MlcpReduction::Recovered rec = reduction->recover(r.z);
-    out.u = std::move(rec.u);
-    out.w = std::move(rec.w);
+  if (reduction) {
+    const Result r = lemke.solve(reduction->lcp());
+    out.pivots = r.pivots;
+    out.status = r.status;
+    out.message = r.message;
+    if (r.z.size() == out.v.size()) {
+      out.v = r.z;
+      MlcpReduction::Recovered rec = reduction->recover(r.z);
+      out.u = std::move(rec.u);
+      out.w = std::move(rec.w);
+    }
   }
   const Residual res = residual(p, out.u, out.v);
   out.residual = res.absolute;
   out.relative_residual = res.relative;
-  if (r.ok() && !(res.relative <= lemke.options().accept_tol)) {
+  if (out.ok() && !(res.relative <= lemke.options().accept_tol)) {
     std::ostringstream os;
-    os << "solveMlcpWithLemke: the LCP in v was solved but the recovered MLCP solution has "
+    os << "solveMlcpWithLemke: the reduced LCP was solved but the recovered MLCP solution has "
           "relative residual "
-       << res.relative << " > " << lemke.options().accept_tol
-       << " (rcond(A) = " << reduction->rcondA() << ")";
+       << res.relative << " > " << lemke.options().accept_tol;
+    if (reduction) os << " (rcond(A) = " << reduction->rcondA() << ")";
     out.status = Status::kNumericalFailure;
     out.message = os.str();
   }

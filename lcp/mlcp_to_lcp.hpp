@@ -50,7 +50,13 @@ class MlcpReduction final {
 };
 
 /// Reduces p with MlcpReduction, solves the LCP in v with `lemke` and recovers u and w.
-/// Status: Lemke's, except kInvalidInput when the reduction is impossible (message says why)
+/// When A is square but singular or ill-conditioned and K = [[A, C], [D, B]] is invertible,
+/// it uses the other exact reduction instead: (u, v) = K⁻¹((0, w) − (a, b)) makes
+///   v = (K⁻¹)ᵥᵥ w − (K⁻¹ (a, b))ᵥ,   0 ≤ w ⊥ v ≥ 0,
+/// an LCP in w (its matrix is the inverse of the Schur complement when both exist). If K
+/// fails too, a badly scaled but full-rank A is still reduced by its Schur complement; either
+/// way the answer must pass the MLCP residual check below.
+/// Status: Lemke's, except kInvalidInput when no reduction applies (message says why)
 /// and kNumericalFailure when the recovered (u, v) has a relative residual(MixedProblem)
 /// above lemke.options().accept_tol (ill-conditioned A amplifies Lemke's round-off).
 /// residual/relative_residual are always those of the original MLCP.
