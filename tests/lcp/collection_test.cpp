@@ -28,25 +28,20 @@
 #include "lcp/residual.hpp"
 #include "lcp/siconos_backend.hpp"
 #include "lcp/siconos_format.hpp"
+#include "siconos_data.hpp"
 
 namespace fs = std::filesystem;
 using namespace stickslip::lcp;
 
 namespace {
 
-const fs::path kData = STICKSLIP_SICONOS_DATA;
+const fs::path kData = stickslip::test::kSiconosData;
 
 // The collection's entries are O(1)…O(1e5) with n ≤ 61; Lemke's final basis re-solve keeps
 // the relative residual within a few hundred ε, far below this.
 constexpr double kRelTol = 1e-10;
 
-std::vector<fs::path> datFiles(const char* folder) {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(kData / folder))
-    if (e.path().extension() == ".dat") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using stickslip::test::datFiles;
 
 /// Names of the Siconos solvers that solve the instance (verified by our residual).
 template <typename Solver, typename P>

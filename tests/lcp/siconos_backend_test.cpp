@@ -15,24 +15,19 @@
 #include "lcp/residual.hpp"
 #include "lcp/siconos_backend.hpp"
 #include "lcp/siconos_format.hpp"
+#include "siconos_data.hpp"
 
 namespace fs = std::filesystem;
 using namespace stickslip::lcp;
 
 namespace {
 
-const fs::path kData = STICKSLIP_SICONOS_DATA;
+const fs::path kData = stickslip::test::kSiconosData;
 
 // Direct solvers on O(1) data: a few ulps of a 2×2 solve.
 constexpr double kTol = 1e-12;
 
-std::vector<fs::path> datFiles(const char* folder) {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(kData / folder))
-    if (e.path().extension() == ".dat") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using stickslip::test::datFiles;
 
 /// deudeu: M = [2 1; 1 2], q = (−5, −6); both z > 0, so z = M⁻¹(−q) = (4/3, 7/3).
 Problem deudeu() {

@@ -16,21 +16,16 @@
 #include <vector>
 
 #include "lcp/siconos_format.hpp"
+#include "siconos_data.hpp"
 
 namespace fs = std::filesystem;
 using namespace stickslip::lcp;
 
 namespace {
 
-const fs::path kData = STICKSLIP_SICONOS_DATA;
+const fs::path kData = stickslip::test::kSiconosData;
 
-std::vector<fs::path> datFiles(const char* folder) {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(kData / folder))
-    if (e.path().extension() == ".dat") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using stickslip::test::datFiles;
 
 // Siconos' matrices, whatever their storage, entry by entry.
 Eigen::MatrixXd dense(const NumericsMatrix* m) {
