@@ -1,5 +1,6 @@
 #include "lcp/mlcp_to_lcp.hpp"
 
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -56,103 +57,137 @@ MlcpReduction::Recovered MlcpReduction::recover(const Eigen::VectorXd& v) const 
   return out;
 }
 
-namespace {
-
-// Second exact route, for singular A: with K = [[A, C], [D, B]] invertible,
-// (u, v) = K⁻¹((0, w) − (a, b)), so v = (K⁻¹)ᵥᵥ w − (K⁻¹(a, b))ᵥ: an LCP in w whose matrix is
-// the inverse of the Schur complement when that exists (a principal pivot transform).
-MixedResult solveByFullInversion(const MixedProblem& p, LemkeSolver& lemke,
-                                 const std::string& schur_refusal) {
+MlcpNullSpaceReduction::MlcpNullSpaceReduction(const MixedProblem& p) {
+  constexpr const char* who = "MlcpNullSpaceReduction";
+  p.validate(who);
+  if (p.A.rows() != p.A.cols()) {
+    std::ostringstream os;
+    os << who << ": expected A square (as many equalities as free variables), got A is "
+       << p.A.rows() << "×" << p.A.cols();
+    throw std::invalid_argument(os.str());
+  }
   const Eigen::Index nu = p.A.cols(), m = p.B.rows();
-  MixedResult out;
-  out.u = Eigen::VectorXd::Zero(nu);
-  out.v = Eigen::VectorXd::Zero(m);
-  out.w = Eigen::VectorXd::Zero(m);
-  Eigen::MatrixXd K(nu + m, nu + m);
-  K << p.A, p.C, p.D, p.B;
-  Eigen::VectorXd ab(nu + m);
-  ab << p.a, p.b;
-  const Eigen::FullPivLU<Eigen::MatrixXd> lu(K);
-  if (lu.rank() < nu + m) {
-    out.status = Status::kInvalidInput;
-    out.message = "solveMlcpWithLemke: " + schur_refusal +
-                  "; and [[A, C], [D, B]] is singular (rank " + std::to_string(lu.rank()) +
-                  " of " + std::to_string(nu + m) + "), so no exact reduction to an LCP applies";
-    return out;
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(p.A, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Eigen::VectorXd& sigma = svd.singularValues();
+  const double cut = double(std::max<Eigen::Index>(nu, 1)) *
+                     std::numeric_limits<double>::epsilon() * (nu ? sigma(0) : 0.0);
+  const Eigen::Index r = (sigma.array() > cut).count();
+  const Eigen::Index k = nu - r;
+  // u = −A⁺(C v + a) + V₂ y; the rows U₂ᵀ of the equalities constrain v alone.
+  const Eigen::MatrixXd pinv = svd.matrixV().leftCols(r) *
+                               sigma.head(r).cwiseInverse().asDiagonal() *
+                               svd.matrixU().leftCols(r).transpose();
+  null_basis_ = svd.matrixV().rightCols(k);
+  pinv_C_ = pinv * p.C;
+  pinv_a_ = pinv * p.a;
+  const Eigen::MatrixXd Dy = p.D * null_basis_;
+  Eigen::MatrixXd E = svd.matrixU().rightCols(k).transpose() * p.C;
+  Eigen::VectorXd e = svd.matrixU().rightCols(k).transpose() * p.a;
+  // A row of E at round-off level is an equality that v cannot affect: it holds (e ≈ 0:
+  // drop it exactly) or no solution exists. Left in, it would admit "solutions" with v ≈ 1/ε.
+  const double tiny = 100.0 * double(nu + m) * std::numeric_limits<double>::epsilon();
+  const double scale_C = p.C.size() ? p.C.cwiseAbs().maxCoeff() : 0.0;
+  const double scale_a = std::max(p.a.size() ? p.a.cwiseAbs().maxCoeff() : 0.0, scale_C);
+  for (Eigen::Index i = 0; i < k; ++i) {
+    if (E.row(i).cwiseAbs().maxCoeff() > tiny * scale_C) continue;
+    E.row(i).setZero();
+    if (std::abs(e(i)) > tiny * scale_a) {
+      std::ostringstream os;
+      os << "the equalities A u + C v + a = 0 are inconsistent: a combination of them reads "
+         << e(i) << " = 0 whatever u and v";
+      inconsistency_ = os.str();
+    }
+    e(i) = 0.0;
   }
-  const Eigen::MatrixXd Kinv = lu.inverse();
-  const Problem lcp{Kinv.bottomRightCorner(m, m), -(Kinv * ab).tail(m)};
-  const Result r = lemke.solve(lcp);
-  out.pivots = r.pivots;
-  out.status = r.status;
-  out.message = r.message;
-  if (r.ok()) {
-    Eigen::VectorXd rhs = -ab;
-    rhs.tail(m) += r.z;
-    const Eigen::VectorXd x = lu.solve(rhs);
-    out.u = x.head(nu);
-    out.v = x.tail(m).cwiseMax(0.0);
-    out.w = p.D * out.u + p.B * out.v + p.b;
+  // Any invertible T recombines the k equality rows. T = −Dyᵀ E⁺ makes the coupling between
+  // v and y skew (T E = −Dyᵀ) when their row spaces match, as in a monotone MLCP: the LCP
+  // below is then PSD wherever B − D A⁺ C is, and Lemke processes it.
+  if (k > 0) {
+    const Eigen::MatrixXd T =
+        -Dy.transpose() * E.completeOrthogonalDecomposition().pseudoInverse();
+    if (Eigen::FullPivLU<Eigen::MatrixXd>(T).isInvertible()) {
+      E = T * E;
+      e = T * e;
+    }
   }
-  return out;
+  rank_ = r;
+  const Eigen::Index n = m + 2 * k;
+  lcp_.M.setZero(n, n);
+  lcp_.q.resize(n);
+  lcp_.M.topLeftCorner(m, m) = p.B - p.D * pinv_C_;
+  lcp_.M.block(0, m, m, k) = Dy;
+  lcp_.M.block(0, m + k, m, k) = -Dy;
+  lcp_.M.block(m, 0, k, m) = E;
+  lcp_.M.block(m + k, 0, k, m) = -E;
+  lcp_.q << p.b - p.D * pinv_a_, e, -e;
 }
 
-}  // namespace
+MlcpReduction::Recovered MlcpNullSpaceReduction::recover(const Eigen::VectorXd& z,
+                                                         const MixedProblem& p) const {
+  const Eigen::Index m = p.B.rows(), k = null_basis_.cols();
+  if (z.size() != lcp_.size())
+    throw std::invalid_argument("MlcpNullSpaceReduction::recover: expected z of size " +
+                                std::to_string(lcp_.size()) + ", got " + std::to_string(z.size()));
+  const Eigen::VectorXd v = z.head(m), y = z.segment(m, k) - z.tail(k);
+  MlcpReduction::Recovered out;
+  out.u = null_basis_ * y - (pinv_C_ * v + pinv_a_);
+  out.w = p.D * out.u + p.B * v + p.b;
+  return out;
+}
 
 MixedResult solveMlcpWithLemke(const MixedProblem& p, LemkeSolver& lemke) {
   MixedResult out;
   out.u = Eigen::VectorXd::Zero(p.A.cols());
   out.v = Eigen::VectorXd::Zero(p.B.rows());
   out.w = Eigen::VectorXd::Zero(p.B.rows());
-  std::optional<MlcpReduction> reduction;
+  // A invertible, however badly scaled: its Schur complement (the residual check below
+  // judges the conditioning). A singular: the null-space reduction.
+  std::optional<MlcpReduction> schur;
+  std::optional<MlcpNullSpaceReduction> null_space;
   try {
-    reduction.emplace(p);
+    schur.emplace(p, 0.0);
+    if (!schur->factorizationA().isInvertible()) {
+      schur.reset();
+      null_space.emplace(p);
+    }
   } catch (const std::invalid_argument& e) {
-    const bool square_and_valid = p.A.rows() == p.A.cols() && [&] {
-      try {
-        p.validate();
-        return true;
-      } catch (const std::invalid_argument&) {
-        return false;
-      }
-    }();
-    if (!square_and_valid) {
-      out.status = Status::kInvalidInput;
-      out.message = std::string("solveMlcpWithLemke: ") + e.what();
-      return out;
-    }
-    out = solveByFullInversion(p, lemke, e.what());
-    if (out.status == Status::kInvalidInput) {
-      // Both blocks fail the conditioning test; a badly scaled but full-rank A (circuits with
-      // µF and kΩ) still gives an exact Schur reduction, judged below by the MLCP residual.
-      try {
-        reduction.emplace(p, 0.0);
-        if (!reduction->factorizationA().isInvertible()) reduction.reset();
-      } catch (const std::invalid_argument&) {
-      }
-    }
+    out.status = Status::kInvalidInput;
+    out.message = std::string("solveMlcpWithLemke: ") + e.what();
+    return out;
   }
-  if (reduction) {
-    const Result r = lemke.solve(reduction->lcp());
-    out.pivots = r.pivots;
-    out.status = r.status;
-    out.message = r.message;
-    if (r.z.size() == out.v.size()) {
+  if (null_space && !null_space->inconsistency().empty()) {
+    out.status = Status::kRayTermination;  // infeasible, proved without pivoting
+    out.message = "solveMlcpWithLemke: no solution: " + null_space->inconsistency();
+    const Residual res = residual(p, out.u, out.v);
+    out.residual = res.absolute;
+    out.relative_residual = res.relative;
+    return out;
+  }
+  const Result r = lemke.solve(schur ? schur->lcp() : null_space->lcp());
+  out.pivots = r.pivots;
+  out.status = r.status;
+  out.message = r.message;
+  if (r.ok()) {
+    MlcpReduction::Recovered rec;
+    if (schur) {
       out.v = r.z;
-      MlcpReduction::Recovered rec = reduction->recover(r.z);
-      out.u = std::move(rec.u);
-      out.w = std::move(rec.w);
+      rec = schur->recover(r.z);
+    } else {
+      out.v = r.z.head(p.B.rows());
+      rec = null_space->recover(r.z, p);
     }
+    out.u = std::move(rec.u);
+    out.w = std::move(rec.w);
   }
   const Residual res = residual(p, out.u, out.v);
   out.residual = res.absolute;
   out.relative_residual = res.relative;
-  if (out.ok() && !(res.relative <= lemke.options().accept_tol)) {
+  if (r.ok() && !(res.relative <= lemke.options().accept_tol)) {
     std::ostringstream os;
     os << "solveMlcpWithLemke: the reduced LCP was solved but the recovered MLCP solution has "
           "relative residual "
        << res.relative << " > " << lemke.options().accept_tol;
-    if (reduction) os << " (rcond(A) = " << reduction->rcondA() << ")";
+    if (schur) os << " (rcond(A) = " << schur->rcondA() << ")";
     out.status = Status::kNumericalFailure;
     out.message = os.str();
   }

@@ -15,6 +15,7 @@
 /// Status::kInvalidInput with that message, like LemkeSolver::solve.
 
 #include <Eigen/Dense>
+#include <string>
 
 #include "lcp/lemke.hpp"
 #include "lcp/problem.hpp"
@@ -49,15 +50,44 @@ class MlcpReduction final {
   double rcond_ = 0.0;
 };
 
-/// Reduces p with MlcpReduction, solves the LCP in v with `lemke` and recovers u and w.
-/// When A is square but singular or ill-conditioned and K = [[A, C], [D, B]] is invertible,
-/// it uses the other exact reduction instead: (u, v) = K⁻¹((0, w) − (a, b)) makes
-///   v = (K⁻¹)ᵥᵥ w − (K⁻¹ (a, b))ᵥ,   0 ≤ w ⊥ v ≥ 0,
-/// an LCP in w (its matrix is the inverse of the Schur complement when both exist). If K
-/// fails too, a badly scaled but full-rank A is still reduced by its Schur complement; either
-/// way the answer must pass the MLCP residual check below.
-/// Status: Lemke's, except kInvalidInput when no reduction applies (message says why)
-/// and kNumericalFailure when the recovered (u, v) has a relative residual(MixedProblem)
+/// MLCP → LCP when A is square but singular (rank r < nᵤ), as in circuits whose equalities
+/// leave some currents free. With the SVD A = U Σ Vᵀ split into its range (U₁, V₁) and null
+/// (U₂, V₂) parts and A⁺ = V₁ Σ₁⁻¹ U₁ᵀ:
+///   u = −A⁺(C v + a) + V₂ y,   y ∈ ℝᵏ free (k = nᵤ − r),
+///   E v + e = 0  with E = T U₂ᵀ C, e = T U₂ᵀ a  (the equalities A cannot absorb),
+///   w = (B − D A⁺ C) v + D V₂ y + (b − D A⁺ a).
+/// Writing y = y⁺ − y⁻ and E v + e = 0 as the two complementarities
+///   0 ≤ E v + e ⊥ y⁺ ≥ 0,   0 ≤ −(E v + e) ⊥ y⁻ ≥ 0
+/// gives an LCP in z = (v, y⁺, y⁻) of size m + 2k whose solutions are exactly the MLCP's.
+/// T (invertible, k×k) recombines the equality rows so that T U₂ᵀ C = −(D V₂)ᵀ where
+/// possible: the coupling is then skew and the LCP PSD when B − D A⁺ C is (monotone
+/// problems), which Lemke processes; otherwise T = I.
+class MlcpNullSpaceReduction final {
+ public:
+  /// Throws std::invalid_argument for a malformed problem or a non-square A.
+  explicit MlcpNullSpaceReduction(const MixedProblem& p);
+
+  const Problem& lcp() const { return lcp_; }
+  Eigen::Index rankA() const { return rank_; }
+  /// Non-empty when the equalities contradict each other whatever v (no solution exists).
+  const std::string& inconsistency() const { return inconsistency_; }
+
+  /// (u, w) from an LCP solution z = (v, y⁺, y⁻) of lcp(); p is the reduced problem.
+  MlcpReduction::Recovered recover(const Eigen::VectorXd& z, const MixedProblem& p) const;
+
+ private:
+  Eigen::MatrixXd null_basis_, pinv_C_;  // V₂, A⁺ C
+  Eigen::VectorXd pinv_a_;               // A⁺ a
+  Problem lcp_;
+  Eigen::Index rank_ = 0;
+  std::string inconsistency_;
+};
+
+/// Solves p with `lemke` through MlcpReduction when A is invertible (however badly scaled:
+/// the residual check judges the result) and through MlcpNullSpaceReduction when A is
+/// singular; recovers u and w.
+/// Status: Lemke's, except kInvalidInput for a malformed problem or a non-square A (message
+/// says why) and kNumericalFailure when the recovered (u, v) has a relative residual(MixedProblem)
 /// above lemke.options().accept_tol (ill-conditioned A amplifies Lemke's round-off).
 /// residual/relative_residual are always those of the original MLCP.
 MixedResult solveMlcpWithLemke(const MixedProblem& p, LemkeSolver& lemke);

@@ -10,8 +10,7 @@
 //     also solves lcp_tobenna (127 pivots, verified); on lcp_Pang_isolated_sol_perturbed it
 //     reports failure.
 //   mlcp/: some Siconos MLCP solver (enum, direct-enum, fb, lemke) solves all 16; ours, via
-//     the Schur reduction or the LCP in w (mlcp_to_lcp.hpp), solves 13; the three diode
-//     bridges have A and [[A, C], [D, B]] both singular.
+//     the Schur or the null-space reduction (mlcp_to_lcp.hpp), solves all 16.
 //   fc2d/: Siconos' enum and cpg solve both; ours solves both, r equal to enum's.
 
 #include <catch2/catch.hpp>
@@ -61,12 +60,6 @@ const std::map<std::string, std::string> kKnownGaps = {
     // the covering vector e may end on a ray, and does, after 1 pivot, for ours and for
     // Siconos' Lemke alike; only enumeration finds z.
     {"lcp_CPS_3", "secondary ray after 1 pivot (Siconos' lemke too; enum solves it)"},
-    // No exact reduction to an LCP applies: A is singular (rank 2 of 3, 6 of 11, 11 of 21)
-    // and so is [[A, C], [D, B]] (mlcp_to_lcp.hpp). Siconos' enum, direct-enum and fb solve
-    // them by treating the free variables directly.
-    {"diodeBridge_mlcp", "no reduction: A and [[A, C], [D, B]] singular"},
-    {"diodeBridge20_mlcp", "no reduction: A and [[A, C], [D, B]] singular"},
-    {"diodeBridge40_mlcp", "no reduction: A and [[A, C], [D, B]] singular"},
 };
 
 template <typename R>

@@ -75,20 +75,27 @@ TEST_CASE("MLCP reduction rejects A that is not square or not invertible", "[lcp
     p.A.row(2) = p.A.row(0) + p.A.row(1);
     CHECK_THROWS_WITH(MlcpReduction(p), Catch::Contains("A is singular"));
     LemkeSolver lemke;
-    // [[A, C], [D, B]] stays invertible: solved through the LCP in w instead.
+    // Solved through the null-space reduction instead.
     const MixedResult r = solveMlcpWithLemke(p, lemke);
     INFO(r.message);
     CHECK(r.ok());
     CHECK(r.relative_residual <= kTol);
-    SECTION("and [[A, C], [D, B]] singular too: no exact reduction, reported") {
+    SECTION("redundant equality (row 2 = row 0 + row 1 in A, C and a): solved, u not unique") {
       p.C.row(2) = p.C.row(0) + p.C.row(1);
       p.a(2) = p.a(0) + p.a(1);
       const MixedResult s = solveMlcpWithLemke(p, lemke);
-      CHECK(s.status == Status::kInvalidInput);
-      CHECK_THAT(s.message, Catch::Contains("A is singular"));
-      CHECK_THAT(s.message, Catch::Contains("[[A, C], [D, B]] is singular"));
+      INFO(s.message);
+      CHECK(s.ok());
+      CHECK(s.relative_residual <= kTol);
       CHECK(s.u.size() == 3);
       CHECK(s.v.size() == 2);
+    }
+    SECTION("contradictory equalities (row 2 = row 0 + row 1 in A and C, not in a): no solution") {
+      p.C.row(2) = p.C.row(0) + p.C.row(1);
+      p.a(2) = p.a(0) + p.a(1) + 1.0;
+      const MixedResult s = solveMlcpWithLemke(p, lemke);
+      CHECK(s.status == Status::kRayTermination);
+      CHECK_THAT(s.message, Catch::Contains("inconsistent"));
     }
   }
   SECTION("ill-conditioned A") {
