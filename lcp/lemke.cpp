@@ -98,7 +98,7 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
        << n;
     return invalid(os.str());
   }
-  if (!allFinite(p.M) || !p.q.allFinite()) return invalid("M or q has a NaN or Inf entry");
+  if (!p.q.allFinite()) return invalid("q has a NaN or Inf entry");
   if (options_.covering.size() != 0 &&
       (options_.covering.size() != n || !(options_.covering.array() > 0.0).all() ||
        !options_.covering.allFinite()))
@@ -107,7 +107,9 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
   if (options_.max_pivots < 0) return invalid("max_pivots must be ≥ 0");
 
   out.z.setZero(n);
-  if (n == 0 || (p.q.array() >= 0.0).all()) {  // z = 0 solves it: no pivot needed
+  const bool trivial = n == 0 || (p.q.array() >= 0.0).all();  // z = 0 solves it: no pivot
+  if (trivial && !allFinite(p.M)) return invalid("M has a NaN or Inf entry");
+  if (trivial) {
     out.w = p.q;
     out.status = Status::kSuccess;
     out.residual = out.relative_residual = 0.0;
@@ -126,6 +128,8 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
       row_scale_(i) = std::max(row_scale_(i), a);
       ratio_row_(i) += a;
     }
+  // Row sums of |M| propagate NaN and Inf, so this also validates M without another pass.
+  if (!ratio_row_.allFinite()) return invalid("M has a NaN or Inf entry");
   const double norm_M = ratio_row_.maxCoeff();
   if (how.scale) {
     for (Eigen::Index i = 0; i < n; ++i) row_scale_(i) = powerOfTwoInverse(row_scale_(i));
@@ -197,30 +201,57 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
     // Pivot on row r with the entering column a = column_: x ← x − t a, x_r ← t.
     const double ar = column_(r);
     const double t = x_(r) / ar;
-    x_.noalias() -= t * column_;
-    x_(r) = t;
-    lex_row_ = Binv_.row(r).transpose() / ar;
-    Binv_.noalias() -= column_ * lex_row_.transpose();
-    Binv_.row(r) = lex_row_.transpose();
+    {
+      double* x = x_.data();
+      const double* a = column_.data();
+      for (Eigen::Index i = 0; i < n; ++i) x[i] -= t * a[i];
+      x[r] = t;
+    }
+    // B⁻¹ ← E B⁻¹, column by column; B⁻¹ starts as I and stays sparse for a while, so
+    // columns whose row-r entry is zero are skipped.
+    {
+      const double* a = column_.data();
+      for (Eigen::Index j = 0; j < n; ++j) {
+        double* col = Binv_.col(j).data();
+        const double f = col[r] / ar;
+        if (f == 0.0) continue;
+        for (Eigen::Index i = 0; i < n; ++i) col[i] -= a[i] * f;
+        col[r] = f;
+      }
+    }
     const int leaving = basis_[r];
     position_[leaving] = -1;
     basis_[r] = entering;
     position_[entering] = r;
     ++out.pivots;
-    if (!x_.allFinite()) return fail(Status::kNumericalFailure, "non-finite basic values after pivot " + std::to_string(out.pivots));
+    if (!std::isfinite(t))
+      return fail(Status::kNumericalFailure,
+                  "non-finite basic value after pivot " + std::to_string(out.pivots));
     if (leaving == z0) break;  // complementary basis reached
     if (out.pivots >= max_pivots)
       return fail(Status::kPivotLimit, "no solution after " + std::to_string(out.pivots) + " pivots (limit " + std::to_string(max_pivots) + ")");
 
     // The complement of the leaving variable enters.
     entering = complementOf(leaving, int(n));
-    if (entering < n)
+    if (entering < n) {
       column_ = Binv_.col(entering);
-    else
-      column_.noalias() = Binv_ * Ms_.col(entering - n);
+    } else {
+      // a = B⁻¹ N_j, skipping the zeros of N_j (contact problems are sparse).
+      double* a = column_.data();
+      std::fill(a, a + n, 0.0);
+      const double* nj = Ms_.col(entering - n).data();
+      for (Eigen::Index k = 0; k < n; ++k) {
+        const double s = nj[k];
+        if (s == 0.0) continue;
+        const double* b = Binv_.col(k).data();
+        for (Eigen::Index i = 0; i < n; ++i) a[i] += s * b[i];
+      }
+    }
 
     // Minimum ratio test over rows whose basic variable decreases as `entering` grows.
-    const double piv_tol = tol * std::max(1.0, column_.cwiseAbs().maxCoeff());
+    double column_max = 1.0;
+    for (Eigen::Index i = 0; i < n; ++i) column_max = std::max(column_max, std::abs(column_(i)));
+    const double piv_tol = tol * column_max;
     double min_ratio = std::numeric_limits<double>::infinity();
     for (int i = 0; i < n; ++i) {
       if (column_(i) > piv_tol) {
@@ -258,15 +289,24 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
   // it on the original problem (residual.hpp's definition, computed here without allocating).
   const double norm_q = p.q.lpNorm<Eigen::Infinity>();
   auto evaluate = [&](const Eigen::VectorXd& basic) {
+    // Only basic z are nonzero: w = q + Σ zⱼ Mⱼ over those columns.
     out.z.setZero(n);
-    for (int i = 0; i < n; ++i)
-      if (basis_[i] >= n) out.z(basis_[i] - n) = std::max(basic(i), 0.0);
-    out.z.array() *= col_scale_.array();
-    out.w.noalias() = p.M * out.z;
-    out.w += p.q;
+    out.w = p.q;
+    double z_max = 0.0;
+    for (int i = 0; i < n; ++i) {
+      if (basis_[i] < n) continue;
+      const int j = basis_[i] - int(n);
+      const double zj = std::max(basic(i), 0.0) * col_scale_(j);
+      out.z(j) = zj;
+      z_max = std::max(z_max, zj);
+      if (zj == 0.0) continue;
+      const double* mj = p.M.col(j).data();
+      double* w = out.w.data();
+      for (Eigen::Index k = 0; k < n; ++k) w[k] += zj * mj[k];
+    }
     double abs = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) abs = std::max(abs, std::abs(std::min(out.z(i), out.w(i))));
-    const double scale = std::max(norm_q, norm_M * out.z.lpNorm<Eigen::Infinity>());
+    const double scale = std::max(norm_q, norm_M * z_max);
     return Residual{abs, abs == 0.0 ? 0.0 : abs / std::max(scale, std::numeric_limits<double>::min())};
   };
   Residual res = evaluate(x_);
