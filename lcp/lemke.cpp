@@ -48,7 +48,6 @@ void LemkeSolver::resize(Eigen::Index n) {
   x_.resize(n);
   column_.resize(n);
   ratio_row_.resize(n);
-  lex_row_.resize(n);
   basis_.resize(n);
   position_.resize(2 * n + 1);
   ties_.reserve(n);

@@ -58,9 +58,13 @@ class LemkeSolver final {
   void attempt(const Problem& p, Result& out, const Attempt& how);
   void resize(Eigen::Index n);
   LemkeOptions options_;
-  // Workspace (see lemke.cpp for the meaning of each).
+  // Workspace, sized once per n: Ms_ = −R M C (scaled, negated: the z columns of the
+  // augmented system), Binv_ the basis inverse, basis_matrix_ the terminal basis for the LU
+  // re-solve; qs_ = R q, row/col scales R and C, d_ the covering vector, x_ = B⁻¹ qs_ the basic
+  // values, column_ = B⁻¹ (entering column), ratio_row_ scratch for ratios and row sums;
+  // basis_[row] = variable, position_[variable] = row or −1, ties_ rows tied in a ratio test.
   Eigen::MatrixXd Ms_, Binv_, basis_matrix_;
-  Eigen::VectorXd qs_, row_scale_, col_scale_, d_, x_, column_, ratio_row_, lex_row_;
+  Eigen::VectorXd qs_, row_scale_, col_scale_, d_, x_, column_, ratio_row_;
   std::vector<int> basis_, position_, ties_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
 };
