@@ -1,0 +1,167 @@
+#include "dynamics/contact/normal_law.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace stickslip::dynamics {
+namespace {
+
+[[noreturn]] void fail(std::string_view who, const std::string& what) {
+  throw std::invalid_argument(std::string(who) + ": " + what);
+}
+
+void requireFinite(std::string_view who, const char* name, double x) {
+  if (!std::isfinite(x)) {
+    std::ostringstream os;
+    os << "expected a finite " << name << ", got " << x;
+    fail(who, os.str());
+  }
+}
+
+void requirePositive(std::string_view who, const char* name, double x) {
+  requireFinite(who, name, x);
+  if (!(x > 0.0)) {
+    std::ostringstream os;
+    os << "expected " << name << " > 0, got " << x;
+    fail(who, os.str());
+  }
+}
+
+void validateStiffnessAndExponent(std::string_view who, double k, double n) {
+  requirePositive(who, "stiffness K", k);
+  requireFinite(who, "exponent n", n);
+  if (n < 1.0) {
+    std::ostringstream os;
+    os << "expected exponent n ≥ 1, got " << n;
+    fail(who, os.str());
+  }
+}
+
+/// K δⁿ for δ > 0, else 0.
+double elastic(double k, double n, double delta) {
+  if (!(delta > 0.0)) return 0.0;
+  // n = 1.5 is the common case, and δ·√δ costs far less than pow.
+  return n == 1.5 ? k * delta * std::sqrt(delta) : k * std::pow(delta, n);
+}
+
+}  // namespace
+
+double ContactMaterial::compliance() const {
+  return (1.0 - poisson_ratio * poisson_ratio) / young_modulus;
+}
+
+void ContactMaterial::validate(std::string_view who) const {
+  requirePositive(who, "Young's modulus E", young_modulus);
+  requireFinite(who, "Poisson ratio nu", poisson_ratio);
+  if (!(poisson_ratio > -1.0 && poisson_ratio <= 0.5)) {
+    std::ostringstream os;
+    os << "expected Poisson ratio nu in (-1, 0.5], got " << poisson_ratio;
+    fail(who, os.str());
+  }
+}
+
+double hertzStiffness(const ContactMaterial& a, const ContactMaterial& b,
+                      double effective_radius) {
+  constexpr std::string_view who = "dynamics::hertzStiffness";
+  a.validate(who);
+  b.validate(who);
+  requirePositive(who, "effective radius R*", effective_radius);
+  return 4.0 / (3.0 * (a.compliance() + b.compliance())) * std::sqrt(effective_radius);
+}
+
+double effectiveRadiusExternal(double r1, double r2) {
+  constexpr std::string_view who = "dynamics::effectiveRadiusExternal";
+  requirePositive(who, "radius R1", r1);
+  requirePositive(who, "radius R2", r2);
+  return r1 * r2 / (r1 + r2);
+}
+
+double effectiveRadiusInternal(double bearing_radius, double journal_radius) {
+  constexpr std::string_view who = "dynamics::effectiveRadiusInternal";
+  requirePositive(who, "journal radius R_J", journal_radius);
+  requireFinite(who, "bearing radius R_B", bearing_radius);
+  if (!(bearing_radius > journal_radius)) {
+    std::ostringstream os;
+    os << "expected bearing radius R_B > journal radius R_J, got R_B = " << bearing_radius
+       << ", R_J = " << journal_radius;
+    fail(who, os.str());
+  }
+  return bearing_radius * journal_radius / (bearing_radius - journal_radius);
+}
+
+double journalBearingStiffness(double bearing_radius, double journal_radius,
+                               const ContactMaterial& bearing, const ContactMaterial& journal) {
+  return hertzStiffness(bearing, journal, effectiveRadiusInternal(bearing_radius, journal_radius));
+}
+
+void HertzLaw::validate(std::string_view who) const {
+  validateStiffnessAndExponent(who, stiffness, exponent);
+}
+
+double HertzLaw::force(double penetration, double /*penetration_rate*/,
+                       double /*impact_velocity*/) const {
+  return elastic(stiffness, exponent, penetration);
+}
+
+void DissipativeHertzParameters::validate(std::string_view who) const {
+  validateStiffnessAndExponent(who, stiffness, exponent);
+  requireFinite(who, "restitution c_e", restitution);
+  if (!(restitution >= 0.0 && restitution <= 1.0)) {
+    std::ostringstream os;
+    os << "expected restitution c_e in [0, 1], got " << restitution;
+    fail(who, os.str());
+  }
+  requirePositive(who, "min_impact_velocity", min_impact_velocity);
+}
+
+double HuntCrossleyLaw::hysteresisFactor(double impact_velocity) const {
+  return 1.5 * stiffness * (1.0 - restitution) / std::max(impact_velocity, min_impact_velocity);
+}
+
+double HuntCrossleyLaw::force(double penetration, double penetration_rate,
+                              double impact_velocity) const {
+  const double kd = elastic(stiffness, exponent, penetration);
+  if (kd == 0.0) return 0.0;
+  // K δⁿ + χ δⁿ δ̇ = K δⁿ (1 + (χ/K) δ̇), with χ/K free of K's magnitude.
+  const double chi_over_k =
+      1.5 * (1.0 - restitution) / std::max(impact_velocity, min_impact_velocity);
+  return std::max(0.0, kd * (1.0 + chi_over_k * penetration_rate));
+}
+
+double LankaraniNikraveshLaw::hysteresisFactor(double impact_velocity) const {
+  return 0.75 * stiffness * (1.0 - restitution * restitution) /
+         std::max(impact_velocity, min_impact_velocity);
+}
+
+double LankaraniNikraveshLaw::force(double penetration, double penetration_rate,
+                                    double impact_velocity) const {
+  const double kd = elastic(stiffness, exponent, penetration);
+  if (kd == 0.0) return 0.0;
+  const double chi_over_k = 0.75 * (1.0 - restitution * restitution) /
+                            std::max(impact_velocity, min_impact_velocity);
+  return std::max(0.0, kd * (1.0 + chi_over_k * penetration_rate));
+}
+
+void FloresLaw::validate(std::string_view who) const {
+  DissipativeHertzParameters::validate(who);
+  if (!(restitution > 0.0)) fail(who, "expected restitution c_e in (0, 1], got 0");
+}
+
+double FloresLaw::hysteresisFactor(double impact_velocity) const {
+  return 1.6 * stiffness * (1.0 - restitution) /
+         (restitution * std::max(impact_velocity, min_impact_velocity));
+}
+
+double FloresLaw::force(double penetration, double penetration_rate,
+                        double impact_velocity) const {
+  const double kd = elastic(stiffness, exponent, penetration);
+  if (kd == 0.0) return 0.0;
+  const double chi_over_k = 1.6 * (1.0 - restitution) /
+                            (restitution * std::max(impact_velocity, min_impact_velocity));
+  return std::max(0.0, kd * (1.0 + chi_over_k * penetration_rate));
+}
+
+}  // namespace stickslip::dynamics
