@@ -63,8 +63,7 @@ void ContactMaterial::validate(std::string_view who) const {
   }
 }
 
-double hertzStiffness(const ContactMaterial& a, const ContactMaterial& b,
-                      double effective_radius) {
+double hertzStiffness(const ContactMaterial& a, const ContactMaterial& b, double effective_radius) {
   constexpr std::string_view who = "dynamics::hertzStiffness";
   a.validate(who);
   b.validate(who);
@@ -140,8 +139,8 @@ double LankaraniNikraveshLaw::force(double penetration, double penetration_rate,
                                     double impact_velocity) const {
   const double kd = elastic(stiffness, exponent, penetration);
   if (kd == 0.0) return 0.0;
-  const double chi_over_k = 0.75 * (1.0 - restitution * restitution) /
-                            std::max(impact_velocity, min_impact_velocity);
+  const double chi_over_k =
+      0.75 * (1.0 - restitution * restitution) / std::max(impact_velocity, min_impact_velocity);
   return std::max(0.0, kd * (1.0 + chi_over_k * penetration_rate));
 }
 
@@ -155,12 +154,11 @@ double FloresLaw::hysteresisFactor(double impact_velocity) const {
          (restitution * std::max(impact_velocity, min_impact_velocity));
 }
 
-double FloresLaw::force(double penetration, double penetration_rate,
-                        double impact_velocity) const {
+double FloresLaw::force(double penetration, double penetration_rate, double impact_velocity) const {
   const double kd = elastic(stiffness, exponent, penetration);
   if (kd == 0.0) return 0.0;
-  const double chi_over_k = 1.6 * (1.0 - restitution) /
-                            (restitution * std::max(impact_velocity, min_impact_velocity));
+  const double chi_over_k =
+      1.6 * (1.0 - restitution) / (restitution * std::max(impact_velocity, min_impact_velocity));
   return std::max(0.0, kd * (1.0 + chi_over_k * penetration_rate));
 }
 

@@ -50,8 +50,7 @@ struct ContactMaterial {
 /// Hertz stiffness for an effective radius R* [m]:
 ///   K = 4 / (3 (σ₁ + σ₂)) · √R*   [N/m^1.5]   (review eq. 27; Muvengei eq. 19).
 /// Throws std::invalid_argument for R* ≤ 0 or an invalid material.
-double hertzStiffness(const ContactMaterial& a, const ContactMaterial& b,
-                      double effective_radius);
+double hertzStiffness(const ContactMaterial& a, const ContactMaterial& b, double effective_radius);
 
 /// Effective radius of two convex surfaces (spheres, or cylinders in the planar reduction):
 /// R* = R₁ R₂ / (R₁ + R₂); R₂ = ∞ (a plane) is not representable, use R* = R₁ directly.

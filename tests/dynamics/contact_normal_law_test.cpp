@@ -95,16 +95,15 @@ TEST_CASE("Hertz stiffness of the journal-bearing cases", "[dynamics][contact][h
   SECTION("dissimilar materials add their compliances") {
     const ContactMaterial aluminium{70e9, 0.33};  // σ = 0.8911 / 70e9 = 1.273e-11
     const double k = hertzStiffness(kSteel, aluminium, 0.99);
-    CHECK(k == Approx(4.0 / (3.0 * (4.396135266e-12 + 0.8911 / 70e9)) * std::sqrt(0.99))
-                   .epsilon(kRel));
+    CHECK(k ==
+          Approx(4.0 / (3.0 * (4.396135266e-12 + 0.8911 / 70e9)) * std::sqrt(0.99)).epsilon(kRel));
   }
   SECTION("contract violations throw") {
     CHECK_THROWS_AS(effectiveRadiusInternal(0.0099, 0.010), std::invalid_argument);
     CHECK_THROWS_AS(effectiveRadiusInternal(0.010, 0.010), std::invalid_argument);
     CHECK_THROWS_AS(effectiveRadiusInternal(0.010, -0.001), std::invalid_argument);
     CHECK_THROWS_AS(effectiveRadiusExternal(0.0, 0.01), std::invalid_argument);
-    CHECK_THROWS_AS(hertzStiffness(ContactMaterial{0.0, 0.3}, kSteel, 0.1),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(hertzStiffness(ContactMaterial{0.0, 0.3}, kSteel, 0.1), std::invalid_argument);
     CHECK_THROWS_AS(hertzStiffness(ContactMaterial{207e9, 0.6}, kSteel, 0.1),
                     std::invalid_argument);
     CHECK_THROWS_WITH(hertzStiffness(kSteel, kSteel, -1.0),
@@ -137,12 +136,11 @@ TEST_CASE("normal laws: zero without penetration, never pull", "[dynamics][conta
   }
   SECTION("seeded random states") {
     std::mt19937 rng(17);
-    std::uniform_real_distribution<double> pen(-1e-4, 1e-4), rate(-10.0, 10.0),
-        v_in(1e-3, 5.0);
+    std::uniform_real_distribution<double> pen(-1e-4, 1e-4), rate(-10.0, 10.0), v_in(1e-3, 5.0);
     for (int i = 0; i < 10000; ++i) {
       const double d = pen(rng), dd = rate(rng), v = v_in(rng);
-      for (const double f : {hertz.force(d, dd, v), hc.force(d, dd, v), ln.force(d, dd, v),
-                             fl.force(d, dd, v)}) {
+      for (const double f :
+           {hertz.force(d, dd, v), hc.force(d, dd, v), ln.force(d, dd, v), fl.force(d, dd, v)}) {
         CHECK(f >= 0.0);
         if (d <= 0.0) CHECK(f == 0.0);
       }
@@ -192,14 +190,17 @@ TEST_CASE("restitution of one impact on a compliant contact", "[dynamics][contac
     CHECK(measuredRestitution(HertzLaw{k, 1.5}, m, v0, kSteps) == Approx(1.0).epsilon(1e-9));
   }
   SECTION("Lankarani-Nikravesh") {
-    const double e09 = measuredRestitution(dissipative<LankaraniNikraveshLaw>(k, 0.9), m, v0, kSteps);
+    const double e09 =
+        measuredRestitution(dissipative<LankaraniNikraveshLaw>(k, 0.9), m, v0, kSteps);
     CHECK(std::abs(e09 - 0.9) <= 0.05 * 0.9);
     CHECK(e09 == Approx(0.91318).epsilon(1e-4));
     // Outside the law's range: characterised, not within 5 % (see the table above).
-    const double e07 = measuredRestitution(dissipative<LankaraniNikraveshLaw>(k, 0.7), m, v0, kSteps);
+    const double e07 =
+        measuredRestitution(dissipative<LankaraniNikraveshLaw>(k, 0.7), m, v0, kSteps);
     CHECK(e07 == Approx(0.79597).epsilon(1e-4));
     CHECK(e07 > 0.7);  // under-dissipates
-    const double e05 = measuredRestitution(dissipative<LankaraniNikraveshLaw>(k, 0.5), m, v0, kSteps);
+    const double e05 =
+        measuredRestitution(dissipative<LankaraniNikraveshLaw>(k, 0.5), m, v0, kSteps);
     CHECK(e05 == Approx(0.72524).epsilon(1e-4));
   }
   SECTION("Hunt-Crossley") {
@@ -234,11 +235,12 @@ TEST_CASE("force-penetration loops: the dissipative laws dissipate, Hertz does n
   CHECK(std::abs(w_hertz) < 1e-6 * elastic_energy);
 
   for (const double ce : {0.9, 0.7}) {
-    const double w_hc = cycleWork(dissipative<HuntCrossleyLaw>(k, ce), delta_max, omega, kIntervals);
+    const double w_hc =
+        cycleWork(dissipative<HuntCrossleyLaw>(k, ce), delta_max, omega, kIntervals);
     const double w_ln =
         cycleWork(dissipative<LankaraniNikraveshLaw>(k, ce), delta_max, omega, kIntervals);
-    INFO("c_e = " << ce << ": HC " << w_hc / elastic_energy << ", LN "
-                  << w_ln / elastic_energy << " of the elastic energy");
+    INFO("c_e = " << ce << ": HC " << w_hc / elastic_energy << ", LN " << w_ln / elastic_energy
+                  << " of the elastic energy");
     CHECK(w_hc > 1e-3 * elastic_energy);
     CHECK(w_ln > 1e-3 * elastic_energy);
     CHECK(w_hc < elastic_energy);  // a loop cannot lose more than it stored on loading

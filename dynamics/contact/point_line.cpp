@@ -1,0 +1,69 @@
+#include "dynamics/contact/point_line.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "dynamics/contact/planar_frame.hpp"
+
+namespace stickslip::dynamics {
+
+using contact_detail::directionRow;
+using contact_detail::perp;
+using contact_detail::rotate;
+
+void PointLineContact::validate(std::string_view who) const {
+  const bool finite =
+      point_on_i.allFinite() && line_point_on_j.allFinite() && line_normal_on_j.allFinite();
+  std::ostringstream os;
+  if (!finite) {
+    os << "expected finite point and line data, got s'_P = (" << point_on_i.transpose()
+       << "), s'_Q = (" << line_point_on_j.transpose() << "), n' = ("
+       << line_normal_on_j.transpose() << ")";
+  } else if (std::abs(line_normal_on_j.norm() - 1.0) > 1e-9) {
+    os << "expected a unit line normal n', got |n'| = " << line_normal_on_j.norm();
+  }
+  if (!os.str().empty()) throw std::invalid_argument(std::string(who) + ": " + os.str());
+}
+
+PointLineKinematics pointLineKinematics(const PointLineContact& c, const Eigen::Vector3d& q_i,
+                                        const Eigen::Vector3d& qdot_i, const Eigen::Vector3d& q_j,
+                                        const Eigen::Vector3d& qdot_j) {
+  c.validate("dynamics::pointLineKinematics");
+  PointLineKinematics k;
+  const Eigen::Vector2d rho_i = rotate(q_i.z(), c.point_on_i);
+  k.point = q_i.head<2>() + rho_i;
+  const Eigen::Vector2d r_q = q_j.head<2>() + rotate(q_j.z(), c.line_point_on_j);
+  k.normal = rotate(q_j.z(), c.line_normal_on_j);
+  k.tangent = perp(k.normal);
+  const Eigen::Vector2d d = k.point - r_q;
+  k.gap = k.normal.dot(d);
+  const Eigen::Vector2d rho_j = k.point - q_j.head<2>();
+  k.jacobian.row(0) << directionRow(k.normal, rho_i), -directionRow(k.normal, rho_j);
+  k.jacobian.row(1) << directionRow(k.tangent, rho_i), -directionRow(k.tangent, rho_j);
+  Eigen::Matrix<double, 6, 1> qdot;
+  qdot << qdot_i, qdot_j;
+  const Eigen::Vector2d v = k.jacobian * qdot;
+  k.gap_rate = v(0);
+  k.tangential_velocity = v(1);
+  return k;
+}
+
+PointGroundLineKinematics pointGroundLineKinematics(const PointLineContact& c,
+                                                    const Eigen::Vector3d& q_i,
+                                                    const Eigen::Vector3d& qdot_i) {
+  const PointLineKinematics full =
+      pointLineKinematics(c, q_i, qdot_i, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  PointGroundLineKinematics k;
+  k.gap = full.gap;
+  k.gap_rate = full.gap_rate;
+  k.tangential_velocity = full.tangential_velocity;
+  k.normal = full.normal;
+  k.tangent = full.tangent;
+  k.point = full.point;
+  k.jacobian = full.jacobian.leftCols<3>();
+  return k;
+}
+
+}  // namespace stickslip::dynamics
