@@ -1,0 +1,56 @@
+#pragma once
+/// \file The constrained mechanical system every equations-of-motion method works on.
+///
+/// Generalized coordinates q (size nq) and velocities v (size nv) with q̇ = H(q) v; for planar
+/// bodies in absolute coordinates H = I, for spatial bodies with Euler parameters it maps
+/// angular velocities to parameter rates (thesis §2.2, Eq. 2.11). The equations of motion
+/// (thesis §2.2, Eq. 2.44 and 2.16) are
+///   M v̇ + Dᵀ λ = Q(q, v, t),   D v̇ = γ(q, v, t),
+/// with M constant and diagonal, Φ(q, t) = 0 the m holonomic constraints, D = Φq H their
+/// Jacobian with respect to v, Φ̇ = D v + Φt, and γ = −(D v)_q q̇ − 2 Φqt q̇ − Φtt the
+/// right-hand side of the acceleration equations. −Dᵀλ is the generalized constraint force.
+/// Nothing here is planar: the methods in eom_solver.hpp and model_assembly.hpp see only this.
+
+#include <Eigen/Dense>
+
+namespace stickslip::dynamics {
+
+class MultibodySystem {
+ public:
+  virtual ~MultibodySystem() = default;
+
+  virtual Eigen::Index positionSize() const = 0;    ///< nq
+  virtual Eigen::Index velocitySize() const = 0;    ///< nv
+  virtual Eigen::Index constraintCount() const = 0; ///< m
+
+  /// Diagonal of the constant mass matrix M (size nv, every entry > 0).
+  virtual const Eigen::VectorXd& massDiagonal() const = 0;
+
+  /// Φ(q, t), size m.
+  virtual void constraints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                           Eigen::Ref<Eigen::VectorXd> phi) const = 0;
+  /// D(q, t) = Φq H, m × nv (`jac` must have that size; it is overwritten).
+  virtual void jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                        Eigen::Ref<Eigen::MatrixXd> jac) const = 0;
+  /// Φt(q, t), size m (nonzero only for rheonomic constraints).
+  virtual void constraintTimeDerivative(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                        Eigen::Ref<Eigen::VectorXd> phi_t) const = 0;
+  /// γ(q, v, t) = −(D v)_q q̇ − 2 Φqt q̇ − Φtt, size m.
+  virtual void gamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                     const Eigen::Ref<const Eigen::VectorXd>& v,
+                     Eigen::Ref<Eigen::VectorXd> gam) const = 0;
+  /// Q(q, v, t), size nv: every applied, gravity, force-element and contact force.
+  virtual void generalizedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v,
+                                 Eigen::Ref<Eigen::VectorXd> forces) const = 0;
+  /// q̇ = H(q) v, size nq.
+  virtual void positionRate(const Eigen::Ref<const Eigen::VectorXd>& q,
+                            const Eigen::Ref<const Eigen::VectorXd>& v,
+                            Eigen::Ref<Eigen::VectorXd> qdot) const = 0;
+  /// q ← q + H(q) δ for a correction δ of size nv (the plain sum for H = I; a spatial model
+  /// renormalizes its Euler parameters here).
+  virtual void addToPositions(const Eigen::Ref<const Eigen::VectorXd>& delta,
+                              Eigen::Ref<Eigen::VectorXd> q) const = 0;
+};
+
+}  // namespace stickslip::dynamics
