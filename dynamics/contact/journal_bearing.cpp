@@ -10,6 +10,7 @@
 namespace stickslip::dynamics {
 
 using contact_detail::directionRow;
+using contact_detail::directionRowRate;
 using contact_detail::perp;
 using contact_detail::rotate;
 
@@ -59,6 +60,20 @@ JournalBearingKinematics journalBearingKinematics(const JournalBearingJoint& joi
   const Eigen::Vector2d v = k.jacobian * qdot;
   k.penetration_rate = -v(0);
   k.tangential_velocity = v(1);
+  // J̇ q̇: n turns at ω_n = tᵀė/|e| (ṅ = ω_n t, ṫ = −ω_n n; when centred, n is the bearing
+  // body's x-axis and turns with it, ω_n = θ̇_j), and the lever arms
+  // ρ_i = A_i s′_J + R_J n, ρ_j = A_j s′_B + R_B n move with their bodies and with n.
+  const Eigen::Vector2d arm_i = r_journal - q_i.head<2>(), arm_j = r_bearing - q_j.head<2>();
+  const Eigen::Vector2d edot =
+      qdot_i.head<2>() + qdot_i.z() * perp(arm_i) - qdot_j.head<2>() - qdot_j.z() * perp(arm_j);
+  const double omega_n = k.centred ? qdot_j.z() : k.tangent.dot(edot) / k.eccentricity_norm;
+  const Eigen::Vector2d ndot = omega_n * k.tangent, tdot = -omega_n * k.normal;
+  const Eigen::Vector2d rhodot_i = qdot_i.z() * perp(arm_i) + joint.journal_radius * ndot;
+  const Eigen::Vector2d rhodot_j = qdot_j.z() * perp(arm_j) + joint.bearing_radius * ndot;
+  k.jdot_qdot << -directionRowRate(k.normal, ndot, rho_i, rhodot_i, qdot_i) +
+                     directionRowRate(k.normal, ndot, rho_j, rhodot_j, qdot_j),
+      directionRowRate(k.tangent, tdot, rho_i, rhodot_i, qdot_i) -
+          directionRowRate(k.tangent, tdot, rho_j, rhodot_j, qdot_j);
   return k;
 }
 

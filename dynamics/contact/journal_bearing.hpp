@@ -23,6 +23,9 @@
 /// with −f on the bearing at C_B; its generalized forces are Jᵀ (Fₙ, Fₜ) (virtual power
 /// fᵀ v = −Fₙ δ̇ + Fₜ v_t). This is the same convention as the point-line contact: row 0 is
 /// the gradient of a gap, and Fₙ ≥ 0 pushes the bodies apart.
+/// For acceleration-level formulations (Zheng et al. eqs. 36–46, Baumgarte) the kinematics
+/// also give J̇ q̇, so that g̈ = −δ̈ = J_n q̈ + (J̇ q̇)₀ and v̇_t = J_t q̈ + (J̇ q̇)₁; n turns with
+/// ṅ = (tᵀė/|e|) t.
 ///
 /// Centred journal, |e| → 0: n is undefined (and ∂|e|/∂q is not differentiable). When
 /// |e| ≤ 1e-12 c (far below any physical eccentricity and above round-off of the centre
@@ -61,6 +64,8 @@ struct JournalBearingKinematics {
   bool centred = false;  ///< |e| ≤ 1e-12 c: n was chosen, not computed
   /// Row 0: J_n = ∂g/∂q (g = −δ), row 1: J_t; columns (x_i, y_i, θ_i, x_j, y_j, θ_j).
   Eigen::Matrix<double, 2, 6> jacobian = Eigen::Matrix<double, 2, 6>::Zero();
+  /// J̇ q̇ [m/s²], the rows' time derivatives along the motion applied to q̇.
+  Eigen::Vector2d jdot_qdot = Eigen::Vector2d::Zero();
 
   double gap() const { return -penetration; }           ///< g = c − |e| [m]
   double gapRate() const { return -penetration_rate; }  ///< ġ = J_n q̇ [m/s]

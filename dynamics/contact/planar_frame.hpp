@@ -31,4 +31,12 @@ inline Eigen::RowVector3d directionRow(const Eigen::Vector2d& u, const Eigen::Ve
   return {u.x(), u.y(), cross(rho, u)};
 }
 
+/// d/dt (directionRow(u, ρ)) · q̇_k for a body moving with q̇_k = (ẋ, ẏ, θ̇), given u̇ and ρ̇:
+/// u̇ᵀ (ẋ, ẏ) + (ρ̇ × u + ρ × u̇) θ̇.
+inline double directionRowRate(const Eigen::Vector2d& u, const Eigen::Vector2d& udot,
+                               const Eigen::Vector2d& rho, const Eigen::Vector2d& rhodot,
+                               const Eigen::Vector3d& qdot) {
+  return udot.dot(qdot.head<2>()) + (cross(rhodot, u) + cross(rho, udot)) * qdot.z();
+}
+
 }  // namespace stickslip::dynamics::contact_detail

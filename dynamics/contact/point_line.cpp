@@ -10,6 +10,7 @@
 namespace stickslip::dynamics {
 
 using contact_detail::directionRow;
+using contact_detail::directionRowRate;
 using contact_detail::perp;
 using contact_detail::rotate;
 
@@ -47,6 +48,14 @@ PointLineKinematics pointLineKinematics(const PointLineContact& c, const Eigen::
   const Eigen::Vector2d v = k.jacobian * qdot;
   k.gap_rate = v(0);
   k.tangential_velocity = v(1);
+  // J̇ q̇: ṅ = θ̇_j t, ṫ = −θ̇_j n, ρ̇_i = θ̇_i S ρ_i, ρ̇_j = ṙ_P − Ṙ_j.
+  const Eigen::Vector2d ndot = qdot_j.z() * k.tangent, tdot = -qdot_j.z() * k.normal;
+  const Eigen::Vector2d rhodot_i = qdot_i.z() * perp(rho_i);
+  const Eigen::Vector2d rhodot_j = qdot_i.head<2>() + rhodot_i - qdot_j.head<2>();
+  k.jdot_qdot << directionRowRate(k.normal, ndot, rho_i, rhodot_i, qdot_i) -
+                     directionRowRate(k.normal, ndot, rho_j, rhodot_j, qdot_j),
+      directionRowRate(k.tangent, tdot, rho_i, rhodot_i, qdot_i) -
+          directionRowRate(k.tangent, tdot, rho_j, rhodot_j, qdot_j);
   return k;
 }
 
@@ -59,6 +68,7 @@ PointGroundLineKinematics pointGroundLineKinematics(const PointLineContact& c,
   k.gap = full.gap;
   k.gap_rate = full.gap_rate;
   k.tangential_velocity = full.tangential_velocity;
+  k.jdot_qdot = full.jdot_qdot;
   k.normal = full.normal;
   k.tangent = full.tangent;
   k.point = full.point;

@@ -17,6 +17,8 @@
 /// so ġ = J_n q̇, v_t = J_t q̇, and a contact force f = Fₙ n + Fₜ t on body i at P, with −f on
 /// body j at the same point, has the generalized forces Jᵀ (Fₙ, Fₜ) (virtual power
 /// fᵀ v = Fₙ ġ + Fₜ v_t). A repulsive normal force is Fₙ ≥ 0.
+/// For acceleration-level formulations (event-driven LCP, Baumgarte) the kinematics also give
+/// J̇ q̇, so that g̈ = J_n q̈ + (J̇ q̇)₀ and v̇_t = J_t q̈ + (J̇ q̇)₁.
 
 #include <Eigen/Core>
 #include <string_view>
@@ -45,6 +47,8 @@ struct PointLineKinematicsT {
   Eigen::Vector2d point = Eigen::Vector2d::Zero();    ///< r_P [m], world frame
   /// Row 0: J_n, row 1: J_t; columns (x_i, y_i, θ_i[, x_j, y_j, θ_j]).
   Eigen::Matrix<double, 2, kCols> jacobian = Eigen::Matrix<double, 2, kCols>::Zero();
+  /// J̇ q̇ [m/s²], the rows' time derivatives along the motion applied to q̇.
+  Eigen::Vector2d jdot_qdot = Eigen::Vector2d::Zero();
 
   double penetration() const { return -gap; }           ///< δ = −g [m]
   double penetrationRate() const { return -gap_rate; }  ///< δ̇ = −ġ [m/s]

@@ -192,6 +192,22 @@ TEST_CASE("journal in bearing: Jacobian rows against central differences",
         (2 * h);
     CHECK(k.tangential_velocity == Approx(k.tangent.dot(v_rel)).margin(kFdRateTol));
 
+    // J̇ q̇ = d/dτ [J(q + τ q̇)] q̇. n turns on the scale of |e| ~ 1e-4 m, so J is differenced
+    // at velocities scaled by 1e-3 (J̇ q̇ is quadratic in q̇: compared after × 1e6), where the
+    // third derivative of n along τ, ~(u/|e|)³ ≈ 2e5, costs ~h²·2e5/6 ≈ 3e-8 at h = 1e-6.
+    {
+      const Vector6d slow = 1e-3 * qd;
+      const double hj = 1e-6;
+      const Eigen::Matrix<double, 2, 6> jdot =
+          (at(joint, q + hj * slow, slow).jacobian - at(joint, q - hj * slow, slow).jacobian) /
+          (2 * hj);
+      const Eigen::Vector2d ref = 1e6 * (jdot * slow);
+      INFO("J̇q̇ = " << k.jdot_qdot.transpose() << ", by differences " << ref.transpose());
+      CHECK((ref - k.jdot_qdot).norm() <= 1e-5 * std::max(1.0, ref.norm()));
+      CHECK((1e6 * at(joint, q, slow).jdot_qdot - k.jdot_qdot).norm() <=
+            1e-12 * std::max(1.0, k.jdot_qdot.norm()));
+    }
+
     // Generalized forces Jᵀ(Fₙ, Fₜ): f = −Fₙ n + Fₜ t on the journal at C_J, −f on the
     // bearing at C_B, with their moments about the body reference points.
     const double fn = 250.0, ft = -30.0;

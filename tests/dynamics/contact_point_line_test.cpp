@@ -124,6 +124,12 @@ TEST_CASE("point on line: Jacobian rows against central differences",
     CHECK(k.tangential_velocity == Approx(k.tangent.dot(v_p - v_j)).margin(1e-13));
     CHECK(k.gap_rate == Approx(k.normal.dot(v_p - v_j)).margin(1e-13));
 
+    // J̇ q̇ = d/dτ [J(q + τ q̇)] q̇ at τ = 0.
+    const Eigen::Matrix<double, 2, 6> jdot =
+        (at(c, q + kFdStep * qdot, qdot).jacobian - at(c, q - kFdStep * qdot, qdot).jacobian) /
+        (2 * kFdStep);
+    CHECK((jdot * qdot - k.jdot_qdot).norm() < 4 * kFdTol);
+
     // Generalized forces Jᵀ(Fₙ, Fₜ): the force f on i at P, −f on j at P, and their moments.
     const double fn = 3.0, ft = -1.25;
     const Eigen::Vector2d f = k.forceOnI(fn, ft);
@@ -145,5 +151,11 @@ TEST_CASE("point on a ground line: the first three columns of the two-body case"
   CHECK(g.gap_rate == full.gap_rate);
   CHECK(g.tangential_velocity == full.tangential_velocity);
   CHECK(g.jacobian == full.jacobian.leftCols<3>());
+  CHECK(g.jdot_qdot == full.jdot_qdot);
+  // A point circling on a body above the ground line at θ̇: centripetal −θ̇² ρ, so
+  // g̈ = −θ̇² nᵀρ for ρ = A(0.7)(0.05, −0.025) and n = n′ (ground).
+  const Eigen::Vector2d rho = Eigen::Rotation2Dd(0.7).toRotationMatrix() * c.point_on_i;
+  const auto spin = pointGroundLineKinematics(c, q, {0.0, 0.0, 3.0});
+  CHECK(spin.jdot_qdot(0) == Approx(-9.0 * c.line_normal_on_j.dot(rho)).margin(1e-14));
   CHECK(g.gap_rate == Approx(g.jacobian.row(0).dot(qdot)).margin(1e-15));
 }
