@@ -280,7 +280,11 @@ EomStatus EomSolver::nullSpace(Eigen::Ref<VectorXd> vdot) {
   // Dᵀλ = Q − M v̇; its dependent rows give D_uᵀ λ = (Q − M v̇)_u.
   tmp_n_ = forces_ - mass_.cwiseProduct(vdot);
   for (Index r = 0; r < m_; ++r) tmp_m_(r) = tmp_n_(dependent_[static_cast<std::size_t>(r)]);
-  lambda_ = lu_u_.transpose().solve(tmp_m_);
+  // D_u = Pᵀ L U, so D_u⁻ᵀ = Pᵀ L⁻ᵀ U⁻ᵀ; written out because PartialPivLU's transposed
+  // solve allocates temporaries.
+  lu_u_.matrixLU().triangularView<Eigen::Upper>().transpose().solveInPlace(tmp_m_);
+  lu_u_.matrixLU().triangularView<Eigen::UnitLower>().transpose().solveInPlace(tmp_m_);
+  lambda_.noalias() = lu_u_.permutationP().transpose() * tmp_m_;
   return EomStatus::kSuccess;
 }
 

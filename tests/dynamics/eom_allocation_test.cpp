@@ -1,0 +1,80 @@
+// The hot path allocates nothing: after construction, accelerations(), project() and an RK4
+// step of every EOM method run without a single heap allocation (DESIGN.md §8). This test
+// executable interposes malloc/calloc/realloc (glibc: the libc versions stay reachable as
+// __libc_*), which catches Eigen's aligned_malloc as well as operator new.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "dynamics/eom_solver.hpp"
+#include "dynamics/model_slider_crank.hpp"
+#include "dynamics/rk4.hpp"
+
+namespace {
+std::atomic<bool> g_armed{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* malloc(std::size_t size) {
+  if (g_armed.load(std::memory_order_relaxed)) ++g_allocations;
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t n, std::size_t size) {
+  if (g_armed.load(std::memory_order_relaxed)) ++g_allocations;
+  return __libc_calloc(n, size);
+}
+void* realloc(void* p, std::size_t size) {
+  if (g_armed.load(std::memory_order_relaxed)) ++g_allocations;
+  return __libc_realloc(p, size);
+}
+}
+
+using namespace stickslip::dynamics;
+using Eigen::VectorXd;
+
+TEST_CASE("the allocation counter sees Eigen and operator new", "[dynamics][alloc]") {
+  g_allocations = 0;
+  g_armed = true;
+  VectorXd v(100);
+  auto* p = new int(3);
+  g_armed = false;
+  delete p;
+  CHECK(v.size() == 100);
+  CHECK(g_allocations == 2);
+}
+
+TEST_CASE("EOM evaluation, projection and RK4 steps do not allocate", "[dynamics][eom][alloc]") {
+  const SliderCrank sc = buildSliderCrank();
+  REQUIRE(sc.assembly.ok());
+  for (EomMethod method : allEomMethods()) {
+    DYNAMIC_SECTION(toString(method)) {
+      EomSolver solver(sc.model, method);
+      Rk4 rk4(18);
+      const Rk4::Derivative f = [&solver](double t, const Eigen::Ref<const VectorXd>& y,
+                                          Eigen::Ref<VectorXd> ydot) {
+        return solver.derivative(t, y, ydot) == EomStatus::kSuccess;
+      };
+      VectorXd y(18), vdot(9);
+      y << sc.q0, sc.v0;
+      REQUIRE(rk4.step(f, 0.0, 1e-3, y));  // warm-up: first-call set-up may allocate
+      REQUIRE(solver.project(1e-3, y.head(9), y.tail(9)) == EomStatus::kSuccess);
+      g_allocations = 0;
+      g_armed = true;
+      bool ok = true;
+      for (int k = 1; k < 50; ++k) {
+        ok = ok && rk4.step(f, k * 1e-3, 1e-3, y);
+        ok = ok && solver.project((k + 1) * 1e-3, y.head(9), y.tail(9)) == EomStatus::kSuccess;
+        ok = ok && solver.accelerations(0.0, y.head(9), y.tail(9), vdot) == EomStatus::kSuccess;
+      }
+      g_armed = false;
+      CHECK(ok);
+      CHECK(g_allocations == 0);
+    }
+  }
+}
