@@ -47,6 +47,29 @@ double elastic(double k, double n, double delta) {
   return n == 1.5 ? k * delta * std::sqrt(delta) : k * std::pow(delta, n);
 }
 
+/// d(K δⁿ)/dδ = n K δⁿ⁻¹ for δ > 0, else 0 (the one-sided value at δ = 0 when n = 1).
+double elasticSlope(double k, double n, double delta) {
+  if (!(delta > 0.0)) return 0.0;
+  if (n == 1.5) return 1.5 * k * std::sqrt(delta);
+  return n * k * std::pow(delta, n - 1.0);
+}
+
+/// max(0, K δⁿ (1 + a δ̇)) with a = χ/K, the form shared by all dissipative laws; writing it
+/// with a keeps the bracket free of K's magnitude.
+double dampedForce(double k, double n, double a, double delta, double delta_rate) {
+  const double kd = elastic(k, n, delta);
+  if (kd == 0.0) return 0.0;
+  return std::max(0.0, kd * (1.0 + a * delta_rate));
+}
+
+/// Partial derivatives of dampedForce; both 0 where the clamp is active (bracket ≤ 0).
+NormalForceDerivatives dampedDerivatives(double k, double n, double a, double delta,
+                                         double delta_rate) {
+  const double bracket = 1.0 + a * delta_rate;
+  if (!(delta > 0.0) || !(bracket > 0.0)) return {0.0, 0.0};
+  return {elasticSlope(k, n, delta) * bracket, elastic(k, n, delta) * a};
+}
+
 }  // namespace
 
 double ContactMaterial::compliance() const {
@@ -105,6 +128,11 @@ double HertzLaw::force(double penetration, double /*penetration_rate*/,
   return elastic(stiffness, exponent, penetration);
 }
 
+NormalForceDerivatives HertzLaw::derivatives(double penetration, double /*penetration_rate*/,
+                                             double /*impact_velocity*/) const {
+  return {elasticSlope(stiffness, exponent, penetration), 0.0};
+}
+
 void DissipativeHertzParameters::validate(std::string_view who) const {
   validateStiffnessAndExponent(who, stiffness, exponent);
   requireFinite(who, "restitution c_e", restitution);
@@ -117,31 +145,44 @@ void DissipativeHertzParameters::validate(std::string_view who) const {
 }
 
 double HuntCrossleyLaw::hysteresisFactor(double impact_velocity) const {
-  return 1.5 * stiffness * (1.0 - restitution) / std::max(impact_velocity, min_impact_velocity);
+  return stiffness * dampingRatio(impact_velocity);
+}
+
+double HuntCrossleyLaw::dampingRatio(double impact_velocity) const {
+  return 1.5 * (1.0 - restitution) / std::max(impact_velocity, min_impact_velocity);
 }
 
 double HuntCrossleyLaw::force(double penetration, double penetration_rate,
                               double impact_velocity) const {
-  const double kd = elastic(stiffness, exponent, penetration);
-  if (kd == 0.0) return 0.0;
-  // K δⁿ + χ δⁿ δ̇ = K δⁿ (1 + (χ/K) δ̇), with χ/K free of K's magnitude.
-  const double chi_over_k =
-      1.5 * (1.0 - restitution) / std::max(impact_velocity, min_impact_velocity);
-  return std::max(0.0, kd * (1.0 + chi_over_k * penetration_rate));
+  return dampedForce(stiffness, exponent, dampingRatio(impact_velocity), penetration,
+                     penetration_rate);
+}
+
+NormalForceDerivatives HuntCrossleyLaw::derivatives(double penetration, double penetration_rate,
+                                                    double impact_velocity) const {
+  return dampedDerivatives(stiffness, exponent, dampingRatio(impact_velocity), penetration,
+                           penetration_rate);
 }
 
 double LankaraniNikraveshLaw::hysteresisFactor(double impact_velocity) const {
-  return 0.75 * stiffness * (1.0 - restitution * restitution) /
-         std::max(impact_velocity, min_impact_velocity);
+  return stiffness * dampingRatio(impact_velocity);
+}
+
+double LankaraniNikraveshLaw::dampingRatio(double impact_velocity) const {
+  return 0.75 * (1.0 - restitution * restitution) / std::max(impact_velocity, min_impact_velocity);
 }
 
 double LankaraniNikraveshLaw::force(double penetration, double penetration_rate,
                                     double impact_velocity) const {
-  const double kd = elastic(stiffness, exponent, penetration);
-  if (kd == 0.0) return 0.0;
-  const double chi_over_k =
-      0.75 * (1.0 - restitution * restitution) / std::max(impact_velocity, min_impact_velocity);
-  return std::max(0.0, kd * (1.0 + chi_over_k * penetration_rate));
+  return dampedForce(stiffness, exponent, dampingRatio(impact_velocity), penetration,
+                     penetration_rate);
+}
+
+NormalForceDerivatives LankaraniNikraveshLaw::derivatives(double penetration,
+                                                          double penetration_rate,
+                                                          double impact_velocity) const {
+  return dampedDerivatives(stiffness, exponent, dampingRatio(impact_velocity), penetration,
+                           penetration_rate);
 }
 
 void FloresLaw::validate(std::string_view who) const {
@@ -150,16 +191,22 @@ void FloresLaw::validate(std::string_view who) const {
 }
 
 double FloresLaw::hysteresisFactor(double impact_velocity) const {
-  return 1.6 * stiffness * (1.0 - restitution) /
-         (restitution * std::max(impact_velocity, min_impact_velocity));
+  return stiffness * dampingRatio(impact_velocity);
+}
+
+double FloresLaw::dampingRatio(double impact_velocity) const {
+  return 1.6 * (1.0 - restitution) / (restitution * std::max(impact_velocity, min_impact_velocity));
 }
 
 double FloresLaw::force(double penetration, double penetration_rate, double impact_velocity) const {
-  const double kd = elastic(stiffness, exponent, penetration);
-  if (kd == 0.0) return 0.0;
-  const double chi_over_k =
-      1.6 * (1.0 - restitution) / (restitution * std::max(impact_velocity, min_impact_velocity));
-  return std::max(0.0, kd * (1.0 + chi_over_k * penetration_rate));
+  return dampedForce(stiffness, exponent, dampingRatio(impact_velocity), penetration,
+                     penetration_rate);
+}
+
+NormalForceDerivatives FloresLaw::derivatives(double penetration, double penetration_rate,
+                                              double impact_velocity) const {
+  return dampedDerivatives(stiffness, exponent, dampingRatio(impact_velocity), penetration,
+                           penetration_rate);
 }
 
 }  // namespace stickslip::dynamics

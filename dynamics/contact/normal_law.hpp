@@ -17,7 +17,7 @@
 ///
 /// The thesis and the seeds give the Hunt–Crossley law only in its general form with a
 /// factor χ; its value 3K(1 − cₑ)/(2δ̇⁽⁻⁾) is the standard published one [Hunt & Crossley
-/// 1975, as quoted by Lankarani & Nikravesh 1990 and Machado et al. 2012]. Zheng et al. 2018
+/// 1975; e.g. in the review of Machado et al. 2012, Mech. Mach. Theory 53]. Zheng et al. 2018
 /// (eqs. 11–14) use F = Kδⁿ + χδⁿδ̇ too, but the extracted seed lost their χ.
 ///
 /// Every law returns F = 0 for δ ≤ 0 and never pulls: F = max(0, ·). (Without the clamp the
@@ -28,6 +28,8 @@
 /// the rebound restitution for cₑ = 0.9 / 0.7 / 0.5 is: Hunt–Crossley 0.909 / 0.768 / 0.663,
 /// Lankarani–Nikravesh 0.913 / 0.796 / 0.725, Flores et al. 0.894 / 0.683 / 0.470. Use the
 /// last one for low restitution (e.g. cₑ = 0.4 of the Flores–Leine–Glocker slider-crank).
+/// Each law has derivatives() (∂F/∂δ, ∂F/∂δ̇) for implicit integrators. The laws do not check
+/// their parameters on every call: call validate() once when building the model.
 ///
 /// Units: SI throughout. The laws are valid for impact velocities well below the speed of
 /// elastic waves, δ̇⁽⁻⁾ ≤ 10⁻⁵ √(E/ρ) (thesis §1.2.2; Muvengei after eq. 23).
@@ -35,6 +37,14 @@
 #include <string_view>
 
 namespace stickslip::dynamics {
+
+/// Partial derivatives of a normal force F(δ, δ̇; δ̇⁽⁻⁾), for the Jacobians of implicit (BDF)
+/// integrators. Where F is not differentiable (δ = 0 for n = 1, the onset of the clamp) they
+/// are the one-sided values from the side where F = 0 or, for δ > 0, from inside the contact.
+struct NormalForceDerivatives {
+  double d_penetration = 0.0;  ///< ∂F/∂δ [N/m]
+  double d_rate = 0.0;         ///< ∂F/∂δ̇ [N·s/m]
+};
 
 /// Material of one contacting body.
 struct ContactMaterial {
@@ -78,6 +88,9 @@ struct HertzLaw {
   /// Normal force [N]; the rates are accepted (and ignored) so that all laws share one call.
   double force(double penetration, double penetration_rate = 0.0,
                double impact_velocity = 0.0) const;
+  /// ∂F/∂δ = n K δⁿ⁻¹ (δ > 0), ∂F/∂δ̇ = 0.
+  NormalForceDerivatives derivatives(double penetration, double penetration_rate = 0.0,
+                                     double impact_velocity = 0.0) const;
 };
 
 /// Common parameters of the dissipative Hertz-type laws.
@@ -87,8 +100,9 @@ struct DissipativeHertzParameters {
   double restitution = 0.9;  ///< cₑ ∈ [0, 1]
   /// δ̇⁽⁻⁾ is replaced by max(δ̇⁽⁻⁾, this) [m/s], > 0. Our numerical safeguard, not from
   /// the sources: a contact that closes with δ̇⁽⁻⁾ → 0 (resting or following contact) would
-  /// otherwise get an unbounded χ. 1e-4 m/s is below any impact velocity of the reference
-  /// cases (DESIGN §7) and far above round-off.
+  /// otherwise get an unbounded χ. The default 1e-4 m/s suits impacts of mm/s and above; a
+  /// contact kept closed for long (Zheng et al.'s following mode) should set it to the speed
+  /// scale of the motion.
   double min_impact_velocity = 1e-4;
 
   void validate(std::string_view who) const;
@@ -103,8 +117,13 @@ struct HuntCrossleyLaw : DissipativeHertzParameters {
   }
   /// χ [N·s/m^(n+1)] for the impact velocity δ̇⁽⁻⁾ (clamped by min_impact_velocity).
   double hysteresisFactor(double impact_velocity) const;
+  /// χ/K [s/m], the factor of δ̇ in the bracket.
+  double dampingRatio(double impact_velocity) const;
   /// Normal force [N] ≥ 0; zero for δ ≤ 0.
   double force(double penetration, double penetration_rate, double impact_velocity) const;
+  /// ∂F/∂δ = n K δⁿ⁻¹ (1 + (χ/K) δ̇), ∂F/∂δ̇ = χ δⁿ where F > 0; both 0 elsewhere.
+  NormalForceDerivatives derivatives(double penetration, double penetration_rate,
+                                     double impact_velocity) const;
 };
 
 /// F = max(0, K δⁿ [1 + 3(1 − cₑ²)/4 · δ̇/δ̇⁽⁻⁾]) [Lankarani & Nikravesh 1990].
@@ -115,8 +134,13 @@ struct LankaraniNikraveshLaw : DissipativeHertzParameters {
   }
   /// χ = 3K(1 − cₑ²)/(4 δ̇⁽⁻⁾) [N·s/m^(n+1)] (thesis eq. 4.36; Muvengei eq. 22 with D = χδⁿ).
   double hysteresisFactor(double impact_velocity) const;
+  /// χ/K [s/m], the factor of δ̇ in the bracket.
+  double dampingRatio(double impact_velocity) const;
   /// Normal force [N] ≥ 0; zero for δ ≤ 0.
   double force(double penetration, double penetration_rate, double impact_velocity) const;
+  /// ∂F/∂δ = n K δⁿ⁻¹ (1 + (χ/K) δ̇), ∂F/∂δ̇ = χ δⁿ where F > 0; both 0 elsewhere.
+  NormalForceDerivatives derivatives(double penetration, double penetration_rate,
+                                     double impact_velocity) const;
 };
 
 /// F = max(0, K δⁿ [1 + 8(1 − cₑ)/(5cₑ) · δ̇/δ̇⁽⁻⁾]) [Flores et al. 2011], meant for the
@@ -126,8 +150,13 @@ struct FloresLaw : DissipativeHertzParameters {
   void validate(std::string_view who = "dynamics::FloresLaw") const;
   /// χ = 8K(1 − cₑ)/(5 cₑ δ̇⁽⁻⁾) [N·s/m^(n+1)].
   double hysteresisFactor(double impact_velocity) const;
+  /// χ/K [s/m], the factor of δ̇ in the bracket.
+  double dampingRatio(double impact_velocity) const;
   /// Normal force [N] ≥ 0; zero for δ ≤ 0.
   double force(double penetration, double penetration_rate, double impact_velocity) const;
+  /// ∂F/∂δ = n K δⁿ⁻¹ (1 + (χ/K) δ̇), ∂F/∂δ̇ = χ δⁿ where F > 0; both 0 elsewhere.
+  NormalForceDerivatives derivatives(double penetration, double penetration_rate,
+                                     double impact_velocity) const;
 };
 
 }  // namespace stickslip::dynamics

@@ -269,3 +269,57 @@ TEST_CASE("force-penetration loops: the dissipative laws dissipate, Hertz does n
     }
   }
 }
+
+namespace {
+
+/// Central differences of F in δ and δ̇ at relative steps 1e-6 of the scales δ_max and
+/// v_max: truncation ~(1e-6)² relative, round-off ~ε/1e-6 ≈ 2e-10 relative to F's scale.
+template <class Law>
+void checkDerivatives(const Law& law, std::mt19937& rng) {
+  constexpr double kDeltaMax = 1e-4, kRateMax = 2.0, kRel = 1e-6;
+  std::uniform_real_distribution<double> pen(0.02 * kDeltaMax, kDeltaMax),
+      rate(-kRateMax, kRateMax), v_in(0.1, kRateMax);
+  const double f_scale = law.stiffness * std::pow(kDeltaMax, law.exponent);
+  for (int i = 0; i < 200; ++i) {
+    const double d = pen(rng), dd = rate(rng), v = v_in(rng);
+    const double hd = kRel * kDeltaMax, hr = kRel * kRateMax;
+    // Skip the few samples within one step of the clamp's kink, where F is not smooth.
+    if (law.force(d, dd - 2 * hr, v) == 0.0 || law.force(d, dd + 2 * hr, v) == 0.0) {
+      if (law.force(d, dd, v) == 0.0) {  // clamped: F ≡ 0 there, so are its derivatives
+        CHECK(law.derivatives(d, dd, v).d_penetration == 0.0);
+        CHECK(law.derivatives(d, dd, v).d_rate == 0.0);
+      }
+      continue;
+    }
+    const NormalForceDerivatives g = law.derivatives(d, dd, v);
+    const double fd_d = (law.force(d + hd, dd, v) - law.force(d - hd, dd, v)) / (2 * hd);
+    const double fd_r = (law.force(d, dd + hr, v) - law.force(d, dd - hr, v)) / (2 * hr);
+    INFO("delta = " << d << ", rate = " << dd << ", v_in = " << v);
+    CHECK(g.d_penetration == Approx(fd_d).margin(1e-6 * f_scale / kDeltaMax));
+    CHECK(g.d_rate == Approx(fd_r).margin(1e-6 * f_scale / kRateMax));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("normal law derivatives against central differences", "[dynamics][contact][law]") {
+  std::mt19937 rng(29);
+  const double k = 1.508882047e11;
+  checkDerivatives(HertzLaw{k, 1.5}, rng);
+  checkDerivatives(HertzLaw{1e9, 1.0}, rng);
+  checkDerivatives(HertzLaw{1e12, 2.2}, rng);
+  for (const double ce : {0.9, 0.3}) {  // 0.3 makes Hunt–Crossley's clamp reachable
+    checkDerivatives(dissipative<HuntCrossleyLaw>(k, ce), rng);
+    checkDerivatives(dissipative<LankaraniNikraveshLaw>(k, ce), rng);
+    checkDerivatives(dissipative<FloresLaw>(k, ce), rng);
+  }
+  SECTION("zero outside the contact and where the clamp holds F at 0") {
+    const auto hc = dissipative<HuntCrossleyLaw>(k, 0.2);
+    CHECK(hc.derivatives(-1e-6, 1.0, 1.0).d_penetration == 0.0);
+    CHECK(hc.derivatives(-1e-6, 1.0, 1.0).d_rate == 0.0);
+    CHECK(hc.force(1e-5, -1.0, 1.0) == 0.0);
+    CHECK(hc.derivatives(1e-5, -1.0, 1.0).d_penetration == 0.0);
+    CHECK(hc.derivatives(1e-5, -1.0, 1.0).d_rate == 0.0);
+    CHECK(HertzLaw{k, 1.5}.derivatives(0.0).d_penetration == 0.0);
+  }
+}
