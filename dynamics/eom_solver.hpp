@@ -77,7 +77,8 @@ struct EomOptions {
 
 class EomSolver {
  public:
-  /// Throws std::invalid_argument on an option outside its range.
+  /// Keeps a reference to `system`, which must outlive the solver. Throws
+  /// std::invalid_argument on an option outside its range.
   EomSolver(const MultibodySystem& system, EomMethod method, EomOptions options = {});
 
   /// v̇ (size nv) and the multipliers (multipliers()) at (t, q, v).
