@@ -1,5 +1,7 @@
 #include "dynamics/contact/journal_bearing.hpp"
 
+#include "dynamics/contact/normal_law.hpp"
+
 #include <Eigen/Geometry>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -218,5 +220,81 @@ TEST_CASE("journal in bearing: Jacobian rows against central differences",
     expected << f, rho_i.x() * f.y() - rho_i.y() * f.x(), -f,
         -(rho_j.x() * f.y() - rho_j.y() * f.x());
     CHECK((k.jacobian.transpose() * Eigen::Vector2d(fn, ft) - expected).norm() < 1e-11);
+  }
+}
+
+namespace {
+
+/// The journal of review §5 (Table 5: R_B = 10 mm, R_J = 9.9 mm, m = 0.05 kg,
+/// J = 2.45e-6 kg·m², steel) in a bearing fixed in the ground, frictionless, starting concentric
+/// at rest and spinning at −2π rad/s, with gravity g = 9.81 m/s² along (sin 30°, −cos 30°).
+/// Generalized forces Q = J_nᵀ Fₙ from the first three Jacobian columns; classical RK4 with
+/// step h, impact velocity δ̇⁽⁻⁾ recorded at the last step start before contact (error ≤ g h).
+/// Returns the lowest δ (highest rebound, −δ above the bearing wall) after the first impact,
+/// and the spin at the end.
+template <class Law>
+std::pair<double, double> dropJournal(const Law& law, double h) {
+  JournalBearingJoint joint;
+  joint.journal_radius = 0.0099;
+  joint.bearing_radius = 0.010;
+  const double m = 0.05, inertia = 2.45e-6, g = 9.81;
+  const Eigen::Vector2d gravity = g * Eigen::Vector2d(0.5, -std::sqrt(3.0) / 2.0);
+  const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
+  double v_impact = 0.0;
+  const auto accel = [&](const Eigen::Vector3d& q, const Eigen::Vector3d& qd) {
+    const auto k = journalBearingKinematics(joint, q, qd, zero, zero);
+    const double fn = law.force(k.penetration, k.penetration_rate, v_impact);
+    const Eigen::Vector3d gen = k.jacobian.row(0).head<3>().transpose() * fn;
+    return Eigen::Vector3d((gen(0) + m * gravity.x()) / m, (gen(1) + m * gravity.y()) / m,
+                           gen(2) / inertia);
+  };
+  Eigen::Vector3d q = zero, qd(0.0, 0.0, -2.0 * std::numbers::pi);
+  bool impacted = false;
+  double lowest = 1.0;
+  for (int i = 0; i < 200000; ++i) {
+    const auto k0 = journalBearingKinematics(joint, q, qd, zero, zero);
+    if (k0.penetration <= 0.0) v_impact = k0.penetration_rate;
+    const Eigen::Vector3d a1 = accel(q, qd);
+    const Eigen::Vector3d a2 = accel(q + 0.5 * h * qd, qd + 0.5 * h * a1);
+    const Eigen::Vector3d a3 = accel(q + 0.5 * h * (qd + 0.5 * h * a1), qd + 0.5 * h * a2);
+    const Eigen::Vector3d a4 = accel(q + h * (qd + 0.5 * h * a2), qd + h * a3);
+    q += h * qd + h * h / 6.0 * (a1 + a2 + a3);
+    qd += h / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
+    const double delta = journalBearingKinematics(joint, q, qd, zero, zero).penetration;
+    if (delta > 0.0) impacted = true;
+    if (impacted) {
+      lowest = std::min(lowest, delta);
+      // stop when the journal falls back onto the wall after the first rebound
+      if (delta > 0.0 && lowest < -1e-6) break;
+    }
+  }
+  return {lowest, qd.z()};
+}
+
+}  // namespace
+
+// Geometry and law together, through Q = J_nᵀ Fₙ. The impact speed after the fall through
+// c = 0.1 mm is √(2 g c) = 0.0443 m/s; the contact lasts ~6e-5 s, a tiny part of the flight.
+// Hertz conserves energy, so the journal climbs back to δ = −c. Lankarani–Nikravesh with
+// cₑ = 0.9 returns it with the rebound restitution of the 1-DoF test, 0.9132, so to a height
+// 0.9132² c = 0.8339 c; gravity acting during the contact
+// could shift that by up to g·t_c/v ≈ 1 %; measured 0.8322 c (−0.2 %).
+TEST_CASE("journal dropped in a fixed bearing: rebound heights",
+          "[dynamics][contact][journal-bearing]") {
+  const double k = journalBearingStiffness(0.010, 0.0099, ContactMaterial{}, ContactMaterial{});
+  constexpr double kStep = 1e-7;  // 600 steps per contact, 45000 per fall
+  const double c = 1e-4;
+  SECTION("Hertz: back to the start") {
+    const auto [lowest, spin] = dropJournal(HertzLaw{k, 1.5}, kStep);
+    CHECK(lowest == Approx(-c).epsilon(1e-3));
+    CHECK(spin == Approx(-2.0 * std::numbers::pi).epsilon(1e-12));  // no torque, frictionless
+  }
+  SECTION("Lankarani-Nikravesh, c_e = 0.9") {
+    LankaraniNikraveshLaw ln;
+    ln.stiffness = k;
+    ln.restitution = 0.9;
+    const auto [lowest, spin] = dropJournal(ln, kStep);
+    CHECK(-lowest / c == Approx(0.91318 * 0.91318).epsilon(0.01));
+    CHECK(spin == Approx(-2.0 * std::numbers::pi).epsilon(1e-12));
   }
 }
