@@ -73,7 +73,10 @@ struct JournalBearingKinematics {
   Eigen::Vector2d forceOnJournal(double fn, double ft) const { return -fn * normal + ft * tangent; }
 };
 
-/// Journal on body i (q_i, q̇_i) in the bearing of body j (q_j, q̇_j).
+/// Journal on body i (q_i, q̇_i) in the bearing of body j (q_j, q̇_j). For a journal or a
+/// bearing fixed in the ground (review §5: bearing in the ground; thesis §4.2: journal in the
+/// ground) pass q = q̇ = 0 for the ground, whose points are then world points, and keep the
+/// other body's three Jacobian columns.
 /// Throws std::invalid_argument if `joint` is invalid.
 JournalBearingKinematics journalBearingKinematics(const JournalBearingJoint& joint,
                                                   const Eigen::Vector3d& q_i,
