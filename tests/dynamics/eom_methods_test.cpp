@@ -106,16 +106,18 @@ TEST_CASE("per-method constraint violation and energy drift (thesis Figs. 2.7-2.
   const double h = 1e-3, t_end = 10.0;  // thesis Table 2.3 step
   std::ostringstream table;
   char line[200];
-  std::snprintf(line, sizeof line, "%-23s %9s %9s %9s %10s %6s\n", "method", "max|Phi|",
-                "max|Phid|", "max|dE|", "dE(10s)", "cpu[s]");
-  table << "slider-crank, RK4 h = 1e-3 s, 10 s; dE relative to E0\n" << line;
+  std::snprintf(line, sizeof line, "%-23s %9s %9s %9s %9s %5s\n", "method", "max|Phi|",
+                "max|Phid|", "max|dE|", "dE(10s)", "cpu/L");
+  table << "slider-crank, RK4 h = 1e-3 s, 10 s; dE relative to E0, cpu relative to lagrange\n"
+        << line;
   std::map<EomMethod, RunStats> stats;
+  simulate(sc, EomMethod::kLagrange, h, 1.0);  // warm-up, so the first timed run is not cold
+  for (EomMethod method : allEomMethods()) stats[method] = simulate(sc, method, h, t_end);
   for (EomMethod method : allEomMethods()) {
-    const RunStats s = simulate(sc, method, h, t_end);
-    stats[method] = s;
-    std::snprintf(line, sizeof line, "%-23s %9.2e %9.2e %9.2e %10.2e %6.3f\n",
+    const RunStats& s = stats[method];
+    std::snprintf(line, sizeof line, "%-23s %9.2e %9.2e %9.2e %9.2e %5.2f\n",
                   std::string(toString(method)).c_str(), s.max_phi, s.max_phi_dot, s.max_drift,
-                  s.final_drift, s.cpu_seconds);
+                  s.final_drift, s.cpu_seconds / stats[EomMethod::kLagrange].cpu_seconds);
     table << line;
   }
   WARN(table.str());
