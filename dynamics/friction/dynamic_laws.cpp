@@ -1,0 +1,296 @@
+#include "dynamics/friction/dynamic_laws.hpp"
+
+#include <algorithm>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+namespace stickslip::dynamics {
+namespace {
+
+using friction_detail::sgn;
+using friction_detail::stribeckCoefficient;
+
+// Unloaded contact: the bristles relax with the bristle time constant (dynamic_laws.hpp).
+double relaxRate(const FrictionParameters& p, double z) {
+  const double tau = p.sigma1 > 0.0 ? p.sigma1 / p.sigma0 : 1e-3;
+  return -z / tau;
+}
+
+}  // namespace
+
+// ---- Dahl ------------------------------------------------------------------------------------
+
+void DahlFriction::stateRate(const FrictionInput& in, std::span<const double> s,
+                             std::span<double> rate) const {
+  const double fc = p_.mu_k * in.normal_force;
+  rate[0] = fc > 0.0 ? in.velocity - p_.sigma0 * std::abs(in.velocity) * s[0] / fc
+                     : relaxRate(p_, s[0]);
+}
+
+// ---- LuGre -----------------------------------------------------------------------------------
+
+double LuGreFriction::zRate(double v, double n, double z) const {
+  const double g = stribeckCoefficient(p_, v) * n;
+  return g > 0.0 ? v - p_.sigma0 * std::abs(v) * z / g : relaxRate(p_, z);
+}
+
+double LuGreFriction::force(const FrictionInput& in, std::span<const double> s) const {
+  const double zdot = zRate(in.velocity, in.normal_force, s[0]);
+  return -(p_.sigma0 * s[0] + p_.sigma1 * zdot + p_.sigma2 * in.velocity);
+}
+
+void LuGreFriction::stateRate(const FrictionInput& in, std::span<const double> s,
+                              std::span<double> rate) const {
+  rate[0] = zRate(in.velocity, in.normal_force, s[0]);
+}
+
+double LuGreFriction::steadyForce(double v, double n) const {
+  return -(stribeckCoefficient(p_, v) * n * sgn(v) + p_.sigma2 * v);
+}
+
+// ---- LuGre, Wojtyra's load scaling -----------------------------------------------------------
+
+double LuGreWojtyraFriction::zRate(double v, double z) const {
+  const double g = stribeckCoefficient(p_, v) * p_.reference_normal_force;
+  return g > 0.0 ? v - p_.sigma0 * std::abs(v) * z / g : relaxRate(p_, z);
+}
+
+double LuGreWojtyraFriction::force(const FrictionInput& in, std::span<const double> s) const {
+  const double zdot = zRate(in.velocity, s[0]);
+  return -((p_.sigma0 * s[0] + p_.sigma1 * zdot) * in.normal_force / p_.reference_normal_force +
+           p_.sigma2 * in.velocity);
+}
+
+void LuGreWojtyraFriction::stateRate(const FrictionInput& in, std::span<const double> s,
+                                     std::span<double> rate) const {
+  rate[0] = zRate(in.velocity, s[0]);
+}
+
+double LuGreWojtyraFriction::steadyForce(double v, double n) const {
+  return -(stribeckCoefficient(p_, v) * n * sgn(v) + p_.sigma2 * v);
+}
+
+// ---- LuGre, nondimensional (Muvengei et al.) -------------------------------------------------
+
+LuGreNondimensionalFriction::LuGreNondimensionalFriction(const FrictionParameters& p) : p_(p) {
+  if (!(p.mu_k > 0.0))
+    throw std::invalid_argument(
+        "lugre-nondimensional: expected mu_k > 0 (the form divides by it), got mu_k = " +
+        std::to_string(p.mu_k));
+  const double per_load = p.stribeck_velocity / (p.reference_normal_force * p.mu_k);
+  rate_scale_ = p.sigma0 * per_load;
+  sigma1_bar_ = p.sigma1 * per_load;
+  sigma2_bar_ = p.sigma2 * per_load;
+}
+
+double LuGreNondimensionalFriction::gBar(double vbar) const {
+  return 1.0 + (p_.mu_s / p_.mu_k - 1.0) * std::exp(-std::pow(std::abs(vbar), p_.stribeck_exponent));
+}
+
+double LuGreNondimensionalFriction::force(const FrictionInput& in, std::span<const double> s) const {
+  const double vbar = in.velocity / p_.stribeck_velocity;
+  const double beta = std::abs(vbar) / gBar(vbar);
+  const double mu_bar = (1.0 - beta * sigma1_bar_) * s[0] + (sigma1_bar_ + sigma2_bar_) * vbar;
+  return -p_.mu_k * mu_bar * in.normal_force;
+}
+
+void LuGreNondimensionalFriction::stateRate(const FrictionInput& in, std::span<const double> s,
+                                            std::span<double> rate) const {
+  const double vbar = in.velocity / p_.stribeck_velocity;
+  rate[0] = rate_scale_ * (vbar - std::abs(vbar) * s[0] / gBar(vbar));
+}
+
+double LuGreNondimensionalFriction::steadyForce(double v, double n) const {
+  return -(stribeckCoefficient(p_, v) * sgn(v) + p_.sigma2 * v / p_.reference_normal_force) * n;
+}
+
+// ---- Elasto-plastic (Dupont) -----------------------------------------------------------------
+
+double ElastoPlasticFriction::zRate(double v, double n, double z) const {
+  const double g = stribeckCoefficient(p_, v) * n;
+  if (!(g > 0.0)) return relaxRate(p_, z);
+  const double z_max = g / p_.sigma0, z_ba = p_.breakaway_ratio * z_max, a = std::abs(z);
+  double alpha = 0.0;
+  if (v * z >= 0.0 && a > z_ba) {
+    alpha = a >= z_max ? 1.0
+                       : 0.5 * (std::sin(std::numbers::pi * (a - 0.5 * (z_max + z_ba)) /
+                                         (z_max - z_ba)) +
+                                1.0);
+  }
+  return v - alpha * p_.sigma0 * std::abs(v) * z / g;
+}
+
+double ElastoPlasticFriction::force(const FrictionInput& in, std::span<const double> s) const {
+  const double zdot = zRate(in.velocity, in.normal_force, s[0]);
+  return -(p_.sigma0 * s[0] + p_.sigma1 * zdot + p_.sigma2 * in.velocity);
+}
+
+void ElastoPlasticFriction::stateRate(const FrictionInput& in, std::span<const double> s,
+                                      std::span<double> rate) const {
+  rate[0] = zRate(in.velocity, in.normal_force, s[0]);
+}
+
+double ElastoPlasticFriction::steadyForce(double v, double n) const {
+  return -(stribeckCoefficient(p_, v) * n * sgn(v) + p_.sigma2 * v);
+}
+
+// ---- Reset integrator ------------------------------------------------------------------------
+
+double ResetIntegratorFriction::zRate(double v, double n, double z) const {
+  const double z0 = p_.mu_k * n / p_.sigma0;
+  return std::abs(z) >= z0 && z * v > 0.0 ? 0.0 : v;
+}
+
+double ResetIntegratorFriction::force(const FrictionInput& in, std::span<const double> s) const {
+  const double z = s[0], z0 = p_.mu_k * in.normal_force / p_.sigma0;
+  if (std::abs(z) >= z0) return -p_.sigma0 * z0 * sgn(z);
+  return -(p_.sigma0 * (1.0 + p_.stiction_coefficient) * z +
+           p_.sigma1 * zRate(in.velocity, in.normal_force, z));
+}
+
+void ResetIntegratorFriction::stateRate(const FrictionInput& in, std::span<const double> s,
+                                        std::span<double> rate) const {
+  rate[0] = zRate(in.velocity, in.normal_force, s[0]);
+}
+
+// ---- Bliman–Sorine, second order -------------------------------------------------------------
+
+namespace {
+// Peak over the path variable u = s/εf of φ(1 − e^{−u/η}) − (φ − μk)(1 − e^{−u}), per unit N.
+double blimanSorinePeak(double phi, double mu_k, double eta) {
+  if (!(phi > mu_k)) return phi;
+  const double u = std::log(phi / (eta * (phi - mu_k))) / (1.0 / eta - 1.0);
+  return phi * (1.0 - std::exp(-u / eta)) - (phi - mu_k) * (1.0 - std::exp(-u));
+}
+}  // namespace
+
+BlimanSorine2Friction::BlimanSorine2Friction(const FrictionParameters& p) : p_(p), phi_(p.mu_k) {
+  if (!(p.mu_s > p.mu_k)) return;  // no stiction peak asked for: the slow model vanishes
+  // The peak grows monotonically with φ (its φ-derivative is e^{−u} − e^{−u/η} > 0).
+  double lo = p.mu_k, hi = 2.0 * p.mu_s;
+  while (blimanSorinePeak(hi, p.mu_k, p.bliman_sorine_eta) < p.mu_s) hi *= 2.0;
+  for (int it = 0; it < 200 && hi - lo > 1e-15 * hi; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (blimanSorinePeak(mid, p.mu_k, p.bliman_sorine_eta) < p.mu_s ? lo : hi) = mid;
+  }
+  phi_ = 0.5 * (lo + hi);
+}
+
+void BlimanSorine2Friction::stateRate(const FrictionInput& in, std::span<const double> s,
+                                      std::span<double> rate) const {
+  const double v = in.velocity, av = std::abs(v), eps = p_.bliman_sorine_length;
+  const double f1 = phi_ * in.normal_force, f2 = (phi_ - p_.mu_k) * in.normal_force;
+  rate[0] = (f1 * v - av * s[0]) / (p_.bliman_sorine_eta * eps);
+  rate[1] = (-f2 * v - av * s[1]) / eps;
+}
+
+// ---- Generalized Maxwell-slip ----------------------------------------------------------------
+
+double GmsFriction::elementRate(int i, double v, double g, double z) const {
+  constexpr double kBand = 0.01;  // ε of the slip band (dynamic_laws.hpp)
+  const double k = p_.sigma0 / kElements;
+  const double delta = kShare[std::size_t(i)] * g / k;
+  if (z * v > 0.0 && std::abs(z) >= (1.0 - kBand) * delta)
+    return p_.gms_attraction * (sgn(v) - z / delta);
+  return v;
+}
+
+double GmsFriction::force(const FrictionInput& in, std::span<const double> s) const {
+  const double v = in.velocity, g = stribeckCoefficient(p_, v) * in.normal_force;
+  const double k = p_.sigma0 / kElements, c = p_.sigma1 / kElements;
+  double r = p_.sigma2 * v;
+  for (int i = 0; i < kElements; ++i) {
+    const double z = s[std::size_t(i)];
+    r += k * z + c * (g > 0.0 ? elementRate(i, v, g, z) : relaxRate(p_, z));
+  }
+  return -r;
+}
+
+void GmsFriction::stateRate(const FrictionInput& in, std::span<const double> s,
+                            std::span<double> rate) const {
+  const double v = in.velocity, g = stribeckCoefficient(p_, v) * in.normal_force;
+  for (int i = 0; i < kElements; ++i) {
+    const auto j = std::size_t(i);
+    rate[j] = g > 0.0 ? elementRate(i, v, g, s[j]) : relaxRate(p_, s[j]);
+  }
+}
+
+double GmsFriction::steadyForce(double v, double n) const {
+  return -(stribeckCoefficient(p_, v) * n * sgn(v) + p_.sigma2 * v);
+}
+
+// ---- Gonthier et al. -------------------------------------------------------------------------
+
+GonthierFriction::GonthierFriction(const FrictionParameters& p) : p_(p) {
+  if (!(p.sigma1 > 0.0))
+    throw std::invalid_argument("gonthier: expected sigma1 > 0 (the state equation divides by "
+                                "it), got sigma1 = " +
+                                std::to_string(p.sigma1));
+}
+
+double GonthierFriction::slipFactor(double v) const {
+  const double r = v / p_.stribeck_velocity;
+  return std::exp(-r * r);
+}
+
+double GonthierFriction::direction(double v) const {
+  const double v_eps = 0.01 * p_.stribeck_velocity;
+  if (std::abs(v) >= v_eps) return sgn(v);
+  const double r = v / v_eps;
+  return r * (1.5 - 0.5 * r * r);
+}
+
+double GonthierFriction::zRate(double v, double n, double z) const {
+  const double s = slipFactor(v);
+  return s * v + (1.0 - s) * (p_.mu_k * n * direction(v) - p_.sigma0 * z) / p_.sigma1;
+}
+
+double GonthierFriction::force(const FrictionInput& in, std::span<const double> s) const {
+  const double n = in.normal_force;
+  const double f_br = p_.sigma0 * s[0] + p_.sigma1 * zRate(in.velocity, n, s[0]);
+  const double f_max = (p_.mu_k + (p_.mu_s - p_.mu_k) * s[1]) * n;
+  return -(std::clamp(f_br, -f_max, f_max) + p_.sigma2 * in.velocity);
+}
+
+void GonthierFriction::stateRate(const FrictionInput& in, std::span<const double> s,
+                                 std::span<double> rate) const {
+  rate[0] = zRate(in.velocity, in.normal_force, s[0]);
+  const double ds = slipFactor(in.velocity) - s[1];
+  rate[1] = ds >= 0.0 ? ds / p_.dwell_time : ds * p_.sigma0 / p_.sigma1;
+}
+
+double GonthierFriction::steadyForce(double v, double n) const {
+  const double s = slipFactor(v);
+  const double f_max = (p_.mu_k + (p_.mu_s - p_.mu_k) * s) * n;
+  // At |v| ≪ vs, 1 − s underflows and the bristle force is unbounded: the cap decides.
+  const double f_br = s < 1.0 ? p_.mu_k * n * direction(v) + p_.sigma1 * s * v / (1.0 - s)
+                              : f_max * sgn(v);
+  return -(std::clamp(f_br, -f_max, f_max) + p_.sigma2 * v);
+}
+
+// ---- Liang et al. bristle --------------------------------------------------------------------
+
+double LiangFriction::zRate(double v, double n, double z) const {
+  const double mu = std::abs(v) > p_.threshold_velocity ? p_.mu_k : p_.mu_s;
+  const double z_max = mu * n / p_.bristle_stiffness;
+  if (std::abs(z) < z_max || z * v < 0.0) return v;
+  return -(z - z_max * sgn(z)) * p_.bristle_stiffness / p_.bristle_damping;
+}
+
+double LiangFriction::force(const FrictionInput& in, std::span<const double> s) const {
+  return -(p_.bristle_stiffness * s[0] +
+           p_.bristle_damping * zRate(in.velocity, in.normal_force, s[0]));
+}
+
+void LiangFriction::stateRate(const FrictionInput& in, std::span<const double> s,
+                              std::span<double> rate) const {
+  rate[0] = zRate(in.velocity, in.normal_force, s[0]);
+}
+
+double LiangFriction::steadyForce(double v, double n) const {
+  const double mu = std::abs(v) > p_.threshold_velocity ? p_.mu_k : p_.mu_s;
+  return -mu * n * sgn(v);
+}
+
+}  // namespace stickslip::dynamics

@@ -1,0 +1,62 @@
+#pragma once
+/// \file The interface every friction law of the catalogue implements (DESIGN.md §3).
+///
+/// A law maps the contact's sliding velocity v [m/s], its normal force N ≥ 0 [N] and the
+/// tangential force applied to the sliding body by everything else, Fₑ [N], to the friction
+/// force F [N] on the sliding body. Sign convention: F opposes sliding, F = −μ N sgn(v) for
+/// Coulomb; at rest the set-valued laws return F = −clamp(Fₑ, −F_lim, F_lim), the force that
+/// keeps the body at rest as long as it can.
+///
+/// Dynamic laws (Dahl, LuGre, …) carry internal states (bristle deflection z, …). They join
+/// the mechanism's ODE state: the caller stores them, asks for their time derivative with
+/// stateRate() and passes them back to force(). Static laws have stateSize() == 0.
+/// force() and stateRate() never allocate and are const: one law object may serve many
+/// contacts and threads.
+
+#include <span>
+#include <string_view>
+
+namespace stickslip::dynamics {
+
+/// What a friction law needs to know about the contact at one instant.
+struct FrictionInput {
+  double velocity = 0.0;       ///< sliding velocity v of the body on the surface [m/s]
+  double normal_force = 0.0;   ///< normal force N ≥ 0 [N]
+  double applied_force = 0.0;  ///< tangential force Fₑ on the body from all other forces [N]
+};
+
+/// A friction law of the catalogue. Preconditions of force() and stateRate() (not checked on
+/// the hot path): finite input, N ≥ 0, spans of size stateSize().
+class FrictionLaw {
+ public:
+  virtual ~FrictionLaw() = default;
+
+  /// The catalogue name, as accepted by makeFrictionLaw() ("lugre", "karnopp", …).
+  virtual std::string_view name() const = 0;
+  /// Number of internal states (0 for static laws).
+  virtual int stateSize() const { return 0; }
+  /// Fills `state` for a contact that has been at rest and unloaded for a long time (zero
+  /// bristle deflection; fully aged junctions where the law models dwell time). `in` lets a
+  /// law that needs it start consistent with the current velocity.
+  virtual void initialState(const FrictionInput& in, std::span<double> state) const {
+    static_cast<void>(in);
+    static_cast<void>(state);
+  }
+  /// Friction force on the sliding body [N].
+  virtual double force(const FrictionInput& in, std::span<const double> state) const = 0;
+  /// Time derivative of the internal states.
+  virtual void stateRate(const FrictionInput& in, std::span<const double> state,
+                         std::span<double> rate) const {
+    static_cast<void>(in);
+    static_cast<void>(state);
+    static_cast<void>(rate);
+  }
+  /// The steady-state curve: the force once the internal states have settled at constant
+  /// sliding velocity v ≠ 0 with nothing else applied (Fₑ = 0) [N]. For static laws this is
+  /// force() itself; dynamic laws give the closed form of their steady state.
+  virtual double steadyForce(double v, double normal_force) const {
+    return force({v, normal_force, 0.0}, {});
+  }
+};
+
+}  // namespace stickslip::dynamics
