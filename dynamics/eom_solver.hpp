@@ -15,8 +15,10 @@
 ///  - kCoordinatePartitioning (Wehage & Haug 1982; Eqs. 2.65–2.74): accelerations as
 ///    kLagrange; after each step project() keeps the independent coordinates and velocities
 ///    (chosen by full-pivoting LU of D) and recomputes the dependent ones: Newton on
-///    Φ(u, w) = 0 with D_u δu = −Φ, then D_u v_u = −Φt − D_w v_w. Integrating all of y and
-///    then overwriting the dependent part is the same as integrating the independent part.
+///    Φ(u, w) = 0 with D_u δu = −Φ, then D_u v_u = −Φt − D_w v_w. All of y is integrated
+///    and the dependent part then overwritten; this differs from integrating only the
+///    independent part in what the RK4 stages see, not in order: the constraint manifold is
+///    invariant for the full ODE, so both are fourth-order accurate.
 ///  - kNullSpace (García de Jalón & Bayo 1994; Eqs. 2.75–2.80): R = [−D_u⁻¹D_w; I] (rows
 ///    permuted to u, w) spans the null space of D, and [D; RᵀM] v̇ = [γ; RᵀQ];
 ///    λ = D_u⁻ᵀ (Q − M v̇)_u.
