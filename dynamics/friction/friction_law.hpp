@@ -13,6 +13,7 @@
 /// force() and stateRate() never allocate and are const: one law object may serve many
 /// contacts and threads.
 
+#include <limits>
 #include <span>
 #include <string_view>
 
@@ -50,6 +51,16 @@ class FrictionLaw {
     static_cast<void>(in);
     static_cast<void>(state);
     static_cast<void>(rate);
+  }
+  /// Whether velocityDerivative() is provided (smooth and piecewise-smooth static laws).
+  virtual bool hasVelocityDerivative() const { return false; }
+  /// ∂F/∂v at fixed N, Fₑ and state [N·s/m], for implicit integrators. Defined where the law
+  /// is differentiable (not at its kinks, nor at v = 0 for the set-valued laws); NaN when the
+  /// law does not provide it.
+  virtual double velocityDerivative(const FrictionInput& in, std::span<const double> state) const {
+    static_cast<void>(in);
+    static_cast<void>(state);
+    return std::numeric_limits<double>::quiet_NaN();
   }
   /// The steady-state curve: the force once the internal states have settled at constant
   /// sliding velocity v ≠ 0 with nothing else applied (Fₑ = 0) [N]. For static laws this is

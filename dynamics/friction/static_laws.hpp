@@ -6,7 +6,8 @@
 /// Fs = μs N, sgn(0) = 0. Each law is written as the magnitude R(|v|) the thesis gives and
 /// returned as F = −R sgn(v) (opposing sliding). The set-valued laws resolve v = 0 exactly
 /// (which only happens when a simulation starts or is held at rest) by
-/// F = −clamp(Fₑ, −F_lim, F_lim).
+/// F = −clamp(Fₑ, −F_lim, F_lim). All static laws but karnopp, switch and awrejcewicz (whose
+/// force depends on Fₑ inside their band) give ∂F/∂v through velocityDerivative().
 
 #include <algorithm>
 #include <cmath>
@@ -40,6 +41,10 @@ class CoulombFriction final : public FrictionLaw {
     if (in.velocity == 0.0) return friction_detail::holdingForce(in.applied_force, fc);
     return -fc * friction_detail::sgn(in.velocity);
   }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput&, std::span<const double>) const override {
+    return 0.0;
+  }
 
  private:
   FrictionParameters p_;
@@ -56,6 +61,10 @@ class CoulombViscousFriction final : public FrictionLaw {
     if (in.velocity == 0.0) return friction_detail::holdingForce(in.applied_force, fc);
     return -fc * friction_detail::sgn(in.velocity) - p_.viscous * in.velocity;
   }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput&, std::span<const double>) const override {
+    return -p_.viscous;
+  }
 
  private:
   FrictionParameters p_;
@@ -71,6 +80,10 @@ class CoulombStictionFriction final : public FrictionLaw {
     if (in.velocity == 0.0)
       return friction_detail::holdingForce(in.applied_force, p_.mu_s * in.normal_force);
     return -p_.mu_k * in.normal_force * friction_detail::sgn(in.velocity);
+  }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput&, std::span<const double>) const override {
+    return 0.0;
   }
 
  private:
@@ -90,6 +103,13 @@ class StribeckFriction final : public FrictionLaw {
     return -friction_detail::stribeckCoefficient(p_, v) * in.normal_force * friction_detail::sgn(v) -
            p_.viscous * v;
   }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput& in, std::span<const double>) const override {
+    const double r = std::abs(in.velocity) / p_.stribeck_velocity, d = p_.stribeck_exponent;
+    const double dmu = -(p_.mu_s - p_.mu_k) * d / p_.stribeck_velocity * std::pow(r, d - 1.0) *
+                       std::exp(-std::pow(r, d));
+    return -dmu * in.normal_force - p_.viscous;
+  }
 
  private:
   FrictionParameters p_;
@@ -108,6 +128,12 @@ class HessSoomFriction final : public FrictionLaw {
     const double r = v / p_.stribeck_velocity;
     const double mu = p_.mu_k + (p_.mu_s - p_.mu_k) / (1.0 + r * r);
     return -mu * in.normal_force * friction_detail::sgn(v) - p_.viscous * v;
+  }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput& in, std::span<const double>) const override {
+    const double vs = p_.stribeck_velocity, r = std::abs(in.velocity) / vs, q = 1.0 + r * r;
+    const double dmu = -(p_.mu_s - p_.mu_k) * 2.0 * r / (vs * q * q);
+    return -dmu * in.normal_force - p_.viscous;
   }
 
  private:
@@ -163,6 +189,12 @@ class LinearFriction final : public FrictionLaw {
   double force(const FrictionInput& in, std::span<const double>) const override {
     return -p_.mu_k * in.normal_force * std::clamp(in.velocity / p_.tolerance_velocity, -1.0, 1.0);
   }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput& in, std::span<const double>) const override {
+    return std::abs(in.velocity) < p_.tolerance_velocity
+               ? -p_.mu_k * in.normal_force / p_.tolerance_velocity
+               : 0.0;
+  }
 
  private:
   FrictionParameters p_;
@@ -176,6 +208,11 @@ class TanhFriction final : public FrictionLaw {
   std::string_view name() const override { return "tanh"; }
   double force(const FrictionInput& in, std::span<const double>) const override {
     return -p_.mu_k * in.normal_force * std::tanh(in.velocity / p_.tolerance_velocity);
+  }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput& in, std::span<const double>) const override {
+    const double t = std::tanh(in.velocity / p_.tolerance_velocity);
+    return -p_.mu_k * in.normal_force * (1.0 - t * t) / p_.tolerance_velocity;
   }
 
  private:
@@ -195,6 +232,11 @@ class ThrelfallFriction final : public FrictionLaw {
     const double shape = a <= p_.tolerance_velocity ? 1.0 - std::exp(-3.0 * a / p_.tolerance_velocity)
                                                     : 1.0;
     return -p_.mu_k * in.normal_force * shape * friction_detail::sgn(in.velocity);
+  }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput& in, std::span<const double>) const override {
+    const double a = std::abs(in.velocity), v0 = p_.tolerance_velocity;
+    return a <= v0 ? -p_.mu_k * in.normal_force * 3.0 / v0 * std::exp(-3.0 * a / v0) : 0.0;
   }
 
  private:
@@ -220,6 +262,14 @@ class LinearStictionFriction final : public FrictionLaw {
       r = fs - (a - v0) / (v1 - v0) * (fs - fc);
     return -r * friction_detail::sgn(in.velocity);
   }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput& in, std::span<const double>) const override {
+    const double a = std::abs(in.velocity), v0 = p_.modified_v0, v1 = p_.modified_v1;
+    const double fs = p_.mu_s * in.normal_force, fc = p_.mu_k * in.normal_force;
+    if (a < v0) return -fs / v0;
+    if (a < v1) return (fs - fc) / (v1 - v0);
+    return 0.0;
+  }
 
  private:
   FrictionParameters p_;
@@ -239,6 +289,14 @@ class BengisuAkayFriction final : public FrictionLaw {
                             : fc + (fs - fc) * std::exp(-p_.xi * (a - v0));
     return -r * friction_detail::sgn(in.velocity);
   }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput& in, std::span<const double>) const override {
+    const double a = std::abs(in.velocity), v0 = p_.tolerance_velocity;
+    const double fs = p_.mu_s * in.normal_force, fc = p_.mu_k * in.normal_force;
+    const double dr = a < v0 ? -2.0 * fs * (a - v0) / (v0 * v0)
+                             : -p_.xi * (fs - fc) * std::exp(-p_.xi * (a - v0));
+    return -dr;
+  }
 
  private:
   FrictionParameters p_;
@@ -256,6 +314,11 @@ class AmbrosioFriction final : public FrictionLaw {
     const double a = std::abs(in.velocity), v0 = p_.modified_v0, v1 = p_.modified_v1;
     const double ramp = std::clamp((a - v0) / (v1 - v0), 0.0, 1.0);
     return -p_.mu_k * in.normal_force * ramp * friction_detail::sgn(in.velocity);
+  }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput& in, std::span<const double>) const override {
+    const double a = std::abs(in.velocity), v0 = p_.modified_v0, v1 = p_.modified_v1;
+    return a > v0 && a < v1 ? -p_.mu_k * in.normal_force / (v1 - v0) : 0.0;
   }
 
  private:
@@ -302,6 +365,13 @@ class BrownMcPheeFriction final : public FrictionLaw {
     // r/d² is odd in v: no sgn needed, and the law is smooth through v = 0.
     const double mu = p_.mu_k * std::tanh(4.0 * r) + (p_.mu_s - p_.mu_k) * r / (d * d);
     return -mu * in.normal_force - p_.viscous * in.velocity;
+  }
+  bool hasVelocityDerivative() const override { return true; }
+  double velocityDerivative(const FrictionInput& in, std::span<const double>) const override {
+    const double vs = p_.stribeck_velocity, r = in.velocity / vs, d = 0.25 * r * r + 0.75;
+    const double t = std::tanh(4.0 * r);
+    const double dmu = p_.mu_k * 4.0 * (1.0 - t * t) + (p_.mu_s - p_.mu_k) * (d - r * r) / (d * d * d);
+    return -dmu * in.normal_force / vs - p_.viscous;
   }
 
  private:

@@ -265,6 +265,38 @@ TEST_CASE("continuous static laws have no jump", "[friction][static]") {
   }
 }
 
+TEST_CASE("velocity derivatives match central differences", "[friction][static]") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> vel(-5e-3, 5e-3);
+  // Kinks of the piecewise laws (Table 3.2 velocities); differences across them are skipped.
+  const double kinks[] = {0.0, 1e-4, 1e-3};
+  int laws_with_derivative = 0;
+  for (std::string_view name : frictionLawNames()) {
+    const auto law = makeFrictionLaw(name);
+    if (!law->hasVelocityDerivative()) {
+      CHECK(std::isnan(law->velocityDerivative({1e-3, kN, 0.0}, {})));
+      continue;
+    }
+    ++laws_with_derivative;
+    DYNAMIC_SECTION(name) {
+      for (int i = 0; i < 500; ++i) {
+        const double v = vel(rng);
+        // h = 1e-8 m/s: truncation ~ h² Fs/vs³ = 1.5e-7 N·s/m against slopes up to
+        // Fs/v0 = 1.5e4 N·s/m; round-off ~ ε Fs/h = 3e-8 N·s/m.
+        const double h = 1e-8;
+        bool near_kink = false;
+        for (double k : kinks) near_kink = near_kink || std::abs(std::abs(v) - k) < 10.0 * h;
+        if (near_kink) continue;
+        const double fd = (law->force({v + h, kN, 0.0}, {}) - law->force({v - h, kN, 0.0}, {})) /
+                          (2.0 * h);
+        INFO("v = " << v);
+        CHECK(law->velocityDerivative({v, kN, 0.0}, {}) == Approx(fd).epsilon(1e-5).margin(1e-4));
+      }
+    }
+  }
+  CHECK(laws_with_derivative == 12);
+}
+
 TEST_CASE("dynamic laws: the state settles on the steady-state curve", "[friction][dynamic]") {
   for (const std::string& name : dynamicNames()) {
     DYNAMIC_SECTION(name) {
