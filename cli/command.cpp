@@ -7,7 +7,9 @@
 namespace stickslip::cli {
 namespace {
 
-std::array<const Command*, 2> allCommands() { return {&lcpCommand(), &benchCommand()}; }
+std::array<const Command*, 3> allCommands() {
+  return {&runCommand(), &lcpCommand(), &benchCommand()};
+}
 
 void printCommandList(std::ostream& os) {
   os << "usage: stickslip COMMAND [options]   (stickslip COMMAND --help for its options)\n\n"

@@ -24,6 +24,7 @@ struct Command {
 
 const Command& lcpCommand();
 const Command& benchCommand();
+const Command& runCommand();
 
 /// Parses `args` for `cmd` and runs it; bad usage → kExitInput, std::invalid_argument from
 /// the library (bad files, bad values) → kExitInput with its message.

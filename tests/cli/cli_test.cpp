@@ -127,3 +127,41 @@ TEST_CASE("stickslip bench lcp runs both solvers and prints the ratio table", "[
   CHECK(cli({"bench", "lcp", "--sizes", "4,x"}).code == 2);
   CHECK(cli({"bench", "nothing"}).code == 2);
 }
+
+TEST_CASE("stickslip run belt: penalty route, JSON, CSV and refusals", "[cli][run]") {
+  const auto csv = std::filesystem::temp_directory_path() / "stickslip_cli_belt.csv";
+  std::filesystem::remove(csv);
+  const Run r = cli({"run", "belt", "--method", "penalty", "--friction", "linear-stiction",
+                     "--t-end", "10", "--out", csv.string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"method", "status", "steps", "cpu_seconds", "final_state",
+                          "mode_changes", "stick_fraction"})
+    CHECK(j.contains(key));
+  CHECK(j["status"] == "ok");
+  REQUIRE(j["mode_changes"].size() >= 2);
+  CHECK(j["mode_changes"][0]["approximate"] == true);
+  CHECK(j["mode_changes"][0]["kind"] == "slip");
+  // The first break-away of the closed form is at 7.3575 s.
+  CHECK(std::abs(j["mode_changes"][0]["t"].get<double>() - 7.3575) < 0.15);
+  std::ifstream f(csv);
+  std::string header;
+  std::getline(f, header);
+  CHECK(header == "t,x,v,v_rel,friction");
+  SECTION("an existing --out is not overwritten without --force") {
+    const Run again = cli({"run", "belt", "--friction", "linear", "--t-end", "1", "--out",
+                           csv.string()});
+    CHECK(again.code == 2);
+    CHECK(again.err.find("--force") != std::string::npos);
+    CHECK(cli({"run", "belt", "--friction", "linear", "--t-end", "1", "--out", csv.string(),
+               "--force"})
+              .code == 0);
+  }
+  std::filesystem::remove(csv);
+  CHECK(cli({"run", "nowhere"}).code == 2);
+  const Run bad_law = cli({"run", "belt", "--friction", "magic"});
+  CHECK(bad_law.code == 2);
+  CHECK(bad_law.err.find("lugre") != std::string::npos);  // lists the valid names
+  CHECK(cli({"run", "belt", "--method", "moreau-jean"}).code == 2);
+}
