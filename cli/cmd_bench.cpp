@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "cli/bench.hpp"
 #include "cli/command.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
@@ -116,7 +117,9 @@ Row benchOne(const std::string& family, int n, int instances, double min_time_us
 }
 
 void declare(po::options_description& o, po::positional_options_description& p) {
-  o.add_options()("what", po::value<std::string>()->required(), "what to benchmark: lcp")(
+  o.add_options()("what", po::value<std::string>()->required(),
+                  "what to benchmark: lcp (ours vs Siconos), eom (slider-crank methods), "
+                  "friction (belt, every law)")(
       "sizes", po::value<std::string>()->default_value("2,4,8,16,32,64,128,256"),
       "LCP sizes n (friction: n/4 contacts, n rounded to a multiple of 4)")(
       "families", po::value<std::string>()->default_value("spd,friction"),
@@ -124,14 +127,24 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "instances", po::value<int>()->default_value(5), "random instances per size")(
       "min-time-ms", po::value<double>()->default_value(40.0),
       "keep repeating an instance until both solvers spent this long on it")(
+      "dt", po::value<double>()->default_value(1e-3), "eom: RK4 step [s]")(
+      "t-end", po::value<double>(), "eom, friction: end time [s] (default 10 and 20)")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("what", 1);
 }
 
 int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
-  if (vm["what"].as<std::string>() != "lcp")
-    throw std::invalid_argument("expected 'lcp' after 'bench', got '" +
-                                vm["what"].as<std::string>() + "'");
+  const std::string what = vm["what"].as<std::string>();
+  const bool json = vm["json"].as<bool>();
+  auto positive = [&](const char* key, double fallback) {
+    const double x = vm.count(key) ? vm[key].as<double>() : fallback;
+    if (!(x > 0.0)) throw std::invalid_argument(std::string("--") + key + ": expected > 0");
+    return x;
+  };
+  if (what == "eom") return benchEom(positive("dt", 1e-3), positive("t-end", 10.0), json, out, err);
+  if (what == "friction") return benchFriction(positive("t-end", 20.0), json, out, err);
+  if (what != "lcp")
+    throw std::invalid_argument("expected lcp, eom or friction after 'bench', got '" + what + "'");
   const std::vector<int> sizes = parseSizes(vm["sizes"].as<std::string>());
   std::vector<std::string> families;
   {
@@ -157,7 +170,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
 
   bool all_solved = true;
   for (const Row& r : rows) all_solved &= r.ours_solved >= r.siconos_solved;
-  if (vm["json"].as<bool>()) {
+  if (json) {
     nlohmann::json j{{"status", all_solved ? "ok" : "failed"}, {"rows", nlohmann::json::array()}};
     for (const Row& r : rows)
       j["rows"].push_back({{"family", r.family},
@@ -199,8 +212,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 const Command& benchCommand() {
-  static const Command c{"bench", "time our Lemke against Siconos' on the same instances", declare,
-                         run};
+  static const Command c{"bench", "benchmarks: lcp (ours vs Siconos), eom, friction", declare, run};
   return c;
 }
 

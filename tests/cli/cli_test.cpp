@@ -165,3 +165,22 @@ TEST_CASE("stickslip run belt: penalty route, JSON, CSV and refusals", "[cli][ru
   CHECK(bad_law.err.find("lugre") != std::string::npos);  // lists the valid names
   CHECK(cli({"run", "belt", "--method", "moreau-jean"}).code == 2);
 }
+
+TEST_CASE("stickslip bench eom and bench friction print the thesis' comparisons", "[cli][bench]") {
+  const Run eom = cli({"bench", "eom", "--t-end", "0.2", "--json"});
+  INFO(eom.err);
+  REQUIRE(eom.code == 0);
+  const auto j = nlohmann::json::parse(eom.out);
+  REQUIRE(j["rows"].size() == 8);  // the eight methods of thesis §2.3
+  for (const auto& row : j["rows"]) {
+    CHECK(row["status"] == "success");
+    CHECK(row["max_phi"].get<double>() < 1e-4);
+  }
+  const Run fr = cli({"bench", "friction", "--t-end", "0.5", "--json"});
+  INFO(fr.err);
+  REQUIRE(fr.code == 0);
+  const auto f = nlohmann::json::parse(fr.out);
+  CHECK(f["rows"].size() == 26);
+  for (const auto& row : f["rows"]) CHECK(row["status"] == "ok");
+  CHECK(cli({"bench", "eom", "--dt", "-1"}).code == 2);
+}

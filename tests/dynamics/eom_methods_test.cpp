@@ -11,6 +11,7 @@
 #include <string>
 
 #include "dynamics/eom_integration.hpp"
+#include "dynamics/eom_statistics.hpp"
 #include "dynamics/eom_solver.hpp"
 #include "dynamics/model_slider_crank.hpp"
 
@@ -20,39 +21,11 @@ using Eigen::VectorXd;
 
 namespace {
 
-struct RunStats {
-  EomRunResult run;
-  double max_phi = 0.0;      ///< max over the run of ‖Φ‖₂
-  double max_phi_dot = 0.0;  ///< max of ‖D v + Φt‖₂
-  double max_drift = 0.0;    ///< max |E − E0| / |E0|
-  double final_drift = 0.0;  ///< (E(t_end) − E0) / |E0|
-  double max_lambda = 0.0;   ///< max ‖λ‖₂ seen after a step
-  double cpu_seconds = 0.0;
-};
+using RunStats = EomRunStatistics;
 
 RunStats simulate(const SliderCrank& sc, EomMethod method, double h, double t_end,
                   const EomOptions& options = {}) {
-  EomSolver solver(sc.model, method, options);
-  VectorXd q = sc.q0, v = sc.v0, phi(8), phi_t(8);
-  MatrixXd jac(8, 9);
-  RunStats s;
-  const double e0 = sc.model.kineticEnergy(v) + sc.model.potentialEnergy(q);
-  const auto start = std::chrono::steady_clock::now();
-  s.run = integrateRk4(solver, 0.0, t_end, h, q, v,
-                       [&](double t, const Eigen::Ref<const VectorXd>& qs,
-                           const Eigen::Ref<const VectorXd>& vs) {
-                         sc.model.constraints(t, qs, phi);
-                         sc.model.jacobian(t, qs, jac);
-                         sc.model.constraintTimeDerivative(t, qs, phi_t);
-                         s.max_phi = std::max(s.max_phi, phi.norm());
-                         s.max_phi_dot = std::max(s.max_phi_dot, (jac * vs + phi_t).norm());
-                         const double e = sc.model.kineticEnergy(vs) + sc.model.potentialEnergy(qs);
-                         s.final_drift = (e - e0) / std::abs(e0);
-                         s.max_drift = std::max(s.max_drift, std::abs(s.final_drift));
-                         s.max_lambda = std::max(s.max_lambda, solver.multipliers().norm());
-                       });
-  s.cpu_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return s;
+  return runWithStatistics(sc.model, sc.q0, sc.v0, method, h, t_end, options);
 }
 
 }  // namespace

@@ -1,0 +1,17 @@
+#pragma once
+/// \file The tables printed by `stickslip bench eom` and `stickslip bench friction`.
+
+#include <iosfwd>
+
+#include "cli/command.hpp"
+
+namespace stickslip::cli {
+
+/// The EOM methods of thesis §2.3 on the planar slider-crank: constraint violation, energy
+/// drift, CPU time (thesis Figs. 2.7–2.10).
+int benchEom(double h, double t_end, bool json, std::ostream& out, std::ostream& err);
+/// Every friction law on the belt: CPU time relative to `linear` (review Table 4), stick
+/// fraction, first slip.
+int benchFriction(double t_end, bool json, std::ostream& out, std::ostream& err);
+
+}  // namespace stickslip::cli

@@ -1,0 +1,28 @@
+#pragma once
+/// \file What the thesis compares between EOM methods (§2.4, Figs. 2.7–2.10): constraint
+/// violation at position and velocity level, energy drift and CPU time over one RK4 run.
+
+#include <Eigen/Dense>
+
+#include "dynamics/eom_integration.hpp"
+#include "dynamics/planar_model.hpp"
+
+namespace stickslip::dynamics {
+
+struct EomRunStatistics {
+  EomRunResult run;
+  double max_phi = 0.0;      ///< max over the run of ‖Φ‖₂
+  double max_phi_dot = 0.0;  ///< max of ‖D v + Φt‖₂
+  double max_drift = 0.0;    ///< max |E − E0| / |E0|, E = T + V
+  double final_drift = 0.0;  ///< (E(t_end) − E0) / |E0|
+  double max_lambda = 0.0;   ///< max ‖λ‖₂ seen after a step
+  double cpu_seconds = 0.0;  ///< wall time of the integration loop
+};
+
+/// Integrates `model` from (0, q0, v0) to t_end with `method` and RK4 step h, recording the
+/// statistics above after every step. Throws as integrateRk4 does.
+EomRunStatistics runWithStatistics(const PlanarModel& model, const Eigen::VectorXd& q0,
+                                   const Eigen::VectorXd& v0, EomMethod method, double h,
+                                   double t_end, const EomOptions& options = {});
+
+}  // namespace stickslip::dynamics
