@@ -45,7 +45,7 @@ int benchEom(double h, double t_end, bool json, std::ostream& out, std::ostream&
     char line[256];
     out << "planar slider-crank (thesis §2.4 data), RK4 h = " << h << " s, " << t_end
         << " s; energy drift relative to E0, CPU relative to standard Lagrange\n\n"
-        << "| method | max ‖Φ‖ | max ‖Φ̇‖ | max |ΔE|/E0 | ΔE(end)/E0 | CPU s | CPU / Lagrange |\n"
+        << "| method | max ‖Φ‖ | max ‖Φ̇‖ | max ‖ΔE‖/E0 | ΔE(end)/E0 | CPU s | CPU / Lagrange |\n"
         << "|---|---:|---:|---:|---:|---:|---:|\n";
     for (dynamics::EomMethod m : dynamics::allEomMethods()) {
       const auto& s = stats[m];
