@@ -184,3 +184,35 @@ TEST_CASE("stickslip bench eom and bench friction print the thesis' comparisons"
   for (const auto& row : f["rows"]) CHECK(row["status"] == "ok");
   CHECK(cli({"bench", "eom", "--dt", "-1"}).code == 2);
 }
+
+TEST_CASE("stickslip run journal-bearing: penalty route, JSON with modes and impacts, CSV",
+          "[cli][run]") {
+  const auto csv = std::filesystem::temp_directory_path() / "stickslip_cli_journal.csv";
+  std::filesystem::remove(csv);
+  const Run r = cli({"run", "journal-bearing", "--method", "penalty", "--t-end", "0.1", "--json",
+                     "--out", csv.string()});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["method"] == "penalty");
+  CHECK(j["status"] == "success");
+  CHECK(j["steps"].get<long>() > 0);
+  CHECK(j["cpu_seconds"].get<double>() >= 0.0);
+  CHECK(j["final_state"].size() == 6);
+  REQUIRE(j["impacts"].size() >= 2);
+  CHECK(j["impacts"][0]["energy_ratio"].get<double>() == Approx(0.81).epsilon(0.05));
+  CHECK(j["modes"][0]["mode"] == "free-flight");
+  CHECK(j["modes"][1]["mode"] == "impact");
+  CHECK(j["modes"][1]["approximate"] == true);
+  std::ifstream f(csv);
+  std::string header;
+  std::getline(f, header);
+  CHECK(header.rfind("t,x,y,theta,vx,vy,omega,penetration", 0) == 0);
+  f.close();
+  std::filesystem::remove(csv);
+  const Run rk = cli({"run", "journal-bearing", "--friction", "brown-mcphee", "--integrator",
+                      "rk4", "--t-end", "0.01", "--json"});
+  REQUIRE(rk.code == 0);
+  CHECK(nlohmann::json::parse(rk.out)["friction"] == "brown-mcphee");
+  CHECK(cli({"run", "journal-bearing", "--integrator", "euler"}).code == 2);
+}

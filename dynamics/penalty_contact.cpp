@@ -1,0 +1,401 @@
+#include "dynamics/penalty_contact.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "dynamics/cvode_integrator.hpp"
+#include "dynamics/rk4.hpp"
+
+namespace stickslip::dynamics {
+
+namespace {
+
+Eigen::Vector3d bodyPose(const Eigen::Ref<const Eigen::VectorXd>& x, BodyIndex b) {
+  if (b == kGround) return Eigen::Vector3d::Zero();
+  return x.segment<3>(PlanarModel::coordinate(b, 0));
+}
+
+void checkContactBody(const PlanarModel& model, BodyIndex b, const std::string& who) {
+  if (b != kGround && (b < 0 || b >= model.bodyCount()))
+    throw std::invalid_argument(who + ": expected a body index in [0, " +
+                                std::to_string(model.bodyCount()) + ") or kGround, got " +
+                                std::to_string(b));
+}
+
+}  // namespace
+
+double normalForce(const NormalLaw& law, double penetration, double penetration_rate,
+                   double impact_velocity) {
+  return std::visit(
+      [&](const auto& l) { return l.force(penetration, penetration_rate, impact_velocity); }, law);
+}
+
+double normalLawPotential(const NormalLaw& law, double penetration) {
+  if (penetration <= 0.0) return 0.0;
+  return std::visit(
+      [&](const auto& l) {
+        return l.stiffness * std::pow(penetration, l.exponent + 1.0) / (l.exponent + 1.0);
+      },
+      law);
+}
+
+PenaltyContact PenaltyContact::journalBearing(BodyIndex journal, BodyIndex bearing,
+                                              const JournalBearingJoint& joint, NormalLaw normal,
+                                              std::shared_ptr<const FrictionLaw> friction,
+                                              std::string name) {
+  PenaltyContact c;
+  c.kind = Kind::kJournalBearing;
+  c.name = std::move(name);
+  c.body_i = journal;
+  c.body_j = bearing;
+  c.journal_bearing = joint;
+  c.normal = std::move(normal);
+  c.friction = std::move(friction);
+  return c;
+}
+
+PenaltyContact PenaltyContact::pointOnLine(BodyIndex point_body, BodyIndex line_body,
+                                           const PointLineContact& geometry, NormalLaw normal,
+                                           std::shared_ptr<const FrictionLaw> friction,
+                                           std::string name) {
+  PenaltyContact c;
+  c.kind = Kind::kPointOnLine;
+  c.name = std::move(name);
+  c.body_i = point_body;
+  c.body_j = line_body;
+  c.point_line = geometry;
+  c.normal = std::move(normal);
+  c.friction = std::move(friction);
+  return c;
+}
+
+void PenaltyContact::validate(const PlanarModel& model) const {
+  const std::string who = "dynamics::PenaltyContact '" + name + "'";
+  checkContactBody(model, body_i, who);
+  checkContactBody(model, body_j, who);
+  if (body_i == body_j)
+    throw std::invalid_argument(who + ": expected two different bodies, got " +
+                                std::to_string(body_i) + " twice");
+  if (kind == Kind::kJournalBearing)
+    journal_bearing.validate(who);
+  else
+    point_line.validate(who);
+  std::visit([&](const auto& l) { l.validate(who); }, normal);
+}
+
+PenaltySystem::PenaltySystem(const PlanarModel& model, std::vector<PenaltyContact> contacts,
+                             EomMethod method, EomOptions options)
+    : model_(model),
+      contacts_(std::move(contacts)),
+      status_(contacts_.size()),
+      solver_(*this, method, options),
+      last_(contacts_.size()) {
+  for (const PenaltyContact& c : contacts_) {
+    c.validate(model_);
+    z_offset_.push_back(nz_);
+    nz_ += c.frictionStateSize();
+  }
+  z_ = Eigen::VectorXd::Zero(nz_);
+}
+
+ContactEvaluation PenaltySystem::evaluateContact(int k, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                 const Eigen::Ref<const Eigen::VectorXd>& v,
+                                                 const Eigen::Ref<const Eigen::VectorXd>& z) const {
+  const PenaltyContact& c = contacts_.at(std::size_t(k));
+  const Eigen::Vector3d qi = bodyPose(q, c.body_i), vi = bodyPose(v, c.body_i);
+  const Eigen::Vector3d qj = bodyPose(q, c.body_j), vj = bodyPose(v, c.body_j);
+  ContactEvaluation e;
+  double sign = 1.0;  // force on i = sign·Fₙ n + Fₜ t
+  if (c.kind == PenaltyContact::Kind::kJournalBearing) {
+    const JournalBearingKinematics kin = journalBearingKinematics(c.journal_bearing, qi, vi, qj, vj);
+    e.penetration = kin.penetration;
+    e.penetration_rate = kin.penetration_rate;
+    e.tangential_velocity = kin.tangential_velocity;
+    e.normal = kin.normal;
+    e.tangent = kin.tangent;
+    e.point_on_i = kin.journal_contact_point;
+    e.point_on_j = kin.bearing_contact_point;
+    e.jacobian = kin.jacobian;
+    sign = -1.0;
+  } else {
+    const PointLineKinematics kin = pointLineKinematics(c.point_line, qi, vi, qj, vj);
+    e.penetration = kin.penetration();
+    e.penetration_rate = kin.penetrationRate();
+    e.tangential_velocity = kin.tangential_velocity;
+    e.normal = kin.normal;
+    e.tangent = kin.tangent;
+    e.point_on_i = kin.point;
+    e.point_on_j = kin.point;
+    e.jacobian = kin.jacobian;
+  }
+  // A ground body has no coordinates: its columns stay out of Jᵀ(Fₙ, Fₜ).
+  if (c.body_i == kGround) e.jacobian.leftCols<3>().setZero();
+  if (c.body_j == kGround) e.jacobian.rightCols<3>().setZero();
+  if (e.penetration > 0.0) {
+    const ContactStatus& s = status_[std::size_t(k)];
+    // Not yet recorded closed: the contact began within the current step, so δ̇ is δ̇⁽⁻⁾ to
+    // first order in δ.
+    const double impact = s.closed ? s.impact_velocity : std::max(e.penetration_rate, 0.0);
+    e.normal_force = normalForce(c.normal, e.penetration, e.penetration_rate, impact);
+  }
+  if (c.friction) {
+    const FrictionInput in{e.tangential_velocity, e.normal_force, 0.0};
+    e.friction_force =
+        c.friction->force(in, std::span<const double>(z.data(), std::size_t(z.size())));
+  }
+  e.force_on_i = sign * e.normal_force * e.normal + e.friction_force * e.tangent;
+  e.generalized_force = e.jacobian.transpose() * Eigen::Vector2d(e.normal_force, e.friction_force);
+  return e;
+}
+
+void PenaltySystem::generalizedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                      const Eigen::Ref<const Eigen::VectorXd>& v,
+                                      Eigen::Ref<Eigen::VectorXd> forces) const {
+  model_.generalizedForces(t, q, v, forces);
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const PenaltyContact& c = contacts_[k];
+    const ContactEvaluation& e = last_[k] =
+        evaluateContact(int(k), q, v, z_.segment(z_offset_[k], c.frictionStateSize()));
+    if (c.body_i != kGround)
+      forces.segment<3>(PlanarModel::coordinate(c.body_i, 0)) += e.generalized_force.head<3>();
+    if (c.body_j != kGround)
+      forces.segment<3>(PlanarModel::coordinate(c.body_j, 0)) += e.generalized_force.tail<3>();
+  }
+}
+
+EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
+                                    Eigen::Ref<Eigen::VectorXd> ydot) {
+  const Eigen::Index n = model_.velocitySize();
+  if (y.size() != stateSize() || ydot.size() != stateSize())
+    throw std::invalid_argument("PenaltySystem::derivative: expected y and ẏ of size " +
+                                std::to_string(stateSize()) + ", got " +
+                                std::to_string(y.size()) + " and " + std::to_string(ydot.size()));
+  z_ = y.tail(nz_);
+  model_.positionRate(y.head(n), y.segment(n, n), ydot.head(n));
+  const EomStatus st = solver_.accelerations(t, y.head(n), y.segment(n, n), ydot.segment(n, n));
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const PenaltyContact& c = contacts_[k];
+    const int nzk = c.frictionStateSize();
+    if (nzk == 0) continue;
+    const FrictionInput in{last_[k].tangential_velocity, last_[k].normal_force, 0.0};
+    c.friction->stateRate(
+        in, std::span<const double>(y.data() + 2 * n + z_offset_[k], std::size_t(nzk)),
+        std::span<double>(ydot.data() + 2 * n + z_offset_[k], std::size_t(nzk)));
+  }
+  return st;
+}
+
+Eigen::VectorXd PenaltySystem::initialState(double t, const Eigen::VectorXd& q,
+                                            const Eigen::VectorXd& v) {
+  static_cast<void>(t);
+  const Eigen::Index n = model_.velocitySize();
+  if (q.size() != n || v.size() != n)
+    throw std::invalid_argument("PenaltySystem::initialState: expected q and v of size " +
+                                std::to_string(n) + ", got " + std::to_string(q.size()) +
+                                " and " + std::to_string(v.size()));
+  Eigen::VectorXd y = Eigen::VectorXd::Zero(stateSize());
+  y.head(n) = q;
+  y.segment(n, n) = v;
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    status_[k] = {};
+    const Eigen::VectorXd zk = Eigen::VectorXd::Zero(contacts_[k].frictionStateSize());
+    const ContactEvaluation e = evaluateContact(int(k), q, v, zk);
+    status_[k] = {e.penetration > 0.0, std::max(e.penetration_rate, 0.0)};
+    if (contacts_[k].friction && zk.size() > 0) {
+      const FrictionInput in{e.tangential_velocity, e.normal_force, 0.0};
+      contacts_[k].friction->initialState(
+          in, std::span<double>(y.data() + 2 * n + z_offset_[k], std::size_t(zk.size())));
+    }
+  }
+  return y;
+}
+
+void PenaltySystem::setContactStatus(int k, bool closed, double impact_velocity) {
+  status_.at(std::size_t(k)) = {closed, impact_velocity};
+}
+
+double PenaltySystem::totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const {
+  const Eigen::Index n = model_.velocitySize();
+  double e = model_.kineticEnergy(y.segment(n, n)) + model_.potentialEnergy(y.head(n));
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(nz_);
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const ContactEvaluation c = evaluateContact(
+        int(k), y.head(n), y.segment(n, n),
+        zero.segment(z_offset_[k], contacts_[k].frictionStateSize()));
+    e += normalLawPotential(contacts_[k].normal, c.penetration);
+  }
+  return e;
+}
+
+std::string_view toString(PenaltyStatus s) {
+  switch (s) {
+    case PenaltyStatus::kSuccess: return "success";
+    case PenaltyStatus::kEomFailure: return "eom-failure";
+    case PenaltyStatus::kIntegratorFailure: return "integrator-failure";
+  }
+  return "unknown";
+}
+
+namespace {
+
+/// Appends one history row: t, y, per contact (δ, v_t, Fₙ, Fₜ), energy.
+void record(PenaltySystem& sys, double t, const Eigen::VectorXd& y, std::vector<double>& rows) {
+  const Eigen::Index n = sys.model().velocitySize();
+  rows.push_back(t);
+  rows.insert(rows.end(), y.data(), y.data() + y.size());
+  for (int k = 0; k < int(sys.contacts().size()); ++k) {
+    const ContactEvaluation e = sys.evaluateContact(
+        k, y.head(n), y.segment(n, n),
+        y.segment(2 * n + sys.frictionStateOffset(k), sys.contacts()[std::size_t(k)].frictionStateSize()));
+    rows.insert(rows.end(), {e.penetration, e.tangential_velocity, e.normal_force, e.friction_force});
+  }
+  rows.push_back(sys.totalEnergy(y));
+}
+
+}  // namespace
+
+PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
+                           const PenaltyIntegrationOptions& o) {
+  const auto positive = [](double x) { return std::isfinite(x) && x > 0.0; };
+  if (!positive(o.t_end) || !positive(o.dt) || !positive(o.output_dt) ||
+      !positive(o.relative_tolerance) || !positive(o.absolute_tolerance) ||
+      !(std::isfinite(o.max_step) && o.max_step >= 0.0))
+    throw std::invalid_argument(
+        "simulatePenalty: expected finite t_end, dt, output_dt and tolerances > 0 and "
+        "max_step ≥ 0, got t_end " + std::to_string(o.t_end) + ", dt " + std::to_string(o.dt) +
+        ", output_dt " + std::to_string(o.output_dt) + ", rtol " +
+        std::to_string(o.relative_tolerance) + ", atol " + std::to_string(o.absolute_tolerance) +
+        ", max_step " + std::to_string(o.max_step));
+  if (y0.size() != sys.stateSize())
+    throw std::invalid_argument("simulatePenalty: expected y0 of size " +
+                                std::to_string(sys.stateSize()) + ", got " +
+                                std::to_string(y0.size()));
+  const Eigen::Index n = sys.model().velocitySize();
+  const int nc = int(sys.contacts().size());
+  PenaltyRun run;
+  Eigen::VectorXd y = y0;
+  std::vector<double> rows;
+  const Eigen::Index cols = 1 + y.size() + 4 * nc + 1;
+  const auto t0 = std::chrono::steady_clock::now();
+
+  // δ and δ̇ of every contact at y (friction plays no part in them).
+  Eigen::VectorXd pen(nc), rate(nc);
+  const auto kinematics = [&](const Eigen::VectorXd& state, Eigen::VectorXd& d, Eigen::VectorXd& dd) {
+    for (int k = 0; k < nc; ++k) {
+      const ContactEvaluation e = sys.evaluateContact(
+          k, state.head(n), state.segment(n, n),
+          state.segment(2 * n + sys.frictionStateOffset(k),
+                        sys.contacts()[std::size_t(k)].frictionStateSize()));
+      d(k) = e.penetration;
+      dd(k) = e.penetration_rate;
+    }
+  };
+  const auto addEvent = [&](double t, int k, double delta_rate) {
+    const bool closing = delta_rate > 0.0;
+    sys.setContactStatus(k, closing,
+                         closing ? delta_rate : sys.contactStatus()[std::size_t(k)].impact_velocity);
+    run.events.push_back({t, k, closing, delta_rate});
+  };
+
+  bool eom_ok = true;
+  const OdeRhs rhs = [&](double t, const Eigen::Ref<const Eigen::VectorXd>& yy,
+                         Eigen::Ref<Eigen::VectorXd> dydt) {
+    ++run.rhs_evaluations;
+    if (sys.derivative(t, yy, dydt) != EomStatus::kSuccess) {
+      eom_ok = false;
+      return false;
+    }
+    return dydt.allFinite();
+  };
+
+  double next_output = 0.0;
+  record(sys, 0.0, y, rows);
+  next_output += o.output_dt;
+  double t = 0.0;
+
+  if (o.integrator == PenaltyIntegrationOptions::Integrator::kBdf) {
+    CvodeOptions co;
+    co.method = OdeMethod::kBdf;
+    co.relative_tolerance = o.relative_tolerance;
+    co.absolute_tolerance = o.absolute_tolerance;
+    co.max_step = o.max_step;
+    const OdeRoots roots = [&](double, const Eigen::Ref<const Eigen::VectorXd>& yy,
+                               Eigen::Ref<Eigen::VectorXd> g) {
+      for (int k = 0; k < nc; ++k) {
+        const ContactEvaluation e = sys.evaluateContact(
+            k, yy.head(n), yy.segment(n, n),
+            yy.segment(2 * n + sys.frictionStateOffset(k),
+                       sys.contacts()[std::size_t(k)].frictionStateSize()));
+        g(k) = e.penetration;
+      }
+    };
+    CvodeIntegrator cv(int(y.size()), rhs, co, nc, roots);
+    cv.reset(0.0, y);
+    while (t < o.t_end) {
+      const double target = std::min(next_output, o.t_end);
+      const OdeStep s = cv.advance(target, y);
+      t = s.t;
+      if (s.status == OdeStatus::kFailure) {
+        run.status = eom_ok ? PenaltyStatus::kIntegratorFailure : PenaltyStatus::kEomFailure;
+        run.message = eom_ok ? s.message : "the EOM solve failed";
+        break;
+      }
+      if (s.status == OdeStatus::kRoot) {
+        run.steps += cv.statistics().steps;
+        kinematics(y, pen, rate);
+        for (int k = 0; k < nc; ++k)
+          if (s.roots[std::size_t(k)] != 0) addEvent(t, k, rate(k));
+        cv.reset(t, y);
+        continue;
+      }
+      if (t >= target) {
+        record(sys, t, y, rows);
+        next_output += o.output_dt;
+      }
+    }
+    run.steps += cv.statistics().steps;
+  } else {
+    Rk4 rk4(y.size());
+    const Rk4::Derivative f = [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy,
+                                  Eigen::Ref<Eigen::VectorXd> dydt) { return rhs(tt, yy, dydt); };
+    Eigen::VectorXd pen1(nc), rate1(nc);
+    kinematics(y, pen, rate);
+    const long n_steps = long(std::ceil(o.t_end / o.dt - 1e-9));
+    for (long i = 0; i < n_steps; ++i) {
+      const double h = std::min(o.dt, o.t_end - t);
+      if (!rk4.step(f, t, h, y)) {
+        run.status = eom_ok ? PenaltyStatus::kIntegratorFailure : PenaltyStatus::kEomFailure;
+        run.message = eom_ok ? "non-finite derivative" : "the EOM solve failed";
+        break;
+      }
+      ++run.steps;
+      kinematics(y, pen1, rate1);
+      for (int k = 0; k < nc; ++k) {
+        if ((pen(k) <= 0.0) != (pen1(k) <= 0.0)) {
+          // Linear interpolation of δ for the crossing instant, and of δ̇ at it.
+          const double a = pen(k) / (pen(k) - pen1(k));
+          addEvent(t + a * h, k, rate(k) + a * (rate1(k) - rate(k)));
+        }
+      }
+      pen = pen1;
+      rate = rate1;
+      t += h;
+      if (t >= next_output - 1e-9 * o.dt || i + 1 == n_steps) {
+        record(sys, t, y, rows);
+        next_output += o.output_dt;
+      }
+    }
+  }
+  run.cpu_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  run.t = t;
+  run.final_state = y;
+  run.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+      rows.data(), Eigen::Index(rows.size()) / cols, cols);
+  return run;
+}
+
+}  // namespace stickslip::dynamics

@@ -1,0 +1,246 @@
+#pragma once
+/// \file The regularized (penalty) route on a general planar multibody model (DESIGN §2):
+/// compliant contacts with a normal law and a friction law, added to the generalized forces
+/// of a PlanarModel, and integrated with its ideal joints as one ODE.
+///
+/// Each contact k has a gap g_k(q) = −δ_k, a tangential velocity v_t,k and the 2×6 Jacobian
+/// J_k = [J_n; J_t] of its geometry (dynamics/contact/journal_bearing.hpp, point_line.hpp), so
+/// that ġ = J_n q̇ and v_t = J_t q̇. The normal force Fₙ = F(δ, δ̇; δ̇⁽⁻⁾) ≥ 0 comes from the
+/// contact's normal law, the friction force Fₜ = F_law(v_t, Fₙ, Fₑ = 0; z) from its friction
+/// law with internal states z, and the contact adds Jᵀ (Fₙ, Fₜ) to Q (the virtual power of
+/// the contact force is Fₙ ġ + Fₜ v_t; journal_bearing.hpp and point_line.hpp derive the
+/// rows). The equations of motion are those of EomSolver with this Q:
+///   q̇ = v,   M v̇ + Dᵀλ = Q_model(q, v, t) + Σ_k J_kᵀ (Fₙ,k, Fₜ,k),   D v̇ = γ,
+///   ż_k = stateRate_k(v_t,k, Fₙ,k, z_k)
+/// on the state y = [q; v; z] (z: the friction states of every contact, in contact order).
+/// The tangential force from the other forces, Fₑ, is passed as 0: in a multibody model it
+/// depends on the unknown accelerations, and the regularized laws, whose force is a function
+/// of v_t, do not need it (the stick branch of a set-valued law at exactly v_t = 0 then gives
+/// F = 0, a measure-zero set of states).
+///
+/// Impact velocity δ̇⁽⁻⁾ (Lankarani–Nikravesh, Hunt–Crossley, Flores). It is the value of δ̇
+/// when the present contact began, a discrete state held per contact outside y. The choice
+/// made here: it is recorded at the instant δ crosses 0 upwards — located by CVODE's root
+/// functions g_k = −δ_k for BDF, and by linear interpolation of δ and δ̇ inside the step for
+/// RK4 (O(h) in time) — never inside the right-hand side, which CVODE also evaluates at trial
+/// states and times that are later rejected. Until the crossing is recorded (within the step
+/// in which contact begins) the right-hand side uses the current δ̇, which is the impact
+/// velocity to first order in δ. The laws clamp δ̇⁽⁻⁾ from below (min_impact_velocity).
+///
+/// Workspace is sized in the constructor; derivative() allocates nothing (the contact force
+/// is added through MultibodySystem::generalizedForces of this class, which wraps the model).
+/// Not thread-safe: one PenaltySystem per thread.
+
+#include <Eigen/Dense>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "dynamics/contact/journal_bearing.hpp"
+#include "dynamics/contact/normal_law.hpp"
+#include "dynamics/contact/point_line.hpp"
+#include "dynamics/eom_solver.hpp"
+#include "dynamics/friction/friction_law.hpp"
+#include "dynamics/planar_model.hpp"
+
+namespace stickslip::dynamics {
+
+/// One of the compliant normal laws of normal_law.hpp.
+using NormalLaw = std::variant<HertzLaw, HuntCrossleyLaw, LankaraniNikraveshLaw, FloresLaw>;
+
+/// Normal force of any law [N] (δ, δ̇ [m, m/s], δ̇⁽⁻⁾ [m/s]).
+double normalForce(const NormalLaw& law, double penetration, double penetration_rate,
+                   double impact_velocity);
+/// Elastic energy stored by the conservative part K δⁿ of any law: K δⁿ⁺¹/(n + 1) for δ > 0 [J].
+double normalLawPotential(const NormalLaw& law, double penetration);
+
+/// A compliant contact between body i and body j of a PlanarModel (either may be kGround).
+struct PenaltyContact {
+  enum class Kind { kJournalBearing, kPointOnLine };
+  Kind kind = Kind::kJournalBearing;
+  std::string name = "contact";
+  /// Journal body (kJournalBearing) or point body (kPointOnLine).
+  BodyIndex body_i = kGround;
+  /// Bearing body (kJournalBearing) or line body (kPointOnLine).
+  BodyIndex body_j = kGround;
+  JournalBearingJoint journal_bearing;  ///< used when kind == kJournalBearing
+  PointLineContact point_line;          ///< used when kind == kPointOnLine
+  NormalLaw normal = HertzLaw{};
+  /// Friction law (shared: a law object is const and may serve several contacts); null for
+  /// a frictionless contact.
+  std::shared_ptr<const FrictionLaw> friction;
+
+  static PenaltyContact journalBearing(BodyIndex journal, BodyIndex bearing,
+                                       const JournalBearingJoint& joint, NormalLaw normal,
+                                       std::shared_ptr<const FrictionLaw> friction = nullptr,
+                                       std::string name = "journal-bearing");
+  static PenaltyContact pointOnLine(BodyIndex point_body, BodyIndex line_body,
+                                    const PointLineContact& geometry, NormalLaw normal,
+                                    std::shared_ptr<const FrictionLaw> friction = nullptr,
+                                    std::string name = "point-on-line");
+  /// Throws std::invalid_argument for invalid geometry or normal-law parameters.
+  void validate(const PlanarModel& model) const;
+  int frictionStateSize() const { return friction ? friction->stateSize() : 0; }
+};
+
+/// Everything about one contact at one instant.
+struct ContactEvaluation {
+  double penetration = 0.0;          ///< δ = −g [m]
+  double penetration_rate = 0.0;     ///< δ̇ [m/s]
+  double tangential_velocity = 0.0;  ///< v_t [m/s]
+  double normal_force = 0.0;         ///< Fₙ ≥ 0 [N]
+  double friction_force = 0.0;       ///< Fₜ [N], along the tangent t, on body i
+  Eigen::Vector2d normal = Eigen::Vector2d::Zero();   ///< n (world)
+  Eigen::Vector2d tangent = Eigen::Vector2d::Zero();  ///< t (world)
+  /// World force on body i: −Fₙ n + Fₜ t (journal) or Fₙ n + Fₜ t (point-line).
+  Eigen::Vector2d force_on_i = Eigen::Vector2d::Zero();
+  Eigen::Vector2d point_on_i = Eigen::Vector2d::Zero();  ///< where it acts on i (C_J or P)
+  Eigen::Vector2d point_on_j = Eigen::Vector2d::Zero();  ///< where −force_on_i acts on j
+  /// Row 0 J_n = ∂g/∂q, row 1 J_t; columns (q_i, q_j), zero for a ground body.
+  Eigen::Matrix<double, 2, 6> jacobian = Eigen::Matrix<double, 2, 6>::Zero();
+  /// Jᵀ (Fₙ, Fₜ): the generalized forces on (q_i, q_j).
+  Eigen::Matrix<double, 6, 1> generalized_force = Eigen::Matrix<double, 6, 1>::Zero();
+};
+
+/// Per-contact discrete state: whether a contact is recorded as closed and its δ̇⁽⁻⁾.
+struct ContactStatus {
+  bool closed = false;
+  double impact_velocity = 0.0;  ///< δ̇⁽⁻⁾ of the present (or last) contact [m/s]
+};
+
+/// The model with its penalty contacts as one MultibodySystem (its generalizedForces() adds
+/// the contact forces) and the ODE ẏ = f(t, y) on y = [q; v; z].
+class PenaltySystem final : public MultibodySystem {
+ public:
+  /// Keeps a reference to `model`, which must outlive this object. Throws
+  /// std::invalid_argument for an invalid contact or option.
+  PenaltySystem(const PlanarModel& model, std::vector<PenaltyContact> contacts,
+                EomMethod method = EomMethod::kLagrange, EomOptions options = {});
+  PenaltySystem(const PenaltySystem&) = delete;
+  PenaltySystem& operator=(const PenaltySystem&) = delete;
+
+  const PlanarModel& model() const { return model_; }
+  const std::vector<PenaltyContact>& contacts() const { return contacts_; }
+  Eigen::Index frictionStateSize() const { return nz_; }
+  Eigen::Index stateSize() const { return 2 * model_.velocitySize() + nz_; }  ///< size of y
+  /// Offset of contact k's friction states in z.
+  Eigen::Index frictionStateOffset(int k) const { return z_offset_[std::size_t(k)]; }
+
+  /// y = [q; v; z] with z from each law's initialState() at (q, v); the contact statuses are
+  /// reset (closed where δ > 0, with δ̇⁽⁻⁾ = max(δ̇, 0)). Throws on size mismatch.
+  Eigen::VectorXd initialState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+  /// ẏ = f(t, y). Returns the EOM status (accelerations undefined unless kSuccess).
+  EomStatus derivative(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
+                       Eigen::Ref<Eigen::VectorXd> ydot);
+
+  /// Contact k at (q, v) with friction states z_k (size of its law's states) and the
+  /// impact velocity from its status (or the current δ̇ if it is not recorded closed).
+  ContactEvaluation evaluateContact(int k, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                    const Eigen::Ref<const Eigen::VectorXd>& v,
+                                    const Eigen::Ref<const Eigen::VectorXd>& z) const;
+
+  const std::vector<ContactStatus>& contactStatus() const { return status_; }
+  /// Records contact k as closed (impact velocity δ̇⁽⁻⁾ = `impact_velocity`) or open.
+  void setContactStatus(int k, bool closed, double impact_velocity);
+
+  /// T + V_model + Σ elastic contact energy [J] at y (for energy checks).
+  double totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const;
+
+  EomSolver& eomSolver() { return solver_; }
+
+  // MultibodySystem: the model's, with the contacts' Jᵀ(Fₙ, Fₜ) added to Q. generalizedForces
+  // uses the friction states of the y passed to the last derivative() call.
+  Eigen::Index positionSize() const override { return model_.positionSize(); }
+  Eigen::Index velocitySize() const override { return model_.velocitySize(); }
+  Eigen::Index constraintCount() const override { return model_.constraintCount(); }
+  const Eigen::VectorXd& massDiagonal() const override { return model_.massDiagonal(); }
+  void constraints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                   Eigen::Ref<Eigen::VectorXd> phi) const override {
+    model_.constraints(t, q, phi);
+  }
+  void jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                Eigen::Ref<Eigen::MatrixXd> jac) const override {
+    model_.jacobian(t, q, jac);
+  }
+  void constraintTimeDerivative(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                Eigen::Ref<Eigen::VectorXd> phi_t) const override {
+    model_.constraintTimeDerivative(t, q, phi_t);
+  }
+  void gamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+             const Eigen::Ref<const Eigen::VectorXd>& v,
+             Eigen::Ref<Eigen::VectorXd> gam) const override {
+    model_.gamma(t, q, v, gam);
+  }
+  void generalizedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                         const Eigen::Ref<const Eigen::VectorXd>& v,
+                         Eigen::Ref<Eigen::VectorXd> forces) const override;
+  void positionRate(const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& v,
+                    Eigen::Ref<Eigen::VectorXd> qdot) const override {
+    model_.positionRate(q, v, qdot);
+  }
+  void addToPositions(const Eigen::Ref<const Eigen::VectorXd>& delta,
+                      Eigen::Ref<Eigen::VectorXd> q) const override {
+    model_.addToPositions(delta, q);
+  }
+
+ private:
+  const PlanarModel& model_;
+  std::vector<PenaltyContact> contacts_;
+  std::vector<Eigen::Index> z_offset_;
+  Eigen::Index nz_ = 0;
+  std::vector<ContactStatus> status_;
+  EomSolver solver_;
+  // Workspace: the friction states of the current derivative() call, and each contact's
+  // last evaluation (its v_t and Fₙ feed the friction-state rates).
+  mutable Eigen::VectorXd z_;
+  mutable std::vector<ContactEvaluation> last_;
+};
+
+/// Options of simulatePenalty().
+struct PenaltyIntegrationOptions {
+  enum class Integrator { kBdf, kRk4 } integrator = Integrator::kBdf;
+  double t_end = 0.2;                ///< [s], > 0
+  double dt = 1e-6;                  ///< RK4 step [s], > 0
+  double relative_tolerance = 1e-8;  ///< BDF, > 0
+  double absolute_tolerance = 1e-12; ///< BDF, > 0 (the states include δ of µm and below)
+  double max_step = 1e-4;            ///< BDF largest step [s], ≥ 0 (0: unlimited)
+  double output_dt = 1e-4;           ///< history sampling [s], > 0
+};
+
+enum class PenaltyStatus { kSuccess, kEomFailure, kIntegratorFailure };
+std::string_view toString(PenaltyStatus s);
+
+/// A contact closing (δ crosses 0 upwards) or opening, at an approximate time.
+struct ContactEvent {
+  double t = 0.0;
+  int contact = 0;
+  bool closing = true;
+  double penetration_rate = 0.0;  ///< δ̇ at the crossing [m/s] (> 0 closing, < 0 opening)
+};
+
+struct PenaltyRun {
+  PenaltyStatus status = PenaltyStatus::kSuccess;
+  std::string message;     ///< why, when not kSuccess
+  double t = 0.0;          ///< time reached
+  long steps = 0;          ///< accepted steps (RK4 steps, or CVODE's internal steps)
+  long rhs_evaluations = 0;
+  double cpu_seconds = 0.0;
+  std::vector<ContactEvent> events;
+  /// Sampled every output_dt; columns: t, y (stateSize), then per contact (δ, v_t, Fₙ, Fₜ),
+  /// then the total energy.
+  Eigen::MatrixXd history;
+  Eigen::VectorXd final_state;  ///< y at t
+};
+
+/// Integrates the system from y0 at t = 0 to options.t_end (BDF with root functions on the
+/// gaps, or RK4 with the crossings interpolated inside each step), recording the contact
+/// events and δ̇⁽⁻⁾ as described in the file comment. Throws std::invalid_argument for bad
+/// options or a y0 of the wrong size; integration failures are statuses.
+PenaltyRun simulatePenalty(PenaltySystem& system, const Eigen::VectorXd& y0,
+                           const PenaltyIntegrationOptions& options);
+
+}  // namespace stickslip::dynamics

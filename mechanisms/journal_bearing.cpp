@@ -1,0 +1,122 @@
+#include "mechanisms/journal_bearing.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "dynamics/contact/normal_law.hpp"
+
+namespace stickslip::mechanisms {
+
+void JournalBearing::validate() const {
+  const auto fail = [](const std::string& what, double got) {
+    throw std::invalid_argument("JournalBearing: expected " + what + ", got " +
+                                std::to_string(got));
+  };
+  if (!(std::isfinite(journal_radius) && journal_radius > 0.0))
+    fail("journal_radius > 0", journal_radius);
+  if (!(std::isfinite(bearing_radius) && bearing_radius > journal_radius))
+    fail("bearing_radius > journal_radius", bearing_radius);
+  if (!(std::isfinite(restitution) && restitution > 0.0 && restitution <= 1.0))
+    fail("restitution in (0, 1]", restitution);
+  if (!(std::isfinite(mass) && mass > 0.0)) fail("mass > 0", mass);
+  if (!(std::isfinite(inertia) && inertia > 0.0)) fail("inertia > 0", inertia);
+  if (!(std::isfinite(gravity) && gravity >= 0.0)) fail("gravity ≥ 0", gravity);
+  if (!std::isfinite(initial_spin)) fail("a finite initial_spin", initial_spin);
+  if (!initial_position.allFinite() || !initial_velocity.allFinite())
+    throw std::invalid_argument("JournalBearing: expected a finite initial state");
+  if (!(std::isfinite(continuous_contact_time) && continuous_contact_time > 0.0))
+    fail("continuous_contact_time > 0", continuous_contact_time);
+  dynamics::ContactMaterial{young_modulus, poisson_ratio}.validate("JournalBearing");
+}
+
+double JournalBearing::contactStiffness() const {
+  const dynamics::ContactMaterial steel{young_modulus, poisson_ratio};
+  return dynamics::journalBearingStiffness(bearing_radius, journal_radius, steel, steel);
+}
+
+dynamics::FrictionParameters journalBearingFrictionParameters(const JournalBearing& jb) {
+  dynamics::FrictionParameters p;
+  p.reference_normal_force = jb.mass * std::max(jb.gravity, 1e-12);
+  return p;
+}
+
+JournalBearingSystem makeJournalBearing(const JournalBearing& jb,
+                                        std::shared_ptr<const dynamics::FrictionLaw> friction) {
+  jb.validate();
+  JournalBearingSystem s;
+  s.model = std::make_unique<dynamics::PlanarModel>();
+  s.journal = s.model->addBody("journal", jb.mass, jb.inertia);
+  s.model->setGravity(Eigen::Vector2d(0.0, -jb.gravity));
+  dynamics::JournalBearingJoint joint;
+  joint.journal_radius = jb.journal_radius;
+  joint.bearing_radius = jb.bearing_radius;
+  dynamics::LankaraniNikraveshLaw ln;
+  ln.stiffness = jb.contactStiffness();
+  ln.exponent = 1.5;
+  ln.restitution = jb.restitution;
+  std::vector<dynamics::PenaltyContact> contacts{dynamics::PenaltyContact::journalBearing(
+      s.journal, dynamics::kGround, joint, ln, std::move(friction), "journal-bearing")};
+  s.system = std::make_unique<dynamics::PenaltySystem>(*s.model, std::move(contacts));
+  const Eigen::Vector3d q(jb.initial_position.x(), jb.initial_position.y(), 0.0);
+  const Eigen::Vector3d v(jb.initial_velocity.x(), jb.initial_velocity.y(), jb.initial_spin);
+  s.y0 = s.system->initialState(0.0, q, v);
+  return s;
+}
+
+std::string_view toString(ContactMode m) {
+  switch (m) {
+    case ContactMode::kFreeFlight: return "free-flight";
+    case ContactMode::kImpact: return "impact";
+    case ContactMode::kContinuousContact: return "continuous-contact";
+  }
+  return "unknown";
+}
+
+JournalBearingRun simulateJournalBearing(const JournalBearing& jb,
+                                         std::shared_ptr<const dynamics::FrictionLaw> friction,
+                                         const dynamics::PenaltyIntegrationOptions& options) {
+  JournalBearingSystem s = makeJournalBearing(jb, std::move(friction));
+  JournalBearingRun out;
+  // Closed at the start if the journal starts penetrating (initialState() recorded it).
+  bool closed = s.system->contactStatus().front().closed;
+  out.run = dynamics::simulatePenalty(*s.system, s.y0, options);
+  const double t_end = out.run.t;
+
+  // Contact intervals from the events (one contact, so they alternate close/open).
+  double t_open_begin = 0.0, t_close = 0.0, v_in = 0.0;
+  const auto push = [&](double a, double b, ContactMode m) {
+    if (b <= a) return;
+    if (!out.modes.empty() && out.modes.back().mode == m && m != ContactMode::kImpact)
+      out.modes.back().t_end = b;
+    else
+      out.modes.push_back({a, b, m});
+  };
+  for (const dynamics::ContactEvent& ev : out.run.events) {
+    if (ev.closing && !closed) {
+      push(t_open_begin, ev.t, ContactMode::kFreeFlight);
+      t_close = ev.t;
+      v_in = ev.penetration_rate;
+      closed = true;
+    } else if (!ev.closing && closed) {
+      const bool impact = ev.t - t_close < jb.continuous_contact_time;
+      push(t_close, ev.t, impact ? ContactMode::kImpact : ContactMode::kContinuousContact);
+      if (v_in > 0.0)
+        out.impacts.push_back({t_close, ev.t, v_in, ev.penetration_rate,
+                               (ev.penetration_rate / v_in) * (ev.penetration_rate / v_in)});
+      t_open_begin = ev.t;
+      closed = false;
+      v_in = 0.0;
+    }
+  }
+  if (closed) {
+    push(t_close, t_end,
+         t_end - t_close < jb.continuous_contact_time ? ContactMode::kImpact
+                                                      : ContactMode::kContinuousContact);
+  } else {
+    push(t_open_begin, t_end, ContactMode::kFreeFlight);
+  }
+  return out;
+}
+
+}  // namespace stickslip::mechanisms
