@@ -335,10 +335,21 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
     };
     CvodeIntegrator cv(int(y.size()), rhs, co, nc, roots);
     cv.reset(0.0, y);
+    int stalled = 0;  // consecutive roots without progress in t
     while (t < o.t_end) {
       const double target = std::min(next_output, o.t_end);
       const OdeStep s = cv.advance(target, y);
+      stalled = s.status == OdeStatus::kRoot && s.t - t <= 1e-12 * std::max(1.0, t) ? stalled + 1 : 0;
       t = s.t;
+      if (run.steps + cv.statistics().steps > o.max_total_steps || stalled > o.max_stalled_events) {
+        run.status = PenaltyStatus::kIntegratorFailure;
+        run.message = (stalled > o.max_stalled_events
+                           ? "contact events chatter without progress at t = "
+                           : "more than " + std::to_string(o.max_total_steps) +
+                                 " integrator steps by t = ") +
+                      std::to_string(t) + " s (too stiff for BDF here: try --integrator rk4)";
+        break;
+      }
       if (s.status == OdeStatus::kFailure) {
         run.status = eom_ok ? PenaltyStatus::kIntegratorFailure : PenaltyStatus::kEomFailure;
         run.message = eom_ok ? s.message : "the EOM solve failed";

@@ -209,6 +209,10 @@ struct PenaltyIntegrationOptions {
   double absolute_tolerance = 1e-12; ///< BDF, > 0 (the states include δ of µm and below)
   double max_step = 1e-4;            ///< BDF largest step [s], ≥ 0 (0: unlimited)
   double output_dt = 1e-4;           ///< history sampling [s], > 0
+  /// BDF: give up (kIntegratorFailure, with the reason) after this many internal steps in
+  /// all, or after this many contact events in a row that leave t where it was (chattering).
+  long max_total_steps = 2000000;
+  int max_stalled_events = 200;
 };
 
 enum class PenaltyStatus { kSuccess, kEomFailure, kIntegratorFailure };

@@ -101,3 +101,23 @@ TEST_CASE("journal-bearing with friction dissipates more, and BDF agrees with RK
   for (std::size_t i = 0; i < std::min(a.impacts.size(), b.impacts.size()); ++i)
     CHECK(a.impacts[i].t_close == Approx(b.impacts[i].t_close).epsilon(1e-4));
 }
+
+TEST_CASE("journal-bearing: a run that BDF cannot carry stops with a reason, it never hangs",
+          "[mechanisms][journal-bearing]") {
+  // LuGre's bristle state at the first contact makes CVODE's gap roots chatter at one
+  // instant; the run must end promptly with the failure named (or succeed), not spin.
+  const mechanisms::JournalBearing jb;
+  std::shared_ptr<const dynamics::FrictionLaw> law =
+      dynamics::makeFrictionLaw("lugre", mechanisms::journalBearingFrictionParameters(jb));
+  const auto r = mechanisms::simulateJournalBearing(jb, law, bdfOptions(0.01));
+  if (r.run.status != dynamics::PenaltyStatus::kSuccess) {
+    CHECK(r.run.status == dynamics::PenaltyStatus::kIntegratorFailure);
+    CHECK(r.run.message.find("rk4") != std::string::npos);
+    CHECK(r.run.t < 0.01);
+  }
+  dynamics::PenaltyIntegrationOptions capped = bdfOptions(0.25);
+  capped.max_total_steps = 100;  // the frictionless run needs ≈ 10⁴
+  const auto s = mechanisms::simulateJournalBearing(jb, nullptr, capped);
+  CHECK(s.run.status == dynamics::PenaltyStatus::kIntegratorFailure);
+  CHECK(s.run.message.find("integrator steps") != std::string::npos);
+}
