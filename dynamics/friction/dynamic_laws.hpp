@@ -23,16 +23,22 @@
 
 namespace stickslip::dynamics {
 
+/// Base of the laws with one internal state, a bristle deflection z that starts at zero
+/// (unloaded, undeflected contact).
+class SingleStateLaw : public FrictionLaw {
+ public:
+  int stateSize() const override { return 1; }
+  void initialState(const FrictionInput&, std::span<double> s) const override { s[0] = 0.0; }
+};
+
 /// `dahl`, Dahl (1968) with α = 1 (eqs. 3.30–3.31):
 ///   ż = (1 − σ0 z sgn(v)/Fc) v,   R = σ0 z.
 /// Steady state: R = Fc sgn(v). Pre-sliding stiffness σ0. Parameters: μk [-], σ0 [N/m].
 /// State: z [m].
-class DahlFriction final : public FrictionLaw {
+class DahlFriction final : public SingleStateLaw {
  public:
   explicit DahlFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "dahl"; }
-  int stateSize() const override { return 1; }
-  void initialState(const FrictionInput&, std::span<double> s) const override { s[0] = 0.0; }
   double force(const FrictionInput&, std::span<const double> s) const override {
     return -p_.sigma0 * s[0];
   }
@@ -51,12 +57,10 @@ class DahlFriction final : public FrictionLaw {
 /// Steady state (eq. 3.50): R = g(v) sgn(v) + σ2 v, the Stribeck curve of eq. 3.10.
 /// Pre-sliding stiffness σ0. Parameters: μs, μk [-], vs [m/s], δσ [-], σ0 [N/m], σ1, σ2 [N·s/m].
 /// State: z [m].
-class LuGreFriction final : public FrictionLaw {
+class LuGreFriction final : public SingleStateLaw {
  public:
   explicit LuGreFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "lugre"; }
-  int stateSize() const override { return 1; }
-  void initialState(const FrictionInput&, std::span<double> s) const override { s[0] = 0.0; }
   double force(const FrictionInput& in, std::span<const double> s) const override;
   void stateRate(const FrictionInput& in, std::span<const double> s,
                  std::span<double> rate) const override;
@@ -74,12 +78,10 @@ class LuGreFriction final : public FrictionLaw {
 /// `lugre` when N = N_E. Steady state: R = g(v) sgn(v) + σ2 v for any N, and the bristle
 /// state no longer depends on N. Pre-sliding stiffness σ0 N/N_E. Parameters: those of
 /// `lugre` and N_E = `reference_normal_force` [N]. State: z [m].
-class LuGreWojtyraFriction final : public FrictionLaw {
+class LuGreWojtyraFriction final : public SingleStateLaw {
  public:
   explicit LuGreWojtyraFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "lugre-wojtyra"; }
-  int stateSize() const override { return 1; }
-  void initialState(const FrictionInput&, std::span<double> s) const override { s[0] = 0.0; }
   double force(const FrictionInput& in, std::span<const double> s) const override;
   void stateRate(const FrictionInput& in, std::span<const double> s,
                  std::span<double> rate) const override;
@@ -101,12 +103,10 @@ class LuGreWojtyraFriction final : public FrictionLaw {
 /// σi' = σi / N_E with N_E = `reference_normal_force`, so that the law equals `lugre` when
 /// N = N_E. Steady state: R = g(v) sgn(v) + σ2 v N/N_E. Pre-sliding stiffness σ0 N/N_E.
 /// Requires μk > 0. State: z̄ [-] (O(1) in sliding, which is the point of the form).
-class LuGreNondimensionalFriction final : public FrictionLaw {
+class LuGreNondimensionalFriction final : public SingleStateLaw {
  public:
   explicit LuGreNondimensionalFriction(const FrictionParameters& p);
   std::string_view name() const override { return "lugre-nondimensional"; }
-  int stateSize() const override { return 1; }
-  void initialState(const FrictionInput&, std::span<double> s) const override { s[0] = 0.0; }
   double force(const FrictionInput& in, std::span<const double> s) const override;
   void stateRate(const FrictionInput& in, std::span<const double> s,
                  std::span<double> rate) const override;
@@ -126,12 +126,10 @@ class LuGreNondimensionalFriction final : public FrictionLaw {
 /// z_ba = r z_max, r = `breakaway_ratio` (Dupont et al.: ≈ 0.7). Below z_ba the response is
 /// purely elastic: true stiction, no drift. Steady state as `lugre`. Pre-sliding stiffness σ0.
 /// State: z [m].
-class ElastoPlasticFriction final : public FrictionLaw {
+class ElastoPlasticFriction final : public SingleStateLaw {
  public:
   explicit ElastoPlasticFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "elasto-plastic"; }
-  int stateSize() const override { return 1; }
-  void initialState(const FrictionInput&, std::span<double> s) const override { s[0] = 0.0; }
   double force(const FrictionInput& in, std::span<const double> s) const override;
   void stateRate(const FrictionInput& in, std::span<const double> s,
                  std::span<double> rate) const override;
@@ -149,12 +147,10 @@ class ElastoPlasticFriction final : public FrictionLaw {
 /// (1 + a) Fc, = Fs for the Table 3.2 values). Steady state: R = Fc sgn(v).
 /// Pre-sliding stiffness σ0 (1 + a). Parameters: μk [-], a [-], σ0 [N/m], σ1 [N·s/m].
 /// State: z [m].
-class ResetIntegratorFriction final : public FrictionLaw {
+class ResetIntegratorFriction final : public SingleStateLaw {
  public:
   explicit ResetIntegratorFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "reset-integrator"; }
-  int stateSize() const override { return 1; }
-  void initialState(const FrictionInput&, std::span<double> s) const override { s[0] = 0.0; }
   double force(const FrictionInput& in, std::span<const double> s) const override;
   void stateRate(const FrictionInput& in, std::span<const double> s,
                  std::span<double> rate) const override;
@@ -172,12 +168,10 @@ class ResetIntegratorFriction final : public FrictionLaw {
 ///   ẋ = (f1 v − |v| x)/εf,   f1 = Fc.
 /// A Dahl law with σ = f1/εf. Steady state: R = Fc sgn(v). Pre-sliding stiffness Fc/εf.
 /// Parameters: μk [-], εf = `bliman_sorine_length` [m] (ours: 0.1 mm). State: x = R [N].
-class BlimanSorine1Friction final : public FrictionLaw {
+class BlimanSorine1Friction final : public SingleStateLaw {
  public:
   explicit BlimanSorine1Friction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "bliman-sorine-1"; }
-  int stateSize() const override { return 1; }
-  void initialState(const FrictionInput&, std::span<double> s) const override { s[0] = 0.0; }
   double force(const FrictionInput&, std::span<const double> s) const override { return -s[0]; }
   void stateRate(const FrictionInput& in, std::span<const double> s,
                  std::span<double> rate) const override {
@@ -295,12 +289,10 @@ class GonthierFriction final : public FrictionLaw {
 /// kb z_max sgn(z) exactly, i.e. the clamped force. Steady state: R = Fc sgn(v) for |v| > vd,
 /// Fs sgn(v) for 0 < |v| ≤ vd. Pre-sliding stiffness kb. Parameters: μs, μk [-],
 /// kb [N/m], cb > 0 [N·s/m], vd [m/s]. State: z [m].
-class LiangFriction final : public FrictionLaw {
+class LiangFriction final : public SingleStateLaw {
  public:
   explicit LiangFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "liang"; }
-  int stateSize() const override { return 1; }
-  void initialState(const FrictionInput&, std::span<double> s) const override { s[0] = 0.0; }
   double force(const FrictionInput& in, std::span<const double> s) const override;
   void stateRate(const FrictionInput& in, std::span<const double> s,
                  std::span<double> rate) const override;
