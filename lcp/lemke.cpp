@@ -24,8 +24,6 @@ double powerOfTwoInverse(double x) {
   return std::bit_cast<double>(std::uint64_t(1023 - exponent) << 52);
 }
 
-bool allFinite(const Eigen::MatrixXd& m) { return m.allFinite(); }
-
 }  // namespace
 
 LemkeSolver::LemkeSolver(LemkeOptions options) : options_(std::move(options)) {}
@@ -107,7 +105,7 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
 
   out.z.setZero(n);
   const bool trivial = n == 0 || (p.q.array() >= 0.0).all();  // z = 0 solves it: no pivot
-  if (trivial && !allFinite(p.M)) return invalid("M has a NaN or Inf entry");
+  if (trivial && !p.M.allFinite()) return invalid("M has a NaN or Inf entry");
   if (trivial) {
     out.w = p.q;
     out.status = Status::kSuccess;
