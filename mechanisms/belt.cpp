@@ -144,4 +144,29 @@ PenaltyRun simulateBeltPenalty(const Belt& b, const dynamics::FrictionLaw& law,
   return run;
 }
 
+dynamics::RigidScenario beltRigid(const Belt& b) {
+  b.validate();
+  dynamics::RigidScenario s;
+  s.name = "belt";
+  const dynamics::BodyIndex block = s.model.addBody("block", b.mass, b.mass * 0.01);
+  s.model.setGravity({0.0, -b.gravity});
+  const double k = b.stiffness;
+  s.model.addGeneralizedForce([k](double, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                  const Eigen::Ref<const Eigen::VectorXd>&,
+                                  Eigen::Ref<Eigen::VectorXd> f) { f(0) -= k * q(0); });
+  dynamics::RigidContact c;
+  c.name = "block-belt";
+  c.body_i = block;
+  c.body_j = dynamics::kGround;
+  c.mu_static = b.mu_static;
+  c.mu_kinetic = b.mu_kinetic;
+  const double vb = b.belt_speed;
+  c.surface_speed = [vb](double) { return vb; };
+  c.surface_acceleration = [](double) { return 0.0; };
+  s.contacts.push_back(c);
+  s.q0 = Eigen::VectorXd::Zero(3);
+  s.v0 = Eigen::Vector3d(vb, 0.0, 0.0);
+  return s;
+}
+
 }  // namespace stickslip::mechanisms

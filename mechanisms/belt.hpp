@@ -12,6 +12,7 @@
 #include <Eigen/Dense>
 
 #include "dynamics/friction/friction_law.hpp"
+#include "dynamics/nonsmooth/rigid_contact.hpp"
 
 namespace stickslip::mechanisms {
 
@@ -41,6 +42,12 @@ struct BeltCycle {
   std::vector<std::pair<double, std::string>> events(double t_end) const;
 };
 BeltCycle beltClosedForm(const Belt& belt);
+
+/// The belt as a planar model for the nonsmooth formulations: one body (the block, a point
+/// mass resting at y = 0 under gravity −y, inertia m·(0.1 m)²), the spring as the generalized
+/// force −k x, and one unilateral contact of its centre with the ground line y = 0 whose
+/// surface moves at v_b along t = +x, with μs and μk. q0 = 0, v0 = (v_b, 0, 0).
+dynamics::RigidScenario beltRigid(const Belt& belt);
 
 /// Regularized (penalty) route: the equation above with a smooth or dynamic friction law,
 /// integrated as an ODE in (x, ẋ, internal states of the law).

@@ -1,0 +1,53 @@
+#pragma once
+/// \file How a PlanarModel with its ideal joints responds to contact forces and impulses at
+/// one configuration — the operator both nonsmooth formulations build their complementarity
+/// problems from.
+///
+/// With contact forces entering as Jᵀ r (rigid_contact.hpp) the equations of motion are
+///   M v̇ + Dᵀλ = Q + Jᵀ r,   D v̇ = γ̃ = γ − 2α Φ̇ − β² Φ   (Baumgarte, thesis Eq. 2.52),
+/// so with S = D M⁻¹ Dᵀ
+///   v̇ = a₀ + G Jᵀ r,   a₀ = M⁻¹Q + M⁻¹Dᵀ S⁻¹ (γ̃ − D M⁻¹ Q),   G = M⁻¹ − M⁻¹Dᵀ S⁻¹ D M⁻¹.
+/// a₀ is the motion without contact forces; G is symmetric positive semidefinite with
+/// D G = 0, so an impulse P changes the velocities by Δv = G Jᵀ P without violating the
+/// joints' velocity equations, and the Delassus matrix J G Jᵀ is symmetric PSD.
+/// The joint multipliers (thesis sign: −Dᵀλ is the joint force) are
+///   λ = S⁻¹ (D M⁻¹ (Q + Jᵀ r) − γ̃).
+/// Workspace is sized in the constructor; update() and the products allocate nothing.
+
+#include <Eigen/Dense>
+#include <string>
+
+#include "dynamics/planar_model.hpp"
+
+namespace stickslip::dynamics {
+
+class ConstrainedResponse {
+ public:
+  /// Keeps a reference to `model`. α, β ≥ 0 [1/s] (0, 0: no stabilization).
+  ConstrainedResponse(const PlanarModel& model, double baumgarte_alpha = 0.0,
+                      double baumgarte_beta = 0.0);
+
+  /// Evaluates Q, D, γ̃ at (t, q, v), factors S and forms a₀ and G. Returns false (see
+  /// message()) when S is numerically singular: a dead centre or redundant joints.
+  bool update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+              const Eigen::Ref<const Eigen::VectorXd>& v);
+
+  const Eigen::VectorXd& freeAcceleration() const { return a0_; }  ///< a₀ (size nv)
+  const Eigen::MatrixXd& inverseMass() const { return g_; }         ///< G (nv × nv)
+  const Eigen::VectorXd& forces() const { return forces_; }         ///< Q (size nv)
+  /// λ (size m) for a total contact force Jᵀ r (size nv).
+  void multipliers(const Eigen::Ref<const Eigen::VectorXd>& contact_force,
+                   Eigen::Ref<Eigen::VectorXd> lambda);
+  const std::string& message() const { return message_; }
+  const PlanarModel& model() const { return model_; }
+
+ private:
+  const PlanarModel& model_;
+  double alpha_, beta_;
+  Eigen::VectorXd inv_mass_, forces_, a0_, phi_, phi_t_, gamma_, tmp_m_, tmp_v_;
+  Eigen::MatrixXd d_, minv_dt_, s_, g_;
+  Eigen::LDLT<Eigen::MatrixXd> s_ldlt_;
+  std::string message_;
+};
+
+}  // namespace stickslip::dynamics

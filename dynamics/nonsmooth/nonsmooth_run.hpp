@@ -1,0 +1,48 @@
+#pragma once
+/// \file What a nonsmooth simulation (event-driven or Moreau–Jean) reports: the contact
+/// events with their times and kinds, the work done, and a sampled history.
+
+#include <Eigen/Dense>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stickslip::dynamics {
+
+/// Mode of one contact between events. Slip directions refer to the contact's tangent t:
+/// kSlipPositive is v_t > 0 (rigid_contact.hpp).
+enum class ContactMode { kOpen, kStick, kSlipPositive, kSlipNegative };
+
+/// kStick, kSlipPositive, kSlipNegative: the contact enters that mode (from any other);
+/// kImpact: a velocity jump at the contact; kClose: a unilateral contact closes without an
+/// impact (ġ = 0); kOpen: it separates.
+enum class EventKind { kStick, kSlipPositive, kSlipNegative, kImpact, kOpen, kClose };
+std::string_view toString(ContactMode m);
+std::string_view toString(EventKind k);  ///< stick, slip+, slip-, impact, open, close
+
+struct ContactEvent {
+  double t = 0.0;    ///< [s]
+  int contact = 0;   ///< index into the contact list
+  EventKind kind = EventKind::kStick;
+};
+
+struct NonsmoothRun {
+  bool ok = false;
+  std::string message;         ///< why the run stopped early, when !ok
+  std::vector<ContactEvent> events;
+  long steps = 0;              ///< integrator steps (event-driven) or time steps (Moreau–Jean)
+  long lcp_solves = 0;         ///< complementarity problems solved
+  long pivots = 0;             ///< Lemke pivots over all solves
+  /// Single-contact runs with cross-checking: mode decisions where the LCP and
+  /// trial-and-error differ (0 expected).
+  long mode_mismatches = 0;
+  long mode_checks = 0;        ///< decisions cross-checked
+  double cpu_seconds = 0.0;
+  double t_end = 0.0;          ///< time reached [s]
+  /// Sampled history: columns t, q (nq), v (nv), then per contact N_k, F_k (normal and
+  /// friction force; impulses divided by h for Moreau–Jean).
+  Eigen::MatrixXd history;
+  Eigen::VectorXd final_q, final_v;
+};
+
+}  // namespace stickslip::dynamics

@@ -1,0 +1,85 @@
+#include "dynamics/nonsmooth/rigid_contact.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace stickslip::dynamics {
+namespace {
+
+Eigen::Vector3d pose(const Eigen::Ref<const Eigen::VectorXd>& x, BodyIndex b) {
+  if (b == kGround) return Eigen::Vector3d::Zero();
+  return x.segment<3>(PlanarModel::coordinate(b, 0));
+}
+
+}  // namespace
+
+void RigidContact::validate(const PlanarModel& model) const {
+  std::ostringstream os;
+  auto bodyOk = [&](BodyIndex b) { return b == kGround || (b >= 0 && b < model.bodyCount()); };
+  if (!bodyOk(body_i) || !bodyOk(body_j) || body_i == body_j)
+    os << "expected two different existing bodies (or the ground), got " << body_i << " and "
+       << body_j;
+  else if (!(radius >= 0.0) || !std::isfinite(radius))
+    os << "expected a disk radius >= 0, got " << radius;
+  else if (!(mu_kinetic >= 0.0) || !(mu_static >= mu_kinetic) || !std::isfinite(mu_static))
+    os << "expected 0 <= mu_kinetic <= mu_static, got mu_kinetic = " << mu_kinetic
+       << ", mu_static = " << mu_static;
+  else if (!(restitution >= 0.0 && restitution <= 1.0))
+    os << "expected a restitution coefficient in [0, 1], got " << restitution;
+  else if (static_cast<bool>(surface_speed) != static_cast<bool>(surface_acceleration))
+    os << "expected both the surface speed and its rate, or neither";
+  if (!os.str().empty()) throw std::invalid_argument(name + ": " + os.str());
+  geometry.validate(name);
+}
+
+void ContactKinematics::resize(Eigen::Index contacts, Eigen::Index velocities) {
+  gap.resize(contacts);
+  normal_velocity.resize(contacts);
+  sliding_velocity.resize(contacts);
+  normal_drift.resize(contacts);
+  tangential_drift.resize(contacts);
+  jacobian.setZero(2 * contacts, velocities);
+  normal.resize(static_cast<std::size_t>(contacts));
+  point.resize(static_cast<std::size_t>(contacts));
+}
+
+void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+                      double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                      const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out) {
+  const auto nc = static_cast<Eigen::Index>(contacts.size());
+  if (out.gap.size() != nc || out.jacobian.cols() != model.velocitySize())
+    out.resize(nc, model.velocitySize());
+  for (Eigen::Index k = 0; k < nc; ++k) {
+    const RigidContact& c = contacts[static_cast<std::size_t>(k)];
+    const PointLineKinematics pl = pointLineKinematics(
+        c.geometry, pose(q, c.body_i), pose(v, c.body_i), pose(q, c.body_j), pose(v, c.body_j));
+    auto row_n = out.jacobian.row(2 * k);
+    auto row_t = out.jacobian.row(2 * k + 1);
+    row_n.setZero();
+    row_t.setZero();
+    if (c.body_i != kGround) {
+      const Eigen::Index i = PlanarModel::coordinate(c.body_i, 0);
+      row_n.segment<3>(i) = pl.jacobian.block<1, 3>(0, 0);
+      row_t.segment<3>(i) = -pl.jacobian.block<1, 3>(1, 0);
+      row_t(i + 2) += c.radius;
+    }
+    if (c.body_j != kGround) {
+      const Eigen::Index j = PlanarModel::coordinate(c.body_j, 0);
+      row_n.segment<3>(j) += pl.jacobian.block<1, 3>(0, 3);
+      row_t.segment<3>(j) -= pl.jacobian.block<1, 3>(1, 3);
+      row_t(j + 2) -= c.radius;
+    }
+    const double vs = c.surface_speed ? c.surface_speed(t) : 0.0;
+    const double as = c.surface_acceleration ? c.surface_acceleration(t) : 0.0;
+    out.gap(k) = pl.gap - c.radius;
+    out.normal_velocity(k) = pl.gap_rate;
+    out.sliding_velocity(k) = row_t.dot(v) - vs;
+    out.normal_drift(k) = pl.jdot_qdot(0);
+    out.tangential_drift(k) = -pl.jdot_qdot(1) - as;  // t = −(point-line tangent)
+    out.normal[static_cast<std::size_t>(k)] = pl.normal;
+    out.point[static_cast<std::size_t>(k)] = pl.point - c.radius * pl.normal;
+  }
+}
+
+}  // namespace stickslip::dynamics

@@ -1,0 +1,81 @@
+#pragma once
+/// \file Rigid (nonsmooth) contacts of a PlanarModel: the kinematics both nonsmooth
+/// formulations (event-driven, Moreau–Jean) need, with set-valued Coulomb friction.
+///
+/// A contact is a disk of radius ρ ≥ 0 (ρ = 0: a point) centred at a point C of body i
+/// against a straight line of body j (either may be the ground), described by a
+/// PointLineContact (point_line.hpp) for C and the line, with its unit normal n pointing to
+/// the free side. The contact's tangent is t = (n_y, −n_x), n turned by −90° (for a floor,
+/// n = +y and t = +x). The disk's material contact point is C − ρ n, so with ω the angular
+/// velocities
+///   gap                 g   = nᵀ(C − Q) − ρ
+///   sliding velocity    v_t = tᵀ(v_i(P) − v_j(P)) − v_s(t),  P = C − ρ n,
+/// where v_k(P) is the velocity of body k's material point at P and v_s(t) the speed of the
+/// line's surface along t (a belt; 0 for a rigid line). (For a disk rolling to the right on a
+/// floor, ẋ > 0 and ω < 0: v_t = ẋ + ρ ω = 0.) Rows over the model's velocities v (size nv):
+///   ġ = J_n v,   v_t = J_t v − v_s(t),
+///   g̈ = J_n v̇ + b_n,   v̇_t = J_t v̇ + b_t  (b = J̇ v − (0, v̇_s), the velocity-product terms).
+/// Force law (generalized force J_nᵀ N + J_tᵀ F; N along n on body i, F along t on body i):
+///  - kUnilateral: g ≥ 0, N ≥ 0, N g = 0; impacts with Newton's law ġ⁺ = −e ġ⁻.
+///  - kBilateral: g = 0 always (the normal direction of an ideal prismatic joint or
+///    point-on-line joint that the model does not already contain), N of either sign.
+///  - Coulomb friction with static and kinetic coefficients: v_t ≠ 0 ⇒ F = −μk |N| sign(v_t);
+///    v_t = 0 ⇒ |F| ≤ μs |N|.
+
+#include <Eigen/Dense>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "dynamics/contact/point_line.hpp"
+#include "dynamics/planar_model.hpp"
+
+namespace stickslip::dynamics {
+
+struct RigidContact {
+  enum class Normal { kUnilateral, kBilateral };
+
+  std::string name = "contact";
+  Normal normal = Normal::kUnilateral;
+  BodyIndex body_i = kGround;  ///< the disk's (or point's) body
+  BodyIndex body_j = kGround;  ///< the line's body
+  PointLineContact geometry;   ///< C on body i, the line on body j
+  double radius = 0.0;         ///< ρ [m], ≥ 0
+  double mu_static = 0.0;      ///< μs ≥ μk
+  double mu_kinetic = 0.0;     ///< μk ≥ 0
+  double restitution = 0.0;    ///< Newton's e ∈ [0, 1] (unilateral contacts)
+  /// Surface speed v_s(t) of the line along its tangent and its rate [m/s, m/s²]; empty: 0.
+  std::function<double(double)> surface_speed, surface_acceleration;
+
+  /// Throws std::invalid_argument("<name>: expected …, got …") for invalid data or bodies
+  /// that do not exist in `model`.
+  void validate(const PlanarModel& model) const;
+  bool frictional() const { return mu_static > 0.0 || mu_kinetic > 0.0; }
+};
+
+/// A model with its rigid contacts and a consistent initial state (q0, v0). Simulations keep
+/// references to `model`: do not move a scenario while one runs.
+struct RigidScenario {
+  std::string name;
+  PlanarModel model;
+  std::vector<RigidContact> contacts;
+  Eigen::VectorXd q0, v0;
+};
+
+/// Kinematics of every contact at (t, q, v); sized once by resize(), then refilled.
+struct ContactKinematics {
+  Eigen::VectorXd gap, normal_velocity, sliding_velocity;  ///< g, ġ, v_t (size nc)
+  Eigen::VectorXd normal_drift, tangential_drift;          ///< b_n, b_t (size nc)
+  /// Rows 2k (J_n of contact k) and 2k + 1 (J_t), size 2 nc × nv.
+  Eigen::MatrixXd jacobian;
+  std::vector<Eigen::Vector2d> normal, point;  ///< world normal n and contact point per contact
+
+  void resize(Eigen::Index contacts, Eigen::Index velocities);
+};
+
+/// Fills `out` (resized if needed) for every contact. Allocates nothing once sized.
+void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+                      double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                      const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out);
+
+}  // namespace stickslip::dynamics
