@@ -1,0 +1,549 @@
+#include "dynamics/nonsmooth/event_driven.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+#include "dynamics/nonsmooth/constrained_response.hpp"
+#include "lcp/friction_to_lcp.hpp"
+#include "lcp/lemke.hpp"
+#include "lcp/siconos_backend.hpp"
+
+namespace stickslip::dynamics {
+
+void EventDrivenOptions::validate() const {
+  std::ostringstream os;
+  const double root_tol = 100.0 * std::numeric_limits<double>::epsilon() * 2.0 * t_end;
+  if (!(t_end > 0.0) || !std::isfinite(t_end)) os << "t_end > 0, got " << t_end;
+  else if (!(relative_tolerance > 0.0) || !(absolute_tolerance > 0.0))
+    os << "tolerances > 0, got " << relative_tolerance << ", " << absolute_tolerance;
+  else if (!(event_tolerance >= root_tol))
+    os << "event_tolerance >= CVODE's root tolerance at t_end (" << root_tol << " s), got "
+       << event_tolerance;
+  else if (!(gap_tolerance > 0.0) || !(velocity_tolerance > 0.0) || !(plastic_velocity >= 0.0))
+    os << "gap and velocity tolerances > 0 and plastic_velocity >= 0, got " << gap_tolerance
+       << ", " << velocity_tolerance << ", " << plastic_velocity;
+  else if (!(baumgarte_alpha >= 0.0) || !(baumgarte_beta >= 0.0))
+    os << "Baumgarte alpha, beta >= 0, got " << baumgarte_alpha << ", " << baumgarte_beta;
+  else if (!(output_dt > 0.0)) os << "output_dt > 0, got " << output_dt;
+  else if (!(max_step >= 0.0)) os << "max_step >= 0, got " << max_step;
+  else if (max_events < 1) os << "max_events >= 1, got " << max_events;
+  if (!os.str().empty()) throw std::invalid_argument("EventDrivenOptions: expected " + os.str());
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+bool closed(ContactMode m) { return m != ContactMode::kOpen; }
+double sgn(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
+
+/// Thrown inside the engine to end the run with a message (never leaves this file).
+struct RunFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Engine {
+ public:
+  Engine(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+         const EventDrivenOptions& opt)
+      : model_(model), contacts_(contacts), opt_(opt), response_(model, opt.baumgarte_alpha, opt.baumgarte_beta),
+        nc_(static_cast<Eigen::Index>(contacts.size())), nv_(model.velocitySize()),
+        nq_(model.positionSize()) {
+    for (const RigidContact& c : contacts) c.validate(model);
+    opt.validate();
+    if (opt.solver.rfind("siconos-", 0) == 0)
+      siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
+    else if (opt.solver != "lemke" && opt.solver != "trial-and-error")
+      throw std::invalid_argument("EventDrivenOptions: expected solver lemke, trial-and-error or "
+                                  "siconos-<fc2d solver>, got '" + opt.solver + "'");
+    kin_.resize(nc_, nv_);
+    modes_.assign(contacts.size(), ContactMode::kOpen);
+    side_.assign(contacts.size(), 1.0);
+    normal_force_ = Eigen::VectorXd::Zero(nc_);
+    friction_force_ = Eigen::VectorXd::Zero(nc_);
+    rows_.resize(2 * nc_, nv_);
+    cols_.resize(nv_, 2 * nc_);
+    vdot_.resize(nv_);
+  }
+
+  NonsmoothRun run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0);
+
+ private:
+  const RigidContact& contact(Eigen::Index k) const { return contacts_[std::size_t(k)]; }
+  bool bilateral(Eigen::Index k) const { return contact(k).normal == RigidContact::Normal::kBilateral; }
+  void update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+              const Eigen::Ref<const Eigen::VectorXd>& v);
+  bool phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+             const Eigen::Ref<const Eigen::VectorXd>& v);
+  void roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> g);
+  void handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool initial,
+                   const std::vector<int>& fired = {});
+  bool impact(double t, Eigen::VectorXd& v);
+  void decideModes(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
+                   const std::vector<int>& fired);
+  lcp::FrictionResult solveProblem(const lcp::FrictionProblem2D& p, double t);
+  ContactMode trialAndError(const lcp::FrictionProblem2D& p, bool stick_candidate, double mu_s,
+                            double tol, Eigen::Vector2d& r) const;
+  void project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v);
+  void record(double t, const Eigen::Ref<const Eigen::VectorXd>& y);
+  void addEvent(double t, Eigen::Index k, EventKind kind) {
+    run_.events.push_back({t, static_cast<int>(k), kind});
+  }
+
+  const PlanarModel& model_;
+  const std::vector<RigidContact>& contacts_;
+  const EventDrivenOptions& opt_;
+  ConstrainedResponse response_;
+  Eigen::Index nc_, nv_, nq_;
+  std::unique_ptr<lcp::SiconosFc2dSolver> siconos_;
+  lcp::LemkeSolver lemke_;
+  ContactKinematics kin_;
+  std::vector<ContactMode> modes_;
+  std::vector<double> side_;  // σ: the side a bilateral contact's normal force acts on
+  Eigen::VectorXd normal_force_, friction_force_, vdot_;
+  Eigen::MatrixXd rows_, cols_;
+  std::vector<double> samples_;
+  NonsmoothRun run_;
+};
+
+void Engine::update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& v) {
+  if (!response_.update(t, q, v)) throw RunFailure(response_.message());
+  evaluateContacts(model_, contacts_, t, q, v, kin_);
+}
+
+// Forces and accelerations of the smooth phase with the present modes (file comment of
+// event_driven.hpp). Returns false when the mode system is singular.
+bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                   const Eigen::Ref<const Eigen::VectorXd>& v) {
+  update(t, q, v);
+  const double a = opt_.baumgarte_alpha, b = opt_.baumgarte_beta;
+  Eigen::Index n = 0;
+  Eigen::VectorXd rhs(2 * nc_);
+  std::vector<std::pair<Eigen::Index, bool>> unknown;  // (contact, is friction)
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    const ContactMode m = modes_[std::size_t(k)];
+    if (!closed(m)) continue;
+    const auto jn = kin_.jacobian.row(2 * k), jt = kin_.jacobian.row(2 * k + 1);
+    rows_.row(n) = jn;
+    cols_.col(n) = jn.transpose();
+    if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative) {
+      const double s = m == ContactMode::kSlipPositive ? 1.0 : -1.0;
+      cols_.col(n) -= s * contact(k).mu_kinetic * side_[std::size_t(k)] * jt.transpose();
+    }
+    rhs(n) = -kin_.normal_drift(k) - 2.0 * a * kin_.normal_velocity(k) - b * b * kin_.gap(k);
+    unknown.emplace_back(k, false);
+    ++n;
+    if (m == ContactMode::kStick) {
+      rows_.row(n) = jt;
+      cols_.col(n) = jt.transpose();
+      rhs(n) = -kin_.tangential_drift(k) - 2.0 * a * kin_.sliding_velocity(k);
+      unknown.emplace_back(k, true);
+      ++n;
+    }
+  }
+  normal_force_.setZero();
+  friction_force_.setZero();
+  vdot_ = response_.freeAcceleration();
+  if (n == 0) return true;
+  const Eigen::MatrixXd gb = response_.inverseMass() * cols_.leftCols(n);
+  const Eigen::MatrixXd k_mat = rows_.topRows(n) * gb;
+  const Eigen::VectorXd f = rhs.head(n) - rows_.topRows(n) * vdot_;
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(k_mat);
+  if (!lu.isInvertible()) return false;
+  const Eigen::VectorXd r = lu.solve(f);
+  vdot_ += gb * r;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const auto [k, is_friction] = unknown[std::size_t(i)];
+    if (is_friction) friction_force_(k) = r(i);
+    else normal_force_(k) = r(i);
+  }
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    const ContactMode m = modes_[std::size_t(k)];
+    if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative)
+      friction_force_(k) = -(m == ContactMode::kSlipPositive ? 1.0 : -1.0) *
+                           contact(k).mu_kinetic * std::abs(normal_force_(k));
+  }
+  (void)t;
+  return true;
+}
+
+void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> g) {
+  if (!phase(t, y.head(nq_), y.tail(nv_))) {
+    g.setOnes();
+    return;
+  }
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    const ContactMode m = modes_[std::size_t(k)];
+    const RigidContact& c = contact(k);
+    g(2 * k) = closed(m) ? side_[std::size_t(k)] * normal_force_(k) : kin_.gap(k);
+    if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative)
+      g(2 * k + 1) = kin_.sliding_velocity(k);
+    else if (m == ContactMode::kStick)
+      g(2 * k + 1) = c.mu_static * std::abs(normal_force_(k)) - std::abs(friction_force_(k));
+    else
+      g(2 * k + 1) = 1.0;
+  }
+}
+
+lcp::FrictionResult Engine::solveProblem(const lcp::FrictionProblem2D& p, double t) {
+  lcp::FrictionResult r = siconos_ ? siconos_->solve(p) : lcp::solveFrictionWithLemke(p, lemke_);
+  ++run_.lcp_solves;
+  run_.pivots += r.pivots;
+  if (!r.ok()) {
+    std::ostringstream os;
+    os << "contact problem at t = " << t << " s (" << p.contacts() << " contacts) not solved by "
+       << opt_.solver << ": " << lcp::toString(r.status) << ", residual " << r.residual
+       << (r.message.empty() ? "" : " (" + r.message + ")");
+    throw RunFailure(os.str());
+  }
+  return r;
+}
+
+// Trial-and-error for one contact with rows (n, t) of u = W r + q: assume stick, accept if
+// the force lies in the friction segment, else slip against the sticking force.
+ContactMode Engine::trialAndError(const lcp::FrictionProblem2D& p, bool stick_candidate,
+                                  double mu_s, double tol, Eigen::Vector2d& r) const {
+  const Eigen::Matrix2d w = p.W.topLeftCorner<2, 2>();
+  const Eigen::Vector2d q = p.q.head<2>();
+  r.setZero();
+  if (stick_candidate) {
+    r = w.fullPivLu().solve(-q);
+    if (r(0) >= 0.0 && std::abs(r(1)) <= mu_s * r(0) + tol) return ContactMode::kStick;
+    if (r(0) >= 0.0) {
+      const double s = -sgn(r(1));  // slip against the force that would be needed to stick
+      const double n = -q(0) / (w(0, 0) - s * mu_s * w(0, 1));
+      if (n > 0.0) {
+        r << n, -s * mu_s * n;
+        return s > 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
+      }
+    }
+    r.setZero();
+    if (q(0) >= -tol) return ContactMode::kOpen;
+    throw RunFailure("trial-and-error found no consistent mode (stick, slip or open)");
+  }
+  const double n = -q(0) / w(0, 0);
+  if (n > 0.0) {
+    r(0) = n;
+    return ContactMode::kSlipPositive;  // keeps its slip; only "closed" matters to the caller
+  }
+  return ContactMode::kOpen;
+}
+
+void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
+  update(t, q, v);
+  Eigen::Index n = 0;
+  Eigen::VectorXd err(2 * nc_);
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    const ContactMode m = modes_[std::size_t(k)];
+    if (!closed(m)) continue;
+    rows_.row(n) = kin_.jacobian.row(2 * k);
+    err(n++) = kin_.normal_velocity(k);
+    if (m == ContactMode::kStick) {
+      rows_.row(n) = kin_.jacobian.row(2 * k + 1);
+      err(n++) = kin_.sliding_velocity(k);
+    }
+  }
+  if (n == 0) return;
+  const Eigen::MatrixXd gat = response_.inverseMass() * rows_.topRows(n).transpose();
+  const Eigen::MatrixXd s = rows_.topRows(n) * gat;
+  v -= gat * s.completeOrthogonalDecomposition().solve(err.head(n));
+}
+
+bool Engine::impact(double t, Eigen::VectorXd& v) {
+  std::vector<Eigen::Index> set;
+  bool any = false;
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    if (bilateral(k) || kin_.gap(k) <= opt_.gap_tolerance) set.push_back(k);
+    if (!bilateral(k) && kin_.gap(k) <= opt_.gap_tolerance &&
+        kin_.normal_velocity(k) < -opt_.velocity_tolerance)
+      any = true;
+  }
+  if (!any) return false;
+  const auto nk = static_cast<Eigen::Index>(set.size());
+  const Eigen::VectorXd pre = kin_.normal_velocity;
+  for (int attempt = 0; attempt < 4 * (1 << std::min<int>(int(nk), 8)); ++attempt) {
+    Eigen::MatrixXd j(2 * nk, nv_);
+    lcp::FrictionProblem2D p;
+    p.q.resize(2 * nk);
+    p.mu.resize(nk);
+    for (Eigen::Index i = 0; i < nk; ++i) {
+      const Eigen::Index k = set[std::size_t(i)];
+      const double sigma = bilateral(k) ? side_[std::size_t(k)] : 1.0;
+      j.row(2 * i) = sigma * kin_.jacobian.row(2 * k);
+      j.row(2 * i + 1) = kin_.jacobian.row(2 * k + 1);
+      const double gdot = sigma * kin_.normal_velocity(k);
+      const double e = (!bilateral(k) && -gdot > opt_.plastic_velocity) ? contact(k).restitution : 0.0;
+      p.q(2 * i) = gdot + e * std::min(gdot, 0.0);
+      p.q(2 * i + 1) = kin_.sliding_velocity(k);
+      p.mu(i) = contact(k).mu_kinetic;
+    }
+    const Eigen::MatrixXd gjt = response_.inverseMass() * j.transpose();
+    p.W = j * gjt;
+    const lcp::FrictionResult r = solveProblem(p, t);
+    // A bilateral contact that the impulse would pull off its side: try the other side.
+    bool flipped = false;
+    for (Eigen::Index i = 0; i < nk; ++i) {
+      const Eigen::Index k = set[std::size_t(i)];
+      if (bilateral(k) && r.u(2 * i) > opt_.velocity_tolerance) {
+        side_[std::size_t(k)] = -side_[std::size_t(k)];
+        flipped = true;
+        break;
+      }
+    }
+    if (flipped) continue;
+    v += gjt * r.r;
+    for (Eigen::Index i = 0; i < nk; ++i) {
+      const Eigen::Index k = set[std::size_t(i)];
+      if (!bilateral(k) && pre(k) < -opt_.velocity_tolerance) addEvent(t, k, EventKind::kImpact);
+    }
+    return true;
+  }
+  std::ostringstream os;
+  os << "impact at t = " << t << " s: no consistent side for the bilateral contacts";
+  throw RunFailure(os.str());
+}
+
+void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
+                         const std::vector<int>& fired) {
+  update(t, q, v);
+  std::vector<Eigen::Index> set;
+  std::vector<ContactMode> next(contacts_.size(), ContactMode::kOpen);
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    const bool touching = bilateral(k) || (kin_.gap(k) <= opt_.gap_tolerance &&
+                                           std::abs(kin_.normal_velocity(k)) <= opt_.velocity_tolerance);
+    if (touching) set.push_back(k);
+  }
+  const auto nk = static_cast<Eigen::Index>(set.size());
+  const int tries = 1 << std::min<int>(int(nk), 8);
+  Eigen::VectorXd r_all;
+  for (int attempt = 0; attempt <= tries; ++attempt) {
+    if (attempt == tries) {
+      std::ostringstream os;
+      os << "inconsistent contact problem at t = " << t
+         << " s: no side of the bilateral contacts admits a solution (Painlevé-type)";
+      throw RunFailure(os.str());
+    }
+    Eigen::MatrixXd rows(2 * nk, nv_), cols(nv_, 2 * nk);
+    lcp::FrictionProblem2D p;
+    p.q.resize(2 * nk);
+    p.mu.resize(nk);
+    std::vector<bool> candidate(std::size_t(nk), false);
+    for (Eigen::Index i = 0; i < nk; ++i) {
+      const Eigen::Index k = set[std::size_t(i)];
+      const RigidContact& c = contact(k);
+      const double sigma = bilateral(k) ? side_[std::size_t(k)] : 1.0;
+      const auto jn = kin_.jacobian.row(2 * k), jt = kin_.jacobian.row(2 * k + 1);
+      rows.row(2 * i) = sigma * jn;
+      rows.row(2 * i + 1) = jt;
+      cols.col(2 * i) = sigma * jn.transpose();
+      cols.col(2 * i + 1) = jt.transpose();
+      const double vt = kin_.sliding_velocity(k);
+      candidate[std::size_t(i)] = c.frictional() && std::abs(vt) <= opt_.velocity_tolerance;
+      if (candidate[std::size_t(i)]) {
+        p.mu(i) = c.mu_static;
+      } else {
+        p.mu(i) = 0.0;  // frictionless, or sliding with its kinetic force on the normal column
+        cols.col(2 * i) -= sgn(vt) * c.mu_kinetic * jt.transpose();
+      }
+      p.q(2 * i) = sigma * kin_.normal_drift(k);
+      p.q(2 * i + 1) = kin_.tangential_drift(k);
+    }
+    const Eigen::MatrixXd gb = response_.inverseMass() * cols;
+    p.W = rows * gb;
+    p.q += rows * response_.freeAcceleration();
+    const double tol = 1e-9 * std::max(1.0, p.q.lpNorm<Eigen::Infinity>());
+
+    Eigen::VectorXd r = Eigen::VectorXd::Zero(2 * nk), u = p.q;
+    std::vector<ContactMode> lcp_mode(static_cast<std::size_t>(nk));
+    const bool single = nk == 1;
+    if (opt_.solver == "trial-and-error" && nk > 1)
+      throw RunFailure("solver trial-and-error handles one contact at a time; " +
+                       std::to_string(nk) + " contacts touch at t = " + std::to_string(t) + " s");
+    if (nk > 0 && opt_.solver != "trial-and-error") {
+      const lcp::FrictionResult res = solveProblem(p, t);
+      r = res.r;
+      u = res.u;
+    }
+    for (Eigen::Index i = 0; i < nk; ++i) {
+      ContactMode m;
+      if (r(2 * i) <= tol && u(2 * i) > tol) m = ContactMode::kOpen;
+      else if (!candidate[std::size_t(i)])
+        m = sgn(kin_.sliding_velocity(set[std::size_t(i)])) >= 0 ? ContactMode::kSlipPositive
+                                                               : ContactMode::kSlipNegative;
+      else if (std::abs(u(2 * i + 1)) <= tol) m = ContactMode::kStick;
+      else m = u(2 * i + 1) > 0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
+      lcp_mode[std::size_t(i)] = m;
+    }
+    if (single && (opt_.solver == "trial-and-error" || opt_.cross_check)) {
+      Eigen::Vector2d rt;
+      ContactMode m = trialAndError(p, candidate[0], p.mu(0), tol, rt);
+      if (!candidate[0] && closed(m)) m = lcp_mode[0] == ContactMode::kOpen ? ContactMode::kSlipPositive : lcp_mode[0];
+      if (opt_.solver == "trial-and-error") {
+        lcp_mode[0] = m;
+        r = rt;
+        u = p.W * rt + p.q;
+      } else if (candidate[0]) {
+        ++run_.mode_checks;
+        if (m != lcp_mode[0]) ++run_.mode_mismatches;
+      }
+    }
+    // A bilateral contact cannot open: pose it on its other side.
+    bool flipped = false;
+    for (Eigen::Index i = 0; i < nk && !flipped; ++i) {
+      const Eigen::Index k = set[std::size_t(i)];
+      if (bilateral(k) && lcp_mode[std::size_t(i)] == ContactMode::kOpen) {
+        side_[std::size_t(k)] = -side_[std::size_t(k)];
+        flipped = true;
+      }
+    }
+    if (flipped) continue;
+    for (Eigen::Index i = 0; i < nk; ++i) {
+      const Eigen::Index k = set[std::size_t(i)];
+      ContactMode& m = lcp_mode[std::size_t(i)];
+      // Break-away: the sticking force has just reached μs N (its root fired), so the
+      // decision sits on the boundary of the friction segment where "stick" is exact only at
+      // this instant; the force keeps growing, so the contact slips against it.
+      const bool limit_fired = !fired.empty() && fired[std::size_t(2 * k + 1)] != 0 &&
+                               modes_[std::size_t(k)] == ContactMode::kStick;
+      if (limit_fired && m == ContactMode::kStick &&
+          std::abs(r(2 * i + 1)) >= (1.0 - 1e-6) * p.mu(i) * r(2 * i))
+        m = r(2 * i + 1) > 0.0 ? ContactMode::kSlipNegative : ContactMode::kSlipPositive;
+      next[std::size_t(k)] = m;
+    }
+    r_all = r;
+    break;
+  }
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    const ContactMode before = modes_[std::size_t(k)], after = next[std::size_t(k)];
+    if (!initial && before != after) {
+      if (after == ContactMode::kOpen) addEvent(t, k, EventKind::kOpen);
+      else if (after == ContactMode::kStick) addEvent(t, k, EventKind::kStick);
+      else if (contact(k).frictional() && (after != before || !closed(before)))
+        addEvent(t, k, after == ContactMode::kSlipPositive ? EventKind::kSlipPositive
+                                                          : EventKind::kSlipNegative);
+      else if (!closed(before)) addEvent(t, k, EventKind::kClose);
+    }
+    modes_[std::size_t(k)] = after;
+  }
+}
+
+void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool initial,
+                         const std::vector<int>& fired) {
+  update(t, q, v);
+  if (impact(t, v)) update(t, q, v);
+  decideModes(t, q, v, initial, fired);
+  project(t, q, v);
+  // Bilateral sides follow the sign of the normal force of the new phase.
+  if (phase(t, q, v))
+    for (Eigen::Index k = 0; k < nc_; ++k)
+      if (bilateral(k) && normal_force_(k) != 0.0) side_[std::size_t(k)] = sgn(normal_force_(k));
+}
+
+void Engine::record(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
+  if (!phase(t, y.head(nq_), y.tail(nv_))) return;
+  samples_.push_back(t);
+  for (Eigen::Index i = 0; i < y.size(); ++i) samples_.push_back(y(i));
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    samples_.push_back(normal_force_(k));
+    samples_.push_back(friction_force_(k));
+  }
+}
+
+NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
+  if (q0.size() != nq_ || v0.size() != nv_)
+    throw std::invalid_argument("simulateEventDriven: expected q0, v0 of sizes " +
+                                std::to_string(nq_) + ", " + std::to_string(nv_));
+  const auto start = Clock::now();
+  Eigen::VectorXd q = q0, v = v0, y(nq_ + nv_);
+  double t = 0.0;
+  long events_here = 0;
+  double last_event_t = -1.0;
+  try {
+    handleEvent(t, q, v, true);
+    y << q, v;
+    CvodeOptions co;
+    co.method = opt_.integrator;
+    co.relative_tolerance = opt_.relative_tolerance;
+    co.absolute_tolerance = opt_.absolute_tolerance;
+    co.max_step = opt_.max_step;
+    CvodeIntegrator ode(
+        int(nq_ + nv_),
+        [this](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dy) {
+          if (!yy.allFinite() || !phase(tt, yy.head(nq_), yy.tail(nv_))) return false;
+          model_.positionRate(yy.head(nq_), yy.tail(nv_), dy.head(nq_));
+          dy.tail(nv_) = vdot_;
+          return true;
+        },
+        co, int(2 * nc_),
+        [this](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> g) {
+          roots(tt, yy, g);
+        });
+    ode.reset(t, y);
+    record(t, y);
+    double next_out = opt_.output_dt;
+    while (t < opt_.t_end) {
+      const double target = std::min(next_out, opt_.t_end);
+      const OdeStep step = ode.advance(target, y);
+      if (step.status == OdeStatus::kFailure) {
+        std::ostringstream os;
+        os << "integration failed at t = " << step.t << " s: " << step.message;
+        throw RunFailure(os.str());
+      }
+      t = step.t;
+      if (step.status == OdeStatus::kReachedTime) {
+        record(t, y);
+        next_out += opt_.output_dt;
+        continue;
+      }
+      // An event: record the state before and after it.
+      record(t, y);
+      if (std::abs(t - last_event_t) <= opt_.event_tolerance) {
+        if (++events_here > 50) {
+          std::ostringstream os;
+          os << "events accumulate at t = " << t << " s (Zeno or modes that contradict each other)";
+          throw RunFailure(os.str());
+        }
+      } else {
+        events_here = 0;
+      }
+      last_event_t = t;
+      if (long(run_.events.size()) >= opt_.max_events)
+        throw RunFailure("more than max_events = " + std::to_string(opt_.max_events) + " events");
+      q = y.head(nq_);
+      v = y.tail(nv_);
+      handleEvent(t, q, v, false, step.roots);
+      y << q, v;
+      run_.steps += ode.statistics().steps;
+      ode.reset(t, y);
+      record(t, y);
+    }
+    run_.ok = true;
+    run_.steps += ode.statistics().steps;
+  } catch (const RunFailure& e) {
+    run_.ok = false;
+    run_.message = e.what();
+  }
+  run_.t_end = t;
+  run_.final_q = y.head(nq_);
+  run_.final_v = y.tail(nv_);
+  const Eigen::Index cols = 1 + nq_ + nv_ + 2 * nc_;
+  run_.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+      samples_.data(), Eigen::Index(samples_.size()) / cols, cols);
+  run_.cpu_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return std::move(run_);
+}
+
+}  // namespace
+
+NonsmoothRun simulateEventDriven(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+                                 const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                                 const EventDrivenOptions& options) {
+  Engine engine(model, contacts, options);
+  return engine.run(q0, v0);
+}
+
+}  // namespace stickslip::dynamics

@@ -1,0 +1,81 @@
+#pragma once
+/// \file The event-driven formulation (DESIGN §2): smooth phases integrated by CVODE with
+/// root functions for every possible event, and at each event complementarity problems that
+/// decide the new contact modes exactly (Pfeiffer & Glocker 1996; Zheng, Zhang & Wang 2018,
+/// eqs. 36–46; Blajer & Markiewicz, constraint addition–deletion).
+///
+/// Smooth phase, modes fixed (rigid_contact.hpp for J, b, v_s; constrained_response.hpp for
+/// a₀, G): every closed contact adds the row g̈ = J_n v̇ + b_n = −2α ġ − β² g with its normal
+/// force N; a sticking contact also adds v̇_t = J_t v̇ + b_t = −2α v_t with its friction
+/// force F; a slipping contact (direction s = sign v_t) carries F = −s μk |N| on the normal
+/// force's column, J_n − s μk σ J_t with σ = sign N. The linear system for the forces is
+///   (A G B) r = rhs − b − A a₀,   v̇ = a₀ + G B r.
+/// Root functions, two per contact: open: g; closed: N (σN for a bilateral contact, whose
+/// sign change only flips σ); slipping: v_t; sticking: μs |N| − |F|.
+///
+/// At an event (t, q, v):
+///  1. Impact, when an open unilateral contact has g ≈ 0 and ġ < 0: one velocity-level
+///     planar friction problem (lcp::FrictionProblem2D) over every contact at g ≈ 0, with
+///     W = J G Jᵀ, u = W P + J v⁻ + (e ġ⁻, −v_s) — Newton's law ġ⁺ = −e ġ⁻ with kinetic
+///     friction μk; v⁺ = v⁻ + G Jᵀ P. Impacts slower than `plastic_velocity` use e = 0 (an
+///     accumulation of impacts — a ball coming to rest — ends in finite steps).
+///  2. Mode decision at the acceleration level over the contacts at g ≈ 0, ġ ≈ 0: the same
+///     problem class with u = (g̈, v̇_t) = W r + (J a₀ + b); contacts with v_t ≈ 0 have the
+///     friction segment |F| ≤ μs N (Glocker–Pfeiffer saturations, exactly the planar friction
+///     LCP), sliding ones carry their kinetic force in W's normal column. N = 0 with g̈ > 0
+///     opens a contact; v̇_t = 0 sticks; v̇_t ≠ 0 slips in its direction, then with μk.
+///     A bilateral contact is posed as unilateral on the side σ of its last normal force; a
+///     solution that separates it flips σ (the two walls of DESIGN §2's HLCP, one at a time);
+///     no consistent side is reported as an inconsistent (Painlevé-type) contact problem.
+///  3. The velocities are projected onto the closed and sticking contacts (ġ = 0, v_t = 0)
+///     through G, and CVODE restarts.
+/// Solvers: "lemke" (planar friction → LCP → our Lemke), "siconos-<fc2d solver>", or
+/// "trial-and-error" (one contact at a time: assume stick, accept if |F| ≤ μs N, else slip
+/// against the sticking force; Zheng et al. §3.3). With `cross_check`, every decision on a
+/// single friction contact is made by both the LCP and trial-and-error, and disagreements
+/// are counted (NonsmoothRun::mode_mismatches).
+///
+/// Event times: CVODE locates a sign change of a root function to 100 ε (|t| + |h|)
+/// [SUNDIALS CVODE guide, root finding]; `event_tolerance` (default 1e-10 s) must not be
+/// below that bound at t_end. The error of an event time is then the integration error of
+/// the root function, set by the tolerances.
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "dynamics/cvode_integrator.hpp"
+#include "dynamics/nonsmooth/nonsmooth_run.hpp"
+#include "dynamics/nonsmooth/rigid_contact.hpp"
+
+namespace stickslip::dynamics {
+
+struct EventDrivenOptions {
+  double t_end = 1.0;                  ///< [s], > 0
+  OdeMethod integrator = OdeMethod::kAdams;  ///< rigid phases are not stiff
+  double relative_tolerance = 1e-10;   ///< CVODE, > 0
+  double absolute_tolerance = 1e-12;   ///< CVODE, > 0
+  double max_step = 0.0;               ///< [s], 0: unlimited
+  double event_tolerance = 1e-10;      ///< [s], see the file comment
+  double gap_tolerance = 1e-9;         ///< |g| below this counts as contact [m]
+  double velocity_tolerance = 1e-8;    ///< |ġ|, |v_t| below this count as zero [m/s]
+  double plastic_velocity = 1e-4;      ///< impacts slower than this are plastic [m/s]
+  double baumgarte_alpha = 10.0;       ///< joints and closed contacts [1/s], ≥ 0
+  double baumgarte_beta = 10.0;        ///< [1/s], ≥ 0
+  std::string solver = "lemke";        ///< lemke | trial-and-error | siconos-<fc2d solver>
+  bool cross_check = true;             ///< single contact: LCP vs trial-and-error
+  double output_dt = 1e-3;             ///< history sampling [s], > 0 (events add rows)
+  long max_events = 1000000;           ///< guard against event accumulation
+  /// Throws std::invalid_argument("EventDrivenOptions: expected …, got …").
+  void validate() const;
+};
+
+/// Runs the model with its contacts from (q0, v0) (consistent with the joints) to t_end, or
+/// until a failure, which is reported in the result (ok = false, message naming time,
+/// contact and cause) with everything computed so far. Throws std::invalid_argument for
+/// invalid options, contacts or sizes.
+NonsmoothRun simulateEventDriven(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+                                 const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                                 const EventDrivenOptions& options);
+
+}  // namespace stickslip::dynamics
