@@ -1,0 +1,26 @@
+#pragma once
+/// \file A block on an incline of angle α under gravity, with Coulomb friction (μs, μk) and an
+/// optional push P(t) along the slope (up the slope positive). From rest it sticks forever
+/// iff tan α ≤ μs (no push); a time-varying push makes it alternate between stick and slip.
+/// The block is a point mass whose centre touches the slope line through the origin
+/// (unilateral contact, normal (−sin α, cos α), tangent up the slope).
+
+#include <functional>
+
+#include "dynamics/nonsmooth/rigid_contact.hpp"
+
+namespace stickslip::mechanisms {
+
+struct Incline {
+  double mass = 1.0;         ///< [kg], > 0
+  double angle = 0.3;        ///< α [rad], in (−π/2, π/2)
+  double gravity = 9.81;     ///< [m/s²], ≥ 0
+  double mu_static = 0.4, mu_kinetic = 0.3;
+  /// Push along the slope P(t) [N], up the slope positive; empty: none.
+  std::function<double(double)> push;
+  void validate() const;  ///< throws std::invalid_argument
+};
+
+dynamics::RigidScenario inclineRigid(const Incline& incline);
+
+}  // namespace stickslip::mechanisms

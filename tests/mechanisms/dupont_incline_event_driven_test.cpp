@@ -1,0 +1,126 @@
+// Event-driven runs of Dupont's two-mass problem and of a block on an incline against
+// independent references.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "dynamics/nonsmooth/event_driven.hpp"
+#include "mechanisms/dupont.hpp"
+#include "mechanisms/incline.hpp"
+
+using namespace stickslip;
+using dynamics::EventKind;
+
+namespace {
+
+std::string kind(EventKind k) { return std::string(dynamics::toString(k)); }
+
+dynamics::NonsmoothRun run(const dynamics::RigidScenario& s, double t_end, std::string solver = "lemke") {
+  dynamics::EventDrivenOptions o;
+  o.t_end = t_end;
+  o.solver = std::move(solver);
+  return dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+}
+
+}  // namespace
+
+TEST_CASE("dupont: event-driven mode changes equal the closed-form reference to 1e-6 s",
+          "[dupont][event-driven]") {
+  const mechanisms::Dupont d;
+  const auto reference = mechanisms::dupontReference(d, 10.0);
+  REQUIRE(reference.size() == 10);
+  for (const std::string solver : {"lemke", "trial-and-error"}) {
+    const dynamics::NonsmoothRun r = run(mechanisms::dupontRigid(d), 10.0, solver);
+    INFO(solver << ": " << r.message);
+    REQUIRE(r.ok);
+    REQUIRE(r.events.size() == reference.size());
+    for (std::size_t i = 0; i < reference.size(); ++i) {
+      INFO("event " << i);
+      CHECK(std::abs(r.events[i].t - reference[i].first) < 1e-6);
+      CHECK(kind(r.events[i].kind) == reference[i].second);
+    }
+    CHECK(r.mode_mismatches == 0);
+  }
+}
+
+TEST_CASE("dupont: stiction intervals where Blajer & Markiewicz's Fig. 4c shows them",
+          "[dupont][event-driven]") {
+  // The paper reads stiction at 0–0.5, 4.1–4.4 and 8.0–8.3 s off its figure.
+  const auto ref = mechanisms::dupontReference({}, 10.0);
+  std::vector<std::pair<double, double>> stick;
+  double start = 0.0;
+  bool sticking = true;
+  for (const auto& [t, k] : ref) {
+    if (k == "stick") { start = t; sticking = true; }
+    else if (sticking) { stick.emplace_back(start, t); sticking = false; }
+  }
+  const std::vector<std::pair<double, double>> paper{{0.0, 0.5}, {4.1, 4.4}, {8.0, 8.3}};
+  REQUIRE(stick.size() == paper.size());
+  for (std::size_t i = 0; i < paper.size(); ++i) {
+    CHECK(std::abs(stick[i].first - paper[i].first) < 0.1);
+    CHECK(std::abs(stick[i].second - paper[i].second) < 0.1);
+  }
+}
+
+TEST_CASE("dupont: during stiction the friction force balances F1 within mu_s |N|",
+          "[dupont][event-driven]") {
+  const mechanisms::Dupont d;
+  const dynamics::NonsmoothRun r = run(mechanisms::dupontRigid(d), 0.4);
+  REQUIRE(r.ok);
+  REQUIRE(r.events.empty());
+  const Eigen::Index cols = r.history.cols();  // t, q (6), v (6), N, F
+  for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
+    const double t = r.history(i, 0), n = r.history(i, cols - 2), f = r.history(i, cols - 1);
+    CHECK(std::abs(r.history(i, 7)) < 1e-9);                        // ẋ1 = 0
+    CHECK(f == Approx(-7.0 * std::sin(2.4 * t)).margin(1e-8));      // F = −F1
+    CHECK(n == Approx(10.0 * 50.0 * std::cos(0.8 * t) / 40.0).margin(1e-8));  // N = m1 F2/(m1+m2)
+    CHECK(std::abs(f) <= 0.5 * std::abs(n) + 1e-9);
+  }
+}
+
+TEST_CASE("incline: a block at rest sticks forever iff tan(alpha) <= mu_s", "[incline][event-driven]") {
+  for (const double alpha : {0.2, 0.38, 0.39, 0.6}) {
+    mechanisms::Incline in;
+    in.angle = alpha;
+    in.mu_static = 0.4;  // atan(0.4) = 0.3805 rad
+    in.mu_kinetic = 0.3;
+    const dynamics::NonsmoothRun r = run(mechanisms::inclineRigid(in), 2.0);
+    INFO("alpha = " << alpha << ": " << r.message);
+    REQUIRE(r.ok);
+    const double s = in.mu_static >= std::tan(alpha) ? 0.0 : 1.0;
+    const double travel = r.final_q.head<2>().norm();
+    if (s == 0.0) {
+      CHECK(travel < 1e-12);
+    } else {
+      // Slides down from t = 0 with a = g (sin α − μk cos α).
+      const double a = 9.81 * (std::sin(alpha) - 0.3 * std::cos(alpha));
+      CHECK(travel == Approx(0.5 * a * 4.0).epsilon(1e-8));
+      CHECK(r.final_q(1) < 0.0);
+    }
+  }
+}
+
+TEST_CASE("incline: a periodic push makes the block alternate stick and slip", "[incline][event-driven]") {
+  mechanisms::Incline in;
+  in.angle = 0.2;
+  in.mu_static = 0.4;
+  in.mu_kinetic = 0.3;
+  in.push = [](double t) { return 8.0 * std::sin(2.0 * t); };  // up the slope positive
+  const dynamics::NonsmoothRun r = run(mechanisms::inclineRigid(in), 10.0);
+  INFO(r.message);
+  REQUIRE(r.ok);
+  int sticks = 0, slips = 0;
+  for (const auto& e : r.events) {
+    if (e.kind == EventKind::kStick) ++sticks;
+    if (e.kind == EventKind::kSlipPositive || e.kind == EventKind::kSlipNegative) ++slips;
+  }
+  CHECK(sticks >= 3);
+  CHECK(slips >= 3);
+  // The first break-away: push − m g sin α reaches μs m g cos α (up the slope).
+  const double g = 9.81, need = g * (std::sin(0.2) + 0.4 * std::cos(0.2));
+  const double t1 = std::asin(need / 8.0) / 2.0;
+  REQUIRE(!r.events.empty());
+  CHECK(r.events.front().t == Approx(t1).margin(1e-8));
+  CHECK(r.events.front().kind == EventKind::kSlipPositive);
+  CHECK(r.mode_mismatches == 0);
+  CHECK(r.mode_checks > sticks);
+}
