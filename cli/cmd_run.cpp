@@ -11,9 +11,11 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
+#include "cli/run_nonsmooth.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/journal_bearing.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
 
 namespace stickslip::cli {
 namespace {
@@ -21,14 +23,25 @@ namespace {
 void declare(po::options_description& o, po::positional_options_description& p) {
   std::string laws;
   for (std::string_view n : dynamics::frictionLawNames()) laws += (laws.empty() ? "" : ", ") + std::string(n);
-  o.add_options()("scenario", po::value<std::string>()->required(), "built-in scenario: belt, journal-bearing")(
-      "method", po::value<std::string>()->default_value("penalty"), "penalty")(
+  std::string scenarios = "journal-bearing";
+  for (const auto& s : mechanisms::rigidScenarios()) scenarios += ", " + s.name;
+  o.add_options()("scenario", po::value<std::string>()->required(), ("built-in scenario: " + scenarios).c_str())(
+      "method", po::value<std::string>()->default_value("penalty"),
+      "event-driven, moreau-jean (rigid contacts with set-valued Coulomb) or penalty (belt and "
+      "journal-bearing); default: penalty for those two, event-driven for the others")(
+      "solver", po::value<std::string>()->default_value("lemke"),
+      "contact problems of the nonsmooth methods: lemke, trial-and-error (event-driven, one "
+      "contact), siconos-<fc2d solver>")(
+      "theta", po::value<double>()->default_value(0.5), "Moreau-Jean theta in [0.5, 1]")(
+      "tolerance", po::value<double>()->default_value(1e-10), "event-driven: CVODE relative tolerance")(
+      "event-tolerance", po::value<double>()->default_value(1e-10), "event-driven: event location [s]")(
       "friction", po::value<std::string>()->default_value("linear"),
       ("friction law of the penalty route (journal-bearing also: none, its default): " + laws).c_str())(
       "integrator", po::value<std::string>()->default_value("rk4"),
       "rk4 (fixed step, as the thesis; every law) or bdf (CVODE; smooth laws only)")(
       "t-end", po::value<double>()->default_value(20.0), "end time [s]")(
-      "dt", po::value<double>()->default_value(5e-5), "RK4 step [s]")(
+      "dt", po::value<double>()->default_value(5e-5), "RK4 step of the penalty route, or the Moreau-Jean step "
+      "(default per scenario) [s]")(
       "out", po::value<std::string>(), "write the history as CSV (belt: t, x, v, v_rel, F; journal-bearing: t, x, y, theta, "
       "vx, vy, omega, penetration, v_t, F_n, F_t, energy)")(
       "force", po::bool_switch(), "overwrite --out if it exists")(
@@ -122,13 +135,13 @@ int runJournalBearing(const po::variables_map& vm, std::ostream& out, std::ostre
 int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const std::string scenario = vm["scenario"].as<std::string>();
   const std::string method = vm["method"].as<std::string>();
-  if (scenario != "belt" && scenario != "journal-bearing")
-    throw std::invalid_argument("unknown scenario '" + scenario +
-                                "' (built-in: belt, journal-bearing)");
-  if (method != "penalty")
-    throw std::invalid_argument("method '" + method + "' is not available for '" + scenario +
-                                "' in this version (available: penalty)");
-  if (scenario == "journal-bearing") return runJournalBearing(vm, out, err);
+  if (scenario == "journal-bearing") {
+    if (method != "penalty")
+      throw std::invalid_argument("--method: '" + method + "' is not available for journal-bearing "
+                                  "in this version (available: penalty)");
+    return runJournalBearing(vm, out, err);
+  }
+  if (scenario != "belt" || method != "penalty") return runNonsmooth(vm, out, err);
   const std::string law_name = vm["friction"].as<std::string>();
   const auto law = dynamics::makeFrictionLaw(law_name);  // throws with the valid names
   mechanisms::PenaltyOptions opts;

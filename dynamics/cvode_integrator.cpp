@@ -128,6 +128,15 @@ void CvodeIntegrator::reset(double t0, const Eigen::VectorXd& y0) {
   impl_->last_error.clear();
 }
 
+void CvodeIntegrator::setRootDirections(const std::vector<int>& directions) {
+  if (static_cast<int>(directions.size()) != impl_->roots)
+    throw std::invalid_argument("CvodeIntegrator::setRootDirections: expected " +
+                                std::to_string(impl_->roots) + " directions, got " +
+                                std::to_string(directions.size()));
+  std::vector<int> copy = directions;  // CVODE takes a non-const pointer and copies the values
+  check(CVodeSetRootDirection(impl_->mem, copy.data()), "CVodeSetRootDirection");
+}
+
 OdeStep CvodeIntegrator::advance(double t_out, Eigen::VectorXd& y) {
   Impl& s = *impl_;
   OdeStep step;

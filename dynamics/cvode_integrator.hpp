@@ -62,6 +62,9 @@ class CvodeIntegrator final {
 
   /// Restarts the integration at (t0, y0), e.g. after an event changed the state.
   void reset(double t0, const Eigen::VectorXd& y0);
+  /// Which sign changes of each root function count: +1 increasing only, −1 decreasing only,
+  /// 0 both (the default). Size: the number of root functions. Throws on a size mismatch.
+  void setRootDirections(const std::vector<int>& directions);
   /// Integrates from the current time towards t_out; y receives the state at the time reached.
   OdeStep advance(double t_out, Eigen::VectorXd& y);
 

@@ -28,14 +28,8 @@ struct Dupont {
 
 dynamics::RigidScenario dupontRigid(const Dupont& d);
 
-/// Independent reference for the mode changes of m1 up to t_end: (t, "stick" | "slip+" |
-/// "slip-"), slip± meaning ẋ ≷ 0. Within a slip interval started at t₀ with ẋ(t₀) = 0 the
-/// velocity is known in closed form,
-///   ẋ(t) = (a₁/ω₁)(cos ω₁t₀ − cos ω₁t)/m₁ − s μk a₂ (I(t) − I(t₀))/(m₁ + m₂),
-///   I(t) = ∫₀ᵗ |cos ω₂τ| dτ (piecewise closed form),
-/// so slip ends at a root of ẋ; there it sticks if |F₁| ≤ μs N, else it slips through in the
-/// other direction; a stick ends where |F₁| = μs N. Roots are bracketed on a 1 ms grid and
-/// bisected to 1e-14 s.
+/// Mode changes of m1 up to t_end by coulombReference (coulomb_reference.hpp), with
+/// f = F1 and N = m1 |F2| / (m1 + m2): (t, "stick" | "slip+" | "slip-"), slip± meaning ẋ ≷ 0.
 std::vector<std::pair<double, std::string>> dupontReference(const Dupont& d, double t_end);
 
 }  // namespace stickslip::mechanisms

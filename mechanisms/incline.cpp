@@ -1,5 +1,7 @@
 #include "mechanisms/incline.hpp"
 
+#include "mechanisms/coulomb_reference.hpp"
+
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -37,6 +39,30 @@ dynamics::RigidScenario inclineRigid(const Incline& in) {
   s.q0 = Eigen::VectorXd::Zero(3);
   s.v0 = Eigen::VectorXd::Zero(3);
   return s;
+}
+
+Incline pushedIncline() {
+  Incline in;
+  in.angle = 0.2;
+  in.mu_static = 0.4;
+  in.mu_kinetic = 0.3;
+  in.push = [](double t) { return 8.0 * std::sin(2.0 * t); };
+  return in;
+}
+
+std::vector<std::pair<double, std::string>> pushedInclineReference(double t_end) {
+  const Incline in = pushedIncline();
+  const double down = in.mass * in.gravity * std::sin(in.angle);
+  const double n = in.mass * in.gravity * std::cos(in.angle);
+  CoulombCoordinate c;
+  c.mass = in.mass;
+  c.mu_static = in.mu_static;
+  c.mu_kinetic = in.mu_kinetic;
+  c.force = [down](double t) { return 8.0 * std::sin(2.0 * t) - down; };
+  c.force_integral = [down](double t) { return 4.0 * (1.0 - std::cos(2.0 * t)) - down * t; };
+  c.normal = [n](double) { return n; };
+  c.normal_integral = [n](double t) { return n * t; };
+  return coulombReference(c, t_end);
 }
 
 }  // namespace stickslip::mechanisms

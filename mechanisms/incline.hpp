@@ -6,6 +6,9 @@
 /// (unilateral contact, normal (−sin α, cos α), tangent up the slope).
 
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 
@@ -22,5 +25,11 @@ struct Incline {
 };
 
 dynamics::RigidScenario inclineRigid(const Incline& incline);
+
+/// The built-in `incline` scenario: α = 0.2 rad, μs = 0.4, μk = 0.3, push 8 sin(2t) N.
+Incline pushedIncline();
+/// Mode changes of pushedIncline() up to t_end by coulombReference (f = P − m g sin α,
+/// N = m g cos α); slip+ is up the slope.
+std::vector<std::pair<double, std::string>> pushedInclineReference(double t_end);
 
 }  // namespace stickslip::mechanisms

@@ -181,7 +181,7 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
     const RigidContact& c = contact(k);
     g(2 * k) = closed(m) ? side_[std::size_t(k)] * normal_force_(k) : kin_.gap(k);
     if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative)
-      g(2 * k + 1) = kin_.sliding_velocity(k);
+      g(2 * k + 1) = (m == ContactMode::kSlipPositive ? 1.0 : -1.0) * kin_.sliding_velocity(k);
     else if (m == ContactMode::kStick)
       g(2 * k + 1) = c.mu_static * std::abs(normal_force_(k)) - std::abs(friction_force_(k));
     else
@@ -482,6 +482,10 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
         [this](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> g) {
           roots(tt, yy, g);
         });
+    // Every root function is positive inside its phase and an event is its decrease
+    // through zero. Counting only those keeps a function that starts at zero (a slip that
+    // begins at v_t = 0, a contact that closes at g = 0) from firing on round-off.
+    if (nc_ > 0) ode.setRootDirections(std::vector<int>(std::size_t(2 * nc_), -1));
     ode.reset(t, y);
     record(t, y);
     double next_out = opt_.output_dt;

@@ -10,8 +10,9 @@
 /// force F; a slipping contact (direction s = sign v_t) carries F = −s μk |N| on the normal
 /// force's column, J_n − s μk σ J_t with σ = sign N. The linear system for the forces is
 ///   (A G B) r = rhs − b − A a₀,   v̇ = a₀ + G B r.
-/// Root functions, two per contact: open: g; closed: N (σN for a bilateral contact, whose
-/// sign change only flips σ); slipping: v_t; sticking: μs |N| − |F|.
+/// Root functions, two per contact, each positive inside its phase; an event is a decrease
+/// through zero: open: g; closed: σN (for a bilateral contact only σ flips); slipping in
+/// direction s: s v_t; sticking: μs |N| − |F|.
 ///
 /// At an event (t, q, v):
 ///  1. Impact, when an open unilateral contact has g ≈ 0 and ġ < 0: one velocity-level

@@ -1,0 +1,164 @@
+#include "cli/run_nonsmooth.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/output.hpp"
+#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "mechanisms/belt.hpp"
+#include "mechanisms/dupont.hpp"
+#include "mechanisms/incline.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
+
+namespace stickslip::cli {
+namespace {
+
+/// Mode changes of the scenario's exact reference, when it has one.
+std::vector<std::pair<double, std::string>> referenceEvents(const std::string& scenario, double t_end) {
+  if (scenario == "belt") {
+    std::vector<std::pair<double, std::string>> ev;
+    for (const auto& [t, kind] : mechanisms::beltClosedForm({}).events(t_end))
+      ev.emplace_back(t, kind == "stick" ? "stick" : "slip-");  // the block falls behind the belt
+    return ev;
+  }
+  if (scenario == "dupont") return mechanisms::dupontReference({}, t_end);
+  if (scenario == "incline") return mechanisms::pushedInclineReference(t_end);
+  return {};
+}
+
+}  // namespace
+
+int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
+  const std::string name = vm["scenario"].as<std::string>();
+  const std::string method = vm["method"].defaulted() ? "event-driven" : vm["method"].as<std::string>();
+  const mechanisms::RigidScenarioInfo& info = mechanisms::rigidScenarioInfo(name);
+  const dynamics::RigidScenario s = mechanisms::buildRigidScenario(name);
+  const double t_end = vm["t-end"].defaulted() ? info.t_end : vm["t-end"].as<double>();
+  const std::string solver = vm["solver"].as<std::string>();
+  std::string csv;
+  if (vm.count("out")) {
+    csv = vm["out"].as<std::string>();
+    if (std::filesystem::exists(csv) && !vm["force"].as<bool>())
+      throw std::invalid_argument("--out " + csv + ": file exists; pass --force to overwrite it");
+  }
+
+  dynamics::NonsmoothRun r;
+  double h = 0.0;
+  if (method == "event-driven") {
+    dynamics::EventDrivenOptions o;
+    o.t_end = t_end;
+    o.solver = solver;
+    o.relative_tolerance = vm["tolerance"].as<double>();
+    o.absolute_tolerance = 1e-2 * o.relative_tolerance;
+    o.event_tolerance = vm["event-tolerance"].as<double>();
+    r = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+  } else if (method == "moreau-jean") {
+    dynamics::MoreauJeanOptions o;
+    o.t_end = t_end;
+    o.solver = solver;
+    o.h = h = vm["dt"].defaulted() ? info.h : vm["dt"].as<double>();
+    o.theta = vm["theta"].as<double>();
+    r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+  } else {
+    throw std::invalid_argument("--method: expected event-driven or moreau-jean for '" + name +
+                                "' (penalty: belt and journal-bearing), got '" + method + "'");
+  }
+
+  if (!csv.empty()) {
+    std::ofstream f(csv);
+    if (!f) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
+    f << "t";
+    for (int b = 0; b < s.model.bodyCount(); ++b)
+      for (const char* c : {"x", "y", "theta"}) f << ',' << s.model.body(b).name << '.' << c;
+    for (int b = 0; b < s.model.bodyCount(); ++b)
+      for (const char* c : {"vx", "vy", "omega"}) f << ',' << s.model.body(b).name << '.' << c;
+    for (const auto& c : s.contacts) f << ',' << c.name << ".N," << c.name << ".F";
+    f << '\n' << std::setprecision(12);
+    for (Eigen::Index i = 0; i < r.history.rows(); ++i)
+      for (Eigen::Index j = 0; j < r.history.cols(); ++j)
+        f << r.history(i, j) << (j + 1 == r.history.cols() ? '\n' : ',');
+    if (!r.ok) f << "# incomplete: " << r.message << '\n';
+  }
+
+  // Compare the stick/slip changes with the exact reference, event by event.
+  const auto reference = referenceEvents(name, r.t_end);
+  std::vector<const dynamics::ContactEvent*> modes;
+  for (const auto& e : r.events)
+    if (e.kind == dynamics::EventKind::kStick || e.kind == dynamics::EventKind::kSlipPositive ||
+        e.kind == dynamics::EventKind::kSlipNegative)
+      modes.push_back(&e);
+  double max_error = NAN;
+  bool matched = !reference.empty() && modes.size() == reference.size();
+  if (matched) {
+    max_error = 0.0;
+    for (std::size_t i = 0; i < reference.size(); ++i) {
+      matched = matched && std::string(dynamics::toString(modes[i]->kind)) == reference[i].second;
+      max_error = std::max(max_error, std::abs(modes[i]->t - reference[i].first));
+    }
+  }
+  const long steps = r.steps;
+  if (vm["json"].as<bool>()) {
+    nlohmann::json events = nlohmann::json::array(), ref = nlohmann::json::array();
+    for (const auto& e : r.events)
+      events.push_back({{"t", e.t}, {"contact", s.contacts[std::size_t(e.contact)].name},
+                        {"kind", std::string(dynamics::toString(e.kind))}});
+    for (const auto& [t, kind] : reference) ref.push_back({{"t", t}, {"kind", kind}});
+    nlohmann::json j{{"scenario", name},
+                     {"method", method},
+                     {"solver", solver},
+                     {"status", r.ok ? "ok" : "failed"},
+                     {"message", r.message},
+                     {"t", r.t_end},
+                     {"steps", steps},
+                     {"lcp_solves", r.lcp_solves},
+                     {"pivots", r.pivots},
+                     {"mode_checks", r.mode_checks},
+                     {"mode_mismatches", r.mode_mismatches},
+                     {"cpu_seconds", r.cpu_seconds},
+                     {"events", events},
+                     {"final_q", toJson(r.final_q)},
+                     {"final_v", toJson(r.final_v)}};
+    if (method == "moreau-jean") {
+      j["h"] = h;
+      j["us_per_step"] = steps > 0 ? 1e6 * r.cpu_seconds / double(steps) : 0.0;
+    }
+    if (!reference.empty())
+      j["reference"] = {{"events", ref}, {"matched", matched}, {"max_time_error", finiteOrNull(max_error)}};
+    out << j.dump() << "\n";
+  } else {
+    out << name << " — " << info.summary << "\n"
+        << method << " (solver " << solver << ")" << (method == "moreau-jean" ? ", h = " + std::to_string(h) + " s" : "")
+        << "\nstatus      " << (r.ok ? "ok" : "failed: " + r.message) << "\n"
+        << "t           " << r.t_end << " s\n"
+        << "steps       " << steps;
+    if (method == "moreau-jean" && steps > 0) out << "  (" << 1e6 * r.cpu_seconds / double(steps) << " us/step)";
+    out << "\nLCP solves  " << r.lcp_solves << " (" << r.pivots << " pivots)\n";
+    if (r.mode_checks > 0)
+      out << "LCP vs trial-and-error: " << r.mode_mismatches << " mismatches in " << r.mode_checks
+          << " decisions\n";
+    out << "cpu         " << r.cpu_seconds << " s\n"
+        << "events      " << r.events.size() << "\n";
+    const std::size_t shown = std::min<std::size_t>(r.events.size(), 40);
+    for (std::size_t i = 0; i < shown; ++i)
+      out << "  " << std::setw(14) << std::setprecision(10) << r.events[i].t << " s  "
+          << s.contacts[std::size_t(r.events[i].contact)].name << "  "
+          << dynamics::toString(r.events[i].kind) << "\n";
+    if (shown < r.events.size()) out << "  … " << r.events.size() - shown << " more (--json lists all)\n";
+    if (!reference.empty()) {
+      if (matched)
+        out << "reference   " << reference.size() << " stick/slip changes matched, max |dt| = "
+            << max_error << " s\n";
+      else
+        out << "reference   " << reference.size() << " stick/slip changes, not matched one to one\n";
+    }
+  }
+  if (!r.ok) err << "stickslip run: " << r.message << "\n";
+  return r.ok ? kExitOk : kExitFailure;
+}
+
+}  // namespace stickslip::cli

@@ -1,0 +1,27 @@
+#pragma once
+/// \file The built-in scenarios of the nonsmooth formulations, by name, with their default
+/// data and the run settings they are meant for.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dynamics/nonsmooth/rigid_contact.hpp"
+
+namespace stickslip::mechanisms {
+
+struct RigidScenarioInfo {
+  std::string name;
+  std::string summary;       ///< one line, with its source
+  double t_end = 1.0;        ///< default run length [s]
+  double h = 1e-4;           ///< default Moreau–Jean step [s]
+};
+
+/// Every built-in rigid scenario, in the order `stickslip list` shows them.
+const std::vector<RigidScenarioInfo>& rigidScenarios();
+/// Throws std::invalid_argument naming the valid scenarios for an unknown name.
+const RigidScenarioInfo& rigidScenarioInfo(std::string_view name);
+/// Builds the scenario with its default data. Throws as rigidScenarioInfo.
+dynamics::RigidScenario buildRigidScenario(std::string_view name);
+
+}  // namespace stickslip::mechanisms
