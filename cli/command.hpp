@@ -25,6 +25,8 @@ struct Command {
 const Command& lcpCommand();
 const Command& benchCommand();
 const Command& runCommand();
+const Command& verifyCommand();
+const Command& listCommand();
 
 /// Parses `args` for `cmd` and runs it; bad usage → kExitInput, std::invalid_argument from
 /// the library (bad files, bad values) → kExitInput with its message.

@@ -1,0 +1,32 @@
+// stickslip list: the built-in scenarios with one line each and the methods they run with.
+#include <iomanip>
+#include <ostream>
+
+#include "cli/command.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
+
+namespace stickslip::cli {
+namespace {
+
+void declare(po::options_description&, po::positional_options_description&) {}
+
+int run(const po::variables_map&, std::ostream& out, std::ostream&) {
+  out << "scenario (methods)\n";
+  for (const auto& s : mechanisms::rigidScenarios())
+    out << "  " << std::left << std::setw(22) << s.name
+        << (s.name == "belt" ? "event-driven, moreau-jean, penalty" : "event-driven, moreau-jean")
+        << "\n      " << s.summary << "\n";
+  out << "  " << std::left << std::setw(22) << "journal-bearing" << "penalty\n"
+      << "      journal in a bearing with clearance (review Table 5): free flight, impacts, "
+         "continuous contact\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+const Command& listCommand() {
+  static const Command c{"list", "built-in scenarios and the methods they run with", declare, run};
+  return c;
+}
+
+}  // namespace stickslip::cli

@@ -1,0 +1,168 @@
+#include "mechanisms/verification.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "mechanisms/belt.hpp"
+#include "mechanisms/bouncing_ball.hpp"
+#include "mechanisms/dupont.hpp"
+#include "mechanisms/incline.hpp"
+
+namespace stickslip::mechanisms {
+namespace {
+
+using Events = std::vector<std::pair<double, std::string>>;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+VerificationRow row(std::string c, std::string method, std::string quantity, double reference,
+                    double obtained, double tolerance, const dynamics::NonsmoothRun* run = nullptr,
+                    bool relative = false) {
+  VerificationRow r{std::move(c), std::move(method), std::move(quantity), reference, obtained,
+                    std::abs(obtained - reference), tolerance, false, ""};
+  if (relative && reference != 0.0) r.error /= std::abs(reference);
+  r.pass = r.error <= tolerance;
+  if (run && !run->ok) {
+    r.pass = false;
+    r.note = run->message;
+  }
+  return r;
+}
+
+/// Max |Δt| between the run's stick/slip changes and the reference, matched one to one with
+/// equal kinds; +∞ when they cannot be matched.
+double maxTimeError(const dynamics::NonsmoothRun& run, const Events& reference) {
+  std::vector<const dynamics::ContactEvent*> modes;
+  for (const auto& e : run.events)
+    if (e.kind == dynamics::EventKind::kStick || e.kind == dynamics::EventKind::kSlipPositive ||
+        e.kind == dynamics::EventKind::kSlipNegative)
+      modes.push_back(&e);
+  if (modes.size() != reference.size()) return kInf;
+  double err = 0.0;
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    if (std::string(dynamics::toString(modes[i]->kind)) != reference[i].second) return kInf;
+    err = std::max(err, std::abs(modes[i]->t - reference[i].first));
+  }
+  return err;
+}
+
+dynamics::NonsmoothRun eventDriven(const dynamics::RigidScenario& s, double t_end,
+                                   std::string solver = "lemke") {
+  dynamics::EventDrivenOptions o;
+  o.t_end = t_end;
+  o.solver = std::move(solver);
+  return dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+}
+
+dynamics::NonsmoothRun moreauJean(const dynamics::RigidScenario& s, double t_end, double h) {
+  dynamics::MoreauJeanOptions o;
+  o.t_end = t_end;
+  o.h = h;
+  return dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+}
+
+Events beltReference(double t_end) {
+  Events ev;
+  for (const auto& [t, kind] : beltClosedForm({}).events(t_end))
+    ev.emplace_back(t, kind == "stick" ? "stick" : "slip-");  // the block falls behind the belt
+  return ev;
+}
+
+std::vector<VerificationRow> modeChanges(const std::string& name, const dynamics::RigidScenario& s,
+                                         const Events& reference, double t_end) {
+  std::vector<VerificationRow> rows;
+  for (const char* solver : {"lemke", "trial-and-error"}) {
+    const dynamics::NonsmoothRun r = eventDriven(s, t_end, solver);
+    rows.push_back(row(name, std::string("event-driven/") + solver,
+                       "max |t - t_ref| of " + std::to_string(reference.size()) + " stick/slip changes [s]",
+                       0.0, maxTimeError(r, reference), 1e-6, &r));
+    if (std::string(solver) == "lemke")
+      rows.push_back(row(name, "event-driven/lemke", "LCP vs trial-and-error mismatches in " +
+                         std::to_string(r.mode_checks) + " decisions", 0.0, double(r.mode_mismatches), 0.0, &r));
+  }
+  return rows;
+}
+
+std::vector<VerificationRow> belt() {
+  const Events ref = beltReference(20.0);
+  std::vector<VerificationRow> rows = modeChanges("belt", beltRigid({}), ref, 20.0);
+  const dynamics::NonsmoothRun mj = moreauJean(beltRigid({}), 20.0, 1e-4);
+  rows.push_back(row("belt", "moreau-jean h=1e-4", "max |t - t_ref| of 4 stick/slip changes [s]", 0.0,
+                     maxTimeError(mj, ref), 2e-3, &mj));
+  return rows;
+}
+
+std::vector<VerificationRow> incline() {
+  std::vector<VerificationRow> rows;
+  for (const double alpha : {0.3805, 0.3806}) {  // atan(0.4) = 0.38051
+    Incline in;
+    in.angle = alpha;
+    in.mu_static = 0.4;
+    in.mu_kinetic = 0.3;
+    const dynamics::NonsmoothRun r = eventDriven(inclineRigid(in), 1.0);
+    const bool sticks = std::tan(alpha) <= in.mu_static;
+    const double travel = r.final_q.head<2>().norm();
+    const double expected = sticks ? 0.0 : 0.5 * in.gravity * (std::sin(alpha) - in.mu_kinetic * std::cos(alpha));
+    rows.push_back(row("incline", "event-driven/lemke",
+                       "travel in 1 s from rest, alpha = " + std::to_string(alpha) +
+                           (sticks ? " (tan <= mu_s: sticks) [m]" : " (tan > mu_s: slides) [m]"),
+                       expected, travel, 1e-9, &r));
+  }
+  for (auto& r : modeChanges("incline", inclineRigid(pushedIncline()), pushedInclineReference(10.0), 10.0))
+    rows.push_back(std::move(r));
+  return rows;
+}
+
+std::vector<VerificationRow> ball() {
+  std::vector<VerificationRow> rows;
+  BouncingBall b;
+  b.restitution = 0.5;
+  const dynamics::NonsmoothRun r = eventDriven(bouncingBall(b), 2.0);
+  std::vector<double> impacts;
+  for (const auto& e : r.events)
+    if (e.kind == dynamics::EventKind::kImpact) impacts.push_back(e.t);
+  double worst = impacts.size() >= 4 ? 0.0 : kInf;
+  for (std::size_t k = 2; k < std::min<std::size_t>(impacts.size(), 8); ++k)
+    worst = std::max(worst, std::abs((impacts[k] - impacts[k - 1]) / (impacts[k - 1] - impacts[k - 2]) - b.restitution));
+  rows.push_back(row("ball", "event-driven/lemke", "flight-time ratio of successive bounces (= e; energy e^2)",
+                     b.restitution, b.restitution + worst, 1e-6, &r));
+  BouncingBall roll;
+  roll.height = roll.radius;
+  roll.velocity_x = 2.0;
+  roll.spin = 10.0;
+  roll.mu_static = roll.mu_kinetic = 0.3;
+  const double v_roll = (2.0 * roll.velocity_x - roll.radius * roll.spin) / 3.0;
+  const dynamics::NonsmoothRun ed = eventDriven(bouncingBall(roll), 2.0);
+  rows.push_back(row("ball", "event-driven/lemke", "rolling speed (2 v0 - r w0)/3 [m/s]", v_roll,
+                     ed.final_v.size() ? ed.final_v(0) : kInf, 1e-9, &ed, true));
+  const dynamics::NonsmoothRun mj = moreauJean(bouncingBall(roll), 2.0, 1e-4);
+  rows.push_back(row("ball", "moreau-jean h=1e-4", "rolling speed (2 v0 - r w0)/3 [m/s]", v_roll,
+                     mj.final_v.size() ? mj.final_v(0) : kInf, 1e-6, &mj, true));
+  return rows;
+}
+
+}  // namespace
+
+const std::vector<VerificationCase>& verificationCases() {
+  static const std::vector<VerificationCase> all{
+      {"belt", "closed-form stick/slip instants of the belt (thesis Table 3.1) over 20 s"},
+      {"dupont", "Dupont's two masses against the closed-form Coulomb reference over 10 s"},
+      {"incline", "a block sticks iff tan(alpha) <= mu_s; pushed, its stick/slip instants"},
+      {"ball", "Newton restitution per impact; rolling without slipping after sliding"},
+  };
+  return all;
+}
+
+std::vector<VerificationRow> runVerification(std::string_view name) {
+  if (name == "belt") return belt();
+  if (name == "dupont") return modeChanges("dupont", dupontRigid({}), dupontReference({}, 10.0), 10.0);
+  if (name == "incline") return incline();
+  if (name == "ball") return ball();
+  std::string names;
+  for (const auto& c : verificationCases()) names += (names.empty() ? "" : ", ") + c.name;
+  throw std::invalid_argument("--case: unknown case '" + std::string(name) + "' (cases: " + names + ")");
+}
+
+}  // namespace stickslip::mechanisms
