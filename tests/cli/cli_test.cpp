@@ -163,7 +163,48 @@ TEST_CASE("stickslip run belt: penalty route, JSON, CSV and refusals", "[cli][ru
   const Run bad_law = cli({"run", "belt", "--friction", "magic"});
   CHECK(bad_law.code == 2);
   CHECK(bad_law.err.find("lugre") != std::string::npos);  // lists the valid names
-  CHECK(cli({"run", "belt", "--method", "moreau-jean"}).code == 2);
+  CHECK(cli({"run", "belt", "--method", "magic"}).code == 2);
+  CHECK(cli({"run", "journal-bearing", "--method", "event-driven"}).code == 2);
+}
+
+TEST_CASE("stickslip run dupont/belt, event-driven: events with kinds, counts and the reference",
+          "[cli][run]") {
+  const Run r = cli({"run", "dupont", "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"status", "events", "lcp_solves", "pivots", "steps", "cpu_seconds",
+                          "mode_checks", "mode_mismatches", "reference"})
+    CHECK(j.contains(key));
+  CHECK(j["method"] == "event-driven");
+  REQUIRE(j["events"].size() == 10);
+  CHECK(j["events"][0]["kind"] == "slip+");
+  CHECK(j["events"][0]["contact"] == "slot");
+  CHECK(j["reference"]["matched"] == true);
+  CHECK(j["reference"]["max_time_error"].get<double>() < 1e-6);
+  CHECK(j["mode_mismatches"] == 0);
+  const Run te = cli({"run", "belt", "--method", "event-driven", "--solver", "trial-and-error", "--json"});
+  REQUIRE(te.code == 0);
+  CHECK(nlohmann::json::parse(te.out)["reference"]["matched"] == true);
+  const Run bad = cli({"run", "dupont", "--solver", "magic"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("trial-and-error") != std::string::npos);
+  CHECK(cli({"run", "dupont", "--method", "penalty"}).code == 2);
+}
+
+TEST_CASE("stickslip verify prints the table and exits 0 when every check passes", "[cli][verify]") {
+  const Run r = cli({"verify", "--case", "dupont", "--json"});
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["failed"] == 0);
+  REQUIRE(j["rows"].size() >= 2);
+  for (const auto& row : j["rows"]) CHECK(row["pass"] == true);
+  const Run human = cli({"verify", "--case", "incline"});
+  CHECK(human.code == 0);
+  CHECK(human.out.find("PASS") != std::string::npos);
+  CHECK(cli({"verify", "--case", "nothing"}).code == 2);
+  CHECK(cli({"list"}).out.find("dupont") != std::string::npos);
 }
 
 TEST_CASE("stickslip bench eom and bench friction print the thesis' comparisons", "[cli][bench]") {
