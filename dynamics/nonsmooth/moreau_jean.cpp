@@ -1,0 +1,471 @@
+#include "dynamics/nonsmooth/moreau_jean.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "lcp/siconos_backend.hpp"
+
+namespace stickslip::dynamics {
+namespace {
+
+constexpr const char* kOptionsWho = "MoreauJeanOptions";
+constexpr const char* kSiconosPrefix = "siconos-";
+/// A normal impulse counts only if the normal velocity change W_nn P_n it causes exceeds
+/// this fraction of stick_velocity: iterative backends leave round-off-sized impulses.
+constexpr double kImpulseFloor = 1e-3;
+
+template <typename T>
+void require(bool ok, const char* what, T got) {
+  if (ok) return;
+  std::ostringstream os;
+  os << kOptionsWho << ": expected " << what << ", got " << got;
+  throw std::invalid_argument(os.str());
+}
+
+bool isSiconos(const std::string& solver) { return solver.rfind(kSiconosPrefix, 0) == 0; }
+
+}  // namespace
+
+void MoreauJeanOptions::validate() const {
+  require(t_end > 0.0 && std::isfinite(t_end), "t_end > 0", t_end);
+  require(h > 0.0 && std::isfinite(h), "h > 0", h);
+  require(theta >= 0.5 && theta <= 1.0, "theta in [0.5, 1]", theta);
+  require(output_dt >= 0.0 && std::isfinite(output_dt), "output_dt >= 0", output_dt);
+  require(stick_velocity > 0.0 && std::isfinite(stick_velocity), "stick_velocity > 0",
+          stick_velocity);
+  require(joint_position_feedback >= 0.0 && joint_position_feedback <= 1.0,
+          "joint_position_feedback in [0, 1]", joint_position_feedback);
+  require(joint_baumgarte_alpha >= 0.0 && std::isfinite(joint_baumgarte_alpha),
+          "joint_baumgarte_alpha >= 0", joint_baumgarte_alpha);
+  require(joint_baumgarte_beta >= 0.0 && std::isfinite(joint_baumgarte_beta),
+          "joint_baumgarte_beta >= 0", joint_baumgarte_beta);
+  require(gap_tolerance >= 0.0 && std::isfinite(gap_tolerance), "gap_tolerance >= 0",
+          gap_tolerance);
+  require(max_steps >= 1, "max_steps >= 1", max_steps);
+  if (solver == "lemke") return;
+  if (isSiconos(solver)) {
+    const auto names = lcp::siconosFc2dSolverNames();
+    const std::string name = solver.substr(std::char_traits<char>::length(kSiconosPrefix));
+    if (std::find(names.begin(), names.end(), name) != names.end()) return;
+  }
+  std::string valid = "lemke";
+  for (const std::string& n : lcp::siconosFc2dSolverNames()) valid += ", siconos-" + n;
+  require(false, ("solver one of " + valid).c_str(), "'" + solver + "'");
+}
+
+struct MoreauJeanStepper::Siconos {
+  lcp::SiconosFc2dSolver solver;
+  lcp::FrictionProblem2D problem;
+  lcp::FrictionResult result;
+};
+
+MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
+                                     const std::vector<RigidContact>& contacts,
+                                     const MoreauJeanOptions& options)
+    : model_(model),
+      contacts_(contacts),
+      options_(options),
+      response_(model, options.joint_baumgarte_alpha, options.joint_baumgarte_beta) {
+  options_.validate();
+  for (const RigidContact& c : contacts) {
+    c.validate(model);
+    if (c.normal != RigidContact::Normal::kUnilateral)
+      throw std::invalid_argument(c.name +
+                                  ": expected a unilateral contact for Moreau–Jean, got a "
+                                  "bilateral one (model it as a joint)");
+  }
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
+  const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
+  kin_.resize(nc, nv);
+  q_theta_.resize(model.positionSize());
+  q_old_.resize(model.positionSize());
+  v_old_.resize(nv);
+  v_free_.resize(nv);
+  impulse_.setZero(2 * nc);
+  approach_.setZero(nc);
+  sliding_.setZero(nc);
+  mu_used_.setZero(nc);
+  active_.assign(static_cast<std::size_t>(nc), 0);
+  closed_.assign(static_cast<std::size_t>(nc), 0);
+  slipped_.assign(static_cast<std::size_t>(nc), 0);
+  ja_.setZero(2 * nc, nv);
+  jg_.setZero(2 * nc, nv);
+  w_.setZero(2 * nc, 2 * nc);
+  qf_.setZero(2 * nc);
+  r_.setZero(2 * nc);
+  if (isSiconos(options_.solver)) {
+    siconos_ = std::make_unique<Siconos>(Siconos{
+        lcp::SiconosFc2dSolver(
+            options_.solver.substr(std::char_traits<char>::length(kSiconosPrefix))),
+        {}, {}});
+  } else {
+    for (Eigen::Index na = 0; na <= nc; ++na) {
+      lcp::Problem p;
+      p.M.setZero(4 * na, 4 * na);
+      p.q.setZero(4 * na);
+      problems_.push_back(std::move(p));
+      lemke_.emplace_back();
+      lcp::Result r;
+      r.z.setZero(4 * na);
+      r.w.setZero(4 * na);
+      r.message.reserve(256);
+      results_.push_back(std::move(r));
+    }
+  }
+  if ((options_.project_positions || options_.joint_velocity_projection) && m > 0) {
+    proj_inv_mass_ = model.massDiagonal().cwiseInverse();
+    proj_d_.resize(m, nv);
+    proj_minv_dt_.resize(nv, m);
+    proj_s_.resize(m, m);
+    proj_phi_.resize(m);
+    proj_phi_t_.resize(m);
+    proj_mu_.resize(m);
+    proj_ldlt_ = Eigen::LDLT<Eigen::MatrixXd>(m);
+  }
+  message_.reserve(256);
+}
+
+MoreauJeanStepper::~MoreauJeanStepper() = default;
+
+bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
+                             Eigen::Ref<Eigen::VectorXd> v) {
+  const double theta = options_.theta;
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts_.size());
+  evaluateContacts(model_, contacts_, t, q, v, kin_);
+  q_theta_ = q + (theta * h) * v;
+  if (!response_.update(t + theta * h, q_theta_, v)) {
+    message_ = response_.message();
+    return false;
+  }
+  const Eigen::MatrixXd& g = response_.inverseMass();
+  v_free_ = v + h * response_.freeAcceleration();
+  if (options_.joint_velocity_projection) projectVelocity(t + theta * h, h);
+
+  // Active set from the gap predicted half a step ahead (γ = ½).
+  Eigen::Index na = 0;
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    approach_(i) = kin_.normal_velocity(i);
+    if (kin_.gap(i) + 0.5 * h * kin_.normal_velocity(i) <= options_.gap_tolerance)
+      active_[static_cast<std::size_t>(na++)] = static_cast<int>(i);
+  }
+
+  q_old_ = q;
+  v_old_ = v;
+  impulse_.setZero();
+  if (na == 0) {
+    v = v_free_;
+  } else {
+    const double t_next = t + h;
+    for (Eigen::Index a = 0; a < na; ++a) {
+      const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+      const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
+      ja_.row(2 * a) = kin_.jacobian.row(2 * i);
+      ja_.row(2 * a + 1) = kin_.jacobian.row(2 * i + 1);
+      mu_used_(a) = slipped_[static_cast<std::size_t>(i)] ? c.mu_kinetic : c.mu_static;
+    }
+    auto ja = ja_.topRows(2 * na);
+    auto jg = jg_.topRows(2 * na);
+    auto w = w_.topLeftCorner(2 * na, 2 * na);
+    auto qf = qf_.head(2 * na);
+    jg.noalias() = ja * g;
+    w.noalias() = jg * ja.transpose();
+    qf.noalias() = ja * v_free_;
+    for (Eigen::Index a = 0; a < na; ++a) {
+      const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+      const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
+      qf(2 * a) += c.restitution * std::min(kin_.normal_velocity(i), 0.0);
+      if (c.surface_speed) qf(2 * a + 1) -= c.surface_speed(t_next);
+    }
+    if (!solveContacts(na)) return false;
+    v = v_free_;
+    v.noalias() += jg.transpose() * r_.head(2 * na);  // G symmetric: G Jᵀ P = (J G)ᵀ P
+    for (Eigen::Index a = 0; a < na; ++a) {
+      const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+      impulse_.segment<2>(2 * i) = r_.segment<2>(2 * a);
+    }
+  }
+  q += h * ((1.0 - theta) * v_old_ + theta * v);
+  if (options_.project_positions) projectPositions(t + h, q);
+
+  if (!q.allFinite() || !v.allFinite()) {
+    q = q_old_;
+    v = v_old_;
+    message_ = "the state became NaN or Inf";
+    return false;
+  }
+
+  // Mode bookkeeping for the next step's coefficient and for event reporting.
+  std::fill(closed_.begin(), closed_.end(), 0);
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+    closed_[static_cast<std::size_t>(i)] =
+        impulse_(2 * i) * w_(2 * a, 2 * a) > kImpulseFloor * options_.stick_velocity;
+  }
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
+    sliding_(i) = kin_.jacobian.row(2 * i + 1).dot(v) -
+                  (c.surface_speed ? c.surface_speed(t + h) : 0.0);
+    slipped_[static_cast<std::size_t>(i)] =
+        closed_[static_cast<std::size_t>(i)] && std::abs(sliding_(i)) > options_.stick_velocity;
+  }
+  return true;
+}
+
+bool MoreauJeanStepper::solveContacts(Eigen::Index na) {
+  return siconos_ ? solveSiconos(na) : solveLemke(na);
+}
+
+bool MoreauJeanStepper::solveLemke(Eigen::Index na) {
+  // The exact planar-friction LCP of friction_to_lcp.hpp, written in place: per contact
+  // z = (P_n, β⁺, β⁻, λ), P_t = β⁺ − β⁻, w = (u_n, λ + u_t, λ − u_t, μ P_n − β⁺ − β⁻).
+  lcp::Problem& p = problems_[static_cast<std::size_t>(na)];
+  lcp::Result& res = results_[static_cast<std::size_t>(na)];
+  lcp::LemkeSolver& lemke = lemke_[static_cast<std::size_t>(na)];
+  const auto w = w_.topLeftCorner(2 * na, 2 * na);
+  p.M.setZero();
+  for (Eigen::Index i = 0; i < na; ++i) {
+    for (Eigen::Index j = 0; j < na; ++j) {
+      const double nn = w(2 * i, 2 * j), nt = w(2 * i, 2 * j + 1);
+      const double tn = w(2 * i + 1, 2 * j), tt = w(2 * i + 1, 2 * j + 1);
+      p.M.block<3, 3>(4 * i, 4 * j) << nn, nt, -nt,  //
+          tn, tt, -tt,                                //
+          -tn, -tt, tt;
+    }
+    const Eigen::Index k = 4 * i;
+    p.M(k + 1, k + 3) = 1.0;
+    p.M(k + 2, k + 3) = 1.0;
+    p.M(k + 3, k) = mu_used_(i);
+    p.M(k + 3, k + 1) = -1.0;
+    p.M(k + 3, k + 2) = -1.0;
+    p.q(k) = qf_(2 * i);
+    p.q(k + 1) = qf_(2 * i + 1);
+    p.q(k + 2) = -qf_(2 * i + 1);
+    p.q(k + 3) = 0.0;
+  }
+  auto solveOnce = [&]() {
+    lemke.solve(p, res);
+    ++lcp_solves_;
+    pivots_ += res.pivots;
+    if (!res.ok()) {
+      std::ostringstream os;
+      os << "lemke on " << na << " active contact(s): " << lcp::toString(res.status)
+         << ", residual " << res.residual << " (relative " << res.relative_residual
+         << "): " << res.message;
+      message_ = os.str();
+      return false;
+    }
+    for (Eigen::Index i = 0; i < na; ++i) {
+      r_(2 * i) = res.z(4 * i);
+      r_(2 * i + 1) = res.z(4 * i + 1) - res.z(4 * i + 2);
+    }
+    return true;
+  };
+  if (!solveOnce()) return false;
+  // Break-away inside the step: a contact solved with μs that slips is re-solved with μk.
+  bool again = false;
+  for (Eigen::Index i = 0; i < na; ++i) {
+    const RigidContact& c = contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
+    if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
+    const double ut = w.row(2 * i + 1).dot(r_.head(2 * na)) + qf_(2 * i + 1);
+    if (std::abs(ut) > options_.stick_velocity) {
+      mu_used_(i) = c.mu_kinetic;
+      p.M(4 * i + 3, 4 * i) = c.mu_kinetic;
+      again = true;
+    }
+  }
+  return !again || solveOnce();
+}
+
+bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
+  Siconos& s = *siconos_;
+  auto solveOnce = [&]() {
+    s.problem.W = w_.topLeftCorner(2 * na, 2 * na);
+    s.problem.q = qf_.head(2 * na);
+    s.problem.mu = mu_used_.head(na);
+    s.result = s.solver.solve(s.problem);
+    ++lcp_solves_;
+    pivots_ += s.result.pivots;
+    if (!s.result.ok()) {
+      std::ostringstream os;
+      os << "siconos-" << s.solver.name() << " on " << na
+         << " active contact(s): " << lcp::toString(s.result.status) << ", residual "
+         << s.result.residual << " (relative " << s.result.relative_residual
+         << "): " << s.result.message;
+      message_ = os.str();
+      return false;
+    }
+    r_.head(2 * na) = s.result.r;
+    return true;
+  };
+  if (!solveOnce()) return false;
+  bool again = false;
+  for (Eigen::Index i = 0; i < na; ++i) {
+    const RigidContact& c = contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
+    if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
+    if (std::abs(s.result.u(2 * i + 1)) > options_.stick_velocity) {
+      mu_used_(i) = c.mu_kinetic;
+      again = true;
+    }
+  }
+  return !again || solveOnce();
+}
+
+void MoreauJeanStepper::projectVelocity(double t, double h) {
+  if (proj_d_.rows() == 0) return;
+  // v_free ← v_free − M⁻¹Dᵀ S⁻¹ (D v_free + Φ_t + κ Φ / h), S = D M⁻¹ Dᵀ, all at (t_θ, q_θ).
+  model_.jacobian(t, q_theta_, proj_d_);
+  model_.constraints(t, q_theta_, proj_phi_);
+  model_.constraintTimeDerivative(t, q_theta_, proj_phi_t_);
+  proj_minv_dt_.noalias() = proj_inv_mass_.asDiagonal() * proj_d_.transpose();
+  proj_s_.noalias() = proj_d_ * proj_minv_dt_;
+  proj_ldlt_.compute(proj_s_);
+  proj_mu_ = proj_phi_t_ + (options_.joint_position_feedback / h) * proj_phi_;
+  proj_mu_.noalias() += proj_d_ * v_free_;
+  proj_ldlt_.solveInPlace(proj_mu_);
+  v_free_.noalias() -= proj_minv_dt_ * proj_mu_;
+}
+
+void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q) {
+  if (proj_d_.rows() == 0) return;
+  const Eigen::VectorXd& inv_mass = proj_inv_mass_;
+  for (int it = 0; it < 5; ++it) {
+    model_.constraints(t, q, proj_phi_);
+    if (proj_phi_.lpNorm<Eigen::Infinity>() <= 1e-12) return;
+    model_.jacobian(t, q, proj_d_);
+    proj_minv_dt_.noalias() = inv_mass.asDiagonal() * proj_d_.transpose();
+    proj_s_.noalias() = proj_d_ * proj_minv_dt_;
+    proj_ldlt_.compute(proj_s_);
+    if (proj_ldlt_.info() != Eigen::Success) return;
+    proj_mu_ = proj_phi_;
+    proj_ldlt_.solveInPlace(proj_mu_);
+    q.noalias() -= proj_minv_dt_ * proj_mu_;
+  }
+}
+
+NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+                                const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                                const MoreauJeanOptions& options) {
+  options.validate();
+  const Eigen::Index nq = model.positionSize(), nv = model.velocitySize();
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
+  if (q0.size() != nq || v0.size() != nv || !q0.allFinite() || !v0.allFinite()) {
+    std::ostringstream os;
+    os << "simulateMoreauJean: expected finite q0 of size " << nq << " and v0 of size " << nv
+       << ", got sizes " << q0.size() << " and " << v0.size();
+    throw std::invalid_argument(os.str());
+  }
+  MoreauJeanStepper stepper(model, contacts, options);
+
+  NonsmoothRun run;
+  const double h = options.h, t_end = options.t_end;
+  const long steps = static_cast<long>(std::ceil(t_end / h - 1e-9));
+  Eigen::VectorXd q = q0, v = v0;
+  run.final_q = q;
+  run.final_v = v;
+  if (steps > options.max_steps) {
+    run.message = "simulateMoreauJean: t_end / h needs " + std::to_string(steps) +
+                  " steps, more than max_steps = " + std::to_string(options.max_steps);
+    return run;
+  }
+
+  // Initial modes from (q0, v0), so that a contact resting at t = 0 reports no event.
+  std::vector<ContactMode> modes(static_cast<std::size_t>(nc), ContactMode::kOpen);
+  {
+    ContactKinematics kin;
+    evaluateContacts(model, contacts, 0.0, q, v, kin);
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      if (std::abs(kin.gap(i)) > options.gap_tolerance ||
+          std::abs(kin.normal_velocity(i)) > options.stick_velocity)
+        continue;
+      const double vt = kin.sliding_velocity(i);
+      modes[static_cast<std::size_t>(i)] = std::abs(vt) <= options.stick_velocity ? ContactMode::kStick
+                                           : vt > 0.0 ? ContactMode::kSlipPositive
+                                                      : ContactMode::kSlipNegative;
+    }
+  }
+
+  const Eigen::Index rows =
+      options.output_dt > 0.0 ? static_cast<Eigen::Index>(std::floor(t_end / options.output_dt + 1e-9)) + 2
+                              : steps + 1;
+  run.history.setZero(rows, 1 + nq + nv + 2 * nc);
+  Eigen::Index written = 0;
+  auto record = [&](double t, double step) {
+    auto row = run.history.row(written++);
+    row(0) = t;
+    row.segment(1, nq) = q.transpose();
+    row.segment(1 + nq, nv) = v.transpose();
+    if (step > 0.0) row.tail(2 * nc) = stepper.impulses().transpose() / step;
+  };
+  record(0.0, 0.0);
+  long next_sample = 1;
+
+  auto modeEvent = [](ContactMode m) {
+    switch (m) {
+      case ContactMode::kStick: return EventKind::kStick;
+      case ContactMode::kSlipPositive: return EventKind::kSlipPositive;
+      case ContactMode::kSlipNegative: return EventKind::kSlipNegative;
+      case ContactMode::kOpen: break;
+    }
+    return EventKind::kOpen;
+  };
+
+  const auto clock0 = std::chrono::steady_clock::now();
+  run.ok = true;
+  double t = 0.0;
+  for (long k = 0; k < steps; ++k) {
+    const double t_next = k + 1 == steps ? t_end : double(k + 1) * h;
+    const double hk = t_next - t;
+    if (!stepper.step(t, hk, q, v)) {
+      std::ostringstream os;
+      os << "Moreau–Jean stopped at t = " << t << " s (step " << k + 1 << " of " << steps
+         << "): " << stepper.message();
+      run.ok = false;
+      run.message = os.str();
+      break;
+    }
+    t = t_next;
+    ++run.steps;
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const RigidContact& c = contacts[static_cast<std::size_t>(i)];
+      const double vt = stepper.slidingVelocity()(i);
+      const ContactMode now = !stepper.closed(i) ? ContactMode::kOpen
+                              : std::abs(vt) <= options.stick_velocity ? ContactMode::kStick
+                              : vt > 0.0                                 ? ContactMode::kSlipPositive
+                                                                         : ContactMode::kSlipNegative;
+      ContactMode& before = modes[static_cast<std::size_t>(i)];
+      if (now == before) continue;
+      const int ci = static_cast<int>(i);
+      if (before == ContactMode::kOpen) {
+        const bool impact = stepper.approachVelocity()(i) < -options.stick_velocity;
+        run.events.push_back({t, ci, impact ? EventKind::kImpact : EventKind::kClose});
+        if (c.frictional()) run.events.push_back({t, ci, modeEvent(now)});
+      } else if (now == ContactMode::kOpen) {
+        run.events.push_back({t, ci, EventKind::kOpen});
+      } else if (c.frictional()) {
+        run.events.push_back({t, ci, modeEvent(now)});
+      }
+      before = now;
+    }
+    if (options.output_dt <= 0.0) {
+      record(t, hk);
+    } else if (written < rows &&
+               (k + 1 == steps || t >= double(next_sample) * options.output_dt - 1e-6 * h)) {
+      record(t, hk);
+      while (double(next_sample) * options.output_dt <= t + 1e-6 * h) ++next_sample;
+    }
+  }
+  run.cpu_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0).count();
+  run.history.conservativeResize(written, Eigen::NoChange);
+  run.lcp_solves = stepper.lcpSolves();
+  run.pivots = stepper.pivots();
+  run.t_end = t;
+  run.final_q = q;
+  run.final_v = v;
+  return run;
+}
+
+}  // namespace stickslip::dynamics

@@ -1,0 +1,166 @@
+#pragma once
+/// \file Moreau–Jean time-stepping (DESIGN §2) for a PlanarModel with rigid contacts
+/// [Moreau 1988; Jean 1999; Acary & Brogliato 2008, ch. 10].
+///
+/// One step from (t_k, q_k, v_k) with size h (θ = `theta`, rigid_contact.hpp for J, g, v_s,
+/// constrained_response.hpp for a₀ and G):
+///   contacts at (t_k, q_k, v_k):   g_k, ġ_k = J_n v_k, J = J(q_k)   (rows 2i: J_n, 2i+1: J_t)
+///   q_θ = q_k + θ h v_k,  t_θ = t_k + θ h:   a₀, G = ConstrainedResponse(t_θ, q_θ, v_k)
+///   v_free = v_k + h a₀, projected onto D(q_θ) v = −Φ_t − κ Φ / h (joints at velocity level;
+///                                              D G = 0 keeps impulses on that set)
+///   active set A = { unilateral i : g_k + γ h ġ_k ≤ ε_g },  γ = ½ (as Siconos), ε_g =
+///                                              gap_tolerance
+///   planar friction problem over A (lcp::FrictionProblem2D, r = impulses P):
+///     W = J_A G J_Aᵀ,  q_n = J_n v_free + e_i min(ġ_k, 0),  q_t = J_t v_free − v_s(t_{k+1})
+///     so that u_n = ġ_{k+1} + e ġ_k  (Newton's impact law ġ⁺ = −e ġ⁻ when 0 < P_n) and
+///     u_t = v_t,{k+1} (sliding velocity against the moving surface);
+///   v_{k+1} = v_free + G J_Aᵀ P,   q_{k+1} = q_k + h ((1 − θ) v_k + θ v_{k+1}).
+/// The forces are evaluated at q_θ (the midpoint for θ = ½) so the free flight is second
+/// order; the contact Jacobian at q_k, as Siconos' MoreauJeanOSI does, so the active set and
+/// the impact velocities belong to the same configuration.
+///
+/// Static and kinetic friction. The velocity-level problem admits one coefficient per
+/// contact and step. We take μk for a contact that slipped in the previous step and μs
+/// otherwise (stuck, just closing, or open); if a contact solved with μs comes out slipping
+/// (|u_t| > stick_velocity: a break-away inside the step), the problem is solved again with μk
+/// for that contact (only one LCP entry changes). A slipping contact therefore sticks again
+/// when an impulse within μk P_n can stop it (its velocity crosses zero inside the step), and
+/// a stuck one breaks away when μs P_n is not enough: the set-valued law with stiction, to
+/// O(h) in the event times.
+///
+/// Solvers: "lemke" writes the exact 4-per-contact LCP of friction_to_lcp.hpp into a
+/// workspace sized once (one problem and one LemkeSolver per active-set size, created at
+/// construction), so a step allocates nothing once every active-set size has been met (the
+/// test nonsmooth_moreau_jean_test measures it). "siconos-<name>" uses
+/// lcp::SiconosFc2dSolver (lemke, enum, nsgs, cpg), which copies into its own buffers and
+/// returns new vectors: it allocates per step.
+///
+/// Events. After each step every contact is classified: open (no normal impulse, or not
+/// active), stick (P_n > 0, |v_t| ≤ stick_velocity), slip+ / slip− (P_n > 0, v_t ≷ 0). A
+/// change is reported at t_{k+1}: open → closed as kImpact when ġ_k < −stick_velocity, else
+/// kClose, followed (frictional contacts only) by the mode it closes in; closed → open as
+/// kOpen; stick ↔ slip± changes of frictional contacts as kStick, kSlipPositive,
+/// kSlipNegative. The initial mode comes from (q0, v0): closed if |g| ≤ gap_tolerance and
+/// |ġ| ≤ stick_velocity.
+///
+/// Limitations: bilateral RigidContacts are refused (model them as joints: their normal
+/// impulse has no sign, which the friction LCP cannot express).
+
+#include <Eigen/Dense>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dynamics/nonsmooth/constrained_response.hpp"
+#include "dynamics/nonsmooth/nonsmooth_run.hpp"
+#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/planar_model.hpp"
+#include "lcp/lemke.hpp"
+#include "lcp/problem.hpp"
+#include "lcp/result.hpp"
+
+namespace stickslip::dynamics {
+
+struct MoreauJeanOptions {
+  double t_end = 1.0;    ///< [s], > 0
+  double h = 1e-4;       ///< time step [s], > 0 (the last step is shortened to land on t_end)
+  double theta = 0.5;    ///< θ ∈ [½, 1]
+  /// "lemke" or "siconos-<fc2d name>" (lcp::siconosFc2dSolverNames()).
+  std::string solver = "lemke";
+  double output_dt = 1e-3;  ///< history sampling [s], ≥ 0 (0: every step)
+  /// |v_t| ≤ this with a positive normal impulse counts as stick; also the approach speed
+  /// above which a closing contact is reported as an impact [m/s], > 0.
+  double stick_velocity = 1e-8;
+  /// A contact is active when its predicted gap g_k + ½ h ġ_k ≤ gap_tolerance [m], ≥ 0. Not
+  /// zero: a resting contact's velocity is zero to round-off, and the positions it leaves
+  /// would otherwise open it for a step now and then. Also the closed-contact test at t = 0.
+  double gap_tolerance = 1e-10;
+  /// Joints at velocity level: v_free is projected (mass-weighted; D G = 0 keeps the
+  /// impulses on that set) onto D(q_θ) v = −Φ_t − (κ/h) Φ(q_θ), κ = joint_position_feedback,
+  /// so every v_{k+1} satisfies the joints' velocity equations at q_θ and each step removes
+  /// the fraction κ of the position drift Φ. The drift that remains is O(h²) per step / κ
+  /// (v_k satisfies the joints at the previous q_θ): flores-translational at h = 1e-5 keeps
+  /// |Φ| ≤ 1.3e-6 m with κ = 0.1. Without the projection (false) the joints are only imposed on
+  /// v̇ through a₀ (Baumgarte terms below) and drift ~2e-4 m there.
+  bool joint_velocity_projection = true;
+  double joint_position_feedback = 0.1;  ///< κ ∈ [0, 1]
+  /// Baumgarte terms of the acceleration-level joint equations in a₀ (ConstrainedResponse)
+  /// [1/s], ≥ 0. They matter only without joint_velocity_projection (the projection
+  /// replaces the joint-normal part of v_free that they change).
+  double joint_baumgarte_alpha = 20.0;
+  double joint_baumgarte_beta = 20.0;
+  /// After each step, project q onto Φ(q, t) = 0 by Newton iterations with the mass-weighted
+  /// minimum-norm correction Δq = −M⁻¹Dᵀ (D M⁻¹ Dᵀ)⁻¹ Φ (at most 5, until ‖Φ‖∞ ≤ 1e-12).
+  bool project_positions = false;
+  long max_steps = 100'000'000;  ///< refuse runs needing more steps (ok = false), ≥ 1
+
+  /// Throws std::invalid_argument("MoreauJeanOptions: expected …, got …").
+  void validate() const;
+};
+
+/// The workspace and one-step map of the scheme in the file comment. Keeps references to
+/// the model and the contacts. Not thread-safe.
+class MoreauJeanStepper {
+ public:
+  /// Throws std::invalid_argument for invalid options, contacts (RigidContact::validate, or
+  /// bilateral ones) or an unknown solver name.
+  MoreauJeanStepper(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+                    const MoreauJeanOptions& options);
+  ~MoreauJeanStepper();
+  MoreauJeanStepper(const MoreauJeanStepper&) = delete;
+  MoreauJeanStepper& operator=(const MoreauJeanStepper&) = delete;
+
+  /// Advances (q, v) from t to t + h in place. Returns false (state unchanged, message()
+  /// says why) when G cannot be formed, the contact problem is not solved, or the new state
+  /// is not finite.
+  bool step(double t, double h, Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v);
+
+  /// Impulses of the last step per contact, (P_n, P_t) at 2i, 2i+1 (zero if inactive).
+  const Eigen::VectorXd& impulses() const { return impulse_; }
+  /// Normal velocity ġ_k before the last step and sliding velocity after it, per contact.
+  const Eigen::VectorXd& approachVelocity() const { return approach_; }
+  const Eigen::VectorXd& slidingVelocity() const { return sliding_; }
+  /// Whether contact i carried a normal impulse in the last step.
+  bool closed(Eigen::Index i) const { return closed_[static_cast<std::size_t>(i)] != 0; }
+  long lcpSolves() const { return lcp_solves_; }
+  long pivots() const { return pivots_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  struct Siconos;
+  bool solveContacts(Eigen::Index active);
+  bool solveLemke(Eigen::Index active);
+  bool solveSiconos(Eigen::Index active);
+  void projectVelocity(double t, double h);
+  void projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q);
+
+  const PlanarModel& model_;
+  const std::vector<RigidContact>& contacts_;
+  MoreauJeanOptions options_;
+  ConstrainedResponse response_;
+  ContactKinematics kin_;
+  Eigen::VectorXd q_theta_, q_old_, v_old_, v_free_, impulse_, approach_, sliding_, mu_used_;
+  std::vector<int> active_, closed_, slipped_;
+  // Active rows: jg_ = J_A G (2na × nv), w_ = J_A G J_Aᵀ, qf_ (2na), r_ (2na).
+  Eigen::MatrixXd ja_, jg_, w_;
+  Eigen::VectorXd qf_, r_;
+  std::vector<lcp::Problem> problems_;   ///< index na: the 4na LCP
+  std::vector<lcp::LemkeSolver> lemke_;  ///< index na
+  std::vector<lcp::Result> results_;     ///< index na
+  std::unique_ptr<Siconos> siconos_;
+  // Velocity and position projections onto the joints.
+  Eigen::MatrixXd proj_d_, proj_minv_dt_, proj_s_;
+  Eigen::VectorXd proj_inv_mass_, proj_phi_, proj_phi_t_, proj_mu_;
+  Eigen::LDLT<Eigen::MatrixXd> proj_ldlt_;
+  long lcp_solves_ = 0, pivots_ = 0;
+  std::string message_;
+};
+
+/// Runs the scheme from (q0, v0) at t = 0 to options.t_end. Throws std::invalid_argument for
+/// invalid options, contacts or state sizes; a failed step ends the run with ok = false and a
+/// message naming the time, the step, the solver status and its residual.
+NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+                                const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                                const MoreauJeanOptions& options);
+
+}  // namespace stickslip::dynamics
