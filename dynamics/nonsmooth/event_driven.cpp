@@ -48,11 +48,14 @@ struct RunFailure : std::runtime_error {
 class Engine {
  public:
   Engine(const PlanarModel& model, const std::vector<RigidContact>& contacts,
-         const EventDrivenOptions& opt)
-      : model_(model), contacts_(contacts), opt_(opt), response_(model, opt.baumgarte_alpha, opt.baumgarte_beta),
-        nc_(static_cast<Eigen::Index>(contacts.size())), nv_(model.velocitySize()),
+         const std::vector<RevoluteFriction>& joints, const EventDrivenOptions& opt)
+      : model_(model), contacts_(contacts), joints_(joints), opt_(opt),
+        response_(model, opt.baumgarte_alpha, opt.baumgarte_beta),
+        nc_(static_cast<Eigen::Index>(contacts.size())),
+        nj_(static_cast<Eigen::Index>(joints.size())), nv_(model.velocitySize()),
         nq_(model.positionSize()) {
     for (const RigidContact& c : contacts) c.validate(model);
+    for (const RevoluteFriction& j : joints) j.validate(model);
     opt.validate();
     if (opt.solver.rfind("siconos-", 0) == 0)
       siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
@@ -64,8 +67,12 @@ class Engine {
     side_.assign(contacts.size(), 1.0);
     normal_force_ = Eigen::VectorXd::Zero(nc_);
     friction_force_ = Eigen::VectorXd::Zero(nc_);
-    rows_.resize(2 * nc_, nv_);
-    cols_.resize(nv_, 2 * nc_);
+    joint_modes_.assign(joints.size(), ContactMode::kStick);
+    torque_ = Eigen::VectorXd::Zero(nj_);
+    reaction_ = Eigen::VectorXd::Zero(nj_);
+    lambda_ = Eigen::VectorXd::Zero(model.constraintCount());
+    rows_.resize(2 * nc_ + nj_, nv_);
+    cols_.resize(nv_, 2 * nc_ + nj_);
     vdot_.resize(nv_);
   }
 
@@ -73,6 +80,13 @@ class Engine {
 
  private:
   const RigidContact& contact(Eigen::Index k) const { return contacts_[std::size_t(k)]; }
+  const RevoluteFriction& joint(Eigen::Index e) const { return joints_[std::size_t(e)]; }
+  static bool slipping(ContactMode m) {
+    return m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative;
+  }
+  static double direction(ContactMode m) { return m == ContactMode::kSlipPositive ? 1.0 : -1.0; }
+  void decideJoints(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
+                    const std::vector<int>& fired);
   bool bilateral(Eigen::Index k) const { return contact(k).normal == RigidContact::Normal::kBilateral; }
   void update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
               const Eigen::Ref<const Eigen::VectorXd>& v);
@@ -95,15 +109,18 @@ class Engine {
 
   const PlanarModel& model_;
   const std::vector<RigidContact>& contacts_;
+  const std::vector<RevoluteFriction>& joints_;
   const EventDrivenOptions& opt_;
   ConstrainedResponse response_;
-  Eigen::Index nc_, nv_, nq_;
+  Eigen::Index nc_, nj_, nv_, nq_;
   std::unique_ptr<lcp::SiconosFc2dSolver> siconos_;
   lcp::LemkeSolver lemke_;
   ContactKinematics kin_;
   std::vector<ContactMode> modes_;
   std::vector<double> side_;  // σ: the side a bilateral contact's normal force acts on
   Eigen::VectorXd normal_force_, friction_force_, vdot_;
+  std::vector<ContactMode> joint_modes_;      // kStick or slip; never open
+  Eigen::VectorXd torque_, reaction_, lambda_;  // joint friction T, |R| and the multipliers
   Eigen::MatrixXd rows_, cols_;
   std::vector<double> samples_;
   NonsmoothRun run_;
@@ -116,56 +133,95 @@ void Engine::update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
 }
 
 // Forces and accelerations of the smooth phase with the present modes (file comment of
-// event_driven.hpp). Returns false when the mode system is singular.
+// event_driven.hpp). Slipping joint friction depends on |R|, which depends on it: a fixed
+// point from the last values. Returns false when the mode system is singular.
 bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                    const Eigen::Ref<const Eigen::VectorXd>& v) {
   update(t, q, v);
   const double a = opt_.baumgarte_alpha, b = opt_.baumgarte_beta;
   Eigen::Index n = 0;
-  Eigen::VectorXd rhs(2 * nc_);
-  std::vector<std::pair<Eigen::Index, bool>> unknown;  // (contact, is friction)
+  Eigen::VectorXd rhs(2 * nc_ + nj_);
+  std::vector<std::pair<Eigen::Index, int>> unknown;  // (element, 0 normal / 1 friction / 2 joint)
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
     if (!closed(m)) continue;
     const auto jn = kin_.jacobian.row(2 * k), jt = kin_.jacobian.row(2 * k + 1);
     rows_.row(n) = jn;
     cols_.col(n) = jn.transpose();
-    if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative) {
-      const double s = m == ContactMode::kSlipPositive ? 1.0 : -1.0;
-      cols_.col(n) -= s * contact(k).mu_kinetic * side_[std::size_t(k)] * jt.transpose();
-    }
+    if (slipping(m))
+      cols_.col(n) -= direction(m) * contact(k).mu_kinetic * side_[std::size_t(k)] * jt.transpose();
     rhs(n) = -kin_.normal_drift(k) - 2.0 * a * kin_.normal_velocity(k) - b * b * kin_.gap(k);
-    unknown.emplace_back(k, false);
+    unknown.emplace_back(k, 0);
     ++n;
     if (m == ContactMode::kStick) {
       rows_.row(n) = jt;
       cols_.col(n) = jt.transpose();
       rhs(n) = -kin_.tangential_drift(k) - 2.0 * a * kin_.sliding_velocity(k);
-      unknown.emplace_back(k, true);
+      unknown.emplace_back(k, 1);
       ++n;
+    }
+  }
+  Eigen::VectorXd row(nv_);
+  for (Eigen::Index e = 0; e < nj_; ++e) {
+    if (joint_modes_[std::size_t(e)] != ContactMode::kStick) continue;
+    row.setZero();
+    joint(e).addRow(model_, 1.0, row);
+    rows_.row(n) = row.transpose();
+    cols_.col(n) = row;
+    rhs(n) = -2.0 * a * joint(e).relativeRate(model_, v);
+    unknown.emplace_back(e, 2);
+    ++n;
+  }
+  const Eigen::MatrixXd gb = response_.inverseMass() * cols_.leftCols(n);
+  Eigen::FullPivLU<Eigen::MatrixXd> lu;
+  if (n > 0) {
+    lu.compute(rows_.topRows(n) * gb);
+    if (!lu.isInvertible()) return false;
+  }
+  // Generalized force of the slipping joint frictions, Σ Cᵀ T, iterated to a fixed point.
+  Eigen::VectorXd extra = Eigen::VectorXd::Zero(nv_), r, force(nv_);
+  for (int it = 0;; ++it) {
+    extra.setZero();
+    for (Eigen::Index e = 0; e < nj_; ++e)
+      if (slipping(joint_modes_[std::size_t(e)])) joint(e).addRow(model_, torque_(e), extra);
+    vdot_ = response_.freeAcceleration() + response_.inverseMass() * extra;
+    force = extra;
+    if (n > 0) {
+      r = lu.solve(rhs.head(n) - rows_.topRows(n) * vdot_);
+      vdot_ += gb * r;
+      force += cols_.leftCols(n) * r;
+    }
+    response_.multipliers(force, lambda_);
+    double change = 0.0, size = 0.0;
+    for (Eigen::Index e = 0; e < nj_; ++e) {
+      reaction_(e) = joint(e).reaction(model_, lambda_);
+      const ContactMode m = joint_modes_[std::size_t(e)];
+      if (!slipping(m)) continue;
+      const double next = -direction(m) * joint(e).mu_kinetic * joint(e).radius * reaction_(e);
+      change = std::max(change, std::abs(next - torque_(e)));
+      size = std::max(size, std::abs(next));
+      torque_(e) = next;
+    }
+    if (change <= 1e-13 * std::max(1.0, size)) break;
+    if (it == 100) {
+      std::ostringstream os;
+      os << "friction in the revolute joints does not converge at t = " << t
+         << " s (|change| " << change << " N m): the joint is jammed (Painleve-type)";
+      throw RunFailure(os.str());
     }
   }
   normal_force_.setZero();
   friction_force_.setZero();
-  vdot_ = response_.freeAcceleration();
-  if (n == 0) return true;
-  const Eigen::MatrixXd gb = response_.inverseMass() * cols_.leftCols(n);
-  const Eigen::MatrixXd k_mat = rows_.topRows(n) * gb;
-  const Eigen::VectorXd f = rhs.head(n) - rows_.topRows(n) * vdot_;
-  const Eigen::FullPivLU<Eigen::MatrixXd> lu(k_mat);
-  if (!lu.isInvertible()) return false;
-  const Eigen::VectorXd r = lu.solve(f);
-  vdot_ += gb * r;
   for (Eigen::Index i = 0; i < n; ++i) {
-    const auto [k, is_friction] = unknown[std::size_t(i)];
-    if (is_friction) friction_force_(k) = r(i);
-    else normal_force_(k) = r(i);
+    const auto [k, what] = unknown[std::size_t(i)];
+    if (what == 0) normal_force_(k) = r(i);
+    else if (what == 1) friction_force_(k) = r(i);
+    else torque_(k) = r(i);
   }
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
-    if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative)
-      friction_force_(k) = -(m == ContactMode::kSlipPositive ? 1.0 : -1.0) *
-                           contact(k).mu_kinetic * std::abs(normal_force_(k));
+    if (slipping(m))
+      friction_force_(k) = -direction(m) * contact(k).mu_kinetic * std::abs(normal_force_(k));
   }
   (void)t;
   return true;
@@ -186,6 +242,11 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
       g(2 * k + 1) = c.mu_static * std::abs(normal_force_(k)) - std::abs(friction_force_(k));
     else
       g(2 * k + 1) = 1.0;
+  }
+  for (Eigen::Index e = 0; e < nj_; ++e) {
+    const ContactMode m = joint_modes_[std::size_t(e)];
+    g(2 * nc_ + e) = slipping(m) ? direction(m) * joint(e).relativeRate(model_, y.tail(nv_))
+                                 : joint(e).mu_static * joint(e).radius * reaction_(e) - std::abs(torque_(e));
   }
 }
 
@@ -236,7 +297,7 @@ ContactMode Engine::trialAndError(const lcp::FrictionProblem2D& p, bool stick_ca
 void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
   update(t, q, v);
   Eigen::Index n = 0;
-  Eigen::VectorXd err(2 * nc_);
+  Eigen::VectorXd err(2 * nc_ + nj_);
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
     if (!closed(m)) continue;
@@ -246,6 +307,14 @@ void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
       rows_.row(n) = kin_.jacobian.row(2 * k + 1);
       err(n++) = kin_.sliding_velocity(k);
     }
+  }
+  Eigen::VectorXd row(nv_);
+  for (Eigen::Index e = 0; e < nj_; ++e) {
+    if (joint_modes_[std::size_t(e)] != ContactMode::kStick) continue;
+    row.setZero();
+    joint(e).addRow(model_, 1.0, row);
+    rows_.row(n) = row.transpose();
+    err(n++) = joint(e).relativeRate(model_, v);
   }
   if (n == 0) return;
   const Eigen::MatrixXd gat = response_.inverseMass() * rows_.topRows(n).transpose();
@@ -431,11 +500,60 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
   }
 }
 
+// Friction in revolute joints, by trial and error: every joint at rest (|ṡ| ≈ 0) is
+// assumed stuck; the one whose torque leaves |T| ≤ μs r |R| the most starts to slip against
+// it, and the others are checked again, until all remaining stuck joints hold.
+void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
+                          const std::vector<int>& fired) {
+  const std::vector<ContactMode> before = joint_modes_;
+  for (Eigen::Index e = 0; e < nj_; ++e) {
+    const double rate = joint(e).relativeRate(model_, v);
+    joint_modes_[std::size_t(e)] = std::abs(rate) <= opt_.velocity_tolerance ? ContactMode::kStick
+                                   : rate > 0.0                            ? ContactMode::kSlipPositive
+                                                                            : ContactMode::kSlipNegative;
+  }
+  for (Eigen::Index pass = 0; pass <= nj_; ++pass) {
+    if (!phase(t, q, v)) {
+      std::ostringstream os;
+      os << "singular mode system at t = " << t << " s with the revolute joints stuck";
+      throw RunFailure(os.str());
+    }
+    Eigen::Index worst = -1;
+    double worst_excess = 0.0;
+    for (Eigen::Index e = 0; e < nj_; ++e) {
+      if (joint_modes_[std::size_t(e)] != ContactMode::kStick) continue;
+      const double limit = joint(e).mu_static * joint(e).radius * reaction_(e);
+      const double excess = std::abs(torque_(e)) - limit;
+      // Break-away: the torque has just reached the limit (its root fired) and keeps growing.
+      const bool at_limit = !fired.empty() && fired[std::size_t(2 * nc_ + e)] != 0 &&
+                            before[std::size_t(e)] == ContactMode::kStick &&
+                            excess >= -1e-6 * limit;
+      if ((excess > 1e-9 * std::max(1.0, limit) || at_limit) && (worst < 0 || excess > worst_excess)) {
+        worst = e;
+        worst_excess = excess;
+      }
+    }
+    if (worst < 0) break;
+    joint_modes_[std::size_t(worst)] =
+        torque_(worst) > 0.0 ? ContactMode::kSlipNegative : ContactMode::kSlipPositive;
+    torque_(worst) = -direction(joint_modes_[std::size_t(worst)]) * joint(worst).mu_kinetic *
+                     joint(worst).radius * reaction_(worst);
+  }
+  for (Eigen::Index e = 0; e < nj_; ++e) {
+    const ContactMode m = joint_modes_[std::size_t(e)];
+    if (!initial && m != before[std::size_t(e)])
+      addEvent(t, nc_ + e, m == ContactMode::kStick ? EventKind::kStick
+                           : m == ContactMode::kSlipPositive ? EventKind::kSlipPositive
+                                                             : EventKind::kSlipNegative);
+  }
+}
+
 void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool initial,
                          const std::vector<int>& fired) {
   update(t, q, v);
   if (impact(t, v)) update(t, q, v);
   decideModes(t, q, v, initial, fired);
+  if (nj_ > 0) decideJoints(t, q, v, initial, fired);
   project(t, q, v);
   // Bilateral sides follow the sign of the normal force of the new phase.
   if (phase(t, q, v))
@@ -450,6 +568,10 @@ void Engine::record(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
   for (Eigen::Index k = 0; k < nc_; ++k) {
     samples_.push_back(normal_force_(k));
     samples_.push_back(friction_force_(k));
+  }
+  for (Eigen::Index e = 0; e < nj_; ++e) {
+    samples_.push_back(reaction_(e));
+    samples_.push_back(torque_(e));
   }
 }
 
@@ -478,14 +600,14 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
           dy.tail(nv_) = vdot_;
           return true;
         },
-        co, int(2 * nc_),
+        co, int(2 * nc_ + nj_),
         [this](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> g) {
           roots(tt, yy, g);
         });
     // Every root function is positive inside its phase and an event is its decrease
     // through zero. Counting only those keeps a function that starts at zero (a slip that
     // begins at v_t = 0, a contact that closes at g = 0) from firing on round-off.
-    if (nc_ > 0) ode.setRootDirections(std::vector<int>(std::size_t(2 * nc_), -1));
+    if (nc_ + nj_ > 0) ode.setRootDirections(std::vector<int>(std::size_t(2 * nc_ + nj_), -1));
     ode.reset(t, y);
     record(t, y);
     double next_out = opt_.output_dt;
@@ -534,7 +656,7 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
   run_.t_end = t;
   run_.final_q = y.head(nq_);
   run_.final_v = y.tail(nv_);
-  const Eigen::Index cols = 1 + nq_ + nv_ + 2 * nc_;
+  const Eigen::Index cols = 1 + nq_ + nv_ + 2 * nc_ + 2 * nj_;
   run_.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
       samples_.data(), Eigen::Index(samples_.size()) / cols, cols);
   run_.cpu_seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -545,9 +667,14 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
 
 NonsmoothRun simulateEventDriven(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                                  const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                                 const EventDrivenOptions& options) {
-  Engine engine(model, contacts, options);
+                                 const EventDrivenOptions& options,
+                                 const std::vector<RevoluteFriction>& joint_friction) {
+  Engine engine(model, contacts, joint_friction, options);
   return engine.run(q0, v0);
+}
+
+NonsmoothRun simulateEventDriven(const RigidScenario& s, const EventDrivenOptions& options) {
+  return simulateEventDriven(s.model, s.contacts, s.q0, s.v0, options, s.joint_friction);
 }
 
 }  // namespace stickslip::dynamics

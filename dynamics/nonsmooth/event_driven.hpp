@@ -12,7 +12,11 @@
 ///   (A G B) r = rhs − b − A a₀,   v̇ = a₀ + G B r.
 /// Root functions, two per contact, each positive inside its phase; an event is a decrease
 /// through zero: open: g; closed: σN (for a bilateral contact only σ flips); slipping in
-/// direction s: s v_t; sticking: μs |N| − |F|.
+/// direction s: s v_t; sticking: μs |N| − |F|. Friction in revolute joints
+/// (revolute_friction.hpp) adds a friction torque T to the unknowns while a joint sticks
+/// (row ṡ̈ = −2α ṡ) and the force Cᵀ T with T = −s μk r |R| while it slips (a fixed point on
+/// |R|); its root is s ṡ or μs r |R| − |T|, and it is decided after the contacts by trial
+/// and error (revolute_friction.hpp).
 ///
 /// At an event (t, q, v):
 ///  1. Impact, when an open unilateral contact has g ≈ 0 and ġ < 0: one velocity-level
@@ -71,12 +75,17 @@ struct EventDrivenOptions {
   void validate() const;
 };
 
-/// Runs the model with its contacts from (q0, v0) (consistent with the joints) to t_end, or
-/// until a failure, which is reported in the result (ok = false, message naming time,
-/// contact and cause) with everything computed so far. Throws std::invalid_argument for
+/// Runs the model with its contacts and revolute-joint friction from (q0, v0) (consistent
+/// with the joints) to t_end, or until a failure, which is reported in the result (ok =
+/// false, message naming time, contact and cause) with everything computed so far. Events of
+/// joint friction e have contact index contacts.size() + e; the history has, after the
+/// contacts' (N, F), each joint friction's (|R|, T). Throws std::invalid_argument for
 /// invalid options, contacts or sizes.
 NonsmoothRun simulateEventDriven(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                                  const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                                 const EventDrivenOptions& options);
+                                 const EventDrivenOptions& options,
+                                 const std::vector<RevoluteFriction>& joint_friction = {});
+/// The same for a scenario.
+NonsmoothRun simulateEventDriven(const RigidScenario& scenario, const EventDrivenOptions& options);
 
 }  // namespace stickslip::dynamics

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "dynamics/contact/point_line.hpp"
+#include "dynamics/nonsmooth/revolute_friction.hpp"
 #include "dynamics/planar_model.hpp"
 
 namespace stickslip::dynamics {
@@ -53,12 +54,14 @@ struct RigidContact {
   bool frictional() const { return mu_static > 0.0 || mu_kinetic > 0.0; }
 };
 
-/// A model with its rigid contacts and a consistent initial state (q0, v0). Simulations keep
-/// references to `model`: do not move a scenario while one runs.
+/// A model with its rigid contacts, friction in its revolute joints, and a consistent initial
+/// state (q0, v0). Simulations keep references to `model`: do not move a scenario while one
+/// runs.
 struct RigidScenario {
   std::string name;
   PlanarModel model;
   std::vector<RigidContact> contacts;
+  std::vector<RevoluteFriction> joint_friction;
   Eigen::VectorXd q0, v0;
 };
 
