@@ -3,7 +3,9 @@
 #include <stdexcept>
 
 #include "mechanisms/belt.hpp"
+#include "mechanisms/bouncing_ball.hpp"
 #include "mechanisms/dupont.hpp"
+#include "mechanisms/flores_translational.hpp"
 #include "mechanisms/incline.hpp"
 
 namespace stickslip::mechanisms {
@@ -13,6 +15,8 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
       {"belt", "block on a moving belt tied by a spring (thesis Table 3.1): stick-slip cycle with a closed form", 20.0, 1e-4},
       {"dupont", "Dupont's two masses (Blajer & Markiewicz Fig. 4): friction in a slot whose normal force changes sign", 10.0, 1e-4},
       {"incline", "block on a 0.2 rad slope, mu_s = 0.4, pushed by 8 sin(2t) N along it: alternates stick and slip", 10.0, 1e-4},
+      {"ball", "disk dropped from 1 m with e = 0.5 and 2 m/s forward, mu = 0.3: bounces, slides, then rolls", 3.0, 1e-4},
+      {"flores-translational", "Flores, Leine & Glocker's slider-crank with a translational clearance joint (DESIGN 7)", 0.2, 1e-5},
   };
   return all;
 }
@@ -29,6 +33,13 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name) {
   rigidScenarioInfo(name);
   if (name == "belt") return beltRigid({});
   if (name == "dupont") return dupontRigid({});
+  if (name == "flores-translational") return floresTranslational();
+  if (name == "ball") {
+    BouncingBall b;
+    b.velocity_x = 2.0;
+    b.mu_static = b.mu_kinetic = 0.3;
+    return bouncingBall(b);
+  }
   return inclineRigid(pushedIncline());
 }
 
