@@ -38,13 +38,15 @@ bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorX
   model_.constraints(t, q, phi_);
   model_.constraintTimeDerivative(t, q, phi_t_);
   model_.gamma(t, q, v, gamma_);
-  gamma_.noalias() -= 2.0 * alpha_ * (d_ * v + phi_t_);
+  // Two statements: a product inside a sum would be evaluated into a fresh temporary.
+  gamma_.noalias() -= (2.0 * alpha_) * (d_ * v);
+  gamma_ -= (2.0 * alpha_) * phi_t_;
   gamma_ -= beta_ * beta_ * phi_;
   minv_dt_.noalias() = inv_mass_.asDiagonal() * d_.transpose();
   s_.noalias() = d_ * minv_dt_;
   s_ldlt_.compute(s_);
   // LDLT of a PSD matrix: a pivot far below the largest one means a rank-deficient D.
-  const Eigen::VectorXd& piv = s_ldlt_.vectorD();
+  const auto piv = s_ldlt_.vectorD();  // an expression: binding a VectorXd would allocate
   const double largest = piv.cwiseAbs().maxCoeff();
   if (s_ldlt_.info() != Eigen::Success || !(piv.minCoeff() > 1e-12 * largest)) {
     std::ostringstream os;

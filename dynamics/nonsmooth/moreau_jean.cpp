@@ -143,6 +143,10 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   const Eigen::MatrixXd& g = response_.inverseMass();
   v_free_ = v + h * response_.freeAcceleration();
   if (options_.joint_velocity_projection) projectVelocity(t + theta * h, h);
+  if (!v_free_.allFinite()) {
+    message_ = "the forces or the free velocity are NaN or Inf";
+    return false;
+  }
 
   // Active set from the gap predicted half a step ahead (γ = ½).
   Eigen::Index na = 0;
