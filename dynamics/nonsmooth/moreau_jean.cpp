@@ -72,10 +72,6 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
   options_.validate();
   for (const RigidContact& c : contacts) {
     c.validate(model);
-    if (c.normal != RigidContact::Normal::kUnilateral)
-      throw std::invalid_argument(c.name +
-                                  ": expected a unilateral contact for Moreau–Jean, got a "
-                                  "bilateral one (model it as a joint)");
   }
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
   const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
@@ -91,6 +87,7 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
   active_.assign(static_cast<std::size_t>(nc), 0);
   closed_.assign(static_cast<std::size_t>(nc), 0);
   slipped_.assign(static_cast<std::size_t>(nc), 0);
+  side_.assign(static_cast<std::size_t>(nc), 1.0);
   ja_.setZero(2 * nc, nv);
   jg_.setZero(2 * nc, nv);
   w_.setZero(2 * nc, 2 * nc);
@@ -148,11 +145,15 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
     return false;
   }
 
-  // Active set from the gap predicted half a step ahead (γ = ½).
-  Eigen::Index na = 0;
+  // Active set: bilateral contacts always; unilateral ones from the gap predicted half a
+  // step ahead (γ = ½).
+  Eigen::Index na = 0, bilateral = 0;
   for (Eigen::Index i = 0; i < nc; ++i) {
     approach_(i) = kin_.normal_velocity(i);
-    if (kin_.gap(i) + 0.5 * h * kin_.normal_velocity(i) <= options_.gap_tolerance)
+    const bool two_sided =
+        contacts_[static_cast<std::size_t>(i)].normal == RigidContact::Normal::kBilateral;
+    bilateral += two_sided;
+    if (two_sided || kin_.gap(i) + 0.5 * h * kin_.normal_velocity(i) <= options_.gap_tolerance)
       active_[static_cast<std::size_t>(na++)] = static_cast<int>(i);
   }
 
@@ -163,32 +164,61 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
     v = v_free_;
   } else {
     const double t_next = t + h;
-    for (Eigen::Index a = 0; a < na; ++a) {
-      const Eigen::Index i = active_[static_cast<std::size_t>(a)];
-      const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
-      ja_.row(2 * a) = kin_.jacobian.row(2 * i);
-      ja_.row(2 * a + 1) = kin_.jacobian.row(2 * i + 1);
-      mu_used_(a) = slipped_[static_cast<std::size_t>(i)] ? c.mu_kinetic : c.mu_static;
-    }
     auto ja = ja_.topRows(2 * na);
     auto jg = jg_.topRows(2 * na);
     auto w = w_.topLeftCorner(2 * na, 2 * na);
     auto qf = qf_.head(2 * na);
-    jg.noalias() = ja * g;
-    w.noalias() = jg * ja.transpose();
-    qf.noalias() = ja * v_free_;
-    for (Eigen::Index a = 0; a < na; ++a) {
-      const Eigen::Index i = active_[static_cast<std::size_t>(a)];
-      const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
-      qf(2 * a) += c.restitution * std::min(kin_.normal_velocity(i), 0.0);
-      if (c.surface_speed) qf(2 * a + 1) -= c.surface_speed(t_next);
+    // A bilateral contact is posed as unilateral on the side σ of its last normal impulse
+    // (normal row σ J_n); if that side would separate, σ flips and the problem is solved
+    // again. One side always holds, so each contact flips at most once per step.
+    for (Eigen::Index attempt = 0;; ++attempt) {
+      for (Eigen::Index a = 0; a < na; ++a) {
+        const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+        const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
+        const double side = side_[static_cast<std::size_t>(i)];
+        ja_.row(2 * a) = side * kin_.jacobian.row(2 * i);
+        ja_.row(2 * a + 1) = kin_.jacobian.row(2 * i + 1);
+        mu_used_(a) = slipped_[static_cast<std::size_t>(i)] ? c.mu_kinetic : c.mu_static;
+      }
+      jg.noalias() = ja * g;
+      w.noalias() = jg * ja.transpose();
+      qf.noalias() = ja * v_free_;
+      for (Eigen::Index a = 0; a < na; ++a) {
+        const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+        const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
+        if (c.normal == RigidContact::Normal::kBilateral)
+          // Hold g = 0: remove the fraction κ of the gap per step, as for the joints.
+          qf(2 * a) += side_[static_cast<std::size_t>(i)] * options_.joint_position_feedback *
+                       kin_.gap(i) / h;
+        else
+          qf(2 * a) += c.restitution * std::min(kin_.normal_velocity(i), 0.0);
+        if (c.surface_speed) qf(2 * a + 1) -= c.surface_speed(t_next);
+      }
+      if (!solveContacts(na)) return false;
+      bool flipped = false;
+      for (Eigen::Index a = 0; a < na && bilateral > 0; ++a) {
+        const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+        if (contacts_[static_cast<std::size_t>(i)].normal != RigidContact::Normal::kBilateral ||
+            r_(2 * a) > 0.0)
+          continue;
+        const double un = w.row(2 * a).dot(r_.head(2 * na)) + qf(2 * a);
+        if (un > options_.stick_velocity) {
+          side_[static_cast<std::size_t>(i)] = -side_[static_cast<std::size_t>(i)];
+          flipped = true;
+        }
+      }
+      if (!flipped) break;
+      if (attempt >= 2 * bilateral) {
+        message_ = "bilateral contacts: no side of their normal impulses is consistent";
+        return false;
+      }
     }
-    if (!solveContacts(na)) return false;
     v = v_free_;
     v.noalias() += jg.transpose() * r_.head(2 * na);  // G symmetric: G Jᵀ P = (J G)ᵀ P
     for (Eigen::Index a = 0; a < na; ++a) {
       const Eigen::Index i = active_[static_cast<std::size_t>(a)];
-      impulse_.segment<2>(2 * i) = r_.segment<2>(2 * a);
+      impulse_(2 * i) = side_[static_cast<std::size_t>(i)] * r_(2 * a);
+      impulse_(2 * i + 1) = r_(2 * a + 1);
     }
   }
   q += h * ((1.0 - theta) * v_old_ + theta * v);
@@ -206,7 +236,8 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   for (Eigen::Index a = 0; a < na; ++a) {
     const Eigen::Index i = active_[static_cast<std::size_t>(a)];
     closed_[static_cast<std::size_t>(i)] =
-        impulse_(2 * i) * w_(2 * a, 2 * a) > kImpulseFloor * options_.stick_velocity;
+        contacts_[static_cast<std::size_t>(i)].normal == RigidContact::Normal::kBilateral ||
+        r_(2 * a) * w_(2 * a, 2 * a) > kImpulseFloor * options_.stick_velocity;
   }
   for (Eigen::Index i = 0; i < nc; ++i) {
     const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
@@ -381,8 +412,10 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
     ContactKinematics kin;
     evaluateContacts(model, contacts, 0.0, q, v, kin);
     for (Eigen::Index i = 0; i < nc; ++i) {
-      if (std::abs(kin.gap(i)) > options.gap_tolerance ||
-          std::abs(kin.normal_velocity(i)) > options.stick_velocity)
+      const bool two_sided =
+          contacts[static_cast<std::size_t>(i)].normal == RigidContact::Normal::kBilateral;
+      if (!two_sided && (std::abs(kin.gap(i)) > options.gap_tolerance ||
+                         std::abs(kin.normal_velocity(i)) > options.stick_velocity))
         continue;
       const double vt = kin.sliding_velocity(i);
       modes[static_cast<std::size_t>(i)] = std::abs(vt) <= options.stick_velocity ? ContactMode::kStick

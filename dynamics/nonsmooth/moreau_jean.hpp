@@ -43,8 +43,13 @@
 /// kSlipNegative. The initial mode comes from (q0, v0): closed if |g| ≤ gap_tolerance and
 /// |ġ| ≤ stick_velocity.
 ///
-/// Limitations: bilateral RigidContacts are refused (model them as joints: their normal
-/// impulse has no sign, which the friction LCP cannot express).
+/// Bilateral contacts are always active, with no restitution and the gap fed back like the
+/// joints' drift (q_n = σ (J_n v_free + κ g_k / h)). Their normal impulse has either sign,
+/// which the friction LCP cannot express directly: the contact is posed as unilateral on the
+/// side σ of its last normal impulse (normal row σ J_n, friction bounded by μ |P_n|), and if
+/// that side would separate (P_n = 0, u_n > stick_velocity) σ flips and the step's problem is
+/// solved again — the two walls of DESIGN §2's translational joint, one at a time. They never
+/// report open/close/impact events.
 
 #include <Eigen/Dense>
 #include <memory>
@@ -102,8 +107,8 @@ struct MoreauJeanOptions {
 /// the model and the contacts. Not thread-safe.
 class MoreauJeanStepper {
  public:
-  /// Throws std::invalid_argument for invalid options, contacts (RigidContact::validate, or
-  /// bilateral ones) or an unknown solver name.
+  /// Throws std::invalid_argument for invalid options, contacts (RigidContact::validate) or
+  /// an unknown solver name.
   MoreauJeanStepper(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                     const MoreauJeanOptions& options);
   ~MoreauJeanStepper();
@@ -141,6 +146,7 @@ class MoreauJeanStepper {
   ContactKinematics kin_;
   Eigen::VectorXd q_theta_, q_old_, v_old_, v_free_, impulse_, approach_, sliding_, mu_used_;
   std::vector<int> active_, closed_, slipped_;
+  std::vector<double> side_;  ///< σ = ±1: the side a bilateral contact is posed on
   // Active rows: jg_ = J_A G (2na × nv), w_ = J_A G J_Aᵀ, qf_ (2na), r_ (2na).
   Eigen::MatrixXd ja_, jg_, w_;
   Eigen::VectorXd qf_, r_;

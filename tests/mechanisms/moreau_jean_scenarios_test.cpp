@@ -9,6 +9,7 @@
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/bouncing_ball.hpp"
+#include "mechanisms/dupont.hpp"
 
 using namespace stickslip;
 using dynamics::EventKind;
@@ -156,4 +157,52 @@ TEST_CASE("moreau-jean ball: a spinning disk ends rolling at (2 v0 - r w0) / 3",
   CHECK(run.events[0].kind == EventKind::kStick);
   // Slip ends when μ g t = |Δẋ| = |2 − 1| → t = 1 / (0.3 · 9.81) = 0.340 s.
   CHECK(run.events[0].t == Approx(1.0 / (0.3 * 9.81)).margin(2e-4));
+}
+
+TEST_CASE("moreau-jean dupont: a bilateral slot whose load changes wall, mode changes within "
+          "1e-3 s of the closed form",
+          "[moreau-jean][dupont]") {
+  const mechanisms::Dupont d;
+  const auto reference = mechanisms::dupontReference(d, 10.0);
+  REQUIRE(reference.size() == 10);
+  dynamics::MoreauJeanOptions o;
+  o.t_end = 10.0;
+  o.h = 1e-4;
+  const dynamics::NonsmoothRun run = runScenario(mechanisms::dupontRigid(d), o);
+  INFO(run.message);
+  INFO(describe(run));
+  REQUIRE(run.ok);
+  // A velocity reversal inside a step shows as one step of stick (the impulse can stop m1,
+  // the next step's μs N h cannot hold it): drop sticks of one step between slips.
+  std::vector<dynamics::ContactEvent> events;
+  for (std::size_t k = 0; k < run.events.size(); ++k) {
+    const bool blip = run.events[k].kind == EventKind::kStick && k + 1 < run.events.size() &&
+                      run.events[k + 1].t - run.events[k].t < 1.5 * o.h;
+    if (blip) {
+      events.push_back({run.events[k].t, run.events[k].contact, run.events[k + 1].kind});
+      ++k;
+    } else {
+      events.push_back(run.events[k]);
+    }
+  }
+  REQUIRE(events.size() == reference.size());
+  for (std::size_t k = 0; k < reference.size(); ++k) {
+    INFO("event " << k << " " << reference[k].second << " at " << reference[k].first);
+    CHECK(std::string(dynamics::toString(events[k].kind)) == reference[k].second);
+    // O(h): the friction bound μ |N| follows F2, and a reversal is seen in the step in which
+    // the impulse can stop m1.
+    CHECK(events[k].t == Approx(reference[k].first).margin(1e-3));
+  }
+  // The normal impulse changes sign with F2 = 50 cos 0.8 t (the loaded wall switches near
+  // t = π / 1.6 = 1.96 s): N = m1 F2 / (m1 + m2) in the history.
+  const Eigen::Index n_col = 1 + 6 + 6;  // t, q (2 bodies), v, then N, F of the slot
+  bool positive = false, negative = false;
+  for (Eigen::Index k = 1; k < run.history.rows(); ++k) {
+    const double t = run.history(k, 0), expected = d.m1 * 50.0 * std::cos(0.8 * t) / (d.m1 + d.m2);
+    positive |= run.history(k, n_col) > 1.0;
+    negative |= run.history(k, n_col) < -1.0;
+    CHECK(std::abs(run.history(k, n_col)) == Approx(std::abs(expected)).margin(0.05));
+  }
+  CHECK(positive);
+  CHECK(negative);
 }
