@@ -120,7 +120,7 @@ TEST_CASE("flores-translational: 0.2 s at h = 1e-5 with repeated corner impacts"
 
 TEST_CASE("flores-translational: microseconds per Moreau–Jean step", "[.bench][flores]") {
   const dynamics::RigidScenario s = mechanisms::floresTranslational();
-  for (const char* solver : {"lemke", "siconos-lemke"}) {
+  for (const char* solver : {"lemke", "siconos-lemke", "siconos-enum", "siconos-nsgs"}) {
     dynamics::MoreauJeanOptions o = floresOptions();
     o.solver = solver;
     const auto run = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
