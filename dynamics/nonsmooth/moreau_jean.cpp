@@ -27,6 +27,12 @@ void require(bool ok, const char* what, T got) {
 
 bool isSiconos(const std::string& solver) { return solver.rfind(kSiconosPrefix, 0) == 0; }
 
+/// Validates before any member is built from the options, so that our message comes first.
+const MoreauJeanOptions& validated(const MoreauJeanOptions& o) {
+  o.validate();
+  return o;
+}
+
 }  // namespace
 
 void MoreauJeanOptions::validate() const {
@@ -67,9 +73,8 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
                                      const MoreauJeanOptions& options)
     : model_(model),
       contacts_(contacts),
-      options_(options),
-      response_(model, options.joint_baumgarte_alpha, options.joint_baumgarte_beta) {
-  options_.validate();
+      options_(validated(options)),
+      response_(model, options_.joint_baumgarte_alpha, options_.joint_baumgarte_beta) {
   for (const RigidContact& c : contacts) {
     c.validate(model);
   }

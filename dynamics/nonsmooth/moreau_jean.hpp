@@ -8,8 +8,8 @@
 ///   q_θ = q_k + θ h v_k,  t_θ = t_k + θ h:   a₀, G = ConstrainedResponse(t_θ, q_θ, v_k)
 ///   v_free = v_k + h a₀, projected onto D(q_θ) v = −Φ_t − κ Φ / h (joints at velocity level;
 ///                                              D G = 0 keeps impulses on that set)
-///   active set A = { unilateral i : g_k + γ h ġ_k ≤ ε_g },  γ = ½ (as Siconos), ε_g =
-///                                              gap_tolerance
+///   active set A = { unilateral i : g_k + γ h ġ_k ≤ ε_g } ∪ { bilateral i },  γ = ½ (as
+///                                              Siconos), ε_g = gap_tolerance
 ///   planar friction problem over A (lcp::FrictionProblem2D, r = impulses P):
 ///     W = J_A G J_Aᵀ,  q_n = J_n v_free + e_i min(ġ_k, 0),  q_t = J_t v_free − v_s(t_{k+1})
 ///     so that u_n = ġ_{k+1} + e ġ_k  (Newton's impact law ġ⁺ = −e ġ⁻ when 0 < P_n) and
@@ -26,7 +26,8 @@
 /// for that contact (only one LCP entry changes). A slipping contact therefore sticks again
 /// when an impulse within μk P_n can stop it (its velocity crosses zero inside the step), and
 /// a stuck one breaks away when μs P_n is not enough: the set-valued law with stiction, to
-/// O(h) in the event times.
+/// O(h) in the event times. A velocity reversal inside a step therefore shows as one step of
+/// stick between the two slip directions (Dupont's problem has such reversals).
 ///
 /// Solvers: "lemke" writes the exact 4-per-contact LCP of friction_to_lcp.hpp into a
 /// workspace sized once (one problem and one LemkeSolver per active-set size, created at

@@ -107,12 +107,18 @@ TEST_CASE("moreau-jean options: contract violations throw with what was expected
   throwsWith([] { MoreauJeanOptions b; b.joint_position_feedback = 2.0; return b; }(),
              "joint_position_feedback");
   throwsWith([] { MoreauJeanOptions b; b.max_steps = 0; return b; }(), "max_steps");
+  throwsWith([] { MoreauJeanOptions b; b.joint_baumgarte_alpha = -1.0; return b; }(),
+             "joint_baumgarte_alpha >= 0");
   throwsWith([] { MoreauJeanOptions b; b.solver = "siconos-nope"; return b; }(), "siconos-nsgs");
   MoreauJeanOptions siconos;
   siconos.solver = "siconos-enum";
   CHECK_NOTHROW(siconos.validate());
 
   const RigidScenario s = incline(0.1, 0.3, 0.3);
+  MoreauJeanOptions negative;
+  negative.joint_baumgarte_beta = -1.0;  // reported by us, not by ConstrainedResponse
+  CHECK_THROWS_WITH(MoreauJeanStepper(s.model, s.contacts, negative),
+                    Catch::Contains("MoreauJeanOptions: expected joint_baumgarte_beta >= 0"));
   CHECK_THROWS_WITH(simulateMoreauJean(s.model, s.contacts, VectorXd::Zero(2), s.v0, o),
                     Catch::Contains("expected finite q0 of size 3"));
   std::vector<RigidContact> bad = s.contacts;
