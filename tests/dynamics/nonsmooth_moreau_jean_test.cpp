@@ -159,6 +159,13 @@ TEST_CASE("moreau-jean incline: a block at rest sticks iff tan(alpha) <= mu_s",
     // Constant acceleration: the θ = ½ update integrates it exactly, μk from the first step on.
     CHECK(travel == Approx(0.5 * a * o.t_end * o.t_end).epsilon(1e-9));
     CHECK(down.dot(r.final_v.head<2>()) == Approx(a * o.t_end).epsilon(1e-9));
+    // θ = 1 (q_{k+1} = q_k + h v_{k+1}) sums h² a k over the steps: ½ a T² (1 + h / T).
+    MoreauJeanOptions implicit = o;
+    implicit.theta = 1.0;
+    const auto r1 = run(incline(alpha, mu_s, mu_k), implicit);
+    REQUIRE(r1.ok);
+    CHECK(down.dot(r1.final_q.head<2>()) ==
+          Approx(0.5 * a * o.t_end * (o.t_end + o.h)).epsilon(1e-9));
     // The block stays on the slope: the gap is zero to round-off.
     const Vector2d n(-std::sin(alpha), std::cos(alpha));
     CHECK(std::abs(n.dot(r.final_q.head<2>())) < 1e-12);
