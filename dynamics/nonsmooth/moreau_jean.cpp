@@ -75,9 +75,7 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
       contacts_(contacts),
       options_(validated(options)),
       response_(model, options_.joint_baumgarte_alpha, options_.joint_baumgarte_beta) {
-  for (const RigidContact& c : contacts) {
-    c.validate(model);
-  }
+  for (const RigidContact& c : contacts) c.validate(model);
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
   const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
   kin_.resize(nc, nv);
