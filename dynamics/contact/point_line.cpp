@@ -17,6 +17,8 @@ using contact_detail::rotate;
 void PointLineContact::validate(std::string_view who) const {
   const bool finite =
       point_on_i.allFinite() && line_point_on_j.allFinite() && line_normal_on_j.allFinite();
+  // Called on every kinematics evaluation: build the message stream only when failing.
+  if (finite && std::abs(line_normal_on_j.norm() - 1.0) <= 1e-9) return;
   std::ostringstream os;
   if (!finite) {
     os << "expected finite point and line data, got s'_P = (" << point_on_i.transpose()
