@@ -13,15 +13,15 @@
 namespace stickslip::mechanisms {
 
 struct BouncingBall {
-  double radius = 0.1;        ///< r [m], > 0
-  double mass = 1.0;          ///< m [kg], > 0
-  double gravity = 9.81;      ///< [m/s²], ≥ 0
-  double restitution = 0.5;   ///< e ∈ [0, 1]
+  double radius = 0.1;                       ///< r [m], > 0
+  double mass = 1.0;                         ///< m [kg], > 0
+  double gravity = 9.81;                     ///< [m/s²], ≥ 0
+  double restitution = 0.5;                  ///< e ∈ [0, 1]
   double mu_static = 0.0, mu_kinetic = 0.0;  ///< 0 ≤ μk ≤ μs
-  double height = 1.0;        ///< initial centre height y0 [m], ≥ r
-  double velocity_x = 0.0;    ///< ẋ0 [m/s]
-  double velocity_y = 0.0;    ///< ẏ0 [m/s]
-  double spin = 0.0;          ///< ω0 [rad/s], counter-clockwise positive
+  double height = 1.0;                       ///< initial centre height y0 [m], ≥ r
+  double velocity_x = 0.0;                   ///< ẋ0 [m/s]
+  double velocity_y = 0.0;                   ///< ẏ0 [m/s]
+  double spin = 0.0;                         ///< ω0 [rad/s], counter-clockwise positive
 
   /// Throws std::invalid_argument("BouncingBall: expected …, got …").
   void validate() const;

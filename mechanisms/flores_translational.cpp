@@ -72,8 +72,7 @@ dynamics::RigidScenario floresTranslational(const FloresTranslational& d) {
   const Vector2d n1(-e1.y(), e1.x()), n2(-e2.y(), e2.x());  // d e/dθ
   s.q0.resize(9);
   s.v0.resize(9);
-  const Vector2d r1 = 0.5 * d.l1 * e1, r2 = d.l1 * e1 + 0.5 * d.l2 * e2,
-                 r3 = d.l1 * e1 + d.l2 * e2;
+  const Vector2d r1 = 0.5 * d.l1 * e1, r2 = d.l1 * e1 + 0.5 * d.l2 * e2, r3 = d.l1 * e1 + d.l2 * e2;
   const Vector2d v1 = 0.5 * d.l1 * w1 * n1, v2 = d.l1 * w1 * n1 + 0.5 * d.l2 * w2 * n2,
                  v3 = d.l1 * w1 * n1 + d.l2 * w2 * n2;
   s.q0 << r1, t1, r2, t2, r3, t3;

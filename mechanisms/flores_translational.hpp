@@ -25,14 +25,14 @@
 namespace stickslip::mechanisms {
 
 struct FloresTranslational {
-  double l1 = 0.1530, l2 = 0.3060;  ///< crank and rod lengths [m]
-  double a = 0.05, b = 0.025;       ///< slider half-length and half-width [m]
-  double c = 0.001;                 ///< radial clearance of the guide [m], > 0
-  double m1 = 0.038, m2 = 0.038, m3 = 0.076;  ///< [kg]
+  double l1 = 0.1530, l2 = 0.3060;               ///< crank and rod lengths [m]
+  double a = 0.05, b = 0.025;                    ///< slider half-length and half-width [m]
+  double c = 0.001;                              ///< radial clearance of the guide [m], > 0
+  double m1 = 0.038, m2 = 0.038, m3 = 0.076;     ///< [kg]
   double J1 = 7.4e-5, J2 = 5.9e-4, J3 = 2.7e-6;  ///< centroidal [kg·m²]
-  double gravity = 9.81;            ///< along −y [m/s²], ≥ 0
-  double restitution = 0.4;         ///< e of the four corner contacts
-  double mu = 0.01;                 ///< Coulomb coefficient (μs = μk)
+  double gravity = 9.81;                         ///< along −y [m/s²], ≥ 0
+  double restitution = 0.4;                      ///< e of the four corner contacts
+  double mu = 0.01;                              ///< Coulomb coefficient (μs = μk)
   /// Generalized initial state: absolute angles of crank, rod, slider and their rates.
   Eigen::Vector3d theta0 = Eigen::Vector3d::Zero();
   Eigen::Vector3d theta_rate0 = Eigen::Vector3d(150.0, -75.0, -0.01);

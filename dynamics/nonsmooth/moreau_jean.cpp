@@ -27,6 +27,12 @@ void require(bool ok, const char* what, T got) {
 
 bool isSiconos(const std::string& solver) { return solver.rfind(kSiconosPrefix, 0) == 0; }
 
+ContactMode modeOf(bool closed, double sliding_velocity, double stick_velocity) {
+  if (!closed) return ContactMode::kOpen;
+  if (std::abs(sliding_velocity) <= stick_velocity) return ContactMode::kStick;
+  return sliding_velocity > 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
+}
+
 /// Validates before any member is built from the options, so that our message comes first.
 const MoreauJeanOptions& validated(const MoreauJeanOptions& o) {
   o.validate();
@@ -75,7 +81,15 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
       contacts_(contacts),
       options_(validated(options)),
       response_(model, options_.joint_baumgarte_alpha, options_.joint_baumgarte_beta) {
-  for (const RigidContact& c : contacts) c.validate(model);
+  for (const RigidContact& c : contacts) {
+    c.validate(model);
+    // Rigid normals only: a compliant normal force belongs to the regularized route.
+    if (c.normal != RigidContact::Normal::kUnilateral &&
+        c.normal != RigidContact::Normal::kBilateral)
+      throw std::invalid_argument(c.name +
+                                  ": expected a unilateral or bilateral rigid contact for "
+                                  "Moreau–Jean, got another normal law");
+  }
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
   const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
   kin_.resize(nc, nv);
@@ -97,10 +111,11 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
   qf_.setZero(2 * nc);
   r_.setZero(2 * nc);
   if (isSiconos(options_.solver)) {
-    siconos_ = std::make_unique<Siconos>(Siconos{
-        lcp::SiconosFc2dSolver(
-            options_.solver.substr(std::char_traits<char>::length(kSiconosPrefix))),
-        {}, {}});
+    siconos_ =
+        std::make_unique<Siconos>(Siconos{lcp::SiconosFc2dSolver(options_.solver.substr(
+                                              std::char_traits<char>::length(kSiconosPrefix))),
+                                          {},
+                                          {}});
   } else {
     for (Eigen::Index na = 0; na <= nc; ++na) {
       lcp::Problem p;
@@ -244,8 +259,8 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   }
   for (Eigen::Index i = 0; i < nc; ++i) {
     const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
-    sliding_(i) = kin_.jacobian.row(2 * i + 1).dot(v) -
-                  (c.surface_speed ? c.surface_speed(t + h) : 0.0);
+    sliding_(i) =
+        kin_.jacobian.row(2 * i + 1).dot(v) - (c.surface_speed ? c.surface_speed(t + h) : 0.0);
     slipped_[static_cast<std::size_t>(i)] =
         closed_[static_cast<std::size_t>(i)] && std::abs(sliding_(i)) > options_.stick_velocity;
   }
@@ -269,7 +284,7 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na) {
       const double nn = w(2 * i, 2 * j), nt = w(2 * i, 2 * j + 1);
       const double tn = w(2 * i + 1, 2 * j), tt = w(2 * i + 1, 2 * j + 1);
       p.M.block<3, 3>(4 * i, 4 * j) << nn, nt, -nt,  //
-          tn, tt, -tt,                                //
+          tn, tt, -tt,                               //
           -tn, -tt, tt;
     }
     const Eigen::Index k = 4 * i;
@@ -305,7 +320,8 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na) {
   // Break-away inside the step: a contact solved with μs that slips is re-solved with μk.
   bool again = false;
   for (Eigen::Index i = 0; i < na; ++i) {
-    const RigidContact& c = contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
+    const RigidContact& c =
+        contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
     if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
     const double ut = w.row(2 * i + 1).dot(r_.head(2 * na)) + qf_(2 * i + 1);
     if (std::abs(ut) > options_.stick_velocity) {
@@ -341,7 +357,8 @@ bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
   if (!solveOnce()) return false;
   bool again = false;
   for (Eigen::Index i = 0; i < na; ++i) {
-    const RigidContact& c = contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
+    const RigidContact& c =
+        contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
     if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
     if (std::abs(s.result.u(2 * i + 1)) > options_.stick_velocity) {
       mu_used_(i) = c.mu_kinetic;
@@ -420,16 +437,15 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
       if (!two_sided && (std::abs(kin.gap(i)) > options.gap_tolerance ||
                          std::abs(kin.normal_velocity(i)) > options.stick_velocity))
         continue;
-      const double vt = kin.sliding_velocity(i);
-      modes[static_cast<std::size_t>(i)] = std::abs(vt) <= options.stick_velocity ? ContactMode::kStick
-                                           : vt > 0.0 ? ContactMode::kSlipPositive
-                                                      : ContactMode::kSlipNegative;
+      modes[static_cast<std::size_t>(i)] =
+          modeOf(true, kin.sliding_velocity(i), options.stick_velocity);
     }
   }
 
   const Eigen::Index rows =
-      options.output_dt > 0.0 ? static_cast<Eigen::Index>(std::floor(t_end / options.output_dt + 1e-9)) + 2
-                              : steps + 1;
+      options.output_dt > 0.0
+          ? static_cast<Eigen::Index>(std::floor(t_end / options.output_dt + 1e-9)) + 2
+          : steps + 1;
   run.history.setZero(rows, 1 + nq + nv + 2 * nc);
   Eigen::Index written = 0;
   auto record = [&](double t, double step) {
@@ -444,10 +460,14 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
 
   auto modeEvent = [](ContactMode m) {
     switch (m) {
-      case ContactMode::kStick: return EventKind::kStick;
-      case ContactMode::kSlipPositive: return EventKind::kSlipPositive;
-      case ContactMode::kSlipNegative: return EventKind::kSlipNegative;
-      case ContactMode::kOpen: break;
+      case ContactMode::kStick:
+        return EventKind::kStick;
+      case ContactMode::kSlipPositive:
+        return EventKind::kSlipPositive;
+      case ContactMode::kSlipNegative:
+        return EventKind::kSlipNegative;
+      case ContactMode::kOpen:
+        break;
     }
     return EventKind::kOpen;
   };
@@ -470,11 +490,8 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
     ++run.steps;
     for (Eigen::Index i = 0; i < nc; ++i) {
       const RigidContact& c = contacts[static_cast<std::size_t>(i)];
-      const double vt = stepper.slidingVelocity()(i);
-      const ContactMode now = !stepper.closed(i) ? ContactMode::kOpen
-                              : std::abs(vt) <= options.stick_velocity ? ContactMode::kStick
-                              : vt > 0.0                                 ? ContactMode::kSlipPositive
-                                                                         : ContactMode::kSlipNegative;
+      const ContactMode now =
+          modeOf(stepper.closed(i), stepper.slidingVelocity()(i), options.stick_velocity);
       ContactMode& before = modes[static_cast<std::size_t>(i)];
       if (now == before) continue;
       const int ci = static_cast<int>(i);

@@ -68,9 +68,9 @@
 namespace stickslip::dynamics {
 
 struct MoreauJeanOptions {
-  double t_end = 1.0;    ///< [s], > 0
-  double h = 1e-4;       ///< time step [s], > 0 (the last step is shortened to land on t_end)
-  double theta = 0.5;    ///< θ ∈ [½, 1]
+  double t_end = 1.0;  ///< [s], > 0
+  double h = 1e-4;     ///< time step [s], > 0 (the last step is shortened to land on t_end)
+  double theta = 0.5;  ///< θ ∈ [½, 1]
   /// "lemke" or "siconos-<fc2d name>" (lcp::siconosFc2dSolverNames()).
   std::string solver = "lemke";
   double output_dt = 1e-3;  ///< history sampling [s], ≥ 0 (0: every step)
@@ -86,8 +86,8 @@ struct MoreauJeanOptions {
   /// so every v_{k+1} satisfies the joints' velocity equations at q_θ and each step removes
   /// the fraction κ of the position drift Φ. The drift that remains is O(h²) per step / κ
   /// (v_k satisfies the joints at the previous q_θ): flores-translational at h = 1e-5 keeps
-  /// |Φ| ≤ 1.3e-6 m with κ = 0.1. Without the projection (false) the joints are only imposed on
-  /// v̇ through a₀ (Baumgarte terms below) and drift ~2e-4 m there.
+  /// |Φ| ≤ 1.3e-6 m with κ = 0.1. Without the projection (false) the joints are imposed on v̇
+  /// only, through a₀ (Baumgarte terms below), and drift ~2e-4 m there.
   bool joint_velocity_projection = true;
   double joint_position_feedback = 0.1;  ///< κ ∈ [0, 1]
   /// Baumgarte terms of the acceleration-level joint equations in a₀ (ConstrainedResponse)
@@ -108,8 +108,8 @@ struct MoreauJeanOptions {
 /// the model and the contacts. Not thread-safe.
 class MoreauJeanStepper {
  public:
-  /// Throws std::invalid_argument for invalid options, contacts (RigidContact::validate) or
-  /// an unknown solver name.
+  /// Throws std::invalid_argument for invalid options, contacts (RigidContact::validate, or
+  /// a normal law other than unilateral and bilateral) or an unknown solver name.
   MoreauJeanStepper(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                     const MoreauJeanOptions& options);
   ~MoreauJeanStepper();

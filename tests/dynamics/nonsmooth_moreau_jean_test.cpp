@@ -95,21 +95,25 @@ TEST_CASE("moreau-jean options: contract violations throw with what was expected
           "[moreau-jean][options]") {
   MoreauJeanOptions o;
   CHECK_NOTHROW(o.validate());
-  auto throwsWith = [](MoreauJeanOptions bad, const char* text) {
-    CHECK_THROWS_WITH(bad.validate(), Catch::Contains("MoreauJeanOptions: expected") &&
-                                          Catch::Contains(text));
+  // Each case changes one field of the defaults and names it in the expected message.
+  auto throwsWith = [](void (*change)(MoreauJeanOptions&), const char* text) {
+    MoreauJeanOptions bad;
+    change(bad);
+    CHECK_THROWS_WITH(bad.validate(),
+                      Catch::Contains("MoreauJeanOptions: expected") && Catch::Contains(text));
   };
-  throwsWith([] { MoreauJeanOptions b; b.h = 0.0; return b; }(), "h > 0");
-  throwsWith([] { MoreauJeanOptions b; b.theta = 0.4; return b; }(), "theta in [0.5, 1]");
-  throwsWith([] { MoreauJeanOptions b; b.t_end = -1.0; return b; }(), "t_end > 0");
-  throwsWith([] { MoreauJeanOptions b; b.output_dt = -1.0; return b; }(), "output_dt >= 0");
-  throwsWith([] { MoreauJeanOptions b; b.stick_velocity = 0.0; return b; }(), "stick_velocity");
-  throwsWith([] { MoreauJeanOptions b; b.joint_position_feedback = 2.0; return b; }(),
+  throwsWith([](MoreauJeanOptions& b) { b.h = 0.0; }, "h > 0");
+  throwsWith([](MoreauJeanOptions& b) { b.theta = 0.4; }, "theta in [0.5, 1]");
+  throwsWith([](MoreauJeanOptions& b) { b.t_end = -1.0; }, "t_end > 0");
+  throwsWith([](MoreauJeanOptions& b) { b.output_dt = -1.0; }, "output_dt >= 0");
+  throwsWith([](MoreauJeanOptions& b) { b.stick_velocity = 0.0; }, "stick_velocity");
+  throwsWith([](MoreauJeanOptions& b) { b.gap_tolerance = -1.0; }, "gap_tolerance >= 0");
+  throwsWith([](MoreauJeanOptions& b) { b.joint_position_feedback = 2.0; },
              "joint_position_feedback");
-  throwsWith([] { MoreauJeanOptions b; b.max_steps = 0; return b; }(), "max_steps");
-  throwsWith([] { MoreauJeanOptions b; b.joint_baumgarte_alpha = -1.0; return b; }(),
+  throwsWith([](MoreauJeanOptions& b) { b.max_steps = 0; }, "max_steps");
+  throwsWith([](MoreauJeanOptions& b) { b.joint_baumgarte_alpha = -1.0; },
              "joint_baumgarte_alpha >= 0");
-  throwsWith([] { MoreauJeanOptions b; b.solver = "siconos-nope"; return b; }(), "siconos-nsgs");
+  throwsWith([](MoreauJeanOptions& b) { b.solver = "siconos-nope"; }, "siconos-nsgs");
   MoreauJeanOptions siconos;
   siconos.solver = "siconos-enum";
   CHECK_NOTHROW(siconos.validate());
@@ -205,8 +209,9 @@ TEST_CASE("moreau-jean pendulum: joints hold through G and the impact keeps e^2 
   // Energy never grows: T + V ≤ its initial value (0) up to O(h) round-off of the scheme.
   double worst = -std::numeric_limits<double>::infinity();
   for (Eigen::Index i = 0; i < r.history.rows(); ++i)
-    worst = std::max(worst, s.model.kineticEnergy(r.history.row(i).segment(4, 3).transpose()) +
-                                s.model.potentialEnergy(r.history.row(i).segment(1, 3).transpose()));
+    worst =
+        std::max(worst, s.model.kineticEnergy(r.history.row(i).segment(4, 3).transpose()) +
+                            s.model.potentialEnergy(r.history.row(i).segment(1, 3).transpose()));
   CHECK(worst < 1e-6);
 }
 

@@ -2,6 +2,8 @@
 // Moreau–Jean (DESIGN.md §7): consistent initial state, the run of 0.2 s at h = 1e-5 with
 // repeated corner impacts, small joint drift, dissipated energy, and the crank's rotation
 // against the same mechanism with an ideal translational joint.
+#include "mechanisms/flores_translational.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -9,7 +11,6 @@
 #include <iostream>
 
 #include "dynamics/nonsmooth/moreau_jean.hpp"
-#include "mechanisms/flores_translational.hpp"
 
 using namespace stickslip;
 
@@ -64,12 +65,13 @@ TEST_CASE("flores-translational: the free phase before the first impact matches 
   // (generalized coordinates, θ = ½, h = 1e-4), rows t = 1e-3 and 2e-3 s: θ1 (stored as
   // revolutions), θ̇1, θ2, θ̇2 and the slider's y (stored divided by c). No corner touches a
   // wall before 2.7 ms, so this checks the absolute-coordinate model and the joints alone.
-  struct Row { double t, revolutions, w1, theta2, w2, y_over_c; };
-  const Row siconos[] = {
-      {1e-3, 2.325427977634569e-02, 139.2326680724840, -7.260763177989915e-02,
-       -68.34467587112179, 7.710073417019694e-02},
-      {2e-3, 4.393614652195465e-02, 120.8242092110994, -1.351018528775760e-01,
-       -56.68029347554309, 4.870712196463761e-01}};
+  struct Row {
+    double t, revolutions, w1, theta2, w2, y_over_c;
+  };
+  const Row siconos[] = {{1e-3, 2.325427977634569e-02, 139.2326680724840, -7.260763177989915e-02,
+                          -68.34467587112179, 7.710073417019694e-02},
+                         {2e-3, 4.393614652195465e-02, 120.8242092110994, -1.351018528775760e-01,
+                          -56.68029347554309, 4.870712196463761e-01}};
   const dynamics::RigidScenario s = mechanisms::floresTranslational();
   dynamics::MoreauJeanOptions o = floresOptions();
   o.t_end = 2e-3;
@@ -105,7 +107,8 @@ TEST_CASE("flores-translational: 0.2 s at h = 1e-5 with repeated corner impacts"
           "[flores][mechanisms][moreau-jean]") {
   const dynamics::RigidScenario s = mechanisms::floresTranslational();
   const dynamics::MoreauJeanOptions o = floresOptions();
-  const dynamics::NonsmoothRun run = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+  const dynamics::NonsmoothRun run =
+      dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
   INFO(run.message);
   REQUIRE(run.ok);
   CHECK(run.steps == 20000);

@@ -90,9 +90,10 @@ TEST_CASE("moreau-jean belt: Siconos' fc2d solvers give the same events as our L
   }
 }
 
-TEST_CASE("moreau-jean belt: the stuck block moves with the belt and the friction force "
-          "balances the spring",
-          "[moreau-jean][belt]") {
+TEST_CASE(
+    "moreau-jean belt: the stuck block moves with the belt and the friction force "
+    "balances the spring",
+    "[moreau-jean][belt]") {
   const mechanisms::Belt belt;
   const dynamics::RigidScenario s = mechanisms::beltRigid(belt);
   dynamics::MoreauJeanOptions o;
@@ -169,9 +170,10 @@ TEST_CASE("moreau-jean ball: a spinning disk ends rolling at (2 v0 - r w0) / 3",
   CHECK(run.events[0].t == Approx(1.0 / (0.3 * 9.81)).margin(2e-4));
 }
 
-TEST_CASE("moreau-jean dupont: a bilateral slot whose load changes wall, mode changes within "
-          "1e-3 s of the closed form",
-          "[moreau-jean][dupont]") {
+TEST_CASE(
+    "moreau-jean dupont: a bilateral slot whose load changes wall, mode changes within "
+    "1e-3 s of the closed form",
+    "[moreau-jean][dupont]") {
   const mechanisms::Dupont d;
   const auto reference = mechanisms::dupontReference(d, 10.0);
   REQUIRE(reference.size() == 10);
