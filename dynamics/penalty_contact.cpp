@@ -28,21 +28,6 @@ void checkContactBody(const PlanarModel& model, BodyIndex b, const std::string& 
 
 }  // namespace
 
-double normalForce(const NormalLaw& law, double penetration, double penetration_rate,
-                   double impact_velocity) {
-  return std::visit(
-      [&](const auto& l) { return l.force(penetration, penetration_rate, impact_velocity); }, law);
-}
-
-double normalLawPotential(const NormalLaw& law, double penetration) {
-  if (penetration <= 0.0) return 0.0;
-  return std::visit(
-      [&](const auto& l) {
-        return l.stiffness * std::pow(penetration, l.exponent + 1.0) / (l.exponent + 1.0);
-      },
-      law);
-}
-
 PenaltyContact PenaltyContact::journalBearing(BodyIndex journal, BodyIndex bearing,
                                               const JournalBearingJoint& joint, NormalLaw normal,
                                               std::shared_ptr<const FrictionLaw> friction,

@@ -35,7 +35,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "dynamics/contact/journal_bearing.hpp"
@@ -46,15 +45,6 @@
 #include "dynamics/planar_model.hpp"
 
 namespace stickslip::dynamics {
-
-/// One of the compliant normal laws of normal_law.hpp.
-using NormalLaw = std::variant<HertzLaw, HuntCrossleyLaw, LankaraniNikraveshLaw, FloresLaw>;
-
-/// Normal force of any law [N] (δ, δ̇ [m, m/s], δ̇⁽⁻⁾ [m/s]).
-double normalForce(const NormalLaw& law, double penetration, double penetration_rate,
-                   double impact_velocity);
-/// Elastic energy stored by the conservative part K δⁿ of any law: K δⁿ⁺¹/(n + 1) for δ > 0 [J].
-double normalLawPotential(const NormalLaw& law, double penetration);
 
 /// A compliant contact between body i and body j of a PlanarModel (either may be kGround).
 struct PenaltyContact {

@@ -209,4 +209,19 @@ NormalForceDerivatives FloresLaw::derivatives(double penetration, double penetra
                            penetration_rate);
 }
 
+double normalForce(const NormalLaw& law, double penetration, double penetration_rate,
+                   double impact_velocity) {
+  return std::visit(
+      [&](const auto& l) { return l.force(penetration, penetration_rate, impact_velocity); }, law);
+}
+
+double normalLawPotential(const NormalLaw& law, double penetration) {
+  if (penetration <= 0.0) return 0.0;
+  return std::visit(
+      [&](const auto& l) {
+        return l.stiffness * std::pow(penetration, l.exponent + 1.0) / (l.exponent + 1.0);
+      },
+      law);
+}
+
 }  // namespace stickslip::dynamics

@@ -35,6 +35,7 @@
 /// elastic waves, δ̇⁽⁻⁾ ≤ 10⁻⁵ √(E/ρ) (thesis §1.2.2; Muvengei after eq. 23).
 
 #include <string_view>
+#include <variant>
 
 namespace stickslip::dynamics {
 
@@ -158,5 +159,14 @@ struct FloresLaw : DissipativeHertzParameters {
   NormalForceDerivatives derivatives(double penetration, double penetration_rate,
                                      double impact_velocity) const;
 };
+
+/// One of the compliant normal laws above.
+using NormalLaw = std::variant<HertzLaw, HuntCrossleyLaw, LankaraniNikraveshLaw, FloresLaw>;
+
+/// Normal force of any law [N] (δ, δ̇ [m, m/s], δ̇⁽⁻⁾ [m/s]).
+double normalForce(const NormalLaw& law, double penetration, double penetration_rate,
+                   double impact_velocity);
+/// Elastic energy stored by the conservative part K δⁿ of any law: K δⁿ⁺¹/(n + 1) for δ > 0 [J].
+double normalLawPotential(const NormalLaw& law, double penetration);
 
 }  // namespace stickslip::dynamics

@@ -11,6 +11,7 @@
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/siconos_backend.hpp"
+#include "lcp/trial_and_error.hpp"
 
 namespace stickslip::dynamics {
 
@@ -88,6 +89,9 @@ class Engine {
   void decideJoints(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
                     const std::vector<int>& fired);
   bool bilateral(Eigen::Index k) const { return contact(k).normal == RigidContact::Normal::kBilateral; }
+  bool compliant(Eigen::Index k) const { return contact(k).normal == RigidContact::Normal::kCompliant; }
+  void decideCompliant(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
+                       const std::vector<int>& fired);
   void update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
               const Eigen::Ref<const Eigen::VectorXd>& v);
   bool phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -142,10 +146,32 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   Eigen::Index n = 0;
   Eigen::VectorXd rhs(2 * nc_ + nj_);
   std::vector<std::pair<Eigen::Index, int>> unknown;  // (element, 0 normal / 1 friction / 2 joint)
+  // Compliant contacts: N is a function of the state, so it is a known force here.
+  Eigen::VectorXd known = Eigen::VectorXd::Zero(nv_);
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    if (!compliant(k)) continue;
+    const RigidContact& c = contact(k);
+    const double n_k = std::max(0.0, normalForce(c.compliant_law, -kin_.gap(k), -kin_.normal_velocity(k),
+                                                c.impact_velocity));
+    normal_force_(k) = n_k;
+    known += n_k * kin_.jacobian.row(2 * k).transpose();
+    const ContactMode m = modes_[std::size_t(k)];
+    if (slipping(m)) known -= direction(m) * c.mu_kinetic * n_k * kin_.jacobian.row(2 * k + 1).transpose();
+  }
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
     if (!closed(m)) continue;
     const auto jn = kin_.jacobian.row(2 * k), jt = kin_.jacobian.row(2 * k + 1);
+    if (compliant(k)) {
+      if (m == ContactMode::kStick) {
+        rows_.row(n) = jt;
+        cols_.col(n) = jt.transpose();
+        rhs(n) = -kin_.tangential_drift(k) - 2.0 * a * kin_.sliding_velocity(k);
+        unknown.emplace_back(k, 1);
+        ++n;
+      }
+      continue;
+    }
     rows_.row(n) = jn;
     cols_.col(n) = jn.transpose();
     if (slipping(m))
@@ -181,7 +207,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   // Generalized force of the slipping joint frictions, Σ Cᵀ T, iterated to a fixed point.
   Eigen::VectorXd extra = Eigen::VectorXd::Zero(nv_), r, force(nv_);
   for (int it = 0;; ++it) {
-    extra.setZero();
+    extra = known;
     for (Eigen::Index e = 0; e < nj_; ++e)
       if (slipping(joint_modes_[std::size_t(e)])) joint(e).addRow(model_, torque_(e), extra);
     vdot_ = response_.freeAcceleration() + response_.inverseMass() * extra;
@@ -210,7 +236,8 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       throw RunFailure(os.str());
     }
   }
-  normal_force_.setZero();
+  for (Eigen::Index k = 0; k < nc_; ++k)
+    if (!compliant(k)) normal_force_(k) = 0.0;
   friction_force_.setZero();
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto [k, what] = unknown[std::size_t(i)];
@@ -235,8 +262,10 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
     const RigidContact& c = contact(k);
-    g(2 * k) = closed(m) ? side_[std::size_t(k)] * normal_force_(k) : kin_.gap(k);
-    if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative)
+    g(2 * k) = compliant(k) ? 1.0 : closed(m) ? side_[std::size_t(k)] * normal_force_(k) : kin_.gap(k);
+    if (!c.frictional())
+      g(2 * k + 1) = 1.0;
+    else if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative)
       g(2 * k + 1) = (m == ContactMode::kSlipPositive ? 1.0 : -1.0) * kin_.sliding_velocity(k);
     else if (m == ContactMode::kStick)
       g(2 * k + 1) = c.mu_static * std::abs(normal_force_(k)) - std::abs(friction_force_(k));
@@ -301,8 +330,10 @@ void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
     if (!closed(m)) continue;
-    rows_.row(n) = kin_.jacobian.row(2 * k);
-    err(n++) = kin_.normal_velocity(k);
+    if (!compliant(k)) {
+      rows_.row(n) = kin_.jacobian.row(2 * k);
+      err(n++) = kin_.normal_velocity(k);
+    }
     if (m == ContactMode::kStick) {
       rows_.row(n) = kin_.jacobian.row(2 * k + 1);
       err(n++) = kin_.sliding_velocity(k);
@@ -326,6 +357,7 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
   std::vector<Eigen::Index> set;
   bool any = false;
   for (Eigen::Index k = 0; k < nc_; ++k) {
+    if (compliant(k)) continue;
     if (bilateral(k) || kin_.gap(k) <= opt_.gap_tolerance) set.push_back(k);
     if (!bilateral(k) && kin_.gap(k) <= opt_.gap_tolerance &&
         kin_.normal_velocity(k) < -opt_.velocity_tolerance)
@@ -382,6 +414,7 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
   std::vector<Eigen::Index> set;
   std::vector<ContactMode> next(contacts_.size(), ContactMode::kOpen);
   for (Eigen::Index k = 0; k < nc_; ++k) {
+    if (compliant(k)) continue;
     const bool touching = bilateral(k) || (kin_.gap(k) <= opt_.gap_tolerance &&
                                            std::abs(kin_.normal_velocity(k)) <= opt_.velocity_tolerance);
     if (touching) set.push_back(k);
@@ -487,6 +520,7 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
     break;
   }
   for (Eigen::Index k = 0; k < nc_; ++k) {
+    if (compliant(k)) continue;
     const ContactMode before = modes_[std::size_t(k)], after = next[std::size_t(k)];
     if (!initial && before != after) {
       if (after == ContactMode::kOpen) addEvent(t, k, EventKind::kOpen);
@@ -497,6 +531,89 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
       else if (!closed(before)) addEvent(t, k, EventKind::kClose);
     }
     modes_[std::size_t(k)] = after;
+  }
+}
+
+// Friction of compliant contacts, whose normal force is known: with one such contact at
+// rest and no other active rows, its tangential acceleration is a = a₀ + w F exactly
+// (w = J_t G J_tᵀ), and the decision is lcp::SingleContact's — by the saturation LCP and by
+// trial and error, compared (Zheng et al. §3.2–3.3). Otherwise the contacts at rest are
+// assumed stuck and released one at a time, like the joints.
+void Engine::decideCompliant(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
+                             const std::vector<int>& fired) {
+  std::vector<Eigen::Index> rest;
+  const std::vector<ContactMode> before = modes_;
+  bool other_rows = false;
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    if (!compliant(k)) {
+      other_rows = other_rows || closed(modes_[std::size_t(k)]);
+      continue;
+    }
+    const double vt = kin_.sliding_velocity(k);
+    if (contact(k).frictional() && std::abs(vt) <= opt_.velocity_tolerance) rest.push_back(k);
+    modes_[std::size_t(k)] = vt >= 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
+  }
+  for (Eigen::Index e = 0; e < nj_; ++e) other_rows = other_rows || joint_modes_[std::size_t(e)] == ContactMode::kStick;
+  auto at_limit = [&](Eigen::Index k, double excess, double limit) {
+    return !fired.empty() && fired[std::size_t(2 * k + 1)] != 0 &&
+           before[std::size_t(k)] == ContactMode::kStick && excess >= -1e-6 * limit;
+  };
+  if (rest.size() == 1 && !other_rows) {
+    const Eigen::Index k = rest.front();
+    if (!phase(t, q, v)) throw RunFailure("singular mode system at t = " + std::to_string(t) + " s");
+    const auto jt = kin_.jacobian.row(2 * k + 1);
+    lcp::SingleContact sc;
+    sc.compliance = jt * response_.inverseMass() * jt.transpose();
+    sc.free_acceleration = jt.dot(vdot_) + kin_.tangential_drift(k) - sc.compliance * friction_force_(k);
+    sc.normal_force = normal_force_(k);
+    sc.mu_static = contact(k).mu_static;
+    sc.mu_kinetic = contact(k).mu_kinetic;
+    const lcp::SingleContactResult by_lcp = lcp::solveSingleContactWithLemke(sc, lemke_);
+    const lcp::SingleContactResult by_trial = lcp::solveByTrialAndError(sc);
+    ++run_.lcp_solves;
+    run_.pivots += by_lcp.pivots;
+    if (!by_lcp.ok() || !by_trial.ok())
+      throw RunFailure("stick/slip decision of " + contact(k).name + " at t = " + std::to_string(t) +
+                       " s failed: " + (by_lcp.ok() ? by_trial.message : by_lcp.message));
+    if (opt_.cross_check || opt_.solver == "trial-and-error") {
+      ++run_.mode_checks;
+      if (by_lcp.mode != by_trial.mode) ++run_.mode_mismatches;
+    }
+    const lcp::SingleContactResult& d = opt_.solver == "trial-and-error" ? by_trial : by_lcp;
+    ContactMode m = d.mode == lcp::ContactMode::kStick          ? ContactMode::kStick
+                    : d.mode == lcp::ContactMode::kSlipPositive ? ContactMode::kSlipPositive
+                                                                : ContactMode::kSlipNegative;
+    const double limit = sc.mu_static * sc.normal_force;
+    if (m == ContactMode::kStick && at_limit(k, std::abs(d.friction) - limit, limit))
+      m = d.friction > 0.0 ? ContactMode::kSlipNegative : ContactMode::kSlipPositive;
+    modes_[std::size_t(k)] = m;
+  } else if (!rest.empty()) {
+    for (const Eigen::Index k : rest) modes_[std::size_t(k)] = ContactMode::kStick;
+    for (std::size_t pass = 0; pass <= rest.size(); ++pass) {
+      if (!phase(t, q, v)) throw RunFailure("singular mode system at t = " + std::to_string(t) + " s");
+      Eigen::Index worst = -1;
+      double worst_excess = 0.0;
+      for (const Eigen::Index k : rest) {
+        if (modes_[std::size_t(k)] != ContactMode::kStick) continue;
+        const double limit = contact(k).mu_static * normal_force_(k);
+        const double excess = std::abs(friction_force_(k)) - limit;
+        if ((excess > 1e-9 * std::max(1.0, limit) || at_limit(k, excess, limit)) &&
+            (worst < 0 || excess > worst_excess)) {
+          worst = k;
+          worst_excess = excess;
+        }
+      }
+      if (worst < 0) break;
+      modes_[std::size_t(worst)] =
+          friction_force_(worst) > 0.0 ? ContactMode::kSlipNegative : ContactMode::kSlipPositive;
+    }
+  }
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    const ContactMode m = modes_[std::size_t(k)];
+    if (compliant(k) && contact(k).frictional() && !initial && m != before[std::size_t(k)])
+      addEvent(t, k, m == ContactMode::kStick ? EventKind::kStick
+                     : m == ContactMode::kSlipPositive ? EventKind::kSlipPositive
+                                                       : EventKind::kSlipNegative);
   }
 }
 
@@ -553,6 +670,7 @@ void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool 
   update(t, q, v);
   if (impact(t, v)) update(t, q, v);
   decideModes(t, q, v, initial, fired);
+  decideCompliant(t, q, v, initial, fired);
   if (nj_ > 0) decideJoints(t, q, v, initial, fired);
   project(t, q, v);
   // Bilateral sides follow the sign of the normal force of the new phase.

@@ -29,8 +29,11 @@ void RigidContact::validate(const PlanarModel& model) const {
     os << "expected a restitution coefficient in [0, 1], got " << restitution;
   else if (static_cast<bool>(surface_speed) != static_cast<bool>(surface_acceleration))
     os << "expected both the surface speed and its rate, or neither";
+  else if (normal == Normal::kCompliant && !(impact_velocity > 0.0))
+    os << "expected a compliant contact's impact velocity > 0, got " << impact_velocity;
   if (!os.str().empty()) throw std::invalid_argument(name + ": " + os.str());
-  geometry.validate(name);
+  if (shape == Shape::kJournalBearing) journal_bearing.validate(name);
+  else geometry.validate(name);
 }
 
 void ContactKinematics::resize(Eigen::Index contacts, Eigen::Index velocities) {
@@ -52,6 +55,23 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
     out.resize(nc, model.velocitySize());
   for (Eigen::Index k = 0; k < nc; ++k) {
     const RigidContact& c = contacts[static_cast<std::size_t>(k)];
+    if (c.shape == RigidContact::Shape::kJournalBearing) {
+      const JournalBearingKinematics jb = journalBearingKinematics(
+          c.journal_bearing, pose(q, c.body_i), pose(v, c.body_i), pose(q, c.body_j), pose(v, c.body_j));
+      out.jacobian.middleRows<2>(2 * k).setZero();
+      if (c.body_i != kGround)
+        out.jacobian.block<2, 3>(2 * k, PlanarModel::coordinate(c.body_i, 0)) = jb.jacobian.leftCols<3>();
+      if (c.body_j != kGround)
+        out.jacobian.block<2, 3>(2 * k, PlanarModel::coordinate(c.body_j, 0)) += jb.jacobian.rightCols<3>();
+      out.gap(k) = jb.gap();
+      out.normal_velocity(k) = jb.gapRate();
+      out.sliding_velocity(k) = jb.tangential_velocity;
+      out.normal_drift(k) = jb.jdot_qdot(0);
+      out.tangential_drift(k) = jb.jdot_qdot(1);
+      out.normal[static_cast<std::size_t>(k)] = -jb.normal;  // the push on the journal
+      out.point[static_cast<std::size_t>(k)] = jb.journal_contact_point;
+      continue;
+    }
     const PointLineKinematics pl = pointLineKinematics(
         c.geometry, pose(q, c.body_i), pose(v, c.body_i), pose(q, c.body_j), pose(v, c.body_j));
     auto row_n = out.jacobian.row(2 * k);

@@ -15,10 +15,18 @@
 /// floor, ẋ > 0 and ω < 0: v_t = ẋ + ρ ω = 0.) Rows over the model's velocities v (size nv):
 ///   ġ = J_n v,   v_t = J_t v − v_s(t),
 ///   g̈ = J_n v̇ + b_n,   v̇_t = J_t v̇ + b_t  (b = J̇ v − (0, v̇_s), the velocity-product terms).
-/// Force law (generalized force J_nᵀ N + J_tᵀ F; N along n on body i, F along t on body i):
+/// A journal-bearing contact (kJournalBearing) is a revolute clearance joint: a journal on
+/// body i in a bearing on body j (journal_bearing.hpp), gap g = c − |e|, n from the bearing
+/// centre towards the journal, t = n turned by +90°, v_t the relative velocity of the two
+/// material contact points along t (radius and surface speed unused). Its rows, ġ = J_n v and
+/// v_t = J_t v, and b come from journalBearingKinematics.
+/// Force law (generalized force J_nᵀ N + J_tᵀ F; N ≥ 0 pushes the bodies apart):
 ///  - kUnilateral: g ≥ 0, N ≥ 0, N g = 0; impacts with Newton's law ġ⁺ = −e ġ⁻.
 ///  - kBilateral: g = 0 always (the normal direction of an ideal prismatic joint or
 ///    point-on-line joint that the model does not already contain), N of either sign.
+///  - kCompliant: N = F(δ, δ̇; δ̇⁻) ≥ 0 from a compliant normal law (normal_law.hpp) with
+///    δ = −g, δ̇⁻ = `impact_velocity`: a known function of the state, as in Zheng et al.'s
+///    "permanent contact" mode; only the friction is set-valued.
 ///  - Coulomb friction with static and kinetic coefficients: v_t ≠ 0 ⇒ F = −μk |N| sign(v_t);
 ///    v_t = 0 ⇒ |F| ≤ μs |N|.
 
@@ -27,6 +35,8 @@
 #include <string>
 #include <vector>
 
+#include "dynamics/contact/journal_bearing.hpp"
+#include "dynamics/contact/normal_law.hpp"
 #include "dynamics/contact/point_line.hpp"
 #include "dynamics/nonsmooth/revolute_friction.hpp"
 #include "dynamics/planar_model.hpp"
@@ -34,13 +44,18 @@
 namespace stickslip::dynamics {
 
 struct RigidContact {
-  enum class Normal { kUnilateral, kBilateral };
+  enum class Normal { kUnilateral, kBilateral, kCompliant };
+  enum class Shape { kDiskLine, kJournalBearing };
 
   std::string name = "contact";
   Normal normal = Normal::kUnilateral;
-  BodyIndex body_i = kGround;  ///< the disk's (or point's) body
-  BodyIndex body_j = kGround;  ///< the line's body
-  PointLineContact geometry;   ///< C on body i, the line on body j
+  Shape shape = Shape::kDiskLine;
+  BodyIndex body_i = kGround;  ///< the disk's (or point's, or journal's) body
+  BodyIndex body_j = kGround;  ///< the line's (or bearing's) body
+  PointLineContact geometry;   ///< kDiskLine: C on body i, the line on body j
+  JournalBearingJoint journal_bearing;  ///< kJournalBearing
+  NormalLaw compliant_law = HertzLaw{};  ///< kCompliant
+  double impact_velocity = 1.0;          ///< δ̇⁻ of the compliant law's hysteresis [m/s], > 0
   double radius = 0.0;         ///< ρ [m], ≥ 0
   double mu_static = 0.0;      ///< μs ≥ μk
   double mu_kinetic = 0.0;     ///< μk ≥ 0

@@ -1,0 +1,165 @@
+#include "mechanisms/zheng.hpp"
+
+#include "dynamics/nonsmooth/constrained_response.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <stdexcept>
+#include <variant>
+
+namespace stickslip::mechanisms {
+
+void ZhengSliderCrank::validate() const {
+  std::ostringstream os;
+  if (!(crank_radius > 0.0 && crank_mass > 0.0 && rod_a > 0.0 && rod_b > 0.0 && rod_mass > 0.0 &&
+        slider_mass > 0.0))
+    os << "positive lengths and masses";
+  else if (!(journal_radius > 0.0 && bearing_radius > journal_radius))
+    os << "0 < journal_radius < bearing_radius, got " << journal_radius << ", " << bearing_radius;
+  else if (!(mu_kinetic >= 0.0 && mu_static >= mu_kinetic))
+    os << "0 <= mu_kinetic <= mu_static, got " << mu_kinetic << ", " << mu_static;
+  else if (!(impact_velocity > 0.0)) os << "impact_velocity > 0, got " << impact_velocity;
+  if (!os.str().empty()) throw std::invalid_argument("ZhengSliderCrank: expected " + os.str());
+}
+
+ZhengSliderCrank zhengExample(const std::string& example) {
+  ZhengSliderCrank z;
+  if (example == "torque") return z;
+  if (example == "rheonomic") {
+    z.drive = ZhengSliderCrank::Drive::kRheonomic;
+    z.theta1_rate = z.rheonomic_amplitude * 2.0 * std::numbers::pi;
+    return z;
+  }
+  if (example == "equilibrium") {
+    z.drive = ZhengSliderCrank::Drive::kFree;
+    z.theta1 = std::numbers::pi - 0.01;
+    return z;
+  }
+  throw std::invalid_argument("zhengExample: expected torque, rheonomic or equilibrium, got '" + example + "'");
+}
+
+dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
+  z.validate();
+  using dynamics::kGround;
+  dynamics::RigidScenario s;
+  s.name = "zheng";
+  dynamics::PlanarModel& m = s.model;
+  const double length = z.rod_a + z.rod_b;
+  const auto crank = m.addBody("crank", z.crank_mass, z.crank_mass * z.crank_radius * z.crank_radius / 2);
+  const auto rod = m.addBody("rod", z.rod_mass, z.rod_mass * length * length / 12);
+  // The slider only translates; its inertia is nominal (its angle is held by the guide).
+  const auto slider = m.addBody("slider", z.slider_mass, 1e-4);
+  m.setGravity({z.gravity, 0.0});
+  m.addRevolute(kGround, {0.0, 0.0}, crank, {0.0, 0.0}, "O");
+  m.addRevolute(rod, {z.rod_b, 0.0}, slider, {0.0, 0.0}, "B");
+  m.addTranslational(kGround, {0.0, 0.0}, {1.0, 0.0}, slider, {0.0, 0.0}, 0.0, "guide");
+  if (z.ideal) m.addRevolute(crank, {z.crank_radius, 0.0}, rod, {-z.rod_a, 0.0}, "A");
+  m.addViscousDamping(crank, 0.0, z.crank_damping);
+  m.addViscousDamping(slider, z.slider_damping, 0.0);
+  switch (z.drive) {
+    case ZhengSliderCrank::Drive::kTorque: {
+      const double t0 = z.torque_amplitude, w = z.torque_frequency;
+      m.addAppliedTorque(crank, [t0, w](double t) { return t0 * std::sin(w * t); });
+      break;
+    }
+    case ZhengSliderCrank::Drive::kRheonomic: {
+      const double a = z.rheonomic_amplitude, w = 2.0 * std::numbers::pi;
+      m.addRheonomicDriver(kGround, crank, [a, w](double t) { return a * std::sin(w * t); },
+                           [a, w](double t) { return a * w * std::cos(w * t); },
+                           [a, w](double t) { return -a * w * w * std::sin(w * t); }, "driver");
+      break;
+    }
+    case ZhengSliderCrank::Drive::kFree: break;
+  }
+  if (!z.ideal) {
+    dynamics::RigidContact c;
+    c.name = "clearance-A";
+    c.shape = dynamics::RigidContact::Shape::kJournalBearing;
+    c.normal = dynamics::RigidContact::Normal::kCompliant;
+    c.body_i = crank;
+    c.body_j = rod;
+    c.journal_bearing.journal_centre_on_i = {z.crank_radius, 0.0};
+    c.journal_bearing.bearing_centre_on_j = {-z.rod_a, 0.0};
+    c.journal_bearing.journal_radius = z.journal_radius;
+    c.journal_bearing.bearing_radius = z.bearing_radius;
+    const dynamics::ContactMaterial steel{z.young_modulus, z.poisson_ratio};
+    dynamics::HuntCrossleyLaw law;
+    law.stiffness = dynamics::journalBearingStiffness(z.bearing_radius, z.journal_radius, steel, steel);
+    law.exponent = z.exponent;
+    law.restitution = z.restitution;
+    law.validate();
+    c.compliant_law = law;
+    c.impact_velocity = z.impact_velocity;
+    c.mu_static = z.mu_static;
+    c.mu_kinetic = z.mu_kinetic;
+    s.contacts.push_back(c);
+  }
+
+  // Positions: the journal pressed into the bearing by the static load of the mechanism
+  // with joint A locked (crank and rod welded: the structure a sticking joint makes), at the
+  // penetration where the compliant law carries that load; a journal merely touching would
+  // start with no normal force and hence no friction.
+  const double th1 = z.drive == ZhengSliderCrank::Drive::kRheonomic ? 0.0 : z.theta1;
+  const Eigen::Vector2d pin(z.crank_radius * std::cos(th1), z.crank_radius * std::sin(th1));
+  const double c = z.ideal ? 0.0 : z.bearing_radius - z.journal_radius;
+  Eigen::Vector2d e(-c, 0.0);  // eccentricity r_J − r_B
+  for (int pass = 0; pass < 3; ++pass) {
+    Eigen::Vector2d bearing = pin - e, u(1.0, 0.0);
+    const double sin2 = -bearing.y() / length;
+    u = Eigen::Vector2d(std::sqrt(1.0 - sin2 * sin2), sin2);
+    s.q0.resize(9);
+    s.q0 << 0.0, 0.0, th1, bearing + z.rod_a * u, std::atan2(u.y(), u.x()), (bearing + length * u).x(), 0.0, 0.0;
+    if (z.ideal) break;
+    dynamics::PlanarModel locked;
+    locked.addBody("crank", z.crank_mass, m.body(crank).inertia);
+    locked.addBody("rod", z.rod_mass, m.body(rod).inertia);
+    locked.addBody("slider", z.slider_mass, 1e-4);
+    locked.setGravity({z.gravity, 0.0});
+    locked.addRevolute(kGround, {0.0, 0.0}, crank, {0.0, 0.0});
+    locked.addRevolute(rod, {z.rod_b, 0.0}, slider, {0.0, 0.0});
+    locked.addTranslational(kGround, {0.0, 0.0}, {1.0, 0.0}, slider, {0.0, 0.0});
+    // Weld at the journal centre; relative angle as placed.
+    const Eigen::Vector2d s_rod = Eigen::Rotation2Dd(-s.q0(5)).toRotationMatrix() * (pin - s.q0.segment<2>(3));
+    locked.addFixed(crank, {z.crank_radius, 0.0}, rod, s_rod, s.q0(5) - th1);
+    dynamics::ConstrainedResponse response(locked);
+    const Eigen::VectorXd rest = Eigen::VectorXd::Zero(9);
+    if (!response.update(0.0, s.q0, rest)) throw std::invalid_argument("zhengRigid: " + response.message());
+    Eigen::VectorXd lambda(locked.constraintCount());
+    response.multipliers(rest, lambda);
+    const Eigen::Vector2d on_journal = locked.reactions(0.0, s.q0, lambda).back().force_on_i;
+    const double load = on_journal.norm();
+    const double delta = std::pow(load / std::get<dynamics::HuntCrossleyLaw>(s.contacts[0].compliant_law).stiffness,
+                                  1.0 / z.exponent);
+    // The bearing pushes the journal with −N n, n = e/|e|: e points against the push.
+    e = -(c + delta) * on_journal / std::max(load, 1e-300);
+  }
+
+  // Velocities: joints (and the driver), the crank's rate, the journal rolling (ġ = v_τ = 0).
+  const Eigen::Index mrows = m.constraintCount();
+  const bool with_rate = z.drive != ZhengSliderCrank::Drive::kRheonomic;
+  const Eigen::Index extra = (z.ideal ? 0 : 2) + (with_rate ? 1 : 0);
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(mrows + extra, 9);
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(mrows + extra);
+  Eigen::MatrixXd d(mrows, 9);
+  m.jacobian(0.0, s.q0, d);
+  a.topRows(mrows) = d;
+  Eigen::VectorXd phi_t(mrows);
+  m.constraintTimeDerivative(0.0, s.q0, phi_t);
+  rhs.head(mrows) = -phi_t;
+  Eigen::Index row = mrows;
+  if (!z.ideal) {
+    dynamics::ContactKinematics k;
+    dynamics::evaluateContacts(m, s.contacts, 0.0, s.q0, Eigen::VectorXd::Zero(9), k);
+    a.middleRows(row, 2) = k.jacobian.topRows(2);
+    row += 2;
+  }
+  if (with_rate) {
+    a(row, 2) = 1.0;
+    rhs(row) = z.theta1_rate;
+  }
+  s.v0 = a.colPivHouseholderQr().solve(rhs);
+  return s;
+}
+
+}  // namespace stickslip::mechanisms

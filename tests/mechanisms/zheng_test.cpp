@@ -1,0 +1,74 @@
+// Zheng, Zhang & Wang's slider-crank with a revolute clearance joint in permanent contact
+// (compliant normal force, set-valued Coulomb friction), Example I, event-driven.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "dynamics/nonsmooth/event_driven.hpp"
+#include "mechanisms/zheng.hpp"
+
+using namespace stickslip;
+
+namespace {
+
+dynamics::NonsmoothRun run(const mechanisms::ZhengSliderCrank& z, double t_end, std::string solver = "lemke") {
+  const dynamics::RigidScenario s = mechanisms::zhengRigid(z);
+  dynamics::EventDrivenOptions o;
+  o.t_end = t_end;
+  o.integrator = dynamics::OdeMethod::kBdf;  // the compliant contact is stiff
+  o.relative_tolerance = 1e-8;
+  o.absolute_tolerance = 1e-12;
+  o.velocity_tolerance = 1e-5;  // Zheng et al.'s zero tangential velocity
+  o.output_dt = 1e-2;
+  o.solver = std::move(solver);
+  return dynamics::simulateEventDriven(s, o);
+}
+
+}  // namespace
+
+TEST_CASE("zheng I: the initial state is consistent and the journal is pressed into the bearing",
+          "[zheng]") {
+  const dynamics::RigidScenario s = mechanisms::zhengRigid(mechanisms::zhengExample("torque"));
+  Eigen::VectorXd phi(s.model.constraintCount());
+  s.model.constraints(0.0, s.q0, phi);
+  CHECK(phi.lpNorm<Eigen::Infinity>() < 1e-12);
+  dynamics::ContactKinematics k;
+  dynamics::evaluateContacts(s.model, s.contacts, 0.0, s.q0, s.v0, k);
+  // Penetration of a few tenths of a micrometre carries the weight (about 10 N).
+  CHECK(k.gap(0) < 0.0);
+  CHECK(k.gap(0) > -1e-6);
+}
+
+TEST_CASE("zheng I: dry Coulomb sticks at the reversals; LCP and trial-and-error runs are identical",
+          "[zheng][event-driven]") {
+  mechanisms::ZhengSliderCrank z = mechanisms::zhengExample("torque");
+  z.mu_kinetic = 0.10;
+  z.mu_static = 0.11;
+  const dynamics::NonsmoothRun by_lcp = run(z, 2.0, "lemke");
+  const dynamics::NonsmoothRun by_trial = run(z, 2.0, "trial-and-error");
+  INFO(by_lcp.message << by_trial.message);
+  REQUIRE(by_lcp.ok);
+  REQUIRE(by_trial.ok);
+  int sticks = 0;
+  for (const auto& e : by_lcp.events) sticks += e.kind == dynamics::EventKind::kStick;
+  CHECK(sticks >= 3);
+  CHECK(by_lcp.mode_mismatches == 0);
+  CHECK(by_lcp.mode_checks > 2 * sticks);
+  REQUIRE(by_lcp.history.rows() == by_trial.history.rows());
+  CHECK((by_lcp.history.col(3) - by_trial.history.col(3)).lpNorm<Eigen::Infinity>() <= 1e-10);
+}
+
+TEST_CASE("zheng I: without friction the clearance joint follows the ideal mechanism within 1e-3 rad",
+          "[zheng][event-driven]") {
+  mechanisms::ZhengSliderCrank z = mechanisms::zhengExample("torque");
+  const dynamics::NonsmoothRun clearance = run(z, 1.0);
+  z.ideal = true;
+  const dynamics::NonsmoothRun ideal = run(z, 1.0);
+  REQUIRE(clearance.ok);
+  REQUIRE(ideal.ok);
+  REQUIRE(clearance.events.empty());
+  REQUIRE(clearance.history.rows() == ideal.history.rows());  // no events: the same samples
+  const double worst = (clearance.history.col(3) - ideal.history.col(3)).lpNorm<Eigen::Infinity>();
+  INFO("max |theta1 - theta1_ideal| = " << worst);
+  CHECK(worst < 1e-3);
+  CHECK(ideal.history.col(3).cwiseAbs().maxCoeff() > 0.1);  // it does move
+}
