@@ -1,0 +1,269 @@
+#include "mechanisms/blajer.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "dynamics/model_assembly.hpp"
+
+namespace stickslip::mechanisms {
+namespace {
+
+using dynamics::FrictionalJoint;
+using dynamics::FrictionJointKind;
+using dynamics::kGround;
+using dynamics::PlanarModel;
+
+void checkCommon(const char* who, std::initializer_list<double> positive, double mu_ts, double mu_tk,
+                 double mu_rs, double mu_rk, double d) {
+  std::ostringstream os;
+  for (const double v : positive)
+    if (!(v > 0.0) || !std::isfinite(v)) os << "masses and lengths > 0, got " << v;
+  if (os.str().empty() && (!(mu_tk >= 0.0) || !(mu_ts >= mu_tk) || !(mu_rk >= 0.0) || !(mu_rs >= mu_rk)))
+    os << "0 <= mu_k <= mu_s, got mu_t " << mu_ts << "/" << mu_tk << ", mu_r " << mu_rs << "/" << mu_rk;
+  if (os.str().empty() && !(d > 0.0)) os << "d > 0, got " << d;
+  if (!os.str().empty()) throw std::invalid_argument(std::string(who) + ": expected " + os.str());
+}
+
+FrictionalJoint revolute(std::string name, int joint, double d, double mus, double muk) {
+  FrictionalJoint f;
+  f.name = std::move(name);
+  f.joint = joint;
+  f.kind = FrictionJointKind::kRevolute;
+  f.radius = d;
+  f.mu_static = mus;
+  f.mu_kinetic = muk;
+  return f;
+}
+
+dynamics::RevoluteFriction revoluteRigid(std::string name, int joint, double d, double mus, double muk) {
+  dynamics::RevoluteFriction f;
+  f.name = std::move(name);
+  f.joint = joint;
+  f.radius = d;
+  f.mu_static = mus;
+  f.mu_kinetic = muk;
+  return f;
+}
+
+// Positions consistent with the joints with the crank angle held; at rest.
+void assembleAtRest(const PlanarModel& model, Eigen::Index crank, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                    const char* who) {
+  v.setZero(q.size());
+  const dynamics::AssemblyResult r = dynamics::assemble(model, 0.0, {crank}, q, v);
+  if (!r.ok()) throw std::invalid_argument(std::string(who) + ": initial assembly failed: " + r.message);
+}
+
+// Guess for a crank–coupler chain: crank angle t1, coupler angle t2, link centres.
+Eigen::VectorXd chainGuess(double a1, double a2, double t1, double t2, const Eigen::Vector3d& third) {
+  Eigen::VectorXd q(9);
+  const Eigen::Vector2d A(2 * a1 * std::cos(t1), 2 * a1 * std::sin(t1));
+  q << a1 * std::cos(t1), a1 * std::sin(t1), t1, A.x() + a2 * std::cos(t2), A.y() + a2 * std::sin(t2), t2,
+      third;
+  return q;
+}
+
+struct Blajer2Bodies {
+  dynamics::BodyIndex crank, rod, slider;
+  int O, A, B;
+};
+
+Blajer2Bodies blajer2Common(const Blajer2& b, PlanarModel& model) {
+  Blajer2Bodies k;
+  k.crank = model.addBody("crank", b.m1, b.m1 * b.a1 * b.a1 / 3.0);
+  k.rod = model.addBody("rod", b.m2, b.m2 * b.a2 * b.a2 / 3.0);
+  k.slider = model.addBody("slider", b.m3, b.m3 * 0.01);  // its rotation is held
+  model.setGravity({b.g, 0.0});
+  const double t0 = b.torque_amplitude, w = b.torque_frequency;
+  model.addAppliedTorque(k.crank, [t0, w](double t) { return t0 * std::sin(w * t); });
+  k.O = model.addRevolute(kGround, {0.0, 0.0}, k.crank, {-b.a1, 0.0}, "O");
+  k.A = model.addRevolute(k.crank, {b.a1, 0.0}, k.rod, {-b.a2, 0.0}, "A");
+  return k;
+}
+
+}  // namespace
+
+void Blajer1::validate() const {
+  checkCommon("Blajer1", {m1, m2, m3, a1, a2, a3}, mu_ts, mu_tk, mu_rs, mu_rk, d);
+  if (!(2 * a2 > 2 * a3 + 2 * a1))
+    throw std::invalid_argument("Blajer1: expected a2 > a1 + a3 so that the crank turns fully, got a1 = " +
+                                std::to_string(a1) + ", a2 = " + std::to_string(a2) + ", a3 = " + std::to_string(a3));
+}
+
+void Blajer2::validate() const {
+  checkCommon("Blajer2", {m1, m2, m3, a1, a2}, mu_ts, mu_tk, mu_rs, mu_rk, d);
+  if (!(a2 > a1)) throw std::invalid_argument("Blajer2: expected a rod longer than the crank (a2 > a1)");
+  if (!std::isfinite(torque_amplitude + torque_frequency))
+    throw std::invalid_argument("Blajer2: expected a finite torque amplitude and frequency");
+}
+
+MinimalFormScenario blajer1MinimalForm(const Blajer1& b) {
+  b.validate();
+  MinimalFormScenario s;
+  s.name = "blajer-1";
+  PlanarModel& model = s.model;
+  const auto l1 = model.addBody("link1", b.m1, b.m1 * b.a1 * b.a1 / 3.0);
+  const auto l2 = model.addBody("link2", b.m2, b.m2 * b.a2 * b.a2 / 3.0);
+  const auto l3 = model.addBody("link3", b.m3, b.m3 * b.a3 * b.a3 / 3.0);
+  model.setGravity({0.0, -b.g});
+  if (b.torque) model.addAppliedTorque(l1, b.torque);
+  // Blajer's z1…z8 in his order: O, A, B (cut, constraints 5–6), then the guide (7–8).
+  const int O = model.addRevolute(kGround, {0.0, 0.0}, l1, {-b.a1, 0.0}, "O");
+  const int A = model.addRevolute(l1, {b.a1, 0.0}, l2, {-b.a2, 0.0}, "A");
+  const int B = model.addRevolute(l2, {b.a2, 0.0}, l3, {-b.a3, 0.0}, "B");
+  const int G = model.addTranslational(kGround, {0.0, 0.0}, {1.0, 0.0}, l3, {b.a3, 0.0}, -M_PI / 2, "guide");
+  if (b.friction) {
+    if (b.frictional.O) s.friction.push_back(revolute("O", O, b.d, b.mu_rs, b.mu_rk));
+    if (b.frictional.A) s.friction.push_back(revolute("A", A, b.d, b.mu_rs, b.mu_rk));
+    if (b.frictional.B) s.friction.push_back(revolute("B", B, b.d, b.mu_rs, b.mu_rk));
+    if (b.frictional.guide) {
+      FrictionalJoint f;
+      f.name = "guide";
+      f.joint = G;
+      f.kind = FrictionJointKind::kPrismatic;
+      f.mu_static = b.mu_ts;
+      f.mu_kinetic = b.mu_tk;
+      s.friction.push_back(f);
+    }
+  }
+  s.options.independent = {PlanarModel::coordinate(l1, 2)};
+  s.options.cut_joints = {B};
+  const double t1 = b.theta1, t2 = std::asin((b.a3 - b.a1 * std::sin(t1)) / b.a2);
+  const double xb = 2 * b.a1 * std::cos(t1) + 2 * b.a2 * std::cos(t2);
+  s.x0 = chainGuess(b.a1, b.a2, t1, t2, Eigen::Vector3d(xb, b.a3, -M_PI / 2));
+  assembleAtRest(model, PlanarModel::coordinate(l1, 2), s.x0, s.u0, "blajer-1");
+  s.u0 = Eigen::VectorXd::Zero(1);
+  s.drive = Eigen::VectorXd::Unit(model.velocitySize(), PlanarModel::coordinate(l1, 2));
+  return s;
+}
+
+dynamics::RigidScenario blajer1Rigid(const Blajer1& b) {
+  b.validate();
+  dynamics::RigidScenario s;
+  s.name = "blajer-1";
+  PlanarModel& model = s.model;
+  const auto l1 = model.addBody("link1", b.m1, b.m1 * b.a1 * b.a1 / 3.0);
+  const auto l2 = model.addBody("link2", b.m2, b.m2 * b.a2 * b.a2 / 3.0);
+  const auto l3 = model.addBody("link3", b.m3, b.m3 * b.a3 * b.a3 / 3.0);
+  model.setGravity({0.0, -b.g});
+  if (b.torque) model.addAppliedTorque(l1, b.torque);
+  const int O = model.addRevolute(kGround, {0.0, 0.0}, l1, {-b.a1, 0.0}, "O");
+  const int A = model.addRevolute(l1, {b.a1, 0.0}, l2, {-b.a2, 0.0}, "A");
+  const int B = model.addRevolute(l2, {b.a2, 0.0}, l3, {-b.a3, 0.0}, "B");
+  const double hold = -M_PI / 2;
+  model.addRheonomicDriver(kGround, l3, [hold](double) { return hold; }, [](double) { return 0.0; },
+                           [](double) { return 0.0; }, "guide angle");
+  if (b.friction) {
+    if (b.frictional.O) s.joint_friction.push_back(revoluteRigid("O", O, b.d, b.mu_rs, b.mu_rk));
+    if (b.frictional.A) s.joint_friction.push_back(revoluteRigid("A", A, b.d, b.mu_rs, b.mu_rk));
+    if (b.frictional.B) s.joint_friction.push_back(revoluteRigid("B", B, b.d, b.mu_rs, b.mu_rk));
+  }
+  dynamics::RigidContact guide;
+  guide.name = "guide";
+  guide.normal = dynamics::RigidContact::Normal::kBilateral;
+  guide.body_i = l3;
+  guide.body_j = kGround;
+  guide.geometry.point_on_i = {b.a3, 0.0};  // the foot, on the x axis
+  if (b.friction && b.frictional.guide) {
+    guide.mu_static = b.mu_ts;
+    guide.mu_kinetic = b.mu_tk;
+  }
+  s.contacts.push_back(guide);
+  const MinimalFormScenario m = blajer1MinimalForm(b);
+  s.q0 = m.x0;
+  s.v0 = Eigen::VectorXd::Zero(s.q0.size());
+  return s;
+}
+
+MinimalFormScenario blajer2MinimalForm(const Blajer2& b) {
+  b.validate();
+  MinimalFormScenario s;
+  s.name = "blajer-2";
+  const Blajer2Bodies k = blajer2Common(b, s.model);
+  const int G = s.model.addTranslational(kGround, {0.0, 0.0}, {1.0, 0.0}, k.slider, {0.0, 0.0}, 0.0, "guide");
+  const int B = s.model.addRevolute(k.rod, {b.a2, 0.0}, k.slider, {0.0, 0.0}, "B");
+  if (b.frictional.O) s.friction.push_back(revolute("O", k.O, b.d, b.mu_rs, b.mu_rk));
+  if (b.frictional.A) s.friction.push_back(revolute("A", k.A, b.d, b.mu_rs, b.mu_rk));
+  if (b.frictional.B) s.friction.push_back(revolute("B", B, b.d, b.mu_rs, b.mu_rk));
+  if (b.frictional.guide) {
+    FrictionalJoint f;
+    f.name = "guide";
+    f.joint = G;
+    f.kind = FrictionJointKind::kPrismatic;
+    f.mu_static = b.mu_ts;
+    f.mu_kinetic = b.mu_tk;
+    s.friction.push_back(f);
+  }
+  s.options.independent = {PlanarModel::coordinate(k.crank, 2)};
+  s.x0 = chainGuess(b.a1, b.a2, 0.0, 0.0, Eigen::Vector3d(2 * (b.a1 + b.a2), 0.0, 0.0));
+  assembleAtRest(s.model, PlanarModel::coordinate(k.crank, 2), s.x0, s.u0, "blajer-2");
+  s.u0 = Eigen::VectorXd::Zero(1);
+  s.drive = Eigen::VectorXd::Unit(s.model.velocitySize(), PlanarModel::coordinate(k.crank, 2));
+  return s;
+}
+
+dynamics::RigidScenario blajer2Rigid(const Blajer2& b) {
+  b.validate();
+  dynamics::RigidScenario s;
+  s.name = "blajer-2";
+  const Blajer2Bodies k = blajer2Common(b, s.model);
+  s.model.addRheonomicDriver(kGround, k.slider, [](double) { return 0.0; }, [](double) { return 0.0; },
+                             [](double) { return 0.0; }, "guide angle");
+  const int B = s.model.addRevolute(k.rod, {b.a2, 0.0}, k.slider, {0.0, 0.0}, "B");
+  if (b.frictional.O) s.joint_friction.push_back(revoluteRigid("O", k.O, b.d, b.mu_rs, b.mu_rk));
+  if (b.frictional.A) s.joint_friction.push_back(revoluteRigid("A", k.A, b.d, b.mu_rs, b.mu_rk));
+  if (b.frictional.B) s.joint_friction.push_back(revoluteRigid("B", B, b.d, b.mu_rs, b.mu_rk));
+  dynamics::RigidContact guide;
+  guide.name = "guide";
+  guide.normal = dynamics::RigidContact::Normal::kBilateral;
+  guide.body_i = k.slider;
+  guide.body_j = kGround;
+  if (b.frictional.guide) {
+    guide.mu_static = b.mu_ts;
+    guide.mu_kinetic = b.mu_tk;
+  }
+  s.contacts.push_back(guide);
+  s.q0 = chainGuess(b.a1, b.a2, 0.0, 0.0, Eigen::Vector3d(2 * (b.a1 + b.a2), 0.0, 0.0));
+  s.v0 = Eigen::VectorXd::Zero(s.q0.size());
+  return s;
+}
+
+MinimalFormScenario dupontMinimalForm(const Dupont& d) {
+  d.validate();
+  MinimalFormScenario s;
+  s.name = "dupont";
+  const auto m1 = s.model.addBody("m1", d.m1, d.m1 * 1e-4);
+  const auto m2 = s.model.addBody("m2", d.m2, d.m2 * 1e-4);
+  s.model.addTranslational(kGround, {0.0, 0.0}, {0.0, 1.0}, m2, {0.0, 0.0}, 0.0, "guide");
+  const int slot = s.model.addPointOnLine(m2, {0.0, 0.0}, {1.0, 0.0}, m1, {0.0, 0.0}, "slot");
+  const double a1 = d.f1_amplitude, w1 = d.f1_frequency, a2 = d.f2_amplitude, w2 = d.f2_frequency;
+  s.model.addAppliedForce(m1, {0.0, 0.0}, [a1, w1](double t) { return Eigen::Vector2d(a1 * std::sin(w1 * t), 0.0); });
+  s.model.addAppliedForce(m2, {0.0, 0.0}, [a2, w2](double t) { return Eigen::Vector2d(0.0, a2 * std::cos(w2 * t)); });
+  FrictionalJoint f;
+  f.name = "slot";
+  f.joint = slot;
+  f.kind = FrictionJointKind::kPrismatic;
+  f.mu_static = d.mu_static;
+  f.mu_kinetic = d.mu_kinetic;
+  s.friction.push_back(f);
+  s.options.independent = {PlanarModel::coordinate(m1, 0), PlanarModel::coordinate(m2, 1),
+                           PlanarModel::coordinate(m1, 2)};
+  s.x0 = Eigen::VectorXd::Zero(6);
+  s.u0 = Eigen::VectorXd::Zero(3);
+  s.drive = Eigen::VectorXd::Unit(6, PlanarModel::coordinate(m1, 0));
+  return s;
+}
+
+const std::vector<std::string>& minimalFormScenarioNames() {
+  static const std::vector<std::string> names{"blajer-1", "blajer-2", "dupont"};
+  return names;
+}
+
+MinimalFormScenario buildMinimalFormScenario(const std::string& name) {
+  if (name == "blajer-1") return blajer1MinimalForm({});
+  if (name == "blajer-2") return blajer2MinimalForm({});
+  if (name == "dupont") return dupontMinimalForm({});
+  throw std::invalid_argument("minimal form: unknown scenario '" + name + "' (built-in: blajer-1, blajer-2, dupont)");
+}
+
+}  // namespace stickslip::mechanisms

@@ -1,0 +1,97 @@
+#pragma once
+/// \file Blajer & Markiewicz's examples (J. Theor. Appl. Mech. 1996, §6) for the minimal form
+/// (dynamics/minimal_form.hpp), and Dupont's two masses (§3) in the same form.
+///
+/// Both examples are built twice from one description of the physics:
+///  - for the minimal form: a PlanarModel whose guide is a translational joint, with
+///    FrictionalJoint entries (revolute: μ d |R|, prismatic: μ |N|);
+///  - for the event-driven absolute formulation (simulateEventDriven): the same bodies and
+///    revolute joints with RevoluteFriction, the guide's rotation held by a driver θ(t) ≡ 0
+///    and its normal direction by a bilateral RigidContact with the same μs, μk.
+/// Blajer writes the revolute friction torque as μ d |R| with d = 0.05 m called the bearing
+/// diameter; we keep his formula, so the lever arm is d itself (radius field = d).
+///
+/// Example 1 (Fig. 5, eqs. 6.1–6.8): crank 1 (length 2a1) pivoted at O, coupler 2 (2a2) from
+/// the crank tip A to B, and link 3, a bar of length 2a3 held vertical (θ3 = −π/2) whose top
+/// is pinned to B and whose foot slides along the x axis (prismatic, friction μt |f7|).
+/// Gravity −y, torque τ on link 1. Data of the paper: m = (3, 7, 2) kg, a = (0.3, 0.7, 0.2) m,
+/// J_i = m_i a_i²/3, μts = 0.3, μtk = 0.2, μrs = 0.15, μrk = 0.1, d = 0.05 m. The extracted
+/// text lost τ(t) and the initial state of Fig. 6; we use τ ≡ 0 and release from rest at
+/// θ1 = 0 (crank horizontal), so the mechanism swings under gravity: without friction it
+/// oscillates with constant energy, with friction it loses energy and comes to rest.
+/// Cutting joint B (constraints 5 and 6, as Blajer does) gives k1 = 3 joint coordinates.
+///
+/// Example 2 (Fig. 7–8): slider-crank with gravity along +x; crank OA (2a1), rod AB (2a2),
+/// slider B on the x axis. Paper's data: m1 = 2.5 kg, m2 = 4 kg, a1 = 0.25 m, a2 = 0.4 m,
+/// J_i = m_i a_i²/3, μts = 0.3, μtk = 0.2, μrs = 0.15, μrk = 0.1, d = 0.05 m. The paper gives
+/// no slider mass (a PlanarModel body needs one): m3 = 1 kg, documented choice. It starts
+/// at rest in the unforced equilibrium, hanging along gravity (θ1 = θ2 = 0, a dead centre of
+/// the slider), driven by τ = τ0 sin Ωt; the text lost τ0 and Ω: τ0 = 10 N·m, Ω = 3 rad/s
+/// give both stick intervals and reversals without stick over 10 s.
+
+#include <Eigen/Dense>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "dynamics/minimal_form.hpp"
+#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "mechanisms/dupont.hpp"
+
+namespace stickslip::mechanisms {
+
+/// A mechanism ready for the minimal form: model, frictional joints, reduction options,
+/// assembled initial state. MinimalForm keeps a reference to `model`: build it after the
+/// scenario has its final address.
+struct MinimalFormScenario {
+  std::string name;
+  dynamics::PlanarModel model;
+  std::vector<dynamics::FrictionalJoint> friction;
+  dynamics::MinimalFormOptions options;
+  Eigen::VectorXd x0, u0;
+  Eigen::VectorXd drive;  ///< generalized direction of the driving torque (inverse dynamics)
+};
+
+/// Which joints of a Blajer example carry friction (all in the paper).
+struct BlajerFriction {
+  bool O = true, A = true, B = true, guide = true;
+};
+
+struct Blajer1 {
+  double m1 = 3.0, m2 = 7.0, m3 = 2.0;     ///< [kg]
+  double a1 = 0.3, a2 = 0.7, a3 = 0.2;     ///< half lengths [m]
+  double g = 9.81;                         ///< [m/s²], along −y
+  double mu_ts = 0.3, mu_tk = 0.2, mu_rs = 0.15, mu_rk = 0.1, d = 0.05;
+  BlajerFriction frictional;
+  bool friction = true;                    ///< false: Blajer's "μ = 0" run
+  double theta1 = 0.0;                     ///< initial crank angle [rad], at rest
+  std::function<double(double)> torque;    ///< τ(t) on link 1 [N·m]; empty: 0
+  void validate() const;                   ///< throws std::invalid_argument
+};
+
+struct Blajer2 {
+  double m1 = 2.5, m2 = 4.0, m3 = 1.0;     ///< [kg]; m3 is our choice (file comment)
+  double a1 = 0.25, a2 = 0.4;              ///< half lengths [m]
+  double g = 9.81;                         ///< [m/s²], along +x
+  double mu_ts = 0.3, mu_tk = 0.2, mu_rs = 0.15, mu_rk = 0.1, d = 0.05;
+  BlajerFriction frictional;
+  double torque_amplitude = 10.0, torque_frequency = 3.0;  ///< τ = τ0 sin Ωt [N·m, rad/s]
+  void validate() const;
+};
+
+MinimalFormScenario blajer1MinimalForm(const Blajer1& b);
+MinimalFormScenario blajer2MinimalForm(const Blajer2& b);
+/// The event-driven build of the same physics (file comment).
+dynamics::RigidScenario blajer2Rigid(const Blajer2& b);
+dynamics::RigidScenario blajer1Rigid(const Blajer1& b);
+/// Dupont's two masses with the slot as a point-on-line joint with prismatic friction:
+/// independent (x1, y2, θ1); friction is carried by ẋ1 alone.
+MinimalFormScenario dupontMinimalForm(const Dupont& d);
+
+/// Built-in minimal-form scenarios: blajer-1, blajer-2, dupont. Throws std::invalid_argument
+/// naming them for another name.
+MinimalFormScenario buildMinimalFormScenario(const std::string& name);
+/// Names that buildMinimalFormScenario accepts.
+const std::vector<std::string>& minimalFormScenarioNames();
+
+}  // namespace stickslip::mechanisms

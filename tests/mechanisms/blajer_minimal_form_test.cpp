@@ -1,0 +1,298 @@
+// Blajer & Markiewicz's minimal form (dynamics/minimal_form.hpp) on their Examples 1 and 2
+// (mechanisms/blajer.hpp) and on Dupont's two masses, against the event-driven absolute
+// formulation, Dupont's closed-form reference and an inverse-dynamics round trip.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <memory>
+
+#include "dynamics/minimal_form.hpp"
+#include "dynamics/nonsmooth/event_driven.hpp"
+#include "mechanisms/blajer.hpp"
+#include "mechanisms/dupont.hpp"
+
+using namespace stickslip;
+
+namespace {
+
+dynamics::MinimalFormRun runMinimal(const mechanisms::MinimalFormScenario& s, double t_end) {
+  dynamics::MinimalForm form(s.model, s.friction, s.options, s.x0);
+  dynamics::MinimalFormSimulationOptions o;
+  o.t_end = t_end;
+  o.output_dt = 1e-2;
+  return dynamics::simulateMinimalForm(form, s.x0, s.u0, o);
+}
+
+// Stick/slip mode changes of one element, in order.
+std::vector<dynamics::ContactEvent> modesOf(const std::vector<dynamics::ContactEvent>& events, int element) {
+  std::vector<dynamics::ContactEvent> out;
+  for (const auto& e : events)
+    if (e.contact == element &&
+        (e.kind == dynamics::EventKind::kStick || e.kind == dynamics::EventKind::kSlipPositive ||
+         e.kind == dynamics::EventKind::kSlipNegative))
+      out.push_back(e);
+  return out;
+}
+
+// Rows of a history at the sample times t = i·dt that are not event rows (first match).
+Eigen::VectorXd rowAt(const Eigen::MatrixXd& h, double t) {
+  for (Eigen::Index i = 0; i < h.rows(); ++i)
+    if (std::abs(h(i, 0) - t) < 1e-12) return h.row(i).transpose();
+  return {};
+}
+
+double energy(const dynamics::PlanarModel& model, const Eigen::VectorXd& row) {
+  const Eigen::Index n = model.positionSize();
+  return model.kineticEnergy(row.segment(1 + n, n)) + model.potentialEnergy(row.segment(1, n));
+}
+
+}  // namespace
+
+TEST_CASE("blajer-1: DAE dimensions 26 (absolute) and 12 (minimal), as in the paper", "[minimal-form][blajer]") {
+  const auto s = mechanisms::blajer1MinimalForm({});
+  const dynamics::MinimalForm form(s.model, s.friction, s.options, s.x0);
+  const auto& d = form.dimensions();
+  CHECK(d.n == 9);
+  CHECK(d.m == 8);
+  CHECK(d.k == 1);
+  CHECK(d.m2 == 2);  // joint B cut, Blajer's constraints 5 and 6
+  CHECK(d.k1 == 3);  // q = (q1, q2, q3)
+  CHECK(d.absolute() == 26);
+  CHECK(d.minimal() == 12);
+  // The default cutting rule (the joint that closes the loop) finds the same cut.
+  auto opts = s.options;
+  opts.cut_joints.clear();
+  const dynamics::MinimalForm again(s.model, s.friction, opts, s.x0);
+  CHECK(again.dimensions().minimal() == 12);
+}
+
+TEST_CASE("blajer-1: D is Blajer's D1 D2 and the reduced mass his M''", "[minimal-form][blajer]") {
+  mechanisms::Blajer1 b;
+  b.theta1 = 0.4;
+  const auto s = mechanisms::blajer1MinimalForm(b);
+  dynamics::MinimalForm form(s.model, s.friction, s.options, s.x0);
+  dynamics::MinimalFormState st;
+  const double u = 1.3;
+  REQUIRE(form.evaluate(0.0, Eigen::VectorXd::Constant(1, s.x0(2)), Eigen::VectorXd::Constant(1, u), form.none(),
+                        false, st));
+  const double q1 = st.x(2), q2 = st.x(5);
+  // Blajer eq. 6.7: q̇2 = −a1 cos q1 / (a2 cos q2) u, q̇3 = 2 a1 (cos q1 tan q2 − sin q1) u, and
+  // the link-1 centre moves as a1 (−sin q1, cos q1) u (eq. 6.4).
+  CHECK(st.D(5, 0) == Approx(-b.a1 * std::cos(q1) / (b.a2 * std::cos(q2))).epsilon(1e-12));
+  CHECK(st.D(6, 0) == Approx(2 * b.a1 * (std::cos(q1) * std::tan(q2) - std::sin(q1))).epsilon(1e-12));
+  CHECK(st.D(0, 0) == Approx(-b.a1 * std::sin(q1)).epsilon(1e-12));
+  // M″ = D2ᵀ M′ D2 with M′ of eq. 6.5.
+  const double J1 = b.m1 * b.a1 * b.a1 / 3, J2 = b.m2 * b.a2 * b.a2 / 3;
+  Eigen::Matrix3d Mp;
+  Mp << J1 + (b.m1 + 4 * b.m2) * b.a1 * b.a1, 2 * b.m2 * b.a1 * b.a2 * std::cos(q2 - q1), 0,
+      2 * b.m2 * b.a1 * b.a2 * std::cos(q2 - q1), J2 + b.m2 * b.a2 * b.a2, 0, 0, 0, b.m3;
+  const Eigen::Vector3d D2(1.0, st.D(5, 0), st.D(6, 0));
+  CHECK(st.reduced_mass(0, 0) == Approx(D2.dot(Mp * D2)).epsilon(1e-12));
+  // Sliding rates, eq. 6.8.
+  CHECK(st.sliding(1, 0) == Approx(-1.0 - b.a1 * std::cos(q1) / (b.a2 * std::cos(q2))).epsilon(1e-12));
+  CHECK(st.sliding(3, 0) == Approx(st.D(6, 0)).epsilon(1e-12));
+  // The reactions of eq. 5.4₃ close the absolute equations: M ẍ = Q − Cᵀλ + C_μᵀ f_μ.
+  REQUIRE(form.evaluate(0.0, Eigen::VectorXd::Constant(1, s.x0(2)), Eigen::VectorXd::Constant(1, u),
+                        form.against(st, 1.0, false), false, st));
+  CHECK(st.reaction_converged);
+  CHECK(st.reaction_iterations > 1);
+}
+
+TEST_CASE("blajer-1: friction-free and friction-affected runs differ as in Fig. 6", "[minimal-form][blajer]") {
+  mechanisms::Blajer1 ideal;
+  ideal.friction = false;
+  const auto si = mechanisms::blajer1MinimalForm(ideal);
+  const auto sf = mechanisms::blajer1MinimalForm({});
+  const auto ri = runMinimal(si, 3.0), rf = runMinimal(sf, 3.0);
+  REQUIRE(ri.run.ok);
+  REQUIRE(rf.run.ok);
+  CHECK(ri.run.events.empty());
+  // Without friction the energy stays; with it, it never grows and the mechanism stops.
+  const double e0 = energy(si.model, ri.run.history.row(0).transpose());
+  double drift = 0.0, rise = 0.0, min_ideal = 0.0, min_friction = 0.0, gap = 0.0;
+  double last = energy(sf.model, rf.run.history.row(0).transpose());
+  for (Eigen::Index i = 0; i < ri.run.history.rows(); ++i) {
+    drift = std::max(drift, std::abs(energy(si.model, ri.run.history.row(i).transpose()) - e0));
+    min_ideal = std::min(min_ideal, ri.run.history(i, 3));
+  }
+  for (Eigen::Index i = 0; i < rf.run.history.rows(); ++i) {
+    const double e = energy(sf.model, rf.run.history.row(i).transpose());
+    rise = std::max(rise, e - last);
+    last = e;
+    min_friction = std::min(min_friction, rf.run.history(i, 3));
+  }
+  for (double t = 0.1; t < 3.0; t += 0.1) {
+    const Eigen::VectorXd a = rowAt(ri.run.history, t), c = rowAt(rf.run.history, t);
+    if (a.size() && c.size()) gap = std::max(gap, std::abs(a(3) - c(3)));
+  }
+  INFO("energy drift " << drift << " J, rise " << rise << " J, swing " << min_ideal << " vs " << min_friction
+                       << " rad, max gap " << gap << " rad");
+  CHECK(drift < 1e-6);
+  CHECK(rise < 1e-9);
+  CHECK(gap > 0.3);
+  CHECK(min_ideal < min_friction - 0.1);          // friction shortens the first swing
+  REQUIRE_FALSE(rf.stick_intervals.empty());      // and ends in stiction
+  CHECK(rf.stick_intervals.back().second == Approx(3.0));
+}
+
+TEST_CASE("blajer-2: stiction intervals and reversals, reactions indeterminate while stuck (Fig. 8)",
+          "[minimal-form][blajer]") {
+  const auto s = mechanisms::blajer2MinimalForm({});
+  const auto r = runMinimal(s, 10.0);
+  REQUIRE(r.run.ok);
+  const auto modes = modesOf(r.run.events, 0);  // the crank bearing O
+  int sticks = 0, reversals = 0;
+  for (std::size_t i = 0; i < modes.size(); ++i) {
+    if (modes[i].kind == dynamics::EventKind::kStick) ++sticks;
+    else if (i > 0 && modes[i - 1].kind != dynamics::EventKind::kStick) ++reversals;
+  }
+  INFO(sticks << " sticks, " << reversals << " reversals without stiction");
+  CHECK(sticks >= 5);
+  CHECK(reversals >= 5);
+  CHECK(r.max_reaction_iterations > 1);
+  CHECK(r.reaction_failures == 0);
+  // History: u ≡ 0 and λ NaN inside stick intervals, λ finite outside.
+  const Eigen::Index n = 9, col_u = 1 + n + 2, col_f1 = 1 + 2 * n + 1;
+  int inside = 0, outside = 0;
+  for (Eigen::Index i = 0; i < r.run.history.rows(); ++i) {
+    const double t = r.run.history(i, 0);
+    bool in = false;
+    for (const auto& [a, b] : r.stick_intervals) in = in || (t > a + 1e-9 && t < b - 1e-9);
+    if (in) {
+      ++inside;
+      CHECK(r.run.history(i, col_u) == 0.0);
+      CHECK(std::isnan(r.run.history(i, col_f1)));
+    } else if (std::isfinite(r.run.history(i, col_f1))) {
+      ++outside;
+    }
+  }
+  CHECK(inside > 50);
+  CHECK(outside > 300);
+}
+
+TEST_CASE("blajer-2: minimal form and the event-driven absolute formulation agree", "[minimal-form][blajer]") {
+  // The event-driven formulation sticks each frictional element by its own constraint, which
+  // over-constrains a 1-DoF loop when several stick together; one frictional joint each.
+  // (The event-driven run with friction in O alone and τ = 10 sin 3t or 8 sin 2t stops with
+  // CVODE's CV_TOO_CLOSE after its first event; hence the torques below.)
+  struct Case { const char* name; mechanisms::BlajerFriction friction; double tau0, omega; int sticks; };
+  const Case cases[] = {{"A", {false, true, false, false}, 8.0, 2.0, 2},
+                        {"B", {false, false, true, false}, 8.0, 2.0, 0},
+                        {"O", {true, false, false, false}, 9.0, 2.5, 0}};
+  for (const Case& c : cases) {
+    SECTION(std::string("friction in joint ") + c.name) {
+      mechanisms::Blajer2 b;
+      b.frictional = c.friction;
+      b.torque_amplitude = c.tau0;
+      b.torque_frequency = c.omega;
+      const auto sm = mechanisms::blajer2MinimalForm(b);
+      const auto rm = runMinimal(sm, 10.0);
+      const auto se = mechanisms::blajer2Rigid(b);
+      dynamics::EventDrivenOptions eo;
+      eo.t_end = 10.0;
+      eo.output_dt = 1e-2;
+      const auto re = dynamics::simulateEventDriven(se, eo);
+      REQUIRE(rm.run.ok);
+      REQUIRE(re.ok);
+      const auto mm = modesOf(rm.run.events, 0);
+      const auto me = modesOf(re.events, int(se.contacts.size()));  // joint friction after contacts
+      REQUIRE(mm.size() == me.size());
+      REQUIRE(mm.size() >= 6);
+      int sticks = 0;
+      double worst = 0.0;
+      for (std::size_t i = 0; i < mm.size(); ++i) {
+        CHECK(mm[i].kind == me[i].kind);
+        worst = std::max(worst, std::abs(mm[i].t - me[i].t));
+        sticks += mm[i].kind == dynamics::EventKind::kStick;
+      }
+      INFO("max event time difference " << worst << " s over " << mm.size() << " events, " << sticks
+                                         << " sticks");
+      CHECK(worst < 1e-6);
+      CHECK(sticks >= c.sticks);
+      const auto im = dynamics::stickIntervals(rm.run.events, 0, rm.run.t_end);
+      const auto ie = dynamics::stickIntervals(re.events, int(se.contacts.size()), re.t_end);
+      REQUIRE(im.size() == ie.size());
+      for (std::size_t i = 0; i < im.size(); ++i) {
+        CHECK(std::abs(im[i].first - ie[i].first) < 1e-6);
+        CHECK(std::abs(im[i].second - ie[i].second) < 1e-6);
+      }
+      double angle = 0.0;
+      int compared = 0;
+      for (int i = 1; i <= 100; ++i) {
+        const Eigen::VectorXd a = rowAt(rm.run.history, 0.1 * i), e = rowAt(re.history, 0.1 * i);
+        if (!a.size() || !e.size()) continue;
+        ++compared;
+        for (const int col : {3, 6, 9}) angle = std::max(angle, std::abs(a(col) - e(col)));
+      }
+      INFO("max angle difference " << angle << " rad at " << compared << " samples");
+      CHECK(compared > 80);
+      CHECK(angle < 1e-6);
+    }
+  }
+}
+
+TEST_CASE("dupont: the minimal form reproduces the closed-form stick/slip instants", "[minimal-form][dupont]") {
+  const auto s = mechanisms::dupontMinimalForm({});
+  const auto r = runMinimal(s, 10.0);
+  REQUIRE(r.run.ok);
+  const auto ref = mechanisms::dupontReference({}, 10.0);
+  const auto modes = modesOf(r.run.events, 0);
+  REQUIRE(modes.size() == ref.size());
+  REQUIRE(ref.size() >= 8);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    CHECK(std::string(dynamics::toString(modes[i].kind)) == ref[i].second);
+    worst = std::max(worst, std::abs(modes[i].t - ref[i].first));
+  }
+  INFO("max |dt| = " << worst << " s");
+  CHECK(worst < 1e-6);
+  // Stiction intervals, Blajer's 0–0.5, 4.1–4.4, 8.0–8.3 s.
+  REQUIRE(r.stick_intervals.size() == 3);
+  CHECK(r.stick_intervals[1].first == Approx(4.1).margin(0.05));
+  CHECK(r.stick_intervals[2].second == Approx(8.3).margin(0.05));
+}
+
+TEST_CASE("inverse dynamics round trip: the synthesized torque reproduces the programmed motion",
+          "[minimal-form][inverse]") {
+  // Programmed crank motion of Example 1 with friction in every joint, u > 0 throughout.
+  const auto q = [](double t) { return 2.0 * t + 0.5 * std::sin(3.0 * t); };
+  const auto qd = [](double t) { return 2.0 + 1.5 * std::cos(3.0 * t); };
+  const auto qdd = [](double t) { return -4.5 * std::sin(3.0 * t); };
+  struct Inverse {
+    mechanisms::MinimalFormScenario s = mechanisms::blajer1MinimalForm({});
+    std::unique_ptr<dynamics::MinimalForm> form;
+  };
+  auto inv = std::make_shared<Inverse>();
+  inv->form = std::make_unique<dynamics::MinimalForm>(inv->s.model, inv->s.friction, inv->s.options, inv->s.x0);
+  double worst_iterations = 0;
+  bool converged = true;
+  mechanisms::Blajer1 b;
+  b.torque = [=, &worst_iterations, &converged](double t) {
+    const auto id = inv->form->inverseDynamics(t, q(t), qd(t), qdd(t), inv->s.drive);
+    worst_iterations = std::max(worst_iterations, double(id.iterations));
+    converged = converged && id.converged;
+    return id.torque;
+  };
+  auto fwd = mechanisms::blajer1MinimalForm(b);
+  fwd.u0(0) = qd(0.0);
+  dynamics::MinimalForm form(fwd.model, fwd.friction, fwd.options, fwd.x0);
+  dynamics::MinimalFormSimulationOptions o;
+  o.t_end = 2.0;
+  o.output_dt = 1e-2;
+  const auto r = dynamics::simulateMinimalForm(form, fwd.x0, fwd.u0, o);
+  REQUIRE(r.run.ok);
+  CHECK(converged);
+  CHECK(worst_iterations > 1);
+  double worst = 0.0;
+  for (Eigen::Index i = 0; i < r.run.history.rows(); ++i)
+    worst = std::max(worst, std::abs(r.run.history(i, 3) - q(r.run.history(i, 0))));
+  INFO("max |theta1 - programmed| = " << worst << " rad");
+  CHECK(r.run.history(r.run.history.rows() - 1, 0) == Approx(2.0));
+  CHECK(worst < 1e-6);
+  // The torque must matter: without it the crank does not follow the program.
+  auto idle = mechanisms::blajer1MinimalForm({});
+  idle.u0(0) = qd(0.0);
+  dynamics::MinimalForm idle_form(idle.model, idle.friction, idle.options, idle.x0);
+  const auto ri = dynamics::simulateMinimalForm(idle_form, idle.x0, idle.u0, o);
+  CHECK(std::abs(ri.run.final_q(2) - q(2.0)) > 0.1);
+}
