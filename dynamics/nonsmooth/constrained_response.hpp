@@ -33,7 +33,16 @@ class ConstrainedResponse {
               const Eigen::Ref<const Eigen::VectorXd>& v);
 
   const Eigen::VectorXd& freeAcceleration() const { return a0_; }  ///< a₀ (size nv)
-  const Eigen::MatrixXd& inverseMass() const { return g_; }         ///< G (nv × nv)
+  /// G (nv × nv), formed on the first call after update(): a time step without contacts
+  /// never needs it.
+  const Eigen::MatrixXd& inverseMass();
+  /// jg = J G for the rows J (k × nv), without forming G: J M⁻¹ − (J M⁻¹Dᵀ) S⁻¹ D M⁻¹ —
+  /// k solves instead of nv when few contacts are active. Allocates only when k exceeds
+  /// every k seen before.
+  void rowsTimesInverseMass(const Eigen::Ref<const Eigen::MatrixXd>& j, Eigen::Ref<Eigen::MatrixXd> jg);
+  /// v ← v − M⁻¹Dᵀ S⁻¹ (D v + Φt + k Φ): the M-orthogonal projection of v onto the joints'
+  /// velocity equations, with a position feedback rate k ≥ 0 [1/s] (at the last update()).
+  void projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double feedback_rate);
   const Eigen::VectorXd& forces() const { return forces_; }         ///< Q (size nv)
   /// λ (size m) for a total contact force Jᵀ r (size nv).
   void multipliers(const Eigen::Ref<const Eigen::VectorXd>& contact_force,
@@ -45,8 +54,9 @@ class ConstrainedResponse {
   const PlanarModel& model_;
   double alpha_, beta_;
   Eigen::VectorXd inv_mass_, forces_, a0_, phi_, phi_t_, gamma_, tmp_m_, tmp_v_;
-  Eigen::MatrixXd d_, minv_dt_, s_, g_;
-  Eigen::LDLT<Eigen::MatrixXd> s_ldlt_;
+  Eigen::MatrixXd d_, minv_dt_, s_, g_, rows_work_;
+  Eigen::LLT<Eigen::MatrixXd> s_llt_;
+  bool g_current_ = false;
   std::string message_;
 };
 

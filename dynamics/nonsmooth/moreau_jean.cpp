@@ -136,7 +136,6 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
     proj_minv_dt_.resize(nv, m);
     proj_s_.resize(m, m);
     proj_phi_.resize(m);
-    proj_phi_t_.resize(m);
     proj_mu_.resize(m);
     proj_ldlt_ = Eigen::LDLT<Eigen::MatrixXd>(m);
   }
@@ -155,9 +154,9 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
     message_ = response_.message();
     return false;
   }
-  const Eigen::MatrixXd& g = response_.inverseMass();
   v_free_ = v + h * response_.freeAcceleration();
-  if (options_.joint_velocity_projection) projectVelocity(t + theta * h, h);
+  if (options_.joint_velocity_projection)
+    response_.projectVelocity(v_free_, options_.joint_position_feedback / h);
   if (!v_free_.allFinite()) {
     message_ = "the forces or the free velocity are NaN or Inf";
     return false;
@@ -198,8 +197,8 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
         ja_.row(2 * a + 1) = kin_.jacobian.row(2 * i + 1);
         mu_used_(a) = slipped_[static_cast<std::size_t>(i)] ? c.mu_kinetic : c.mu_static;
       }
-      jg.noalias() = ja * g;
-      w.noalias() = jg * ja.transpose();
+      response_.rowsTimesInverseMass(ja, jg);
+      w.noalias() = jg.lazyProduct(ja.transpose());
       qf.noalias() = ja * v_free_;
       for (Eigen::Index a = 0; a < na; ++a) {
         const Eigen::Index i = active_[static_cast<std::size_t>(a)];
@@ -366,21 +365,6 @@ bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
     }
   }
   return !again || solveOnce();
-}
-
-void MoreauJeanStepper::projectVelocity(double t, double h) {
-  if (proj_d_.rows() == 0) return;
-  // v_free ← v_free − M⁻¹Dᵀ S⁻¹ (D v_free + Φ_t + κ Φ / h), S = D M⁻¹ Dᵀ, all at (t_θ, q_θ).
-  model_.jacobian(t, q_theta_, proj_d_);
-  model_.constraints(t, q_theta_, proj_phi_);
-  model_.constraintTimeDerivative(t, q_theta_, proj_phi_t_);
-  proj_minv_dt_.noalias() = proj_inv_mass_.asDiagonal() * proj_d_.transpose();
-  proj_s_.noalias() = proj_d_ * proj_minv_dt_;
-  proj_ldlt_.compute(proj_s_);
-  proj_mu_ = proj_phi_t_ + (options_.joint_position_feedback / h) * proj_phi_;
-  proj_mu_.noalias() += proj_d_ * v_free_;
-  proj_ldlt_.solveInPlace(proj_mu_);
-  v_free_.noalias() -= proj_minv_dt_ * proj_mu_;
 }
 
 void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q) {

@@ -137,7 +137,7 @@ class MoreauJeanStepper {
   bool solveContacts(Eigen::Index active);
   bool solveLemke(Eigen::Index active);
   bool solveSiconos(Eigen::Index active);
-  void projectVelocity(double t, double h);
+
   void projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q);
 
   const PlanarModel& model_;
@@ -157,7 +157,7 @@ class MoreauJeanStepper {
   std::unique_ptr<Siconos> siconos_;
   // Velocity and position projections onto the joints.
   Eigen::MatrixXd proj_d_, proj_minv_dt_, proj_s_;
-  Eigen::VectorXd proj_inv_mass_, proj_phi_, proj_phi_t_, proj_mu_;
+  Eigen::VectorXd proj_inv_mass_, proj_phi_, proj_mu_;
   Eigen::LDLT<Eigen::MatrixXd> proj_ldlt_;
   long lcp_solves_ = 0, pivots_ = 0;
   std::string message_;
