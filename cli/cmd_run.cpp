@@ -23,12 +23,13 @@ namespace {
 void declare(po::options_description& o, po::positional_options_description& p) {
   std::string laws;
   for (std::string_view n : dynamics::frictionLawNames()) laws += (laws.empty() ? "" : ", ") + std::string(n);
-  std::string scenarios = "journal-bearing";
+  std::string scenarios = "journal-bearing, blajer-1, blajer-2";
   for (const auto& s : mechanisms::rigidScenarios()) scenarios += ", " + s.name;
   o.add_options()("scenario", po::value<std::string>()->required(), ("built-in scenario: " + scenarios).c_str())(
       "method", po::value<std::string>()->default_value("penalty"),
-      "event-driven, moreau-jean (rigid contacts with set-valued Coulomb) or penalty (belt and "
-      "journal-bearing); default: penalty for those two, event-driven for the others")(
+      "event-driven, moreau-jean (rigid contacts with set-valued Coulomb), penalty (belt and "
+      "journal-bearing) or minimal-form (Blajer: blajer-1, blajer-2, dupont); default: penalty for "
+      "belt and journal-bearing, minimal-form for blajer-1 and blajer-2, event-driven for the others")(
       "solver", po::value<std::string>()->default_value("lemke"),
       "contact problems of the nonsmooth methods: lemke, trial-and-error (event-driven, one "
       "contact), siconos-<fc2d solver>")(

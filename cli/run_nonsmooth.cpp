@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli/output.hpp"
+#include "cli/run_minimal_form.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
@@ -35,6 +36,8 @@ std::vector<std::pair<double, std::string>> referenceEvents(const std::string& s
 
 int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const std::string name = vm["scenario"].as<std::string>();
+  if (vm["method"].defaulted() ? minimalFormOnly(name) : vm["method"].as<std::string>() == "minimal-form")
+    return runMinimalForm(vm, out, err);
   const std::string method = vm["method"].defaulted() ? "event-driven" : vm["method"].as<std::string>();
   const mechanisms::RigidScenarioInfo& info = mechanisms::rigidScenarioInfo(name);
   const dynamics::RigidScenario s = mechanisms::buildRigidScenario(name);
@@ -66,7 +69,7 @@ int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& e
     r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
   } else {
     throw std::invalid_argument("--method: expected event-driven or moreau-jean for '" + name +
-                                "' (penalty: belt and journal-bearing), got '" + method + "'");
+                                "' (penalty: belt and journal-bearing; minimal-form: dupont, blajer-1, blajer-2), got '" + method + "'");
   }
 
   if (!csv.empty()) {

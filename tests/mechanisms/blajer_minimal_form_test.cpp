@@ -296,3 +296,51 @@ TEST_CASE("inverse dynamics round trip: the synthesized torque reproduces the pr
   const auto ri = dynamics::simulateMinimalForm(idle_form, idle.x0, idle.u0, o);
   CHECK(std::abs(ri.run.final_q(2) - q(2.0)) > 0.1);
 }
+
+TEST_CASE("blajer-1: minimal form and event-driven agree without friction and with friction in O",
+          "[minimal-form][blajer]") {
+  // With all four joints frictional the event-driven formulation cannot start: four stick
+  // rows on one degree of freedom make its mode system singular (Blajer's "overconstrained").
+  for (const bool friction : {false, true}) {
+    mechanisms::Blajer1 b;
+    b.friction = friction;
+    b.frictional = {true, false, false, false};
+    const auto sm = mechanisms::blajer1MinimalForm(b);
+    const auto rm = runMinimal(sm, 3.0);
+    dynamics::EventDrivenOptions eo;
+    eo.t_end = 3.0;
+    eo.output_dt = 1e-2;
+    const auto re = dynamics::simulateEventDriven(mechanisms::blajer1Rigid(b), eo);
+    REQUIRE(rm.run.ok);
+    REQUIRE(re.ok);
+    const double dq = (rm.run.final_q - re.final_q).cwiseAbs().maxCoeff();
+    INFO((friction ? "friction in O" : "no friction") << ": max |dq| at 3 s = " << dq);
+    CHECK(dq < 1e-6);
+    const auto mm = modesOf(rm.run.events, 0), me = modesOf(re.events, 1);
+    REQUIRE(mm.size() == me.size());
+    for (std::size_t i = 0; i < mm.size(); ++i) CHECK(std::abs(mm[i].t - me[i].t) < 1e-6);
+  }
+}
+
+TEST_CASE("cost: minimal form vs event-driven absolute coordinates, one run", "[.][cost][minimal-form]") {
+  // Hidden (run with "[cost]"): prints CPU seconds of both formulations on the same physics.
+  auto row = [](const char* label, const mechanisms::MinimalFormScenario& sm, const dynamics::RigidScenario& se,
+                double t_end) {
+    const auto rm = runMinimal(sm, t_end);
+    dynamics::EventDrivenOptions eo;
+    eo.t_end = t_end;
+    eo.output_dt = 1e-2;
+    const auto re = dynamics::simulateEventDriven(se, eo);
+    WARN(label << ": minimal form " << rm.run.cpu_seconds << " s (" << rm.run.steps << " steps), event-driven "
+               << re.cpu_seconds << " s (" << re.steps << " steps" << (re.ok ? "" : ", failed: " + re.message)
+               << "), ratio " << re.cpu_seconds / rm.run.cpu_seconds);
+  };
+  mechanisms::Blajer1 b1;
+  b1.frictional = {true, false, false, false};
+  row("blajer-1, friction in O, 3 s", mechanisms::blajer1MinimalForm(b1), mechanisms::blajer1Rigid(b1), 3.0);
+  row("blajer-1, all friction, 3 s", mechanisms::blajer1MinimalForm({}), mechanisms::blajer1Rigid({}), 3.0);
+  mechanisms::Blajer2 b2;
+  b2.frictional = {false, true, false, false};
+  row("blajer-2, friction in A, 10 s", mechanisms::blajer2MinimalForm(b2), mechanisms::blajer2Rigid(b2), 10.0);
+  row("blajer-2, all friction, 10 s", mechanisms::blajer2MinimalForm({}), mechanisms::blajer2Rigid({}), 10.0);
+}
