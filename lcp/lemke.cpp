@@ -104,12 +104,21 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
   if (options_.max_pivots < 0) return invalid("max_pivots must be ≥ 0");
 
   out.z.setZero(n);
-  const bool trivial = n == 0 || (p.q.array() >= 0.0).all();  // z = 0 solves it: no pivot
+  // z = 0 solves it, no pivot, when q ≥ 0 — and also when its negative entries are so small
+  // that z = 0 meets the acceptance test itself (relative residual |min q| / ‖q‖∞ ≤
+  // accept_tol): round-off of a quantity that is exactly zero, such as the sliding velocity
+  // of a contact at rest, on which Lemke would start with a degenerate pivot and could end
+  // on a secondary ray.
+  const double q_floor =
+      n == 0 ? 0.0 : -options_.accept_tol * p.q.cwiseAbs().maxCoeff();
+  const bool trivial = n == 0 || (p.q.array() >= q_floor).all();
   if (trivial && !p.M.allFinite()) return invalid("M has a NaN or Inf entry");
   if (trivial) {
     out.w = p.q;
     out.status = Status::kSuccess;
-    out.residual = out.relative_residual = 0.0;
+    const Residual r = residual(p, out.z);
+    out.residual = r.absolute;
+    out.relative_residual = r.relative;
     return;
   }
   resize(n);

@@ -197,3 +197,29 @@ TEST_CASE("Lemke with a custom covering vector", "[lcp][lemke]") {
   REQUIRE(b.ok());
   CHECK((a.z - b.z).lpNorm<Eigen::Infinity>() < kTol);  // unique solution, any path
 }
+
+TEST_CASE("Lemke takes z = 0 when q's negative entries are round-off of zero", "[lcp][lemke]") {
+  // The planar-friction LCP of a ball leaving the floor after a bounce: normal velocity
+  // 0.0317 m/s, sliding velocity zero up to round-off (±2.2e-16 in the rows λ ± u_t).
+  Problem p;
+  p.M.resize(4, 4);
+  p.M << 1, 0, 0, 0,  //
+      0, 3, -3, 1,    //
+      0, -3, 3, 1,    //
+      0.3, -1, -1, 0;
+  p.q.resize(4);
+  p.q << 0.031683234375000278, 2.2204460492503131e-16, -2.2204460492503131e-16, 0.0;
+  LemkeSolver lemke;
+  Result r;
+  lemke.solve(p, r);
+  REQUIRE(r.ok());
+  CHECK(r.pivots == 0);
+  CHECK(r.z.isZero(0.0));
+  CHECK(r.relative_residual <= 1e-14);
+  // A negative entry beyond the acceptance tolerance still needs pivots.
+  p.q(2) = -1e-6;
+  lemke.solve(p, r);
+  REQUIRE(r.ok());
+  CHECK(r.pivots > 0);
+  CHECK(residual(p, r.z).relative <= 1e-12);
+}
