@@ -257,3 +257,15 @@ TEST_CASE("stickslip run journal-bearing: penalty route, JSON with modes and imp
   CHECK(nlohmann::json::parse(rk.out)["friction"] == "brown-mcphee");
   CHECK(cli({"run", "journal-bearing", "--integrator", "euler"}).code == 2);
 }
+
+TEST_CASE("every built-in rigid scenario runs with both nonsmooth methods", "[cli][run]") {
+  for (const char* scenario : {"belt", "dupont", "incline", "ball", "flores-translational"})
+    for (const char* method : {"event-driven", "moreau-jean"}) {
+      const Run r = cli({"run", scenario, "--method", method, "--json"});
+      INFO(scenario << " " << method << ": " << r.err);
+      REQUIRE(r.code == 0);
+      const auto j = nlohmann::json::parse(r.out);
+      CHECK(j["status"] == "ok");
+      CHECK(!j["events"].empty());
+    }
+}
