@@ -59,8 +59,12 @@ int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& e
     o.relative_tolerance = vm["tolerance"].as<double>();
     o.absolute_tolerance = 1e-2 * o.relative_tolerance;
     o.event_tolerance = vm["event-tolerance"].as<double>();
-    r = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+    r = dynamics::simulateEventDriven(s, o);
   } else if (method == "moreau-jean") {
+    if (!s.joint_friction.empty())
+      throw std::invalid_argument("--method moreau-jean: '" + name +
+                                  "' has friction in revolute joints, which Moreau-Jean does not "
+                                  "take; use event-driven");
     dynamics::MoreauJeanOptions o;
     o.t_end = t_end;
     o.solver = solver;
