@@ -106,7 +106,7 @@ int runMinimalForm(const po::variables_map& vm, std::ostream& out, std::ostream&
         << "), minimal " << d.minimal() << " (k1 + k + m, k1 = " << d.k1 << ", k = " << d.k << ")\n"
         << "t           " << r.run.t_end << " s\n"
         << "steps       " << r.run.steps << ", " << r.rhs_evaluations << " evaluations\n"
-        << "reactions   fixed point: mean " << mean_iterations << ", max " << r.max_reaction_iterations
+        << "reactions   " << (s.options.reaction_newton ? "Newton" : "fixed point") << ": mean " << mean_iterations << ", max " << r.max_reaction_iterations
         << " iterations, " << r.reaction_failures << " not converged\n"
         << "cpu         " << r.run.cpu_seconds << " s\n"
         << "stiction    " << r.stick_intervals.size() << " intervals\n";

@@ -235,16 +235,34 @@ void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& ext
   s.reaction_converged = true;
   s.reaction_iterations = 0;
   // M ẍ = Q − Cᵀλ + C_μᵀ f_μ  ⇒  C M⁻¹ Cᵀ λ = C M⁻¹ (Q + C_μᵀ f_μ) − γ.
+  Eigen::MatrixXd G(nj, dims_.m), J(nj, nj);
+  Eigen::VectorXd next(nj);
   for (int it = 1;; ++it) {
     s.lambda = lambda0 + W * s.friction;
-    double change = 0.0, size = 0.0;
+    G.setZero();
     for (Eigen::Index j = 0; j < nj; ++j) {
-      s.reaction(j) = reactionOf(friction_[std::size_t(j)], s.lambda);
-      const double next = -f.direction(j) * f.mu(j) * s.reaction(j);
-      change = std::max(change, std::abs(next - s.friction(j)));
-      size = std::max(size, std::abs(next));
-      s.friction(j) = next;
+      const FrictionalJoint& fj = friction_[std::size_t(j)];
+      s.reaction(j) = reactionOf(fj, s.lambda);
+      next(j) = -f.direction(j) * f.mu(j) * s.reaction(j);
+      // ∂f_μj/∂λ: the unit direction of the joint's reaction (times r, −d μ).
+      const Eigen::Index row = model_.joints()[std::size_t(fj.joint)].row;
+      if (fj.kind == FrictionJointKind::kRevolute) {
+        const double norm = s.lambda.segment<2>(row).norm();
+        if (norm > 0.0) G.row(j).segment<2>(row) = fj.radius * s.lambda.segment<2>(row).transpose() / norm;
+      } else {
+        G(j, row) = sgn(s.lambda(row));
+      }
+      G.row(j) *= -f.direction(j) * f.mu(j);
     }
+    Eigen::VectorXd step = next - s.friction;
+    if (opt_.reaction_newton && nj > 0) {
+      // Newton on r(f) = f − φ(λ₀ + W f): (I − G W) δ = φ − f.
+      J = Eigen::MatrixXd::Identity(nj, nj) - G * W;
+      const Eigen::PartialPivLU<Eigen::MatrixXd> lu(J);
+      if (std::abs(lu.determinant()) > 1e-12) step = lu.solve(step);
+    }
+    const double change = step.lpNorm<Eigen::Infinity>(), size = (s.friction + step).lpNorm<Eigen::Infinity>();
+    s.friction += step;
     s.reaction_iterations = it;
     if (nj == 0 || change <= opt_.reaction_tolerance * std::max(1.0, size)) break;
     if (it >= opt_.max_reaction_iterations) {
@@ -253,6 +271,7 @@ void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& ext
     }
   }
   s.lambda = lambda0 + W * s.friction;
+  for (Eigen::Index j = 0; j < nj; ++j) s.reaction(j) = reactionOf(friction_[std::size_t(j)], s.lambda);
 }
 
 bool MinimalForm::evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,

@@ -24,8 +24,8 @@
 /// are Blajer's reduced mass, forces and friction projection. The reactions solve the
 /// projection of the absolute equations onto the constraint space (eq. 3.3₂ / 5.4₃)
 ///   (C M⁻¹ Cᵀ) λ = C M⁻¹ (Q + C_μᵀ f_μ(λ)) − γ,
-/// which is nonlinear through |R|: λ = λ₀ + Σ_j w_j f_μj(λ) is iterated to a fixed point on
-/// the scalars f_μj (a contraction for the usual small μ r; its iterations are reported).
+/// which is nonlinear through |R|: λ = λ₀ + Σ_j w_j f_μj(λ), solved for the scalars f_μj by
+/// Newton (or by the fixed point, a contraction for the usual small μ r); iterations reported.
 /// Blajer's minimal DAE dimension is k1 + k + m (k1 kinematic equations q̇ = D2 u, k dynamic,
 /// m algebraic). Numerically we integrate only the 2k states (x_I, u) and solve Φ(x) = 0 for
 /// x_d by Newton at every evaluation, so the closing constraints never drift.
@@ -87,8 +87,11 @@ struct MinimalFormOptions {
   std::vector<int> cut_joints;
   double position_tolerance = 1e-13;  ///< Newton on Φ(x) = 0, ‖Φ‖∞ [m, rad]
   int max_newton_iterations = 30;
-  double reaction_tolerance = 1e-13;  ///< fixed point on f_μ, relative change
+  double reaction_tolerance = 1e-13;  ///< on the change of f_μ, relative
   int max_reaction_iterations = 200;
+  /// Reactions of 5.4₃: Newton on the friction forces f_μ (default; the map is smooth while
+  /// every |R_j| > 0) or the plain fixed point f_μ ← φ(λ₀ + W f_μ).
+  bool reaction_newton = true;
   void validate() const;  ///< throws std::invalid_argument
 };
 

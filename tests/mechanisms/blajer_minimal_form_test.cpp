@@ -96,6 +96,34 @@ TEST_CASE("blajer-1: D is Blajer's D1 D2 and the reduced mass his M''", "[minima
                         form.against(st, 1.0, false), false, st));
   CHECK(st.reaction_converged);
   CHECK(st.reaction_iterations > 1);
+  CHECK(st.reaction_iterations <= 6);  // Newton
+  const Eigen::Index M = 9;
+  Eigen::VectorXd mass = s.model.massDiagonal(), Q(M), gam(8);
+  Eigen::MatrixXd C(8, M);
+  s.model.jacobian(0.0, st.x, C);
+  s.model.generalizedForces(0.0, st.x, st.xdot, Q);
+  s.model.gamma(0.0, st.x, st.xdot, gam);
+  // C_μ of Blajer eq. 6.2 (s = θ1, θ2 − θ1, θ3 − θ2, x3 + a3 cos θ3).
+  Eigen::MatrixXd Cmu = Eigen::MatrixXd::Zero(4, M);
+  Cmu(0, 2) = 1;                 // O: θ1
+  Cmu(1, 2) = -1, Cmu(1, 5) = 1;  // A: θ2 − θ1
+  Cmu(2, 5) = -1, Cmu(2, 8) = 1;  // B: θ3 − θ2
+  Cmu(3, 6) = 1, Cmu(3, 8) = -b.a3 * std::sin(st.x(8));
+  const Eigen::VectorXd residual = C.transpose() * st.lambda - Q - Cmu.transpose() * st.friction;
+  // The absolute equations' constraint-space projection (5.4₃): C M⁻¹ (Q − Cᵀλ + C_μᵀ f_μ) = γ.
+  const Eigen::VectorXd lhs = C * mass.cwiseInverse().asDiagonal() * (-residual);
+  const double scale = gam.lpNorm<Eigen::Infinity>() + lhs.lpNorm<Eigen::Infinity>();
+  CHECK((lhs - gam).lpNorm<Eigen::Infinity>() < 1e-10 * std::max(1.0, scale));
+  // The plain fixed point reaches the same reactions in more iterations.
+  auto fixed = s.options;
+  fixed.reaction_newton = false;
+  dynamics::MinimalForm slow(s.model, s.friction, fixed, s.x0);
+  dynamics::MinimalFormState st2;
+  REQUIRE(slow.evaluate(0.0, Eigen::VectorXd::Constant(1, s.x0(2)), Eigen::VectorXd::Constant(1, u),
+                        slow.against(st, 1.0, false), false, st2));
+  CHECK(st2.reaction_iterations > st.reaction_iterations);
+  CHECK((st2.lambda - st.lambda).lpNorm<Eigen::Infinity>() < 1e-9 * st.lambda.lpNorm<Eigen::Infinity>());
+  CHECK(st2.udot(0) == Approx(st.udot(0)).epsilon(1e-12));
 }
 
 TEST_CASE("blajer-1: friction-free and friction-affected runs differ as in Fig. 6", "[minimal-form][blajer]") {
