@@ -14,7 +14,8 @@ int run(const po::variables_map&, std::ostream& out, std::ostream&) {
   out << "scenario (methods)\n";
   for (const auto& s : mechanisms::rigidScenarios())
     out << "  " << std::left << std::setw(22) << s.name
-        << (s.name == "belt" ? "event-driven, moreau-jean, penalty" : "event-driven, moreau-jean")
+        << (s.moreau_jean ? "event-driven, moreau-jean" : "event-driven")
+        << (s.name == "belt" ? ", penalty" : "") << (s.name == "dupont" ? ", minimal-form" : "")
         << "\n      " << s.summary << "\n";
   out << "  " << std::left << std::setw(22) << "journal-bearing" << "penalty\n"
       << "      journal in a bearing with clearance (review Table 5): free flight, impacts, "

@@ -56,8 +56,10 @@ int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& e
     dynamics::EventDrivenOptions o;
     o.t_end = t_end;
     o.solver = solver;
-    o.relative_tolerance = vm["tolerance"].as<double>();
+    if (info.stiff) o.integrator = dynamics::OdeMethod::kBdf;
+    o.relative_tolerance = vm["tolerance"].defaulted() && info.stiff ? 1e-8 : vm["tolerance"].as<double>();
     o.absolute_tolerance = 1e-2 * o.relative_tolerance;
+    o.velocity_tolerance = info.zero_velocity;
     o.event_tolerance = vm["event-tolerance"].as<double>();
     r = dynamics::simulateEventDriven(s, o);
   } else if (method == "moreau-jean") {

@@ -15,6 +15,11 @@ struct RigidScenarioInfo {
   std::string summary;       ///< one line, with its source
   double t_end = 1.0;        ///< default run length [s]
   double h = 1e-4;           ///< default Moreau–Jean step [s]
+  /// A compliant contact makes the event-driven phases stiff: BDF at a relative tolerance
+  /// of 1e-8 instead of Adams at 1e-10.
+  bool stiff = false;
+  double zero_velocity = 1e-8;  ///< |v_t| below this counts as zero at an event [m/s]
+  bool moreau_jean = true;      ///< false: a compliant contact, event-driven only
 };
 
 /// Every built-in rigid scenario, in the order `stickslip list` shows them.

@@ -24,6 +24,7 @@
 
 #include <string>
 
+#include "dynamics/nonsmooth/nonsmooth_run.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 
 namespace stickslip::mechanisms {
@@ -53,5 +54,11 @@ ZhengSliderCrank zhengExample(const std::string& example);
 /// The mechanism as a planar model with the clearance joint as one compliant journal-bearing
 /// RigidContact named "clearance-A" (absent when `ideal`). Bodies: crank 0, rod 1, slider 2.
 dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& data);
+
+/// The driving torque on the crank, −λ of the rheonomic driver (Example II's λ1), at every
+/// row of an event-driven run's history (columns t, q, v, N, F), from the joints' equations
+/// with the recorded contact forces and the run's Baumgarte constants.
+Eigen::VectorXd zhengDrivingTorque(const dynamics::RigidScenario& scenario,
+                                   const dynamics::NonsmoothRun& run, double baumgarte = 10.0);
 
 }  // namespace stickslip::mechanisms
