@@ -189,8 +189,7 @@ double MinimalForm::reactionOf(const FrictionalJoint& fj, const Eigen::VectorXd&
   const PlanarJoint& jt = model_.joints()[std::size_t(fj.joint)];
   // Revolute: the two rows are the global force components; prismatic: the first row is the
   // normal one with a unit normal, so its multiplier is the normal force.
-  return fj.kind == FrictionJointKind::kRevolute ? fj.radius * lambda.segment<2>(jt.row).norm()
-                                                 : std::abs(lambda(jt.row));
+  return fj.kind == FrictionJointKind::kRevolute ? lambda.segment<2>(jt.row).norm() : std::abs(lambda(jt.row));
 }
 
 bool MinimalForm::kinematics(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,
@@ -243,12 +242,13 @@ void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& ext
     for (Eigen::Index j = 0; j < nj; ++j) {
       const FrictionalJoint& fj = friction_[std::size_t(j)];
       s.reaction(j) = reactionOf(fj, s.lambda);
-      next(j) = -f.direction(j) * f.mu(j) * s.reaction(j);
+      const double lever = fj.kind == FrictionJointKind::kRevolute ? fj.radius : 1.0;
+      next(j) = -f.direction(j) * f.mu(j) * lever * s.reaction(j);
       // ∂f_μj/∂λ: the unit direction of the joint's reaction (times r, −d μ).
       const Eigen::Index row = model_.joints()[std::size_t(fj.joint)].row;
       if (fj.kind == FrictionJointKind::kRevolute) {
         const double norm = s.lambda.segment<2>(row).norm();
-        if (norm > 0.0) G.row(j).segment<2>(row) = fj.radius * s.lambda.segment<2>(row).transpose() / norm;
+        if (norm > 0.0) G.row(j).segment<2>(row) = lever * s.lambda.segment<2>(row).transpose() / norm;
       } else {
         G(j, row) = sgn(s.lambda(row));
       }
@@ -352,8 +352,10 @@ MinimalForm::InverseDynamics MinimalForm::inverseDynamics(double t, double q, do
     out.lambda = lambda0 + wb * out.torque + W * fmu;
     double change = 0.0, size = 0.0;
     for (Eigen::Index j = 0; j < nj; ++j) {
-      out.reaction(j) = reactionOf(friction_[std::size_t(j)], out.lambda);
-      const double next = -f.direction(j) * f.mu(j) * out.reaction(j);
+      const FrictionalJoint& fj = friction_[std::size_t(j)];
+      out.reaction(j) = reactionOf(fj, out.lambda);
+      const double lever = fj.kind == FrictionJointKind::kRevolute ? fj.radius : 1.0;
+      const double next = -f.direction(j) * f.mu(j) * lever * out.reaction(j);
       change = std::max(change, std::abs(next - fmu(j)));
       size = std::max(size, std::abs(next));
       fmu(j) = next;

@@ -110,7 +110,7 @@ struct MinimalFormState {
   Eigen::VectorXd friction_force; ///< h″_μ (k)
   Eigen::VectorXd udot;           ///< u̇ (k)
   Eigen::VectorXd lambda;         ///< multipliers (m); Blajer's f = −λ
-  Eigen::VectorXd reaction;       ///< |R_j| or |N_j| per frictional joint
+  Eigen::VectorXd reaction;       ///< |R_j| (revolute) or |N_j| (prismatic) per frictional joint [N]
   Eigen::VectorXd friction;       ///< f_μj per frictional joint
   Eigen::MatrixXd sliding;        ///< C″_μ = C_μ D (joints × k)
   int reaction_iterations = 0;    ///< fixed-point iterations of this evaluation

@@ -192,6 +192,11 @@ TEST_CASE("blajer-2: stiction intervals and reversals, reactions indeterminate w
       CHECK(std::isnan(r.run.history(i, col_f1)));
     } else if (std::isfinite(r.run.history(i, col_f1))) {
       ++outside;
+      // O's reported reaction is |R| of its two rows; its friction torque μk d |R| while moving.
+      const double R = std::hypot(r.run.history(i, col_f1), r.run.history(i, col_f1 + 1));
+      CHECK(r.run.history(i, col_f1 + 8) == Approx(R).epsilon(1e-12));
+      if (r.run.history(i, col_u) != 0.0)
+        CHECK(std::abs(r.run.history(i, col_f1 + 9)) == Approx(0.1 * 0.05 * R).epsilon(1e-12));
     }
   }
   CHECK(inside > 50);
