@@ -322,6 +322,17 @@ TEST_CASE("inverse dynamics round trip: the synthesized torque reproduces the pr
   INFO("max |theta1 - programmed| = " << worst << " rad");
   CHECK(r.run.history(r.run.history.rows() - 1, 0) == Approx(2.0));
   CHECK(worst < 1e-6);
+  // The reactions f(t) of the inverse problem are those of the forward run.
+  double reaction_gap = 0.0, reaction_size = 0.0;
+  for (Eigen::Index i = 0; i < r.run.history.rows(); i += 10) {
+    const double t = r.run.history(i, 0);
+    const auto id = inv->form->inverseDynamics(t, q(t), qd(t), qdd(t), inv->s.drive);
+    const Eigen::VectorXd lambda = r.run.history.row(i).segment(1 + 18 + 1, 8).transpose();
+    reaction_gap = std::max(reaction_gap, (lambda - id.lambda).lpNorm<Eigen::Infinity>());
+    reaction_size = std::max(reaction_size, id.lambda.lpNorm<Eigen::Infinity>());
+  }
+  INFO("max reaction difference " << reaction_gap << " N of " << reaction_size << " N");
+  CHECK(reaction_gap < 1e-5 * reaction_size);
   // The torque must matter: without it the crank does not follow the program.
   auto idle = mechanisms::blajer1MinimalForm({});
   idle.u0(0) = qd(0.0);
