@@ -20,6 +20,12 @@ int run(const po::variables_map&, std::ostream& out, std::ostream&) {
   out << "  " << std::left << std::setw(22) << "journal-bearing" << "penalty\n"
       << "      journal in a bearing with clearance (review Table 5): free flight, impacts, "
          "continuous contact\n";
+  out << "  " << std::left << std::setw(22) << "blajer-1" << "minimal-form\n"
+      << "      Blajer & Markiewicz Example 1: four-bar with a sliding link, friction in every joint "
+         "(DAE 26 -> 12)\n"
+      << "  " << std::left << std::setw(22) << "blajer-2" << "minimal-form\n"
+      << "      Blajer & Markiewicz Example 2: slider-crank, gravity along x, 10 sin 3t: stiction and "
+         "reversals\n";
   return kExitOk;
 }
 

@@ -33,6 +33,12 @@ TEST_CASE("run blajer-1 defaults to the minimal form and reports 26 / 12", "[cli
   CHECK(j["reaction_failures"] == 0);
 }
 
+TEST_CASE("list names the minimal-form scenarios", "[cli][minimal-form]") {
+  const Run r = cli({"list"});
+  CHECK(r.out.find("blajer-1") != std::string::npos);
+  CHECK(r.out.find("blajer-2") != std::string::npos);
+}
+
 TEST_CASE("run dupont --method minimal-form matches the closed form", "[cli][minimal-form]") {
   const Run r = cli({"run", "dupont", "--method", "minimal-form", "--json"});
   REQUIRE(r.code == 0);
