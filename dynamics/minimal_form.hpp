@@ -1,6 +1,7 @@
 #pragma once
-/// \file Blajer & Markiewicz's minimal form of a friction-affected mechanism (J. Theor. Appl.
-/// Mech. 1996; DESIGN §2 "minimal form"), computed numerically from a PlanarModel.
+/// \file Blajer & Markiewicz's minimal form of a friction-affected mechanism ("The minimal-form
+/// modelling of mechanisms with friction", seeds/; DESIGN §2 "minimal form"), computed
+/// numerically from a PlanarModel.
 ///
 /// Absolute form (Blajer eq. 2.9, with the model's sign convention M v̇ + Cᵀλ = Q):
 ///   M ẍ = Q(t, x, ẋ) − Cᵀλ + C_μᵀ f_μ,   C ẍ = γ,

@@ -1,5 +1,6 @@
 #pragma once
-/// \file Blajer & Markiewicz's examples (J. Theor. Appl. Mech. 1996, §6) for the minimal form
+/// \file Blajer & Markiewicz's examples ("The minimal-form modelling of mechanisms with
+/// friction", §6) for the minimal form
 /// (dynamics/minimal_form.hpp), and Dupont's two masses (§3) in the same form.
 ///
 /// Both examples are built twice from one description of the physics:
@@ -81,7 +82,12 @@ struct Blajer2 {
 
 MinimalFormScenario blajer1MinimalForm(const Blajer1& b);
 MinimalFormScenario blajer2MinimalForm(const Blajer2& b);
-/// The event-driven build of the same physics (file comment).
+/// The event-driven build of the same physics (file comment). NOTE: with friction in more
+/// than one joint it stops at the first common stick: the event-driven formulation adds one
+/// stick row per element, which over-constrains a 1-DoF loop ("singular mode system"); with
+/// one frictional joint it agrees with the minimal form (tests/mechanisms). With the crank
+/// stuck at the dead centre the guide's bilateral normal force stays at round-off, and its
+/// root may stop the event-driven run (CV_TOO_CLOSE at a sample time).
 dynamics::RigidScenario blajer2Rigid(const Blajer2& b);
 dynamics::RigidScenario blajer1Rigid(const Blajer1& b);
 /// Dupont's two masses with the slot as a point-on-line joint with prismatic friction:
