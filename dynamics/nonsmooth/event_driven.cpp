@@ -250,7 +250,6 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     if (slipping(m))
       friction_force_(k) = -direction(m) * contact(k).mu_kinetic * std::abs(normal_force_(k));
   }
-  (void)t;
   return true;
 }
 
@@ -421,7 +420,6 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
   }
   const auto nk = static_cast<Eigen::Index>(set.size());
   const int tries = 1 << std::min<int>(int(nk), 8);
-  Eigen::VectorXd r_all;
   for (int attempt = 0; attempt <= tries; ++attempt) {
     if (attempt == tries) {
       std::ostringstream os;
@@ -483,7 +481,8 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
     if (single && (opt_.solver == "trial-and-error" || opt_.cross_check)) {
       Eigen::Vector2d rt;
       ContactMode m = trialAndError(p, candidate[0], p.mu(0), tol, rt);
-      if (!candidate[0] && closed(m)) m = lcp_mode[0] == ContactMode::kOpen ? ContactMode::kSlipPositive : lcp_mode[0];
+      if (!candidate[0] && closed(m))  // sliding on: its direction is that of v_t
+        m = kin_.sliding_velocity(set[0]) >= 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
       if (opt_.solver == "trial-and-error") {
         lcp_mode[0] = m;
         r = rt;
@@ -516,7 +515,6 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
         m = r(2 * i + 1) > 0.0 ? ContactMode::kSlipNegative : ContactMode::kSlipPositive;
       next[std::size_t(k)] = m;
     }
-    r_all = r;
     break;
   }
   for (Eigen::Index k = 0; k < nc_; ++k) {
