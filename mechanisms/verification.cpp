@@ -10,6 +10,7 @@
 #include "mechanisms/bouncing_ball.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
+#include "mechanisms/zheng.hpp"
 
 namespace stickslip::mechanisms {
 namespace {
@@ -143,6 +144,69 @@ std::vector<VerificationRow> ball() {
   return rows;
 }
 
+dynamics::NonsmoothRun zhengRun(const ZhengSliderCrank& z, double t_end, std::string solver = "lemke") {
+  dynamics::EventDrivenOptions o;
+  o.t_end = t_end;
+  o.integrator = dynamics::OdeMethod::kBdf;  // the compliant clearance joint is stiff
+  o.relative_tolerance = 1e-8;
+  o.absolute_tolerance = 1e-12;
+  o.velocity_tolerance = 1e-5;  // Zheng et al.'s zero tangential velocity
+  o.output_dt = 1e-2;
+  o.solver = std::move(solver);
+  return dynamics::simulateEventDriven(zhengRigid(z), o);
+}
+
+double maxDifference(const dynamics::NonsmoothRun& a, const dynamics::NonsmoothRun& b, Eigen::Index col) {
+  if (!a.ok || !b.ok || a.history.rows() != b.history.rows()) return kInf;
+  return (a.history.col(col) - b.history.col(col)).lpNorm<Eigen::Infinity>();
+}
+
+std::vector<VerificationRow> zheng() {
+  std::vector<VerificationRow> rows;
+  ZhengSliderCrank dry = zhengExample("torque");
+  dry.mu_kinetic = 0.10;
+  dry.mu_static = 0.11;
+  const dynamics::NonsmoothRun by_lcp = zhengRun(dry, 2.0), by_trial = zhengRun(dry, 2.0, "trial-and-error");
+  long sticks = 0;
+  for (const auto& e : by_lcp.events) sticks += e.kind == dynamics::EventKind::kStick;
+  rows.push_back(row("zheng", "event-driven/lemke",
+                     "I, dry Coulomb: stick intervals (v_t held at 0) occur in 2 s: 1 yes, 0 no (" +
+                         std::to_string(sticks) + " found)",
+                     1.0, sticks > 0 ? 1.0 : 0.0, 0.0, &by_lcp));
+  rows.push_back(row("zheng", "event-driven", "I: max |theta1(LCP) - theta1(trial-and-error)| [rad]", 0.0,
+                     maxDifference(by_lcp, by_trial, 3), 1e-10, &by_trial));
+  rows.push_back(row("zheng", "event-driven/lemke", "I: LCP vs trial-and-error mismatches in " +
+                     std::to_string(by_lcp.mode_checks) + " decisions", 0.0, double(by_lcp.mode_mismatches), 0.0, &by_lcp));
+  ZhengSliderCrank free = zhengExample("torque");
+  const dynamics::NonsmoothRun clearance = zhengRun(free, 1.0);
+  free.ideal = true;
+  const dynamics::NonsmoothRun ideal = zhengRun(free, 1.0);
+  rows.push_back(row("zheng", "event-driven", "I, no friction: max |theta1 - theta1(ideal joints)| [rad]", 0.0,
+                     maxDifference(clearance, ideal, 3), 1e-3, &clearance));
+  double previous = 0.0;
+  long not_growing = 0;
+  const dynamics::NonsmoothRun* failed = nullptr;
+  std::vector<dynamics::NonsmoothRun> runs;
+  for (const double mu : {0.05, 0.10, 0.15}) {
+    ZhengSliderCrank z = zhengExample("rheonomic");
+    z.mu_kinetic = z.mu_static = mu;
+    runs.push_back(zhengRun(z, 2.0));
+    if (!runs.back().ok) {
+      failed = &runs.back();
+      break;
+    }
+    const Eigen::VectorXd tau = zhengDrivingTorque(zhengRigid(z), runs.back());
+    double amplitude = 0.0;  // after the first second's start-up
+    for (Eigen::Index i = 0; i < tau.size(); ++i)
+      if (runs.back().history(i, 0) >= 1.0) amplitude = std::max(amplitude, std::abs(tau(i)));
+    not_growing += amplitude <= previous;
+    previous = amplitude;
+  }
+  rows.push_back(row("zheng", "event-driven/lemke", "II: steps mu 0.05 -> 0.10 -> 0.15 where the driving torque amplitude does not grow",
+                     0.0, failed ? kInf : double(not_growing), 0.0, failed));
+  return rows;
+}
+
 }  // namespace
 
 const std::vector<VerificationCase>& verificationCases() {
@@ -151,6 +215,7 @@ const std::vector<VerificationCase>& verificationCases() {
       {"dupont", "Dupont's two masses against the closed-form Coulomb reference over 10 s"},
       {"incline", "a block sticks iff tan(alpha) <= mu_s; pushed, its stick/slip instants"},
       {"ball", "Newton restitution per impact; rolling without slipping after sliding"},
+      {"zheng", "Zheng et al. I and II: stick with dry Coulomb, LCP = trial-and-error, ideal limit, torque grows with mu"},
   };
   return all;
 }
@@ -160,6 +225,7 @@ std::vector<VerificationRow> runVerification(std::string_view name) {
   if (name == "dupont") return modeChanges("dupont", dupontRigid({}), dupontReference({}, 10.0), 10.0);
   if (name == "incline") return incline();
   if (name == "ball") return ball();
+  if (name == "zheng") return zheng();
   std::string names;
   for (const auto& c : verificationCases()) names += (names.empty() ? "" : ", ") + c.name;
   throw std::invalid_argument("--case: unknown case '" + std::string(name) + "' (cases: " + names + ")");
