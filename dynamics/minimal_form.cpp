@@ -52,8 +52,11 @@ void FrictionalJoint::validate(const PlanarModel& model) const {
   else if (kind == FrictionJointKind::kPrismatic && type != JointType::kTranslational &&
            type != JointType::kPointOnLine)
     os << "expected joint " << joint << " to be translational or point-on-line for prismatic friction";
-  else if (kind == FrictionJointKind::kRevolute && (!(radius > 0.0) || !std::isfinite(radius)))
+  else if (kind == FrictionJointKind::kPinInSlot && type != JointType::kPointOnLine)
+    os << "expected joint " << joint << " to be point-on-line for pin-in-slot friction";
+  else if (kind != FrictionJointKind::kPrismatic && (!(radius > 0.0) || !std::isfinite(radius)))
     os << "expected a lever arm r > 0, got " << radius;
+
   else if (!(mu_kinetic >= 0.0) || !(mu_static >= mu_kinetic) || !std::isfinite(mu_static))
     os << "expected 0 <= mu_kinetic <= mu_static, got mu_kinetic = " << mu_kinetic
        << ", mu_static = " << mu_static;
@@ -91,6 +94,12 @@ MinimalForm::MinimalForm(const PlanarModel& model, std::vector<FrictionalJoint> 
       throw std::invalid_argument("MinimalForm: joint '" + jt.name +
                                   "' is a rheonomic driver; program the driver motion with inverseDynamics()");
   for (const auto& f : friction_) f.validate(model_);
+  slot_of_.assign(friction_.size(), -1);
+  for (std::size_t j = 0; j < friction_.size(); ++j)
+    for (std::size_t p = 0; p < friction_.size(); ++p)
+      if (friction_[j].kind == FrictionJointKind::kPinInSlot && friction_[p].kind == FrictionJointKind::kPrismatic &&
+          friction_[p].joint == friction_[j].joint)
+        slot_of_[j] = Eigen::Index(p);
   dims_.n = model_.positionSize();
   dims_.m = model_.constraintCount();
   dims_.k = dims_.n - dims_.m;
@@ -163,7 +172,7 @@ void MinimalForm::slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x
                              Eigen::Ref<Eigen::VectorXd> row) const {
   row.setZero();
   const PlanarJoint& jt = model_.joints()[std::size_t(fj.joint)];
-  if (fj.kind == FrictionJointKind::kRevolute) {
+  if (fj.kind != FrictionJointKind::kPrismatic) {  // relative rotation
     if (jt.body_i != kGround) row(PlanarModel::coordinate(jt.body_i, 2)) -= 1.0;
     if (jt.body_j != kGround) row(PlanarModel::coordinate(jt.body_j, 2)) += 1.0;
     return;
@@ -190,6 +199,14 @@ double MinimalForm::reactionOf(const FrictionalJoint& fj, const Eigen::VectorXd&
   // Revolute: the two rows are the global force components; prismatic: the first row is the
   // normal one with a unit normal, so its multiplier is the normal force.
   return fj.kind == FrictionJointKind::kRevolute ? lambda.segment<2>(jt.row).norm() : std::abs(lambda(jt.row));
+}
+
+double MinimalForm::reactionOf(Eigen::Index j, const Eigen::VectorXd& lambda, const Eigen::VectorXd& f) const {
+  const FrictionalJoint& fj = friction_[std::size_t(j)];
+  const Eigen::Index slot = slot_of_[std::size_t(j)];
+  // The pin carries the normal force and the slot's friction (Blajer eq. 2.5₄).
+  if (slot >= 0) return std::hypot(lambda(model_.joints()[std::size_t(fj.joint)].row), f(slot));
+  return reactionOf(fj, lambda);
 }
 
 bool MinimalForm::kinematics(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,
@@ -234,30 +251,36 @@ void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& ext
   s.reaction_converged = true;
   s.reaction_iterations = 0;
   // M ẍ = Q − Cᵀλ + C_μᵀ f_μ  ⇒  C M⁻¹ Cᵀ λ = C M⁻¹ (Q + C_μᵀ f_μ) − γ.
-  Eigen::MatrixXd G(nj, dims_.m), J(nj, nj);
+  Eigen::MatrixXd G(nj, dims_.m), H(nj, nj), J(nj, nj);
   Eigen::VectorXd next(nj);
   for (int it = 1;; ++it) {
     s.lambda = lambda0 + W * s.friction;
     G.setZero();
+    H.setZero();
     for (Eigen::Index j = 0; j < nj; ++j) {
       const FrictionalJoint& fj = friction_[std::size_t(j)];
-      s.reaction(j) = reactionOf(fj, s.lambda);
-      const double lever = fj.kind == FrictionJointKind::kRevolute ? fj.radius : 1.0;
-      next(j) = -f.direction(j) * f.mu(j) * lever * s.reaction(j);
-      // ∂f_μj/∂λ: the unit direction of the joint's reaction (times r, −d μ).
-      const Eigen::Index row = model_.joints()[std::size_t(fj.joint)].row;
+      s.reaction(j) = reactionOf(j, s.lambda, s.friction);
+      const double arm = fj.kind == FrictionJointKind::kPrismatic ? 1.0 : fj.radius;
+      const double gain = -f.direction(j) * f.mu(j) * arm;
+      next(j) = gain * s.reaction(j);
+      // ∂φ_j/∂λ and ∂φ_j/∂f: the unit direction of the joint's reaction, times −d μ r.
+      const Eigen::Index row = model_.joints()[std::size_t(fj.joint)].row, slot = slot_of_[std::size_t(j)];
       if (fj.kind == FrictionJointKind::kRevolute) {
         const double norm = s.lambda.segment<2>(row).norm();
-        if (norm > 0.0) G.row(j).segment<2>(row) = lever * s.lambda.segment<2>(row).transpose() / norm;
+        if (norm > 0.0) G.row(j).segment<2>(row) = gain * s.lambda.segment<2>(row).transpose() / norm;
+      } else if (slot >= 0) {
+        if (s.reaction(j) > 0.0) {
+          G(j, row) = gain * s.lambda(row) / s.reaction(j);
+          H(j, slot) = gain * s.friction(slot) / s.reaction(j);
+        }
       } else {
-        G(j, row) = sgn(s.lambda(row));
+        G(j, row) = gain * sgn(s.lambda(row));
       }
-      G.row(j) *= -f.direction(j) * f.mu(j);
     }
     Eigen::VectorXd step = next - s.friction;
     if (opt_.reaction_newton && nj > 0) {
-      // Newton on r(f) = f − φ(λ₀ + W f): (I − G W) δ = φ − f.
-      J = Eigen::MatrixXd::Identity(nj, nj) - G * W;
+      // Newton on r(f) = f − φ(λ₀ + W f, f): (I − G W − H) δ = φ − f.
+      J = Eigen::MatrixXd::Identity(nj, nj) - G * W - H;
       const Eigen::PartialPivLU<Eigen::MatrixXd> lu(J);
       if (std::abs(lu.determinant()) > 1e-12) step = lu.solve(step);
     }
@@ -271,7 +294,7 @@ void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& ext
     }
   }
   s.lambda = lambda0 + W * s.friction;
-  for (Eigen::Index j = 0; j < nj; ++j) s.reaction(j) = reactionOf(friction_[std::size_t(j)], s.lambda);
+  for (Eigen::Index j = 0; j < nj; ++j) s.reaction(j) = reactionOf(j, s.lambda, s.friction);
 }
 
 bool MinimalForm::evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,
@@ -353,9 +376,9 @@ MinimalForm::InverseDynamics MinimalForm::inverseDynamics(double t, double q, do
     double change = 0.0, size = 0.0;
     for (Eigen::Index j = 0; j < nj; ++j) {
       const FrictionalJoint& fj = friction_[std::size_t(j)];
-      out.reaction(j) = reactionOf(fj, out.lambda);
-      const double lever = fj.kind == FrictionJointKind::kRevolute ? fj.radius : 1.0;
-      const double next = -f.direction(j) * f.mu(j) * lever * out.reaction(j);
+      out.reaction(j) = reactionOf(j, out.lambda, fmu);
+      const double arm = fj.kind == FrictionJointKind::kPrismatic ? 1.0 : fj.radius;
+      const double next = -f.direction(j) * f.mu(j) * arm * out.reaction(j);
       change = std::max(change, std::abs(next - fmu(j)));
       size = std::max(size, std::abs(next));
       fmu(j) = next;

@@ -50,7 +50,7 @@
 
 namespace stickslip::dynamics {
 
-enum class FrictionJointKind { kRevolute, kPrismatic };
+enum class FrictionJointKind { kRevolute, kPrismatic, kPinInSlot };
 
 /// Coulomb friction in one ideal joint of a PlanarModel (Blajer eqs. 2.4–2.5).
 struct FrictionalJoint {
@@ -59,6 +59,10 @@ struct FrictionalJoint {
   /// kRevolute: a revolute joint, friction torque μ r |R| on body j (−… on i), ṡ = θ̇_j − θ̇_i.
   /// kPrismatic: a translational or point-on-line joint, friction force μ |N| along the line
   /// of body i on body j's point (opposite on i), ṡ the rate of that point along the line.
+  /// kPinInSlot: the pin's rotation in a point-on-line joint (Blajer eq. 2.5₄): torque
+  /// μ r |R| on body j, ṡ = θ̇_j − θ̇_i, with |R| = √(N² + F²) the resultant of the normal
+  /// force and the slot's friction F (a kPrismatic entry on the same joint, if any); Blajer's
+  /// √(1 + μt²) |N| whenever the slot slides.
   FrictionJointKind kind = FrictionJointKind::kRevolute;
   double radius = 0.0;     ///< lever arm r of the torque [m] (Blajer's d), > 0 for kRevolute
   double mu_static = 0.0;  ///< μs ≥ μk
@@ -165,6 +169,8 @@ class MinimalForm {
  private:
   void slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> row) const;
   double reactionOf(const FrictionalJoint& fj, const Eigen::VectorXd& lambda) const;
+  // |R_j| from λ and, for a pin in a slot, the slot's friction in f.
+  double reactionOf(Eigen::Index j, const Eigen::VectorXd& lambda, const Eigen::VectorXd& f) const;
   bool kinematics(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,
                   const Eigen::Ref<const Eigen::VectorXd>& u, MinimalFormState& s);
   // λ₀ + Σ w_j f_μj with the fixed point on f_μ; `extra` adds a known generalized force.
@@ -175,6 +181,7 @@ class MinimalForm {
   MinimalFormOptions opt_;
   ReductionDimensions dims_;
   std::vector<Eigen::Index> dependent_;
+  std::vector<Eigen::Index> slot_of_;  // per joint: the kPrismatic entry on a pin's joint, or −1
   Eigen::VectorXd last_x_, minv_;
   Eigen::MatrixXd C_, Cmu_;       // C (m × n), C_μ (joints × n)
   Eigen::VectorXd phi_, gamma_, Q_, nu_;

@@ -175,8 +175,44 @@ dynamics::RigidScenario blajer1Rigid(const Blajer1& b) {
   return s;
 }
 
+static MinimalFormScenario blajer2PinInSlot(const Blajer2& b) {
+  MinimalFormScenario s;
+  s.name = "blajer-2";
+  PlanarModel& model = s.model;
+  const auto crank = model.addBody("crank", b.m1, b.m1 * b.a1 * b.a1 / 3.0);
+  const auto rod = model.addBody("rod", b.m2, b.m2 * b.a2 * b.a2 / 3.0);
+  model.setGravity({b.g, 0.0});
+  const double t0 = b.torque_amplitude, w = b.torque_frequency;
+  model.addAppliedTorque(crank, [t0, w](double t) { return t0 * std::sin(w * t); });
+  const int O = model.addRevolute(kGround, {0.0, 0.0}, crank, {-b.a1, 0.0}, "O");
+  const int A = model.addRevolute(crank, {b.a1, 0.0}, rod, {-b.a2, 0.0}, "A");
+  const int B = model.addPointOnLine(kGround, {0.0, 0.0}, {1.0, 0.0}, rod, {b.a2, 0.0}, "B");
+  if (b.frictional.O) s.friction.push_back(revolute("O", O, b.d, b.mu_rs, b.mu_rk));
+  if (b.frictional.A) s.friction.push_back(revolute("A", A, b.d, b.mu_rs, b.mu_rk));
+  if (b.frictional.B) {
+    FrictionalJoint f = revolute("B", B, b.d, b.mu_rs, b.mu_rk);
+    f.kind = FrictionJointKind::kPinInSlot;
+    s.friction.push_back(f);
+  }
+  if (b.frictional.guide) {
+    FrictionalJoint f;
+    f.name = "guide";
+    f.joint = B;
+    f.kind = FrictionJointKind::kPrismatic;
+    f.mu_static = b.mu_ts;
+    f.mu_kinetic = b.mu_tk;
+    s.friction.push_back(f);
+  }
+  s.options.independent = {PlanarModel::coordinate(crank, 2)};
+  s.x0 = chainGuess(b.a1, b.a2, 0.0, 0.0, Eigen::Vector3d::Zero()).head(6);
+  s.u0 = Eigen::VectorXd::Zero(1);
+  s.drive = Eigen::VectorXd::Unit(model.velocitySize(), PlanarModel::coordinate(crank, 2));
+  return s;
+}
+
 MinimalFormScenario blajer2MinimalForm(const Blajer2& b) {
   b.validate();
+  if (b.pin_in_slot) return blajer2PinInSlot(b);
   MinimalFormScenario s;
   s.name = "blajer-2";
   const Blajer2Bodies k = blajer2Common(b, s.model);
@@ -204,6 +240,9 @@ MinimalFormScenario blajer2MinimalForm(const Blajer2& b) {
 
 dynamics::RigidScenario blajer2Rigid(const Blajer2& b) {
   b.validate();
+  if (b.pin_in_slot)
+    throw std::invalid_argument("blajer2Rigid: the event-driven formulation has no pin-in-slot friction "
+                                "(set Blajer2::pin_in_slot = false for the slider body)");
   dynamics::RigidScenario s;
   s.name = "blajer-2";
   const Blajer2Bodies k = blajer2Common(b, s.model);

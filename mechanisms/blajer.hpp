@@ -77,6 +77,11 @@ struct Blajer2 {
   double mu_ts = 0.3, mu_tk = 0.2, mu_rs = 0.15, mu_rk = 0.1, d = 0.05;
   BlajerFriction frictional;
   double torque_amplitude = 10.0, torque_frequency = 3.0;  ///< τ = τ0 sin Ωt [N·m, rad/s]
+  /// true: no slider body; the rod's end B is a pin in a slot along x (Blajer's pin-in-slot
+  /// joint, eq. 2.5: slot friction μt |f| (`guide`), pin friction μr d |R| (`B`), R the
+  /// resultant of f and the slot friction, √(1 + μt²) |f| while the slot slides).
+  /// Minimal form only.
+  bool pin_in_slot = false;
   void validate() const;
 };
 

@@ -388,3 +388,27 @@ TEST_CASE("cost: minimal form vs event-driven absolute coordinates, one run", "[
   row("blajer-2, friction in A, 10 s", mechanisms::blajer2MinimalForm(b2), mechanisms::blajer2Rigid(b2), 10.0);
   row("blajer-2, all friction, 10 s", mechanisms::blajer2MinimalForm({}), mechanisms::blajer2Rigid({}), 10.0);
 }
+
+TEST_CASE("blajer-2 with Blajer's pin-in-slot joint equals a vanishing slider mass", "[minimal-form][blajer]") {
+  // Pin friction μr d |R| with R the resultant of the slot's normal and friction forces
+  // (eq. 2.5₄) is the revolute friction of a massless slider on a frictional guide.
+  mechanisms::Blajer2 pin;
+  pin.pin_in_slot = true;
+  mechanisms::Blajer2 slider;
+  slider.m3 = 1e-8;
+  const auto sp = mechanisms::blajer2MinimalForm(pin), ss = mechanisms::blajer2MinimalForm(slider);
+  CHECK(sp.model.bodyCount() == 2);
+  const auto rp = runMinimal(sp, 10.0), rs = runMinimal(ss, 10.0);
+  REQUIRE(rp.run.ok);
+  REQUIRE(rs.run.ok);
+  REQUIRE(rp.stick_intervals.size() == rs.stick_intervals.size());
+  REQUIRE(rp.stick_intervals.size() >= 3);
+  for (std::size_t i = 0; i < rp.stick_intervals.size(); ++i) {
+    CHECK(std::abs(rp.stick_intervals[i].first - rs.stick_intervals[i].first) < 1e-6);
+    CHECK(std::abs(rp.stick_intervals[i].second - rs.stick_intervals[i].second) < 1e-6);
+  }
+  const double dq = (rp.run.final_q - rs.run.final_q.head(6)).cwiseAbs().maxCoeff();
+  INFO("max |dq| at 10 s: " << dq);
+  CHECK(dq < 1e-6);
+  CHECK_THROWS_WITH(mechanisms::blajer2Rigid(pin), Catch::Contains("pin-in-slot"));
+}
