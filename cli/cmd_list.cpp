@@ -24,7 +24,7 @@ int run(const po::variables_map&, std::ostream& out, std::ostream&) {
       << "      Blajer & Markiewicz Example 1: four-bar with a sliding link, friction in every joint "
          "(DAE 26 -> 12)\n"
       << "  " << std::left << std::setw(22) << "blajer-2" << "minimal-form\n"
-      << "      Blajer & Markiewicz Example 2: slider-crank, gravity along x, 10 sin 3t: stiction and "
+      << "      Blajer & Markiewicz Example 2: slider-crank, gravity along x, 6 sin 3t: stiction and "
          "reversals\n";
   return kExitOk;
 }

@@ -165,7 +165,7 @@ TEST_CASE("blajer-1: friction-free and friction-affected runs differ as in Fig. 
 
 TEST_CASE("blajer-2: stiction intervals and reversals, reactions indeterminate while stuck (Fig. 8)",
           "[minimal-form][blajer]") {
-  const auto s = mechanisms::blajer2MinimalForm({});
+  const auto s = mechanisms::blajer2MinimalForm({});  // Blajer's pin-in-slot at B
   const auto r = runMinimal(s, 10.0);
   REQUIRE(r.run.ok);
   const auto modes = modesOf(r.run.events, 0);  // the crank bearing O
@@ -175,12 +175,13 @@ TEST_CASE("blajer-2: stiction intervals and reversals, reactions indeterminate w
     else if (i > 0 && modes[i - 1].kind != dynamics::EventKind::kStick) ++reversals;
   }
   INFO(sticks << " sticks, " << reversals << " reversals without stiction");
-  CHECK(sticks >= 5);
-  CHECK(reversals >= 5);
+  CHECK(sticks >= 3);
+  CHECK(reversals >= 3);
   CHECK(r.max_reaction_iterations > 1);
   CHECK(r.reaction_failures == 0);
   // History: u ≡ 0 and λ NaN inside stick intervals, λ finite outside.
-  const Eigen::Index n = 9, col_u = 1 + n + 2, col_f1 = 1 + 2 * n + 1;
+  const Eigen::Index n = s.model.positionSize(), m = s.model.constraintCount();
+  const Eigen::Index col_u = 1 + n + 2, col_f1 = 1 + 2 * n + 1;
   int inside = 0, outside = 0;
   for (Eigen::Index i = 0; i < r.run.history.rows(); ++i) {
     const double t = r.run.history(i, 0);
@@ -194,9 +195,9 @@ TEST_CASE("blajer-2: stiction intervals and reversals, reactions indeterminate w
       ++outside;
       // O's reported reaction is |R| of its two rows; its friction torque μk d |R| while moving.
       const double R = std::hypot(r.run.history(i, col_f1), r.run.history(i, col_f1 + 1));
-      CHECK(r.run.history(i, col_f1 + 8) == Approx(R).epsilon(1e-12));
+      CHECK(r.run.history(i, col_f1 + m) == Approx(R).epsilon(1e-12));
       if (r.run.history(i, col_u) != 0.0)
-        CHECK(std::abs(r.run.history(i, col_f1 + 9)) == Approx(0.1 * 0.05 * R).epsilon(1e-12));
+        CHECK(std::abs(r.run.history(i, col_f1 + m + 1)) == Approx(0.1 * 0.05 * R).epsilon(1e-12));
     }
   }
   CHECK(inside > 50);
@@ -215,6 +216,7 @@ TEST_CASE("blajer-2: minimal form and the event-driven absolute formulation agre
   for (const Case& c : cases) {
     SECTION(std::string("friction in joint ") + c.name) {
       mechanisms::Blajer2 b;
+      b.pin_in_slot = false;  // the slider body the event-driven build has too
       b.frictional = c.friction;
       b.torque_amplitude = c.tau0;
       b.torque_frequency = c.omega;
@@ -384,9 +386,10 @@ TEST_CASE("cost: minimal form vs event-driven absolute coordinates, one run", "[
   row("blajer-1, friction in O, 3 s", mechanisms::blajer1MinimalForm(b1), mechanisms::blajer1Rigid(b1), 3.0);
   row("blajer-1, all friction, 3 s", mechanisms::blajer1MinimalForm({}), mechanisms::blajer1Rigid({}), 3.0);
   mechanisms::Blajer2 b2;
+  b2.pin_in_slot = false;
+  row("blajer-2 (slider), all friction, 10 s", mechanisms::blajer2MinimalForm(b2), mechanisms::blajer2Rigid(b2), 10.0);
   b2.frictional = {false, true, false, false};
-  row("blajer-2, friction in A, 10 s", mechanisms::blajer2MinimalForm(b2), mechanisms::blajer2Rigid(b2), 10.0);
-  row("blajer-2, all friction, 10 s", mechanisms::blajer2MinimalForm({}), mechanisms::blajer2Rigid({}), 10.0);
+  row("blajer-2 (slider), friction in A, 10 s", mechanisms::blajer2MinimalForm(b2), mechanisms::blajer2Rigid(b2), 10.0);
 }
 
 TEST_CASE("blajer-2 with Blajer's pin-in-slot joint equals a vanishing slider mass", "[minimal-form][blajer]") {
@@ -395,6 +398,7 @@ TEST_CASE("blajer-2 with Blajer's pin-in-slot joint equals a vanishing slider ma
   mechanisms::Blajer2 pin;
   pin.pin_in_slot = true;
   mechanisms::Blajer2 slider;
+  slider.pin_in_slot = false;
   slider.m3 = 1e-8;
   const auto sp = mechanisms::blajer2MinimalForm(pin), ss = mechanisms::blajer2MinimalForm(slider);
   CHECK(sp.model.bodyCount() == 2);
