@@ -127,7 +127,8 @@ ContactEvaluation PenaltySystem::evaluateContact(int k, const Eigen::Ref<const E
     const double impact = s.closed ? s.impact_velocity : std::max(e.penetration_rate, 0.0);
     e.normal_force = normalForce(c.normal, e.penetration, e.penetration_rate, impact);
   }
-  if (c.friction) {
+  // No load, no friction: the laws' viscous terms (σ2 v) would otherwise drag an open contact.
+  if (c.friction && e.normal_force > 0.0) {
     const FrictionInput in{e.tangential_velocity, e.normal_force, 0.0};
     e.friction_force =
         c.friction->force(in, std::span<const double>(z.data(), std::size_t(z.size())));

