@@ -91,9 +91,7 @@ MinimalFormScenario blajer2MinimalForm(const Blajer2& b);
 /// The event-driven build of the same physics (file comment). NOTE: with friction in more
 /// than one joint it stops at the first common stick: the event-driven formulation adds one
 /// stick row per element, which over-constrains a 1-DoF loop ("singular mode system"); with
-/// one frictional joint it agrees with the minimal form (tests/mechanisms). With the crank
-/// stuck at the dead centre the guide's bilateral normal force stays at round-off, and its
-/// root may stop the event-driven run (CV_TOO_CLOSE at a sample time).
+/// one frictional joint it agrees with the minimal form (tests/mechanisms).
 dynamics::RigidScenario blajer2Rigid(const Blajer2& b);
 dynamics::RigidScenario blajer1Rigid(const Blajer1& b);
 /// Dupont's two masses with the slot as a point-on-line joint with prismatic friction:

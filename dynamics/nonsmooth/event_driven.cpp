@@ -40,6 +40,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 bool closed(ContactMode m) { return m != ContactMode::kOpen; }
 double sgn(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
+/// [N]: far below any load of a mechanism, far above the round-off of a vanishing one.
+constexpr double kSideHysteresis = 1e-9;
 
 /// Thrown inside the engine to end the run with a message (never leaves this file).
 struct RunFailure : std::runtime_error {
@@ -261,7 +263,12 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
     const RigidContact& c = contact(k);
-    g(2 * k) = compliant(k) ? 1.0 : closed(m) ? side_[std::size_t(k)] * normal_force_(k) : kin_.gap(k);
+    // A bilateral contact's side flips only once its force has clearly changed sign: at a
+    // dead centre it sits at round-off and would otherwise fire on every step.
+    g(2 * k) = compliant(k)  ? 1.0
+               : !closed(m)  ? kin_.gap(k)
+               : bilateral(k) ? side_[std::size_t(k)] * normal_force_(k) + kSideHysteresis
+                              : normal_force_(k);
     if (!c.frictional())
       g(2 * k + 1) = 1.0;
     else if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative)
@@ -762,6 +769,11 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
       run_.steps += ode.statistics().steps;
       ode.reset(t, y);
       record(t, y);
+      // The event's rows stand for a sample that falls on it: CVODE cannot advance to a
+      // target within round-off of where it restarts.
+      const double close = 1e-12 * std::max(1.0, std::abs(t));
+      while (next_out <= t + close) next_out += opt_.output_dt;
+      if (opt_.t_end - t <= close) break;
     }
     run_.ok = true;
     run_.steps += ode.statistics().steps;

@@ -207,8 +207,6 @@ TEST_CASE("blajer-2: stiction intervals and reversals, reactions indeterminate w
 TEST_CASE("blajer-2: minimal form and the event-driven absolute formulation agree", "[minimal-form][blajer]") {
   // The event-driven formulation sticks each frictional element by its own constraint, which
   // over-constrains a 1-DoF loop when several stick together; one frictional joint each.
-  // (The event-driven run with friction in O alone and τ = 10 sin 3t or 8 sin 2t stops with
-  // CVODE's CV_TOO_CLOSE after its first event; hence the torques below.)
   struct Case { const char* name; mechanisms::BlajerFriction friction; double tau0, omega; int sticks; };
   const Case cases[] = {{"A", {false, true, false, false}, 8.0, 2.0, 2},
                         {"B", {false, false, true, false}, 8.0, 2.0, 0},

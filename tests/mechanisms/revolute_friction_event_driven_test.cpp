@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "dynamics/nonsmooth/event_driven.hpp"
+#include "mechanisms/blajer.hpp"
 #include "mechanisms/coulomb_reference.hpp"
 
 using namespace stickslip;
@@ -149,4 +150,22 @@ TEST_CASE("revolute friction: a pendulum swings down to a stop as the 1-DoF refe
   }
   // It stays where it stopped.
   CHECK(run.final_v.norm() < 1e-9);
+}
+
+TEST_CASE("event-driven: a crank stuck at a dead centre runs on (bilateral force at round-off, "
+          "events on sample times)", "[joint-friction][event-driven]") {
+  mechanisms::Blajer2 b;
+  b.pin_in_slot = false;
+  b.frictional = {true, false, false, false};  // friction in O only
+  b.torque_amplitude = 8.0;
+  b.torque_frequency = 2.0;
+  const dynamics::RigidScenario s = mechanisms::blajer2Rigid(b);
+  dynamics::EventDrivenOptions o;
+  o.t_end = 10.0;
+  o.output_dt = 1e-2;
+  const dynamics::NonsmoothRun run = dynamics::simulateEventDriven(s, o);
+  INFO(run.message);
+  CHECK(run.ok);
+  CHECK(run.t_end == Approx(10.0));
+  CHECK(run.events.size() >= 4);
 }
