@@ -1,11 +1,13 @@
 #include "dynamics/nonsmooth/event_driven.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "dynamics/nonsmooth/constrained_response.hpp"
 #include "lcp/friction_to_lcp.hpp"
@@ -71,6 +73,9 @@ class Engine {
     normal_force_ = Eigen::VectorXd::Zero(nc_);
     friction_force_ = Eigen::VectorXd::Zero(nc_);
     joint_modes_.assign(joints.size(), ContactMode::kStick);
+    tied_.assign(joints.size(), 0);
+    mu_override_.assign(joints.size(), std::numeric_limits<double>::quiet_NaN());
+    tendency_.assign(joints.size(), 0.0);
     torque_ = Eigen::VectorXd::Zero(nj_);
     reaction_ = Eigen::VectorXd::Zero(nj_);
     lambda_ = Eigen::VectorXd::Zero(model.constraintCount());
@@ -126,6 +131,14 @@ class Engine {
   std::vector<double> side_;  // σ: the side a bilateral contact's normal force acts on
   Eigen::VectorXd normal_force_, friction_force_, vdot_;
   std::vector<ContactMode> joint_modes_;      // kStick or slip; never open
+  // A stuck joint whose relative rotation the other stuck joints already hold (several stuck
+  // joints of a 1-DoF loop): it has no row of its own; its torque is indeterminate.
+  std::vector<char> tied_;
+  std::vector<double> mu_override_;           // slip coefficient for the group test; NaN: μk
+  std::vector<double> tendency_;              // sign of each group member's motion without friction
+  bool group() const { return std::find(tied_.begin(), tied_.end(), 1) != tied_.end(); }
+  double groupMargin(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                     const Eigen::Ref<const Eigen::VectorXd>& v);
   Eigen::VectorXd torque_, reaction_, lambda_;  // joint friction T, |R| and the multipliers
   Eigen::MatrixXd rows_, cols_;
   std::vector<double> samples_;
@@ -191,7 +204,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   }
   Eigen::VectorXd row(nv_);
   for (Eigen::Index e = 0; e < nj_; ++e) {
-    if (joint_modes_[std::size_t(e)] != ContactMode::kStick) continue;
+    if (joint_modes_[std::size_t(e)] != ContactMode::kStick || tied_[std::size_t(e)]) continue;
     row.setZero();
     joint(e).addRow(model_, 1.0, row);
     rows_.row(n) = row.transpose();
@@ -225,7 +238,9 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       reaction_(e) = joint(e).reaction(model_, lambda_);
       const ContactMode m = joint_modes_[std::size_t(e)];
       if (!slipping(m)) continue;
-      const double next = -direction(m) * joint(e).mu_kinetic * joint(e).radius * reaction_(e);
+      const double mu = std::isnan(mu_override_[std::size_t(e)]) ? joint(e).mu_kinetic
+                                                                  : mu_override_[std::size_t(e)];
+      const double next = -direction(m) * mu * joint(e).radius * reaction_(e);
       change = std::max(change, std::abs(next - torque_(e)));
       size = std::max(size, std::abs(next));
       torque_(e) = next;
@@ -278,10 +293,17 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
     else
       g(2 * k + 1) = 1.0;
   }
+  const bool grouped = group();
+  const double margin = grouped ? groupMargin(t, y.head(nq_), y.tail(nv_)) : 0.0;
+  bool first = true;
   for (Eigen::Index e = 0; e < nj_; ++e) {
     const ContactMode m = joint_modes_[std::size_t(e)];
-    g(2 * nc_ + e) = slipping(m) ? direction(m) * joint(e).relativeRate(model_, y.tail(nv_))
-                                 : joint(e).mu_static * joint(e).radius * reaction_(e) - std::abs(torque_(e));
+    if (slipping(m))
+      g(2 * nc_ + e) = direction(m) * joint(e).relativeRate(model_, y.tail(nv_));
+    else if (grouped)  // the group's one root, on its first member
+      g(2 * nc_ + e) = std::exchange(first, false) ? margin : 1.0;
+    else
+      g(2 * nc_ + e) = joint(e).mu_static * joint(e).radius * reaction_(e) - std::abs(torque_(e));
   }
 }
 
@@ -347,7 +369,7 @@ void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
   }
   Eigen::VectorXd row(nv_);
   for (Eigen::Index e = 0; e < nj_; ++e) {
-    if (joint_modes_[std::size_t(e)] != ContactMode::kStick) continue;
+    if (joint_modes_[std::size_t(e)] != ContactMode::kStick || tied_[std::size_t(e)]) continue;
     row.setZero();
     joint(e).addRow(model_, 1.0, row);
     rows_.row(n) = row.transpose();
@@ -628,13 +650,36 @@ void Engine::decideCompliant(double t, const Eigen::VectorXd& q, const Eigen::Ve
 void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
                           const std::vector<int>& fired) {
   const std::vector<ContactMode> before = joint_modes_;
+  const bool was_grouped = group();
+  std::fill(tied_.begin(), tied_.end(), 0);
+  std::vector<Eigen::Index> rest;
   for (Eigen::Index e = 0; e < nj_; ++e) {
     const double rate = joint(e).relativeRate(model_, v);
     joint_modes_[std::size_t(e)] = std::abs(rate) <= opt_.velocity_tolerance ? ContactMode::kStick
                                    : rate > 0.0                            ? ContactMode::kSlipPositive
                                                                             : ContactMode::kSlipNegative;
+    if (joint_modes_[std::size_t(e)] == ContactMode::kStick) rest.push_back(e);
   }
-  for (Eigen::Index pass = 0; pass <= nj_; ++pass) {
+  // Several joints at rest whose rows depend on each other (a 1-DoF loop): one stuck joint
+  // holds them all, and the group sticks or slips as a whole, by Blajer & Markiewicz's
+  // criterion (§5): with every member resisting at μs, does the tendency of the motion
+  // without friction reverse?
+  if (rest.size() > 1 && !phase(t, q, v)) {
+    for (std::size_t i = 1; i < rest.size(); ++i) tied_[std::size_t(rest[i])] = 1;
+    const double margin = groupMargin(t, q, v);
+    const bool broke = !fired.empty() && was_grouped && fired[std::size_t(2 * nc_ + rest.front())] != 0;
+    if (margin <= 0.0 || (broke && margin <= 1e-9)) {
+      std::fill(tied_.begin(), tied_.end(), 0);
+      for (const Eigen::Index e : rest) {  // slip in the direction of the tendency
+        joint_modes_[std::size_t(e)] = tendency_[std::size_t(e)] >= 0.0 ? ContactMode::kSlipPositive
+                                                                        : ContactMode::kSlipNegative;
+        torque_(e) = 0.0;
+      }
+    }
+    if (!phase(t, q, v)) throw RunFailure("singular mode system at t = " + std::to_string(t) + " s");
+    rest.clear();
+  }
+  for (Eigen::Index pass = 0; pass <= nj_ && !rest.empty(); ++pass) {
     if (!phase(t, q, v)) {
       std::ostringstream os;
       os << "singular mode system at t = " << t << " s with the revolute joints stuck";
@@ -670,6 +715,53 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   }
 }
 
+// Blajer's test for a stuck group: the relative accelerations without friction give the
+// tendency d_e of each member (kept in tendency_); with every member slipping along d_e
+// against μs at its own |R| (the largest friction it can offer), the group holds if the
+// motion reverses. Returns −d s̈ of the first member under that friction (> 0: holds), or 1
+// without a tendency. Ends with the phase of the present modes evaluated.
+double Engine::groupMargin(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                           const Eigen::Ref<const Eigen::VectorXd>& v) {
+  std::vector<Eigen::Index> members;
+  for (Eigen::Index e = 0; e < nj_; ++e)
+    if (joint_modes_[std::size_t(e)] == ContactMode::kStick) members.push_back(e);
+  const std::vector<ContactMode> modes = joint_modes_;
+  const std::vector<char> tied = tied_;
+  const Eigen::VectorXd torque = torque_;
+  Eigen::VectorXd row(nv_);
+  auto rate = [&](Eigen::Index e) {
+    row.setZero();
+    joint(e).addRow(model_, 1.0, row);
+    return row.dot(vdot_);
+  };
+  std::fill(tied_.begin(), tied_.end(), 0);
+  for (const Eigen::Index e : members) {
+    joint_modes_[std::size_t(e)] = ContactMode::kSlipPositive;
+    mu_override_[std::size_t(e)] = 0.0;
+    torque_(e) = 0.0;
+  }
+  double margin = 1.0;
+  if (!members.empty() && phase(t, q, v)) {
+    for (const Eigen::Index e : members) tendency_[std::size_t(e)] = rate(e);
+    const double lead = tendency_[std::size_t(members.front())];
+    if (std::abs(lead) > 1e-12 * std::max(1.0, std::abs(lead))) {
+      for (const Eigen::Index e : members) {
+        joint_modes_[std::size_t(e)] =
+            tendency_[std::size_t(e)] >= 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
+        mu_override_[std::size_t(e)] = joint(e).mu_static;
+        torque_(e) = 0.0;
+      }
+      if (phase(t, q, v)) margin = -(lead >= 0.0 ? 1.0 : -1.0) * rate(members.front());
+    }
+  }
+  joint_modes_ = modes;
+  tied_ = tied;
+  torque_ = torque;
+  std::fill(mu_override_.begin(), mu_override_.end(), std::numeric_limits<double>::quiet_NaN());
+  phase(t, q, v);
+  return margin;
+}
+
 void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool initial,
                          const std::vector<int>& fired) {
   update(t, q, v);
@@ -692,9 +784,12 @@ void Engine::record(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
     samples_.push_back(normal_force_(k));
     samples_.push_back(friction_force_(k));
   }
+  // A stuck group's friction torques, and hence its reactions, are indeterminate (Blajer).
+  const bool grouped = group();
   for (Eigen::Index e = 0; e < nj_; ++e) {
-    samples_.push_back(reaction_(e));
-    samples_.push_back(torque_(e));
+    const bool unknown = grouped && joint_modes_[std::size_t(e)] == ContactMode::kStick;
+    samples_.push_back(unknown ? std::numeric_limits<double>::quiet_NaN() : reaction_(e));
+    samples_.push_back(unknown ? std::numeric_limits<double>::quiet_NaN() : torque_(e));
   }
 }
 

@@ -16,7 +16,11 @@
 /// (revolute_friction.hpp) adds a friction torque T to the unknowns while a joint sticks
 /// (row ṡ̈ = −2α ṡ) and the force Cᵀ T with T = −s μk r |R| while it slips (a fixed point on
 /// |R|); its root is s ṡ or μs r |R| − |T|, and it is decided after the contacts by trial
-/// and error (revolute_friction.hpp).
+/// and error (revolute_friction.hpp). Several joints at rest in a 1-DoF loop hold each other:
+/// their stick rows are dependent, so they stick as one group with a single row, their
+/// torques and reactions indeterminate (reported as NaN), and the group sticks or breaks
+/// away by Blajer & Markiewicz's criterion (§5): the motion's tendency without friction
+/// against every member resisting at μs; that margin is the group's root.
 ///
 /// At an event (t, q, v):
 ///  1. Impact, when an open unilateral contact has g ≈ 0 and ġ < 0: one velocity-level

@@ -414,3 +414,45 @@ TEST_CASE("blajer-2 with Blajer's pin-in-slot joint equals a vanishing slider ma
   CHECK(dq < 1e-6);
   CHECK_THROWS_WITH(mechanisms::blajer2Rigid(pin), Catch::Contains("pin-in-slot"));
 }
+
+TEST_CASE("blajer-2: friction in all three revolute joints, stuck together as one group, "
+          "event-driven as the minimal form", "[minimal-form][blajer][event-driven]") {
+  mechanisms::Blajer2 b;
+  b.pin_in_slot = false;
+  b.frictional = {true, true, true, false};
+  const auto sm = mechanisms::blajer2MinimalForm(b);
+  const auto rm = runMinimal(sm, 10.0);
+  const auto se = mechanisms::blajer2Rigid(b);
+  dynamics::EventDrivenOptions eo;
+  eo.t_end = 10.0;
+  eo.output_dt = 1e-2;
+  const auto re = dynamics::simulateEventDriven(se, eo);
+  INFO(re.message);
+  REQUIRE(rm.run.ok);
+  REQUIRE(re.ok);
+  const auto mm = modesOf(rm.run.events, 0);
+  const auto me = modesOf(re.events, int(se.contacts.size()));  // the first joint friction (O)
+  INFO("minimal form " << mm.size() << " mode changes, event-driven " << me.size());
+  for (std::size_t i = 0; i < std::min(mm.size(), me.size()); ++i)
+    UNSCOPED_INFO(mm[i].t << " " << dynamics::toString(mm[i].kind) << " | " << me[i].t << " "
+                          << dynamics::toString(me[i].kind));
+  REQUIRE(mm.size() == me.size());
+  int sticks = 0;
+  double worst = 0.0;
+  for (std::size_t i = 0; i < mm.size(); ++i) {
+    CHECK(mm[i].kind == me[i].kind);
+    worst = std::max(worst, std::abs(mm[i].t - me[i].t));
+    sticks += mm[i].kind == dynamics::EventKind::kStick;
+  }
+  INFO("max event time difference " << worst << " s, " << sticks << " sticks");
+  CHECK(sticks >= 2);
+  CHECK(worst < 1e-6);
+  double angle = 0.0;
+  for (int i = 1; i <= 100; ++i) {
+    const Eigen::VectorXd a = rowAt(rm.run.history, 0.1 * i), e = rowAt(re.history, 0.1 * i);
+    if (!a.size() || !e.size()) continue;
+    for (const int col : {3, 6, 9}) angle = std::max(angle, std::abs(a(col) - e(col)));
+  }
+  INFO("max angle difference " << angle << " rad");
+  CHECK(angle < 1e-6);
+}
