@@ -135,7 +135,11 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
       ratio_row_(i) += a;
     }
   // Row sums of |M| propagate NaN and Inf, so this also validates M without another pass.
-  if (!ratio_row_.allFinite()) return invalid("M has a NaN or Inf entry");
+  if (!ratio_row_.allFinite())
+    return invalid(p.M.allFinite()
+                       ? "‖M‖∞ overflows (a row sum of |M| exceeds the largest double); rescale "
+                         "the problem"
+                       : "M has a NaN or Inf entry");
   const double norm_M = ratio_row_.maxCoeff();
   if (how.scale) {
     for (Eigen::Index i = 0; i < n; ++i) row_scale_(i) = powerOfTwoInverse(row_scale_(i));

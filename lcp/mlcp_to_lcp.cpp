@@ -36,7 +36,12 @@ MlcpReduction::MlcpReduction(const MixedProblem& p, double min_rcond) {
          << ", rcond " << rcond_ << ")";
       throw std::invalid_argument(os.str());
     }
-    Ainv_C_ = lu_.solve(p.C);
+    // Eigen's triangular solve binds a reference to the data of an empty right-hand side
+    // (undefined behaviour, found by fuzz_dat_reader with m = 0): skip it.
+    if (p.C.cols() > 0)
+      Ainv_C_ = lu_.solve(p.C);
+    else
+      Ainv_C_.setZero(nu, 0);
     Ainv_a_ = lu_.solve(p.a);
   } else {
     rcond_ = 1.0;
@@ -89,7 +94,8 @@ MlcpNullSpaceReduction::MlcpNullSpaceReduction(const MixedProblem& p) {
   const double scale_C = p.C.size() ? p.C.cwiseAbs().maxCoeff() : 0.0;
   const double scale_a = std::max(p.a.size() ? p.a.cwiseAbs().maxCoeff() : 0.0, scale_C);
   for (Eigen::Index i = 0; i < k; ++i) {
-    if (E.row(i).cwiseAbs().maxCoeff() > tiny * scale_C) continue;
+    // m = 0 (no v, found by fuzz_dat_reader): every row of E is empty, i.e. zero.
+    if (m > 0 && E.row(i).cwiseAbs().maxCoeff() > tiny * scale_C) continue;
     E.row(i).setZero();
     if (std::abs(e(i)) > tiny * scale_a) {
       std::ostringstream os;
@@ -102,7 +108,7 @@ MlcpNullSpaceReduction::MlcpNullSpaceReduction(const MixedProblem& p) {
   // Any invertible T recombines the k equality rows. T = −Dyᵀ E⁺ makes the coupling between
   // v and y skew (T E = −Dyᵀ) when their row spaces match, as in a monotone MLCP: the LCP
   // below is then PSD wherever B − D A⁺ C is, and Lemke processes it.
-  if (k > 0) {
+  if (k > 0 && m > 0) {
     const Eigen::MatrixXd T =
         -Dy.transpose() * E.completeOrthogonalDecomposition().pseudoInverse();
     if (Eigen::FullPivLU<Eigen::MatrixXd>(T).isInvertible()) {
@@ -146,7 +152,8 @@ MixedResult solveMlcpWithLemke(const MixedProblem& p, LemkeSolver& lemke) {
   std::optional<MlcpNullSpaceReduction> null_space;
   try {
     schur.emplace(p, 0.0);
-    if (!schur->factorizationA().isInvertible()) {
+    // Without free variables A is never factorized (found by fuzz_dat_reader with n = 0).
+    if (p.A.cols() > 0 && !schur->factorizationA().isInvertible()) {
       schur.reset();
       null_space.emplace(p);
     }

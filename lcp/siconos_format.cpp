@@ -25,30 +25,14 @@ struct Token {
 /// fail(), which prefixes the reader's name and the file (and the line when known).
 class TokenStream {
  public:
-  TokenStream(std::string who, const std::filesystem::path& file)
-      : who_(std::move(who)), file_(file.string()) {
-    std::ifstream in(file, std::ios::binary);
+  /// The text of `in`; `name` stands for the file in messages.
+  TokenStream(std::string who, std::istream& in, std::string name)
+      : who_(std::move(who)), file_(std::move(name)) {
     if (!in) fail(0, "cannot open the file");
     std::ostringstream buffer;
     buffer << in.rdbuf();
     if (in.bad()) fail(0, "read error");
-    text_ = buffer.str();
-    int line = 1;
-    std::size_t i = 0;
-    while (i < text_.size()) {
-      const char c = text_[i];
-      if (c == '\n') {
-        ++line;
-        ++i;
-      } else if (std::isspace(static_cast<unsigned char>(c))) {
-        ++i;
-      } else {
-        const std::size_t start = i;
-        while (i < text_.size() && !std::isspace(static_cast<unsigned char>(text_[i]))) ++i;
-        tokens_.push_back({std::string_view(text_).substr(start, i - start), line});
-      }
-    }
-    last_line_ = tokens_.empty() ? 1 : tokens_.back().line;
+    tokenize(buffer.str());
   }
 
   [[noreturn]] void fail(int line, const std::string& what) const {
@@ -120,6 +104,25 @@ class TokenStream {
     const std::string_view s = stripPlus(text);
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
     return ec == std::errc() && end == s.data() + s.size();
+  }
+  void tokenize(std::string text) {
+    text_ = std::move(text);
+    int line = 1;
+    std::size_t i = 0;
+    while (i < text_.size()) {
+      const char c = text_[i];
+      if (c == '\n') {
+        ++line;
+        ++i;
+      } else if (std::isspace(static_cast<unsigned char>(c))) {
+        ++i;
+      } else {
+        const std::size_t start = i;
+        while (i < text_.size() && !std::isspace(static_cast<unsigned char>(text_[i]))) ++i;
+        tokens_.push_back({std::string_view(text_).substr(start, i - start), line});
+      }
+    }
+    last_line_ = tokens_.empty() ? 1 : tokens_.back().line;
   }
   Token next(const std::string& what) {
     if (pos_ >= tokens_.size())
@@ -254,6 +257,12 @@ Eigen::MatrixXd readNumericsMatrix(TokenStream& in, const char* name) {
   const long long storage = in.integer(nm + " storage type");
   const long long rows = in.size(nm + " rows");
   const long long cols = in.size(nm + " columns");
+  // We store every matrix densely: a sparse block matrix declares its size without data (an
+  // all-zero 10⁶×10⁶ one takes five tokens), so bound the allocation before making it.
+  constexpr long long kMaxDenseEntries = 1LL << 26;  // 512 MiB of doubles, n ≈ 8192
+  if ((storage == 0 || storage == 1) && rows * cols > kMaxDenseEntries)
+    in.fail(line, nm + " is " + dims(rows, cols) + ", too large for dense storage (at most " +
+                      std::to_string(kMaxDenseEntries) + " entries)");
   if (storage == 0) {
     const int dims_line = in.currentLine();
     const long long rows2 = in.size(nm + " rows (dense header)");
@@ -439,11 +448,15 @@ const char* kindName(Kind k) {
   return "?";
 }
 
-DatProblem parseAs(Kind k, const std::filesystem::path& file) {
+Problem readLcpText(const std::string& text, const std::string& name);
+MixedProblem readMlcpText(const std::string& text, const std::string& name);
+FrictionProblem2D readFc2dText(const std::string& text, const std::string& name);
+
+DatProblem parseAs(Kind k, const std::string& text, const std::string& name) {
   switch (k) {
-    case Kind::kLcp: return readLcpDat(file);
-    case Kind::kMlcp: return readMlcpDat(file);
-    case Kind::kFc2d: return readFc2dDat(file);
+    case Kind::kLcp: return readLcpText(text, name);
+    case Kind::kMlcp: return readMlcpText(text, name);
+    case Kind::kFc2d: return readFc2dText(text, name);
   }
   throw std::logic_error("lcp::readDat: unknown kind");
 }
@@ -457,36 +470,40 @@ std::optional<Kind> hintFrom(std::string name) {
   return std::nullopt;
 }
 
-}  // namespace
-
-Problem readLcpDat(const std::filesystem::path& file) {
-  TokenStream in("lcp::readLcpDat", file);
-  return parseLcp(in);
+template <typename P>
+P readWith(P (*parse)(TokenStream&), const char* who, std::istream& in, const std::string& name) {
+  TokenStream tokens(who, in, name);
+  return parse(tokens);
+}
+template <typename P>
+P readFileWith(P (*parse)(TokenStream&), const char* who, const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return readWith(parse, who, in, file.string());
 }
 
-MixedProblem readMlcpDat(const std::filesystem::path& file) {
-  TokenStream in("lcp::readMlcpDat", file);
-  return parseMlcp(in);
+Problem readLcpText(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  return readWith(parseLcp, "lcp::readLcpDat", in, name);
+}
+MixedProblem readMlcpText(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  return readWith(parseMlcp, "lcp::readMlcpDat", in, name);
+}
+FrictionProblem2D readFc2dText(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  return readWith(parseFc2d, "lcp::readFc2dDat", in, name);
 }
 
-FrictionProblem2D readFc2dDat(const std::filesystem::path& file) {
-  TokenStream in("lcp::readFc2dDat", file);
-  return parseFc2d(in);
-}
-
-DatProblem readDat(const std::filesystem::path& file) {
-  {
-    // Report an unreadable file once, not once per kind.
-    std::ifstream probe(file, std::ios::binary);
-    if (!probe) throw std::invalid_argument("lcp::readDat: " + file.string() + ": cannot open the file");
-  }
+/// readDat on the whole text of a file; `name` gives the hint and names the file in messages.
+DatProblem readDatText(const std::string& text, const std::string& name) {
+  const std::filesystem::path file(name);
   std::optional<Kind> hint = hintFrom(file.filename().string());
   if (!hint) hint = hintFrom(file.parent_path().filename().string());
 
   std::vector<std::string> errors;
   if (hint) {
     try {
-      return parseAs(*hint, file);
+      return parseAs(*hint, text, name);
     } catch (const std::invalid_argument& e) {
       errors.push_back(std::string("as ") + kindName(*hint) + " (hinted by the name): " + e.what());
     }
@@ -495,13 +512,13 @@ DatProblem readDat(const std::filesystem::path& file) {
   for (Kind k : {Kind::kLcp, Kind::kMlcp, Kind::kFc2d}) {
     if (hint && k == *hint) continue;
     try {
-      parsed.emplace_back(k, parseAs(k, file));
+      parsed.emplace_back(k, parseAs(k, text, name));
     } catch (const std::invalid_argument& e) {
       errors.push_back(std::string("as ") + kindName(k) + ": " + e.what());
     }
   }
   if (parsed.size() == 1) return std::move(parsed.front().second);
-  std::string msg = "lcp::readDat: " + file.string() + ": ";
+  std::string msg = "lcp::readDat: " + name + ": ";
   if (parsed.empty()) {
     msg += "cannot tell the problem kind; tried";
     for (const auto& e : errors) msg += "\n  " + e;
@@ -511,6 +528,46 @@ DatProblem readDat(const std::filesystem::path& file) {
     msg += "; put lcp, mlcp or fc2d in the file name to choose";
   }
   throw std::invalid_argument(msg);
+}
+
+std::string slurp(const char* who, std::istream& in, const std::string& name) {
+  if (!in) throw std::invalid_argument(std::string(who) + ": " + name + ": cannot open the file");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw std::invalid_argument(std::string(who) + ": " + name + ": read error");
+  return buffer.str();
+}
+
+}  // namespace
+
+Problem readLcpDat(const std::filesystem::path& file) {
+  return readFileWith(parseLcp, "lcp::readLcpDat", file);
+}
+Problem readLcpDat(std::istream& in, const std::string& name) {
+  return readWith(parseLcp, "lcp::readLcpDat", in, name);
+}
+
+MixedProblem readMlcpDat(const std::filesystem::path& file) {
+  return readFileWith(parseMlcp, "lcp::readMlcpDat", file);
+}
+MixedProblem readMlcpDat(std::istream& in, const std::string& name) {
+  return readWith(parseMlcp, "lcp::readMlcpDat", in, name);
+}
+
+FrictionProblem2D readFc2dDat(const std::filesystem::path& file) {
+  return readFileWith(parseFc2d, "lcp::readFc2dDat", file);
+}
+FrictionProblem2D readFc2dDat(std::istream& in, const std::string& name) {
+  return readWith(parseFc2d, "lcp::readFc2dDat", in, name);
+}
+
+DatProblem readDat(const std::filesystem::path& file) {
+  // Report an unreadable file once, not once per kind.
+  std::ifstream in(file, std::ios::binary);
+  return readDatText(slurp("lcp::readDat", in, file.string()), file.string());
+}
+DatProblem readDat(std::istream& in, const std::string& name) {
+  return readDatText(slurp("lcp::readDat", in, name), name);
 }
 
 const char* datKindName(const DatProblem& p) {

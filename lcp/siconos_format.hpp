@@ -33,6 +33,8 @@
 /// inconsistent sizes, numeric data left over. The returned problem passes validate().
 
 #include <filesystem>
+#include <istream>
+#include <string>
 #include <variant>
 
 #include "lcp/problem.hpp"
@@ -41,14 +43,18 @@ namespace stickslip::lcp {
 
 /// Reads an LCP (M, q) written by Siconos' linearComplementarity_printInFile.
 Problem readLcpDat(const std::filesystem::path& file);
+/// The same from a stream holding a file's text; `name` stands for the file in messages.
+Problem readLcpDat(std::istream& in, const std::string& name);
 
 /// Reads a mixed LCP written by Siconos' mixedLinearComplementarity_printInFile, in either
 /// or both of its storages (see the file comment for the mapping to MixedProblem).
 MixedProblem readMlcpDat(const std::filesystem::path& file);
+MixedProblem readMlcpDat(std::istream& in, const std::string& name);
 
 /// Reads a planar frictional contact problem (W, q, μ) written by Siconos'
 /// frictionContact_printInFile with dimension 2; unknowns per contact (normal, tangent).
 FrictionProblem2D readFc2dDat(const std::filesystem::path& file);
+FrictionProblem2D readFc2dDat(std::istream& in, const std::string& name);
 
 using DatProblem = std::variant<Problem, MixedProblem, FrictionProblem2D>;
 
@@ -58,6 +64,8 @@ using DatProblem = std::variant<Problem, MixedProblem, FrictionProblem2D>;
 /// std::invalid_argument, listing what each attempt reported, if none parses, or if several
 /// parse and the name gives no hint.
 DatProblem readDat(const std::filesystem::path& file);
+/// The same from a stream; `name` plays the file name's part, as hint and in messages.
+DatProblem readDat(std::istream& in, const std::string& name);
 
 /// "lcp", "mlcp" or "fc2d" for the alternative held by p.
 const char* datKindName(const DatProblem& p);

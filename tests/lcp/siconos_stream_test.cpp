@@ -1,0 +1,87 @@
+// The stream overloads of the .dat readers (used by fuzz/fuzz_dat_reader.cpp): the same
+// problems as the file readers on the whole collection, the name in messages and as hint.
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "lcp/siconos_format.hpp"
+#include "siconos_data.hpp"
+
+using namespace stickslip::lcp;
+using stickslip::test::datFiles;
+
+namespace {
+
+std::string slurp(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string messageOf(auto read) {
+  try {
+    read();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("stream readers return what the file readers return", "[lcp][siconos-format]") {
+  for (const char* folder : {"lcp", "mlcp", "fc2d"}) {
+    for (const auto& file : datFiles(folder)) {
+      INFO(file.string());
+      std::istringstream in(slurp(file));
+      const DatProblem from_stream = readDat(in, file.string());
+      const DatProblem from_file = readDat(file);
+      REQUIRE(from_stream.index() == from_file.index());
+      if (const auto* p = std::get_if<Problem>(&from_stream)) {
+        const auto& f = std::get<Problem>(from_file);
+        CHECK(p->M == f.M);
+        CHECK(p->q == f.q);
+      } else if (const auto* m = std::get_if<MixedProblem>(&from_stream)) {
+        const auto& f = std::get<MixedProblem>(from_file);
+        CHECK((m->A == f.A && m->B == f.B && m->C == f.C && m->D == f.D));
+        CHECK((m->a == f.a && m->b == f.b));
+      } else {
+        const auto& s = std::get<FrictionProblem2D>(from_stream);
+        const auto& f = std::get<FrictionProblem2D>(from_file);
+        CHECK((s.W == f.W && s.q == f.q && s.mu == f.mu));
+      }
+    }
+  }
+}
+
+TEST_CASE("stream readers name the stream in messages and take the hint from it",
+          "[lcp][siconos-format]") {
+  // n = 1, M dense 1×1 = [1], q = [-1].
+  {
+    std::istringstream in("1\n0 1 1\n1 1\n1\n-1\n");
+    const Problem p = readLcpDat(in, "memory.dat");
+    CHECK(p.M(0, 0) == 1.0);
+    CHECK(p.q(0) == -1.0);
+  }
+  {
+    std::istringstream in("1\n0 1 1\n1 1\n1\n");
+    const std::string msg = messageOf([&] { readLcpDat(in, "memory.dat"); });
+    CHECK_THAT(msg, Catch::Contains("lcp::readLcpDat: memory.dat:") &&
+                        Catch::Contains("file ends early"));
+  }
+  {
+    std::istringstream in("nonsense");
+    const std::string msg = messageOf([&] { readDat(in, "some/where/mlcp_x.dat"); });
+    CHECK_THAT(msg, Catch::Contains("lcp::readDat: some/where/mlcp_x.dat:") &&
+                        Catch::Contains("hinted by the name"));
+  }
+  {
+    std::istringstream in;
+    in.setstate(std::ios::failbit);
+    CHECK_THAT(messageOf([&] { readFc2dDat(in, "bad"); }), Catch::Contains("cannot open"));
+  }
+}
