@@ -76,6 +76,9 @@ class Engine {
     tied_.assign(joints.size(), 0);
     mu_override_.assign(joints.size(), std::numeric_limits<double>::quiet_NaN());
     tendency_.assign(joints.size(), 0.0);
+    contact_tied_.assign(contacts.size(), 0);
+    contact_mu_override_.assign(contacts.size(), std::numeric_limits<double>::quiet_NaN());
+    contact_tendency_.assign(contacts.size(), 0.0);
     torque_ = Eigen::VectorXd::Zero(nj_);
     reaction_ = Eigen::VectorXd::Zero(nj_);
     lambda_ = Eigen::VectorXd::Zero(model.constraintCount());
@@ -136,7 +139,20 @@ class Engine {
   std::vector<char> tied_;
   std::vector<double> mu_override_;           // slip coefficient for the group test; NaN: μk
   std::vector<double> tendency_;              // sign of each group member's motion without friction
-  bool group() const { return std::find(tied_.begin(), tied_.end(), 1) != tied_.end(); }
+  // Stuck frictional contacts held by a group of stuck joints (a prismatic guide in the loop):
+  // no tangential row, indeterminate friction; with their own test coefficients and tendencies.
+  std::vector<char> contact_tied_;
+  std::vector<double> contact_mu_override_, contact_tendency_;
+  std::vector<ContactMode> modes_at_event_;   // contact modes when the present event began
+  std::size_t events_at_event_ = 0;           // events recorded before it
+  bool group() const {
+    return std::find(tied_.begin(), tied_.end(), 1) != tied_.end() ||
+           std::find(contact_tied_.begin(), contact_tied_.end(), 1) != contact_tied_.end();
+  }
+  double slipCoefficient(Eigen::Index k) const {
+    const double o = contact_mu_override_[std::size_t(k)];
+    return std::isnan(o) ? contact(k).mu_kinetic : o;
+  }
   double groupMargin(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                      const Eigen::Ref<const Eigen::VectorXd>& v);
   Eigen::VectorXd torque_, reaction_, lambda_;  // joint friction T, |R| and the multipliers
@@ -190,11 +206,11 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     rows_.row(n) = jn;
     cols_.col(n) = jn.transpose();
     if (slipping(m))
-      cols_.col(n) -= direction(m) * contact(k).mu_kinetic * side_[std::size_t(k)] * jt.transpose();
+      cols_.col(n) -= direction(m) * slipCoefficient(k) * side_[std::size_t(k)] * jt.transpose();
     rhs(n) = -kin_.normal_drift(k) - 2.0 * a * kin_.normal_velocity(k) - b * b * kin_.gap(k);
     unknown.emplace_back(k, 0);
     ++n;
-    if (m == ContactMode::kStick) {
+    if (m == ContactMode::kStick && !contact_tied_[std::size_t(k)]) {
       rows_.row(n) = jt;
       cols_.col(n) = jt.transpose();
       rhs(n) = -kin_.tangential_drift(k) - 2.0 * a * kin_.sliding_velocity(k);
@@ -265,7 +281,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
     if (slipping(m))
-      friction_force_(k) = -direction(m) * contact(k).mu_kinetic * std::abs(normal_force_(k));
+      friction_force_(k) = -direction(m) * slipCoefficient(k) * std::abs(normal_force_(k));
   }
   return true;
 }
@@ -288,6 +304,8 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
       g(2 * k + 1) = 1.0;
     else if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative)
       g(2 * k + 1) = (m == ContactMode::kSlipPositive ? 1.0 : -1.0) * kin_.sliding_velocity(k);
+    else if (m == ContactMode::kStick && contact_tied_[std::size_t(k)])
+      g(2 * k + 1) = 1.0;  // the group's root decides
     else if (m == ContactMode::kStick)
       g(2 * k + 1) = c.mu_static * std::abs(normal_force_(k)) - std::abs(friction_force_(k));
     else
@@ -362,7 +380,7 @@ void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
       rows_.row(n) = kin_.jacobian.row(2 * k);
       err(n++) = kin_.normal_velocity(k);
     }
-    if (m == ContactMode::kStick) {
+    if (m == ContactMode::kStick && !contact_tied_[std::size_t(k)]) {
       rows_.row(n) = kin_.jacobian.row(2 * k + 1);
       err(n++) = kin_.sliding_velocity(k);
     }
@@ -652,6 +670,11 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   const std::vector<ContactMode> before = joint_modes_;
   const bool was_grouped = group();
   std::fill(tied_.begin(), tied_.end(), 0);
+  std::fill(contact_tied_.begin(), contact_tied_.end(), 0);
+  std::vector<Eigen::Index> stuck_contacts;
+  for (Eigen::Index k = 0; k < nc_; ++k)
+    if (!compliant(k) && contact(k).frictional() && modes_[std::size_t(k)] == ContactMode::kStick)
+      stuck_contacts.push_back(k);
   std::vector<Eigen::Index> rest;
   for (Eigen::Index e = 0; e < nj_; ++e) {
     const double rate = joint(e).relativeRate(model_, v);
@@ -664,16 +687,30 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   // holds them all, and the group sticks or slips as a whole, by Blajer & Markiewicz's
   // criterion (§5): with every member resisting at μs, does the tendency of the motion
   // without friction reverse?
-  if (rest.size() > 1 && !phase(t, q, v)) {
+  if (!rest.empty() && rest.size() + stuck_contacts.size() > 1 && !phase(t, q, v)) {
     for (std::size_t i = 1; i < rest.size(); ++i) tied_[std::size_t(rest[i])] = 1;
+    for (const Eigen::Index k : stuck_contacts) contact_tied_[std::size_t(k)] = 1;
     const double margin = groupMargin(t, q, v);
     const bool broke = !fired.empty() && was_grouped && fired[std::size_t(2 * nc_ + rest.front())] != 0;
     if (margin <= 0.0 || (broke && margin <= 1e-9)) {
       std::fill(tied_.begin(), tied_.end(), 0);
+      std::fill(contact_tied_.begin(), contact_tied_.end(), 0);
       for (const Eigen::Index e : rest) {  // slip in the direction of the tendency
         joint_modes_[std::size_t(e)] = tendency_[std::size_t(e)] >= 0.0 ? ContactMode::kSlipPositive
                                                                         : ContactMode::kSlipNegative;
         torque_(e) = 0.0;
+      }
+      for (const Eigen::Index k : stuck_contacts) {
+        const ContactMode m = contact_tendency_[std::size_t(k)] >= 0.0 ? ContactMode::kSlipPositive
+                                                                        : ContactMode::kSlipNegative;
+        modes_[std::size_t(k)] = m;
+        // Replace what the contact decision recorded for it at this event.
+        auto& ev = run_.events;
+        ev.erase(std::remove_if(ev.begin() + std::ptrdiff_t(events_at_event_), ev.end(),
+                                [&](const ContactEvent& x) { return x.contact == int(k); }),
+                 ev.end());
+        if (!initial && m != modes_at_event_[std::size_t(k)])
+          addEvent(t, k, m == ContactMode::kSlipPositive ? EventKind::kSlipPositive : EventKind::kSlipNegative);
       }
     }
     if (!phase(t, q, v)) throw RunFailure("singular mode system at t = " + std::to_string(t) + " s");
@@ -722,11 +759,13 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
 // without a tendency. Ends with the phase of the present modes evaluated.
 double Engine::groupMargin(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                            const Eigen::Ref<const Eigen::VectorXd>& v) {
-  std::vector<Eigen::Index> members;
+  std::vector<Eigen::Index> members, contacts;
   for (Eigen::Index e = 0; e < nj_; ++e)
     if (joint_modes_[std::size_t(e)] == ContactMode::kStick) members.push_back(e);
-  const std::vector<ContactMode> modes = joint_modes_;
-  const std::vector<char> tied = tied_;
+  for (Eigen::Index k = 0; k < nc_; ++k)
+    if (contact_tied_[std::size_t(k)]) contacts.push_back(k);
+  const std::vector<ContactMode> modes = joint_modes_, contact_modes = modes_;
+  const std::vector<char> tied = tied_, contact_tied = contact_tied_;
   const Eigen::VectorXd torque = torque_;
   Eigen::VectorXd row(nv_);
   auto rate = [&](Eigen::Index e) {
@@ -734,30 +773,42 @@ double Engine::groupMargin(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     joint(e).addRow(model_, 1.0, row);
     return row.dot(vdot_);
   };
+  auto slide = [&](Eigen::Index k) {  // v̇_t = J_t v̇ + b_t
+    return kin_.jacobian.row(2 * k + 1).dot(vdot_) + kin_.tangential_drift(k);
+  };
+  auto setAll = [&](bool free) {
+    for (const Eigen::Index e : members) {
+      joint_modes_[std::size_t(e)] = free || tendency_[std::size_t(e)] >= 0.0 ? ContactMode::kSlipPositive
+                                                                               : ContactMode::kSlipNegative;
+      mu_override_[std::size_t(e)] = free ? 0.0 : joint(e).mu_static;
+      torque_(e) = 0.0;
+    }
+    for (const Eigen::Index k : contacts) {
+      modes_[std::size_t(k)] = free || contact_tendency_[std::size_t(k)] >= 0.0 ? ContactMode::kSlipPositive
+                                                                                 : ContactMode::kSlipNegative;
+      contact_mu_override_[std::size_t(k)] = free ? 0.0 : contact(k).mu_static;
+    }
+  };
   std::fill(tied_.begin(), tied_.end(), 0);
-  for (const Eigen::Index e : members) {
-    joint_modes_[std::size_t(e)] = ContactMode::kSlipPositive;
-    mu_override_[std::size_t(e)] = 0.0;
-    torque_(e) = 0.0;
-  }
+  std::fill(contact_tied_.begin(), contact_tied_.end(), 0);
+  setAll(true);
   double margin = 1.0;
   if (!members.empty() && phase(t, q, v)) {
     for (const Eigen::Index e : members) tendency_[std::size_t(e)] = rate(e);
+    for (const Eigen::Index k : contacts) contact_tendency_[std::size_t(k)] = slide(k);
     const double lead = tendency_[std::size_t(members.front())];
     if (std::abs(lead) > 1e-12 * std::max(1.0, std::abs(lead))) {
-      for (const Eigen::Index e : members) {
-        joint_modes_[std::size_t(e)] =
-            tendency_[std::size_t(e)] >= 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
-        mu_override_[std::size_t(e)] = joint(e).mu_static;
-        torque_(e) = 0.0;
-      }
+      setAll(false);
       if (phase(t, q, v)) margin = -(lead >= 0.0 ? 1.0 : -1.0) * rate(members.front());
     }
   }
   joint_modes_ = modes;
+  modes_ = contact_modes;
   tied_ = tied;
+  contact_tied_ = contact_tied;
   torque_ = torque;
   std::fill(mu_override_.begin(), mu_override_.end(), std::numeric_limits<double>::quiet_NaN());
+  std::fill(contact_mu_override_.begin(), contact_mu_override_.end(), std::numeric_limits<double>::quiet_NaN());
   phase(t, q, v);
   return margin;
 }
@@ -766,6 +817,8 @@ void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool 
                          const std::vector<int>& fired) {
   update(t, q, v);
   if (impact(t, v)) update(t, q, v);
+  modes_at_event_ = modes_;
+  events_at_event_ = run_.events.size();
   decideModes(t, q, v, initial, fired);
   decideCompliant(t, q, v, initial, fired);
   if (nj_ > 0) decideJoints(t, q, v, initial, fired);
@@ -782,7 +835,8 @@ void Engine::record(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
   for (Eigen::Index i = 0; i < y.size(); ++i) samples_.push_back(y(i));
   for (Eigen::Index k = 0; k < nc_; ++k) {
     samples_.push_back(normal_force_(k));
-    samples_.push_back(friction_force_(k));
+    samples_.push_back(contact_tied_[std::size_t(k)] ? std::numeric_limits<double>::quiet_NaN()
+                                                     : friction_force_(k));
   }
   // A stuck group's friction torques, and hence its reactions, are indeterminate (Blajer).
   const bool grouped = group();
