@@ -671,10 +671,29 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   const bool was_grouped = group();
   std::fill(tied_.begin(), tied_.end(), 0);
   std::fill(contact_tied_.begin(), contact_tied_.end(), 0);
+  // Frictional contacts at rest in the loop (a prismatic guide) belong to a group too, whatever
+  // the contact decision (made with ideal joints) gave them.
+  update(t, q, v);
   std::vector<Eigen::Index> stuck_contacts;
+  const std::vector<ContactMode> decided = modes_;
   for (Eigen::Index k = 0; k < nc_; ++k)
-    if (!compliant(k) && contact(k).frictional() && modes_[std::size_t(k)] == ContactMode::kStick)
+    if (!compliant(k) && contact(k).frictional() && closed(modes_[std::size_t(k)]) &&
+        std::abs(kin_.sliding_velocity(k)) <= opt_.velocity_tolerance) {
       stuck_contacts.push_back(k);
+      modes_[std::size_t(k)] = ContactMode::kStick;
+    }
+  // What the contact decision recorded for k at this event gives way to mode m.
+  auto redo = [&](Eigen::Index k, ContactMode m) {
+    modes_[std::size_t(k)] = m;
+    auto& ev = run_.events;
+    ev.erase(std::remove_if(ev.begin() + std::ptrdiff_t(events_at_event_), ev.end(),
+                            [&](const ContactEvent& x) { return x.contact == int(k); }),
+             ev.end());
+    if (!initial && m != modes_at_event_[std::size_t(k)])
+      addEvent(t, k, m == ContactMode::kStick ? EventKind::kStick
+                     : m == ContactMode::kSlipPositive ? EventKind::kSlipPositive
+                                                       : EventKind::kSlipNegative);
+  };
   std::vector<Eigen::Index> rest;
   for (Eigen::Index e = 0; e < nj_; ++e) {
     const double rate = joint(e).relativeRate(model_, v);
@@ -700,21 +719,16 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
                                                                         : ContactMode::kSlipNegative;
         torque_(e) = 0.0;
       }
-      for (const Eigen::Index k : stuck_contacts) {
-        const ContactMode m = contact_tendency_[std::size_t(k)] >= 0.0 ? ContactMode::kSlipPositive
-                                                                        : ContactMode::kSlipNegative;
-        modes_[std::size_t(k)] = m;
-        // Replace what the contact decision recorded for it at this event.
-        auto& ev = run_.events;
-        ev.erase(std::remove_if(ev.begin() + std::ptrdiff_t(events_at_event_), ev.end(),
-                                [&](const ContactEvent& x) { return x.contact == int(k); }),
-                 ev.end());
-        if (!initial && m != modes_at_event_[std::size_t(k)])
-          addEvent(t, k, m == ContactMode::kSlipPositive ? EventKind::kSlipPositive : EventKind::kSlipNegative);
-      }
+      for (const Eigen::Index k : stuck_contacts)
+        redo(k, contact_tendency_[std::size_t(k)] >= 0.0 ? ContactMode::kSlipPositive
+                                                         : ContactMode::kSlipNegative);
+    } else {
+      for (const Eigen::Index k : stuck_contacts) redo(k, ContactMode::kStick);
     }
     if (!phase(t, q, v)) throw RunFailure("singular mode system at t = " + std::to_string(t) + " s");
     rest.clear();
+  } else {
+    modes_ = decided;  // no group: the contact decision stands
   }
   for (Eigen::Index pass = 0; pass <= nj_ && !rest.empty(); ++pass) {
     if (!phase(t, q, v)) {
@@ -776,17 +790,22 @@ double Engine::groupMargin(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   auto slide = [&](Eigen::Index k) {  // v̇_t = J_t v̇ + b_t
     return kin_.jacobian.row(2 * k + 1).dot(vdot_) + kin_.tangential_drift(k);
   };
+  // A member whose motion is round-off of the lead's (a guide at a dead centre) does not
+  // move with the group to first order: like sgn(0) in Blajer's law, it resists with nothing.
+  double lead = 0.0;
+  auto moves = [&](double tendency) { return std::abs(tendency) > 1e-9 * std::abs(lead); };
   auto setAll = [&](bool free) {
     for (const Eigen::Index e : members) {
       joint_modes_[std::size_t(e)] = free || tendency_[std::size_t(e)] >= 0.0 ? ContactMode::kSlipPositive
                                                                                : ContactMode::kSlipNegative;
-      mu_override_[std::size_t(e)] = free ? 0.0 : joint(e).mu_static;
+      mu_override_[std::size_t(e)] = free || !moves(tendency_[std::size_t(e)]) ? 0.0 : joint(e).mu_static;
       torque_(e) = 0.0;
     }
     for (const Eigen::Index k : contacts) {
       modes_[std::size_t(k)] = free || contact_tendency_[std::size_t(k)] >= 0.0 ? ContactMode::kSlipPositive
                                                                                  : ContactMode::kSlipNegative;
-      contact_mu_override_[std::size_t(k)] = free ? 0.0 : contact(k).mu_static;
+      contact_mu_override_[std::size_t(k)] =
+          free || !moves(contact_tendency_[std::size_t(k)]) ? 0.0 : contact(k).mu_static;
     }
   };
   std::fill(tied_.begin(), tied_.end(), 0);
@@ -796,7 +815,16 @@ double Engine::groupMargin(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   if (!members.empty() && phase(t, q, v)) {
     for (const Eigen::Index e : members) tendency_[std::size_t(e)] = rate(e);
     for (const Eigen::Index k : contacts) contact_tendency_[std::size_t(k)] = slide(k);
-    const double lead = tendency_[std::size_t(members.front())];
+    lead = tendency_[std::size_t(members.front())];
+    // A contact that does not move to first order (a guide at a dead centre) starts to slide
+    // the way the curvature of the loop takes it: its velocity-product term for velocities
+    // along the group's starting motion.
+    ContactKinematics probe;
+    for (const Eigen::Index k : contacts)
+      if (!moves(contact_tendency_[std::size_t(k)])) {
+        if (probe.gap.size() == 0) evaluateContacts(model_, contacts_, t, q, vdot_, probe);
+        contact_tendency_[std::size_t(k)] = std::copysign(1e-300, probe.tangential_drift(k));
+      }
     if (std::abs(lead) > 1e-12 * std::max(1.0, std::abs(lead))) {
       setAll(false);
       if (phase(t, q, v)) margin = -(lead >= 0.0 ? 1.0 : -1.0) * rate(members.front());
@@ -889,6 +917,9 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
       if (step.status == OdeStatus::kFailure) {
         std::ostringstream os;
         os << "integration failed at t = " << step.t << " s: " << step.message;
+        if (!phase(step.t, y.head(nq_), y.tail(nv_)))
+          os << " — the mode system is singular: a stuck contact or joint whose constraint the "
+                "joints already impose to first order (e.g. a guide at a dead centre)";
         throw RunFailure(os.str());
       }
       t = step.t;
