@@ -94,9 +94,12 @@ MlcpNullSpaceReduction::MlcpNullSpaceReduction(const MixedProblem& p) {
   const double scale_C = p.C.size() ? p.C.cwiseAbs().maxCoeff() : 0.0;
   const double scale_a = std::max(p.a.size() ? p.a.cwiseAbs().maxCoeff() : 0.0, scale_C);
   for (Eigen::Index i = 0; i < k; ++i) {
-    // m = 0 (no v, found by fuzz_dat_reader): every row of E is empty, i.e. zero.
-    if (m > 0 && E.row(i).cwiseAbs().maxCoeff() > tiny * scale_C) continue;
-    E.row(i).setZero();
+    // m = 0 (no v, found by fuzz_dat_reader): every row of E is empty, i.e. zero, and must
+    // not be touched (a row block of an empty matrix offsets a null pointer).
+    if (m > 0) {
+      if (E.row(i).cwiseAbs().maxCoeff() > tiny * scale_C) continue;
+      E.row(i).setZero();
+    }
     if (std::abs(e(i)) > tiny * scale_a) {
       std::ostringstream os;
       os << "the equalities A u + C v + a = 0 are inconsistent: a combination of them reads "

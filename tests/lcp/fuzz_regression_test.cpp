@@ -75,6 +75,14 @@ TEST_CASE("an MLCP with a singular A and no complementarity rows", "[lcp][mlcp][
   p.a.setZero();
   const MixedResult any = solveMlcp("lemke", p);
   CHECK(any.ok());
+  // Second finding: with two such rows, E.row(1) of the empty E offset its null data pointer.
+  p.A = Eigen::MatrixXd::Zero(2, 2);
+  p.C.resize(2, 0);
+  p.D.resize(0, 2);
+  p.a = Eigen::Vector2d(0.0, -1.0);
+  CHECK(solveMlcp("lemke", p).status == Status::kRayTermination);
+  p.a.setZero();
+  CHECK(solveMlcp("lemke", p).ok());
 }
 
 TEST_CASE("an MLCP without free variables is an LCP", "[lcp][mlcp][fuzz]") {
