@@ -84,6 +84,19 @@ class Engine {
     lambda_ = Eigen::VectorXd::Zero(model.constraintCount());
     rows_.resize(2 * nc_ + nj_, nv_);
     cols_.resize(nv_, 2 * nc_ + nj_);
+    joint_rows_ = Eigen::MatrixXd::Zero(nj_, nv_);
+    Eigen::VectorXd row(nv_);
+    for (Eigen::Index e = 0; e < nj_; ++e) {
+      row.setZero();
+      joint(e).addRow(model, 1.0, row);
+      joint_rows_.row(e) = row.transpose();
+    }
+    rhs_.resize(2 * nc_ + nj_);
+    known_.resize(nv_);
+    extra_.resize(nv_);
+    force_.resize(nv_);
+    gb_.resize(nv_, 2 * nc_ + nj_);
+    unknown_.reserve(std::size_t(2 * nc_ + nj_));
     vdot_.resize(nv_);
   }
 
@@ -157,6 +170,12 @@ class Engine {
                      const Eigen::Ref<const Eigen::VectorXd>& v);
   Eigen::VectorXd torque_, reaction_, lambda_;  // joint friction T, |R| and the multipliers
   Eigen::MatrixXd rows_, cols_;
+  // Workspace of phase(), sized once.
+  Eigen::MatrixXd joint_rows_;  // row e: C_e, the constant row of joint e's rate ṡ = C_e v
+  Eigen::VectorXd rhs_, known_, extra_, force_, r_;
+  Eigen::MatrixXd gb_;
+  Eigen::FullPivLU<Eigen::MatrixXd> lu_;
+  std::vector<std::pair<Eigen::Index, int>> unknown_;  // (element, 0 normal / 1 friction / 2 joint)
   std::vector<double> samples_;
   NonsmoothRun run_;
 };
@@ -175,10 +194,12 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   update(t, q, v);
   const double a = opt_.baumgarte_alpha, b = opt_.baumgarte_beta;
   Eigen::Index n = 0;
-  Eigen::VectorXd rhs(2 * nc_ + nj_);
-  std::vector<std::pair<Eigen::Index, int>> unknown;  // (element, 0 normal / 1 friction / 2 joint)
+  Eigen::VectorXd& rhs = rhs_;
+  auto& unknown = unknown_;
+  unknown.clear();
   // Compliant contacts: N is a function of the state, so it is a known force here.
-  Eigen::VectorXd known = Eigen::VectorXd::Zero(nv_);
+  Eigen::VectorXd& known = known_;
+  known.setZero();
   for (Eigen::Index k = 0; k < nc_; ++k) {
     if (!compliant(k)) continue;
     const RigidContact& c = contact(k);
@@ -218,37 +239,35 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       ++n;
     }
   }
-  Eigen::VectorXd row(nv_);
   for (Eigen::Index e = 0; e < nj_; ++e) {
     if (joint_modes_[std::size_t(e)] != ContactMode::kStick || tied_[std::size_t(e)]) continue;
-    row.setZero();
-    joint(e).addRow(model_, 1.0, row);
-    rows_.row(n) = row.transpose();
-    cols_.col(n) = row;
-    rhs(n) = -2.0 * a * joint(e).relativeRate(model_, v);
+    rows_.row(n) = joint_rows_.row(e);
+    cols_.col(n) = joint_rows_.row(e).transpose();
+    rhs(n) = -2.0 * a * joint_rows_.row(e).dot(v);
     unknown.emplace_back(e, 2);
     ++n;
   }
-  const Eigen::MatrixXd gb = response_.inverseMass() * cols_.leftCols(n);
-  Eigen::FullPivLU<Eigen::MatrixXd> lu;
+  auto gb = gb_.leftCols(n);
+  auto& r = r_;
   if (n > 0) {
-    lu.compute(rows_.topRows(n) * gb);
-    if (!lu.isInvertible()) return false;
+    gb.noalias() = response_.inverseMass() * cols_.leftCols(n);
+    lu_.compute(rows_.topRows(n) * gb);
+    if (!lu_.isInvertible()) return false;
   }
   // Generalized force of the slipping joint frictions, Σ Cᵀ T, iterated to a fixed point.
-  Eigen::VectorXd extra = Eigen::VectorXd::Zero(nv_), r, force(nv_);
   for (int it = 0;; ++it) {
-    extra = known;
+    extra_ = known;
     for (Eigen::Index e = 0; e < nj_; ++e)
-      if (slipping(joint_modes_[std::size_t(e)])) joint(e).addRow(model_, torque_(e), extra);
-    vdot_ = response_.freeAcceleration() + response_.inverseMass() * extra;
-    force = extra;
+      if (slipping(joint_modes_[std::size_t(e)])) extra_ += torque_(e) * joint_rows_.row(e).transpose();
+    vdot_ = response_.freeAcceleration();
+    vdot_.noalias() += response_.inverseMass() * extra_;
+    force_ = extra_;
     if (n > 0) {
-      r = lu.solve(rhs.head(n) - rows_.topRows(n) * vdot_);
-      vdot_ += gb * r;
-      force += cols_.leftCols(n) * r;
+      r = lu_.solve(rhs.head(n) - rows_.topRows(n) * vdot_);
+      vdot_.noalias() += gb * r;
+      force_.noalias() += cols_.leftCols(n) * r;
     }
-    response_.multipliers(force, lambda_);
+    response_.multipliers(force_, lambda_);
     double change = 0.0, size = 0.0;
     for (Eigen::Index e = 0; e < nj_; ++e) {
       reaction_(e) = joint(e).reaction(model_, lambda_);
@@ -317,7 +336,7 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
   for (Eigen::Index e = 0; e < nj_; ++e) {
     const ContactMode m = joint_modes_[std::size_t(e)];
     if (slipping(m))
-      g(2 * nc_ + e) = direction(m) * joint(e).relativeRate(model_, y.tail(nv_));
+      g(2 * nc_ + e) = direction(m) * joint_rows_.row(e).dot(y.tail(nv_));
     else if (grouped)  // the group's one root, on its first member
       g(2 * nc_ + e) = std::exchange(first, false) ? margin : 1.0;
     else
@@ -385,13 +404,10 @@ void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
       err(n++) = kin_.sliding_velocity(k);
     }
   }
-  Eigen::VectorXd row(nv_);
   for (Eigen::Index e = 0; e < nj_; ++e) {
     if (joint_modes_[std::size_t(e)] != ContactMode::kStick || tied_[std::size_t(e)]) continue;
-    row.setZero();
-    joint(e).addRow(model_, 1.0, row);
-    rows_.row(n) = row.transpose();
-    err(n++) = joint(e).relativeRate(model_, v);
+    rows_.row(n) = joint_rows_.row(e);
+    err(n++) = joint_rows_.row(e).dot(v);
   }
   if (n == 0) return;
   const Eigen::MatrixXd gat = response_.inverseMass() * rows_.topRows(n).transpose();
@@ -696,7 +712,7 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   };
   std::vector<Eigen::Index> rest;
   for (Eigen::Index e = 0; e < nj_; ++e) {
-    const double rate = joint(e).relativeRate(model_, v);
+    const double rate = joint_rows_.row(e).dot(v);
     joint_modes_[std::size_t(e)] = std::abs(rate) <= opt_.velocity_tolerance ? ContactMode::kStick
                                    : rate > 0.0                            ? ContactMode::kSlipPositive
                                                                             : ContactMode::kSlipNegative;
@@ -781,12 +797,7 @@ double Engine::groupMargin(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   const std::vector<ContactMode> modes = joint_modes_, contact_modes = modes_;
   const std::vector<char> tied = tied_, contact_tied = contact_tied_;
   const Eigen::VectorXd torque = torque_;
-  Eigen::VectorXd row(nv_);
-  auto rate = [&](Eigen::Index e) {
-    row.setZero();
-    joint(e).addRow(model_, 1.0, row);
-    return row.dot(vdot_);
-  };
+  auto rate = [&](Eigen::Index e) { return joint_rows_.row(e).dot(vdot_); };
   auto slide = [&](Eigen::Index k) {  // v̇_t = J_t v̇ + b_t
     return kin_.jacobian.row(2 * k + 1).dot(vdot_) + kin_.tangential_drift(k);
   };

@@ -19,14 +19,6 @@ void RevoluteFriction::validate(const PlanarModel& model) const {
   if (!os.str().empty()) throw std::invalid_argument(name + ": " + os.str());
 }
 
-double RevoluteFriction::relativeRate(const PlanarModel& model,
-                                      const Eigen::Ref<const Eigen::VectorXd>& v) const {
-  const PlanarJoint& jt = model.joints()[std::size_t(joint)];
-  const double wi = jt.body_i == kGround ? 0.0 : v(PlanarModel::coordinate(jt.body_i, 2));
-  const double wj = jt.body_j == kGround ? 0.0 : v(PlanarModel::coordinate(jt.body_j, 2));
-  return wj - wi;
-}
-
 double RevoluteFriction::reaction(const PlanarModel& model,
                                   const Eigen::Ref<const Eigen::VectorXd>& lambda) const {
   return lambda.segment<2>(model.joints()[std::size_t(joint)].row).norm();

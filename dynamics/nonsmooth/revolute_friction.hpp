@@ -26,11 +26,9 @@ struct RevoluteFriction {
 
   /// Throws std::invalid_argument("<name>: expected …, got …").
   void validate(const PlanarModel& model) const;
-  /// ṡ = θ̇_j − θ̇_i [rad/s].
-  double relativeRate(const PlanarModel& model, const Eigen::Ref<const Eigen::VectorXd>& v) const;
   /// |R| from the model's multipliers λ [N].
   double reaction(const PlanarModel& model, const Eigen::Ref<const Eigen::VectorXd>& lambda) const;
-  /// Adds s · C (the row of ṡ, size nv) to `row`.
+  /// Adds s · C (the row of ṡ = θ̇_j − θ̇_i, size nv) to `row`.
   void addRow(const PlanarModel& model, double s, Eigen::Ref<Eigen::VectorXd> row) const;
 };
 
