@@ -31,4 +31,12 @@ void printVector(std::ostream& os, std::string_view name, const Eigen::VectorXd&
   os << line.str();
 }
 
+void writeStateHeader(std::ostream& os, const dynamics::PlanarModel& model) {
+  os << "t";
+  for (int b = 0; b < model.bodyCount(); ++b)
+    for (const char* c : {"x", "y", "theta"}) os << ',' << model.body(b).name << '.' << c;
+  for (int b = 0; b < model.bodyCount(); ++b)
+    for (const char* c : {"vx", "vy", "omega"}) os << ',' << model.body(b).name << '.' << c;
+}
+
 }  // namespace stickslip::cli

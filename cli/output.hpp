@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string_view>
 
+#include "dynamics/planar_model.hpp"
 #include "lcp/status.hpp"
 
 namespace stickslip::cli {
@@ -18,6 +19,10 @@ nlohmann::json toJson(const Eigen::VectorXd& v);
 nlohmann::json finiteOrNull(double x);
 
 /// "name = [a, b, …]" on one line, at most `max_entries` shown, then how many were left out.
+/// The CSV columns of a planar model's state: t, each body's x, y, theta, then vx, vy, omega
+/// (no line end).
+void writeStateHeader(std::ostream& os, const dynamics::PlanarModel& model);
+
 void printVector(std::ostream& os, std::string_view name, const Eigen::VectorXd& v,
                  int max_entries = 12);
 

@@ -36,11 +36,7 @@ int runMinimalForm(const po::variables_map& vm, std::ostream& out, std::ostream&
   if (!csv.empty()) {
     std::ofstream f(csv);
     if (!f) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
-    f << "t";
-    for (int b = 0; b < s.model.bodyCount(); ++b)
-      for (const char* c : {"x", "y", "theta"}) f << ',' << s.model.body(b).name << '.' << c;
-    for (int b = 0; b < s.model.bodyCount(); ++b)
-      for (const char* c : {"vx", "vy", "omega"}) f << ',' << s.model.body(b).name << '.' << c;
+    writeStateHeader(f, s.model);
     for (Eigen::Index c = 0; c < d.k; ++c) f << ",udot" << c;
     for (Eigen::Index c = 0; c < d.m; ++c) f << ",lambda" << c;
     for (const auto& j : s.friction) f << ',' << j.name << ".reaction," << j.name << ".friction";

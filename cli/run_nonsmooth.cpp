@@ -81,11 +81,7 @@ int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& e
   if (!csv.empty()) {
     std::ofstream f(csv);
     if (!f) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
-    f << "t";
-    for (int b = 0; b < s.model.bodyCount(); ++b)
-      for (const char* c : {"x", "y", "theta"}) f << ',' << s.model.body(b).name << '.' << c;
-    for (int b = 0; b < s.model.bodyCount(); ++b)
-      for (const char* c : {"vx", "vy", "omega"}) f << ',' << s.model.body(b).name << '.' << c;
+    writeStateHeader(f, s.model);
     for (const auto& c : s.contacts) f << ',' << c.name << ".N," << c.name << ".F";
     f << '\n' << std::setprecision(12);
     for (Eigen::Index i = 0; i < r.history.rows(); ++i)
