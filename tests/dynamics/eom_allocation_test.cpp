@@ -12,28 +12,7 @@
 #include "dynamics/model_slider_crank.hpp"
 #include "dynamics/rk4.hpp"
 
-namespace {
-std::atomic<bool> g_armed{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-extern "C" {
-void* __libc_malloc(std::size_t);
-void* __libc_calloc(std::size_t, std::size_t);
-void* __libc_realloc(void*, std::size_t);
-void* malloc(std::size_t size) {
-  if (g_armed.load(std::memory_order_relaxed)) ++g_allocations;
-  return __libc_malloc(size);
-}
-void* calloc(std::size_t n, std::size_t size) {
-  if (g_armed.load(std::memory_order_relaxed)) ++g_allocations;
-  return __libc_calloc(n, size);
-}
-void* realloc(void* p, std::size_t size) {
-  if (g_armed.load(std::memory_order_relaxed)) ++g_allocations;
-  return __libc_realloc(p, size);
-}
-}
+#include "dynamics/allocation_counter.hpp"
 
 using namespace stickslip::dynamics;
 using Eigen::VectorXd;

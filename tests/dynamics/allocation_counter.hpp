@@ -1,0 +1,29 @@
+#pragma once
+// Counts heap allocations while g_armed is set, by interposing malloc/calloc/realloc (glibc
+// keeps its own versions reachable as __libc_*), which catches Eigen's aligned_malloc as well
+// as operator new. It defines those functions: include it in one file of a test executable.
+#include <atomic>
+#include <cstdlib>
+
+namespace {
+std::atomic<bool> g_armed{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* malloc(std::size_t size) {
+  if (g_armed.load(std::memory_order_relaxed)) ++g_allocations;
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t n, std::size_t size) {
+  if (g_armed.load(std::memory_order_relaxed)) ++g_allocations;
+  return __libc_calloc(n, size);
+}
+void* realloc(void* p, std::size_t size) {
+  if (g_armed.load(std::memory_order_relaxed)) ++g_allocations;
+  return __libc_realloc(p, size);
+}
+}
