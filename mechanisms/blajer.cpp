@@ -97,20 +97,37 @@ void Blajer2::validate() const {
     throw std::invalid_argument("Blajer2: expected a finite torque amplitude and frequency");
 }
 
+namespace {
+
+// Example 1's links, gravity, torque and the revolute joints O, A, B (Blajer's z1…z6, in his
+// order), which both builds share.
+struct Blajer1Links {
+  dynamics::BodyIndex l1, l2, l3;
+  int O, A, B;
+};
+Blajer1Links addBlajer1Links(const Blajer1& b, PlanarModel& model) {
+  Blajer1Links k;
+  k.l1 = model.addBody("link1", b.m1, b.m1 * b.a1 * b.a1 / 3.0);
+  k.l2 = model.addBody("link2", b.m2, b.m2 * b.a2 * b.a2 / 3.0);
+  k.l3 = model.addBody("link3", b.m3, b.m3 * b.a3 * b.a3 / 3.0);
+  model.setGravity({0.0, -b.g});
+  if (b.torque) model.addAppliedTorque(k.l1, b.torque);
+  k.O = model.addRevolute(kGround, {0.0, 0.0}, k.l1, {-b.a1, 0.0}, "O");
+  k.A = model.addRevolute(k.l1, {b.a1, 0.0}, k.l2, {-b.a2, 0.0}, "A");
+  k.B = model.addRevolute(k.l2, {b.a2, 0.0}, k.l3, {-b.a3, 0.0}, "B");
+  return k;
+}
+
+}  // namespace
+
 MinimalFormScenario blajer1MinimalForm(const Blajer1& b) {
   b.validate();
   MinimalFormScenario s;
   s.name = "blajer-1";
   PlanarModel& model = s.model;
-  const auto l1 = model.addBody("link1", b.m1, b.m1 * b.a1 * b.a1 / 3.0);
-  const auto l2 = model.addBody("link2", b.m2, b.m2 * b.a2 * b.a2 / 3.0);
-  const auto l3 = model.addBody("link3", b.m3, b.m3 * b.a3 * b.a3 / 3.0);
-  model.setGravity({0.0, -b.g});
-  if (b.torque) model.addAppliedTorque(l1, b.torque);
-  // Blajer's z1…z8 in his order: O, A, B (cut, constraints 5–6), then the guide (7–8).
-  const int O = model.addRevolute(kGround, {0.0, 0.0}, l1, {-b.a1, 0.0}, "O");
-  const int A = model.addRevolute(l1, {b.a1, 0.0}, l2, {-b.a2, 0.0}, "A");
-  const int B = model.addRevolute(l2, {b.a2, 0.0}, l3, {-b.a3, 0.0}, "B");
+  const Blajer1Links k = addBlajer1Links(b, model);
+  const auto l1 = k.l1, l3 = k.l3;
+  const int O = k.O, A = k.A, B = k.B;
   const int G = model.addTranslational(kGround, {0.0, 0.0}, {1.0, 0.0}, l3, {b.a3, 0.0}, -M_PI / 2, "guide");
   if (b.friction) {
     if (b.frictional.O) s.friction.push_back(revolute("O", O, b.d, b.mu_rs, b.mu_rk));
@@ -142,14 +159,9 @@ dynamics::RigidScenario blajer1Rigid(const Blajer1& b) {
   dynamics::RigidScenario s;
   s.name = "blajer-1";
   PlanarModel& model = s.model;
-  const auto l1 = model.addBody("link1", b.m1, b.m1 * b.a1 * b.a1 / 3.0);
-  const auto l2 = model.addBody("link2", b.m2, b.m2 * b.a2 * b.a2 / 3.0);
-  const auto l3 = model.addBody("link3", b.m3, b.m3 * b.a3 * b.a3 / 3.0);
-  model.setGravity({0.0, -b.g});
-  if (b.torque) model.addAppliedTorque(l1, b.torque);
-  const int O = model.addRevolute(kGround, {0.0, 0.0}, l1, {-b.a1, 0.0}, "O");
-  const int A = model.addRevolute(l1, {b.a1, 0.0}, l2, {-b.a2, 0.0}, "A");
-  const int B = model.addRevolute(l2, {b.a2, 0.0}, l3, {-b.a3, 0.0}, "B");
+  const Blajer1Links k = addBlajer1Links(b, model);
+  const auto l3 = k.l3;
+  const int O = k.O, A = k.A, B = k.B;
   const double hold = -M_PI / 2;
   model.addRheonomicDriver(kGround, l3, [hold](double) { return hold; }, [](double) { return 0.0; },
                            [](double) { return 0.0; }, "guide angle");
