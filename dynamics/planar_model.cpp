@@ -47,10 +47,9 @@ double angularVelocity(const Eigen::Ref<const VectorXd>& v, BodyIndex b) {
 
 /// Rows of Φq for body i and body j of one joint (rows × 3 each), also for the ground so
 /// that reactions can be reported on it.
-void jointBlocks(const PlanarJoint& jt, const Eigen::Ref<const VectorXd>& q, Block& ji, Block& jj) {
+void jointBlocks(const PlanarJoint& jt, const Pose& pi, const Pose& pj, Block& ji, Block& jj) {
   ji.setZero();
   jj.setZero();
-  const Pose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
   const Vector2d ai_si = pi.a * jt.s_i, aj_sj = pj.a * jt.s_j;
   switch (jt.type) {
     case JointType::kRevolute:
@@ -82,6 +81,32 @@ void jointBlocks(const PlanarJoint& jt, const Eigen::Ref<const VectorXd>& q, Blo
       jj(0, 2) = 1.0;
       break;
   }
+}
+
+/// Rows of Φ of one joint.
+void jointResidual(const PlanarJoint& jt, const Pose& pi, const Pose& pj, double t,
+                   Eigen::Ref<VectorXd> phi) {
+  const Vector2d d = pj.r + pj.a * jt.s_j - pi.r - pi.a * jt.s_i;
+  switch (jt.type) {
+    case JointType::kRevolute: phi.segment<2>(jt.row) = -d; break;
+    case JointType::kFixed:
+      phi.segment<2>(jt.row) = -d;
+      phi(jt.row + 2) = pj.theta - pi.theta - jt.theta0;
+      break;
+    case JointType::kPointOnLine: phi(jt.row) = (pi.a * perp(jt.u_i)).dot(d); break;
+    case JointType::kTranslational:
+      phi(jt.row) = (pi.a * perp(jt.u_i)).dot(d);
+      phi(jt.row + 1) = pj.theta - pi.theta - jt.theta0;
+      break;
+    case JointType::kRheonomicDriver: phi(jt.row) = pj.theta - pi.theta - jt.angle(t); break;
+  }
+}
+
+/// Writes one joint's blocks into the rows of Φq (zero elsewhere in those rows beforehand).
+void placeBlocks(const PlanarJoint& jt, const Block& ji, const Block& jj,
+                 Eigen::Ref<Eigen::MatrixXd> jac) {
+  if (jt.body_i != kGround) jac.block(jt.row, 3 * jt.body_i, jt.rows, 3) = ji.topRows(jt.rows);
+  if (jt.body_j != kGround) jac.block(jt.row, 3 * jt.body_j, jt.rows, 3) = jj.topRows(jt.rows);
 }
 
 std::string bodyName(BodyIndex b) { return b == kGround ? "ground" : std::to_string(b); }
@@ -260,23 +285,8 @@ void PlanarModel::addGeneralizedForce(GeneralizedForce force) {
 
 void PlanarModel::constraints(double t, const Eigen::Ref<const VectorXd>& q,
                               Eigen::Ref<VectorXd> phi) const {
-  for (const PlanarJoint& jt : joints_) {
-    const Pose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
-    const Vector2d d = pj.r + pj.a * jt.s_j - pi.r - pi.a * jt.s_i;
-    switch (jt.type) {
-      case JointType::kRevolute: phi.segment<2>(jt.row) = -d; break;
-      case JointType::kFixed:
-        phi.segment<2>(jt.row) = -d;
-        phi(jt.row + 2) = pj.theta - pi.theta - jt.theta0;
-        break;
-      case JointType::kPointOnLine: phi(jt.row) = (pi.a * perp(jt.u_i)).dot(d); break;
-      case JointType::kTranslational:
-        phi(jt.row) = (pi.a * perp(jt.u_i)).dot(d);
-        phi(jt.row + 1) = pj.theta - pi.theta - jt.theta0;
-        break;
-      case JointType::kRheonomicDriver: phi(jt.row) = pj.theta - pi.theta - jt.angle(t); break;
-    }
-  }
+  for (const PlanarJoint& jt : joints_)
+    jointResidual(jt, pose(q, jt.body_i), pose(q, jt.body_j), t, phi);
 }
 
 void PlanarModel::jacobian(double /*t*/, const Eigen::Ref<const VectorXd>& q,
@@ -284,9 +294,21 @@ void PlanarModel::jacobian(double /*t*/, const Eigen::Ref<const VectorXd>& q,
   jac.setZero();
   Block ji, jj;
   for (const PlanarJoint& jt : joints_) {
-    jointBlocks(jt, q, ji, jj);
-    if (jt.body_i != kGround) jac.block(jt.row, 3 * jt.body_i, jt.rows, 3) = ji.topRows(jt.rows);
-    if (jt.body_j != kGround) jac.block(jt.row, 3 * jt.body_j, jt.rows, 3) = jj.topRows(jt.rows);
+    jointBlocks(jt, pose(q, jt.body_i), pose(q, jt.body_j), ji, jj);
+    placeBlocks(jt, ji, jj, jac);
+  }
+}
+
+void PlanarModel::constraintsAndJacobian(double t, const Eigen::Ref<const VectorXd>& q,
+                                         Eigen::Ref<VectorXd> phi,
+                                         Eigen::Ref<Eigen::MatrixXd> jac) const {
+  jac.setZero();
+  Block ji, jj;
+  for (const PlanarJoint& jt : joints_) {
+    const Pose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
+    jointResidual(jt, pi, pj, t, phi);
+    jointBlocks(jt, pi, pj, ji, jj);
+    placeBlocks(jt, ji, jj, jac);
   }
 }
 
@@ -408,12 +430,12 @@ std::vector<JointReaction> PlanarModel::reactions(double /*t*/,
   Block ji, jj;
   for (std::size_t k = 0; k < joints_.size(); ++k) {
     const PlanarJoint& jt = joints_[k];
-    jointBlocks(jt, q, ji, jj);
+    const Pose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
+    jointBlocks(jt, pi, pj, ji, jj);
     const auto lam = lambda.segment(jt.row, jt.rows);
     // Constraint force on a body: −(Φ_body)ᵀ λ = (force, torque about the centroid).
     const Eigen::Vector3d gi = -ji.topRows(jt.rows).transpose() * lam;
     const Eigen::Vector3d gj = -jj.topRows(jt.rows).transpose() * lam;
-    const Pose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
     const Vector2d ai_si = pi.a * jt.s_i, aj_sj = pj.a * jt.s_j;
     JointReaction& r = out[k];
     r.force_on_i = gi.head<2>();

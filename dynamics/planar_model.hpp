@@ -128,6 +128,10 @@ class PlanarModel final : public MultibodySystem {
                    Eigen::Ref<Eigen::VectorXd> phi) const override;
   void jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                 Eigen::Ref<Eigen::MatrixXd> jac) const override;
+  /// constraints() and jacobian() in one pass: each joint's poses computed once.
+  void constraintsAndJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                              Eigen::Ref<Eigen::VectorXd> phi,
+                              Eigen::Ref<Eigen::MatrixXd> jac) const;
   void constraintTimeDerivative(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                 Eigen::Ref<Eigen::VectorXd> phi_t) const override;
   void gamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,

@@ -61,6 +61,13 @@ TEST_CASE("Φq, Φt and γ match central finite differences", "[dynamics][model]
       fd.col(i) = (plus - minus) / (2.0 * kFdStep);
     }
     CHECK((jac - fd).lpNorm<Eigen::Infinity>() < kFdTol);
+    // The one-pass evaluation is the same arithmetic as the two separate ones.
+    MatrixXd jac_fused(k, n);
+    VectorXd phi(k), phi_fused(k);
+    m.constraints(t, q, phi);
+    m.constraintsAndJacobian(t, q, phi_fused, jac_fused);
+    CHECK(phi_fused == phi);
+    CHECK(jac_fused == jac);
 
     m.constraintTimeDerivative(t, q, phi_t);
     m.constraints(t + kFdStep, q, plus);
