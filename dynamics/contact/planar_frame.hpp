@@ -19,8 +19,10 @@ inline double cross(const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
   return a.x() * b.y() - a.y() * b.x();
 }
 
-/// A(θ) s′.
+/// A(θ) s′. θ = 0 (the ground, most often) skips the sine and cosine: exact, and these run
+/// several times per contact and time step.
 inline Eigen::Vector2d rotate(double theta, const Eigen::Vector2d& local) {
+  if (theta == 0.0) return local;
   const double c = std::cos(theta), s = std::sin(theta);
   return {c * local.x() - s * local.y(), s * local.x() + c * local.y()};
 }

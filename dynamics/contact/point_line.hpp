@@ -59,10 +59,11 @@ using PointLineKinematics = PointLineKinematicsT<6>;        ///< line on a movin
 using PointGroundLineKinematics = PointLineKinematicsT<3>;  ///< line fixed in the ground
 
 /// Point of body i (pose q_i, velocity q̇_i) against the line of body j (q_j, q̇_j).
+/// With drift = false J̇ q̇ is not computed (left NaN): velocity-level schemes never need it.
 /// Throws std::invalid_argument if `c` is invalid.
 PointLineKinematics pointLineKinematics(const PointLineContact& c, const Eigen::Vector3d& q_i,
                                         const Eigen::Vector3d& qdot_i, const Eigen::Vector3d& q_j,
-                                        const Eigen::Vector3d& qdot_j);
+                                        const Eigen::Vector3d& qdot_j, bool drift = true);
 
 /// Point of body i against a line fixed in the ground: the line's data are world
 /// coordinates (q_j = 0, q̇_j = 0) and the Jacobian keeps body i's three columns.

@@ -49,7 +49,8 @@ void ContactKinematics::resize(Eigen::Index contacts, Eigen::Index velocities) {
 
 void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                       double t, const Eigen::Ref<const Eigen::VectorXd>& q,
-                      const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out) {
+                      const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
+                      bool drift) {
   const auto nc = static_cast<Eigen::Index>(contacts.size());
   if (out.gap.size() != nc || out.jacobian.cols() != model.velocitySize())
     out.resize(nc, model.velocitySize());
@@ -73,7 +74,8 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
       continue;
     }
     const PointLineKinematics pl = pointLineKinematics(
-        c.geometry, pose(q, c.body_i), pose(v, c.body_i), pose(q, c.body_j), pose(v, c.body_j));
+        c.geometry, pose(q, c.body_i), pose(v, c.body_i), pose(q, c.body_j), pose(v, c.body_j),
+        drift);
     auto row_n = out.jacobian.row(2 * k);
     auto row_t = out.jacobian.row(2 * k + 1);
     row_n.setZero();
@@ -96,7 +98,7 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
     out.normal_velocity(k) = pl.gap_rate;
     out.sliding_velocity(k) = row_t.dot(v) - vs;
     out.normal_drift(k) = pl.jdot_qdot(0);
-    out.tangential_drift(k) = -pl.jdot_qdot(1) - as;  // t = −(point-line tangent)
+    out.tangential_drift(k) = -pl.jdot_qdot(1) - as;  // NaN without drift  // t = −(point-line tangent)
     out.normal[static_cast<std::size_t>(k)] = pl.normal;
     out.point[static_cast<std::size_t>(k)] = pl.point - c.radius * pl.normal;
   }

@@ -91,9 +91,11 @@ struct ContactKinematics {
   void resize(Eigen::Index contacts, Eigen::Index velocities);
 };
 
-/// Fills `out` (resized if needed) for every contact. Allocates nothing once sized.
+/// Fills `out` (resized if needed) for every contact. Allocates nothing once sized. With
+/// drift = false the drift terms b_n, b_t of point–line contacts are not computed (NaN).
 void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                       double t, const Eigen::Ref<const Eigen::VectorXd>& q,
-                      const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out);
+                      const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
+                      bool drift = true);
 
 }  // namespace stickslip::dynamics
