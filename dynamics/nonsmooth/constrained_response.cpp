@@ -21,44 +21,59 @@ ConstrainedResponse::ConstrainedResponse(const PlanarModel& model, double baumga
   gamma_.resize(m);
   tmp_m_.resize(m);
   d_.resize(m, nv);
+  dt_.resize(nv, m);
   minv_dt_.resize(nv, m);
   s_.resize(m, m);
   g_.resize(nv, nv);
-  s_llt_ = Eigen::LLT<Eigen::MatrixXd>(m);
+  s_cholesky_.resize(m);
+}
+
+bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                       const Eigen::Ref<const Eigen::VectorXd>& v) {
+  model_.generalizedForces(t, q, v, forces_);
+  a0_ = inv_mass_.cwiseProduct(forces_);
+  g_current_ = false;
+  gamma_current_ = false;
+  const Eigen::Index m = d_.rows();
+  if (m == 0) return true;
+  model_.constraintsAndJacobian(t, q, phi_, d_);
+  model_.constraintTimeDerivative(t, q, phi_t_);
+  dt_ = d_.transpose();
+  minv_dt_.noalias() = inv_mass_.asDiagonal() * dt_;
+  for (Eigen::Index j = 0; j < m; ++j)  // the lower triangle, all the factorization reads
+    for (Eigen::Index i = j; i < m; ++i) s_(i, j) = dt_.col(i).dot(minv_dt_.col(j));
+  // Cholesky of the PSD S: a pivot far below the largest (or a failure) means D is
+  // rank-deficient.
+  const bool factored = s_cholesky_.compute(s_);
+  const auto piv = s_cholesky_.pivots();  // an expression: no temporary
+  const double largest = piv.maxCoeff();
+  if (factored && piv.minCoeff() > 1e-6 * largest) return true;
+  std::ostringstream os;
+  os << "joint Jacobian is rank-deficient at t = " << t
+     << " s (dead centre or redundant joints): smallest Cholesky pivot of D M^-1 D^T is "
+     << piv.minCoeff() << ", largest " << largest;
+  message_ = os.str();
+  return false;
+}
+
+bool ConstrainedResponse::updateVelocityLevel(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                              const Eigen::Ref<const Eigen::VectorXd>& v) {
+  return factorJoints(t, q, v);
 }
 
 bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                  const Eigen::Ref<const Eigen::VectorXd>& v) {
-  model_.generalizedForces(t, q, v, forces_);
-  a0_ = inv_mass_.cwiseProduct(forces_);
-  g_current_ = false;
+  if (!factorJoints(t, q, v)) return false;
   if (d_.rows() == 0) return true;
-  model_.jacobian(t, q, d_);
-  model_.constraints(t, q, phi_);
-  model_.constraintTimeDerivative(t, q, phi_t_);
   model_.gamma(t, q, v, gamma_);
   // Two statements: a product inside a sum would be evaluated into a fresh temporary.
   gamma_.noalias() -= (2.0 * alpha_) * (d_ * v);
   gamma_ -= (2.0 * alpha_) * phi_t_;
   gamma_ -= beta_ * beta_ * phi_;
-  minv_dt_.noalias() = inv_mass_.asDiagonal() * d_.transpose();
-  s_.noalias() = d_.lazyProduct(minv_dt_);  // small: coefficient-wise beats the blocked kernel
-  s_llt_.compute(s_);
-  // Cholesky of the PSD S: a pivot far below the largest (or a failure) means D is
-  // rank-deficient.
-  const auto piv = s_llt_.matrixLLT().diagonal();  // an expression: no temporary
-  const double largest = piv.cwiseAbs().maxCoeff();
-  if (s_llt_.info() != Eigen::Success || !(piv.minCoeff() > 1e-6 * largest)) {
-    std::ostringstream os;
-    os << "joint Jacobian is rank-deficient at t = " << t
-       << " s (dead centre or redundant joints): smallest Cholesky pivot of D M^-1 D^T is "
-       << piv.minCoeff() << ", largest " << largest;
-    message_ = os.str();
-    return false;
-  }
+  gamma_current_ = true;
   tmp_m_ = gamma_;
   tmp_m_.noalias() -= d_ * a0_;
-  s_llt_.solveInPlace(tmp_m_);
+  s_cholesky_.solveInPlace(tmp_m_);
   a0_.noalias() += minv_dt_ * tmp_m_;
   return true;
 }
@@ -70,40 +85,46 @@ const Eigen::MatrixXd& ConstrainedResponse::inverseMass() {
   // G = M⁻¹ − M⁻¹Dᵀ S⁻¹ D M⁻¹, column by column through S⁻¹ (D M⁻¹) = S⁻¹ minv_dtᵀ.
   for (Eigen::Index c = 0; c < g_.cols() && d_.rows() > 0; ++c) {
     tmp_m_ = minv_dt_.row(c).transpose();
-    s_llt_.solveInPlace(tmp_m_);
+    s_cholesky_.solveInPlace(tmp_m_);
     g_.col(c).noalias() -= minv_dt_ * tmp_m_;
   }
   g_current_ = true;
   return g_;
 }
 
-void ConstrainedResponse::rowsTimesInverseMass(const Eigen::Ref<const Eigen::MatrixXd>& j,
-                                               Eigen::Ref<Eigen::MatrixXd> jg) {
-  jg = j * inv_mass_.asDiagonal();
-  if (d_.rows() == 0) return;
-  if (rows_work_.cols() < j.rows()) rows_work_.resize(d_.rows(), j.rows());
-  auto y = rows_work_.leftCols(j.rows());
-  y.noalias() = minv_dt_.transpose().lazyProduct(j.transpose());  // (J M⁻¹Dᵀ)ᵀ
-  s_llt_.solveInPlace(y);
-  jg.noalias() -= y.transpose().lazyProduct(minv_dt_.transpose());
+void ConstrainedResponse::inverseMassTimesColumns(const Eigen::Ref<const Eigen::MatrixXd>& jt,
+                                                  Eigen::Ref<Eigen::MatrixXd> gjt) {
+  const Eigen::Index k = jt.cols(), m = d_.rows();
+  gjt = inv_mass_.asDiagonal() * jt;
+  if (m == 0) return;
+  if (columns_work_.cols() < k) columns_work_.resize(m, k);
+  auto y = columns_work_.leftCols(k);  // D M⁻¹ Jᵀ, then S⁻¹ D M⁻¹ Jᵀ
+  for (Eigen::Index c = 0; c < k; ++c)
+    for (Eigen::Index r = 0; r < m; ++r) y(r, c) = minv_dt_.col(r).dot(jt.col(c));
+  s_cholesky_.solveInPlace(y);
+  for (Eigen::Index c = 0; c < k; ++c)
+    for (Eigen::Index r = 0; r < m; ++r) gjt.col(c) -= y(r, c) * minv_dt_.col(r);
 }
 
 void ConstrainedResponse::projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double feedback_rate) {
   if (d_.rows() == 0) return;
-  tmp_m_ = phi_t_;
-  tmp_m_ += feedback_rate * phi_;
-  tmp_m_.noalias() += d_ * v;
-  s_llt_.solveInPlace(tmp_m_);
-  v.noalias() -= minv_dt_ * tmp_m_;
+  // Column loops over Dᵀ and M⁻¹Dᵀ: contiguous, and no product kernel set-up at these sizes.
+  for (Eigen::Index r = 0; r < d_.rows(); ++r)
+    tmp_m_(r) = phi_t_(r) + feedback_rate * phi_(r) + dt_.col(r).dot(v);
+  s_cholesky_.solveInPlace(tmp_m_);
+  for (Eigen::Index r = 0; r < d_.rows(); ++r) v -= tmp_m_(r) * minv_dt_.col(r);
 }
 
 void ConstrainedResponse::multipliers(const Eigen::Ref<const Eigen::VectorXd>& contact_force,
                                       Eigen::Ref<Eigen::VectorXd> lambda) {
   if (d_.rows() == 0) return;
+  if (!gamma_current_)
+    throw std::logic_error("ConstrainedResponse::multipliers: expected update() first, not "
+                           "updateVelocityLevel()");
   tmp_v_ = inv_mass_.cwiseProduct(forces_ + contact_force);
   lambda.noalias() = d_ * tmp_v_;
   lambda -= gamma_;
-  s_llt_.solveInPlace(lambda);
+  s_cholesky_.solveInPlace(lambda);
 }
 
 }  // namespace stickslip::dynamics

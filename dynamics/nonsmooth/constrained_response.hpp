@@ -17,6 +17,7 @@
 #include <Eigen/Dense>
 #include <string>
 
+#include "dynamics/nonsmooth/small_cholesky.hpp"
 #include "dynamics/planar_model.hpp"
 
 namespace stickslip::dynamics {
@@ -31,20 +32,30 @@ class ConstrainedResponse {
   /// message()) when S is numerically singular: a dead centre or redundant joints.
   bool update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
               const Eigen::Ref<const Eigen::VectorXd>& v);
+  /// update() for a caller that imposes the joints at velocity level with projectVelocity():
+  /// Q, D, Φ, Φt and S only, and a₀ = M⁻¹Q without its joint part M⁻¹Dᵀ S⁻¹(γ̃ − D M⁻¹Q).
+  /// The projection removes any M⁻¹Dᵀ y added to the velocity (P(v + M⁻¹Dᵀy) = P(v)), so
+  /// v + h a₀ projects to the same velocity either way, for the cost of neither γ nor a solve.
+  /// multipliers() needs update().
+  bool updateVelocityLevel(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                           const Eigen::Ref<const Eigen::VectorXd>& v);
 
   const Eigen::VectorXd& freeAcceleration() const { return a0_; }  ///< a₀ (size nv)
   /// G (nv × nv), formed on the first call after update(): a time step without contacts
   /// never needs it.
   const Eigen::MatrixXd& inverseMass();
-  /// jg = J G for the rows J (k × nv), without forming G: J M⁻¹ − (J M⁻¹Dᵀ) S⁻¹ D M⁻¹ —
-  /// k solves instead of nv when few contacts are active. Allocates only when k exceeds
-  /// every k seen before.
-  void rowsTimesInverseMass(const Eigen::Ref<const Eigen::MatrixXd>& j, Eigen::Ref<Eigen::MatrixXd> jg);
+  /// gjt = G Jᵀ for the columns jt = Jᵀ (nv × k), without forming G:
+  /// M⁻¹Jᵀ − M⁻¹Dᵀ S⁻¹ (D M⁻¹ Jᵀ) — k solves instead of nv when few contacts are active.
+  /// Columns, not rows: every loop runs over contiguous memory. Allocates only when k
+  /// exceeds every k seen before.
+  void inverseMassTimesColumns(const Eigen::Ref<const Eigen::MatrixXd>& jt,
+                               Eigen::Ref<Eigen::MatrixXd> gjt);
   /// v ← v − M⁻¹Dᵀ S⁻¹ (D v + Φt + k Φ): the M-orthogonal projection of v onto the joints'
   /// velocity equations, with a position feedback rate k ≥ 0 [1/s] (at the last update()).
   void projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double feedback_rate);
   const Eigen::VectorXd& forces() const { return forces_; }         ///< Q (size nv)
-  /// λ (size m) for a total contact force Jᵀ r (size nv).
+  /// λ (size m) for a total contact force Jᵀ r (size nv), at the last update(). Throws
+  /// std::logic_error after updateVelocityLevel().
   void multipliers(const Eigen::Ref<const Eigen::VectorXd>& contact_force,
                    Eigen::Ref<Eigen::VectorXd> lambda);
   const std::string& message() const { return message_; }
@@ -54,9 +65,13 @@ class ConstrainedResponse {
   const PlanarModel& model_;
   double alpha_, beta_;
   Eigen::VectorXd inv_mass_, forces_, a0_, phi_, phi_t_, gamma_, tmp_m_, tmp_v_;
-  Eigen::MatrixXd d_, minv_dt_, s_, g_, rows_work_;
-  Eigen::LLT<Eigen::MatrixXd> s_llt_;
-  bool g_current_ = false;
+  /// Q, D, Φ, Φt at (t, q, v); S formed and factored. False (message_) if S is singular.
+  bool factorJoints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& v);
+
+  Eigen::MatrixXd d_, dt_, minv_dt_, s_, g_, columns_work_;  // dt_ = Dᵀ: contiguous rows of D
+  SmallCholesky s_cholesky_;
+  bool g_current_ = false, gamma_current_ = false;
   std::string message_;
 };
 

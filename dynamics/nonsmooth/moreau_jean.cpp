@@ -105,8 +105,8 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
   closed_.assign(static_cast<std::size_t>(nc), 0);
   slipped_.assign(static_cast<std::size_t>(nc), 0);
   side_.assign(static_cast<std::size_t>(nc), 1.0);
-  ja_.setZero(2 * nc, nv);
-  jg_.setZero(2 * nc, nv);
+  jat_.setZero(nv, 2 * nc);
+  gjt_.setZero(nv, 2 * nc);
   w_.setZero(2 * nc, 2 * nc);
   qf_.setZero(2 * nc);
   r_.setZero(2 * nc);
@@ -148,9 +148,12 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
                              Eigen::Ref<Eigen::VectorXd> v) {
   const double theta = options_.theta;
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts_.size());
-  evaluateContacts(model_, contacts_, t, q, v, kin_);
+  evaluateContacts(model_, contacts_, t, q, v, kin_, /*drift=*/false);
   q_theta_ = q + (theta * h) * v;
-  if (!response_.update(t + theta * h, q_theta_, v)) {
+  const bool updated = options_.joint_velocity_projection
+                           ? response_.updateVelocityLevel(t + theta * h, q_theta_, v)
+                           : response_.update(t + theta * h, q_theta_, v);
+  if (!updated) {
     message_ = response_.message();
     return false;
   }
@@ -181,8 +184,8 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
     v = v_free_;
   } else {
     const double t_next = t + h;
-    auto ja = ja_.topRows(2 * na);
-    auto jg = jg_.topRows(2 * na);
+    auto jat = jat_.leftCols(2 * na);
+    auto gjt = gjt_.leftCols(2 * na);
     auto w = w_.topLeftCorner(2 * na, 2 * na);
     auto qf = qf_.head(2 * na);
     // A bilateral contact is posed as unilateral on the side σ of its last normal impulse
@@ -193,13 +196,15 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
         const Eigen::Index i = active_[static_cast<std::size_t>(a)];
         const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
         const double side = side_[static_cast<std::size_t>(i)];
-        ja_.row(2 * a) = side * kin_.jacobian.row(2 * i);
-        ja_.row(2 * a + 1) = kin_.jacobian.row(2 * i + 1);
+        jat_.col(2 * a) = side * kin_.jacobian.row(2 * i).transpose();
+        jat_.col(2 * a + 1) = kin_.jacobian.row(2 * i + 1).transpose();
         mu_used_(a) = slipped_[static_cast<std::size_t>(i)] ? c.mu_kinetic : c.mu_static;
       }
-      response_.rowsTimesInverseMass(ja, jg);
-      w.noalias() = jg.lazyProduct(ja.transpose());
-      qf.noalias() = ja * v_free_;
+      response_.inverseMassTimesColumns(jat, gjt);
+      for (Eigen::Index c = 0; c < 2 * na; ++c) {  // contiguous columns: no product kernel
+        qf(c) = jat.col(c).dot(v_free_);
+        for (Eigen::Index r = 0; r < 2 * na; ++r) w(r, c) = jat.col(r).dot(gjt.col(c));
+      }
       for (Eigen::Index a = 0; a < na; ++a) {
         const Eigen::Index i = active_[static_cast<std::size_t>(a)];
         const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
@@ -231,7 +236,7 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
       }
     }
     v = v_free_;
-    v.noalias() += jg.transpose() * r_.head(2 * na);  // G symmetric: G Jᵀ P = (J G)ᵀ P
+    for (Eigen::Index c = 0; c < 2 * na; ++c) v += r_(c) * gjt.col(c);  // G Jᵀ P
     for (Eigen::Index a = 0; a < na; ++a) {
       const Eigen::Index i = active_[static_cast<std::size_t>(a)];
       impulse_(2 * i) = side_[static_cast<std::size_t>(i)] * r_(2 * a);

@@ -148,8 +148,8 @@ class MoreauJeanStepper {
   Eigen::VectorXd q_theta_, q_old_, v_old_, v_free_, impulse_, approach_, sliding_, mu_used_;
   std::vector<int> active_, closed_, slipped_;
   std::vector<double> side_;  ///< σ = ±1: the side a bilateral contact is posed on
-  // Active rows: jg_ = J_A G (2na × nv), w_ = J_A G J_Aᵀ, qf_ (2na), r_ (2na).
-  Eigen::MatrixXd ja_, jg_, w_;
+  // Active contacts: jat_ = J_Aᵀ and gjt_ = G J_Aᵀ (nv × 2na), w_ = J_A G J_Aᵀ, qf_, r_ (2na).
+  Eigen::MatrixXd jat_, gjt_, w_;
   Eigen::VectorXd qf_, r_;
   std::vector<lcp::Problem> problems_;   ///< index na: the 4na LCP
   std::vector<lcp::LemkeSolver> lemke_;  ///< index na
