@@ -3,6 +3,7 @@
 # build in build/ and builds the `stickslip` executable (build/bin/stickslip).
 #   scripts/setup.sh            build the CLI
 #   scripts/setup.sh --tests    also build the test executables
+#   scripts/setup.sh --bench    also install Siconos' kernel and build benchmarks/ (its peer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,12 @@ packages=(
   libeigen3-dev libsiconos-numerics-dev libboost-program-options-dev catch2
   libsundials-dev libyaml-cpp-dev libmuparser-dev nlohmann-json3-dev gnuplot-nox libbenchmark-dev
 )
+mode=${1:-}
+case "$mode" in
+  "" | --tests) ;;
+  --bench) packages+=(libsiconos-kernel-dev) ;;
+  *) echo "setup: unknown option '$mode' (expected --tests or --bench)" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -25,6 +32,9 @@ fi
 
 build_dir=${BUILD_DIR:-build}
 targets=(--target stickslip)
-[[ ${1:-} == --tests ]] && targets=()
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
+benchmarks=OFF
+[[ $mode == --tests ]] && targets=()
+[[ $mode == --bench ]] && benchmarks=ON
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSTICKSLIP_BUILD_BENCHMARKS=$benchmarks >/dev/null
 cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
+[[ $benchmarks == ON ]] && cmake --build "$build_dir" -j "$(nproc)" --target benchmarks

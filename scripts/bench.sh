@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds the benchmarks (scripts/setup.sh --bench installs Siconos' kernel for the peer), runs
+# every one of them, and rewrites the generated part of README.md's Benchmarks section — the
+# lines between the two "benchmarks:generated" markers — with the machine, the date, each
+# command and its output. About ten minutes on two cores; run it on a quiet machine.
+#   scripts/bench.sh             run all and update README.md
+#   scripts/bench.sh --print     run all and print the section; README.md untouched
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-}
+[[ -z $mode || $mode == --print ]] || { echo "bench: unknown option '$mode' (expected --print)" >&2; exit 2; }
+
+begin='<!-- benchmarks:generated:begin (scripts/bench.sh writes this part) -->'
+end='<!-- benchmarks:generated:end -->'
+if [[ -z $mode ]] && ! { grep -qxF "$begin" README.md && grep -qxF "$end" README.md; }; then
+  echo "bench: README.md lacks the markers '$begin' and '$end'; nothing run" >&2
+  exit 2
+fi
+
+scripts/setup.sh --bench
+bin=${BUILD_DIR:-build}/bin
+section=$(mktemp)
+trap 'rm -f "$section" "$section.readme"' EXIT
+
+# Tables go to the README as they are; every other line becomes its own paragraph.
+run() {
+  local title=$1
+  shift
+  echo "running: $*" >&2
+  local output
+  output=$("$@")  # a failing benchmark stops the script: no partial section is written
+  {
+    printf '### %s\n\n`%s`\n\n' "$title" "$*"
+    awk '/^\|/ { print; table = 1; next }
+         table { print ""; table = 0 }
+         NF { print; print "" }' <<<"$output"
+    echo
+  } >>"$section"
+}
+
+cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -n1)
+{
+  echo "$begin"
+  echo
+  echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores of ${cpu:-an unknown CPU}, $(. /etc/os-release && echo "$PRETTY_NAME"),"
+  echo "$(g++ --version | head -n1), Release build, Siconos $(dpkg-query -W -f='${Version}' libsiconos-kernel-dev) from Debian; \`scripts/bench.sh\`."
+  echo
+} >"$section"
+run "Moreau–Jean on flores-translational: ours vs Siconos' kernel" "$bin/bench_peer_flores"
+run "Work–precision on belt and dupont" "$bin/bench_work_precision"
+run "Scaling: a chain of N blocks on a belt" "$bin/bench_scaling"
+run "LCP solvers: ours vs Siconos Numerics" "$bin/stickslip" bench --what lcp
+run "Equations of motion: the thesis' methods on the slider-crank" "$bin/stickslip" bench --what eom
+run "Every friction law on the belt (penalty route)" "$bin/stickslip" bench --what friction
+echo "$end" >>"$section"
+
+if [[ $mode == --print ]]; then
+  cat "$section"
+  exit 0
+fi
+# Replace the old generated part in a complete copy first, then write it over README.md.
+awk -v begin="$begin" -v end="$end" -v file="$section" '
+  $0 == begin { while ((getline line < file) > 0) print line; skip = 1; next }
+  $0 == end { skip = 0; next }
+  !skip { print }' README.md >"$section.readme"
+cat "$section.readme" >README.md
+echo "bench: README.md's Benchmarks section updated" >&2
