@@ -43,6 +43,9 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "t-end", po::value<double>()->default_value(20.0), "end time [s]")(
       "dt", po::value<double>()->default_value(5e-5), "RK4 step of the penalty route, or the Moreau-Jean step "
       "(default per scenario) [s]")(
+      "output-dt", po::value<double>(),
+      "history sampling of event-driven (> 0; events add rows) and Moreau-Jean (>= 0, 0: every "
+      "step) [s]; default 1e-3")(
       "out", po::value<std::string>(), "write the history as CSV (belt: t, x, v, v_rel, F; journal-bearing: t, x, y, theta, "
       "vx, vy, omega, penetration, v_t, F_n, F_t, energy)")(
       "force", po::bool_switch(), "overwrite --out if it exists")(

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "cli/output.hpp"
@@ -50,10 +51,22 @@ int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& e
       throw std::invalid_argument("--out " + csv + ": file exists; pass --force to overwrite it");
   }
 
+  // --output-dt: > 0 for event-driven (it samples between events), >= 0 for Moreau-Jean.
+  std::optional<double> output_dt;
+  if (vm.count("output-dt")) {
+    output_dt = vm["output-dt"].as<double>();
+    const bool every_step = method == "moreau-jean" && *output_dt == 0.0;
+    if (!(*output_dt > 0.0 || every_step) || !std::isfinite(*output_dt))
+      throw std::invalid_argument("--output-dt: expected a time step > 0 [s]" +
+                                  std::string(method == "moreau-jean" ? " or 0 (every step)" : "") +
+                                  ", got " + std::to_string(*output_dt));
+  }
+
   dynamics::NonsmoothRun r;
   double h = 0.0;
   if (method == "event-driven") {
     dynamics::EventDrivenOptions o;
+    if (output_dt) o.output_dt = *output_dt;
     o.t_end = t_end;
     o.solver = solver;
     if (info.stiff) o.integrator = dynamics::OdeMethod::kBdf;
@@ -68,6 +81,7 @@ int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& e
                                   "' has friction in revolute joints, which Moreau-Jean does not "
                                   "take; use event-driven");
     dynamics::MoreauJeanOptions o;
+    if (output_dt) o.output_dt = *output_dt;
     o.t_end = t_end;
     o.solver = solver;
     o.h = h = vm["dt"].defaulted() ? info.h : vm["dt"].as<double>();

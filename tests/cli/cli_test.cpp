@@ -286,3 +286,31 @@ TEST_CASE("stickslip run journal-bearing: a law BDF cannot take is rerun with RK
   const Run chosen = cli({"run", "journal-bearing", "--friction", "coulomb", "--integrator", "bdf", "--t-end", "0.05", "--json"});
   CHECK(chosen.code == 1);
 }
+
+TEST_CASE("stickslip run --output-dt samples the nonsmooth histories", "[cli][run]") {
+  const std::filesystem::path csv =
+      std::filesystem::temp_directory_path() / "stickslip_cli_output_dt.csv";
+  std::filesystem::remove(csv);
+  auto rows = [&csv]() {
+    std::ifstream f(csv);
+    std::string line;
+    long n = -1;  // the header
+    while (std::getline(f, line)) n += line.rfind('#', 0) != 0;
+    return n;
+  };
+  // Moreau–Jean, 0: every step (t = 0 and 100 steps of 1e-5 s).
+  REQUIRE(cli({"run", "flores-translational", "--method", "moreau-jean", "--t-end", "1e-3",
+               "--output-dt", "0", "--out", csv.string()})
+              .code == 0);
+  CHECK(rows() == 101);
+  REQUIRE(cli({"run", "flores-translational", "--method", "moreau-jean", "--t-end", "1e-3",
+               "--output-dt", "1e-4", "--out", csv.string(), "--force"})
+              .code == 0);
+  CHECK(rows() == 11);
+  std::filesystem::remove(csv);
+  // Event-driven samples between events: 0 is refused, naming the option.
+  const Run zero = cli({"run", "belt", "--method", "event-driven", "--output-dt", "0"});
+  CHECK(zero.code == 2);
+  CHECK(zero.err.find("--output-dt") != std::string::npos);
+  CHECK(cli({"run", "belt", "--method", "moreau-jean", "--output-dt", "-1"}).code == 2);
+}
