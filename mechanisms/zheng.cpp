@@ -104,7 +104,8 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
   const Eigen::Vector2d pin(z.crank_radius * std::cos(th1), z.crank_radius * std::sin(th1));
   const double c = z.ideal ? 0.0 : z.bearing_radius - z.journal_radius;
   Eigen::Vector2d e(-c, 0.0);  // eccentricity r_J − r_B
-  for (int pass = 0; pass < 3; ++pass) {
+  const bool at_rest = z.drive == ZhengSliderCrank::Drive::kFree && z.theta1_rate == 0.0;
+  for (int pass = 0; pass < (at_rest ? 20 : 3); ++pass) {
     Eigen::Vector2d bearing = pin - e, u(1.0, 0.0);
     const double sin2 = -bearing.y() / length;
     u = Eigen::Vector2d(std::sqrt(1.0 - sin2 * sin2), sin2);
@@ -127,12 +128,22 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
     if (!response.update(0.0, s.q0, rest)) throw std::invalid_argument("zhengRigid: " + response.message());
     Eigen::VectorXd lambda(locked.constraintCount());
     response.multipliers(rest, lambda);
-    const Eigen::Vector2d on_journal = locked.reactions(0.0, s.q0, lambda).back().force_on_i;
+    const dynamics::JointReaction weld = locked.reactions(0.0, s.q0, lambda).back();
+    const Eigen::Vector2d on_journal = weld.force_on_i;
     const double load = on_journal.norm();
-    const double delta = std::pow(load / std::get<dynamics::HuntCrossleyLaw>(s.contacts[0].compliant_law).stiffness,
-                                  1.0 / z.exponent);
-    // The bearing pushes the journal with −N n, n = e/|e|: e points against the push.
-    e = -(c + delta) * on_journal / std::max(load, 1e-300);
+    // The bearing pushes the journal with F = −N n + F_t t at the contact point r_J + R_j n,
+    // n = e/|e|, t = R n: its moment about r_J is R_j F_t. Started in motion, the journal
+    // takes the load with N alone (F_t = 0: e against the push). At rest (Example III), the
+    // contact also carries the weld's torque, F_t = M / R_j — the sticking equilibrium, where
+    // the contact force passes off the journal centre as the friction circle allows.
+    const double tangential = at_rest ? weld.torque_on_i / z.journal_radius : 0.0;
+    const double normal = std::sqrt(std::max(load * load - tangential * tangential, 0.0));
+    const double delta =
+        std::pow(normal / std::get<dynamics::HuntCrossleyLaw>(s.contacts[0].compliant_law).stiffness,
+                 1.0 / z.exponent);
+    // F rotated by −α is (−N, F_t), α the direction of n.
+    const double alpha = std::atan2(on_journal.y(), on_journal.x()) - std::atan2(tangential, -normal);
+    e = (c + delta) * Eigen::Vector2d(std::cos(alpha), std::sin(alpha));
   }
 
   // Velocities: joints (and the driver), the crank's rate, the journal rolling (ġ = v_τ = 0).

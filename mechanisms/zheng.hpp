@@ -20,7 +20,10 @@
 /// Initial state: the crank at θ1(0) with rate θ̇1(0), the journal touching the bearing
 /// (δ = 0) on the side that carries the slider's weight (the eccentricity pointing from B
 /// towards A along the rod), every other velocity from the joints with the journal rolling
-/// in the bearing (ġ = 0, v_τ = 0).
+/// in the bearing (ġ = 0, v_τ = 0). Started at rest (Example III), the journal sits in the
+/// sticking equilibrium instead: the contact carries the force and the torque the joint
+/// carries when locked, its tangential part F_t = M / R_j inside the friction cone when
+/// μs is large enough (F_t/N ≈ 0.11 at θ1 = π − 0.01).
 
 #include <string>
 

@@ -2,6 +2,7 @@
 // (compliant normal force, set-valued Coulomb friction), Example I, event-driven.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <numbers>
 
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "mechanisms/zheng.hpp"
@@ -91,4 +92,28 @@ TEST_CASE("zheng II: the driving torque's amplitude grows with the friction coef
     CHECK(amplitude > previous);
     previous = amplitude;
   }
+}
+
+TEST_CASE("zheng III: dry Coulomb holds the crank at pi - 0.01, without friction it falls",
+          "[zheng][event-driven]") {
+  // Started at rest in the sticking equilibrium (the contact carries the locked joint's force
+  // and torque), static friction holds the mechanism; without friction nothing can.
+  mechanisms::ZhengSliderCrank z = mechanisms::zhengExample("equilibrium");
+  z.mu_kinetic = 0.15;
+  z.mu_static = 0.20;
+  const dynamics::NonsmoothRun dry = run(z, 5.0);
+  INFO(dry.message);
+  REQUIRE(dry.ok);
+  const double start = std::numbers::pi - 0.01;
+  const Eigen::Index cols = dry.history.cols();
+  CHECK((dry.history.col(3).array() - start).abs().maxCoeff() < 1e-7);
+  const auto normal = dry.history.col(cols - 2).array(), friction = dry.history.col(cols - 1).array();
+  CHECK(friction.abs().minCoeff() > 0.05 * normal.maxCoeff());              // static friction works
+  CHECK((friction.abs() <= z.mu_static * normal + 1e-9).all());             // inside the cone
+  for (const auto& e : dry.events) CHECK(e.kind == dynamics::EventKind::kStick);
+
+  z.mu_kinetic = z.mu_static = 0.0;
+  const dynamics::NonsmoothRun frictionless = run(z, 5.0);
+  REQUIRE(frictionless.ok);
+  CHECK(frictionless.history.col(3).minCoeff() < 0.5);  // swings down through θ1 ≈ 0
 }
