@@ -37,4 +37,6 @@ benchmarks=OFF
 [[ $mode == --bench ]] && benchmarks=ON
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSTICKSLIP_BUILD_BENCHMARKS=$benchmarks >/dev/null
 cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
-[[ $benchmarks == ON ]] && cmake --build "$build_dir" -j "$(nproc)" --target benchmarks
+if [[ $benchmarks == ON ]]; then
+  cmake --build "$build_dir" -j "$(nproc)" --target benchmarks
+fi
