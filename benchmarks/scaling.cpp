@@ -1,0 +1,436 @@
+// bench_scaling: how the cost of the nonsmooth formulations grows with the number of frictional
+// contacts, on a chain of N blocks on a moving belt (mechanisms/belt_chain.hpp), N = 1, 2, 4, …
+//
+//   bench_scaling [--max-n N] [--budget S] [--json]
+//
+// Moreau–Jean (h = 1e-4 s): µs per step, the LCP size (4 × active contacts, Lemke's
+// formulation), pivots per solve (iterations per solve for the iterative Siconos solvers
+// nsgs and cpg), for Lemke and the Siconos fc2d solvers. Each (solver, N) steps until S
+// seconds of CPU are used (default 1; at least 20 steps, at most 12 s of simulated time).
+// Event-driven: µs per event (everything between two events: integration, the event's
+// complementarity problems, the restart) over a fixed simulated window of 12 s (at most 20000
+// events); once a size takes more than 10 s of CPU, the larger sizes of that solver are
+// skipped. 12 s, not less: block 0 starts at its spring's rest length, so with N = 1 the first
+// break-away is at the belt's t₁ = 7.36 s and with N = 2 block 0 breaks away at ≈ 10.9 s. The whole default run (--max-n 256) stays within five minutes on two cores.
+// Growth exponents are least-squares slopes of log µs against log N over N ≥ 16.
+//
+// The chain (spacing 4 m) starts with the springs pre-loaded (offset_amplitude 1.5 m, as in
+// tests/mechanisms/belt_chain_test.cpp) so that blocks slide and stick from t = 0 and the timed
+// window is representative of a stick–slip run; with a small pre-load (0.3 m) every block
+// sticks, and with unloaded springs the chain rides the belt rigidly for the first 7.36 s.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "mechanisms/belt_chain.hpp"
+
+using namespace stickslip;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr double kStep = 1e-4;            // Moreau–Jean h [s]
+constexpr double kSpacing = 4.0;          // spring rest length, BeltChain::spacing [m]
+constexpr double kOffset = 1.5;           // spring pre-load, BeltChain::offset_amplitude [m]
+constexpr double kMaxMjTime = 12.0;       // simulated time cap per Moreau–Jean run [s]
+constexpr double kEdTime = 12.0;          // simulated window of every event-driven run [s]
+constexpr double kEdSkipAfter = 10.0;     // event-driven: larger N skipped past this CPU [s]
+constexpr long kMaxEdEvents = 20000;
+constexpr int kFitFrom = 16;              // exponents are fitted over N ≥ this
+
+struct Row {
+  std::string formulation, solver;
+  int n = 0;
+  bool ok = false;
+  bool skipped = false;
+  std::string message;
+  double sim_time = 0.0, cpu_seconds = 0.0;
+  long units = 0;         // steps or events
+  double us_per_unit = 0.0;
+  double lcp_size = 0.0;  // mean 4 × active contacts (Moreau–Jean)
+  double pivots_per_solve = 0.0;
+  long lcp_solves = 0;
+  double slipping = 0.0;  // MJ: fraction of block-steps slipping; ED: slip-start events
+};
+
+Row rowOf(const std::string& formulation, const std::string& solver, int n) {
+  Row r;
+  r.formulation = formulation;
+  r.solver = solver;
+  r.n = n;
+  return r;
+}
+
+mechanisms::BeltChain chainOf(int n) {
+  mechanisms::BeltChain c;
+  c.blocks = n;
+  c.spacing = kSpacing;
+  c.offset_amplitude = kOffset;
+  return c;
+}
+
+Row runMoreauJean(int n, const std::string& solver, double budget) {
+  Row row = rowOf("moreau-jean", solver, n);
+  const mechanisms::BeltChain chain = chainOf(n);
+  const dynamics::RigidScenario s = mechanisms::beltChainRigid(chain);
+  dynamics::MoreauJeanOptions o;
+  o.h = kStep;
+  o.solver = solver;
+  o.t_end = kMaxMjTime;
+  try {
+    dynamics::MoreauJeanStepper stepper(s.model, s.contacts, o);
+    Eigen::VectorXd q = s.q0, v = s.v0;
+    double t = 0.0, active_sum = 0.0, slip_sum = 0.0;
+    long steps = 0;
+    const long max_steps = std::lround(kMaxMjTime / kStep);
+    row.ok = true;
+    const auto t0 = Clock::now();
+    double elapsed = 0.0;
+    while (steps < max_steps && (steps < 20 || elapsed < budget)) {
+      // Active as the stepper decides it: the block's gap y predicted half a step ahead.
+      for (int i = 0; i < n; ++i) {
+        active_sum += q(3 * i + 1) + 0.5 * kStep * v(3 * i + 1) <= o.gap_tolerance;
+        slip_sum += std::abs(v(3 * i) - chain.belt.belt_speed) > 1e-6;
+      }
+      if (!stepper.step(t, kStep, q, v)) {
+        row.ok = false;
+        row.message = "step at t = " + std::to_string(t) + " s failed: " + stepper.message();
+        break;
+      }
+      t += kStep;
+      ++steps;
+      elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+    row.cpu_seconds = elapsed;
+    row.sim_time = t;
+    row.units = steps;
+    row.us_per_unit = steps > 0 ? 1e6 * elapsed / double(steps) : NAN;
+    row.lcp_size = steps > 0 ? 4.0 * active_sum / double(steps) : 0.0;
+    row.slipping = steps > 0 ? slip_sum / (double(steps) * n) : 0.0;
+    row.lcp_solves = stepper.lcpSolves();
+    row.pivots_per_solve =
+        stepper.lcpSolves() > 0 ? double(stepper.pivots()) / double(stepper.lcpSolves()) : 0.0;
+  } catch (const std::exception& e) {
+    row.ok = false;
+    row.message = e.what();
+  }
+  return row;
+}
+
+Row runEventDriven(int n, const std::string& solver) {
+  Row row = rowOf("event-driven", solver, n);
+  const mechanisms::BeltChain chain = chainOf(n);
+  const dynamics::RigidScenario s = mechanisms::beltChainRigid(chain);
+  dynamics::EventDrivenOptions o;
+  o.solver = solver;
+  o.cross_check = false;  // the single-contact cross-check is a test, not part of the cost
+  o.output_dt = 0.01;
+  o.max_events = kMaxEdEvents;
+  o.t_end = kEdTime;
+  dynamics::NonsmoothRun run;
+  try {
+    run = dynamics::simulateEventDriven(s, o);
+  } catch (const std::exception& e) {
+    row.message = e.what();
+    return row;
+  }
+  const bool capped = !run.ok && long(run.events.size()) >= kMaxEdEvents;
+  row.ok = run.ok || capped;
+  row.message = run.ok ? std::string() : run.message;
+  row.sim_time = run.t_end;
+  row.cpu_seconds = run.cpu_seconds;
+  row.units = long(run.events.size());
+  row.us_per_unit = row.units > 0 ? 1e6 * run.cpu_seconds / double(row.units) : NAN;
+  row.lcp_solves = run.lcp_solves;
+  row.pivots_per_solve = run.lcp_solves > 0 ? double(run.pivots) / double(run.lcp_solves) : 0.0;
+  for (const auto& e : run.events)
+    row.slipping += e.kind == dynamics::EventKind::kSlipPositive ||
+                    e.kind == dynamics::EventKind::kSlipNegative;
+  return row;
+}
+
+/// Least-squares slope of log µs against log N over N ≥ kFitFrom; NaN with fewer than 3 points.
+double growthExponent(const std::vector<Row>& rows) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int k = 0;
+  for (const Row& r : rows) {
+    if (!r.ok || r.skipped || r.n < kFitFrom || !(r.us_per_unit > 0.0)) continue;
+    const double x = std::log(double(r.n)), y = std::log(r.us_per_unit);
+    sx += x, sy += y, sxx += x * x, sxy += x * y, ++k;
+  }
+  if (k < 3) return NAN;
+  return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+}
+
+void usage(std::ostream& os) {
+  os << "usage: bench_scaling [--max-n N] [--budget SECONDS] [--json]\n"
+        "  --max-n N     largest chain (N = 1, 2, 4, … ≤ N; default 256)\n"
+        "  --budget S    Moreau–Jean CPU seconds per solver and N (default 1)\n"
+        "  --json        one JSON object instead of the tables\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int max_n = 256;
+  double budget = 1.0;
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "bench_scaling: " << a << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--max-n") {
+      const std::string v = value();
+      max_n = std::atoi(v.c_str());
+      if (max_n < 1) {
+        std::cerr << "bench_scaling: --max-n expects an integer ≥ 1, got '" << v << "'\n";
+        return 2;
+      }
+    } else if (a == "--budget") {
+      const std::string v = value();
+      budget = std::atof(v.c_str());
+      if (!(budget > 0.0)) {
+        std::cerr << "bench_scaling: --budget expects seconds > 0, got '" << v << "'\n";
+        return 2;
+      }
+    } else if (a == "--help" || a == "-h") {
+      usage(std::cout);
+      return 0;
+    } else {
+      std::cerr << "bench_scaling: unknown argument '" << a << "'\n";
+      usage(std::cerr);
+      return 2;
+    }
+  }
+
+  // Siconos' enumeration is exponential in the number of contacts: small N only.
+  struct Solver {
+    std::string name;
+    int max_n;
+  };
+  const std::vector<Solver> mj_solvers = {{"lemke", 1 << 30},
+                                          {"siconos-lemke", 1 << 30},
+                                          {"siconos-nsgs", 1 << 30},
+                                          {"siconos-cpg", 1 << 30},
+                                          {"siconos-enum", 2}};
+  const std::vector<Solver> ed_solvers = {{"lemke", 1 << 30}, {"siconos-lemke", 1 << 30}};
+
+  std::vector<int> sizes;
+  for (int n = 1; n <= max_n; n *= 2) sizes.push_back(n);
+
+  std::map<std::pair<std::string, std::string>, std::vector<Row>> table;  // (formulation, solver)
+  std::vector<std::pair<std::string, std::string>> order;
+  auto add = [&](Row r) {
+    const auto key = std::make_pair(r.formulation, r.solver);
+    if (!table.count(key)) order.push_back(key);
+    if (r.skipped)
+      std::cerr << r.formulation << " " << r.solver << " N = " << r.n << ": " << r.message << "\n";
+    else
+      std::cerr << r.formulation << " " << r.solver << " N = " << r.n << ": "
+                << (r.ok ? "" : "FAILED ") << r.us_per_unit << " µs (" << r.cpu_seconds
+                << " s CPU)\n";
+    table[key].push_back(std::move(r));
+  };
+  std::map<std::string, Row> ed_last;  // event-driven: the last size run, per solver
+  const auto start = Clock::now();
+  for (int n : sizes) {
+    for (const Solver& s : mj_solvers)
+      if (n <= s.max_n) add(runMoreauJean(n, s.name, budget));
+    for (const Solver& s : ed_solvers) {
+      if (n > s.max_n) continue;
+      // The last size this solver ran: once it took more than kEdSkipAfter (a run that failed
+      // early counted as if extrapolated to the whole window), skip the larger sizes.
+      if (ed_last.count(s.name)) {
+        const Row& p = ed_last[s.name];
+        const bool partial = !p.ok && p.sim_time > 0.0 && p.sim_time < kEdTime;
+        const double whole = partial ? p.cpu_seconds * kEdTime / p.sim_time : p.cpu_seconds;
+        if (whole > kEdSkipAfter) {
+          Row r = rowOf("event-driven", s.name, n);
+          r.skipped = true;
+          char msg[160];
+          if (partial)
+            std::snprintf(msg, sizeof msg,
+                          "skipped (previous N took %.1f s, failing at t = %.2f s; ≈ %.0f s for the window)",
+                          p.cpu_seconds, p.sim_time, whole);
+          else
+            std::snprintf(msg, sizeof msg, "skipped (previous N took %.1f s)", p.cpu_seconds);
+          r.message = msg;
+          add(std::move(r));
+          continue;
+        }
+      }
+      Row r = runEventDriven(n, s.name);
+      ed_last[s.name] = r;
+      add(std::move(r));
+    }
+  }
+  const double total = std::chrono::duration<double>(Clock::now() - start).count();
+
+  // The fastest Moreau–Jean solver per N, and the first N where it is not Lemke.
+  std::map<int, std::string> fastest;
+  std::map<int, double> best;
+  for (const auto& [key, rows] : table) {
+    if (key.first != "moreau-jean") continue;
+    for (const Row& r : rows)
+      if (r.ok && (!best.count(r.n) || r.us_per_unit < best[r.n])) {
+        best[r.n] = r.us_per_unit;
+        fastest[r.n] = key.second;
+      }
+  }
+  std::map<int, double> lemke_us;
+  for (const Row& r : table[std::make_pair(std::string("moreau-jean"), std::string("lemke"))])
+    if (r.ok) lemke_us[r.n] = r.us_per_unit;
+  int lemke_overtaken = 0;  // first N where another solver is faster
+  bool lemke_regains = false;  // Lemke the fastest again at some larger N
+  for (const auto& [n, name] : fastest) {
+    if (name != "lemke" && lemke_overtaken == 0) lemke_overtaken = n;
+    if (name == "lemke" && lemke_overtaken > 0) lemke_regains = true;
+  }
+
+  if (json) {
+    nlohmann::json rows = nlohmann::json::array(), exponents = nlohmann::json::array();
+    for (const auto& key : order) {
+      for (const Row& r : table[key])
+        rows.push_back({{"formulation", r.formulation},
+                        {"solver", r.solver},
+                        {"n", r.n},
+                        {"status", r.skipped ? "skipped" : r.ok ? "ok" : "failed"},
+                        {"message", r.message},
+                        {"sim_time", r.sim_time},
+                        {"cpu_seconds", r.cpu_seconds},
+                        {r.formulation == "moreau-jean" ? "steps" : "events", r.units},
+                        {r.formulation == "moreau-jean" ? "us_per_step" : "us_per_event",
+                         r.us_per_unit},
+                        {"lcp_size", r.lcp_size},
+                        {"lcp_solves", r.lcp_solves},
+                        {"pivots_or_iterations_per_solve", r.pivots_per_solve},
+                        {r.formulation == "moreau-jean" ? "slipping_fraction" : "slip_events",
+                         r.slipping}});
+      const double e = growthExponent(table[key]);
+      exponents.push_back({{"formulation", key.first},
+                           {"solver", key.second},
+                           {"exponent", std::isfinite(e) ? nlohmann::json(e) : nlohmann::json()}});
+    }
+    nlohmann::json fast = nlohmann::json::object();
+    for (const auto& [n, name] : fastest) fast[std::to_string(n)] = name;
+    std::cout << nlohmann::json{{"h", kStep},
+                                {"spacing", kSpacing},
+                                {"offset_amplitude", kOffset},
+                                {"event_driven_window_s", kEdTime},
+                                {"event_driven_skip_after_s", kEdSkipAfter},
+                                {"budget_seconds", budget},
+                                {"fit_from_n", kFitFrom},
+                                {"total_seconds", total},
+                                {"rows", rows},
+                                {"exponents", exponents},
+                                {"fastest_moreau_jean", fast},
+                                {"lemke_overtaken_at_n",
+                                 lemke_overtaken > 0 ? nlohmann::json(lemke_overtaken) : nlohmann::json()}}
+                     .dump()
+              << "\n";
+    return 0;
+  }
+
+  char line[320];
+  std::cout << "belt chain (mechanisms/belt_chain.hpp), spacing " << kSpacing
+            << " m, springs pre-loaded " << kOffset << " m\n"
+            << "Moreau–Jean h = " << kStep << " s, ~" << budget << " s CPU per row\n"
+            << "event-driven window " << kEdTime << " s simulated, larger N skipped after "
+            << kEdSkipAfter << " s CPU\n"
+            << "total " << std::lround(total) << " s\n\n"
+            << "Moreau–Jean\n\n"
+            << "| solver | N | steps | µs/step | LCP size | pivots or iterations / solve | slipping % |\n"
+            << "|---|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& key : order) {
+    if (key.first != "moreau-jean") continue;
+    for (const Row& r : table[key]) {
+      if (r.ok)
+        std::snprintf(line, sizeof line, "| %s | %d | %ld | %.1f | %.0f | %.1f | %.0f |\n",
+                      r.solver.c_str(), r.n, r.units, r.us_per_unit, r.lcp_size,
+                      r.pivots_per_solve, 100.0 * r.slipping);
+      else
+        std::snprintf(line, sizeof line, "| %s | %d | failed: %.200s | | | | |\n", r.solver.c_str(),
+                      r.n, r.message.c_str());
+      std::cout << line;
+    }
+  }
+  std::cout << "\nEvent-driven\n\n"
+            << "| solver | N | simulated s | CPU s | events | slip starts | µs/event | LCP solves | pivots or iterations / solve |\n"
+            << "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& key : order) {
+    if (key.first != "event-driven") continue;
+    for (const Row& r : table[key]) {
+      if (r.skipped)
+        std::snprintf(line, sizeof line, "| %s | %d | %s | | | | | | |\n", r.solver.c_str(), r.n,
+                      r.message.c_str());
+      else if (r.ok && r.units == 0)
+        std::snprintf(line, sizeof line, "| %s | %d | %.3g | %.2f | 0 | 0 | — | %ld | %.1f |\n",
+                      r.solver.c_str(), r.n, r.sim_time, r.cpu_seconds, r.lcp_solves,
+                      r.pivots_per_solve);
+      else if (r.ok)
+        std::snprintf(line, sizeof line,
+                      "| %s | %d | %.3g | %.2f | %ld | %.0f | %.1f | %ld | %.1f |\n",
+                      r.solver.c_str(), r.n, r.sim_time, r.cpu_seconds, r.units, r.slipping,
+                      r.us_per_unit, r.lcp_solves, r.pivots_per_solve);
+      else
+        std::snprintf(line, sizeof line, "| %s | %d | failed: %.200s | | | | | | |\n",
+                      r.solver.c_str(), r.n, r.message.c_str());
+      std::cout << line;
+    }
+  }
+  std::cout << "\nGrowth exponents (µs per step or event ∝ N^p, least squares over N ≥ " << kFitFrom
+            << ")\n\n| formulation | solver | p | fitted N |\n|---|---|---:|---|\n";
+  std::vector<std::string> fits;
+  for (const auto& key : order) {
+    const double e = growthExponent(table[key]);
+    std::string ns;
+    for (const Row& r : table[key])
+      if (r.ok && !r.skipped && r.n >= kFitFrom && r.us_per_unit > 0.0)
+        ns += (ns.empty() ? "" : ", ") + std::to_string(r.n);
+    if (std::isfinite(e)) {
+      std::snprintf(line, sizeof line, "| %s | %s | %.2f | %s |\n", key.first.c_str(),
+                    key.second.c_str(), e, ns.c_str());
+      char fit[200];
+      std::snprintf(fit, sizeof fit, "fit: %s %s: µs per %s ∝ N^%.2f (N = %s)\n", key.first.c_str(),
+                    key.second.c_str(), key.first == "moreau-jean" ? "step" : "event", e, ns.c_str());
+      fits.push_back(fit);
+    } else {
+      std::snprintf(line, sizeof line, "| %s | %s | — | fewer than 3 sizes ok |\n", key.first.c_str(),
+                    key.second.c_str());
+    }
+    std::cout << line;
+  }
+  std::cout << "\n";
+  for (const std::string& f : fits) std::cout << f;
+  std::cout << "\nFastest Moreau–Jean solver per N (µs/step; Lemke's time relative to the fastest):\n";
+  for (const auto& [n, name] : fastest) {
+    if (lemke_us.count(n))
+      std::snprintf(line, sizeof line, "N = %d: %s %.1f µs, lemke %.1f µs (×%.2f)\n", n,
+                    name.c_str(), best[n], lemke_us[n], lemke_us[n] / best[n]);
+    else
+      std::snprintf(line, sizeof line, "N = %d: %s %.1f µs, lemke failed\n", n, name.c_str(), best[n]);
+    std::cout << line;
+  }
+  if (lemke_overtaken > 0)
+    std::cout << "Lemke stops being the fastest Moreau–Jean solver at N = " << lemke_overtaken
+              << (lemke_regains ? " (but is the fastest again at some larger N)" : "") << "\n";
+  else
+    std::cout << "Lemke is the fastest Moreau–Jean solver at every N measured\n";
+  return 0;
+}
