@@ -46,7 +46,7 @@ using namespace stickslip;
 
 namespace {
 
-using Events = std::vector<std::pair<double, std::string>>;
+using Events = std::vector<dynamics::ModeChange>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kBeltEnd = 20.0, kDupontEnd = 10.0;  // [s]
 // History sampling [s]: the penalty instants are read off the samples; the nonsmooth runs
@@ -64,27 +64,6 @@ struct Point {
   double error = kInf;  // +∞: unmatched
   double cpu = 0.0;
 };
-
-/// Max |Δt| between the run's mode changes and the reference, matched one to one with equal
-/// kinds; +∞ when they cannot be matched.
-double maxTimeError(const Events& run, const Events& reference) {
-  if (run.size() != reference.size()) return kInf;
-  double err = 0.0;
-  for (std::size_t i = 0; i < run.size(); ++i) {
-    if (run[i].second != reference[i].second) return kInf;
-    err = std::max(err, std::abs(run[i].first - reference[i].first));
-  }
-  return err;
-}
-
-Events modeChanges(const dynamics::NonsmoothRun& r) {
-  Events ev;
-  for (const auto& e : r.events)
-    if (e.kind == dynamics::EventKind::kStick || e.kind == dynamics::EventKind::kSlipPositive ||
-        e.kind == dynamics::EventKind::kSlipNegative)
-      ev.emplace_back(e.t, std::string(dynamics::toString(e.kind)));
-  return ev;
-}
 
 /// What one run gives: its mode changes and its CPU seconds.
 struct Outcome {
@@ -116,7 +95,7 @@ Point measure(std::string scenario, std::string method, std::string parameter, d
           o.message,
           o.events.size(),
           reference.size(),
-          maxTimeError(o.events, reference),
+          dynamics::maxModeTimeError(o.events, reference),
           o.cpu};
   std::fprintf(stderr, "  %-7s %-26s %s = %-8.0e error %-10.3e cpu %.4f s%s\n", p.scenario.c_str(),
                p.method.c_str(), p.parameter.c_str(), p.value, p.error, p.cpu,
@@ -125,7 +104,7 @@ Point measure(std::string scenario, std::string method, std::string parameter, d
 }
 
 Outcome nonsmooth(const dynamics::NonsmoothRun& r) {
-  return {r.ok, r.message, modeChanges(r), r.cpu_seconds};
+  return {r.ok, r.message, dynamics::modeChanges(r), r.cpu_seconds};
 }
 
 std::function<Outcome()> eventDriven(const dynamics::RigidScenario& s, double t_end, double rtol) {

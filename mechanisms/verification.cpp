@@ -15,7 +15,7 @@
 namespace stickslip::mechanisms {
 namespace {
 
-using Events = std::vector<std::pair<double, std::string>>;
+using Events = std::vector<dynamics::ModeChange>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 VerificationRow row(std::string c, std::string method, std::string quantity, double reference,
@@ -32,21 +32,8 @@ VerificationRow row(std::string c, std::string method, std::string quantity, dou
   return r;
 }
 
-/// Max |Δt| between the run's stick/slip changes and the reference, matched one to one with
-/// equal kinds; +∞ when they cannot be matched.
 double maxTimeError(const dynamics::NonsmoothRun& run, const Events& reference) {
-  std::vector<const dynamics::ContactEvent*> modes;
-  for (const auto& e : run.events)
-    if (e.kind == dynamics::EventKind::kStick || e.kind == dynamics::EventKind::kSlipPositive ||
-        e.kind == dynamics::EventKind::kSlipNegative)
-      modes.push_back(&e);
-  if (modes.size() != reference.size()) return kInf;
-  double err = 0.0;
-  for (std::size_t i = 0; i < reference.size(); ++i) {
-    if (std::string(dynamics::toString(modes[i]->kind)) != reference[i].second) return kInf;
-    err = std::max(err, std::abs(modes[i]->t - reference[i].first));
-  }
-  return err;
+  return dynamics::maxModeTimeError(dynamics::modeChanges(run), reference);
 }
 
 dynamics::NonsmoothRun eventDriven(const dynamics::RigidScenario& s, double t_end,

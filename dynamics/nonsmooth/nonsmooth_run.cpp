@@ -1,5 +1,9 @@
 #include "dynamics/nonsmooth/nonsmooth_run.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace stickslip::dynamics {
 
 std::string_view toString(ContactMode m) {
@@ -22,6 +26,27 @@ std::string_view toString(EventKind k) {
     case EventKind::kClose: return "close";
   }
   return "?";
+}
+
+std::vector<ModeChange> modeChanges(const NonsmoothRun& run) {
+  std::vector<ModeChange> changes;
+  for (const ContactEvent& e : run.events)
+    if (e.kind == EventKind::kStick || e.kind == EventKind::kSlipPositive ||
+        e.kind == EventKind::kSlipNegative)
+      changes.emplace_back(e.t, std::string(toString(e.kind)));
+  return changes;
+}
+
+double maxModeTimeError(const std::vector<ModeChange>& changes,
+                        const std::vector<ModeChange>& reference) {
+  constexpr double kUnmatched = std::numeric_limits<double>::infinity();
+  if (changes.size() != reference.size()) return kUnmatched;
+  double error = 0.0;
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    if (changes[i].second != reference[i].second) return kUnmatched;
+    error = std::max(error, std::abs(changes[i].first - reference[i].first));
+  }
+  return error;
 }
 
 }  // namespace stickslip::dynamics

@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace stickslip::dynamics {
@@ -44,5 +45,14 @@ struct NonsmoothRun {
   Eigen::MatrixXd history;
   Eigen::VectorXd final_q, final_v;
 };
+
+/// A stick/slip change: its time and kind ("stick", "slip+", "slip-").
+using ModeChange = std::pair<double, std::string>;
+/// The run's stick/slip changes in order (impacts, openings and closings left out).
+std::vector<ModeChange> modeChanges(const NonsmoothRun& run);
+/// Max |Δt| between two lists of changes matched one to one with equal kinds; +∞ when they
+/// cannot be matched (different counts or kinds).
+double maxModeTimeError(const std::vector<ModeChange>& changes,
+                        const std::vector<ModeChange>& reference);
 
 }  // namespace stickslip::dynamics
