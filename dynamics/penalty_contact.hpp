@@ -209,7 +209,7 @@ enum class PenaltyStatus { kSuccess, kEomFailure, kIntegratorFailure };
 std::string_view toString(PenaltyStatus s);
 
 /// A contact closing (δ crosses 0 upwards) or opening, at an approximate time.
-struct ContactEvent {
+struct ContactCrossing {
   double t = 0.0;
   int contact = 0;
   bool closing = true;
@@ -223,7 +223,7 @@ struct PenaltyRun {
   long steps = 0;          ///< accepted steps (RK4 steps, or CVODE's internal steps)
   long rhs_evaluations = 0;
   double cpu_seconds = 0.0;
-  std::vector<ContactEvent> events;
+  std::vector<ContactCrossing> events;
   /// Sampled every output_dt; columns: t, y (stateSize), then per contact (δ, v_t, Fₙ, Fₜ),
   /// then the total energy.
   Eigen::MatrixXd history;

@@ -92,7 +92,7 @@ JournalBearingRun simulateJournalBearing(const JournalBearing& jb,
     else
       out.modes.push_back({a, b, m});
   };
-  for (const dynamics::ContactEvent& ev : out.run.events) {
+  for (const dynamics::ContactCrossing& ev : out.run.events) {
     if (ev.closing && !closed) {
       push(t_open_begin, ev.t, ContactMode::kFreeFlight);
       t_close = ev.t;
