@@ -13,7 +13,6 @@ namespace stickslip::dynamics {
 using contact_detail::directionRow;
 using contact_detail::directionRowRate;
 using contact_detail::perp;
-using contact_detail::rotate;
 
 void PointLineContact::validate(std::string_view who) const {
   const bool finite =
@@ -32,23 +31,40 @@ void PointLineContact::validate(std::string_view who) const {
   if (!os.str().empty()) throw std::invalid_argument(std::string(who) + ": " + os.str());
 }
 
+PlanarBodyState PlanarBodyState::at(const Eigen::Vector3d& q, const Eigen::Vector3d& qdot) {
+  PlanarBodyState b;
+  b.q = q;
+  b.qdot = qdot;
+  if (q.z() != 0.0) {  // θ = 0 (the ground, most often): exact without the sine and cosine
+    b.cos = std::cos(q.z());
+    b.sin = std::sin(q.z());
+  }
+  return b;
+}
+
 PointLineKinematics pointLineKinematics(const PointLineContact& c, const Eigen::Vector3d& q_i,
                                         const Eigen::Vector3d& qdot_i, const Eigen::Vector3d& q_j,
                                         const Eigen::Vector3d& qdot_j, bool drift) {
   c.validate("dynamics::pointLineKinematics");
+  return pointLineKinematics(c, PlanarBodyState::at(q_i, qdot_i), PlanarBodyState::at(q_j, qdot_j),
+                             drift);
+}
+
+PointLineKinematics pointLineKinematics(const PointLineContact& c, const PlanarBodyState& i,
+                                        const PlanarBodyState& j, bool drift) {
   PointLineKinematics k;
-  const Eigen::Vector2d rho_i = rotate(q_i.z(), c.point_on_i);
-  k.point = q_i.head<2>() + rho_i;
-  const Eigen::Vector2d r_q = q_j.head<2>() + rotate(q_j.z(), c.line_point_on_j);
-  k.normal = rotate(q_j.z(), c.line_normal_on_j);
+  const Eigen::Vector2d rho_i = i.rotate(c.point_on_i);
+  k.point = i.q.head<2>() + rho_i;
+  const Eigen::Vector2d r_q = j.q.head<2>() + j.rotate(c.line_point_on_j);
+  k.normal = j.rotate(c.line_normal_on_j);
   k.tangent = perp(k.normal);
   const Eigen::Vector2d d = k.point - r_q;
   k.gap = k.normal.dot(d);
-  const Eigen::Vector2d rho_j = k.point - q_j.head<2>();
+  const Eigen::Vector2d rho_j = k.point - j.q.head<2>();
   k.jacobian.row(0) << directionRow(k.normal, rho_i), -directionRow(k.normal, rho_j);
   k.jacobian.row(1) << directionRow(k.tangent, rho_i), -directionRow(k.tangent, rho_j);
   Eigen::Matrix<double, 6, 1> qdot;
-  qdot << qdot_i, qdot_j;
+  qdot << i.qdot, j.qdot;
   const Eigen::Vector2d v = k.jacobian * qdot;
   k.gap_rate = v(0);
   k.tangential_velocity = v(1);
@@ -57,13 +73,13 @@ PointLineKinematics pointLineKinematics(const PointLineContact& c, const Eigen::
     return k;
   }
   // J̇ q̇: ṅ = θ̇_j t, ṫ = −θ̇_j n, ρ̇_i = θ̇_i S ρ_i, ρ̇_j = ṙ_P − Ṙ_j.
-  const Eigen::Vector2d ndot = qdot_j.z() * k.tangent, tdot = -qdot_j.z() * k.normal;
-  const Eigen::Vector2d rhodot_i = qdot_i.z() * perp(rho_i);
-  const Eigen::Vector2d rhodot_j = qdot_i.head<2>() + rhodot_i - qdot_j.head<2>();
-  k.jdot_qdot << directionRowRate(k.normal, ndot, rho_i, rhodot_i, qdot_i) -
-                     directionRowRate(k.normal, ndot, rho_j, rhodot_j, qdot_j),
-      directionRowRate(k.tangent, tdot, rho_i, rhodot_i, qdot_i) -
-          directionRowRate(k.tangent, tdot, rho_j, rhodot_j, qdot_j);
+  const Eigen::Vector2d ndot = j.qdot.z() * k.tangent, tdot = -j.qdot.z() * k.normal;
+  const Eigen::Vector2d rhodot_i = i.qdot.z() * perp(rho_i);
+  const Eigen::Vector2d rhodot_j = i.qdot.head<2>() + rhodot_i - j.qdot.head<2>();
+  k.jdot_qdot << directionRowRate(k.normal, ndot, rho_i, rhodot_i, i.qdot) -
+                     directionRowRate(k.normal, ndot, rho_j, rhodot_j, j.qdot),
+      directionRowRate(k.tangent, tdot, rho_i, rhodot_i, i.qdot) -
+          directionRowRate(k.tangent, tdot, rho_j, rhodot_j, j.qdot);
   return k;
 }
 

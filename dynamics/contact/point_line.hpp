@@ -58,12 +58,30 @@ struct PointLineKinematicsT {
 using PointLineKinematics = PointLineKinematicsT<6>;        ///< line on a moving body j
 using PointGroundLineKinematics = PointLineKinematicsT<3>;  ///< line fixed in the ground
 
+/// A body's pose q = (x, y, θ), velocity q̇ and rotation A(θ) as (cos θ, sin θ): computed once
+/// per body when several contacts share it (a slider's corners), not once per contact.
+struct PlanarBodyState {
+  Eigen::Vector3d q = Eigen::Vector3d::Zero(), qdot = Eigen::Vector3d::Zero();
+  double cos = 1.0, sin = 0.0;
+
+  static PlanarBodyState at(const Eigen::Vector3d& q, const Eigen::Vector3d& qdot);
+  /// A(θ) s′.
+  Eigen::Vector2d rotate(const Eigen::Vector2d& local) const {
+    return {cos * local.x() - sin * local.y(), sin * local.x() + cos * local.y()};
+  }
+};
+
 /// Point of body i (pose q_i, velocity q̇_i) against the line of body j (q_j, q̇_j).
 /// With drift = false J̇ q̇ is not computed (left NaN): velocity-level schemes never need it.
 /// Throws std::invalid_argument if `c` is invalid.
 PointLineKinematics pointLineKinematics(const PointLineContact& c, const Eigen::Vector3d& q_i,
                                         const Eigen::Vector3d& qdot_i, const Eigen::Vector3d& q_j,
                                         const Eigen::Vector3d& qdot_j, bool drift = true);
+
+/// The same from the bodies' states, without validating `c`: for callers that validated it
+/// once and evaluate it every time step.
+PointLineKinematics pointLineKinematics(const PointLineContact& c, const PlanarBodyState& i,
+                                        const PlanarBodyState& j, bool drift);
 
 /// Point of body i against a line fixed in the ground: the line's data are world
 /// coordinates (q_j = 0, q̇_j = 0) and the Jacobian keeps body i's three columns.

@@ -1,5 +1,6 @@
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -45,6 +46,8 @@ void ContactKinematics::resize(Eigen::Index contacts, Eigen::Index velocities) {
   jacobian.setZero(2 * contacts, velocities);
   normal.resize(static_cast<std::size_t>(contacts));
   point.resize(static_cast<std::size_t>(contacts));
+  bodies.assign(static_cast<std::size_t>(velocities / 3 + 1), PlanarBodyState{});
+  body_ready.assign(bodies.size(), 0);
 }
 
 void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>& contacts,
@@ -54,6 +57,16 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
   const auto nc = static_cast<Eigen::Index>(contacts.size());
   if (out.gap.size() != nc || out.jacobian.cols() != model.velocitySize())
     out.resize(nc, model.velocitySize());
+  std::fill(out.body_ready.begin() + 1, out.body_ready.end(), 0);  // the ground stays at rest
+  out.body_ready[0] = 1;
+  auto body = [&](BodyIndex b) -> const PlanarBodyState& {
+    const auto slot = static_cast<std::size_t>(b + 1);
+    if (!out.body_ready[slot]) {
+      out.bodies[slot] = PlanarBodyState::at(pose(q, b), pose(v, b));
+      out.body_ready[slot] = 1;
+    }
+    return out.bodies[slot];
+  };
   for (Eigen::Index k = 0; k < nc; ++k) {
     const RigidContact& c = contacts[static_cast<std::size_t>(k)];
     if (c.shape == RigidContact::Shape::kJournalBearing) {
@@ -73,9 +86,9 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
       out.point[static_cast<std::size_t>(k)] = jb.journal_contact_point;
       continue;
     }
-    const PointLineKinematics pl = pointLineKinematics(
-        c.geometry, pose(q, c.body_i), pose(v, c.body_i), pose(q, c.body_j), pose(v, c.body_j),
-        drift);
+    // c.geometry was validated with the contact (RigidContact::validate).
+    const PointLineKinematics pl =
+        pointLineKinematics(c.geometry, body(c.body_i), body(c.body_j), drift);
     auto row_n = out.jacobian.row(2 * k);
     auto row_t = out.jacobian.row(2 * k + 1);
     row_n.setZero();

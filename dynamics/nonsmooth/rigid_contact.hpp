@@ -87,11 +87,16 @@ struct ContactKinematics {
   /// Rows 2k (J_n of contact k) and 2k + 1 (J_t), size 2 nc × nv.
   Eigen::MatrixXd jacobian;
   std::vector<Eigen::Vector2d> normal, point;  ///< world normal n and contact point per contact
+  /// Per body (index + 1, 0: the ground): its state, and whether this evaluation computed it.
+  std::vector<PlanarBodyState> bodies;
+  std::vector<char> body_ready;
 
   void resize(Eigen::Index contacts, Eigen::Index velocities);
 };
 
-/// Fills `out` (resized if needed) for every contact. Allocates nothing once sized. With
+/// Fills `out` (resized if needed) for every contact, which must have passed
+/// RigidContact::validate (not repeated here: this runs every time step). Allocates nothing
+/// once sized; each body's sine and cosine are computed once. With
 /// drift = false the drift terms b_n, b_t of point–line contacts are not computed (NaN).
 void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                       double t, const Eigen::Ref<const Eigen::VectorXd>& q,
