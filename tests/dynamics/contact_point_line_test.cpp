@@ -159,3 +159,27 @@ TEST_CASE("point on a ground line: the first three columns of the two-body case"
   CHECK(spin.jdot_qdot(0) == Approx(-9.0 * c.line_normal_on_j.dot(rho)).margin(1e-14));
   CHECK(g.gap_rate == Approx(g.jacobian.row(0).dot(qdot)).margin(1e-15));
 }
+
+TEST_CASE("point on line: the body-state overload equals the validating one bit for bit",
+          "[dynamics][contact][point-line]") {
+  PointLineContact c;
+  c.point_on_i = {0.05, -0.025};
+  c.line_point_on_j = {0.0, -0.026};
+  c.line_normal_on_j = {std::sin(0.3), std::cos(0.3)};
+  const Eigen::Vector3d qi(0.4, -0.02, 0.7), vi(1.5, -0.3, 20.0);
+  const Eigen::Vector3d qj(0.1, 0.2, -0.4), vj(-0.2, 0.1, 3.0);
+  const PointLineKinematics a = pointLineKinematics(c, qi, vi, qj, vj);
+  const PointLineKinematics b =
+      pointLineKinematics(c, PlanarBodyState::at(qi, vi), PlanarBodyState::at(qj, vj), true);
+  CHECK(a.gap == b.gap);
+  CHECK(a.gap_rate == b.gap_rate);
+  CHECK(a.tangential_velocity == b.tangential_velocity);
+  CHECK(a.jacobian == b.jacobian);
+  CHECK(a.jdot_qdot == b.jdot_qdot);
+  // At θ = 0 the rotation is the identity exactly (no cos/sin round-off).
+  const PlanarBodyState ground = PlanarBodyState::at(Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  CHECK(ground.rotate(c.point_on_i) == c.point_on_i);
+  // The validating overload still refuses a bad normal.
+  c.line_normal_on_j = {1.0, 1.0};
+  CHECK_THROWS_AS(pointLineKinematics(c, qi, vi, qj, vj), std::invalid_argument);
+}
