@@ -72,6 +72,7 @@ class Engine {
     side_.assign(contacts.size(), 1.0);
     normal_force_ = Eigen::VectorXd::Zero(nc_);
     friction_force_ = Eigen::VectorXd::Zero(nc_);
+    smooth_friction_ = Eigen::VectorXd::Zero(nc_);
     joint_modes_.assign(joints.size(), ContactMode::kStick);
     tied_.assign(joints.size(), 0);
     mu_override_.assign(joints.size(), std::numeric_limits<double>::quiet_NaN());
@@ -146,6 +147,7 @@ class Engine {
   std::vector<ContactMode> modes_;
   std::vector<double> side_;  // σ: the side a bilateral contact's normal force acts on
   Eigen::VectorXd normal_force_, friction_force_, vdot_;
+  Eigen::VectorXd smooth_friction_;  ///< F of the contacts with a regularized friction law
   std::vector<ContactMode> joint_modes_;      // kStick or slip; never open
   // A stuck joint whose relative rotation the other stuck joints already hold (several stuck
   // joints of a 1-DoF loop): it has no row of its own; its torque is indeterminate.
@@ -207,6 +209,10 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                                 c.impact_velocity));
     normal_force_(k) = n_k;
     known += n_k * kin_.jacobian.row(2 * k).transpose();
+    if (c.smooth_friction) {
+      smooth_friction_(k) = c.smooth_friction->force({kin_.sliding_velocity(k), n_k, 0.0}, {});
+      known += smooth_friction_(k) * kin_.jacobian.row(2 * k + 1).transpose();
+    }
     const ContactMode m = modes_[std::size_t(k)];
     if (slipping(m)) known -= direction(m) * c.mu_kinetic * n_k * kin_.jacobian.row(2 * k + 1).transpose();
   }
@@ -299,7 +305,9 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   }
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
-    if (slipping(m))
+    if (contact(k).smooth_friction)
+      friction_force_(k) = smooth_friction_(k);
+    else if (slipping(m))
       friction_force_(k) = -direction(m) * slipCoefficient(k) * std::abs(normal_force_(k));
   }
   return true;

@@ -32,6 +32,15 @@ void RigidContact::validate(const PlanarModel& model) const {
     os << "expected both the surface speed and its rate, or neither";
   else if (normal == Normal::kCompliant && !(impact_velocity > 0.0))
     os << "expected a compliant contact's impact velocity > 0, got " << impact_velocity;
+  else if (smooth_friction && normal != Normal::kCompliant)
+    os << "expected a regularized friction law on a compliant contact only (a rigid contact's "
+          "friction is set-valued)";
+  else if (smooth_friction && smooth_friction->stateSize() != 0)
+    os << "expected a static regularized friction law, got '" << smooth_friction->name()
+       << "' with internal states";
+  else if (smooth_friction && frictional())
+    os << "expected mu_static = mu_kinetic = 0 with the regularized friction law '"
+       << smooth_friction->name() << "' (its parameters carry the coefficient)";
   if (!os.str().empty()) throw std::invalid_argument(name + ": " + os.str());
   if (shape == Shape::kJournalBearing) journal_bearing.validate(name);
   else geometry.validate(name);

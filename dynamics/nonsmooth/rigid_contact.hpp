@@ -29,15 +29,20 @@
 ///    "permanent contact" mode; only the friction is set-valued.
 ///  - Coulomb friction with static and kinetic coefficients: v_t ≠ 0 ⇒ F = −μk |N| sign(v_t);
 ///    v_t = 0 ⇒ |F| ≤ μs |N|.
+///  - Or, on a kCompliant contact only, a static law of the friction catalogue
+///    (`smooth_friction`, e.g. Ambrósio's modified Coulomb `ambrosio`): F = F(v_t, N), a known
+///    force like N, with no stick or slip modes (μs = μk = 0 then).
 
 #include <Eigen/Dense>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "dynamics/contact/journal_bearing.hpp"
 #include "dynamics/contact/normal_law.hpp"
 #include "dynamics/contact/point_line.hpp"
+#include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/revolute_friction.hpp"
 #include "dynamics/planar_model.hpp"
 
@@ -56,6 +61,8 @@ struct RigidContact {
   JournalBearingJoint journal_bearing;  ///< kJournalBearing
   NormalLaw compliant_law = HertzLaw{};  ///< kCompliant
   double impact_velocity = 1.0;          ///< δ̇⁻ of the compliant law's hysteresis [m/s], > 0
+  /// kCompliant only: regularized friction instead of set-valued Coulomb (static laws only).
+  std::shared_ptr<const FrictionLaw> smooth_friction;
   double radius = 0.0;         ///< ρ [m], ≥ 0
   double mu_static = 0.0;      ///< μs ≥ μk
   double mu_kinetic = 0.0;     ///< μk ≥ 0
@@ -66,6 +73,7 @@ struct RigidContact {
   /// Throws std::invalid_argument("<name>: expected …, got …") for invalid data or bodies
   /// that do not exist in `model`.
   void validate(const PlanarModel& model) const;
+  /// Set-valued Coulomb friction (stick and slip modes); false for smooth_friction.
   bool frictional() const { return mu_static > 0.0 || mu_kinetic > 0.0; }
 };
 
