@@ -37,7 +37,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "tolerance", po::value<double>()->default_value(1e-10), "event-driven: CVODE relative tolerance")(
       "event-tolerance", po::value<double>()->default_value(1e-10), "event-driven: event location [s]")(
       "friction", po::value<std::string>()->default_value("linear"),
-      ("friction law of the penalty route (journal-bearing also: none, its default): " + laws).c_str())(
+      ("friction law of the penalty route (journal-bearing also: none, its default): " + laws +
+       "; zheng-*: coulomb (dry, set-valued; default), ambrosio (modified Coulomb) or none").c_str())(
       "integrator", po::value<std::string>()->default_value("rk4"),
       "rk4 (fixed step, as the thesis; every law) or bdf (CVODE; smooth laws only)")(
       "t-end", po::value<double>()->default_value(20.0), "end time [s]")(

@@ -41,7 +41,8 @@ int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& e
     return runMinimalForm(vm, out, err);
   const std::string method = vm["method"].defaulted() ? "event-driven" : vm["method"].as<std::string>();
   const mechanisms::RigidScenarioInfo& info = mechanisms::rigidScenarioInfo(name);
-  const dynamics::RigidScenario s = mechanisms::buildRigidScenario(name);
+  const dynamics::RigidScenario s = mechanisms::buildRigidScenario(
+      name, vm["friction"].defaulted() ? "default" : vm["friction"].as<std::string>());
   const double t_end = vm["t-end"].defaulted() ? info.t_end : vm["t-end"].as<double>();
   const std::string solver = vm["solver"].as<std::string>();
   std::string csv;

@@ -20,6 +20,7 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
       {"flores-translational", "Flores, Leine & Glocker's slider-crank with a translational clearance joint (DESIGN 7)", 0.2, 1e-5},
       {"zheng-torque", "Zheng et al. Example I: slider-crank, clearance joint in permanent contact, torque 0.5 sin(2 pi t), mu = 0.10, mu_s = 0.11", 2.0, 1e-4, true, 1e-5, false},
       {"zheng-rheonomic", "Zheng et al. Example II: the crank driven as 0.5 sin(2 pi t) rad, mu = 0.05, mu_s = 0.055", 2.0, 1e-4, true, 1e-5, false},
+      {"zheng-equilibrium", "Zheng et al. Example III: the free slider-crank at rest at theta1 = pi - 0.01; dry Coulomb mu = 0.15, mu_s = 0.2 holds it", 5.0, 1e-4, true, 1e-5, false},
   };
   return all;
 }
@@ -32,16 +33,29 @@ const RigidScenarioInfo& rigidScenarioInfo(std::string_view name) {
   throw std::invalid_argument("unknown scenario '" + std::string(name) + "' (built-in: " + names + ")");
 }
 
-dynamics::RigidScenario buildRigidScenario(std::string_view name) {
+dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction) {
   rigidScenarioInfo(name);
+  const bool zheng = name.starts_with("zheng-");
+  if (friction != "default" && !zheng)
+    throw std::invalid_argument("--friction: scenario '" + std::string(name) +
+                                "' has set-valued Coulomb friction only (a choice of friction "
+                                "exists for zheng-torque, zheng-rheonomic, zheng-equilibrium)");
   if (name == "belt") return beltRigid({});
   if (name == "dupont") return dupontRigid({});
   if (name == "flores-translational") return floresTranslational();
-  if (name == "zheng-torque" || name == "zheng-rheonomic") {
-    const bool torque = name == "zheng-torque";
-    ZhengSliderCrank z = zhengExample(torque ? "torque" : "rheonomic");
-    z.mu_kinetic = torque ? 0.10 : 0.05;
-    z.mu_static = torque ? 0.11 : 0.055;
+  if (zheng) {
+    const bool torque = name == "zheng-torque", rheonomic = name == "zheng-rheonomic";
+    ZhengSliderCrank z = zhengExample(torque ? "torque" : rheonomic ? "rheonomic" : "equilibrium");
+    z.mu_kinetic = torque ? 0.10 : rheonomic ? 0.05 : 0.15;
+    z.mu_static = torque ? 0.11 : rheonomic ? 0.055 : 0.20;
+    if (friction == "ambrosio")
+      z.modified_coulomb = true;
+    else if (friction == "none")
+      z.mu_kinetic = z.mu_static = 0.0;
+    else if (friction != "default" && friction != "coulomb")
+      throw std::invalid_argument("--friction: expected coulomb (dry, set-valued), ambrosio "
+                                  "(modified Coulomb) or none for " + std::string(name) +
+                                  ", got '" + std::string(friction) + "'");
     return zhengRigid(z);
   }
   if (name == "ball") {

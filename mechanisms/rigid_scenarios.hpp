@@ -26,7 +26,11 @@ struct RigidScenarioInfo {
 const std::vector<RigidScenarioInfo>& rigidScenarios();
 /// Throws std::invalid_argument naming the valid scenarios for an unknown name.
 const RigidScenarioInfo& rigidScenarioInfo(std::string_view name);
-/// Builds the scenario with its default data. Throws as rigidScenarioInfo.
-dynamics::RigidScenario buildRigidScenario(std::string_view name);
+/// Builds the scenario with its default data. `friction` chooses the clearance joint's
+/// friction of the zheng-* scenarios: "coulomb" (dry, set-valued; their default), "ambrosio"
+/// (Zheng's modified Coulomb, regularized) or "none"; other scenarios take only "default".
+/// Throws std::invalid_argument for an unknown name or friction.
+dynamics::RigidScenario buildRigidScenario(std::string_view name,
+                                           std::string_view friction = "default");
 
 }  // namespace stickslip::mechanisms

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <stdexcept>
 
 #include "dynamics/nonsmooth/event_driven.hpp"
@@ -148,6 +149,22 @@ double maxDifference(const dynamics::NonsmoothRun& a, const dynamics::NonsmoothR
   return (a.history.col(col) - b.history.col(col)).lpNorm<Eigen::Infinity>();
 }
 
+/// Fraction of a run's samples where the clearance joint's sliding speed is at most Zheng's
+/// zero, 1e-5 m/s: about the stick fraction for dry Coulomb, ~0 when v_t only crosses zero.
+double restingFraction(const ZhengSliderCrank& z, const dynamics::NonsmoothRun& run) {
+  if (!run.ok || run.history.rows() == 0) return kInf;
+  const dynamics::RigidScenario s = zhengRigid(z);
+  const Eigen::Index nq = s.model.positionSize();
+  dynamics::ContactKinematics k;
+  long resting = 0;
+  for (Eigen::Index i = 0; i < run.history.rows(); ++i) {
+    dynamics::evaluateContacts(s.model, s.contacts, run.history(i, 0), run.history.row(i).segment(1, nq).transpose(),
+                               run.history.row(i).segment(1 + nq, nq).transpose(), k);
+    resting += std::abs(k.sliding_velocity(0)) <= 1e-5;
+  }
+  return double(resting) / double(run.history.rows());
+}
+
 std::vector<VerificationRow> zheng() {
   std::vector<VerificationRow> rows;
   ZhengSliderCrank dry = zhengExample("torque");
@@ -162,6 +179,13 @@ std::vector<VerificationRow> zheng() {
                      1.0, sticks > 0 ? 1.0 : 0.0, 0.0, &by_lcp));
   rows.push_back(row("zheng", "event-driven", "I: max |theta1(LCP) - theta1(trial-and-error)| [rad]", 0.0,
                      maxDifference(by_lcp, by_trial, 3), 1e-10, &by_trial));
+  ZhengSliderCrank modified = dry;
+  modified.modified_coulomb = true;
+  const dynamics::NonsmoothRun smooth = zhengRun(modified, 2.0);
+  rows.push_back(row("zheng", "event-driven",
+                     "I, modified Coulomb: fraction of samples with |v_t| <= 1e-5 m/s (dry Coulomb: " +
+                         std::to_string(restingFraction(dry, by_lcp)) + ")",
+                     0.0, restingFraction(modified, smooth), 0.01, &smooth));
   rows.push_back(row("zheng", "event-driven/lemke", "I: LCP vs trial-and-error mismatches in " +
                      std::to_string(by_lcp.mode_checks) + " decisions", 0.0, double(by_lcp.mode_mismatches), 0.0, &by_lcp));
   ZhengSliderCrank free = zhengExample("torque");
@@ -191,6 +215,33 @@ std::vector<VerificationRow> zheng() {
   }
   rows.push_back(row("zheng", "event-driven/lemke", "II: steps mu 0.05 -> 0.10 -> 0.15 where the driving torque amplitude does not grow",
                      0.0, failed ? kInf : double(not_growing), 0.0, failed));
+
+  // III: released at rest at pi - 0.01 in the sticking equilibrium.
+  const double start = std::numbers::pi - 0.01;
+  ZhengSliderCrank held = zhengExample("equilibrium");
+  held.mu_kinetic = 0.15;
+  held.mu_static = 0.20;
+  const dynamics::NonsmoothRun dry3 = zhengRun(held, 5.0);
+  const Eigen::Index cols = dry3.history.cols();
+  const double drift = dry3.ok ? (dry3.history.col(3).array() - start).abs().maxCoeff() : kInf;
+  rows.push_back(row("zheng", "event-driven/lemke", "III, Coulomb mu 0.15, mu_s 0.2: max |theta1 - (pi - 0.01)| over 5 s [rad]",
+                     0.0, drift, 1e-9, &dry3));
+  const double least_friction = dry3.ok ? dry3.history.col(cols - 1).cwiseAbs().minCoeff() : 0.0;
+  rows.push_back(row("zheng", "event-driven/lemke",
+                     "III, Coulomb: the static friction force holding it is nonzero: min |F| > 0.5 N (1 yes, 0 no; " +
+                         std::to_string(least_friction) + " N found)",
+                     1.0, least_friction > 0.5 ? 1.0 : 0.0, 0.0, &dry3));
+  for (const bool modified : {true, false}) {
+    ZhengSliderCrank falls = held;
+    falls.modified_coulomb = modified;
+    if (!modified) falls.mu_kinetic = falls.mu_static = 0.0;
+    const dynamics::NonsmoothRun r = zhengRun(falls, 1.5);
+    const double lowest = r.ok ? r.history.col(3).minCoeff() : kInf;
+    rows.push_back(row("zheng", "event-driven", std::string("III, ") + (modified ? "modified Coulomb" : "no friction") +
+                           ": falls from pi - 0.01 through theta1 < 0.5 rad within 1.5 s (1 yes, 0 no; min " +
+                           std::to_string(lowest) + " rad)",
+                       1.0, lowest < 0.5 ? 1.0 : 0.0, 0.0, &r));
+  }
   return rows;
 }
 
@@ -202,7 +253,8 @@ const std::vector<VerificationCase>& verificationCases() {
       {"dupont", "Dupont's two masses against the closed-form Coulomb reference over 10 s"},
       {"incline", "a block sticks iff tan(alpha) <= mu_s; pushed, its stick/slip instants"},
       {"ball", "Newton restitution per impact; rolling without slipping after sliding"},
-      {"zheng", "Zheng et al. I and II: stick with dry Coulomb, LCP = trial-and-error, ideal limit, torque grows with mu"},
+      {"zheng", "Zheng et al. I-III: stick with dry Coulomb, LCP = trial-and-error, ideal limit, torque grows with mu, "
+                "dry Coulomb holds the crank, modified Coulomb and no friction let it fall"},
   };
   return all;
 }

@@ -1,5 +1,6 @@
 #include "mechanisms/zheng.hpp"
 
+#include "dynamics/friction/make_friction_law.hpp"
 #include "dynamics/nonsmooth/constrained_response.hpp"
 
 #include <cmath>
@@ -91,8 +92,17 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
     law.validate();
     c.compliant_law = law;
     c.impact_velocity = z.impact_velocity;
-    c.mu_static = z.mu_static;
-    c.mu_kinetic = z.mu_kinetic;
+    if (z.modified_coulomb && z.mu_kinetic > 0.0) {
+      dynamics::FrictionParameters p;
+      p.mu_k = z.mu_kinetic;
+      p.mu_s = z.mu_static;
+      p.modified_v0 = z.modified_v0;
+      p.modified_v1 = z.modified_v1;
+      c.smooth_friction = dynamics::makeFrictionLaw("ambrosio", p);
+    } else if (!z.modified_coulomb) {
+      c.mu_static = z.mu_static;
+      c.mu_kinetic = z.mu_kinetic;
+    }
     s.contacts.push_back(c);
   }
 
@@ -105,12 +115,18 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
   const double c = z.ideal ? 0.0 : z.bearing_radius - z.journal_radius;
   Eigen::Vector2d e(-c, 0.0);  // eccentricity r_J − r_B
   const bool at_rest = z.drive == ZhengSliderCrank::Drive::kFree && z.theta1_rate == 0.0;
-  for (int pass = 0; pass < (at_rest ? 20 : 3); ++pass) {
-    Eigen::Vector2d bearing = pin - e, u(1.0, 0.0);
+  // q from the eccentricity e = r_J − r_B: crank at θ1, rod from the bearing to the slider on
+  // the x-axis.
+  auto place = [&](const Eigen::Vector2d& ecc) {
+    const Eigen::Vector2d bearing = pin - ecc;
     const double sin2 = -bearing.y() / length;
-    u = Eigen::Vector2d(std::sqrt(1.0 - sin2 * sin2), sin2);
-    s.q0.resize(9);
-    s.q0 << 0.0, 0.0, th1, bearing + z.rod_a * u, std::atan2(u.y(), u.x()), (bearing + length * u).x(), 0.0, 0.0;
+    const Eigen::Vector2d u(std::sqrt(1.0 - sin2 * sin2), sin2);
+    Eigen::VectorXd q(9);
+    q << 0.0, 0.0, th1, bearing + z.rod_a * u, std::atan2(u.y(), u.x()), (bearing + length * u).x(), 0.0, 0.0;
+    return q;
+  };
+  for (int pass = 0; pass < 3; ++pass) {
+    s.q0 = place(e);
     if (z.ideal) break;
     dynamics::PlanarModel locked;
     locked.addBody("crank", z.crank_mass, m.body(crank).inertia);
@@ -144,6 +160,38 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
     // F rotated by −α is (−N, F_t), α the direction of n.
     const double alpha = std::atan2(on_journal.y(), on_journal.x()) - std::atan2(tangential, -normal);
     e = (c + delta) * Eigen::Vector2d(std::cos(alpha), std::sin(alpha));
+  }
+  if (!z.ideal) s.q0 = place(e);
+  // At rest the passes above leave an acceleration of ~1e-5 rad/s² (the weld's load is taken
+  // at the previous pass's pose). Gauss–Newton on e makes the real model's acceleration at
+  // rest vanish, with the journal stuck: a = a₀ + G J_nᵀ N + G J_tᵀ F_t, F_t from J_t a = 0.
+  if (at_rest && !z.ideal) {
+    dynamics::ConstrainedResponse response(m);
+    dynamics::ContactKinematics k;
+    const Eigen::VectorXd rest = Eigen::VectorXd::Zero(9);
+    const dynamics::RigidContact& joint = s.contacts[0];
+    auto acceleration = [&](const Eigen::Vector2d& ecc) {
+      const Eigen::VectorXd q = place(ecc);
+      if (!response.update(0.0, q, rest)) throw std::invalid_argument("zhengRigid: " + response.message());
+      dynamics::evaluateContacts(m, s.contacts, 0.0, q, rest, k);
+      const double normal = dynamics::normalForce(joint.compliant_law, -k.gap(0), 0.0, joint.impact_velocity);
+      const Eigen::MatrixXd& g = response.inverseMass();
+      Eigen::VectorXd a = response.freeAcceleration() + g * (normal * k.jacobian.row(0).transpose());
+      const Eigen::VectorXd g_jt = g * k.jacobian.row(1).transpose();
+      return Eigen::VectorXd(a - (k.jacobian.row(1).dot(a) / k.jacobian.row(1).dot(g_jt)) * g_jt);
+    };
+    const double step = 1e-11;  // [m]; e ≈ 1e-4 m, ∂a/∂e ≈ 1e7 s⁻²
+    for (int it = 0; it < 8; ++it) {
+      const Eigen::VectorXd a = acceleration(e);
+      if (a.lpNorm<Eigen::Infinity>() < 1e-12) break;
+      Eigen::MatrixXd jac(9, 2);
+      for (int i = 0; i < 2; ++i) {
+        const Eigen::Vector2d d = step * Eigen::Vector2d::Unit(i);
+        jac.col(i) = (acceleration(e + d) - acceleration(e - d)) / (2.0 * step);
+      }
+      e -= jac.colPivHouseholderQr().solve(a);
+    }
+    s.q0 = place(e);
   }
 
   // Velocities: joints (and the driver), the crank's rate, the journal rolling (ġ = v_τ = 0).

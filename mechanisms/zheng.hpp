@@ -43,6 +43,10 @@ struct ZhengSliderCrank {
   double gravity = 9.8;          ///< along +x [m/s²]
   double crank_damping = 0.01, slider_damping = 1.0;
   double mu_kinetic = 0.0, mu_static = 0.0;  ///< dry Coulomb in the clearance joint
+  /// Ambrósio's modified Coulomb (friction law `ambrosio`: no force below v0, a ramp to
+  /// μk N at v1) instead of dry Coulomb: regularized, so the joint never sticks.
+  bool modified_coulomb = false;
+  double modified_v0 = 1e-4, modified_v1 = 1e-3;  ///< its tolerances [m/s]
   Drive drive = Drive::kTorque;
   double torque_amplitude = 0.5, torque_frequency = 2.0 * 3.14159265358979323846;  ///< τ0 sin Ωt
   double rheonomic_amplitude = 0.5;  ///< θ1(t) = 0.5 sin(2π t)
@@ -52,6 +56,7 @@ struct ZhengSliderCrank {
 };
 
 /// Examples: "torque" (I), "rheonomic" (II), "equilibrium" (III: free, at rest at π − 0.01).
+/// Friction: none (μ = 0); set it with mu_kinetic, mu_static and modified_coulomb.
 ZhengSliderCrank zhengExample(const std::string& example);
 
 /// The mechanism as a planar model with the clearance joint as one compliant journal-bearing

@@ -314,3 +314,24 @@ TEST_CASE("stickslip run --output-dt samples the nonsmooth histories", "[cli][ru
   CHECK(zero.err.find("--output-dt") != std::string::npos);
   CHECK(cli({"run", "belt", "--method", "moreau-jean", "--output-dt", "-1"}).code == 2);
 }
+
+TEST_CASE("stickslip run zheng-equilibrium: dry Coulomb holds the crank; --friction picks the law",
+          "[cli][run]") {
+  const Run held = cli({"run", "zheng-equilibrium", "--json"});
+  INFO(held.err);
+  REQUIRE(held.code == 0);
+  const auto j = nlohmann::json::parse(held.out);
+  CHECK(j["status"] == "ok");
+  CHECK(j["events"].empty());  // stuck from the start to the end
+  const double theta1 = j["final_q"][2];
+  CHECK(std::abs(theta1 - (3.141592653589793 - 0.01)) < 1e-9);
+
+  const Run fallen = cli({"run", "zheng-equilibrium", "--friction", "none", "--t-end", "1.5", "--json"});
+  REQUIRE(fallen.code == 0);
+  CHECK(std::abs(double(nlohmann::json::parse(fallen.out)["final_q"][2]) - theta1) > 1.0);
+
+  const Run wrong = cli({"run", "zheng-equilibrium", "--friction", "lugre"});
+  CHECK(wrong.code == 2);
+  CHECK(wrong.err.find("coulomb") != std::string::npos);
+  CHECK(cli({"run", "belt", "--method", "event-driven", "--friction", "lugre"}).code == 2);
+}

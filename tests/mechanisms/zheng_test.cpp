@@ -106,14 +106,47 @@ TEST_CASE("zheng III: dry Coulomb holds the crank at pi - 0.01, without friction
   REQUIRE(dry.ok);
   const double start = std::numbers::pi - 0.01;
   const Eigen::Index cols = dry.history.cols();
-  CHECK((dry.history.col(3).array() - start).abs().maxCoeff() < 1e-7);
+  CHECK((dry.history.col(3).array() - start).abs().maxCoeff() < 1e-9);
   const auto normal = dry.history.col(cols - 2).array(), friction = dry.history.col(cols - 1).array();
   CHECK(friction.abs().minCoeff() > 0.05 * normal.maxCoeff());              // static friction works
   CHECK((friction.abs() <= z.mu_static * normal + 1e-9).all());             // inside the cone
   for (const auto& e : dry.events) CHECK(e.kind == dynamics::EventKind::kStick);
 
+  // Modified Coulomb has no force below v0 = 1e-4 m/s: at rest it cannot hold.
+  z.modified_coulomb = true;
+  const dynamics::NonsmoothRun modified = run(z, 1.5);
+  REQUIRE(modified.ok);
+  CHECK(modified.history.col(3).minCoeff() < 0.5);
+  CHECK(modified.events.empty());  // regularized: no stick or slip modes
+
+  z.modified_coulomb = false;
   z.mu_kinetic = z.mu_static = 0.0;
   const dynamics::NonsmoothRun frictionless = run(z, 5.0);
   REQUIRE(frictionless.ok);
   CHECK(frictionless.history.col(3).minCoeff() < 0.5);  // swings down through θ1 ≈ 0
+}
+
+TEST_CASE("zheng: modified Coulomb is Ambrosio's law on the sliding velocity, not set-valued",
+          "[zheng][event-driven]") {
+  mechanisms::ZhengSliderCrank z = mechanisms::zhengExample("torque");
+  z.mu_kinetic = 0.10;
+  z.mu_static = 0.11;
+  z.modified_coulomb = true;
+  const dynamics::RigidScenario s = mechanisms::zhengRigid(z);
+  REQUIRE(s.contacts.size() == 1);
+  const dynamics::RigidContact& c = s.contacts[0];
+  REQUIRE(c.smooth_friction);
+  CHECK(c.smooth_friction->name() == "ambrosio");
+  CHECK_FALSE(c.frictional());
+  // Full μk N from v1 on, nothing below v0, half way on the ramp.
+  CHECK(c.smooth_friction->force({2e-3, 10.0, 0.0}, {}) == Approx(-1.0));
+  CHECK(c.smooth_friction->force({-5e-5, 10.0, 0.0}, {}) == 0.0);
+  CHECK(c.smooth_friction->force({5.5e-4, 10.0, 0.0}, {}) == Approx(-0.5));
+  // Set-valued friction and a regularized law together are refused.
+  dynamics::RigidContact both = c;
+  both.mu_kinetic = both.mu_static = 0.1;
+  CHECK_THROWS_WITH(both.validate(s.model), Catch::Contains("mu_static = mu_kinetic = 0"));
+  dynamics::RigidContact rigid = c;
+  rigid.normal = dynamics::RigidContact::Normal::kUnilateral;
+  CHECK_THROWS_WITH(rigid.validate(s.model), Catch::Contains("compliant contact only"));
 }
