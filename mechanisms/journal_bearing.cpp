@@ -41,6 +41,29 @@ dynamics::FrictionParameters journalBearingFrictionParameters(const JournalBeari
   return p;
 }
 
+dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb, double mu) {
+  jb.validate();
+  if (!(std::isfinite(mu) && mu >= 0.0))
+    throw std::invalid_argument("journalBearingRigid: expected mu >= 0, got " + std::to_string(mu));
+  dynamics::RigidScenario s;
+  s.name = "journal-bearing-rigid";
+  const auto journal = s.model.addBody("journal", jb.mass, jb.inertia);
+  s.model.setGravity(Eigen::Vector2d(0.0, -jb.gravity));
+  dynamics::RigidContact c;
+  c.name = "journal-bearing";
+  c.shape = dynamics::RigidContact::Shape::kJournalBearing;
+  c.body_i = journal;
+  c.body_j = dynamics::kGround;
+  c.journal_bearing.journal_radius = jb.journal_radius;
+  c.journal_bearing.bearing_radius = jb.bearing_radius;
+  c.restitution = jb.restitution;
+  c.mu_static = c.mu_kinetic = mu;
+  s.contacts.push_back(c);
+  s.q0 = Eigen::Vector3d(jb.initial_position.x(), jb.initial_position.y(), 0.0);
+  s.v0 = Eigen::Vector3d(jb.initial_velocity.x(), jb.initial_velocity.y(), jb.initial_spin);
+  return s;
+}
+
 JournalBearingSystem makeJournalBearing(const JournalBearing& jb,
                                         std::shared_ptr<const dynamics::FrictionLaw> friction) {
   jb.validate();

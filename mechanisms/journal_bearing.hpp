@@ -26,6 +26,7 @@
 
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
+#include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "dynamics/penalty_contact.hpp"
 #include "dynamics/planar_model.hpp"
 
@@ -64,6 +65,11 @@ struct JournalBearingSystem {
   dynamics::BodyIndex journal = 0;
   Eigen::VectorXd y0;  ///< initial state [q; v; z]
 };
+
+/// The same journal and bearing as a rigid revolute clearance joint, for the nonsmooth
+/// formulations: a unilateral journal-bearing contact (gap c − |e| ≥ 0) with Newton's impact
+/// law (e = cₑ) and set-valued Coulomb friction μs = μk = `mu` at the contact points.
+dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb, double mu);
 
 /// Builds the model; `friction` null means frictionless. Throws on invalid data.
 JournalBearingSystem makeJournalBearing(const JournalBearing& jb,

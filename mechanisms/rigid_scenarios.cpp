@@ -7,6 +7,7 @@
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/flores_translational.hpp"
 #include "mechanisms/incline.hpp"
+#include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/zheng.hpp"
 
 namespace stickslip::mechanisms {
@@ -18,6 +19,7 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
       {"incline", "block on a 0.2 rad slope, mu_s = 0.4, pushed by 8 sin(2t) N along it: alternates stick and slip", 10.0, 1e-4},
       {"ball", "disk dropped from 1 m with e = 0.5 and 2 m/s forward, mu = 0.3: bounces, slides, then rolls", 3.0, 1e-4},
       {"flores-translational", "Flores, Leine & Glocker's slider-crank with a translational clearance joint (DESIGN 7)", 0.2, 1e-5},
+      {"journal-bearing-rigid", "journal dropped spinning into a bearing with 0.1 mm clearance (review Table 5) as a rigid clearance joint: impacts e = 0.9, Coulomb mu = 0.1", 0.25, 1e-5},
       {"zheng-torque", "Zheng et al. Example I: slider-crank, clearance joint in permanent contact, torque 0.5 sin(2 pi t), mu = 0.10, mu_s = 0.11", 2.0, 1e-4, true, 1e-5, false},
       {"zheng-rheonomic", "Zheng et al. Example II: the crank driven as 0.5 sin(2 pi t) rad, mu = 0.05, mu_s = 0.055", 2.0, 1e-4, true, 1e-5, false},
       {"zheng-equilibrium", "Zheng et al. Example III: the free slider-crank at rest at theta1 = pi - 0.01; dry Coulomb mu = 0.15, mu_s = 0.2 holds it", 5.0, 1e-4, true, 1e-5, false},
@@ -43,6 +45,7 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_vi
   if (name == "belt") return beltRigid({});
   if (name == "dupont") return dupontRigid({});
   if (name == "flores-translational") return floresTranslational();
+  if (name == "journal-bearing-rigid") return journalBearingRigid({}, 0.1);
   if (zheng) {
     const bool torque = name == "zheng-torque", rheonomic = name == "zheng-rheonomic";
     ZhengSliderCrank z = zhengExample(torque ? "torque" : rheonomic ? "rheonomic" : "equilibrium");

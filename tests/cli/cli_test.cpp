@@ -259,7 +259,7 @@ TEST_CASE("stickslip run journal-bearing: penalty route, JSON with modes and imp
 }
 
 TEST_CASE("every built-in rigid scenario runs with both nonsmooth methods", "[cli][run]") {
-  for (const char* scenario : {"belt", "dupont", "incline", "ball", "flores-translational"})
+  for (const char* scenario : {"belt", "dupont", "incline", "ball", "flores-translational", "journal-bearing-rigid"})
     for (const char* method : {"event-driven", "moreau-jean"}) {
       const Run r = cli({"run", scenario, "--method", method, "--json"});
       INFO(scenario << " " << method << ": " << r.err);
