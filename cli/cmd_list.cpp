@@ -15,7 +15,8 @@ int run(const po::variables_map&, std::ostream& out, std::ostream&) {
   for (const auto& s : mechanisms::rigidScenarios())
     out << "  " << std::left << std::setw(22) << s.name
         << (s.moreau_jean ? "event-driven, moreau-jean" : "event-driven")
-        << (s.name == "belt" ? ", penalty" : "") << (s.name == "dupont" ? ", minimal-form" : "")
+        << (s.name == "belt" || s.name == "flores-translational" ? ", penalty" : "")
+        << (s.name == "dupont" ? ", minimal-form" : "")
         << "\n      " << s.summary << "\n";
   out << "  " << std::left << std::setw(22) << "journal-bearing" << "penalty\n"
       << "      journal in a bearing with clearance (review Table 5): free flight, impacts, "

@@ -11,6 +11,7 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
+#include "cli/run_flores_compliant.hpp"
 #include "cli/run_nonsmooth.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/belt.hpp"
@@ -27,8 +28,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
   for (const auto& s : mechanisms::rigidScenarios()) scenarios += ", " + s.name;
   o.add_options()("scenario", po::value<std::string>()->required(), ("built-in scenario: " + scenarios).c_str())(
       "method", po::value<std::string>()->default_value("penalty"),
-      "event-driven, moreau-jean (rigid contacts with set-valued Coulomb), penalty (belt and "
-      "journal-bearing) or minimal-form (Blajer: blajer-1, blajer-2, dupont); default: penalty for "
+      "event-driven, moreau-jean (rigid contacts with set-valued Coulomb), penalty (belt, "
+      "journal-bearing, flores-translational) or minimal-form (Blajer: blajer-1, blajer-2, dupont); default: penalty for "
       "belt and journal-bearing, minimal-form for blajer-1 and blajer-2, event-driven for the others")(
       "solver", po::value<std::string>()->default_value("lemke"),
       "contact problems of the nonsmooth methods: lemke, trial-and-error (event-driven, one "
@@ -158,6 +159,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                                   "in this version (available: penalty)");
     return runJournalBearing(vm, out, err);
   }
+  if (scenario == "flores-translational" && method == "penalty") return runFloresPenalty(vm, out, err);
   if (scenario != "belt" || method != "penalty") return runNonsmooth(vm, out, err);
   const std::string law_name = vm["friction"].as<std::string>();
   const auto law = dynamics::makeFrictionLaw(law_name);  // throws with the valid names

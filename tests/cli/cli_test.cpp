@@ -335,3 +335,17 @@ TEST_CASE("stickslip run zheng-equilibrium: dry Coulomb holds the crank; --frict
   CHECK(wrong.err.find("coulomb") != std::string::npos);
   CHECK(cli({"run", "belt", "--method", "event-driven", "--friction", "lugre"}).code == 2);
 }
+
+TEST_CASE("stickslip run flores-translational --method penalty: compliant corners", "[cli][run]") {
+  const Run r = cli({"run", "flores-translational", "--method", "penalty", "--t-end", "0.02", "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["status"] == "success");
+  CHECK(j["friction"] == "tanh");
+  CHECK(double(j["first_closing"]) == Approx(0.00269).margin(1e-5));
+  CHECK(double(j["max_penetration"]) < 1e-4);
+  CHECK(double(j["energy_end"]) < double(j["energy_start"]));
+  CHECK(cli({"run", "flores-translational", "--method", "penalty", "--friction", "nope"}).code == 2);
+  CHECK(cli({"list"}).out.find("event-driven, moreau-jean, penalty") != std::string::npos);
+}
