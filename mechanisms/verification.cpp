@@ -10,6 +10,7 @@
 #include "mechanisms/bouncing_ball.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
+#include "mechanisms/muvengei_verification.hpp"
 #include "mechanisms/zheng.hpp"
 
 namespace stickslip::mechanisms {
@@ -203,6 +204,7 @@ const std::vector<VerificationCase>& verificationCases() {
       {"incline", "a block sticks iff tan(alpha) <= mu_s; pushed, its stick/slip instants"},
       {"ball", "Newton restitution per impact; rolling without slipping after sliding"},
       {"zheng", "Zheng et al. I and II: stick with dry Coulomb, LCP = trial-and-error, ideal limit, torque grows with mu"},
+      {"muvengei", "Muvengei et al. at 2500 rpm: ideal joint = closed form; clearance + LuGre: spikes, bounds, work balance"},
   };
   return all;
 }
@@ -213,6 +215,7 @@ std::vector<VerificationRow> runVerification(std::string_view name) {
   if (name == "incline") return incline();
   if (name == "ball") return ball();
   if (name == "zheng") return zheng();
+  if (name == "muvengei") return verifyMuvengei();
   std::string names;
   for (const auto& c : verificationCases()) names += (names.empty() ? "" : ", ") + c.name;
   throw std::invalid_argument("--case: unknown case '" + std::string(name) + "' (cases: " + names + ")");
