@@ -37,7 +37,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "contact problems of the nonsmooth methods: lemke, trial-and-error (event-driven, one "
       "contact), siconos-<fc2d solver>")(
       "theta", po::value<double>()->default_value(0.5), "Moreau-Jean theta in [0.5, 1]")(
-      "tolerance", po::value<double>()->default_value(1e-10), "event-driven: CVODE relative tolerance")(
+      "tolerance", po::value<double>()->default_value(1e-10),
+      "event-driven: CVODE relative tolerance; muvengei-lugre: BDF's (default 1e-8)")(
       "event-tolerance", po::value<double>()->default_value(1e-10), "event-driven: event location [s]")(
       "friction", po::value<std::string>()->default_value("linear"),
       ("friction law of the penalty route (journal-bearing also: none, its default; "
@@ -49,7 +50,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "(default per scenario) [s]")(
       "output-dt", po::value<double>(),
       "history sampling of event-driven (> 0; events add rows) and Moreau-Jean (>= 0, 0: every "
-      "step) [s]; default 1e-3")(
+      "step) [s]; default 1e-3; muvengei-lugre: > 0, default 1e-6")(
       "out", po::value<std::string>(), "write the history as CSV (belt: t, x, v, v_rel, F; journal-bearing: t, x, y, theta, "
       "vx, vy, omega, penetration, v_t, F_n, F_t, energy; muvengei-lugre: t, crank_angle, x, v, a, "
       "ecc_x, ecc_y, penetration, F_n, F_t, v_t, driver_power, contact_power, energy, bristle_mu, "
