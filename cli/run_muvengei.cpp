@@ -128,12 +128,12 @@ int runMuvengei(const po::variables_map& vm, std::ostream& out, std::ostream& er
           << cy.max_tangential_velocity << " m/s, min |v_t| " << cy.min_tangential_velocity
           << " m/s, max penetration " << cy.max_penetration << " m\n"
           << "friction    max |F_t|/(mu_s F_n) " << cy.max_friction_ratio
-          << ", bristle |sigma0 z|/mu_s " << cy.max_bristle_ratio
-          << ", damped bound ratio " << cy.max_damped_bound_ratio << "\n"
+          << ", bristle |sigma0 z|/mu_s " << cy.max_bristle_ratio << ", damped bound ratio "
+          << cy.max_damped_bound_ratio << "\n"
           << "stick       " << cy.stick_samples << " samples in " << cy.stick_intervals
           << " intervals with |v_t| < v_s and F_t != 0\n";
-    out << "work        driver " << cy.driver_work << " J, contact " << cy.contact_work
-        << " J, dE " << cy.energy_change << " J, residual " << cy.energy_residual << "\n";
+    out << "work        driver " << cy.driver_work << " J, contact " << cy.contact_work << " J, dE "
+        << cy.energy_change << " J, residual " << cy.energy_residual << "\n";
   }
   if (!ok) err << "stickslip run: " << r.run.message << "\n";
   return ok ? kExitOk : kExitFailure;

@@ -19,10 +19,14 @@ void MuvengeiSliderCrank::validate() const {
   if (!positive(crank_length)) fail("crank_length > 0", crank_length);
   if (!(std::isfinite(rod_length) && rod_length > crank_length))
     fail("rod_length > crank_length (a crank that turns fully)", rod_length);
-  for (const auto& [name, x] : {std::pair{"crank_mass", crank_mass}, {"crank_inertia", crank_inertia},
-                                {"rod_mass", rod_mass}, {"rod_inertia", rod_inertia},
-                                {"slider_mass", slider_mass}, {"slider_inertia", slider_inertia},
-                                {"bearing_radius", bearing_radius}, {"crank_speed", crank_speed},
+  for (const auto& [name, x] : {std::pair{"crank_mass", crank_mass},
+                                {"crank_inertia", crank_inertia},
+                                {"rod_mass", rod_mass},
+                                {"rod_inertia", rod_inertia},
+                                {"slider_mass", slider_mass},
+                                {"slider_inertia", slider_inertia},
+                                {"bearing_radius", bearing_radius},
+                                {"crank_speed", crank_speed},
                                 {"stribeck_fraction", stribeck_fraction},
                                 {"stribeck_exponent", stribeck_exponent}})
     if (!positive(x)) fail(std::string(name) + " > 0", x);
@@ -53,8 +57,8 @@ double MuvengeiSliderCrank::idealMaxTangentialVelocity() const {
   for (int i = 0; i < kSamples; ++i) {
     const double th = 2.0 * std::numbers::pi * i / kSamples;
     const double s = crank_length * std::sin(th) / rod_length;
-    const double w_rod = -crank_speed * crank_length * std::cos(th) /
-                         (rod_length * std::sqrt(1.0 - s * s));
+    const double w_rod =
+        -crank_speed * crank_length * std::cos(th) / (rod_length * std::sqrt(1.0 - s * s));
     best = std::max(best, std::abs(journalRadius() * crank_speed - bearing_radius * w_rod));
   }
   return best;
@@ -179,8 +183,9 @@ MuvengeiRun simulateMuvengei(const MuvengeiSliderCrank& d,
     while (next_event < out.run.events.size() && out.run.events[next_event].t <= t) {
       const dynamics::ContactEvent& ev = out.run.events[next_event++];
       sys.setContactStatus(ev.contact, ev.closing,
-                           ev.closing ? ev.penetration_rate
-                                      : sys.contactStatus()[std::size_t(ev.contact)].impact_velocity);
+                           ev.closing
+                               ? ev.penetration_rate
+                               : sys.contactStatus()[std::size_t(ev.contact)].impact_velocity);
     }
     sys.derivative(t, y, ydot);
     auto row = out.table.row(i);
@@ -190,8 +195,8 @@ MuvengeiRun simulateMuvengei(const MuvengeiSliderCrank& d,
     row(kSliderV) = y(n + ix);
     row(kSliderA) = ydot(n + ix);
     row(kDriverPower) = -sys.eomSolver().multipliers()(s.driver_row) * y(n + 2);
-    row(kMechanicalEnergy) = sys.model().kineticEnergy(y.segment(n, n)) +
-                             sys.model().potentialEnergy(y.head(n));
+    row(kMechanicalEnergy) =
+        sys.model().kineticEnergy(y.segment(n, n)) + sys.model().potentialEnergy(y.head(n));
     if (nc > 0) {
       const auto zk = y.segment(2 * n, sys.contacts()[0].frictionStateSize());
       const dynamics::ContactEvaluation e = sys.evaluateContact(0, y.head(n), y.segment(n, n), zk);
@@ -202,8 +207,8 @@ MuvengeiRun simulateMuvengei(const MuvengeiSliderCrank& d,
       row(kNormalForce) = e.normal_force;
       row(kFrictionForce) = e.friction_force;
       row(kTangentialVelocity) = e.tangential_velocity;
-      row(kContactPower) = -e.normal_force * e.penetration_rate +
-                           e.friction_force * e.tangential_velocity;
+      row(kContactPower) =
+          -e.normal_force * e.penetration_rate + e.friction_force * e.tangential_velocity;
       if (zk.size() == 1) row(kBristleCoefficient) = bristleCoefficient(law, p, zk(0));
     }
   }
@@ -268,8 +273,7 @@ MuvengeiCycle analyseMuvengeiCycle(const MuvengeiSliderCrank& d, const MuvengeiR
   }
   cy.energy_change = e_last - e_first;
   if (abs_driver > 0.0)
-    cy.energy_residual =
-        std::abs(cy.energy_change - cy.driver_work - cy.contact_work) / abs_driver;
+    cy.energy_residual = std::abs(cy.energy_change - cy.driver_work - cy.contact_work) / abs_driver;
   return cy;
 }
 

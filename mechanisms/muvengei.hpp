@@ -23,11 +23,10 @@
 /// mechanism over one revolution, max |R_J ω_crank − R_B ω_rod| (the clearance run's own
 /// maximum in contact is reported next to it).
 
+#include <Eigen/Dense>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <Eigen/Dense>
 
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
@@ -44,17 +43,17 @@ struct MuvengeiSliderCrank {
   double clearance = 0.5e-3;     ///< c = R_B − R_J [m], in (0, R_B)
   double young_modulus = 207e9, poisson_ratio = 0.3, restitution = 0.9;
   double crank_speed = 2500.0 * 2.0 * 3.14159265358979323846 / 60.0;  ///< ω [rad/s], > 0
-  double gravity = 9.81;  ///< along −y [m/s²], ≥ 0
+  double gravity = 9.81;                                              ///< along −y [m/s²], ≥ 0
   double mu_k = 0.1, mu_s = 0.2, sigma0 = 1e5, sigma1 = 400.0, sigma2 = 0.0;
-  double stribeck_exponent = 2.0;  ///< γ
-  double stribeck_fraction = 0.01; ///< vs / max tangential velocity, > 0
-  bool ideal = false;              ///< an ideal revolute at A instead of the clearance joint
+  double stribeck_exponent = 2.0;   ///< γ
+  double stribeck_fraction = 0.01;  ///< vs / max tangential velocity, > 0
+  bool ideal = false;               ///< an ideal revolute at A instead of the clearance joint
 
   /// Throws std::invalid_argument("MuvengeiSliderCrank: expected …, got …").
   void validate() const;
   double journalRadius() const { return bearing_radius - clearance; }
-  double period() const;             ///< one crank revolution 2π/ω [s]
-  double contactStiffness() const;   ///< K [N/m^1.5]
+  double period() const;            ///< one crank revolution 2π/ω [s]
+  double contactStiffness() const;  ///< K [N/m^1.5]
   /// max over one revolution of the ideal mechanism of |R_J ω_crank − R_B ω_rod| [m/s].
   double idealMaxTangentialVelocity() const;
   double stribeckVelocity() const { return stribeck_fraction * idealMaxTangentialVelocity(); }
@@ -84,9 +83,22 @@ MuvengeiSystem makeMuvengei(const MuvengeiSliderCrank& data,
 
 /// Columns of MuvengeiRun::table.
 enum MuvengeiColumn {
-  kTime, kCrankAngle, kSliderX, kSliderV, kSliderA, kEccentricityX, kEccentricityY,
-  kPenetration, kNormalForce, kFrictionForce, kTangentialVelocity, kDriverPower,
-  kContactPower, kMechanicalEnergy, kBristleCoefficient, kColumnCount
+  kTime,
+  kCrankAngle,
+  kSliderX,
+  kSliderV,
+  kSliderA,
+  kEccentricityX,
+  kEccentricityY,
+  kPenetration,
+  kNormalForce,
+  kFrictionForce,
+  kTangentialVelocity,
+  kDriverPower,
+  kContactPower,
+  kMechanicalEnergy,
+  kBristleCoefficient,
+  kColumnCount
 };
 
 struct MuvengeiRun {
@@ -108,25 +120,25 @@ MuvengeiRun simulateMuvengei(const MuvengeiSliderCrank& data,
 struct MuvengeiCycle {
   double t_begin = 0.0, t_end = 0.0;
   long samples = 0, contact_samples = 0;
-  double max_acceleration = 0.0;        ///< max |ẍ| of the run [m/s²]
-  double max_ideal_acceleration = 0.0;  ///< max |ẍ| of the closed form at the same samples
-  double max_position_deviation = 0.0;  ///< max |x − x_ideal| [m]
+  double max_acceleration = 0.0;              ///< max |ẍ| of the run [m/s²]
+  double max_ideal_acceleration = 0.0;        ///< max |ẍ| of the closed form at the same samples
+  double max_position_deviation = 0.0;        ///< max |x − x_ideal| [m]
   double max_ideal_acceleration_error = 0.0;  ///< max |ẍ − ẍ_ideal| [m/s²]
-  double max_tangential_velocity = 0.0; ///< max |v_t| in contact [m/s]
-  double min_tangential_velocity = 0.0; ///< min |v_t| in contact [m/s] (0 without contact)
-  double max_penetration = 0.0;         ///< max δ [m]
-  double max_normal_force = 0.0;        ///< [N]
-  double max_friction_ratio = 0.0;      ///< max |Fₜ| / (μs Fₙ) in contact
-  double max_bristle_ratio = 0.0;       ///< max |σ0 z| / μs (≤ 1: LuGre's bristle bound)
+  double max_tangential_velocity = 0.0;       ///< max |v_t| in contact [m/s]
+  double min_tangential_velocity = 0.0;       ///< min |v_t| in contact [m/s] (0 without contact)
+  double max_penetration = 0.0;               ///< max δ [m]
+  double max_normal_force = 0.0;              ///< [N]
+  double max_friction_ratio = 0.0;            ///< max |Fₜ| / (μs Fₙ) in contact
+  double max_bristle_ratio = 0.0;             ///< max |σ0 z| / μs (≤ 1: LuGre's bristle bound)
   /// max |Fₜ| / (Fₙ (μs + (1 + μs/μk) σ1 |v_t|)) in contact: ≤ 1 when |σ0 z| ≤ μs (the
   /// LuGre force with its damping term, bounded by the bristle bound and |ż| ≤ |v|(1 + μs/μk)).
   double max_damped_bound_ratio = 0.0;
   long stick_samples = 0;    ///< in contact, |v_t| < vs and |Fₜ| > 0.01 μk Fₙ (presliding)
   long stick_intervals = 0;  ///< maximal runs of consecutive stick samples
   double driver_work = 0.0;  ///< ∫ −λ ω dt [J]
-  double contact_work = 0.0; ///< ∫ (−Fₙ δ̇ + Fₜ v_t) dt [J] (≤ 0: the contact dissipates)
-  double energy_change = 0.0;     ///< ΔE of T + V over the cycle [J]
-  double energy_residual = 0.0;   ///< |ΔE − W_driver − W_contact| / ∫|λ ω| dt
+  double contact_work = 0.0;  ///< ∫ (−Fₙ δ̇ + Fₜ v_t) dt [J] (≤ 0: the contact dissipates)
+  double energy_change = 0.0;    ///< ΔE of T + V over the cycle [J]
+  double energy_residual = 0.0;  ///< |ΔE − W_driver − W_contact| / ∫|λ ω| dt
 };
 
 /// Analyses the rows of `r.table` with t in [t_begin, t_begin + period]; vs is the run's.

@@ -2,13 +2,13 @@
 // clearance at the crank-rod joint and LuGre friction, on the regularized route; the ideal
 // joint against the closed form of the slider-crank; the steady cycle (the second) as the
 // paper reports it.
-#include <catch2/catch.hpp>
+#include "mechanisms/muvengei.hpp"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <numbers>
 
 #include "dynamics/friction/make_friction_law.hpp"
-#include "mechanisms/muvengei.hpp"
 
 using namespace stickslip;
 
@@ -80,12 +80,14 @@ TEST_CASE("muvengei: the ideal joint's slider follows the closed-form slider-cra
           "[mechanisms][muvengei]") {
   mechanisms::MuvengeiSliderCrank d;
   d.ideal = true;
-  const mechanisms::MuvengeiRun r = mechanisms::simulateMuvengei(d, nullptr, options(2.0 * d.period(), 1e-5));
+  const mechanisms::MuvengeiRun r =
+      mechanisms::simulateMuvengei(d, nullptr, options(2.0 * d.period(), 1e-5));
   REQUIRE(r.run.status == dynamics::PenaltyStatus::kSuccess);
   const mechanisms::MuvengeiCycle cy = mechanisms::analyseMuvengeiCycle(d, r, d.period());
   CHECK(cy.samples == 2401);
   // r ω² (1 + r/l) at the dead centres: 3998.1 m/s².
-  CHECK(cy.max_ideal_acceleration == Approx(0.05 * d.crank_speed * d.crank_speed * (1.0 + 0.05 / 0.3)));
+  CHECK(cy.max_ideal_acceleration ==
+        Approx(0.05 * d.crank_speed * d.crank_speed * (1.0 + 0.05 / 0.3)));
   CHECK(cy.max_ideal_acceleration_error < 1e-6 * cy.max_ideal_acceleration);
   CHECK(cy.max_position_deviation < 1e-8);
   CHECK(cy.contact_samples == 0);
@@ -94,9 +96,10 @@ TEST_CASE("muvengei: the ideal joint's slider follows the closed-form slider-cra
   CHECK(cy.energy_residual < 1e-6);
 }
 
-TEST_CASE("muvengei: with clearance the slider acceleration has impact spikes, the position "
-          "stays within the clearance of the ideal one",
-          "[mechanisms][muvengei]") {
+TEST_CASE(
+    "muvengei: with clearance the slider acceleration has impact spikes, the position "
+    "stays within the clearance of the ideal one",
+    "[mechanisms][muvengei]") {
   const mechanisms::MuvengeiSliderCrank d;
   const mechanisms::MuvengeiRun& r = lugreRun();
   INFO(r.run.message);
@@ -120,8 +123,10 @@ TEST_CASE("muvengei: with clearance the slider acceleration has impact spikes, t
   CHECK(cy.max_tangential_velocity < 3.0 * d.idealMaxTangentialVelocity());
 }
 
-TEST_CASE("muvengei: LuGre friction in the clearance joint stays bounded and slides at the "
-          "kinetic level", "[mechanisms][muvengei]") {
+TEST_CASE(
+    "muvengei: LuGre friction in the clearance joint stays bounded and slides at the "
+    "kinetic level",
+    "[mechanisms][muvengei]") {
   const mechanisms::MuvengeiSliderCrank d;
   const mechanisms::MuvengeiRun& r = lugreRun();
   REQUIRE(r.run.status == dynamics::PenaltyStatus::kSuccess);
