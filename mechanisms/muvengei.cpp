@@ -150,7 +150,7 @@ double bristleCoefficient(const dynamics::FrictionLaw* law, const dynamics::Fric
                           double state) {
   if (!law || law->stateSize() != 1) return 0.0;
   if (law->name() == "lugre-nondimensional") return p.mu_k * state;
-  if (law->name() == "lugre-wojtyra" || law->name() == "lugre")
+  if (law->name() == "lugre-wojtyra")
     return p.sigma0 * state / p.reference_normal_force;
   return 0.0;
 }
