@@ -21,6 +21,9 @@ int run(const po::variables_map&, std::ostream& out, std::ostream&) {
   out << "  " << std::left << std::setw(22) << "journal-bearing" << "penalty\n"
       << "      journal in a bearing with clearance (review Table 5): free flight, impacts, "
          "continuous contact\n";
+  out << "  " << std::left << std::setw(22) << "muvengei-lugre" << "penalty\n"
+      << "      Muvengei et al. Table I: slider-crank at 2500 rpm, 0.5 mm clearance at the crank-rod "
+         "joint, LuGre friction (--ideal: ideal joint)\n";
   out << "  " << std::left << std::setw(22) << "blajer-1" << "minimal-form\n"
       << "      Blajer & Markiewicz Example 1: four-bar with a sliding link, friction in every joint "
          "(DAE 26 -> 12)\n"

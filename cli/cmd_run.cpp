@@ -1,8 +1,10 @@
 // stickslip run SCENARIO [--method penalty] [--friction LAW] [--integrator bdf|rk4]
 //                        [--t-end T] [--dt H] [--out F.csv [--force]] [--json]
-// SCENARIO: belt (thesis Table 3.1) or journal-bearing (review Table 5). The belt's defaults
-// are those of the thesis; journal-bearing replaces the ones left at their default by its own
-// (no friction, BDF, 0.25 s, 1 µs RK4 step).
+// SCENARIO: belt (thesis Table 3.1), journal-bearing (review Table 5) or muvengei-lugre
+// (Muvengei et al. Table I, [--ideal]). The belt's defaults are those of the thesis;
+// journal-bearing replaces the ones left at their default by its own (no friction, BDF,
+// 0.25 s, 1 µs RK4 step), muvengei-lugre by its own (lugre-nondimensional, BDF, two crank
+// revolutions, output every 1 µs).
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -12,6 +14,7 @@
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "cli/run_flores_compliant.hpp"
+#include "cli/run_muvengei.hpp"
 #include "cli/run_nonsmooth.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/belt.hpp"
@@ -24,7 +27,7 @@ namespace {
 void declare(po::options_description& o, po::positional_options_description& p) {
   std::string laws;
   for (std::string_view n : dynamics::frictionLawNames()) laws += (laws.empty() ? "" : ", ") + std::string(n);
-  std::string scenarios = "journal-bearing, blajer-1, blajer-2";
+  std::string scenarios = "journal-bearing, muvengei-lugre, blajer-1, blajer-2";
   for (const auto& s : mechanisms::rigidScenarios()) scenarios += ", " + s.name;
   o.add_options()("scenario", po::value<std::string>()->required(), ("built-in scenario: " + scenarios).c_str())(
       "method", po::value<std::string>()->default_value("penalty"),
@@ -35,10 +38,12 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "contact problems of the nonsmooth methods: lemke, trial-and-error (event-driven, one "
       "contact), siconos-<fc2d solver>")(
       "theta", po::value<double>()->default_value(0.5), "Moreau-Jean theta in [0.5, 1]")(
-      "tolerance", po::value<double>()->default_value(1e-10), "event-driven: CVODE relative tolerance")(
+      "tolerance", po::value<double>()->default_value(1e-10),
+      "event-driven: CVODE relative tolerance; muvengei-lugre: BDF's (default 1e-8)")(
       "event-tolerance", po::value<double>()->default_value(1e-10), "event-driven: event location [s]")(
       "friction", po::value<std::string>()->default_value("linear"),
-      ("friction law of the penalty route (journal-bearing also: none, its default): " + laws +
+      ("friction law of the penalty route (journal-bearing also: none, its default; "
+       "muvengei-lugre also: none, default lugre-nondimensional): " + laws +
        "; zheng-*: coulomb (dry, set-valued; default), ambrosio (modified Coulomb) or none").c_str())(
       "integrator", po::value<std::string>()->default_value("rk4"),
       "rk4 (fixed step, as the thesis; every law) or bdf (CVODE; smooth laws only)")(
@@ -47,10 +52,13 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "(default per scenario) [s]")(
       "output-dt", po::value<double>(),
       "history sampling of event-driven (> 0; events add rows) and Moreau-Jean (>= 0, 0: every "
-      "step) [s]; default 1e-3")(
+      "step) [s]; default 1e-3; muvengei-lugre: > 0, default 1e-6")(
       "out", po::value<std::string>(), "write the history as CSV (belt: t, x, v, v_rel, F; journal-bearing: t, x, y, theta, "
-      "vx, vy, omega, penetration, v_t, F_n, F_t, energy)")(
+      "vx, vy, omega, penetration, v_t, F_n, F_t, energy; muvengei-lugre: t, crank_angle, x, v, a, "
+      "ecc_x, ecc_y, penetration, F_n, F_t, v_t, driver_power, contact_power, energy, bristle_mu, "
+      "x_ideal, a_ideal)")(
       "force", po::bool_switch(), "overwrite --out if it exists")(
+      "ideal", po::bool_switch(), "muvengei-lugre: an ideal revolute at the crank-rod joint (reference)")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("scenario", 1);
 }
@@ -158,6 +166,12 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       throw std::invalid_argument("--method: '" + method + "' is not available for journal-bearing "
                                   "in this version (available: penalty)");
     return runJournalBearing(vm, out, err);
+  }
+  if (scenario == "muvengei-lugre") {
+    if (method != "penalty")
+      throw std::invalid_argument("--method: '" + method + "' is not available for muvengei-lugre "
+                                  "in this version (available: penalty)");
+    return runMuvengei(vm, out, err);
   }
   if (scenario == "flores-translational" && method == "penalty") return runFloresPenalty(vm, out, err);
   if (scenario != "belt" || method != "penalty") return runNonsmooth(vm, out, err);

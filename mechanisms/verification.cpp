@@ -11,6 +11,7 @@
 #include "mechanisms/bouncing_ball.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
+#include "mechanisms/muvengei_verification.hpp"
 #include "mechanisms/zheng.hpp"
 
 namespace stickslip::mechanisms {
@@ -231,13 +232,13 @@ std::vector<VerificationRow> zheng() {
                      "III, Coulomb: the static friction force holding it is nonzero: min |F| > 0.5 N (1 yes, 0 no; " +
                          std::to_string(least_friction) + " N found)",
                      1.0, least_friction > 0.5 ? 1.0 : 0.0, 0.0, &dry3));
-  for (const bool modified : {true, false}) {
+  for (const bool ambrosio : {true, false}) {
     ZhengSliderCrank falls = held;
-    falls.modified_coulomb = modified;
-    if (!modified) falls.mu_kinetic = falls.mu_static = 0.0;
+    falls.modified_coulomb = ambrosio;
+    if (!ambrosio) falls.mu_kinetic = falls.mu_static = 0.0;
     const dynamics::NonsmoothRun r = zhengRun(falls, 1.5);
     const double lowest = r.ok ? r.history.col(3).minCoeff() : kInf;
-    rows.push_back(row("zheng", "event-driven", std::string("III, ") + (modified ? "modified Coulomb" : "no friction") +
+    rows.push_back(row("zheng", "event-driven", std::string("III, ") + (ambrosio ? "modified Coulomb" : "no friction") +
                            ": falls from pi - 0.01 through theta1 < 0.5 rad within 1.5 s (1 yes, 0 no; min " +
                            std::to_string(lowest) + " rad)",
                        1.0, lowest < 0.5 ? 1.0 : 0.0, 0.0, &r));
@@ -255,6 +256,7 @@ const std::vector<VerificationCase>& verificationCases() {
       {"ball", "Newton restitution per impact; rolling without slipping after sliding"},
       {"zheng", "Zheng et al. I-III: stick with dry Coulomb, LCP = trial-and-error, ideal limit, torque grows with mu, "
                 "dry Coulomb holds the crank, modified Coulomb and no friction let it fall"},
+      {"muvengei", "Muvengei et al. at 2500 rpm: ideal joint = closed form; clearance + LuGre: spikes, bounds, work balance"},
   };
   return all;
 }
@@ -265,6 +267,7 @@ std::vector<VerificationRow> runVerification(std::string_view name) {
   if (name == "incline") return incline();
   if (name == "ball") return ball();
   if (name == "zheng") return zheng();
+  if (name == "muvengei") return verifyMuvengei();
   std::string names;
   for (const auto& c : verificationCases()) names += (names.empty() ? "" : ", ") + c.name;
   throw std::invalid_argument("--case: unknown case '" + std::string(name) + "' (cases: " + names + ")");

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/constrained_response.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"

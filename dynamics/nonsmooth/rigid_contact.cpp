@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "dynamics/friction/friction_law.hpp"
+
 namespace stickslip::dynamics {
 namespace {
 

@@ -42,11 +42,12 @@
 #include "dynamics/contact/journal_bearing.hpp"
 #include "dynamics/contact/normal_law.hpp"
 #include "dynamics/contact/point_line.hpp"
-#include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/revolute_friction.hpp"
 #include "dynamics/planar_model.hpp"
 
 namespace stickslip::dynamics {
+
+class FrictionLaw;  // dynamics/friction/friction_law.hpp (not included: benchmarks/peer_flores.cpp is C++17)
 
 struct RigidContact {
   enum class Normal { kUnilateral, kBilateral, kCompliant };

@@ -258,6 +258,45 @@ TEST_CASE("stickslip run journal-bearing: penalty route, JSON with modes and imp
   CHECK(cli({"run", "journal-bearing", "--integrator", "euler"}).code == 2);
 }
 
+TEST_CASE("stickslip run muvengei-lugre: the steady cycle against the ideal joint, JSON and CSV",
+          "[cli][run]") {
+  const auto csv = std::filesystem::temp_directory_path() / "stickslip_cli_muvengei.csv";
+  std::filesystem::remove(csv);
+  const Run r = cli({"run", "muvengei-lugre", "--json", "--out", csv.string()});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["status"] == "success");
+  CHECK(j["friction"] == "lugre-nondimensional");
+  CHECK(j["joint"] == "clearance");
+  const auto& cy = j["cycle"];
+  CHECK(cy["t_begin"].get<double>() == Approx(0.024));
+  CHECK(cy["t_end"].get<double>() == Approx(0.048));
+  CHECK(cy["acceleration_ratio"].get<double>() > 1.5);
+  CHECK(cy["max_position_deviation"].get<double>() < 0.6e-3);
+  CHECK(cy["max_bristle_ratio"].get<double>() <= 1.0 + 1e-9);
+  CHECK(cy["energy_residual"].get<double>() < 1e-5);
+  CHECK(j["stribeck_velocity"].get<double>() == Approx(0.0139626).epsilon(1e-5));
+  std::ifstream f(csv);
+  std::string header;
+  std::getline(f, header);
+  CHECK(header.rfind("t,crank_angle,x,v,a,ecc_x,ecc_y,penetration,F_n,F_t,v_t", 0) == 0);
+  long lines = 0;
+  for (std::string line; std::getline(f, line);) ++lines;
+  CHECK(lines == 48001);  // every microsecond over two revolutions
+  f.close();
+  std::filesystem::remove(csv);
+  const Run ideal = cli({"run", "muvengei-lugre", "--ideal", "--json"});
+  REQUIRE(ideal.code == 0);
+  const auto ji = nlohmann::json::parse(ideal.out);
+  CHECK(ji["joint"] == "ideal");
+  CHECK(ji["cycle"]["acceleration_ratio"].get<double>() == Approx(1.0).epsilon(1e-6));
+  CHECK(cli({"list"}).out.find("muvengei-lugre") != std::string::npos);
+  CHECK(cli({"run", "muvengei-lugre", "--ideal", "--friction", "coulomb"}).code == 2);
+  CHECK(cli({"run", "muvengei-lugre", "--method", "event-driven"}).code == 2);
+  CHECK(cli({"run", "muvengei-lugre", "--friction", "magic"}).code == 2);
+}
+
 TEST_CASE("every built-in rigid scenario runs with both nonsmooth methods", "[cli][run]") {
   for (const char* scenario : {"belt", "dupont", "incline", "ball", "flores-translational", "journal-bearing-rigid"})
     for (const char* method : {"event-driven", "moreau-jean"}) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "mechanisms/zheng.hpp"
 

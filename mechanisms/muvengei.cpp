@@ -1,0 +1,280 @@
+#include "mechanisms/muvengei.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include "dynamics/contact/normal_law.hpp"
+
+namespace stickslip::mechanisms {
+
+void MuvengeiSliderCrank::validate() const {
+  const auto fail = [](const std::string& what, double got) {
+    throw std::invalid_argument("MuvengeiSliderCrank: expected " + what + ", got " +
+                                std::to_string(got));
+  };
+  const auto positive = [](double x) { return std::isfinite(x) && x > 0.0; };
+  if (!positive(crank_length)) fail("crank_length > 0", crank_length);
+  if (!(std::isfinite(rod_length) && rod_length > crank_length))
+    fail("rod_length > crank_length (a crank that turns fully)", rod_length);
+  for (const auto& [name, x] : {std::pair{"crank_mass", crank_mass},
+                                {"crank_inertia", crank_inertia},
+                                {"rod_mass", rod_mass},
+                                {"rod_inertia", rod_inertia},
+                                {"slider_mass", slider_mass},
+                                {"slider_inertia", slider_inertia},
+                                {"bearing_radius", bearing_radius},
+                                {"crank_speed", crank_speed},
+                                {"stribeck_fraction", stribeck_fraction},
+                                {"stribeck_exponent", stribeck_exponent}})
+    if (!positive(x)) fail(std::string(name) + " > 0", x);
+  if (!(positive(clearance) && clearance < bearing_radius))
+    fail("clearance in (0, bearing_radius)", clearance);
+  if (!(std::isfinite(restitution) && restitution > 0.0 && restitution <= 1.0))
+    fail("restitution in (0, 1]", restitution);
+  if (!(std::isfinite(gravity) && gravity >= 0.0)) fail("gravity ≥ 0", gravity);
+  if (!(std::isfinite(mu_k) && mu_k > 0.0)) fail("mu_k > 0", mu_k);
+  if (!(std::isfinite(mu_s) && mu_s >= mu_k)) fail("mu_s ≥ mu_k", mu_s);
+  if (!positive(sigma0)) fail("sigma0 > 0", sigma0);
+  if (!(std::isfinite(sigma1) && sigma1 >= 0.0)) fail("sigma1 ≥ 0", sigma1);
+  if (!(std::isfinite(sigma2) && sigma2 >= 0.0)) fail("sigma2 ≥ 0", sigma2);
+  dynamics::ContactMaterial{young_modulus, poisson_ratio}.validate("MuvengeiSliderCrank");
+}
+
+double MuvengeiSliderCrank::period() const { return 2.0 * std::numbers::pi / crank_speed; }
+
+double MuvengeiSliderCrank::contactStiffness() const {
+  const dynamics::ContactMaterial steel{young_modulus, poisson_ratio};
+  return dynamics::journalBearingStiffness(bearing_radius, journalRadius(), steel, steel);
+}
+
+double MuvengeiSliderCrank::idealMaxTangentialVelocity() const {
+  // ω_rod = −ω r cos θ / (l cos φ), sin φ = −r sin θ / l; sampled finely over a revolution.
+  double best = 0.0;
+  constexpr int kSamples = 36000;
+  for (int i = 0; i < kSamples; ++i) {
+    const double th = 2.0 * std::numbers::pi * i / kSamples;
+    const double s = crank_length * std::sin(th) / rod_length;
+    const double w_rod =
+        -crank_speed * crank_length * std::cos(th) / (rod_length * std::sqrt(1.0 - s * s));
+    best = std::max(best, std::abs(journalRadius() * crank_speed - bearing_radius * w_rod));
+  }
+  return best;
+}
+
+dynamics::FrictionParameters muvengeiFrictionParameters(const MuvengeiSliderCrank& d) {
+  dynamics::FrictionParameters p;
+  p.mu_k = d.mu_k;
+  p.mu_s = d.mu_s;
+  p.sigma0 = d.sigma0;
+  p.sigma1 = d.sigma1;
+  p.sigma2 = d.sigma2;
+  p.viscous = d.sigma2;
+  p.stribeck_exponent = d.stribeck_exponent;
+  p.stribeck_velocity = d.stribeckVelocity();
+  p.reference_normal_force = 1.0;
+  // The velocity scales of the regularized static laws follow vs (they stay below it).
+  p.tolerance_velocity = p.karnopp_velocity = p.threshold_velocity = 0.1 * p.stribeck_velocity;
+  p.modified_v1 = 0.1 * p.stribeck_velocity;
+  p.modified_v0 = 0.01 * p.stribeck_velocity;
+  return p;
+}
+
+SliderKinematics idealSlider(const MuvengeiSliderCrank& d, double t) {
+  const double r = d.crank_length, l = d.rod_length, w = d.crank_speed;
+  const double s = std::sin(w * t), c = std::cos(w * t);
+  const double root = std::sqrt(l * l - r * r * s * s);
+  SliderKinematics k;
+  k.x = r * c + root;
+  // Derivatives with respect to θ, then by the chain rule with θ̇ = ω, θ̈ = 0.
+  const double dx = -r * s - r * r * s * c / root;
+  const double ddx = -r * c - r * r * (c * c - s * s) / root -
+                     r * r * r * r * s * s * c * c / (root * root * root);
+  k.v = w * dx;
+  k.a = w * w * ddx;
+  return k;
+}
+
+MuvengeiSystem makeMuvengei(const MuvengeiSliderCrank& d,
+                            std::shared_ptr<const dynamics::FrictionLaw> friction) {
+  d.validate();
+  using dynamics::kGround;
+  MuvengeiSystem s;
+  s.model = std::make_unique<dynamics::PlanarModel>();
+  dynamics::PlanarModel& m = *s.model;
+  const double r = d.crank_length, l = d.rod_length, b = 0.5 * l, w = d.crank_speed;
+  const auto crank = m.addBody("crank", d.crank_mass, d.crank_inertia);
+  const auto rod = m.addBody("rod", d.rod_mass, d.rod_inertia);
+  const auto slider = m.addBody("slider", d.slider_mass, d.slider_inertia);
+  m.setGravity(Eigen::Vector2d(0.0, -d.gravity));
+  m.addRevolute(kGround, Eigen::Vector2d::Zero(), crank, Eigen::Vector2d::Zero(), "O");
+  m.addRevolute(rod, Eigen::Vector2d(b, 0.0), slider, Eigen::Vector2d::Zero(), "B");
+  m.addTranslational(kGround, Eigen::Vector2d::Zero(), Eigen::Vector2d::UnitX(), slider,
+                     Eigen::Vector2d::Zero(), 0.0, "guide");
+  const int driver = m.addRheonomicDriver(
+      kGround, crank, [w](double t) { return w * t; }, [w](double) { return w; },
+      [](double) { return 0.0; }, "driver");
+  s.driver_row = int(m.joints()[std::size_t(driver)].row);
+  std::vector<dynamics::PenaltyContact> contacts;
+  if (d.ideal) {
+    m.addRevolute(crank, Eigen::Vector2d(r, 0.0), rod, Eigen::Vector2d(-b, 0.0), "A");
+  } else {
+    dynamics::JournalBearingJoint joint;
+    joint.journal_centre_on_i = Eigen::Vector2d(r, 0.0);
+    joint.bearing_centre_on_j = Eigen::Vector2d(-b, 0.0);
+    joint.journal_radius = d.journalRadius();
+    joint.bearing_radius = d.bearing_radius;
+    dynamics::LankaraniNikraveshLaw ln;
+    ln.stiffness = d.contactStiffness();
+    ln.exponent = 1.5;
+    ln.restitution = d.restitution;
+    contacts.push_back(dynamics::PenaltyContact::journalBearing(crank, rod, joint, ln,
+                                                                std::move(friction), "c-cr"));
+  }
+  s.system = std::make_unique<dynamics::PenaltySystem>(m, std::move(contacts));
+  // θ = 0: crank and rod collinear along +x, A's centres coincident; velocities of the
+  // ideal mechanism (rod rate −r ω / l, slider at rest at the dead centre).
+  Eigen::VectorXd q(9), v(9);
+  q << 0.0, 0.0, 0.0, r + b, 0.0, 0.0, r + l, 0.0, 0.0;
+  v << 0.0, 0.0, w, 0.0, r * w - b * r * w / l, -r * w / l, 0.0, 0.0, 0.0;
+  s.y0 = s.system->initialState(0.0, q, v);
+  return s;
+}
+
+namespace {
+
+/// σ0 z as a friction coefficient, for the LuGre forms whose state we know.
+double bristleCoefficient(const dynamics::FrictionLaw* law, const dynamics::FrictionParameters& p,
+                          double state) {
+  if (!law || law->stateSize() != 1) return 0.0;
+  if (law->name() == "lugre-nondimensional") return p.mu_k * state;
+  if (law->name() == "lugre-wojtyra")
+    return p.sigma0 * state / p.reference_normal_force;
+  return 0.0;
+}
+
+}  // namespace
+
+MuvengeiRun simulateMuvengei(const MuvengeiSliderCrank& d,
+                             std::shared_ptr<const dynamics::FrictionLaw> friction,
+                             const dynamics::PenaltyIntegrationOptions& options) {
+  const dynamics::FrictionLaw* law = friction.get();
+  MuvengeiSystem s = makeMuvengei(d, std::move(friction));
+  MuvengeiRun out;
+  out.stribeck_velocity = d.stribeckVelocity();
+  const dynamics::FrictionParameters p = muvengeiFrictionParameters(d);
+  out.run = dynamics::simulatePenalty(*s.system, s.y0, options);
+
+  dynamics::PenaltySystem& sys = *s.system;
+  const Eigen::Index n = sys.model().velocitySize(), rows = out.run.history.rows();
+  const int nc = int(sys.contacts().size());
+  const Eigen::Index ix = dynamics::PlanarModel::coordinate(2, 0);
+  out.table = Eigen::MatrixXd::Zero(rows, kColumnCount);
+  Eigen::VectorXd y(sys.stateSize()), ydot(sys.stateSize());
+  // Replay the contact status the run had at each sample from its events (time order).
+  if (nc > 0) sys.setContactStatus(0, false, 0.0);
+  std::size_t next_event = 0;
+  const double c = d.clearance;
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const double t = out.run.history(i, 0);
+    y = out.run.history.row(i).segment(1, sys.stateSize()).transpose();
+    while (next_event < out.run.events.size() && out.run.events[next_event].t <= t) {
+      const dynamics::ContactCrossing& ev = out.run.events[next_event++];
+      sys.setContactStatus(ev.contact, ev.closing,
+                           ev.closing
+                               ? ev.penetration_rate
+                               : sys.contactStatus()[std::size_t(ev.contact)].impact_velocity);
+    }
+    sys.derivative(t, y, ydot);
+    auto row = out.table.row(i);
+    row(kTime) = t;
+    row(kCrankAngle) = y(2);
+    row(kSliderX) = y(ix);
+    row(kSliderV) = y(n + ix);
+    row(kSliderA) = ydot(n + ix);
+    row(kDriverPower) = -sys.eomSolver().multipliers()(s.driver_row) * y(n + 2);
+    row(kMechanicalEnergy) =
+        sys.model().kineticEnergy(y.segment(n, n)) + sys.model().potentialEnergy(y.head(n));
+    if (nc > 0) {
+      const auto zk = y.segment(2 * n, sys.contacts()[0].frictionStateSize());
+      const dynamics::ContactEvaluation e = sys.evaluateContact(0, y.head(n), y.segment(n, n), zk);
+      const Eigen::Vector2d ecc = (c + e.penetration) * e.normal;
+      row(kEccentricityX) = ecc.x();
+      row(kEccentricityY) = ecc.y();
+      row(kPenetration) = e.penetration;
+      row(kNormalForce) = e.normal_force;
+      row(kFrictionForce) = e.friction_force;
+      row(kTangentialVelocity) = e.tangential_velocity;
+      row(kContactPower) =
+          -e.normal_force * e.penetration_rate + e.friction_force * e.tangential_velocity;
+      if (zk.size() == 1) row(kBristleCoefficient) = bristleCoefficient(law, p, zk(0));
+    }
+  }
+  return out;
+}
+
+MuvengeiCycle analyseMuvengeiCycle(const MuvengeiSliderCrank& d, const MuvengeiRun& r,
+                                   double t_begin) {
+  MuvengeiCycle cy;
+  cy.t_begin = t_begin;
+  cy.t_end = t_begin + d.period();
+  const double vs = r.stribeck_velocity, tol = 1e-9 * d.period();
+  const Eigen::MatrixXd& tb = r.table;
+  bool in_stick = false, have_prev = false;
+  double abs_driver = 0.0, e_first = 0.0, e_last = 0.0;
+  Eigen::Index prev = 0;
+  for (Eigen::Index i = 0; i < tb.rows(); ++i) {
+    const double t = tb(i, kTime);
+    if (t < cy.t_begin - tol || t > cy.t_end + tol) continue;
+    const SliderKinematics ideal = idealSlider(d, t);
+    ++cy.samples;
+    cy.max_acceleration = std::max(cy.max_acceleration, std::abs(tb(i, kSliderA)));
+    cy.max_ideal_acceleration = std::max(cy.max_ideal_acceleration, std::abs(ideal.a));
+    cy.max_position_deviation =
+        std::max(cy.max_position_deviation, std::abs(tb(i, kSliderX) - ideal.x));
+    cy.max_ideal_acceleration_error =
+        std::max(cy.max_ideal_acceleration_error, std::abs(tb(i, kSliderA) - ideal.a));
+    cy.max_bristle_ratio =
+        std::max(cy.max_bristle_ratio, std::abs(tb(i, kBristleCoefficient)) / d.mu_s);
+    const double fn = tb(i, kNormalForce), ft = tb(i, kFrictionForce),
+                 vt = tb(i, kTangentialVelocity);
+    bool stick = false;
+    if (fn > 0.0) {
+      ++cy.contact_samples;
+      cy.min_tangential_velocity = cy.contact_samples == 1
+                                       ? std::abs(vt)
+                                       : std::min(cy.min_tangential_velocity, std::abs(vt));
+      cy.max_tangential_velocity = std::max(cy.max_tangential_velocity, std::abs(vt));
+      cy.max_penetration = std::max(cy.max_penetration, tb(i, kPenetration));
+      cy.max_normal_force = std::max(cy.max_normal_force, fn);
+      cy.max_friction_ratio = std::max(cy.max_friction_ratio, std::abs(ft) / (d.mu_s * fn));
+      const double bound = fn * (d.mu_s + (1.0 + d.mu_s / d.mu_k) * d.sigma1 * std::abs(vt));
+      cy.max_damped_bound_ratio = std::max(cy.max_damped_bound_ratio, std::abs(ft) / bound);
+      stick = std::abs(vt) < vs && std::abs(ft) > 0.01 * d.mu_k * fn;
+    }
+    if (stick) {
+      ++cy.stick_samples;
+      if (!in_stick) ++cy.stick_intervals;
+    }
+    in_stick = stick;
+    if (!have_prev) {
+      e_first = tb(i, kMechanicalEnergy);
+    } else {
+      const double h = t - tb(prev, kTime);
+      cy.driver_work += 0.5 * h * (tb(i, kDriverPower) + tb(prev, kDriverPower));
+      cy.contact_work += 0.5 * h * (tb(i, kContactPower) + tb(prev, kContactPower));
+      abs_driver += 0.5 * h * (std::abs(tb(i, kDriverPower)) + std::abs(tb(prev, kDriverPower)));
+    }
+    e_last = tb(i, kMechanicalEnergy);
+    prev = i;
+    have_prev = true;
+  }
+  cy.energy_change = e_last - e_first;
+  if (abs_driver > 0.0)
+    cy.energy_residual = std::abs(cy.energy_change - cy.driver_work - cy.contact_work) / abs_driver;
+  return cy;
+}
+
+}  // namespace stickslip::mechanisms
