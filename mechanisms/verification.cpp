@@ -10,6 +10,7 @@
 #include "mechanisms/bouncing_ball.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
+#include "mechanisms/roller_crank_verification.hpp"
 #include "mechanisms/zheng.hpp"
 
 namespace stickslip::mechanisms {
@@ -203,6 +204,7 @@ const std::vector<VerificationCase>& verificationCases() {
       {"incline", "a block sticks iff tan(alpha) <= mu_s; pushed, its stick/slip instants"},
       {"ball", "Newton restitution per impact; rolling without slipping after sliding"},
       {"zheng", "Zheng et al. I and II: stick with dry Coulomb, LCP = trial-and-error, ideal limit, torque grows with mu"},
+      {"roller-crank", "review Tables 1-3, six friction models: energy balance, constraints, chatter of the discontinuous laws, LuGre F/N > mu_s, Brown-McPhee F/N <= mu_s"},
   };
   return all;
 }
@@ -213,6 +215,7 @@ std::vector<VerificationRow> runVerification(std::string_view name) {
   if (name == "incline") return incline();
   if (name == "ball") return ball();
   if (name == "zheng") return zheng();
+  if (name == "roller-crank") return rollerCrankVerification();
   std::string names;
   for (const auto& c : verificationCases()) names += (names.empty() ? "" : ", ") + c.name;
   throw std::invalid_argument("--case: unknown case '" + std::string(name) + "' (cases: " + names + ")");
