@@ -1,6 +1,7 @@
 // stickslip run SCENARIO [--method penalty] [--friction LAW] [--integrator bdf|rk4]
 //                        [--t-end T] [--dt H] [--out F.csv [--force]] [--json]
-// SCENARIO: belt (thesis Table 3.1) or journal-bearing (review Table 5). The belt's defaults
+// SCENARIO: belt (thesis Table 3.1), journal-bearing (review Table 5) or roller-crank (review
+// §4, cli/run_roller_crank.cpp; --table runs the review's six models). The belt's defaults
 // are those of the thesis; journal-bearing replaces the ones left at their default by its own
 // (no friction, BDF, 0.25 s, 1 µs RK4 step).
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "cli/run_nonsmooth.hpp"
+#include "cli/run_roller_crank.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/journal_bearing.hpp"
@@ -23,7 +25,7 @@ namespace {
 void declare(po::options_description& o, po::positional_options_description& p) {
   std::string laws;
   for (std::string_view n : dynamics::frictionLawNames()) laws += (laws.empty() ? "" : ", ") + std::string(n);
-  std::string scenarios = "journal-bearing, blajer-1, blajer-2";
+  std::string scenarios = "journal-bearing, roller-crank, blajer-1, blajer-2";
   for (const auto& s : mechanisms::rigidScenarios()) scenarios += ", " + s.name;
   o.add_options()("scenario", po::value<std::string>()->required(), ("built-in scenario: " + scenarios).c_str())(
       "method", po::value<std::string>()->default_value("penalty"),
@@ -37,9 +39,14 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "tolerance", po::value<double>()->default_value(1e-10), "event-driven: CVODE relative tolerance")(
       "event-tolerance", po::value<double>()->default_value(1e-10), "event-driven: event location [s]")(
       "friction", po::value<std::string>()->default_value("linear"),
-      ("friction law of the penalty route (journal-bearing also: none, its default): " + laws).c_str())(
+      ("friction law of the penalty route (journal-bearing also: none, its default; roller-crank "
+       "also: none; its default: brown-mcphee): " + laws).c_str())(
+      "table", po::bool_switch(),
+      "roller-crank: run the review's six friction models and print the Table 4 analogue "
+      "(relative CPU time, steps, max F/N, chatter in the initial stick phase)")(
       "integrator", po::value<std::string>()->default_value("rk4"),
-      "rk4 (fixed step, as the thesis; every law) or bdf (CVODE; smooth laws only)")(
+      "rk4 (fixed step, as the thesis; every law) or bdf (CVODE; smooth laws only); roller-crank's "
+      "default: rk4 for the laws with a jump at v = 0, bdf for the others")(
       "t-end", po::value<double>()->default_value(20.0), "end time [s]")(
       "dt", po::value<double>()->default_value(5e-5), "RK4 step of the penalty route, or the Moreau-Jean step "
       "(default per scenario) [s]")(
@@ -47,7 +54,9 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "history sampling of event-driven (> 0; events add rows) and Moreau-Jean (>= 0, 0: every "
       "step) [s]; default 1e-3")(
       "out", po::value<std::string>(), "write the history as CSV (belt: t, x, v, v_rel, F; journal-bearing: t, x, y, theta, "
-      "vx, vy, omega, penetration, v_t, F_n, F_t, energy)")(
+      "vx, vy, omega, penetration, v_t, F_n, F_t, energy; roller-crank: t, crank_angle, roller_omega, "
+      "roller_alpha, sliding_velocity, normal_force, friction_force, friction_ratio, energy, "
+      "friction_work, constraint_residual)")(
       "force", po::bool_switch(), "overwrite --out if it exists")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("scenario", 1);
@@ -157,6 +166,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                                   "in this version (available: penalty)");
     return runJournalBearing(vm, out, err);
   }
+  if (scenario == "roller-crank") return runRollerCrank(vm, out, err);
   if (scenario != "belt" || method != "penalty") return runNonsmooth(vm, out, err);
   const std::string law_name = vm["friction"].as<std::string>();
   const auto law = dynamics::makeFrictionLaw(law_name);  // throws with the valid names
