@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "dynamics/allocation_counter.hpp"  // defines malloc & co. for this executable
 #include "dynamics/eom_solver.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/roller_crank_simulation.hpp"
@@ -180,5 +181,27 @@ TEST_CASE("roller-crank: stickslip verify case passes", "[mechanisms][roller-cra
   for (const auto& row : mechanisms::rollerCrankVerification()) {
     INFO(row.method << ": " << row.quantity << " = " << row.obtained << " " << row.note);
     CHECK(row.pass);
+  }
+}
+
+TEST_CASE("roller-crank: an evaluation of the equations of motion allocates nothing",
+          "[mechanisms][roller-crank][alloc]") {
+  g_allocations = 0;  // the counter works in this executable
+  g_armed = true;
+  const Eigen::VectorXd probe = Eigen::VectorXd::Ones(64);
+  g_armed = false;
+  REQUIRE(g_allocations.load() > 0);
+  CHECK(probe.sum() == 64.0);
+  for (const char* name : {"coulomb", "brown-mcphee", "lugre"}) {
+    RollerCrankSystem sys({}, law(name));
+    Eigen::VectorXd y = sys.initialState(), ydot(y.size());
+    y(9 + 6) += 1e-3;  // sliding: every branch of the loop solver is reached
+    REQUIRE(sys.derivative(0.0, y, ydot));
+    g_allocations = 0;
+    g_armed = true;
+    for (int i = 0; i < 10; ++i) sys.derivative(0.0, y, ydot);
+    g_armed = false;
+    INFO(name);
+    CHECK(g_allocations.load() == 0);
   }
 }
