@@ -43,7 +43,8 @@ nlohmann::json summary(const mechanisms::RollerCrankRun& r) {
           {"max_velocity_residual", r.max_velocity_residual},
           {"min_normal_force", r.min_normal_force},
           {"max_loop_iterations", r.max_loop_iterations},
-          {"first_ratio_exceedance", r.first_ratio_exceedance}};
+          {"first_ratio_exceedance", r.first_ratio_exceedance},
+          {"breakaway_time", r.breakaway_time}};
 }
 
 int runTable(const mechanisms::RollerCrank& rc, const mechanisms::RollerCrankOptions& o,
@@ -70,17 +71,18 @@ int runTable(const mechanisms::RollerCrank& rc, const mechanisms::RollerCrankOpt
   } else {
     out << "roller-crank (review Table 4 analogue), " << o.t_end << " s; RK4 h = " << o.dt
         << " s, BDF rtol " << o.relative_tolerance << "; chatter: sign changes of v_s in [0, "
-        << o.stick_window << "] s\n"
+        << o.stick_window << "] s; stick: until |v_s| > " << o.breakaway_velocity << " m/s\n"
         << std::left << std::setw(24) << "model" << std::setw(14) << "law" << std::setw(6) << "int"
         << std::right << std::setw(9) << "rel.cpu" << std::setw(10) << "cpu[s]" << std::setw(10)
-        << "steps" << std::setw(10) << "max F/N" << std::setw(9) << "chatter" << "\n";
+        << "steps" << std::setw(10) << "max F/N" << std::setw(9) << "chatter" << std::setw(11) << "stick[s]" << "\n";
     for (const auto& r : rows) {
       out << std::left << std::setw(24) << r.model.label << std::setw(14) << r.model.law
           << std::setw(6) << r.integrator << std::right << std::fixed << std::setprecision(1)
           << std::setw(9) << r.relative_cpu << std::setprecision(3) << std::setw(10)
           << r.run.cpu_seconds << std::setw(10) << r.run.steps << std::setprecision(4)
           << std::setw(10) << r.run.max_friction_ratio << std::setw(9)
-          << r.run.sliding_sign_changes << std::defaultfloat << std::setprecision(6)
+          << r.run.sliding_sign_changes << std::setw(11) << r.run.breakaway_time
+          << std::defaultfloat << std::setprecision(6)
           << (r.run.ok ? "" : "  failed: " + r.run.message)
           << (r.bdf_failure.empty() ? "" : "  (BDF failed: " + r.bdf_failure + ")") << "\n";
     }

@@ -27,6 +27,7 @@ void RollerCrankOptions::validate() const {
   positive("output_dt", output_dt);
   positive("chatter_dt", chatter_dt);
   positive("ratio_limit", ratio_limit);
+  positive("breakaway_velocity", breakaway_velocity);
   if (!(std::isfinite(max_step) && max_step >= 0.0)) fail("max_step ≥ 0", max_step);
   if (!(std::isfinite(stick_window) && stick_window >= 0.0)) fail("stick_window ≥ 0", stick_window);
 }
@@ -62,6 +63,8 @@ class Sampler {
     const double residual = sys_.constraintResidual(y);
     run_.max_friction_ratio = std::max(run_.max_friction_ratio, ratio);
     if (ratio > o_.ratio_limit && run_.first_ratio_exceedance < 0.0) run_.first_ratio_exceedance = t;
+    if (std::abs(c.sliding_velocity) > o_.breakaway_velocity && run_.breakaway_time < 0.0)
+      run_.breakaway_time = t;
     run_.max_energy_balance_error =
         std::max(run_.max_energy_balance_error, std::abs(energy - energy0_ - work));
     run_.max_constraint_residual = std::max(run_.max_constraint_residual, residual);

@@ -31,6 +31,7 @@ struct RollerCrankOptions {
   double stick_window = 0.05;         ///< initial stick phase examined for chatter [s], ≥ 0
   double chatter_dt = 1e-5;           ///< sampling inside the window [s], > 0
   double ratio_limit = 0.15;          ///< F/N bound watched (Table 3's μs), > 0
+  double breakaway_velocity = 1e-3;   ///< |v_s| that ends the initial stick (Table 3's vs) [m/s], > 0
 
   /// Throws std::invalid_argument("RollerCrankOptions: expected …, got …").
   void validate() const;
@@ -60,6 +61,8 @@ struct RollerCrankRun {
   double max_velocity_residual = 0.0;    ///< max ‖D v + Φt‖∞ [m/s]
   double min_normal_force = 0.0;         ///< min N (a negative value would mean lift-off) [N]
   int max_loop_iterations = 0;           ///< law evaluations of the F ↔ N loop
+  /// First sample where |v_s| > breakaway_velocity: the end of the initial stick (−1: never) [s].
+  double breakaway_time = -1.0;
   /// First sample where |F|/|N| > ratio_limit (−1: never) [s].
   double first_ratio_exceedance = -1.0;
   /// In [0, stick_window].

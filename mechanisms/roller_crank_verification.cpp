@@ -10,6 +10,7 @@ namespace stickslip::mechanisms {
 namespace {
 
 using T = RollerCrankThresholds;
+constexpr double kNever = 1e300;  // a stick that never ends
 
 // A row whose pass is an inequality: `error` is by how much the bound is missed (0 if met).
 VerificationRow bound(const std::string& method, const std::string& quantity, double limit,
@@ -52,7 +53,23 @@ std::vector<VerificationRow> rollerCrankVerification() {
   rows.push_back(bound("bdf, no friction", "max |E - E(0)| [J]", T::kEnergyBalance,
                        free.max_energy_balance_error, false, free));
 
-  for (const RollerCrankTableRow& r : rollerCrankTable(rc, o)) {
+  const std::vector<RollerCrankTableRow> table = rollerCrankTable(rc, o);
+  // The laws without static friction leave the initial stick before those with it.
+  double latest_without = 0.0, earliest_with = kNever;
+  bool all_ok = true;
+  for (const RollerCrankTableRow& r : table) {
+    const bool stiction = r.model.law == "stribeck" || r.model.law == "brown-mcphee" ||
+                          r.model.law == "lugre";
+    const double t = r.run.breakaway_time < 0.0 ? kNever : r.run.breakaway_time;
+    if (stiction) earliest_with = std::min(earliest_with, t);
+    else latest_without = std::max(latest_without, t);
+    all_ok = all_ok && r.run.ok;
+  }
+  rows.push_back(bound("all six", "end of stick (|v_s| > vs): latest without stiction < earliest with it (" +
+                                      std::to_string(earliest_with) + " s) [s]",
+                       earliest_with, latest_without, false, table.front().run));
+  rows.back().pass = rows.back().pass && latest_without < earliest_with && all_ok;
+  for (const RollerCrankTableRow& r : table) {
     const std::string method = r.model.law + "/" + r.integrator;
     if (r.model.law == "lugre") {
       rows.push_back(bound(method, "max |E - E(0) - W_f| for t <= " +

@@ -147,6 +147,20 @@ TEST_CASE("roller-crank: the review's observations on its six models (Table 4 an
           "[mechanisms][roller-crank]") {
   const auto rows = mechanisms::rollerCrankTable({}, RollerCrankOptions{});
   REQUIRE(rows.size() == 6);
+  // The laws without static friction (Coulomb, regularized Coulomb, Dahl) leave the initial
+  // stick earlier than those with it (Stribeck, Brown–McPhee, LuGre), which hold for the
+  // first 0.2 s (review Figs. 5–6).
+  double latest_without = 0.0, earliest_with = 1e300;
+  for (const auto& row : rows) {
+    const bool stiction = row.model.law == "stribeck" || row.model.law == "brown-mcphee" ||
+                          row.model.law == "lugre";
+    INFO(row.model.law << " leaves the stick at " << row.run.breakaway_time << " s");
+    CHECK(row.run.breakaway_time > 0.05);
+    if (stiction) earliest_with = std::min(earliest_with, row.run.breakaway_time);
+    else latest_without = std::max(latest_without, row.run.breakaway_time);
+  }
+  CHECK(latest_without < earliest_with);
+  CHECK(earliest_with > 0.2);
   for (const auto& row : rows) {
     INFO(row.model.label << " (" << row.model.law << ", " << row.integrator << "): "
                          << row.run.message << "; chatter " << row.run.sliding_sign_changes
