@@ -23,8 +23,10 @@
 /// λ and v̇ are affine in F: λ = λ₀ + F λ₁, v̇ = v̇₀ + F v̇₁ (one factorization of W, two
 /// right-hand sides), so N = a + b F with a = −λ₀,y, b = −λ₁,y, and F = law(v_s, |N|, z) is
 /// one scalar equation, solved to round-off by solveFrictionLoop() (friction_loop.hpp).
-/// For LuGre with a load-independent σ1 the equation can have two roots that merge and
-/// vanish as N falls (a fold): the solution then jumps to the remote root, where F/N ≫ μs.
+/// For LuGre with a load-independent σ1 the equation can have three roots; as N falls the
+/// physical one merges with a second and vanishes (a fold, t ≈ 0.28 s with Table 2's start):
+/// the solution then jumps to a remote root, where F/N ≫ μs. Near the fold the secant from
+/// the frictionless reaction may already land on the remote root (no continuation).
 /// The converged F gives v̇, λ and, for dynamic laws, ż at the same N. The state also
 /// carries the friction work W_f = ∫ F v_s dt, so that E(t) − E(0) = W_f(t) can be checked.
 
