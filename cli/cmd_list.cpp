@@ -24,6 +24,9 @@ int run(const po::variables_map&, std::ostream& out, std::ostream&) {
   out << "  " << std::left << std::setw(22) << "muvengei-lugre" << "penalty\n"
       << "      Muvengei et al. Table I: slider-crank at 2500 rpm, 0.5 mm clearance at the crank-rod "
          "joint, LuGre friction (--ideal: ideal joint)\n";
+  out << "  " << std::left << std::setw(22) << "roller-crank" << "penalty\n"
+      << "      crank, rod and roller rolling on the ground (review Tables 1-3), friction at the "
+         "roller-ground contact, N from the constraint; --table compares the review's six models\n";
   out << "  " << std::left << std::setw(22) << "blajer-1" << "minimal-form\n"
       << "      Blajer & Markiewicz Example 1: four-bar with a sliding link, friction in every joint "
          "(DAE 26 -> 12)\n"

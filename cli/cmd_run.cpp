@@ -1,7 +1,8 @@
 // stickslip run SCENARIO [--method penalty] [--friction LAW] [--integrator bdf|rk4]
 //                        [--t-end T] [--dt H] [--out F.csv [--force]] [--json]
-// SCENARIO: belt (thesis Table 3.1), journal-bearing (review Table 5) or muvengei-lugre
-// (Muvengei et al. Table I, [--ideal]). The belt's defaults are those of the thesis;
+// SCENARIO: belt (thesis Table 3.1), journal-bearing (review Table 5), muvengei-lugre
+// (Muvengei et al. Table I, [--ideal]) or roller-crank (review §4, cli/run_roller_crank.cpp;
+// --table runs the review's six models). The belt's defaults are those of the thesis;
 // journal-bearing replaces the ones left at their default by its own (no friction, BDF,
 // 0.25 s, 1 µs RK4 step), muvengei-lugre by its own (lugre-nondimensional, BDF, two crank
 // revolutions, output every 1 µs).
@@ -16,6 +17,7 @@
 #include "cli/run_flores_compliant.hpp"
 #include "cli/run_muvengei.hpp"
 #include "cli/run_nonsmooth.hpp"
+#include "cli/run_roller_crank.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/journal_bearing.hpp"
@@ -27,7 +29,7 @@ namespace {
 void declare(po::options_description& o, po::positional_options_description& p) {
   std::string laws;
   for (std::string_view n : dynamics::frictionLawNames()) laws += (laws.empty() ? "" : ", ") + std::string(n);
-  std::string scenarios = "journal-bearing, muvengei-lugre, blajer-1, blajer-2";
+  std::string scenarios = "journal-bearing, muvengei-lugre, roller-crank, blajer-1, blajer-2";
   for (const auto& s : mechanisms::rigidScenarios()) scenarios += ", " + s.name;
   o.add_options()("scenario", po::value<std::string>()->required(), ("built-in scenario: " + scenarios).c_str())(
       "method", po::value<std::string>()->default_value("penalty"),
@@ -43,10 +45,15 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "event-tolerance", po::value<double>()->default_value(1e-10), "event-driven: event location [s]")(
       "friction", po::value<std::string>()->default_value("linear"),
       ("friction law of the penalty route (journal-bearing also: none, its default; "
-       "muvengei-lugre also: none, default lugre-nondimensional): " + laws +
+       "muvengei-lugre also: none, default lugre-nondimensional; roller-crank also: none, default "
+       "brown-mcphee): " + laws +
        "; zheng-*: coulomb (dry, set-valued; default), ambrosio (modified Coulomb) or none").c_str())(
+      "table", po::bool_switch(),
+      "roller-crank: run the review's six friction models and print the Table 4 analogue "
+      "(relative CPU time, steps, max F/N, chatter in the initial stick phase)")(
       "integrator", po::value<std::string>()->default_value("rk4"),
-      "rk4 (fixed step, as the thesis; every law) or bdf (CVODE; smooth laws only)")(
+      "rk4 (fixed step, as the thesis; every law) or bdf (CVODE; smooth laws only); roller-crank's "
+      "default: rk4 for the laws with a jump at v = 0, bdf for the others")(
       "t-end", po::value<double>()->default_value(20.0), "end time [s]")(
       "dt", po::value<double>()->default_value(5e-5), "RK4 step of the penalty route, or the Moreau-Jean step "
       "(default per scenario) [s]")(
@@ -56,7 +63,9 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "out", po::value<std::string>(), "write the history as CSV (belt: t, x, v, v_rel, F; journal-bearing: t, x, y, theta, "
       "vx, vy, omega, penetration, v_t, F_n, F_t, energy; muvengei-lugre: t, crank_angle, x, v, a, "
       "ecc_x, ecc_y, penetration, F_n, F_t, v_t, driver_power, contact_power, energy, bristle_mu, "
-      "x_ideal, a_ideal)")(
+      "x_ideal, a_ideal; roller-crank: t, crank_angle, roller_omega, roller_alpha, "
+      "sliding_velocity, normal_force, friction_force, friction_ratio, energy, friction_work, "
+      "constraint_residual)")(
       "force", po::bool_switch(), "overwrite --out if it exists")(
       "ideal", po::bool_switch(), "muvengei-lugre: an ideal revolute at the crank-rod joint (reference)")(
       "json", po::bool_switch(), "print one JSON object on stdout");
@@ -167,6 +176,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                                   "in this version (available: penalty)");
     return runJournalBearing(vm, out, err);
   }
+  if (scenario == "roller-crank") return runRollerCrank(vm, out, err);
   if (scenario == "muvengei-lugre") {
     if (method != "penalty")
       throw std::invalid_argument("--method: '" + method + "' is not available for muvengei-lugre "

@@ -44,11 +44,11 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       os << std::setprecision(digits) << x;
       return os.str();
     };
-    out << std::left << std::setw(9) << "case" << std::setw(30) << "method" << std::setw(16)
+    out << std::left << std::setw(13) << "case" << std::setw(30) << "method" << std::setw(16)
         << "reference" << std::setw(16) << "obtained" << std::setw(10) << "error" << std::setw(11)
         << "tolerance" << "result  quantity\n";
     for (const auto& r : rows) {
-      out << std::left << std::setw(9) << r.case_name << std::setw(30) << r.method << std::setw(16)
+      out << std::left << std::setw(13) << r.case_name << std::setw(30) << r.method << std::setw(16)
           << num(r.reference, 10) << std::setw(16) << num(r.obtained, 10) << std::setw(10)
           << num(r.error, 2) << std::setw(11) << num(r.tolerance, 2)
           << (r.pass ? "PASS    " : "FAIL    ") << r.quantity << "\n";

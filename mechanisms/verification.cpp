@@ -12,6 +12,7 @@
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
 #include "mechanisms/muvengei_verification.hpp"
+#include "mechanisms/roller_crank_verification.hpp"
 #include "mechanisms/zheng.hpp"
 
 namespace stickslip::mechanisms {
@@ -257,6 +258,7 @@ const std::vector<VerificationCase>& verificationCases() {
       {"zheng", "Zheng et al. I-III: stick with dry Coulomb, LCP = trial-and-error, ideal limit, torque grows with mu, "
                 "dry Coulomb holds the crank, modified Coulomb and no friction let it fall"},
       {"muvengei", "Muvengei et al. at 2500 rpm: ideal joint = closed form; clearance + LuGre: spikes, bounds, work balance"},
+      {"roller-crank", "review Tables 1-3, six friction models: energy balance, constraints, chatter of the discontinuous laws, LuGre F/N > mu_s, Brown-McPhee F/N <= mu_s"},
   };
   return all;
 }
@@ -268,6 +270,7 @@ std::vector<VerificationRow> runVerification(std::string_view name) {
   if (name == "ball") return ball();
   if (name == "zheng") return zheng();
   if (name == "muvengei") return verifyMuvengei();
+  if (name == "roller-crank") return rollerCrankVerification();
   std::string names;
   for (const auto& c : verificationCases()) names += (names.empty() ? "" : ", ") + c.name;
   throw std::invalid_argument("--case: unknown case '" + std::string(name) + "' (cases: " + names + ")");
