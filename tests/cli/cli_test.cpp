@@ -6,22 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/command.hpp"
+#include "cli/cli_run.hpp"
 
-using stickslip::cli::dispatch;
 
 namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = dispatch(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 const std::string kData = STICKSLIP_SICONOS_DATA;
 

@@ -6,22 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/command.hpp"
-
-namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = stickslip::cli::dispatch(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-}  // namespace
+#include "cli/cli_run.hpp"
 
 TEST_CASE("run blajer-1 defaults to the minimal form and reports 26 / 12", "[cli][minimal-form]") {
   const Run r = cli({"run", "blajer-1", "--json"});

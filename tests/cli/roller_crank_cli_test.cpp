@@ -6,22 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/command.hpp"
-
-namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = stickslip::cli::dispatch(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-}  // namespace
+#include "cli/cli_run.hpp"
 
 TEST_CASE("run roller-crank: one law, JSON and CSV columns", "[cli][roller-crank]") {
   const auto csv = std::filesystem::temp_directory_path() / "stickslip_cli_roller_crank.csv";
