@@ -11,6 +11,7 @@
 
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/constrained_response.hpp"
+#include "lcp/friction_hlcp.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/siconos_backend.hpp"
@@ -127,7 +128,10 @@ class Engine {
   bool impact(double t, Eigen::VectorXd& v);
   void decideModes(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
                    const std::vector<int>& fired);
-  lcp::FrictionResult solveProblem(const lcp::FrictionProblem2D& p, double t);
+  /// Our Lemke solves bilateral contacts (two_sided) as the friction HLCP of
+  /// lcp/friction_hlcp.hpp; Siconos' solvers see them on their present side.
+  lcp::FrictionResult solveProblem(const lcp::FrictionProblem2D& p, double t,
+                                   const std::vector<bool>& two_sided = {});
   ContactMode trialAndError(const lcp::FrictionProblem2D& p, bool stick_candidate, double mu_s,
                             double tol, Eigen::Vector2d& r) const;
   void project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v);
@@ -353,8 +357,12 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
   }
 }
 
-lcp::FrictionResult Engine::solveProblem(const lcp::FrictionProblem2D& p, double t) {
-  lcp::FrictionResult r = siconos_ ? siconos_->solve(p) : lcp::solveFrictionWithLemke(p, lemke_);
+lcp::FrictionResult Engine::solveProblem(const lcp::FrictionProblem2D& p, double t,
+                                         const std::vector<bool>& two_sided) {
+  const bool any_two_sided = std::find(two_sided.begin(), two_sided.end(), true) != two_sided.end();
+  lcp::FrictionResult r = siconos_        ? siconos_->solve(p)
+                          : any_two_sided ? lcp::solveFrictionHlcpWithLemke(p, two_sided, lemke_)
+                                          : lcp::solveFrictionWithLemke(p, lemke_);
   ++run_.lcp_solves;
   run_.pivots += r.pivots;
   if (!r.ok()) {
@@ -536,10 +544,23 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
       throw RunFailure("solver trial-and-error handles one contact at a time; " +
                        std::to_string(nk) + " contacts touch at t = " + std::to_string(t) + " s");
     if (nk > 0 && opt_.solver != "trial-and-error") {
-      const lcp::FrictionResult res = solveProblem(p, t);
+      std::vector<bool> two_sided(std::size_t(nk), false);
+      for (Eigen::Index i = 0; i < nk; ++i) two_sided[std::size_t(i)] = bilateral(set[std::size_t(i)]);
+      const lcp::FrictionResult res = solveProblem(p, t, two_sided);
       r = res.r;
       u = res.u;
     }
+    // A bilateral contact solved by the HLCP pushes on the other wall where rₙ < 0: its side
+    // flips and the problem is posed again on it (a sliding contact's kinetic force sits in
+    // W's normal column for its side; the trial-and-error cross-check reads p).
+    bool flipped_side = false;
+    for (Eigen::Index i = 0; i < nk; ++i) {
+      const Eigen::Index k = set[std::size_t(i)];
+      if (!bilateral(k) || r(2 * i) >= -tol) continue;
+      side_[std::size_t(k)] = -side_[std::size_t(k)];
+      flipped_side = true;
+    }
+    if (flipped_side) continue;
     for (Eigen::Index i = 0; i < nk; ++i) {
       ContactMode m;
       if (r(2 * i) <= tol && u(2 * i) > tol) m = ContactMode::kOpen;

@@ -33,9 +33,11 @@
 ///     friction segment |F| ≤ μs N (Glocker–Pfeiffer saturations, exactly the planar friction
 ///     LCP), sliding ones carry their kinetic force in W's normal column. N = 0 with g̈ > 0
 ///     opens a contact; v̇_t = 0 sticks; v̇_t ≠ 0 slips in its direction, then with μk.
-///     A bilateral contact is posed as unilateral on the side σ of its last normal force; a
-///     solution that separates it flips σ (the two walls of DESIGN §2's HLCP, one at a time);
-///     no consistent side is reported as an inconsistent (Painlevé-type) contact problem.
+///     A bilateral contact (a tiny-clearance translational joint) is solved by our Lemke as
+///     the friction HLCP of lcp/friction_hlcp.hpp (rₙ = N⁺ − N⁻, one wall pushing) and keeps
+///     the side σ that pushes; Siconos' solvers pose it as unilateral on the side σ of its
+///     last normal force and flip σ when a solution separates it; no consistent side is
+///     reported as an inconsistent (Painlevé-type) contact problem.
 ///  3. The velocities are projected onto the closed and sticking contacts (ġ = 0, v_t = 0)
 ///     through G, and CVODE restarts.
 /// Solvers: "lemke" (planar friction → LCP → our Lemke), "siconos-<fc2d solver>", or
