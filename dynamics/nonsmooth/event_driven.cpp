@@ -546,7 +546,26 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
     if (nk > 0 && opt_.solver != "trial-and-error") {
       std::vector<bool> two_sided(std::size_t(nk), false);
       for (Eigen::Index i = 0; i < nk; ++i) two_sided[std::size_t(i)] = bilateral(set[std::size_t(i)]);
-      const lcp::FrictionResult res = solveProblem(p, t, two_sided);
+      lcp::FrictionResult res;
+      try {
+        res = solveProblem(p, t, two_sided);
+      } catch (const RunFailure& failure) {
+        // Name the contacts; with one sliding, no solution at the acceleration level is
+        // Painlevé's paradox (the friction's moment pulls the contact into the ground faster
+        // than the normal force can push it out).
+        std::ostringstream os;
+        bool sliding = false;
+        os << failure.what() << "; contacts:";
+        for (Eigen::Index i = 0; i < nk; ++i) {
+          const bool slides = !candidate[std::size_t(i)] && contact(set[std::size_t(i)]).frictional();
+          sliding = sliding || slides;
+          os << " " << contact(set[std::size_t(i)]).name << (slides ? " (sliding)" : "");
+        }
+        if (sliding)
+          os << " — inconsistent (Painlevé-type) contact problem: no normal force keeps the sliding "
+                "contact closed";
+        throw RunFailure(os.str());
+      }
       r = res.r;
       u = res.u;
     }
@@ -922,6 +941,7 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
                                 std::to_string(nq_) + ", " + std::to_string(nv_));
   const auto start = Clock::now();
   Eigen::VectorXd q = q0, v = v0, y(nq_ + nv_);
+  y << q, v;  // the state reported if the first event already fails
   double t = 0.0;
   long events_here = 0;
   double last_event_t = -1.0;
