@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dynamics/contact/normal_law.hpp"
+#include "mechanisms/roller_crank.hpp"
 
 namespace stickslip::mechanisms {
 
@@ -36,7 +37,7 @@ double JournalBearing::contactStiffness() const {
 }
 
 dynamics::FrictionParameters journalBearingFrictionParameters(const JournalBearing& jb) {
-  dynamics::FrictionParameters p;
+  dynamics::FrictionParameters p = rollerCrankFrictionParameters();  // review §5: its Table 3
   p.reference_normal_force = jb.mass * std::max(jb.gravity, 1e-12);
   return p;
 }

@@ -55,7 +55,8 @@ struct JournalBearing {
   double contactStiffness() const;
 };
 
-/// The thesis Table 3.2 friction defaults with the journal's weight as reference normal load.
+/// The review's Table 3 friction parameters (§5 uses those of the roller–crank; dry, no
+/// viscous term) with the journal's weight as reference normal load.
 dynamics::FrictionParameters journalBearingFrictionParameters(const JournalBearing& jb);
 
 /// The model and its penalty system; the model lives as long as the system that refers to it.
