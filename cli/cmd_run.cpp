@@ -47,7 +47,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       ("friction law of the penalty route (journal-bearing also: none, its default; "
        "muvengei-lugre also: none, default lugre-nondimensional; roller-crank also: none, default "
        "brown-mcphee): " + laws +
-       "; zheng-*: coulomb (dry, set-valued; default), ambrosio (modified Coulomb) or none").c_str())(
+       "; zheng-*: coulomb-stiction (dry, mu < mu_s; default), coulomb (dry, mu = mu_s), ambrosio "
+       "(modified Coulomb) or none").c_str())(
       "table", po::bool_switch(),
       "roller-crank: run the review's six friction models and print the Table 4 analogue "
       "(relative CPU time, steps, max F/N, chatter in the initial stick phase)")(
@@ -67,7 +68,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "sliding_velocity, normal_force, friction_force, friction_ratio, energy, friction_work, "
       "constraint_residual)")(
       "force", po::bool_switch(), "overwrite --out if it exists")(
-      "ideal", po::bool_switch(), "muvengei-lugre: an ideal revolute at the crank-rod joint (reference)")(
+      "ideal", po::bool_switch(), "muvengei-lugre, zheng-*: an ideal revolute at the crank-rod joint (reference)")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("scenario", 1);
 }

@@ -42,7 +42,8 @@ int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& e
   const std::string method = vm["method"].defaulted() ? "event-driven" : vm["method"].as<std::string>();
   const mechanisms::RigidScenarioInfo& info = mechanisms::rigidScenarioInfo(name);
   const dynamics::RigidScenario s = mechanisms::buildRigidScenario(
-      name, vm["friction"].defaulted() ? "default" : vm["friction"].as<std::string>());
+      name, vm["friction"].defaulted() ? "default" : vm["friction"].as<std::string>(),
+      vm["ideal"].as<bool>());
   const double t_end = vm["t-end"].defaulted() ? info.t_end : vm["t-end"].as<double>();
   const std::string solver = vm["solver"].as<std::string>();
   std::string csv;

@@ -35,30 +35,38 @@ const RigidScenarioInfo& rigidScenarioInfo(std::string_view name) {
   throw std::invalid_argument("unknown scenario '" + std::string(name) + "' (built-in: " + names + ")");
 }
 
-dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction) {
+dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction,
+                                           bool ideal) {
   rigidScenarioInfo(name);
   const bool zheng = name.starts_with("zheng-");
-  if (friction != "default" && !zheng)
-    throw std::invalid_argument("--friction: scenario '" + std::string(name) +
-                                "' has set-valued Coulomb friction only (a choice of friction "
-                                "exists for zheng-torque, zheng-rheonomic, zheng-equilibrium)");
+  if ((friction != "default" || ideal) && !zheng)
+    throw std::invalid_argument(std::string(friction != "default" ? "--friction" : "--ideal") +
+                                ": scenario '" + std::string(name) +
+                                "' has set-valued Coulomb friction only (a choice of friction and "
+                                "the ideal joint exist for zheng-torque, zheng-rheonomic, "
+                                "zheng-equilibrium)");
   if (name == "belt") return beltRigid({});
   if (name == "dupont") return dupontRigid({});
   if (name == "flores-translational") return floresTranslational();
   if (name == "journal-bearing-rigid") return journalBearingRigid({}, 0.1);
   if (zheng) {
+    // Zheng et al.'s cases: no friction, modified Coulomb, Coulomb with μ = μs, and Coulomb
+    // with μ < μs (the scenarios' default); and the ideal-joint mechanism.
     const bool torque = name == "zheng-torque", rheonomic = name == "zheng-rheonomic";
     ZhengSliderCrank z = zhengExample(torque ? "torque" : rheonomic ? "rheonomic" : "equilibrium");
     z.mu_kinetic = torque ? 0.10 : rheonomic ? 0.05 : 0.15;
     z.mu_static = torque ? 0.11 : rheonomic ? 0.055 : 0.20;
+    z.ideal = ideal;
     if (friction == "ambrosio")
       z.modified_coulomb = true;
+    else if (friction == "coulomb")
+      z.mu_static = z.mu_kinetic;
     else if (friction == "none")
       z.mu_kinetic = z.mu_static = 0.0;
-    else if (friction != "default" && friction != "coulomb")
-      throw std::invalid_argument("--friction: expected coulomb (dry, set-valued), ambrosio "
-                                  "(modified Coulomb) or none for " + std::string(name) +
-                                  ", got '" + std::string(friction) + "'");
+    else if (friction != "default" && friction != "coulomb-stiction")
+      throw std::invalid_argument("--friction: expected coulomb-stiction (dry, mu < mu_s; default), "
+                                  "coulomb (dry, mu = mu_s), ambrosio (modified Coulomb) or none "
+                                  "for " + std::string(name) + ", got '" + std::string(friction) + "'");
     return zhengRigid(z);
   }
   if (name == "ball") {

@@ -26,11 +26,14 @@ struct RigidScenarioInfo {
 const std::vector<RigidScenarioInfo>& rigidScenarios();
 /// Throws std::invalid_argument naming the valid scenarios for an unknown name.
 const RigidScenarioInfo& rigidScenarioInfo(std::string_view name);
-/// Builds the scenario with its default data. `friction` chooses the clearance joint's
-/// friction of the zheng-* scenarios: "coulomb" (dry, set-valued; their default), "ambrosio"
-/// (Zheng's modified Coulomb, regularized) or "none"; other scenarios take only "default".
-/// Throws std::invalid_argument for an unknown name or friction.
+/// Builds the scenario with its default data. For the zheng-* scenarios, `friction` chooses
+/// the clearance joint's friction — "coulomb-stiction" (dry, set-valued, μ < μs; their
+/// default), "coulomb" (dry, μs = μ), "ambrosio" (Zheng's modified Coulomb, regularized) or
+/// "none" — and `ideal` replaces the clearance joint by an ideal revolute; other scenarios
+/// take only "default" and no `ideal`. Throws std::invalid_argument for an unknown name or
+/// choice.
 dynamics::RigidScenario buildRigidScenario(std::string_view name,
-                                           std::string_view friction = "default");
+                                           std::string_view friction = "default",
+                                           bool ideal = false);
 
 }  // namespace stickslip::mechanisms

@@ -376,3 +376,17 @@ TEST_CASE("stickslip run flores-translational --method penalty: compliant corner
   CHECK(cli({"run", "flores-translational", "--method", "penalty", "--friction", "nope"}).code == 2);
   CHECK(cli({"list"}).out.find("event-driven, moreau-jean, penalty") != std::string::npos);
 }
+
+TEST_CASE("stickslip run zheng-torque: the paper's friction cases and the ideal joint", "[cli][run]") {
+  auto theta1 = [](const Run& r) { return double(nlohmann::json::parse(r.out)["final_q"][2]); };
+  const Run stiction = cli({"run", "zheng-torque", "--t-end", "1", "--json"});
+  const Run equal = cli({"run", "zheng-torque", "--friction", "coulomb", "--t-end", "1", "--json"});
+  const Run modified = cli({"run", "zheng-torque", "--friction", "ambrosio", "--t-end", "1", "--json"});
+  const Run ideal = cli({"run", "zheng-torque", "--ideal", "--t-end", "1", "--json"});
+  for (const Run* r : {&stiction, &equal, &modified, &ideal}) REQUIRE(r->code == 0);
+  CHECK(!nlohmann::json::parse(stiction.out)["events"].empty());  // dry Coulomb sticks
+  CHECK(nlohmann::json::parse(modified.out)["events"].empty());   // regularized: no modes
+  CHECK(theta1(stiction) != theta1(equal));                        // μs matters
+  CHECK(std::abs(theta1(ideal) - theta1(stiction)) > 1e-3);        // friction changes the motion
+  CHECK(cli({"run", "belt", "--method", "event-driven", "--ideal"}).code == 2);
+}
