@@ -15,7 +15,8 @@ namespace stickslip::cli {
 int runFloresPenalty(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const mechanisms::FloresCompliant f;
   // A regularized Coulomb by default: the corners' μ = 0.01 (μs = μk), BDF-friendly.
-  const std::string law_name = vm["friction"].defaulted() ? std::string("tanh") : vm["friction"].as<std::string>();
+  const std::string law_name =
+      vm["friction"].defaulted() ? std::string("tanh") : vm["friction"].as<std::string>();
   std::shared_ptr<const dynamics::FrictionLaw> law;
   if (law_name != "none") {
     dynamics::FrictionParameters p;
@@ -23,7 +24,8 @@ int runFloresPenalty(const po::variables_map& vm, std::ostream& out, std::ostrea
     law = dynamics::makeFrictionLaw(law_name, p);
   }
   dynamics::PenaltyIntegrationOptions opts;
-  const std::string integrator = vm["integrator"].defaulted() ? std::string("bdf") : vm["integrator"].as<std::string>();
+  const std::string integrator =
+      vm["integrator"].defaulted() ? std::string("bdf") : vm["integrator"].as<std::string>();
   if (integrator == "rk4")
     opts.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
   else if (integrator != "bdf")
@@ -62,7 +64,8 @@ int runFloresPenalty(const po::variables_map& vm, std::ostream& out, std::ostrea
       for (const char* c : {".vx", ".vy", ".omega"}) file << ',' << body << c;
     for (Eigen::Index i = 18; i < ny; ++i) file << ",z" << i - 18;
     for (const auto& c : s.system->contacts())
-      for (const char* q : {".penetration", ".v_t", ".F_n", ".F_t"}) file << ",\"" << c.name << q << '"';
+      for (const char* q : {".penetration", ".v_t", ".F_n", ".F_t"})
+        file << ",\"" << c.name << q << '"';
     file << ",energy\n" << std::setprecision(12);
     for (Eigen::Index i = 0; i < r.history.rows(); ++i)
       for (Eigen::Index j = 0; j < r.history.cols(); ++j)
@@ -89,8 +92,9 @@ int runFloresPenalty(const po::variables_map& vm, std::ostream& out, std::ostrea
                .dump()
         << "\n";
   } else {
-    out << "flores-translational, penalty route: compliant corners (Flores et al.'s law, K = " << f.stiffness
-        << " N/m^1.5, c_e = " << f.data.restitution << "), friction '" << law_name << "' (" << integrator << ")\n"
+    out << "flores-translational, penalty route: compliant corners (Flores et al.'s law, K = "
+        << f.stiffness << " N/m^1.5, c_e = " << f.data.restitution << "), friction '" << law_name
+        << "' (" << integrator << ")\n"
         << "status           " << dynamics::toString(r.status) << "\n"
         << "steps            " << r.steps << "\n"
         << "cpu              " << r.cpu_seconds << " s\n"

@@ -26,7 +26,7 @@ void reactionMaps(Eigen::Index nc, const std::vector<bool>& two_sided, Eigen::Ma
 /// The largest violation of the conditions of the file comment (natural map of the friction
 /// law, min(rₙ, uₙ) or |uₙ| for the normal).
 double violation(const FrictionProblem2D& p, const std::vector<bool>& two_sided,
-                         const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
+                 const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
   double worst = 0.0;
   for (Eigen::Index i = 0; i < p.contacts(); ++i) {
     const double rn = r(2 * i), rt = r(2 * i + 1), un = u(2 * i), ut = u(2 * i + 1);
@@ -89,8 +89,8 @@ HorizontalProblem frictionHlcp(const FrictionProblem2D& p, const std::vector<boo
   return h;
 }
 
-FrictionResult solveFrictionHlcpWithLemke(const FrictionProblem2D& p, const std::vector<bool>& two_sided,
-                                          LemkeSolver& lemke) {
+FrictionResult solveFrictionHlcpWithLemke(const FrictionProblem2D& p,
+                                          const std::vector<bool>& two_sided, LemkeSolver& lemke) {
   FrictionResult out;
   HorizontalProblem h;
   try {
@@ -110,8 +110,9 @@ FrictionResult solveFrictionHlcpWithLemke(const FrictionProblem2D& p, const std:
   out.r = rz * res.z + rw * res.w;
   out.u = p.W * out.r + p.q;
   out.residual = violation(p, two_sided, out.r, out.u);
-  out.relative_residual = out.residual / std::max({1.0, p.q.lpNorm<Eigen::Infinity>(),
-                                                   p.W.lpNorm<Eigen::Infinity>() * out.r.lpNorm<Eigen::Infinity>()});
+  out.relative_residual =
+      out.residual / std::max({1.0, p.q.lpNorm<Eigen::Infinity>(),
+                               p.W.lpNorm<Eigen::Infinity>() * out.r.lpNorm<Eigen::Infinity>()});
   if (!(out.relative_residual <= lemke.options().accept_tol)) {
     out.status = Status::kNumericalFailure;
     out.message = "friction HLCP: the recovered reactions miss the conditions by " +

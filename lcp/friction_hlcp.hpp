@@ -34,7 +34,7 @@ HorizontalProblem frictionHlcp(const FrictionProblem2D& p, const std::vector<boo
 /// u = W r + q. Never throws; status kInvalidInput for a malformed problem or a singular
 /// reduction, otherwise the HLCP solve's, and kNumericalFailure when the recovered r misses
 /// the conditions above by more than lemke.options().accept_tol (relative).
-FrictionResult solveFrictionHlcpWithLemke(const FrictionProblem2D& p, const std::vector<bool>& two_sided,
-                                          LemkeSolver& lemke);
+FrictionResult solveFrictionHlcpWithLemke(const FrictionProblem2D& p,
+                                          const std::vector<bool>& two_sided, LemkeSolver& lemke);
 
 }  // namespace stickslip::lcp

@@ -4,8 +4,8 @@
 
 namespace stickslip::mechanisms {
 
-FloresPenaltySystem floresTranslationalPenalty(const FloresCompliant& f,
-                                               std::shared_ptr<const dynamics::FrictionLaw> friction) {
+FloresPenaltySystem floresTranslationalPenalty(
+    const FloresCompliant& f, std::shared_ptr<const dynamics::FrictionLaw> friction) {
   const dynamics::RigidScenario rigid = floresTranslational(f.data);  // validates the data
   dynamics::FloresLaw law;
   law.stiffness = f.stiffness;
@@ -16,8 +16,8 @@ FloresPenaltySystem floresTranslationalPenalty(const FloresCompliant& f,
   s.model = std::make_unique<dynamics::PlanarModel>(rigid.model);
   std::vector<dynamics::PenaltyContact> contacts;
   for (const dynamics::RigidContact& c : rigid.contacts)
-    contacts.push_back(
-        dynamics::PenaltyContact::pointOnLine(c.body_i, c.body_j, c.geometry, law, friction, c.name));
+    contacts.push_back(dynamics::PenaltyContact::pointOnLine(c.body_i, c.body_j, c.geometry, law,
+                                                             friction, c.name));
   s.system = std::make_unique<dynamics::PenaltySystem>(*s.model, std::move(contacts));
   s.y0 = s.system->initialState(0.0, rigid.q0, rigid.v0);
   return s;

@@ -30,7 +30,7 @@ struct FloresPenaltySystem {
 };
 
 /// `friction` null: frictionless corners. Throws std::invalid_argument on invalid data.
-FloresPenaltySystem floresTranslationalPenalty(const FloresCompliant& f,
-                                               std::shared_ptr<const dynamics::FrictionLaw> friction);
+FloresPenaltySystem floresTranslationalPenalty(
+    const FloresCompliant& f, std::shared_ptr<const dynamics::FrictionLaw> friction);
 
 }  // namespace stickslip::mechanisms

@@ -1,7 +1,7 @@
 #include "lcp/friction_hlcp.hpp"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -11,7 +11,8 @@
 
 using namespace stickslip::lcp;
 
-TEST_CASE("friction HLCP: one two-sided contact, decoupled, against the closed form", "[lcp][hlcp]") {
+TEST_CASE("friction HLCP: one two-sided contact, decoupled, against the closed form",
+          "[lcp][hlcp]") {
   // u = diag(a, b) r + q, uₙ = 0: rₙ = −qₙ/a of either sign; stick if |qₜ/b| ≤ μ|rₙ|.
   const double a = 2.0, b = 0.5, mu = 0.3;
   for (const double qn : {-3.0, 3.0})
@@ -63,7 +64,8 @@ TEST_CASE("friction HLCP: equals the wall-by-wall enumeration on random problems
           if (two_sided[std::size_t(i)] && std::abs(f.u(2 * i)) > 1e-9) closed = false;
         if (!closed) continue;
         found = true;
-        CHECK((sigma.cwiseProduct(f.r) - h.r).lpNorm<Eigen::Infinity>() < 1e-8 * std::max(1.0, h.r.lpNorm<Eigen::Infinity>()));
+        CHECK((sigma.cwiseProduct(f.r) - h.r).lpNorm<Eigen::Infinity>() <
+              1e-8 * std::max(1.0, h.r.lpNorm<Eigen::Infinity>()));
       }
       CHECK(found);
       ++compared;

@@ -44,7 +44,8 @@ Eigen::MatrixXd beltLuGre(const dynamics::FrictionLaw& law) {
 }
 
 bool identical(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() && a.rows() > 0 && (a.array() == b.array()).all();
+  return a.rows() == b.rows() && a.cols() == b.cols() && a.rows() > 0 &&
+         (a.array() == b.array()).all();
 }
 
 }  // namespace
@@ -52,8 +53,8 @@ bool identical(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
 TEST_CASE("determinism: runs repeat bit for bit, also when run on four threads at once",
           "[determinism]") {
   const auto lugre = dynamics::makeFrictionLaw("lugre");
-  const std::vector<std::function<Eigen::MatrixXd()>> runs{
-      floresMoreauJean, zhengEventDriven, [&] { return beltLuGre(*lugre); }};
+  const std::vector<std::function<Eigen::MatrixXd()>> runs{floresMoreauJean, zhengEventDriven,
+                                                           [&] { return beltLuGre(*lugre); }};
   for (std::size_t k = 0; k < runs.size(); ++k) {
     INFO("run " << k);
     const Eigen::MatrixXd first = runs[k]();

@@ -1,13 +1,14 @@
 // flores-translational with compliant corners (penalty route) against the rigid model: the
 // same motion until the first contact, then the same crank angle at 0.2 s within a fraction
 // of a percent, small penetrations, energy only dissipated.
+#include "mechanisms/flores_compliant.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "dynamics/friction/make_friction_law.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
-#include "mechanisms/flores_compliant.hpp"
 
 using namespace stickslip;
 
@@ -26,7 +27,8 @@ TEST_CASE("flores compliant: follows the rigid slider-crank", "[flores][penalty]
   const dynamics::RigidScenario rigid = mechanisms::floresTranslational(f.data);
   dynamics::EventDrivenOptions ed;
   ed.t_end = 0.004;  // past the first impact
-  const dynamics::NonsmoothRun first = dynamics::simulateEventDriven(rigid.model, rigid.contacts, rigid.q0, rigid.v0, ed);
+  const dynamics::NonsmoothRun first =
+      dynamics::simulateEventDriven(rigid.model, rigid.contacts, rigid.q0, rigid.v0, ed);
   REQUIRE(first.ok);
   double rigid_impact = -1.0;
   for (const auto& e : first.events)
@@ -39,7 +41,8 @@ TEST_CASE("flores compliant: follows the rigid slider-crank", "[flores][penalty]
   dynamics::MoreauJeanOptions mj;
   mj.t_end = 0.2;
   mj.h = 1e-5;
-  const dynamics::NonsmoothRun moreau = dynamics::simulateMoreauJean(rigid.model, rigid.contacts, rigid.q0, rigid.v0, mj);
+  const dynamics::NonsmoothRun moreau =
+      dynamics::simulateMoreauJean(rigid.model, rigid.contacts, rigid.q0, rigid.v0, mj);
   REQUIRE(moreau.ok);
   CHECK(compliant.final_state(2) == Approx(moreau.final_q(2)).epsilon(5e-3));
 

@@ -33,8 +33,10 @@ dynamics::NonsmoothRun moreauJean(const dynamics::RigidScenario& s, double t_end
 }
 
 /// Kinetic plus potential energy of the journal (y up, gravity −y).
-double energy(const mechanisms::JournalBearing& jb, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  return 0.5 * jb.mass * v.head<2>().squaredNorm() + 0.5 * jb.inertia * v(2) * v(2) + jb.mass * jb.gravity * q(1);
+double energy(const mechanisms::JournalBearing& jb, const Eigen::VectorXd& q,
+              const Eigen::VectorXd& v) {
+  return 0.5 * jb.mass * v.head<2>().squaredNorm() + 0.5 * jb.inertia * v(2) * v(2) +
+         jb.mass * jb.gravity * q(1);
 }
 
 }  // namespace
@@ -47,14 +49,16 @@ TEST_CASE("journal-bearing rigid, frictionless: straight bounces at the closed-f
   const dynamics::RigidScenario s = mechanisms::journalBearingRigid(jb, 0.0);
   const double g = jb.gravity, t1 = std::sqrt(2.0 * jb.clearance() / g), v1 = g * t1;
   std::vector<double> expected{t1};
-  for (int k = 1; k < 6; ++k) expected.push_back(expected.back() + 2.0 * std::pow(jb.restitution, k) * v1 / g);
+  for (int k = 1; k < 6; ++k)
+    expected.push_back(expected.back() + 2.0 * std::pow(jb.restitution, k) * v1 / g);
 
   const dynamics::NonsmoothRun ed = eventDriven(s, 0.06);
   INFO(ed.message);
   REQUIRE(ed.ok);
   const std::vector<double> ed_impacts = impactTimes(ed);
   REQUIRE(ed_impacts.size() >= expected.size());
-  for (std::size_t k = 0; k < expected.size(); ++k) CHECK(ed_impacts[k] == Approx(expected[k]).margin(1e-9));
+  for (std::size_t k = 0; k < expected.size(); ++k)
+    CHECK(ed_impacts[k] == Approx(expected[k]).margin(1e-9));
 
   const dynamics::NonsmoothRun mj = moreauJean(s, 0.06);
   REQUIRE(mj.ok);
@@ -67,8 +71,10 @@ TEST_CASE("journal-bearing rigid, frictionless: straight bounces at the closed-f
   CHECK(std::abs(mj.final_q(0)) < 1e-12);  // no friction, no spin coupling: x stays 0
 }
 
-TEST_CASE("journal-bearing rigid, mu = 0.1: both formulations agree, the spin couples in, energy "
-          "only decreases", "[journal-bearing][event-driven][moreau-jean]") {
+TEST_CASE(
+    "journal-bearing rigid, mu = 0.1: both formulations agree, the spin couples in, energy "
+    "only decreases",
+    "[journal-bearing][event-driven][moreau-jean]") {
   const mechanisms::JournalBearing jb;
   const dynamics::RigidScenario s = mechanisms::journalBearingRigid(jb, 0.1);
   const dynamics::NonsmoothRun ed = eventDriven(s, 0.25), mj = moreauJean(s, 0.25);
