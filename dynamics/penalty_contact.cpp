@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <span>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -222,6 +223,7 @@ std::string_view toString(PenaltyStatus s) {
     case PenaltyStatus::kSuccess: return "success";
     case PenaltyStatus::kEomFailure: return "eom-failure";
     case PenaltyStatus::kIntegratorFailure: return "integrator-failure";
+    case PenaltyStatus::kEnergyIncrease: return "energy-increase";
   }
   return "unknown";
 }
@@ -302,6 +304,19 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
   record(sys, 0.0, y, rows);
   next_output += o.output_dt;
   double t = 0.0;
+  const double initial_energy = rows.back();
+  // After each sample: false (and the run marked) when the energy rose beyond the limit.
+  const auto energyHolds = [&] {
+    if (!(rows.back() > initial_energy + o.max_energy_gain)) return true;
+    std::ostringstream os;
+    os << "the total energy rose from " << initial_energy << " J to " << rows.back()
+       << " J by t = " << t << " s, more than the " << o.max_energy_gain
+       << " J allowed for this passive system (a numerical instability, or a friction law "
+          "that is not dissipative under a varying load)";
+    run.status = PenaltyStatus::kEnergyIncrease;
+    run.message = os.str();
+    return false;
+  };
 
   if (o.integrator == PenaltyIntegrationOptions::Integrator::kBdf) {
     CvodeOptions co;
@@ -352,6 +367,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
       if (t >= target) {
         record(sys, t, y, rows);
         next_output += o.output_dt;
+        if (!energyHolds()) break;
       }
     }
     run.steps += cv.statistics().steps;
@@ -384,6 +400,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
       if (t >= next_output - 1e-9 * o.dt || i + 1 == n_steps) {
         record(sys, t, y, rows);
         next_output += o.output_dt;
+        if (!energyHolds()) break;
       }
     }
   }

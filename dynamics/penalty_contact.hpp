@@ -32,6 +32,7 @@
 /// Not thread-safe: one PenaltySystem per thread.
 
 #include <Eigen/Dense>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -203,9 +204,13 @@ struct PenaltyIntegrationOptions {
   /// all, or after this many contact events in a row that leave t where it was (chattering).
   long max_total_steps = 2000000;
   int max_stalled_events = 200;
+  /// For a passive system (no drivers, no applied work): stop with kEnergyIncrease when the
+  /// sampled total energy exceeds its initial value by more than this [J] — a numerical
+  /// instability or a friction law that is not dissipative here. Infinite: no check.
+  double max_energy_gain = std::numeric_limits<double>::infinity();
 };
 
-enum class PenaltyStatus { kSuccess, kEomFailure, kIntegratorFailure };
+enum class PenaltyStatus { kSuccess, kEomFailure, kIntegratorFailure, kEnergyIncrease };
 std::string_view toString(PenaltyStatus s);
 
 /// A contact closing (δ crosses 0 upwards) or opening, at an approximate time.

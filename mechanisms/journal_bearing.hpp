@@ -100,7 +100,9 @@ struct JournalBearingRun {
   std::vector<ImpactRecord> impacts; ///< every contact that opened again
 };
 
-/// Integrates the journal (BDF or RK4, per `options`) and classifies its motion from the
+/// Integrates the journal (BDF or RK4, per `options`; stopping with kEnergyIncrease if the
+/// total energy, which nothing feeds, rises by more than 1 % of its initial value) and
+/// classifies its motion from the
 /// contact events: free flight between contacts, impacts (contacts shorter than
 /// continuous_contact_time) and continuous contact (longer, or still closed at the end and
 /// closed for longer than that).
