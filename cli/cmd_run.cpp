@@ -122,6 +122,7 @@ int runJournalBearing(const po::variables_map& vm, std::ostream& out, std::ostre
     for (Eigen::Index i = 0; i < r.run.history.rows(); ++i)
       for (Eigen::Index j = 0; j < r.run.history.cols(); ++j)
         f << r.run.history(i, j) << (j + 1 == r.run.history.cols() ? '\n' : ',');
+    if (!ok) f << "# incomplete: " << r.run.message << '\n';
   }
   if (vm["json"].as<bool>()) {
     nlohmann::json modes = nlohmann::json::array(), impacts = nlohmann::json::array();
@@ -209,6 +210,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     for (Eigen::Index i = 0; i < r.history.rows(); ++i)
       f << r.history(i, 0) << ',' << r.history(i, 1) << ',' << r.history(i, 2) << ','
         << r.history(i, 3) << ',' << r.history(i, 4) << '\n';
+    if (!r.ok) f << "# incomplete: " << r.message << '\n';
   }
   if (vm["json"].as<bool>()) {
     nlohmann::json changes = nlohmann::json::array(), reference = nlohmann::json::array();

@@ -70,6 +70,7 @@ int runFloresPenalty(const po::variables_map& vm, std::ostream& out, std::ostrea
     for (Eigen::Index i = 0; i < r.history.rows(); ++i)
       for (Eigen::Index j = 0; j < r.history.cols(); ++j)
         file << r.history(i, j) << (j + 1 == r.history.cols() ? '\n' : ',');
+    if (!ok) file << "# incomplete: " << r.message << '\n';
   }
   if (vm["json"].as<bool>()) {
     out << nlohmann::json{{"scenario", "flores-translational"},

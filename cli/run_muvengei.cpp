@@ -25,6 +25,7 @@ void writeCsv(const std::string& path, const mechanisms::MuvengeiSliderCrank& da
     const auto ideal = mechanisms::idealSlider(data, r.table(i, mechanisms::kTime));
     f << ideal.x << ',' << ideal.a << '\n';
   }
+  if (r.run.status != dynamics::PenaltyStatus::kSuccess) f << "# incomplete: " << r.run.message << '\n';
 }
 
 }  // namespace

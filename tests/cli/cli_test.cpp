@@ -390,3 +390,21 @@ TEST_CASE("stickslip run zheng-torque: the paper's friction cases and the ideal 
   CHECK(std::abs(theta1(ideal) - theta1(stiction)) > 1e-3);        // friction changes the motion
   CHECK(cli({"run", "belt", "--method", "event-driven", "--ideal"}).code == 2);
 }
+
+TEST_CASE("a failed penalty run keeps its CSV and marks it incomplete, exit code 1", "[cli][run]") {
+  const auto csv = std::filesystem::temp_directory_path() / "stickslip_cli_dahl_journal.csv";
+  std::filesystem::remove(csv);
+  const Run r = cli({"run", "journal-bearing", "--friction", "dahl", "--out", csv.string()});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("energy rose") != std::string::npos);
+  std::ifstream in(csv);
+  std::string line, last;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    last = line;
+    ++rows;
+  }
+  CHECK(rows > 10);  // the samples up to the failure
+  CHECK(last.rfind("# incomplete: ", 0) == 0);
+  std::filesystem::remove(csv);
+}
