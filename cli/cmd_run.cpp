@@ -17,6 +17,7 @@
 #include "cli/run_flores_compliant.hpp"
 #include "cli/run_muvengei.hpp"
 #include "cli/run_nonsmooth.hpp"
+#include "cli/run_options.hpp"
 #include "cli/run_roller_crank.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/belt.hpp"
@@ -73,15 +74,6 @@ void declare(po::options_description& o, po::positional_options_description& p) 
   p.add("scenario", 1);
 }
 
-std::string csvPath(const po::variables_map& vm) {
-  std::string csv;
-  if (vm.count("out")) {
-    csv = vm["out"].as<std::string>();
-    if (std::filesystem::exists(csv) && !vm["force"].as<bool>())
-      throw std::invalid_argument("--out " + csv + ": file exists; pass --force to overwrite it");
-  }
-  return csv;
-}
 
 int runJournalBearing(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const mechanisms::JournalBearing jb;
@@ -93,13 +85,10 @@ int runJournalBearing(const po::variables_map& vm, std::ostream& out, std::ostre
   dynamics::PenaltyIntegrationOptions opts;
   std::string integrator =
       vm["integrator"].defaulted() ? std::string("bdf") : vm["integrator"].as<std::string>();
-  if (integrator == "rk4")
-    opts.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
-  else if (integrator != "bdf")
-    throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + integrator + "'");
+  opts.integrator = penaltyIntegrator(integrator);
   opts.t_end = vm["t-end"].defaulted() ? 0.25 : vm["t-end"].as<double>();
   if (!vm["dt"].defaulted()) opts.dt = vm["dt"].as<double>();
-  const std::string csv = csvPath(vm);
+  const std::string csv = outputPath(vm);
 
   mechanisms::JournalBearingRun r = mechanisms::simulateJournalBearing(jb, law, opts);
   // BDF cannot cross the discontinuous laws' jumps, nor the bristle laws whose relaxation
@@ -197,7 +186,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + integrator + "'");
   opts.t_end = vm["t-end"].as<double>();
   opts.dt = vm["dt"].as<double>();
-  const std::string csv = csvPath(vm);
+  const std::string csv = outputPath(vm);
 
   const mechanisms::Belt belt;
   const mechanisms::PenaltyRun r = mechanisms::simulateBeltPenalty(belt, *law, opts);

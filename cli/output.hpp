@@ -18,11 +18,11 @@ int exitCodeFor(lcp::Status s);
 nlohmann::json toJson(const Eigen::VectorXd& v);
 nlohmann::json finiteOrNull(double x);
 
-/// "name = [a, b, …]" on one line, at most `max_entries` shown, then how many were left out.
 /// The CSV columns of a planar model's state: t, each body's x, y, theta, then vx, vy, omega
 /// (no line end).
 void writeStateHeader(std::ostream& os, const dynamics::PlanarModel& model);
 
+/// "name = [a, b, …]" on one line, at most `max_entries` shown, then how many were left out.
 void printVector(std::ostream& os, std::string_view name, const Eigen::VectorXd& v,
                  int max_entries = 12);
 

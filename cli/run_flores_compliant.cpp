@@ -1,4 +1,5 @@
 #include "cli/run_flores_compliant.hpp"
+#include "cli/run_options.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -26,18 +27,10 @@ int runFloresPenalty(const po::variables_map& vm, std::ostream& out, std::ostrea
   dynamics::PenaltyIntegrationOptions opts;
   const std::string integrator =
       vm["integrator"].defaulted() ? std::string("bdf") : vm["integrator"].as<std::string>();
-  if (integrator == "rk4")
-    opts.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
-  else if (integrator != "bdf")
-    throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + integrator + "'");
+  opts.integrator = penaltyIntegrator(integrator);
   opts.t_end = vm["t-end"].defaulted() ? 0.2 : vm["t-end"].as<double>();
   if (!vm["dt"].defaulted()) opts.dt = vm["dt"].as<double>();
-  std::string csv;
-  if (vm.count("out")) {
-    csv = vm["out"].as<std::string>();
-    if (std::filesystem::exists(csv) && !vm["force"].as<bool>())
-      throw std::invalid_argument("--out " + csv + ": file exists; pass --force to overwrite it");
-  }
+  const std::string csv = outputPath(vm);
 
   mechanisms::FloresPenaltySystem s = mechanisms::floresTranslationalPenalty(f, law);
   const dynamics::PenaltyRun r = dynamics::simulatePenalty(*s.system, s.y0, opts);
@@ -57,11 +50,7 @@ int runFloresPenalty(const po::variables_map& vm, std::ostream& out, std::ostrea
   if (!csv.empty()) {
     std::ofstream file(csv);
     if (!file) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
-    file << "t";
-    for (const char* body : {"crank", "rod", "slider"})
-      for (const char* c : {".x", ".y", ".theta"}) file << ',' << body << c;
-    for (const char* body : {"crank", "rod", "slider"})
-      for (const char* c : {".vx", ".vy", ".omega"}) file << ',' << body << c;
+    writeStateHeader(file, *s.model);
     for (Eigen::Index i = 18; i < ny; ++i) file << ",z" << i - 18;
     for (const auto& c : s.system->contacts())
       for (const char* q : {".penetration", ".v_t", ".F_n", ".F_t"})

@@ -1,4 +1,5 @@
 #include "cli/run_minimal_form.hpp"
+#include "cli/run_options.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -23,12 +24,7 @@ int runMinimalForm(const po::variables_map& vm, std::ostream& out, std::ostream&
   o.t_end = vm["t-end"].defaulted() ? (name == "blajer-1" ? 3.0 : 10.0) : vm["t-end"].as<double>();
   o.relative_tolerance = vm["tolerance"].as<double>();
   o.absolute_tolerance = 1e-2 * o.relative_tolerance;
-  std::string csv;
-  if (vm.count("out")) {
-    csv = vm["out"].as<std::string>();
-    if (std::filesystem::exists(csv) && !vm["force"].as<bool>())
-      throw std::invalid_argument("--out " + csv + ": file exists; pass --force to overwrite it");
-  }
+  const std::string csv = outputPath(vm);
   dynamics::MinimalForm form(s.model, s.friction, s.options, s.x0);
   const dynamics::MinimalFormRun r = dynamics::simulateMinimalForm(form, s.x0, s.u0, o);
   const dynamics::ReductionDimensions& d = r.dimensions;

@@ -1,4 +1,5 @@
 #include "cli/run_muvengei.hpp"
+#include "cli/run_options.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -44,22 +45,14 @@ int runMuvengei(const po::variables_map& vm, std::ostream& out, std::ostream& er
   dynamics::PenaltyIntegrationOptions opts;
   const std::string integrator =
       vm["integrator"].defaulted() ? std::string("bdf") : vm["integrator"].as<std::string>();
-  if (integrator == "rk4")
-    opts.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
-  else if (integrator != "bdf")
-    throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + integrator + "'");
+  opts.integrator = penaltyIntegrator(integrator);
   const double period = data.period();
   opts.t_end = vm["t-end"].defaulted() ? 2.0 * period : vm["t-end"].as<double>();
   // RK4 needs h below ≈ 2.8 m/(σ1 Fₙ) for the LuGre damping at the largest loads: 50 ns.
   opts.dt = vm["dt"].defaulted() ? 5e-8 : vm["dt"].as<double>();
   if (!vm["tolerance"].defaulted()) opts.relative_tolerance = vm["tolerance"].as<double>();
   opts.output_dt = vm.count("output-dt") ? vm["output-dt"].as<double>() : 1e-6;
-  std::string csv;
-  if (vm.count("out")) {
-    csv = vm["out"].as<std::string>();
-    if (std::filesystem::exists(csv) && !vm["force"].as<bool>())
-      throw std::invalid_argument("--out " + csv + ": file exists; pass --force to overwrite it");
-  }
+  const std::string csv = outputPath(vm);
 
   const mechanisms::MuvengeiRun r = mechanisms::simulateMuvengei(data, law, opts);
   const bool ok = r.run.status == dynamics::PenaltyStatus::kSuccess;

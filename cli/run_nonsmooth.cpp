@@ -1,4 +1,5 @@
 #include "cli/run_nonsmooth.hpp"
+#include "cli/run_options.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -46,12 +47,7 @@ int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& e
       vm["ideal"].as<bool>());
   const double t_end = vm["t-end"].defaulted() ? info.t_end : vm["t-end"].as<double>();
   const std::string solver = vm["solver"].as<std::string>();
-  std::string csv;
-  if (vm.count("out")) {
-    csv = vm["out"].as<std::string>();
-    if (std::filesystem::exists(csv) && !vm["force"].as<bool>())
-      throw std::invalid_argument("--out " + csv + ": file exists; pass --force to overwrite it");
-  }
+  const std::string csv = outputPath(vm);
 
   // --output-dt: > 0 for event-driven (it samples between events), >= 0 for Moreau-Jean.
   std::optional<double> output_dt;

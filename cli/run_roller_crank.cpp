@@ -1,4 +1,5 @@
 #include "cli/run_roller_crank.hpp"
+#include "cli/run_options.hpp"
 
 #include <array>
 #include <filesystem>
@@ -121,12 +122,7 @@ int runRollerCrank(const po::variables_map& vm, std::ostream& out, std::ostream&
     o.integrator = Integrator::kBdf;
   else
     throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + integrator + "'");
-  std::string csv;
-  if (vm.count("out")) {
-    csv = vm["out"].as<std::string>();
-    if (std::filesystem::exists(csv) && !vm["force"].as<bool>())
-      throw std::invalid_argument("--out " + csv + ": file exists; pass --force to overwrite it");
-  }
+  const std::string csv = outputPath(vm);
 
   mechanisms::RollerCrankRun r = mechanisms::simulateRollerCrank(rc, law, o);
   std::string bdf_failure;  // a defaulted BDF that fails is redone with RK4, and says so
