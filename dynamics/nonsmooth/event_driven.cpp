@@ -153,6 +153,7 @@ class Engine {
   std::vector<double> side_;  // σ: the side a bilateral contact's normal force acts on
   Eigen::VectorXd normal_force_, friction_force_, vdot_;
   Eigen::VectorXd smooth_friction_;  ///< F of the contacts with a regularized friction law
+  lcp::Status last_status_ = lcp::Status::kNotRun;  ///< of the last contact problem solved
   std::vector<ContactMode> joint_modes_;      // kStick or slip; never open
   // A stuck joint whose relative rotation the other stuck joints already hold (several stuck
   // joints of a 1-DoF loop): it has no row of its own; its torque is indeterminate.
@@ -365,6 +366,7 @@ lcp::FrictionResult Engine::solveProblem(const lcp::FrictionProblem2D& p, double
                                           : lcp::solveFrictionWithLemke(p, lemke_);
   ++run_.lcp_solves;
   run_.pivots += r.pivots;
+  last_status_ = r.status;
   if (!r.ok()) {
     std::ostringstream os;
     os << "contact problem at t = " << t << " s (" << p.contacts() << " contacts) not solved by "
@@ -550,8 +552,8 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
       try {
         res = solveProblem(p, t, two_sided);
       } catch (const RunFailure& failure) {
-        // Name the contacts; with one sliding, no solution at the acceleration level is
-        // Painlevé's paradox (the friction's moment pulls the contact into the ground faster
+        // Name the contacts; with one sliding, no solution at the acceleration level (Lemke's
+        // secondary ray) is Painlevé's paradox (the friction's moment pulls the contact into the ground faster
         // than the normal force can push it out).
         std::ostringstream os;
         bool sliding = false;
@@ -561,7 +563,7 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
           sliding = sliding || slides;
           os << " " << contact(set[std::size_t(i)]).name << (slides ? " (sliding)" : "");
         }
-        if (sliding)
+        if (sliding && last_status_ == lcp::Status::kRayTermination)
           os << " — inconsistent (Painlevé-type) contact problem: no normal force keeps the sliding "
                 "contact closed";
         throw RunFailure(os.str());
