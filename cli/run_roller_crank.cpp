@@ -106,7 +106,13 @@ int runRollerCrank(const po::variables_map& vm, std::ostream& out, std::ostream&
   o.dt = vm["dt"].defaulted() ? 1e-5 : vm["dt"].as<double>();
   if (vm.count("output-dt")) o.output_dt = vm["output-dt"].as<double>();
   const bool json = vm["json"].as<bool>();
-  if (vm["table"].as<bool>()) return runTable(rc, o, json, out, err);
+  if (vm["table"].as<bool>()) {
+    if (!vm["friction"].defaulted() || !vm["integrator"].defaulted() || vm.count("out"))
+      throw std::invalid_argument("--table runs the review's six models, each with its own "
+                                  "integrator, and writes no CSV: drop --friction, --integrator "
+                                  "and --out, or drop --table");
+    return runTable(rc, o, json, out, err);
+  }
 
   const std::string law_name =
       vm["friction"].defaulted() ? std::string("brown-mcphee") : vm["friction"].as<std::string>();

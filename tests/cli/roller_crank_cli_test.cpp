@@ -70,4 +70,8 @@ TEST_CASE("roller-crank: listed, and bad input exits 2", "[cli][roller-crank]") 
   CHECK(cli({"run", "roller-crank", "--friction", "nosuchlaw"}).code == 2);
   CHECK(cli({"run", "roller-crank", "--method", "moreau-jean"}).code == 2);
   CHECK(cli({"run", "roller-crank", "--dt", "-1"}).code == 2);
+  // --table runs its own six models: a law or integrator given with it is refused, not ignored.
+  const Run both = cli({"run", "roller-crank", "--table", "--friction", "dahl"});
+  CHECK(both.code == 2);
+  CHECK(both.err.find("--table") != std::string::npos);
 }
