@@ -304,21 +304,8 @@ void PlanarModel::constraintsAndJacobian(double t, const Eigen::Ref<const Vector
                                          Eigen::Ref<Eigen::MatrixXd> jac) const {
   jac.setZero();
   Block ji, jj;
-  // A chain's joints (crank–ground, crank–rod, rod–slider) share a body with the previous
-  // joint: its pose, sine and cosine included, is reused.
-  Pose pi, pj;
-  BodyIndex bi = kGround, bj = kGround;
-  auto poseOf = [&](BodyIndex b) {
-    if (b == bi) return pi;
-    if (b == bj) return pj;
-    return pose(q, b);
-  };
   for (const PlanarJoint& jt : joints_) {
-    const Pose next_i = poseOf(jt.body_i), next_j = poseOf(jt.body_j);
-    pi = next_i;
-    pj = next_j;
-    bi = jt.body_i;
-    bj = jt.body_j;
+    const Pose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
     jointResidual(jt, pi, pj, t, phi);
     jointBlocks(jt, pi, pj, ji, jj);
     placeBlocks(jt, ji, jj, jac);

@@ -130,8 +130,11 @@ class Engine {
                    const std::vector<int>& fired);
   /// Our Lemke solves bilateral contacts (two_sided) as the friction HLCP of
   /// lcp/friction_hlcp.hpp; Siconos' solvers see them on their present side.
-  lcp::FrictionResult solveProblem(const lcp::FrictionProblem2D& p, double t,
+  lcp::FrictionResult solveProblem(const lcp::FrictionProblem2D& p,
                                    const std::vector<bool>& two_sided = {});
+  /// Throws RunFailure for an unsolved problem: time, size, solver, status, residual, detail.
+  [[noreturn]] void unsolved(const lcp::FrictionResult& r, const lcp::FrictionProblem2D& p,
+                             double t, const std::string& detail = "") const;
   ContactMode trialAndError(const lcp::FrictionProblem2D& p, bool stick_candidate, double mu_s,
                             double tol, Eigen::Vector2d& r) const;
   void project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v);
@@ -153,7 +156,6 @@ class Engine {
   std::vector<double> side_;  // σ: the side a bilateral contact's normal force acts on
   Eigen::VectorXd normal_force_, friction_force_, vdot_;
   Eigen::VectorXd smooth_friction_;  ///< F of the contacts with a regularized friction law
-  lcp::Status last_status_ = lcp::Status::kNotRun;  ///< of the last contact problem solved
   std::vector<ContactMode> joint_modes_;      // kStick or slip; never open
   // A stuck joint whose relative rotation the other stuck joints already hold (several stuck
   // joints of a 1-DoF loop): it has no row of its own; its torque is indeterminate.
@@ -358,7 +360,7 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
   }
 }
 
-lcp::FrictionResult Engine::solveProblem(const lcp::FrictionProblem2D& p, double t,
+lcp::FrictionResult Engine::solveProblem(const lcp::FrictionProblem2D& p,
                                          const std::vector<bool>& two_sided) {
   const bool any_two_sided = std::find(two_sided.begin(), two_sided.end(), true) != two_sided.end();
   lcp::FrictionResult r = siconos_        ? siconos_->solve(p)
@@ -366,15 +368,16 @@ lcp::FrictionResult Engine::solveProblem(const lcp::FrictionProblem2D& p, double
                                           : lcp::solveFrictionWithLemke(p, lemke_);
   ++run_.lcp_solves;
   run_.pivots += r.pivots;
-  last_status_ = r.status;
-  if (!r.ok()) {
-    std::ostringstream os;
-    os << "contact problem at t = " << t << " s (" << p.contacts() << " contacts) not solved by "
-       << opt_.solver << ": " << lcp::toString(r.status) << ", residual " << r.residual
-       << (r.message.empty() ? "" : " (" + r.message + ")");
-    throw RunFailure(os.str());
-  }
   return r;
+}
+
+void Engine::unsolved(const lcp::FrictionResult& r, const lcp::FrictionProblem2D& p, double t,
+                      const std::string& detail) const {
+  std::ostringstream os;
+  os << "contact problem at t = " << t << " s (" << p.contacts() << " contacts) not solved by "
+     << opt_.solver << ": " << lcp::toString(r.status) << ", residual " << r.residual
+     << (r.message.empty() ? "" : " (" + r.message + ")") << detail;
+  throw RunFailure(os.str());
 }
 
 // Trial-and-error for one contact with rows (n, t) of u = W r + q: assume stick, accept if
@@ -465,7 +468,8 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
     }
     const Eigen::MatrixXd gjt = response_.inverseMass() * j.transpose();
     p.W = j * gjt;
-    const lcp::FrictionResult r = solveProblem(p, t);
+    const lcp::FrictionResult r = solveProblem(p);
+    if (!r.ok()) unsolved(r, p, t);
     // A bilateral contact that the impulse would pull off its side: try the other side.
     bool flipped = false;
     for (Eigen::Index i = 0; i < nk; ++i) {
@@ -548,25 +552,24 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
     if (nk > 0 && opt_.solver != "trial-and-error") {
       std::vector<bool> two_sided(std::size_t(nk), false);
       for (Eigen::Index i = 0; i < nk; ++i) two_sided[std::size_t(i)] = bilateral(set[std::size_t(i)]);
-      lcp::FrictionResult res;
-      try {
-        res = solveProblem(p, t, two_sided);
-      } catch (const RunFailure& failure) {
+      const lcp::FrictionResult res = solveProblem(p, two_sided);
+      if (!res.ok()) {
         // Name the contacts; with one sliding, no solution at the acceleration level (Lemke's
-        // secondary ray) is Painlevé's paradox (the friction's moment pulls the contact into the ground faster
-        // than the normal force can push it out).
+        // secondary ray) is Painlevé's paradox: the friction's moment pulls the contact into
+        // the ground faster than the normal force can push it out.
         std::ostringstream os;
         bool sliding = false;
-        os << failure.what() << "; contacts:";
+        os << "; contacts:";
         for (Eigen::Index i = 0; i < nk; ++i) {
-          const bool slides = !candidate[std::size_t(i)] && contact(set[std::size_t(i)]).frictional();
+          const RigidContact& c = contact(set[std::size_t(i)]);
+          const bool slides = !candidate[std::size_t(i)] && c.frictional();
           sliding = sliding || slides;
-          os << " " << contact(set[std::size_t(i)]).name << (slides ? " (sliding)" : "");
+          os << " " << c.name << (slides ? " (sliding)" : "");
         }
-        if (sliding && last_status_ == lcp::Status::kRayTermination)
-          os << " — inconsistent (Painlevé-type) contact problem: no normal force keeps the sliding "
-                "contact closed";
-        throw RunFailure(os.str());
+        if (sliding && res.status == lcp::Status::kRayTermination)
+          os << " — inconsistent (Painlevé-type) contact problem: no normal force keeps the "
+                "sliding contact closed";
+        unsolved(res, p, t, os.str());
       }
       r = res.r;
       u = res.u;

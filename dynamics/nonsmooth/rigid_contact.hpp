@@ -47,7 +47,8 @@
 
 namespace stickslip::dynamics {
 
-class FrictionLaw;  // dynamics/friction/friction_law.hpp (not included: benchmarks/peer_flores.cpp is C++17)
+// dynamics/friction/friction_law.hpp, not included: benchmarks/peer_flores.cpp is C++17.
+class FrictionLaw;
 
 struct RigidContact {
   enum class Normal { kUnilateral, kBilateral, kCompliant };
