@@ -1,0 +1,29 @@
+#pragma once
+/// \file Errors in what the user wrote (scenario files, --set, --param): one line naming the
+/// file, the line, the key path, what was expected, and the fix when there is an obvious one.
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stickslip::cli {
+
+/// std::invalid_argument, so the commands turn it into exit code 2 like every input error.
+class InputError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// "FILE:LINE: KEY: WHAT" — `line` is 1-based, 0 when unknown (command line); `file` may be
+/// empty ("--set"), and `key` is the dotted path ("parameters.mu_static").
+std::string located(std::string_view file, int line, std::string_view key, std::string_view what);
+
+/// The entry of `valid` nearest to `given` by edit distance, or "" when none is close enough
+/// (more than a third of the letters differ) to be a likely misspelling.
+std::string nearestName(std::string_view given, const std::vector<std::string>& valid);
+
+/// "; did you mean 'X'?" for nearestName's answer, "" without one.
+std::string didYouMean(std::string_view given, const std::vector<std::string>& valid);
+
+}  // namespace stickslip::cli
