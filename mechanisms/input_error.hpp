@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace stickslip::cli {
+namespace stickslip::mechanisms {
 
 /// std::invalid_argument, so the commands turn it into exit code 2 like every input error.
 class InputError : public std::invalid_argument {
@@ -26,4 +26,4 @@ std::string nearestName(std::string_view given, const std::vector<std::string>& 
 /// "; did you mean 'X'?" for nearestName's answer, "" without one.
 std::string didYouMean(std::string_view given, const std::vector<std::string>& valid);
 
-}  // namespace stickslip::cli
+}  // namespace stickslip::mechanisms

@@ -1,9 +1,9 @@
-#include "cli/input_error.hpp"
+#include "mechanisms/input_error.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-namespace stickslip::cli {
+namespace stickslip::mechanisms {
 
 std::string located(std::string_view file, int line, std::string_view key, std::string_view what) {
   std::string s;
@@ -48,4 +48,4 @@ std::string didYouMean(std::string_view given, const std::vector<std::string>& v
   return n.empty() ? "" : "; did you mean '" + n + "'?";
 }
 
-}  // namespace stickslip::cli
+}  // namespace stickslip::mechanisms
