@@ -7,8 +7,8 @@
 namespace stickslip::cli {
 namespace {
 
-std::array<const Command*, 5> allCommands() {
-  return {&listCommand(), &runCommand(), &verifyCommand(), &lcpCommand(), &benchCommand()};
+std::array<const Command*, 6> allCommands() {
+  return {&listCommand(), &showCommand(), &runCommand(), &verifyCommand(), &lcpCommand(), &benchCommand()};
 }
 
 void printCommandList(std::ostream& os) {

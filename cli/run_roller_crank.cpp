@@ -94,13 +94,14 @@ int runTable(const mechanisms::RollerCrank& rc, const mechanisms::RollerCrankOpt
 
 }  // namespace
 
-int runRollerCrank(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
+int runRollerCrank(const po::variables_map& vm, const mechanisms::Scenario& scenario, std::ostream& out,
+                   std::ostream& err) {
   const std::string method = vm["method"].as<std::string>();
   if (method != "penalty")
     throw std::invalid_argument("--method: '" + method + "' is not available for roller-crank in "
                                 "this version (available: penalty, the regularized friction laws "
                                 "with the normal force from the constraint)");
-  const mechanisms::RollerCrank rc;
+  const auto& rc = mechanisms::scenarioDataOf<mechanisms::RollerCrank>(scenario.data, scenario.name);
   mechanisms::RollerCrankOptions o;
   o.t_end = vm["t-end"].defaulted() ? 2.0 : vm["t-end"].as<double>();
   o.dt = vm["dt"].defaulted() ? 1e-5 : vm["dt"].as<double>();
@@ -118,7 +119,7 @@ int runRollerCrank(const po::variables_map& vm, std::ostream& out, std::ostream&
       vm["friction"].defaulted() ? std::string("brown-mcphee") : vm["friction"].as<std::string>();
   std::shared_ptr<const dynamics::FrictionLaw> law;
   if (law_name != "none")
-    law = dynamics::makeFrictionLaw(law_name, mechanisms::rollerCrankFrictionParameters());
+    law = frictionLawOption(law_name, mechanisms::rollerCrankFrictionParameters());
   std::string integrator = vm["integrator"].defaulted()
                                ? std::string(discontinuousAtZero(law_name) ? "rk4" : "bdf")
                                : vm["integrator"].as<std::string>();

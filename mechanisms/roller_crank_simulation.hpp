@@ -37,10 +37,12 @@ struct RollerCrankOptions {
   void validate() const;
 };
 
-/// History columns.
-enum RollerCrankColumn {
-  kTime, kCrankAngle, kRollerRate, kRollerAcceleration, kSlidingVelocity, kNormalForce,
-  kFrictionForce, kFrictionRatio, kEnergy, kFrictionWork, kConstraintResidual, kColumnCount
+/// History columns (scoped: other mechanisms name their columns alike).
+struct RollerCrankColumn {
+  enum Index : int {
+    kTime, kCrankAngle, kRollerRate, kRollerAcceleration, kSlidingVelocity, kNormalForce,
+    kFrictionForce, kFrictionRatio, kEnergy, kFrictionWork, kConstraintResidual, kColumnCount
+  };
 };
 /// Names of the history columns, for CSV headers.
 const std::vector<std::string>& rollerCrankColumnNames();
