@@ -90,7 +90,7 @@ int runJournalBearing(const po::variables_map& vm, const mechanisms::Scenario& s
       vm["friction"].defaulted() ? std::string("none") : vm["friction"].as<std::string>();
   std::shared_ptr<const dynamics::FrictionLaw> law;
   if (law_name != "none")
-    law = frictionLawOption(law_name, mechanisms::journalBearingFrictionParameters(jb));
+    law = frictionLawOption(law_name, *scenario.friction);
   dynamics::PenaltyIntegrationOptions opts;
   std::string integrator =
       vm["integrator"].defaulted() ? std::string("bdf") : vm["integrator"].as<std::string>();
@@ -266,7 +266,11 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
   if (scenario == "flores-translational" && method == "penalty") return runFloresPenalty(vm, sc, out, err);
   if (scenario != "belt" || method != "penalty") return runNonsmooth(vm, sc, out, err);
   const std::string law_name = vm["friction"].as<std::string>();
-  const auto law = frictionLawOption(law_name);
+  const auto& belt = mechanisms::scenarioDataOf<mechanisms::Belt>(sc.data, scenario);
+  dynamics::FrictionParameters friction = *sc.friction;  // μs, μk: the belt's, on every route
+  friction.mu_s = belt.mu_static;
+  friction.mu_k = belt.mu_kinetic;
+  const auto law = frictionLawOption(law_name, friction);
   mechanisms::PenaltyOptions opts;
   const std::string integrator = vm["integrator"].as<std::string>();
   if (integrator == "bdf")
@@ -277,7 +281,6 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
   opts.dt = vm["dt"].as<double>();
   const std::string csv = outputPath(vm);
 
-  const auto& belt = mechanisms::scenarioDataOf<mechanisms::Belt>(sc.data, scenario);
   const mechanisms::PenaltyRun r = mechanisms::simulateBeltPenalty(belt, *law, opts);
   const mechanisms::BeltCycle ref = mechanisms::beltClosedForm(belt);
 

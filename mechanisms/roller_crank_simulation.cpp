@@ -216,10 +216,9 @@ const std::vector<RollerCrankModel>& rollerCrankModels() {
   return models;
 }
 
-std::vector<RollerCrankTableRow> rollerCrankTable(const RollerCrank& rc,
-                                                  const RollerCrankOptions& options) {
+std::vector<RollerCrankTableRow> rollerCrankTable(const RollerCrank& rc, const RollerCrankOptions& options,
+                                                  const dynamics::FrictionParameters& p) {
   std::vector<RollerCrankTableRow> rows;
-  const dynamics::FrictionParameters p = rollerCrankFrictionParameters();
   for (const RollerCrankModel& m : rollerCrankModels()) {
     const std::shared_ptr<const dynamics::FrictionLaw> law = dynamics::makeFrictionLaw(m.law, p);
     RollerCrankOptions o = options;

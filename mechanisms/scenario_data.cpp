@@ -288,6 +288,18 @@ ScenarioData defaultScenarioData(std::string_view name) {
   throw std::invalid_argument("unknown scenario '" + std::string(name) + "' (built-in: " + names + ")");
 }
 
+std::optional<dynamics::FrictionParameters> defaultFrictionParameters(std::string_view name) {
+  if (name == "belt") return dynamics::FrictionParameters{};
+  if (name == "journal-bearing") return journalBearingFrictionParameters(JournalBearing{});
+  if (name == "roller-crank") return rollerCrankFrictionParameters();
+  return std::nullopt;
+}
+
+std::vector<std::string> linkedFrictionParameters(std::string_view name) {
+  if (name == "belt") return {"mu_s", "mu_k"};
+  return {};
+}
+
 std::vector<ScenarioParameter> scenarioParameters(ScenarioData& data) {
   return std::visit([](auto& d) { return parametersOf(d); }, data);
 }

@@ -4,6 +4,7 @@
 /// what `--set parameters.KEY=VALUE` changes. The builders take the same structs, so a file
 /// that repeats a built-in's values runs exactly the built-in.
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -51,6 +52,15 @@ std::string scenarioSummary(std::string_view name);
 /// The data a built-in scenario runs with; throws std::invalid_argument naming the built-in
 /// scenarios for an unknown name.
 ScenarioData defaultScenarioData(std::string_view name);
+
+/// The friction catalogue's parameters the scenario's penalty route starts from (belt:
+/// thesis Table 3.2; journal-bearing and roller-crank: review Table 3), or nothing for a
+/// scenario whose laws take their parameters from its data.
+std::optional<dynamics::FrictionParameters> defaultFrictionParameters(std::string_view name);
+
+/// The friction parameters that follow the scenario's data instead (the belt's μs and μk
+/// are its `mu_static` and `mu_kinetic` on every route): not in `friction_parameters:`.
+std::vector<std::string> linkedFrictionParameters(std::string_view name);
 
 /// The parameters of `data`, pointing into it (valid while `data` lives), in file order.
 std::vector<ScenarioParameter> scenarioParameters(ScenarioData& data);

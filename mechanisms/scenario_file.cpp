@@ -2,12 +2,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <set>
 #include <sstream>
 
+#include "dynamics/friction/friction_parameters.hpp"
 #include "mechanisms/input_error.hpp"
 
 namespace stickslip::mechanisms {
@@ -76,6 +78,26 @@ void setParameter(Scenario& scenario, const std::string& key, const std::string&
                            "unknown parameter of scenario '" + scenario.name + "'" + didYouMean(key, keysOf(ps))));
 }
 
+void setFrictionParameter(Scenario& scenario, const std::string& key, const std::string& text,
+                          std::string_view origin, int line) {
+  const std::string path = "friction_parameters." + key;
+  if (!scenario.friction)
+    throw InputError(located(origin, line, path, "scenario '" + scenario.name +
+                                                     "' has no friction law parameters (belt, journal-bearing and "
+                                                     "roller-crank have)"));
+  std::vector<std::string> names;
+  for (std::string_view n : dynamics::frictionParameterNames()) names.emplace_back(n);
+  if (std::find(names.begin(), names.end(), key) == names.end())
+    throw InputError(located(origin, line, path, "unknown friction law parameter" + didYouMean(key, names)));
+  const std::vector<std::string> linked = linkedFrictionParameters(scenario.name);
+  if (std::find(linked.begin(), linked.end(), key) != linked.end())
+    throw InputError(located(origin, line, path, "follows the mechanism's data in scenario '" + scenario.name +
+                                                     "': set parameters." + (key == "mu_s" ? "mu_static" : "mu_kinetic")));
+  double x = 0.0;
+  if (!parseNumber(text, x)) throw InputError(located(origin, line, path, "expected a finite number, got '" + text + "'"));
+  scenario.friction->set(key, x);
+}
+
 void setRun(Scenario& scenario, RunSetting s) {
   for (RunSetting& r : scenario.run)
     if (r.key == s.key) {
@@ -116,12 +138,12 @@ Scenario parseFile(std::string_view file) {
   }
   if (!root.IsMap()) throw InputError(located(file, lineOf(root), "", "expected a map with keys scenario, parameters, run"));
   requireUniqueKeys(root, file, "");
-  const std::vector<std::string> sections{"scenario", "parameters", "run"};
+  const std::vector<std::string> sections{"scenario", "parameters", "friction_parameters", "run"};
   for (const auto& kv : root) {
     const std::string key = kv.first.Scalar();
     if (std::find(sections.begin(), sections.end(), key) == sections.end())
       throw InputError(located(file, lineOf(kv.first), key,
-                               "unknown key (expected scenario, parameters, run)" + didYouMean(key, sections)));
+                               "unknown key (expected scenario, parameters, friction_parameters, run)" + didYouMean(key, sections)));
   }
   if (!root["scenario"])
     throw InputError(located(file, 0, "scenario", "missing: name the mechanism (stickslip list shows them)"));
@@ -134,17 +156,27 @@ Scenario parseFile(std::string_view file) {
                              "unknown scenario '" + s.name + "'" + didYouMean(s.name, builtinScenarioNames()) +
                                  " (stickslip list shows them)"));
   s.data = defaultScenarioData(s.name);
-  if (const YAML::Node ps = root["parameters"]; ps && !ps.IsNull()) {
-    if (!ps.IsMap()) throw InputError(located(file, lineOf(ps), "parameters", "expected a map of name: value"));
-    requireUniqueKeys(ps, file, "parameters");
+  s.friction = defaultFrictionParameters(s.name);
+  for (const char* section : {"parameters", "friction_parameters"}) {
+    const YAML::Node ps = root[section];
+    if (!ps || ps.IsNull()) continue;
+    if (!ps.IsMap()) throw InputError(located(file, lineOf(ps), section, "expected a map of name: value"));
+    requireUniqueKeys(ps, file, section);
     for (const auto& kv : ps) {
       const std::string key = kv.first.Scalar();
-      setParameter(s, key, scalarText(kv.second, file, "parameters." + key), file, lineOf(kv.second));
+      const std::string text = scalarText(kv.second, file, std::string(section) + "." + key);
+      if (section == std::string_view("parameters"))
+        setParameter(s, key, text, file, lineOf(kv.second));
+      else
+        setFrictionParameter(s, key, text, file, lineOf(kv.second));
     }
     try {
-      validateScenarioData(s.data);
+      if (section == std::string_view("parameters"))
+        validateScenarioData(s.data);
+      else if (s.friction)
+        s.friction->validate("friction law");
     } catch (const std::invalid_argument& e) {
-      throw InputError(located(file, lineOf(ps), "parameters", e.what()));
+      throw InputError(located(file, lineOf(ps), section, e.what()));
     }
   }
   if (const YAML::Node run = root["run"]; run && !run.IsNull()) {
@@ -170,6 +202,7 @@ Scenario loadScenario(std::string_view name_or_file) {
   s.name = name_or_file;
   try {
     s.data = defaultScenarioData(name_or_file);
+    s.friction = defaultFrictionParameters(name_or_file);
   } catch (const std::invalid_argument&) {
     throw InputError("unknown scenario '" + s.name + "'" + didYouMean(s.name, builtinScenarioNames()) +
                      " (stickslip list shows the built-in ones; a file must end in .yaml)");
@@ -185,10 +218,12 @@ void applySetting(Scenario& scenario, std::string_view assignment) {
   const std::string value(assignment.substr(eq + 1));
   if (key.starts_with("parameters.")) {
     setParameter(scenario, key.substr(11), value, "--set", 0);
+  } else if (key.starts_with("friction_parameters.")) {
+    setFrictionParameter(scenario, key.substr(20), value, "--set", 0);
   } else if (key.starts_with("run.") && key.size() > 4) {
     setRun(scenario, {key.substr(4), value, "--set", 0});
   } else {
-    throw InputError(located("--set", 0, key, "expected a key parameters.NAME or run.OPTION"));
+    throw InputError(located("--set", 0, key, "expected a key parameters.NAME, friction_parameters.NAME or run.OPTION"));
   }
 }
 
@@ -199,6 +234,11 @@ void applySettings(Scenario& scenario, const std::vector<std::string>& assignmen
     validateScenarioData(scenario.data);
   } catch (const std::invalid_argument& e) {
     throw InputError(located("--set", 0, "parameters", e.what()));
+  }
+  try {
+    if (scenario.friction) scenario.friction->validate("friction law");
+  } catch (const std::invalid_argument& e) {
+    throw InputError(located("--set", 0, "friction_parameters", e.what()));
   }
 }
 
@@ -230,6 +270,13 @@ std::string scenarioYaml(const Scenario& scenario, std::string_view summary,
   }
   for (std::size_t i = 0; i < ps.size(); ++i)
     os << lines[i] << std::string(width + 2 - lines[i].size(), ' ') << "# " << ps[i].doc << "\n";
+  if (scenario.friction) {
+    os << "friction_parameters:  # the penalty route's friction law (run.friction), by name\n";
+    const std::vector<std::string> linked = linkedFrictionParameters(scenario.name);
+    for (std::string_view n : dynamics::frictionParameterNames())
+      if (std::find(linked.begin(), linked.end(), n) == linked.end())
+        os << "  " << n << ": " << exactNumber(scenario.friction->get(n)) << "\n";
+  }
   os << "run:  # options of stickslip run ('-' written '_'); those left out take the scenario's defaults\n";
   for (const auto& [k, v] : run) os << "  " << k << ": " << v << "\n";
   return os.str();

@@ -4,6 +4,8 @@
 ///     scenario: zheng-torque        # the mechanism (a built-in name)
 ///     parameters:                   # any of its data; the rest keep the built-in values
 ///       mu_static: 0.12
+///     friction_parameters:          # the penalty route's law (belt, journal-bearing,
+///       sigma0: 1e5                 #   roller-crank), FrictionParameters by name
 ///     run:                          # options of `stickslip run`, '-' written '_'
 ///       method: event-driven
 ///       t_end: 2
@@ -12,6 +14,7 @@
 /// (shortest round-trip) numbers, so running the printed file repeats the built-in bit for
 /// bit. Errors are mechanisms::InputError naming file, line and key path.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,6 +36,9 @@ struct Scenario {
   std::string name;    ///< the built-in mechanism it instantiates
   std::string source;  ///< the file it was read from; "" for a built-in name
   ScenarioData data;
+  /// The penalty route's friction law parameters (`friction_parameters:`), for the scenarios
+  /// that have them (defaultFrictionParameters).
+  std::optional<dynamics::FrictionParameters> friction;
   std::vector<RunSetting> run;  ///< one per key, in file order, --set ones replacing
 };
 
@@ -45,7 +51,8 @@ bool isScenarioFile(std::string_view arg);
 /// range, data the mechanism rejects.
 Scenario loadScenario(std::string_view name_or_file);
 
-/// Applies --set KEY=VALUE with KEY `parameters.NAME` or `run.NAME`; throws InputError.
+/// Applies --set KEY=VALUE with KEY `parameters.NAME`, `friction_parameters.NAME` or
+/// `run.NAME`; throws InputError.
 /// The data are checked as a whole by applySettings, after every assignment.
 void applySetting(Scenario& scenario, std::string_view assignment);
 /// Every assignment in order, then the mechanism's own checks on the result.

@@ -180,3 +180,32 @@ TEST_CASE("the executable: show, edit, run; bad input and no overwrite without -
   CHECK(bad.err.find("bad.yaml:3: parameters.mass: expected a number > 0") != std::string::npos);
   CHECK(!fs::exists(dir.path / "bad.csv"));
 }
+
+TEST_CASE("friction_parameters: the penalty route's law, set by name and checked", "[cli][scenario]") {
+  // The belt's μs is the mechanism's on every route: with μs = 0.2 the regularized law
+  // (linear-stiction) also breaks away near μs m g / (k v_b) = 9.81 s.
+  const Run r = cli({"run", "belt", "--method", "penalty", "--friction", "linear-stiction", "--t-end", "12",
+                     "--set", "parameters.mu_static=0.2", "--json"});
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(!j["mode_changes"].empty());
+  CHECK(j["mode_changes"][0]["t"].get<double>() == Approx(9.81).epsilon(0.02));
+  CHECK(j["closed_form_coulomb"]["events"][0]["t"].get<double>() == Approx(9.81).margin(1e-12));
+  // A law parameter changes the regularized answer: a stiffer bristle, another history.
+  const auto final_state = [](const Run& run) { return nlohmann::json::parse(run.out)["final_state"]; };
+  const Run lugre = cli({"run", "belt", "--friction", "lugre", "--t-end", "2", "--json"});
+  const Run stiff = cli({"run", "belt", "--friction", "lugre", "--t-end", "2", "--json", "--set",
+                         "friction_parameters.sigma0=2e5"});
+  REQUIRE(lugre.code == 0);
+  REQUIRE(stiff.code == 0);
+  CHECK(final_state(lugre) != final_state(stiff));
+
+  requireInputError(cli({"run", "belt", "--set", "friction_parameters.sigam0=1e5"}),
+                    {"friction_parameters.sigam0", "did you mean 'sigma0'"});
+  requireInputError(cli({"run", "belt", "--set", "friction_parameters.sigma0=-1"}),
+                    {"--set", "friction_parameters", "sigma0", "-1"});
+  requireInputError(cli({"run", "belt", "--set", "friction_parameters.mu_s=0.2"}),
+                    {"friction_parameters.mu_s", "set parameters.mu_static"});
+  requireInputError(cli({"run", "dupont", "--set", "friction_parameters.sigma0=1"}),
+                    {"friction_parameters.sigma0", "has no friction law parameters"});
+}
