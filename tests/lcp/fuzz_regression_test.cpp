@@ -190,9 +190,15 @@ TEST_CASE("friction: a positive definite 4-contact problem without friction is s
   }
   const Result e = solveByEnumeration(normal);
   REQUIRE(e.ok());
+  // Siconos' 2D friction enumeration on the problem itself says the same.
+  const FrictionResult s = solveFriction("siconos-enum", p);
+  INFO("siconos-enum: " << s.status << ": " << s.message);
+  REQUIRE(s.ok());
   for (int i = 0; i < 4; ++i) {
     CHECK(r.r(2 * i) == Approx(e.z(i)).margin(1e-12));
     CHECK(r.r(2 * i + 1) == 0.0);
+    CHECK(s.r(2 * i) == Approx(e.z(i)).margin(1e-9));
+    CHECK(s.r(2 * i + 1) == Approx(0.0).margin(1e-9));
   }
   // The same problem with friction, μ = 0.25 … 2 (the fuzz target's range), must solve too.
   for (const double mu : {0.25, 1.0, 2.0}) {
