@@ -10,6 +10,7 @@
 
 #include "cli/output.hpp"
 #include "dynamics/minimal_form.hpp"
+#include "dynamics/nonsmooth/stick_statistics.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/dupont.hpp"
 
@@ -59,6 +60,8 @@ int runMinimalForm(const po::variables_map& vm, std::ostream& out, std::ostream&
       max_error = std::max(max_error, std::abs(modes[i]->t - reference[i].first));
     }
   }
+  const dynamics::StickStatistics stick =
+      dynamics::stickStatistics(r.stick_intervals, 0.0, r.run.t_end);
   const double mean_iterations =
       r.rhs_evaluations > 0 ? double(r.reaction_iterations) / double(r.rhs_evaluations) : 0.0;
 
@@ -83,6 +86,8 @@ int runMinimalForm(const po::variables_map& vm, std::ostream& out, std::ostream&
                      {"cpu_seconds", r.run.cpu_seconds},
                      {"events", events},
                      {"stick_intervals", sticks},
+                     {"transitions", stick.transitions},
+                     {"stick_fraction", stick.stick_fraction},
                      {"final_q", toJson(r.run.final_q)},
                      {"final_v", toJson(r.run.final_v)}};
     if (!reference.empty()) {
