@@ -86,7 +86,7 @@ std::vector<std::string> splitList(const std::string& list) {
 /// The outputs compared by default: the quantities the scenario's papers plot.
 std::vector<std::string> defaultOutputs(const std::string& scenario) {
   if (scenario == "belt") return {"block.x", "block.vx", "block-belt.F"};
-  if (scenario == "dupont") return {"m1.x", "m1.vx", "m2.x", "m2.vx"};
+  if (scenario == "dupont") return {"m1.x", "m1.vx", "m2.y", "m2.vy"};
   if (scenario.starts_with("zheng-"))
     return {"crank.theta", "crank.omega", "slider.x", "clearance-A.N", "clearance-A.F", "clearance-A.v_t"};
   if (scenario == "flores-translational") return {"crank.theta", "crank.omega", "slider.y", "slider.theta"};

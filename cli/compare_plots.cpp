@@ -145,19 +145,19 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
       if (std::find(contacts.begin(), contacts.end(), c) == contacts.end()) contacts.push_back(c);
   panels.clear();
   for (const auto& c : contacts) {
-    Panel p{c + ": friction ratio against sliding velocity", c + ".v_t [m/s]", c + ".F / " + c + ".N [-]",
+    Panel p{c + ": friction ratio against sliding velocity", c + ".v_t [m/s]", c + ".F / |" + c + ".N| [-]",
             false, {}};
     for (const auto& r : runs) {
       const std::string v = col(*r.series, c + ".v_t"), n = col(*r.series, c + ".N"),
                         fr = col(*r.series, c + ".F");
       p.using_.push_back(v.empty() || n.empty() || fr.empty()
                              ? ""
-                             : "(" + v + "):(abs(" + n + ") > 0 ? " + fr + "/" + n + " : NaN)");
+                             : "(" + v + "):(abs(" + n + ") > 0 ? " + fr + "/abs(" + n + ") : NaN)");
     }
     panels.push_back(std::move(p));
   }
   if (!panels.empty()) {
-    writeScript(dir, names[1], scenario + ": friction force over normal force (F/N) against sliding velocity",
+    writeScript(dir, names[1], scenario + ": friction force over normal force (F/|N|) against sliding velocity",
                 runs, panels, panels.size() > 1 ? 2 : 1);
     written.push_back(names[1]);
   }
