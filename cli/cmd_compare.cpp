@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -183,7 +184,7 @@ std::string transitionsText(const Outcome& r) {
 }
 
 void declare(po::options_description& o, po::positional_options_description& p) {
-  o.add_options()("scenario", po::value<std::string>()->required(), "built-in scenario (see stickslip list)")(
+  o.add_options()("scenario", po::value<std::string>()->required(), "built-in scenario (stickslip list) or scenario file (stickslip show NAME)")(
       "methods", po::value<std::string>()->required(),
       "comma-separated: event-driven, moreau-jean, penalty, minimal-form; a friction law after a "
       "colon is passed as --friction (penalty:ambrosio); the first is the reference of the "
@@ -202,7 +203,14 @@ void declare(po::options_description& o, po::positional_options_description& p) 
 }
 
 int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
-  const std::string scenario = vm["scenario"].as<std::string>();
+  // Files are named after the scenario, or after a scenario file's stem; the built-in kind it
+  // runs (its run JSON's "scenario") picks the column names and default outputs.
+  const std::string argument = vm["scenario"].as<std::string>();
+  const fs::path as_path(argument);
+  const bool is_file = argument.find('/') != std::string::npos || as_path.extension() == ".yaml" ||
+                       as_path.extension() == ".yml";
+  const std::string scenario = is_file ? as_path.stem().string() : argument;
+  std::string kind;
   std::vector<MethodSpec> specs = parseMethods(vm["methods"].as<std::string>(), scenario);
   const std::string dir = vm.count("out-dir") ? vm["out-dir"].as<std::string>() : "compare-" + scenario;
   const bool plot = vm["plot"].as<bool>(), json = vm["json"].as<bool>(), force = vm["force"].as<bool>();
@@ -243,14 +251,18 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     const double t = t_end ? std::min(*t_end, kProbeTime) : kProbeTime;
     const int code = dispatch(runArgs(vm, s, t, probe.string()), o, e);
     if (code == kExitInput) unavailable.push_back(s.label + ": " + firstLine(e.str()));
+    const nlohmann::json pj = lastJsonLine(o.str());
+    if (kind.empty() && pj.is_object() && pj.contains("scenario") && pj["scenario"].is_string())
+      kind = pj["scenario"].get<std::string>();
     probe_columns.emplace_back();
     try {
-      if (fs::exists(probe)) probe_columns.back() = readSeries(probe.string(), scenario).names;
+      if (fs::exists(probe)) probe_columns.back() = readSeries(probe.string(), kind.empty() ? scenario : kind).names;
     } catch (const std::invalid_argument&) {
     }
     std::error_code ec;
     fs::remove(probe, ec);
   }
+  if (kind.empty()) kind = scenario;
   if (!unavailable.empty()) {
     std::string msg = "--methods: not available for '" + scenario + "':";
     for (const auto& u : unavailable) msg += "\n  " + u;
@@ -273,7 +285,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       }
     }
   } else {
-    for (const auto& o : defaultOutputs(scenario))
+    for (const auto& o : defaultOutputs(kind))
       if (std::find(probe_columns.front().begin(), probe_columns.front().end(), o) !=
           probe_columns.front().end())
         outputs.push_back(o);
@@ -285,7 +297,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     Outcome r;
     r.spec = s;
     const std::string csv = (fs::path(dir) / s.file).string();
-    if (!json) err << "compare: running " << s.label << " …\n";
+    // Progress only for a person watching (DESIGN 6: stderr, when it is a terminal).
+    if (&err == &std::cerr && isatty(STDERR_FILENO) != 0) err << "compare: running " << s.label << " …\n";
     std::ostringstream o, e;
     r.code = dispatch(runArgs(vm, s, t_end, csv), o, e);
     r.json = lastJsonLine(o.str());
@@ -303,7 +316,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     else
       r.events = field<long>(r.json, "contact_events", field<long>(r.json, "closings", -1));
     try {
-      if (fs::exists(csv)) r.series = readSeries(csv, scenario);
+      if (fs::exists(csv)) r.series = readSeries(csv, kind);
     } catch (const std::invalid_argument& ex) {
       r.ok = false;
       r.message += (r.message.empty() ? "" : "; ") + std::string(ex.what());
@@ -377,7 +390,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       figs.push_back({{"script", (fs::path(dir) / (f + ".gp")).string()},
                       {"png", (fs::path(dir) / (f + ".png")).string()},
                       {"svg", (fs::path(dir) / (f + ".svg")).string()}});
-    out << nlohmann::json{{"scenario", scenario},
+    out << nlohmann::json{{"scenario", argument},
+                          {"built_in", kind},
                           {"status", all_ok && plot_failures.empty() ? "ok" : "failed"},
                           {"out_dir", dir},
                           {"reference", results.front().spec.label},

@@ -4,6 +4,7 @@
 
 #include "cli/command.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
+#include "mechanisms/scenario_data.hpp"
 
 namespace stickslip::cli {
 namespace {
@@ -18,21 +19,15 @@ int run(const po::variables_map&, std::ostream& out, std::ostream&) {
         << (s.name == "belt" || s.name == "flores-translational" ? ", penalty" : "")
         << (s.name == "dupont" ? ", minimal-form" : "")
         << "\n      " << s.summary << "\n";
-  out << "  " << std::left << std::setw(22) << "journal-bearing" << "penalty\n"
-      << "      journal in a bearing with clearance (review Table 5): free flight, impacts, "
-         "continuous contact\n";
-  out << "  " << std::left << std::setw(22) << "muvengei-lugre" << "penalty\n"
-      << "      Muvengei et al. Table I: slider-crank at 2500 rpm, 0.5 mm clearance at the crank-rod "
-         "joint, LuGre friction (--ideal: ideal joint)\n";
-  out << "  " << std::left << std::setw(22) << "roller-crank" << "penalty\n"
-      << "      crank, rod and roller rolling on the ground (review Tables 1-3), friction at the "
-         "roller-ground contact, N from the constraint; --table compares the review's six models\n";
-  out << "  " << std::left << std::setw(22) << "blajer-1" << "minimal-form\n"
-      << "      Blajer & Markiewicz Example 1: four-bar with a sliding link, friction in every joint "
-         "(DAE 26 -> 12)\n"
-      << "  " << std::left << std::setw(22) << "blajer-2" << "minimal-form\n"
-      << "      Blajer & Markiewicz Example 2: slider-crank, gravity along x, 6 sin 3t: stiction and "
-         "reversals\n";
+  const std::pair<const char*, const char*> others[] = {{"journal-bearing", "penalty"},
+                                                        {"muvengei-lugre", "penalty"},
+                                                        {"roller-crank", "penalty"},
+                                                        {"blajer-1", "minimal-form"},
+                                                        {"blajer-2", "minimal-form"}};
+  for (const auto& [name, methods] : others)
+    out << "  " << std::left << std::setw(22) << name << methods << "\n      "
+        << mechanisms::scenarioSummary(name) << "\n";
+  out << "\nstickslip show NAME prints a scenario as a file to edit and run.\n";
   return kExitOk;
 }
 

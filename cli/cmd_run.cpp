@@ -6,6 +6,7 @@
 // journal-bearing replaces the ones left at their default by its own (no friction, BDF,
 // 0.25 s, 1 µs RK4 step), muvengei-lugre by its own (lugre-nondimensional, BDF, two crank
 // revolutions, output every 1 µs).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -22,7 +23,9 @@
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/journal_bearing.hpp"
+#include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
+#include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::cli {
 namespace {
@@ -30,13 +33,18 @@ namespace {
 void declare(po::options_description& o, po::positional_options_description& p) {
   std::string laws;
   for (std::string_view n : dynamics::frictionLawNames()) laws += (laws.empty() ? "" : ", ") + std::string(n);
-  std::string scenarios = "journal-bearing, muvengei-lugre, roller-crank, blajer-1, blajer-2";
-  for (const auto& s : mechanisms::rigidScenarios()) scenarios += ", " + s.name;
-  o.add_options()("scenario", po::value<std::string>()->required(), ("built-in scenario: " + scenarios).c_str())(
-      "method", po::value<std::string>()->default_value("penalty"),
+  std::string scenarios;
+  for (const auto& s : mechanisms::builtinScenarioNames()) scenarios += (scenarios.empty() ? "" : ", ") + s;
+  o.add_options()("scenario", po::value<std::string>()->required(),
+                  ("a scenario file (.yaml) or a built-in scenario: " + scenarios).c_str())(
+      "method", po::value<std::string>(),
       "event-driven, moreau-jean (rigid contacts with set-valued Coulomb), penalty (belt, "
-      "journal-bearing, flores-translational) or minimal-form (Blajer: blajer-1, blajer-2, dupont); default: penalty for "
-      "belt and journal-bearing, minimal-form for blajer-1 and blajer-2, event-driven for the others")(
+      "journal-bearing, flores-translational, muvengei-lugre, roller-crank) or minimal-form (Blajer: "
+      "blajer-1, blajer-2, dupont); default: penalty for belt, flores-translational, journal-bearing, "
+      "muvengei-lugre and roller-crank, minimal-form for blajer-1 and blajer-2, event-driven for the others")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "KEY=VALUE: change a parameter of the mechanism (parameters.NAME, see stickslip show) or a run "
+      "setting (run.OPTION, as the options here with '_' for '-'); repeatable")(
       "solver", po::value<std::string>()->default_value("lemke"),
       "contact problems of the nonsmooth methods: lemke, trial-and-error (event-driven, one "
       "contact), siconos-<fc2d solver>")(
@@ -75,13 +83,14 @@ void declare(po::options_description& o, po::positional_options_description& p) 
 }
 
 
-int runJournalBearing(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
-  const mechanisms::JournalBearing jb;
+int runJournalBearing(const po::variables_map& vm, const mechanisms::Scenario& scenario,
+                      std::ostream& out, std::ostream& err) {
+  const auto& jb = mechanisms::scenarioDataOf<mechanisms::JournalBearing>(scenario.data, scenario.name);
   const std::string law_name =
       vm["friction"].defaulted() ? std::string("none") : vm["friction"].as<std::string>();
   std::shared_ptr<const dynamics::FrictionLaw> law;
   if (law_name != "none")
-    law = dynamics::makeFrictionLaw(law_name, mechanisms::journalBearingFrictionParameters(jb));
+    law = frictionLawOption(law_name, *scenario.friction);
   dynamics::PenaltyIntegrationOptions opts;
   std::string integrator =
       vm["integrator"].defaulted() ? std::string("bdf") : vm["integrator"].as<std::string>();
@@ -158,26 +167,110 @@ int runJournalBearing(const po::variables_map& vm, std::ostream& out, std::ostre
   return ok ? kExitOk : kExitFailure;
 }
 
-int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
-  const std::string scenario = vm["scenario"].as<std::string>();
+/// The options with the scenario's run settings (file, then --set run.*) stored after the
+/// command line, so that an option given on the command line wins; the method resolved.
+po::variables_map withRunSettings(const po::variables_map& given, const mechanisms::Scenario& scenario) {
+  po::options_description opts;
+  po::positional_options_description pos;
+  declare(opts, pos);
+  std::vector<std::string> keys;  // what a run: section may set
+  for (const auto& o : opts.options())
+    if (o->long_name() != "scenario" && o->long_name() != "set" && o->long_name() != "force") {
+      keys.push_back(o->long_name());
+      std::replace(keys.back().begin(), keys.back().end(), '-', '_');
+    }
+  po::variables_map vm = given;
+  for (const mechanisms::RunSetting& r : scenario.run) {
+    const std::string where = "run." + r.key;
+    std::string option = r.key;
+    std::replace(option.begin(), option.end(), '_', '-');
+    if (std::find(keys.begin(), keys.end(), r.key) == keys.end())
+      throw mechanisms::InputError(mechanisms::located(
+          r.origin, r.line, where,
+          (r.key == "force" ? std::string("overwriting files is only asked for on the command line (--force)")
+                            : "unknown run option" + mechanisms::didYouMean(r.key, keys))));
+    std::vector<std::string> args{"--" + option};
+    if (opts.find(option, false).semantic()->max_tokens() == 0) {  // a switch: true or false
+      if (r.value != "true" && r.value != "false")
+        throw mechanisms::InputError(mechanisms::located(r.origin, r.line, where, "expected true or false, got '" + r.value + "'"));
+      if (r.value == "false") continue;
+    } else {
+      args.push_back(r.value);
+    }
+    try {
+      po::store(po::command_line_parser(args).options(opts).run(), vm);
+    } catch (const po::error& e) {
+      throw mechanisms::InputError(mechanisms::located(r.origin, r.line, where, e.what()));
+    }
+  }
+  if (!vm.count("method"))
+    po::store(po::command_line_parser(std::vector<std::string>{"--method", defaultMethod(scenario.name)})
+                  .options(opts)
+                  .run(),
+              vm);
+  po::notify(vm);
+  const std::vector<std::string> methods{"event-driven", "moreau-jean", "penalty", "minimal-form"};
+  if (const std::string m = vm["method"].as<std::string>(); std::find(methods.begin(), methods.end(), m) == methods.end())
+    throw std::invalid_argument("--method: unknown method '" + m + "' (expected event-driven, moreau-jean, "
+                                "penalty or minimal-form)" + mechanisms::didYouMean(m, methods));
+  return vm;
+}
+
+/// A runner's error about an option ("--friction: ...") located at the scenario file's line
+/// when the value came from the file rather than the command line.
+[[noreturn]] void rethrowLocated(const std::invalid_argument& e, const po::variables_map& given,
+                                 const mechanisms::Scenario& scenario) {
+  const std::string what = e.what();
+  for (const mechanisms::RunSetting& r : scenario.run) {
+    std::string option = r.key;
+    std::replace(option.begin(), option.end(), '_', '-');
+    const bool on_command_line = given.count(option) && !given[option].defaulted();
+    if (what.starts_with("--" + option + ":") && !on_command_line)
+      throw mechanisms::InputError(mechanisms::located(r.origin, r.line, "run." + r.key, what.substr(option.size() + 4)));
+  }
+  throw e;
+}
+
+int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std::ostream& out,
+                std::ostream& err);
+
+int run(const po::variables_map& given, std::ostream& out, std::ostream& err) {
+  mechanisms::Scenario sc = mechanisms::loadScenario(given["scenario"].as<std::string>());
+  if (given.count("set")) mechanisms::applySettings(sc, given["set"].as<std::vector<std::string>>());
+  try {
+    return dispatchRun(withRunSettings(given, sc), sc, out, err);
+  } catch (const mechanisms::InputError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    rethrowLocated(e, given, sc);
+  }
+}
+
+int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std::ostream& out,
+                std::ostream& err) {
+  const std::string& scenario = sc.name;
   const std::string method = vm["method"].as<std::string>();
   if (scenario == "journal-bearing") {
     if (method != "penalty")
       throw std::invalid_argument("--method: '" + method + "' is not available for journal-bearing "
                                   "in this version (available: penalty)");
-    return runJournalBearing(vm, out, err);
+    return runJournalBearing(vm, sc, out, err);
   }
-  if (scenario == "roller-crank") return runRollerCrank(vm, out, err);
+  if (scenario == "roller-crank") return runRollerCrank(vm, sc, out, err);
   if (scenario == "muvengei-lugre") {
     if (method != "penalty")
       throw std::invalid_argument("--method: '" + method + "' is not available for muvengei-lugre "
                                   "in this version (available: penalty)");
-    return runMuvengei(vm, out, err);
+    return runMuvengei(vm, sc, out, err);
   }
-  if (scenario == "flores-translational" && method == "penalty") return runFloresPenalty(vm, out, err);
-  if (scenario != "belt" || method != "penalty") return runNonsmooth(vm, out, err);
+  if (scenario == "flores-translational" && method == "penalty") return runFloresPenalty(vm, sc, out, err);
+  if (scenario != "belt" || method != "penalty") return runNonsmooth(vm, sc, out, err);
   const std::string law_name = vm["friction"].as<std::string>();
-  const auto law = dynamics::makeFrictionLaw(law_name);  // throws with the valid names
+  const auto& belt = mechanisms::scenarioDataOf<mechanisms::Belt>(sc.data, scenario);
+  dynamics::FrictionParameters friction = *sc.friction;  // μs, μk: the belt's, on every route
+  friction.mu_s = belt.mu_static;
+  friction.mu_k = belt.mu_kinetic;
+  const auto law = frictionLawOption(law_name, friction);
   mechanisms::PenaltyOptions opts;
   const std::string integrator = vm["integrator"].as<std::string>();
   if (integrator == "bdf")
@@ -188,7 +281,6 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   opts.dt = vm["dt"].as<double>();
   const std::string csv = outputPath(vm);
 
-  const mechanisms::Belt belt;
   const mechanisms::PenaltyRun r = mechanisms::simulateBeltPenalty(belt, *law, opts);
   const mechanisms::BeltCycle ref = mechanisms::beltClosedForm(belt);
 

@@ -27,6 +27,7 @@ const Command& benchCommand();
 const Command& runCommand();
 const Command& verifyCommand();
 const Command& listCommand();
+const Command& showCommand();
 const Command& compareCommand();
 
 /// Parses `args` for `cmd` and runs it; bad usage → kExitInput, std::invalid_argument from

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -41,6 +44,7 @@ struct Panel {
   bool equal_axes = false;
   /// Per run: the `using` expression, or "" when the run lacks the columns.
   std::vector<std::string> using_;
+  std::string setup;  ///< extra gnuplot commands before the plot (ranges, objects)
 };
 
 /// "column(i)" for a canonical column of a run, or "" when absent.
@@ -79,7 +83,7 @@ void writeScript(const std::string& dir, const std::string& name, const std::str
       << "  set xlabel " << quoted(p.xlabel) << " noenhanced\n"
       << "  set ylabel " << quoted(p.ylabel) << " noenhanced\n"
       << (p.equal_axes ? "  set size ratio -1\n" : "  set size noratio\n")
-      << "  plot ";
+      << "  unset object\n  set autoscale xy\n" << p.setup << "  plot ";
     bool first = true;
     for (std::size_t r = 0; r < runs.size(); ++r) {
       if (p.using_[r].empty()) continue;
@@ -130,7 +134,7 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
   // Time histories of the chosen outputs.
   std::vector<Panel> panels;
   for (const auto& o : outputs) {
-    Panel p{o, "t [s]", axisLabel(o), false, usingFor("t", o)};
+    Panel p{o, "t [s]", axisLabel(o), false, usingFor("t", o), ""};
     if (anyCurve(p)) panels.push_back(std::move(p));
   }
   if (!panels.empty()) {
@@ -146,7 +150,7 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
   panels.clear();
   for (const auto& c : contacts) {
     Panel p{c + ": friction ratio against sliding velocity", c + ".v_t [m/s]", c + ".F / |" + c + ".N| [-]",
-            false, {}};
+            false, {}, ""};
     for (const auto& r : runs) {
       const std::string v = col(*r.series, c + ".v_t"), n = col(*r.series, c + ".N"),
                         fr = col(*r.series, c + ".F");
@@ -173,7 +177,7 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
   for (const auto& c : coordinates) {
     if (panels.size() == 3) break;
     Panel p{c + ": phase portrait", axisLabel(c), axisLabel(velocityOf(c)), false,
-            usingFor(c, velocityOf(c))};
+            usingFor(c, velocityOf(c)), ""};
     if (anyCurve(p)) panels.push_back(std::move(p));
   }
   if (!panels.empty()) {
@@ -195,7 +199,26 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
   }
   for (const auto& [ex, ey] : orbits) {
     Panel p{"journal eccentricity orbit (" + ex + ", " + ey + ")", axisLabel(ex), axisLabel(ey),
-            true, usingFor(ex, ey)};
+            true, usingFor(ex, ey), ""};
+    // Centred on the bearing, with the circle of the largest |e| reached (the clearance when
+    // the journal touches the bearing), so the orbit's place on it shows.
+    double radius = 0.0;
+    for (const auto& r : runs) {
+      const int cx = r.series->column(ex), cy = r.series->column(ey);
+      if (cx < 0 || cy < 0) continue;
+      for (Eigen::Index i = 0; i < r.series->rows(); ++i) {
+        const double e = std::hypot(r.series->data(i, cx), r.series->data(i, cy));
+        if (std::isfinite(e)) radius = std::max(radius, e);
+      }
+    }
+    if (radius > 0.0) {
+      std::ostringstream setup;
+      setup << std::setprecision(6) << "  set xrange [" << -1.15 * radius << ":" << 1.15 * radius
+            << "]\n  set yrange [" << -1.15 * radius << ":" << 1.15 * radius << "]\n"
+            << "  set object 1 circle at 0,0 size " << radius
+            << " front fillstyle empty border lc rgb 'gray50' dt 2  # largest |e| reached\n";
+      p.setup = setup.str();
+    }
     if (anyCurve(p)) panels.push_back(std::move(p));
   }
   if (!panels.empty()) {

@@ -13,8 +13,9 @@
 
 namespace stickslip::cli {
 
-int runFloresPenalty(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
-  const mechanisms::FloresCompliant f;
+int runFloresPenalty(const po::variables_map& vm, const mechanisms::Scenario& scenario, std::ostream& out,
+                     std::ostream& err) {
+  const auto& f = mechanisms::scenarioDataOf<mechanisms::FloresCompliant>(scenario.data, scenario.name);
   // A regularized Coulomb by default: the corners' μ = 0.01 (μs = μk), BDF-friendly.
   const std::string law_name =
       vm["friction"].defaulted() ? std::string("tanh") : vm["friction"].as<std::string>();
@@ -22,7 +23,7 @@ int runFloresPenalty(const po::variables_map& vm, std::ostream& out, std::ostrea
   if (law_name != "none") {
     dynamics::FrictionParameters p;
     p.mu_s = p.mu_k = f.data.mu;
-    law = dynamics::makeFrictionLaw(law_name, p);
+    law = frictionLawOption(law_name, p);
   }
   dynamics::PenaltyIntegrationOptions opts;
   const std::string integrator =

@@ -16,11 +16,22 @@
 
 namespace stickslip::cli {
 
-bool minimalFormOnly(const std::string& scenario) { return scenario == "blajer-1" || scenario == "blajer-2"; }
+namespace {
 
-int runMinimalForm(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
-  const std::string name = vm["scenario"].as<std::string>();
-  const mechanisms::MinimalFormScenario s = mechanisms::buildMinimalFormScenario(name);  // throws if unknown
+mechanisms::MinimalFormScenario minimalFormScenario(const mechanisms::Scenario& s) {
+  if (const auto* b = std::get_if<mechanisms::Blajer1>(&s.data)) return mechanisms::blajer1MinimalForm(*b);
+  if (const auto* b = std::get_if<mechanisms::Blajer2>(&s.data)) return mechanisms::blajer2MinimalForm(*b);
+  if (const auto* d = std::get_if<mechanisms::Dupont>(&s.data)) return mechanisms::dupontMinimalForm(*d);
+  throw std::invalid_argument("--method minimal-form: expected a scenario blajer-1, blajer-2 or dupont, got '" +
+                              s.name + "'");
+}
+
+}  // namespace
+
+int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scenario, std::ostream& out,
+                   std::ostream& err) {
+  const std::string& name = scenario.name;
+  const mechanisms::MinimalFormScenario s = minimalFormScenario(scenario);
   dynamics::MinimalFormSimulationOptions o;
   o.t_end = vm["t-end"].defaulted() ? (name == "blajer-1" ? 3.0 : 10.0) : vm["t-end"].as<double>();
   o.relative_tolerance = vm["tolerance"].as<double>();
@@ -47,7 +58,8 @@ int runMinimalForm(const po::variables_map& vm, std::ostream& out, std::ostream&
 
   // Dupont: compare the slot's stick/slip changes with the closed form.
   std::vector<std::pair<double, std::string>> reference;
-  if (name == "dupont") reference = mechanisms::dupontReference({}, r.run.t_end);
+  if (const auto* dupont = std::get_if<mechanisms::Dupont>(&scenario.data))
+    reference = mechanisms::dupontReference(*dupont, r.run.t_end);
   std::vector<const dynamics::ContactEvent*> modes;
   for (const auto& e : r.run.events)
     if (e.contact == 0) modes.push_back(&e);

@@ -6,12 +6,12 @@
 #include <string>
 
 #include "cli/command.hpp"
+#include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::cli {
 
-/// True for the scenarios only the minimal form runs (blajer-1, blajer-2).
-bool minimalFormOnly(const std::string& scenario);
 /// Runs the minimal form; prints a summary or one JSON object; writes --out.
-int runMinimalForm(const po::variables_map& vm, std::ostream& out, std::ostream& err);
+int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scenario, std::ostream& out,
+                   std::ostream& err);
 
 }  // namespace stickslip::cli

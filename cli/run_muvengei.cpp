@@ -31,8 +31,10 @@ void writeCsv(const std::string& path, const mechanisms::MuvengeiSliderCrank& da
 
 }  // namespace
 
-int runMuvengei(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
-  mechanisms::MuvengeiSliderCrank data;
+int runMuvengei(const po::variables_map& vm, const mechanisms::Scenario& scenario, std::ostream& out,
+                std::ostream& err) {
+  mechanisms::MuvengeiSliderCrank data =
+      mechanisms::scenarioDataOf<mechanisms::MuvengeiSliderCrank>(scenario.data, scenario.name);
   data.ideal = vm["ideal"].as<bool>();
   const std::string law_name = data.ideal || vm["friction"].defaulted()
                                    ? std::string(data.ideal ? "none" : "lugre-nondimensional")
@@ -41,7 +43,7 @@ int runMuvengei(const po::variables_map& vm, std::ostream& out, std::ostream& er
     throw std::invalid_argument("--friction: the ideal joint (--ideal) has no friction");
   std::shared_ptr<const dynamics::FrictionLaw> law;
   if (law_name != "none")
-    law = dynamics::makeFrictionLaw(law_name, mechanisms::muvengeiFrictionParameters(data));
+    law = frictionLawOption(law_name, mechanisms::muvengeiFrictionParameters(data));
   dynamics::PenaltyIntegrationOptions opts;
   const std::string integrator =
       vm["integrator"].defaulted() ? std::string("bdf") : vm["integrator"].as<std::string>();

@@ -23,15 +23,16 @@ namespace stickslip::cli {
 namespace {
 
 /// Mode changes of the scenario's exact reference, when it has one.
-std::vector<std::pair<double, std::string>> referenceEvents(const std::string& scenario, double t_end) {
-  if (scenario == "belt") {
+std::vector<std::pair<double, std::string>> referenceEvents(const mechanisms::Scenario& s, double t_end) {
+  if (const auto* belt = std::get_if<mechanisms::Belt>(&s.data)) {
     std::vector<std::pair<double, std::string>> ev;
-    for (const auto& [t, kind] : mechanisms::beltClosedForm({}).events(t_end))
+    for (const auto& [t, kind] : mechanisms::beltClosedForm(*belt).events(t_end))
       ev.emplace_back(t, kind == "stick" ? "stick" : "slip-");  // the block falls behind the belt
     return ev;
   }
-  if (scenario == "dupont") return mechanisms::dupontReference({}, t_end);
-  if (scenario == "incline") return mechanisms::pushedInclineReference(t_end);
+  if (const auto* d = std::get_if<mechanisms::Dupont>(&s.data)) return mechanisms::dupontReference(*d, t_end);
+  if (const auto* in = std::get_if<mechanisms::PushedIncline>(&s.data))
+    return mechanisms::pushedInclineReference(t_end, *in);
   return {};
 }
 
@@ -83,14 +84,14 @@ void writeContactKinematics(std::ostream& f, const dynamics::RigidScenario& s,
 
 }  // namespace
 
-int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
-  const std::string name = vm["scenario"].as<std::string>();
-  if (vm["method"].defaulted() ? minimalFormOnly(name) : vm["method"].as<std::string>() == "minimal-form")
-    return runMinimalForm(vm, out, err);
-  const std::string method = vm["method"].defaulted() ? "event-driven" : vm["method"].as<std::string>();
+int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenario, std::ostream& out,
+                 std::ostream& err) {
+  const std::string& name = scenario.name;
+  const std::string method = vm["method"].as<std::string>();
+  if (method == "minimal-form") return runMinimalForm(vm, scenario, out, err);
   const mechanisms::RigidScenarioInfo& info = mechanisms::rigidScenarioInfo(name);
   const dynamics::RigidScenario s = mechanisms::buildRigidScenario(
-      name, vm["friction"].defaulted() ? "default" : vm["friction"].as<std::string>(),
+      name, scenario.data, vm["friction"].defaulted() ? "default" : vm["friction"].as<std::string>(),
       vm["ideal"].as<bool>());
   const double t_end = vm["t-end"].defaulted() ? info.t_end : vm["t-end"].as<double>();
   const std::string solver = vm["solver"].as<std::string>();
@@ -153,7 +154,7 @@ int runNonsmooth(const po::variables_map& vm, std::ostream& out, std::ostream& e
   }
 
   // Compare the stick/slip changes with the exact reference, event by event.
-  const auto reference = referenceEvents(name, r.t_end);
+  const auto reference = referenceEvents(scenario, r.t_end);
   std::vector<const dynamics::ContactEvent*> modes;
   for (const auto& e : r.events)
     if (e.kind == dynamics::EventKind::kStick || e.kind == dynamics::EventKind::kSlipPositive ||

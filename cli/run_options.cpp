@@ -1,7 +1,11 @@
 #include "cli/run_options.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
+
+#include "dynamics/friction/make_friction_law.hpp"
+#include "mechanisms/input_error.hpp"
 
 namespace stickslip::cli {
 
@@ -11,6 +15,26 @@ std::string outputPath(const po::variables_map& vm) {
   if (std::filesystem::exists(path) && !vm["force"].as<bool>())
     throw std::invalid_argument("--out " + path + ": file exists; pass --force to overwrite it");
   return path;
+}
+
+std::unique_ptr<dynamics::FrictionLaw> frictionLawOption(std::string_view name,
+                                                         const dynamics::FrictionParameters& p) {
+  std::vector<std::string> names;
+  for (std::string_view n : dynamics::frictionLawNames()) names.emplace_back(n);
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string all;
+    for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("--friction: unknown friction law '" + std::string(name) + "'" +
+                                mechanisms::didYouMean(name, names) + " (catalogue: " + all + ")");
+  }
+  return dynamics::makeFrictionLaw(name, p);
+}
+
+std::string defaultMethod(std::string_view scenario) {
+  for (std::string_view p : {"belt", "flores-translational", "journal-bearing", "muvengei-lugre", "roller-crank"})
+    if (scenario == p) return "penalty";
+  if (scenario == "blajer-1" || scenario == "blajer-2") return "minimal-form";
+  return "event-driven";
 }
 
 dynamics::PenaltyIntegrationOptions::Integrator penaltyIntegrator(std::string_view name) {

@@ -5,6 +5,8 @@
 #include <string_view>
 
 #include "cli/command.hpp"
+#include "dynamics/friction/friction_law.hpp"
+#include "dynamics/friction/friction_parameters.hpp"
 #include "dynamics/penalty_contact.hpp"
 
 namespace stickslip::cli {
@@ -12,6 +14,16 @@ namespace stickslip::cli {
 /// --out: its path, or "" without it. Throws std::invalid_argument when the file exists and
 /// --force was not given: nothing the user wrote is overwritten without asking.
 std::string outputPath(const po::variables_map& vm);
+
+/// --friction's law from the catalogue with parameters `p`; an unknown name is an error
+/// naming --friction, the nearest law and the catalogue.
+std::unique_ptr<dynamics::FrictionLaw> frictionLawOption(std::string_view name,
+                                                         const dynamics::FrictionParameters& p = {});
+
+/// The method `stickslip run` uses when none is given: penalty for belt,
+/// flores-translational, journal-bearing, muvengei-lugre and roller-crank, minimal-form for
+/// blajer-1 and blajer-2, event-driven for the others.
+std::string defaultMethod(std::string_view scenario);
 
 /// The penalty route's integrator by name, "bdf" or "rk4"; throws std::invalid_argument
 /// naming --integrator otherwise.

@@ -49,8 +49,8 @@ nlohmann::json summary(const mechanisms::RollerCrankRun& r) {
 }
 
 int runTable(const mechanisms::RollerCrank& rc, const mechanisms::RollerCrankOptions& o,
-             bool json, std::ostream& out, std::ostream& err) {
-  const auto rows = mechanisms::rollerCrankTable(rc, o);
+             const dynamics::FrictionParameters& friction, bool json, std::ostream& out, std::ostream& err) {
+  const auto rows = mechanisms::rollerCrankTable(rc, o, friction);
   bool ok = true;
   for (const auto& r : rows) ok = ok && r.run.ok;
   if (json) {
@@ -94,13 +94,14 @@ int runTable(const mechanisms::RollerCrank& rc, const mechanisms::RollerCrankOpt
 
 }  // namespace
 
-int runRollerCrank(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
+int runRollerCrank(const po::variables_map& vm, const mechanisms::Scenario& scenario, std::ostream& out,
+                   std::ostream& err) {
   const std::string method = vm["method"].as<std::string>();
   if (method != "penalty")
     throw std::invalid_argument("--method: '" + method + "' is not available for roller-crank in "
                                 "this version (available: penalty, the regularized friction laws "
                                 "with the normal force from the constraint)");
-  const mechanisms::RollerCrank rc;
+  const auto& rc = mechanisms::scenarioDataOf<mechanisms::RollerCrank>(scenario.data, scenario.name);
   mechanisms::RollerCrankOptions o;
   o.t_end = vm["t-end"].defaulted() ? 2.0 : vm["t-end"].as<double>();
   o.dt = vm["dt"].defaulted() ? 1e-5 : vm["dt"].as<double>();
@@ -111,14 +112,14 @@ int runRollerCrank(const po::variables_map& vm, std::ostream& out, std::ostream&
       throw std::invalid_argument("--table runs the review's six models, each with its own "
                                   "integrator, and writes no CSV: drop --friction, --integrator "
                                   "and --out, or drop --table");
-    return runTable(rc, o, json, out, err);
+    return runTable(rc, o, scenario.friction.value(), json, out, err);
   }
 
   const std::string law_name =
       vm["friction"].defaulted() ? std::string("brown-mcphee") : vm["friction"].as<std::string>();
   std::shared_ptr<const dynamics::FrictionLaw> law;
   if (law_name != "none")
-    law = dynamics::makeFrictionLaw(law_name, mechanisms::rollerCrankFrictionParameters());
+    law = frictionLawOption(law_name, scenario.friction.value());
   std::string integrator = vm["integrator"].defaulted()
                                ? std::string(discontinuousAtZero(law_name) ? "rk4" : "bdf")
                                : vm["integrator"].as<std::string>();
@@ -156,7 +157,7 @@ int runRollerCrank(const po::variables_map& vm, std::ostream& out, std::ostream&
     j["friction"] = law_name;
     j["integrator"] = integrator;
     j["bdf_failure"] = bdf_failure;
-    j["mu_s"] = mechanisms::rollerCrankFrictionParameters().mu_s;
+    j["mu_s"] = scenario.friction.value().mu_s;
     j["stick_window"] = o.stick_window;
     j["final_state"] = toJson(r.final_state);
     out << j.dump() << "\n";
@@ -168,7 +169,7 @@ int runRollerCrank(const po::variables_map& vm, std::ostream& out, std::ostream&
         << "steps             " << r.steps << " (" << r.rhs_evaluations << " evaluations)\n"
         << "cpu               " << r.cpu_seconds << " s\n"
         << "max |F|/N         " << r.max_friction_ratio << " (mu_s = "
-        << mechanisms::rollerCrankFrictionParameters().mu_s << (r.first_ratio_exceedance >= 0.0
+        << scenario.friction.value().mu_s << (r.first_ratio_exceedance >= 0.0
             ? "; first above it at t = " + std::to_string(r.first_ratio_exceedance) + " s" : "")
         << ")\n"
         << "chatter           " << r.sliding_sign_changes << " sign changes of v_s, "

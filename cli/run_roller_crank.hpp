@@ -5,10 +5,12 @@
 #include <iosfwd>
 
 #include "cli/command.hpp"
+#include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::cli {
 
 /// Runs one law (prints a summary or one JSON object; writes --out) or, with --table, all six.
-int runRollerCrank(const po::variables_map& vm, std::ostream& out, std::ostream& err);
+int runRollerCrank(const po::variables_map& vm, const mechanisms::Scenario& scenario, std::ostream& out,
+                   std::ostream& err);
 
 }  // namespace stickslip::cli

@@ -41,25 +41,30 @@ dynamics::RigidScenario inclineRigid(const Incline& in) {
   return s;
 }
 
-Incline pushedIncline() {
+Incline pushedIncline(const PushedIncline& p) {
   Incline in;
-  in.angle = 0.2;
-  in.mu_static = 0.4;
-  in.mu_kinetic = 0.3;
-  in.push = [](double t) { return 8.0 * std::sin(2.0 * t); };
+  in.mass = p.mass;
+  in.angle = p.angle;
+  in.gravity = p.gravity;
+  in.mu_static = p.mu_static;
+  in.mu_kinetic = p.mu_kinetic;
+  in.push = [a = p.push_amplitude, w = p.push_frequency](double t) { return a * std::sin(w * t); };
   return in;
 }
 
-std::vector<std::pair<double, std::string>> pushedInclineReference(double t_end) {
-  const Incline in = pushedIncline();
+std::vector<std::pair<double, std::string>> pushedInclineReference(double t_end,
+                                                                   const PushedIncline& p) {
+  const Incline in = pushedIncline(p);
+  in.validate();
   const double down = in.mass * in.gravity * std::sin(in.angle);
   const double n = in.mass * in.gravity * std::cos(in.angle);
+  const double a = p.push_amplitude, w = p.push_frequency;
   CoulombCoordinate c;
   c.mass = in.mass;
   c.mu_static = in.mu_static;
   c.mu_kinetic = in.mu_kinetic;
-  c.force = [down](double t) { return 8.0 * std::sin(2.0 * t) - down; };
-  c.force_integral = [down](double t) { return 4.0 * (1.0 - std::cos(2.0 * t)) - down * t; };
+  c.force = [down, a, w](double t) { return a * std::sin(w * t) - down; };
+  c.force_integral = [down, a, w](double t) { return a / w * (1.0 - std::cos(w * t)) - down * t; };
   c.normal = [n](double) { return n; };
   c.normal_integral = [n](double t) { return n * t; };
   return coulombReference(c, t_end);

@@ -26,10 +26,18 @@ struct Incline {
 
 dynamics::RigidScenario inclineRigid(const Incline& incline);
 
-/// The built-in `incline` scenario: α = 0.2 rad, μs = 0.4, μk = 0.3, push 8 sin(2t) N.
-Incline pushedIncline();
-/// Mode changes of pushedIncline() up to t_end by coulombReference (f = P − m g sin α,
+/// The built-in `incline` scenario: α = 0.2 rad, μs = 0.4, μk = 0.3, pushed along the slope
+/// by P(t) = P0 sin(Ω t) with P0 = 8 N, Ω = 2 rad/s.
+struct PushedIncline {
+  double mass = 1.0, angle = 0.2, gravity = 9.81;
+  double mu_static = 0.4, mu_kinetic = 0.3;
+  double push_amplitude = 8.0;  ///< P0 [N]
+  double push_frequency = 2.0;  ///< Ω [rad/s]
+};
+Incline pushedIncline(const PushedIncline& p = {});
+/// Mode changes of pushedIncline(p) up to t_end by coulombReference (f = P − m g sin α,
 /// N = m g cos α); slip+ is up the slope.
-std::vector<std::pair<double, std::string>> pushedInclineReference(double t_end);
+std::vector<std::pair<double, std::string>> pushedInclineReference(double t_end,
+                                                                   const PushedIncline& p = {});
 
 }  // namespace stickslip::mechanisms

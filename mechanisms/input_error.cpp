@@ -1,7 +1,6 @@
 #include "mechanisms/input_error.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 namespace stickslip::mechanisms {
 
@@ -16,19 +15,21 @@ std::string located(std::string_view file, int line, std::string_view key, std::
 
 namespace {
 
+/// Insertions, deletions, substitutions and swaps of neighbours ("blet" → "belt": 1).
 std::size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), std::size_t{0});
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
+  const std::size_t w = b.size() + 1;
+  std::vector<std::size_t> d((a.size() + 1) * w);
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i * w] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
+      std::size_t& x = d[i * w + j];
+      x = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1,
+                    d[(i - 1) * w + j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        x = std::min(x, d[(i - 2) * w + j - 2] + 1);
     }
-  }
-  return row[b.size()];
+  return d.back();
 }
 
 }  // namespace

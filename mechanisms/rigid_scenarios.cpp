@@ -35,8 +35,8 @@ const RigidScenarioInfo& rigidScenarioInfo(std::string_view name) {
   throw std::invalid_argument("unknown scenario '" + std::string(name) + "' (built-in: " + names + ")");
 }
 
-dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction,
-                                           bool ideal) {
+dynamics::RigidScenario buildRigidScenario(std::string_view name, const ScenarioData& data,
+                                           std::string_view friction, bool ideal) {
   rigidScenarioInfo(name);
   const bool zheng = name.starts_with("zheng-");
   if ((friction != "default" || ideal) && !zheng)
@@ -45,37 +45,36 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_vi
                                 "' has set-valued Coulomb friction only (a choice of friction and "
                                 "the ideal joint exist for zheng-torque, zheng-rheonomic, "
                                 "zheng-equilibrium)");
-  if (name == "belt") return beltRigid({});
-  if (name == "dupont") return dupontRigid({});
-  if (name == "flores-translational") return floresTranslational();
-  if (name == "journal-bearing-rigid") return journalBearingRigid({}, 0.1);
-  if (zheng) {
-    // Zheng et al.'s cases: no friction, modified Coulomb, Coulomb with μ = μs, and Coulomb
-    // with μ < μs (the scenarios' default); and the ideal-joint mechanism.
-    const bool torque = name == "zheng-torque", rheonomic = name == "zheng-rheonomic";
-    ZhengSliderCrank z = zhengExample(torque ? "torque" : rheonomic ? "rheonomic" : "equilibrium");
-    z.mu_kinetic = torque ? 0.10 : rheonomic ? 0.05 : 0.15;
-    z.mu_static = torque ? 0.11 : rheonomic ? 0.055 : 0.20;
-    z.ideal = ideal;
-    if (friction == "ambrosio")
-      z.modified_coulomb = true;
-    else if (friction == "coulomb")
-      z.mu_static = z.mu_kinetic;
-    else if (friction == "none")
-      z.mu_kinetic = z.mu_static = 0.0;
-    else if (friction != "default" && friction != "coulomb-stiction")
-      throw std::invalid_argument("--friction: expected coulomb-stiction (dry, mu < mu_s; default), "
-                                  "coulomb (dry, mu = mu_s), ambrosio (modified Coulomb) or none "
-                                  "for " + std::string(name) + ", got '" + std::string(friction) + "'");
-    return zhengRigid(z);
+  if (name == "belt") return beltRigid(scenarioDataOf<Belt>(data, name));
+  if (name == "dupont") return dupontRigid(scenarioDataOf<Dupont>(data, name));
+  if (name == "flores-translational") return floresTranslational(scenarioDataOf<FloresCompliant>(data, name).data);
+  if (name == "journal-bearing-rigid") {
+    const auto& r = scenarioDataOf<RigidJournalBearing>(data, name);
+    return journalBearingRigid(r.journal, r.mu);
   }
-  if (name == "ball") {
-    BouncingBall b;
-    b.velocity_x = 2.0;
-    b.mu_static = b.mu_kinetic = 0.3;
-    return bouncingBall(b);
-  }
-  return inclineRigid(pushedIncline());
+  if (name == "ball") return bouncingBall(scenarioDataOf<BouncingBall>(data, name));
+  if (name == "incline") return inclineRigid(pushedIncline(scenarioDataOf<PushedIncline>(data, name)));
+  // Zheng et al.'s cases: no friction, modified Coulomb, Coulomb with μ = μs, and Coulomb
+  // with μ < μs (the scenarios' default); and the ideal-joint mechanism.
+  ZhengSliderCrank z = scenarioDataOf<ZhengSliderCrank>(data, name);
+  z.ideal = ideal;
+  if (friction == "ambrosio")
+    z.modified_coulomb = true;
+  else if (friction == "coulomb")
+    z.mu_static = z.mu_kinetic;
+  else if (friction == "none")
+    z.mu_kinetic = z.mu_static = 0.0;
+  else if (friction != "default" && friction != "coulomb-stiction")
+    throw std::invalid_argument("--friction: expected coulomb-stiction (dry, mu < mu_s; default), "
+                                "coulomb (dry, mu = mu_s), ambrosio (modified Coulomb) or none "
+                                "for " + std::string(name) + ", got '" + std::string(friction) + "'");
+  return zhengRigid(z);
+}
+
+dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction,
+                                           bool ideal) {
+  rigidScenarioInfo(name);
+  return buildRigidScenario(name, defaultScenarioData(name), friction, ideal);
 }
 
 }  // namespace stickslip::mechanisms

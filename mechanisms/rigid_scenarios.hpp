@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "mechanisms/scenario_data.hpp"
 
 namespace stickslip::mechanisms {
 
@@ -26,12 +27,16 @@ struct RigidScenarioInfo {
 const std::vector<RigidScenarioInfo>& rigidScenarios();
 /// Throws std::invalid_argument naming the valid scenarios for an unknown name.
 const RigidScenarioInfo& rigidScenarioInfo(std::string_view name);
-/// Builds the scenario with its default data. For the zheng-* scenarios, `friction` chooses
-/// the clearance joint's friction — "coulomb-stiction" (dry, set-valued, μ < μs; their
-/// default), "coulomb" (dry, μs = μ), "ambrosio" (Zheng's modified Coulomb, regularized) or
-/// "none" — and `ideal` replaces the clearance joint by an ideal revolute; other scenarios
-/// take only "default" and no `ideal`. Throws std::invalid_argument for an unknown name or
-/// choice.
+/// Builds the scenario from `data` (its defaultScenarioData or a scenario file's). For the
+/// zheng-* scenarios, `friction` chooses the clearance joint's friction — "coulomb-stiction"
+/// (dry, set-valued, μ < μs; their default), "coulomb" (dry, μs = μ), "ambrosio" (Zheng's
+/// modified Coulomb, regularized) or "none" — and `ideal` replaces the clearance joint by an
+/// ideal revolute; other scenarios take only "default" and no `ideal`. Throws
+/// std::invalid_argument for an unknown name or choice, or data of another scenario.
+dynamics::RigidScenario buildRigidScenario(std::string_view name, const ScenarioData& data,
+                                           std::string_view friction = "default",
+                                           bool ideal = false);
+/// The same with the scenario's default data.
 dynamics::RigidScenario buildRigidScenario(std::string_view name,
                                            std::string_view friction = "default",
                                            bool ideal = false);

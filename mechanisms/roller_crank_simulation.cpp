@@ -78,23 +78,23 @@ class Sampler {
     }
     first_ = false;
     if (!output) return;
-    const auto col = [&](RollerCrankColumn k, double x) { row_[std::size_t(k)] = x; };
-    col(kTime, t);
-    col(kCrankAngle, y(dynamics::PlanarModel::coordinate(RollerCrankSystem::kCrank, 2)));
-    col(kRollerRate, y(n + dynamics::PlanarModel::coordinate(RollerCrankSystem::kRoller, 2)));
-    col(kRollerAcceleration, c.roller_acceleration);
-    col(kSlidingVelocity, c.sliding_velocity);
-    col(kNormalForce, c.normal_force);
-    col(kFrictionForce, c.friction_force);
-    col(kFrictionRatio, c.normal_force != 0.0 ? c.friction_force / c.normal_force : 0.0);
-    col(kEnergy, energy);
-    col(kFrictionWork, work);
-    col(kConstraintResidual, residual);
+    const auto col = [&](RollerCrankColumn::Index k, double x) { row_[std::size_t(k)] = x; };
+    col(RollerCrankColumn::kTime, t);
+    col(RollerCrankColumn::kCrankAngle, y(dynamics::PlanarModel::coordinate(RollerCrankSystem::kCrank, 2)));
+    col(RollerCrankColumn::kRollerRate, y(n + dynamics::PlanarModel::coordinate(RollerCrankSystem::kRoller, 2)));
+    col(RollerCrankColumn::kRollerAcceleration, c.roller_acceleration);
+    col(RollerCrankColumn::kSlidingVelocity, c.sliding_velocity);
+    col(RollerCrankColumn::kNormalForce, c.normal_force);
+    col(RollerCrankColumn::kFrictionForce, c.friction_force);
+    col(RollerCrankColumn::kFrictionRatio, c.normal_force != 0.0 ? c.friction_force / c.normal_force : 0.0);
+    col(RollerCrankColumn::kEnergy, energy);
+    col(RollerCrankColumn::kFrictionWork, work);
+    col(RollerCrankColumn::kConstraintResidual, residual);
     rows_.insert(rows_.end(), row_.begin(), row_.end());
   }
 
   Eigen::MatrixXd history() const {
-    const Eigen::Index cols = kColumnCount, nrows = Eigen::Index(rows_.size()) / cols;
+    const Eigen::Index cols = RollerCrankColumn::kColumnCount, nrows = Eigen::Index(rows_.size()) / cols;
     return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
         rows_.data(), nrows, cols);
   }
@@ -110,7 +110,7 @@ class Sampler {
   const RollerCrankOptions& o_;
   RollerCrankRun& run_;
   Eigen::VectorXd ydot_;
-  std::array<double, kColumnCount> row_{};
+  std::array<double, RollerCrankColumn::kColumnCount> row_{};
   std::vector<double> rows_;
   double energy0_ = 0.0;
   int last_v_sign_ = 0, last_f_sign_ = 0;
@@ -216,10 +216,9 @@ const std::vector<RollerCrankModel>& rollerCrankModels() {
   return models;
 }
 
-std::vector<RollerCrankTableRow> rollerCrankTable(const RollerCrank& rc,
-                                                  const RollerCrankOptions& options) {
+std::vector<RollerCrankTableRow> rollerCrankTable(const RollerCrank& rc, const RollerCrankOptions& options,
+                                                  const dynamics::FrictionParameters& p) {
   std::vector<RollerCrankTableRow> rows;
-  const dynamics::FrictionParameters p = rollerCrankFrictionParameters();
   for (const RollerCrankModel& m : rollerCrankModels()) {
     const std::shared_ptr<const dynamics::FrictionLaw> law = dynamics::makeFrictionLaw(m.law, p);
     RollerCrankOptions o = options;

@@ -37,10 +37,12 @@ struct RollerCrankOptions {
   void validate() const;
 };
 
-/// History columns.
-enum RollerCrankColumn {
-  kTime, kCrankAngle, kRollerRate, kRollerAcceleration, kSlidingVelocity, kNormalForce,
-  kFrictionForce, kFrictionRatio, kEnergy, kFrictionWork, kConstraintResidual, kColumnCount
+/// History columns (scoped: other mechanisms name their columns alike).
+struct RollerCrankColumn {
+  enum Index : int {
+    kTime, kCrankAngle, kRollerRate, kRollerAcceleration, kSlidingVelocity, kNormalForce,
+    kFrictionForce, kFrictionRatio, kEnergy, kFrictionWork, kConstraintResidual, kColumnCount
+  };
 };
 /// Names of the history columns, for CSV headers.
 const std::vector<std::string>& rollerCrankColumnNames();
@@ -94,10 +96,11 @@ struct RollerCrankTableRow {
   double relative_cpu = 0.0; ///< cpu / the fastest model's cpu
 };
 
-/// The review's Table 4 analogue: every model of rollerCrankModels() with Table 3's
-/// parameters (rollerCrankFrictionParameters()); a BDF run that fails is redone with RK4.
-std::vector<RollerCrankTableRow> rollerCrankTable(const RollerCrank& rc,
-                                                  const RollerCrankOptions& options);
+/// The review's Table 4 analogue: every model of rollerCrankModels() with the friction
+/// parameters `p` (default Table 3's); a BDF run that fails is redone with RK4.
+std::vector<RollerCrankTableRow> rollerCrankTable(
+    const RollerCrank& rc, const RollerCrankOptions& options,
+    const dynamics::FrictionParameters& p = rollerCrankFrictionParameters());
 
 std::string_view toString(RollerCrankOptions::Integrator i);
 

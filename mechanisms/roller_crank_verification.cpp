@@ -27,9 +27,9 @@ VerificationRow bound(const std::string& method, const std::string& quantity, do
 // max |E − E(0) − W_f| over the history rows with t ≤ t_max.
 double balanceUntil(const RollerCrankRun& run, double t_max) {
   double worst = 0.0;
-  for (Eigen::Index i = 0; i < run.history.rows() && run.history(i, kTime) <= t_max; ++i)
-    worst = std::max(worst, std::abs(run.history(i, kEnergy) - run.history(0, kEnergy) -
-                                     run.history(i, kFrictionWork)));
+  for (Eigen::Index i = 0; i < run.history.rows() && run.history(i, RollerCrankColumn::kTime) <= t_max; ++i)
+    worst = std::max(worst, std::abs(run.history(i, RollerCrankColumn::kEnergy) - run.history(0, RollerCrankColumn::kEnergy) -
+                                     run.history(i, RollerCrankColumn::kFrictionWork)));
   return worst;
 }
 
@@ -47,7 +47,7 @@ std::vector<VerificationRow> rollerCrankVerification() {
   const RollerCrankRun free = simulateRollerCrank(rc, nullptr, tight);
   double spin_error = 0.0;
   for (Eigen::Index i = 0; i < free.history.rows(); ++i)
-    spin_error = std::max(spin_error, std::abs(free.history(i, kRollerRate) - rc.crank_rate * 2.0));
+    spin_error = std::max(spin_error, std::abs(free.history(i, RollerCrankColumn::kRollerRate) - rc.crank_rate * 2.0));
   rows.push_back(bound("bdf, no friction", "max |omega_roller - 8| (closed form: constant) [rad/s]",
                        1e-9, spin_error, false, free));
   rows.push_back(bound("bdf, no friction", "max |E - E(0)| [J]", T::kEnergyBalance,

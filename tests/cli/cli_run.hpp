@@ -1,5 +1,7 @@
 #pragma once
 // Runs the stickslip command in-process, as the tests of tests/cli/ do.
+#include <fcntl.h>
+
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,4 +17,37 @@ inline Run cli(std::vector<std::string> args) {
   std::ostringstream out, err;
   const int code = stickslip::cli::dispatch(args, out, err);
   return {code, out.str(), err.str()};
+}
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+extern char** environ;
+
+/// Runs the stickslip executable as a child process, as a user would; `dir` holds its
+/// captured stdout and stderr.
+inline Run process(std::vector<std::string> args, const std::filesystem::path& dir) {
+  const std::string out_path = (dir / "stdout.txt").string(), err_path = (dir / "stderr.txt").string();
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  args.insert(args.begin(), STICKSLIP_EXECUTABLE);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int status = -1;
+  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0) waitpid(pid, &status, 0);
+  posix_spawn_file_actions_destroy(&actions);
+  const auto slurp = [](const std::string& p) {
+    std::ifstream f(p);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out_path), slurp(err_path)};
 }

@@ -222,3 +222,24 @@ TEST_CASE("compare --help exits 0 and a typo'd flag exits 2", "[cli][compare]") 
   CHECK(cli({"compare", "--help"}).code == 0);
   CHECK(cli({"compare", "belt", "--methods", "event-driven", "--plott"}).code == 2);
 }
+
+TEST_CASE("compare forwards --set to every run and takes scenario files", "[cli][compare]") {
+  const std::string dir = freshDir("set");
+  SECTION("a larger mu_s holds the block longer") {
+    const Run r = cli({"compare", "belt", "--methods", "event-driven,moreau-jean", "--set",
+                       "parameters.mu_static=0.2", "--out-dir", dir, "--json"});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    // Stick until k x = mu_s m g: x = 0.981 m at t = 9.81 s, then slip; 2 changes in 20 s.
+    CHECK(method(j, "event-driven")["transitions"] == 2);
+    CHECK(method(j, "moreau-jean")["transitions"] == 2);
+  }
+  SECTION("a bad key is an input error before anything runs") {
+    const Run r = cli({"compare", "belt", "--methods", "event-driven", "--set", "parameters.bogus=1",
+                       "--out-dir", dir});
+    CHECK(r.code == 2);
+    CHECK_FALSE(fs::exists(dir));
+  }
+  fs::remove_all(dir);
+}

@@ -73,13 +73,13 @@ TEST_CASE("roller-crank without friction: constant spin, energy conserved",
     o.dt = 1e-4;  // RK4: smooth frictionless motion
     const auto r = mechanisms::simulateRollerCrank({}, nullptr, o);
     REQUIRE(r.ok);
-    CHECK(r.history.col(mechanisms::kRollerRate).array().abs().maxCoeff() == Approx(8.0).epsilon(1e-12));
-    CHECK((r.history.col(mechanisms::kRollerRate).array() - 8.0).abs().maxCoeff() < 1e-9);
+    CHECK(r.history.col(mechanisms::RollerCrankColumn::kRollerRate).array().abs().maxCoeff() == Approx(8.0).epsilon(1e-12));
+    CHECK((r.history.col(mechanisms::RollerCrankColumn::kRollerRate).array() - 8.0).abs().maxCoeff() < 1e-9);
     CHECK(r.max_energy_balance_error < 1e-7);  // |E − E(0)|, W_f ≡ 0
     CHECK(r.max_constraint_residual < 1e-8);
-    CHECK(r.history(r.history.rows() - 1, mechanisms::kTime) == Approx(2.0));
+    CHECK(r.history(r.history.rows() - 1, mechanisms::RollerCrankColumn::kTime) == Approx(2.0));
     // The crank turns: more than a quarter turn in 2 s from 4 rad/s.
-    CHECK(std::abs(r.history(r.history.rows() - 1, mechanisms::kCrankAngle) - M_PI / 2) > 0.5);
+    CHECK(std::abs(r.history(r.history.rows() - 1, mechanisms::RollerCrankColumn::kCrankAngle) - M_PI / 2) > 0.5);
   }
 }
 

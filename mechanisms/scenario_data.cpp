@@ -1,0 +1,321 @@
+#include "mechanisms/scenario_data.hpp"
+
+#include <stdexcept>
+
+#include "mechanisms/rigid_scenarios.hpp"
+
+namespace stickslip::mechanisms {
+namespace {
+
+using P = ScenarioParameter;
+using R = ScenarioParameter::Range;
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+
+std::vector<P> parametersOf(Belt& b) {
+  return {{"mass", &b.mass, R::kPositive, "block mass m [kg]"},
+          {"belt_speed", &b.belt_speed, R::kPositive, "belt speed v_b [m/s]"},
+          {"stiffness", &b.stiffness, R::kPositive, "spring stiffness k [N/m]"},
+          {"gravity", &b.gravity, R::kPositive, "g [m/s^2]"},
+          {"mu_static", &b.mu_static, R::kNonNegative, "static friction coefficient (set-valued law and closed form)"},
+          {"mu_kinetic", &b.mu_kinetic, R::kNonNegative, "kinetic friction coefficient"}};
+}
+
+std::vector<P> parametersOf(Dupont& d) {
+  return {{"m1", &d.m1, R::kPositive, "mass 1 [kg]"},
+          {"m2", &d.m2, R::kPositive, "mass 2 [kg]"},
+          {"f1_amplitude", &d.f1_amplitude, R::kAny, "F1 = f1_amplitude sin(f1_frequency t) [N]"},
+          {"f1_frequency", &d.f1_frequency, R::kAny, "[rad/s]"},
+          {"f2_amplitude", &d.f2_amplitude, R::kAny, "F2 = f2_amplitude cos(f2_frequency t) [N]"},
+          {"f2_frequency", &d.f2_frequency, R::kAny, "[rad/s]"},
+          {"mu_static", &d.mu_static, R::kNonNegative, "static friction coefficient of the slot"},
+          {"mu_kinetic", &d.mu_kinetic, R::kNonNegative, "kinetic friction coefficient of the slot"}};
+}
+
+std::vector<P> parametersOf(PushedIncline& p) {
+  return {{"mass", &p.mass, R::kPositive, "block mass [kg]"},
+          {"angle", &p.angle, R::kAny, "slope angle [rad], in (-pi/2, pi/2)"},
+          {"gravity", &p.gravity, R::kNonNegative, "[m/s^2]"},
+          {"mu_static", &p.mu_static, R::kNonNegative, "static friction coefficient"},
+          {"mu_kinetic", &p.mu_kinetic, R::kNonNegative, "kinetic friction coefficient"},
+          {"push_amplitude", &p.push_amplitude, R::kAny, "P(t) = push_amplitude sin(push_frequency t), up the slope [N]"},
+          {"push_frequency", &p.push_frequency, R::kPositive, "[rad/s]"}};
+}
+
+std::vector<P> parametersOf(BouncingBall& b) {
+  return {{"radius", &b.radius, R::kPositive, "[m]"},
+          {"mass", &b.mass, R::kPositive, "[kg]"},
+          {"gravity", &b.gravity, R::kNonNegative, "[m/s^2]"},
+          {"restitution", &b.restitution, R::kUnit, "Newton's coefficient e"},
+          {"mu_static", &b.mu_static, R::kNonNegative, "static friction coefficient"},
+          {"mu_kinetic", &b.mu_kinetic, R::kNonNegative, "kinetic friction coefficient"},
+          {"height", &b.height, R::kPositive, "initial centre height [m], >= radius"},
+          {"velocity_x", &b.velocity_x, R::kAny, "initial horizontal velocity [m/s]"},
+          {"velocity_y", &b.velocity_y, R::kAny, "initial vertical velocity [m/s]"},
+          {"spin", &b.spin, R::kAny, "initial angular velocity, counter-clockwise [rad/s]"}};
+}
+
+std::vector<P> parametersOf(FloresCompliant& f) {
+  FloresTranslational& d = f.data;
+  return {{"l1", &d.l1, R::kPositive, "crank length [m]"},
+          {"l2", &d.l2, R::kPositive, "rod length [m]"},
+          {"a", &d.a, R::kPositive, "slider half-length [m]"},
+          {"b", &d.b, R::kPositive, "slider half-width [m]"},
+          {"c", &d.c, R::kPositive, "radial clearance of the guide [m]"},
+          {"m1", &d.m1, R::kPositive, "crank mass [kg]"},
+          {"m2", &d.m2, R::kPositive, "rod mass [kg]"},
+          {"m3", &d.m3, R::kPositive, "slider mass [kg]"},
+          {"J1", &d.J1, R::kPositive, "crank centroidal inertia [kg m^2]"},
+          {"J2", &d.J2, R::kPositive, "rod centroidal inertia [kg m^2]"},
+          {"J3", &d.J3, R::kPositive, "slider centroidal inertia [kg m^2]"},
+          {"gravity", &d.gravity, R::kNonNegative, "along -y [m/s^2]"},
+          {"restitution", &d.restitution, R::kUnit, "Newton's e of the corner contacts"},
+          {"mu", &d.mu, R::kNonNegative, "Coulomb coefficient (mu_s = mu_k)"},
+          {"crank_angle", &d.theta0[0], R::kAny, "initial absolute angle of the crank [rad]"},
+          {"rod_angle", &d.theta0[1], R::kAny, "initial absolute angle of the rod [rad]"},
+          {"slider_angle", &d.theta0[2], R::kAny, "initial absolute angle of the slider [rad]"},
+          {"crank_rate", &d.theta_rate0[0], R::kAny, "initial crank rate [rad/s]"},
+          {"rod_rate", &d.theta_rate0[1], R::kAny, "initial rod rate [rad/s]"},
+          {"slider_rate", &d.theta_rate0[2], R::kAny, "initial slider rate [rad/s]"},
+          {"stiffness", &f.stiffness, R::kPositive, "penalty: corner contact stiffness K [N/m^n]"},
+          {"exponent", &f.exponent, R::kPositive, "penalty: exponent n, >= 1"}};
+}
+
+std::vector<P> parametersOf(JournalBearing& j) {
+  return {{"bearing_radius", &j.bearing_radius, R::kPositive, "R_B [m], > journal_radius"},
+          {"journal_radius", &j.journal_radius, R::kPositive, "R_J [m]"},
+          {"young_modulus", &j.young_modulus, R::kPositive, "E of journal and bearing [Pa]"},
+          {"poisson_ratio", &j.poisson_ratio, R::kAny, "nu, in (-1, 0.5]"},
+          {"restitution", &j.restitution, R::kUnit, "restitution coefficient c_e"},
+          {"mass", &j.mass, R::kPositive, "journal mass [kg]"},
+          {"inertia", &j.inertia, R::kPositive, "journal moment of inertia [kg m^2]"},
+          {"gravity", &j.gravity, R::kNonNegative, "along -y [m/s^2]"},
+          {"initial_spin", &j.initial_spin, R::kAny, "initial angular velocity [rad/s]"},
+          {"initial_x", &j.initial_position.x(), R::kAny, "initial journal centre x [m]"},
+          {"initial_y", &j.initial_position.y(), R::kAny, "initial journal centre y [m]"},
+          {"initial_vx", &j.initial_velocity.x(), R::kAny, "[m/s]"},
+          {"initial_vy", &j.initial_velocity.y(), R::kAny, "[m/s]"},
+          {"continuous_contact_time", &j.continuous_contact_time, R::kPositive,
+           "a contact longer than this is continuous contact, not an impact [s]"}};
+}
+
+std::vector<P> parametersOf(RigidJournalBearing& r) {
+  std::vector<P> p = parametersOf(r.journal);
+  p.pop_back();  // continuous_contact_time classifies compliant contacts only
+  p.push_back({"mu", &r.mu, R::kNonNegative, "Coulomb coefficient (mu_s = mu_k)"});
+  return p;
+}
+
+std::vector<P> parametersOf(ZhengSliderCrank& z) {
+  std::vector<P> p{
+          {"crank_radius", &z.crank_radius, R::kPositive, "L1 [m]"},
+          {"crank_mass", &z.crank_mass, R::kPositive, "[kg]"},
+          {"rod_a", &z.rod_a, R::kPositive, "rod centre to its bearing [m]"},
+          {"rod_b", &z.rod_b, R::kPositive, "rod centre to B [m]"},
+          {"rod_mass", &z.rod_mass, R::kPositive, "[kg]"},
+          {"slider_mass", &z.slider_mass, R::kPositive, "[kg]"},
+          {"journal_radius", &z.journal_radius, R::kPositive, "[m]"},
+          {"bearing_radius", &z.bearing_radius, R::kPositive, "[m], > journal_radius"},
+          {"young_modulus", &z.young_modulus, R::kPositive, "[Pa]"},
+          {"poisson_ratio", &z.poisson_ratio, R::kAny, "in (-1, 0.5]"},
+          {"restitution", &z.restitution, R::kUnit, "Hunt-Crossley restitution"},
+          {"exponent", &z.exponent, R::kPositive, "contact force exponent"},
+          {"impact_velocity", &z.impact_velocity, R::kPositive, "hysteresis impact velocity [m/s]"},
+          {"gravity", &z.gravity, R::kAny, "along +x [m/s^2]"},
+          {"crank_damping", &z.crank_damping, R::kNonNegative, "[N m s]"},
+          {"slider_damping", &z.slider_damping, R::kNonNegative, "[N s/m]"},
+          {"mu_kinetic", &z.mu_kinetic, R::kNonNegative, "dry Coulomb coefficient in the clearance joint"},
+          {"mu_static", &z.mu_static, R::kNonNegative, "static coefficient, >= mu_kinetic"},
+          {"modified_v0", &z.modified_v0, R::kPositive, "modified Coulomb (ambrosio): no force below [m/s]"},
+          {"modified_v1", &z.modified_v1, R::kPositive, "modified Coulomb: full mu_kinetic N from [m/s]"}  };
+  // Only the drive of the example (its name chose it) has parameters.
+  if (z.drive == ZhengSliderCrank::Drive::kRheonomic) {
+    p.push_back({"rheonomic_amplitude", &z.rheonomic_amplitude, R::kAny, "theta1(t) = A sin(2 pi t) [rad]"});
+    return p;
+  }
+  if (z.drive == ZhengSliderCrank::Drive::kTorque) {
+    p.push_back({"torque_amplitude", &z.torque_amplitude, R::kAny, "torque tau0 sin(Omega t) on the crank [N m]"});
+    p.push_back({"torque_frequency", &z.torque_frequency, R::kAny, "Omega [rad/s]"});
+  }
+  p.push_back({"theta1", &z.theta1, R::kAny, "initial crank angle [rad]"});
+  p.push_back({"theta1_rate", &z.theta1_rate, R::kAny, "initial crank rate [rad/s]"});
+  return p;
+}
+
+std::vector<P> parametersOf(MuvengeiSliderCrank& m) {
+  return {{"crank_length", &m.crank_length, R::kPositive, "[m]"},
+          {"crank_mass", &m.crank_mass, R::kPositive, "[kg]"},
+          {"crank_inertia", &m.crank_inertia, R::kPositive, "[kg m^2]"},
+          {"rod_length", &m.rod_length, R::kPositive, "[m]"},
+          {"rod_mass", &m.rod_mass, R::kPositive, "[kg]"},
+          {"rod_inertia", &m.rod_inertia, R::kPositive, "[kg m^2]"},
+          {"slider_mass", &m.slider_mass, R::kPositive, "[kg]"},
+          {"slider_inertia", &m.slider_inertia, R::kPositive, "[kg m^2]"},
+          {"bearing_radius", &m.bearing_radius, R::kPositive, "R_B [m]"},
+          {"clearance", &m.clearance, R::kPositive, "R_B - R_J [m], < bearing_radius"},
+          {"young_modulus", &m.young_modulus, R::kPositive, "[Pa]"},
+          {"poisson_ratio", &m.poisson_ratio, R::kAny, "in (-1, 0.5]"},
+          {"restitution", &m.restitution, R::kUnit, "restitution coefficient"},
+          {"crank_speed", &m.crank_speed, R::kPositive, "[rad/s]"},
+          {"gravity", &m.gravity, R::kNonNegative, "along -y [m/s^2]"},
+          {"mu_k", &m.mu_k, R::kNonNegative, "LuGre kinetic coefficient"},
+          {"mu_s", &m.mu_s, R::kNonNegative, "LuGre static coefficient, >= mu_k"},
+          {"sigma0", &m.sigma0, R::kPositive, "bristle stiffness per unit load [1/m]"},
+          {"sigma1", &m.sigma1, R::kNonNegative, "bristle damping per unit load [s/m]"},
+          {"sigma2", &m.sigma2, R::kNonNegative, "viscous coefficient per unit load [s/m]"},
+          {"stribeck_exponent", &m.stribeck_exponent, R::kPositive, "gamma"},
+          {"stribeck_fraction", &m.stribeck_fraction, R::kPositive, "Stribeck velocity / max tangential velocity"}};
+}
+
+std::vector<P> parametersOf(RollerCrank& r) {
+  return {{"crank_length", &r.crank_length, R::kPositive, "[m]"},
+          {"crank_mass", &r.crank_mass, R::kPositive, "[kg]"},
+          {"crank_inertia", &r.crank_inertia, R::kPositive, "[kg m^2]"},
+          {"rod_length", &r.rod_length, R::kPositive, "[m]"},
+          {"rod_mass", &r.rod_mass, R::kPositive, "[kg]"},
+          {"rod_inertia", &r.rod_inertia, R::kPositive, "[kg m^2]"},
+          {"roller_radius", &r.roller_radius, R::kPositive, "R [m]"},
+          {"roller_mass", &r.roller_mass, R::kPositive, "[kg]"},
+          {"roller_inertia", &r.roller_inertia, R::kPositive, "[kg m^2]"},
+          {"roller_height", &r.roller_height, R::kPositive, "height of the roller's centre [m], > R"},
+          {"gravity", &r.gravity, R::kNonNegative, "along -y [m/s^2]"},
+          {"crank_angle", &r.crank_angle, R::kAny, "initial crank angle [rad]"},
+          {"crank_rate", &r.crank_rate, R::kAny, "initial crank rate, anticlockwise [rad/s]"},
+          {"baumgarte_alpha", &r.baumgarte_alpha, R::kNonNegative, "[1/s]"},
+          {"baumgarte_beta", &r.baumgarte_beta, R::kNonNegative, "[1/s]"}};
+}
+
+std::vector<P> blajerFriction(double& mu_ts, double& mu_tk, double& mu_rs, double& mu_rk, double& d,
+                              BlajerFriction& f) {
+  return {{"mu_ts", &mu_ts, R::kNonNegative, "static coefficient of the sliding joints"},
+          {"mu_tk", &mu_tk, R::kNonNegative, "kinetic coefficient of the sliding joints"},
+          {"mu_rs", &mu_rs, R::kNonNegative, "static coefficient of the revolutes"},
+          {"mu_rk", &mu_rk, R::kNonNegative, "kinetic coefficient of the revolutes"},
+          {"d", &d, R::kNonNegative, "pin diameter of the revolutes [m]"},
+          {"friction_O", &f.O, R::kAny, "friction in joint O"},
+          {"friction_A", &f.A, R::kAny, "friction in joint A"},
+          {"friction_B", &f.B, R::kAny, "friction in joint B"},
+          {"friction_guide", &f.guide, R::kAny, "friction in the guide"}};
+}
+
+std::vector<P> parametersOf(Blajer1& b) {
+  std::vector<P> p{{"m1", &b.m1, R::kPositive, "[kg]"},
+                   {"m2", &b.m2, R::kPositive, "[kg]"},
+                   {"m3", &b.m3, R::kPositive, "[kg]"},
+                   {"a1", &b.a1, R::kPositive, "half length [m]"},
+                   {"a2", &b.a2, R::kPositive, "half length [m]"},
+                   {"a3", &b.a3, R::kPositive, "half length [m]"},
+                   {"g", &b.g, R::kNonNegative, "along -y [m/s^2]"}};
+  for (P& f : blajerFriction(b.mu_ts, b.mu_tk, b.mu_rs, b.mu_rk, b.d, b.frictional)) p.push_back(f);
+  p.push_back({"friction", &b.friction, R::kAny, "false: the frictionless run"});
+  p.push_back({"theta1", &b.theta1, R::kAny, "initial crank angle, at rest [rad]"});
+  return p;
+}
+
+std::vector<P> parametersOf(Blajer2& b) {
+  std::vector<P> p{{"m1", &b.m1, R::kPositive, "[kg]"},
+                   {"m2", &b.m2, R::kPositive, "[kg]"},
+                   {"m3", &b.m3, R::kPositive, "slider mass (without pin_in_slot) [kg]"},
+                   {"a1", &b.a1, R::kPositive, "half length [m]"},
+                   {"a2", &b.a2, R::kPositive, "half length [m]"},
+                   {"g", &b.g, R::kNonNegative, "along +x [m/s^2]"}};
+  for (P& f : blajerFriction(b.mu_ts, b.mu_tk, b.mu_rs, b.mu_rk, b.d, b.frictional)) p.push_back(f);
+  p.push_back({"torque_amplitude", &b.torque_amplitude, R::kAny, "tau = tau0 sin(Omega t) [N m]"});
+  p.push_back({"torque_frequency", &b.torque_frequency, R::kAny, "Omega [rad/s]"});
+  p.push_back({"pin_in_slot", &b.pin_in_slot, R::kAny, "the rod's end as a pin in a slot (no slider body)"});
+  return p;
+}
+
+ZhengSliderCrank zhengScenario(std::string_view name) {
+  // Zheng et al.'s Examples I-III with Coulomb mu < mu_s in the clearance joint.
+  const bool torque = name == "zheng-torque", rheonomic = name == "zheng-rheonomic";
+  ZhengSliderCrank z = zhengExample(torque ? "torque" : rheonomic ? "rheonomic" : "equilibrium");
+  z.mu_kinetic = torque ? 0.10 : rheonomic ? 0.05 : 0.15;
+  z.mu_static = torque ? 0.11 : rheonomic ? 0.055 : 0.20;
+  return z;
+}
+
+}  // namespace
+
+const std::vector<std::string>& builtinScenarioNames() {
+  static const std::vector<std::string> names{
+      "belt", "dupont", "incline", "ball", "flores-translational", "journal-bearing-rigid",
+      "zheng-torque", "zheng-rheonomic", "zheng-equilibrium", "journal-bearing",
+      "muvengei-lugre", "roller-crank", "blajer-1", "blajer-2"};
+  return names;
+}
+
+std::string scenarioSummary(std::string_view name) {
+  if (name == "journal-bearing")
+    return "journal in a bearing with clearance (review Table 5): free flight, impacts, continuous contact";
+  if (name == "muvengei-lugre")
+    return "Muvengei et al. Table I: slider-crank at 2500 rpm, 0.5 mm clearance at the crank-rod joint, "
+           "LuGre friction (--ideal: ideal joint)";
+  if (name == "roller-crank")
+    return "crank, rod and roller rolling on the ground (review Tables 1-3), friction at the roller-ground "
+           "contact, N from the constraint; --table compares the review's six models";
+  if (name == "blajer-1")
+    return "Blajer & Markiewicz Example 1: four-bar with a sliding link, friction in every joint (DAE 26 -> 12)";
+  if (name == "blajer-2")
+    return "Blajer & Markiewicz Example 2: slider-crank, gravity along x, 6 sin 3t: stiction and reversals";
+  return rigidScenarioInfo(name).summary;
+}
+
+ScenarioData defaultScenarioData(std::string_view name) {
+  if (name == "belt") return Belt{};
+  if (name == "dupont") return Dupont{};
+  if (name == "incline") return PushedIncline{};
+  if (name == "ball") {
+    BouncingBall b;
+    b.velocity_x = 2.0;
+    b.mu_static = b.mu_kinetic = 0.3;
+    return b;
+  }
+  if (name == "flores-translational") return FloresCompliant{};
+  if (name == "journal-bearing-rigid") return RigidJournalBearing{};
+  if (name == "zheng-torque" || name == "zheng-rheonomic" || name == "zheng-equilibrium")
+    return zhengScenario(name);
+  if (name == "journal-bearing") return JournalBearing{};
+  if (name == "muvengei-lugre") return MuvengeiSliderCrank{};
+  if (name == "roller-crank") return RollerCrank{};
+  if (name == "blajer-1") return Blajer1{};
+  if (name == "blajer-2") return Blajer2{};
+  std::string names;
+  for (const auto& n : builtinScenarioNames()) names += (names.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown scenario '" + std::string(name) + "' (built-in: " + names + ")");
+}
+
+std::optional<dynamics::FrictionParameters> defaultFrictionParameters(std::string_view name) {
+  if (name == "belt") return dynamics::FrictionParameters{};
+  if (name == "journal-bearing") return journalBearingFrictionParameters(JournalBearing{});
+  if (name == "roller-crank") return rollerCrankFrictionParameters();
+  return std::nullopt;
+}
+
+std::vector<std::string> linkedFrictionParameters(std::string_view name) {
+  if (name == "belt") return {"mu_s", "mu_k"};
+  return {};
+}
+
+std::vector<ScenarioParameter> scenarioParameters(ScenarioData& data) {
+  return std::visit([](auto& d) { return parametersOf(d); }, data);
+}
+
+void validateScenarioData(const ScenarioData& data) {
+  std::visit(Overloaded{[](const RigidJournalBearing& r) {
+                          r.journal.validate();
+                          if (!(r.mu >= 0.0)) throw std::invalid_argument("journal-bearing-rigid: expected mu >= 0");
+                        },
+                        [](const FloresCompliant& f) {
+                          f.data.validate();
+                          if (!(f.exponent >= 1.0)) throw std::invalid_argument("flores-translational: expected exponent >= 1");
+                        },
+                        [](const PushedIncline& p) { pushedIncline(p).validate(); },
+                        [](const auto& d) { d.validate(); }},
+             data);
+}
+
+}  // namespace stickslip::mechanisms

@@ -1,0 +1,79 @@
+#pragma once
+/// \file The data of every built-in scenario as one value, with its parameters listed by
+/// name: what `stickslip show` prints, what a scenario file's `parameters:` section sets and
+/// what `--set parameters.KEY=VALUE` changes. The builders take the same structs, so a file
+/// that repeats a built-in's values runs exactly the built-in.
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "mechanisms/belt.hpp"
+#include "mechanisms/blajer.hpp"
+#include "mechanisms/bouncing_ball.hpp"
+#include "mechanisms/dupont.hpp"
+#include "mechanisms/flores_compliant.hpp"
+#include "mechanisms/incline.hpp"
+#include "mechanisms/journal_bearing.hpp"
+#include "mechanisms/muvengei.hpp"
+#include "mechanisms/roller_crank.hpp"
+#include "mechanisms/zheng.hpp"
+
+namespace stickslip::mechanisms {
+
+/// `journal-bearing-rigid`: the journal of review Table 5 with Coulomb friction μ.
+struct RigidJournalBearing {
+  JournalBearing journal;
+  double mu = 0.1;
+};
+
+using ScenarioData = std::variant<Belt, Dupont, PushedIncline, BouncingBall, FloresCompliant,
+                                  RigidJournalBearing, ZhengSliderCrank, JournalBearing,
+                                  MuvengeiSliderCrank, RollerCrank, Blajer1, Blajer2>;
+
+/// One named value of a scenario's data, pointing into it.
+struct ScenarioParameter {
+  enum class Range { kAny, kPositive, kNonNegative, kUnit };  ///< kUnit: in [0, 1]
+  std::string key;                      ///< snake_case, as in the file
+  std::variant<double*, bool*> value;
+  Range range = Range::kAny;
+  std::string doc;                      ///< meaning and unit, printed as a comment
+};
+
+/// Every built-in scenario name, in `stickslip list` order.
+const std::vector<std::string>& builtinScenarioNames();
+
+/// One line on a built-in scenario, with its source.
+std::string scenarioSummary(std::string_view name);
+
+/// The data a built-in scenario runs with; throws std::invalid_argument naming the built-in
+/// scenarios for an unknown name.
+ScenarioData defaultScenarioData(std::string_view name);
+
+/// The friction catalogue's parameters the scenario's penalty route starts from (belt:
+/// thesis Table 3.2; journal-bearing and roller-crank: review Table 3), or nothing for a
+/// scenario whose laws take their parameters from its data.
+std::optional<dynamics::FrictionParameters> defaultFrictionParameters(std::string_view name);
+
+/// The friction parameters that follow the scenario's data instead (the belt's μs and μk
+/// are its `mu_static` and `mu_kinetic` on every route): not in `friction_parameters:`.
+std::vector<std::string> linkedFrictionParameters(std::string_view name);
+
+/// The parameters of `data`, pointing into it (valid while `data` lives), in file order.
+std::vector<ScenarioParameter> scenarioParameters(ScenarioData& data);
+
+/// The data of scenario `name` as its type; throws std::invalid_argument when `data` holds
+/// another scenario's.
+template <class T>
+const T& scenarioDataOf(const ScenarioData& data, std::string_view name) {
+  if (const T* d = std::get_if<T>(&data)) return *d;
+  throw std::invalid_argument("scenario '" + std::string(name) + "': its data are of another scenario");
+}
+
+/// Checks the data as its builder will (the structs' validate()); throws std::invalid_argument.
+void validateScenarioData(const ScenarioData& data);
+
+}  // namespace stickslip::mechanisms

@@ -1,0 +1,285 @@
+#include "mechanisms/scenario_file.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "dynamics/friction/friction_parameters.hpp"
+#include "mechanisms/input_error.hpp"
+
+namespace stickslip::mechanisms {
+namespace {
+
+int lineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+/// `text` as a finite number, read exactly (no trailing characters), or nothing.
+bool parseNumber(std::string_view text, double& x) {
+  const char* end = text.data() + text.size();
+  const char* begin = text.data();
+  if (begin != end && *begin == '+') ++begin;  // from_chars does not take a leading '+'
+  const auto [ptr, ec] = std::from_chars(begin, end, x);
+  return ec == std::errc() && ptr == end && std::isfinite(x);
+}
+
+std::vector<std::string> keysOf(const std::vector<ScenarioParameter>& ps) {
+  std::vector<std::string> keys;
+  for (const auto& p : ps) keys.push_back(p.key);
+  return keys;
+}
+
+std::string rangeText(ScenarioParameter::Range r) {
+  switch (r) {
+    case ScenarioParameter::Range::kPositive: return "a number > 0";
+    case ScenarioParameter::Range::kNonNegative: return "a number >= 0";
+    case ScenarioParameter::Range::kUnit: return "a number in [0, 1]";
+    case ScenarioParameter::Range::kAny: break;
+  }
+  return "a finite number";
+}
+
+bool inRange(double x, ScenarioParameter::Range r) {
+  switch (r) {
+    case ScenarioParameter::Range::kPositive: return x > 0.0;
+    case ScenarioParameter::Range::kNonNegative: return x >= 0.0;
+    case ScenarioParameter::Range::kUnit: return x >= 0.0 && x <= 1.0;
+    case ScenarioParameter::Range::kAny: break;
+  }
+  return true;
+}
+
+/// Sets parameter `key` of `scenario` from `text`; `where` locates it for the error.
+void setParameter(Scenario& scenario, const std::string& key, const std::string& text,
+                  std::string_view origin, int line) {
+  std::vector<ScenarioParameter> ps = scenarioParameters(scenario.data);
+  const std::string path = "parameters." + key;
+  for (ScenarioParameter& p : ps) {
+    if (p.key != key) continue;
+    if (bool** b = std::get_if<bool*>(&p.value)) {
+      if (text != "true" && text != "false")
+        throw InputError(located(origin, line, path, "expected true or false, got '" + text + "'"));
+      **b = text == "true";
+      return;
+    }
+    double x = 0.0;
+    if (!parseNumber(text, x))
+      throw InputError(located(origin, line, path, "expected " + rangeText(p.range) + ", got '" + text + "'"));
+    if (!inRange(x, p.range))
+      throw InputError(located(origin, line, path, "expected " + rangeText(p.range) + " (" + p.doc +
+                                                       "), got " + text));
+    *std::get<double*>(p.value) = x;
+    return;
+  }
+  throw InputError(located(origin, line, path,
+                           "unknown parameter of scenario '" + scenario.name + "'" + didYouMean(key, keysOf(ps))));
+}
+
+void setFrictionParameter(Scenario& scenario, const std::string& key, const std::string& text,
+                          std::string_view origin, int line) {
+  const std::string path = "friction_parameters." + key;
+  if (!scenario.friction)
+    throw InputError(located(origin, line, path, "scenario '" + scenario.name +
+                                                     "' has no friction law parameters (belt, journal-bearing and "
+                                                     "roller-crank have)"));
+  std::vector<std::string> names;
+  for (std::string_view n : dynamics::frictionParameterNames()) names.emplace_back(n);
+  if (std::find(names.begin(), names.end(), key) == names.end())
+    throw InputError(located(origin, line, path, "unknown friction law parameter" + didYouMean(key, names)));
+  const std::vector<std::string> linked = linkedFrictionParameters(scenario.name);
+  if (std::find(linked.begin(), linked.end(), key) != linked.end())
+    throw InputError(located(origin, line, path, "follows the mechanism's data in scenario '" + scenario.name +
+                                                     "': set parameters." + (key == "mu_s" ? "mu_static" : "mu_kinetic")));
+  double x = 0.0;
+  if (!parseNumber(text, x)) throw InputError(located(origin, line, path, "expected a finite number, got '" + text + "'"));
+  scenario.friction->set(key, x);
+}
+
+void setRun(Scenario& scenario, RunSetting s) {
+  for (RunSetting& r : scenario.run)
+    if (r.key == s.key) {
+      r = std::move(s);
+      return;
+    }
+  scenario.run.push_back(std::move(s));
+}
+
+/// The scalar at `n` as text; InputError naming `path` if it is a list or a map.
+std::string scalarText(const YAML::Node& n, std::string_view file, const std::string& path) {
+  if (!n.IsScalar())
+    throw InputError(located(file, lineOf(n), path, "expected a single value, got a " +
+                                                        std::string(n.IsMap() ? "map" : n.IsSequence() ? "list" : "null")));
+  return n.Scalar();
+}
+
+/// Each key of map `n` once; InputError on a repeated key (yaml-cpp keeps both).
+void requireUniqueKeys(const YAML::Node& n, std::string_view file, std::string_view section) {
+  std::set<std::string> seen;
+  for (const auto& kv : n) {
+    const std::string key = kv.first.Scalar();
+    if (!seen.insert(key).second)
+      throw InputError(located(file, lineOf(kv.first), std::string(section) + (section.empty() ? "" : ".") + key,
+                               "given twice"));
+  }
+}
+
+Scenario parseFile(std::string_view file) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(std::string(file));
+  } catch (const YAML::BadFile&) {
+    throw InputError(located(file, 0, "", "cannot read the scenario file (missing or unreadable); "
+                                          "a built-in name needs no .yaml (stickslip list)"));
+  } catch (const YAML::ParserException& e) {
+    throw InputError(located(file, e.mark.line + 1, "", "YAML syntax error: " + e.msg));
+  }
+  if (!root.IsMap()) throw InputError(located(file, lineOf(root), "", "expected a map with keys scenario, parameters, run"));
+  requireUniqueKeys(root, file, "");
+  const std::vector<std::string> sections{"scenario", "parameters", "friction_parameters", "run"};
+  for (const auto& kv : root) {
+    const std::string key = kv.first.Scalar();
+    if (std::find(sections.begin(), sections.end(), key) == sections.end())
+      throw InputError(located(file, lineOf(kv.first), key,
+                               "unknown key (expected scenario, parameters, friction_parameters, run)" + didYouMean(key, sections)));
+  }
+  if (!root["scenario"])
+    throw InputError(located(file, 0, "scenario", "missing: name the mechanism (stickslip list shows them)"));
+  Scenario s;
+  s.source = file;
+  s.name = scalarText(root["scenario"], file, "scenario");
+  if (std::find(builtinScenarioNames().begin(), builtinScenarioNames().end(), s.name) ==
+      builtinScenarioNames().end())
+    throw InputError(located(file, lineOf(root["scenario"]), "scenario",
+                             "unknown scenario '" + s.name + "'" + didYouMean(s.name, builtinScenarioNames()) +
+                                 " (stickslip list shows them)"));
+  s.data = defaultScenarioData(s.name);
+  s.friction = defaultFrictionParameters(s.name);
+  for (const char* section : {"parameters", "friction_parameters"}) {
+    const YAML::Node ps = root[section];
+    if (!ps || ps.IsNull()) continue;
+    if (!ps.IsMap()) throw InputError(located(file, lineOf(ps), section, "expected a map of name: value"));
+    requireUniqueKeys(ps, file, section);
+    for (const auto& kv : ps) {
+      const std::string key = kv.first.Scalar();
+      const std::string text = scalarText(kv.second, file, std::string(section) + "." + key);
+      if (section == std::string_view("parameters"))
+        setParameter(s, key, text, file, lineOf(kv.second));
+      else
+        setFrictionParameter(s, key, text, file, lineOf(kv.second));
+    }
+    try {
+      if (section == std::string_view("parameters"))
+        validateScenarioData(s.data);
+      else if (s.friction)
+        s.friction->validate("friction law");
+    } catch (const std::invalid_argument& e) {
+      throw InputError(located(file, lineOf(ps), section, e.what()));
+    }
+  }
+  if (const YAML::Node run = root["run"]; run && !run.IsNull()) {
+    if (!run.IsMap()) throw InputError(located(file, lineOf(run), "run", "expected a map of option: value"));
+    requireUniqueKeys(run, file, "run");
+    for (const auto& kv : run) {
+      const std::string key = kv.first.Scalar();
+      s.run.push_back({key, scalarText(kv.second, file, "run." + key), std::string(file), lineOf(kv.second)});
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+bool isScenarioFile(std::string_view arg) {
+  return arg.ends_with(".yaml") || arg.ends_with(".yml") || arg.find('/') != std::string_view::npos;
+}
+
+Scenario loadScenario(std::string_view name_or_file) {
+  if (isScenarioFile(name_or_file)) return parseFile(name_or_file);
+  Scenario s;
+  s.name = name_or_file;
+  try {
+    s.data = defaultScenarioData(name_or_file);
+    s.friction = defaultFrictionParameters(name_or_file);
+  } catch (const std::invalid_argument&) {
+    throw InputError("unknown scenario '" + s.name + "'" + didYouMean(s.name, builtinScenarioNames()) +
+                     " (stickslip list shows the built-in ones; a file must end in .yaml)");
+  }
+  return s;
+}
+
+void applySetting(Scenario& scenario, std::string_view assignment) {
+  const std::size_t eq = assignment.find('=');
+  const std::string key(assignment.substr(0, eq));
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == assignment.size())
+    throw InputError(located("--set", 0, key, "expected KEY=VALUE, e.g. parameters.mu_static=0.2 or run.t_end=5"));
+  const std::string value(assignment.substr(eq + 1));
+  if (key.starts_with("parameters.")) {
+    setParameter(scenario, key.substr(11), value, "--set", 0);
+  } else if (key.starts_with("friction_parameters.")) {
+    setFrictionParameter(scenario, key.substr(20), value, "--set", 0);
+  } else if (key.starts_with("run.") && key.size() > 4) {
+    setRun(scenario, {key.substr(4), value, "--set", 0});
+  } else {
+    throw InputError(located("--set", 0, key, "expected a key parameters.NAME, friction_parameters.NAME or run.OPTION"));
+  }
+}
+
+void applySettings(Scenario& scenario, const std::vector<std::string>& assignments) {
+  for (const std::string& a : assignments) applySetting(scenario, a);
+  if (assignments.empty()) return;
+  try {
+    validateScenarioData(scenario.data);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(located("--set", 0, "parameters", e.what()));
+  }
+  try {
+    if (scenario.friction) scenario.friction->validate("friction law");
+  } catch (const std::invalid_argument& e) {
+    throw InputError(located("--set", 0, "friction_parameters", e.what()));
+  }
+}
+
+std::string exactNumber(double x) {
+  std::array<char, 32> buf{};
+  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), x);
+  return std::string(buf.data(), ptr);
+}
+
+std::string scenarioYaml(const Scenario& scenario, std::string_view summary,
+                         const std::vector<std::pair<std::string, std::string>>& run) {
+  std::ostringstream os;
+  ScenarioData data = scenario.data;
+  os << "# " << scenario.name << ": " << summary << "\n"
+     << "# stickslip run FILE [--set parameters.NAME=VALUE] [--set run.OPTION=VALUE]\n"
+     << "scenario: " << scenario.name << "\n"
+     << "parameters:\n";
+  std::size_t width = 0;
+  const std::vector<ScenarioParameter> ps = scenarioParameters(data);
+  std::vector<std::string> lines;
+  for (const ScenarioParameter& p : ps) {
+    std::string v;
+    if (const auto* b = std::get_if<bool*>(&p.value))
+      v = **b ? "true" : "false";
+    else
+      v = exactNumber(*std::get<double*>(p.value));
+    lines.push_back("  " + p.key + ": " + v);
+    width = std::max(width, lines.back().size());
+  }
+  for (std::size_t i = 0; i < ps.size(); ++i)
+    os << lines[i] << std::string(width + 2 - lines[i].size(), ' ') << "# " << ps[i].doc << "\n";
+  if (scenario.friction) {
+    os << "friction_parameters:  # the penalty route's friction law (run.friction), by name\n";
+    const std::vector<std::string> linked = linkedFrictionParameters(scenario.name);
+    for (std::string_view n : dynamics::frictionParameterNames())
+      if (std::find(linked.begin(), linked.end(), n) == linked.end())
+        os << "  " << n << ": " << exactNumber(scenario.friction->get(n)) << "\n";
+  }
+  os << "run:  # options of stickslip run ('-' written '_'); those left out take the scenario's defaults\n";
+  for (const auto& [k, v] : run) os << "  " << k << ": " << v << "\n";
+  return os.str();
+}
+
+}  // namespace stickslip::mechanisms

@@ -1,0 +1,69 @@
+#pragma once
+/// \file Scenario files (YAML): a built-in mechanism, its parameters and the run settings.
+///
+///     scenario: zheng-torque        # the mechanism (a built-in name)
+///     parameters:                   # any of its data; the rest keep the built-in values
+///       mu_static: 0.12
+///     friction_parameters:          # the penalty route's law (belt, journal-bearing,
+///       sigma0: 1e5                 #   roller-crank), FrictionParameters by name
+///     run:                          # options of `stickslip run`, '-' written '_'
+///       method: event-driven
+///       t_end: 2
+///
+/// `stickslip show NAME` prints every parameter of a built-in in this form, with exact
+/// (shortest round-trip) numbers, so running the printed file repeats the built-in bit for
+/// bit. Errors are mechanisms::InputError naming file, line and key path.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "mechanisms/scenario_data.hpp"
+
+namespace stickslip::mechanisms {
+
+/// One entry of the `run:` section (or of --set run.KEY=VALUE): a `stickslip run` option.
+struct RunSetting {
+  std::string key;     ///< as written, e.g. "t_end"
+  std::string value;   ///< the scalar's text
+  std::string origin;  ///< the file, or "--set"
+  int line = 0;        ///< 1-based line in the file, 0 for --set
+};
+
+struct Scenario {
+  std::string name;    ///< the built-in mechanism it instantiates
+  std::string source;  ///< the file it was read from; "" for a built-in name
+  ScenarioData data;
+  /// The penalty route's friction law parameters (`friction_parameters:`), for the scenarios
+  /// that have them (defaultFrictionParameters).
+  std::optional<dynamics::FrictionParameters> friction;
+  std::vector<RunSetting> run;  ///< one per key, in file order, --set ones replacing
+};
+
+/// True when `arg` names a scenario file rather than a built-in: it ends in .yaml or .yml,
+/// or contains a '/'.
+bool isScenarioFile(std::string_view arg);
+
+/// A built-in name (its defaults) or a scenario file. Throws InputError: missing file, YAML
+/// syntax, unknown key or scenario (with the nearest valid one), wrong type, a value out of
+/// range, data the mechanism rejects.
+Scenario loadScenario(std::string_view name_or_file);
+
+/// Applies --set KEY=VALUE with KEY `parameters.NAME`, `friction_parameters.NAME` or
+/// `run.NAME`; throws InputError.
+/// The data are checked as a whole by applySettings, after every assignment.
+void applySetting(Scenario& scenario, std::string_view assignment);
+/// Every assignment in order, then the mechanism's own checks on the result.
+void applySettings(Scenario& scenario, const std::vector<std::string>& assignments);
+
+/// The scenario as a file: `summary` as its heading comment, every parameter with its
+/// meaning and unit, and `run` settings (key, value) in order.
+std::string scenarioYaml(const Scenario& scenario, std::string_view summary,
+                         const std::vector<std::pair<std::string, std::string>>& run);
+
+/// The shortest text that reads back as exactly `x`.
+std::string exactNumber(double x);
+
+}  // namespace stickslip::mechanisms

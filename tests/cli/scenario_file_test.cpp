@@ -1,0 +1,211 @@
+// Scenario files: `show` → file → `run` repeats every built-in bit for bit; --set; the
+// errors a user meets, each naming file, line, key and the fix (exit code 2).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_run.hpp"
+#include "mechanisms/scenario_data.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ScratchDir {
+  fs::path path;
+  explicit ScratchDir(const std::string& name) : path(fs::temp_directory_path() / ("stickslip_scenario_" + name)) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~ScratchDir() { fs::remove_all(path); }
+  std::string write(const std::string& file, const std::string& text) const {
+    std::ofstream(path / file) << text;
+    return (path / file).string();
+  }
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+/// The run's JSON without its timings, which differ from run to run.
+nlohmann::json withoutTimings(const std::string& out) {
+  nlohmann::json j = nlohmann::json::parse(out);
+  for (const char* k : {"cpu_seconds", "us_per_step"}) j.erase(k);
+  return j;
+}
+
+/// A short run of each built-in (s), long enough to pass contacts, events or impacts.
+std::string shortRun(const std::string& name) {
+  if (name == "belt" || name == "dupont" || name == "incline") return "8";
+  if (name == "ball") return "1.5";
+  if (name == "blajer-1" || name == "blajer-2") return "1";
+  if (name == "muvengei-lugre") return "0.003";
+  if (name.starts_with("zheng-")) return "0.3";
+  return "0.02";
+}
+
+/// Exit code 2 and one line on stderr containing every part of `expected`.
+void requireInputError(const Run& r, const std::vector<std::string>& expected) {
+  INFO(r.err);
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  for (const auto& e : expected) CHECK(r.err.find(e) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("every built-in scenario round-trips: show, then run the file, equals run NAME bit for bit",
+          "[cli][scenario]") {
+  const ScratchDir dir("roundtrip");
+  for (const std::string& name : stickslip::mechanisms::builtinScenarioNames()) {
+    INFO(name);
+    const Run shown = cli({"show", name});
+    REQUIRE(shown.code == 0);
+    const std::string file = dir.write(name + ".yaml", shown.out);
+    const std::string t = shortRun(name);
+    const std::string a = (dir.path / (name + "-builtin.csv")).string(), b = (dir.path / (name + "-file.csv")).string();
+    const Run builtin = cli({"run", name, "--t-end", t, "--json", "--out", a});
+    const Run from_file = cli({"run", file, "--t-end", t, "--json", "--out", b});
+    INFO(builtin.err << from_file.err);
+    REQUIRE(builtin.code == 0);
+    REQUIRE(from_file.code == 0);
+    CHECK(withoutTimings(builtin.out) == withoutTimings(from_file.out));
+    const std::string csv = slurp(a);
+    CHECK(csv.size() > 100);
+    CHECK(csv == slurp(b));
+    // Showing the file again prints it unchanged.
+    CHECK(cli({"show", file}).out == shown.out);
+  }
+}
+
+TEST_CASE("--set changes a parameter: the belt breaks away at mu_s m g / (k v_b)", "[cli][scenario]") {
+  // Closed form (DESIGN.md §7): the block sticks until the spring force k v_b t reaches
+  // μs m g; with μs = 0.2, t1 = 0.2 · 9.81 / (2 · 0.1) = 9.81 s instead of 7.3575 s.
+  for (const std::string how : {"set", "file"}) {
+    INFO(how);
+    const ScratchDir dir("set_" + how);
+    const std::string file = dir.write("belt.yaml", "scenario: belt\nparameters:\n  mu_static: 0.2\nrun:\n  method: event-driven\n  t_end: 12\n");
+    const Run r = how == "set" ? cli({"run", "belt", "--method", "event-driven", "--t-end", "12", "--set",
+                                      "parameters.mu_static=0.2", "--json"})
+                               : cli({"run", file, "--json"});
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j["events"].size() >= 1);
+    CHECK(j["events"][0]["kind"] == "slip-");
+    CHECK(j["events"][0]["t"].get<double>() == Approx(9.81).margin(1e-6));
+    CHECK(j["reference"]["matched"] == true);
+    CHECK(j["reference"]["events"][0]["t"].get<double>() == Approx(9.81).margin(1e-12));
+  }
+  // The command line wins over the file's run settings; --set run.* over the file's.
+  const ScratchDir dir("precedence");
+  const std::string file = dir.write("belt.yaml", "scenario: belt\nrun:\n  method: event-driven\n  t_end: 12\n");
+  CHECK(nlohmann::json::parse(cli({"run", file, "--t-end", "3", "--json"}).out)["t"] == 3.0);
+  CHECK(nlohmann::json::parse(cli({"run", file, "--set", "run.t_end=4", "--json"}).out)["t"] == 4.0);
+  // show prints a --set value exactly.
+  // show prints a --set value exactly; the data are checked after all settings, so their
+  // order does not matter (μk ≤ μs holds at the end only).
+  for (const auto& [first, second] : {std::pair{"parameters.mu_static=0.1125", "parameters.mu_kinetic=0.1"},
+                                      std::pair{"parameters.mu_kinetic=0.1", "parameters.mu_static=0.1125"}}) {
+    const Run r = cli({"show", "zheng-equilibrium", "--set", first, "--set", second});
+    CHECK(r.out.find("mu_static: 0.1125 ") != std::string::npos);
+  }
+  requireInputError(cli({"show", "zheng-equilibrium", "--set", "parameters.mu_static=0.1125"}),
+                    {"--set", "parameters", "mu_static"});
+}
+
+TEST_CASE("scenario file errors name file, line, key and the fix, exit code 2", "[cli][scenario]") {
+  const ScratchDir dir("errors");
+  const auto run = [&](const std::string& text) { return cli({"run", dir.write("s.yaml", text), "--json"}); };
+  const std::string f = (dir.path / "s.yaml").string();
+
+  requireInputError(cli({"run", (dir.path / "missing.yaml").string()}), {"missing.yaml", "cannot read"});
+  requireInputError(run("scenario: belt\nparameters:\n  mass: [1, 2\n"), {f + ":", "YAML syntax error"});
+  requireInputError(run("scenario: belt\nparamters:\n  mass: 2\n"), {f + ":2:", "paramters", "did you mean 'parameters'"});
+  requireInputError(run("scenario: blet\n"), {f + ":1:", "unknown scenario 'blet'", "did you mean 'belt'"});
+  requireInputError(run("scenario: belt\nparameters:\n  mu_statc: 0.2\n"),
+                    {f + ":3:", "parameters.mu_statc", "did you mean 'mu_static'"});
+  requireInputError(run("scenario: belt\nparameters:\n  mass: heavy\n"),
+                    {f + ":3:", "parameters.mass", "expected a number > 0, got 'heavy'"});
+  requireInputError(run("scenario: belt\nparameters:\n  mass: [1, 2]\n"),
+                    {f + ":3:", "parameters.mass", "expected a single value, got a list"});
+  requireInputError(run("scenario: belt\nparameters:\n  mass: -1\n"), {f + ":3:", "parameters.mass", "> 0", "-1"});
+  requireInputError(run("scenario: belt\nparameters:\n  mu_static: 0.05\n"),
+                    {f + ":3:", "parameters", "mu_static ≥ mu_kinetic", "0.05"});
+  requireInputError(run("scenario: belt\nparameters:\n  mass: 1\n  mass: 2\n"), {f + ":4:", "parameters.mass", "given twice"});
+  requireInputError(run("scenario: belt\nrun:\n  methd: penalty\n"), {f + ":3:", "run.methd", "did you mean 'method'"});
+  requireInputError(run("scenario: belt\nrun:\n  method: event-drivn\n"),
+                    {"unknown method 'event-drivn'", "did you mean 'event-driven'"});
+  requireInputError(run("scenario: belt\nrun:\n  t_end: soon\n"), {f + ":3:", "run.t_end", "soon"});
+  requireInputError(run("scenario: belt\nrun:\n  friction: lugr\n"), {f + ":3:", "run.friction", "lugr"});
+  requireInputError(run("scenario: belt\nrun:\n  force: true\n"), {f + ":3:", "run.force", "--force"});
+  requireInputError(run("parameters:\n  mass: 1\n"), {f + ":", "scenario: missing"});
+  requireInputError(cli({"run", "belt", "--set", "parameters.mass"}), {"--set", "expected KEY=VALUE"});
+  requireInputError(cli({"run", "belt", "--set", "mass=2"}), {"--set", "parameters.NAME or run.OPTION"});
+  requireInputError(cli({"run", "belt", "--set", "parameters.mas=2"}), {"--set", "did you mean 'mass'"});
+  requireInputError(cli({"run", "blet"}), {"unknown scenario 'blet'", "did you mean 'belt'"});
+}
+
+TEST_CASE("the executable: show, edit, run; bad input and no overwrite without --force", "[cli][scenario]") {
+  const ScratchDir dir("process");
+  const Run shown = process({"show", "incline"}, dir.path);
+  REQUIRE(shown.code == 0);
+  std::string text = shown.out;
+  const std::string from = "mu_static: 0.4", to = "mu_static: 0.9";  // holds against an 8 N push
+  REQUIRE(text.find(from) != std::string::npos);
+  text.replace(text.find(from), from.size(), to);
+  const std::string file = dir.write("incline.yaml", text);
+  const std::string csv = (dir.path / "incline.csv").string();
+  const Run r = process({"run", file, "--t-end", "3", "--json", "--out", csv}, dir.path);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  // μs N = 0.9 · 9.81 cos 0.2 = 8.65 N holds the block against 8 sin 2t − m g sin α up the
+  // slope (≤ 6.05 N) but not down it (≥ −9.95 N): it first slips down (slip-) near t = 2.07 s.
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["events"].size() >= 1);
+  CHECK(j["events"][0]["kind"] == "slip-");
+  CHECK(j["events"][0]["t"].get<double>() == Approx(2.07).margin(0.01));
+  CHECK(j["reference"]["matched"] == true);
+  CHECK(j["reference"]["max_time_error"].get<double>() < 1e-6);
+
+  const Run again = process({"run", file, "--t-end", "3", "--out", csv}, dir.path);
+  CHECK(again.code == 2);
+  CHECK(again.err.find("file exists; pass --force") != std::string::npos);
+  const Run bad = process({"run", dir.write("bad.yaml", "scenario: incline\nparameters:\n  mass: 0\n")}, dir.path);
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("bad.yaml:3: parameters.mass: expected a number > 0") != std::string::npos);
+  CHECK(!fs::exists(dir.path / "bad.csv"));
+}
+
+TEST_CASE("friction_parameters: the penalty route's law, set by name and checked", "[cli][scenario]") {
+  // The belt's μs is the mechanism's on every route: with μs = 0.2 the regularized law
+  // (linear-stiction) also breaks away near μs m g / (k v_b) = 9.81 s.
+  const Run r = cli({"run", "belt", "--method", "penalty", "--friction", "linear-stiction", "--t-end", "12",
+                     "--set", "parameters.mu_static=0.2", "--json"});
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(!j["mode_changes"].empty());
+  CHECK(j["mode_changes"][0]["t"].get<double>() == Approx(9.81).epsilon(0.02));
+  CHECK(j["closed_form_coulomb"]["events"][0]["t"].get<double>() == Approx(9.81).margin(1e-12));
+  // A law parameter changes the regularized answer: a stiffer bristle, another history.
+  const auto final_state = [](const Run& run) { return nlohmann::json::parse(run.out)["final_state"]; };
+  const Run lugre = cli({"run", "belt", "--friction", "lugre", "--t-end", "2", "--json"});
+  const Run stiff = cli({"run", "belt", "--friction", "lugre", "--t-end", "2", "--json", "--set",
+                         "friction_parameters.sigma0=2e5"});
+  REQUIRE(lugre.code == 0);
+  REQUIRE(stiff.code == 0);
+  CHECK(final_state(lugre) != final_state(stiff));
+
+  requireInputError(cli({"run", "belt", "--set", "friction_parameters.sigam0=1e5"}),
+                    {"friction_parameters.sigam0", "did you mean 'sigma0'"});
+  requireInputError(cli({"run", "belt", "--set", "friction_parameters.sigma0=-1"}),
+                    {"--set", "friction_parameters", "sigma0", "-1"});
+  requireInputError(cli({"run", "belt", "--set", "friction_parameters.mu_s=0.2"}),
+                    {"friction_parameters.mu_s", "set parameters.mu_static"});
+  requireInputError(cli({"run", "dupont", "--set", "friction_parameters.sigma0=1"}),
+                    {"friction_parameters.sigma0", "has no friction law parameters"});
+}
