@@ -116,7 +116,8 @@ struct Outcome {
   std::string status;
   double cpu = NAN, friction_work = NAN, stick_fraction = NAN;
   long steps = -1, events = -1, lcp_solves = -1, transitions = -1;
-  bool stick_exact = false;  ///< stick figures from the run's own modes, not a velocity threshold
+  bool stick_exact = false;
+  bool friction_work_from_run = false;  ///< reported by the run, not estimated from its CSV  ///< stick figures from the run's own modes, not a velocity threshold
   std::map<std::string, Deviation> deviations;
 };
 
@@ -333,7 +334,11 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       r.transitions = st.transitions;
       if (st.transitions >= 0) r.stick_fraction = st.fraction;
     }
-    if (r.series) r.friction_work = frictionWork(*r.series);
+    // The run's own friction work when it reports one (Moreau–Jean: every step), else the
+    // CSV samples' trapezoidal estimate.
+    r.friction_work = field<double>(r.json, "friction_work", NAN);
+    r.friction_work_from_run = std::isfinite(r.friction_work);
+    if (!r.friction_work_from_run && r.series) r.friction_work = frictionWork(*r.series);
     results.push_back(std::move(r));
   }
   const Series* reference = results.front().series ? &*results.front().series : nullptr;
@@ -383,6 +388,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                          {"stick_fraction", finiteOrNull(r.stick_fraction)},
                          {"stick_from", r.stick_exact ? "modes" : "velocity-threshold"},
                          {"friction_work", finiteOrNull(r.friction_work)},
+                         {"friction_work_from", r.friction_work_from_run ? "run" : "csv-samples"},
                          {"deviations", dev}});
     }
     nlohmann::json figs = nlohmann::json::array();
@@ -423,8 +429,9 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       if (!r.ok) out << "  " << r.spec.label << " failed: " << r.message << "\n";
     out << "stick: share of the run with a contact sticking, from the run's stick/slip modes; '~': "
            "from |v_t| < "
-        << kStickVelocity << " m/s (regularized friction)\nfriction work: -integral of F v_t dt over the "
-           "CSV samples (impulses at impacts not included)\n";
+        << kStickVelocity << " m/s (regularized friction)\nfriction work: -integral of F v_t dt; "
+           "Moreau-Jean: -sum of P_t v_t+ over its steps; others: trapezoidal rule on the CSV "
+           "samples (impulses at impacts not included)\n";
     if (results.size() > 1 && reference && !outputs.empty()) {
       std::size_t wo = 8;
       for (const auto& o : outputs) wo = std::max(wo, o.size() + columnUnit(o).size() + 3);

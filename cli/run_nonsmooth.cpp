@@ -193,6 +193,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
                      {"events", events},
                      {"transitions", stick.transitions},
                      {"stick_fraction", stick.stick_fraction},
+                     {"friction_work", finiteOrNull(r.friction_work)},
                      {"final_q", toJson(r.final_q)},
                      {"final_v", toJson(r.final_v)}};
     if (method == "moreau-jean") {

@@ -60,6 +60,8 @@ TEST_CASE("compare belt: event-driven vs Moreau-Jean, and event-driven against i
   // Friction dissipates: positive work, the same for both methods to O(h).
   CHECK(ed["friction_work"].get<double>() > 0.0);
   CHECK(mj["friction_work"].get<double>() == Approx(ed["friction_work"].get<double>()).epsilon(1e-3));
+  CHECK(mj["friction_work_from"] == "run");  // every step, not only the sampled ones
+  CHECK(ed["friction_work_from"] == "csv-samples");
   // Moreau-Jean is O(h) from the exact solution: small but nonzero deviations.
   for (const char* c : {"block.x", "block.vx"}) {
     CAPTURE(c);
