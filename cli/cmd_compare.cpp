@@ -292,7 +292,11 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
         outputs.push_back(o);
   }
 
-  fs::create_directories(dir);
+  try {
+    fs::create_directories(dir);
+  } catch (const fs::filesystem_error& e) {
+    throw std::invalid_argument("--out-dir " + dir + ": " + e.code().message());
+  }
   std::vector<Outcome> results;
   for (const auto& s : specs) {
     Outcome r;
