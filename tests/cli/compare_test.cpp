@@ -245,3 +245,33 @@ TEST_CASE("compare forwards --set to every run and takes scenario files", "[cli]
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("compare flores-translational: rigid and compliant corners side by side", "[cli][compare]") {
+  const std::string dir = freshDir("flores");
+  const Run r = cli({"compare", "flores-translational", "--methods", "moreau-jean,penalty,event-driven",
+                     "--out-dir", dir, "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  const json& mj = method(j, "moreau-jean");
+  const json& pen = method(j, "penalty");
+  CHECK(mj["friction_work_from"] == "run");
+  CHECK(pen["stick_from"] == "velocity-threshold");  // a regularized law has no stick mode
+  // The penalty CSV's F_n, F_t columns are read under the rigid names N, F.
+  CHECK(pen["friction_work"].get<double>() > 0.0);
+  CHECK(mj["friction_work"].get<double>() > 0.0);
+  // Moreau-Jean (h = 1e-5 s) and the stiff compliant corners follow the same crank.
+  CHECK(pen["deviations"]["crank.theta"]["max"].get<double>() < 1e-2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("compare --plot without gnuplot says so and runs nothing", "[cli][compare][plot]") {
+  const std::string dir = freshDir("nognuplot");
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", "/nonexistent", 1);
+  const Run r = cli({"compare", "belt", "--methods", "event-driven", "--plot", "--out-dir", dir});
+  setenv("PATH", path.c_str(), 1);
+  CHECK(r.code == 1);
+  CHECK(r.err.find("gnuplot") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir));
+}
