@@ -33,7 +33,8 @@ constexpr double kStickVelocity = 1e-3;  // [m/s]
 constexpr double kProbeTime = 1e-4;
 
 const std::vector<std::string>& methodNames() {
-  static const std::vector<std::string> names{"event-driven", "moreau-jean", "penalty", "minimal-form"};
+  static const std::vector<std::string> names{"event-driven", "moreau-jean", "penalty",
+                                              "minimal-form"};
   return names;
 }
 
@@ -89,8 +90,10 @@ std::vector<std::string> defaultOutputs(const std::string& scenario) {
   if (scenario == "belt") return {"block.x", "block.vx", "block-belt.F"};
   if (scenario == "dupont") return {"m1.x", "m1.vx", "m2.y", "m2.vy"};
   if (scenario.starts_with("zheng-"))
-    return {"crank.theta", "crank.omega", "slider.x", "clearance-A.N", "clearance-A.F", "clearance-A.v_t"};
-  if (scenario == "flores-translational") return {"crank.theta", "crank.omega", "slider.y", "slider.theta"};
+    return {"crank.theta",   "crank.omega",   "slider.x",
+            "clearance-A.N", "clearance-A.F", "clearance-A.v_t"};
+  if (scenario == "flores-translational")
+    return {"crank.theta", "crank.omega", "slider.y", "slider.theta"};
   return {};
 }
 
@@ -117,15 +120,18 @@ struct Outcome {
   double cpu = NAN, friction_work = NAN, stick_fraction = NAN;
   long steps = -1, events = -1, lcp_solves = -1, transitions = -1;
   bool stick_exact = false;
-  bool friction_work_from_run = false;  ///< reported by the run, not estimated from its CSV  ///< stick figures from the run's own modes, not a velocity threshold
+  bool friction_work_from_run =
+      false;  ///< reported by the run, not estimated from its CSV  ///< stick figures from the
+              ///< run's own modes, not a velocity threshold
   std::map<std::string, Deviation> deviations;
 };
 
 /// `stickslip run` arguments for one method.
 std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& m,
                                  std::optional<double> t_end, const std::string& csv) {
-  std::vector<std::string> a{"run", vm["scenario"].as<std::string>(), "--method", m.method, "--json",
-                             "--out", csv, "--force"};
+  std::vector<std::string> a{
+      "run",    vm["scenario"].as<std::string>(), "--method", m.method, "--json", "--out", csv,
+      "--force"};
   if (!m.friction.empty()) a.insert(a.end(), {"--friction", m.friction});
   if (t_end) {
     std::ostringstream t;
@@ -134,7 +140,8 @@ std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& 
   }
   if (vm.count("solver")) a.insert(a.end(), {"--solver", vm["solver"].as<std::string>()});
   if (vm.count("set"))
-    for (const auto& kv : vm["set"].as<std::vector<std::string>>()) a.insert(a.end(), {"--set", kv});
+    for (const auto& kv : vm["set"].as<std::vector<std::string>>())
+      a.insert(a.end(), {"--set", kv});
   return a;
 }
 
@@ -185,19 +192,22 @@ std::string transitionsText(const Outcome& r) {
 }
 
 void declare(po::options_description& o, po::positional_options_description& p) {
-  o.add_options()("scenario", po::value<std::string>()->required(), "built-in scenario (stickslip list) or scenario file (stickslip show NAME)")(
+  o.add_options()("scenario", po::value<std::string>()->required(),
+                  "built-in scenario (stickslip list) or scenario file (stickslip show NAME)")(
       "methods", po::value<std::string>()->required(),
       "comma-separated: event-driven, moreau-jean, penalty, minimal-form; a friction law after a "
       "colon is passed as --friction (penalty:ambrosio); the first is the reference of the "
-      "deviations")(
-      "out-dir", po::value<std::string>(), "directory of the CSVs and figures (default compare-SCENARIO)")(
+      "deviations")("out-dir", po::value<std::string>(),
+                    "directory of the CSVs and figures (default compare-SCENARIO)")(
       "outputs", po::value<std::string>(),
       "comma-separated CSV columns to compare (default per scenario, e.g. belt: block.x, block.vx, "
-      "block-belt.F)")(
-      "t-end", po::value<double>(), "end time of every run [s] (default: the scenario's)")(
+      "block-belt.F)")("t-end", po::value<double>(),
+                       "end time of every run [s] (default: the scenario's)")(
       "solver", po::value<std::string>(), "contact problems of the nonsmooth methods (see run)")(
-      "set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE passed to every run (repeatable)")(
-      "plot", po::bool_switch(), "draw PNG and SVG figures with gnuplot (scripts written beside them)")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "KEY=VALUE passed to every run (repeatable)")(
+      "plot", po::bool_switch(),
+      "draw PNG and SVG figures with gnuplot (scripts written beside them)")(
       "force", po::bool_switch(), "overwrite files in the output directory")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("scenario", 1);
@@ -213,13 +223,16 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const std::string scenario = is_file ? as_path.stem().string() : argument;
   std::string kind;
   std::vector<MethodSpec> specs = parseMethods(vm["methods"].as<std::string>(), scenario);
-  const std::string dir = vm.count("out-dir") ? vm["out-dir"].as<std::string>() : "compare-" + scenario;
-  const bool plot = vm["plot"].as<bool>(), json = vm["json"].as<bool>(), force = vm["force"].as<bool>();
+  const std::string dir =
+      vm.count("out-dir") ? vm["out-dir"].as<std::string>() : "compare-" + scenario;
+  const bool plot = vm["plot"].as<bool>(), json = vm["json"].as<bool>(),
+             force = vm["force"].as<bool>();
   std::optional<double> t_end;
   if (vm.count("t-end")) {
     t_end = vm["t-end"].as<double>();
     if (!(*t_end > 0.0) || !std::isfinite(*t_end))
-      throw std::invalid_argument("--t-end: expected a time > 0 [s], got " + std::to_string(*t_end));
+      throw std::invalid_argument("--t-end: expected a time > 0 [s], got " +
+                                  std::to_string(*t_end));
   }
   if (plot && !gnuplotAvailable()) {
     err << "stickslip compare: --plot needs gnuplot, which was not found on PATH (Debian: "
@@ -245,9 +258,9 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   std::vector<std::string> unavailable;
   std::vector<std::vector<std::string>> probe_columns;
   for (const auto& s : specs) {
-    const fs::path probe = fs::temp_directory_path() /
-                           ("stickslip-compare-" + std::to_string(getpid()) + "-" +
-                            std::to_string(probe_counter++) + ".csv");
+    const fs::path probe =
+        fs::temp_directory_path() / ("stickslip-compare-" + std::to_string(getpid()) + "-" +
+                                     std::to_string(probe_counter++) + ".csv");
     std::ostringstream o, e;
     const double t = t_end ? std::min(*t_end, kProbeTime) : kProbeTime;
     const int code = dispatch(runArgs(vm, s, t, probe.string()), o, e);
@@ -257,7 +270,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       kind = pj["scenario"].get<std::string>();
     probe_columns.emplace_back();
     try {
-      if (fs::exists(probe)) probe_columns.back() = readSeries(probe.string(), kind.empty() ? scenario : kind).names;
+      if (fs::exists(probe))
+        probe_columns.back() = readSeries(probe.string(), kind.empty() ? scenario : kind).names;
     } catch (const std::invalid_argument&) {
     }
     std::error_code ec;
@@ -303,15 +317,19 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     r.spec = s;
     const std::string csv = (fs::path(dir) / s.file).string();
     // Progress only for a person watching (DESIGN 6: stderr, when it is a terminal).
-    if (&err == &std::cerr && isatty(STDERR_FILENO) != 0) err << "compare: running " << s.label << " …\n";
+    if (&err == &std::cerr && isatty(STDERR_FILENO) != 0)
+      err << "compare: running " << s.label << " …\n";
     std::ostringstream o, e;
     r.code = dispatch(runArgs(vm, s, t_end, csv), o, e);
     r.json = lastJsonLine(o.str());
     r.ok = r.code == kExitOk && !r.json.is_null();
-    r.status = r.json.is_object() && r.json.contains("status") ? r.json["status"].get<std::string>()
-                                                               : std::string(r.ok ? "ok" : "failed");
+    r.status = r.json.is_object() && r.json.contains("status")
+                   ? r.json["status"].get<std::string>()
+                   : std::string(r.ok ? "ok" : "failed");
     if (!r.ok) r.status = "failed (" + r.status + ")";
-    r.message = r.json.is_object() && r.json.contains("message") ? r.json["message"].get<std::string>() : "";
+    r.message = r.json.is_object() && r.json.contains("message")
+                    ? r.json["message"].get<std::string>()
+                    : "";
     if (r.message.empty() && !r.ok) r.message = firstLine(e.str());
     r.cpu = field<double>(r.json, "cpu_seconds", NAN);
     r.steps = field<long>(r.json, "steps", -1);
@@ -330,7 +348,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       r.transitions = field<long>(r.json, "transitions", -1);
       r.stick_fraction = field<double>(r.json, "stick_fraction", NAN);
       r.stick_exact = true;
-    } else if (r.json.is_object() && r.json.contains("mode_changes") && r.json.contains("stick_fraction")) {
+    } else if (r.json.is_object() && r.json.contains("mode_changes") &&
+               r.json.contains("stick_fraction")) {
       r.transitions = long(r.json["mode_changes"].size());  // belt penalty: |v_rel| threshold
       r.stick_fraction = field<double>(r.json, "stick_fraction", NAN);
     } else if (r.series) {
@@ -375,25 +394,29 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     for (const auto& r : results) {
       nlohmann::json dev = nlohmann::json::object();
       for (const auto& [name, d] : r.deviations)
-        dev[name] = {{"max", finiteOrNull(d.max_abs)}, {"rms", finiteOrNull(d.rms)}, {"samples", d.samples}};
-      methods.push_back({{"label", r.spec.label},
-                         {"method", r.spec.method},
-                         {"friction", r.spec.friction},
-                         {"csv", (fs::path(dir) / r.spec.file).string()},
-                         {"status", r.ok ? "ok" : "failed"},
-                         {"run_status", r.status},
-                         {"message", r.message},
-                         {"exit_code", r.code},
-                         {"cpu_seconds", finiteOrNull(r.cpu)},
-                         {"steps", r.steps < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.steps)},
-                         {"events", r.events < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.events)},
-                         {"lcp_solves", r.lcp_solves < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.lcp_solves)},
-                         {"transitions", r.transitions < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.transitions)},
-                         {"stick_fraction", finiteOrNull(r.stick_fraction)},
-                         {"stick_from", r.stick_exact ? "modes" : "velocity-threshold"},
-                         {"friction_work", finiteOrNull(r.friction_work)},
-                         {"friction_work_from", r.friction_work_from_run ? "run" : "csv-samples"},
-                         {"deviations", dev}});
+        dev[name] = {
+            {"max", finiteOrNull(d.max_abs)}, {"rms", finiteOrNull(d.rms)}, {"samples", d.samples}};
+      methods.push_back(
+          {{"label", r.spec.label},
+           {"method", r.spec.method},
+           {"friction", r.spec.friction},
+           {"csv", (fs::path(dir) / r.spec.file).string()},
+           {"status", r.ok ? "ok" : "failed"},
+           {"run_status", r.status},
+           {"message", r.message},
+           {"exit_code", r.code},
+           {"cpu_seconds", finiteOrNull(r.cpu)},
+           {"steps", r.steps < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.steps)},
+           {"events", r.events < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.events)},
+           {"lcp_solves",
+            r.lcp_solves < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.lcp_solves)},
+           {"transitions",
+            r.transitions < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.transitions)},
+           {"stick_fraction", finiteOrNull(r.stick_fraction)},
+           {"stick_from", r.stick_exact ? "modes" : "velocity-threshold"},
+           {"friction_work", finiteOrNull(r.friction_work)},
+           {"friction_work_from", r.friction_work_from_run ? "run" : "csv-samples"},
+           {"deviations", dev}});
     }
     nlohmann::json figs = nlohmann::json::array();
     for (const auto& f : figures)
@@ -420,20 +443,20 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
         << std::left << std::setw(int(w)) << "method" << std::right << std::setw(9) << "status"
         << std::setw(10) << "cpu [s]" << std::setw(10) << "steps" << std::setw(8) << "events"
         << std::setw(12) << "LCP solves" << std::setw(13) << "transitions" << std::setw(8)
-        << "stick" << std::setw(19) << "friction work [J]" << "\n";
+        << "stick" << std::setw(19) << "friction work [J]"
+        << "\n";
     for (const auto& r : results)
       out << std::left << std::setw(int(w)) << r.spec.label << std::right << std::setw(9)
           << (r.ok ? "ok" : "FAILED") << std::setw(10) << fixed(r.cpu, 3) << std::setw(10)
           << count(r.steps) << std::setw(8) << count(r.events) << std::setw(12)
-          << count(r.lcp_solves) << std::setw(13)
-          << transitionsText(r)
-          << std::setw(8) << fixed(r.stick_fraction, 4) << std::setw(19) << sci(r.friction_work)
-          << "\n";
+          << count(r.lcp_solves) << std::setw(13) << transitionsText(r) << std::setw(8)
+          << fixed(r.stick_fraction, 4) << std::setw(19) << sci(r.friction_work) << "\n";
     for (const auto& r : results)
       if (!r.ok) out << "  " << r.spec.label << " failed: " << r.message << "\n";
     out << "stick: share of the run with a contact sticking, from the run's stick/slip modes; '~': "
            "from |v_t| < "
-        << kStickVelocity << " m/s (regularized friction)\nfriction work: -integral of F v_t dt; "
+        << kStickVelocity
+        << " m/s (regularized friction)\nfriction work: -integral of F v_t dt; "
            "Moreau-Jean: -sum of P_t v_t+ over its steps; others: trapezoidal rule on the CSV "
            "samples (impulses at impacts not included)\n";
     if (results.size() > 1 && reference && !outputs.empty()) {
@@ -442,7 +465,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       out << "\ndeviation from " << results.front().spec.label
           << " (linear interpolation on its samples, common time span)\n"
           << std::left << std::setw(int(w)) << "method" << std::setw(int(wo + 2)) << "output"
-          << std::right << std::setw(12) << "max" << std::setw(12) << "RMS" << "\n";
+          << std::right << std::setw(12) << "max" << std::setw(12) << "RMS"
+          << "\n";
       for (std::size_t i = 1; i < results.size(); ++i) {
         const auto& r = results[i];
         bool first = true;
@@ -459,7 +483,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     }
     if (!figures.empty()) {
       out << "\nfigures (PNG, SVG; gnuplot scripts beside them):\n";
-      for (const auto& f : figures) out << "  " << (fs::path(dir) / f).string() << ".{png,svg,gp}\n";
+      for (const auto& f : figures)
+        out << "  " << (fs::path(dir) / f).string() << ".{png,svg,gp}\n";
     }
   }
   for (const auto& f : plot_failures) err << "stickslip compare: gnuplot failed on " << f << "\n";
@@ -471,7 +496,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 const Command& compareCommand() {
-  static const Command c{"compare", "run several methods on one scenario: table, deviations, CSVs, plots",
+  static const Command c{"compare",
+                         "run several methods on one scenario: table, deviations, CSVs, plots",
                          declare, run};
   return c;
 }

@@ -93,7 +93,8 @@ Series readSeries(const std::string& path, std::string_view scenario) {
   if (s.names.empty()) throw std::invalid_argument(path + ": no header");
   s.data.resize(Eigen::Index(rows.size()), Eigen::Index(s.names.size()));
   for (std::size_t i = 0; i < rows.size(); ++i)
-    for (std::size_t j = 0; j < rows[i].size(); ++j) s.data(Eigen::Index(i), Eigen::Index(j)) = rows[i][j];
+    for (std::size_t j = 0; j < rows[i].size(); ++j)
+      s.data(Eigen::Index(i), Eigen::Index(j)) = rows[i][j];
   return s;
 }
 

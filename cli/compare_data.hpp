@@ -13,7 +13,7 @@ namespace stickslip::cli {
 
 /// One CSV history: column 0 is the time t [s]; `names` are canonical (see readSeries).
 struct Series {
-  std::vector<std::string> names;  ///< canonical column names, names[0] == "t"
+  std::vector<std::string> names;       ///< canonical column names, names[0] == "t"
   std::vector<std::string> file_names;  ///< the names as written in the file
   Eigen::MatrixXd data;                 ///< rows × columns
   /// Index of a canonical column, or -1.

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <iomanip>
-#include <sstream>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 namespace stickslip::cli {
@@ -83,12 +83,16 @@ void writeScript(const std::string& dir, const std::string& name, const std::str
       << "  set xlabel " << quoted(p.xlabel) << " noenhanced\n"
       << "  set ylabel " << quoted(p.ylabel) << " noenhanced\n"
       << (p.equal_axes ? "  set size ratio -1\n" : "  set size noratio\n")
-      << "  unset object\n  set autoscale xy\n" << p.setup << "  plot ";
+      << "  unset object\n  set autoscale xy\n"
+      << p.setup << "  plot ";
     bool first = true;
     for (std::size_t r = 0; r < runs.size(); ++r) {
       if (p.using_[r].empty()) continue;
       f << (first ? "" : ", \\\n       ") << quoted(runs[r].csv_file) << " skip 1 using "
-        << p.using_[r] << " with lines lw " << (r == 0 ? "3" : r == 1 ? "2" : "1.2")
+        << p.using_[r] << " with lines lw "
+        << (r == 0   ? "3"
+            : r == 1 ? "2"
+                     : "1.2")
         << " title " << quoted(runs[r].label);  // the first (reference) widest, so overlaps show
       first = false;
     }
@@ -149,19 +153,25 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
       if (std::find(contacts.begin(), contacts.end(), c) == contacts.end()) contacts.push_back(c);
   panels.clear();
   for (const auto& c : contacts) {
-    Panel p{c + ": friction ratio against sliding velocity", c + ".v_t [m/s]", c + ".F / |" + c + ".N| [-]",
-            false, {}, ""};
+    Panel p{c + ": friction ratio against sliding velocity",
+            c + ".v_t [m/s]",
+            c + ".F / |" + c + ".N| [-]",
+            false,
+            {},
+            ""};
     for (const auto& r : runs) {
       const std::string v = col(*r.series, c + ".v_t"), n = col(*r.series, c + ".N"),
                         fr = col(*r.series, c + ".F");
       p.using_.push_back(v.empty() || n.empty() || fr.empty()
                              ? ""
-                             : "(" + v + "):(abs(" + n + ") > 0 ? " + fr + "/abs(" + n + ") : NaN)");
+                             : "(" + v + "):(abs(" + n + ") > 0 ? " + fr + "/abs(" + n +
+                                   ") : NaN)");
     }
     panels.push_back(std::move(p));
   }
   if (!panels.empty()) {
-    writeScript(dir, names[1], scenario + ": friction force over normal force (F/|N|) against sliding velocity",
+    writeScript(dir, names[1],
+                scenario + ": friction force over normal force (F/|N|) against sliding velocity",
                 runs, panels, panels.size() > 1 ? 2 : 1);
     written.push_back(names[1]);
   }
@@ -176,7 +186,8 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
       if (!velocityOf(n).empty()) coordinates.push_back(n);
   for (const auto& c : coordinates) {
     if (panels.size() == 3) break;
-    Panel p{c + ": phase portrait", axisLabel(c), axisLabel(velocityOf(c)), false,
+    Panel p{c + ": phase portrait",     axisLabel(c),
+            axisLabel(velocityOf(c)),   false,
             usingFor(c, velocityOf(c)), ""};
     if (anyCurve(p)) panels.push_back(std::move(p));
   }
@@ -191,15 +202,21 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
   std::vector<std::pair<std::string, std::string>> orbits;
   for (const auto& r : runs) {
     for (const auto& c : contactsWith(*r.series, {"e_x", "e_y"}))
-      if (std::find(orbits.begin(), orbits.end(), std::pair{c + ".e_x", c + ".e_y"}) == orbits.end())
+      if (std::find(orbits.begin(), orbits.end(), std::pair{c + ".e_x", c + ".e_y"}) ==
+          orbits.end())
         orbits.emplace_back(c + ".e_x", c + ".e_y");
     if (r.series->column("ecc_x") >= 0 && r.series->column("ecc_y") >= 0 &&
-        std::find(orbits.begin(), orbits.end(), std::pair<std::string, std::string>{"ecc_x", "ecc_y"}) == orbits.end())
+        std::find(orbits.begin(), orbits.end(),
+                  std::pair<std::string, std::string>{"ecc_x", "ecc_y"}) == orbits.end())
       orbits.emplace_back("ecc_x", "ecc_y");
   }
   for (const auto& [ex, ey] : orbits) {
-    Panel p{"journal eccentricity orbit (" + ex + ", " + ey + ")", axisLabel(ex), axisLabel(ey),
-            true, usingFor(ex, ey), ""};
+    Panel p{"journal eccentricity orbit (" + ex + ", " + ey + ")",
+            axisLabel(ex),
+            axisLabel(ey),
+            true,
+            usingFor(ex, ey),
+            ""};
     // Centred on the bearing, with the circle of the largest |e| reached (the clearance when
     // the journal touches the bearing), so the orbit's place on it shows.
     double radius = 0.0;

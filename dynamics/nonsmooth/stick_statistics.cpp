@@ -38,7 +38,8 @@ StickStatistics stickStatistics(const std::vector<ContactEvent>& events,
   checkSpan(t_begin, t_end);
   int contacts = int(initially_sticking.size());
   for (const auto& e : events) contacts = std::max(contacts, e.contact + 1);
-  std::vector<double> since(std::size_t(contacts), -1.0);  // stick start, or < t_begin: not sticking
+  std::vector<double> since(std::size_t(contacts),
+                            -1.0);  // stick start, or < t_begin: not sticking
   std::vector<char> sticking(std::size_t(contacts), 0);
   for (std::size_t c = 0; c < initially_sticking.size(); ++c)
     if (initially_sticking[c]) sticking[c] = 1, since[c] = t_begin;
@@ -61,8 +62,8 @@ StickStatistics stickStatistics(const std::vector<ContactEvent>& events,
   return s;
 }
 
-StickStatistics stickStatistics(std::vector<std::pair<double, double>> intervals,
-                                double t_begin, double t_end) {
+StickStatistics stickStatistics(std::vector<std::pair<double, double>> intervals, double t_begin,
+                                double t_end) {
   checkSpan(t_begin, t_end);
   StickStatistics s;
   for (auto [a, b] : intervals) {

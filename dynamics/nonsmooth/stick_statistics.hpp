@@ -31,7 +31,7 @@ StickStatistics stickStatistics(const std::vector<ContactEvent>& events,
 
 /// The same figures from stick intervals known directly (e.g. MinimalFormRun), each
 /// counting an entry when it starts after t_begin and an exit when it ends before t_end.
-StickStatistics stickStatistics(std::vector<std::pair<double, double>> intervals,
-                                double t_begin, double t_end);
+StickStatistics stickStatistics(std::vector<std::pair<double, double>> intervals, double t_begin,
+                                double t_end);
 
 }  // namespace stickslip::dynamics

@@ -18,7 +18,8 @@ namespace {
 
 /// A fresh, empty directory name under the temporary directory (not created).
 std::string freshDir(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("stickslip-compare-test-" + std::to_string(getpid()) + "-" + name);
+  const fs::path p = fs::temp_directory_path() /
+                     ("stickslip-compare-test-" + std::to_string(getpid()) + "-" + name);
   fs::remove_all(p);
   return p.string();
 }
@@ -59,7 +60,8 @@ TEST_CASE("compare belt: event-driven vs Moreau-Jean, and event-driven against i
   CHECK(mj["steps"] == 200000);  // h = 1e-4 s over 20 s
   // Friction dissipates: positive work, the same for both methods to O(h).
   CHECK(ed["friction_work"].get<double>() > 0.0);
-  CHECK(mj["friction_work"].get<double>() == Approx(ed["friction_work"].get<double>()).epsilon(1e-3));
+  CHECK(mj["friction_work"].get<double>() ==
+        Approx(ed["friction_work"].get<double>()).epsilon(1e-3));
   CHECK(mj["friction_work_from"] == "run");  // every step, not only the sampled ones
   CHECK(ed["friction_work_from"] == "csv-samples");
   // Moreau-Jean is O(h) from the exact solution: small but nonzero deviations.
@@ -85,8 +87,8 @@ TEST_CASE("compare belt: event-driven vs Moreau-Jean, and event-driven against i
 TEST_CASE("compare prints a table per method with the deviations from the first",
           "[cli][compare]") {
   const std::string dir = freshDir("table");
-  const Run r = cli({"compare", "belt", "--methods", "event-driven,penalty:linear", "--out-dir", dir,
-                     "--t-end", "12"});
+  const Run r = cli({"compare", "belt", "--methods", "event-driven,penalty:linear", "--out-dir",
+                     dir, "--t-end", "12"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   for (const char* s : {"method", "cpu [s]", "steps", "events", "LCP solves", "transitions",
@@ -102,8 +104,8 @@ TEST_CASE("compare prints a table per method with the deviations from the first"
 TEST_CASE("compare dupont: minimal form and event-driven agree on the stick/slip changes",
           "[cli][compare]") {
   const std::string dir = freshDir("dupont");
-  const Run r = cli({"compare", "dupont", "--methods", "event-driven,minimal-form", "--out-dir", dir,
-                     "--json"});
+  const Run r = cli(
+      {"compare", "dupont", "--methods", "event-driven,minimal-form", "--out-dir", dir, "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json j = json::parse(r.out);
@@ -112,15 +114,16 @@ TEST_CASE("compare dupont: minimal form and event-driven agree on the stick/slip
   // Stiction 0-0.42, 4.10-4.35, 8.03-8.27 s (DESIGN 7): five entries or exits in 10 s.
   CHECK(ed["transitions"] == 5);
   CHECK(mf["transitions"] == 5);
-  CHECK(mf["stick_fraction"].get<double>() == Approx(ed["stick_fraction"].get<double>()).epsilon(1e-6));
+  CHECK(mf["stick_fraction"].get<double>() ==
+        Approx(ed["stick_fraction"].get<double>()).epsilon(1e-6));
   CHECK(mf["deviations"]["m1.x"]["max"].get<double>() < 1e-6);
   fs::remove_all(dir);
 }
 
 TEST_CASE("compare never overwrites without --force", "[cli][compare]") {
   const std::string dir = freshDir("force");
-  const std::vector<std::string> args{"compare", "belt", "--methods", "event-driven",
-                                      "--out-dir", dir, "--t-end", "1"};
+  const std::vector<std::string> args{"compare",   "belt", "--methods", "event-driven",
+                                      "--out-dir", dir,    "--t-end",   "1"};
   REQUIRE(cli(args).code == 0);
   const auto written = fs::last_write_time(fs::path(dir) / "belt-event-driven.csv");
   const Run again = cli(args);
@@ -141,14 +144,15 @@ TEST_CASE("compare: bad methods are input errors before anything runs", "[cli][c
     CHECK(r.err.find("unknown method 'galerkin'") != std::string::npos);
   }
   SECTION("a method the scenario does not have") {
-    const Run r = cli({"compare", "belt", "--methods", "event-driven,minimal-form", "--out-dir", dir});
+    const Run r =
+        cli({"compare", "belt", "--methods", "event-driven,minimal-form", "--out-dir", dir});
     CHECK(r.code == 2);
     CHECK(r.err.find("not available for 'belt'") != std::string::npos);
     CHECK(r.err.find("minimal-form") != std::string::npos);
   }
   SECTION("an output no method writes") {
-    const Run r = cli({"compare", "belt", "--methods", "event-driven", "--outputs", "block.z",
-                       "--out-dir", dir});
+    const Run r = cli(
+        {"compare", "belt", "--methods", "event-driven", "--outputs", "block.z", "--out-dir", dir});
     CHECK(r.code == 2);
     CHECK(r.err.find("block.z") != std::string::npos);
   }
@@ -158,8 +162,7 @@ TEST_CASE("compare: bad methods are input errors before anything runs", "[cli][c
   CHECK_FALSE(fs::exists(dir));  // nothing ran, nothing was written
 }
 
-TEST_CASE("compare: a failing method is shown as failed and the exit code is 1",
-          "[cli][compare]") {
+TEST_CASE("compare: a failing method is shown as failed and the exit code is 1", "[cli][compare]") {
   const std::string dir = freshDir("fail");
   // Dahl's law in the journal bearing gains energy under the varying load and is stopped by the
   // energy guard at t = 0.0046 s (cli run's journal-bearing).
@@ -195,7 +198,8 @@ TEST_CASE("compare --plot writes gnuplot scripts, PNG and SVG figures", "[cli][c
       CHECK(fs::file_size(f) > 0);
     }
   std::ifstream script(fs::path(dir) / "zheng-torque-friction.gp");
-  const std::string text((std::istreambuf_iterator<char>(script)), std::istreambuf_iterator<char>());
+  const std::string text((std::istreambuf_iterator<char>(script)),
+                         std::istreambuf_iterator<char>());
   CHECK(text.find("zheng-torque-event-driven.csv") != std::string::npos);
   CHECK(text.find("set ylabel") != std::string::npos);
   CHECK(text.find("title 'event-driven'") != std::string::npos);
@@ -238,18 +242,19 @@ TEST_CASE("compare forwards --set to every run and takes scenario files", "[cli]
     CHECK(method(j, "moreau-jean")["transitions"] == 2);
   }
   SECTION("a bad key is an input error before anything runs") {
-    const Run r = cli({"compare", "belt", "--methods", "event-driven", "--set", "parameters.bogus=1",
-                       "--out-dir", dir});
+    const Run r = cli({"compare", "belt", "--methods", "event-driven", "--set",
+                       "parameters.bogus=1", "--out-dir", dir});
     CHECK(r.code == 2);
     CHECK_FALSE(fs::exists(dir));
   }
   fs::remove_all(dir);
 }
 
-TEST_CASE("compare flores-translational: rigid and compliant corners side by side", "[cli][compare]") {
+TEST_CASE("compare flores-translational: rigid and compliant corners side by side",
+          "[cli][compare]") {
   const std::string dir = freshDir("flores");
-  const Run r = cli({"compare", "flores-translational", "--methods", "moreau-jean,penalty,event-driven",
-                     "--out-dir", dir, "--json"});
+  const Run r = cli({"compare", "flores-translational", "--methods",
+                     "moreau-jean,penalty,event-driven", "--out-dir", dir, "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json j = json::parse(r.out);

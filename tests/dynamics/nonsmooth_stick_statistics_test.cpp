@@ -23,14 +23,14 @@ TEST_CASE("stickStatistics replays one contact's modes", "[dynamics][stick]") {
 }
 
 TEST_CASE("stickStatistics: reversals, openings, several contacts", "[dynamics][stick]") {
-  const std::vector<ContactEvent> events{{1.0, 0, EventKind::kSlipPositive},   // leaves stick
-                                         {2.0, 0, EventKind::kSlipNegative},   // reversal
-                                         {3.0, 0, EventKind::kStick},          // enters
-                                         {3.0, 0, EventKind::kSlipPositive},   // leaves at once
-                                         {4.0, 1, EventKind::kStick},          // contact 1 enters
-                                         {5.0, 1, EventKind::kOpen},           // and opens
-                                         {5.0, 1, EventKind::kClose},          // closes (no change)
-                                         {6.0, 1, EventKind::kImpact}};        // not sticking
+  const std::vector<ContactEvent> events{{1.0, 0, EventKind::kSlipPositive},  // leaves stick
+                                         {2.0, 0, EventKind::kSlipNegative},  // reversal
+                                         {3.0, 0, EventKind::kStick},         // enters
+                                         {3.0, 0, EventKind::kSlipPositive},  // leaves at once
+                                         {4.0, 1, EventKind::kStick},         // contact 1 enters
+                                         {5.0, 1, EventKind::kOpen},          // and opens
+                                         {5.0, 1, EventKind::kClose},         // closes (no change)
+                                         {6.0, 1, EventKind::kImpact}};       // not sticking
   const StickStatistics s = stickStatistics(events, {true, false}, 0.0, 10.0);
   CHECK(s.transitions == 5);
   REQUIRE(s.intervals.size() == 2);  // [0, 1] and [4, 5]; the zero-length stick at 3 s is dropped
@@ -38,9 +38,12 @@ TEST_CASE("stickStatistics: reversals, openings, several contacts", "[dynamics][
   CHECK(s.stick_fraction == Approx(0.2));
 }
 
-TEST_CASE("stickStatistics merges overlapping intervals of different contacts", "[dynamics][stick]") {
-  const std::vector<ContactEvent> events{{1.0, 0, EventKind::kStick}, {2.0, 1, EventKind::kStick},
-                                         {3.0, 0, EventKind::kSlipPositive}, {4.0, 1, EventKind::kSlipNegative}};
+TEST_CASE("stickStatistics merges overlapping intervals of different contacts",
+          "[dynamics][stick]") {
+  const std::vector<ContactEvent> events{{1.0, 0, EventKind::kStick},
+                                         {2.0, 1, EventKind::kStick},
+                                         {3.0, 0, EventKind::kSlipPositive},
+                                         {4.0, 1, EventKind::kSlipNegative}};
   const StickStatistics s = stickStatistics(events, {}, 0.0, 5.0);
   CHECK(s.transitions == 4);
   REQUIRE(s.intervals.size() == 1);
