@@ -51,6 +51,9 @@ std::string canonicalColumn(std::string_view scenario, std::string_view file_nam
   }
   if (endsWith(n, ".F_n")) return n.substr(0, n.size() - 4) + ".N";
   if (endsWith(n, ".F_t")) return n.substr(0, n.size() - 4) + ".F";
+  // The minimal form's joint friction (same sign as the rigid routes' F); its ".reaction" is
+  // |N| and keeps its name.
+  if (endsWith(n, ".friction")) return n.substr(0, n.size() - 9) + ".F";
   return n;
 }
 

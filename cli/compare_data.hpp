@@ -24,7 +24,8 @@ struct Series {
 /// The canonical name of a CSV column of `scenario`'s runs: quotes dropped; the penalty
 /// route's contact force names "C.F_n", "C.F_t" become "C.N", "C.F" like the rigid routes';
 /// the belt's penalty columns x, v, v_rel, friction become block.x, block.vx, block-belt.v_t,
-/// block-belt.F (the rigid belt's names; same signs).
+/// block-belt.F (the rigid belt's names; same signs); the minimal form's "C.friction" becomes
+/// "C.F" (same sign; its "C.reaction" is |N| and keeps its name).
 std::string canonicalColumn(std::string_view scenario, std::string_view file_name);
 
 /// Reads a CSV written by `stickslip run --out` (a header, numbers, NaN as "nan", lines

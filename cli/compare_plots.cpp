@@ -149,7 +149,7 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
   // F/N against the sliding velocity, per contact (Zheng et al. Fig. 8).
   std::vector<std::string> contacts;
   for (const auto& r : runs)
-    for (const auto& c : contactsWith(*r.series, {"N", "F", "v_t"}))
+    for (const auto& c : contactsWith(*r.series, {"F", "v_t"}))
       if (std::find(contacts.begin(), contacts.end(), c) == contacts.end()) contacts.push_back(c);
   panels.clear();
   for (const auto& c : contacts) {
@@ -160,8 +160,10 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
             {},
             ""};
     for (const auto& r : runs) {
-      const std::string v = col(*r.series, c + ".v_t"), n = col(*r.series, c + ".N"),
-                        fr = col(*r.series, c + ".F");
+      // The normal force, or its magnitude (the minimal form's joint reaction).
+      const std::string n = r.series->column(c + ".N") >= 0 ? col(*r.series, c + ".N")
+                                                            : col(*r.series, c + ".reaction");
+      const std::string v = col(*r.series, c + ".v_t"), fr = col(*r.series, c + ".F");
       p.using_.push_back(v.empty() || n.empty() || fr.empty()
                              ? ""
                              : "(" + v + "):(abs(" + n + ") > 0 ? " + fr + "/abs(" + n +

@@ -48,11 +48,16 @@ int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scen
     for (Eigen::Index c = 0; c < d.k; ++c) f << ",udot" << c;
     for (Eigen::Index c = 0; c < d.m; ++c) f << ",lambda" << c;
     for (const auto& j : s.friction) f << ',' << j.name << ".reaction," << j.name << ".friction";
+    for (const auto& j : s.friction) f << ',' << j.name << ".v_t";  // the sliding rate ṡ
     f << "\n# lambda, reactions and friction are NaN while the mechanism sticks (indeterminate)\n"
       << std::setprecision(12);
-    for (Eigen::Index i = 0; i < r.run.history.rows(); ++i)
-      for (Eigen::Index j = 0; j < r.run.history.cols(); ++j)
-        f << r.run.history(i, j) << (j + 1 == r.run.history.cols() ? '\n' : ',');
+    for (Eigen::Index i = 0; i < r.run.history.rows(); ++i) {
+      for (Eigen::Index j = 0; j < r.run.history.cols(); ++j) f << (j ? "," : "") << r.run.history(i, j);
+      const Eigen::VectorXd x = r.run.history.row(i).segment(1, d.n).transpose();
+      const Eigen::VectorXd xdot = r.run.history.row(i).segment(1 + d.n, d.n).transpose();
+      for (std::size_t j = 0; j < s.friction.size(); ++j) f << ',' << form.slidingRate(j, x, xdot);
+      f << '\n';
+    }
     if (!r.run.ok) f << "# incomplete: " << r.run.message << '\n';
   }
 

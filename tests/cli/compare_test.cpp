@@ -117,6 +117,10 @@ TEST_CASE("compare dupont: minimal form and event-driven agree on the stick/slip
   CHECK(mf["stick_fraction"].get<double>() ==
         Approx(ed["stick_fraction"].get<double>()).epsilon(1e-6));
   CHECK(mf["deviations"]["m1.x"]["max"].get<double>() < 1e-6);
+  // The minimal form's CSV has the slot's sliding rate and friction: its friction work (the
+  // trapezoidal rule on its samples) matches the event-driven one.
+  CHECK(mf["friction_work"].get<double>() ==
+        Approx(ed["friction_work"].get<double>()).epsilon(1e-4));
   fs::remove_all(dir);
 }
 
