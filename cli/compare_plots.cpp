@@ -65,6 +65,7 @@ void writeScript(const std::string& dir, const std::string& name, const std::str
     << ".gp` in this directory\n# to redraw " << name << ".png and " << name << ".svg.\n"
     << "set datafile separator ','\n"
     << "set grid\nset key top right box opaque noenhanced\n"
+    << "set offsets 0, 0, graph 0.05, graph 0.05  # keep flat stretches (stick) off the frame\n"
     << "do for [fmt in \"png svg\"] {\n"
     << "  if (fmt eq \"png\") {\n"
     << "    if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
