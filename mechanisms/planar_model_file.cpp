@@ -106,6 +106,18 @@ class Loader {
                           const Eigen::Vector2d& fallback) const;
   BodyIndex body(const YAML::Node& parent, const std::string& path, const std::string& key, bool ground_default) const;
   std::function<double(double)> timeFunction(const std::shared_ptr<Expression>& e) const;
+  /// Runs `build` for item `n` at `path`: an std::invalid_argument from the library (data the
+  /// checks here did not foresee) becomes an InputError naming the item.
+  template <typename Build>
+  void item(const YAML::Node& n, const std::string& path, Build build) {
+    try {
+      build();
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::invalid_argument& e) {
+      fail(n, path, e.what());
+    }
+  }
 
   void parameters(const YAML::Node& n);
   void bodies(const YAML::Node& n);
@@ -185,6 +197,8 @@ std::shared_ptr<Expression> Loader::expression(const YAML::Node& n, const std::s
       if (used.first != "t") e->uses_state = true;
   } catch (const mu::Parser::exception_type& err) {
     std::string what = "expression \"" + text + "\": " + err.GetMsg();
+    if (err.GetMsg().find("position") == std::string::npos && err.GetPos() >= 0)
+      what += " (at position " + std::to_string(err.GetPos()) + ")";
     if (err.GetCode() == mu::ecUNASSIGNABLE_TOKEN || err.GetCode() == mu::ecUNEXPECTED_VAR) {
       const std::string hint = didYouMean(err.GetToken(), names);
       if (!hint.empty()) what += hint;
@@ -297,7 +311,7 @@ void Loader::bodies(const YAML::Node& n) {
                                   path + ".inertia");
     if (!(inertia > 0.0))
       fail(b["inertia"], path + ".inertia", "expected a moment of inertia > 0 [kg m^2], got " + b["inertia"].Scalar());
-    s_.model.addBody(body_names_[k], mass, inertia);
+    item(b, path, [&] { s_.model.addBody(body_names_[k], mass, inertia); });
     for (const char* key : {"position", "velocity"}) {
       const YAML::Node p = b[key];
       if (!p.IsDefined()) continue;
@@ -338,6 +352,7 @@ void Loader::joints(const YAML::Node& n) {
   for (std::size_t k = 0; k < n.size(); ++k) {
     const YAML::Node j = n[k];
     const std::string path = "model.joints[" + std::to_string(k) + "]";
+    item(j, path, [&] {
     requireMap(j, path, "a map with type, body_i, point_i, body_j, point_j");
     const std::string type = scalar(required(j, path, "type", "one of " + joined(types)), path + ".type");
     if (std::find(types.begin(), types.end(), type) == types.end())
@@ -345,7 +360,7 @@ void Loader::joints(const YAML::Node& n) {
                                           didYouMean(type, types));
     if (type == "clearance") {
       contact(j, path, "journal_bearing");
-      continue;
+      return;
     }
     std::vector<std::string> keys{"type", "name", "body_i", "point_i", "body_j", "point_j"};
     if (type == "translational" || type == "point_on_line") keys.push_back("axis_i");
@@ -382,6 +397,7 @@ void Loader::joints(const YAML::Node& n) {
       friction_lines_.push_back(lineOf(f));
       friction_paths_.push_back(fpath);
     }
+    });
   }
 }
 
@@ -389,6 +405,7 @@ void Loader::drivers(const YAML::Node& n) {
   for (std::size_t k = 0; k < n.size(); ++k) {
     const YAML::Node d = n[k];
     const std::string path = "model.drivers[" + std::to_string(k) + "]";
+    item(d, path, [&] {
     requireMap(d, path, "a map with body_i, body_j, angle (and rate, acceleration)");
     checkKeys(d, path, {"name", "body_i", "body_j", "angle", "rate", "acceleration"});
     const std::string name = d["name"].IsDefined() ? scalar(d["name"], path + ".name") : "driver";
@@ -412,6 +429,7 @@ void Loader::drivers(const YAML::Node& n) {
     else
       acceleration = [angle](double t) { return secondDerivative(*angle, t); };
     s_.model.addRheonomicDriver(bi, bj, timeFunction(angle), std::move(rate), std::move(acceleration), name);
+    });
   }
 }
 
@@ -420,6 +438,7 @@ void Loader::forces(const YAML::Node& n) {
   for (std::size_t k = 0; k < n.size(); ++k) {
     const YAML::Node f = n[k];
     const std::string path = "model.forces[" + std::to_string(k) + "]";
+    item(f, path, [&] {
     requireMap(f, path, "a map with type and its data");
     const std::string type = scalar(required(f, path, "type", "one of " + joined(types)), path + ".type");
     if (std::find(types.begin(), types.end(), type) == types.end())
@@ -512,6 +531,7 @@ void Loader::forces(const YAML::Node& n) {
       s_.model.addViscousDamping(b, numberAtLeast(f, path, "translational", 0.0, 0.0, false),
                                  numberAtLeast(f, path, "rotational", 0.0, 0.0, false));
     }
+    });
   }
 }
 

@@ -98,6 +98,7 @@ TEST_CASE("model file: the roller-crank example assembles and runs event-driven 
   const auto ed = eventDriven(s, 0.5);
   INFO(ed.message);
   CHECK(ed.ok);
+  CHECK(!ed.events.empty());  // the roller starts to slip
   dynamics::MoreauJeanOptions mj;
   mj.t_end = 0.5;
   mj.h = 1e-4;
@@ -184,7 +185,7 @@ TEST_CASE("model file: errors name file, line, key path, what was expected", "[m
         "point_on_line, fixed, clearance); did you mean 'revolute'?");
   // Expression errors: muParser's message and position, and the nearest variable.
   CHECK(errorOf(blockModel("  forces:\n    - {type: force, body: block, fx: \"sin(t\"}\n")) ==
-        "m.yaml:5: model.forces[0].fx: expression \"sin(t\": Missing parenthesis");
+        "m.yaml:5: model.forces[0].fx: expression \"sin(t\": Missing parenthesis (at position 6)");
   CHECK(errorOf(blockModel("  forces:\n    - {type: force, body: block, fx: \"-2*x_blok\"}\n")) ==
         "m.yaml:5: model.forces[0].fx: expression \"-2*x_blok\": Unexpected token \"x_blok\" found at position 3.; "
         "did you mean 'x_block'?");
@@ -208,4 +209,16 @@ TEST_CASE("model file: errors name file, line, key path, what was expected", "[m
   CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1\n").rfind("m.yaml:", 0) == 0);
   CHECK(errorOf("model:\n  bodies: [\n").find("YAML syntax error") != std::string::npos);
   CHECK(errorOf("").find("expected a map with the key model") != std::string::npos);
+}
+
+TEST_CASE("model file: every element kind loads (the fuzz seed)", "[model-file]") {
+  const auto s = mechanisms::loadPlanarModelFile(kExamples + "/../../fuzz/corpus/fuzz_scenario_yaml/everything.yaml");
+  CHECK(s.model.bodyCount() == 4);
+  CHECK(s.model.joints().size() == 5);  // the clearance joint is a contact
+  CHECK(s.contacts.size() == 3);
+  CHECK(s.joint_friction.size() == 1);
+  Eigen::VectorXd phi(s.model.constraintCount());
+  s.model.constraints(0.0, s.q0, phi);
+  CHECK(phi.lpNorm<Eigen::Infinity>() < 1e-12);
+  CHECK(s.q0(dynamics::PlanarModel::coordinate(2, 2)) == 0.2);  // held
 }
