@@ -9,6 +9,7 @@
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/incline.hpp"
+#include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/planar_model_file.hpp"
 
@@ -81,6 +82,18 @@ TEST_CASE("model file: the belt example repeats the built-in belt's mode changes
   const auto reference = mechanisms::beltClosedForm(mechanisms::Belt{}).events(20.0);
   REQUIRE(a.events.size() == reference.size());
   for (std::size_t i = 0; i < reference.size(); ++i) CHECK(std::abs(a.events[i].t - reference[i].first) < 1e-6);
+}
+
+TEST_CASE("model file: the journal-bearing example (a clearance joint) repeats the built-in's impacts",
+          "[model-file][event-driven]") {
+  const auto file = mechanisms::loadPlanarModelFile(kExamples + "/journal_bearing.yaml");
+  const auto builtin = mechanisms::journalBearingRigid(mechanisms::JournalBearing{}, 0.1);
+  CHECK(file.v0 == builtin.v0);
+  REQUIRE(file.contacts.size() == 1);
+  CHECK(file.contacts[0].shape == dynamics::RigidContact::Shape::kJournalBearing);
+  const auto a = eventDriven(file, 0.06), b = eventDriven(builtin, 0.06);
+  requireSameEvents(a, b, 1e-9);
+  for (std::size_t i = 0; i < a.events.size(); ++i) CHECK(a.events[i].t == b.events[i].t);
 }
 
 TEST_CASE("model file: the roller-crank example assembles and runs event-driven and Moreau-Jean",
