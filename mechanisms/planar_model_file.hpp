@@ -46,6 +46,9 @@
 /// initial.independent (and their velocities) are held, the others are corrected by kinematic
 /// assembly at t = 0 (dynamics/model_assembly.hpp) so that every joint and driver is closed.
 ///
+/// The expressions keep their variables inside the scenario: run one loaded scenario from one
+/// thread at a time (load it once per thread for parallel runs).
+///
 /// Errors are mechanisms::InputError: "FILE:LINE: model.KEY.PATH: what was expected", with
 /// the nearest valid name for a misspelt key, type or body and muParser's message for an
 /// expression.
