@@ -199,7 +199,7 @@ std::shared_ptr<Expression> Loader::expression(const YAML::Node& n, const std::s
     std::string what = "expression \"" + text + "\": " + err.GetMsg();
     if (err.GetMsg().find("position") == std::string::npos && err.GetPos() >= 0)
       what += " (at position " + std::to_string(err.GetPos()) + ")";
-    if (err.GetCode() == mu::ecUNASSIGNABLE_TOKEN || err.GetCode() == mu::ecUNEXPECTED_VAR) {
+    if (err.GetCode() == mu::ecUNASSIGNABLE_TOKEN) {
       const std::string hint = didYouMean(err.GetToken(), names);
       if (!hint.empty()) what += hint;
       else if (vars == Vars::kConstants) what += " (only numbers, pi and model.parameters here)";

@@ -202,6 +202,8 @@ TEST_CASE("model file: errors name file, line, key path, what was expected", "[m
   CHECK(errorOf(blockModel("  forces:\n    - {type: force, body: block, fx: \"-2*x_blok\"}\n")) ==
         "m.yaml:5: model.forces[0].fx: expression \"-2*x_blok\": Unexpected token \"x_blok\" found at position 3.; "
         "did you mean 'x_block'?");
+  CHECK(errorOf(blockModel("  drivers:\n    - {body_j: block, angle: \"2 t\"}\n")) ==
+        "m.yaml:5: model.drivers[0].angle: expression \"2 t\": Unexpected variable \"t\" found at position 2");
   CHECK(errorOf(blockModel("  drivers:\n    - {body_j: block, angle: \"x_block*t\"}\n")) ==
         "m.yaml:5: model.drivers[0].angle: expression \"x_block*t\": Unexpected token \"x_block\" found at position "
         "0. (a function of t and model.parameters only)");
