@@ -7,8 +7,9 @@
 namespace stickslip::cli {
 namespace {
 
-std::array<const Command*, 6> allCommands() {
-  return {&listCommand(), &showCommand(), &runCommand(), &verifyCommand(), &lcpCommand(), &benchCommand()};
+std::array<const Command*, 7> allCommands() {
+  return {&listCommand(),    &showCommand(), &runCommand(),  &compareCommand(),
+          &verifyCommand(), &lcpCommand(),  &benchCommand()};
 }
 
 void printCommandList(std::ostream& os) {
