@@ -231,7 +231,7 @@ TEST_CASE("model file: errors name file, line, key path, what was expected", "[m
 }
 
 TEST_CASE("model file: every element kind loads (the fuzz seed)", "[model-file]") {
-  const auto s = mechanisms::loadPlanarModelFile(kExamples + "/../../fuzz/corpus/fuzz_scenario_yaml/everything.yaml");
+  const auto s = mechanisms::loadPlanarModelFile(kExamples + "/../../fuzz/corpus/fuzz_planar_model/everything.yaml");
   CHECK(s.model.bodyCount() == 4);
   CHECK(s.model.joints().size() == 5);  // the clearance joint is a contact
   CHECK(s.contacts.size() == 3);

@@ -22,7 +22,7 @@ using namespace stickslip;
 
 namespace {
 
-constexpr const char* kTarget = "fuzz_scenario_yaml";
+constexpr const char* kTarget = "fuzz_planar_model";
 
 }  // namespace
 
