@@ -16,7 +16,7 @@ int run(const po::variables_map&, std::ostream& out, std::ostream&) {
   for (const auto& s : mechanisms::rigidScenarios())
     out << "  " << std::left << std::setw(22) << s.name
         << (s.moreau_jean ? "event-driven, moreau-jean" : "event-driven")
-        << (s.name == "belt" || s.name == "flores-translational" ? ", penalty" : "")
+        << (s.name == "belt" || s.name == "flores-translational" || s.name.starts_with("zheng-") ? ", penalty" : "")
         << (s.name == "dupont" ? ", minimal-form" : "")
         << "\n      " << s.summary << "\n";
   const std::pair<const char*, const char*> others[] = {{"journal-bearing", "penalty"},

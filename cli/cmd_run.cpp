@@ -17,6 +17,7 @@
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "cli/run_flores_compliant.hpp"
+#include "cli/run_zheng_penalty.hpp"
 #include "cli/run_muvengei.hpp"
 #include "cli/run_nonsmooth.hpp"
 #include "cli/run_options.hpp"
@@ -39,8 +40,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
   o.add_options()("scenario", po::value<std::string>()->required(),
                   ("a scenario file (.yaml) or a built-in scenario: " + scenarios).c_str())(
       "method", po::value<std::string>(),
-      "event-driven, moreau-jean (rigid contacts with set-valued Coulomb), penalty (belt, "
-      "journal-bearing, flores-translational, muvengei-lugre, roller-crank) or minimal-form (Blajer: "
+      "event-driven, moreau-jean (rigid contacts with set-valued Coulomb; zheng-*: a rigid clearance "
+      "joint), penalty (belt, journal-bearing, flores-translational, muvengei-lugre, roller-crank, zheng-*) or minimal-form (Blajer: "
       "blajer-1, blajer-2, dupont); default: penalty for belt, flores-translational, journal-bearing, "
       "muvengei-lugre and roller-crank, minimal-form for blajer-1 and blajer-2, event-driven for the others")(
       "set", po::value<std::vector<std::string>>()->composing(),
@@ -58,7 +59,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
        "muvengei-lugre also: none, default lugre-nondimensional; roller-crank also: none, default "
        "brown-mcphee): " + laws +
        "; zheng-*: coulomb-stiction (dry, mu < mu_s; default), coulomb (dry, mu = mu_s), ambrosio "
-       "(modified Coulomb) or none").c_str())(
+       "(modified Coulomb) or none, and with --method penalty any law of the catalogue or none "
+       "(default ambrosio)").c_str())(
       "table", po::bool_switch(),
       "roller-crank: run the review's six friction models and print the Table 4 analogue "
       "(relative CPU time, steps, max F/N, chatter in the initial stick phase)")(
@@ -275,6 +277,7 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
     return runMuvengei(vm, sc, out, err);
   }
   if (scenario == "flores-translational" && method == "penalty") return runFloresPenalty(vm, sc, out, err);
+  if (scenario.starts_with("zheng-") && method == "penalty") return runZhengPenalty(vm, sc, out, err);
   if (scenario != "belt" || method != "penalty") return runNonsmooth(vm, sc, out, err);
   const std::string law_name = vm["friction"].as<std::string>();
   const auto& belt = mechanisms::scenarioDataOf<mechanisms::Belt>(sc.data, scenario);

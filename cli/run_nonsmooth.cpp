@@ -107,7 +107,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
       scenario.model ? *scenario.model
                      : mechanisms::buildRigidScenario(
                            name, scenario.data, vm["friction"].defaulted() ? "default" : vm["friction"].as<std::string>(),
-                           vm["ideal"].as<bool>());
+                           vm["ideal"].as<bool>(), method == "moreau-jean");
   const double t_end = vm["t-end"].defaulted() ? info.t_end : vm["t-end"].as<double>();
   const std::string solver = vm["solver"].as<std::string>();
   const std::string csv = outputPath(vm);
@@ -150,7 +150,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
   } else {
     throw std::invalid_argument("--method: expected event-driven or moreau-jean for '" + name +
-                                "' (penalty: belt and journal-bearing; minimal-form: dupont, blajer-1, blajer-2), got '" + method + "'");
+                                "' (penalty: belt, journal-bearing, flores-translational, muvengei-lugre, roller-crank, zheng-*; minimal-form: dupont, blajer-1, blajer-2), got '" + method + "'");
   }
 
   if (!csv.empty()) {

@@ -20,9 +20,9 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
       {"ball", "disk dropped from 1 m with e = 0.5 and 2 m/s forward, mu = 0.3: bounces, slides, then rolls", 3.0, 1e-4},
       {"flores-translational", "Flores, Leine & Glocker's slider-crank with a translational clearance joint (DESIGN 7)", 0.2, 1e-5},
       {"journal-bearing-rigid", "journal dropped spinning into a bearing with 0.1 mm clearance (review Table 5) as a rigid clearance joint: impacts e = 0.9, Coulomb mu = 0.1", 0.25, 1e-5},
-      {"zheng-torque", "Zheng et al. Example I: slider-crank, clearance joint in permanent contact, torque 0.5 sin(2 pi t), mu = 0.10, mu_s = 0.11", 2.0, 1e-4, true, 1e-5, false},
-      {"zheng-rheonomic", "Zheng et al. Example II: the crank driven as 0.5 sin(2 pi t) rad, mu = 0.05, mu_s = 0.055", 2.0, 1e-4, true, 1e-5, false},
-      {"zheng-equilibrium", "Zheng et al. Example III: the free slider-crank at rest at theta1 = pi - 0.01; dry Coulomb mu = 0.15, mu_s = 0.2 holds it", 5.0, 1e-4, true, 1e-5, false},
+      {"zheng-torque", "Zheng et al. Example I: slider-crank, clearance joint in permanent contact, torque 0.5 sin(2 pi t), mu = 0.10, mu_s = 0.11", 2.0, 1e-4, true, 1e-5},
+      {"zheng-rheonomic", "Zheng et al. Example II: the crank driven as 0.5 sin(2 pi t) rad, mu = 0.05, mu_s = 0.055", 2.0, 1e-4, true, 1e-5},
+      {"zheng-equilibrium", "Zheng et al. Example III: the free slider-crank at rest at theta1 = pi - 0.01; dry Coulomb mu = 0.15, mu_s = 0.2 holds it", 5.0, 1e-4, true, 1e-5},
   };
   return all;
 }
@@ -36,7 +36,7 @@ const RigidScenarioInfo& rigidScenarioInfo(std::string_view name) {
 }
 
 dynamics::RigidScenario buildRigidScenario(std::string_view name, const ScenarioData& data,
-                                           std::string_view friction, bool ideal) {
+                                           std::string_view friction, bool ideal, bool rigid) {
   rigidScenarioInfo(name);
   const bool zheng = name.starts_with("zheng-");
   if ((friction != "default" || ideal) && !zheng)
@@ -58,8 +58,15 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
   // with μ < μs (the scenarios' default); and the ideal-joint mechanism.
   ZhengSliderCrank z = scenarioDataOf<ZhengSliderCrank>(data, name);
   z.ideal = ideal;
-  if (friction == "ambrosio")
+  z.rigid_contact = rigid && !ideal;
+  if (friction == "ambrosio") {
+    if (z.rigid_contact)
+      throw std::invalid_argument("--friction: ambrosio (modified Coulomb) needs the compliant "
+                                  "clearance joint of " + std::string(name) +
+                                  " (event-driven or penalty); the rigid joint takes "
+                                  "coulomb-stiction, coulomb or none");
     z.modified_coulomb = true;
+  }
   else if (friction == "coulomb")
     z.mu_static = z.mu_kinetic;
   else if (friction == "none")
@@ -72,9 +79,9 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
 }
 
 dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction,
-                                           bool ideal) {
+                                           bool ideal, bool rigid) {
   rigidScenarioInfo(name);
-  return buildRigidScenario(name, defaultScenarioData(name), friction, ideal);
+  return buildRigidScenario(name, defaultScenarioData(name), friction, ideal, rigid);
 }
 
 }  // namespace stickslip::mechanisms

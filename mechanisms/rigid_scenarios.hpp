@@ -20,7 +20,9 @@ struct RigidScenarioInfo {
   /// of 1e-8 instead of Adams at 1e-10.
   bool stiff = false;
   double zero_velocity = 1e-8;  ///< |v_t| below this counts as zero at an event [m/s]
-  bool moreau_jean = true;      ///< false: a compliant contact, event-driven only
+  /// Moreau–Jean runs it (zheng-*: with the rigid clearance joint, buildRigidScenario's
+  /// `rigid`); false: a compliant contact, event-driven only.
+  bool moreau_jean = true;
 };
 
 /// Every built-in rigid scenario, in the order `stickslip list` shows them.
@@ -31,14 +33,16 @@ const RigidScenarioInfo& rigidScenarioInfo(std::string_view name);
 /// zheng-* scenarios, `friction` chooses the clearance joint's friction — "coulomb-stiction"
 /// (dry, set-valued, μ < μs; their default), "coulomb" (dry, μs = μ), "ambrosio" (Zheng's
 /// modified Coulomb, regularized) or "none" — and `ideal` replaces the clearance joint by an
-/// ideal revolute; other scenarios take only "default" and no `ideal`. Throws
+/// ideal revolute; `rigid` makes it a rigid unilateral joint (ZhengSliderCrank::rigid_contact,
+/// for Moreau–Jean; not with "ambrosio"). Other scenarios take only "default", no `ideal`
+/// and ignore `rigid` (their contacts are rigid already). Throws
 /// std::invalid_argument for an unknown name or choice, or data of another scenario.
 dynamics::RigidScenario buildRigidScenario(std::string_view name, const ScenarioData& data,
                                            std::string_view friction = "default",
-                                           bool ideal = false);
+                                           bool ideal = false, bool rigid = false);
 /// The same with the scenario's default data.
 dynamics::RigidScenario buildRigidScenario(std::string_view name,
                                            std::string_view friction = "default",
-                                           bool ideal = false);
+                                           bool ideal = false, bool rigid = false);
 
 }  // namespace stickslip::mechanisms

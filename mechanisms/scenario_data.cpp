@@ -134,7 +134,8 @@ std::vector<P> parametersOf(ZhengSliderCrank& z) {
           {"mu_kinetic", &z.mu_kinetic, R::kNonNegative, "dry Coulomb coefficient in the clearance joint"},
           {"mu_static", &z.mu_static, R::kNonNegative, "static coefficient, >= mu_kinetic"},
           {"modified_v0", &z.modified_v0, R::kPositive, "modified Coulomb (ambrosio): no force below [m/s]"},
-          {"modified_v1", &z.modified_v1, R::kPositive, "modified Coulomb: full mu_kinetic N from [m/s]"}  };
+          {"modified_v1", &z.modified_v1, R::kPositive, "modified Coulomb: full mu_kinetic N from [m/s]"},
+          {"rigid_restitution", &z.rigid_restitution, R::kUnit, "Newton restitution of the rigid joint (moreau-jean)"}};
   // Only the drive of the example (its name chose it) has parameters.
   if (z.drive == ZhengSliderCrank::Drive::kRheonomic) {
     p.push_back({"rheonomic_amplitude", &z.rheonomic_amplitude, R::kAny, "theta1(t) = A sin(2 pi t) [rad]"});

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <variant>
+#include <vector>
 
 namespace stickslip::mechanisms {
 
@@ -21,6 +22,11 @@ void ZhengSliderCrank::validate() const {
   else if (!(mu_kinetic >= 0.0 && mu_static >= mu_kinetic))
     os << "0 <= mu_kinetic <= mu_static, got " << mu_kinetic << ", " << mu_static;
   else if (!(impact_velocity > 0.0)) os << "impact_velocity > 0, got " << impact_velocity;
+  else if (!(rigid_restitution >= 0.0 && rigid_restitution <= 1.0))
+    os << "rigid_restitution in [0, 1], got " << rigid_restitution;
+  else if (rigid_contact && modified_coulomb && mu_kinetic > 0.0)
+    os << "set-valued Coulomb with a rigid clearance joint (the modified Coulomb law needs the "
+          "compliant one)";
   if (!os.str().empty()) throw std::invalid_argument("ZhengSliderCrank: expected " + os.str());
 }
 
@@ -77,7 +83,9 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
     dynamics::RigidContact c;
     c.name = "clearance-A";
     c.shape = dynamics::RigidContact::Shape::kJournalBearing;
-    c.normal = dynamics::RigidContact::Normal::kCompliant;
+    c.normal = z.rigid_contact ? dynamics::RigidContact::Normal::kUnilateral
+                               : dynamics::RigidContact::Normal::kCompliant;
+    c.restitution = z.rigid_restitution;
     c.body_i = crank;
     c.body_j = rod;
     c.journal_bearing.journal_centre_on_i = {z.crank_radius, 0.0};
@@ -154,9 +162,12 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
     // the contact force passes off the journal centre as the friction circle allows.
     const double tangential = at_rest ? weld.torque_on_i / z.journal_radius : 0.0;
     const double normal = std::sqrt(std::max(load * load - tangential * tangential, 0.0));
+    // A rigid joint carries the load at contact (δ = 0).
     const double delta =
-        std::pow(normal / std::get<dynamics::HuntCrossleyLaw>(s.contacts[0].compliant_law).stiffness,
-                 1.0 / z.exponent);
+        z.rigid_contact
+            ? 0.0
+            : std::pow(normal / std::get<dynamics::HuntCrossleyLaw>(s.contacts[0].compliant_law).stiffness,
+                       1.0 / z.exponent);
     // F rotated by −α is (−N, F_t), α the direction of n.
     const double alpha = std::atan2(on_journal.y(), on_journal.x()) - std::atan2(tangential, -normal);
     e = (c + delta) * Eigen::Vector2d(std::cos(alpha), std::sin(alpha));
@@ -165,7 +176,7 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
   // At rest the passes above leave an acceleration of ~1e-5 rad/s² (the weld's load is taken
   // at the previous pass's pose). Gauss–Newton on e makes the real model's acceleration at
   // rest vanish, with the journal stuck: a = a₀ + G J_nᵀ N + G J_tᵀ F_t, F_t from J_t a = 0.
-  if (at_rest && !z.ideal) {
+  if (at_rest && !z.ideal && !z.rigid_contact) {
     dynamics::ConstrainedResponse response(m);
     dynamics::ContactKinematics k;
     const Eigen::VectorXd rest = Eigen::VectorXd::Zero(9);
@@ -218,6 +229,27 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
     rhs(row) = z.theta1_rate;
   }
   s.v0 = a.colPivHouseholderQr().solve(rhs);
+  return s;
+}
+
+ZhengPenaltySystem zhengPenalty(const ZhengSliderCrank& z,
+                                std::shared_ptr<const dynamics::FrictionLaw> friction) {
+  if (z.ideal || z.rigid_contact)
+    throw std::invalid_argument("zhengPenalty: expected the compliant clearance joint (ideal and "
+                                "rigid_contact false)");
+  const dynamics::RigidScenario rigid = zhengRigid(z);  // validates the data
+  const dynamics::RigidContact& joint = rigid.contacts.at(0);
+  dynamics::HuntCrossleyLaw law = std::get<dynamics::HuntCrossleyLaw>(joint.compliant_law);
+  law.min_impact_velocity = z.impact_velocity;
+  ZhengPenaltySystem s;
+  s.model = std::make_unique<dynamics::PlanarModel>(rigid.model);
+  std::vector<dynamics::PenaltyContact> contacts{dynamics::PenaltyContact::journalBearing(
+      joint.body_i, joint.body_j, joint.journal_bearing, law, std::move(friction), joint.name)};
+  dynamics::EomOptions eom;
+  eom.baumgarte_alpha = eom.baumgarte_beta = 10.0;
+  s.system = std::make_unique<dynamics::PenaltySystem>(*s.model, std::move(contacts),
+                                                       dynamics::EomMethod::kBaumgarte, eom);
+  s.y0 = s.system->initialState(0.0, rigid.q0, rigid.v0);
   return s;
 }
 

@@ -438,3 +438,32 @@ TEST_CASE("failed nonsmooth runs keep their CSV, marked incomplete with the reas
   }
   std::filesystem::remove(csv);
 }
+
+TEST_CASE("stickslip run zheng-torque: event-driven, penalty and Moreau-Jean end at the same crank angle",
+          "[cli][run][zheng]") {
+  // 0.5 s of Example I. The penalty route's default is Zheng's modified Coulomb (ambrosio),
+  // run here against event-driven with the same law; Moreau-Jean takes the rigid clearance
+  // joint with dry Coulomb, against event-driven with the compliant one.
+  auto theta = [](const Run& r, const char* key) {
+    const auto j = nlohmann::json::parse(r.out);
+    return j[key][2].get<double>();
+  };
+  const Run ed = cli({"run", "zheng-torque", "--method", "event-driven", "--friction", "ambrosio", "--t-end", "0.5", "--json"});
+  const Run pe = cli({"run", "zheng-torque", "--method", "penalty", "--t-end", "0.5", "--json"});
+  const Run ed_dry = cli({"run", "zheng-torque", "--method", "event-driven", "--t-end", "0.5", "--json"});
+  const Run mj = cli({"run", "zheng-torque", "--method", "moreau-jean", "--t-end", "0.5", "--json"});
+  for (const Run* r : {&ed, &pe, &ed_dry, &mj}) {
+    INFO(r->err);
+    REQUIRE(r->code == 0);
+  }
+  const auto pj = nlohmann::json::parse(pe.out);
+  CHECK(pj["friction"] == "ambrosio");
+  CHECK(pj["integrator"] == "bdf");
+  CHECK(pj["status"] == "success");
+  CHECK(theta(pe, "final_state") == Approx(theta(ed, "final_q")).margin(1e-6));
+  CHECK(theta(mj, "final_q") == Approx(theta(ed_dry, "final_q")).margin(1e-2));
+  // The modified Coulomb law needs the compliant joint.
+  const Run bad = cli({"run", "zheng-torque", "--method", "moreau-jean", "--friction", "ambrosio"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("compliant") != std::string::npos);
+}
