@@ -7,8 +7,9 @@
 namespace stickslip::cli {
 namespace {
 
-std::array<const Command*, 6> allCommands() {
-  return {&listCommand(), &showCommand(), &runCommand(), &verifyCommand(), &lcpCommand(), &benchCommand()};
+std::array<const Command*, 8> allCommands() {
+  return {&listCommand(), &showCommand(), &runCommand(),   &sweepCommand(),
+          &mergeCommand(), &verifyCommand(), &lcpCommand(), &benchCommand()};
 }
 
 void printCommandList(std::ostream& os) {

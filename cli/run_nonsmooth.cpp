@@ -17,6 +17,7 @@
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
+#include "mechanisms/zheng.hpp"
 
 namespace stickslip::cli {
 namespace {
@@ -33,6 +34,25 @@ std::vector<std::pair<double, std::string>> referenceEvents(const mechanisms::Sc
   if (const auto* in = std::get_if<mechanisms::PushedIncline>(&s.data))
     return mechanisms::pushedInclineReference(t_end, *in);
   return {};
+}
+
+/// Zheng's Example III (a free crank released at rest): whether the crank held its initial
+/// angle, from the largest |theta1 - theta1(0)| over the recorded history (events included).
+struct CrankHold {
+  double drift = 0.0;  ///< [rad]
+  bool held = false;
+};
+std::optional<CrankHold> crankHold(const mechanisms::Scenario& s, const dynamics::NonsmoothRun& r) {
+  const auto* z = std::get_if<mechanisms::ZhengSliderCrank>(&s.data);
+  if (!z || z->drive != mechanisms::ZhengSliderCrank::Drive::kFree || r.history.rows() == 0) return {};
+  constexpr int kTheta1 = 3;  // history columns: t, then the crank's x, y, theta
+  // Sticking, theta1 moves by round-off only (~1e-15 rad); slipping, it falls by ~1e-2 rad
+  // within a tenth of a second: 1e-6 rad separates the two with room on both sides.
+  constexpr double kHeldTolerance = 1e-6;
+  CrankHold h;
+  h.drift = (r.history.col(kTheta1).array() - r.history(0, kTheta1)).abs().maxCoeff();
+  h.held = r.ok && h.drift <= kHeldTolerance;
+  return h;
 }
 
 }  // namespace
@@ -145,6 +165,10 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
       j["h"] = h;
       j["us_per_step"] = steps > 0 ? 1e6 * r.cpu_seconds / double(steps) : 0.0;
     }
+    if (const auto hold = crankHold(scenario, r)) {
+      j["theta1_drift"] = hold->drift;
+      j["held"] = hold->held;
+    }
     if (!reference.empty())
       j["reference"] = {{"events", ref}, {"matched", matched}, {"max_time_error", finiteOrNull(max_error)}};
     out << j.dump() << "\n";
@@ -159,6 +183,9 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     if (r.mode_checks > 0)
       out << "LCP vs trial-and-error: " << r.mode_mismatches << " mismatches in " << r.mode_checks
           << " decisions\n";
+    if (const auto hold = crankHold(scenario, r))
+      out << "crank       " << (hold->held ? "held" : "not held") << ", max |theta1 - theta1(0)| = "
+          << hold->drift << " rad\n";
     out << "cpu         " << r.cpu_seconds << " s\n"
         << "events      " << r.events.size() << "\n";
     const std::size_t shown = std::min<std::size_t>(r.events.size(), 40);
