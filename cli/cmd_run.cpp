@@ -7,6 +7,7 @@
 // 0.25 s, 1 µs RK4 step), muvengei-lugre by its own (lugre-nondimensional, BDF, two crank
 // revolutions, output every 1 µs).
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -209,6 +210,11 @@ po::variables_map withRunSettings(const po::variables_map& given, const mechanis
                   .run(),
               vm);
   po::notify(vm);
+  for (const char* o : {"t-end", "dt", "tolerance", "event-tolerance"})
+    if (const double x = vm[o].as<double>(); !(x > 0.0 && std::isfinite(x)))
+      throw std::invalid_argument("--" + std::string(o) + ": expected a number > 0, got " + mechanisms::exactNumber(x));
+  if (const double theta = vm["theta"].as<double>(); !(theta >= 0.5 && theta <= 1.0))
+    throw std::invalid_argument("--theta: expected a number in [0.5, 1], got " + mechanisms::exactNumber(theta));
   const std::vector<std::string> methods{"event-driven", "moreau-jean", "penalty", "minimal-form"};
   if (const std::string m = vm["method"].as<std::string>(); std::find(methods.begin(), methods.end(), m) == methods.end())
     throw std::invalid_argument("--method: unknown method '" + m + "' (expected event-driven, moreau-jean, "

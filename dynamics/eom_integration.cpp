@@ -46,6 +46,7 @@ EomRunResult integrateRk4(EomSolver& solver, double t0, double t_end, double h,
     if (observer) observer(t_next, y.head(nq), y.tail(nv));
   }
   result.status = status;
+  if (status != EomStatus::kSuccess) result.message = solver.failure();
   q = y.head(nq);
   v = y.tail(nv);
   return result;

@@ -8,6 +8,7 @@
 
 #include <Eigen/Dense>
 #include <functional>
+#include <string>
 
 #include "dynamics/eom_solver.hpp"
 
@@ -17,6 +18,7 @@ struct EomRunResult {
   EomStatus status = EomStatus::kSuccess;
   double t = 0.0;  ///< time reached (t_end on success)
   long steps = 0;  ///< steps completed
+  std::string message;  ///< on failure: EomSolver::failure() (time, method, joint rows)
   bool ok() const { return status == EomStatus::kSuccess; }
 };
 

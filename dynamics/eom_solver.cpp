@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <sstream>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -66,6 +67,28 @@ bool luSingular(const Eigen::PartialPivLU<Eigen::MatrixXd>& lu, double tol) {
 }
 
 }  // namespace
+
+std::string describeDependentRows(const MultibodySystem& system, const Eigen::MatrixXd& jacobian) {
+  const Index m = jacobian.rows();
+  if (m == 0) return "";
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(jacobian, Eigen::ComputeFullU);
+  const auto& sigma = svd.singularValues();
+  // With m > nv the rows beyond nv are dependent whatever q is: U's last column is null.
+  const Index k = m - 1;
+  const double smallest = k < sigma.size() ? sigma(k) : 0.0;
+  std::ostringstream os;
+  os << " (smallest/largest singular value "
+     << (sigma.size() > 0 && sigma(0) > 0.0 ? smallest / sigma(0) : 0.0) << "); dependent rows:";
+  const auto u = svd.matrixU().col(k);
+  const double big = u.cwiseAbs().maxCoeff();
+  const char* sep = " ";
+  for (Index r = 0; r < m; ++r)
+    if (std::abs(u(r)) >= 1e-3 * big) {
+      os << sep << system.constraintRowName(r);
+      sep = ", ";
+    }
+  return os.str();
+}
 
 EomSolver::EomSolver(const MultibodySystem& system, EomMethod method, EomOptions options)
     : system_(system),
@@ -150,21 +173,45 @@ EomStatus EomSolver::accelerations(double t, const Eigen::Ref<const VectorXd>& q
   system_.jacobian(t, q, jac_);
   system_.gamma(t, q, v, gamma_);
   iterations_ = 0;
+  EomStatus status = EomStatus::kSingular;
   switch (method_) {
     case EomMethod::kBaumgarte:
       stabilizationTerms(t, q, v);
       gamma_ -= 2.0 * options_.baumgarte_alpha * phi_dot_ +
                 options_.baumgarte_beta * options_.baumgarte_beta * phi_;
-      return lagrange(t, q, vdot);
+      status = lagrange(t, q, vdot);
+      break;
     case EomMethod::kPenalty:
-    case EomMethod::kAugmentedLagrangian: return penalty(t, q, v, vdot);
-    case EomMethod::kNullSpace: return nullSpace(vdot);
-    case EomMethod::kMoorePenrose: return moorePenrose(vdot);
+    case EomMethod::kAugmentedLagrangian: status = penalty(t, q, v, vdot); break;
+    case EomMethod::kNullSpace: status = nullSpace(vdot); break;
+    case EomMethod::kMoorePenrose: status = moorePenrose(vdot); break;
     case EomMethod::kLagrange:
     case EomMethod::kCoordinatePartitioning:
-    case EomMethod::kDirectCorrection: return lagrange(t, q, vdot);
+    case EomMethod::kDirectCorrection: status = lagrange(t, q, vdot); break;
   }
-  return EomStatus::kSingular;
+  return describe(status, t, q, "accelerations");
+}
+
+EomStatus EomSolver::describe(EomStatus status, double t, const Eigen::Ref<const VectorXd>& q,
+                              const char* where) {
+  if (status == EomStatus::kSuccess) {
+    if (!failure_.empty()) failure_.clear();
+    return status;
+  }
+  // Only on failure, so the SVD's allocations do not touch the time loop.
+  std::ostringstream os;
+  os << "EOM solve (" << toString(method_) << ", " << where << ") failed at t = " << t << " s: ";
+  if (status == EomStatus::kNotConverged) {
+    os << "no convergence in " << iterations_ << " iterations";
+  } else {
+    // The left singular vector of the smallest singular value of D combines the rows that
+    // have become dependent; name those with a noticeable weight.
+    system_.jacobian(t, q, jac_);
+    os << "singular constraint Jacobian" << describeDependentRows(system_, jac_)
+       << " — a singular configuration (dead centre, toggle, folded linkage) or redundant joints";
+  }
+  failure_ = os.str();
+  return status;
 }
 
 void EomSolver::stabilizationTerms(double t, const Eigen::Ref<const VectorXd>& q,
@@ -321,9 +368,10 @@ EomStatus EomSolver::derivative(double t, const Eigen::Ref<const VectorXd>& y,
 EomStatus EomSolver::project(double t, Eigen::Ref<VectorXd> q, Eigen::Ref<VectorXd> v) {
   checkSizes("project", q.size(), v.size());
   iterations_ = 0;
-  if (method_ == EomMethod::kCoordinatePartitioning) return partitionProject(t, q, v);
-  if (method_ == EomMethod::kDirectCorrection) return directCorrection(t, q, v);
-  return EomStatus::kSuccess;
+  EomStatus status = EomStatus::kSuccess;
+  if (method_ == EomMethod::kCoordinatePartitioning) status = partitionProject(t, q, v);
+  if (method_ == EomMethod::kDirectCorrection) status = directCorrection(t, q, v);
+  return describe(status, t, q, "projection");
 }
 
 EomStatus EomSolver::partitionProject(double t, Eigen::Ref<VectorXd> q, Eigen::Ref<VectorXd> v) {

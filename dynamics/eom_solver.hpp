@@ -35,6 +35,7 @@
 /// allocate nothing. Not thread-safe: one solver per thread.
 
 #include <Eigen/Dense>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -55,6 +56,12 @@ enum class EomMethod {
 std::string_view toString(EomMethod m);
 /// Every method, in the order of thesis §2.3.
 const std::vector<EomMethod>& allEomMethods();
+
+/// For messages about a rank-deficient constraint Jacobian D (m × nv) of `system`: the ratio
+/// of its smallest to largest singular value and the rows that have become dependent (those
+/// with weight in the left singular vector of the smallest singular value), named by
+/// MultibodySystem::constraintRowName. Allocates; call it only on failure.
+std::string describeDependentRows(const MultibodySystem& system, const Eigen::MatrixXd& jacobian);
 
 enum class EomStatus {
   kSuccess,
@@ -95,6 +102,9 @@ class EomSolver {
 
   /// λ from the last accelerations() (size m).
   const Eigen::VectorXd& multipliers() const { return lambda_; }
+  /// Why the last accelerations() or project() did not succeed: the time, the method, and for
+  /// kSingular the constraint rows (by joint) that have become dependent; empty after success.
+  const std::string& failure() const { return failure_; }
   /// Iterations of the last augmented-Lagrangian solve or projection.
   int lastIterations() const { return iterations_; }
   EomMethod method() const { return method_; }
@@ -113,6 +123,8 @@ class EomSolver {
   bool factorDependent();
   EomStatus partitionProject(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v);
   EomStatus directCorrection(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v);
+  EomStatus describe(EomStatus status, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                     const char* where);
   void stabilizationTerms(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                           const Eigen::Ref<const Eigen::VectorXd>& v);
 
@@ -123,6 +135,7 @@ class EomSolver {
   double penalty_ = 0.0;
   int iterations_ = 0;
   bool partitioned_ = false;
+  std::string failure_;
 
   // Workspace.
   Eigen::VectorXd mass_, mass_inv_, mass_inv_sqrt_;

@@ -12,6 +12,7 @@
 /// Nothing here is planar: the methods in eom_solver.hpp and model_assembly.hpp see only this.
 
 #include <Eigen/Dense>
+#include <string>
 
 namespace stickslip::dynamics {
 
@@ -51,6 +52,10 @@ class MultibodySystem {
   /// renormalizes its Euler parameters here).
   virtual void addToPositions(const Eigen::Ref<const Eigen::VectorXd>& delta,
                               Eigen::Ref<Eigen::VectorXd> q) const = 0;
+  /// Who owns constraint row `row` (0 ≤ row < m), for messages; default "row k".
+  virtual std::string constraintRowName(Eigen::Index row) const {
+    return "row " + std::to_string(row);
+  }
 };
 
 }  // namespace stickslip::dynamics

@@ -324,6 +324,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
     co.relative_tolerance = o.relative_tolerance;
     co.absolute_tolerance = o.absolute_tolerance;
     co.max_step = o.max_step;
+    co.max_steps = o.max_steps;
     const OdeRoots roots = [&](double, const Eigen::Ref<const Eigen::VectorXd>& yy,
                                Eigen::Ref<Eigen::VectorXd> g) {
       for (int k = 0; k < nc; ++k) {
@@ -353,7 +354,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
       }
       if (s.status == OdeStatus::kFailure) {
         run.status = eom_ok ? PenaltyStatus::kIntegratorFailure : PenaltyStatus::kEomFailure;
-        run.message = eom_ok ? s.message : "the EOM solve failed";
+        run.message = eom_ok ? s.message : sys.eomFailure();
         break;
       }
       if (s.status == OdeStatus::kRoot) {
@@ -382,7 +383,8 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
       const double h = std::min(o.dt, o.t_end - t);
       if (!rk4.step(f, t, h, y)) {
         run.status = eom_ok ? PenaltyStatus::kIntegratorFailure : PenaltyStatus::kEomFailure;
-        run.message = eom_ok ? "non-finite derivative" : "the EOM solve failed";
+        run.message = eom_ok ? "non-finite derivative at t = " + std::to_string(t) + " s"
+                             : sys.eomFailure();
         break;
       }
       ++run.steps;

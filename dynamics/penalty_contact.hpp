@@ -177,6 +177,11 @@ class PenaltySystem final : public MultibodySystem {
                       Eigen::Ref<Eigen::VectorXd> q) const override {
     model_.addToPositions(delta, q);
   }
+  std::string constraintRowName(Eigen::Index row) const override {
+    return model_.constraintRowName(row);
+  }
+  /// Why the last derivative() failed (EomSolver::failure()).
+  const std::string& eomFailure() const { return solver_.failure(); }
 
  private:
   const PlanarModel& model_;
@@ -199,6 +204,7 @@ struct PenaltyIntegrationOptions {
   double relative_tolerance = 1e-8;  ///< BDF, > 0
   double absolute_tolerance = 1e-12; ///< BDF, > 0 (the states include δ of µm and below)
   double max_step = 1e-4;            ///< BDF largest step [s], ≥ 0 (0: unlimited)
+  long max_steps = 500000;           ///< BDF steps between two samples or events, ≥ 1
   double output_dt = 1e-4;           ///< history sampling [s], > 0
   /// BDF: give up (kIntegratorFailure, with the reason) after this many internal steps in
   /// all, or after this many contact events in a row that leave t where it was (chattering).

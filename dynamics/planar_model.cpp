@@ -139,6 +139,14 @@ BodyIndex PlanarModel::addBody(std::string name, double mass, double inertia) {
   return bodyCount() - 1;
 }
 
+std::string PlanarModel::constraintRowName(Eigen::Index row) const {
+  for (const PlanarJoint& j : joints_)
+    if (row >= j.row && row < j.row + j.rows)
+      return "joint '" + j.name + "' row " + std::to_string(row - j.row + 1) + "/" +
+             std::to_string(j.rows);
+  return MultibodySystem::constraintRowName(row);
+}
+
 int PlanarModel::addJoint(PlanarJoint joint, Eigen::Index rows) {
   joint.row = rows_;
   joint.rows = rows;

@@ -145,6 +145,8 @@ class PlanarModel final : public MultibodySystem {
                     Eigen::Ref<Eigen::VectorXd> qdot) const override;
   void addToPositions(const Eigen::Ref<const Eigen::VectorXd>& delta,
                       Eigen::Ref<Eigen::VectorXd> q) const override;
+  /// "joint 'name' row i/n" for the joint or driver that owns the row.
+  std::string constraintRowName(Eigen::Index row) const override;
 
   /// T = ½ vᵀ M v [J].
   double kineticEnergy(const Eigen::Ref<const Eigen::VectorXd>& v) const;

@@ -20,13 +20,19 @@
 /// The LCP matrix is M = Eᵀ W E + K, with E z = r and K holding the λ and μ couplings; q̂ = Eᵀ q.
 /// Matrix class: for z ≥ 0, zᵀ M z = (E z)ᵀ W (E z) + Σᵢ μᵢ rₙᵢ λᵢ ≥ 0, so M is copositive
 /// when W is PSD. It is not copositive-plus when some μᵢ > 0 (z = e₄ᵢ gives zᵀMz = 0 but
-/// (M + Mᵀ) z = μᵢ e₄ᵢ₊₃ ≠ 0). Lemke's method still processes LCP(q̂, M) for copositive M
-/// whenever q̂ᵀz ≥ 0 for every z ≥ 0 with M z ≥ 0 and zᵀMz = 0 [Cottle, Pang & Stone 1992,
-/// §3.8 and §4.4; used for this LCP by Anitescu & Potra 1997]. Here those z are the reactions
-/// r = E z in the friction cones with W r = 0, and q̂ᵀz = qᵀ r, so the condition holds when
-/// W is positive definite, and when q lies in the range of W (W = J M⁻¹ Jᵀ and q = J v, as
-/// for a mechanism: qᵀr = vᵀ Jᵀ r = 0). With a singular W and an arbitrary q it may fail,
-/// and Lemke may end on a ray.
+/// (M + Mᵀ) z = μᵢ e₄ᵢ₊₃ ≠ 0), so the copositive-plus theorem [Cottle, Pang & Stone 1992,
+/// §4.4] does not apply as it stands; for positive definite W the structure closes the gap.
+/// A secondary ray (z + s h, z₀), s ≥ 0, with h ≥ 0, h ≠ 0, has hᵀ M h = 0 (copositivity and
+/// complementarity along the ray), hence E h = 0 and, from M h ≥ 0 in the λ rows, β± = 0 in
+/// h: h holds λ only, at some contact. Along the ray that contact's λ + uₜ and λ − uₜ grow,
+/// so its β± = 0, and λ > 0 forces its complement μ rₙ − β⁺ − β⁻ + d z₀ = μ rₙ + d z₀ to
+/// vanish, impossible with z₀ > 0 and d > 0. So with W
+/// positive definite and a non-cycling (lexicographic) rule Lemke ends with a solution, for
+/// every q and μ ≥ 0 (cf. Anitescu & Potra 1997). With μ = 0 the path meets structural ties
+/// (β⁺ + β⁻ = d z₀ on sliding rows), which lemke.cpp resolves in z₀'s favour. With a singular
+/// W, h may also carry reactions r = E h ≠ 0 in the cones with W r = 0, and Lemke may end on
+/// a ray; existence then needs qᵀr ≥ 0 for those r, which holds when q lies in the range of W
+/// (W = J M⁻¹ Jᵀ and q = J v, as for a mechanism: qᵀr = vᵀ Jᵀ r = 0).
 
 #include <Eigen/Dense>
 

@@ -46,6 +46,7 @@ void LemkeSolver::resize(Eigen::Index n) {
   x_.resize(n);
   column_.resize(n);
   ratio_row_.resize(n);
+  trial_.resize(n);
   basis_.resize(n);
   position_.resize(2 * n + 1);
   ties_.reserve(n);
@@ -207,6 +208,44 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
   column_ = -d_;  // B⁻¹ times the z₀ column
   int entering = z0;
 
+  // Reads a solution off a complementary basis, in the scaled variables, and checks it on the
+  // original problem (residual.hpp's definition, computed here without allocating).
+  const double norm_q = p.q.lpNorm<Eigen::Infinity>();
+  auto evaluate = [&](const Eigen::VectorXd& basic) {
+    // Only basic z are nonzero: w = q + Σ zⱼ Mⱼ over those columns.
+    out.z.setZero(n);
+    out.w = p.q;
+    double z_max = 0.0;
+    for (int i = 0; i < n; ++i) {
+      if (basis_[i] < n) continue;
+      const int j = basis_[i] - int(n);
+      const double zj = std::max(basic(i), 0.0) * col_scale_(j);
+      out.z(j) = zj;
+      z_max = std::max(z_max, zj);
+      if (zj == 0.0) continue;
+      const double* mj = p.M.col(j).data();
+      double* w = out.w.data();
+      for (Eigen::Index k = 0; k < n; ++k) w[k] += zj * mj[k];
+    }
+    double abs = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) abs = std::max(abs, std::abs(std::min(out.z(i), out.w(i))));
+    const double scale = std::max(norm_q, norm_M * z_max);
+    return Residual{abs, abs == 0.0 ? 0.0 : abs / std::max(scale, std::numeric_limits<double>::min())};
+  };
+  // x = B⁻¹ q̂ for the current basis by a fresh LU factorization, free of the round-off that the
+  // product-form updates accumulate.
+  auto resolveBasis = [&](Eigen::VectorXd& x) {
+    for (int i = 0; i < n; ++i) {
+      const int v = basis_[i];
+      if (v < n)
+        basis_matrix_.col(i) = Eigen::VectorXd::Unit(n, v);
+      else
+        basis_matrix_.col(i) = Ms_.col(v - n);
+    }
+    lu_.compute(basis_matrix_);
+    x = lu_.solve(qs_);
+  };
+
   for (;;) {
     // Pivot on row r with the entering column a = column_: x ← x − t a, x_r ← t.
     const double ar = column_(r);
@@ -293,44 +332,32 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
         r = ties_.front();
       }
     }
+    // z₀ whose ratio ties the minimum in exact arithmetic but misses the tie test: structural
+    // ties (with μ = 0 a friction LCP has β⁺ + β⁻ = d z₀ on every sliding row) drift apart by
+    // the round-off of the updated B⁻¹, far beyond `tol` on ill-conditioned paths; the smaller
+    // ratio then leaves instead of z₀ and the path can end on a secondary ray. Try the
+    // complementary basis with z₀ leaving, solved afresh, and take it only if it passes the
+    // acceptance test, so a looser tie cannot return a wrong answer.
+    const int z0_row = position_[z0];
+    if (z0_row >= 0 && r != z0_row && column_(z0_row) > piv_tol &&
+        ratio_row_(z0_row) <= min_ratio + 1e-6 * ratio_row_(z0_row) + tie_tol) {
+      basis_[z0_row] = entering;
+      resolveBasis(trial_);
+      if (trial_.allFinite() && evaluate(trial_).relative <= options_.accept_tol) {
+        position_[z0] = -1;
+        position_[entering] = z0_row;
+        x_ = trial_;
+        ++out.pivots;
+        break;
+      }
+      basis_[z0_row] = z0;
+    }
   }
 
-  // Read the solution off the final complementary basis, in the scaled variables, and check
-  // it on the original problem (residual.hpp's definition, computed here without allocating).
-  const double norm_q = p.q.lpNorm<Eigen::Infinity>();
-  auto evaluate = [&](const Eigen::VectorXd& basic) {
-    // Only basic z are nonzero: w = q + Σ zⱼ Mⱼ over those columns.
-    out.z.setZero(n);
-    out.w = p.q;
-    double z_max = 0.0;
-    for (int i = 0; i < n; ++i) {
-      if (basis_[i] < n) continue;
-      const int j = basis_[i] - int(n);
-      const double zj = std::max(basic(i), 0.0) * col_scale_(j);
-      out.z(j) = zj;
-      z_max = std::max(z_max, zj);
-      if (zj == 0.0) continue;
-      const double* mj = p.M.col(j).data();
-      double* w = out.w.data();
-      for (Eigen::Index k = 0; k < n; ++k) w[k] += zj * mj[k];
-    }
-    double abs = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) abs = std::max(abs, std::abs(std::min(out.z(i), out.w(i))));
-    const double scale = std::max(norm_q, norm_M * z_max);
-    return Residual{abs, abs == 0.0 ? 0.0 : abs / std::max(scale, std::numeric_limits<double>::min())};
-  };
   Residual res = evaluate(x_);
   if (res.relative > 1e3 * std::numeric_limits<double>::epsilon()) {
     // The product-form updates accumulate round-off; re-solve the final basis directly.
-    for (int i = 0; i < n; ++i) {
-      const int v = basis_[i];
-      if (v < n)
-        basis_matrix_.col(i) = Eigen::VectorXd::Unit(n, v);
-      else
-        basis_matrix_.col(i) = Ms_.col(v - n);
-    }
-    lu_.compute(basis_matrix_);
-    x_ = lu_.solve(qs_);  // x_ is no longer needed for pivoting
+    resolveBasis(x_);  // x_ is no longer needed for pivoting
     const Eigen::VectorXd z_prev = out.z, w_prev = out.w;
     const Residual res_refined = x_.allFinite() ? evaluate(x_) : Residual{HUGE_VAL, HUGE_VAL};
     if (res_refined.absolute <= res.absolute) {

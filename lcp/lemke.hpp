@@ -10,7 +10,9 @@
 ///
 /// Implementation notes: the basis inverse is kept explicitly and updated by one rank-1
 /// product-form step per pivot (O(n²)), ties in the ratio test are broken
-/// lexicographically with the rows of that inverse (no cycling), rows and columns of M are
+/// lexicographically with the rows of that inverse (no cycling), a near tie with z₀ (ratios
+/// within 1e-6 relative, which round-off can split) ends the run when the basis with z₀
+/// leaving, solved afresh, passes the acceptance test, rows and columns of M are
 /// equilibrated by positive diagonal scalings that leave complementarity unchanged, and the
 /// final basis is re-solved by an LU factorization so the answer carries no accumulated
 /// update error. A ray or numerical failure is retried along other pivot paths before it is
@@ -61,10 +63,11 @@ class LemkeSolver final {
   // Workspace, sized once per n: Ms_ = −R M C (scaled, negated: the z columns of the
   // augmented system), Binv_ the basis inverse, basis_matrix_ the terminal basis for the LU
   // re-solve; qs_ = R q, row/col scales R and C, d_ the covering vector, x_ = B⁻¹ qs_ the basic
-  // values, column_ = B⁻¹ (entering column), ratio_row_ scratch for ratios and row sums;
+  // values, column_ = B⁻¹ (entering column), ratio_row_ scratch for ratios and row sums, trial_
+  // a basis tried with z₀ leaving on a near tie;
   // basis_[row] = variable, position_[variable] = row or −1, ties_ rows tied in a ratio test.
   Eigen::MatrixXd Ms_, Binv_, basis_matrix_;
-  Eigen::VectorXd qs_, row_scale_, col_scale_, d_, x_, column_, ratio_row_;
+  Eigen::VectorXd qs_, row_scale_, col_scale_, d_, x_, column_, ratio_row_, trial_;
   std::vector<int> basis_, position_, ties_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cctype>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -190,6 +191,31 @@ Scenario parseFile(std::string_view file) {
   return s;
 }
 
+/// `text` as a YAML scalar that reads back as exactly `text`: plain when it is a simple
+/// word or number, double-quoted with escapes otherwise.
+std::string yamlScalar(const std::string& text) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '+';
+  }) && text != "null" && text != "~" && text.front() != '-';
+  if (plain) return text;
+  std::string q = "\"";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      q += '\\';
+      q += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      static const char* hex = "0123456789abcdef";
+      q += "\\x";
+      q += hex[u >> 4];
+      q += hex[u & 15];
+    } else {
+      q += c;
+    }
+  }
+  return q + "\"";
+}
+
 }  // namespace
 
 bool isScenarioFile(std::string_view arg) {
@@ -278,7 +304,7 @@ std::string scenarioYaml(const Scenario& scenario, std::string_view summary,
         os << "  " << n << ": " << exactNumber(scenario.friction->get(n)) << "\n";
   }
   os << "run:  # options of stickslip run ('-' written '_'); those left out take the scenario's defaults\n";
-  for (const auto& [k, v] : run) os << "  " << k << ": " << v << "\n";
+  for (const auto& [k, v] : run) os << "  " << yamlScalar(k) << ": " << yamlScalar(v) << "\n";
   return os.str();
 }
 

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "dynamics/eom_solver.hpp"
+
 namespace stickslip::dynamics {
 
 ConstrainedResponse::ConstrainedResponse(const PlanarModel& model, double baumgarte_alpha,
@@ -51,7 +53,8 @@ bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::V
   std::ostringstream os;
   os << "joint Jacobian is rank-deficient at t = " << t
      << " s (dead centre or redundant joints): smallest Cholesky pivot of D M^-1 D^T is "
-     << piv.minCoeff() << ", largest " << largest;
+     << piv.minCoeff() << ", largest " << largest
+     << describeDependentRows(model_, d_);
   message_ = os.str();
   return false;
 }

@@ -36,6 +36,7 @@ void EventDrivenOptions::validate() const {
   else if (!(output_dt > 0.0)) os << "output_dt > 0, got " << output_dt;
   else if (!(max_step >= 0.0)) os << "max_step >= 0, got " << max_step;
   else if (max_events < 1) os << "max_events >= 1, got " << max_events;
+  else if (max_steps < 1) os << "max_steps >= 1, got " << max_steps;
   if (!os.str().empty()) throw std::invalid_argument("EventDrivenOptions: expected " + os.str());
 }
 
@@ -46,6 +47,9 @@ bool closed(ContactMode m) { return m != ContactMode::kOpen; }
 double sgn(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 /// [N]: far below any load of a mechanism, far above the round-off of a vanishing one.
 constexpr double kSideHysteresis = 1e-9;
+
+/// Events closer than event_tolerance to each other beyond this count stop the run (Zeno).
+constexpr long kMaxEventsAtOneInstant = 50;
 
 /// Thrown inside the engine to end the run with a message (never leaves this file).
 struct RunFailure : std::runtime_error {
@@ -958,6 +962,7 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
     co.relative_tolerance = opt_.relative_tolerance;
     co.absolute_tolerance = opt_.absolute_tolerance;
     co.max_step = opt_.max_step;
+    co.max_steps = opt_.max_steps;
     CvodeIntegrator ode(
         int(nq_ + nv_),
         [this](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dy) {
@@ -996,18 +1001,36 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
       }
       // An event: record the state before and after it.
       record(t, y);
+      // Root functions 2k, 2k + 1 belong to contact k, 2 nc + e to joint friction e.
+      const auto firing = [&] {
+        std::string names;
+        for (std::size_t k = 0; k < step.roots.size(); ++k) {
+          if (step.roots[k] == 0) continue;
+          const std::string& name = Eigen::Index(k) < 2 * nc_ ? contact(Eigen::Index(k) / 2).name
+                                                              : joints_[k - std::size_t(2 * nc_)].name;
+          if (names.find("'" + name + "'") == std::string::npos)
+            names += (names.empty() ? "'" : ", '") + name + "'";
+        }
+        return names.empty() ? std::string("none") : names;
+      };
       if (std::abs(t - last_event_t) <= opt_.event_tolerance) {
-        if (++events_here > 50) {
+        if (++events_here > kMaxEventsAtOneInstant) {
           std::ostringstream os;
-          os << "events accumulate at t = " << t << " s (Zeno or modes that contradict each other)";
+          os << "events accumulate at t = " << t << " s: more than " << kMaxEventsAtOneInstant
+             << " within event_tolerance = " << opt_.event_tolerance << " s, the last at "
+             << firing() << " (Zeno, or modes that contradict each other)";
           throw RunFailure(os.str());
         }
       } else {
         events_here = 0;
       }
       last_event_t = t;
-      if (long(run_.events.size()) >= opt_.max_events)
-        throw RunFailure("more than max_events = " + std::to_string(opt_.max_events) + " events");
+      if (long(run_.events.size()) >= opt_.max_events) {
+        std::ostringstream os;
+        os << "more than max_events = " << opt_.max_events << " events by t = " << t
+           << " s, the last at " << firing();
+        throw RunFailure(os.str());
+      }
       q = y.head(nq_);
       v = y.tail(nv_);
       handleEvent(t, q, v, false, step.roots);

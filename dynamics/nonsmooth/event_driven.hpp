@@ -67,6 +67,7 @@ struct EventDrivenOptions {
   double relative_tolerance = 1e-10;   ///< CVODE, > 0
   double absolute_tolerance = 1e-12;   ///< CVODE, > 0
   double max_step = 0.0;               ///< [s], 0: unlimited
+  long max_steps = 500000;             ///< CVODE steps between two samples or events, ≥ 1
   double event_tolerance = 1e-10;      ///< [s], see the file comment
   double gap_tolerance = 1e-9;         ///< |g| below this counts as contact [m]
   double velocity_tolerance = 1e-8;    ///< |ġ|, |v_t| below this count as zero [m/s]
@@ -76,7 +77,9 @@ struct EventDrivenOptions {
   std::string solver = "lemke";        ///< lemke | trial-and-error | siconos-<fc2d solver>
   bool cross_check = true;             ///< single contact: LCP vs trial-and-error
   double output_dt = 1e-3;             ///< history sampling [s], > 0 (events add rows)
-  long max_events = 1000000;           ///< guard against event accumulation
+  /// Guard against event accumulation over the run; besides, more than 50 events each within
+  /// event_tolerance of the previous one stop the run at once (Zeno), naming the contacts.
+  long max_events = 1000000;
   /// Throws std::invalid_argument("EventDrivenOptions: expected …, got …").
   void validate() const;
 };

@@ -271,6 +271,14 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   return true;
 }
 
+std::string MoreauJeanStepper::activeNames(Eigen::Index na) const {
+  std::string names;
+  for (Eigen::Index a = 0; a < na; ++a)
+    names += (a == 0 ? "'" : ", '") +
+             contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(a)])].name + "'";
+  return names;
+}
+
 bool MoreauJeanStepper::solveContacts(Eigen::Index na) {
   return siconos_ ? solveSiconos(na) : solveLemke(na);
 }
@@ -308,7 +316,8 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na) {
     pivots_ += res.pivots;
     if (!res.ok()) {
       std::ostringstream os;
-      os << "lemke on " << na << " active contact(s): " << lcp::toString(res.status)
+      os << "lemke on " << na << " active contact(s) " << activeNames(na) << ": "
+         << lcp::toString(res.status)
          << ", residual " << res.residual << " (relative " << res.relative_residual
          << "): " << res.message;
       message_ = os.str();
@@ -348,8 +357,8 @@ bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
     pivots_ += s.result.pivots;
     if (!s.result.ok()) {
       std::ostringstream os;
-      os << "siconos-" << s.solver.name() << " on " << na
-         << " active contact(s): " << lcp::toString(s.result.status) << ", residual "
+      os << "siconos-" << s.solver.name() << " on " << na << " active contact(s) "
+         << activeNames(na) << ": " << lcp::toString(s.result.status) << ", residual "
          << s.result.residual << " (relative " << s.result.relative_residual
          << "): " << s.result.message;
       message_ = os.str();

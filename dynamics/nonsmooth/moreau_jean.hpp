@@ -135,6 +135,8 @@ class MoreauJeanStepper {
  private:
   struct Siconos;
   bool solveContacts(Eigen::Index active);
+  /// 'name', 'name', … of the active contacts, for messages.
+  std::string activeNames(Eigen::Index active) const;
   bool solveLemke(Eigen::Index active);
   bool solveSiconos(Eigen::Index active);
 

@@ -408,3 +408,33 @@ TEST_CASE("a failed penalty run keeps its CSV and marks it incomplete, exit code
   CHECK(last.rfind("# incomplete: ", 0) == 0);
   std::filesystem::remove(csv);
 }
+
+TEST_CASE("failed nonsmooth runs keep their CSV, marked incomplete with the reason, exit code 1",
+          "[cli][run][guards]") {
+  // Event-driven: a CVODE tolerance below round-off (CV_TOO_MUCH_ACC); Moreau-Jean: a step
+  // that would take more than max_steps.
+  const auto csv = std::filesystem::temp_directory_path() / "stickslip_cli_failed_nonsmooth.csv";
+  struct Case {
+    std::vector<std::string> args;
+    const char* reason;
+  };
+  const Case cases[] = {
+      {{"--method", "event-driven", "--tolerance", "1e-30"}, "CV_TOO_MUCH_ACC"},
+      {{"--method", "moreau-jean", "--dt", "1e-10"}, "max_steps"},
+  };
+  for (const Case& c : cases) {
+    std::filesystem::remove(csv);
+    std::vector<std::string> args{"run", "belt", "--out", csv.string()};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const Run r = cli(args);
+    INFO(c.args[1] << ": " << r.err);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Catch::Contains("stickslip run: ") && Catch::Contains(c.reason));
+    std::ifstream in(csv);
+    std::string line, last;
+    while (std::getline(in, line)) last = line;
+    CHECK(last.rfind("# incomplete: ", 0) == 0);
+    CHECK_THAT(last, Catch::Contains(c.reason));
+  }
+  std::filesystem::remove(csv);
+}

@@ -141,7 +141,10 @@ TEST_CASE("scenario file errors name file, line, key and the fix, exit code 2", 
   requireInputError(run("scenario: belt\nrun:\n  method: event-drivn\n"),
                     {"unknown method 'event-drivn'", "did you mean 'event-driven'"});
   requireInputError(run("scenario: belt\nrun:\n  t_end: soon\n"), {f + ":3:", "run.t_end", "soon"});
-  requireInputError(run("scenario: belt\nrun:\n  friction: lugr\n"), {f + ":3:", "run.friction", "lugr"});
+  requireInputError(run("scenario: belt\nrun:\n  friction: lugr\n"), {f + ":3:", "run.friction", "lugr", "did you mean 'lugre'"});
+  requireInputError(run("scenario: belt\nrun:\n  t_end: -1\n"), {f + ":3:", "run.t_end", "expected a number > 0, got -1"});
+  requireInputError(run("scenario: dupont\nrun:\n  method: moreau-jean\n  dt: 0\n"), {f + ":4:", "run.dt", "> 0"});
+  requireInputError(cli({"run", "belt", "--theta", "2"}), {"--theta", "[0.5, 1]"});
   requireInputError(run("scenario: belt\nrun:\n  force: true\n"), {f + ":3:", "run.force", "--force"});
   requireInputError(run("parameters:\n  mass: 1\n"), {f + ":", "scenario: missing"});
   requireInputError(cli({"run", "belt", "--set", "parameters.mass"}), {"--set", "expected KEY=VALUE"});

@@ -7,7 +7,10 @@
 #include <sstream>
 #include <string>
 
+#include "lcp/enumeration.hpp"
+#include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
+#include "lcp/residual.hpp"
 #include "lcp/siconos_format.hpp"
 #include "lcp/solve.hpp"
 #include "lcp/trial_and_error.hpp"
@@ -150,5 +153,59 @@ TEST_CASE("single contact: the LCP route sticks where trial-and-error does at ex
     REQUIRE(l.ok());
     CHECK(t.mode == l.mode);
     CHECK(l.friction == Approx(t.friction).epsilon(1e-12).margin(1e-12 * k.mu_s * k.N));
+  }
+}
+
+TEST_CASE("friction: a positive definite 4-contact problem without friction is solved",
+          "[lcp][lemke][friction][fuzz]") {
+  // fuzz_friction (crash-51c2970e): W = A Aᵀ + I (positive definite), q = −4, μ = 0 at all
+  // four contacts. Lemke ended on a secondary ray after a run of degenerate pivots, though the
+  // problem has a solution (exact-arithmetic lexicographic Lemke finds it in 22 pivots).
+  Eigen::MatrixXd A(8, 8);
+  A << -4, 0.5, 0.5, -4, -4, -4, -4, -4,  //
+      0.5, 0.5, 0.5, 0.5, -4, -4, -4, -4,  //
+      -4, -4, 0.5, -4, -4, -4, -4, -4,     //
+      0.5, 0, -0.5, -4, -4, -4, -4, -4,    //
+      0.5, -4, 0.5, -4, -4, -4, -4, -4,    //
+      0.5, 0.5, 0.5, -4, -4, -4, -4, -4,   //
+      0.5, -4, 0.5, -4, -4, -4, -4, -4,    //
+      -0.5, 0.5, -3.5, -4, -4, -4, -4, -4;
+  FrictionProblem2D p;
+  p.W = A * A.transpose() + Eigen::MatrixXd::Identity(8, 8);
+  p.q = Eigen::VectorXd::Constant(8, -4.0);
+  p.mu = Eigen::VectorXd::Zero(4);
+  LemkeSolver lemke;
+  const FrictionResult r = solveFrictionWithLemke(p, lemke);
+  INFO(r.status << ": " << r.message);
+  REQUIRE(r.ok());
+  CHECK(residual(p, r.r).relative <= 1e-12);
+  // μ = 0: no tangential force, and the normal forces solve LCP(W_nn, q_n), whose matrix is
+  // positive definite, so they are unique; enumeration gives them independently.
+  Problem normal;
+  normal.M.resize(4, 4);
+  normal.q.resize(4);
+  for (int i = 0; i < 4; ++i) {
+    normal.q(i) = p.q(2 * i);
+    for (int j = 0; j < 4; ++j) normal.M(i, j) = p.W(2 * i, 2 * j);
+  }
+  const Result e = solveByEnumeration(normal);
+  REQUIRE(e.ok());
+  // Siconos' 2D friction enumeration on the problem itself says the same.
+  const FrictionResult s = solveFriction("siconos-enum", p);
+  INFO("siconos-enum: " << s.status << ": " << s.message);
+  REQUIRE(s.ok());
+  for (int i = 0; i < 4; ++i) {
+    CHECK(r.r(2 * i) == Approx(e.z(i)).margin(1e-12));
+    CHECK(r.r(2 * i + 1) == 0.0);
+    CHECK(s.r(2 * i) == Approx(e.z(i)).margin(1e-9));
+    CHECK(s.r(2 * i + 1) == Approx(0.0).margin(1e-9));
+  }
+  // The same problem with friction, μ = 0.25 … 2 (the fuzz target's range), must solve too.
+  for (const double mu : {0.25, 1.0, 2.0}) {
+    p.mu.setConstant(mu);
+    const FrictionResult f = solveFrictionWithLemke(p, lemke);
+    INFO("mu = " << mu << ": " << f.status << ": " << f.message);
+    CHECK(f.ok());
+    CHECK(residual(p, f.r).relative <= 1e-9);
   }
 }

@@ -2,10 +2,15 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
+#include "dynamics/eom_integration.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/penalty_contact.hpp"
+#include "dynamics/planar_model.hpp"
 #include "mechanisms/belt.hpp"
+#include "mechanisms/bouncing_ball.hpp"
 
 using namespace stickslip;
 
@@ -35,4 +40,164 @@ TEST_CASE("guards: a force turning NaN stops both nonsmooth formulations at that
   CHECK(b.t_end <= 0.5 + 1e-6);
   CHECK_THAT(b.message, Catch::Contains("non-finite") && Catch::Contains("t = 0.5"));
   CHECK(b.final_q.allFinite());
+}
+
+namespace {
+
+// A slider-crank whose rod is as long as its crank, driven at ω from θ0: at θ1 = π/2 the rod
+// folds onto the crank, the slider reaches the crank's pivot and the constraint Jacobian loses
+// a rank (the branches x = 2 l cos θ1 and x = 0 cross). θ0 puts the fold at t = 0.1 s.
+struct Folding {
+  dynamics::PlanarModel model;
+  Eigen::VectorXd q0 = Eigen::VectorXd(9), v0 = Eigen::VectorXd(9);
+};
+
+Folding foldingSliderCrank(double rod_length) {
+  const double l = 0.1, w = 2.0 * std::numbers::pi, th = std::numbers::pi / 2 - w * 0.1;
+  Folding f;
+  auto& m = f.model;
+  const auto crank = m.addBody("crank", 0.12, 1e-4), rod = m.addBody("rod", 0.5, 4e-3),
+             slider = m.addBody("slider", 0.5, 1e-4);
+  m.addRevolute(dynamics::kGround, {0.0, 0.0}, crank, {-l / 2, 0.0}, "ground-crank");
+  m.addRevolute(crank, {l / 2, 0.0}, rod, {-rod_length / 2, 0.0}, "crank-rod");
+  m.addRevolute(rod, {rod_length / 2, 0.0}, slider, {0.0, 0.0}, "rod-slider");
+  m.addTranslational(dynamics::kGround, {0.0, 0.0}, {1.0, 0.0}, slider, {0.0, 0.0}, 0.0, "guide");
+  m.addRheonomicDriver(
+      dynamics::kGround, crank, [=](double t) { return th + w * t; }, [=](double) { return w; },
+      [](double) { return 0.0; }, "motor");
+  m.setGravity({0.0, -9.81});
+  // Rod angle φ with l sin θ + L sin φ = 0 (the slider on the x-axis), on the branch x > 0.
+  const double s = std::sin(th), c = std::cos(th), phi = -std::asin(l * s / rod_length);
+  const double phid = -l * c * w / (rod_length * std::cos(phi));
+  const Eigen::Vector2d tip(l * c, l * s), tip_v(-l * s * w, l * c * w);
+  const Eigen::Vector2d e(std::cos(phi), std::sin(phi)), e_perp(-std::sin(phi), std::cos(phi));
+  const Eigen::Vector2d rod_c = tip + rod_length / 2 * e, rod_v = tip_v + rod_length / 2 * phid * e_perp;
+  const Eigen::Vector2d end = tip + rod_length * e, end_v = tip_v + rod_length * phid * e_perp;
+  f.q0 << l / 2 * c, l / 2 * s, th, rod_c.x(), rod_c.y(), phi, end.x(), 0.0, 0.0;
+  f.v0 << -l / 2 * s * w, l / 2 * c * w, w, rod_v.x(), rod_v.y(), phid, end_v.x(), 0.0, 0.0;
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("guards: a slider-crank folding at a dead centre stops the EOM solve, naming joints and time",
+          "[guards][eom][penalty]") {
+  Folding ok = foldingSliderCrank(0.15);  // a longer rod never folds: the control
+  {
+    dynamics::EomSolver solver(ok.model, dynamics::EomMethod::kLagrange);
+    const auto r = dynamics::integrateRk4(solver, 0.0, 0.2, 1e-3, ok.q0, ok.v0);
+    INFO(r.message);
+    CHECK(r.ok());
+  }
+  Folding f = foldingSliderCrank(0.1);
+  dynamics::EomSolver solver(f.model, dynamics::EomMethod::kLagrange);
+  Eigen::VectorXd q = f.q0, v = f.v0;
+  const auto r = dynamics::integrateRk4(solver, 0.0, 0.2, 1e-3, q, v);
+  INFO(r.message);
+  CHECK(r.status == dynamics::EomStatus::kSingular);
+  CHECK(r.t == Approx(0.099).margin(1.5e-3));  // the last step before the fold
+  CHECK_THAT(r.message, Catch::Contains("t = 0.1 s") && Catch::Contains("singular constraint Jacobian") &&
+                            Catch::Contains("joint 'crank-rod'") && Catch::Contains("dead centre"));
+  CHECK(q.allFinite());  // the last good state, not NaN
+  CHECK(v.allFinite());
+
+  // The penalty route runs the same EOM solver and says the same.
+  dynamics::PenaltySystem sys(f.model, {});
+  dynamics::PenaltyIntegrationOptions o;
+  o.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
+  o.t_end = 0.2;
+  o.dt = 1e-3;
+  o.output_dt = 1e-3;
+  const dynamics::PenaltyRun p = simulatePenalty(sys, sys.initialState(0.0, f.q0, f.v0), o);
+  INFO(p.message);
+  CHECK(p.status == dynamics::PenaltyStatus::kEomFailure);
+  CHECK_THAT(p.message, Catch::Contains("t = 0.1 s") && Catch::Contains("joint 'crank-rod'"));
+  CHECK(p.history.rows() > 50);  // the samples before the fold are kept
+  CHECK(p.history.allFinite());
+
+  // So does event-driven, without contacts. (Moreau-Jean evaluates D at t + θh, half a step
+  // off the fold, where D has full rank: at h = 1 ms it passes the fold on the branch
+  // x = 2 l cos θ1, to 2e-5 m at t = 0.2 s, which is right for the driven crank.)
+  dynamics::EventDrivenOptions ed;
+  ed.t_end = 0.2;
+  const dynamics::NonsmoothRun b = dynamics::simulateEventDriven(f.model, {}, f.q0, f.v0, ed);
+  INFO(b.message);
+  CHECK_FALSE(b.ok);
+  CHECK_THAT(b.message, Catch::Contains("rank-deficient") && Catch::Contains("joint 'crank-rod'"));
+  CHECK(b.t_end == Approx(0.1).margin(2e-3));
+  CHECK(b.final_q.allFinite());
+}
+
+namespace {
+
+// A free body whose applied force turns into a 1 MHz oscillation at t = 0.5 s: an ODE
+// integrator with a small step budget per output interval runs out of steps right there.
+dynamics::PlanarModel shakenBody() {
+  dynamics::PlanarModel m;
+  const auto b = m.addBody("block", 1.0, 0.1);
+  m.addAppliedForce(b, {0.0, 0.0}, [](double t) {
+    return Eigen::Vector2d(0.0, t > 0.5 ? 1e3 * std::sin(1e6 * t) : 0.0);
+  });
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("guards: CVODE out of steps stops event-driven and penalty runs with its flag and the time",
+          "[guards][event-driven][penalty][cvode]") {
+  const dynamics::PlanarModel m = shakenBody();
+  const Eigen::VectorXd q0 = Eigen::VectorXd::Zero(3), v0 = Eigen::VectorXd::Zero(3);
+  dynamics::EventDrivenOptions ed;
+  ed.t_end = 1.0;
+  ed.max_steps = 200;
+  const dynamics::NonsmoothRun a = dynamics::simulateEventDriven(m, {}, q0, v0, ed);
+  INFO(a.message);
+  CHECK_FALSE(a.ok);
+  CHECK_THAT(a.message, Catch::Contains("integration failed at t = 0.5") &&
+                            Catch::Contains("CV_TOO_MUCH_WORK"));
+  CHECK(a.t_end == Approx(0.5).margin(1e-3));
+  CHECK(a.history.rows() >= 500);  // the samples before the failure are kept
+  CHECK(a.final_q.allFinite());
+
+  dynamics::PenaltySystem sys(m, {});
+  dynamics::PenaltyIntegrationOptions pe;
+  pe.t_end = 1.0;
+  pe.max_steps = 200;
+  const dynamics::PenaltyRun b = simulatePenalty(sys, sys.initialState(0.0, q0, v0), pe);
+  INFO(b.message);
+  CHECK(b.status == dynamics::PenaltyStatus::kIntegratorFailure);
+  CHECK_THAT(b.message, Catch::Contains("CV_TOO_MUCH_WORK") && Catch::Contains("t = 0.5"));
+  CHECK(b.t == Approx(0.5).margin(1e-3));
+  CHECK(b.history.rows() >= 5000);
+  CHECK(b.final_state.allFinite());
+}
+
+TEST_CASE("guards: impacts accumulating at an instant stop the event-driven run (Zeno cap)",
+          "[guards][event-driven][zeno]") {
+  // e close to 1 and no plastic threshold: the flights shrink geometrically towards the
+  // accumulation point and the impacts pile up within event_tolerance of each other.
+  mechanisms::BouncingBall ball;
+  ball.restitution = 0.9;
+  const dynamics::RigidScenario s = mechanisms::bouncingBall(ball);
+  dynamics::EventDrivenOptions o;
+  o.t_end = 30.0;
+  o.plastic_velocity = 0.0;
+  o.velocity_tolerance = 1e-300;
+  const dynamics::NonsmoothRun zeno = dynamics::simulateEventDriven(s, o);
+  INFO(zeno.message);
+  CHECK_FALSE(zeno.ok);
+  CHECK_THAT(zeno.message, Catch::Contains("events accumulate at t = ") &&
+                               Catch::Contains("'ball-floor'") && Catch::Contains("Zeno"));
+  // The accumulation point t∞ = t₁ (1 + 2e/(1 − e)) of the impacts.
+  const double t1 = std::sqrt(2.0 * (ball.height - ball.radius) / ball.gravity);
+  // (measured 8.5e-6 below it after ~220 impacts, hence 1e-4)
+  CHECK(zeno.t_end == Approx(t1 * (1.0 + 2.0 * ball.restitution / (1.0 - ball.restitution))).epsilon(1e-4));
+  CHECK(zeno.final_q.allFinite());
+
+  // The cap on the run's events names the time and the contact too.
+  o.max_events = 5;
+  const dynamics::NonsmoothRun capped = dynamics::simulateEventDriven(s, o);
+  CHECK_FALSE(capped.ok);
+  CHECK_THAT(capped.message, Catch::Contains("more than max_events = 5 events by t = ") &&
+                                 Catch::Contains("'ball-floor'"));
 }
