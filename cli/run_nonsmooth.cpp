@@ -7,9 +7,11 @@
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <ostream>
 
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "cli/run_minimal_form.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
@@ -83,6 +85,15 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
 
   dynamics::NonsmoothRun r;
   double h = 0.0;
+  // On a terminal, a bar for runs that last more than a second; otherwise no callback at all.
+  ProgressBar bar("run " + name);
+  std::function<void(double)> progress;
+  if (bar.enabled())
+    progress = [&bar, t_end](double t) {
+      std::ostringstream detail;
+      detail << "t = " << std::setprecision(4) << t << " of " << t_end << " s";
+      bar.update(t / t_end, detail.str());
+    };
   if (method == "event-driven") {
     dynamics::EventDrivenOptions o;
     if (output_dt) o.output_dt = *output_dt;
@@ -93,6 +104,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     o.absolute_tolerance = 1e-2 * o.relative_tolerance;
     o.velocity_tolerance = info.zero_velocity;
     o.event_tolerance = vm["event-tolerance"].as<double>();
+    o.progress = progress;
     r = dynamics::simulateEventDriven(s, o);
   } else if (method == "moreau-jean") {
     if (!s.joint_friction.empty())
@@ -105,12 +117,14 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     o.solver = solver;
     o.h = h = vm["dt"].defaulted() ? info.h : vm["dt"].as<double>();
     o.theta = vm["theta"].as<double>();
+    o.progress = progress;
     r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
   } else {
     throw std::invalid_argument("--method: expected event-driven or moreau-jean for '" + name +
                                 "' (penalty: belt and journal-bearing; minimal-form: dupont, blajer-1, blajer-2), got '" + method + "'");
   }
 
+  bar.finish();
   if (!csv.empty()) {
     std::ofstream f(csv);
     if (!f) throw std::invalid_argument("--out " + csv + ": cannot open for writing");

@@ -486,6 +486,7 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
     }
     t = t_next;
     ++run.steps;
+    if (options.progress) options.progress(t);
     for (Eigen::Index i = 0; i < nc; ++i) {
       const RigidContact& c = contacts[static_cast<std::size_t>(i)];
       const ContactMode now =

@@ -199,7 +199,7 @@ TEST_CASE("sweep: failing points are recorded and the sweep goes on", "[cli][swe
     REQUIRE(table.rows.size() == 2);
     CHECK(table.rows[0].outcome == "ok");
     CHECK(table.rows[1].outcome == "bad-input");
-    CHECK(table.rows[1].error.find("expected t_end > 0, got -1") != std::string::npos);
+    CHECK(table.rows[1].error.find("got -1") != std::string::npos);  // the run's message
   }
 }
 
