@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -49,7 +50,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "force", po::bool_switch(), "overwrite --out if it exists")(
       "show", po::value<std::string>(),
       "figures shown in the printed table, comma-separated (default: the true/false ones, "
-      "e.g. held); with one --param, where each one changes is printed below the table")(
+      "e.g. held); with one --param, where each true/false or text figure changes is printed "
+      "below the table")(
       "timings", po::bool_switch(), "keep cpu_seconds and us_per_step in the table (they vary from run to run)");
   p.add("scenario", 1);
 }
@@ -229,7 +231,19 @@ void report(std::ostream& out, const SweepTable& t, std::vector<std::string> sho
   print(head);
   for (const auto& l : cells) print(l);
   if (t.keys.size() != 1) return;
+  // Where a verdict (true/false, a status) changes along the one parameter; numbers, which
+  // change at every point, are read in the table.
+  const auto isNumber = [](const std::string& s) {
+    double x = 0.0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+    return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+  };
   for (const auto& f : shown) {
+    if (std::all_of(t.rows.begin(), t.rows.end(), [&](const SweepTable::Row& r) {
+          const auto it = r.figures.find(f);
+          return it == r.figures.end() || isNumber(it->second);
+        }))
+      continue;
     const std::string* before = nullptr;
     const SweepTable::Row* prev = nullptr;
     for (const auto& r : t.rows) {
