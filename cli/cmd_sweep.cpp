@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <iomanip>
@@ -145,6 +147,50 @@ SweepTable::Row rowOf(const Child& c, int status, bool timings) {
   return row;
 }
 
+/// The signal that asked the sweep to stop (SIGINT, SIGTERM, SIGHUP), 0 while none did.
+volatile sig_atomic_t g_stop_signal = 0;
+extern "C" void onStopSignal(int sig) { g_stop_signal = sig; }
+
+/// While alive, SIGINT, SIGTERM and SIGHUP only set g_stop_signal, so that the sweep can end
+/// its runs before it dies of the signal (a `kill` of the sweep alone, a scheduler's
+/// cancellation) instead of leaving them computing.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = onStopSignal;
+    sigemptyset(&sa.sa_mask);
+    for (std::size_t k = 0; k < 3; ++k) {
+      sigaction(kSignals[k], &sa, &previous_[k]);
+      if (previous_[k].sa_handler == SIG_IGN) sigaction(kSignals[k], &previous_[k], nullptr);  // kept ignored (nohup, &)
+    }
+  }
+  ~StopSignals() {
+    for (std::size_t k = 0; k < 3; ++k) sigaction(kSignals[k], &previous_[k], nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction previous_[3];
+};
+
+/// Ends the running children and then the sweep itself by the signal it received, with the
+/// signal's default action: no table is written.
+[[noreturn]] void stopRuns(std::vector<Child>& running, int sig) {
+  for (Child& c : running) kill(c.pid, SIGTERM);
+  for (Child& c : running) {
+    int status = 0;
+    while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+  std::_Exit(128 + sig);
+}
+
 /// Runs `points` with at most `jobs` at once; calls `done` with each as it finishes, and with
 /// nullptr a few times a second (to redraw a progress bar).
 void runPoints(const std::vector<std::size_t>& points, std::size_t jobs,
@@ -152,7 +198,9 @@ void runPoints(const std::vector<std::size_t>& points, std::size_t jobs,
                const std::function<void(const Child*, int)>& done) {
   std::vector<Child> running;
   std::size_t next = 0;
+  const StopSignals stop_signals;
   while (next < points.size() || !running.empty()) {
+    if (g_stop_signal != 0) stopRuns(running, g_stop_signal);
     while (next < points.size() && running.size() < jobs) {
       running.push_back(spawnRun(points[next], argsOf(points[next])));
       ++next;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "cli/cli_run.hpp"
 #include "cli/progress.hpp"
@@ -246,4 +247,30 @@ TEST_CASE("progress bar: nothing before the delay, throttled, erased at the end"
   CHECK(erase.size() >= s.find("points") + 6);  // as wide as the bar was
   stickslip::cli::ProgressBar not_a_terminal("run");
   CHECK(not_a_terminal.enabled() == bool(isatty(STDERR_FILENO)));  // off in a pipe or a file
+}
+
+TEST_CASE("sweep: stopped by SIGTERM, it ends its runs and leaves no table", "[cli][sweep]") {
+  const ScratchDir dir("stopped");
+  const std::string t = dir / "t.csv";
+  // Slipping points of 1 s each (~2 s of CPU apiece): still running when the signal comes.
+  std::vector<std::string> args{STICKSLIP_EXECUTABLE, "sweep", "zheng-equilibrium", "--param",
+                                "parameters.mu_static=0.1:0.11:4", "--set", "parameters.mu_kinetic=0.05",
+                                "--set", "run.t_end=1", "--jobs", "2", "--out", t};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  REQUIRE(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&actions);
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(fs::is_empty(dir.path));  // neither the table nor its temporary file
 }
