@@ -130,7 +130,7 @@ TEST_CASE("sweep over mu_s on zheng-equilibrium: the crank holds from mu_s ~ 0.1
     CHECK(table.rows[k].exit_code == "0");
     CHECK(table.rows[k].figures.at("held") == held[k]);
     const double drift = std::stod(table.rows[k].figures.at("theta1_drift"));
-    CHECK((held[k] == "true" ? drift < 1e-12 : drift > 1e-3));  // [rad]; slipping ~2.7e-3 at 0.1 s
+    CHECK((held[k] == "true" ? drift < 1e-9 : drift > 1e-3));  // [rad]; slipping ~2.7e-3 at 0.1 s
   }
   CHECK(std::find(table.figures.begin(), table.figures.end(), "cpu_seconds") == table.figures.end());
   CHECK(r.out.find("held changes from false to true between parameters.mu_static = 0.11 and 0.12") != std::string::npos);
