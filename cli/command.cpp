@@ -7,8 +7,8 @@
 namespace stickslip::cli {
 namespace {
 
-std::array<const Command*, 8> allCommands() {
-  return {&listCommand(), &showCommand(), &runCommand(),   &sweepCommand(),
+std::array<const Command*, 9> allCommands() {
+  return {&listCommand(),  &showCommand(),   &runCommand(), &compareCommand(), &sweepCommand(),
           &mergeCommand(), &verifyCommand(), &lcpCommand(), &benchCommand()};
 }
 

@@ -28,6 +28,7 @@ const Command& runCommand();
 const Command& verifyCommand();
 const Command& listCommand();
 const Command& showCommand();
+const Command& compareCommand();
 const Command& sweepCommand();
 const Command& mergeCommand();
 

@@ -10,6 +10,7 @@
 
 #include "cli/output.hpp"
 #include "dynamics/minimal_form.hpp"
+#include "dynamics/nonsmooth/stick_statistics.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/dupont.hpp"
 
@@ -47,11 +48,16 @@ int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scen
     for (Eigen::Index c = 0; c < d.k; ++c) f << ",udot" << c;
     for (Eigen::Index c = 0; c < d.m; ++c) f << ",lambda" << c;
     for (const auto& j : s.friction) f << ',' << j.name << ".reaction," << j.name << ".friction";
+    for (const auto& j : s.friction) f << ',' << j.name << ".v_t";  // the sliding rate ṡ
     f << "\n# lambda, reactions and friction are NaN while the mechanism sticks (indeterminate)\n"
       << std::setprecision(12);
-    for (Eigen::Index i = 0; i < r.run.history.rows(); ++i)
-      for (Eigen::Index j = 0; j < r.run.history.cols(); ++j)
-        f << r.run.history(i, j) << (j + 1 == r.run.history.cols() ? '\n' : ',');
+    for (Eigen::Index i = 0; i < r.run.history.rows(); ++i) {
+      for (Eigen::Index j = 0; j < r.run.history.cols(); ++j) f << (j ? "," : "") << r.run.history(i, j);
+      const Eigen::VectorXd x = r.run.history.row(i).segment(1, d.n).transpose();
+      const Eigen::VectorXd xdot = r.run.history.row(i).segment(1 + d.n, d.n).transpose();
+      for (std::size_t j = 0; j < s.friction.size(); ++j) f << ',' << form.slidingRate(j, x, xdot);
+      f << '\n';
+    }
     if (!r.run.ok) f << "# incomplete: " << r.run.message << '\n';
   }
 
@@ -71,6 +77,8 @@ int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scen
       max_error = std::max(max_error, std::abs(modes[i]->t - reference[i].first));
     }
   }
+  const dynamics::StickStatistics stick =
+      dynamics::stickStatistics(r.stick_intervals, 0.0, r.run.t_end);
   const double mean_iterations =
       r.rhs_evaluations > 0 ? double(r.reaction_iterations) / double(r.rhs_evaluations) : 0.0;
 
@@ -95,6 +103,8 @@ int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scen
                      {"cpu_seconds", r.run.cpu_seconds},
                      {"events", events},
                      {"stick_intervals", sticks},
+                     {"transitions", stick.transitions},
+                     {"stick_fraction", stick.stick_fraction},
                      {"final_q", toJson(r.run.final_q)},
                      {"final_v", toJson(r.run.final_v)}};
     if (!reference.empty()) {

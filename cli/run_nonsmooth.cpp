@@ -15,6 +15,7 @@
 #include "cli/run_minimal_form.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/nonsmooth/stick_statistics.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
@@ -56,6 +57,52 @@ std::optional<CrankHold> crankHold(const mechanisms::Scenario& s, const dynamics
   h.drift = (r.history.col(kTheta1).array() - r.history(0, kTheta1)).abs().maxCoeff();
   h.held = r.ok && h.drift <= kHeldTolerance;
   return h;
+}
+
+/// Contacts sticking at the start: closed (bilateral, compliant in contact, or unilateral at
+/// zero gap), with set-valued friction and |v_t| within the scenario's zero velocity.
+std::vector<bool> initiallySticking(const dynamics::RigidScenario& s, double zero_velocity) {
+  dynamics::ContactKinematics k;
+  dynamics::evaluateContacts(s.model, s.contacts, 0.0, s.q0, s.v0, k, false);
+  std::vector<bool> out;
+  for (std::size_t c = 0; c < s.contacts.size(); ++c) {
+    const auto& contact = s.contacts[c];
+    const auto i = Eigen::Index(c);
+    const bool closed = contact.normal == dynamics::RigidContact::Normal::kBilateral ||
+                        (contact.normal == dynamics::RigidContact::Normal::kCompliant
+                             ? k.gap(i) < 0.0
+                             : k.gap(i) <= 1e-12);
+    out.push_back(closed && contact.frictional() &&
+                  std::abs(k.sliding_velocity(i)) <= zero_velocity);
+  }
+  return out;
+}
+
+/// CSV columns after the contact forces: each contact's sliding velocity v_t, and the
+/// eccentricity (e_x, e_y) of journal-bearing contacts (rigid_contact.hpp).
+void writeContactKinematicsHeader(std::ostream& f, const std::vector<dynamics::RigidContact>& contacts) {
+  for (const auto& c : contacts) {
+    f << ',' << c.name << ".v_t";
+    if (c.shape == dynamics::RigidContact::Shape::kJournalBearing)
+      f << ',' << c.name << ".e_x," << c.name << ".e_y";
+  }
+}
+
+void writeContactKinematics(std::ostream& f, const dynamics::RigidScenario& s,
+                            const Eigen::Ref<const Eigen::RowVectorXd>& row) {
+  const Eigen::Index nq = s.q0.size(), nv = s.v0.size();
+  const Eigen::VectorXd q = row.segment(1, nq).transpose(), v = row.segment(1 + nq, nv).transpose();
+  dynamics::ContactKinematics k;
+  dynamics::evaluateContacts(s.model, s.contacts, row(0), q, v, k, false);
+  for (std::size_t c = 0; c < s.contacts.size(); ++c) {
+    const auto i = Eigen::Index(c);
+    f << ',' << k.sliding_velocity(i);
+    if (s.contacts[c].shape == dynamics::RigidContact::Shape::kJournalBearing) {
+      // g = c − |e| and n = e/|e| (journal_bearing.hpp): e = (c − g) n.
+      const Eigen::Vector2d e = (s.contacts[c].journal_bearing.clearance() - k.gap(i)) * k.normal[c];
+      f << ',' << e.x() << ',' << e.y();
+    }
+  }
 }
 
 }  // namespace
@@ -131,10 +178,13 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     if (!f) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
     writeStateHeader(f, s.model);
     for (const auto& c : s.contacts) f << ',' << c.name << ".N," << c.name << ".F";
+    writeContactKinematicsHeader(f, s.contacts);
     f << '\n' << std::setprecision(12);
-    for (Eigen::Index i = 0; i < r.history.rows(); ++i)
-      for (Eigen::Index j = 0; j < r.history.cols(); ++j)
-        f << r.history(i, j) << (j + 1 == r.history.cols() ? '\n' : ',');
+    for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
+      for (Eigen::Index j = 0; j < r.history.cols(); ++j) f << (j ? "," : "") << r.history(i, j);
+      writeContactKinematics(f, s, r.history.row(i));
+      f << '\n';
+    }
     if (!r.ok) f << "# incomplete: " << r.message << '\n';
   }
 
@@ -155,6 +205,8 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     }
   }
   const long steps = r.steps;
+  const dynamics::StickStatistics stick = dynamics::stickStatistics(
+      r.events, initiallySticking(s, info.zero_velocity), 0.0, r.t_end);
   if (vm["json"].as<bool>()) {
     nlohmann::json events = nlohmann::json::array(), ref = nlohmann::json::array();
     for (const auto& e : r.events)
@@ -174,6 +226,9 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
                      {"mode_mismatches", r.mode_mismatches},
                      {"cpu_seconds", r.cpu_seconds},
                      {"events", events},
+                     {"transitions", stick.transitions},
+                     {"stick_fraction", stick.stick_fraction},
+                     {"friction_work", finiteOrNull(r.friction_work)},
                      {"final_q", toJson(r.final_q)},
                      {"final_v", toJson(r.final_v)}};
     if (method == "moreau-jean") {
@@ -202,6 +257,8 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
       out << "crank       " << (hold->held ? "held" : "not held") << ", max |theta1 - theta1(0)| = "
           << hold->drift << " rad\n";
     out << "cpu         " << r.cpu_seconds << " s\n"
+        << "stick       " << stick.stick_fraction << " of the run, " << stick.transitions
+        << " transitions into or out of stick\n"
         << "events      " << r.events.size() << "\n";
     const std::size_t shown = std::min<std::size_t>(r.events.size(), 40);
     for (std::size_t i = 0; i < shown; ++i)

@@ -168,6 +168,13 @@ bool MinimalForm::solvePositions(double t, const Eigen::Ref<const Eigen::VectorX
   return false;
 }
 
+double MinimalForm::slidingRate(std::size_t j, const Eigen::VectorXd& x,
+                                const Eigen::VectorXd& xdot) const {
+  Eigen::VectorXd row(x.size());
+  slidingRow(friction_.at(j), x, row);
+  return row.dot(xdot);
+}
+
 void MinimalForm::slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x,
                              Eigen::Ref<Eigen::VectorXd> row) const {
   row.setZero();

@@ -166,6 +166,10 @@ class MinimalForm {
   InverseDynamics inverseDynamics(double t, double q, double qd, double qdd,
                                   const Eigen::VectorXd& drive);
 
+  /// Sliding rate ṡ_j = C_μj(x) ẋ of frictional joint j (FrictionalJoint: its sign convention)
+  /// at positions x and velocities ẋ (size n each).
+  double slidingRate(std::size_t j, const Eigen::VectorXd& x, const Eigen::VectorXd& xdot) const;
+
  private:
   void slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> row) const;
   double reactionOf(const FrictionalJoint& fj, const Eigen::VectorXd& lambda) const;

@@ -63,8 +63,12 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
   // covering vector with a finer tolerance) before reporting the first attempt's outcome.
   const Result first = out;
   int pivots = out.pivots;
-  const Attempt variants[] = {{!options_.scale, false, 1.0}, {options_.scale, true, 1e-2}};
-  for (int k = 0; k < std::min<int>(options_.restarts, 2); ++k) {
+  // First the same path letting z₀ leave on near ties: ending it there early on a
+  // well-posed problem would trade accuracy for nothing, so only a failed path does.
+  const Attempt variants[] = {{options_.scale, false, 1.0, true},
+                              {!options_.scale, false, 1.0},
+                              {options_.scale, true, 1e-2}};
+  for (int k = 0; k < std::min<int>(options_.restarts, 3); ++k) {
     attempt(p, out, variants[k]);
     pivots += out.pivots;
     if (out.ok()) {
@@ -74,7 +78,7 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
   }
   out = first;
   out.pivots = pivots;
-  out.message += " (restarts along " + std::to_string(std::min<int>(options_.restarts, 2)) +
+  out.message += " (restarts along " + std::to_string(std::min<int>(options_.restarts, 3)) +
                  " other paths failed too)";
 }
 
@@ -337,9 +341,10 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
     // the round-off of the updated B⁻¹, far beyond `tol` on ill-conditioned paths; the smaller
     // ratio then leaves instead of z₀ and the path can end on a secondary ray. Try the
     // complementary basis with z₀ leaving, solved afresh, and take it only if it passes the
-    // acceptance test, so a looser tie cannot return a wrong answer.
+    // acceptance test, so a looser tie cannot return a wrong answer. Tried only on a restart
+    // after a failed path (Attempt::z0_near_ties).
     const int z0_row = position_[z0];
-    if (z0_row >= 0 && r != z0_row && column_(z0_row) > piv_tol &&
+    if (how.z0_near_ties && z0_row >= 0 && r != z0_row && column_(z0_row) > piv_tol &&
         ratio_row_(z0_row) <= min_ratio + 1e-6 * ratio_row_(z0_row) + tie_tol) {
       basis_[z0_row] = entering;
       resolveBasis(trial_);

@@ -10,9 +10,9 @@
 ///
 /// Implementation notes: the basis inverse is kept explicitly and updated by one rank-1
 /// product-form step per pivot (O(n²)), ties in the ratio test are broken
-/// lexicographically with the rows of that inverse (no cycling), a near tie with z₀ (ratios
-/// within 1e-6 relative, which round-off can split) ends the run when the basis with z₀
-/// leaving, solved afresh, passes the acceptance test, rows and columns of M are
+/// lexicographically with the rows of that inverse (no cycling), on a restart after a failed
+/// path a near tie with z₀ (ratios within 1e-6 relative, which round-off can split) ends the
+/// run when the basis with z₀ leaving, solved afresh, passes the acceptance test, rows and columns of M are
 /// equilibrated by positive diagonal scalings that leave complementarity unchanged, and the
 /// final basis is re-solved by an LU factorization so the answer carries no accumulated
 /// update error. A ray or numerical failure is retried along other pivot paths before it is
@@ -32,9 +32,10 @@ struct LemkeOptions {
   bool lexicographic = true;   ///< lexicographic ratio test (false: smallest index on ties)
   bool scale = true;           ///< equilibrate rows and columns of M before pivoting
   double accept_tol = 1e-9;    ///< success needs relative residual ≤ this, else numerical failure
-  /// On a ray or a numerical failure, retry along up to this many other pivot paths (0..2:
-  /// unscaled; non-uniform covering vector with a 100× finer tolerance). Pivots add up.
-  int restarts = 2;
+  /// On a ray or a numerical failure, retry along up to this many other pivot paths (0..3:
+  /// the same path letting z₀ leave on near ties; unscaled; non-uniform covering vector with
+  /// a 100× finer tolerance). Pivots add up.
+  int restarts = 3;
   Eigen::VectorXd covering;    ///< covering vector d > 0 (empty: all ones)
 };
 
@@ -56,6 +57,7 @@ class LemkeSolver final {
     bool scale;
     bool alternate_covering;
     double tol_factor;
+    bool z0_near_ties = false;  ///< let z₀ leave on a near tie (see attempt())
   };
   void attempt(const Problem& p, Result& out, const Attempt& how);
   void resize(Eigen::Index n);

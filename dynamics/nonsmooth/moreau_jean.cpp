@@ -472,7 +472,7 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
 
   const auto clock0 = std::chrono::steady_clock::now();
   run.ok = true;
-  double t = 0.0;
+  double t = 0.0, friction_work = 0.0;
   for (long k = 0; k < steps; ++k) {
     const double t_next = k + 1 == steps ? t_end : double(k + 1) * h;
     const double hk = t_next - t;
@@ -486,6 +486,9 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
     }
     t = t_next;
     ++run.steps;
+    // The step's friction impulse P_t opposes v_t⁺ (maximal dissipation): −P_t v_t⁺ ≥ 0.
+    for (Eigen::Index i = 0; i < nc; ++i)
+      friction_work -= stepper.impulses()(2 * i + 1) * stepper.slidingVelocity()(i);
     if (options.progress) options.progress(t);
     for (Eigen::Index i = 0; i < nc; ++i) {
       const RigidContact& c = contacts[static_cast<std::size_t>(i)];
@@ -516,6 +519,7 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
   run.cpu_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0).count();
   run.history.conservativeResize(written, Eigen::NoChange);
+  run.friction_work = friction_work;
   run.lcp_solves = stepper.lcpSolves();
   run.pivots = stepper.pivots();
   run.t_end = t;

@@ -3,6 +3,7 @@
 /// events with their times and kinds, the work done, and a sampled history.
 
 #include <Eigen/Dense>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -40,6 +41,9 @@ struct NonsmoothRun {
   long mode_checks = 0;        ///< decisions cross-checked
   double cpu_seconds = 0.0;
   double t_end = 0.0;          ///< time reached [s]
+  /// Energy dissipated by friction, −∫ Σ F_k v_t,k dt [J]; Moreau–Jean sums −P_t v_t⁺ over
+  /// its steps (every step, not only the sampled ones); NaN where a route does not report it.
+  double friction_work = std::numeric_limits<double>::quiet_NaN();
   /// Sampled history: columns t, q (nq), v (nv), then per contact N_k, F_k (normal and
   /// friction force; impulses divided by h for Moreau–Jean).
   Eigen::MatrixXd history;
