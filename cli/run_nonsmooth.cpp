@@ -105,6 +105,16 @@ void writeContactKinematics(std::ostream& f, const dynamics::RigidScenario& s,
   }
 }
 
+/// Run settings for a model file: a compliant contact makes its phases stiff (BDF) and rules
+/// out Moreau–Jean, as for the built-ins; 1 s unless run.t_end says otherwise.
+mechanisms::RigidScenarioInfo modelInfo(const mechanisms::Scenario& s) {
+  mechanisms::RigidScenarioInfo info{s.name, "a mechanism of its own, from " + s.source};
+  for (const dynamics::RigidContact& c : s.model->contacts)
+    info.stiff = info.stiff || c.normal == dynamics::RigidContact::Normal::kCompliant;
+  info.moreau_jean = !info.stiff;
+  return info;
+}
+
 }  // namespace
 
 int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenario, std::ostream& out,
@@ -112,10 +122,15 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
   const std::string& name = scenario.name;
   const std::string method = vm["method"].as<std::string>();
   if (method == "minimal-form") return runMinimalForm(vm, scenario, out, err);
-  const mechanisms::RigidScenarioInfo& info = mechanisms::rigidScenarioInfo(name);
-  const dynamics::RigidScenario s = mechanisms::buildRigidScenario(
-      name, scenario.data, vm["friction"].defaulted() ? "default" : vm["friction"].as<std::string>(),
-      vm["ideal"].as<bool>());
+  if (scenario.model && (!vm["friction"].defaulted() || vm["ideal"].as<bool>()))
+    throw std::invalid_argument(std::string(vm["ideal"].as<bool>() ? "--ideal" : "--friction") +
+                                ": a model file states its joints and friction itself");
+  const mechanisms::RigidScenarioInfo info = scenario.model ? modelInfo(scenario) : mechanisms::rigidScenarioInfo(name);
+  const dynamics::RigidScenario s =
+      scenario.model ? *scenario.model
+                     : mechanisms::buildRigidScenario(
+                           name, scenario.data, vm["friction"].defaulted() ? "default" : vm["friction"].as<std::string>(),
+                           vm["ideal"].as<bool>());
   const double t_end = vm["t-end"].defaulted() ? info.t_end : vm["t-end"].as<double>();
   const std::string solver = vm["solver"].as<std::string>();
   const std::string csv = outputPath(vm);

@@ -15,6 +15,8 @@ struct Overloaded : F... {
   using F::operator()...;
 };
 
+std::vector<P> parametersOf(std::monostate&) { return {}; }
+
 std::vector<P> parametersOf(Belt& b) {
   return {{"mass", &b.mass, R::kPositive, "block mass m [kg]"},
           {"belt_speed", &b.belt_speed, R::kPositive, "belt speed v_b [m/s]"},
@@ -314,6 +316,7 @@ void validateScenarioData(const ScenarioData& data) {
                           if (!(f.exponent >= 1.0)) throw std::invalid_argument("flores-translational: expected exponent >= 1");
                         },
                         [](const PushedIncline& p) { pushedIncline(p).validate(); },
+                        [](const std::monostate&) {},
                         [](const auto& d) { d.validate(); }},
              data);
 }

@@ -30,7 +30,8 @@ struct RigidJournalBearing {
   double mu = 0.1;
 };
 
-using ScenarioData = std::variant<Belt, Dupont, PushedIncline, BouncingBall, FloresCompliant,
+/// std::monostate: no built-in's data (a mechanism of the user's own, `model:`).
+using ScenarioData = std::variant<std::monostate, Belt, Dupont, PushedIncline, BouncingBall, FloresCompliant,
                                   RigidJournalBearing, ZhengSliderCrank, JournalBearing,
                                   MuvengeiSliderCrank, RollerCrank, Blajer1, Blajer2>;
 

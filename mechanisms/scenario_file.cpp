@@ -12,6 +12,7 @@
 
 #include "dynamics/friction/friction_parameters.hpp"
 #include "mechanisms/input_error.hpp"
+#include "mechanisms/planar_model_file.hpp"
 
 namespace stickslip::mechanisms {
 namespace {
@@ -139,17 +140,30 @@ Scenario parseFile(std::string_view file) {
   }
   if (!root.IsMap()) throw InputError(located(file, lineOf(root), "", "expected a map with keys scenario, parameters, run"));
   requireUniqueKeys(root, file, "");
-  const std::vector<std::string> sections{"scenario", "parameters", "friction_parameters", "run"};
+  const std::vector<std::string> sections{"scenario", "model", "parameters", "friction_parameters", "run"};
   for (const auto& kv : root) {
     const std::string key = kv.first.Scalar();
     if (std::find(sections.begin(), sections.end(), key) == sections.end())
       throw InputError(located(file, lineOf(kv.first), key,
-                               "unknown key (expected scenario, parameters, friction_parameters, run)" + didYouMean(key, sections)));
+                               "unknown key (expected scenario, model, parameters, friction_parameters, run)" + didYouMean(key, sections)));
   }
-  if (!root["scenario"])
-    throw InputError(located(file, 0, "scenario", "missing: name the mechanism (stickslip list shows them)"));
   Scenario s;
   s.source = file;
+  if (root["model"]) {
+    if (root["scenario"])
+      throw InputError(located(file, lineOf(root["scenario"]), "scenario",
+                               "a file names a built-in (scenario:) or describes its own mechanism (model:), not both"));
+    for (const char* section : {"parameters", "friction_parameters"})
+      if (root[section])
+        throw InputError(located(file, lineOf(root[section]), section,
+                                 "belongs to a built-in scenario; a model keeps its constants in model.parameters"));
+    s.model = std::make_shared<const dynamics::RigidScenario>(loadPlanarModel(root["model"], file));
+    s.name = s.model->name;
+  } else if (!root["scenario"]) {
+    throw InputError(located(file, 0, "scenario", "missing: name a built-in mechanism (stickslip list shows them) "
+                                                  "or describe one in a model: section"));
+  }
+  if (!s.model) {
   s.name = scalarText(root["scenario"], file, "scenario");
   if (std::find(builtinScenarioNames().begin(), builtinScenarioNames().end(), s.name) ==
       builtinScenarioNames().end())
@@ -179,6 +193,7 @@ Scenario parseFile(std::string_view file) {
     } catch (const std::invalid_argument& e) {
       throw InputError(located(file, lineOf(ps), section, e.what()));
     }
+  }
   }
   if (const YAML::Node run = root["run"]; run && !run.IsNull()) {
     if (!run.IsMap()) throw InputError(located(file, lineOf(run), "run", "expected a map of option: value"));
@@ -216,6 +231,23 @@ std::string yamlScalar(const std::string& text) {
   return q + "\"";
 }
 
+/// The model of `file` with its constants (model.parameters) replaced by `values`.
+dynamics::RigidScenario rebuiltModel(const std::string& file,
+                                     const std::vector<std::pair<std::string, std::string>>& values) {
+  YAML::Node root = YAML::LoadFile(file);  // read once already: it parses
+  YAML::Node constants = root["model"]["parameters"];
+  std::vector<std::string> names;
+  if (constants.IsMap())
+    for (const auto& kv : constants) names.push_back(kv.first.Scalar());
+  for (const auto& [name, value] : values) {
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw InputError(located("--set", 0, "model.parameters." + name,
+                               "no such constant in " + file + didYouMean(name, names)));
+    constants[name] = value;
+  }
+  return loadPlanarModel(root["model"], file);
+}
+
 }  // namespace
 
 bool isScenarioFile(std::string_view arg) {
@@ -243,19 +275,33 @@ void applySetting(Scenario& scenario, std::string_view assignment) {
     throw InputError(located("--set", 0, key, "expected KEY=VALUE, e.g. parameters.mu_static=0.2 or run.t_end=5"));
   const std::string value(assignment.substr(eq + 1));
   if (key.starts_with("parameters.")) {
+    if (scenario.model)
+      throw InputError(located("--set", 0, key, "a model file keeps its constants in model.parameters: --set model." + key));
     setParameter(scenario, key.substr(11), value, "--set", 0);
+  } else if (key.starts_with("model.parameters.") && key.size() > 17) {
+    if (!scenario.model)
+      throw InputError(located("--set", 0, key, "only a model file (model:) has model parameters; a built-in's "
+                                                "are set by parameters.NAME"));
+    std::erase_if(scenario.model_parameters, [&](const auto& kv) { return kv.first == key.substr(17); });
+    scenario.model_parameters.emplace_back(key.substr(17), value);
   } else if (key.starts_with("friction_parameters.")) {
     setFrictionParameter(scenario, key.substr(20), value, "--set", 0);
   } else if (key.starts_with("run.") && key.size() > 4) {
     setRun(scenario, {key.substr(4), value, "--set", 0});
   } else {
-    throw InputError(located("--set", 0, key, "expected a key parameters.NAME, friction_parameters.NAME or run.OPTION"));
+    throw InputError(located("--set", 0, key, "expected a key parameters.NAME, friction_parameters.NAME, "
+                                              "model.parameters.NAME or run.OPTION"));
   }
 }
 
 void applySettings(Scenario& scenario, const std::vector<std::string>& assignments) {
   for (const std::string& a : assignments) applySetting(scenario, a);
   if (assignments.empty()) return;
+  if (scenario.model) {
+    if (!scenario.model_parameters.empty()) scenario.model = std::make_shared<const dynamics::RigidScenario>(
+        rebuiltModel(scenario.source, scenario.model_parameters));
+    return;
+  }
   try {
     validateScenarioData(scenario.data);
   } catch (const std::invalid_argument& e) {

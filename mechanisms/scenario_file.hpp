@@ -10,16 +10,21 @@
 ///       method: event-driven
 ///       t_end: 2
 ///
+/// Instead of `scenario:` (and its parameters), a file may describe a mechanism of its own in
+/// a `model:` section (mechanisms/planar_model_file.hpp), run by the nonsmooth methods.
+///
 /// `stickslip show NAME` prints every parameter of a built-in in this form, with exact
 /// (shortest round-trip) numbers, so running the printed file repeats the built-in bit for
 /// bit. Errors are mechanisms::InputError naming file, line and key path.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "mechanisms/scenario_data.hpp"
 
 namespace stickslip::mechanisms {
@@ -33,13 +38,18 @@ struct RunSetting {
 };
 
 struct Scenario {
-  std::string name;    ///< the built-in mechanism it instantiates
+  std::string name;    ///< the built-in mechanism it instantiates, or the model's name
   std::string source;  ///< the file it was read from; "" for a built-in name
   ScenarioData data;
   /// The penalty route's friction law parameters (`friction_parameters:`), for the scenarios
   /// that have them (defaultFrictionParameters).
   std::optional<dynamics::FrictionParameters> friction;
   std::vector<RunSetting> run;  ///< one per key, in file order, --set ones replacing
+  /// A mechanism of the user's own (`model:`, mechanisms/planar_model_file.hpp) instead of a
+  /// built-in: data is std::monostate, the model's constants are set by --set
+  /// model.parameters.NAME=VALUE (which rebuilds it).
+  std::shared_ptr<const dynamics::RigidScenario> model;
+  std::vector<std::pair<std::string, std::string>> model_parameters;  ///< those --set ones
 };
 
 /// True when `arg` names a scenario file rather than a built-in: it ends in .yaml or .yml,
@@ -51,8 +61,8 @@ bool isScenarioFile(std::string_view arg);
 /// range, data the mechanism rejects.
 Scenario loadScenario(std::string_view name_or_file);
 
-/// Applies --set KEY=VALUE with KEY `parameters.NAME`, `friction_parameters.NAME` or
-/// `run.NAME`; throws InputError.
+/// Applies --set KEY=VALUE with KEY `parameters.NAME`, `friction_parameters.NAME`,
+/// `model.parameters.NAME` (a model file) or `run.NAME`; throws InputError.
 /// The data are checked as a whole by applySettings, after every assignment.
 void applySetting(Scenario& scenario, std::string_view assignment);
 /// Every assignment in order, then the mechanism's own checks on the result.

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(fuzz_dat_reader fuzz_lemke fuzz_friction fuzz_scenario_file)
+((${#targets[@]})) || targets=(fuzz_dat_reader fuzz_lemke fuzz_friction fuzz_scenario_file fuzz_planar_model)
 build_dir=${BUILD_DIR:-build-fuzz}
 jobs=${JOBS:-$(nproc)}
 

@@ -1,0 +1,243 @@
+// Mechanisms described in a YAML `model:` section (mechanisms/planar_model_file.hpp): the
+// example files repeat the built-ins they describe, expressions of the state match their
+// closed forms, and every input error names file, line, key path and what was expected.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+
+#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "mechanisms/belt.hpp"
+#include "mechanisms/incline.hpp"
+#include "mechanisms/journal_bearing.hpp"
+#include "mechanisms/input_error.hpp"
+#include "mechanisms/planar_model_file.hpp"
+
+using namespace stickslip;
+
+namespace {
+
+const std::string kExamples = STICKSLIP_MODEL_EXAMPLES;
+
+dynamics::NonsmoothRun eventDriven(const dynamics::RigidScenario& s, double t_end) {
+  dynamics::EventDrivenOptions o;
+  o.t_end = t_end;
+  return dynamics::simulateEventDriven(s, o);
+}
+
+/// The InputError message of loading `text` (labelled "m.yaml"); "" when it loads.
+std::string errorOf(const std::string& text) {
+  try {
+    mechanisms::loadPlanarModelText(text, "m.yaml");
+  } catch (const mechanisms::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// One block with the given extra lines under `model:` (two-space indented).
+std::string blockModel(const std::string& extra) {
+  return "model:\n"
+         "  bodies:\n"
+         "    - {name: block, mass: 1, inertia: 0.01}\n" +
+         extra;
+}
+
+void requireSameEvents(const dynamics::NonsmoothRun& a, const dynamics::NonsmoothRun& b, double tol) {
+  REQUIRE(a.ok);
+  REQUIRE(b.ok);
+  REQUIRE(a.events.size() == b.events.size());
+  REQUIRE(!a.events.empty());
+  for (std::size_t i = 0; i < a.events.size(); ++i) {
+    INFO("event " << i << " at " << a.events[i].t);
+    CHECK(a.events[i].kind == b.events[i].kind);
+    CHECK(std::abs(a.events[i].t - b.events[i].t) <= tol);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("model file: the incline example repeats the built-in incline's mode changes",
+          "[model-file][event-driven]") {
+  const auto file = mechanisms::loadPlanarModelFile(kExamples + "/incline.yaml");
+  const auto builtin = mechanisms::inclineRigid(mechanisms::pushedIncline());
+  CHECK(file.q0 == builtin.q0);
+  CHECK(file.v0 == builtin.v0);
+  REQUIRE(file.contacts.size() == 1);
+  CHECK(file.contacts[0].geometry.line_normal_on_j == builtin.contacts[0].geometry.line_normal_on_j);
+  const auto a = eventDriven(file, 10.0), b = eventDriven(builtin, 10.0);
+  requireSameEvents(a, b, 1e-9);
+  // Same data, same operations: bit for bit.
+  for (std::size_t i = 0; i < a.events.size(); ++i) CHECK(a.events[i].t == b.events[i].t);
+}
+
+TEST_CASE("model file: the belt example repeats the built-in belt's mode changes", "[model-file][event-driven]") {
+  const auto file = mechanisms::loadPlanarModelFile(kExamples + "/belt.yaml");
+  const auto builtin = mechanisms::beltRigid(mechanisms::Belt{});
+  CHECK(file.v0 == builtin.v0);
+  const auto a = eventDriven(file, 20.0), b = eventDriven(builtin, 20.0);
+  requireSameEvents(a, b, 1e-9);
+  for (std::size_t i = 0; i < a.events.size(); ++i) CHECK(a.events[i].t == b.events[i].t);
+  // And the closed form (DESIGN.md §7).
+  const auto reference = mechanisms::beltClosedForm(mechanisms::Belt{}).events(20.0);
+  REQUIRE(a.events.size() == reference.size());
+  for (std::size_t i = 0; i < reference.size(); ++i) CHECK(std::abs(a.events[i].t - reference[i].first) < 1e-6);
+}
+
+TEST_CASE("model file: the journal-bearing example (a clearance joint) repeats the built-in's impacts",
+          "[model-file][event-driven]") {
+  const auto file = mechanisms::loadPlanarModelFile(kExamples + "/journal_bearing.yaml");
+  const auto builtin = mechanisms::journalBearingRigid(mechanisms::JournalBearing{}, 0.1);
+  CHECK(file.v0 == builtin.v0);
+  REQUIRE(file.contacts.size() == 1);
+  CHECK(file.contacts[0].shape == dynamics::RigidContact::Shape::kJournalBearing);
+  const auto a = eventDriven(file, 0.06), b = eventDriven(builtin, 0.06);
+  requireSameEvents(a, b, 1e-9);
+  for (std::size_t i = 0; i < a.events.size(); ++i) CHECK(a.events[i].t == b.events[i].t);
+}
+
+TEST_CASE("model file: the roller-crank example assembles and runs event-driven and Moreau-Jean",
+          "[model-file][event-driven][moreau-jean]") {
+  const auto s = mechanisms::loadPlanarModelFile(kExamples + "/slider_crank.yaml");
+  REQUIRE(s.model.bodyCount() == 3);
+  REQUIRE(s.joint_friction.size() == 1);
+  // Assembled: every joint closed at t = 0, the roller on the floor, the crank at rest angle 0
+  // turning at w = 10 rad/s.
+  Eigen::VectorXd phi(s.model.constraintCount());
+  s.model.constraints(0.0, s.q0, phi);
+  CHECK(phi.lpNorm<Eigen::Infinity>() < 1e-12);
+  CHECK(s.q0(dynamics::PlanarModel::coordinate(2, 1)) == 0.02);
+  CHECK(std::abs(s.v0(dynamics::PlanarModel::coordinate(0, 2)) - 10.0) < 1e-12);
+  const auto ed = eventDriven(s, 0.5);
+  INFO(ed.message);
+  CHECK(ed.ok);
+  CHECK(!ed.events.empty());  // the roller starts to slip
+  dynamics::MoreauJeanOptions mj;
+  mj.t_end = 0.5;
+  mj.h = 1e-4;
+  const auto run = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mj);
+  INFO(run.message);
+  CHECK(run.ok);
+}
+
+TEST_CASE("model file: expressions of the state and of t against their closed forms", "[model-file]") {
+  const auto s = mechanisms::loadPlanarModelText(blockModel(R"Y(  parameters: {k: 3, c: 0.5, a: 2}
+  forces:
+    - {type: force, body: block, point: [0.1, 0], fx: "-k*x_block - c*vx_block", fy: "a*t*y_block"}
+    - {type: torque, body: block, torque: "sin(theta_block) + omega_block^2"}
+    - {type: force, body: block, magnitude: "a*cos(t)", direction: pi/2}
+)Y"),
+                                                 "m.yaml");
+  Eigen::VectorXd q(3), v(3), f = Eigen::VectorXd::Zero(3);
+  q << 0.3, -0.2, 0.4;
+  v << 1.5, 0.7, -2.0;
+  const double t = 0.8;
+  s.model.generalizedForces(t, q, v, f);
+  const double fx = -3 * 0.3 - 0.5 * 1.5, fy = 2 * t * -0.2 + 2 * std::cos(t);
+  const double fy_state = 2 * t * -0.2;
+  // The state force acts at local (0.1, 0): arm A(θ) s.
+  const double ax = 0.1 * std::cos(0.4), ay = 0.1 * std::sin(0.4);
+  CHECK(f(0) == Approx(fx).epsilon(1e-14));
+  CHECK(f(1) == Approx(fy).epsilon(1e-14));
+  CHECK(f(2) == Approx(ax * fy_state - ay * (-3 * 0.3 - 0.5 * 1.5) + std::sin(0.4) + 4.0).epsilon(1e-14));
+
+  // A driver without rate and acceleration: differentiated numerically.
+  const auto d = mechanisms::loadPlanarModelText(blockModel(R"Y(  drivers:
+    - {body_j: block, angle: "0.3*sin(2*t) + t^2"}
+  joints:
+    - {type: revolute, body_i: ground, body_j: block}
+)Y"),
+                                                 "m.yaml");
+  const auto& driver = d.model.joints().back();
+  REQUIRE(driver.type == dynamics::JointType::kRheonomicDriver);
+  for (const double tt : {0.0, 0.7, 3.1}) {
+    CHECK(driver.angle(tt) == Approx(0.3 * std::sin(2 * tt) + tt * tt).epsilon(1e-15));
+    CHECK(std::abs(driver.angle_rate(tt) - (0.6 * std::cos(2 * tt) + 2 * tt)) < 1e-10);
+    CHECK(std::abs(driver.angle_acceleration(tt) - (-1.2 * std::sin(2 * tt) + 2)) < 1e-8);
+  }
+}
+
+TEST_CASE("model file: errors name file, line, key path, what was expected", "[model-file][errors]") {
+  // Unknown key, with the nearest valid one.
+  CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1, inertia: 0.01, mas: 2}\n") ==
+        "m.yaml:3: model.bodies[0].mas: unknown key (expected one of name, mass, inertia, position, velocity); "
+        "did you mean 'mass'?");
+  CHECK(errorOf(blockModel("  contact:\n    - {type: point_line, body_i: block}\n")) ==
+        "m.yaml:4: model.contact: unknown key (expected one of name, parameters, gravity, bodies, joints, drivers, "
+        "forces, contacts, initial); did you mean 'contacts'?");
+  // Wrong types.
+  CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: [1], inertia: 0.01}\n") ==
+        "m.yaml:3: model.bodies[0].mass: expected a single value, got a list");
+  CHECK(errorOf(blockModel("  gravity: 9.81\n")) == "m.yaml:4: model.gravity: expected [x, y] (two numbers)");
+  CHECK(errorOf(blockModel("  joints: {type: revolute}\n")) ==
+        "m.yaml:4: model.joints: expected a list (- item per line)");
+  // Physical checks.
+  CHECK(errorOf("model:\n  bodies:\n    - name: block\n      mass: 0\n      inertia: 0.01\n") ==
+        "m.yaml:4: model.bodies[0].mass: expected a mass > 0 [kg], got 0");
+  CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1, inertia: -1}\n") ==
+        "m.yaml:3: model.bodies[0].inertia: expected a moment of inertia > 0 [kg m^2], got -1");
+  CHECK(errorOf(blockModel("  contacts:\n    - {type: point_line, body_i: block, mu_static: 0.2, mu_kinetic: 0.3}\n")) ==
+        "m.yaml:5: model.contacts[0].mu_kinetic: expected mu_kinetic <= mu_static, got mu_kinetic = 0.3 > "
+        "mu_static = 0.2; lower mu_kinetic or raise mu_static");
+  CHECK(errorOf(blockModel("  contacts:\n    - {type: point_line, body_i: block, restitution: 1.5}\n")) ==
+        "m.yaml:5: model.contacts[0].restitution: expected a coefficient of restitution in [0, 1], got 1.5");
+  CHECK(errorOf(blockModel("  joints:\n    - type: clearance\n      body_i: block\n      journal_radius: 0.01\n"
+                           "      bearing_radius: 0.01\n")) ==
+        "m.yaml:8: model.joints[0].bearing_radius: expected bearing_radius > journal_radius (a clearance > 0), "
+        "got 0.01 <= 0.01");
+  CHECK(errorOf(blockModel("  joints:\n    - {type: revolute, body_i: ground, body_j: block, friction: {radius: "
+                           "0.01, mu_static: 0.1}}\n")) ==
+        "m.yaml:5: model.joints[0].friction.mu_static: give mu_kinetic and mu_static together (or mu for both); "
+        "mu_kinetic is missing");
+  // References to unknown bodies.
+  CHECK(errorOf(blockModel("  joints:\n    - {type: revolute, body_i: ground, body_j: blok}\n")) ==
+        "m.yaml:5: model.joints[0].body_j: unknown body 'blok' (expected ground or one of model.bodies: block); "
+        "did you mean 'block'?");
+  CHECK(errorOf(blockModel("  joints:\n    - {type: revolut, body_i: ground, body_j: block}\n")) ==
+        "m.yaml:5: model.joints[0].type: unknown joint type 'revolut' (expected revolute, translational, "
+        "point_on_line, fixed, clearance); did you mean 'revolute'?");
+  // Expression errors: muParser's message and position, and the nearest variable.
+  CHECK(errorOf(blockModel("  forces:\n    - {type: force, body: block, fx: \"sin(t\"}\n")) ==
+        "m.yaml:5: model.forces[0].fx: expression \"sin(t\": Missing parenthesis (at position 6)");
+  CHECK(errorOf(blockModel("  forces:\n    - {type: force, body: block, fx: \"-2*x_blok\"}\n")) ==
+        "m.yaml:5: model.forces[0].fx: expression \"-2*x_blok\": Unexpected token \"x_blok\" found at position 3.; "
+        "did you mean 'x_block'?");
+  CHECK(errorOf(blockModel("  drivers:\n    - {body_j: block, angle: \"2 t\"}\n")) ==
+        "m.yaml:5: model.drivers[0].angle: expression \"2 t\": Unexpected variable \"t\" found at position 2");
+  CHECK(errorOf(blockModel("  drivers:\n    - {body_j: block, angle: \"x_block*t\"}\n")) ==
+        "m.yaml:5: model.drivers[0].angle: expression \"x_block*t\": Unexpected token \"x_block\" found at position "
+        "0. (a function of t and model.parameters only)");
+  // Inconsistent initial conditions: a crank pinned at the origin cannot hold x and theta both.
+  CHECK(errorOf(R"Y(model:
+  bodies:
+    - {name: crank, mass: 1, inertia: 0.01, position: [0.3, 0, 0]}
+  joints:
+    - {type: revolute, body_i: ground, body_j: crank, point_j: [-0.1, 0]}
+  initial:
+    independent: [x_crank, theta_crank]
+)Y")
+            .rfind("m.yaml:7: model.initial: kinematic assembly cannot close the joints and drivers at t = 0", 0) == 0);
+  CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1, inertia: 0.01, position: [0, -0.01, 0]}\n"
+                "  contacts:\n    - {type: point_line, body_i: block}\n") ==
+        "m.yaml:5: model.contacts[0]: the contact starts penetrating: gap -0.01 m < 0 at t = 0; move the bodies "
+        "apart in their positions (or make the contact compliant)");
+  CHECK(errorOf(blockModel("  initial:\n    independent: [theta_blok]\n")) ==
+        "m.yaml:5: model.initial.independent[0]: unknown coordinate 'theta_blok' (expected x_B, y_B or theta_B for "
+        "a body B); did you mean 'theta_block'?");
+  // YAML syntax errors keep file and line.
+  CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1\n").rfind("m.yaml:", 0) == 0);
+  CHECK(errorOf("model:\n  bodies: [\n").find("YAML syntax error") != std::string::npos);
+  CHECK(errorOf("").find("expected a map with the key model") != std::string::npos);
+}
+
+TEST_CASE("model file: every element kind loads (the fuzz seed)", "[model-file]") {
+  const auto s = mechanisms::loadPlanarModelFile(kExamples + "/../../fuzz/corpus/fuzz_planar_model/everything.yaml");
+  CHECK(s.model.bodyCount() == 4);
+  CHECK(s.model.joints().size() == 5);  // the clearance joint is a contact
+  CHECK(s.contacts.size() == 3);
+  CHECK(s.joint_friction.size() == 1);
+  Eigen::VectorXd phi(s.model.constraintCount());
+  s.model.constraints(0.0, s.q0, phi);
+  CHECK(phi.lpNorm<Eigen::Infinity>() < 1e-12);
+  CHECK(s.q0(dynamics::PlanarModel::coordinate(2, 2)) == 0.2);  // held
+}
