@@ -7,9 +7,9 @@
 namespace stickslip::cli {
 namespace {
 
-std::array<const Command*, 7> allCommands() {
-  return {&listCommand(),    &showCommand(), &runCommand(),  &compareCommand(),
-          &verifyCommand(), &lcpCommand(),  &benchCommand()};
+std::array<const Command*, 9> allCommands() {
+  return {&listCommand(),  &showCommand(),   &runCommand(), &compareCommand(), &sweepCommand(),
+          &mergeCommand(), &verifyCommand(), &lcpCommand(), &benchCommand()};
 }
 
 void printCommandList(std::ostream& os) {

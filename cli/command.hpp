@@ -29,6 +29,8 @@ const Command& verifyCommand();
 const Command& listCommand();
 const Command& showCommand();
 const Command& compareCommand();
+const Command& sweepCommand();
+const Command& mergeCommand();
 
 /// Parses `args` for `cmd` and runs it; bad usage → kExitInput, std::invalid_argument from
 /// the library (bad files, bad values) → kExitInput with its message.

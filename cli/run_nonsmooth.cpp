@@ -7,9 +7,11 @@
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <ostream>
 
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "cli/run_minimal_form.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
@@ -18,6 +20,7 @@
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
+#include "mechanisms/zheng.hpp"
 
 namespace stickslip::cli {
 namespace {
@@ -34,6 +37,26 @@ std::vector<std::pair<double, std::string>> referenceEvents(const mechanisms::Sc
   if (const auto* in = std::get_if<mechanisms::PushedIncline>(&s.data))
     return mechanisms::pushedInclineReference(t_end, *in);
   return {};
+}
+
+/// Zheng's Example III (a free crank released at rest): whether the crank held its initial
+/// angle, from the largest |theta1 - theta1(0)| over the recorded history (events included).
+struct CrankHold {
+  double drift = 0.0;  ///< [rad]
+  bool held = false;
+};
+std::optional<CrankHold> crankHold(const mechanisms::Scenario& s, const dynamics::NonsmoothRun& r) {
+  const auto* z = std::get_if<mechanisms::ZhengSliderCrank>(&s.data);
+  if (!z || z->drive != mechanisms::ZhengSliderCrank::Drive::kFree || r.history.rows() == 0) return {};
+  constexpr int kTheta1 = 3;  // history columns: t, then the crank's x, y, theta
+  // Sticking, theta1 moves only within the integrator's tolerance (1e-12 rad over the 5 s
+  // default run); slipping, it falls by ~3e-3 rad within a tenth of a second: 1e-6 rad
+  // separates the two with room on both sides.
+  constexpr double kHeldTolerance = 1e-6;
+  CrankHold h;
+  h.drift = (r.history.col(kTheta1).array() - r.history(0, kTheta1)).abs().maxCoeff();
+  h.held = r.ok && h.drift <= kHeldTolerance;
+  return h;
 }
 
 /// Contacts sticking at the start: closed (bilateral, compliant in contact, or unilateral at
@@ -125,6 +148,15 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
 
   dynamics::NonsmoothRun r;
   double h = 0.0;
+  // On a terminal, a bar for runs that last more than a second; otherwise no callback at all.
+  ProgressBar bar("run " + name);
+  std::function<void(double)> progress;
+  if (bar.enabled())
+    progress = [&bar, t_end](double t) {
+      std::ostringstream detail;
+      detail << "t = " << std::setprecision(4) << t << " of " << t_end << " s";
+      bar.update(t / t_end, detail.str());
+    };
   if (method == "event-driven") {
     dynamics::EventDrivenOptions o;
     if (output_dt) o.output_dt = *output_dt;
@@ -135,6 +167,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     o.absolute_tolerance = 1e-2 * o.relative_tolerance;
     o.velocity_tolerance = info.zero_velocity;
     o.event_tolerance = vm["event-tolerance"].as<double>();
+    o.progress = progress;
     r = dynamics::simulateEventDriven(s, o);
   } else if (method == "moreau-jean") {
     if (!s.joint_friction.empty())
@@ -147,12 +180,14 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     o.solver = solver;
     o.h = h = vm["dt"].defaulted() ? info.h : vm["dt"].as<double>();
     o.theta = vm["theta"].as<double>();
+    o.progress = progress;
     r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
   } else {
     throw std::invalid_argument("--method: expected event-driven or moreau-jean for '" + name +
                                 "' (penalty: belt, journal-bearing, flores-translational, muvengei-lugre, roller-crank, zheng-*; minimal-form: dupont, blajer-1, blajer-2), got '" + method + "'");
   }
 
+  bar.finish();
   if (!csv.empty()) {
     std::ofstream f(csv);
     if (!f) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
@@ -215,6 +250,10 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
       j["h"] = h;
       j["us_per_step"] = steps > 0 ? 1e6 * r.cpu_seconds / double(steps) : 0.0;
     }
+    if (const auto hold = crankHold(scenario, r)) {
+      j["theta1_drift"] = hold->drift;
+      j["held"] = hold->held;
+    }
     if (!reference.empty())
       j["reference"] = {{"events", ref}, {"matched", matched}, {"max_time_error", finiteOrNull(max_error)}};
     out << j.dump() << "\n";
@@ -229,6 +268,9 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     if (r.mode_checks > 0)
       out << "LCP vs trial-and-error: " << r.mode_mismatches << " mismatches in " << r.mode_checks
           << " decisions\n";
+    if (const auto hold = crankHold(scenario, r))
+      out << "crank       " << (hold->held ? "held" : "not held") << ", max |theta1 - theta1(0)| = "
+          << hold->drift << " rad\n";
     out << "cpu         " << r.cpu_seconds << " s\n"
         << "stick       " << stick.stick_fraction << " of the run, " << stick.transitions
         << " transitions into or out of stick\n"

@@ -994,6 +994,7 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
         throw RunFailure(os.str());
       }
       t = step.t;
+      if (opt_.progress) opt_.progress(t);
       if (step.status == OdeStatus::kReachedTime) {
         record(t, y);
         next_out += opt_.output_dt;

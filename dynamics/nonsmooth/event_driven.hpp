@@ -52,6 +52,7 @@
 /// the root function, set by the tolerances.
 
 #include <Eigen/Dense>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,9 @@ struct EventDrivenOptions {
   /// Guard against event accumulation over the run; besides, more than 50 events each within
   /// event_tolerance of the previous one stop the run at once (Zeno), naming the contacts.
   long max_events = 1000000;
+  /// Called with the simulated time after every sample and event (a progress bar); empty:
+  /// not called. It must not throw.
+  std::function<void(double)> progress;
   /// Throws std::invalid_argument("EventDrivenOptions: expected …, got …").
   void validate() const;
 };

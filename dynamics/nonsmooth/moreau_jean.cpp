@@ -489,6 +489,7 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
     // The step's friction impulse P_t opposes v_t⁺ (maximal dissipation): −P_t v_t⁺ ≥ 0.
     for (Eigen::Index i = 0; i < nc; ++i)
       friction_work -= stepper.impulses()(2 * i + 1) * stepper.slidingVelocity()(i);
+    if (options.progress) options.progress(t);
     for (Eigen::Index i = 0; i < nc; ++i) {
       const RigidContact& c = contacts[static_cast<std::size_t>(i)];
       const ContactMode now =

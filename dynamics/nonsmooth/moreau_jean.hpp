@@ -53,6 +53,7 @@
 /// report open/close/impact events.
 
 #include <Eigen/Dense>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,6 +75,9 @@ struct MoreauJeanOptions {
   /// "lemke" or "siconos-<fc2d name>" (lcp::siconosFc2dSolverNames()).
   std::string solver = "lemke";
   double output_dt = 1e-3;  ///< history sampling [s], ≥ 0 (0: every step)
+  /// Called with the simulated time after every step (a progress bar); empty: not called,
+  /// at the cost of one test per step. It must not throw.
+  std::function<void(double)> progress;
   /// |v_t| ≤ this with a positive normal impulse counts as stick; also the approach speed
   /// above which a closing contact is reported as an impact [m/s], > 0.
   double stick_velocity = 1e-8;

@@ -352,10 +352,17 @@ TEST_CASE("stickslip run zheng-equilibrium: dry Coulomb holds the crank; --frict
   CHECK(j["events"].empty());  // stuck from the start to the end
   const double theta1 = j["final_q"][2];
   CHECK(std::abs(theta1 - (3.141592653589793 - 0.01)) < 1e-9);
+  CHECK(j["held"] == true);  // the verdict a sweep over mu_s reads
+  CHECK(double(j["theta1_drift"]) < 1e-9);  // [rad], as stickslip verify --case zheng
 
   const Run fallen = cli({"run", "zheng-equilibrium", "--friction", "none", "--t-end", "1.5", "--json"});
   REQUIRE(fallen.code == 0);
-  CHECK(std::abs(double(nlohmann::json::parse(fallen.out)["final_q"][2]) - theta1) > 1.0);
+  const auto f = nlohmann::json::parse(fallen.out);
+  CHECK(std::abs(double(f["final_q"][2]) - theta1) > 1.0);
+  CHECK(f["held"] == false);
+  CHECK(double(f["theta1_drift"]) > 1.0);
+  CHECK(cli({"run", "zheng-equilibrium", "--t-end", "0.1"}).out.find("crank       held, max |theta1 - theta1(0)| = ") !=
+        std::string::npos);
 
   const Run wrong = cli({"run", "zheng-equilibrium", "--friction", "lugre"});
   CHECK(wrong.code == 2);

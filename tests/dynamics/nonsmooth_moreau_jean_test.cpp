@@ -4,10 +4,12 @@
 // contract, failure reporting and the allocation-free step.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <vector>
 
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "dynamics/allocation_counter.hpp"
@@ -290,4 +292,17 @@ TEST_CASE("moreau-jean steps allocate nothing once every active-set size was met
   CHECK(ok);
   CHECK(stepper.closed(0));
   CHECK(g_allocations == 0);
+}
+
+TEST_CASE("moreau-jean: the progress callback sees every step's time, up to t_end", "[moreau-jean][progress]") {
+  MoreauJeanOptions o;
+  o.t_end = 0.0105;  // the last step shortened to land on t_end
+  o.h = 1e-3;
+  std::vector<double> seen;
+  o.progress = [&seen](double t) { seen.push_back(t); };
+  const auto r = run(incline(std::atan(0.29), 0.3, 0.2), o);
+  REQUIRE(r.ok);
+  REQUIRE(seen.size() == std::size_t(r.steps));
+  CHECK(std::is_sorted(seen.begin(), seen.end()));
+  CHECK(seen.back() == o.t_end);
 }

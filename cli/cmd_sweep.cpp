@@ -1,0 +1,441 @@
+// stickslip sweep SCENARIO --param KEY=A:B:N ... [--set KEY=VALUE]... [--jobs N] [--shard i/N]
+//                  --out F.csv [--force] [--show FIGURE,...] [--timings]
+// Each grid point is one `stickslip run SCENARIO --json --set ... --set KEY=VALUE...`, run as a
+// child process of this same executable (/proc/self/exe): a point that fails or crashes
+// cannot take the sweep down, and --jobs points run at once on separate cores. The points'
+// JSON scalars become the columns of the table (cli/sweep_table.hpp).
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <iomanip>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "cli/command.hpp"
+#include "cli/progress.hpp"
+#include "cli/sweep_table.hpp"
+
+extern char** environ;
+
+namespace stickslip::cli {
+namespace {
+
+void declare(po::options_description& o, po::positional_options_description& p) {
+  o.add_options()("scenario", po::value<std::string>()->required(),
+                  "a scenario file (.yaml) or a built-in scenario (stickslip list)")(
+      "param", po::value<std::vector<std::string>>()->composing()->required(),
+      "KEY=A:B:N: N values from A to B inclusive (N = 1: A), or KEY=V1,V2,...; KEY is a key of "
+      "run --set (parameters.NAME, run.OPTION); repeatable: the grid is the Cartesian product, "
+      "the last --param varying fastest")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "KEY=VALUE given to every point's run (e.g. run.t_end=0.5, run.method=moreau-jean); repeatable")(
+      "jobs,j", po::value<long>(), "points run at once (default: the CPUs this process may use)")(
+      "shard", po::value<std::string>()->default_value("1/1"),
+      "i/N: run only the points whose index % N == i - 1 (one task of a job array; stickslip "
+      "merge joins the shards' tables)")(
+      "out", po::value<std::string>()->required(), "the table, CSV: one row per point")(
+      "force", po::bool_switch(), "overwrite --out if it exists")(
+      "show", po::value<std::string>(),
+      "figures shown in the printed table, comma-separated (default: the true/false ones, "
+      "e.g. held); with one --param, where each true/false or text figure changes is printed "
+      "below the table")(
+      "timings", po::bool_switch(), "keep cpu_seconds and us_per_step in the table (they vary from run to run)");
+  p.add("scenario", 1);
+}
+
+/// Keys a sweep may not hand to its runs: it reads their stdout as JSON and owns the files.
+void checkKey(const std::string& option, const std::string& key) {
+  for (const char* owned : {"run.json", "run.out", "run.plot", "run.force"})
+    if (key == owned)
+      throw std::invalid_argument(option + " " + key + ": not available in a sweep (it reads every "
+                                  "run's JSON and writes one table, --out)");
+}
+
+std::size_t defaultJobs() {
+  cpu_set_t set;  // the CPUs a batch scheduler gave us, not the machine's
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::size_t(std::max(1, CPU_COUNT(&set)));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+struct Child {
+  std::size_t point = 0;
+  pid_t pid = -1;
+  int fds[2] = {-1, -1};  ///< its stdout, stderr (read ends)
+  std::string text[2];
+};
+
+/// Starts `run` for one point; throws std::runtime_error when the system refuses.
+Child spawnRun(std::size_t point, const std::vector<std::string>& args) {
+  Child c;
+  c.point = point;
+  int out[2], err[2];
+  if (pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    close(out[0]), close(out[1]);
+    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  std::vector<std::string> a{"stickslip"};
+  a.insert(a.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : a) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  const int rc = posix_spawn(&c.pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(out[1]), close(err[1]);
+  if (rc != 0) {
+    close(out[0]), close(err[0]);
+    throw std::runtime_error(std::string("cannot start /proc/self/exe: ") + std::strerror(rc));
+  }
+  c.fds[0] = out[0], c.fds[1] = err[0];
+  return c;
+}
+
+std::string lastLine(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  return last;
+}
+
+/// The row of a finished point from its exit status and output.
+SweepTable::Row rowOf(const Child& c, int status, bool timings) {
+  SweepTable::Row row;
+  row.index = c.point;
+  if (WIFEXITED(status)) {
+    const int code = WEXITSTATUS(status);
+    row.exit_code = std::to_string(code);
+    row.outcome = code == 0 ? "ok" : code == 2 ? "bad-input" : "failed";
+  } else {
+    const int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    row.outcome = "crashed";
+    row.error = "killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+  }
+  if (row.error.empty()) row.error = lastLine(c.text[1]);
+  if (const std::string json = lastLine(c.text[0]); !json.empty()) {
+    try {
+      for (auto& [k, v] : flattenScalars(nlohmann::json::parse(json)))
+        if (timings || !isTiming(k)) row.figures.emplace(k, std::move(v));
+    } catch (const nlohmann::json::exception&) {
+      if (row.outcome == "ok") row.outcome = "failed";
+      if (row.error.empty()) row.error = "the run's output is not JSON";
+    }
+  } else if (row.outcome == "ok") {
+    row.outcome = "failed";
+    row.error = "the run printed no JSON";
+  }
+  return row;
+}
+
+/// The signal that asked the sweep to stop (SIGINT, SIGTERM, SIGHUP), 0 while none did.
+volatile sig_atomic_t g_stop_signal = 0;
+extern "C" void onStopSignal(int sig) { g_stop_signal = sig; }
+
+/// While alive, SIGINT, SIGTERM and SIGHUP only set g_stop_signal, so that the sweep can end
+/// its runs before it dies of the signal (a `kill` of the sweep alone, a scheduler's
+/// cancellation) instead of leaving them computing.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = onStopSignal;
+    sigemptyset(&sa.sa_mask);
+    for (std::size_t k = 0; k < 3; ++k) {
+      sigaction(kSignals[k], &sa, &previous_[k]);
+      if (previous_[k].sa_handler == SIG_IGN) sigaction(kSignals[k], &previous_[k], nullptr);  // kept ignored (nohup, &)
+    }
+  }
+  ~StopSignals() {
+    for (std::size_t k = 0; k < 3; ++k) sigaction(kSignals[k], &previous_[k], nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction previous_[3];
+};
+
+/// Ends the running children and then the sweep itself by the signal it received, with the
+/// signal's default action: no table is written.
+[[noreturn]] void stopRuns(std::vector<Child>& running, int sig) {
+  for (Child& c : running) kill(c.pid, SIGTERM);
+  for (Child& c : running) {
+    int status = 0;
+    while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+  std::_Exit(128 + sig);
+}
+
+/// Runs `points` with at most `jobs` at once; calls `done` with each as it finishes, and with
+/// nullptr a few times a second (to redraw a progress bar).
+void runPoints(const std::vector<std::size_t>& points, std::size_t jobs,
+               const std::function<std::vector<std::string>(std::size_t)>& argsOf,
+               const std::function<void(const Child*, int)>& done) {
+  std::vector<Child> running;
+  std::size_t next = 0;
+  const StopSignals stop_signals;
+  while (next < points.size() || !running.empty()) {
+    if (g_stop_signal != 0) stopRuns(running, g_stop_signal);
+    while (next < points.size() && running.size() < jobs) {
+      running.push_back(spawnRun(points[next], argsOf(points[next])));
+      ++next;
+    }
+    std::vector<pollfd> fds;
+    for (const Child& c : running)
+      for (int s = 0; s < 2; ++s)
+        if (c.fds[s] >= 0) fds.push_back({c.fds[s], POLLIN, 0});
+    if (poll(fds.data(), fds.size(), 200) < 0 && errno != EINTR)
+      throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+    for (Child& c : running)
+      for (int s = 0; s < 2; ++s) {
+        if (c.fds[s] < 0) continue;
+        const auto it = std::find_if(fds.begin(), fds.end(), [&](const pollfd& p) { return p.fd == c.fds[s]; });
+        if (it == fds.end() || it->revents == 0) continue;
+        char buf[65536];
+        const ssize_t n = read(c.fds[s], buf, sizeof buf);
+        if (n > 0) {
+          c.text[s].append(buf, std::size_t(n));
+        } else if (n == 0 || errno != EINTR) {
+          close(c.fds[s]);
+          c.fds[s] = -1;
+        }
+      }
+    for (auto it = running.begin(); it != running.end();) {
+      if (it->fds[0] >= 0 || it->fds[1] >= 0) {
+        ++it;
+        continue;
+      }
+      int status = 0;
+      while (waitpid(it->pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      done(&*it, status);
+      it = running.erase(it);
+    }
+    done(nullptr, 0);
+  }
+}
+
+std::vector<std::string> splitList(const std::string& s) {
+  std::vector<std::string> v;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) v.push_back(item);
+  return v;
+}
+
+/// The printed report: a table of the points with the chosen figures, then, with one
+/// parameter, where each figure changes along it.
+void report(std::ostream& out, const SweepTable& t, std::vector<std::string> shown) {
+  std::vector<std::string> head{"index"};
+  head.insert(head.end(), t.keys.begin(), t.keys.end());
+  head.push_back("outcome");
+  head.insert(head.end(), shown.begin(), shown.end());
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& r : t.rows) {
+    std::vector<std::string> line{std::to_string(r.index)};
+    line.insert(line.end(), r.values.begin(), r.values.end());
+    line.push_back(r.outcome);
+    for (const auto& f : shown) {
+      const auto it = r.figures.find(f);
+      line.push_back(it == r.figures.end() ? "-" : it->second);
+    }
+    cells.push_back(std::move(line));
+  }
+  std::vector<std::size_t> width(head.size());
+  for (std::size_t c = 0; c < head.size(); ++c) {
+    width[c] = head[c].size();
+    for (const auto& l : cells) width[c] = std::max(width[c], l[c].size());
+  }
+  const auto print = [&](const std::vector<std::string>& l) {
+    for (std::size_t c = 0; c < l.size(); ++c)
+      out << (c ? "  " : "") << std::left << std::setw(int(c + 1 == l.size() ? 0 : width[c])) << l[c];
+    out << '\n';
+  };
+  print(head);
+  for (const auto& l : cells) print(l);
+  if (t.keys.size() != 1) return;
+  // Where a verdict (true/false, a status) changes along the one parameter; numbers, which
+  // change at every point, are read in the table.
+  const auto isNumber = [](const std::string& s) {
+    double x = 0.0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+    return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+  };
+  for (const auto& f : shown) {
+    if (std::all_of(t.rows.begin(), t.rows.end(), [&](const SweepTable::Row& r) {
+          const auto it = r.figures.find(f);
+          return it == r.figures.end() || isNumber(it->second);
+        }))
+      continue;
+    const std::string* before = nullptr;
+    const SweepTable::Row* prev = nullptr;
+    for (const auto& r : t.rows) {
+      const auto it = r.figures.find(f);
+      if (it == r.figures.end()) continue;
+      if (before && *before != it->second)
+        out << f << " changes from " << *before << " to " << it->second << " between " << t.keys[0] << " = "
+            << prev->values[0] << " and " << r.values[0] << " (first at " << r.values[0] << ")\n";
+      before = &it->second;
+      prev = &r;
+    }
+  }
+}
+
+int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
+  const std::string scenario = vm["scenario"].as<std::string>();
+  std::vector<GridParameter> params;
+  for (const std::string& p : vm["param"].as<std::vector<std::string>>()) {
+    params.push_back(parseGridParameter(p));
+    checkKey("--param", params.back().key);
+  }
+  const Grid grid(params);
+  std::vector<std::string> fixed;
+  if (vm.count("set"))
+    for (const std::string& s : vm["set"].as<std::vector<std::string>>()) {
+      const std::string key = s.substr(0, s.find('='));
+      checkKey("--set", key);
+      for (const auto& p : grid.parameters())
+        if (p.key == key) throw std::invalid_argument("--set " + s + ": " + key + " is also a --param");
+      fixed.push_back(s);
+    }
+  const Shard shard = parseShard(vm["shard"].as<std::string>());
+  std::size_t jobs = defaultJobs();
+  if (vm.count("jobs")) {
+    if (vm["jobs"].as<long>() < 1)
+      throw std::invalid_argument("--jobs: expected at least 1, got " + std::to_string(vm["jobs"].as<long>()));
+    jobs = std::size_t(vm["jobs"].as<long>());
+  }
+  const std::string path = vm["out"].as<std::string>();
+  checkOutputPath("--out", path, vm["force"].as<bool>());
+  const bool timings = vm["timings"].as<bool>();
+
+  std::vector<std::size_t> points;
+  for (std::size_t k = shard.i - 1; k < grid.size(); k += shard.n) points.push_back(k);
+  const auto argsOf = [&](std::size_t k) {
+    std::vector<std::string> a{"run", scenario, "--json"};
+    for (const auto& s : fixed) a.insert(a.end(), {"--set", s});
+    const std::vector<std::string> values = grid.point(k);
+    for (std::size_t p = 0; p < values.size(); ++p) a.insert(a.end(), {"--set", grid.parameters()[p].key + "=" + values[p]});
+    return a;
+  };
+
+  SweepTable table;
+  for (const auto& p : grid.parameters()) table.keys.push_back(p.key);
+  const auto start = std::chrono::steady_clock::now();
+  ProgressBar bar("sweep");
+  std::size_t finished = 0;
+  const auto record = [&](const Child* c, int status) {
+    if (c) {
+      SweepTable::Row row = rowOf(*c, status, timings);
+      row.grid_size = grid.size();
+      row.values = grid.point(c->point);
+      table.rows.push_back(std::move(row));
+      ++finished;
+    }
+    if (bar.enabled())
+      bar.update(double(finished) / double(std::max<std::size_t>(points.size(), 1)),
+                 std::to_string(finished) + "/" + std::to_string(points.size()) + " points");
+  };
+  try {
+    // The first point alone: an input error (a mistyped key, a bad value) is then reported
+    // once, before the others start, instead of once per point.
+    if (!points.empty()) {
+      runPoints({points[0]}, 1, argsOf, record);
+      if (table.rows[0].exit_code == "2") {
+        bar.finish();
+        std::string where;
+        for (std::size_t k = 0; k < table.keys.size(); ++k)
+          where += (k ? ", " : "") + table.keys[k] + "=" + table.rows[0].values[k];
+        err << "stickslip sweep: point " << points[0] << " (" << where << "): " << table.rows[0].error
+            << "\n";
+        return kExitInput;
+      }
+      runPoints({points.begin() + 1, points.end()}, jobs, argsOf, record);
+    }
+  } catch (const std::runtime_error& e) {
+    bar.finish();
+    err << "stickslip sweep: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  bar.finish();
+
+  std::set<std::string> figures;
+  for (const auto& r : table.rows)
+    for (const auto& [k, v] : r.figures) figures.insert(k);
+  table.figures.assign(figures.begin(), figures.end());
+  std::ostringstream csv;
+  table.write(csv);
+  try {
+    writeFileAtomically(path, csv.str());
+  } catch (const std::exception& e) {
+    err << "stickslip sweep: " << e.what() << "\n";
+    return kExitFailure;
+  }
+
+  std::vector<std::string> shown;
+  if (vm.count("show")) {
+    shown = splitList(vm["show"].as<std::string>());
+    for (const auto& f : shown)
+      if (!figures.count(f) && !table.rows.empty())
+        err << "stickslip sweep: --show " << f << ": no point reported this figure\n";
+  } else {
+    for (const auto& f : figures)
+      if (std::all_of(table.rows.begin(), table.rows.end(), [&](const SweepTable::Row& r) {
+            const auto it = r.figures.find(f);
+            return it == r.figures.end() || it->second == "true" || it->second == "false";
+          }))
+        shown.push_back(f);
+  }
+  std::size_t failed = 0, bad = 0;
+  for (const auto& r : table.rows) failed += r.outcome != "ok", bad += r.outcome == "bad-input";
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out << "sweep " << scenario << ": " << points.size() << " of " << grid.size() << " points (shard "
+      << shard.i << "/" << shard.n << "), " << std::min(jobs, std::max<std::size_t>(points.size(), 1))
+      << " at once, " << std::setprecision(3) << seconds << " s\n";
+  report(out, table, shown);
+  out << "table: " << path << " (" << table.rows.size() << " rows)\n";
+  if (failed > 0) {
+    err << "stickslip sweep: " << failed << " of " << table.rows.size() << " points failed";
+    for (const auto& r : table.rows)
+      if (r.outcome != "ok") {
+        err << "; first: point " << r.index << ", " << r.outcome << (r.error.empty() ? "" : ": " + r.error);
+        break;
+      }
+    err << "\n";
+  }
+  return bad > 0 ? kExitInput : failed > 0 ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+const Command& sweepCommand() {
+  static const Command c{"sweep", "run a scenario over a parameter grid, in parallel or as one shard of it", declare, run};
+  return c;
+}
+
+}  // namespace stickslip::cli
