@@ -83,7 +83,7 @@ TEST_CASE("every built-in scenario round-trips: show, then run the file, equals 
   }
 }
 
-TEST_CASE("--set changes a parameter: the belt breaks away at mu_s m g / (k v_b)", "[cli][scenario]") {
+TEST_CASE("set: a parameter changed by --set or a file moves the belt's break-away at mu_s m g / (k v_b)", "[cli][scenario]") {
   // Closed form (DESIGN.md §7): the block sticks until the spring force k v_b t reaches
   // μs m g; with μs = 0.2, t1 = 0.2 · 9.81 / (2 · 0.1) = 9.81 s instead of 7.3575 s.
   for (const std::string how : {"set", "file"}) {
