@@ -29,6 +29,29 @@ inline Run cli(std::vector<std::string> args) {
 
 extern char** environ;
 
+/// A file's contents.
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+/// A scratch directory for one test, emptied first and removed at its end.
+struct ScratchDir {
+  std::filesystem::path path;
+  explicit ScratchDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / ("stickslip_cli_" + name)) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path); }
+  std::string operator/(const std::string& file) const { return (path / file).string(); }
+  /// Writes `text` to `file` in the directory; returns its path.
+  std::string write(const std::string& file, const std::string& text) const {
+    std::ofstream(path / file) << text;
+    return (path / file).string();
+  }
+};
+
 /// Runs the stickslip executable as a child process, as a user would; `dir` holds its
 /// captured stdout and stderr.
 inline Run process(std::vector<std::string> args, const std::filesystem::path& dir) {
@@ -45,9 +68,5 @@ inline Run process(std::vector<std::string> args, const std::filesystem::path& d
   int status = -1;
   if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0) waitpid(pid, &status, 0);
   posix_spawn_file_actions_destroy(&actions);
-  const auto slurp = [](const std::string& p) {
-    std::ifstream f(p);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-  };
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out_path), slurp(err_path)};
 }

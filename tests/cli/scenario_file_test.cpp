@@ -13,24 +13,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct ScratchDir {
-  fs::path path;
-  explicit ScratchDir(const std::string& name) : path(fs::temp_directory_path() / ("stickslip_scenario_" + name)) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchDir() { fs::remove_all(path); }
-  std::string write(const std::string& file, const std::string& text) const {
-    std::ofstream(path / file) << text;
-    return (path / file).string();
-  }
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 /// The run's JSON without its timings, which differ from run to run.
 nlohmann::json withoutTimings(const std::string& out) {
   nlohmann::json j = nlohmann::json::parse(out);
@@ -61,7 +43,7 @@ void requireInputError(const Run& r, const std::vector<std::string>& expected) {
 
 TEST_CASE("every built-in scenario round-trips: show, then run the file, equals run NAME bit for bit",
           "[cli][scenario]") {
-  const ScratchDir dir("roundtrip");
+  const ScratchDir dir("scenario_roundtrip");
   for (const std::string& name : stickslip::mechanisms::builtinScenarioNames()) {
     INFO(name);
     const Run shown = cli({"show", name});
@@ -88,7 +70,7 @@ TEST_CASE("set: a parameter changed by --set or a file moves the belt's break-aw
   // μs m g; with μs = 0.2, t1 = 0.2 · 9.81 / (2 · 0.1) = 9.81 s instead of 7.3575 s.
   for (const std::string how : {"set", "file"}) {
     INFO(how);
-    const ScratchDir dir("set_" + how);
+    const ScratchDir dir("scenario_set_" + how);
     const std::string file = dir.write("belt.yaml", "scenario: belt\nparameters:\n  mu_static: 0.2\nrun:\n  method: event-driven\n  t_end: 12\n");
     const Run r = how == "set" ? cli({"run", "belt", "--method", "event-driven", "--t-end", "12", "--set",
                                       "parameters.mu_static=0.2", "--json"})
@@ -102,7 +84,7 @@ TEST_CASE("set: a parameter changed by --set or a file moves the belt's break-aw
     CHECK(j["reference"]["events"][0]["t"].get<double>() == Approx(9.81).margin(1e-12));
   }
   // The command line wins over the file's run settings; --set run.* over the file's.
-  const ScratchDir dir("precedence");
+  const ScratchDir dir("scenario_precedence");
   const std::string file = dir.write("belt.yaml", "scenario: belt\nrun:\n  method: event-driven\n  t_end: 12\n");
   CHECK(nlohmann::json::parse(cli({"run", file, "--t-end", "3", "--json"}).out)["t"] == 3.0);
   CHECK(nlohmann::json::parse(cli({"run", file, "--set", "run.t_end=4", "--json"}).out)["t"] == 4.0);
@@ -119,7 +101,7 @@ TEST_CASE("set: a parameter changed by --set or a file moves the belt's break-aw
 }
 
 TEST_CASE("scenario file errors name file, line, key and the fix, exit code 2", "[cli][scenario]") {
-  const ScratchDir dir("errors");
+  const ScratchDir dir("scenario_errors");
   const auto run = [&](const std::string& text) { return cli({"run", dir.write("s.yaml", text), "--json"}); };
   const std::string f = (dir.path / "s.yaml").string();
 
@@ -154,7 +136,7 @@ TEST_CASE("scenario file errors name file, line, key and the fix, exit code 2", 
 }
 
 TEST_CASE("the executable: show, edit, run; bad input and no overwrite without --force", "[cli][scenario]") {
-  const ScratchDir dir("process");
+  const ScratchDir dir("scenario_process");
   const Run shown = process({"show", "incline"}, dir.path);
   REQUIRE(shown.code == 0);
   std::string text = shown.out;
@@ -239,7 +221,7 @@ TEST_CASE("a model file runs like the built-in it writes out; model.parameters b
   requireInputError(cli({"run", "incline", "--set", "model.parameters.m=2"}), {"only a model file"});
   requireInputError(cli({"run", incline, "--method", "penalty"}), {"--method", "event-driven or moreau-jean"});
   requireInputError(cli({"show", incline}), {"model:", "its description"});
-  const ScratchDir dir("model");
+  const ScratchDir dir("scenario_model");
   requireInputError(cli({"run", dir.write("both.yaml", "scenario: belt\nmodel:\n  bodies: []\n")}),
                     {"both.yaml:1:", "not both"});
 }

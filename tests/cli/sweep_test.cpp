@@ -17,21 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct ScratchDir {
-  fs::path path;
-  explicit ScratchDir(const std::string& name) : path(fs::temp_directory_path() / ("stickslip_sweep_" + name)) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& file) const { return (path / file).string(); }
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 /// 4 points of mu_s across the threshold, mu_k below them all, 0.1 s: slipping starts at
 /// ~0.06 s, so the crank has visibly moved by the end where it does not hold.
 std::vector<std::string> zhengSweep(const std::string& out, std::vector<std::string> extra = {}) {
@@ -76,7 +61,7 @@ TEST_CASE("sweep grids: A:B:N, lists, row-major order, round-trip values", "[cli
 }
 
 TEST_CASE("sweep: bad --param, --shard, --jobs and keys are input errors before any run", "[cli][sweep]") {
-  const ScratchDir dir("errors");
+  const ScratchDir dir("sweep_errors");
   const std::string t = dir / "t.csv";
   const auto sweep = [&](std::vector<std::string> extra) {
     std::vector<std::string> a{"sweep", "zheng-equilibrium", "--out", t};
@@ -105,7 +90,7 @@ TEST_CASE("sweep: bad --param, --shard, --jobs and keys are input errors before 
 }
 
 TEST_CASE("sweep: a mistyped key stops at the first point with exit 2 and the run's message", "[cli][sweep]") {
-  const ScratchDir dir("first-point");
+  const ScratchDir dir("sweep_first-point");
   const std::string t = dir / "t.csv";
   const Run r = process({"sweep", "zheng-equilibrium", "--param", "parameters.mu_statik=0.1:0.2:3", "--out", t}, dir.path);
   requireInputError(r, "point 0 (parameters.mu_statik=0.1)", t);
@@ -113,7 +98,7 @@ TEST_CASE("sweep: a mistyped key stops at the first point with exit 2 and the ru
 }
 
 TEST_CASE("sweep over mu_s on zheng-equilibrium: the crank holds from mu_s ~ 0.113 on", "[cli][sweep]") {
-  const ScratchDir dir("threshold");
+  const ScratchDir dir("sweep_threshold");
   const std::string t = dir / "t.csv";
   const Run r = process(zhengSweep(t), dir.path);
   INFO(r.out << r.err);
@@ -174,7 +159,7 @@ TEST_CASE("sweep over mu_s on zheng-equilibrium: the crank holds from mu_s ~ 0.1
 }
 
 TEST_CASE("sweep: failing points are recorded and the sweep goes on", "[cli][sweep]") {
-  const ScratchDir dir("failures");
+  const ScratchDir dir("sweep_failures");
   const std::string t = dir / "t.csv";
   SECTION("a run that fails (CVODE refuses a relative tolerance of 1e-300): exit 1") {
     const Run r = process({"sweep", "belt", "--param", "run.tolerance=1e-300,1e-10", "--set", "run.method=event-driven",
@@ -205,7 +190,7 @@ TEST_CASE("sweep: failing points are recorded and the sweep goes on", "[cli][swe
 }
 
 TEST_CASE("merge: tables of different sweeps and foreign files are refused", "[cli][sweep]") {
-  const ScratchDir dir("foreign");
+  const ScratchDir dir("sweep_foreign");
   std::ofstream(dir / "a.csv") << "index,grid_size,k,exit_code,outcome,error,x\n0,2,1,0,ok,,3\n";
   std::ofstream(dir / "b.csv") << "index,grid_size,j,exit_code,outcome,error,x\n1,2,2,0,ok,,4\n";
   std::ofstream(dir / "c.csv") << "t,x\n0,1\n";
@@ -250,7 +235,7 @@ TEST_CASE("progress bar: nothing before the delay, throttled, erased at the end"
 }
 
 TEST_CASE("sweep: stopped by SIGTERM, it ends its runs and leaves no table", "[cli][sweep]") {
-  const ScratchDir dir("stopped");
+  const ScratchDir dir("sweep_stopped");
   const std::string t = dir / "t.csv";
   // Slipping points of 1 s each (~2 s of CPU apiece): still running when the signal comes.
   std::vector<std::string> args{STICKSLIP_EXECUTABLE, "sweep", "zheng-equilibrium", "--param",
