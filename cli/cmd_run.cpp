@@ -16,6 +16,7 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "cli/run_flores_compliant.hpp"
 #include "cli/run_zheng_penalty.hpp"
 #include "cli/run_muvengei.hpp"
@@ -102,6 +103,8 @@ int runJournalBearing(const po::variables_map& vm, const mechanisms::Scenario& s
   if (!vm["dt"].defaulted()) opts.dt = vm["dt"].as<double>();
   const std::string csv = outputPath(vm);
 
+  ProgressBar bar("run journal-bearing");
+  opts.progress = simulatedTimeProgress(bar, opts.t_end);
   mechanisms::JournalBearingRun r = mechanisms::simulateJournalBearing(jb, law, opts);
   // BDF cannot cross the discontinuous laws' jumps, nor the bristle laws whose relaxation
   // time vanishes with the normal force at every contact onset (dahl, lugre, gms, ...); when
@@ -113,6 +116,7 @@ int runJournalBearing(const po::variables_map& vm, const mechanisms::Scenario& s
     opts.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
     r = mechanisms::simulateJournalBearing(jb, law, opts);
   }
+  bar.finish();
   const bool ok = r.run.status == dynamics::PenaltyStatus::kSuccess;
   if (!csv.empty()) {
     std::ofstream f(csv);

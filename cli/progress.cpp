@@ -1,5 +1,8 @@
 #include "cli/progress.hpp"
 
+#include <iomanip>
+#include <sstream>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -50,6 +53,15 @@ void ProgressBar::finish() {
   if (sink_ && drawn_width_ > 0) *sink_ << '\r' << std::string(drawn_width_, ' ') << '\r' << std::flush;
   sink_ = nullptr;
   drawn_width_ = 0;
+}
+
+std::function<void(double)> simulatedTimeProgress(ProgressBar& bar, double t_end) {
+  if (!bar.enabled()) return {};
+  return [&bar, t_end](double t) {
+    std::ostringstream detail;
+    detail << "t = " << std::setprecision(4) << t << " of " << t_end << " s";
+    bar.update(t / t_end, detail.str());
+  };
 }
 
 }  // namespace stickslip::cli

@@ -4,6 +4,7 @@
 /// and erased when the work ends, so that what stays on the terminal is the program's output.
 
 #include <chrono>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -38,5 +39,9 @@ class ProgressBar {
   Clock::duration interval_{};
   std::size_t drawn_width_ = 0;  ///< characters of the last line drawn, 0: none on screen
 };
+
+/// A callback that draws `bar` from the simulated time t of a run to `t_end`; empty (nothing
+/// to call) when the bar is disabled.
+std::function<void(double)> simulatedTimeProgress(ProgressBar& bar, double t_end);
 
 }  // namespace stickslip::cli

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/flores_compliant.hpp"
 
@@ -34,7 +35,10 @@ int runFloresPenalty(const po::variables_map& vm, const mechanisms::Scenario& sc
   const std::string csv = outputPath(vm);
 
   mechanisms::FloresPenaltySystem s = mechanisms::floresTranslationalPenalty(f, law);
+  ProgressBar bar("run flores-translational");
+  opts.progress = simulatedTimeProgress(bar, opts.t_end);
   const dynamics::PenaltyRun r = dynamics::simulatePenalty(*s.system, s.y0, opts);
+  bar.finish();
   const bool ok = r.status == dynamics::PenaltyStatus::kSuccess;
   const Eigen::Index ny = s.system->stateSize();
   long closings = 0;

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/muvengei.hpp"
 
@@ -56,7 +57,10 @@ int runMuvengei(const po::variables_map& vm, const mechanisms::Scenario& scenari
   opts.output_dt = vm.count("output-dt") ? vm["output-dt"].as<double>() : 1e-6;
   const std::string csv = outputPath(vm);
 
+  ProgressBar bar("run muvengei-lugre");
+  opts.progress = simulatedTimeProgress(bar, opts.t_end);
   const mechanisms::MuvengeiRun r = mechanisms::simulateMuvengei(data, law, opts);
+  bar.finish();
   const bool ok = r.run.status == dynamics::PenaltyStatus::kSuccess;
   // The paper's steady cycle is the second one; a shorter run reports its last full cycle.
   const double t0 = r.run.t >= 2.0 * period - 1e-12 ? period : std::max(0.0, r.run.t - period);

@@ -150,13 +150,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
   double h = 0.0;
   // On a terminal, a bar for runs that last more than a second; otherwise no callback at all.
   ProgressBar bar("run " + name);
-  std::function<void(double)> progress;
-  if (bar.enabled())
-    progress = [&bar, t_end](double t) {
-      std::ostringstream detail;
-      detail << "t = " << std::setprecision(4) << t << " of " << t_end << " s";
-      bar.update(t / t_end, detail.str());
-    };
+  const std::function<void(double)> progress = simulatedTimeProgress(bar, t_end);
   if (method == "event-driven") {
     dynamics::EventDrivenOptions o;
     if (output_dt) o.output_dt = *output_dt;

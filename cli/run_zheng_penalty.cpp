@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "cli/run_options.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/zheng.hpp"
@@ -48,6 +49,8 @@ int runZhengPenalty(const po::variables_map& vm, const mechanisms::Scenario& sce
   const std::string csv = outputPath(vm);
 
   mechanisms::ZhengPenaltySystem s = mechanisms::zhengPenalty(z, law);
+  ProgressBar bar("run " + name);
+  opts.progress = simulatedTimeProgress(bar, opts.t_end);
   dynamics::PenaltyRun r = dynamics::simulatePenalty(*s.system, s.y0, opts);
   // A law BDF cannot take (a jump at v_t = 0: coulomb-stiction, karnopp, …) is redone with
   // RK4 when no integrator was asked for, as journal-bearing does; BDF's reason is reported.
@@ -60,6 +63,7 @@ int runZhengPenalty(const po::variables_map& vm, const mechanisms::Scenario& sce
     s = mechanisms::zhengPenalty(z, law);
     r = dynamics::simulatePenalty(*s.system, s.y0, opts);
   }
+  bar.finish();
   const bool ok = r.status == dynamics::PenaltyStatus::kSuccess;
   const Eigen::Index ny = s.system->stateSize(), nq = s.model->positionSize();
   // History columns: t, y (q, v, z), then δ, v_t, Fₙ, Fₜ of the joint, then the energy.

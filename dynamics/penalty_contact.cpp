@@ -367,6 +367,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
       }
       if (t >= target) {
         record(sys, t, y, rows);
+        if (o.progress) o.progress(t);
         next_output += o.output_dt;
         if (!energyHolds()) break;
       }
@@ -401,6 +402,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
       t += h;
       if (t >= next_output - 1e-9 * o.dt || i + 1 == n_steps) {
         record(sys, t, y, rows);
+        if (o.progress) o.progress(t);
         next_output += o.output_dt;
         if (!energyHolds()) break;
       }

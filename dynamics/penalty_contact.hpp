@@ -33,6 +33,7 @@
 
 #include <Eigen/Dense>
 #include <limits>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -214,6 +215,8 @@ struct PenaltyIntegrationOptions {
   /// sampled total energy exceeds its initial value by more than this [J] — a numerical
   /// instability or a friction law that is not dissipative here. Infinite: no check.
   double max_energy_gain = std::numeric_limits<double>::infinity();
+  /// Called with the simulated time after every sample (a progress bar); empty: not called.
+  std::function<void(double)> progress;
 };
 
 enum class PenaltyStatus { kSuccess, kEomFailure, kIntegratorFailure, kEnergyIncrease };
