@@ -7,9 +7,22 @@
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace stickslip::dynamics {
+
+namespace {
+
+/// CVODE's name for a return flag (CVodeGetReturnFlagName allocates it; the caller frees it).
+std::string flagName(int flag) {
+  char* name = CVodeGetReturnFlagName(flag);
+  std::string s = name != nullptr ? name : "flag " + std::to_string(flag);
+  std::free(name);
+  return s;
+}
+
+}  // namespace
 
 struct CvodeIntegrator::Impl {
   int n = 0, roots = 0;
@@ -56,7 +69,7 @@ struct CvodeIntegrator::Impl {
   static void errors(int code, const char* module, const char* function, char* msg,
                      void* data) {
     static_cast<Impl*>(data)->last_error = std::string(module) + " " + function + " (" +
-                                           CVodeGetReturnFlagName(code) + "): " + msg;
+                                           flagName(code) + "): " + msg;
   }
 };
 
@@ -65,7 +78,7 @@ namespace {
 void check(int flag, const char* what) {
   if (flag < 0)
     throw std::logic_error(std::string("CvodeIntegrator: ") + what + " failed with " +
-                           CVodeGetReturnFlagName(flag) + "; please report this");
+                           flagName(flag) + "; please report this");
 }
 
 }  // namespace
@@ -155,7 +168,7 @@ OdeStep CvodeIntegrator::advance(double t_out, Eigen::VectorXd& y) {
     step.status = OdeStatus::kFailure;
     step.message = s.rhs_failed ? "the right-hand side failed or returned a non-finite value at t = " +
                                       std::to_string(t)
-                                : s.last_error.empty() ? std::string(CVodeGetReturnFlagName(flag))
+                                : s.last_error.empty() ? flagName(flag)
                                                        : s.last_error;
   }
   return step;

@@ -132,12 +132,14 @@ EomSolver::EomSolver(const MultibodySystem& system, EomMethod method, EomOptions
   jac_.setZero(m_, nv_);
   jac_minv_.setZero(m_, nv_);
   w_.setZero(m_, m_);
-  ldlt_w_ = Eigen::LDLT<Eigen::MatrixXd>(m_);
+  // Sized by factoring an identity: assigning a fresh LDLT(m) would copy its status, which
+  // Eigen leaves uninitialized until the first compute().
+  ldlt_w_.compute(Eigen::MatrixXd::Identity(m_, m_));
   switch (method_) {
     case EomMethod::kPenalty:
     case EomMethod::kAugmentedLagrangian:
       p_.setZero(nv_, nv_);
-      ldlt_p_ = Eigen::LDLT<Eigen::MatrixXd>(nv_);
+      ldlt_p_.compute(Eigen::MatrixXd::Identity(nv_, nv_));
       break;
     case EomMethod::kCoordinatePartitioning:
     case EomMethod::kNullSpace:

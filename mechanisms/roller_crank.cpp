@@ -88,7 +88,7 @@ RollerCrankSystem::RollerCrankSystem(const RollerCrank& rc,
   jac_minv_.resize(m, n);
   mass_inv_ = model_.massDiagonal().cwiseInverse();
   w_.resize(m, m);
-  ldlt_ = Eigen::LDLT<Eigen::MatrixXd>(m);
+  ldlt_.compute(Eigen::MatrixXd::Identity(m, m));  // sizes its storage (see dynamics/eom_solver.cpp)
 }
 
 Eigen::VectorXd RollerCrankSystem::initialState() const {

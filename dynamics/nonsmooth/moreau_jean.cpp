@@ -137,7 +137,7 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
     proj_s_.resize(m, m);
     proj_phi_.resize(m);
     proj_mu_.resize(m);
-    proj_ldlt_ = Eigen::LDLT<Eigen::MatrixXd>(m);
+    proj_ldlt_.compute(Eigen::MatrixXd::Identity(m, m));  // sizes its storage (see eom_solver.cpp)
   }
   message_.reserve(256);
 }
