@@ -119,15 +119,12 @@ int runJournalBearing(const po::variables_map& vm, const mechanisms::Scenario& s
   bar.finish();
   const bool ok = r.run.status == dynamics::PenaltyStatus::kSuccess;
   if (!csv.empty()) {
-    std::ofstream f(csv);
-    if (!f) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
+    std::ofstream f = openCsv(csv);
     f << "t,x,y,theta,vx,vy,omega";
     for (Eigen::Index i = 0; i < r.run.final_state.size() - 6; ++i) f << ",z" << i;
-    f << ",penetration,v_t,F_n,F_t,energy\n" << std::setprecision(12);
-    for (Eigen::Index i = 0; i < r.run.history.rows(); ++i)
-      for (Eigen::Index j = 0; j < r.run.history.cols(); ++j)
-        f << r.run.history(i, j) << (j + 1 == r.run.history.cols() ? '\n' : ',');
-    if (!ok) f << "# incomplete: " << r.run.message << '\n';
+    f << ",penetration,v_t,F_n,F_t,energy\n";
+    writeRows(f, r.run.history);
+    markIncomplete(f, ok, r.run.message);
   }
   if (vm["json"].as<bool>()) {
     nlohmann::json modes = nlohmann::json::array(), impacts = nlohmann::json::array();
@@ -303,13 +300,10 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
   const mechanisms::BeltCycle ref = mechanisms::beltClosedForm(belt);
 
   if (!csv.empty()) {
-    std::ofstream f(csv);
-    if (!f) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
-    f << "t,x,v,v_rel,friction\n" << std::setprecision(12);
-    for (Eigen::Index i = 0; i < r.history.rows(); ++i)
-      f << r.history(i, 0) << ',' << r.history(i, 1) << ',' << r.history(i, 2) << ','
-        << r.history(i, 3) << ',' << r.history(i, 4) << '\n';
-    if (!r.ok) f << "# incomplete: " << r.message << '\n';
+    std::ofstream f = openCsv(csv);
+    f << "t,x,v,v_rel,friction\n";
+    writeRows(f, r.history.leftCols(5));
+    markIncomplete(f, r.ok, r.message);
   }
   if (vm["json"].as<bool>()) {
     nlohmann::json changes = nlohmann::json::array(), reference = nlohmann::json::array();

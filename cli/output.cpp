@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iomanip>
 #include <sstream>
+#include <stdexcept>
 
 #include "cli/command.hpp"
 
@@ -37,6 +38,22 @@ void writeStateHeader(std::ostream& os, const dynamics::PlanarModel& model) {
     for (const char* c : {"x", "y", "theta"}) os << ',' << model.body(b).name << '.' << c;
   for (int b = 0; b < model.bodyCount(); ++b)
     for (const char* c : {"vx", "vy", "omega"}) os << ',' << model.body(b).name << '.' << c;
+}
+
+std::ofstream openCsv(const std::string& path) {
+  std::ofstream f(path);
+  if (!f) throw std::invalid_argument("--out " + path + ": cannot open for writing");
+  f << std::setprecision(12);
+  return f;
+}
+
+void writeRows(std::ostream& os, const Eigen::Ref<const Eigen::MatrixXd>& history) {
+  for (Eigen::Index i = 0; i < history.rows(); ++i)
+    for (Eigen::Index j = 0; j < history.cols(); ++j) os << history(i, j) << (j + 1 == history.cols() ? '\n' : ',');
+}
+
+void markIncomplete(std::ostream& os, bool ok, const std::string& reason) {
+  if (!ok) os << "# incomplete: " << reason << '\n';
 }
 
 }  // namespace stickslip::cli

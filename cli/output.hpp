@@ -3,7 +3,9 @@
 
 #include <Eigen/Dense>
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <ostream>
+#include <string>
 #include <string_view>
 
 #include "dynamics/planar_model.hpp"
@@ -21,6 +23,13 @@ nlohmann::json finiteOrNull(double x);
 /// The CSV columns of a planar model's state: t, each body's x, y, theta, then vx, vy, omega
 /// (no line end).
 void writeStateHeader(std::ostream& os, const dynamics::PlanarModel& model);
+
+/// --out `path` opened for writing; throws std::invalid_argument naming --out when it cannot be.
+std::ofstream openCsv(const std::string& path);
+/// Every row of `history` as one CSV line, 12 significant digits.
+void writeRows(std::ostream& os, const Eigen::Ref<const Eigen::MatrixXd>& history);
+/// The last line of the CSV of a run that failed: "# incomplete: <reason>"; nothing if `ok`.
+void markIncomplete(std::ostream& os, bool ok, const std::string& reason);
 
 /// "name = [a, b, …]" on one line, at most `max_entries` shown, then how many were left out.
 void printVector(std::ostream& os, std::string_view name, const Eigen::VectorXd& v,

@@ -53,18 +53,15 @@ int runFloresPenalty(const po::variables_map& vm, const mechanisms::Scenario& sc
   const auto energy = r.history.col(r.history.cols() - 1);
 
   if (!csv.empty()) {
-    std::ofstream file(csv);
-    if (!file) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
+    std::ofstream file = openCsv(csv);
     writeStateHeader(file, *s.model);
     for (Eigen::Index i = 18; i < ny; ++i) file << ",z" << i - 18;
     for (const auto& c : s.system->contacts())
       for (const char* q : {".penetration", ".v_t", ".F_n", ".F_t"})
         file << ",\"" << c.name << q << '"';
-    file << ",energy\n" << std::setprecision(12);
-    for (Eigen::Index i = 0; i < r.history.rows(); ++i)
-      for (Eigen::Index j = 0; j < r.history.cols(); ++j)
-        file << r.history(i, j) << (j + 1 == r.history.cols() ? '\n' : ',');
-    if (!ok) file << "# incomplete: " << r.message << '\n';
+    file << ",energy\n";
+    writeRows(file, r.history);
+    markIncomplete(file, ok, r.message);
   }
   if (vm["json"].as<bool>()) {
     out << nlohmann::json{{"scenario", "flores-translational"},

@@ -42,15 +42,13 @@ int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scen
   const dynamics::ReductionDimensions& d = r.dimensions;
 
   if (!csv.empty()) {
-    std::ofstream f(csv);
-    if (!f) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
+    std::ofstream f = openCsv(csv);
     writeStateHeader(f, s.model);
     for (Eigen::Index c = 0; c < d.k; ++c) f << ",udot" << c;
     for (Eigen::Index c = 0; c < d.m; ++c) f << ",lambda" << c;
     for (const auto& j : s.friction) f << ',' << j.name << ".reaction," << j.name << ".friction";
     for (const auto& j : s.friction) f << ',' << j.name << ".v_t";  // the sliding rate ṡ
-    f << "\n# lambda, reactions and friction are NaN while the mechanism sticks (indeterminate)\n"
-      << std::setprecision(12);
+    f << "\n# lambda, reactions and friction are NaN while the mechanism sticks (indeterminate)\n";
     for (Eigen::Index i = 0; i < r.run.history.rows(); ++i) {
       for (Eigen::Index j = 0; j < r.run.history.cols(); ++j) f << (j ? "," : "") << r.run.history(i, j);
       const Eigen::VectorXd x = r.run.history.row(i).segment(1, d.n).transpose();
@@ -58,7 +56,7 @@ int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scen
       for (std::size_t j = 0; j < s.friction.size(); ++j) f << ',' << form.slidingRate(j, x, xdot);
       f << '\n';
     }
-    if (!r.run.ok) f << "# incomplete: " << r.run.message << '\n';
+    markIncomplete(f, r.run.ok, r.run.message);
   }
 
   // Dupont: compare the slot's stick/slip changes with the closed form.

@@ -17,17 +17,15 @@ namespace {
 
 void writeCsv(const std::string& path, const mechanisms::MuvengeiSliderCrank& data,
               const mechanisms::MuvengeiRun& r) {
-  std::ofstream f(path);
-  if (!f) throw std::invalid_argument("--out " + path + ": cannot open for writing");
+  std::ofstream f = openCsv(path);
   f << "t,crank_angle,x,v,a,ecc_x,ecc_y,penetration,F_n,F_t,v_t,driver_power,contact_power,"
-       "energy,bristle_mu,x_ideal,a_ideal\n"
-    << std::setprecision(12);
+       "energy,bristle_mu,x_ideal,a_ideal\n";
   for (Eigen::Index i = 0; i < r.table.rows(); ++i) {
     for (Eigen::Index j = 0; j < r.table.cols(); ++j) f << r.table(i, j) << ',';
     const auto ideal = mechanisms::idealSlider(data, r.table(i, mechanisms::kTime));
     f << ideal.x << ',' << ideal.a << '\n';
   }
-  if (r.run.status != dynamics::PenaltyStatus::kSuccess) f << "# incomplete: " << r.run.message << '\n';
+  markIncomplete(f, r.run.status == dynamics::PenaltyStatus::kSuccess, r.run.message);
 }
 
 }  // namespace

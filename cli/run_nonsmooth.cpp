@@ -183,18 +183,17 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
 
   bar.finish();
   if (!csv.empty()) {
-    std::ofstream f(csv);
-    if (!f) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
+    std::ofstream f = openCsv(csv);
     writeStateHeader(f, s.model);
     for (const auto& c : s.contacts) f << ',' << c.name << ".N," << c.name << ".F";
     writeContactKinematicsHeader(f, s.contacts);
-    f << '\n' << std::setprecision(12);
+    f << '\n';
     for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
       for (Eigen::Index j = 0; j < r.history.cols(); ++j) f << (j ? "," : "") << r.history(i, j);
       writeContactKinematics(f, s, r.history.row(i));
       f << '\n';
     }
-    if (!r.ok) f << "# incomplete: " << r.message << '\n';
+    markIncomplete(f, r.ok, r.message);
   }
 
   // Compare the stick/slip changes with the exact reference, event by event.

@@ -140,15 +140,11 @@ int runRollerCrank(const po::variables_map& vm, const mechanisms::Scenario& scen
     r = mechanisms::simulateRollerCrank(rc, law, o);
   }
   if (!csv.empty()) {
-    std::ofstream f(csv);
-    if (!f) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
+    std::ofstream f = openCsv(csv);
     const auto& names = mechanisms::rollerCrankColumnNames();
     for (std::size_t j = 0; j < names.size(); ++j) f << names[j] << (j + 1 == names.size() ? '\n' : ',');
-    f << std::setprecision(12);
-    for (Eigen::Index i = 0; i < r.history.rows(); ++i)
-      for (Eigen::Index j = 0; j < r.history.cols(); ++j)
-        f << r.history(i, j) << (j + 1 == r.history.cols() ? '\n' : ',');
-    if (!r.ok) f << "# incomplete: " << r.message << "\n";
+    writeRows(f, r.history);
+    markIncomplete(f, r.ok, r.message);
   }
   if (json) {
     nlohmann::json j = summary(r);

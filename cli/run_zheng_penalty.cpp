@@ -86,19 +86,17 @@ int runZhengPenalty(const po::variables_map& vm, const mechanisms::Scenario& sce
   }
 
   if (!csv.empty()) {
-    std::ofstream file(csv);
-    if (!file) throw std::invalid_argument("--out " + csv + ": cannot open for writing");
+    std::ofstream file = openCsv(csv);
     writeStateHeader(file, *s.model);
     for (Eigen::Index i = 2 * nq; i < ny; ++i) file << ",z" << i - 2 * nq;
     const std::string c = s.system->contacts()[0].name;
-    file << ',' << c << ".N," << c << ".F," << c << ".penetration," << c << ".v_t,energy\n"
-         << std::setprecision(12);
+    file << ',' << c << ".N," << c << ".F," << c << ".penetration," << c << ".v_t,energy\n";
     for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
       for (Eigen::Index j = 0; j <= ny; ++j) file << r.history(i, j) << ',';
       file << r.history(i, c_n) << ',' << r.history(i, c_f) << ',' << r.history(i, c_pen) << ','
            << r.history(i, c_vt) << ',' << r.history(i, r.history.cols() - 1) << '\n';
     }
-    if (!ok) file << "# incomplete: " << r.message << '\n';
+    markIncomplete(file, ok, r.message);
   }
   const double theta1 = r.final_state.size() > 2 ? r.final_state(2) : NAN;
   if (vm["json"].as<bool>()) {

@@ -1,9 +1,9 @@
 #include "dynamics/eom_solver.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <sstream>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
