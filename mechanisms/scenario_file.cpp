@@ -128,6 +128,40 @@ void requireUniqueKeys(const YAML::Node& n, std::string_view file, std::string_v
   }
 }
 
+/// The built-in named by `scenario:` with the file's parameters and friction_parameters.
+void readBuiltin(const YAML::Node& root, std::string_view file, Scenario& s) {
+  s.name = scalarText(root["scenario"], file, "scenario");
+  if (std::find(builtinScenarioNames().begin(), builtinScenarioNames().end(), s.name) ==
+      builtinScenarioNames().end())
+    throw InputError(located(file, lineOf(root["scenario"]), "scenario",
+                             "unknown scenario '" + s.name + "'" + didYouMean(s.name, builtinScenarioNames()) +
+                                 " (stickslip list shows them)"));
+  s.data = defaultScenarioData(s.name);
+  s.friction = defaultFrictionParameters(s.name);
+  for (const char* section : {"parameters", "friction_parameters"}) {
+    const YAML::Node ps = root[section];
+    if (!ps || ps.IsNull()) continue;
+    if (!ps.IsMap()) throw InputError(located(file, lineOf(ps), section, "expected a map of name: value"));
+    requireUniqueKeys(ps, file, section);
+    for (const auto& kv : ps) {
+      const std::string key = kv.first.Scalar();
+      const std::string text = scalarText(kv.second, file, std::string(section) + "." + key);
+      if (section == std::string_view("parameters"))
+        setParameter(s, key, text, file, lineOf(kv.second));
+      else
+        setFrictionParameter(s, key, text, file, lineOf(kv.second));
+    }
+    try {
+      if (section == std::string_view("parameters"))
+        validateScenarioData(s.data);
+      else if (s.friction)
+        s.friction->validate("friction law");
+    } catch (const std::invalid_argument& e) {
+      throw InputError(located(file, lineOf(ps), section, e.what()));
+    }
+  }
+}
+
 Scenario parseFile(std::string_view file) {
   YAML::Node root;
   try {
@@ -163,38 +197,7 @@ Scenario parseFile(std::string_view file) {
     throw InputError(located(file, 0, "scenario", "missing: name a built-in mechanism (stickslip list shows them) "
                                                   "or describe one in a model: section"));
   }
-  if (!s.model) {
-  s.name = scalarText(root["scenario"], file, "scenario");
-  if (std::find(builtinScenarioNames().begin(), builtinScenarioNames().end(), s.name) ==
-      builtinScenarioNames().end())
-    throw InputError(located(file, lineOf(root["scenario"]), "scenario",
-                             "unknown scenario '" + s.name + "'" + didYouMean(s.name, builtinScenarioNames()) +
-                                 " (stickslip list shows them)"));
-  s.data = defaultScenarioData(s.name);
-  s.friction = defaultFrictionParameters(s.name);
-  for (const char* section : {"parameters", "friction_parameters"}) {
-    const YAML::Node ps = root[section];
-    if (!ps || ps.IsNull()) continue;
-    if (!ps.IsMap()) throw InputError(located(file, lineOf(ps), section, "expected a map of name: value"));
-    requireUniqueKeys(ps, file, section);
-    for (const auto& kv : ps) {
-      const std::string key = kv.first.Scalar();
-      const std::string text = scalarText(kv.second, file, std::string(section) + "." + key);
-      if (section == std::string_view("parameters"))
-        setParameter(s, key, text, file, lineOf(kv.second));
-      else
-        setFrictionParameter(s, key, text, file, lineOf(kv.second));
-    }
-    try {
-      if (section == std::string_view("parameters"))
-        validateScenarioData(s.data);
-      else if (s.friction)
-        s.friction->validate("friction law");
-    } catch (const std::invalid_argument& e) {
-      throw InputError(located(file, lineOf(ps), section, e.what()));
-    }
-  }
-  }
+  if (!s.model) readBuiltin(root, file, s);
   if (const YAML::Node run = root["run"]; run && !run.IsNull()) {
     if (!run.IsMap()) throw InputError(located(file, lineOf(run), "run", "expected a map of option: value"));
     requireUniqueKeys(run, file, "run");
