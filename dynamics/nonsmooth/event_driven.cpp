@@ -51,6 +51,9 @@ constexpr double kSideHysteresis = 1e-9;
 /// Events closer than event_tolerance to each other beyond this count stop the run (Zeno).
 constexpr long kMaxEventsAtOneInstant = 50;
 
+/// Relative to Σ |P| (|u⁻| + |u⁺|) / 2: the impulses' work counts as positive beyond this.
+constexpr double kImpactWorkTolerance = 1e-8;
+
 /// Thrown inside the engine to end the run with a message (never leaves this file).
 struct RunFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -130,6 +133,9 @@ class Engine {
   void handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool initial,
                    const std::vector<int>& fired = {});
   bool impact(double t, Eigen::VectorXd& v);
+  /// Throws RunFailure when the impact's contact impulses put energy in (beyond round-off).
+  void checkImpactWork(double t, const std::vector<Eigen::Index>& set,
+                       const lcp::FrictionProblem2D& p, const Eigen::VectorXd& impulse) const;
   void decideModes(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
                    const std::vector<int>& fired);
   /// Our Lemke solves bilateral contacts (two_sided) as the friction HLCP of
@@ -485,6 +491,7 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
       }
     }
     if (flipped) continue;
+    checkImpactWork(t, set, p, r.r);
     v += gjt * r.r;
     for (Eigen::Index i = 0; i < nk; ++i) {
       const Eigen::Index k = set[std::size_t(i)];
@@ -494,6 +501,29 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
   }
   std::ostringstream os;
   os << "impact at t = " << t << " s: no consistent side for the bilateral contacts";
+  throw RunFailure(os.str());
+}
+
+void Engine::checkImpactWork(double t, const std::vector<Eigen::Index>& set,
+                             const lcp::FrictionProblem2D& p, const Eigen::VectorXd& impulse) const {
+  // The impulses' work ½ Pᵀ(u⁻ + u⁺), u⁺ = u⁻ + W P, with u⁻ the contacts' relative velocities
+  // before the impact (p.q without Newton's e ġ⁻): it must not be positive.
+  double work = 0.0, scale = 0.0;
+  for (Eigen::Index i = 0; i < 2 * Eigen::Index(set.size()); ++i) {
+    const Eigen::Index k = set[std::size_t(i / 2)];
+    const double sigma = bilateral(k) ? side_[std::size_t(k)] : 1.0;
+    const double before = i % 2 == 0 ? sigma * kin_.normal_velocity(k) : p.q(i);
+    const double after = before + p.W.row(i).dot(impulse);
+    work += 0.5 * impulse(i) * (before + after);
+    scale += 0.5 * std::abs(impulse(i)) * (std::abs(before) + std::abs(after));
+  }
+  if (!(work > kImpactWorkTolerance * scale)) return;
+  std::ostringstream os;
+  os << "impact at t = " << t << " s adds " << work << " J of energy at";
+  for (const Eigen::Index k : set) os << " '" << contact(k).name << "'";
+  os << ": Newton's restitution with Coulomb friction is not energetically consistent here "
+        "(Kane's paradox: a sticking or reversing contact whose impulse couples with the "
+        "normal one); lower the restitution or the friction of these contacts";
   throw RunFailure(os.str());
 }
 

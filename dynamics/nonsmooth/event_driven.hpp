@@ -27,7 +27,9 @@
 ///     planar friction problem (lcp::FrictionProblem2D) over every contact at g ≈ 0, with
 ///     W = J G Jᵀ, u = W P + J v⁻ + (e ġ⁻, −v_s) — Newton's law ġ⁺ = −e ġ⁻ with kinetic
 ///     friction μk; v⁺ = v⁻ + G Jᵀ P. Impacts slower than `plastic_velocity` use e = 0 (an
-///     accumulation of impacts — a ball coming to rest — ends in finite steps).
+///     accumulation of impacts — a ball coming to rest — ends in finite steps). Newton's law
+///     with friction can put energy in (Kane's paradox); an impact whose impulses do positive
+///     work ½ Pᵀ(u⁻ + u⁺) stops the run, naming the contacts.
 ///  2. Mode decision at the acceleration level over the contacts at g ≈ 0, ġ ≈ 0: the same
 ///     problem class with u = (g̈, v̇_t) = W r + (J a₀ + b); contacts with v_t ≈ 0 have the
 ///     friction segment |F| ≤ μs N (Glocker–Pfeiffer saturations, exactly the planar friction

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <tuple>
 
 #include "dynamics/eom_integration.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
@@ -200,4 +201,53 @@ TEST_CASE("guards: impacts accumulating at an instant stop the event-driven run 
   CHECK_FALSE(capped.ok);
   CHECK_THAT(capped.message, Catch::Contains("more than max_events = 5 events by t = ") &&
                                  Catch::Contains("'ball-floor'"));
+}
+
+namespace {
+
+// A rod (half-length L = 0.5 m, m = 1 kg, J = m L²/3) at 45° translating onto the floor with
+// its lower end at y = 0: ġ⁻ = −1 m/s, v_t⁻ = s. The impact's Delassus matrix is
+// W = [2.5 −1.5; −1.5 2.5]; if the end sticks with e = 1, P = W⁻¹ (2, −s) and the impulses'
+// work is ½ P_t s = s (3 − 2.5 s) / 8, positive for 0 < s < 1.2 (Kane's paradox).
+dynamics::NonsmoothRun droppedRod(double restitution, double mu, double s) {
+  const double L = 0.5, th = std::numbers::pi / 4;
+  dynamics::PlanarModel model;
+  const auto rod = model.addBody("rod", 1.0, L * L / 3.0);
+  model.setGravity({0.0, -9.81});
+  dynamics::RigidContact c;
+  c.name = "rod-end";
+  c.body_i = rod;
+  c.geometry.point_on_i = {-L, 0.0};
+  c.mu_static = c.mu_kinetic = mu;
+  c.restitution = restitution;
+  dynamics::EventDrivenOptions o;
+  o.t_end = 0.05;
+  return dynamics::simulateEventDriven(model, {c}, Eigen::Vector3d(L * std::cos(th), L * std::sin(th), th),
+                                       Eigen::Vector3d(s, -1.0, 0.0), o);
+}
+
+}  // namespace
+
+TEST_CASE("guards: an impact putting energy in (Newton's restitution with friction) stops the run",
+          "[guards][event-driven][impact]") {
+  const double s = 0.6;  // |P_t| / P_n = 0.366 < μ: the end sticks
+  const dynamics::NonsmoothRun kane = droppedRod(1.0, 0.5, s);
+  INFO(kane.message);
+  CHECK_FALSE(kane.ok);
+  CHECK_THAT(kane.message, Catch::Contains("impact at t = 0 s adds 0.1125 J") &&
+                               Catch::Contains("'rod-end'") && Catch::Contains("Kane"));
+  CHECK(kane.t_end == 0.0);
+  CHECK(kane.final_v.isApprox(Eigen::Vector3d(s, -1.0, 0.0)));  // the state before the impact
+
+  // μ = 0.3: the end slides back, P = (0.9756, 0.2927), v_t⁺ = −0.1317 m/s, work 0.0685 J.
+  const dynamics::NonsmoothRun reversed = droppedRod(1.0, 0.3, s);
+  CHECK_THAT(reversed.message, Catch::Contains("adds 0.0685"));
+
+  // Controls that dissipate: plastic (work −0.2 J), frictionless, sliding on through the impact.
+  for (const auto& [e, mu, slide] : {std::tuple{0.0, 0.5, s}, std::tuple{1.0, 0.0, s},
+                                     std::tuple{1.0, 0.5, -s}}) {
+    const dynamics::NonsmoothRun fine = droppedRod(e, mu, slide);
+    INFO("e " << e << " mu " << mu << " v_t " << slide << ": " << fine.message);
+    CHECK(fine.ok);
+  }
 }
