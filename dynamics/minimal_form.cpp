@@ -252,7 +252,11 @@ void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& ext
   const Eigen::MatrixXd CMinv = C_ * minv_.asDiagonal();
   const Eigen::LDLT<Eigen::MatrixXd> S(CMinv * C_.transpose());
   const Eigen::VectorXd lambda0 = S.solve(CMinv * (Q_ + extra) - gamma_);
-  const Eigen::MatrixXd W = S.solve(CMinv * Cmu_.transpose());  // λ = λ₀ + W f_μ (model sign)
+  // λ = λ₀ + W f_μ (model sign). Without frictional joints W has no columns, and Eigen's
+  // triangular solve must not see an empty right-hand side (it takes a reference to its
+  // first entry: undefined behaviour).
+  const Eigen::MatrixXd W =
+      nj > 0 ? Eigen::MatrixXd(S.solve(CMinv * Cmu_.transpose())) : Eigen::MatrixXd(C_.rows(), 0);
   s.friction.setZero(nj);
   s.reaction.setZero(nj);
   s.reaction_converged = true;

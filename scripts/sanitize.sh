@@ -27,6 +27,13 @@ if [[ -n ${TARGETS:-} ]]; then
   skip=(-E _NOT_BUILT)  # CTest's placeholders for the executables left out
 fi
 cmake --build "$build_dir" -j "$jobs" "${targets[@]}"
+# Catch's test discovery takes any exit status as a test count, so an executable that dies at
+# start-up would leave CTest silently without its tests: list each one and stop if it is empty.
+for exe in "$build_dir"/bin/test_* "$build_dir"/bin/dynamics_*; do
+  [[ -x $exe ]] || continue
+  listed=$("$exe" --list-test-names-only 2>&1 || true)
+  [[ -n $listed ]] || { echo "sanitize.sh: $exe lists no tests (it crashes at start-up?)" >&2; exit 1; }
+done
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=0:detect_leaks=1:check_initialization_order=1:strict_init_order=1}
 # Siconos Numerics' own leaks (see sanitize.supp) are not ours to fix.

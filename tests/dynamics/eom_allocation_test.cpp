@@ -18,6 +18,7 @@ using namespace stickslip::dynamics;
 using Eigen::VectorXd;
 
 TEST_CASE("the allocation counter sees Eigen and operator new", "[dynamics][alloc]") {
+  ALLOCATION_TEST_PRELUDE();
   g_allocations = 0;
   g_armed = true;
   VectorXd v(100);
@@ -29,6 +30,7 @@ TEST_CASE("the allocation counter sees Eigen and operator new", "[dynamics][allo
 }
 
 TEST_CASE("EOM evaluation, projection and RK4 steps do not allocate", "[dynamics][eom][alloc]") {
+  ALLOCATION_TEST_PRELUDE();
   const SliderCrank sc = buildSliderCrank();
   REQUIRE(sc.assembly.ok());
   for (EomMethod method : allEomMethods()) {

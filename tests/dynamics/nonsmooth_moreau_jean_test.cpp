@@ -274,6 +274,7 @@ TEST_CASE("moreau-jean: history sampling and counters", "[moreau-jean][history]"
 
 TEST_CASE("moreau-jean steps allocate nothing once every active-set size was met",
           "[moreau-jean][alloc]") {
+  ALLOCATION_TEST_PRELUDE();
   // The pendulum comes to rest on the floor (impacts accumulate with e = 0.5): joints, an
   // active contact and Lemke in every step.
   const RigidScenario s = pendulum(0.5);

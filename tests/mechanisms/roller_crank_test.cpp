@@ -200,6 +200,7 @@ TEST_CASE("roller-crank: stickslip verify case passes", "[mechanisms][roller-cra
 
 TEST_CASE("roller-crank: an evaluation of the equations of motion allocates nothing",
           "[mechanisms][roller-crank][alloc]") {
+  ALLOCATION_TEST_PRELUDE();
   g_allocations = 0;  // the counter works in this executable
   g_armed = true;
   const Eigen::VectorXd probe = Eigen::VectorXd::Ones(64);
