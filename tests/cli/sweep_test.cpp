@@ -144,6 +144,14 @@ TEST_CASE("sweep over mu_s on zheng-equilibrium: the crank holds from mu_s ~ 0.1
     CHECK(exists.err.find("file exists; pass --force") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "m2.csv"));
   }
+  SECTION("--jobs 1 writes the same table byte for byte as --jobs 2") {
+    std::vector<std::string> args = zhengSweep(dir / "serial.csv");
+    *(std::find(args.begin(), args.end(), "--jobs") + 1) = "1";
+    const Run serial = process(args, dir.path);
+    INFO(serial.err);
+    REQUIRE(serial.code == 0);
+    CHECK(slurp(dir / "serial.csv") == slurp(t));
+  }
   SECTION("--out is not overwritten without --force") {
     const std::string before = slurp(t);
     std::ofstream(t, std::ios::app) << "# the user's note\n";
