@@ -978,6 +978,7 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
   if (q0.size() != nq_ || v0.size() != nv_)
     throw std::invalid_argument("simulateEventDriven: expected q0, v0 of sizes " +
                                 std::to_string(nq_) + ", " + std::to_string(nv_));
+  requireNoInitialPenetration(model_, contacts_, q0, opt_.gap_tolerance, "simulateEventDriven");
   const auto start = Clock::now();
   Eigen::VectorXd q = q0, v = v0, y(nq_ + nv_);
   y << q, v;  // the state reported if the first event already fails

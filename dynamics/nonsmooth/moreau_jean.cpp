@@ -410,7 +410,8 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
        << ", got sizes " << q0.size() << " and " << v0.size();
     throw std::invalid_argument(os.str());
   }
-  MoreauJeanStepper stepper(model, contacts, options);
+  MoreauJeanStepper stepper(model, contacts, options);  // validates the contacts
+  requireNoInitialPenetration(model, contacts, q0, options.gap_tolerance, "simulateMoreauJean");
 
   NonsmoothRun run;
   const double h = options.h, t_end = options.t_end;

@@ -128,4 +128,19 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
   }
 }
 
+void requireNoInitialPenetration(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+                                 const Eigen::VectorXd& q0, double tolerance, std::string_view caller) {
+  ContactKinematics kin;
+  evaluateContacts(model, contacts, 0.0, q0, Eigen::VectorXd::Zero(model.velocitySize()), kin, false);
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const double gap = kin.gap(Eigen::Index(k));
+    if (contacts[k].normal != RigidContact::Normal::kUnilateral || !(gap < -tolerance)) continue;
+    std::ostringstream os;
+    os << caller << ": the initial state penetrates contact '" << contacts[k].name << "' by "
+       << -gap << " m (gap tolerance " << tolerance
+       << " m): start its bodies apart or touching";
+    throw std::invalid_argument(os.str());
+  }
+}
+
 }  // namespace stickslip::dynamics

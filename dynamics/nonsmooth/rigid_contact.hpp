@@ -37,6 +37,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dynamics/contact/journal_bearing.hpp"
@@ -112,5 +113,12 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
                       double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                       const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
                       bool drift = true);
+
+/// Throws std::invalid_argument("<caller>: the initial state penetrates contact '<name>' by …")
+/// when a unilateral contact's gap at (0, q0) is below −tolerance: a rigid formulation would
+/// start from an impossible state (and Baumgarte's feedback push the bodies apart, adding
+/// energy). Compliant contacts (penetration is their state) and bilateral ones are left alone.
+void requireNoInitialPenetration(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+                                 const Eigen::VectorXd& q0, double tolerance, std::string_view caller);
 
 }  // namespace stickslip::dynamics

@@ -251,3 +251,30 @@ TEST_CASE("guards: an impact putting energy in (Newton's restitution with fricti
     CHECK(fine.ok);
   }
 }
+
+TEST_CASE("guards: an initial state penetrating a rigid contact is refused, naming the contact",
+          "[guards][event-driven][moreau-jean]") {
+  const double L = 0.5, th = std::numbers::pi / 4;
+  dynamics::PlanarModel model;
+  const auto rod = model.addBody("rod", 1.0, L * L / 3.0);
+  model.setGravity({0.0, -9.81});
+  dynamics::RigidContact c;
+  c.name = "rod-end";
+  c.body_i = rod;
+  c.geometry.point_on_i = {-L, 0.0};
+  const Eigen::Vector3d v0 = Eigen::Vector3d::Zero();
+  const auto at = [&](double y_end) { return Eigen::Vector3d(L * std::cos(th), L * std::sin(th) + y_end, th); };
+  dynamics::EventDrivenOptions ed;
+  ed.t_end = 0.01;
+  dynamics::MoreauJeanOptions mj;
+  mj.t_end = 0.01;
+  // 1 mm into the floor: Baumgarte's feedback would push the rod out, adding energy.
+  CHECK_THROWS_WITH(dynamics::simulateEventDriven(model, {c}, at(-1e-3), v0, ed),
+                    Catch::Contains("simulateEventDriven: the initial state penetrates contact "
+                                    "'rod-end' by 0.001 m"));
+  CHECK_THROWS_WITH(dynamics::simulateMoreauJean(model, {c}, at(-1e-3), v0, mj),
+                    Catch::Contains("simulateMoreauJean: the initial state penetrates contact 'rod-end'"));
+  // Within the gap tolerances (1e-9 m, 1e-10 m), touching counts as touching.
+  CHECK(dynamics::simulateEventDriven(model, {c}, at(-1e-12), v0, ed).ok);
+  CHECK(dynamics::simulateMoreauJean(model, {c}, at(-1e-12), v0, mj).ok);
+}
