@@ -576,6 +576,17 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
     p.W = rows * gb;
     p.q += rows * response_.freeAcceleration();
     const double tol = 1e-9 * std::max(1.0, p.q.lpNorm<Eigen::Infinity>());
+    if (nk == 1 && !bilateral(set[0]) && contact(set[0]).frictional() && !candidate[0] &&
+        p.W(0, 0) < 0.0 && p.q(0) > tol) {
+      // One sliding contact whose friction makes g̈ fall with N (A = W₀₀ < 0) while it would
+      // lift off without it (g̈ = q > 0 at N = 0): N = 0 and N = q / |A| both solve the LCP.
+      std::ostringstream os;
+      os << "indeterminate (Painlevé-type) contact problem at t = " << t << " s: '"
+         << contact(set[0]).name << "' (sliding) may lift off (N = 0, normal acceleration "
+         << p.q(0) << " m/s²) or stay closed (N = " << p.q(0) / -p.W(0, 0)
+         << " N): the contact problem has two solutions";
+      throw RunFailure(os.str());
+    }
 
     Eigen::VectorXd r = Eigen::VectorXd::Zero(2 * nk), u = p.q;
     std::vector<ContactMode> lcp_mode(static_cast<std::size_t>(nk));
