@@ -205,25 +205,35 @@ TEST_CASE("guards: impacts accumulating at an instant stop the event-driven run 
 
 namespace {
 
-// A rod (half-length L = 0.5 m, m = 1 kg, J = m L²/3) at 45° translating onto the floor with
-// its lower end at y = 0: ġ⁻ = −1 m/s, v_t⁻ = s. The impact's Delassus matrix is
-// W = [2.5 −1.5; −1.5 2.5]; if the end sticks with e = 1, P = W⁻¹ (2, −s) and the impulses'
-// work is ½ P_t s = s (3 − 2.5 s) / 8, positive for 0 < s < 1.2 (Kane's paradox).
-dynamics::NonsmoothRun droppedRod(double restitution, double mu, double s) {
+// A rod (half-length L = 0.5 m, m = 1 kg, J = m L²/3) at 45° with its lower end `end_height`
+// above the floor y = 0, at rest.
+dynamics::RigidScenario rodOverFloor(double restitution, double mu, double end_height) {
   const double L = 0.5, th = std::numbers::pi / 4;
-  dynamics::PlanarModel model;
-  const auto rod = model.addBody("rod", 1.0, L * L / 3.0);
-  model.setGravity({0.0, -9.81});
+  dynamics::RigidScenario s;
+  const auto rod = s.model.addBody("rod", 1.0, L * L / 3.0);
+  s.model.setGravity({0.0, -9.81});
   dynamics::RigidContact c;
   c.name = "rod-end";
   c.body_i = rod;
   c.geometry.point_on_i = {-L, 0.0};
   c.mu_static = c.mu_kinetic = mu;
   c.restitution = restitution;
+  s.contacts.push_back(c);
+  s.q0 = Eigen::Vector3d(L * std::cos(th), L * std::sin(th) + end_height, th);
+  s.v0 = Eigen::Vector3d::Zero();
+  return s;
+}
+
+// The rod translating onto the floor, its end touching: ġ⁻ = −1 m/s, v_t⁻ = s. The impact's
+// Delassus matrix is W = [2.5 −1.5; −1.5 2.5]; if the end sticks with e = 1,
+// P = W⁻¹ (2, −s) and the impulses' work is ½ P_t s = s (3 − 2.5 s) / 8, positive for
+// 0 < s < 1.2 (Kane's paradox).
+dynamics::NonsmoothRun droppedRod(double restitution, double mu, double s) {
+  dynamics::RigidScenario rod = rodOverFloor(restitution, mu, 0.0);
+  rod.v0 = Eigen::Vector3d(s, -1.0, 0.0);
   dynamics::EventDrivenOptions o;
   o.t_end = 0.05;
-  return dynamics::simulateEventDriven(model, {c}, Eigen::Vector3d(L * std::cos(th), L * std::sin(th), th),
-                                       Eigen::Vector3d(s, -1.0, 0.0), o);
+  return dynamics::simulateEventDriven(rod, o);
 }
 
 }  // namespace
@@ -254,27 +264,19 @@ TEST_CASE("guards: an impact putting energy in (Newton's restitution with fricti
 
 TEST_CASE("guards: an initial state penetrating a rigid contact is refused, naming the contact",
           "[guards][event-driven][moreau-jean]") {
-  const double L = 0.5, th = std::numbers::pi / 4;
-  dynamics::PlanarModel model;
-  const auto rod = model.addBody("rod", 1.0, L * L / 3.0);
-  model.setGravity({0.0, -9.81});
-  dynamics::RigidContact c;
-  c.name = "rod-end";
-  c.body_i = rod;
-  c.geometry.point_on_i = {-L, 0.0};
-  const Eigen::Vector3d v0 = Eigen::Vector3d::Zero();
-  const auto at = [&](double y_end) { return Eigen::Vector3d(L * std::cos(th), L * std::sin(th) + y_end, th); };
   dynamics::EventDrivenOptions ed;
   ed.t_end = 0.01;
   dynamics::MoreauJeanOptions mj;
   mj.t_end = 0.01;
   // 1 mm into the floor: Baumgarte's feedback would push the rod out, adding energy.
-  CHECK_THROWS_WITH(dynamics::simulateEventDriven(model, {c}, at(-1e-3), v0, ed),
+  const dynamics::RigidScenario in = rodOverFloor(0.0, 0.0, -1e-3);
+  CHECK_THROWS_WITH(dynamics::simulateEventDriven(in, ed),
                     Catch::Contains("simulateEventDriven: the initial state penetrates contact "
                                     "'rod-end' by 0.001 m"));
-  CHECK_THROWS_WITH(dynamics::simulateMoreauJean(model, {c}, at(-1e-3), v0, mj),
+  CHECK_THROWS_WITH(dynamics::simulateMoreauJean(in.model, in.contacts, in.q0, in.v0, mj),
                     Catch::Contains("simulateMoreauJean: the initial state penetrates contact 'rod-end'"));
   // Within the gap tolerances (1e-9 m, 1e-10 m), touching counts as touching.
-  CHECK(dynamics::simulateEventDriven(model, {c}, at(-1e-12), v0, ed).ok);
-  CHECK(dynamics::simulateMoreauJean(model, {c}, at(-1e-12), v0, mj).ok);
+  const dynamics::RigidScenario touching = rodOverFloor(0.0, 0.0, -1e-12);
+  CHECK(dynamics::simulateEventDriven(touching, ed).ok);
+  CHECK(dynamics::simulateMoreauJean(touching.model, touching.contacts, touching.q0, touching.v0, mj).ok);
 }
