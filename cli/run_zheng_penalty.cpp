@@ -67,7 +67,7 @@ int runZhengPenalty(const po::variables_map& vm, const mechanisms::Scenario& sce
   const bool ok = r.status == dynamics::PenaltyStatus::kSuccess;
   const Eigen::Index ny = s.system->stateSize(), nq = s.model->positionSize();
   // History columns: t, y (q, v, z), then δ, v_t, Fₙ, Fₜ of the joint, then the energy.
-  const Eigen::Index c_pen = 1 + ny, c_vt = c_pen + 1, c_n = c_pen + 2, c_f = c_pen + 3;
+  const Eigen::Index c_pen = 1 + ny, c_vt = c_pen + 1;
   long closings = 0, openings = 0, reversals = 0, band_crossings = 0;
   double deepest = 0.0, max_impact = 0.0;
   for (const auto& e : r.events) {
@@ -90,12 +90,8 @@ int runZhengPenalty(const po::variables_map& vm, const mechanisms::Scenario& sce
     writeStateHeader(file, *s.model);
     for (Eigen::Index i = 2 * nq; i < ny; ++i) file << ",z" << i - 2 * nq;
     const std::string c = s.system->contacts()[0].name;
-    file << ',' << c << ".N," << c << ".F," << c << ".penetration," << c << ".v_t,energy\n";
-    for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
-      for (Eigen::Index j = 0; j <= ny; ++j) file << r.history(i, j) << ',';
-      file << r.history(i, c_n) << ',' << r.history(i, c_f) << ',' << r.history(i, c_pen) << ','
-           << r.history(i, c_vt) << ',' << r.history(i, r.history.cols() - 1) << '\n';
-    }
+    file << ',' << c << ".penetration," << c << ".v_t," << c << ".N," << c << ".F,energy\n";
+    writeRows(file, r.history);
     markIncomplete(file, ok, r.message);
   }
   const double theta1 = r.final_state.size() > 2 ? r.final_state(2) : NAN;
