@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
+#include <iterator>
 #include <sstream>
 
 #include "lcp/residual.hpp"
@@ -68,7 +69,8 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
   const Attempt variants[] = {{options_.scale, false, 1.0, true},
                               {!options_.scale, false, 1.0},
                               {options_.scale, true, 1e-2}};
-  for (int k = 0; k < std::min<int>(options_.restarts, 3); ++k) {
+  const int restarts = std::min<int>(options_.restarts, int(std::size(variants)));
+  for (int k = 0; k < restarts; ++k) {
     attempt(p, out, variants[k]);
     pivots += out.pivots;
     if (out.ok()) {
@@ -78,7 +80,7 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
   }
   out = first;
   out.pivots = pivots;
-  out.message += " (restarts along " + std::to_string(std::min<int>(options_.restarts, 3)) +
+  out.message += " (restarts along " + std::to_string(restarts) +
                  " other paths failed too)";
 }
 

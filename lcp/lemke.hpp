@@ -12,10 +12,10 @@
 /// product-form step per pivot (O(n²)), ties in the ratio test are broken
 /// lexicographically with the rows of that inverse (no cycling), on a restart after a failed
 /// path a near tie with z₀ (ratios within 1e-6 relative, which round-off can split) ends the
-/// run when the basis with z₀ leaving, solved afresh, passes the acceptance test, rows and columns of M are
-/// equilibrated by positive diagonal scalings that leave complementarity unchanged, and the
-/// final basis is re-solved by an LU factorization so the answer carries no accumulated
-/// update error. A ray or numerical failure is retried along other pivot paths before it is
+/// run when the basis with z₀ leaving, solved afresh, passes the acceptance test, rows and
+/// columns of M are equilibrated by positive diagonal scalings that leave complementarity
+/// unchanged, and the final basis is re-solved by an LU factorization so the answer carries
+/// no accumulated update error. A ray or numerical failure is retried along other pivot paths before it is
 /// reported (LemkeOptions::restarts). All workspace is sized once per problem size and reused across solves.
 
 #include <Eigen/Dense>

@@ -132,7 +132,7 @@ SingleContactResult solveSingleContactWithLemke(const SingleContact& c, LemkeSol
   if (x.ok() && x.residual > tol_scaled) {
     LemkeOptions fine = lemke.options();
     fine.accept_tol = std::max(0.1 * tol_scaled, 1e-15);
-    fine.restarts = 3;
+    fine.restarts = LemkeOptions{}.restarts;  // every restart path
     x = LemkeSolver(fine).solve(p);
   }
   r.pivots = x.pivots;
