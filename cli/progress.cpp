@@ -58,6 +58,7 @@ void ProgressBar::finish() {
 std::function<void(double)> simulatedTimeProgress(ProgressBar& bar, double t_end) {
   if (!bar.enabled()) return {};
   return [&bar, t_end](double t) {
+    if (!bar.due()) return;  // called every step: format only what is drawn
     std::ostringstream detail;
     detail << "t = " << std::setprecision(4) << t << " of " << t_end << " s";
     bar.update(t / t_end, detail.str());

@@ -25,6 +25,8 @@ class ProgressBar {
 
   /// False when nothing will ever be drawn; callers may then skip computing the fraction.
   bool enabled() const { return sink_ != nullptr; }
+  /// Whether update() would draw now; callers may skip formatting the detail otherwise.
+  bool due() const { return sink_ != nullptr && Clock::now() >= next_draw_; }
   /// Work done as a fraction in [0, 1] (clamped), with a short text after the bar
   /// ("3/40 points", "t = 1.25 s"). Cheap when disabled (one branch) and when not due (one
   /// clock read).
