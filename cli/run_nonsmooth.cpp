@@ -7,7 +7,6 @@
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 #include <ostream>
 
 #include "cli/output.hpp"
@@ -88,22 +87,30 @@ void writeContactKinematicsHeader(std::ostream& f, const std::vector<dynamics::R
   }
 }
 
-void writeContactKinematics(std::ostream& f, const dynamics::RigidScenario& s,
-                            const Eigen::Ref<const Eigen::RowVectorXd>& row) {
-  const Eigen::Index nq = s.q0.size(), nv = s.v0.size();
-  const Eigen::VectorXd q = row.segment(1, nq).transpose(), v = row.segment(1 + nq, nv).transpose();
-  dynamics::ContactKinematics k;
-  dynamics::evaluateContacts(s.model, s.contacts, row(0), q, v, k, false);
-  for (std::size_t c = 0; c < s.contacts.size(); ++c) {
-    const auto i = Eigen::Index(c);
-    f << ',' << k.sliding_velocity(i);
-    if (s.contacts[c].shape == dynamics::RigidContact::Shape::kJournalBearing) {
-      // g = c − |e| and n = e/|e| (journal_bearing.hpp): e = (c − g) n.
-      const Eigen::Vector2d e = (s.contacts[c].journal_bearing.clearance() - k.gap(i)) * k.normal[c];
-      f << ',' << e.x() << ',' << e.y();
+/// Writes those columns for history rows, with its workspace sized once.
+class ContactKinematicsWriter {
+ public:
+  explicit ContactKinematicsWriter(const dynamics::RigidScenario& s) : s_(s), q_(s.q0.size()), v_(s.v0.size()) {}
+  void write(std::ostream& f, const Eigen::Ref<const Eigen::RowVectorXd>& row) {
+    q_ = row.segment(1, q_.size()).transpose();
+    v_ = row.segment(1 + q_.size(), v_.size()).transpose();
+    dynamics::evaluateContacts(s_.model, s_.contacts, row(0), q_, v_, k_, false);
+    for (std::size_t c = 0; c < s_.contacts.size(); ++c) {
+      const auto i = Eigen::Index(c);
+      f << ',' << k_.sliding_velocity(i);
+      if (s_.contacts[c].shape == dynamics::RigidContact::Shape::kJournalBearing) {
+        // g = c − |e| and n = e/|e| (journal_bearing.hpp): e = (c − g) n.
+        const Eigen::Vector2d e = (s_.contacts[c].journal_bearing.clearance() - k_.gap(i)) * k_.normal[c];
+        f << ',' << e.x() << ',' << e.y();
+      }
     }
   }
-}
+
+ private:
+  const dynamics::RigidScenario& s_;
+  Eigen::VectorXd q_, v_;
+  dynamics::ContactKinematics k_;
+};
 
 /// Run settings for a model file: a compliant contact makes its phases stiff (BDF) and rules
 /// out Moreau–Jean, as for the built-ins; 1 s unless run.t_end says otherwise.
@@ -188,9 +195,10 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     for (const auto& c : s.contacts) f << ',' << c.name << ".N," << c.name << ".F";
     writeContactKinematicsHeader(f, s.contacts);
     f << '\n';
+    ContactKinematicsWriter kinematics(s);
     for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
       for (Eigen::Index j = 0; j < r.history.cols(); ++j) f << (j ? "," : "") << r.history(i, j);
-      writeContactKinematics(f, s, r.history.row(i));
+      kinematics.write(f, r.history.row(i));
       f << '\n';
     }
     markIncomplete(f, r.ok, r.message);
