@@ -745,16 +745,11 @@ dynamics::RigidScenario Loader::load(const YAML::Node& model) {
   }
   initial(model["initial"], model);
   // A unilateral contact must not start penetrating: its first impact would be meaningless.
-  if (!s_.contacts.empty()) {
-    dynamics::ContactKinematics k;
-    dynamics::evaluateContacts(s_.model, s_.contacts, 0.0, s_.q0, s_.v0, k, false);
-    for (std::size_t c = 0; c < s_.contacts.size(); ++c)
-      if (s_.contacts[c].normal == dynamics::RigidContact::Normal::kUnilateral && k.gap(static_cast<Eigen::Index>(c)) < -1e-9) {
-        std::ostringstream os;
-        os << "the contact starts penetrating: gap " << k.gap(static_cast<Eigen::Index>(c))
-           << " m < 0 at t = 0; move the bodies apart in their positions (or make the contact compliant)";
-        fail(contact_lines_[c], contact_paths_[c], os.str());
-      }
+  if (const auto found = dynamics::initialPenetration(s_.model, s_.contacts, s_.q0, 1e-9)) {
+    std::ostringstream os;
+    os << "the contact starts penetrating: gap " << found->second
+       << " m < 0 at t = 0; move the bodies apart in their positions (or make the contact compliant)";
+    fail(contact_lines_[found->first], contact_paths_[found->first], os.str());
   }
   return std::move(s_);
 }

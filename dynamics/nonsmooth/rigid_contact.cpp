@@ -128,19 +128,28 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
   }
 }
 
-void requireNoInitialPenetration(const PlanarModel& model, const std::vector<RigidContact>& contacts,
-                                 const Eigen::VectorXd& q0, double tolerance, std::string_view caller) {
+std::optional<std::pair<std::size_t, double>> initialPenetration(
+    const PlanarModel& model, const std::vector<RigidContact>& contacts, const Eigen::VectorXd& q0,
+    double tolerance) {
   ContactKinematics kin;
   evaluateContacts(model, contacts, 0.0, q0, Eigen::VectorXd::Zero(model.velocitySize()), kin, false);
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const double gap = kin.gap(Eigen::Index(k));
-    if (contacts[k].normal != RigidContact::Normal::kUnilateral || !(gap < -tolerance)) continue;
-    std::ostringstream os;
-    os << caller << ": the initial state penetrates contact '" << contacts[k].name << "' by "
-       << -gap << " m (gap tolerance " << tolerance
-       << " m): start its bodies apart or touching";
-    throw std::invalid_argument(os.str());
+    if (contacts[k].normal == RigidContact::Normal::kUnilateral && gap < -tolerance)
+      return std::pair{k, gap};
   }
+  return std::nullopt;
+}
+
+void requireNoInitialPenetration(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+                                 const Eigen::VectorXd& q0, double tolerance, std::string_view caller) {
+  const auto found = initialPenetration(model, contacts, q0, tolerance);
+  if (!found) return;
+  std::ostringstream os;
+  os << caller << ": the initial state penetrates contact '" << contacts[found->first].name
+     << "' by " << -found->second << " m (gap tolerance " << tolerance
+     << " m): start its bodies apart or touching";
+  throw std::invalid_argument(os.str());
 }
 
 }  // namespace stickslip::dynamics

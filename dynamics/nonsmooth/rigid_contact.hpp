@@ -36,8 +36,10 @@
 #include <Eigen/Dense>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dynamics/contact/journal_bearing.hpp"
@@ -114,6 +116,10 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
                       const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
                       bool drift = true);
 
+/// The first unilateral contact whose gap at (0, q0) is below −tolerance, and that gap.
+std::optional<std::pair<std::size_t, double>> initialPenetration(
+    const PlanarModel& model, const std::vector<RigidContact>& contacts, const Eigen::VectorXd& q0,
+    double tolerance);
 /// Throws std::invalid_argument("<caller>: the initial state penetrates contact '<name>' by …")
 /// when a unilateral contact's gap at (0, q0) is below −tolerance: a rigid formulation would
 /// start from an impossible state (and Baumgarte's feedback push the bodies apart, adding
