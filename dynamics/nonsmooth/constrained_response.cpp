@@ -118,6 +118,15 @@ void ConstrainedResponse::projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double 
   for (Eigen::Index r = 0; r < d_.rows(); ++r) v -= tmp_m_(r) * minv_dt_.col(r);
 }
 
+void ConstrainedResponse::jointImpulse(const Eigen::Ref<const Eigen::VectorXd>& velocity_change,
+                                       const Eigen::Ref<const Eigen::VectorXd>& impulse,
+                                       Eigen::Ref<Eigen::VectorXd> joint_impulse) {
+  if (d_.rows() == 0) return;
+  tmp_v_ = inv_mass_.cwiseProduct(impulse) - velocity_change;
+  for (Eigen::Index r = 0; r < d_.rows(); ++r) joint_impulse(r) = dt_.col(r).dot(tmp_v_);
+  s_cholesky_.solveInPlace(joint_impulse);
+}
+
 void ConstrainedResponse::multipliers(const Eigen::Ref<const Eigen::VectorXd>& contact_force,
                                       Eigen::Ref<Eigen::VectorXd> lambda) {
   if (d_.rows() == 0) return;

@@ -54,6 +54,13 @@ class ConstrainedResponse {
   /// velocity equations, with a position feedback rate k ≥ 0 [1/s] (at the last update()).
   void projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double feedback_rate);
   const Eigen::VectorXd& forces() const { return forces_; }         ///< Q (size nv)
+  /// Λ (size m) with M Δv = F − DᵀΛ: the joints' impulse over a velocity change Δv (size nv)
+  /// to which the impulse F (size nv) of every other force led, Λ = S⁻¹ D (M⁻¹F − Δv), at the
+  /// last update() or updateVelocityLevel(). Exact when M⁻¹F − Δv lies in the range of M⁻¹Dᵀ,
+  /// as it does for Δv = h a₀ + G F (a step of either kind, projected or not).
+  void jointImpulse(const Eigen::Ref<const Eigen::VectorXd>& velocity_change,
+                    const Eigen::Ref<const Eigen::VectorXd>& impulse,
+                    Eigen::Ref<Eigen::VectorXd> joint_impulse);
   /// λ (size m) for a total contact force Jᵀ r (size nv), at the last update(). Throws
   /// std::logic_error after updateVelocityLevel().
   void multipliers(const Eigen::Ref<const Eigen::VectorXd>& contact_force,

@@ -16,6 +16,9 @@ constexpr const char* kSiconosPrefix = "siconos-";
 /// A normal impulse counts only if the normal velocity change W_nn P_n it causes exceeds
 /// this fraction of stick_velocity: iterative backends leave round-off-sized impulses.
 constexpr double kImpulseFloor = 1e-3;
+/// Joint friction: fixed point on the bounds b (moreau_jean.hpp).
+constexpr int kMaxBoundIterations = 100;
+constexpr double kBoundTolerance = 1e-10;
 
 template <typename T>
 void require(bool ok, const char* what, T got) {
@@ -76,11 +79,13 @@ struct MoreauJeanStepper::Siconos {
 
 MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
                                      const std::vector<RigidContact>& contacts,
-                                     const MoreauJeanOptions& options)
+                                     const MoreauJeanOptions& options,
+                                     const std::vector<RevoluteFriction>& joint_friction)
     : model_(model),
       contacts_(contacts),
       options_(validated(options)),
-      response_(model, options_.joint_baumgarte_alpha, options_.joint_baumgarte_beta) {
+      response_(model, options_.joint_baumgarte_alpha, options_.joint_baumgarte_beta),
+      joints_(joint_friction) {
   for (const RigidContact& c : contacts) {
     c.validate(model);
     // Rigid normals only: a compliant normal force belongs to the regularized route.
@@ -90,7 +95,13 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
                                   ": expected a unilateral or bilateral rigid contact for "
                                   "Moreau–Jean, got another normal law");
   }
+  for (const RevoluteFriction& j : joint_friction) j.validate(model);
+  if (!joint_friction.empty() && isSiconos(options_.solver))
+    throw std::invalid_argument(joint_friction.front().name +
+                                ": friction in revolute joints needs the Moreau–Jean solver "
+                                "'lemke', got '" + options_.solver + "'");
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
+  const Eigen::Index nj = static_cast<Eigen::Index>(joint_friction.size());
   const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
   kin_.resize(nc, nv);
   q_theta_.resize(model.positionSize());
@@ -105,11 +116,23 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
   closed_.assign(static_cast<std::size_t>(nc), 0);
   slipped_.assign(static_cast<std::size_t>(nc), 0);
   side_.assign(static_cast<std::size_t>(nc), 1.0);
-  jat_.setZero(nv, 2 * nc);
-  gjt_.setZero(nv, 2 * nc);
-  w_.setZero(2 * nc, 2 * nc);
-  qf_.setZero(2 * nc);
-  r_.setZero(2 * nc);
+  jat_.setZero(nv, 2 * nc + nj);
+  gjt_.setZero(nv, 2 * nc + nj);
+  w_.setZero(2 * nc + nj, 2 * nc + nj);
+  qf_.setZero(2 * nc + nj);
+  r_.setZero(2 * nc + nj);
+  joint_cols_.setZero(nv, nj);
+  for (Eigen::Index e = 0; e < nj; ++e)
+    joint_friction[static_cast<std::size_t>(e)].addRow(model, 1.0, joint_cols_.col(e));
+  joint_bound_.setZero(nj);
+  joint_mu_.setZero(nj);
+  joint_tau_.setZero(nj);
+  joint_reaction_.setZero(nj);
+  joint_rate_.setZero(nj);
+  joint_lambda_.setZero(m);
+  step_dv_.setZero(nv);
+  step_impulse_.setZero(nv);
+  joint_slipped_.assign(static_cast<std::size_t>(nj), 0);
   if (isSiconos(options_.solver)) {
     siconos_ =
         std::make_unique<Siconos>(Siconos{lcp::SiconosFc2dSolver(options_.solver.substr(
@@ -119,13 +142,13 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
   } else {
     for (Eigen::Index na = 0; na <= nc; ++na) {
       lcp::Problem p;
-      p.M.setZero(4 * na, 4 * na);
-      p.q.setZero(4 * na);
+      p.M.setZero(4 * na + 2 * nj, 4 * na + 2 * nj);
+      p.q.setZero(4 * na + 2 * nj);
       problems_.push_back(std::move(p));
       lemke_.emplace_back();
       lcp::Result r;
-      r.z.setZero(4 * na);
-      r.w.setZero(4 * na);
+      r.z.setZero(4 * na + 2 * nj);
+      r.w.setZero(4 * na + 2 * nj);
       r.message.reserve(256);
       results_.push_back(std::move(r));
     }
@@ -180,14 +203,33 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   q_old_ = q;
   v_old_ = v;
   impulse_.setZero();
-  if (na == 0) {
+  joint_tau_.setZero();
+  const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
+  const Eigen::Index ncol = 2 * na + nj;  // contact columns, then the joints'
+  if (ncol == 0) {
     v = v_free_;
   } else {
     const double t_next = t + h;
-    auto jat = jat_.leftCols(2 * na);
-    auto gjt = gjt_.leftCols(2 * na);
-    auto w = w_.topLeftCorner(2 * na, 2 * na);
-    auto qf = qf_.head(2 * na);
+    auto jat = jat_.leftCols(ncol);
+    auto gjt = gjt_.leftCols(ncol);
+    auto w = w_.topLeftCorner(ncol, ncol);
+    auto qf = qf_.head(ncol);
+    if (nj > 0 && !joint_reaction_known_) {
+      // First step: start the bounds' fixed point from the reactions with P = τ = 0.
+      step_dv_ = v_free_ - v_old_;
+      step_impulse_ = h * response_.forces();
+      response_.jointImpulse(step_dv_, step_impulse_, joint_lambda_);
+      for (Eigen::Index e = 0; e < nj; ++e)
+        joint_reaction_(e) = joints_[static_cast<std::size_t>(e)].reaction(model_, joint_lambda_);
+      last_h_ = h;
+    }
+    for (Eigen::Index e = 0; e < nj; ++e) {
+      const RevoluteFriction& j = joints_[static_cast<std::size_t>(e)];
+      jat_.col(2 * na + e) = joint_cols_.col(e);
+      joint_mu_(e) = joint_slipped_[static_cast<std::size_t>(e)] ? j.mu_kinetic : j.mu_static;
+      // The last step's mean reaction over this step.
+      joint_bound_(e) = joint_mu_(e) * j.radius * joint_reaction_(e) * (h / last_h_);
+    }
     // A bilateral contact is posed as unilateral on the side σ of its last normal impulse
     // (normal row σ J_n); if that side would separate, σ flips and the problem is solved
     // again. One side always holds, so each contact flips at most once per step.
@@ -201,9 +243,9 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
         mu_used_(a) = slipped_[static_cast<std::size_t>(i)] ? c.mu_kinetic : c.mu_static;
       }
       response_.inverseMassTimesColumns(jat, gjt);
-      for (Eigen::Index c = 0; c < 2 * na; ++c) {  // contiguous columns: no product kernel
+      for (Eigen::Index c = 0; c < ncol; ++c) {  // contiguous columns: no product kernel
         qf(c) = jat.col(c).dot(v_free_);
-        for (Eigen::Index r = 0; r < 2 * na; ++r) w(r, c) = jat.col(r).dot(gjt.col(c));
+        for (Eigen::Index r = 0; r < ncol; ++r) w(r, c) = jat.col(r).dot(gjt.col(c));
       }
       for (Eigen::Index a = 0; a < na; ++a) {
         const Eigen::Index i = active_[static_cast<std::size_t>(a)];
@@ -216,14 +258,14 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
           qf(2 * a) += c.restitution * std::min(kin_.normal_velocity(i), 0.0);
         if (c.surface_speed) qf(2 * a + 1) -= c.surface_speed(t_next);
       }
-      if (!solveContacts(na)) return false;
+      if (!solveContacts(na, h)) return false;
       bool flipped = false;
       for (Eigen::Index a = 0; a < na && bilateral > 0; ++a) {
         const Eigen::Index i = active_[static_cast<std::size_t>(a)];
         if (contacts_[static_cast<std::size_t>(i)].normal != RigidContact::Normal::kBilateral ||
             r_(2 * a) > 0.0)
           continue;
-        const double un = w.row(2 * a).dot(r_.head(2 * na)) + qf(2 * a);
+        const double un = w.row(2 * a).dot(r_.head(ncol)) + qf(2 * a);
         if (un > options_.stick_velocity) {
           side_[static_cast<std::size_t>(i)] = -side_[static_cast<std::size_t>(i)];
           flipped = true;
@@ -236,12 +278,13 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
       }
     }
     v = v_free_;
-    for (Eigen::Index c = 0; c < 2 * na; ++c) v += r_(c) * gjt.col(c);  // G Jᵀ P
+    for (Eigen::Index c = 0; c < ncol; ++c) v += r_(c) * gjt.col(c);  // G (J_Aᵀ P + C_Eᵀ τ)
     for (Eigen::Index a = 0; a < na; ++a) {
       const Eigen::Index i = active_[static_cast<std::size_t>(a)];
       impulse_(2 * i) = side_[static_cast<std::size_t>(i)] * r_(2 * a);
       impulse_(2 * i + 1) = r_(2 * a + 1);
     }
+    joint_tau_ = r_.segment(2 * na, nj);
   }
   q += h * ((1.0 - theta) * v_old_ + theta * v);
   if (options_.project_positions) projectPositions(t + h, q);
@@ -268,6 +311,12 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
     slipped_[static_cast<std::size_t>(i)] =
         closed_[static_cast<std::size_t>(i)] && std::abs(sliding_(i)) > options_.stick_velocity;
   }
+  for (Eigen::Index e = 0; e < nj; ++e) {
+    joint_rate_(e) = joint_cols_.col(e).dot(v);
+    joint_slipped_[static_cast<std::size_t>(e)] =
+        std::abs(joint_rate_(e)) > options_.stick_velocity;
+  }
+  last_h_ = h;
   return true;
 }
 
@@ -279,17 +328,35 @@ std::string MoreauJeanStepper::activeNames(Eigen::Index na) const {
   return names;
 }
 
-bool MoreauJeanStepper::solveContacts(Eigen::Index na) {
-  return siconos_ ? solveSiconos(na) : solveLemke(na);
+bool MoreauJeanStepper::solveContacts(Eigen::Index na, double h) {
+  return siconos_ ? solveSiconos(na) : solveLemke(na, h);
 }
 
-bool MoreauJeanStepper::solveLemke(Eigen::Index na) {
+void MoreauJeanStepper::jointReactions(Eigen::Index na, double h) {
+  // Λ from M Δv = h Q + J_Aᵀ P + C_Eᵀ τ − DᵀΛ with the step's Δv = v_free − v_k + G (…).
+  const Eigen::Index ncol = 2 * na + static_cast<Eigen::Index>(joints_.size());
+  step_dv_ = v_free_ - v_old_;
+  step_impulse_ = h * response_.forces();
+  for (Eigen::Index c = 0; c < ncol; ++c) {
+    step_dv_ += r_(c) * gjt_.col(c);
+    step_impulse_ += r_(c) * jat_.col(c);
+  }
+  response_.jointImpulse(step_dv_, step_impulse_, joint_lambda_);
+  for (std::size_t e = 0; e < joints_.size(); ++e)
+    joint_reaction_(static_cast<Eigen::Index>(e)) = joints_[e].reaction(model_, joint_lambda_);
+  joint_reaction_known_ = true;
+}
+
+bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
   // The exact planar-friction LCP of friction_to_lcp.hpp, written in place: per contact
-  // z = (P_n, β⁺, β⁻, λ), P_t = β⁺ − β⁻, w = (u_n, λ + u_t, λ − u_t, μ P_n − β⁺ − β⁻).
+  // z = (P_n, β⁺, β⁻, λ), P_t = β⁺ − β⁻, w = (u_n, λ + u_t, λ − u_t, μ P_n − β⁺ − β⁻);
+  // then per joint friction z = (a, c), τ = a − b, w = (ṡ⁺ + c, 2b − a) (moreau_jean.hpp).
+  const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
+  const Eigen::Index ncol = 2 * na + nj, nz = 4 * na;  // nz: first joint variable
   lcp::Problem& p = problems_[static_cast<std::size_t>(na)];
   lcp::Result& res = results_[static_cast<std::size_t>(na)];
   lcp::LemkeSolver& lemke = lemke_[static_cast<std::size_t>(na)];
-  const auto w = w_.topLeftCorner(2 * na, 2 * na);
+  const auto w = w_.topLeftCorner(ncol, ncol);
   p.M.setZero();
   for (Eigen::Index i = 0; i < na; ++i) {
     for (Eigen::Index j = 0; j < na; ++j) {
@@ -299,27 +366,58 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na) {
           tn, tt, -tt,                               //
           -tn, -tt, tt;
     }
+    for (Eigen::Index f = 0; f < nj; ++f) {  // a_f moves u_n, u_t; τ_f on (β⁺, β⁻) rows
+      const Eigen::Index cf = 2 * na + f, zf = nz + 2 * f;
+      p.M(4 * i, zf) = w(2 * i, cf);
+      p.M(4 * i + 1, zf) = w(2 * i + 1, cf);
+      p.M(4 * i + 2, zf) = -w(2 * i + 1, cf);
+      p.M(zf, 4 * i) = w(cf, 2 * i);
+      p.M(zf, 4 * i + 1) = w(cf, 2 * i + 1);
+      p.M(zf, 4 * i + 2) = -w(cf, 2 * i + 1);
+    }
     const Eigen::Index k = 4 * i;
     p.M(k + 1, k + 3) = 1.0;
     p.M(k + 2, k + 3) = 1.0;
     p.M(k + 3, k) = mu_used_(i);
     p.M(k + 3, k + 1) = -1.0;
     p.M(k + 3, k + 2) = -1.0;
-    p.q(k) = qf_(2 * i);
-    p.q(k + 1) = qf_(2 * i + 1);
-    p.q(k + 2) = -qf_(2 * i + 1);
-    p.q(k + 3) = 0.0;
   }
+  for (Eigen::Index e = 0; e < nj; ++e) {
+    const Eigen::Index ze = nz + 2 * e;
+    for (Eigen::Index f = 0; f < nj; ++f) p.M(ze, nz + 2 * f) = w(2 * na + e, 2 * na + f);
+    p.M(ze, ze + 1) = 1.0;
+    p.M(ze + 1, ze) = -1.0;
+  }
+  // q for the present bounds b: the contacts' rows as without joints, shifted by τ = −b.
+  auto setQ = [&]() {
+    for (Eigen::Index i = 0; i < na; ++i) {
+      double un = qf_(2 * i), ut = qf_(2 * i + 1);
+      for (Eigen::Index f = 0; f < nj; ++f) {
+        un -= w(2 * i, 2 * na + f) * joint_bound_(f);
+        ut -= w(2 * i + 1, 2 * na + f) * joint_bound_(f);
+      }
+      p.q(4 * i) = un;
+      p.q(4 * i + 1) = ut;
+      p.q(4 * i + 2) = -ut;
+      p.q(4 * i + 3) = 0.0;
+    }
+    for (Eigen::Index e = 0; e < nj; ++e) {
+      double rate = qf_(2 * na + e);
+      for (Eigen::Index f = 0; f < nj; ++f) rate -= w(2 * na + e, 2 * na + f) * joint_bound_(f);
+      p.q(nz + 2 * e) = rate;
+      p.q(nz + 2 * e + 1) = 2.0 * joint_bound_(e);
+    }
+  };
   auto solveOnce = [&]() {
     lemke.solve(p, res);
     ++lcp_solves_;
     pivots_ += res.pivots;
     if (!res.ok()) {
       std::ostringstream os;
-      os << "lemke on " << na << " active contact(s) " << activeNames(na) << ": "
-         << lcp::toString(res.status)
-         << ", residual " << res.residual << " (relative " << res.relative_residual
-         << "): " << res.message;
+      os << "lemke on " << na << " active contact(s) " << activeNames(na);
+      if (nj > 0) os << " and " << nj << " joint friction(s)";
+      os << ": " << lcp::toString(res.status) << ", residual " << res.residual << " (relative "
+         << res.relative_residual << "): " << res.message;
       message_ = os.str();
       return false;
     }
@@ -327,23 +425,78 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na) {
       r_(2 * i) = res.z(4 * i);
       r_(2 * i + 1) = res.z(4 * i + 1) - res.z(4 * i + 2);
     }
+    for (Eigen::Index e = 0; e < nj; ++e) r_(2 * na + e) = res.z(nz + 2 * e) - joint_bound_(e);
     return true;
   };
-  if (!solveOnce()) return false;
-  // Break-away inside the step: a contact solved with μs that slips is re-solved with μk.
-  bool again = false;
-  for (Eigen::Index i = 0; i < na; ++i) {
-    const RigidContact& c =
-        contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
-    if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
-    const double ut = w.row(2 * i + 1).dot(r_.head(2 * na)) + qf_(2 * i + 1);
-    if (std::abs(ut) > options_.stick_velocity) {
-      mu_used_(i) = c.mu_kinetic;
-      p.M(4 * i + 3, 4 * i) = c.mu_kinetic;
+  auto rate = [&](Eigen::Index e) {  // ṡ⁺_e of the present solution
+    return w.row(2 * na + e).dot(r_.head(ncol)) + qf_(2 * na + e);
+  };
+  // Fixed point on the bounds b = μ r |Λ| (moreau_jean.hpp); one pass when nj = 0.
+  auto solveBounds = [&]() {
+    for (int it = 0;; ++it) {
+      setQ();
+      if (!solveOnce()) return false;
+      if (nj == 0) return true;
+      ++joint_iterations_;
+      jointReactions(na, h);
+      bool converged = true;
+      Eigen::Index worst = 0;
+      double worst_excess = -1.0, worst_change = 0.0;
+      for (Eigen::Index e = 0; e < nj; ++e) {
+        const RevoluteFriction& j = joints_[static_cast<std::size_t>(e)];
+        const double next = joint_mu_(e) * j.radius * joint_reaction_(e);
+        const double change = std::abs(next - joint_bound_(e));
+        const double tol = kBoundTolerance * (h + joint_bound_(e));
+        // A joint at rest with its τ inside the new bound is solved for that bound too.
+        const bool inside = std::abs(rate(e)) <= options_.stick_velocity &&
+                            std::abs(r_(2 * na + e)) <= next;
+        if (change > tol && !inside) {
+          converged = false;
+          if (change / tol > worst_excess) {
+            worst_excess = change / tol;
+            worst = e;
+            worst_change = change;
+          }
+        }
+        joint_bound_(e) = next;
+      }
+      if (converged) return true;
+      if (it + 1 >= kMaxBoundIterations) {
+        std::ostringstream os;
+        os << "joint friction '" << joints_[static_cast<std::size_t>(worst)].name
+           << "': its bound mu r |Lambda| does not converge in " << kMaxBoundIterations
+           << " iterations (|change| " << worst_change << " N m s, bound "
+           << joint_bound_(worst) << " N m s): the joint is jammed (Painleve-type)";
+        message_ = os.str();
+        return false;
+      }
+    }
+  };
+  // Break-away inside the step: a contact or joint solved with μs that slips is re-solved
+  // with μk. Each switches at most once, so at most na + nj + 1 passes.
+  for (;;) {
+    if (!solveBounds()) return false;
+    bool again = false;
+    for (Eigen::Index i = 0; i < na; ++i) {
+      const RigidContact& c =
+          contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
+      if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
+      const double ut = w.row(2 * i + 1).dot(r_.head(ncol)) + qf_(2 * i + 1);
+      if (std::abs(ut) > options_.stick_velocity) {
+        mu_used_(i) = c.mu_kinetic;
+        p.M(4 * i + 3, 4 * i) = c.mu_kinetic;
+        again = true;
+      }
+    }
+    for (Eigen::Index e = 0; e < nj; ++e) {
+      const RevoluteFriction& j = joints_[static_cast<std::size_t>(e)];
+      if (joint_mu_(e) == j.mu_kinetic || std::abs(rate(e)) <= options_.stick_velocity) continue;
+      joint_bound_(e) *= j.mu_kinetic / joint_mu_(e);
+      joint_mu_(e) = j.mu_kinetic;
       again = true;
     }
+    if (!again) return true;
   }
-  return !again || solveOnce();
 }
 
 bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
@@ -400,17 +553,19 @@ void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q
 
 NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                                 const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                                const MoreauJeanOptions& options) {
+                                const MoreauJeanOptions& options,
+                                const std::vector<RevoluteFriction>& joint_friction) {
   options.validate();
   const Eigen::Index nq = model.positionSize(), nv = model.velocitySize();
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
+  const Eigen::Index nj = static_cast<Eigen::Index>(joint_friction.size());
   if (q0.size() != nq || v0.size() != nv || !q0.allFinite() || !v0.allFinite()) {
     std::ostringstream os;
     os << "simulateMoreauJean: expected finite q0 of size " << nq << " and v0 of size " << nv
        << ", got sizes " << q0.size() << " and " << v0.size();
     throw std::invalid_argument(os.str());
   }
-  MoreauJeanStepper stepper(model, contacts, options);  // validates the contacts
+  MoreauJeanStepper stepper(model, contacts, options, joint_friction);  // validates them
   requireNoInitialPenetration(model, contacts, q0, options.gap_tolerance, "simulateMoreauJean");
 
   NonsmoothRun run;
@@ -440,19 +595,31 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
           modeOf(true, kin.sliding_velocity(i), options.stick_velocity);
     }
   }
+  // Joint frictions are never open: stick or slip from ṡ(v0).
+  std::vector<ContactMode> joint_modes(static_cast<std::size_t>(nj));
+  for (Eigen::Index e = 0; e < nj; ++e) {
+    Eigen::VectorXd row = Eigen::VectorXd::Zero(nv);
+    joint_friction[static_cast<std::size_t>(e)].addRow(model, 1.0, row);
+    joint_modes[static_cast<std::size_t>(e)] = modeOf(true, row.dot(v), options.stick_velocity);
+  }
 
   const Eigen::Index rows =
       options.output_dt > 0.0
           ? static_cast<Eigen::Index>(std::floor(t_end / options.output_dt + 1e-9)) + 2
           : steps + 1;
-  run.history.setZero(rows, 1 + nq + nv + 2 * nc);
+  run.history.setZero(rows, 1 + nq + nv + 2 * nc + 2 * nj);
   Eigen::Index written = 0;
   auto record = [&](double t, double step) {
     auto row = run.history.row(written++);
     row(0) = t;
     row.segment(1, nq) = q.transpose();
     row.segment(1 + nq, nv) = v.transpose();
-    if (step > 0.0) row.tail(2 * nc) = stepper.impulses().transpose() / step;
+    if (step <= 0.0) return;
+    row.segment(1 + nq + nv, 2 * nc) = stepper.impulses().transpose() / step;
+    for (Eigen::Index e = 0; e < nj; ++e) {
+      row(1 + nq + nv + 2 * nc + 2 * e) = stepper.jointReactionImpulses()(e) / step;
+      row(1 + nq + nv + 2 * nc + 2 * e + 1) = stepper.jointTorqueImpulses()(e) / step;
+    }
   };
   record(0.0, 0.0);
   long next_sample = 1;
@@ -490,6 +657,8 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
     // The step's friction impulse P_t opposes v_t⁺ (maximal dissipation): −P_t v_t⁺ ≥ 0.
     for (Eigen::Index i = 0; i < nc; ++i)
       friction_work -= stepper.impulses()(2 * i + 1) * stepper.slidingVelocity()(i);
+    for (Eigen::Index e = 0; e < nj; ++e)  // likewise −τ ṡ⁺ ≥ 0
+      friction_work -= stepper.jointTorqueImpulses()(e) * stepper.jointRates()(e);
     if (options.progress) options.progress(t);
     for (Eigen::Index i = 0; i < nc; ++i) {
       const RigidContact& c = contacts[static_cast<std::size_t>(i)];
@@ -507,6 +676,13 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
       } else if (c.frictional()) {
         run.events.push_back({t, ci, modeEvent(now)});
       }
+      before = now;
+    }
+    for (Eigen::Index e = 0; e < nj; ++e) {
+      const ContactMode now = modeOf(true, stepper.jointRates()(e), options.stick_velocity);
+      ContactMode& before = joint_modes[static_cast<std::size_t>(e)];
+      if (now == before) continue;
+      run.events.push_back({t, static_cast<int>(nc + e), modeEvent(now)});
       before = now;
     }
     if (options.output_dt <= 0.0) {

@@ -1,6 +1,6 @@
 #pragma once
-/// \file Moreau–Jean time-stepping (DESIGN §2) for a PlanarModel with rigid contacts
-/// [Moreau 1988; Jean 1999; Acary & Brogliato 2008, ch. 10].
+/// \file Moreau–Jean time-stepping (DESIGN §2) for a PlanarModel with rigid contacts and
+/// friction in revolute joints [Moreau 1988; Jean 1999; Acary & Brogliato 2008, ch. 10].
 ///
 /// One step from (t_k, q_k, v_k) with size h (θ = `theta`, rigid_contact.hpp for J, g, v_s,
 /// constrained_response.hpp for a₀ and G):
@@ -51,6 +51,38 @@
 /// that side would separate (P_n = 0, u_n > stick_velocity) σ flips and the step's problem is
 /// solved again — the two walls of DESIGN §2's translational joint, one at a time. They never
 /// report open/close/impact events.
+///
+/// Friction in revolute joints (revolute_friction.hpp). Joint e adds a torque impulse τ_e
+/// on its constant row C_e (ṡ_e = C_e v), entering like a contact's tangential impulse:
+///   v_{k+1} = v_free + G (J_Aᵀ P + C_Eᵀ τ),   ṡ⁺ = C v_{k+1},
+/// with the set-valued law on the impulse, bound b_e = μ_e r_e |Λ_e|:
+///   τ_e = −b_e ⇒ ṡ⁺_e ≥ 0,   τ_e = b_e ⇒ ṡ⁺_e ≤ 0,   |τ_e| < b_e ⇒ ṡ⁺_e = 0.
+/// Λ_e is the joint's reaction impulse over the step, the two multipliers of its rows in
+///   M (v_{k+1} − v_k) = h Q + J_Aᵀ P + C_Eᵀ τ − DᵀΛ,
+/// i.e. Λ = S⁻¹ D (M⁻¹(h Q + J_Aᵀ P + C_Eᵀ τ) − (v_{k+1} − v_k))
+/// (ConstrainedResponse::jointImpulse; the projection's impulse, including the one that
+/// carries P and τ and the centripetal one that turns v_k onto D(q_θ)). Λ is affine in (P, τ),
+/// |Λ| is not, so b is found by a fixed point: b⁰ = μ r |Λ_prev| h / h_prev (the last step's
+/// mean reaction; on the first step Λ with P = τ = 0), then with b fixed one LCP for (P, τ),
+/// Λ from its solution, b ← μ r |Λ|, until every |Δb_e| ≤ 1e-10 (h + b_e) — the relative
+/// 1e-10 (1 + T) of the mean torque T = b/h [N m] — or 100 iterations, which fail the step
+/// naming the joint and its |Δb|. A joint at rest (ṡ⁺ = 0) whose τ lies inside its new bound
+/// is converged whatever Δb: the solution does not depend on an inactive bound (a stuck step
+/// costs one LCP). The contraction factor is μ r ‖∂Λ/∂τ‖, μ r over a lever arm: a few
+/// iterations for a slipping joint.
+/// With b fixed the box τ ∈ [−b, b] ⊥ ṡ⁺ is split as τ = −b + a, ṡ⁺ = w⁺ − c with
+///   a ≥ 0 ⊥ w⁺ = ṡ⁺ + c ≥ 0,   c ≥ 0 ⊥ 2b − a ≥ 0,
+/// two LCP variables (a, c) per joint after the contacts' four: z = (…contacts…, a_e, c_e),
+/// the joints' columns of W = [J_A; C_E] G [J_A; C_E]ᵀ coupling both, q shifted by −W_{·E} b.
+/// μ_e is μk if the joint slipped in the previous step, else μs; a joint solved with μs that
+/// comes out slipping (|ṡ⁺| > stick_velocity) is solved again with μk (b rescaled, fixed point
+/// resumed), as the contacts. Its mode after the step is stick (|ṡ⁺| ≤ stick_velocity) or
+/// slip± (sign ṡ⁺); the initial one from v0. Changes are reported as kStick, kSlipPositive,
+/// kSlipNegative with contact index contacts.size() + e, as the event-driven route does; the
+/// history has, after the contacts' (N, F), each joint friction's (|R|, T) = (|Λ_e|, τ_e) / h,
+/// and the friction work adds −τ_e ṡ⁺_e per step. Joint friction needs the "lemke" solver
+/// (the Siconos fc2d problem has no box rows). With joint friction the LCP is solved every
+/// step, contacts active or not.
 
 #include <Eigen/Dense>
 #include <functional>
@@ -60,6 +92,7 @@
 
 #include "dynamics/nonsmooth/constrained_response.hpp"
 #include "dynamics/nonsmooth/nonsmooth_run.hpp"
+#include "dynamics/nonsmooth/revolute_friction.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "dynamics/planar_model.hpp"
 #include "lcp/lemke.hpp"
@@ -113,16 +146,19 @@ struct MoreauJeanOptions {
 class MoreauJeanStepper {
  public:
   /// Throws std::invalid_argument for invalid options, contacts (RigidContact::validate, or
-  /// a normal law other than unilateral and bilateral) or an unknown solver name.
+  /// a normal law other than unilateral and bilateral), joint frictions
+  /// (RevoluteFriction::validate, or a solver other than "lemke") or an unknown solver name.
+  /// Copies joint_friction (the default argument is a temporary).
   MoreauJeanStepper(const PlanarModel& model, const std::vector<RigidContact>& contacts,
-                    const MoreauJeanOptions& options);
+                    const MoreauJeanOptions& options,
+                    const std::vector<RevoluteFriction>& joint_friction = {});
   ~MoreauJeanStepper();
   MoreauJeanStepper(const MoreauJeanStepper&) = delete;
   MoreauJeanStepper& operator=(const MoreauJeanStepper&) = delete;
 
   /// Advances (q, v) from t to t + h in place. Returns false (state unchanged, message()
-  /// says why) when G cannot be formed, the contact problem is not solved, or the new state
-  /// is not finite.
+  /// says why) when G cannot be formed, the contact problem is not solved, the joint-friction
+  /// bounds do not converge, or the new state is not finite.
   bool step(double t, double h, Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v);
 
   /// Impulses of the last step per contact, (P_n, P_t) at 2i, 2i+1 (zero if inactive).
@@ -132,16 +168,25 @@ class MoreauJeanStepper {
   const Eigen::VectorXd& slidingVelocity() const { return sliding_; }
   /// Whether contact i carried a normal impulse in the last step.
   bool closed(Eigen::Index i) const { return closed_[static_cast<std::size_t>(i)] != 0; }
+  /// Per joint friction e, for the last step: the torque impulse τ_e on C_e, the reaction
+  /// impulse |Λ_e| and the rate ṡ⁺_e = C_e v_{k+1}.
+  const Eigen::VectorXd& jointTorqueImpulses() const { return joint_tau_; }
+  const Eigen::VectorXd& jointReactionImpulses() const { return joint_reaction_; }
+  const Eigen::VectorXd& jointRates() const { return joint_rate_; }
+  /// Fixed-point iterations on the joint-friction bounds, over all steps.
+  long jointIterations() const { return joint_iterations_; }
   long lcpSolves() const { return lcp_solves_; }
   long pivots() const { return pivots_; }
   const std::string& message() const { return message_; }
 
  private:
   struct Siconos;
-  bool solveContacts(Eigen::Index active);
+  bool solveContacts(Eigen::Index active, double h);
   /// 'name', 'name', … of the active contacts, for messages.
   std::string activeNames(Eigen::Index active) const;
-  bool solveLemke(Eigen::Index active);
+  bool solveLemke(Eigen::Index active, double h);
+  /// |Λ_e| of every joint friction for the impulses r_ (2 active + joint columns).
+  void jointReactions(Eigen::Index active, double h);
   bool solveSiconos(Eigen::Index active);
 
   void projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q);
@@ -154,10 +199,21 @@ class MoreauJeanStepper {
   Eigen::VectorXd q_theta_, q_old_, v_old_, v_free_, impulse_, approach_, sliding_, mu_used_;
   std::vector<int> active_, closed_, slipped_;
   std::vector<double> side_;  ///< σ = ±1: the side a bilateral contact is posed on
-  // Active contacts: jat_ = J_Aᵀ and gjt_ = G J_Aᵀ (nv × 2na), w_ = J_A G J_Aᵀ, qf_, r_ (2na).
+  // Active contacts then joint frictions, 2na + nj columns: jat_ = [J_A; C_E]ᵀ,
+  // gjt_ = G jat_ (nv × ·), w_ = jat_ᵀ G jat_, qf_ = jat_ᵀ v_free, r_ = (P, τ).
   Eigen::MatrixXd jat_, gjt_, w_;
   Eigen::VectorXd qf_, r_;
-  std::vector<lcp::Problem> problems_;   ///< index na: the 4na LCP
+  // Joint friction: rows C_e as columns (nv × nj), bound b, coefficient in use, last step's
+  // τ, |Λ|, ṡ⁺; joint impulse Λ (m), and the step's Δv and non-joint impulse (nv).
+  std::vector<RevoluteFriction> joints_;
+  Eigen::MatrixXd joint_cols_;
+  Eigen::VectorXd joint_bound_, joint_mu_, joint_tau_, joint_reaction_, joint_rate_, joint_lambda_,
+      step_dv_, step_impulse_;
+  std::vector<int> joint_slipped_;
+  bool joint_reaction_known_ = false;
+  double last_h_ = 0.0;
+  long joint_iterations_ = 0;
+  std::vector<lcp::Problem> problems_;   ///< index na: the 4na + 2nj LCP
   std::vector<lcp::LemkeSolver> lemke_;  ///< index na
   std::vector<lcp::Result> results_;     ///< index na
   std::unique_ptr<Siconos> siconos_;
@@ -172,8 +228,11 @@ class MoreauJeanStepper {
 /// Runs the scheme from (q0, v0) at t = 0 to options.t_end. Throws std::invalid_argument for
 /// invalid options, contacts or state sizes; a failed step ends the run with ok = false and a
 /// message naming the time, the step, the solver status and its residual.
+/// With joint_friction, events of joint friction e have contact index contacts.size() + e and
+/// the history has, after the contacts' (N, F), each joint friction's (|R|, T) (file comment).
 NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                                 const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                                const MoreauJeanOptions& options);
+                                const MoreauJeanOptions& options,
+                                const std::vector<RevoluteFriction>& joint_friction = {});
 
 }  // namespace stickslip::dynamics
