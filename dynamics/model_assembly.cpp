@@ -80,10 +80,9 @@ AssemblyResult assemble(const MultibodySystem& system, double t,
 
   if (!factorFree()) return singular("velocity");
   system.constraintTimeDerivative(t, q, phi_t);
-  rhs = -phi_t;
-  for (Eigen::Index h : held) rhs -= jac.col(h) * v(h);
+  rhs = -phi_t - jac * v;  // a correction of the given velocities, not a new set
   step = cod.solve(rhs);
-  for (Eigen::Index c = 0; c < nf; ++c) v(free[static_cast<std::size_t>(c)]) = step(c);
+  for (Eigen::Index c = 0; c < nf; ++c) v(free[static_cast<std::size_t>(c)]) += step(c);
   result.velocity_residual = (jac * v + phi_t).lpNorm<Eigen::Infinity>();
   result.status = result.velocity_residual <= options.velocity_tol ? AssemblyStatus::kSuccess
                                                                    : AssemblyStatus::kNotConverged;

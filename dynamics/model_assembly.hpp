@@ -9,7 +9,9 @@
 /// with D_f the columns of D for the free coordinates. If D_f is square this is the classic
 /// Newton–Raphson step; with more free coordinates than constraints it takes the
 /// minimum-norm step. Velocities then solve Φ̇ = D v + Φt = 0 (Eq. 2.13) for the free
-/// velocities with the held ones as given:  D_f v_f = −Φt − D_h v_h.
+/// velocities with the held ones as given, by the minimum-norm correction of the given free
+/// velocities:  D_f δv_f = −Φt − D v,  v_f ← v_f + δv_f (a velocity the joints allow, such as
+/// a wheel's spin about its axle, is kept even when it is not held).
 /// A rank-deficient D_f (a singular configuration, or redundant constraints among the free
 /// coordinates) is reported as AssemblyStatus::kSingular, naming the rank found.
 
