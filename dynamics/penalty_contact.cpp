@@ -70,25 +70,39 @@ void PenaltyContact::validate(const PlanarModel& model) const {
     journal_bearing.validate(who);
   else
     point_line.validate(who);
+  if (!(radius >= 0.0) || !std::isfinite(radius))
+    throw std::invalid_argument(who + ": expected a disk radius >= 0, got " + std::to_string(radius));
   std::visit([&](const auto& l) { l.validate(who); }, normal);
 }
 
 PenaltySystem::PenaltySystem(const PlanarModel& model, std::vector<PenaltyContact> contacts,
-                             EomMethod method, EomOptions options)
+                             EomMethod method, EomOptions options,
+                             std::vector<PenaltyJointFriction> joint_friction)
     : model_(model),
       contacts_(std::move(contacts)),
+      joint_friction_(std::move(joint_friction)),
       status_(contacts_.size()),
       solver_(*this, method, options),
-      last_(contacts_.size()) {
+      last_(contacts_.size()),
+      reaction_(joint_friction_.size(), 0.0),
+      joint_torque_(joint_friction_.size(), 0.0) {
   for (const PenaltyContact& c : contacts_) {
     c.validate(model_);
     z_offset_.push_back(nz_);
     nz_ += c.frictionStateSize();
   }
+  for (const PenaltyJointFriction& f : joint_friction_) {
+    if (!f.law) throw std::invalid_argument(f.joint.name + ": expected a friction law, got none");
+    if (!(f.joint.radius > 0.0) || !std::isfinite(f.joint.radius))
+      throw std::invalid_argument(f.joint.name + ": expected a pin radius > 0, got " +
+                                  std::to_string(f.joint.radius));
+    joint_z_offset_.push_back(nz_);
+    nz_ += f.frictionStateSize();
+  }
   z_ = Eigen::VectorXd::Zero(nz_);
 }
 
-ContactEvaluation PenaltySystem::evaluateContact(int k, const Eigen::Ref<const Eigen::VectorXd>& q,
+ContactEvaluation PenaltySystem::evaluateContact(int k, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                                  const Eigen::Ref<const Eigen::VectorXd>& v,
                                                  const Eigen::Ref<const Eigen::VectorXd>& z) const {
   const PenaltyContact& c = contacts_.at(std::size_t(k));
@@ -109,19 +123,25 @@ ContactEvaluation PenaltySystem::evaluateContact(int k, const Eigen::Ref<const E
     sign = -1.0;
   } else {
     const PointLineKinematics kin = pointLineKinematics(c.point_line, qi, vi, qj, vj);
-    e.penetration = kin.penetration();
+    // A disk: its material point P − ρ n slides, at v_t(P) = v_t(P') − ρ (ω_i − ω_j).
+    e.penetration = kin.penetration() + c.radius;
     e.penetration_rate = kin.penetrationRate();
-    e.tangential_velocity = kin.tangential_velocity;
+    e.tangential_velocity = kin.tangential_velocity - c.radius * (vi(2) - vj(2)) -
+                            (c.surface_speed ? c.surface_speed(t) : 0.0);
     e.normal = kin.normal;
     e.tangent = kin.tangent;
-    e.point_on_i = kin.point;
-    e.point_on_j = kin.point;
+    e.point_on_i = e.point_on_j = kin.point - c.radius * kin.normal;
     e.jacobian = kin.jacobian;
+    e.jacobian(1, 2) -= c.radius;
+    e.jacobian(1, 5) += c.radius;
   }
   // A ground body has no coordinates: its columns stay out of Jᵀ(Fₙ, Fₜ).
   if (c.body_i == kGround) e.jacobian.leftCols<3>().setZero();
   if (c.body_j == kGround) e.jacobian.rightCols<3>().setZero();
-  if (e.penetration > 0.0) {
+  if (c.two_sided) {
+    const double side = e.penetration >= 0.0 ? 1.0 : -1.0;
+    e.normal_force = side * normalForce(c.normal, side * e.penetration, side * e.penetration_rate, 0.0);
+  } else if (e.penetration > 0.0) {
     const ContactStatus& s = status_[std::size_t(k)];
     // Not yet recorded closed: the contact began within the current step, so δ̇ is δ̇⁽⁻⁾ to
     // first order in δ.
@@ -129,8 +149,8 @@ ContactEvaluation PenaltySystem::evaluateContact(int k, const Eigen::Ref<const E
     e.normal_force = normalForce(c.normal, e.penetration, e.penetration_rate, impact);
   }
   // No load, no friction: the laws' viscous terms (σ2 v) would otherwise drag an open contact.
-  if (c.friction && e.normal_force > 0.0) {
-    const FrictionInput in{e.tangential_velocity, e.normal_force, 0.0};
+  if (c.friction && e.normal_force != 0.0) {
+    const FrictionInput in{e.tangential_velocity, std::abs(e.normal_force), 0.0};
     e.friction_force =
         c.friction->force(in, std::span<const double>(z.data(), std::size_t(z.size())));
   }
@@ -146,11 +166,20 @@ void PenaltySystem::generalizedForces(double t, const Eigen::Ref<const Eigen::Ve
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
     const PenaltyContact& c = contacts_[k];
     const ContactEvaluation& e = last_[k] =
-        evaluateContact(int(k), q, v, z_.segment(z_offset_[k], c.frictionStateSize()));
+        evaluateContact(int(k), t, q, v, z_.segment(z_offset_[k], c.frictionStateSize()));
     if (c.body_i != kGround)
       forces.segment<3>(PlanarModel::coordinate(c.body_i, 0)) += e.generalized_force.head<3>();
     if (c.body_j != kGround)
       forces.segment<3>(PlanarModel::coordinate(c.body_j, 0)) += e.generalized_force.tail<3>();
+  }
+  for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
+    const PenaltyJointFriction& f = joint_friction_[e];
+    const FrictionInput in{f.joint.radius * relativeRate(f, v), reaction_[e], 0.0};
+    joint_torque_[e] = reaction_[e] > 0.0
+        ? f.joint.radius * f.law->force(in, std::span<const double>(
+                                                z_.data() + joint_z_offset_[e], std::size_t(f.frictionStateSize())))
+        : 0.0;
+    f.joint.addRow(model_, joint_torque_[e], forces);
   }
 }
 
@@ -163,22 +192,64 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
                                 std::to_string(y.size()) + " and " + std::to_string(ydot.size()));
   z_ = y.tail(nz_);
   model_.positionRate(y.head(n), y.segment(n, n), ydot.head(n));
-  const EomStatus st = solver_.accelerations(t, y.head(n), y.segment(n, n), ydot.segment(n, n));
+  EomStatus st = solveJointFriction(t, y.head(n), y.segment(n, n), ydot.segment(n, n));
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
     const PenaltyContact& c = contacts_[k];
     const int nzk = c.frictionStateSize();
     if (nzk == 0) continue;
-    const FrictionInput in{last_[k].tangential_velocity, last_[k].normal_force, 0.0};
+    const FrictionInput in{last_[k].tangential_velocity, std::abs(last_[k].normal_force), 0.0};
     c.friction->stateRate(
         in, std::span<const double>(y.data() + 2 * n + z_offset_[k], std::size_t(nzk)),
         std::span<double>(ydot.data() + 2 * n + z_offset_[k], std::size_t(nzk)));
   }
+  for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
+    const PenaltyJointFriction& f = joint_friction_[e];
+    const int nze = f.frictionStateSize();
+    if (nze == 0) continue;
+    const FrictionInput in{f.joint.radius * relativeRate(f, y.segment(n, n)), reaction_[e], 0.0};
+    f.law->stateRate(in, std::span<const double>(y.data() + 2 * n + joint_z_offset_[e], std::size_t(nze)),
+                     std::span<double>(ydot.data() + 2 * n + joint_z_offset_[e], std::size_t(nze)));
+  }
   return st;
+}
+
+double PenaltySystem::relativeRate(const PenaltyJointFriction& f,
+                                   const Eigen::Ref<const Eigen::VectorXd>& v) const {
+  const PlanarJoint& joint = model_.joints()[std::size_t(f.joint.joint)];
+  return (joint.body_j == kGround ? 0.0 : v(PlanarModel::coordinate(joint.body_j, 2))) -
+         (joint.body_i == kGround ? 0.0 : v(PlanarModel::coordinate(joint.body_i, 2)));
+}
+
+EomStatus PenaltySystem::solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                            const Eigen::Ref<const Eigen::VectorXd>& v,
+                                            Eigen::Ref<Eigen::VectorXd> vdot) {
+  constexpr int kMaxSolves = 50;
+  if (!failure_.empty()) failure_.clear();
+  for (int solve = 1;; ++solve) {
+    const EomStatus st = solver_.accelerations(t, q, v, vdot);
+    if (st != EomStatus::kSuccess || joint_friction_.empty()) return st;
+    double change = 0.0;
+    std::size_t worst = 0;
+    for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
+      const double r = joint_friction_[e].joint.reaction(model_, solver_.multipliers());
+      const double d = std::abs(r - reaction_[e]) / (1.0 + r);
+      if (d >= change) { change = d; worst = e; }
+      reaction_[e] = r;
+    }
+    if (change <= 1e-12) return st;
+    if (solve == kMaxSolves) {
+      std::ostringstream os;
+      os << "joint friction '" << joint_friction_[worst].joint.name << "' at t = " << t
+         << " s: the reaction |R| did not settle in " << kMaxSolves
+         << " solves (last relative change " << change << ")";
+      failure_ = os.str();
+      return EomStatus::kNotConverged;
+    }
+  }
 }
 
 Eigen::VectorXd PenaltySystem::initialState(double t, const Eigen::VectorXd& q,
                                             const Eigen::VectorXd& v) {
-  static_cast<void>(t);
   const Eigen::Index n = model_.velocitySize();
   if (q.size() != n || v.size() != n)
     throw std::invalid_argument("PenaltySystem::initialState: expected q and v of size " +
@@ -190,12 +261,25 @@ Eigen::VectorXd PenaltySystem::initialState(double t, const Eigen::VectorXd& q,
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
     status_[k] = {};
     const Eigen::VectorXd zk = Eigen::VectorXd::Zero(contacts_[k].frictionStateSize());
-    const ContactEvaluation e = evaluateContact(int(k), q, v, zk);
+    const ContactEvaluation e = evaluateContact(int(k), t, q, v, zk);
     status_[k] = {e.penetration > 0.0, std::max(e.penetration_rate, 0.0)};
     if (contacts_[k].friction && zk.size() > 0) {
-      const FrictionInput in{e.tangential_velocity, e.normal_force, 0.0};
+      const FrictionInput in{e.tangential_velocity, std::abs(e.normal_force), 0.0};
       contacts_[k].friction->initialState(
           in, std::span<double>(y.data() + 2 * n + z_offset_[k], std::size_t(zk.size())));
+    }
+  }
+  if (!joint_friction_.empty()) {
+    // The reactions at the start (the fixed point from |R| = 0), then the laws' states.
+    std::fill(reaction_.begin(), reaction_.end(), 0.0);
+    Eigen::VectorXd ydot(stateSize());
+    static_cast<void>(derivative(t, y, ydot));  // a failure shows again in the first step
+    for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
+      const PenaltyJointFriction& f = joint_friction_[e];
+      if (f.frictionStateSize() == 0) continue;
+      const FrictionInput in{f.joint.radius * relativeRate(f, v), reaction_[e], 0.0};
+      f.law->initialState(in, std::span<double>(y.data() + 2 * n + joint_z_offset_[e],
+                                                std::size_t(f.frictionStateSize())));
     }
   }
   return y;
@@ -210,10 +294,11 @@ double PenaltySystem::totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) co
   double e = model_.kineticEnergy(y.segment(n, n)) + model_.potentialEnergy(y.head(n));
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(nz_);
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
-    const ContactEvaluation c = evaluateContact(
-        int(k), y.head(n), y.segment(n, n),
+    const ContactEvaluation c = evaluateContact(  // δ does not depend on t
+        int(k), 0.0, y.head(n), y.segment(n, n),
         zero.segment(z_offset_[k], contacts_[k].frictionStateSize()));
-    e += normalLawPotential(contacts_[k].normal, c.penetration);
+    e += normalLawPotential(contacts_[k].normal,
+                            contacts_[k].two_sided ? std::abs(c.penetration) : c.penetration);
   }
   return e;
 }
@@ -237,7 +322,7 @@ void record(PenaltySystem& sys, double t, const Eigen::VectorXd& y, std::vector<
   rows.insert(rows.end(), y.data(), y.data() + y.size());
   for (int k = 0; k < int(sys.contacts().size()); ++k) {
     const ContactEvaluation e = sys.evaluateContact(
-        k, y.head(n), y.segment(n, n),
+        k, t, y.head(n), y.segment(n, n),
         y.segment(2 * n + sys.frictionStateOffset(k), sys.contacts()[std::size_t(k)].frictionStateSize()));
     rows.insert(rows.end(), {e.penetration, e.tangential_velocity, e.normal_force, e.friction_force});
   }
@@ -272,18 +357,18 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
 
   // δ and δ̇ of every contact at y (friction plays no part in them).
   Eigen::VectorXd pen(nc), rate(nc);
-  const auto kinematics = [&](const Eigen::VectorXd& state, Eigen::VectorXd& d, Eigen::VectorXd& dd) {
+  const auto kinematics = [&](double tt, const Eigen::VectorXd& state, Eigen::VectorXd& d,
+                              Eigen::VectorXd& dd) {
     for (int k = 0; k < nc; ++k) {
       const ContactEvaluation e = sys.evaluateContact(
-          k, state.head(n), state.segment(n, n),
+          k, tt, state.head(n), state.segment(n, n),
           state.segment(2 * n + sys.frictionStateOffset(k),
                         sys.contacts()[std::size_t(k)].frictionStateSize()));
       d(k) = e.penetration;
       dd(k) = e.penetration_rate;
     }
   };
-  const auto addEvent = [&](double t, int k, double delta_rate) {
-    const bool closing = delta_rate > 0.0;
+  const auto addEvent = [&](double t, int k, bool closing, double delta_rate) {
     sys.setContactStatus(k, closing,
                          closing ? delta_rate : sys.contactStatus()[std::size_t(k)].impact_velocity);
     run.events.push_back({t, k, closing, delta_rate});
@@ -325,14 +410,14 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
     co.absolute_tolerance = o.absolute_tolerance;
     co.max_step = o.max_step;
     co.max_steps = o.max_steps;
-    const OdeRoots roots = [&](double, const Eigen::Ref<const Eigen::VectorXd>& yy,
+    const OdeRoots roots = [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy,
                                Eigen::Ref<Eigen::VectorXd> g) {
       for (int k = 0; k < nc; ++k) {
         const ContactEvaluation e = sys.evaluateContact(
-            k, yy.head(n), yy.segment(n, n),
+            k, tt, yy.head(n), yy.segment(n, n),
             yy.segment(2 * n + sys.frictionStateOffset(k),
                        sys.contacts()[std::size_t(k)].frictionStateSize()));
-        g(k) = e.penetration;
+        g(k) = sys.contacts()[std::size_t(k)].two_sided ? 1.0 : e.penetration;  // no events
       }
     };
     CvodeIntegrator cv(int(y.size()), rhs, co, nc, roots);
@@ -359,9 +444,9 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
       }
       if (s.status == OdeStatus::kRoot) {
         run.steps += cv.statistics().steps;
-        kinematics(y, pen, rate);
+        kinematics(t, y, pen, rate);
         for (int k = 0; k < nc; ++k)
-          if (s.roots[std::size_t(k)] != 0) addEvent(t, k, rate(k));
+          if (s.roots[std::size_t(k)] != 0) addEvent(t, k, rate(k) > 0.0, rate(k));
         cv.reset(t, y);
         continue;
       }
@@ -378,7 +463,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
     const Rk4::Derivative f = [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy,
                                   Eigen::Ref<Eigen::VectorXd> dydt) { return rhs(tt, yy, dydt); };
     Eigen::VectorXd pen1(nc), rate1(nc);
-    kinematics(y, pen, rate);
+    kinematics(0.0, y, pen, rate);
     const long n_steps = long(std::ceil(o.t_end / o.dt - 1e-9));
     for (long i = 0; i < n_steps; ++i) {
       const double h = std::min(o.dt, o.t_end - t);
@@ -389,12 +474,13 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
         break;
       }
       ++run.steps;
-      kinematics(y, pen1, rate1);
+      kinematics(t + h, y, pen1, rate1);
       for (int k = 0; k < nc; ++k) {
-        if ((pen(k) <= 0.0) != (pen1(k) <= 0.0)) {
-          // Linear interpolation of δ for the crossing instant, and of δ̇ at it.
+        if ((pen(k) <= 0.0) != (pen1(k) <= 0.0) && !sys.contacts()[std::size_t(k)].two_sided) {
+          // Linear interpolation of δ for the crossing instant, and of δ̇ at it; the
+          // direction from the crossing itself (δ̇ at a contact starting at δ = 0 may be 0).
           const double a = pen(k) / (pen(k) - pen1(k));
-          addEvent(t + a * h, k, rate(k) + a * (rate1(k) - rate(k)));
+          addEvent(t + a * h, k, pen1(k) > 0.0, rate(k) + a * (rate1(k) - rate(k)));
         }
       }
       pen = pen1;

@@ -5,14 +5,26 @@
 ///
 /// Each contact k has a gap g_k(q) = −δ_k, a tangential velocity v_t,k and the 2×6 Jacobian
 /// J_k = [J_n; J_t] of its geometry (dynamics/contact/journal_bearing.hpp, point_line.hpp), so
-/// that ġ = J_n q̇ and v_t = J_t q̇. The normal force Fₙ = F(δ, δ̇; δ̇⁽⁻⁾) ≥ 0 comes from the
+/// that ġ = J_n q̇ and v_t = J_t q̇ − v_s(t). A point-on-line contact may be a disk of radius ρ
+/// centred at the point: its gap is the point's less ρ and its tangential velocity that of the
+/// disk's material point P − ρ n (J_t gains −ρ at θ_i and +ρ at θ_j, t = S n); v_s(t) is the
+/// line's surface speed along t (a belt; 0 otherwise). The normal force Fₙ = F(δ, δ̇; δ̇⁽⁻⁾) ≥ 0 comes from the
 /// contact's normal law, the friction force Fₜ = F_law(v_t, Fₙ, Fₑ = 0; z) from its friction
 /// law with internal states z, and the contact adds Jᵀ (Fₙ, Fₜ) to Q (the virtual power of
 /// the contact force is Fₙ ġ + Fₜ v_t; journal_bearing.hpp and point_line.hpp derive the
 /// rows). The equations of motion are those of EomSolver with this Q:
 ///   q̇ = v,   M v̇ + Dᵀλ = Q_model(q, v, t) + Σ_k J_kᵀ (Fₙ,k, Fₜ,k),   D v̇ = γ,
 ///   ż_k = stateRate_k(v_t,k, Fₙ,k, z_k)
-/// on the state y = [q; v; z] (z: the friction states of every contact, in contact order).
+/// on the state y = [q; v; z] (z: the friction states of every contact, in contact order, then
+/// of every frictional joint).
+///
+/// Friction in an ideal revolute joint (PenaltyJointFriction): the torque on body j (−T on i)
+///   T = r F_law(v = r ṡ, N = |R|, Fₑ = 0; z),   ṡ = θ̇_j − θ̇_i,
+/// with |R| the joint's reaction force (revolute_friction.hpp), enters Q as Cᵀ T. |R| depends
+/// on T through the constrained equations, so derivative() resolves it by a fixed point: solve
+/// with the |R| of the previous call, recompute |R| from the multipliers, repeat until it
+/// changes by less than 1e-12 (1 + |R|) (at most 50 solves; then kNotConverged, naming the
+/// joint). The map contracts when μ r |∂|R|/∂T| < 1: pins are small against the links.
 /// The tangential force from the other forces, Fₑ, is passed as 0: in a multibody model it
 /// depends on the unknown accelerations, and the regularized laws, whose force is a function
 /// of v_t, do not need it (the stick branch of a set-valued law at exactly v_t = 0 then gives
@@ -44,6 +56,7 @@
 #include "dynamics/contact/point_line.hpp"
 #include "dynamics/eom_solver.hpp"
 #include "dynamics/friction/friction_law.hpp"
+#include "dynamics/nonsmooth/revolute_friction.hpp"
 #include "dynamics/planar_model.hpp"
 
 namespace stickslip::dynamics {
@@ -53,12 +66,19 @@ struct PenaltyContact {
   enum class Kind { kJournalBearing, kPointOnLine };
   Kind kind = Kind::kJournalBearing;
   std::string name = "contact";
-  /// Journal body (kJournalBearing) or point body (kPointOnLine).
+  /// Journal body (kJournalBearing) or point (disk centre) body (kPointOnLine).
   BodyIndex body_i = kGround;
   /// Bearing body (kJournalBearing) or line body (kPointOnLine).
   BodyIndex body_j = kGround;
   JournalBearingJoint journal_bearing;  ///< used when kind == kJournalBearing
   PointLineContact point_line;          ///< used when kind == kPointOnLine
+  double radius = 0.0;                   ///< kPointOnLine: disk radius ρ [m], ≥ 0
+  /// kPointOnLine: the line's surface speed v_s(t) along t = S n [m/s]; empty: 0.
+  std::function<double(double)> surface_speed;
+  /// Two-sided (a compliant guide): on the free side, g > 0, the law pulls back with
+  /// Fₙ = −F(g, −δ̇) (friction then on |Fₙ|), with δ̇⁽⁻⁾ held at the law's minimum. Its gap
+  /// crossings are no contact events.
+  bool two_sided = false;
   NormalLaw normal = HertzLaw{};
   /// Friction law (shared: a law object is const and may serve several contacts); null for
   /// a frictionless contact.
@@ -75,6 +95,13 @@ struct PenaltyContact {
   /// Throws std::invalid_argument for invalid geometry or normal-law parameters.
   void validate(const PlanarModel& model) const;
   int frictionStateSize() const { return friction ? friction->stateSize() : 0; }
+};
+
+/// Coulomb-type friction in an ideal revolute joint of the model (see the file comment).
+struct PenaltyJointFriction {
+  RevoluteFriction joint;  ///< the joint and its pin radius r (μs, μk unused: the law has them)
+  std::shared_ptr<const FrictionLaw> law;  ///< not null
+  int frictionStateSize() const { return law->stateSize(); }
 };
 
 /// Everything about one contact at one instant.
@@ -109,16 +136,20 @@ class PenaltySystem final : public MultibodySystem {
   /// Keeps a reference to `model`, which must outlive this object. Throws
   /// std::invalid_argument for an invalid contact or option.
   PenaltySystem(const PlanarModel& model, std::vector<PenaltyContact> contacts,
-                EomMethod method = EomMethod::kLagrange, EomOptions options = {});
+                EomMethod method = EomMethod::kLagrange, EomOptions options = {},
+                std::vector<PenaltyJointFriction> joint_friction = {});
   PenaltySystem(const PenaltySystem&) = delete;
   PenaltySystem& operator=(const PenaltySystem&) = delete;
 
   const PlanarModel& model() const { return model_; }
   const std::vector<PenaltyContact>& contacts() const { return contacts_; }
+  const std::vector<PenaltyJointFriction>& jointFriction() const { return joint_friction_; }
   Eigen::Index frictionStateSize() const { return nz_; }
   Eigen::Index stateSize() const { return 2 * model_.velocitySize() + nz_; }  ///< size of y
   /// Offset of contact k's friction states in z.
   Eigen::Index frictionStateOffset(int k) const { return z_offset_[std::size_t(k)]; }
+  /// Offset of joint friction e's states in z.
+  Eigen::Index jointFrictionStateOffset(int e) const { return joint_z_offset_[std::size_t(e)]; }
 
   /// y = [q; v; z] with z from each law's initialState() at (q, v); the contact statuses are
   /// reset (closed where δ > 0, with δ̇⁽⁻⁾ = max(δ̇, 0)). Throws on size mismatch.
@@ -128,11 +159,16 @@ class PenaltySystem final : public MultibodySystem {
   EomStatus derivative(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
                        Eigen::Ref<Eigen::VectorXd> ydot);
 
-  /// Contact k at (q, v) with friction states z_k (size of its law's states) and the
+  /// Contact k at (t, q, v) with friction states z_k (size of its law's states) and the
   /// impact velocity from its status (or the current δ̇ if it is not recorded closed).
-  ContactEvaluation evaluateContact(int k, const Eigen::Ref<const Eigen::VectorXd>& q,
+  ContactEvaluation evaluateContact(int k, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                     const Eigen::Ref<const Eigen::VectorXd>& v,
                                     const Eigen::Ref<const Eigen::VectorXd>& z) const;
+
+  /// Joint friction e after the last derivative(): the reaction |R| [N] it converged to, and
+  /// its torque T on body j [N·m].
+  double jointReaction(int e) const { return reaction_[std::size_t(e)]; }
+  double jointFrictionTorque(int e) const { return joint_torque_[std::size_t(e)]; }
 
   const std::vector<ContactStatus>& contactStatus() const { return status_; }
   /// Records contact k as closed (impact velocity δ̇⁽⁻⁾ = `impact_velocity`) or open.
@@ -181,13 +217,22 @@ class PenaltySystem final : public MultibodySystem {
   std::string constraintRowName(Eigen::Index row) const override {
     return model_.constraintRowName(row);
   }
-  /// Why the last derivative() failed (EomSolver::failure()).
-  const std::string& eomFailure() const { return solver_.failure(); }
+  /// Why the last derivative() failed (EomSolver::failure(), or the joint friction's fixed
+  /// point).
+  const std::string& eomFailure() const { return failure_.empty() ? solver_.failure() : failure_; }
 
  private:
+  /// ṡ = θ̇_j − θ̇_i of the joint of `f`.
+  double relativeRate(const PenaltyJointFriction& f, const Eigen::Ref<const Eigen::VectorXd>& v) const;
+  /// The accelerations with the joint-friction fixed point of the file comment.
+  EomStatus solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                               const Eigen::Ref<const Eigen::VectorXd>& v,
+                               Eigen::Ref<Eigen::VectorXd> vdot);
+
   const PlanarModel& model_;
   std::vector<PenaltyContact> contacts_;
-  std::vector<Eigen::Index> z_offset_;
+  std::vector<PenaltyJointFriction> joint_friction_;
+  std::vector<Eigen::Index> z_offset_, joint_z_offset_;
   Eigen::Index nz_ = 0;
   std::vector<ContactStatus> status_;
   EomSolver solver_;
@@ -195,6 +240,11 @@ class PenaltySystem final : public MultibodySystem {
   // last evaluation (its v_t and Fₙ feed the friction-state rates).
   mutable Eigen::VectorXd z_;
   mutable std::vector<ContactEvaluation> last_;
+  // Joint friction: the |R| the torques are computed with (the fixed point's iterate), and
+  // the torques of the last generalizedForces().
+  std::vector<double> reaction_;
+  mutable std::vector<double> joint_torque_;
+  std::string failure_;
 };
 
 /// Options of simulatePenalty().

@@ -199,7 +199,7 @@ MuvengeiRun simulateMuvengei(const MuvengeiSliderCrank& d,
         sys.model().kineticEnergy(y.segment(n, n)) + sys.model().potentialEnergy(y.head(n));
     if (nc > 0) {
       const auto zk = y.segment(2 * n, sys.contacts()[0].frictionStateSize());
-      const dynamics::ContactEvaluation e = sys.evaluateContact(0, y.head(n), y.segment(n, n), zk);
+      const dynamics::ContactEvaluation e = sys.evaluateContact(0, t, y.head(n), y.segment(n, n), zk);
       const Eigen::Vector2d ecc = (c + e.penetration) * e.normal;
       row(kEccentricityX) = ecc.x();
       row(kEccentricityY) = ecc.y();

@@ -600,13 +600,12 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
                                                         c["restitution"].Scalar());
   }
   friction(c, path, rc.mu_static, rc.mu_kinetic);
-  if (c["compliant_law"].IsDefined() || c["impact_velocity"].IsDefined()) {
-    const YAML::Node key = c["compliant_law"].IsDefined() ? c["compliant_law"] : c["impact_velocity"];
-    if (rc.normal != RigidContact::Normal::kCompliant)
-      fail(key, path + (c["compliant_law"].IsDefined() ? ".compliant_law" : ".impact_velocity"),
-           "only for normal: compliant");
-  }
-  if (rc.normal == RigidContact::Normal::kCompliant) {
+  if (c["impact_velocity"].IsDefined() && rc.normal != RigidContact::Normal::kCompliant)
+    fail(c["impact_velocity"], path + ".impact_velocity", "only for normal: compliant");
+  if (c["compliant_law"].IsDefined() && rc.normal == RigidContact::Normal::kBilateral)
+    fail(c["compliant_law"], path + ".compliant_law", "only for normal: compliant or unilateral (the penalty route's law)");
+  // A unilateral contact's compliant_law is the one the penalty route gives it.
+  if (rc.normal == RigidContact::Normal::kCompliant || c["compliant_law"].IsDefined()) {
     const std::string lpath = path + ".compliant_law";
     const YAML::Node law = required(c, path, "compliant_law", "the normal law: {type, stiffness, exponent, ...}");
     requireMap(law, lpath, "a map with type, stiffness, exponent (restitution, min_impact_velocity)");
@@ -635,7 +634,8 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
       else if (lt == "lankarani_nikravesh") rc.compliant_law = dynamics::LankaraniNikraveshLaw{p};
       else rc.compliant_law = dynamics::FloresLaw{p};
     }
-    rc.impact_velocity = numberAtLeast(c, path, "impact_velocity", rc.impact_velocity, 0.0, true);
+    if (rc.normal == RigidContact::Normal::kCompliant)
+      rc.impact_velocity = numberAtLeast(c, path, "impact_velocity", rc.impact_velocity, 0.0, true);
   }
   s_.contacts.push_back(std::move(rc));
   contact_lines_.push_back(lineOf(c));

@@ -166,7 +166,7 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
     const double delta =
         z.rigid_contact
             ? 0.0
-            : std::pow(normal / std::get<dynamics::HuntCrossleyLaw>(s.contacts[0].compliant_law).stiffness,
+            : std::pow(normal / std::get<dynamics::HuntCrossleyLaw>(*s.contacts[0].compliant_law).stiffness,
                        1.0 / z.exponent);
     // F rotated by −α is (−N, F_t), α the direction of n.
     const double alpha = std::atan2(on_journal.y(), on_journal.x()) - std::atan2(tangential, -normal);
@@ -185,7 +185,7 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
       const Eigen::VectorXd q = place(ecc);
       if (!response.update(0.0, q, rest)) throw std::invalid_argument("zhengRigid: " + response.message());
       dynamics::evaluateContacts(m, s.contacts, 0.0, q, rest, k);
-      const double normal = dynamics::normalForce(joint.compliant_law, -k.gap(0), 0.0, joint.impact_velocity);
+      const double normal = dynamics::normalForce(*joint.compliant_law, -k.gap(0), 0.0, joint.impact_velocity);
       const Eigen::MatrixXd& g = response.inverseMass();
       Eigen::VectorXd a = response.freeAcceleration() + g * (normal * k.jacobian.row(0).transpose());
       const Eigen::VectorXd g_jt = g * k.jacobian.row(1).transpose();
@@ -239,7 +239,7 @@ ZhengPenaltySystem zhengPenalty(const ZhengSliderCrank& z,
                                 "rigid_contact false)");
   const dynamics::RigidScenario rigid = zhengRigid(z);  // validates the data
   const dynamics::RigidContact& joint = rigid.contacts.at(0);
-  dynamics::HuntCrossleyLaw law = std::get<dynamics::HuntCrossleyLaw>(joint.compliant_law);
+  dynamics::HuntCrossleyLaw law = std::get<dynamics::HuntCrossleyLaw>(*joint.compliant_law);
   law.min_impact_velocity = z.impact_velocity;
   ZhengPenaltySystem s;
   s.model = std::make_unique<dynamics::PlanarModel>(rigid.model);

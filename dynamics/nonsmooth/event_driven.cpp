@@ -223,7 +223,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   for (Eigen::Index k = 0; k < nc_; ++k) {
     if (!compliant(k)) continue;
     const RigidContact& c = contact(k);
-    const double n_k = std::max(0.0, normalForce(c.compliant_law, -kin_.gap(k), -kin_.normal_velocity(k),
+    const double n_k = std::max(0.0, normalForce(*c.compliant_law, -kin_.gap(k), -kin_.normal_velocity(k),
                                                 c.impact_velocity));
     normal_force_(k) = n_k;
     known += n_k * kin_.jacobian.row(2 * k).transpose();

@@ -32,6 +32,8 @@ void RigidContact::validate(const PlanarModel& model) const {
     os << "expected a restitution coefficient in [0, 1], got " << restitution;
   else if (static_cast<bool>(surface_speed) != static_cast<bool>(surface_acceleration))
     os << "expected both the surface speed and its rate, or neither";
+  else if (normal == Normal::kCompliant && !compliant_law)
+    os << "expected a compliant contact's normal law, got none";
   else if (normal == Normal::kCompliant && !(impact_velocity > 0.0))
     os << "expected a compliant contact's impact velocity > 0, got " << impact_velocity;
   else if (smooth_friction && normal != Normal::kCompliant)
@@ -46,6 +48,7 @@ void RigidContact::validate(const PlanarModel& model) const {
   if (!os.str().empty()) throw std::invalid_argument(name + ": " + os.str());
   if (shape == Shape::kJournalBearing) journal_bearing.validate(name);
   else geometry.validate(name);
+  if (compliant_law) std::visit([&](const auto& l) { l.validate(name); }, *compliant_law);
 }
 
 void ContactKinematics::resize(Eigen::Index contacts, Eigen::Index velocities) {

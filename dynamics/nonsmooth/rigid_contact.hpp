@@ -64,7 +64,9 @@ struct RigidContact {
   BodyIndex body_j = kGround;  ///< the line's (or bearing's) body
   PointLineContact geometry;   ///< kDiskLine: C on body i, the line on body j
   JournalBearingJoint journal_bearing;  ///< kJournalBearing
-  NormalLaw compliant_law = HertzLaw{};  ///< kCompliant
+  /// kCompliant: its normal law (required). Other kinds: the law the penalty route makes the
+  /// contact compliant with; unset, penalty_route.hpp's default for its data.
+  std::optional<NormalLaw> compliant_law;
   double impact_velocity = 1.0;          ///< δ̇⁻ of the compliant law's hysteresis [m/s], > 0
   /// kCompliant only: regularized friction instead of set-valued Coulomb (static laws only).
   std::shared_ptr<const FrictionLaw> smooth_friction;

@@ -67,7 +67,7 @@ TEST_CASE("penalty contact: Jᵀ(Fₙ, Fₜ) equals the force and moment compute
     z(0) = 1e-6 * u(rng);
     for (int k = 0; k < 3; ++k) {
       const Eigen::VectorXd zk = k == 1 ? z : Eigen::VectorXd(0);
-      const ContactEvaluation e = sys.evaluateContact(k, q, v, zk);
+      const ContactEvaluation e = sys.evaluateContact(k, 0.0, q, v, zk);
       if (e.normal_force > 0.0) ++loaded[k];
       Eigen::Matrix<double, 6, 1> expected;
       expected.head<3>() = direct(e.force_on_i, e.point_on_i, q.head<2>());
@@ -98,7 +98,7 @@ TEST_CASE("penalty system: ẏ = [v; M⁻¹(Q + Jᵀ F); ż] on a free body, wit
   y(6) = 2e-7;
   Eigen::VectorXd ydot(7);
   REQUIRE(sys.derivative(0.0, y, ydot) == EomStatus::kSuccess);
-  const ContactEvaluation e = sys.evaluateContact(0, q, v, y.tail(1));
+  const ContactEvaluation e = sys.evaluateContact(0, 0.0, q, v, y.tail(1));
   CHECK(e.normal_force == Approx(1e7 * std::pow(1e-5, 1.5)));
   CHECK(ydot.head(3) == v);
   const Eigen::Vector3d expected_vdot =

@@ -160,7 +160,7 @@ TEST_CASE("zheng-torque: frictionless penalty route balances the crank torque's 
     const double t = h(i, 0);
     const Eigen::VectorXd q = h.row(i).segment(1, nq).transpose();
     const Eigen::VectorXd v = h.row(i).segment(1 + nq, nq).transpose();
-    const dynamics::ContactEvaluation c = s.system->evaluateContact(0, q, v, Eigen::VectorXd());
+    const dynamics::ContactEvaluation c = s.system->evaluateContact(0, t, q, v, Eigen::VectorXd());
     const double hysteresis =
         (c.normal_force - law.stiffness * std::pow(std::max(c.penetration, 0.0), law.exponent)) *
         c.penetration_rate;
