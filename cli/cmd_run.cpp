@@ -259,11 +259,7 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
                 std::ostream& err) {
   const std::string& scenario = sc.name;
   const std::string method = vm["method"].as<std::string>();
-  if (sc.model) {
-    if (method != "event-driven" && method != "moreau-jean")
-      throw std::invalid_argument("--method: a model file runs with event-driven or moreau-jean, not " + method);
-    return runNonsmooth(vm, sc, out, err);
-  }
+  if (sc.model) return runNonsmooth(vm, sc, out, err);
   if (scenario == "journal-bearing") {
     if (method != "penalty")
       throw std::invalid_argument("--method: '" + method + "' is not available for journal-bearing "

@@ -15,6 +15,7 @@
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "dynamics/nonsmooth/stick_statistics.hpp"
+#include "dynamics/penalty_route.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
@@ -77,6 +78,13 @@ std::vector<bool> initiallySticking(const dynamics::RigidScenario& s, double zer
   return out;
 }
 
+/// The contact or joint friction an event or history column pair belongs to: contacts first,
+/// then joint friction (event_driven.hpp).
+const std::string& elementName(const dynamics::RigidScenario& s, int index) {
+  const auto nc = int(s.contacts.size());
+  return index < nc ? s.contacts[std::size_t(index)].name : s.joint_friction[std::size_t(index - nc)].name;
+}
+
 /// CSV columns after the contact forces: each contact's sliding velocity v_t, and the
 /// eccentricity (e_x, e_y) of journal-bearing contacts (rigid_contact.hpp).
 void writeContactKinematicsHeader(std::ostream& f, const std::vector<dynamics::RigidContact>& contacts) {
@@ -112,6 +120,41 @@ class ContactKinematicsWriter {
   dynamics::ContactKinematics k_;
 };
 
+/// What the penalty route ran with: the law for set-valued Coulomb, the integrator, and why
+/// BDF was given up for RK4 (when it was).
+struct PenaltyChoice {
+  std::string law, integrator, bdf_failure;
+};
+
+/// The penalty route (dynamics/penalty_route.hpp) on a mechanism: --friction's law, BDF unless
+/// --integrator says rk4; a BDF failure with no integrator asked for is redone with RK4 (laws
+/// with a jump at v_t = 0 stall BDF), and the reason kept.
+dynamics::NonsmoothRun runPenaltyRoute(const po::variables_map& vm, const mechanisms::Scenario& scenario,
+                                       const dynamics::RigidScenario& s, double t_end,
+                                       std::optional<double> output_dt,
+                                       const std::function<void(double)>& progress, PenaltyChoice& choice) {
+  dynamics::PenaltyRouteOptions o;
+  o.friction_law = vm["friction"].as<std::string>();
+  if (scenario.friction) o.friction_parameters = *scenario.friction;
+  if (o.friction_law != "none") frictionLawOption(o.friction_law, o.friction_parameters);  // a misspelt law
+  choice.law = o.friction_law;
+  choice.integrator = vm["integrator"].defaulted() ? "bdf" : vm["integrator"].as<std::string>();
+  o.integration.integrator = penaltyIntegrator(choice.integrator);
+  o.integration.t_end = t_end;
+  // RK4: 10 µs resolves the default steel contacts of bodies of tens of grams and up.
+  o.integration.dt = vm["dt"].defaulted() ? 1e-5 : vm["dt"].as<double>();
+  o.integration.output_dt = output_dt.value_or(1e-3);
+  o.integration.progress = progress;
+  dynamics::NonsmoothRun r = dynamics::simulatePenaltyRoute(s, o);
+  if (!r.ok && vm["integrator"].defaulted() && r.message.starts_with("integrator-failure")) {
+    choice.bdf_failure = r.message;
+    choice.integrator = "rk4";
+    o.integration.integrator = penaltyIntegrator(choice.integrator);
+    r = dynamics::simulatePenaltyRoute(s, o);
+  }
+  return r;
+}
+
 /// Run settings for a model file: a compliant contact makes its phases stiff (BDF) and rules
 /// out Moreau–Jean, as for the built-ins; 1 s unless run.t_end says otherwise.
 mechanisms::RigidScenarioInfo modelInfo(const mechanisms::Scenario& s) {
@@ -129,9 +172,11 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
   const std::string& name = scenario.name;
   const std::string method = vm["method"].as<std::string>();
   if (method == "minimal-form") return runMinimalForm(vm, scenario, out, err);
-  if (scenario.model && (!vm["friction"].defaulted() || vm["ideal"].as<bool>()))
-    throw std::invalid_argument(std::string(vm["ideal"].as<bool>() ? "--ideal" : "--friction") +
-                                ": a model file states its joints and friction itself");
+  if (scenario.model && vm["ideal"].as<bool>())
+    throw std::invalid_argument("--ideal: a model file states its joints itself");
+  if (scenario.model && method != "penalty" && !vm["friction"].defaulted())
+    throw std::invalid_argument("--friction: the law of the penalty route; a model file states its "
+                                "set-valued friction itself");
   const mechanisms::RigidScenarioInfo info = scenario.model ? modelInfo(scenario) : mechanisms::rigidScenarioInfo(name);
   const dynamics::RigidScenario s =
       scenario.model ? *scenario.model
@@ -155,6 +200,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
 
   dynamics::NonsmoothRun r;
   double h = 0.0;
+  PenaltyChoice penalty;
   // On a terminal, a bar for runs that last more than a second; otherwise no callback at all.
   ProgressBar bar("run " + name);
   const std::function<void(double)> progress = simulatedTimeProgress(bar, t_end);
@@ -171,10 +217,6 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     o.progress = progress;
     r = dynamics::simulateEventDriven(s, o);
   } else if (method == "moreau-jean") {
-    if (!s.joint_friction.empty())
-      throw std::invalid_argument("--method moreau-jean: '" + name +
-                                  "' has friction in revolute joints, which Moreau-Jean does not "
-                                  "take; use event-driven");
     dynamics::MoreauJeanOptions o;
     if (output_dt) o.output_dt = *output_dt;
     o.t_end = t_end;
@@ -182,7 +224,9 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     o.h = h = vm["dt"].defaulted() ? info.h : vm["dt"].as<double>();
     o.theta = vm["theta"].as<double>();
     o.progress = progress;
-    r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+    r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o, s.joint_friction);
+  } else if (method == "penalty" && scenario.model) {
+    r = runPenaltyRoute(vm, scenario, s, t_end, output_dt, progress, penalty);
   } else {
     throw std::invalid_argument("--method: expected event-driven or moreau-jean for '" + name +
                                 "' (penalty: belt, journal-bearing, flores-translational, muvengei-lugre, roller-crank, zheng-*; minimal-form: dupont, blajer-1, blajer-2), got '" + method + "'");
@@ -193,6 +237,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     std::ofstream f = openCsv(csv);
     writeStateHeader(f, s.model);
     for (const auto& c : s.contacts) f << ',' << c.name << ".N," << c.name << ".F";
+    for (const auto& j : s.joint_friction) f << ',' << j.name << ".R," << j.name << ".T";
     writeContactKinematicsHeader(f, s.contacts);
     f << '\n';
     ContactKinematicsWriter kinematics(s);
@@ -226,7 +271,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
   if (vm["json"].as<bool>()) {
     nlohmann::json events = nlohmann::json::array(), ref = nlohmann::json::array();
     for (const auto& e : r.events)
-      events.push_back({{"t", e.t}, {"contact", s.contacts[std::size_t(e.contact)].name},
+      events.push_back({{"t", e.t}, {"contact", elementName(s, e.contact)},
                         {"kind", std::string(dynamics::toString(e.kind))}});
     for (const auto& [t, kind] : reference) ref.push_back({{"t", t}, {"kind", kind}});
     nlohmann::json j{{"scenario", name},
@@ -242,11 +287,17 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
                      {"mode_mismatches", r.mode_mismatches},
                      {"cpu_seconds", r.cpu_seconds},
                      {"events", events},
-                     {"transitions", stick.transitions},
-                     {"stick_fraction", stick.stick_fraction},
                      {"friction_work", finiteOrNull(r.friction_work)},
                      {"final_q", toJson(r.final_q)},
                      {"final_v", toJson(r.final_v)}};
+    if (method != "penalty") {  // a regularized law has no stick mode to count
+      j["transitions"] = stick.transitions;
+      j["stick_fraction"] = stick.stick_fraction;
+    } else {
+      j["friction"] = penalty.law;
+      j["integrator"] = penalty.integrator;
+      if (!penalty.bdf_failure.empty()) j["bdf_failure"] = penalty.bdf_failure;
+    }
     if (method == "moreau-jean") {
       j["h"] = h;
       j["us_per_step"] = steps > 0 ? 1e6 * r.cpu_seconds / double(steps) : 0.0;
@@ -260,7 +311,11 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     out << j.dump() << "\n";
   } else {
     out << name << " — " << info.summary << "\n"
-        << method << " (solver " << solver << ")" << (method == "moreau-jean" ? ", h = " + std::to_string(h) + " s" : "")
+        << method
+        << (method == "penalty" ? " (friction law " + penalty.law + ", " + penalty.integrator +
+                                      (penalty.bdf_failure.empty() ? "" : "; BDF failed: " + penalty.bdf_failure) + ")"
+                                : " (solver " + solver + ")")
+        << (method == "moreau-jean" ? ", h = " + std::to_string(h) + " s" : "")
         << "\nstatus      " << (r.ok ? "ok" : "failed: " + r.message) << "\n"
         << "t           " << r.t_end << " s\n"
         << "steps       " << steps;
@@ -273,13 +328,16 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
       out << "crank       " << (hold->held ? "held" : "not held") << ", max |theta1 - theta1(0)| = "
           << hold->drift << " rad\n";
     out << "cpu         " << r.cpu_seconds << " s\n"
-        << "stick       " << stick.stick_fraction << " of the run, " << stick.transitions
-        << " transitions into or out of stick\n"
+        << "stick       "
+        << (method == "penalty" ? "no stick mode (regularized friction; compare estimates it from |v_t|)"
+                                : std::to_string(stick.stick_fraction) + " of the run, " +
+                                      std::to_string(stick.transitions) + " transitions into or out of stick")
+        << "\n"
         << "events      " << r.events.size() << "\n";
     const std::size_t shown = std::min<std::size_t>(r.events.size(), 40);
     for (std::size_t i = 0; i < shown; ++i)
       out << "  " << std::setw(14) << std::setprecision(10) << r.events[i].t << " s  "
-          << s.contacts[std::size_t(r.events[i].contact)].name << "  "
+          << elementName(s, r.events[i].contact) << "  "
           << dynamics::toString(r.events[i].kind) << "\n";
     if (shown < r.events.size()) out << "  … " << r.events.size() - shown << " more (--json lists all)\n";
     if (!reference.empty()) {

@@ -1,0 +1,126 @@
+#include "dynamics/penalty_route.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "dynamics/friction/make_friction_law.hpp"
+
+namespace stickslip::dynamics {
+namespace {
+
+/// rigid_contact.hpp turns a line's normal by −90° for its tangent, point_line.hpp by +90°:
+/// a disk–line contact's v_t and F change sign between the two; a journal's do not.
+double tangentSign(const RigidContact& c) {
+  return c.shape == RigidContact::Shape::kDiskLine ? -1.0 : 1.0;
+}
+
+std::shared_ptr<const FrictionLaw> regularized(const PenaltyRouteOptions& o, double mu_static,
+                                               double mu_kinetic, const std::string& who) {
+  if (o.friction_law == "none") return nullptr;
+  FrictionParameters p = o.friction_parameters;
+  p.mu_s = mu_static;
+  p.mu_k = mu_kinetic;
+  try {
+    return makeFrictionLaw(o.friction_law, p);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(who + ": friction law '" + o.friction_law + "': " + e.what());
+  }
+}
+
+PenaltyContact compliantContact(const RigidContact& c, const PenaltyRouteOptions& o) {
+  PenaltyContact p;
+  p.name = c.name;
+  p.body_i = c.body_i;
+  p.body_j = c.body_j;
+  p.normal = c.compliant_law ? *c.compliant_law : defaultCompliantLaw(c);
+  p.two_sided = c.normal == RigidContact::Normal::kBilateral;
+  if (c.smooth_friction) p.friction = c.smooth_friction;
+  else if (c.frictional()) p.friction = regularized(o, c.mu_static, c.mu_kinetic, "contact '" + c.name + "'");
+  if (c.shape == RigidContact::Shape::kJournalBearing) {
+    p.kind = PenaltyContact::Kind::kJournalBearing;
+    p.journal_bearing = c.journal_bearing;
+  } else {
+    p.kind = PenaltyContact::Kind::kPointOnLine;
+    p.point_line = c.geometry;
+    p.radius = c.radius;
+    if (c.surface_speed) p.surface_speed = [speed = c.surface_speed](double t) { return -speed(t); };
+  }
+  return p;
+}
+
+}  // namespace
+
+NormalLaw defaultCompliantLaw(const RigidContact& c) {
+  const ContactMaterial steel;
+  double radius = 0.01;  // a point: a 10 mm steel cylinder
+  if (c.shape == RigidContact::Shape::kJournalBearing)
+    radius = effectiveRadiusInternal(c.journal_bearing.bearing_radius, c.journal_bearing.journal_radius);
+  else if (c.radius > 0.0)
+    radius = c.radius;
+  FloresLaw law;
+  law.stiffness = hertzStiffness(steel, steel, radius);
+  law.exponent = 1.5;
+  law.restitution = std::max(c.restitution, 0.01);
+  law.min_impact_velocity = 0.1;
+  return law;
+}
+
+NonsmoothRun simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOptions& o) {
+  std::vector<PenaltyContact> contacts;
+  for (const RigidContact& c : s.contacts) {
+    c.validate(s.model);
+    contacts.push_back(compliantContact(c, o));
+  }
+  std::vector<PenaltyJointFriction> joints;
+  for (const RevoluteFriction& f : s.joint_friction) {
+    f.validate(s.model);
+    if (auto law = regularized(o, f.mu_static, f.mu_kinetic, "joint friction '" + f.name + "'"))
+      joints.push_back({f, std::move(law)});
+  }
+  EomOptions eom;
+  eom.baumgarte_alpha = o.baumgarte_alpha;
+  eom.baumgarte_beta = o.baumgarte_beta;
+  PenaltySystem system(s.model, std::move(contacts), EomMethod::kBaumgarte, eom, std::move(joints));
+  const PenaltyRun p = simulatePenalty(system, system.initialState(0.0, s.q0, s.v0), o.integration);
+
+  NonsmoothRun r;
+  r.ok = p.status == PenaltyStatus::kSuccess;
+  if (!r.ok) r.message = std::string(toString(p.status)) + ": " + p.message;
+  r.steps = p.steps;
+  r.cpu_seconds = p.cpu_seconds;
+  r.t_end = p.t;
+  for (const ContactCrossing& c : p.events)
+    r.events.push_back({c.t, c.contact, c.closing ? EventKind::kClose : EventKind::kOpen});
+  // The history as the nonsmooth routes write it. The joint reactions are not in the
+  // penalty history: each row's are recomputed from its state (one derivative() a row).
+  const Eigen::Index n = s.model.velocitySize(), ny = system.stateSize();
+  const auto nc = Eigen::Index(s.contacts.size()), nj = Eigen::Index(s.joint_friction.size());
+  const bool joint_laws = !system.jointFriction().empty();  // none with friction_law "none"
+  r.history.resize(p.history.rows(), 1 + 2 * n + 2 * nc + 2 * nj);
+  Eigen::VectorXd ydot(ny);
+  for (Eigen::Index i = 0; i < p.history.rows(); ++i) {
+    r.history.row(i).head(1 + 2 * n) = p.history.row(i).head(1 + 2 * n);
+    for (Eigen::Index k = 0; k < nc; ++k) {
+      const Eigen::Index at = 1 + ny + 4 * k;  // δ, v_t, Fₙ, Fₜ
+      r.history(i, 1 + 2 * n + 2 * k) = p.history(i, at + 2);
+      r.history(i, 2 + 2 * n + 2 * k) = tangentSign(s.contacts[std::size_t(k)]) * p.history(i, at + 3);
+    }
+    r.history.row(i).tail(2 * nj).setConstant(std::numeric_limits<double>::quiet_NaN());
+    if (!joint_laws) continue;
+    static_cast<void>(system.derivative(p.history(i, 0), p.history.row(i).segment(1, ny).transpose(), ydot));
+    for (Eigen::Index e = 0; e < nj; ++e) {
+      r.history(i, 1 + 2 * n + 2 * nc + 2 * e) = system.jointReaction(int(e));
+      r.history(i, 2 + 2 * n + 2 * nc + 2 * e) = system.jointFrictionTorque(int(e));
+    }
+  }
+  r.final_q = p.final_state.head(n);
+  r.final_v = p.final_state.segment(n, n);
+  return r;
+}
+
+}  // namespace stickslip::dynamics
