@@ -1,8 +1,10 @@
 // stickslip list: the built-in scenarios with one line each and the methods they run with.
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 
 #include "cli/command.hpp"
+#include "mechanisms/blajer.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/scenario_data.hpp"
 
@@ -13,17 +15,15 @@ void declare(po::options_description&, po::positional_options_description&) {}
 
 int run(const po::variables_map&, std::ostream& out, std::ostream&) {
   out << "scenario (methods)\n";
+  const auto& minimal = mechanisms::minimalFormScenarioNames();
   for (const auto& s : mechanisms::rigidScenarios())
     out << "  " << std::left << std::setw(22) << s.name
-        << (s.moreau_jean ? "event-driven, moreau-jean" : "event-driven")
-        << (s.name == "belt" || s.name == "flores-translational" || s.name.starts_with("zheng-") ? ", penalty" : "")
-        << (s.name == "dupont" ? ", minimal-form" : "")
+        << (s.moreau_jean ? "event-driven, moreau-jean, penalty" : "event-driven, penalty")
+        << (std::find(minimal.begin(), minimal.end(), s.name) != minimal.end() ? ", minimal-form" : "")
         << "\n      " << s.summary << "\n";
   const std::pair<const char*, const char*> others[] = {{"journal-bearing", "penalty"},
                                                         {"muvengei-lugre", "penalty"},
-                                                        {"roller-crank", "penalty"},
-                                                        {"blajer-1", "minimal-form"},
-                                                        {"blajer-2", "minimal-form"}};
+                                                        {"roller-crank", "penalty"}};
   for (const auto& [name, methods] : others)
     out << "  " << std::left << std::setw(22) << name << methods << "\n      "
         << mechanisms::scenarioSummary(name) << "\n";

@@ -135,24 +135,22 @@ int runJournalBearing(const po::variables_map& vm, const mechanisms::Scenario& s
       impacts.push_back({{"t_close", i.t_close}, {"t_open", i.t_open},
                          {"velocity_in", i.velocity_in}, {"velocity_out", i.velocity_out},
                          {"energy_ratio", i.energy_ratio}, {"approximate", true}});
-    out << nlohmann::json{{"scenario", "journal-bearing"},
-                          {"method", "penalty"},
-                          {"normal_law", "lankarani-nikravesh"},
-                          {"friction", law_name},
-                          {"integrator", integrator},
-                          {"bdf_failure", bdf_failure},
-                          {"status", std::string(dynamics::toString(r.run.status))},
-                          {"message", r.run.message},
-                          {"t", r.run.t},
-                          {"steps", r.run.steps},
-                          {"rhs_evaluations", r.run.rhs_evaluations},
-                          {"cpu_seconds", r.run.cpu_seconds},
-                          {"final_state", toJson(r.run.final_state)},
-                          {"restitution", jb.restitution},
-                          {"modes", modes},
-                          {"impacts", impacts}}
-               .dump()
-        << "\n";
+    nlohmann::json j{{"scenario", "journal-bearing"},
+                     {"method", "penalty"},
+                     {"normal_law", "lankarani-nikravesh"},
+                     {"friction", law_name},
+                     {"integrator", integrator},
+                     {"bdf_failure", bdf_failure},
+                     {"message", r.run.message},
+                     {"t", r.run.t},
+                     {"steps", r.run.steps},
+                     {"rhs_evaluations", r.run.rhs_evaluations},
+                     {"cpu_seconds", r.run.cpu_seconds},
+                     {"restitution", jb.restitution},
+                     {"modes", modes},
+                     {"impacts", impacts}};
+    addPenaltyRunFields(j, r.run, 3, 3, {"journal-bearing"});  // one body, the journal
+    out << j.dump() << "\n";
   } else {
     out << "journal-bearing (review Table 5), penalty route, Lankarani-Nikravesh, friction '"
         << law_name << "' (" << integrator
@@ -316,7 +314,11 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
                           {"steps", r.steps},
                           {"cpu_seconds", r.cpu_seconds},
                           {"stick_fraction", r.stick_fraction},
-                          {"final_state", toJson(r.final_state)},
+                          // The block stays on the belt (y = 0, θ = 0): its state as the
+                          // other routes' q = (x, y, θ), v.
+                          {"final_q", toJson(Eigen::Vector3d(r.final_state(0), 0.0, 0.0))},
+                          {"final_v", toJson(Eigen::Vector3d(r.final_state(1), 0.0, 0.0))},
+                          {"events", nlohmann::json::array()},
                           {"mode_changes", changes},
                           {"closed_form_coulomb", {{"period", ref.period}, {"events", reference}}}}
                .dump()

@@ -21,6 +21,19 @@ nlohmann::json toJson(const Eigen::VectorXd& v) {
   return a;
 }
 
+void addPenaltyRunFields(nlohmann::json& j, const dynamics::PenaltyRun& r, Eigen::Index nq,
+                         Eigen::Index nv, const std::vector<std::string>& contact_names) {
+  j["status"] = r.status == dynamics::PenaltyStatus::kSuccess ? "ok" : "failed";
+  j["penalty_status"] = std::string(dynamics::toString(r.status));
+  j["final_q"] = toJson(r.final_state.head(nq));
+  j["final_v"] = toJson(r.final_state.segment(nq, nv));
+  nlohmann::json events = nlohmann::json::array();
+  for (const dynamics::ContactCrossing& e : r.events)
+    events.push_back({{"t", e.t}, {"contact", contact_names.at(std::size_t(e.contact))},
+                      {"kind", e.closing ? "close" : "open"}});
+  j["events"] = events;
+}
+
 void printVector(std::ostream& os, std::string_view name, const Eigen::VectorXd& v,
                  int max_entries) {
   std::ostringstream line;

@@ -64,25 +64,25 @@ int runFloresPenalty(const po::variables_map& vm, const mechanisms::Scenario& sc
     markIncomplete(file, ok, r.message);
   }
   if (vm["json"].as<bool>()) {
-    out << nlohmann::json{{"scenario", "flores-translational"},
-                          {"method", "penalty"},
-                          {"normal_law", "flores"},
-                          {"stiffness", f.stiffness},
-                          {"friction", law_name},
-                          {"integrator", integrator},
-                          {"status", std::string(dynamics::toString(r.status))},
-                          {"message", r.message},
-                          {"t", r.t},
-                          {"steps", r.steps},
-                          {"cpu_seconds", r.cpu_seconds},
-                          {"closings", closings},
-                          {"first_closing", first_closing},
-                          {"max_penetration", deepest},
-                          {"energy_start", r.history.rows() ? energy(0) : 0.0},
-                          {"energy_end", r.history.rows() ? energy(energy.size() - 1) : 0.0},
-                          {"final_state", toJson(r.final_state)}}
-               .dump()
-        << "\n";
+    nlohmann::json j{{"scenario", "flores-translational"},
+                     {"method", "penalty"},
+                     {"normal_law", "flores"},
+                     {"stiffness", f.stiffness},
+                     {"friction", law_name},
+                     {"integrator", integrator},
+                     {"message", r.message},
+                     {"t", r.t},
+                     {"steps", r.steps},
+                     {"cpu_seconds", r.cpu_seconds},
+                     {"closings", closings},
+                     {"first_closing", first_closing},
+                     {"max_penetration", deepest},
+                     {"energy_start", r.history.rows() ? energy(0) : 0.0},
+                     {"energy_end", r.history.rows() ? energy(energy.size() - 1) : 0.0}};
+    std::vector<std::string> names;
+    for (const auto& c : s.system->contacts()) names.push_back(c.name);
+    addPenaltyRunFields(j, r, s.model->positionSize(), s.model->velocitySize(), names);
+    out << j.dump() << "\n";
   } else {
     out << "flores-translational, penalty route: compliant corners (Flores et al.'s law, K = "
         << f.stiffness << " N/m^1.5, c_e = " << f.data.restitution << "), friction '" << law_name

@@ -181,7 +181,9 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
   const dynamics::RigidScenario s =
       scenario.model ? *scenario.model
                      : mechanisms::buildRigidScenario(
-                           name, scenario.data, vm["friction"].defaulted() ? "default" : vm["friction"].as<std::string>(),
+                           name, scenario.data,
+                           // penalty: --friction is the law replacing set-valued Coulomb
+                           vm["friction"].defaulted() || method == "penalty" ? "default" : vm["friction"].as<std::string>(),
                            vm["ideal"].as<bool>(), method == "moreau-jean");
   const double t_end = vm["t-end"].defaulted() ? info.t_end : vm["t-end"].as<double>();
   const std::string solver = vm["solver"].as<std::string>();
@@ -225,7 +227,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     o.theta = vm["theta"].as<double>();
     o.progress = progress;
     r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o, s.joint_friction);
-  } else if (method == "penalty" && scenario.model) {
+  } else if (method == "penalty") {
     r = runPenaltyRoute(vm, scenario, s, t_end, output_dt, progress, penalty);
   } else {
     throw std::invalid_argument("--method: expected event-driven or moreau-jean for '" + name +

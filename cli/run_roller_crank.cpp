@@ -155,7 +155,10 @@ int runRollerCrank(const po::variables_map& vm, const mechanisms::Scenario& scen
     j["bdf_failure"] = bdf_failure;
     j["mu_s"] = scenario.friction.value().mu_s;
     j["stick_window"] = o.stick_window;
-    j["final_state"] = toJson(r.final_state);
+    constexpr Eigen::Index kCoordinates = 9;  // y = [q (9); v (9); …] (roller_crank_simulation.hpp)
+    j["final_q"] = toJson(r.final_state.head(kCoordinates));
+    j["final_v"] = toJson(r.final_state.segment(kCoordinates, kCoordinates));
+    j["events"] = nlohmann::json::array();  // the roller never leaves the ground (N from a constraint)
     out << j.dump() << "\n";
   } else {
     out << "roller-crank (review Tables 1-3), friction '" << law_name << "' at the roller-ground "

@@ -96,28 +96,26 @@ int runZhengPenalty(const po::variables_map& vm, const mechanisms::Scenario& sce
   }
   const double theta1 = r.final_state.size() > 2 ? r.final_state(2) : NAN;
   if (vm["json"].as<bool>()) {
-    out << nlohmann::json{{"scenario", name},
-                          {"method", "penalty"},
-                          {"normal_law", "hunt-crossley"},
-                          {"friction", law_name},
-                          {"integrator", integrator},
-                          {"bdf_failure", bdf_failure},
-                          {"status", std::string(dynamics::toString(r.status))},
-                          {"message", r.message},
-                          {"t", r.t},
-                          {"steps", r.steps},
-                          {"rhs_evaluations", r.rhs_evaluations},
-                          {"cpu_seconds", r.cpu_seconds},
-                          {"closings", closings},
-                          {"openings", openings},
-                          {"max_impact_velocity", max_impact},
-                          {"slip_reversals", reversals},
-                          {"low_speed_band_crossings", band_crossings},
-                          {"max_penetration", deepest},
-                          {"theta1_end", finiteOrNull(theta1)},
-                          {"final_state", toJson(r.final_state)}}
-               .dump()
-        << "\n";
+    nlohmann::json j{{"scenario", name},
+                     {"method", "penalty"},
+                     {"normal_law", "hunt-crossley"},
+                     {"friction", law_name},
+                     {"integrator", integrator},
+                     {"bdf_failure", bdf_failure},
+                     {"message", r.message},
+                     {"t", r.t},
+                     {"steps", r.steps},
+                     {"rhs_evaluations", r.rhs_evaluations},
+                     {"cpu_seconds", r.cpu_seconds},
+                     {"closings", closings},
+                     {"openings", openings},
+                     {"max_impact_velocity", max_impact},
+                     {"slip_reversals", reversals},
+                     {"low_speed_band_crossings", band_crossings},
+                     {"max_penetration", deepest},
+                     {"theta1_end", finiteOrNull(theta1)}};
+    addPenaltyRunFields(j, r, nq, s.model->velocitySize(), {s.system->contacts()[0].name});
+    out << j.dump() << "\n";
   } else {
     out << name << ", penalty route: compliant clearance joint (Hunt-Crossley, c_e = " << z.restitution
         << ", impact velocity held at " << z.impact_velocity << " m/s), friction '" << law_name << "' ("

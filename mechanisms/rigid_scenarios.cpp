@@ -3,11 +3,13 @@
 #include <stdexcept>
 
 #include "mechanisms/belt.hpp"
+#include "mechanisms/blajer.hpp"
 #include "mechanisms/bouncing_ball.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/flores_translational.hpp"
 #include "mechanisms/incline.hpp"
 #include "mechanisms/journal_bearing.hpp"
+#include "mechanisms/scenario_file.hpp"
 #include "mechanisms/zheng.hpp"
 
 namespace stickslip::mechanisms {
@@ -23,6 +25,8 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
       {"zheng-torque", "Zheng et al. Example I: slider-crank, clearance joint in permanent contact, torque 0.5 sin(2 pi t), mu = 0.10, mu_s = 0.11", 2.0, 1e-4, true, 1e-5},
       {"zheng-rheonomic", "Zheng et al. Example II: the crank driven as 0.5 sin(2 pi t) rad, mu = 0.05, mu_s = 0.055", 2.0, 1e-4, true, 1e-5},
       {"zheng-equilibrium", "Zheng et al. Example III: the free slider-crank at rest at theta1 = pi - 0.01; dry Coulomb mu = 0.15, mu_s = 0.2 holds it", 5.0, 1e-4, true, 1e-5},
+      {"blajer-1", scenarioSummary("blajer-1"), 3.0, 1e-4},
+      {"blajer-2", scenarioSummary("blajer-2"), 10.0, 1e-4},
   };
   return all;
 }
@@ -54,6 +58,16 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
   }
   if (name == "ball") return bouncingBall(scenarioDataOf<BouncingBall>(data, name));
   if (name == "incline") return inclineRigid(pushedIncline(scenarioDataOf<PushedIncline>(data, name)));
+  if (name == "blajer-1") return blajer1Rigid(scenarioDataOf<Blajer1>(data, name));
+  if (name == "blajer-2") {
+    const auto& b = scenarioDataOf<Blajer2>(data, name);
+    if (b.pin_in_slot)
+      throw std::invalid_argument("blajer-2: Blajer's pin-in-slot joint puts no body at B, and the "
+                                  "absolute-coordinate routes need the slider's mass there; "
+                                  "--set parameters.pin_in_slot=false gives a slider of m3 = " +
+                                  exactNumber(b.m3) + " kg (or --method minimal-form)");
+    return blajer2Rigid(b);
+  }
   // Zheng et al.'s cases: no friction, modified Coulomb, Coulomb with μ = μs, and Coulomb
   // with μ < μs (the scenarios' default); and the ideal-joint mechanism.
   ZhengSliderCrank z = scenarioDataOf<ZhengSliderCrank>(data, name);

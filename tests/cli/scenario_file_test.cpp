@@ -177,7 +177,7 @@ TEST_CASE("friction_parameters: the penalty route's law, set by name and checked
   CHECK(j["mode_changes"][0]["t"].get<double>() == Approx(9.81).epsilon(0.02));
   CHECK(j["closed_form_coulomb"]["events"][0]["t"].get<double>() == Approx(9.81).margin(1e-12));
   // A law parameter changes the regularized answer: a stiffer bristle, another history.
-  const auto final_state = [](const Run& run) { return nlohmann::json::parse(run.out)["final_state"]; };
+  const auto final_state = [](const Run& run) { return nlohmann::json::parse(run.out)["final_v"]; };
   const Run lugre = cli({"run", "belt", "--friction", "lugre", "--t-end", "2", "--json"});
   const Run stiff = cli({"run", "belt", "--friction", "lugre", "--t-end", "2", "--json", "--set",
                          "friction_parameters.sigma0=2e5"});
