@@ -59,22 +59,13 @@ std::optional<CrankHold> crankHold(const mechanisms::Scenario& s, const dynamics
   return h;
 }
 
-/// Contacts sticking at the start: closed (bilateral, compliant in contact, or unilateral at
-/// zero gap), with set-valued friction and |v_t| within the scenario's zero velocity.
-std::vector<bool> initiallySticking(const dynamics::RigidScenario& s, double zero_velocity) {
-  dynamics::ContactKinematics k;
-  dynamics::evaluateContacts(s.model, s.contacts, 0.0, s.q0, s.v0, k, false);
+/// The contacts (frictional ones) and joint frictions the run starts sticking in, as the
+/// route decided at t = 0 (NonsmoothRun::initial_modes).
+std::vector<bool> initiallySticking(const dynamics::RigidScenario& s, const dynamics::NonsmoothRun& r) {
   std::vector<bool> out;
-  for (std::size_t c = 0; c < s.contacts.size(); ++c) {
-    const auto& contact = s.contacts[c];
-    const auto i = Eigen::Index(c);
-    const bool closed = contact.normal == dynamics::RigidContact::Normal::kBilateral ||
-                        (contact.normal == dynamics::RigidContact::Normal::kCompliant
-                             ? k.gap(i) < 0.0
-                             : k.gap(i) <= 1e-12);
-    out.push_back(closed && contact.frictional() &&
-                  std::abs(k.sliding_velocity(i)) <= zero_velocity);
-  }
+  for (std::size_t k = 0; k < r.initial_modes.size(); ++k)
+    out.push_back(r.initial_modes[k] == dynamics::ContactMode::kStick &&
+                  (k >= s.contacts.size() || s.contacts[k].frictional()));
   return out;
 }
 
@@ -85,14 +76,15 @@ const std::string& elementName(const dynamics::RigidScenario& s, int index) {
   return index < nc ? s.contacts[std::size_t(index)].name : s.joint_friction[std::size_t(index - nc)].name;
 }
 
-/// CSV columns after the contact forces: each contact's sliding velocity v_t, and the
-/// eccentricity (e_x, e_y) of journal-bearing contacts (rigid_contact.hpp).
-void writeContactKinematicsHeader(std::ostream& f, const std::vector<dynamics::RigidContact>& contacts) {
-  for (const auto& c : contacts) {
+/// CSV columns after the forces: each contact's sliding velocity v_t and the eccentricity
+/// (e_x, e_y) of journal-bearing contacts (rigid_contact.hpp), then each joint friction's ṡ.
+void writeContactKinematicsHeader(std::ostream& f, const dynamics::RigidScenario& s) {
+  for (const auto& c : s.contacts) {
     f << ',' << c.name << ".v_t";
     if (c.shape == dynamics::RigidContact::Shape::kJournalBearing)
       f << ',' << c.name << ".e_x," << c.name << ".e_y";
   }
+  for (const auto& j : s.joint_friction) f << ',' << j.name << ".v_t";
 }
 
 /// Writes those columns for history rows, with its workspace sized once.
@@ -111,6 +103,13 @@ class ContactKinematicsWriter {
         const Eigen::Vector2d e = (s_.contacts[c].journal_bearing.clearance() - k_.gap(i)) * k_.normal[c];
         f << ',' << e.x() << ',' << e.y();
       }
+    }
+    for (const auto& j : s_.joint_friction) {  // ṡ, the joint's relative rotation rate
+      double rate = 0.0;
+      const auto& joint = s_.model.joints()[std::size_t(j.joint)];
+      for (const auto& [body, sign] : {std::pair{joint.body_j, 1.0}, std::pair{joint.body_i, -1.0}})
+        if (body != dynamics::kGround) rate += sign * v_(dynamics::PlanarModel::coordinate(body, 2));
+      f << ',' << rate;
     }
   }
 
@@ -239,8 +238,10 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     std::ofstream f = openCsv(csv);
     writeStateHeader(f, s.model);
     for (const auto& c : s.contacts) f << ',' << c.name << ".N," << c.name << ".F";
-    for (const auto& j : s.joint_friction) f << ',' << j.name << ".R," << j.name << ".T";
-    writeContactKinematicsHeader(f, s.contacts);
+    // Joint friction as the minimal form names it: |R|, the torque T as J.F and ṡ as J.v_t,
+    // so that compare matches the routes and counts its work −∫ T ṡ dt.
+    for (const auto& j : s.joint_friction) f << ',' << j.name << ".reaction," << j.name << ".F";
+    writeContactKinematicsHeader(f, s);
     f << '\n';
     ContactKinematicsWriter kinematics(s);
     for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
@@ -269,7 +270,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
   }
   const long steps = r.steps;
   const dynamics::StickStatistics stick = dynamics::stickStatistics(
-      r.events, initiallySticking(s, info.zero_velocity), 0.0, r.t_end);
+      r.events, initiallySticking(s, r), 0.0, r.t_end);
   if (vm["json"].as<bool>()) {
     nlohmann::json events = nlohmann::json::array(), ref = nlohmann::json::array();
     for (const auto& e : r.events)

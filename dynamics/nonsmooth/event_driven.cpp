@@ -998,6 +998,8 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
   double last_event_t = -1.0;
   try {
     handleEvent(t, q, v, true);
+    run_.initial_modes = modes_;
+    run_.initial_modes.insert(run_.initial_modes.end(), joint_modes_.begin(), joint_modes_.end());
     y << q, v;
     CvodeOptions co;
     co.method = opt_.integrator;

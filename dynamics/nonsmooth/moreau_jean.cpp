@@ -602,6 +602,8 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
     joint_friction[static_cast<std::size_t>(e)].addRow(model, 1.0, row);
     joint_modes[static_cast<std::size_t>(e)] = modeOf(true, row.dot(v), options.stick_velocity);
   }
+  run.initial_modes = modes;
+  run.initial_modes.insert(run.initial_modes.end(), joint_modes.begin(), joint_modes.end());
 
   const Eigen::Index rows =
       options.output_dt > 0.0

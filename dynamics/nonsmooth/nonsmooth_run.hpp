@@ -32,6 +32,10 @@ struct NonsmoothRun {
   bool ok = false;
   std::string message;         ///< why the run stopped early, when !ok
   std::vector<ContactEvent> events;
+  /// The modes the run starts in, contacts then joint friction (as the event indices), as
+  /// the route decided them at t = 0: events report changes from these. Empty: not decided
+  /// by the route (judge from the initial state).
+  std::vector<ContactMode> initial_modes;
   long steps = 0;              ///< integrator steps (event-driven) or time steps (Moreau–Jean)
   long lcp_solves = 0;         ///< complementarity problems solved
   long pivots = 0;             ///< Lemke pivots over all solves

@@ -7,6 +7,7 @@
 
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/nonsmooth/stick_statistics.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/incline.hpp"
 #include "mechanisms/journal_bearing.hpp"
@@ -96,7 +97,8 @@ TEST_CASE("model file: the journal-bearing example (a clearance joint) repeats t
   for (std::size_t i = 0; i < a.events.size(); ++i) CHECK(a.events[i].t == b.events[i].t);
 }
 
-TEST_CASE("model file: the roller-crank example assembles and runs event-driven and Moreau-Jean",
+TEST_CASE("model file: the roller-crank example assembles and runs event-driven and Moreau-Jean, "
+          "its roller sliding from the start",
           "[model-file][event-driven][moreau-jean]") {
   const auto s = mechanisms::loadPlanarModelFile(kExamples + "/slider_crank.yaml");
   REQUIRE(s.model.bodyCount() == 3);
@@ -111,13 +113,26 @@ TEST_CASE("model file: the roller-crank example assembles and runs event-driven 
   const auto ed = eventDriven(s, 0.5);
   INFO(ed.message);
   CHECK(ed.ok);
-  CHECK(!ed.events.empty());  // the roller starts to slip
+  // At rest at t = 0 (the crank at its dead centre) the roller cannot follow the slider's
+  // acceleration by rolling within μs N: the event-driven decision at t = 0 slides it
+  // backwards (v_t < 0), and its first event is the reversal.
+  REQUIRE(ed.initial_modes.size() == 2);  // the contact, then the pin's friction
+  CHECK(ed.initial_modes[0] == dynamics::ContactMode::kSlipNegative);
+  REQUIRE(!ed.events.empty());
+  CHECK(ed.events[0].kind == dynamics::EventKind::kSlipPositive);
+  CHECK(ed.events[0].t == Approx(0.2409).margin(1e-4));
+  CHECK(dynamics::stickStatistics(ed.events, {false, false}, 0.0, ed.t_end).stick_time == 0.0);
   dynamics::MoreauJeanOptions mj;
   mj.t_end = 0.5;
   mj.h = 1e-4;
-  const auto run = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mj);
+  const auto run = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mj, s.joint_friction);
   INFO(run.message);
   CHECK(run.ok);
+  // Moreau–Jean starts from the state's own mode and reports the slide after its first step.
+  REQUIRE(!run.events.empty());
+  CHECK(run.events[0].kind == dynamics::EventKind::kSlipNegative);
+  CHECK(run.events[0].t == Approx(mj.h));
+  CHECK(std::abs(run.final_q(3 * 2) - ed.final_q(3 * 2)) < 1e-5);  // the roller's x
 }
 
 TEST_CASE("model file: expressions of the state and of t against their closed forms", "[model-file]") {
