@@ -49,3 +49,14 @@ void* realloc(void* p, std::size_t size) {
 }
 }
 #endif
+
+/// Heap allocations made by `steps` calls of `step()`; `ok` is whether every call returned true.
+template <class Step>
+long allocationsOver(int steps, Step step, bool& ok) {
+  g_allocations = 0;
+  g_armed = true;
+  ok = true;
+  for (int k = 0; k < steps; ++k) ok = step() && ok;
+  g_armed = false;
+  return g_allocations;
+}
