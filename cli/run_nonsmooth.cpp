@@ -104,13 +104,7 @@ class ContactKinematicsWriter {
         f << ',' << e.x() << ',' << e.y();
       }
     }
-    for (const auto& j : s_.joint_friction) {  // ṡ, the joint's relative rotation rate
-      double rate = 0.0;
-      const auto& joint = s_.model.joints()[std::size_t(j.joint)];
-      for (const auto& [body, sign] : {std::pair{joint.body_j, 1.0}, std::pair{joint.body_i, -1.0}})
-        if (body != dynamics::kGround) rate += sign * v_(dynamics::PlanarModel::coordinate(body, 2));
-      f << ',' << rate;
-    }
+    for (const auto& j : s_.joint_friction) f << ',' << j.rate(s_.model, v_);
   }
 
  private:

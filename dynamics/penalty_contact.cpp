@@ -174,7 +174,7 @@ void PenaltySystem::generalizedForces(double t, const Eigen::Ref<const Eigen::Ve
   }
   for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
     const PenaltyJointFriction& f = joint_friction_[e];
-    const FrictionInput in{f.joint.radius * relativeRate(f, v), reaction_[e], 0.0};
+    const FrictionInput in{f.joint.radius * f.joint.rate(model_, v), reaction_[e], 0.0};
     joint_torque_[e] = reaction_[e] > 0.0
         ? f.joint.radius * f.law->force(in, std::span<const double>(
                                                 z_.data() + joint_z_offset_[e], std::size_t(f.frictionStateSize())))
@@ -192,7 +192,7 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
                                 std::to_string(y.size()) + " and " + std::to_string(ydot.size()));
   z_ = y.tail(nz_);
   model_.positionRate(y.head(n), y.segment(n, n), ydot.head(n));
-  EomStatus st = solveJointFriction(t, y.head(n), y.segment(n, n), ydot.segment(n, n));
+  const EomStatus st = solveJointFriction(t, y.head(n), y.segment(n, n), ydot.segment(n, n));
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
     const PenaltyContact& c = contacts_[k];
     const int nzk = c.frictionStateSize();
@@ -206,18 +206,11 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
     const PenaltyJointFriction& f = joint_friction_[e];
     const int nze = f.frictionStateSize();
     if (nze == 0) continue;
-    const FrictionInput in{f.joint.radius * relativeRate(f, y.segment(n, n)), reaction_[e], 0.0};
+    const FrictionInput in{f.joint.radius * f.joint.rate(model_, y.segment(n, n)), reaction_[e], 0.0};
     f.law->stateRate(in, std::span<const double>(y.data() + 2 * n + joint_z_offset_[e], std::size_t(nze)),
                      std::span<double>(ydot.data() + 2 * n + joint_z_offset_[e], std::size_t(nze)));
   }
   return st;
-}
-
-double PenaltySystem::relativeRate(const PenaltyJointFriction& f,
-                                   const Eigen::Ref<const Eigen::VectorXd>& v) const {
-  const PlanarJoint& joint = model_.joints()[std::size_t(f.joint.joint)];
-  return (joint.body_j == kGround ? 0.0 : v(PlanarModel::coordinate(joint.body_j, 2))) -
-         (joint.body_i == kGround ? 0.0 : v(PlanarModel::coordinate(joint.body_i, 2)));
 }
 
 EomStatus PenaltySystem::solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -277,7 +270,7 @@ Eigen::VectorXd PenaltySystem::initialState(double t, const Eigen::VectorXd& q,
     for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
       const PenaltyJointFriction& f = joint_friction_[e];
       if (f.frictionStateSize() == 0) continue;
-      const FrictionInput in{f.joint.radius * relativeRate(f, v), reaction_[e], 0.0};
+      const FrictionInput in{f.joint.radius * f.joint.rate(model_, v), reaction_[e], 0.0};
       f.law->initialState(in, std::span<double>(y.data() + 2 * n + joint_z_offset_[e],
                                                 std::size_t(f.frictionStateSize())));
     }

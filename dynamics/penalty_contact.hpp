@@ -222,8 +222,6 @@ class PenaltySystem final : public MultibodySystem {
   const std::string& eomFailure() const { return failure_.empty() ? solver_.failure() : failure_; }
 
  private:
-  /// ṡ = θ̇_j − θ̇_i of the joint of `f`.
-  double relativeRate(const PenaltyJointFriction& f, const Eigen::Ref<const Eigen::VectorXd>& v) const;
   /// The accelerations with the joint-friction fixed point of the file comment.
   EomStatus solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v,

@@ -24,6 +24,12 @@ double RevoluteFriction::reaction(const PlanarModel& model,
   return lambda.segment<2>(model.joints()[std::size_t(joint)].row).norm();
 }
 
+double RevoluteFriction::rate(const PlanarModel& model, const Eigen::Ref<const Eigen::VectorXd>& v) const {
+  const PlanarJoint& jt = model.joints()[std::size_t(joint)];
+  return (jt.body_j == kGround ? 0.0 : v(PlanarModel::coordinate(jt.body_j, 2))) -
+         (jt.body_i == kGround ? 0.0 : v(PlanarModel::coordinate(jt.body_i, 2)));
+}
+
 void RevoluteFriction::addRow(const PlanarModel& model, double s,
                               Eigen::Ref<Eigen::VectorXd> row) const {
   const PlanarJoint& jt = model.joints()[std::size_t(joint)];

@@ -28,6 +28,8 @@ struct RevoluteFriction {
   void validate(const PlanarModel& model) const;
   /// |R| from the model's multipliers λ [N].
   double reaction(const PlanarModel& model, const Eigen::Ref<const Eigen::VectorXd>& lambda) const;
+  /// ṡ = θ̇_j − θ̇_i = C v [rad/s].
+  double rate(const PlanarModel& model, const Eigen::Ref<const Eigen::VectorXd>& v) const;
   /// Adds s · C (the row of ṡ = θ̇_j − θ̇_i, size nv) to `row`.
   void addRow(const PlanarModel& model, double s, Eigen::Ref<Eigen::VectorXd> row) const;
 };
