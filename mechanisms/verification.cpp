@@ -8,6 +8,7 @@
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
+#include "mechanisms/blajer_verification.hpp"
 #include "mechanisms/bouncing_ball.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
@@ -318,12 +319,17 @@ VerificationRow makeRow(std::string case_name, std::string method, std::string q
 const std::vector<VerificationCase>& verificationCases() {
   static const std::vector<VerificationCase> all{
       {"belt", "closed-form stick/slip instants of the belt (thesis Table 3.1) over 20 s"},
-      {"dupont", "Dupont's two masses against the closed-form Coulomb reference over 10 s"},
+      {"dupont", "Dupont's two masses against the closed-form Coulomb reference over 10 s: event-driven, "
+                 "minimal form, Moreau-Jean"},
       {"incline", "a block sticks iff tan(alpha) <= mu_s; pushed, its stick/slip instants"},
       {"ball", "Newton restitution per impact; rolling without slipping after sliding"},
       {"zheng", "Zheng et al. I-III: stick with dry Coulomb, LCP = trial-and-error, ideal limit, torque grows with mu, "
                 "dry Coulomb holds the crank, modified Coulomb and no friction let it fall"},
       {"muvengei", "Muvengei et al. at 2500 rpm: ideal joint = closed form; clearance + LuGre: spikes, bounds, work balance"},
+      {"blajer-1", "Blajer's Example 1, friction in one element at a time (O, A, the guide): event-driven and "
+                   "Moreau-Jean against the minimal form over 3 s"},
+      {"blajer-2", "Blajer's Example 2 with a slider, friction in every element: event-driven and Moreau-Jean "
+                   "against the minimal form over 10 s"},
       {"roller-crank", "review Tables 1-3, six friction models: energy balance, constraints, chatter of the discontinuous laws, LuGre F/N > mu_s, Brown-McPhee F/N <= mu_s"},
   };
   return all;
@@ -331,7 +337,13 @@ const std::vector<VerificationCase>& verificationCases() {
 
 std::vector<VerificationRow> runVerification(std::string_view name) {
   if (name == "belt") return belt();
-  if (name == "dupont") return modeChanges("dupont", dupontRigid({}), dupontReference({}, 10.0), 10.0);
+  if (name == "dupont") {
+    std::vector<VerificationRow> rows = modeChanges("dupont", dupontRigid({}), dupontReference({}, 10.0), 10.0);
+    for (auto& r : verifyDupontRoutes()) rows.push_back(std::move(r));
+    return rows;
+  }
+  if (name == "blajer-1") return verifyBlajer1();
+  if (name == "blajer-2") return verifyBlajer2();
   if (name == "incline") return incline();
   if (name == "ball") return ball();
   if (name == "zheng") return zheng();

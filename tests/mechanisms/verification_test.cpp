@@ -1,8 +1,10 @@
-// The rows of `stickslip verify` (mechanisms/verification.hpp): how a row is judged.
+// The rows of `stickslip verify` (mechanisms/verification.hpp): how a row is judged, and the
+// minimal-form cases (dupont, blajer-1, blajer-2) by their three routes.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "mechanisms/verification.hpp"
 
@@ -91,6 +93,40 @@ TEST_CASE("verify rows: each check passes on its side of the bound and fails bey
   CHECK_FALSE(r.pass);
   CHECK(mechanisms::toString(Check::kAtLeast) == "o>=tol");
   CHECK(mechanisms::jsonName(Check::kCount) == "count");
+}
+
+TEST_CASE("verify: dupont by event-driven, minimal form and Moreau-Jean against the closed form", "[verify][dupont]") {
+  const auto rows = mechanisms::runVerification("dupont");
+  std::set<std::string> methods;
+  for (const auto& r : rows) {
+    checkSemantics(r);
+    CHECK(r.pass);
+    methods.insert(r.method);
+  }
+  CHECK(methods.count("minimal-form") == 1);
+  CHECK(methods.count("moreau-jean h=1e-4") == 1);
+  CHECK(methods.count("event-driven/lemke") == 1);
+}
+
+TEST_CASE("verify: blajer-1 and blajer-2, absolute routes against the minimal form", "[verify][blajer]") {
+  for (const char* name : {"blajer-1", "blajer-2"}) {
+    const auto rows = mechanisms::runVerification(name);
+    REQUIRE(rows.size() >= 4);
+    int event_driven = 0, moreau_jean = 0;
+    for (const auto& r : rows) {
+      checkSemantics(r);
+      CHECK(r.pass);
+      CHECK(r.check == Check::kWithin);
+      CHECK(r.reference == 0.0);
+      CHECK(std::isfinite(r.obtained));
+      event_driven += r.method.rfind("event-driven", 0) == 0;
+      moreau_jean += r.method.rfind("moreau-jean", 0) == 0;
+      // Event-driven agrees with the minimal form to the integrators' tolerance.
+      if (r.method.rfind("event-driven", 0) == 0) CHECK(r.tolerance <= 1e-6);
+    }
+    CHECK(event_driven >= 2);
+    CHECK(moreau_jean >= 1);
+  }
 }
 
 TEST_CASE("verify: every row of every case states its error and tolerance and passes", "[verify][slow]") {
