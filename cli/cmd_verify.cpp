@@ -1,5 +1,7 @@
 // stickslip verify [--case NAME] [--json]: the academic verification suite; exit code 1 if
-// any row fails.
+// any row fails. Each row: reference, obtained, error, tolerance and the check that passes it
+// (mechanisms/verification.hpp: |o-r|<=tol, o<=tol, o>=tol, o==r).
+#include <cmath>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -33,6 +35,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& r : rows)
       list.push_back({{"case", r.case_name}, {"method", r.method}, {"quantity", r.quantity},
+                      {"check", std::string(mechanisms::jsonName(r.check))},
                       {"reference", finiteOrNull(r.reference)}, {"obtained", finiteOrNull(r.obtained)},
                       {"error", finiteOrNull(r.error)}, {"tolerance", r.tolerance},
                       {"pass", r.pass}, {"note", r.note}});
@@ -40,18 +43,19 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                           {"rows", list}}.dump() << "\n";
   } else {
     auto num = [](double x, int digits) {
+      if (std::isnan(x)) return std::string("-");  // no reference value (a one-sided bound)
       std::ostringstream os;
       os << std::setprecision(digits) << x;
       return os.str();
     };
-    out << std::left << std::setw(13) << "case" << std::setw(30) << "method" << std::setw(16)
-        << "reference" << std::setw(16) << "obtained" << std::setw(10) << "error" << std::setw(11)
-        << "tolerance" << "result  quantity\n";
+    out << std::left << std::setw(13) << "case" << std::setw(32) << "method" << std::setw(16)
+        << "reference" << std::setw(16) << "obtained" << std::setw(10) << "error" << std::setw(13)
+        << "tolerance" << std::setw(12) << "check" << "result  quantity\n";
     for (const auto& r : rows) {
-      out << std::left << std::setw(13) << r.case_name << std::setw(30) << r.method << std::setw(16)
+      out << std::left << std::setw(13) << r.case_name << std::setw(32) << r.method << std::setw(16)
           << num(r.reference, 10) << std::setw(16) << num(r.obtained, 10) << std::setw(10)
-          << num(r.error, 2) << std::setw(11) << num(r.tolerance, 2)
-          << (r.pass ? "PASS    " : "FAIL    ") << r.quantity << "\n";
+          << num(r.error, 2) << std::setw(13) << num(r.tolerance, 6) << std::setw(12)
+          << mechanisms::toString(r.check) << (r.pass ? "PASS    " : "FAIL    ") << r.quantity << "\n";
       if (!r.note.empty()) out << "         run failed: " << r.note << "\n";
     }
     out << rows.size() - failed << "/" << rows.size() << " passed\n";

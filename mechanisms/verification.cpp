@@ -8,6 +8,7 @@
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
+#include "mechanisms/blajer_verification.hpp"
 #include "mechanisms/bouncing_ball.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
@@ -20,19 +21,21 @@ namespace {
 
 using Events = std::vector<dynamics::ModeChange>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 VerificationRow row(std::string c, std::string method, std::string quantity, double reference,
                     double obtained, double tolerance, const dynamics::NonsmoothRun* run = nullptr,
-                    bool relative = false) {
-  VerificationRow r{std::move(c), std::move(method), std::move(quantity), reference, obtained,
-                    std::abs(obtained - reference), tolerance, false, ""};
-  if (relative && reference != 0.0) r.error /= std::abs(reference);
-  r.pass = r.error <= tolerance;
-  if (run && !run->ok) {
-    r.pass = false;
-    r.note = run->message;
-  }
-  return r;
+                    bool relative = false, Check check = Check::kWithin) {
+  const bool ok = !run || run->ok;
+  return makeRow(std::move(c), std::move(method), std::move(quantity), check, reference, obtained,
+                 tolerance, ok, ok ? "" : run->message, relative);
+}
+
+// A count that must be zero (mode-decision mismatches).
+VerificationRow zeroCount(std::string c, std::string method, std::string quantity, long count,
+                          const dynamics::NonsmoothRun* run) {
+  return row(std::move(c), std::move(method), std::move(quantity), 0.0, double(count), 0.0, run, false,
+             Check::kCount);
 }
 
 double maxTimeError(const dynamics::NonsmoothRun& run, const Events& reference) {
@@ -70,8 +73,8 @@ std::vector<VerificationRow> modeChanges(const std::string& name, const dynamics
                        "max |t - t_ref| of " + std::to_string(reference.size()) + " stick/slip changes [s]",
                        0.0, maxTimeError(r, reference), 1e-6, &r));
     if (std::string(solver) == "lemke")
-      rows.push_back(row(name, "event-driven/lemke", "LCP vs trial-and-error mismatches in " +
-                         std::to_string(r.mode_checks) + " decisions", 0.0, double(r.mode_mismatches), 0.0, &r));
+      rows.push_back(zeroCount(name, "event-driven/lemke", "LCP vs trial-and-error mode mismatches in " +
+                               std::to_string(r.mode_checks) + " decisions (count, must be 0)", r.mode_mismatches, &r));
   }
   return rows;
 }
@@ -176,9 +179,8 @@ std::vector<VerificationRow> zheng() {
   long sticks = 0;
   for (const auto& e : by_lcp.events) sticks += e.kind == dynamics::EventKind::kStick;
   rows.push_back(row("zheng", "event-driven/lemke",
-                     "I, dry Coulomb: stick intervals (v_t held at 0) occur in 2 s: 1 yes, 0 no (" +
-                         std::to_string(sticks) + " found)",
-                     1.0, sticks > 0 ? 1.0 : 0.0, 0.0, &by_lcp));
+                     "I, dry Coulomb: stick events (v_t held at 0) in 2 s, >= 1", kNaN, double(sticks), 1.0,
+                     &by_lcp, false, Check::kAtLeast));
   rows.push_back(row("zheng", "event-driven", "I: max |theta1(LCP) - theta1(trial-and-error)| [rad]", 0.0,
                      maxDifference(by_lcp, by_trial, 3), 1e-10, &by_trial));
   ZhengSliderCrank modified = dry;
@@ -188,18 +190,21 @@ std::vector<VerificationRow> zheng() {
                      "I, modified Coulomb: fraction of samples with |v_t| <= 1e-5 m/s (dry Coulomb: " +
                          std::to_string(restingFraction(dry, by_lcp)) + ")",
                      0.0, restingFraction(modified, smooth), 0.01, &smooth));
-  rows.push_back(row("zheng", "event-driven/lemke", "I: LCP vs trial-and-error mismatches in " +
-                     std::to_string(by_lcp.mode_checks) + " decisions", 0.0, double(by_lcp.mode_mismatches), 0.0, &by_lcp));
+  rows.push_back(zeroCount("zheng", "event-driven/lemke", "I: LCP vs trial-and-error mode mismatches in " +
+                           std::to_string(by_lcp.mode_checks) + " decisions (count, must be 0)",
+                           by_lcp.mode_mismatches, &by_lcp));
   ZhengSliderCrank free = zhengExample("torque");
   const dynamics::NonsmoothRun clearance = zhengRun(free, 1.0);
   free.ideal = true;
   const dynamics::NonsmoothRun ideal = zhengRun(free, 1.0);
   rows.push_back(row("zheng", "event-driven", "I, no friction: max |theta1 - theta1(ideal joints)| [rad]", 0.0,
                      maxDifference(clearance, ideal, 3), 1e-3, &clearance));
-  double previous = 0.0;
-  long not_growing = 0;
+  // The amplitude grows with mu: the smallest ratio A(mu_k+1) / A(mu_k) of the two steps.
+  double previous = 0.0, least_growth = kInf;
+  std::string amplitudes;
   const dynamics::NonsmoothRun* failed = nullptr;
   std::vector<dynamics::NonsmoothRun> runs;
+  runs.reserve(3);
   for (const double mu : {0.05, 0.10, 0.15}) {
     ZhengSliderCrank z = zhengExample("rheonomic");
     z.mu_kinetic = z.mu_static = mu;
@@ -212,11 +217,14 @@ std::vector<VerificationRow> zheng() {
     double amplitude = 0.0;  // after the first second's start-up
     for (Eigen::Index i = 0; i < tau.size(); ++i)
       if (runs.back().history(i, 0) >= 1.0) amplitude = std::max(amplitude, std::abs(tau(i)));
-    not_growing += amplitude <= previous;
+    if (previous > 0.0) least_growth = std::min(least_growth, amplitude / previous);
     previous = amplitude;
+    amplitudes += (amplitudes.empty() ? "" : ", ") + std::to_string(amplitude);
   }
-  rows.push_back(row("zheng", "event-driven/lemke", "II: steps mu 0.05 -> 0.10 -> 0.15 where the driving torque amplitude does not grow",
-                     0.0, failed ? kInf : double(not_growing), 0.0, failed));
+  rows.push_back(row("zheng", "event-driven/lemke",
+                     "II: the driving torque amplitude grows with mu 0.05 -> 0.10 -> 0.15 (" + amplitudes +
+                         " N m): least ratio A(mu') / A(mu), >= 1.001",
+                     kNaN, failed ? kNaN : least_growth, 1.001, failed, false, Check::kAtLeast));
 
   // III: released at rest at pi - 0.01 in the sticking equilibrium.
   const double start = std::numbers::pi - 0.01;
@@ -230,34 +238,98 @@ std::vector<VerificationRow> zheng() {
                      0.0, drift, 1e-9, &dry3));
   const double least_friction = dry3.ok ? dry3.history.col(cols - 1).cwiseAbs().minCoeff() : 0.0;
   rows.push_back(row("zheng", "event-driven/lemke",
-                     "III, Coulomb: the static friction force holding it is nonzero: min |F| > 0.5 N (1 yes, 0 no; " +
-                         std::to_string(least_friction) + " N found)",
-                     1.0, least_friction > 0.5 ? 1.0 : 0.0, 0.0, &dry3));
+                     "III, Coulomb: min |F| of the static friction force holding it over 5 s, >= 0.5 N [N]",
+                     kNaN, least_friction, 0.5, &dry3, false, Check::kAtLeast));
   for (const bool ambrosio : {true, false}) {
     ZhengSliderCrank falls = held;
     falls.modified_coulomb = ambrosio;
     if (!ambrosio) falls.mu_kinetic = falls.mu_static = 0.0;
     const dynamics::NonsmoothRun r = zhengRun(falls, 1.5);
-    const double lowest = r.ok ? r.history.col(3).minCoeff() : kInf;
+    const double lowest = r.ok ? r.history.col(3).minCoeff() : kNaN;
     rows.push_back(row("zheng", "event-driven", std::string("III, ") + (ambrosio ? "modified Coulomb" : "no friction") +
-                           ": falls from pi - 0.01 through theta1 < 0.5 rad within 1.5 s (1 yes, 0 no; min " +
-                           std::to_string(lowest) + " rad)",
-                       1.0, lowest < 0.5 ? 1.0 : 0.0, 0.0, &r));
+                           ": falls from pi - 0.01: min theta1 over 1.5 s, <= 0.5 [rad]",
+                       kNaN, lowest, 0.5, &r, false, Check::kAtMost));
   }
   return rows;
 }
 
 }  // namespace
 
+std::string_view toString(Check c) {
+  switch (c) {
+    case Check::kWithin: return "|o-r|<=tol";
+    case Check::kAtMost: return "o<=tol";
+    case Check::kAtLeast: return "o>=tol";
+    case Check::kCount: return "o==r";
+  }
+  return "?";
+}
+
+std::string_view jsonName(Check c) {
+  switch (c) {
+    case Check::kWithin: return "within";
+    case Check::kAtMost: return "at-most";
+    case Check::kAtLeast: return "at-least";
+    case Check::kCount: return "count";
+  }
+  return "?";
+}
+
+void judge(VerificationRow& r) {
+  switch (r.check) {
+    case Check::kWithin:
+      r.error = std::abs(r.obtained - r.reference);
+      if (r.relative && r.reference != 0.0) r.error /= std::abs(r.reference);
+      r.pass = r.error <= r.tolerance;
+      break;
+    case Check::kAtMost:
+      r.error = r.obtained;
+      r.pass = r.obtained <= r.tolerance;
+      break;
+    case Check::kAtLeast:
+      r.error = r.obtained;
+      r.pass = r.obtained >= r.tolerance;
+      break;
+    case Check::kCount:
+      r.error = std::abs(r.obtained - r.reference);
+      r.pass = r.error == 0.0;
+      break;
+  }
+  r.pass = r.pass && r.run_ok;  // NaN figures fail every comparison above
+}
+
+VerificationRow makeRow(std::string case_name, std::string method, std::string quantity, Check check,
+                        double reference, double obtained, double tolerance, bool run_ok, std::string note,
+                        bool relative) {
+  VerificationRow r;
+  r.case_name = std::move(case_name);
+  r.method = std::move(method);
+  r.quantity = std::move(quantity);
+  r.check = check;
+  r.reference = reference;
+  r.obtained = obtained;
+  r.tolerance = tolerance;
+  r.run_ok = run_ok;
+  r.note = std::move(note);
+  r.relative = relative;
+  judge(r);
+  return r;
+}
+
 const std::vector<VerificationCase>& verificationCases() {
   static const std::vector<VerificationCase> all{
       {"belt", "closed-form stick/slip instants of the belt (thesis Table 3.1) over 20 s"},
-      {"dupont", "Dupont's two masses against the closed-form Coulomb reference over 10 s"},
+      {"dupont", "Dupont's two masses against the closed-form Coulomb reference over 10 s: event-driven, "
+                 "minimal form, Moreau-Jean"},
       {"incline", "a block sticks iff tan(alpha) <= mu_s; pushed, its stick/slip instants"},
       {"ball", "Newton restitution per impact; rolling without slipping after sliding"},
       {"zheng", "Zheng et al. I-III: stick with dry Coulomb, LCP = trial-and-error, ideal limit, torque grows with mu, "
                 "dry Coulomb holds the crank, modified Coulomb and no friction let it fall"},
       {"muvengei", "Muvengei et al. at 2500 rpm: ideal joint = closed form; clearance + LuGre: spikes, bounds, work balance"},
+      {"blajer-1", "Blajer's Example 1, friction in one element at a time (O, A, the guide): event-driven and "
+                   "Moreau-Jean against the minimal form over 3 s"},
+      {"blajer-2", "Blajer's Example 2 with a slider, friction in every element: event-driven and Moreau-Jean "
+                   "against the minimal form over 10 s"},
       {"roller-crank", "review Tables 1-3, six friction models: energy balance, constraints, chatter of the discontinuous laws, LuGre F/N > mu_s, Brown-McPhee F/N <= mu_s"},
   };
   return all;
@@ -265,7 +337,13 @@ const std::vector<VerificationCase>& verificationCases() {
 
 std::vector<VerificationRow> runVerification(std::string_view name) {
   if (name == "belt") return belt();
-  if (name == "dupont") return modeChanges("dupont", dupontRigid({}), dupontReference({}, 10.0), 10.0);
+  if (name == "dupont") {
+    std::vector<VerificationRow> rows = modeChanges("dupont", dupontRigid({}), dupontReference({}, 10.0), 10.0);
+    for (auto& r : verifyDupontRoutes()) rows.push_back(std::move(r));
+    return rows;
+  }
+  if (name == "blajer-1") return verifyBlajer1();
+  if (name == "blajer-2") return verifyBlajer2();
   if (name == "incline") return incline();
   if (name == "ball") return ball();
   if (name == "zheng") return zheng();

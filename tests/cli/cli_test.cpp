@@ -1,9 +1,11 @@
 // The CLI contract (DESIGN.md §6): exit codes, messages naming the file and the problem, and
 // the JSON object of `stickslip lcp`.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "cli/cli_run.hpp"
@@ -186,11 +188,39 @@ TEST_CASE("stickslip verify prints the table and exits 0 when every check passes
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["failed"] == 0);
-  REQUIRE(j["rows"].size() >= 2);
-  for (const auto& row : j["rows"]) CHECK(row["pass"] == true);
+  REQUIRE(j["rows"].size() >= 5);  // event-driven (2 solvers), minimal form, Moreau-Jean
+  std::set<std::string> methods;
+  for (const auto& row : j["rows"]) {
+    CHECK(row["pass"] == true);
+    methods.insert(std::string(row["method"]));
+    // Every row states its bound: tolerance > 0, or an exact count.
+    const std::string check = row["check"];
+    if (check == "count") {
+      CHECK(double(row["tolerance"]) == 0.0);
+      CHECK(double(row["error"]) == 0.0);
+    } else {
+      CHECK(check == "within");
+      CHECK(double(row["tolerance"]) > 0.0);
+      CHECK(double(row["error"]) == std::abs(double(row["obtained"]) - double(row["reference"])));
+      CHECK(double(row["error"]) <= double(row["tolerance"]));
+    }
+  }
+  CHECK(methods.count("minimal-form") == 1);
+  CHECK(methods.count("moreau-jean h=1e-4") == 1);
   const Run human = cli({"verify", "--case", "incline"});
   CHECK(human.code == 0);
   CHECK(human.out.find("PASS") != std::string::npos);
+  CHECK(human.out.find("check") != std::string::npos);
+  CHECK(human.out.find("o==r") != std::string::npos);  // the mismatch count
+  for (const char* name : {"blajer-1", "blajer-2"}) {
+    INFO(name);
+    const Run b = cli({"verify", "--case", name, "--json"});
+    CHECK(b.code == 0);
+    CHECK(nlohmann::json::parse(b.out)["rows"].size() >= 4);
+  }
+  // --case lists the new cases.
+  const Run help = cli({"verify", "--help"});
+  CHECK(help.out.find("blajer-2") != std::string::npos);
   CHECK(cli({"verify", "--case", "nothing"}).code == 2);
   CHECK(cli({"list"}).out.find("dupont") != std::string::npos);
 }

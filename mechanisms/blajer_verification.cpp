@@ -1,0 +1,200 @@
+#include "mechanisms/blajer_verification.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "dynamics/minimal_form.hpp"
+#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "mechanisms/blajer.hpp"
+#include "mechanisms/dupont.hpp"
+
+namespace stickslip::mechanisms {
+namespace {
+
+using Changes = std::vector<dynamics::ModeChange>;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kMjStep = 1e-4;  // [s]
+// Moreau–Jean's bounds at h = 1e-4 s: event times O(h), angles against the minimal form.
+constexpr double kMjTimes = 5e-4;   // [s]
+constexpr double kMjAngles = 5e-5;  // [rad]
+constexpr const char* kStepped = " (one-step sticks read as reversals)";
+
+dynamics::MinimalFormRun minimalForm(const MinimalFormScenario& s, double t_end) {
+  dynamics::MinimalForm form(s.model, s.friction, s.options, s.x0);
+  dynamics::MinimalFormSimulationOptions o;
+  o.t_end = t_end;
+  o.output_dt = 1e-2;
+  return dynamics::simulateMinimalForm(form, s.x0, s.u0, o);
+}
+
+dynamics::NonsmoothRun eventDriven(const dynamics::RigidScenario& s, double t_end) {
+  dynamics::EventDrivenOptions o;
+  o.t_end = t_end;
+  o.output_dt = 1e-2;
+  return dynamics::simulateEventDriven(s, o);
+}
+
+dynamics::NonsmoothRun moreauJean(const dynamics::RigidScenario& s, double t_end) {
+  dynamics::MoreauJeanOptions o;
+  o.t_end = t_end;
+  o.h = kMjStep;
+  o.output_dt = 1e-2;
+  return dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o, s.joint_friction);
+}
+
+// Stick/slip changes of one friction element, in order.
+Changes changesOf(const dynamics::NonsmoothRun& run, int element) {
+  Changes out;
+  for (const auto& e : run.events)
+    if (e.contact == element &&
+        (e.kind == dynamics::EventKind::kStick || e.kind == dynamics::EventKind::kSlipPositive ||
+         e.kind == dynamics::EventKind::kSlipNegative))
+      out.emplace_back(e.t, std::string(dynamics::toString(e.kind)));
+  return out;
+}
+
+// A time-stepping run's changes read as the event-driven ones: a start from rest shows as a
+// slip at t = h (the reference begins in it: dropped), and a reversal through v = 0 as a
+// stick of one step followed by the slip the other way (the stick dropped).
+Changes steppedChanges(const Changes& changes, double h) {
+  Changes out;
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    if (changes[i].first <= 1.5 * h && changes[i].second != "stick") continue;
+    if (changes[i].second == "stick" && i + 1 < changes.size() && changes[i + 1].first - changes[i].first <= 1.5 * h)
+      continue;
+    out.push_back(changes[i]);
+  }
+  return out;
+}
+
+// The history row sampled at t (not an event row at the same time: the first match).
+Eigen::Index rowAt(const Eigen::MatrixXd& h, double t) {
+  for (Eigen::Index i = 0; i < h.rows(); ++i)
+    if (std::abs(h(i, 0) - t) < 1e-9) return i;
+  return -1;
+}
+
+// Max |Δθ| of the three bodies' angles (history columns 3, 6, 9) at t = 0.1, 0.2, …, t_end;
+// NaN unless both runs reached t_end and every sample is found in both.
+double maxAngleDifference(const dynamics::NonsmoothRun& a, const dynamics::NonsmoothRun& b, double t_end) {
+  if (!a.ok || !b.ok) return kNaN;
+  double worst = 0.0;
+  const int samples = int(std::lround(t_end / 0.1));
+  for (int i = 1; i <= samples; ++i) {
+    const Eigen::Index ia = rowAt(a.history, 0.1 * i), ib = rowAt(b.history, 0.1 * i);
+    if (ia < 0 || ib < 0) return kNaN;
+    for (const int col : {3, 6, 9}) worst = std::max(worst, std::abs(a.history(ia, col) - b.history(ib, col)));
+  }
+  return worst;
+}
+
+// Max |Δt| of two lists of changes matched one to one (equal counts and kinds); NaN when
+// they cannot be matched or there is nothing to compare.
+double maxTimeDifference(const Changes& a, const Changes& reference) {
+  if (reference.empty()) return kNaN;
+  const double e = dynamics::maxModeTimeError(a, reference);
+  return std::isfinite(e) ? e : kNaN;
+}
+
+VerificationRow within(const std::string& c, const std::string& method, const std::string& quantity,
+                       double reference, double obtained, double tolerance,
+                       const dynamics::NonsmoothRun& run) {
+  return makeRow(c, method, quantity, Check::kWithin, reference, obtained, tolerance, run.ok,
+                 run.ok ? "" : run.message);
+}
+
+// A row comparing two runs: fails with the message of whichever failed.
+VerificationRow between(const std::string& c, const std::string& method, const std::string& quantity,
+                        double obtained, double tolerance, const dynamics::NonsmoothRun& run,
+                        const dynamics::NonsmoothRun& reference_run) {
+  VerificationRow r = within(c, method, quantity, 0.0, obtained, tolerance, run);
+  if (!reference_run.ok) {
+    r.run_ok = false;
+    r.note = "minimal form: " + reference_run.message;
+    judge(r);
+  }
+  return r;
+}
+
+std::string count(std::size_t n, const char* what) { return std::to_string(n) + " " + what; }
+
+}  // namespace
+
+std::vector<VerificationRow> verifyDupontRoutes() {
+  std::vector<VerificationRow> rows;
+  const Changes ref = dupontReference({}, 10.0);
+  const std::string of = "max |t - t_ref| of " + count(ref.size(), "stick/slip changes [s]");
+  const MinimalFormScenario sm = dupontMinimalForm({});
+  const dynamics::MinimalFormRun rm = minimalForm(sm, 10.0);
+  rows.push_back(within("dupont", "minimal-form", of, 0.0, maxTimeDifference(changesOf(rm.run, 0), ref), 1e-6,
+                        rm.run));
+  const dynamics::NonsmoothRun mj = moreauJean(dupontRigid({}), 10.0);
+  rows.push_back(within("dupont", "moreau-jean h=1e-4", of + kStepped, 0.0,
+                        maxTimeDifference(steppedChanges(dynamics::modeChanges(mj), kMjStep), ref), kMjTimes, mj));
+  return rows;
+}
+
+std::vector<VerificationRow> verifyBlajer1() {
+  std::vector<VerificationRow> rows;
+  struct Element {
+    const char* name;
+    BlajerFriction friction;
+    int rigid_index;    // its events' index in the absolute routes: the guide contact, then the joint
+    bool event_driven;  // the event-driven route stops at t = 0 with the guide's friction alone
+  };
+  const Element elements[] = {{"O", {true, false, false, false}, 1, true},
+                              {"A", {false, true, false, false}, 1, true},
+                              {"guide", {false, false, false, true}, 0, false}};
+  const std::string angles = "max |theta - theta_mf| of 3 bodies at 0.1 s steps over 3 s [rad]";
+  for (const Element& el : elements) {
+    Blajer1 b;
+    b.frictional = el.friction;
+    const MinimalFormScenario sm = blajer1MinimalForm(b);
+    const dynamics::MinimalFormRun rm = minimalForm(sm, 3.0);
+    const dynamics::RigidScenario se = blajer1Rigid(b);
+    const Changes ref = changesOf(rm.run, 0);
+    const std::string where = std::string("friction in ") + el.name + ": ";
+    const std::string times = where + "max |t - t_mf| of " + count(ref.size(), "stick/slip changes [s]");
+    if (el.event_driven) {
+      const dynamics::NonsmoothRun ed = eventDriven(se, 3.0);
+      rows.push_back(between("blajer-1", "event-driven vs minimal-form", times,
+                             maxTimeDifference(changesOf(ed, el.rigid_index), ref), 1e-6, ed, rm.run));
+      rows.push_back(between("blajer-1", "event-driven vs minimal-form", where + angles,
+                             maxAngleDifference(ed, rm.run, 3.0), 1e-6, ed, rm.run));
+    }
+    const dynamics::NonsmoothRun mj = moreauJean(se, 3.0);
+    rows.push_back(between("blajer-1", "moreau-jean h=1e-4 vs min-form", times + kStepped,
+                           maxTimeDifference(steppedChanges(changesOf(mj, el.rigid_index), kMjStep), ref), kMjTimes,
+                           mj, rm.run));
+    rows.push_back(between("blajer-1", "moreau-jean h=1e-4 vs min-form", where + angles,
+                           maxAngleDifference(mj, rm.run, 3.0), kMjAngles, mj, rm.run));
+  }
+  return rows;
+}
+
+std::vector<VerificationRow> verifyBlajer2() {
+  std::vector<VerificationRow> rows;
+  Blajer2 b;
+  b.pin_in_slot = false;  // the slider body the absolute routes need
+  const MinimalFormScenario sm = blajer2MinimalForm(b);
+  const dynamics::MinimalFormRun rm = minimalForm(sm, 10.0);
+  const dynamics::RigidScenario se = blajer2Rigid(b);
+  const dynamics::NonsmoothRun ed = eventDriven(se, 10.0), mj = moreauJean(se, 10.0);
+  const Changes ref = changesOf(rm.run, 0);  // joint O, the first frictional element
+  const int O = int(se.contacts.size());     // joint friction after the guide contact
+  const std::string times = "all friction: max |t - t_mf| of " + count(ref.size(), "stick/slip changes of O [s]");
+  const std::string angles = "all friction: max |theta - theta_mf| of 3 bodies at 0.1 s steps over 10 s [rad]";
+  rows.push_back(between("blajer-2", "event-driven vs minimal-form", times,
+                         maxTimeDifference(changesOf(ed, O), ref), 1e-6, ed, rm.run));
+  rows.push_back(between("blajer-2", "event-driven vs minimal-form", angles, maxAngleDifference(ed, rm.run, 10.0),
+                         1e-6, ed, rm.run));
+  rows.push_back(between("blajer-2", "moreau-jean h=1e-4 vs min-form", times + kStepped,
+                         maxTimeDifference(steppedChanges(changesOf(mj, O), kMjStep), ref), kMjTimes, mj, rm.run));
+  rows.push_back(between("blajer-2", "moreau-jean h=1e-4 vs min-form", angles, maxAngleDifference(mj, rm.run, 10.0),
+                         kMjAngles, mj, rm.run));
+  return rows;
+}
+
+}  // namespace stickslip::mechanisms
