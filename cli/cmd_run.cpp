@@ -42,8 +42,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
                   ("a scenario file (.yaml) or a built-in scenario: " + scenarios).c_str())(
       "method", po::value<std::string>(),
       "event-driven, moreau-jean (rigid contacts with set-valued Coulomb; zheng-*: a rigid clearance "
-      "joint), penalty (belt, journal-bearing, flores-translational, muvengei-lugre, roller-crank, zheng-*) or minimal-form (Blajer: "
-      "blajer-1, blajer-2, dupont); default: penalty for belt, flores-translational, journal-bearing, "
+      "joint), penalty (every mechanism: contacts made compliant, set-valued Coulomb replaced by "
+      "--friction's law) or minimal-form (Blajer: blajer-1, blajer-2, dupont); default: penalty for belt, flores-translational, journal-bearing, "
       "muvengei-lugre and roller-crank, minimal-form for blajer-1 and blajer-2, event-driven for the others")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "KEY=VALUE: change a parameter of the mechanism (parameters.NAME, see stickslip show) or a run "
@@ -61,7 +61,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
        "brown-mcphee): " + laws +
        "; zheng-*: coulomb-stiction (dry, mu < mu_s; default), coulomb (dry, mu = mu_s), ambrosio "
        "(modified Coulomb) or none, and with --method penalty any law of the catalogue or none "
-       "(default ambrosio)").c_str())(
+       "(default ambrosio); other mechanisms with --method penalty: any law or none (default "
+       "linear)").c_str())(
       "table", po::bool_switch(),
       "roller-crank: run the review's six friction models and print the Table 4 analogue "
       "(relative CPU time, steps, max F/N, chatter in the initial stick phase)")(

@@ -223,8 +223,8 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
   } else if (method == "penalty") {
     r = runPenaltyRoute(vm, scenario, s, t_end, output_dt, progress, penalty);
   } else {
-    throw std::invalid_argument("--method: expected event-driven or moreau-jean for '" + name +
-                                "' (penalty: belt, journal-bearing, flores-translational, muvengei-lugre, roller-crank, zheng-*; minimal-form: dupont, blajer-1, blajer-2), got '" + method + "'");
+    throw std::invalid_argument("--method: expected event-driven, moreau-jean or penalty for '" + name +
+                                "', got '" + method + "'");
   }
 
   bar.finish();

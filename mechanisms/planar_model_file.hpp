@@ -32,7 +32,8 @@
 ///         - {type: journal_bearing, body_i: journal, journal_centre: [0, 0], body_j: ground,
 ///            bearing_centre: [0, 0], journal_radius: 0.0099, bearing_radius: 0.01}
 ///         # both: normal unilateral (default) | bilateral | compliant, restitution in [0, 1],
-///         # mu (both coefficients) or mu_static >= mu_kinetic >= 0; compliant: compliant_law
+///         # mu (both coefficients) or mu_static >= mu_kinetic >= 0; unilateral: compliant_law
+///         # optional, the law the penalty route gives it (dynamics/penalty_route.hpp); compliant: compliant_law
 ///         # {type: hertz | hunt_crossley | lankarani_nikravesh | flores, stiffness, exponent,
 ///         # restitution, min_impact_velocity} and impact_velocity
 ///       initial:

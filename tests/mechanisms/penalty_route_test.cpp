@@ -199,3 +199,23 @@ TEST_CASE("penalty route: a bilateral contact holds on either side, friction on 
   CHECK(e.final_v(0) == Approx(2.0 + a * 0.2).epsilon(1e-8));
   CHECK(r.final_v(0) == Approx(e.final_v(0)).epsilon(1e-4));
 }
+
+TEST_CASE("penalty route: a unilateral contact takes the compliant law written on it",
+          "[penalty-route]") {
+  // Linear (n = 1) Hunt–Crossley stiffness 1e6 N/m: the disk settles m g / K = 19.62 µm deep.
+  const auto s = mechanisms::loadPlanarModelText(
+      slidingDisk("mu: 0.3, compliant_law: {type: hunt_crossley, stiffness: 1e6, exponent: 1, "
+                  "restitution: 0.2}"),
+      "disk.yaml");
+  REQUIRE(s.contacts[0].compliant_law);
+  const dynamics::NonsmoothRun r = penalty(s, "linear", 1.0, 1e-5);
+  REQUIRE(r.ok);
+  CHECK(0.1 - r.final_q(1) == Approx(2 * 9.81 / 1e6).epsilon(1e-2));  // still settling: 0.12 % off
+  // The default steel contact is far stiffer: the same disk sinks by less than a micrometre.
+  dynamics::RigidScenario steel = s;
+  steel.contacts[0].compliant_law.reset();
+  CHECK(0.1 - penalty(steel, "linear", 1.0, 1e-5).final_q(1) < 1e-6);
+  CHECK_THROWS_WITH(mechanisms::loadPlanarModelText(
+                        slidingDisk("normal: bilateral, compliant_law: {type: hertz, stiffness: 1e6}"), "d.yaml"),
+                    Catch::Contains("model.contacts[0].compliant_law: only for normal: compliant or unilateral"));
+}
