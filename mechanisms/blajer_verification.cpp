@@ -44,17 +44,6 @@ dynamics::NonsmoothRun moreauJean(const dynamics::RigidScenario& s, double t_end
   return dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o, s.joint_friction);
 }
 
-// Stick/slip changes of one friction element, in order.
-Changes changesOf(const dynamics::NonsmoothRun& run, int element) {
-  Changes out;
-  for (const auto& e : run.events)
-    if (e.contact == element &&
-        (e.kind == dynamics::EventKind::kStick || e.kind == dynamics::EventKind::kSlipPositive ||
-         e.kind == dynamics::EventKind::kSlipNegative))
-      out.emplace_back(e.t, std::string(dynamics::toString(e.kind)));
-  return out;
-}
-
 // A time-stepping run's changes read as the event-driven ones: a start from rest shows as a
 // slip at t = h (the reference begins in it: dropped), and a reversal through v = 0 as a
 // stick of one step followed by the slip the other way (the stick dropped).
@@ -128,7 +117,7 @@ std::vector<VerificationRow> verifyDupontRoutes() {
   const std::string of = "max |t - t_ref| of " + count(ref.size(), "stick/slip changes [s]");
   const MinimalFormScenario sm = dupontMinimalForm({});
   const dynamics::MinimalFormRun rm = minimalForm(sm, 10.0);
-  rows.push_back(within("dupont", "minimal-form", of, 0.0, maxTimeDifference(changesOf(rm.run, 0), ref), 1e-6,
+  rows.push_back(within("dupont", "minimal-form", of, 0.0, maxTimeDifference(dynamics::modeChanges(rm.run, 0), ref), 1e-6,
                         rm.run));
   const dynamics::NonsmoothRun mj = moreauJean(dupontRigid({}), 10.0);
   rows.push_back(within("dupont", "moreau-jean h=1e-4", of + kStepped, 0.0,
@@ -154,19 +143,19 @@ std::vector<VerificationRow> verifyBlajer1() {
     const MinimalFormScenario sm = blajer1MinimalForm(b);
     const dynamics::MinimalFormRun rm = minimalForm(sm, 3.0);
     const dynamics::RigidScenario se = blajer1Rigid(b);
-    const Changes ref = changesOf(rm.run, 0);
+    const Changes ref = dynamics::modeChanges(rm.run, 0);
     const std::string where = std::string("friction in ") + el.name + ": ";
     const std::string times = where + "max |t - t_mf| of " + count(ref.size(), "stick/slip changes [s]");
     if (el.event_driven) {
       const dynamics::NonsmoothRun ed = eventDriven(se, 3.0);
       rows.push_back(between("blajer-1", "event-driven vs minimal-form", times,
-                             maxTimeDifference(changesOf(ed, el.rigid_index), ref), 1e-6, ed, rm.run));
+                             maxTimeDifference(dynamics::modeChanges(ed, el.rigid_index), ref), 1e-6, ed, rm.run));
       rows.push_back(between("blajer-1", "event-driven vs minimal-form", where + angles,
                              maxAngleDifference(ed, rm.run, 3.0), 1e-6, ed, rm.run));
     }
     const dynamics::NonsmoothRun mj = moreauJean(se, 3.0);
     rows.push_back(between("blajer-1", "moreau-jean h=1e-4 vs min-form", times + kStepped,
-                           maxTimeDifference(steppedChanges(changesOf(mj, el.rigid_index), kMjStep), ref), kMjTimes,
+                           maxTimeDifference(steppedChanges(dynamics::modeChanges(mj, el.rigid_index), kMjStep), ref), kMjTimes,
                            mj, rm.run));
     rows.push_back(between("blajer-1", "moreau-jean h=1e-4 vs min-form", where + angles,
                            maxAngleDifference(mj, rm.run, 3.0), kMjAngles, mj, rm.run));
@@ -182,16 +171,16 @@ std::vector<VerificationRow> verifyBlajer2() {
   const dynamics::MinimalFormRun rm = minimalForm(sm, 10.0);
   const dynamics::RigidScenario se = blajer2Rigid(b);
   const dynamics::NonsmoothRun ed = eventDriven(se, 10.0), mj = moreauJean(se, 10.0);
-  const Changes ref = changesOf(rm.run, 0);  // joint O, the first frictional element
+  const Changes ref = dynamics::modeChanges(rm.run, 0);  // joint O, the first frictional element
   const int O = int(se.contacts.size());     // joint friction after the guide contact
   const std::string times = "all friction: max |t - t_mf| of " + count(ref.size(), "stick/slip changes of O [s]");
   const std::string angles = "all friction: max |theta - theta_mf| of 3 bodies at 0.1 s steps over 10 s [rad]";
   rows.push_back(between("blajer-2", "event-driven vs minimal-form", times,
-                         maxTimeDifference(changesOf(ed, O), ref), 1e-6, ed, rm.run));
+                         maxTimeDifference(dynamics::modeChanges(ed, O), ref), 1e-6, ed, rm.run));
   rows.push_back(between("blajer-2", "event-driven vs minimal-form", angles, maxAngleDifference(ed, rm.run, 10.0),
                          1e-6, ed, rm.run));
   rows.push_back(between("blajer-2", "moreau-jean h=1e-4 vs min-form", times + kStepped,
-                         maxTimeDifference(steppedChanges(changesOf(mj, O), kMjStep), ref), kMjTimes, mj, rm.run));
+                         maxTimeDifference(steppedChanges(dynamics::modeChanges(mj, O), kMjStep), ref), kMjTimes, mj, rm.run));
   rows.push_back(between("blajer-2", "moreau-jean h=1e-4 vs min-form", angles, maxAngleDifference(mj, rm.run, 10.0),
                          kMjAngles, mj, rm.run));
   return rows;

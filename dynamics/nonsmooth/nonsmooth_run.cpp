@@ -28,11 +28,12 @@ std::string_view toString(EventKind k) {
   return "?";
 }
 
-std::vector<ModeChange> modeChanges(const NonsmoothRun& run) {
+std::vector<ModeChange> modeChanges(const NonsmoothRun& run, int element) {
   std::vector<ModeChange> changes;
   for (const ContactEvent& e : run.events)
-    if (e.kind == EventKind::kStick || e.kind == EventKind::kSlipPositive ||
-        e.kind == EventKind::kSlipNegative)
+    if ((element < 0 || e.contact == element) &&
+        (e.kind == EventKind::kStick || e.kind == EventKind::kSlipPositive ||
+         e.kind == EventKind::kSlipNegative))
       changes.emplace_back(e.t, std::string(toString(e.kind)));
   return changes;
 }

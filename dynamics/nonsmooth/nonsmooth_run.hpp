@@ -57,7 +57,8 @@ struct NonsmoothRun {
 /// A stick/slip change: its time and kind ("stick", "slip+", "slip-").
 using ModeChange = std::pair<double, std::string>;
 /// The run's stick/slip changes in order (impacts, openings and closings left out).
-std::vector<ModeChange> modeChanges(const NonsmoothRun& run);
+/// With element ≥ 0, only those of that contact (or joint friction: index after the contacts).
+std::vector<ModeChange> modeChanges(const NonsmoothRun& run, int element = -1);
 /// Max |Δt| between two lists of changes matched one to one with equal kinds; +∞ when they
 /// cannot be matched (different counts or kinds).
 double maxModeTimeError(const std::vector<ModeChange>& changes,
