@@ -76,6 +76,7 @@ void jointBlocks(const PlanarJoint& jt, const Pose& pi, const Pose& pj, Block& j
       }
       break;
     }
+    case JointType::kAngle:
     case JointType::kRheonomicDriver:
       ji(0, 2) = -1.0;
       jj(0, 2) = 1.0;
@@ -98,6 +99,7 @@ void jointResidual(const PlanarJoint& jt, const Pose& pi, const Pose& pj, double
       phi(jt.row) = (pi.a * perp(jt.u_i)).dot(d);
       phi(jt.row + 1) = pj.theta - pi.theta - jt.theta0;
       break;
+    case JointType::kAngle: phi(jt.row) = pj.theta - pi.theta - jt.theta0; break;
     case JointType::kRheonomicDriver: phi(jt.row) = pj.theta - pi.theta - jt.angle(t); break;
   }
 }
@@ -220,6 +222,18 @@ int PlanarModel::addFixed(BodyIndex i, const Vector2d& s_i, BodyIndex j, const V
   jt.s_j = s_j;
   jt.theta0 = theta0;
   return addJoint(std::move(jt), 3);
+}
+
+int PlanarModel::addAngle(BodyIndex i, BodyIndex j, double theta0, std::string name) {
+  checkPair(i, j, "PlanarModel::addAngle");
+  if (!std::isfinite(theta0)) throw std::invalid_argument("PlanarModel::addAngle: expected a finite angle");
+  PlanarJoint jt;
+  jt.type = JointType::kAngle;
+  jt.name = std::move(name);
+  jt.body_i = i;
+  jt.body_j = j;
+  jt.theta0 = theta0;
+  return addJoint(std::move(jt), 1);
 }
 
 int PlanarModel::addRheonomicDriver(BodyIndex i, BodyIndex j, std::function<double(double)> angle,
@@ -352,6 +366,7 @@ void PlanarModel::gamma(double t, const Eigen::Ref<const VectorXd>& q,
         if (jt.type == JointType::kTranslational) gam(jt.row + 1) = 0.0;
         break;
       }
+      case JointType::kAngle: gam(jt.row) = 0.0; break;
       case JointType::kRheonomicDriver: gam(jt.row) = jt.angle_acceleration(t); break;
     }
   }

@@ -13,6 +13,7 @@
 ///       n_i = A_i R u_i: the point s_j of j stays on the line through s_i along u_i of i (1 row)
 ///   translational(i, s_i, u_i, j, s_j): point-on-line plus θ_j − θ_i − θ_0 = 0          (2 rows)
 ///   fixed(i, s_i, j, s_j): revolute plus θ_j − θ_i − θ_0 = 0                             (3 rows)
+///   angle(i, j, θ_0):  θ_j − θ_i − θ_0 = 0, a relative rotation held fixed               (1 row)
 ///   rheonomic driver(i, j, θ(t)): θ_j − θ_i − θ(t) = 0, Φt = −θ′, γ = θ″                 (1 row)
 /// θ_0 is the relative angle when the joint is added (taken from add*'s argument).
 /// The ground is body kGround: r = 0, θ = 0, its "local" points are global points.
@@ -45,7 +46,7 @@ struct PlanarBody {
   double inertia = 0.0;  ///< about the centroid [kg·m²], > 0
 };
 
-enum class JointType { kRevolute, kTranslational, kFixed, kPointOnLine, kRheonomicDriver };
+enum class JointType { kRevolute, kTranslational, kFixed, kPointOnLine, kAngle, kRheonomicDriver };
 
 /// Description of one ideal joint or driver (see the file comment for its equations).
 struct PlanarJoint {
@@ -90,6 +91,9 @@ class PlanarModel final : public MultibodySystem {
                      BodyIndex j, const Eigen::Vector2d& s_j, std::string name = "point-on-line");
   int addFixed(BodyIndex i, const Eigen::Vector2d& s_i, BodyIndex j, const Eigen::Vector2d& s_j,
                double theta0 = 0.0, std::string name = "fixed");
+  /// θ_j − θ_i = θ0, a scleronomic constraint (a driver that holds an angle still); its
+  /// multiplier is the holding torque, signed as a driver's.
+  int addAngle(BodyIndex i, BodyIndex j, double theta0, std::string name = "angle");
   /// θ_j − θ_i = θ(t); its multiplier is the driving torque: −λ acts on j, +λ on i.
   int addRheonomicDriver(BodyIndex i, BodyIndex j, std::function<double(double)> angle,
                          std::function<double(double)> angle_rate,

@@ -58,6 +58,7 @@ class Expression {
   double own_t = 0.0;
   std::shared_ptr<StateVariables> state;  ///< kept alive while the parser points into it
   bool uses_state = false;
+  bool uses_time = false;
   double at(double t) {
     own_t = t;
     return parser.Eval();
@@ -194,7 +195,7 @@ std::shared_ptr<Expression> Loader::expression(const YAML::Node& n, const std::s
     e->parser.SetExpr(text);
     e->parser.Eval();  // parses now: syntax errors at load time
     for (const auto& used : e->parser.GetUsedVar())
-      if (used.first != "t") e->uses_state = true;
+      (used.first == "t" ? e->uses_time : e->uses_state) = true;
   } catch (const mu::Parser::exception_type& err) {
     std::string what = "expression \"" + text + "\": " + err.GetMsg();
     if (err.GetMsg().find("position") == std::string::npos && err.GetPos() >= 0)
@@ -413,6 +414,15 @@ void Loader::drivers(const YAML::Node& n) {
     if (bi == bj) fail(d["body_j"], path + ".body_j", "expected a body other than body_i");
     const auto angle = expression(required(d, path, "angle", "theta_j - theta_i as an expression of t [rad]"),
                                   path + ".angle", Vars::kTime);
+    // An angle that does not depend on t holds the bodies' relative rotation: a scleronomic
+    // constraint, which keeps the mechanism's motion free (the minimal form needs that).
+    if (!angle->uses_time) {
+      for (const char* key : {"rate", "acceleration"})
+        if (d[key].IsDefined() && number(d[key], path + "." + key) != 0.0)
+          fail(d[key], path + "." + key, "expected 0: the angle does not change with t");
+      s_.model.addAngle(bi, bj, angle->at(0.0), name);
+      return;
+    }
     // Rate and acceleration not given: differentiated numerically (five-point differences).
     std::function<double(double)> rate, acceleration;
     std::shared_ptr<Expression> r;
@@ -666,11 +676,16 @@ void Loader::initial(const YAML::Node& n, const YAML::Node& model) {
       }
     }
   }
-  if (s_.model.constraintCount() == 0) return;
-  const dynamics::AssemblyResult r = dynamics::assemble(s_.model, 0.0, held, s_.q0, s_.v0);
+  // Bilateral contacts are closed constraints too: assembled with their point-on-line joints.
+  dynamics::PlanarModel closed = s_.model;
+  for (const dynamics::RigidContact& c : s_.contacts)
+    if (c.normal == dynamics::RigidContact::Normal::kBilateral && c.shape == dynamics::RigidContact::Shape::kDiskLine)
+      dynamics::addClosingJoint(closed, c);
+  if (closed.constraintCount() == 0) return;
+  const dynamics::AssemblyResult r = dynamics::assemble(closed, 0.0, held, s_.q0, s_.v0);
   if (!r.ok()) {
     std::ostringstream os;
-    os << "kinematic assembly cannot close the joints and drivers at t = 0 from the bodies' positions ("
+    os << "kinematic assembly cannot close the joints, drivers and bilateral contacts at t = 0 from the bodies' positions ("
        << dynamics::toString(r.status) << ": " << r.message << "; residual " << r.position_residual
        << "): give positions nearer to an assembled configuration, or hold fewer or other coordinates in "
           "initial.independent";
@@ -745,10 +760,15 @@ dynamics::RigidScenario Loader::load(const YAML::Node& model) {
   }
   initial(model["initial"], model);
   // A unilateral contact must not start penetrating: its first impact would be meaningless.
+  // (A bilateral one is closed by the assembly, unless its bodies' coordinates are all held.)
   if (const auto found = dynamics::initialPenetration(s_.model, s_.contacts, s_.q0, 1e-9)) {
     std::ostringstream os;
-    os << "the contact starts penetrating: gap " << found->second
-       << " m < 0 at t = 0; move the bodies apart in their positions (or make the contact compliant)";
+    if (s_.contacts[found->first].normal == dynamics::RigidContact::Normal::kBilateral)
+      os << "the bilateral contact starts apart: gap " << found->second
+         << " m at t = 0; place its bodies on the line or hold fewer coordinates in initial.independent";
+    else
+      os << "the contact starts penetrating: gap " << found->second
+         << " m < 0 at t = 0; move the bodies apart in their positions (or make the contact compliant)";
     fail(contact_lines_[found->first], contact_paths_[found->first], os.str());
   }
   return std::move(s_);

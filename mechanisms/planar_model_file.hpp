@@ -1,6 +1,6 @@
 #pragma once
 /// \file A planar mechanism described in a YAML file (`model:` section), built into a
-/// dynamics::RigidScenario that the event-driven and Moreau–Jean formulations run.
+/// dynamics::RigidScenario that every route runs.
 /// Examples: mechanisms/scenarios/{incline,belt,slider_crank}.yaml.
 ///
 ///     model:
@@ -18,6 +18,8 @@
 ///       drivers:                           # theta_j - theta_i = angle(t); body_i default ground
 ///         - {body_j: crank, angle: w*t, rate: w, acceleration: 0}
 ///         # rate, acceleration omitted: five-point central differences of angle (rate)
+///         - {body_j: slider, angle: 0}     # an angle without t holds the rotation: a
+///                                          # scleronomic constraint (PlanarModel::addAngle)
 ///       forces:
 ///         - {type: force, body: crank, point: [0, 0], fx: -2*vx_crank, fy: 0}
 ///         - {type: force, body: crank, magnitude: 8*sin(2*t), direction: 0.2}  # angle [rad]
@@ -45,7 +47,8 @@
 /// an expression that contains a comma, a colon or starts with a YAML indicator.
 /// Initial state: positions and velocities from the bodies (default 0); the coordinates in
 /// initial.independent (and their velocities) are held, the others are corrected by kinematic
-/// assembly at t = 0 (dynamics/model_assembly.hpp) so that every joint and driver is closed.
+/// assembly at t = 0 (dynamics/model_assembly.hpp) so that every joint, driver and bilateral
+/// contact is closed.
 ///
 /// The expressions keep their variables inside the scenario: run one loaded scenario from one
 /// thread at a time (load it once per thread for parallel runs).

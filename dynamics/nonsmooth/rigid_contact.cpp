@@ -131,6 +131,15 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
   }
 }
 
+int addClosingJoint(PlanarModel& model, const RigidContact& c) {
+  if (c.normal != RigidContact::Normal::kBilateral || c.shape != RigidContact::Shape::kDiskLine)
+    throw std::invalid_argument("addClosingJoint: contact '" + c.name + "' is not a bilateral disk-line contact");
+  const PointLineContact& g = c.geometry;
+  const Eigen::Vector2d tangent(g.line_normal_on_j.y(), -g.line_normal_on_j.x());
+  return model.addPointOnLine(c.body_j, g.line_point_on_j + c.radius * g.line_normal_on_j, tangent, c.body_i,
+                              g.point_on_i, c.name);
+}
+
 std::optional<std::pair<std::size_t, double>> initialPenetration(
     const PlanarModel& model, const std::vector<RigidContact>& contacts, const Eigen::VectorXd& q0,
     double tolerance) {
@@ -138,7 +147,9 @@ std::optional<std::pair<std::size_t, double>> initialPenetration(
   evaluateContacts(model, contacts, 0.0, q0, Eigen::VectorXd::Zero(model.velocitySize()), kin, false);
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const double gap = kin.gap(Eigen::Index(k));
-    if (contacts[k].normal == RigidContact::Normal::kUnilateral && gap < -tolerance)
+    const RigidContact::Normal normal = contacts[k].normal;
+    if ((normal == RigidContact::Normal::kUnilateral && gap < -tolerance) ||
+        (normal == RigidContact::Normal::kBilateral && std::abs(gap) > tolerance))
       return std::pair{k, gap};
   }
   return std::nullopt;
@@ -149,9 +160,13 @@ void requireNoInitialPenetration(const PlanarModel& model, const std::vector<Rig
   const auto found = initialPenetration(model, contacts, q0, tolerance);
   if (!found) return;
   std::ostringstream os;
-  os << caller << ": the initial state penetrates contact '" << contacts[found->first].name
-     << "' by " << -found->second << " m (gap tolerance " << tolerance
-     << " m): start its bodies apart or touching";
+  const RigidContact& c = contacts[found->first];
+  if (c.normal == RigidContact::Normal::kBilateral)
+    os << caller << ": the initial state leaves bilateral contact '" << c.name << "' at gap " << found->second
+       << " m (tolerance " << tolerance << " m): start its bodies touching";
+  else
+    os << caller << ": the initial state penetrates contact '" << c.name << "' by " << -found->second
+       << " m (gap tolerance " << tolerance << " m): start its bodies apart or touching";
   throw std::invalid_argument(os.str());
 }
 

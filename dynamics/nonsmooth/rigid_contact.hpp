@@ -118,14 +118,21 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
                       const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
                       bool drift = true);
 
-/// The first unilateral contact whose gap at (0, q0) is below −tolerance, and that gap.
+/// Adds to `model` the point-on-line joint that keeps the bilateral disk–line contact `c`
+/// closed (g = 0): the line of body j moved out by ρ along its normal, through which the disk's
+/// centre on body i stays. Returns the joint's index. Throws std::invalid_argument for another
+/// kind of contact.
+int addClosingJoint(PlanarModel& model, const RigidContact& c);
+
+/// The first contact the state (0, q0) violates — a unilateral one whose gap is below
+/// −tolerance, or a bilateral one whose |gap| exceeds it — and that gap.
 std::optional<std::pair<std::size_t, double>> initialPenetration(
     const PlanarModel& model, const std::vector<RigidContact>& contacts, const Eigen::VectorXd& q0,
     double tolerance);
-/// Throws std::invalid_argument("<caller>: the initial state penetrates contact '<name>' by …")
-/// when a unilateral contact's gap at (0, q0) is below −tolerance: a rigid formulation would
-/// start from an impossible state (and Baumgarte's feedback push the bodies apart, adding
-/// energy). Compliant contacts (penetration is their state) and bilateral ones are left alone.
+/// Throws std::invalid_argument("<caller>: the initial state penetrates contact '<name>' by …",
+/// or "… leaves bilateral contact '<name>' apart by …") when initialPenetration finds one: a
+/// rigid formulation would start from an impossible state (and Baumgarte's feedback push the
+/// bodies apart, adding energy). Compliant contacts (penetration is their state) are left alone.
 void requireNoInitialPenetration(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                                  const Eigen::VectorXd& q0, double tolerance, std::string_view caller);
 

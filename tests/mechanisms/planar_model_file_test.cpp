@@ -231,7 +231,7 @@ TEST_CASE("model file: errors name file, line, key path, what was expected", "[m
   initial:
     independent: [x_crank, theta_crank]
 )Y")
-            .rfind("m.yaml:7: model.initial: kinematic assembly cannot close the joints and drivers at t = 0", 0) == 0);
+            .rfind("m.yaml:7: model.initial: kinematic assembly cannot close the joints, drivers and bilateral contacts at t = 0", 0) == 0);
   CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1, inertia: 0.01, position: [0, -0.01, 0]}\n"
                 "  contacts:\n    - {type: point_line, body_i: block}\n") ==
         "m.yaml:5: model.contacts[0]: the contact starts penetrating: gap -0.01 m < 0 at t = 0; move the bodies "
