@@ -400,13 +400,16 @@ ContactMode Engine::trialAndError(const lcp::FrictionProblem2D& p, bool stick_ca
   if (stick_candidate) {
     r = w.fullPivLu().solve(-q);
     if (r(0) >= 0.0 && std::abs(r(1)) <= mu_s * r(0) + tol) return ContactMode::kStick;
-    if (r(0) >= 0.0) {
-      const double s = -sgn(r(1));  // slip against the force that would be needed to stick
-      const double n = -q(0) / (w(0, 0) - s * mu_s * w(0, 1));
-      if (n > 0.0) {
-        r << n, -s * mu_s * n;
-        return s > 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
-      }
+    // Slip against the force that would be needed to stick. Where sticking would pull on the
+    // contact (rₙ < 0), or needs no finite force at all (a kinematic reversal such as a
+    // slider at a dead centre: W_tt ≈ 0), slipping is accepted only if the sliding then
+    // accelerates the way it slips.
+    const double s = -sgn(r(1));
+    const double n = -q(0) / (w(0, 0) - s * mu_s * w(0, 1));
+    const double sliding_acceleration = q(1) + (w(1, 0) - s * mu_s * w(1, 1)) * n;
+    if (s != 0.0 && n > 0.0 && (r(0) >= 0.0 || s * sliding_acceleration >= -tol)) {
+      r << n, -s * mu_s * n;
+      return s > 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
     }
     r.setZero();
     if (q(0) >= -tol) return ContactMode::kOpen;
