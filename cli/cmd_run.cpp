@@ -43,7 +43,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "method", po::value<std::string>(),
       "event-driven, moreau-jean (rigid contacts with set-valued Coulomb; zheng-*: a rigid clearance "
       "joint), penalty (every mechanism: contacts made compliant, set-valued Coulomb replaced by "
-      "--friction's law) or minimal-form (Blajer: blajer-1, blajer-2, dupont); default: penalty for belt, flores-translational, journal-bearing, "
+      "--friction's law) or minimal-form (Blajer's reduction: mechanisms whose constraints all stay closed "
+      "and whose friction slides with one velocity; otherwise it says why not); default: penalty for belt, flores-translational, journal-bearing, "
       "muvengei-lugre and roller-crank, minimal-form for blajer-1 and blajer-2, event-driven for the others")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "KEY=VALUE: change a parameter of the mechanism (parameters.NAME, see stickslip show) or a run "

@@ -13,27 +13,19 @@
 #include "dynamics/nonsmooth/stick_statistics.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/dupont.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
 
 namespace stickslip::cli {
-
-namespace {
-
-mechanisms::MinimalFormScenario minimalFormScenario(const mechanisms::Scenario& s) {
-  if (const auto* b = std::get_if<mechanisms::Blajer1>(&s.data)) return mechanisms::blajer1MinimalForm(*b);
-  if (const auto* b = std::get_if<mechanisms::Blajer2>(&s.data)) return mechanisms::blajer2MinimalForm(*b);
-  if (const auto* d = std::get_if<mechanisms::Dupont>(&s.data)) return mechanisms::dupontMinimalForm(*d);
-  throw std::invalid_argument("--method minimal-form: expected a scenario blajer-1, blajer-2 or dupont, got '" +
-                              s.name + "'");
-}
-
-}  // namespace
 
 int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scenario, std::ostream& out,
                    std::ostream& err) {
   const std::string& name = scenario.name;
-  const mechanisms::MinimalFormScenario s = minimalFormScenario(scenario);
+  const mechanisms::MinimalFormScenario s = scenario.model ? dynamics::minimalFormModel(*scenario.model)
+                                                           : mechanisms::buildMinimalForm(name, scenario.data);
   dynamics::MinimalFormSimulationOptions o;
-  o.t_end = vm["t-end"].defaulted() ? (name == "blajer-1" ? 3.0 : 10.0) : vm["t-end"].as<double>();
+  o.t_end = !vm["t-end"].defaulted() ? vm["t-end"].as<double>()
+            : scenario.model         ? 1.0
+                                     : mechanisms::rigidScenarioInfo(name).t_end;
   o.relative_tolerance = vm["tolerance"].as<double>();
   o.absolute_tolerance = 1e-2 * o.relative_tolerance;
   const std::string csv = outputPath(vm);

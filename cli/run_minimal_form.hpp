@@ -1,6 +1,6 @@
 #pragma once
-/// \file `stickslip run SCENARIO --method minimal-form` on blajer-1, blajer-2 or dupont
-/// (mechanisms/blajer.hpp, dynamics/minimal_form.hpp).
+/// \file `stickslip run SCENARIO --method minimal-form`: Blajer's minimal form
+/// (dynamics/minimal_form.hpp) of any mechanism it can take (dynamics/minimal_form_route.hpp).
 
 #include <iosfwd>
 #include <string>

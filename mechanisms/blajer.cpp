@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "dynamics/minimal_form_route.hpp"
 #include "dynamics/model_assembly.hpp"
 
 namespace stickslip::mechanisms {
@@ -120,39 +121,7 @@ Blajer1Links addBlajer1Links(const Blajer1& b, PlanarModel& model) {
 
 }  // namespace
 
-MinimalFormScenario blajer1MinimalForm(const Blajer1& b) {
-  b.validate();
-  MinimalFormScenario s;
-  s.name = "blajer-1";
-  PlanarModel& model = s.model;
-  const Blajer1Links k = addBlajer1Links(b, model);
-  const auto l1 = k.l1, l3 = k.l3;
-  const int O = k.O, A = k.A, B = k.B;
-  const int G = model.addTranslational(kGround, {0.0, 0.0}, {1.0, 0.0}, l3, {b.a3, 0.0}, -M_PI / 2, "guide");
-  if (b.friction) {
-    if (b.frictional.O) s.friction.push_back(revolute("O", O, b.d, b.mu_rs, b.mu_rk));
-    if (b.frictional.A) s.friction.push_back(revolute("A", A, b.d, b.mu_rs, b.mu_rk));
-    if (b.frictional.B) s.friction.push_back(revolute("B", B, b.d, b.mu_rs, b.mu_rk));
-    if (b.frictional.guide) {
-      FrictionalJoint f;
-      f.name = "guide";
-      f.joint = G;
-      f.kind = FrictionJointKind::kPrismatic;
-      f.mu_static = b.mu_ts;
-      f.mu_kinetic = b.mu_tk;
-      s.friction.push_back(f);
-    }
-  }
-  s.options.independent = {PlanarModel::coordinate(l1, 2)};
-  s.options.cut_joints = {B};
-  const double t1 = b.theta1, t2 = std::asin((b.a3 - b.a1 * std::sin(t1)) / b.a2);
-  const double xb = 2 * b.a1 * std::cos(t1) + 2 * b.a2 * std::cos(t2);
-  s.x0 = chainGuess(b.a1, b.a2, t1, t2, Eigen::Vector3d(xb, b.a3, -M_PI / 2));
-  assembleAtRest(model, PlanarModel::coordinate(l1, 2), s.x0, s.u0, "blajer-1");
-  s.u0 = Eigen::VectorXd::Zero(1);
-  s.drive = Eigen::VectorXd::Unit(model.velocitySize(), PlanarModel::coordinate(l1, 2));
-  return s;
-}
+MinimalFormScenario blajer1MinimalForm(const Blajer1& b) { return dynamics::minimalFormModel(blajer1Rigid(b)); }
 
 dynamics::RigidScenario blajer1Rigid(const Blajer1& b) {
   b.validate();
@@ -160,11 +129,9 @@ dynamics::RigidScenario blajer1Rigid(const Blajer1& b) {
   s.name = "blajer-1";
   PlanarModel& model = s.model;
   const Blajer1Links k = addBlajer1Links(b, model);
-  const auto l3 = k.l3;
+  const auto l1 = k.l1, l3 = k.l3;
   const int O = k.O, A = k.A, B = k.B;
-  const double hold = -M_PI / 2;
-  model.addRheonomicDriver(kGround, l3, [hold](double) { return hold; }, [](double) { return 0.0; },
-                           [](double) { return 0.0; }, "guide angle");
+  model.addAngle(kGround, l3, -M_PI / 2, "guide angle");
   if (b.friction) {
     if (b.frictional.O) s.joint_friction.push_back(revoluteRigid("O", O, b.d, b.mu_rs, b.mu_rk));
     if (b.frictional.A) s.joint_friction.push_back(revoluteRigid("A", A, b.d, b.mu_rs, b.mu_rk));
@@ -181,9 +148,11 @@ dynamics::RigidScenario blajer1Rigid(const Blajer1& b) {
     guide.mu_kinetic = b.mu_tk;
   }
   s.contacts.push_back(guide);
-  const MinimalFormScenario m = blajer1MinimalForm(b);
-  s.q0 = m.x0;
-  s.v0 = Eigen::VectorXd::Zero(s.q0.size());
+  // The foot on the x axis with the crank at theta1 (the guess is exact; assembly polishes it).
+  const double t1 = b.theta1, t2 = std::asin((b.a3 - b.a1 * std::sin(t1)) / b.a2);
+  const double xb = 2 * b.a1 * std::cos(t1) + 2 * b.a2 * std::cos(t2);
+  s.q0 = chainGuess(b.a1, b.a2, t1, t2, Eigen::Vector3d(xb, b.a3, -M_PI / 2));
+  assembleAtRest(model, PlanarModel::coordinate(l1, 2), s.q0, s.v0, "blajer-1");
   return s;
 }
 
@@ -224,30 +193,7 @@ static MinimalFormScenario blajer2PinInSlot(const Blajer2& b) {
 
 MinimalFormScenario blajer2MinimalForm(const Blajer2& b) {
   b.validate();
-  if (b.pin_in_slot) return blajer2PinInSlot(b);
-  MinimalFormScenario s;
-  s.name = "blajer-2";
-  const Blajer2Bodies k = blajer2Common(b, s.model);
-  const int G = s.model.addTranslational(kGround, {0.0, 0.0}, {1.0, 0.0}, k.slider, {0.0, 0.0}, 0.0, "guide");
-  const int B = s.model.addRevolute(k.rod, {b.a2, 0.0}, k.slider, {0.0, 0.0}, "B");
-  if (b.frictional.O) s.friction.push_back(revolute("O", k.O, b.d, b.mu_rs, b.mu_rk));
-  if (b.frictional.A) s.friction.push_back(revolute("A", k.A, b.d, b.mu_rs, b.mu_rk));
-  if (b.frictional.B) s.friction.push_back(revolute("B", B, b.d, b.mu_rs, b.mu_rk));
-  if (b.frictional.guide) {
-    FrictionalJoint f;
-    f.name = "guide";
-    f.joint = G;
-    f.kind = FrictionJointKind::kPrismatic;
-    f.mu_static = b.mu_ts;
-    f.mu_kinetic = b.mu_tk;
-    s.friction.push_back(f);
-  }
-  s.options.independent = {PlanarModel::coordinate(k.crank, 2)};
-  s.x0 = chainGuess(b.a1, b.a2, 0.0, 0.0, Eigen::Vector3d(2 * (b.a1 + b.a2), 0.0, 0.0));
-  assembleAtRest(s.model, PlanarModel::coordinate(k.crank, 2), s.x0, s.u0, "blajer-2");
-  s.u0 = Eigen::VectorXd::Zero(1);
-  s.drive = Eigen::VectorXd::Unit(s.model.velocitySize(), PlanarModel::coordinate(k.crank, 2));
-  return s;
+  return b.pin_in_slot ? blajer2PinInSlot(b) : dynamics::minimalFormModel(blajer2Rigid(b));
 }
 
 dynamics::RigidScenario blajer2Rigid(const Blajer2& b) {
@@ -258,9 +204,9 @@ dynamics::RigidScenario blajer2Rigid(const Blajer2& b) {
   dynamics::RigidScenario s;
   s.name = "blajer-2";
   const Blajer2Bodies k = blajer2Common(b, s.model);
-  s.model.addRheonomicDriver(kGround, k.slider, [](double) { return 0.0; }, [](double) { return 0.0; },
-                             [](double) { return 0.0; }, "guide angle");
+  // B before the guide: the guide then closes the loop, as Blajer cuts it (m2 = 2 rows).
   const int B = s.model.addRevolute(k.rod, {b.a2, 0.0}, k.slider, {0.0, 0.0}, "B");
+  s.model.addAngle(kGround, k.slider, 0.0, "guide angle");
   if (b.frictional.O) s.joint_friction.push_back(revoluteRigid("O", k.O, b.d, b.mu_rs, b.mu_rk));
   if (b.frictional.A) s.joint_friction.push_back(revoluteRigid("A", k.A, b.d, b.mu_rs, b.mu_rk));
   if (b.frictional.B) s.joint_friction.push_back(revoluteRigid("B", B, b.d, b.mu_rs, b.mu_rk));
@@ -279,42 +225,6 @@ dynamics::RigidScenario blajer2Rigid(const Blajer2& b) {
   return s;
 }
 
-MinimalFormScenario dupontMinimalForm(const Dupont& d) {
-  d.validate();
-  MinimalFormScenario s;
-  s.name = "dupont";
-  const auto m1 = s.model.addBody("m1", d.m1, d.m1 * 1e-4);
-  const auto m2 = s.model.addBody("m2", d.m2, d.m2 * 1e-4);
-  s.model.addTranslational(kGround, {0.0, 0.0}, {0.0, 1.0}, m2, {0.0, 0.0}, 0.0, "guide");
-  const int slot = s.model.addPointOnLine(m2, {0.0, 0.0}, {1.0, 0.0}, m1, {0.0, 0.0}, "slot");
-  const double a1 = d.f1_amplitude, w1 = d.f1_frequency, a2 = d.f2_amplitude, w2 = d.f2_frequency;
-  s.model.addAppliedForce(m1, {0.0, 0.0}, [a1, w1](double t) { return Eigen::Vector2d(a1 * std::sin(w1 * t), 0.0); });
-  s.model.addAppliedForce(m2, {0.0, 0.0}, [a2, w2](double t) { return Eigen::Vector2d(0.0, a2 * std::cos(w2 * t)); });
-  FrictionalJoint f;
-  f.name = "slot";
-  f.joint = slot;
-  f.kind = FrictionJointKind::kPrismatic;
-  f.mu_static = d.mu_static;
-  f.mu_kinetic = d.mu_kinetic;
-  s.friction.push_back(f);
-  s.options.independent = {PlanarModel::coordinate(m1, 0), PlanarModel::coordinate(m2, 1),
-                           PlanarModel::coordinate(m1, 2)};
-  s.x0 = Eigen::VectorXd::Zero(6);
-  s.u0 = Eigen::VectorXd::Zero(3);
-  s.drive = Eigen::VectorXd::Unit(6, PlanarModel::coordinate(m1, 0));
-  return s;
-}
-
-const std::vector<std::string>& minimalFormScenarioNames() {
-  static const std::vector<std::string> names{"blajer-1", "blajer-2", "dupont"};
-  return names;
-}
-
-MinimalFormScenario buildMinimalFormScenario(const std::string& name) {
-  if (name == "blajer-1") return blajer1MinimalForm({});
-  if (name == "blajer-2") return blajer2MinimalForm({});
-  if (name == "dupont") return dupontMinimalForm({});
-  throw std::invalid_argument("minimal form: unknown scenario '" + name + "' (built-in: blajer-1, blajer-2, dupont)");
-}
+MinimalFormScenario dupontMinimalForm(const Dupont& d) { return dynamics::minimalFormModel(dupontRigid(d)); }
 
 }  // namespace stickslip::mechanisms

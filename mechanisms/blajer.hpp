@@ -3,12 +3,12 @@
 /// friction", §6) for the minimal form
 /// (dynamics/minimal_form.hpp), and Dupont's two masses (§3) in the same form.
 ///
-/// Both examples are built twice from one description of the physics:
-///  - for the minimal form: a PlanarModel whose guide is a translational joint, with
-///    FrictionalJoint entries (revolute: μ d |R|, prismatic: μ |N|);
-///  - for the event-driven absolute formulation (simulateEventDriven): the same bodies and
-///    revolute joints with RevoluteFriction, the guide's rotation held by a driver θ(t) ≡ 0
-///    and its normal direction by a bilateral RigidContact with the same μs, μk.
+/// Each example is one mechanism (a RigidScenario) that every route runs: the bodies, the
+/// revolute joints with RevoluteFriction, the guide's rotation held (PlanarModel::addAngle)
+/// and its normal direction a bilateral RigidContact with μs, μk. The minimal form takes it
+/// through dynamics/minimal_form_route.hpp (the guide becomes a point-on-line joint with
+/// prismatic friction μ |N|, the joints' friction μ d |R|). Only Example 2's pin-in-slot
+/// variant, Blajer's own, is built for the minimal form alone.
 /// Blajer writes the revolute friction torque as μ d |R| with d = 0.05 m called the bearing
 /// diameter; we keep his formula, so the lever arm is d itself (radius field = d).
 ///
@@ -36,23 +36,15 @@
 #include <string>
 #include <vector>
 
-#include "dynamics/minimal_form.hpp"
+#include "dynamics/minimal_form_route.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "mechanisms/dupont.hpp"
 
 namespace stickslip::mechanisms {
 
-/// A mechanism ready for the minimal form: model, frictional joints, reduction options,
-/// assembled initial state. MinimalForm keeps a reference to `model`: build it after the
-/// scenario has its final address.
-struct MinimalFormScenario {
-  std::string name;
-  dynamics::PlanarModel model;
-  std::vector<dynamics::FrictionalJoint> friction;
-  dynamics::MinimalFormOptions options;
-  Eigen::VectorXd x0, u0;
-  Eigen::VectorXd drive;  ///< generalized direction of the driving torque (inverse dynamics)
-};
+/// A mechanism in Blajer's terms (model, frictional joints, reduction options, assembled
+/// initial state).
+using MinimalFormScenario = dynamics::MinimalFormModel;
 
 /// Which joints of a Blajer example carry friction (all in the paper).
 struct BlajerFriction {
@@ -86,22 +78,19 @@ struct Blajer2 {
   void validate() const;
 };
 
+/// The minimal form of the event-driven build below (dynamics/minimal_form_route.hpp); for
+/// Example 2 with pin_in_slot, Blajer's pin-in-slot joint, which only the minimal form has.
 MinimalFormScenario blajer1MinimalForm(const Blajer1& b);
 MinimalFormScenario blajer2MinimalForm(const Blajer2& b);
-/// The event-driven build of the same physics (file comment). NOTE: with friction in more
-/// than one joint it stops at the first common stick: the event-driven formulation adds one
-/// stick row per element, which over-constrains a 1-DoF loop ("singular mode system"); with
-/// one frictional joint it agrees with the minimal form (tests/mechanisms).
+/// The build every route runs (file comment): the guide's angle held (PlanarModel::addAngle)
+/// and its normal direction a bilateral contact. NOTE: with friction in more than one joint
+/// the event-driven route stops at the first common stick: it adds one stick row per element,
+/// which over-constrains a 1-DoF loop ("singular mode system"); with one frictional joint it
+/// agrees with the minimal form (tests/mechanisms).
 dynamics::RigidScenario blajer2Rigid(const Blajer2& b);
 dynamics::RigidScenario blajer1Rigid(const Blajer1& b);
-/// Dupont's two masses with the slot as a point-on-line joint with prismatic friction:
-/// independent (x1, y2, θ1); friction is carried by ẋ1 alone.
+/// Dupont's two masses by the minimal form of dupontRigid: independent (x1, y2, θ1) or
+/// equivalent; friction is carried by ẋ1 alone.
 MinimalFormScenario dupontMinimalForm(const Dupont& d);
-
-/// Built-in minimal-form scenarios: blajer-1, blajer-2, dupont. Throws std::invalid_argument
-/// naming them for another name.
-MinimalFormScenario buildMinimalFormScenario(const std::string& name);
-/// Names that buildMinimalFormScenario accepts.
-const std::vector<std::string>& minimalFormScenarioNames();
 
 }  // namespace stickslip::mechanisms

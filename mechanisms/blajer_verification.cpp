@@ -1,5 +1,6 @@
 #include "mechanisms/blajer_verification.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -171,7 +172,8 @@ std::vector<VerificationRow> verifyBlajer2() {
   const dynamics::MinimalFormRun rm = minimalForm(sm, 10.0);
   const dynamics::RigidScenario se = blajer2Rigid(b);
   const dynamics::NonsmoothRun ed = eventDriven(se, 10.0), mj = moreauJean(se, 10.0);
-  const Changes ref = dynamics::modeChanges(rm.run, 0);  // joint O, the first frictional element
+  const auto O_mf = std::find_if(sm.friction.begin(), sm.friction.end(), [](const auto& f) { return f.name == "O"; });
+  const Changes ref = dynamics::modeChanges(rm.run, int(O_mf - sm.friction.begin()));
   const int O = int(se.contacts.size());     // joint friction after the guide contact
   const std::string times = "all friction: max |t - t_mf| of " + count(ref.size(), "stick/slip changes of O [s]");
   const std::string angles = "all friction: max |theta - theta_mf| of 3 bodies at 0.1 s steps over 10 s [rad]";

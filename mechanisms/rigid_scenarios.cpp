@@ -92,6 +92,11 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
   return zhengRigid(z);
 }
 
+dynamics::MinimalFormModel buildMinimalForm(std::string_view name, const ScenarioData& data) {
+  if (const auto* b = std::get_if<Blajer2>(&data); b && b->pin_in_slot) return blajer2MinimalForm(*b);
+  return dynamics::minimalFormModel(buildRigidScenario(name, data));
+}
+
 dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction,
                                            bool ideal, bool rigid) {
   rigidScenarioInfo(name);

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dynamics/minimal_form_route.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "mechanisms/scenario_data.hpp"
 
@@ -44,5 +45,11 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
 dynamics::RigidScenario buildRigidScenario(std::string_view name,
                                            std::string_view friction = "default",
                                            bool ideal = false, bool rigid = false);
+
+/// The built-in in Blajer's terms: the mechanism the other routes run, through
+/// dynamics/minimal_form_route.hpp, except blajer-2's pin-in-slot joint (its default), which
+/// only the minimal form has. Throws std::invalid_argument with the reason the minimal form
+/// cannot take the mechanism.
+dynamics::MinimalFormModel buildMinimalForm(std::string_view name, const ScenarioData& data);
 
 }  // namespace stickslip::mechanisms
