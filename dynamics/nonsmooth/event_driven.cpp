@@ -870,10 +870,17 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
       }
     }
     if (worst < 0) break;
-    joint_modes_[std::size_t(worst)] =
-        torque_(worst) > 0.0 ? ContactMode::kSlipNegative : ContactMode::kSlipPositive;
-    torque_(worst) = -direction(joint_modes_[std::size_t(worst)]) * joint(worst).mu_kinetic *
-                     joint(worst).radius * reaction_(worst);
+    auto slip = [&](ContactMode m) {
+      joint_modes_[std::size_t(worst)] = m;
+      torque_(worst) = -direction(m) * joint(worst).mu_kinetic * joint(worst).radius * reaction_(worst);
+    };
+    slip(torque_(worst) > 0.0 ? ContactMode::kSlipNegative : ContactMode::kSlipPositive);
+    // At a kinematic reversal (the joint's rate carried by no free motion: a link turning back
+    // while the crank goes on) the sticking torque is ill-determined, its sign round-off: the
+    // joint slips the way its rate accelerates.
+    if (phase(t, q, v) && direction(joint_modes_[std::size_t(worst)]) * joint_rows_.row(worst).dot(vdot_) < 0.0)
+      slip(joint_modes_[std::size_t(worst)] == ContactMode::kSlipPositive ? ContactMode::kSlipNegative
+                                                                          : ContactMode::kSlipPositive);
   }
   for (Eigen::Index e = 0; e < nj_; ++e) {
     const ContactMode m = joint_modes_[std::size_t(e)];

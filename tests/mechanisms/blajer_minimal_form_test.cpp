@@ -366,6 +366,38 @@ TEST_CASE("blajer-1: minimal form and event-driven agree without friction and wi
   }
 }
 
+TEST_CASE("blajer-1, friction in every element: event-driven as the minimal form, link 2's turning back "
+          "included", "[minimal-form][blajer][event-driven]") {
+  // The coupler turns back at 0.67 s and 1.50 s while the crank goes on: joint B's rate passes
+  // zero with no free motion to carry it, so its sticking torque is round-off and its slip
+  // must follow its acceleration. Then the whole loop stops together at 1.97 s and holds.
+  const auto sm = mechanisms::blajer1MinimalForm({});
+  const auto se = mechanisms::blajer1Rigid({});
+  const auto rm = runMinimal(sm, 3.0);
+  dynamics::EventDrivenOptions eo;
+  eo.t_end = 3.0;
+  eo.output_dt = 1e-2;
+  const auto re = dynamics::simulateEventDriven(se, eo);
+  INFO(re.message);
+  REQUIRE(rm.run.ok);
+  REQUIRE(re.ok);
+  // The minimal form lists O, A, B, guide; the absolute routes the guide contact, then O, A, B.
+  const int absolute[] = {1, 2, 3, 0};
+  for (int element = 0; element < 4; ++element) {
+    const auto mm = modesOf(rm.run.events, element), me = modesOf(re.events, absolute[element]);
+    INFO(sm.friction[std::size_t(element)].name << ": " << mm.size() << " and " << me.size() << " changes");
+    REQUIRE(mm.size() == me.size());
+    for (std::size_t i = 0; i < mm.size(); ++i) {
+      CHECK(mm[i].kind == me[i].kind);
+      CHECK(std::abs(mm[i].t - me[i].t) < 1e-6);
+    }
+  }
+  CHECK(modesOf(re.events, 3).size() == 4);  // B: slip+, slip−, slip+, stick
+  REQUIRE(rm.stick_intervals.size() == 1);
+  CHECK(rm.stick_intervals[0].first == Approx(1.9657).margin(1e-4));
+  CHECK((rm.run.final_q - re.final_q).cwiseAbs().maxCoeff() < 1e-6);
+}
+
 TEST_CASE("cost: minimal form vs event-driven absolute coordinates, one run", "[.][cost][minimal-form]") {
   // Hidden (run with "[cost]"): prints CPU seconds of both formulations on the same physics.
   auto row = [](const char* label, const mechanisms::MinimalFormScenario& sm, const dynamics::RigidScenario& se,
