@@ -25,9 +25,7 @@ int run(const po::variables_map&, std::ostream& out, std::ostream&) {
         << (s.moreau_jean ? "event-driven, moreau-jean, penalty" : "event-driven, penalty")
         << (minimal ? ", minimal-form" : "") << "\n      " << s.summary << "\n";
   }
-  const std::pair<const char*, const char*> others[] = {{"journal-bearing", "penalty"},
-                                                        {"muvengei-lugre", "penalty"},
-                                                        {"roller-crank", "penalty"}};
+  const std::pair<const char*, const char*> others[] = {{"muvengei-lugre", "penalty"}};
   for (const auto& [name, methods] : others)
     out << "  " << std::left << std::setw(22) << name << methods << "\n      "
         << mechanisms::scenarioSummary(name) << "\n";

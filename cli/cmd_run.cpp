@@ -260,13 +260,8 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
   const std::string& scenario = sc.name;
   const std::string method = vm["method"].as<std::string>();
   if (sc.model) return runNonsmooth(vm, sc, out, err);
-  if (scenario == "journal-bearing") {
-    if (method != "penalty")
-      throw std::invalid_argument("--method: '" + method + "' is not available for journal-bearing "
-                                  "in this version (available: penalty)");
-    return runJournalBearing(vm, sc, out, err);
-  }
-  if (scenario == "roller-crank") return runRollerCrank(vm, sc, out, err);
+  if (scenario == "journal-bearing" && method == "penalty") return runJournalBearing(vm, sc, out, err);
+  if (scenario == "roller-crank" && (method == "penalty" || vm["table"].as<bool>())) return runRollerCrank(vm, sc, out, err);
   if (scenario == "muvengei-lugre") {
     if (method != "penalty")
       throw std::invalid_argument("--method: '" + method + "' is not available for muvengei-lugre "

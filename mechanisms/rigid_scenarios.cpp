@@ -9,6 +9,7 @@
 #include "mechanisms/flores_translational.hpp"
 #include "mechanisms/incline.hpp"
 #include "mechanisms/journal_bearing.hpp"
+#include "mechanisms/roller_crank.hpp"
 #include "mechanisms/scenario_file.hpp"
 #include "mechanisms/zheng.hpp"
 
@@ -27,6 +28,11 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
       {"zheng-equilibrium", "Zheng et al. Example III: the free slider-crank at rest at theta1 = pi - 0.01; dry Coulomb mu = 0.15, mu_s = 0.2 holds it", 5.0, 1e-4, true, 1e-5},
       {"blajer-1", scenarioSummary("blajer-1"), 3.0, 1e-4},
       {"blajer-2", scenarioSummary("blajer-2"), 10.0, 1e-4},
+      // Built for the penalty route (its default); the nonsmooth routes take the same data
+      // with the bearing wall rigid (Newton's e = c_e, frictionless as --friction none) and
+      // the roller held on the ground by a bilateral contact with Table 3's mu_s, mu_k.
+      {"journal-bearing", scenarioSummary("journal-bearing"), 0.25, 1e-5},
+      {"roller-crank", scenarioSummary("roller-crank"), 2.0, 1e-4},
   };
   return all;
 }
@@ -56,6 +62,8 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
     const auto& r = scenarioDataOf<RigidJournalBearing>(data, name);
     return journalBearingRigid(r.journal, r.mu);
   }
+  if (name == "journal-bearing") return journalBearingRigid(scenarioDataOf<JournalBearing>(data, name), 0.0);
+  if (name == "roller-crank") return rollerCrankRigid(scenarioDataOf<RollerCrank>(data, name));
   if (name == "ball") return bouncingBall(scenarioDataOf<BouncingBall>(data, name));
   if (name == "incline") return inclineRigid(pushedIncline(scenarioDataOf<PushedIncline>(data, name)));
   if (name == "blajer-1") return blajer1Rigid(scenarioDataOf<Blajer1>(data, name));

@@ -206,4 +206,35 @@ double RollerCrankSystem::velocityResidual(const Eigen::Ref<const Eigen::VectorX
   return phi_t_.lpNorm<Eigen::Infinity>();
 }
 
+dynamics::RigidScenario rollerCrankRigid(const RollerCrank& rc) {
+  rc.validate();
+  using Eigen::Vector2d;
+  const double l1 = rc.crank_length, l2 = rc.rod_length;
+  dynamics::RigidScenario s;
+  s.name = "roller-crank";
+  dynamics::PlanarModel& m = s.model;
+  const auto crank = m.addBody("crank", rc.crank_mass, rc.crank_inertia);
+  const auto rod = m.addBody("rod", rc.rod_mass, rc.rod_inertia);
+  const auto roller = m.addBody("roller", rc.roller_mass, rc.roller_inertia);
+  m.setGravity(Vector2d(0.0, -rc.gravity));
+  m.addRevolute(dynamics::kGround, Vector2d::Zero(), crank, Vector2d(-0.5 * l1, 0.0), "ground-crank");
+  m.addRevolute(crank, Vector2d(0.5 * l1, 0.0), rod, Vector2d(-0.5 * l2, 0.0), "crank-rod");
+  m.addRevolute(rod, Vector2d(0.5 * l2, 0.0), roller, Vector2d::Zero(), "rod-roller");
+  dynamics::RigidContact c;
+  c.name = "roller-ground";
+  c.normal = dynamics::RigidContact::Normal::kBilateral;
+  c.body_i = roller;
+  c.radius = rc.roller_radius;
+  c.geometry.line_point_on_j = Vector2d(0.0, rc.roller_height - rc.roller_radius);
+  const dynamics::FrictionParameters f = rollerCrankFrictionParameters();
+  c.mu_static = f.mu_s;
+  c.mu_kinetic = f.mu_k;
+  s.contacts.push_back(c);
+  const Eigen::VectorXd y = RollerCrankSystem(rc, nullptr).initialState();
+  const Eigen::Index n = m.velocitySize();
+  s.q0 = y.head(n);
+  s.v0 = y.segment(n, n);
+  return s;
+}
+
 }  // namespace stickslip::mechanisms

@@ -36,6 +36,7 @@
 
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
+#include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "dynamics/planar_model.hpp"
 
 namespace stickslip::mechanisms {
@@ -118,5 +119,11 @@ class RollerCrankSystem {
   mutable Eigen::MatrixXd jac_, jac_minv_, w_;
   Eigen::LDLT<Eigen::MatrixXd> ldlt_;
 };
+
+/// The same mechanism for the nonsmooth routes: the roller's height held by a bilateral
+/// contact of the roller (a disk of radius R) on the ground line y = h − R, with set-valued
+/// Coulomb friction at Table 3's μs, μk, instead of a constraint plus a friction law; the
+/// initial state of RollerCrankSystem (rolling, θ̇₁ given).
+dynamics::RigidScenario rollerCrankRigid(const RollerCrank& rc);
 
 }  // namespace stickslip::mechanisms

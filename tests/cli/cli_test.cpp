@@ -154,7 +154,7 @@ TEST_CASE("stickslip run belt: penalty route, JSON, CSV and refusals", "[cli][ru
   CHECK(bad_law.code == 2);
   CHECK(bad_law.err.find("lugre") != std::string::npos);  // lists the valid names
   CHECK(cli({"run", "belt", "--method", "magic"}).code == 2);
-  CHECK(cli({"run", "journal-bearing", "--method", "event-driven"}).code == 2);
+  CHECK(cli({"run", "muvengei-lugre", "--method", "event-driven"}).code == 2);
 }
 
 TEST_CASE("stickslip run dupont/belt, event-driven: events with kinds, counts and the reference",
