@@ -25,10 +25,6 @@ int run(const po::variables_map&, std::ostream& out, std::ostream&) {
         << (s.moreau_jean ? "event-driven, moreau-jean, penalty" : "event-driven, penalty")
         << (minimal ? ", minimal-form" : "") << "\n      " << s.summary << "\n";
   }
-  const std::pair<const char*, const char*> others[] = {{"muvengei-lugre", "penalty"}};
-  for (const auto& [name, methods] : others)
-    out << "  " << std::left << std::setw(22) << name << methods << "\n      "
-        << mechanisms::scenarioSummary(name) << "\n";
   out << "\nstickslip show NAME prints a scenario as a file to edit and run.\n";
   return kExitOk;
 }

@@ -262,12 +262,7 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
   if (sc.model) return runNonsmooth(vm, sc, out, err);
   if (scenario == "journal-bearing" && method == "penalty") return runJournalBearing(vm, sc, out, err);
   if (scenario == "roller-crank" && (method == "penalty" || vm["table"].as<bool>())) return runRollerCrank(vm, sc, out, err);
-  if (scenario == "muvengei-lugre") {
-    if (method != "penalty")
-      throw std::invalid_argument("--method: '" + method + "' is not available for muvengei-lugre "
-                                  "in this version (available: penalty)");
-    return runMuvengei(vm, sc, out, err);
-  }
+  if (scenario == "muvengei-lugre" && method == "penalty") return runMuvengei(vm, sc, out, err);
   if (scenario == "flores-translational" && method == "penalty") return runFloresPenalty(vm, sc, out, err);
   if (scenario.starts_with("zheng-") && method == "penalty") return runZhengPenalty(vm, sc, out, err);
   if (scenario != "belt" || method != "penalty") return runNonsmooth(vm, sc, out, err);

@@ -97,13 +97,14 @@ SliderKinematics idealSlider(const MuvengeiSliderCrank& d, double t) {
   return k;
 }
 
-MuvengeiSystem makeMuvengei(const MuvengeiSliderCrank& d,
-                            std::shared_ptr<const dynamics::FrictionLaw> friction) {
-  d.validate();
+namespace {
+
+// Bodies crank 0, rod 1, slider 2, gravity, the joints O and B, the guide and the driver, which
+// every build shares; returns the driver's joint index. The initial state: θ = 0, crank and
+// rod collinear along +x, A's centres coincident, the ideal mechanism's velocities (rod rate
+// −r ω / l, slider at rest at the dead centre).
+int addCommon(const MuvengeiSliderCrank& d, dynamics::PlanarModel& m, Eigen::VectorXd& q, Eigen::VectorXd& v) {
   using dynamics::kGround;
-  MuvengeiSystem s;
-  s.model = std::make_unique<dynamics::PlanarModel>();
-  dynamics::PlanarModel& m = *s.model;
   const double r = d.crank_length, l = d.rod_length, b = 0.5 * l, w = d.crank_speed;
   const auto crank = m.addBody("crank", d.crank_mass, d.crank_inertia);
   const auto rod = m.addBody("rod", d.rod_mass, d.rod_inertia);
@@ -116,30 +117,64 @@ MuvengeiSystem makeMuvengei(const MuvengeiSliderCrank& d,
   const int driver = m.addRheonomicDriver(
       kGround, crank, [w](double t) { return w * t; }, [w](double) { return w; },
       [](double) { return 0.0; }, "driver");
-  s.driver_row = int(m.joints()[std::size_t(driver)].row);
+  if (d.ideal) m.addRevolute(crank, Eigen::Vector2d(r, 0.0), rod, Eigen::Vector2d(-b, 0.0), "A");
+  q.resize(9);
+  v.resize(9);
+  q << 0.0, 0.0, 0.0, r + b, 0.0, 0.0, r + l, 0.0, 0.0;
+  v << 0.0, 0.0, w, 0.0, r * w - b * r * w / l, -r * w / l, 0.0, 0.0, 0.0;
+  return driver;
+}
+
+dynamics::JournalBearingJoint clearanceJoint(const MuvengeiSliderCrank& d) {
+  dynamics::JournalBearingJoint joint;
+  joint.journal_centre_on_i = Eigen::Vector2d(d.crank_length, 0.0);
+  joint.bearing_centre_on_j = Eigen::Vector2d(-0.5 * d.rod_length, 0.0);
+  joint.journal_radius = d.journalRadius();
+  joint.bearing_radius = d.bearing_radius;
+  return joint;
+}
+
+}  // namespace
+
+MuvengeiSystem makeMuvengei(const MuvengeiSliderCrank& d,
+                            std::shared_ptr<const dynamics::FrictionLaw> friction) {
+  d.validate();
+  MuvengeiSystem s;
+  s.model = std::make_unique<dynamics::PlanarModel>();
+  Eigen::VectorXd q, v;
+  const int driver = addCommon(d, *s.model, q, v);
+  s.driver_row = int(s.model->joints()[std::size_t(driver)].row);
   std::vector<dynamics::PenaltyContact> contacts;
-  if (d.ideal) {
-    m.addRevolute(crank, Eigen::Vector2d(r, 0.0), rod, Eigen::Vector2d(-b, 0.0), "A");
-  } else {
-    dynamics::JournalBearingJoint joint;
-    joint.journal_centre_on_i = Eigen::Vector2d(r, 0.0);
-    joint.bearing_centre_on_j = Eigen::Vector2d(-b, 0.0);
-    joint.journal_radius = d.journalRadius();
-    joint.bearing_radius = d.bearing_radius;
+  if (!d.ideal) {
     dynamics::LankaraniNikraveshLaw ln;
     ln.stiffness = d.contactStiffness();
     ln.exponent = 1.5;
     ln.restitution = d.restitution;
-    contacts.push_back(dynamics::PenaltyContact::journalBearing(crank, rod, joint, ln,
-                                                                std::move(friction), "c-cr"));
+    contacts.push_back(dynamics::PenaltyContact::journalBearing(0, 1, clearanceJoint(d), ln, std::move(friction),
+                                                                "c-cr"));
   }
-  s.system = std::make_unique<dynamics::PenaltySystem>(m, std::move(contacts));
-  // θ = 0: crank and rod collinear along +x, A's centres coincident; velocities of the
-  // ideal mechanism (rod rate −r ω / l, slider at rest at the dead centre).
-  Eigen::VectorXd q(9), v(9);
-  q << 0.0, 0.0, 0.0, r + b, 0.0, 0.0, r + l, 0.0, 0.0;
-  v << 0.0, 0.0, w, 0.0, r * w - b * r * w / l, -r * w / l, 0.0, 0.0, 0.0;
+  s.system = std::make_unique<dynamics::PenaltySystem>(*s.model, std::move(contacts));
   s.y0 = s.system->initialState(0.0, q, v);
+  return s;
+}
+
+dynamics::RigidScenario muvengeiRigid(const MuvengeiSliderCrank& d) {
+  d.validate();
+  dynamics::RigidScenario s;
+  s.name = "muvengei-lugre";
+  addCommon(d, s.model, s.q0, s.v0);
+  if (!d.ideal) {
+    dynamics::RigidContact c;
+    c.name = "c-cr";
+    c.shape = dynamics::RigidContact::Shape::kJournalBearing;
+    c.body_i = 0;  // the crank's journal
+    c.body_j = 1;  // in the rod's bearing
+    c.journal_bearing = clearanceJoint(d);
+    c.restitution = d.restitution;
+    c.mu_static = d.mu_s;
+    c.mu_kinetic = d.mu_k;
+    s.contacts.push_back(c);
+  }
   return s;
 }
 

@@ -30,6 +30,7 @@
 
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
+#include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "dynamics/penalty_contact.hpp"
 #include "dynamics/planar_model.hpp"
 
@@ -76,6 +77,12 @@ struct MuvengeiSystem {
   int driver_row = 0;  ///< the rheonomic driver's row in λ (torque on the crank −λ)
   Eigen::VectorXd y0;  ///< [q; v; z]
 };
+
+/// The same mechanism for the nonsmooth routes: the clearance joint a rigid unilateral
+/// journal-in-bearing contact with Newton's e = restitution and set-valued Coulomb friction at
+/// the LuGre parameters' μs, μk (its bristle dynamics have no place there); `ideal`: the
+/// ideal revolute.
+dynamics::RigidScenario muvengeiRigid(const MuvengeiSliderCrank& d);
 
 /// Builds the model; `friction` null means frictionless. Throws on invalid data.
 MuvengeiSystem makeMuvengei(const MuvengeiSliderCrank& data,

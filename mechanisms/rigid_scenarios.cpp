@@ -9,6 +9,7 @@
 #include "mechanisms/flores_translational.hpp"
 #include "mechanisms/incline.hpp"
 #include "mechanisms/journal_bearing.hpp"
+#include "mechanisms/muvengei.hpp"
 #include "mechanisms/roller_crank.hpp"
 #include "mechanisms/scenario_file.hpp"
 #include "mechanisms/zheng.hpp"
@@ -33,6 +34,8 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
       // the roller held on the ground by a bilateral contact with Table 3's mu_s, mu_k.
       {"journal-bearing", scenarioSummary("journal-bearing"), 0.25, 1e-5},
       {"roller-crank", scenarioSummary("roller-crank"), 2.0, 1e-4},
+      // Two crank revolutions at 2500 rpm, as the penalty run; the clearance joint rigid.
+      {"muvengei-lugre", scenarioSummary("muvengei-lugre"), 0.048, 1e-6},
   };
   return all;
 }
@@ -49,12 +52,17 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
                                            std::string_view friction, bool ideal, bool rigid) {
   rigidScenarioInfo(name);
   const bool zheng = name.starts_with("zheng-");
+  if (name == "muvengei-lugre" && friction == "default") {
+    MuvengeiSliderCrank d = scenarioDataOf<MuvengeiSliderCrank>(data, name);
+    d.ideal = d.ideal || ideal;
+    return muvengeiRigid(d);
+  }
   if ((friction != "default" || ideal) && !zheng)
     throw std::invalid_argument(std::string(friction != "default" ? "--friction" : "--ideal") +
                                 ": scenario '" + std::string(name) +
                                 "' has set-valued Coulomb friction only (a choice of friction and "
                                 "the ideal joint exist for zheng-torque, zheng-rheonomic, "
-                                "zheng-equilibrium)");
+                                "zheng-equilibrium; the ideal joint also for muvengei-lugre)");
   if (name == "belt") return beltRigid(scenarioDataOf<Belt>(data, name));
   if (name == "dupont") return dupontRigid(scenarioDataOf<Dupont>(data, name));
   if (name == "flores-translational") return floresTranslational(scenarioDataOf<FloresCompliant>(data, name).data);

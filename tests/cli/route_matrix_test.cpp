@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -32,9 +33,17 @@ const std::set<std::pair<std::string, std::string>>& refused() {
     for (const std::string& s : allScenarios())
       if (!minimal.count(s)) p.insert({s, "minimal-form"});
     for (const char* m : {"event-driven", "moreau-jean", "penalty"}) p.insert({"blajer-2", m});
-    for (const char* m : {"event-driven", "moreau-jean"}) p.insert({"muvengei-lugre", m});
     return p;
   }();
+  return pairs;
+}
+
+/// The pairs that start and then stop with the physical reason (exit 1, status "failed"), and a
+/// word of it: at 2500 rpm the rigid clearance joint's first frictional impacts with Newton's
+/// e = 0.9 would add energy (Kane's paradox), which the event-driven route refuses to do.
+const std::map<std::pair<std::string, std::string>, std::string>& failing() {
+  static const std::map<std::pair<std::string, std::string>, std::string> pairs{
+      {{"muvengei-lugre", "event-driven"}, "Kane's paradox"}};
   return pairs;
 }
 
@@ -53,9 +62,15 @@ void checkRoute(const std::string& method) {
         CHECK(r.err.find("the minimal form cannot take") != std::string::npos);
       continue;
     }
-    REQUIRE(r.code == 0);
+    const auto fails = failing().find({scenario, method});
+    REQUIRE(r.code == (fails == failing().end() ? 0 : 1));
     const auto j = nlohmann::json::parse(r.out);
-    CHECK(j["status"] == "ok");
+    if (fails != failing().end()) {
+      CHECK(j["status"] == "failed");
+      CHECK(j["message"].get<std::string>().find(fails->second) != std::string::npos);
+    } else {
+      CHECK(j["status"] == "ok");
+    }
     CHECK(j["method"] == method);
     CHECK(j["final_q"].is_array());
     CHECK(j["final_q"].size() == j["final_v"].size());
@@ -77,11 +92,11 @@ TEST_CASE("route matrix: every scenario by moreau-jean", "[cli][matrix]") { chec
 TEST_CASE("route matrix: every scenario by penalty", "[cli][matrix]") { checkRoute("penalty"); }
 TEST_CASE("route matrix: every scenario by minimal-form", "[cli][matrix]") { checkRoute("minimal-form"); }
 
-TEST_CASE("route matrix: 56 of the 76 pairs run; blajer-2 with a slider body by every route",
+TEST_CASE("route matrix: 58 of the 76 pairs run; blajer-2 with a slider body by every route",
           "[cli][matrix]") {
   const std::size_t pairs = allScenarios().size() * 4;
   CHECK(pairs == 76);
-  CHECK(pairs - refused().size() == 56);
+  CHECK(pairs - refused().size() == 58);
   // The refusal says why and how: the pin-in-slot joint has no body for the absolute routes.
   const Run pin = cli({"run", "blajer-2", "--method", "event-driven"});
   CHECK(pin.code == 2);
