@@ -124,6 +124,11 @@ std::string chooseCoordinates(const RigidScenario& s, Converted& c) {
   // z: the direction in N's coordinates of the one motion that slides; without friction, the
   // motion of the preferred coordinate.
   const Eigen::MatrixXd S = c.sliding * N;
+  // Coordinate i with weight w before `best` (−1: none yet): a lower class, or a larger weight.
+  auto before = [&](Eigen::Index i, double w, Eigen::Index best, double w_best) {
+    const int ci = driverClass(m.model, i);
+    return best < 0 || ci < driverClass(m.model, best) || (ci == driverClass(m.model, best) && w > w_best);
+  };
   Eigen::VectorXd z;
   if (S.rows() > 0 && S.norm() > kRankThreshold * std::max(1.0, c.sliding.norm())) {
     const Eigen::JacobiSVD<Eigen::MatrixXd> svd(S, Eigen::ComputeFullV);
@@ -135,9 +140,7 @@ std::string chooseCoordinates(const RigidScenario& s, Converted& c) {
   } else {
     Eigen::Index best = -1;
     for (Eigen::Index i = 0; i < n; ++i)
-      if (N.row(i).norm() > kRankThreshold &&
-          (best < 0 || driverClass(m.model, i) < driverClass(m.model, best) ||
-           (driverClass(m.model, i) == driverClass(m.model, best) && N.row(i).norm() > N.row(best).norm())))
+      if (N.row(i).norm() > kRankThreshold && before(i, N.row(i).norm(), best, best < 0 ? 0.0 : N.row(best).norm()))
         best = i;
     z = N.row(best).transpose().normalized();
   }
@@ -150,9 +153,7 @@ std::string chooseCoordinates(const RigidScenario& s, Converted& c) {
   for (Eigen::Index i = 0; i < n; ++i) {
     const double a = std::abs(sliding_motion(i));
     if (!(a > kRankThreshold * scale) || (k > 1 && still.row(i).norm() > kRankThreshold)) continue;
-    if (driver < 0 || driverClass(m.model, i) < driverClass(m.model, driver) ||
-        (driverClass(m.model, i) == driverClass(m.model, driver) && a > std::abs(sliding_motion(driver))))
-      driver = i;
+    if (before(i, a, driver, driver < 0 ? 0.0 : std::abs(sliding_motion(driver)))) driver = i;
   }
   if (driver < 0)
     return "no coordinate is moved by the sliding alone: every candidate for Blajer's driver u0 also moves with "

@@ -53,20 +53,31 @@ dynamics::FrictionParameters rollerCrankFrictionParameters() {
   return p;
 }
 
+namespace {
+
+// Bodies crank, rod, roller (kCrank, kRod, kRoller), gravity and the three revolutes, which
+// both builds share.
+void addLinks(const RollerCrank& rc, dynamics::PlanarModel& m) {
+  using Eigen::Vector2d;
+  const double l1 = rc.crank_length, l2 = rc.rod_length;
+  m.addBody("crank", rc.crank_mass, rc.crank_inertia);
+  m.addBody("rod", rc.rod_mass, rc.rod_inertia);
+  m.addBody("roller", rc.roller_mass, rc.roller_inertia);
+  m.setGravity(Vector2d(0.0, -rc.gravity));
+  constexpr auto crank = RollerCrankSystem::kCrank, rod = RollerCrankSystem::kRod, roller = RollerCrankSystem::kRoller;
+  m.addRevolute(dynamics::kGround, Vector2d::Zero(), crank, Vector2d(-0.5 * l1, 0.0), "ground-crank");
+  m.addRevolute(crank, Vector2d(0.5 * l1, 0.0), rod, Vector2d(-0.5 * l2, 0.0), "crank-rod");
+  m.addRevolute(rod, Vector2d(0.5 * l2, 0.0), roller, Vector2d::Zero(), "rod-roller");
+}
+
+}  // namespace
+
 RollerCrankSystem::RollerCrankSystem(const RollerCrank& rc,
                                      std::shared_ptr<const dynamics::FrictionLaw> friction)
     : rc_(rc), friction_(std::move(friction)) {
   rc_.validate();
   using Eigen::Vector2d;
-  const double l1 = rc_.crank_length, l2 = rc_.rod_length;
-  model_.addBody("crank", rc_.crank_mass, rc_.crank_inertia);
-  model_.addBody("rod", rc_.rod_mass, rc_.rod_inertia);
-  model_.addBody("roller", rc_.roller_mass, rc_.roller_inertia);
-  model_.setGravity(Vector2d(0.0, -rc_.gravity));
-  model_.addRevolute(dynamics::kGround, Vector2d::Zero(), kCrank, Vector2d(-0.5 * l1, 0.0),
-                     "ground-crank");
-  model_.addRevolute(kCrank, Vector2d(0.5 * l1, 0.0), kRod, Vector2d(-0.5 * l2, 0.0), "crank-rod");
-  model_.addRevolute(kRod, Vector2d(0.5 * l2, 0.0), kRoller, Vector2d::Zero(), "rod-roller");
+  addLinks(rc_, model_);
   const int height = model_.addPointOnLine(dynamics::kGround, Vector2d(0.0, rc_.roller_height),
                                            Vector2d::UnitX(), kRoller, Vector2d::Zero(),
                                            "roller-height");
@@ -209,21 +220,14 @@ double RollerCrankSystem::velocityResidual(const Eigen::Ref<const Eigen::VectorX
 dynamics::RigidScenario rollerCrankRigid(const RollerCrank& rc) {
   rc.validate();
   using Eigen::Vector2d;
-  const double l1 = rc.crank_length, l2 = rc.rod_length;
   dynamics::RigidScenario s;
   s.name = "roller-crank";
   dynamics::PlanarModel& m = s.model;
-  const auto crank = m.addBody("crank", rc.crank_mass, rc.crank_inertia);
-  const auto rod = m.addBody("rod", rc.rod_mass, rc.rod_inertia);
-  const auto roller = m.addBody("roller", rc.roller_mass, rc.roller_inertia);
-  m.setGravity(Vector2d(0.0, -rc.gravity));
-  m.addRevolute(dynamics::kGround, Vector2d::Zero(), crank, Vector2d(-0.5 * l1, 0.0), "ground-crank");
-  m.addRevolute(crank, Vector2d(0.5 * l1, 0.0), rod, Vector2d(-0.5 * l2, 0.0), "crank-rod");
-  m.addRevolute(rod, Vector2d(0.5 * l2, 0.0), roller, Vector2d::Zero(), "rod-roller");
+  addLinks(rc, m);
   dynamics::RigidContact c;
   c.name = "roller-ground";
   c.normal = dynamics::RigidContact::Normal::kBilateral;
-  c.body_i = roller;
+  c.body_i = RollerCrankSystem::kRoller;
   c.radius = rc.roller_radius;
   c.geometry.line_point_on_j = Vector2d(0.0, rc.roller_height - rc.roller_radius);
   const dynamics::FrictionParameters f = rollerCrankFrictionParameters();
