@@ -208,7 +208,7 @@ po::variables_map withRunSettings(const po::variables_map& given, const mechanis
     }
   }
   if (!vm.count("method"))
-    po::store(po::command_line_parser(std::vector<std::string>{"--method", defaultMethod(scenario.name)})
+    po::store(po::command_line_parser(std::vector<std::string>{"--method", defaultMethod(scenario)})
                   .options(opts)
                   .run(),
               vm);

@@ -27,7 +27,7 @@ int show(const po::variables_map& vm, std::ostream& out, std::ostream&) {
     run.emplace_back(r.key, r.value);
     method = method || r.key == "method";
   }
-  if (!method) run.insert(run.begin(), {"method", defaultMethod(s.name)});
+  if (!method) run.insert(run.begin(), {"method", defaultMethod(s)});
   out << mechanisms::scenarioYaml(s, mechanisms::scenarioSummary(s.name), run);
   return kExitOk;
 }

@@ -6,6 +6,7 @@
 
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/input_error.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
 
 namespace stickslip::cli {
 
@@ -30,11 +31,8 @@ std::unique_ptr<dynamics::FrictionLaw> frictionLawOption(std::string_view name,
   return dynamics::makeFrictionLaw(name, p);
 }
 
-std::string defaultMethod(std::string_view scenario) {
-  for (std::string_view p : {"belt", "flores-translational", "journal-bearing", "muvengei-lugre", "roller-crank"})
-    if (scenario == p) return "penalty";
-  if (scenario == "blajer-1" || scenario == "blajer-2") return "minimal-form";
-  return "event-driven";
+std::string defaultMethod(const mechanisms::Scenario& scenario) {
+  return scenario.model ? "event-driven" : mechanisms::rigidScenarioInfo(scenario.name).default_method;
 }
 
 dynamics::PenaltyIntegrationOptions::Integrator penaltyIntegrator(std::string_view name) {

@@ -8,6 +8,7 @@
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
 #include "dynamics/penalty_contact.hpp"
+#include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::cli {
 
@@ -20,10 +21,9 @@ std::string outputPath(const po::variables_map& vm);
 std::unique_ptr<dynamics::FrictionLaw> frictionLawOption(std::string_view name,
                                                          const dynamics::FrictionParameters& p = {});
 
-/// The method `stickslip run` uses when none is given: penalty for belt,
-/// flores-translational, journal-bearing, muvengei-lugre and roller-crank, minimal-form for
-/// blajer-1 and blajer-2, event-driven for the others.
-std::string defaultMethod(std::string_view scenario);
+/// The method `stickslip run` uses when none is given: a built-in's own
+/// (mechanisms::RigidScenarioInfo::default_method), event-driven for a model file.
+std::string defaultMethod(const mechanisms::Scenario& scenario);
 
 /// The penalty route's integrator by name, "bdf" or "rk4"; throws std::invalid_argument
 /// naming --integrator otherwise.

@@ -18,24 +18,32 @@ namespace stickslip::mechanisms {
 
 const std::vector<RigidScenarioInfo>& rigidScenarios() {
   static const std::vector<RigidScenarioInfo> all{
-      {"belt", "block on a moving belt tied by a spring (thesis Table 3.1): stick-slip cycle with a closed form", 20.0, 1e-4},
+      {.name = "belt",
+       .summary = "block on a moving belt tied by a spring (thesis Table 3.1): stick-slip cycle with a closed form",
+       .t_end = 20.0,
+       .h = 1e-4,
+       .default_method = "penalty"},
       {"dupont", "Dupont's two masses (Blajer & Markiewicz Fig. 4): friction in a slot whose normal force changes sign", 10.0, 1e-4},
       {"incline", "block on a 0.2 rad slope, mu_s = 0.4, pushed by 8 sin(2t) N along it: alternates stick and slip", 10.0, 1e-4},
       {"ball", "disk dropped from 1 m with e = 0.5 and 2 m/s forward, mu = 0.3: bounces, slides, then rolls", 3.0, 1e-4},
-      {"flores-translational", "Flores, Leine & Glocker's slider-crank with a translational clearance joint (DESIGN 7)", 0.2, 1e-5},
+      {.name = "flores-translational",
+       .summary = "Flores, Leine & Glocker's slider-crank with a translational clearance joint (DESIGN 7)",
+       .t_end = 0.2,
+       .h = 1e-5,
+       .default_method = "penalty"},
       {"journal-bearing-rigid", "journal dropped spinning into a bearing with 0.1 mm clearance (review Table 5) as a rigid clearance joint: impacts e = 0.9, Coulomb mu = 0.1", 0.25, 1e-5},
       {"zheng-torque", "Zheng et al. Example I: slider-crank, clearance joint in permanent contact, torque 0.5 sin(2 pi t), mu = 0.10, mu_s = 0.11", 2.0, 1e-4, true, 1e-5},
       {"zheng-rheonomic", "Zheng et al. Example II: the crank driven as 0.5 sin(2 pi t) rad, mu = 0.05, mu_s = 0.055", 2.0, 1e-4, true, 1e-5},
       {"zheng-equilibrium", "Zheng et al. Example III: the free slider-crank at rest at theta1 = pi - 0.01; dry Coulomb mu = 0.15, mu_s = 0.2 holds it", 5.0, 1e-4, true, 1e-5},
-      {"blajer-1", scenarioSummary("blajer-1"), 3.0, 1e-4},
-      {"blajer-2", scenarioSummary("blajer-2"), 10.0, 1e-4},
+      {.name = "blajer-1", .summary = scenarioSummary("blajer-1"), .t_end = 3.0, .h = 1e-4, .default_method = "minimal-form"},
+      {.name = "blajer-2", .summary = scenarioSummary("blajer-2"), .t_end = 10.0, .h = 1e-4, .default_method = "minimal-form"},
       // Built for the penalty route (its default); the nonsmooth routes take the same data
       // with the bearing wall rigid (Newton's e = c_e, frictionless as --friction none) and
       // the roller held on the ground by a bilateral contact with Table 3's mu_s, mu_k.
-      {"journal-bearing", scenarioSummary("journal-bearing"), 0.25, 1e-5},
-      {"roller-crank", scenarioSummary("roller-crank"), 2.0, 1e-4},
+      {.name = "journal-bearing", .summary = scenarioSummary("journal-bearing"), .t_end = 0.25, .h = 1e-5, .default_method = "penalty"},
+      {.name = "roller-crank", .summary = scenarioSummary("roller-crank"), .t_end = 2.0, .h = 1e-4, .default_method = "penalty"},
       // Two crank revolutions at 2500 rpm, as the penalty run; the clearance joint rigid.
-      {"muvengei-lugre", scenarioSummary("muvengei-lugre"), 0.048, 1e-6},
+      {.name = "muvengei-lugre", .summary = scenarioSummary("muvengei-lugre"), .t_end = 0.048, .h = 1e-6, .default_method = "penalty"},
   };
   return all;
 }

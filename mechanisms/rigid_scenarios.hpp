@@ -24,6 +24,8 @@ struct RigidScenarioInfo {
   /// Moreau–Jean runs it (zheng-*: with the rigid clearance joint, buildRigidScenario's
   /// `rigid`); false: a compliant contact, event-driven only.
   bool moreau_jean = true;
+  /// The route `stickslip run` takes when none is given: the one the built-in was made for.
+  std::string default_method = "event-driven";
 };
 
 /// Every built-in rigid scenario, in the order `stickslip list` shows them.
