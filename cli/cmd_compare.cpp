@@ -20,6 +20,7 @@
 #include "cli/compare_data.hpp"
 #include "cli/compare_plots.hpp"
 #include "cli/output.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
 
 namespace stickslip::cli {
 namespace {
@@ -85,17 +86,6 @@ std::vector<std::string> splitList(const std::string& list) {
   return out;
 }
 
-/// The outputs compared by default: the quantities the scenario's papers plot.
-std::vector<std::string> defaultOutputs(const std::string& scenario) {
-  if (scenario == "belt") return {"block.x", "block.vx", "block-belt.F"};
-  if (scenario == "dupont") return {"m1.x", "m1.vx", "m2.y", "m2.vy"};
-  if (scenario.starts_with("zheng-"))
-    return {"crank.theta",   "crank.omega",   "slider.x",
-            "clearance-A.N", "clearance-A.F", "clearance-A.v_t"};
-  if (scenario == "flores-translational")
-    return {"crank.theta", "crank.omega", "slider.y", "slider.theta"};
-  return {};
-}
 
 /// Without a default list: the first run's coordinates that move, at most six.
 std::vector<std::string> movingCoordinates(const Series& s) {
@@ -299,11 +289,13 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                                     specs.front().label + " writes " + cols + ")");
       }
     }
-  } else {
-    for (const auto& o : defaultOutputs(kind))
-      if (std::find(probe_columns.front().begin(), probe_columns.front().end(), o) !=
-          probe_columns.front().end())
-        outputs.push_back(o);
+  } else {  // the built-in's own choice, where the runs write it
+    const auto& builtins = mechanisms::rigidScenarios();
+    const auto info = std::find_if(builtins.begin(), builtins.end(), [&](const auto& i) { return i.name == kind; });
+    if (info != builtins.end())
+      for (const auto& o : info->compare_outputs)
+        if (std::find(probe_columns.front().begin(), probe_columns.front().end(), o) != probe_columns.front().end())
+          outputs.push_back(o);
   }
 
   try {

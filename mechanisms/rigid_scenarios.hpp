@@ -26,6 +26,9 @@ struct RigidScenarioInfo {
   bool moreau_jean = true;
   /// The route `stickslip run` takes when none is given: the one the built-in was made for.
   std::string default_method = "event-driven";
+  /// The columns `compare` sets side by side unless told (the quantities its papers plot);
+  /// empty: the first run's moving coordinates.
+  std::vector<std::string> compare_outputs;
 };
 
 /// Every built-in rigid scenario, in the order `stickslip list` shows them.
