@@ -86,7 +86,6 @@ std::vector<std::string> splitList(const std::string& list) {
   return out;
 }
 
-
 /// Without a default list: the first run's coordinates that move, at most six.
 std::vector<std::string> movingCoordinates(const Series& s) {
   std::vector<std::string> out;

@@ -1,7 +1,7 @@
 // stickslip list: the built-in scenarios with one line each and the methods they run with.
-#include <stdexcept>
 #include <iomanip>
 #include <ostream>
+#include <stdexcept>
 
 #include "cli/command.hpp"
 #include "mechanisms/rigid_scenarios.hpp"

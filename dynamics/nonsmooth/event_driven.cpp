@@ -877,8 +877,10 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
     slip(torque_(worst) > 0.0 ? ContactMode::kSlipNegative : ContactMode::kSlipPositive);
     // At a kinematic reversal (the joint's rate carried by no free motion: a link turning back
     // while the crank goes on) the sticking torque is ill-determined, its sign round-off: the
-    // joint slips the way its rate accelerates.
-    if (phase(t, q, v) && direction(joint_modes_[std::size_t(worst)]) * joint_rows_.row(worst).dot(vdot_) < 0.0)
+    // joint slips the way its rate accelerates. (At an ordinary break-away with μk = μs that
+    // acceleration starts from zero: round-off must not flip it.)
+    if (phase(t, q, v) && direction(joint_modes_[std::size_t(worst)]) * joint_rows_.row(worst).dot(vdot_) <
+                              -1e-9 * std::max(1.0, vdot_.lpNorm<Eigen::Infinity>()))
       slip(joint_modes_[std::size_t(worst)] == ContactMode::kSlipPositive ? ContactMode::kSlipNegative
                                                                           : ContactMode::kSlipPositive);
   }
