@@ -120,8 +120,8 @@ struct PenaltyChoice {
 };
 
 /// The penalty route (dynamics/penalty_route.hpp) on a mechanism: --friction's law, BDF unless
-/// --integrator says rk4; a BDF failure with no integrator asked for is redone with RK4 (laws
-/// with a jump at v_t = 0 stall BDF), and the reason kept.
+/// --integrator says rk4 or the law jumps at v_t = 0 (it stalls BDF); a BDF failure with no
+/// integrator asked for is redone with RK4, and the reason kept.
 dynamics::NonsmoothRun runPenaltyRoute(const po::variables_map& vm, const mechanisms::Scenario& scenario,
                                        const dynamics::RigidScenario& s, double t_end,
                                        std::optional<double> output_dt,
@@ -129,9 +129,10 @@ dynamics::NonsmoothRun runPenaltyRoute(const po::variables_map& vm, const mechan
   dynamics::PenaltyRouteOptions o;
   o.friction_law = vm["friction"].as<std::string>();
   if (scenario.friction) o.friction_parameters = *scenario.friction;
-  if (o.friction_law != "none") frictionLawOption(o.friction_law, o.friction_parameters);  // a misspelt law
+  const bool jumps =  // also stops a misspelt law here
+      o.friction_law != "none" && frictionLawOption(o.friction_law, o.friction_parameters)->jumpsAtZero();
   choice.law = o.friction_law;
-  choice.integrator = vm["integrator"].defaulted() ? "bdf" : vm["integrator"].as<std::string>();
+  choice.integrator = !vm["integrator"].defaulted() ? vm["integrator"].as<std::string>() : jumps ? "rk4" : "bdf";
   o.integration.integrator = penaltyIntegrator(choice.integrator);
   o.integration.t_end = t_end;
   // RK4: 10 µs resolves the default steel contacts of bodies of tens of grams and up.

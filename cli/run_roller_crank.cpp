@@ -1,7 +1,6 @@
 #include "cli/run_roller_crank.hpp"
 #include "cli/run_options.hpp"
 
-#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -17,16 +16,6 @@ namespace stickslip::cli {
 namespace {
 
 using Integrator = mechanisms::RollerCrankOptions::Integrator;
-
-// Laws with a jump at v = 0: no variable-step integrator gets through it (review §4), so they
-// run with RK4 unless --integrator says otherwise.
-bool discontinuousAtZero(const std::string& law) {
-  static const std::array<std::string_view, 7> jumps{
-      "coulomb", "coulomb-viscous", "coulomb-stiction", "stribeck", "hess-soom", "karnopp", "switch"};
-  for (std::string_view j : jumps)
-    if (law == j) return true;
-  return false;
-}
 
 nlohmann::json summary(const mechanisms::RollerCrankRun& r) {
   return {{"status", r.ok ? "ok" : "failed"},
@@ -98,9 +87,8 @@ int runRollerCrank(const po::variables_map& vm, const mechanisms::Scenario& scen
                    std::ostream& err) {
   const std::string method = vm["method"].as<std::string>();
   if (method != "penalty")
-    throw std::invalid_argument("--method: '" + method + "' is not available for roller-crank in "
-                                "this version (available: penalty, the regularized friction laws "
-                                "with the normal force from the constraint)");
+    throw std::invalid_argument("--table: the review's six models run by the penalty route, not " + method +
+                                "; drop --method or --table");
   const auto& rc = mechanisms::scenarioDataOf<mechanisms::RollerCrank>(scenario.data, scenario.name);
   mechanisms::RollerCrankOptions o;
   o.t_end = vm["t-end"].defaulted() ? 2.0 : vm["t-end"].as<double>();
@@ -121,7 +109,7 @@ int runRollerCrank(const po::variables_map& vm, const mechanisms::Scenario& scen
   if (law_name != "none")
     law = frictionLawOption(law_name, scenario.friction.value());
   std::string integrator = vm["integrator"].defaulted()
-                               ? std::string(discontinuousAtZero(law_name) ? "rk4" : "bdf")
+                               ? std::string(law && law->jumpsAtZero() ? "rk4" : "bdf")
                                : vm["integrator"].as<std::string>();
   if (integrator == "rk4")
     o.integrator = Integrator::kRk4;

@@ -36,6 +36,9 @@ class FrictionLaw {
   virtual std::string_view name() const = 0;
   /// Number of internal states (0 for static laws).
   virtual int stateSize() const { return 0; }
+  /// True for the laws with a jump at v = 0 (the set-valued sign taken as a function): no
+  /// variable-step integrator gets through it (review §4), so the routes start them on RK4.
+  virtual bool jumpsAtZero() const { return false; }
   /// Fills `state` for a contact that has been at rest and unloaded for a long time (zero
   /// bristle deflection; fully aged junctions where the law models dwell time). `in` lets a
   /// law that needs it start consistent with the current velocity.

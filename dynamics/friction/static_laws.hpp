@@ -36,6 +36,7 @@ class CoulombFriction final : public FrictionLaw {
  public:
   explicit CoulombFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "coulomb"; }
+  bool jumpsAtZero() const override { return true; }
   double force(const FrictionInput& in, std::span<const double>) const override {
     const double fc = p_.mu_k * in.normal_force;
     if (in.velocity == 0.0) return friction_detail::holdingForce(in.applied_force, fc);
@@ -56,6 +57,7 @@ class CoulombViscousFriction final : public FrictionLaw {
  public:
   explicit CoulombViscousFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "coulomb-viscous"; }
+  bool jumpsAtZero() const override { return true; }
   double force(const FrictionInput& in, std::span<const double>) const override {
     const double fc = p_.mu_k * in.normal_force;
     if (in.velocity == 0.0) return friction_detail::holdingForce(in.applied_force, fc);
@@ -76,6 +78,7 @@ class CoulombStictionFriction final : public FrictionLaw {
  public:
   explicit CoulombStictionFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "coulomb-stiction"; }
+  bool jumpsAtZero() const override { return true; }
   double force(const FrictionInput& in, std::span<const double>) const override {
     if (in.velocity == 0.0)
       return friction_detail::holdingForce(in.applied_force, p_.mu_s * in.normal_force);
@@ -97,6 +100,7 @@ class StribeckFriction final : public FrictionLaw {
  public:
   explicit StribeckFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "stribeck"; }
+  bool jumpsAtZero() const override { return true; }
   double force(const FrictionInput& in, std::span<const double>) const override {
     const double v = in.velocity;
     if (v == 0.0) return friction_detail::holdingForce(in.applied_force, p_.mu_s * in.normal_force);
@@ -122,6 +126,7 @@ class HessSoomFriction final : public FrictionLaw {
  public:
   explicit HessSoomFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "hess-soom"; }
+  bool jumpsAtZero() const override { return true; }
   double force(const FrictionInput& in, std::span<const double>) const override {
     const double v = in.velocity;
     if (v == 0.0) return friction_detail::holdingForce(in.applied_force, p_.mu_s * in.normal_force);
@@ -147,6 +152,7 @@ class KarnoppFriction final : public FrictionLaw {
  public:
   explicit KarnoppFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "karnopp"; }
+  bool jumpsAtZero() const override { return true; }
   double force(const FrictionInput& in, std::span<const double>) const override {
     if (std::abs(in.velocity) <= p_.karnopp_velocity)
       return friction_detail::holdingForce(in.applied_force, p_.mu_s * in.normal_force);
@@ -168,6 +174,7 @@ class SwitchFriction final : public FrictionLaw {
  public:
   explicit SwitchFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "switch"; }
+  bool jumpsAtZero() const override { return true; }
   double force(const FrictionInput& in, std::span<const double>) const override {
     const double fs = p_.mu_s * in.normal_force;
     if (std::abs(in.velocity) > p_.karnopp_velocity)

@@ -137,3 +137,18 @@ TEST_CASE("route matrix: journal-bearing and roller-crank by the nonsmooth route
   CHECK(slip[0] == Approx(0.2282).margin(1e-4));
   CHECK(std::abs(slip[0] - slip[1]) <= 2e-4);
 }
+
+TEST_CASE("penalty route: a law with a jump at v = 0 starts on RK4 instead of stalling BDF first",
+          "[cli][matrix]") {
+  // BDF spent about 20 s on the guided slider-crank with `coulomb` before giving up.
+  const std::string file = kScenarios + "/guided_slider_crank.yaml";
+  const Run jump = cli({"run", file, "--method", "penalty", "--friction", "coulomb", "--t-end", "0.2", "--json"});
+  INFO(jump.err);
+  REQUIRE(jump.code == 0);
+  const auto j = nlohmann::json::parse(jump.out);
+  CHECK(j["integrator"] == "rk4");
+  CHECK_FALSE(j.contains("bdf_failure"));
+  const Run smooth = cli({"run", file, "--method", "penalty", "--friction", "tanh", "--t-end", "0.2", "--json"});
+  REQUIRE(smooth.code == 0);
+  CHECK(nlohmann::json::parse(smooth.out)["integrator"] == "bdf");
+}
