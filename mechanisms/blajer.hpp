@@ -83,10 +83,9 @@ struct Blajer2 {
 MinimalFormScenario blajer1MinimalForm(const Blajer1& b);
 MinimalFormScenario blajer2MinimalForm(const Blajer2& b);
 /// The build every route runs (file comment): the guide's angle held (PlanarModel::addAngle)
-/// and its normal direction a bilateral contact. NOTE: with friction in more than one joint
-/// the event-driven route stops at the first common stick: it adds one stick row per element,
-/// which over-constrains a 1-DoF loop ("singular mode system"); with one frictional joint it
-/// agrees with the minimal form (tests/mechanisms).
+/// and its normal direction a bilateral contact. Elements that come to rest together stick
+/// as one group (Blajer's criterion, in the event-driven route too); event-driven agrees with
+/// the minimal form with friction in one element or in all (tests/mechanisms).
 dynamics::RigidScenario blajer2Rigid(const Blajer2& b);
 dynamics::RigidScenario blajer1Rigid(const Blajer1& b);
 /// Dupont's two masses by the minimal form of dupontRigid: independent (x1, y2, θ1) or

@@ -130,7 +130,7 @@ std::optional<std::pair<std::size_t, double>> initialPenetration(
     const PlanarModel& model, const std::vector<RigidContact>& contacts, const Eigen::VectorXd& q0,
     double tolerance);
 /// Throws std::invalid_argument("<caller>: the initial state penetrates contact '<name>' by …",
-/// or "… leaves bilateral contact '<name>' apart by …") when initialPenetration finds one: a
+/// or "… leaves bilateral contact '<name>' at gap …") when initialPenetration finds one: a
 /// rigid formulation would start from an impossible state (and Baumgarte's feedback push the
 /// bodies apart, adding energy). Compliant contacts (penetration is their state) are left alone.
 void requireNoInitialPenetration(const PlanarModel& model, const std::vector<RigidContact>& contacts,
