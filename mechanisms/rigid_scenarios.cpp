@@ -144,7 +144,9 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
 
 dynamics::MinimalFormModel buildMinimalForm(std::string_view name, const ScenarioData& data) {
   if (const auto* b = std::get_if<Blajer2>(&data); b && b->pin_in_slot) return blajer2MinimalForm(*b);
-  return dynamics::minimalFormModel(buildRigidScenario(name, data));
+  dynamics::RigidScenario s = buildRigidScenario(name, data);
+  s.name = name;  // a refusal names the scenario the user ran
+  return dynamics::minimalFormModel(s);
 }
 
 dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction,
