@@ -17,12 +17,10 @@
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
-#include "cli/run_flores_compliant.hpp"
 #include "cli/run_muvengei.hpp"
 #include "cli/run_nonsmooth.hpp"
 #include "cli/run_options.hpp"
 #include "cli/run_roller_crank.hpp"
-#include "cli/run_zheng_penalty.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/journal_bearing.hpp"
@@ -63,7 +61,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
        "; zheng-*: coulomb-stiction (dry, mu < mu_s; default), coulomb (dry, mu = mu_s), ambrosio "
        "(modified Coulomb) or none, and with --method penalty any law of the catalogue or none "
        "(default ambrosio); other mechanisms with --method penalty: any law or none (default "
-       "linear)").c_str())(
+       "tanh for flores-translational, linear for the others)").c_str())(
       "table", po::bool_switch(),
       "roller-crank: run the review's six friction models and print the Table 4 analogue "
       "(relative CPU time, steps, max F/N, chatter in the initial stick phase)")(
@@ -263,8 +261,6 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
   if (scenario == "journal-bearing" && method == "penalty") return runJournalBearing(vm, sc, out, err);
   if (scenario == "roller-crank" && (method == "penalty" || vm["table"].as<bool>())) return runRollerCrank(vm, sc, out, err);
   if (scenario == "muvengei-lugre" && method == "penalty") return runMuvengei(vm, sc, out, err);
-  if (scenario == "flores-translational" && method == "penalty") return runFloresPenalty(vm, sc, out, err);
-  if (scenario.starts_with("zheng-") && method == "penalty") return runZhengPenalty(vm, sc, out, err);
   if (scenario != "belt" || method != "penalty") return runNonsmooth(vm, sc, out, err);
   const std::string law_name = vm["friction"].as<std::string>();
   const auto& belt = mechanisms::scenarioDataOf<mechanisms::Belt>(sc.data, scenario);

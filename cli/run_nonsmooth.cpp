@@ -119,16 +119,18 @@ struct PenaltyChoice {
   std::string law, integrator, bdf_failure;
 };
 
-/// The penalty route (dynamics/penalty_route.hpp) on a mechanism: --friction's law, BDF unless
+/// The penalty route (dynamics/penalty_route.hpp) on a mechanism: --friction's law (the
+/// scenario's own by default, with the parameters its data fix), BDF unless
 /// --integrator says rk4 or the law jumps at v_t = 0 (it stalls BDF); a BDF failure with no
 /// integrator asked for is redone with RK4, and the reason kept.
 dynamics::NonsmoothRun runPenaltyRoute(const po::variables_map& vm, const mechanisms::Scenario& scenario,
+                                       const mechanisms::RigidScenarioInfo& info,
                                        const dynamics::RigidScenario& s, double t_end,
                                        std::optional<double> output_dt,
                                        const std::function<void(double)>& progress, PenaltyChoice& choice) {
   dynamics::PenaltyRouteOptions o;
-  o.friction_law = vm["friction"].as<std::string>();
-  if (scenario.friction) o.friction_parameters = *scenario.friction;
+  o.friction_law = vm["friction"].defaulted() ? info.penalty_friction : vm["friction"].as<std::string>();
+  o.friction_parameters = mechanisms::penaltyFrictionParameters(scenario.data, scenario.friction);
   const bool jumps =  // also stops a misspelt law here
       o.friction_law != "none" && frictionLawOption(o.friction_law, o.friction_parameters)->jumpsAtZero();
   choice.law = o.friction_law;
@@ -222,7 +224,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     o.progress = progress;
     r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o, s.joint_friction);
   } else if (method == "penalty") {
-    r = runPenaltyRoute(vm, scenario, s, t_end, output_dt, progress, penalty);
+    r = runPenaltyRoute(vm, scenario, info, s, t_end, output_dt, progress, penalty);
   } else {
     throw std::invalid_argument("--method: expected event-driven, moreau-jean or penalty for '" + name +
                                 "', got '" + method + "'");

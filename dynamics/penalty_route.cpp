@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "dynamics/friction/make_friction_law.hpp"
@@ -38,6 +39,12 @@ PenaltyContact compliantContact(const RigidContact& c, const PenaltyRouteOptions
   p.body_i = c.body_i;
   p.body_j = c.body_j;
   p.normal = c.compliant_law ? *c.compliant_law : defaultCompliantLaw(c);
+  // The event-driven route holds a compliant contact's δ̇⁻ at impact_velocity; here the
+  // measured δ̇⁻ is floored there, so that a contact resting from the start has that damping.
+  if (c.normal == RigidContact::Normal::kCompliant)
+    std::visit([&](auto& law) {
+      if constexpr (requires { law.min_impact_velocity; }) law.min_impact_velocity = std::max(law.min_impact_velocity, c.impact_velocity);
+    }, p.normal);
   p.two_sided = c.normal == RigidContact::Normal::kBilateral;
   if (c.smooth_friction) p.friction = c.smooth_friction;
   else if (c.frictional()) p.friction = regularized(o, c.mu_static, c.mu_kinetic, "contact '" + c.name + "'");

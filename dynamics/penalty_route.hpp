@@ -3,7 +3,10 @@
 /// bodies, joints, drivers and force elements unchanged, its contacts and joint friction
 /// turned into smooth forces, integrated by simulatePenalty (penalty_contact.hpp).
 ///
-///  - Normal behaviour. A compliant contact keeps its law. A rigid unilateral contact takes
+///  - Normal behaviour. A compliant contact keeps its law, the measured impact velocity
+///    δ̇⁽⁻⁾ floored at the larger of the law's min_impact_velocity and the contact's
+///    `impact_velocity` (the event-driven route holds δ̇⁽⁻⁾ there: a contact pressed from the
+///    start gets the same damping). A rigid unilateral contact takes
 ///    its `compliant_law` when the model gives one, otherwise the default of
 ///    defaultCompliantLaw(): Flores et al.'s law (normal_law.hpp; of the dissipative laws the
 ///    one that follows a low restitution best) with the contact's restitution cₑ, at least

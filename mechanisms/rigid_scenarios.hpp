@@ -26,6 +26,9 @@ struct RigidScenarioInfo {
   bool moreau_jean = true;
   /// The route `stickslip run` takes when none is given: the one the built-in was made for.
   std::string default_method = "event-driven";
+  /// The catalogue law the penalty route puts in place of set-valued Coulomb unless
+  /// --friction says otherwise: the one the built-in's source uses ("none": frictionless).
+  std::string penalty_friction = "linear";
   /// The columns `compare` sets side by side unless told (the quantities its papers plot);
   /// empty: the first run's moving coordinates.
   std::vector<std::string> compare_outputs;

@@ -63,6 +63,12 @@ std::optional<dynamics::FrictionParameters> defaultFrictionParameters(std::strin
 /// are its `mu_static` and `mu_kinetic` on every route): not in `friction_parameters:`.
 std::vector<std::string> linkedFrictionParameters(std::string_view name);
 
+/// The friction catalogue's parameters the penalty route takes for a scenario with `data`:
+/// `given` (its friction_parameters:, defaults if none) with the ones that follow its data
+/// set from them (belt: μs, μk; zheng-*: also the modified Coulomb's v0, v1).
+dynamics::FrictionParameters penaltyFrictionParameters(const ScenarioData& data,
+                                                       const std::optional<dynamics::FrictionParameters>& given);
+
 /// The parameters of `data`, pointing into it (valid while `data` lives), in file order.
 std::vector<ScenarioParameter> scenarioParameters(ScenarioData& data);
 

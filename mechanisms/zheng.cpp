@@ -232,27 +232,6 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
   return s;
 }
 
-ZhengPenaltySystem zhengPenalty(const ZhengSliderCrank& z,
-                                std::shared_ptr<const dynamics::FrictionLaw> friction) {
-  if (z.ideal || z.rigid_contact)
-    throw std::invalid_argument("zhengPenalty: expected the compliant clearance joint (ideal and "
-                                "rigid_contact false)");
-  const dynamics::RigidScenario rigid = zhengRigid(z);  // validates the data
-  const dynamics::RigidContact& joint = rigid.contacts.at(0);
-  dynamics::HuntCrossleyLaw law = std::get<dynamics::HuntCrossleyLaw>(*joint.compliant_law);
-  law.min_impact_velocity = z.impact_velocity;
-  ZhengPenaltySystem s;
-  s.model = std::make_unique<dynamics::PlanarModel>(rigid.model);
-  std::vector<dynamics::PenaltyContact> contacts{dynamics::PenaltyContact::journalBearing(
-      joint.body_i, joint.body_j, joint.journal_bearing, law, std::move(friction), joint.name)};
-  dynamics::EomOptions eom;
-  eom.baumgarte_alpha = eom.baumgarte_beta = 10.0;
-  s.system = std::make_unique<dynamics::PenaltySystem>(*s.model, std::move(contacts),
-                                                       dynamics::EomMethod::kBaumgarte, eom);
-  s.y0 = s.system->initialState(0.0, rigid.q0, rigid.v0);
-  return s;
-}
-
 Eigen::VectorXd zhengDrivingTorque(const dynamics::RigidScenario& s, const dynamics::NonsmoothRun& run,
                                    double baumgarte) {
   const auto& joints = s.model.joints();

@@ -25,12 +25,10 @@
 /// carries when locked, its tangential part F_t = M / R_j inside the friction cone when
 /// μs is large enough (F_t/N ≈ 0.11 at θ1 = π − 0.01).
 
-#include <memory>
 #include <string>
 
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/nonsmooth_run.hpp"
-#include "dynamics/penalty_contact.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 
 namespace stickslip::mechanisms {
@@ -73,22 +71,6 @@ ZhengSliderCrank zhengExample(const std::string& example);
 /// The mechanism as a planar model with the clearance joint as one compliant journal-bearing
 /// RigidContact named "clearance-A" (absent when `ideal`). Bodies: crank 0, rod 1, slider 2.
 dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& data);
-
-/// The same mechanism on the regularized route: the model of zhengRigid() (ideal joints,
-/// drive, damping) with the clearance joint as a compliant journal-bearing PenaltyContact —
-/// the same Hunt–Crossley law, its δ̇⁻ held at `impact_velocity` from below
-/// (min_impact_velocity; the penalty route records δ̇⁻ at each closing, so the two models are
-/// the same while every re-closing is slower than that) — and a friction law of the
-/// catalogue (null: frictionless). Joints by Baumgarte with α = β = 10, as the event-driven
-/// run. Initial state: zhengRigid()'s q0, v0 (the journal pressed in by the static load).
-struct ZhengPenaltySystem {
-  std::unique_ptr<dynamics::PlanarModel> model;
-  std::unique_ptr<dynamics::PenaltySystem> system;
-  Eigen::VectorXd y0;  ///< [q; v; z] at t = 0
-};
-/// Throws std::invalid_argument for invalid data, `ideal` or `rigid_contact`.
-ZhengPenaltySystem zhengPenalty(const ZhengSliderCrank& data,
-                                std::shared_ptr<const dynamics::FrictionLaw> friction);
 
 /// The driving torque on the crank, −λ of the rheonomic driver (Example II's λ1), at every
 /// row of an event-driven run's history (columns t, q, v, N, F), from the joints' equations

@@ -409,9 +409,12 @@ TEST_CASE("stickslip run flores-translational --method penalty: compliant corner
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["status"] == "ok");
   CHECK(j["friction"] == "tanh");
-  CHECK(double(j["first_closing"]) == Approx(0.00269).margin(1e-5));
-  CHECK(double(j["max_penetration"]) < 1e-4);
-  CHECK(double(j["energy_end"]) < double(j["energy_start"]));
+  // The route's one schema: the corners' closings and openings as events.
+  REQUIRE(!j["events"].empty());
+  CHECK(j["events"][0]["kind"] == "close");
+  CHECK(double(j["events"][0]["t"]) == Approx(0.00269).margin(1e-5));
+  CHECK(j["final_q"].size() == 9);
+  CHECK(double(j["t"]) == Approx(0.02));
   CHECK(cli({"run", "flores-translational", "--method", "penalty", "--friction", "nope"}).code == 2);
   CHECK(cli({"list"}).out.find("event-driven, moreau-jean, penalty") != std::string::npos);
 }

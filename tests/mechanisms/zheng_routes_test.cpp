@@ -1,6 +1,6 @@
 // Zheng et al.'s Example I (zheng-torque) by the three routes the CLI offers: event-driven
 // (compliant clearance joint, set-valued or regularized friction), the penalty route (the same
-// compliant joint as a PenaltyContact, mechanisms::zhengPenalty) and Moreau–Jean (the rigid
+// scenario, dynamics/penalty_route.hpp) and Moreau–Jean (the rigid
 // clearance joint, ZhengSliderCrank::rigid_contact). Each pair is an independent integration
 // of one model, or of a model and its rigid limit, and is compared on the crank angle θ1(t).
 #include <catch2/catch.hpp>
@@ -8,9 +8,9 @@
 #include <cmath>
 #include <map>
 
-#include "dynamics/friction/make_friction_law.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/penalty_route.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/scenario_data.hpp"
 #include "mechanisms/zheng.hpp"
@@ -60,23 +60,15 @@ dynamics::NonsmoothRun eventDriven(std::string_view friction) {
   return dynamics::simulateEventDriven(mechanisms::buildRigidScenario("zheng-torque", friction), o);
 }
 
-dynamics::PenaltyRun penalty(std::shared_ptr<const dynamics::FrictionLaw> law,
-                             mechanisms::ZhengPenaltySystem& s, double output_dt = kSample) {
-  s = mechanisms::zhengPenalty(torqueData(), std::move(law));
-  dynamics::PenaltyIntegrationOptions o;
-  o.t_end = kEnd;
-  o.output_dt = output_dt;
-  return dynamics::simulatePenalty(*s.system, s.y0, o);
-}
-
-std::shared_ptr<const dynamics::FrictionLaw> ambrosio() {
-  const mechanisms::ZhengSliderCrank z = torqueData();
-  dynamics::FrictionParameters p;
-  p.mu_k = z.mu_kinetic;
-  p.mu_s = z.mu_static;
-  p.modified_v0 = z.modified_v0;
-  p.modified_v1 = z.modified_v1;
-  return dynamics::makeFrictionLaw("ambrosio", p);
+// The penalty route as `stickslip run zheng-torque --method penalty` takes it: the
+// scenario's set-valued friction replaced by `law` with the data's μ, μs, v0, v1; BDF.
+dynamics::NonsmoothRun penalty(const dynamics::RigidScenario& s, std::string law, double output_dt = kSample) {
+  dynamics::PenaltyRouteOptions o;
+  o.friction_law = std::move(law);
+  o.friction_parameters = mechanisms::penaltyFrictionParameters(torqueData(), std::nullopt);
+  o.integration.t_end = kEnd;
+  o.integration.output_dt = output_dt;
+  return dynamics::simulatePenaltyRoute(s, o);
 }
 
 }  // namespace
@@ -85,9 +77,9 @@ TEST_CASE("zheng-torque: penalty route and event-driven agree on the same modifi
           "[zheng][penalty]") {
   const dynamics::NonsmoothRun ed = eventDriven("ambrosio");
   REQUIRE(ed.ok);
-  mechanisms::ZhengPenaltySystem s;
-  const dynamics::PenaltyRun pr = penalty(ambrosio(), s);
-  REQUIRE(pr.status == dynamics::PenaltyStatus::kSuccess);
+  const dynamics::NonsmoothRun pr = penalty(mechanisms::buildRigidScenario("zheng-torque"), "ambrosio");
+  INFO(pr.message);
+  REQUIRE(pr.ok);
   // The journal stays in the bearing (permanent contact), so δ̇⁻ is the model's 0.1 m/s
   // on both routes and the two are one ODE integrated twice (BDF, rtol 1e-8, different
   // formulations of the joints' and the contact's forces).
@@ -97,7 +89,7 @@ TEST_CASE("zheng-torque: penalty route and event-driven agree on the same modifi
   INFO("max |theta1_penalty - theta1_event-driven| = " << worst << " rad over " << n << " samples");
   CHECK(n == 2001);
   CHECK(worst < 1e-6);
-  CHECK(std::abs(pr.final_state(2) - ed.final_q(2)) < 1e-6);
+  CHECK(std::abs(pr.final_q(2) - ed.final_q(2)) < 1e-6);
 }
 
 TEST_CASE("zheng-torque: Moreau-Jean with the rigid clearance joint follows event-driven",
@@ -149,25 +141,37 @@ TEST_CASE("zheng-torque: frictionless penalty route balances the crank torque's 
   // E(t) − E(0) = ∫ τ θ̇1 dt − ∫ (c1 θ̇1² + c3 ẋ3²) dt − ∫ (Fₙ − K δⁿ) δ̇ dt: the torque's
   // work, the viscous dampers' and the Hunt–Crossley hysteresis's dissipation (the Baumgarte
   // terms do work only on the joints' drift). Trapezoid on samples every 1e-5 s.
-  mechanisms::ZhengPenaltySystem s;
-  const dynamics::PenaltyRun pr = penalty(nullptr, s, 1e-5);
-  REQUIRE(pr.status == dynamics::PenaltyStatus::kSuccess);
+  const dynamics::RigidScenario s = mechanisms::buildRigidScenario("zheng-torque");
+  const dynamics::NonsmoothRun pr = penalty(s, "none", 1e-5);
+  INFO(pr.message);
+  REQUIRE(pr.ok);
   const mechanisms::ZhengSliderCrank z = torqueData();
-  const Eigen::Index nq = s.model->positionSize();
-  const auto& law = std::get<dynamics::HuntCrossleyLaw>(s.system->contacts()[0].normal);
-  const Eigen::MatrixXd& h = pr.history;
-  auto power = [&](Eigen::Index i) {
-    const double t = h(i, 0);
+  const Eigen::Index nq = s.model.positionSize();
+  auto law = std::get<dynamics::HuntCrossleyLaw>(*s.contacts[0].compliant_law);
+  const Eigen::MatrixXd& h = pr.history;  // t, q, v, N, F
+  dynamics::ContactKinematics k;
+  // T + V + the contact's elastic energy K δⁿ⁺¹/(n + 1), and the power of the hysteresis
+  // (N − K δⁿ) δ̇ with N as the route recorded it.
+  auto state = [&](Eigen::Index i, double& energy, double& hysteresis) {
     const Eigen::VectorXd q = h.row(i).segment(1, nq).transpose();
     const Eigen::VectorXd v = h.row(i).segment(1 + nq, nq).transpose();
-    const dynamics::ContactEvaluation c = s.system->evaluateContact(0, t, q, v, Eigen::VectorXd());
-    const double hysteresis =
-        (c.normal_force - law.stiffness * std::pow(std::max(c.penetration, 0.0), law.exponent)) *
-        c.penetration_rate;
+    dynamics::evaluateContacts(s.model, s.contacts, h(i, 0), q, v, k, false);
+    const double delta = std::max(-k.gap(0), 0.0);
+    energy = s.model.kineticEnergy(v) + s.model.potentialEnergy(q) +
+             law.stiffness * std::pow(delta, law.exponent + 1.0) / (law.exponent + 1.0);
+    hysteresis = (h(i, 1 + 2 * nq) - law.stiffness * std::pow(delta, law.exponent)) * -k.normal_velocity(0);
+  };
+  double e0 = 0.0, e = 0.0;
+  auto power = [&](Eigen::Index i) {
+    const double t = h(i, 0);
+    const Eigen::VectorXd v = h.row(i).segment(1 + nq, nq).transpose();
+    double hysteresis = 0.0;
+    state(i, e, hysteresis);
     return z.torque_amplitude * std::sin(z.torque_frequency * t) * v(2) -
            z.crank_damping * v(2) * v(2) - z.slider_damping * v(6) * v(6) - hysteresis;
   };
   double work = 0.0, input = 0.0, dissipated = 0.0, torque_work = 0.0, p_old = power(0);
+  e0 = e;
   for (Eigen::Index i = 1; i < h.rows(); ++i) {
     const double p = power(i), dt = h(i, 0) - h(i - 1, 0);
     work += 0.5 * dt * (p + p_old);
@@ -178,7 +182,7 @@ TEST_CASE("zheng-torque: frictionless penalty route balances the crank torque's 
                         z.slider_damping * std::pow(h(i, 1 + nq + 6), 2));
     p_old = p;
   }
-  const double de = h(h.rows() - 1, h.cols() - 1) - h(0, h.cols() - 1);
+  const double de = e - e0;
   INFO("E(2) - E(0) - net work = " << de - work << " J; E(2) - E(0) = " << de << " J, net work " << work << " J, torque work |.| " << input
                          << " J, dampers " << dissipated << " J, torque " << torque_work << " J");
   // Measured: 1.6e-8 J against 3.93 J of |torque work| (BDF rtol 1e-8; dampers 1.45 J).
