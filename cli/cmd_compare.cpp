@@ -28,7 +28,8 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Velocity below which a penalty (regularized) run counts as sticking when it reports no
-/// stick modes itself; the belt's penalty route uses the same value (mechanisms/belt.hpp).
+/// stick modes itself; the penalty route estimates its modes with the same value
+/// (PenaltyRouteOptions::stick_velocity).
 constexpr double kStickVelocity = 1e-3;  // [m/s]
 /// Length of the trial run that checks each method is available before any real run [s].
 constexpr double kProbeTime = 1e-4;
@@ -260,7 +261,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     probe_columns.emplace_back();
     try {
       if (fs::exists(probe))
-        probe_columns.back() = readSeries(probe.string(), kind.empty() ? scenario : kind).names;
+        probe_columns.back() = readSeries(probe.string()).names;
     } catch (const std::invalid_argument&) {
     }
     std::error_code ec;
@@ -330,7 +331,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     else
       r.events = field<long>(r.json, "contact_events", field<long>(r.json, "closings", -1));
     try {
-      if (fs::exists(csv)) r.series = readSeries(csv, kind);
+      if (fs::exists(csv)) r.series = readSeries(csv);
     } catch (const std::invalid_argument& ex) {
       r.ok = false;
       r.message += (r.message.empty() ? "" : "; ") + std::string(ex.what());
@@ -338,11 +339,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     if (r.json.is_object() && r.json.contains("transitions")) {
       r.transitions = field<long>(r.json, "transitions", -1);
       r.stick_fraction = field<double>(r.json, "stick_fraction", NAN);
-      r.stick_exact = true;
-    } else if (r.json.is_object() && r.json.contains("mode_changes") &&
-               r.json.contains("stick_fraction")) {
-      r.transitions = long(r.json["mode_changes"].size());  // belt penalty: |v_rel| threshold
-      r.stick_fraction = field<double>(r.json, "stick_fraction", NAN);
+      r.stick_exact = !r.json.contains("stick_velocity");  // the penalty route estimates its modes
     } else if (r.series) {
       const SampledStick st = sampledStick(*r.series, kStickVelocity);
       r.transitions = st.transitions;

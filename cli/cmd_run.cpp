@@ -1,11 +1,11 @@
-// stickslip run SCENARIO [--method penalty] [--friction LAW] [--integrator bdf|rk4]
+// stickslip run SCENARIO [--method M] [--friction LAW] [--integrator bdf|rk4]
 //                        [--t-end T] [--dt H] [--out F.csv [--force]] [--json]
-// SCENARIO: belt (thesis Table 3.1), journal-bearing (review Table 5), muvengei-lugre
-// (Muvengei et al. Table I, [--ideal]) or roller-crank (review §4, cli/run_roller_crank.cpp;
-// --table runs the review's six models). The belt's defaults are those of the thesis;
-// journal-bearing replaces the ones left at their default by its own (no friction, BDF,
-// 0.25 s, 1 µs RK4 step), muvengei-lugre by its own (lugre-nondimensional, BDF, two crank
-// revolutions, output every 1 µs).
+// Every scenario, built-in or model file, runs by cli/run_nonsmooth.cpp (event-driven,
+// Moreau–Jean, the penalty route) or cli/run_minimal_form.cpp, except three built-ins whose
+// penalty runs keep their own runners for the post-analyses they print: journal-bearing
+// (review Table 5; no friction, BDF, 0.25 s, 1 µs RK4 step unless told), muvengei-lugre
+// (Muvengei et al. Table I, [--ideal]; lugre-nondimensional, BDF, two crank revolutions,
+// output every 1 µs) and roller-crank (review §4; --table runs the review's six models).
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -22,7 +22,6 @@
 #include "cli/run_options.hpp"
 #include "cli/run_roller_crank.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
-#include "mechanisms/belt.hpp"
 #include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
@@ -66,15 +65,17 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "roller-crank: run the review's six friction models and print the Table 4 analogue "
       "(relative CPU time, steps, max F/N, chatter in the initial stick phase)")(
       "integrator", po::value<std::string>()->default_value("rk4"),
-      "rk4 (fixed step, as the thesis; every law) or bdf (CVODE; smooth laws only); roller-crank's "
-      "default: rk4 for the laws with a jump at v = 0, bdf for the others")(
+      "the penalty route's: rk4 (fixed step; every law) or bdf (CVODE; smooth laws only); default: "
+      "rk4 for the laws with a jump at v = 0, bdf for the others (a BDF failure is redone with rk4)")(
       "t-end", po::value<double>()->default_value(20.0), "end time [s]")(
-      "dt", po::value<double>()->default_value(5e-5), "RK4 step of the penalty route, or the Moreau-Jean step "
-      "(default per scenario) [s]")(
+      "dt", po::value<double>()->default_value(1e-5), "RK4 step of the penalty route (default 1e-5), or the "
+      "Moreau-Jean step (default per scenario) [s]")(
       "output-dt", po::value<double>(),
       "history sampling of event-driven (> 0; events add rows) and Moreau-Jean (>= 0, 0: every "
       "step) [s]; default 1e-3; muvengei-lugre: > 0, default 1e-6")(
-      "out", po::value<std::string>(), "write the history as CSV (belt: t, x, v, v_rel, F; journal-bearing: t, x, y, theta, "
+      "out", po::value<std::string>(), "write the history as CSV (t, q, v, each contact's N, F, each joint friction's reaction, F, "
+      "then each contact's v_t (journal-bearing contacts: also e_x, e_y) and each joint friction's v_t; "
+      "by their own penalty runners: journal-bearing: t, x, y, theta, "
       "vx, vy, omega, penetration, v_t, F_n, F_t, energy; muvengei-lugre: t, crank_angle, x, v, a, "
       "ecc_x, ecc_y, penetration, F_n, F_t, v_t, driver_power, contact_power, energy, bristle_mu, "
       "x_ideal, a_ideal; roller-crank: t, crank_angle, roller_omega, roller_alpha, "
@@ -261,70 +262,7 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
   if (scenario == "journal-bearing" && method == "penalty") return runJournalBearing(vm, sc, out, err);
   if (scenario == "roller-crank" && (method == "penalty" || vm["table"].as<bool>())) return runRollerCrank(vm, sc, out, err);
   if (scenario == "muvengei-lugre" && method == "penalty") return runMuvengei(vm, sc, out, err);
-  if (scenario != "belt" || method != "penalty") return runNonsmooth(vm, sc, out, err);
-  const std::string law_name = vm["friction"].as<std::string>();
-  const auto& belt = mechanisms::scenarioDataOf<mechanisms::Belt>(sc.data, scenario);
-  dynamics::FrictionParameters friction = *sc.friction;  // μs, μk: the belt's, on every route
-  friction.mu_s = belt.mu_static;
-  friction.mu_k = belt.mu_kinetic;
-  const auto law = frictionLawOption(law_name, friction);
-  mechanisms::PenaltyOptions opts;
-  const std::string integrator = vm["integrator"].as<std::string>();
-  if (integrator == "bdf")
-    opts.integrator = mechanisms::PenaltyOptions::Integrator::kBdf;
-  else if (integrator != "rk4")
-    throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + integrator + "'");
-  opts.t_end = vm["t-end"].as<double>();
-  opts.dt = vm["dt"].as<double>();
-  const std::string csv = outputPath(vm);
-
-  const mechanisms::PenaltyRun r = mechanisms::simulateBeltPenalty(belt, *law, opts);
-  const mechanisms::BeltCycle ref = mechanisms::beltClosedForm(belt);
-
-  if (!csv.empty()) {
-    std::ofstream f = openCsv(csv);
-    f << "t,x,v,v_rel,friction\n";
-    writeRows(f, r.history.leftCols(5));
-    markIncomplete(f, r.ok, r.message);
-  }
-  if (vm["json"].as<bool>()) {
-    nlohmann::json changes = nlohmann::json::array(), reference = nlohmann::json::array();
-    for (const auto& [t, kind] : r.mode_changes)
-      changes.push_back({{"t", t}, {"kind", kind}, {"approximate", true}});
-    for (const auto& [t, kind] : ref.events(opts.t_end))
-      reference.push_back({{"t", t}, {"kind", kind}});
-    out << nlohmann::json{{"scenario", scenario},
-                          {"method", method},
-                          {"friction", law_name},
-                          {"integrator", integrator},
-                          {"status", r.ok ? "ok" : "failed"},
-                          {"message", r.message},
-                          {"steps", r.steps},
-                          {"cpu_seconds", r.cpu_seconds},
-                          {"stick_fraction", r.stick_fraction},
-                          // The block stays on the belt (y = 0, θ = 0): its state as the
-                          // other routes' q = (x, y, θ), v.
-                          {"final_q", toJson(Eigen::Vector3d(r.final_state(0), 0.0, 0.0))},
-                          {"final_v", toJson(Eigen::Vector3d(r.final_state(1), 0.0, 0.0))},
-                          {"events", nlohmann::json::array()},
-                          {"mode_changes", changes},
-                          {"closed_form_coulomb", {{"period", ref.period}, {"events", reference}}}}
-               .dump()
-        << "\n";
-  } else {
-    out << "belt, penalty route with friction law '" << law_name << "' (" << integrator << ")\n"
-        << "status          " << (r.ok ? "ok" : "failed: " + r.message) << "\n"
-        << "steps           " << r.steps << "\n"
-        << "cpu             " << r.cpu_seconds << " s\n"
-        << "stick fraction  " << r.stick_fraction << "  (|v_rel| < " << opts.stick_velocity
-        << " m/s)\n"
-        << "mode changes    " << r.mode_changes.size() << " (approximate, from |v_rel|)\n";
-    for (const auto& [t, kind] : r.mode_changes) out << "  " << t << " s  " << kind << "\n";
-    out << "closed form (set-valued Coulomb): period " << ref.period << " s, first break-away "
-        << ref.first_breakaway << " s\n";
-  }
-  if (!r.ok) err << "stickslip run: " << r.message << "\n";
-  return r.ok ? kExitOk : kExitFailure;
+  return runNonsmooth(vm, sc, out, err);
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
-#include <map>
 #include <stdexcept>
 
 namespace stickslip::cli {
@@ -39,16 +38,9 @@ int Series::column(std::string_view name) const {
   return -1;
 }
 
-std::string canonicalColumn(std::string_view scenario, std::string_view file_name) {
+std::string canonicalColumn(std::string_view file_name) {
   std::string n(file_name);
   std::erase(n, '"');
-  if (scenario == "belt") {
-    static const std::map<std::string, std::string> belt{{"x", "block.x"},
-                                                         {"v", "block.vx"},
-                                                         {"v_rel", "block-belt.v_t"},
-                                                         {"friction", "block-belt.F"}};
-    if (const auto it = belt.find(n); it != belt.end()) return it->second;
-  }
   if (endsWith(n, ".F_n")) return n.substr(0, n.size() - 4) + ".N";
   if (endsWith(n, ".F_t")) return n.substr(0, n.size() - 4) + ".F";
   // The minimal form's joint friction (same sign as the rigid routes' F); its ".reaction" is
@@ -57,7 +49,7 @@ std::string canonicalColumn(std::string_view scenario, std::string_view file_nam
   return n;
 }
 
-Series readSeries(const std::string& path, std::string_view scenario) {
+Series readSeries(const std::string& path) {
   std::ifstream f(path);
   if (!f) throw std::invalid_argument(path + ": cannot open");
   Series s;
@@ -71,7 +63,7 @@ Series readSeries(const std::string& path, std::string_view scenario) {
     if (s.names.empty()) {
       for (const auto& name : fields) {
         s.file_names.push_back(name);
-        s.names.push_back(canonicalColumn(scenario, name));
+        s.names.push_back(canonicalColumn(name));
       }
       if (s.names.front() != "t")
         throw std::invalid_argument(path + ": expected the first column to be t, got '" +

@@ -21,16 +21,14 @@ struct Series {
   Eigen::Index rows() const { return data.rows(); }
 };
 
-/// The canonical name of a CSV column of `scenario`'s runs: quotes dropped; the penalty
-/// route's contact force names "C.F_n", "C.F_t" become "C.N", "C.F" like the rigid routes';
-/// the belt's penalty columns x, v, v_rel, friction become block.x, block.vx, block-belt.v_t,
-/// block-belt.F (the rigid belt's names; same signs); the minimal form's "C.friction" becomes
-/// "C.F" (same sign; its "C.reaction" is |N| and keeps its name).
-std::string canonicalColumn(std::string_view scenario, std::string_view file_name);
+/// The canonical name of a CSV column: quotes dropped; the remaining penalty runners'
+/// contact force names "C.F_n", "C.F_t" become "C.N", "C.F" like every route's; the minimal
+/// form's "C.friction" becomes "C.F" (same sign; its "C.reaction" is |N| and keeps its name).
+std::string canonicalColumn(std::string_view file_name);
 
 /// Reads a CSV written by `stickslip run --out` (a header, numbers, NaN as "nan", lines
 /// starting with '#' skipped). Throws std::invalid_argument naming the file and line.
-Series readSeries(const std::string& path, std::string_view scenario);
+Series readSeries(const std::string& path);
 
 /// Deviation of `other` from `reference` in one column: `other` interpolated linearly at the
 /// reference's sample times that lie in both runs' time spans (rows at a repeated time, such as

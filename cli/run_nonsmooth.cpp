@@ -12,6 +12,7 @@
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_minimal_form.hpp"
+#include "mechanisms/scenario_file.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "dynamics/nonsmooth/stick_statistics.hpp"
@@ -117,6 +118,7 @@ class ContactKinematicsWriter {
 /// BDF was given up for RK4 (when it was).
 struct PenaltyChoice {
   std::string law, integrator, bdf_failure;
+  double stick_velocity = 0.0;  ///< of its estimated modes [m/s]
 };
 
 /// The penalty route (dynamics/penalty_route.hpp) on a mechanism: --friction's law (the
@@ -134,6 +136,7 @@ dynamics::NonsmoothRun runPenaltyRoute(const po::variables_map& vm, const mechan
   const bool jumps =  // also stops a misspelt law here
       o.friction_law != "none" && frictionLawOption(o.friction_law, o.friction_parameters)->jumpsAtZero();
   choice.law = o.friction_law;
+  choice.stick_velocity = o.stick_velocity;
   choice.integrator = !vm["integrator"].defaulted() ? vm["integrator"].as<std::string>() : jumps ? "rk4" : "bdf";
   o.integration.integrator = penaltyIntegrator(choice.integrator);
   o.integration.t_end = t_end;
@@ -270,9 +273,11 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
       r.events, initiallySticking(s, r), 0.0, r.t_end);
   if (vm["json"].as<bool>()) {
     nlohmann::json events = nlohmann::json::array(), ref = nlohmann::json::array();
-    for (const auto& e : r.events)
+    for (const auto& e : r.events) {
       events.push_back({{"t", e.t}, {"contact", elementName(s, e.contact)},
                         {"kind", std::string(dynamics::toString(e.kind))}});
+      if (e.approximate) events.back()["approximate"] = true;
+    }
     for (const auto& [t, kind] : reference) ref.push_back({{"t", t}, {"kind", kind}});
     nlohmann::json j{{"scenario", name},
                      {"method", method},
@@ -290,10 +295,10 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
                      {"friction_work", finiteOrNull(r.friction_work)},
                      {"final_q", toJson(r.final_q)},
                      {"final_v", toJson(r.final_v)}};
-    if (method != "penalty") {  // a regularized law has no stick mode to count
-      j["transitions"] = stick.transitions;
-      j["stick_fraction"] = stick.stick_fraction;
-    } else {
+    j["transitions"] = stick.transitions;
+    j["stick_fraction"] = stick.stick_fraction;
+    if (method == "penalty") {  // its modes are estimated from the samples' |v_t|
+      j["stick_velocity"] = penalty.stick_velocity;
       j["friction"] = penalty.law;
       j["integrator"] = penalty.integrator;
       if (!penalty.bdf_failure.empty()) j["bdf_failure"] = penalty.bdf_failure;
@@ -329,9 +334,10 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
           << hold->drift << " rad\n";
     out << "cpu         " << r.cpu_seconds << " s\n"
         << "stick       "
-        << (method == "penalty" ? "no stick mode (regularized friction; compare estimates it from |v_t|)"
-                                : std::to_string(stick.stick_fraction) + " of the run, " +
-                                      std::to_string(stick.transitions) + " transitions into or out of stick")
+        << stick.stick_fraction << " of the run, " << stick.transitions << " transitions into or out of stick"
+        << (method == "penalty" ? " (estimated: |v_t| < " + mechanisms::exactNumber(penalty.stick_velocity) +
+                                      " m/s at the samples)"
+                                : std::string())
         << "\n"
         << "events      " << r.events.size() << "\n";
     const std::size_t shown = std::min<std::size_t>(r.events.size(), 40);
@@ -343,7 +349,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     if (!reference.empty()) {
       if (matched)
         out << "reference   " << reference.size() << " stick/slip changes matched, max |dt| = "
-            << max_error << " s\n";
+            << max_error << " s" << (method == "penalty" ? " (estimated changes)" : "") << "\n";
       else
         out << "reference   " << reference.size() << " stick/slip changes, not matched one to one\n";
     }

@@ -93,6 +93,10 @@ PenaltySystem::PenaltySystem(const PlanarModel& model, std::vector<PenaltyContac
   }
   for (const PenaltyJointFriction& f : joint_friction_) {
     if (!f.law) throw std::invalid_argument(f.joint.name + ": expected a friction law, got none");
+    if (f.law->usesAppliedForce())
+      throw std::invalid_argument(f.joint.name + ": friction law '" + std::string(f.law->name()) +
+                                  "' holds with the applied force, which the penalty route supplies "
+                                  "at contacts only; a joint takes a law of v and |R| alone");
     if (!(f.joint.radius > 0.0) || !std::isfinite(f.joint.radius))
       throw std::invalid_argument(f.joint.name + ": expected a pin radius > 0, got " +
                                   std::to_string(f.joint.radius));
@@ -100,6 +104,11 @@ PenaltySystem::PenaltySystem(const PlanarModel& model, std::vector<PenaltyContac
     nz_ += f.frictionStateSize();
   }
   z_ = Eigen::VectorXd::Zero(nz_);
+  applied_.assign(contacts_.size(), 0.0);
+  for (std::size_t k = 0; k < contacts_.size(); ++k)
+    if (contacts_[k].friction && contacts_[k].friction->usesAppliedForce()) held_.push_back(int(k));
+  vdot_free_.resize(model_.velocitySize());
+  vdot_probe_.resize(model_.velocitySize());
 }
 
 ContactEvaluation PenaltySystem::evaluateContact(int k, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -149,8 +158,11 @@ ContactEvaluation PenaltySystem::evaluateContact(int k, double t, const Eigen::R
     e.normal_force = normalForce(c.normal, e.penetration, e.penetration_rate, impact);
   }
   // No load, no friction: the laws' viscous terms (σ2 v) would otherwise drag an open contact.
-  if (c.friction && e.normal_force != 0.0) {
-    const FrictionInput in{e.tangential_velocity, std::abs(e.normal_force), 0.0};
+  const bool held = pass_ != Pass::kFull && c.friction && c.friction->usesAppliedForce();
+  if (held) {
+    e.friction_force = pass_ == Pass::kProbe && k == probe_ ? 1.0 : 0.0;
+  } else if (c.friction && e.normal_force != 0.0) {
+    const FrictionInput in{e.tangential_velocity, std::abs(e.normal_force), applied_[std::size_t(k)]};
     e.friction_force =
         c.friction->force(in, std::span<const double>(z.data(), std::size_t(z.size())));
   }
@@ -192,6 +204,7 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
                                 std::to_string(y.size()) + " and " + std::to_string(ydot.size()));
   z_ = y.tail(nz_);
   model_.positionRate(y.head(n), y.segment(n, n), ydot.head(n));
+  if (!held_.empty()) computeAppliedForces(t, y.head(n), y.segment(n, n));
   const EomStatus st = solveJointFriction(t, y.head(n), y.segment(n, n), ydot.segment(n, n));
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
     const PenaltyContact& c = contacts_[k];
@@ -211,6 +224,32 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
                      std::span<double>(ydot.data() + 2 * n + joint_z_offset_[e], std::size_t(nze)));
   }
   return st;
+}
+
+void PenaltySystem::computeAppliedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                         const Eigen::Ref<const Eigen::VectorXd>& v) {
+  // J_t of contact k times an acceleration of the model: its rows act on (q_i, q_j).
+  auto tangential = [&](int k, const Eigen::VectorXd& vdot) {
+    const PenaltyContact& c = contacts_[std::size_t(k)];
+    const auto& jt = last_[std::size_t(k)].jacobian.row(1);
+    double a = 0.0;
+    if (c.body_i != kGround) a += jt.head<3>().dot(vdot.segment<3>(PlanarModel::coordinate(c.body_i, 0)));
+    if (c.body_j != kGround) a += jt.tail<3>().dot(vdot.segment<3>(PlanarModel::coordinate(c.body_j, 0)));
+    return a;
+  };
+  pass_ = Pass::kHeldOff;
+  const bool free_ok = solver_.accelerations(t, q, v, vdot_free_) == EomStatus::kSuccess;
+  for (int k : held_) {
+    applied_[std::size_t(k)] = 0.0;
+    if (!free_ok || last_[std::size_t(k)].normal_force == 0.0) continue;
+    pass_ = Pass::kProbe;
+    probe_ = k;
+    if (solver_.accelerations(t, q, v, vdot_probe_) != EomStatus::kSuccess) continue;
+    const double a_t = tangential(k, vdot_free_), w = tangential(k, vdot_probe_) - a_t;
+    if (w > 0.0) applied_[std::size_t(k)] = a_t / w;
+  }
+  pass_ = Pass::kFull;
+  probe_ = -1;
 }
 
 EomStatus PenaltySystem::solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,

@@ -9,7 +9,7 @@
 /// centred at the point: its gap is the point's less ρ and its tangential velocity that of the
 /// disk's material point P − ρ n (J_t gains −ρ at θ_i and +ρ at θ_j, t = S n); v_s(t) is the
 /// line's surface speed along t (a belt; 0 otherwise). The normal force Fₙ = F(δ, δ̇; δ̇⁽⁻⁾) ≥ 0 comes from the
-/// contact's normal law, the friction force Fₜ = F_law(v_t, Fₙ, Fₑ = 0; z) from its friction
+/// contact's normal law, the friction force Fₜ = F_law(v_t, Fₙ, Fₑ; z) from its friction
 /// law with internal states z, and the contact adds Jᵀ (Fₙ, Fₜ) to Q (the virtual power of
 /// the contact force is Fₙ ġ + Fₜ v_t; journal_bearing.hpp and point_line.hpp derive the
 /// rows). The equations of motion are those of EomSolver with this Q:
@@ -25,10 +25,17 @@
 /// with the |R| of the previous call, recompute |R| from the multipliers, repeat until it
 /// changes by less than 1e-12 (1 + |R|) (at most 50 solves; then kNotConverged, naming the
 /// joint). The map contracts when μ r |∂|R|/∂T| < 1: pins are small against the links.
-/// The tangential force from the other forces, Fₑ, is passed as 0: in a multibody model it
-/// depends on the unknown accelerations, and the regularized laws, whose force is a function
-/// of v_t, do not need it (the stick branch of a set-valued law at exactly v_t = 0 then gives
-/// F = 0, a measure-zero set of states).
+/// The tangential force from the other forces, Fₑ, which the Karnopp-type laws read over a
+/// velocity band (FrictionLaw::usesAppliedForce), is the force that would have to act at the contact to keep it from accelerating
+/// tangentially, with the sign of an applied force: Fₑ = a_t / W, where a_t = J_t v̇ is the
+/// tangential acceleration with the friction of every such contact left out and W = J_t Δv̇
+/// the response to a unit tangential force at the contact alone (the constrained mass seen
+/// there; one more solve each). The law's holding force −Fₑ then cancels a_t; the term J̇_t v
+/// and a moving surface's acceleration are left out (exact for a translating contact on a
+/// steady belt, O(v²κ) on a curved one, where the band absorbs it). Contacts coupled through
+/// the masses are each resolved with the others' held friction left out. Other laws get
+/// Fₑ = 0 at no extra cost: they read it at v_t = 0 exactly at most. Joint friction gets 0;
+/// the constructor refuses a law that reads Fₑ there.
 ///
 /// Impact velocity δ̇⁽⁻⁾ (Lankarani–Nikravesh, Hunt–Crossley, Flores). It is the value of δ̇
 /// when the present contact began, a discrete state held per contact outside y. The choice
@@ -234,10 +241,23 @@ class PenaltySystem final : public MultibodySystem {
   Eigen::Index nz_ = 0;
   std::vector<ContactStatus> status_;
   EomSolver solver_;
+  /// Fₑ of every contact whose law reads it, from the accelerations (file comment).
+  void computeAppliedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                            const Eigen::Ref<const Eigen::VectorXd>& v);
+
   // Workspace: the friction states of the current derivative() call, and each contact's
   // last evaluation (its v_t and Fₙ feed the friction-state rates).
   mutable Eigen::VectorXd z_;
   mutable std::vector<ContactEvaluation> last_;
+  // Fₑ: the contacts whose law reads it, their values, and what generalizedForces() puts at
+  // those contacts while they are computed — their friction (kFull), nothing (kHeldOff), or
+  // nothing but a unit Fₜ at `probe_` (kProbe).
+  enum class Pass { kFull, kHeldOff, kProbe };
+  std::vector<int> held_;
+  std::vector<double> applied_;
+  mutable Pass pass_ = Pass::kFull;
+  int probe_ = -1;
+  Eigen::VectorXd vdot_free_, vdot_probe_;
   // Joint friction: the |R| the torques are computed with (the fixed point's iterate), and
   // the torques of the last generalizedForces().
   std::vector<double> reaction_;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -60,6 +61,56 @@ PenaltyContact compliantContact(const RigidContact& c, const PenaltyRouteOptions
   return p;
 }
 
+/// The stick/slip modes estimated from the samples (penalty_route.hpp): the initial modes and
+/// an approximate event at every change, merged into the run's events in time order. `p` is
+/// the penalty run (its history has each contact's v_t and Fₙ), `r` the route's result.
+void addSampledModes(const RigidScenario& s, const PenaltySystem& system, const PenaltyRun& p,
+                     double stick_velocity, NonsmoothRun& r) {
+  const Eigen::Index n = s.model.velocitySize(), ny = system.stateSize();
+  const auto nc = Eigen::Index(s.contacts.size()), nj = Eigen::Index(s.joint_friction.size());
+  const bool joint_laws = !system.jointFriction().empty();
+  Eigen::VectorXd v(n);
+  auto mode = [&](Eigen::Index i, Eigen::Index k) {
+    double v_t = 0.0;
+    bool loaded = true, frictional = joint_laws;
+    if (k < nc) {
+      const Eigen::Index at = 1 + ny + 4 * k;  // δ, v_t, Fₙ, Fₜ
+      // Closed (δ ≥ 0, or a two-sided contact): a contact just touching at t = 0 carries
+      // no force yet but sticks if it does not slide.
+      loaded = system.contacts()[std::size_t(k)].two_sided || p.history(i, at) >= 0.0;
+      frictional = system.contacts()[std::size_t(k)].friction != nullptr;
+      v_t = tangentSign(s.contacts[std::size_t(k)]) * p.history(i, at + 1);
+    } else {
+      v = r.history.row(i).segment(1 + n, n).transpose();
+      v_t = s.joint_friction[std::size_t(k - nc)].rate(s.model, v);
+    }
+    if (!loaded) return ContactMode::kOpen;
+    if (frictional && std::abs(v_t) < stick_velocity) return ContactMode::kStick;
+    return v_t > 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
+  };
+  if (p.history.rows() == 0) return;
+  std::vector<ContactEvent> changes;
+  for (Eigen::Index k = 0; k < nc + nj; ++k) {
+    ContactMode before = mode(0, k);
+    r.initial_modes.push_back(before);
+    for (Eigen::Index i = 1; i < p.history.rows(); ++i) {
+      const ContactMode now = mode(i, k);
+      // Into or out of stick; openings, closings and reversals in slip are not mode changes
+      // of the friction (the crossings report the first two).
+      if ((now == ContactMode::kStick) != (before == ContactMode::kStick) && now != ContactMode::kOpen)
+        changes.push_back({p.history(i, 0), int(k),
+                           now == ContactMode::kStick          ? EventKind::kStick
+                           : now == ContactMode::kSlipPositive ? EventKind::kSlipPositive
+                                                               : EventKind::kSlipNegative,
+                           true});
+      before = now;
+    }
+  }
+  r.events.insert(r.events.end(), changes.begin(), changes.end());
+  std::stable_sort(r.events.begin(), r.events.end(),
+                   [](const ContactEvent& a, const ContactEvent& b) { return a.t < b.t; });
+}
+
 }  // namespace
 
 NormalLaw defaultCompliantLaw(const RigidContact& c) {
@@ -78,6 +129,8 @@ NormalLaw defaultCompliantLaw(const RigidContact& c) {
 }
 
 NonsmoothRun simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOptions& o) {
+  if (!(o.stick_velocity > 0.0))
+    throw std::invalid_argument("PenaltyRouteOptions: expected stick_velocity > 0, got " + std::to_string(o.stick_velocity));
   std::vector<PenaltyContact> contacts;
   for (const RigidContact& c : s.contacts) {
     c.validate(s.model);
@@ -125,6 +178,7 @@ NonsmoothRun simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOpti
       r.history(i, 2 + 2 * n + 2 * nc + 2 * e) = system.jointFrictionTorque(int(e));
     }
   }
+  addSampledModes(s, system, p, o.stick_velocity, r);
   r.final_q = p.final_state.head(n);
   r.final_v = p.final_state.segment(n, n);
   return r;

@@ -29,8 +29,13 @@
 /// The result is the nonsmooth routes' NonsmoothRun, with the same history columns (t, q, v,
 /// per contact N and F in rigid_contact.hpp's tangent convention, per joint friction |R| and
 /// T), so one writer and `compare` serve every route. Its events are the contacts' closings
-/// (kClose) and openings (kOpen) at the integrator's crossing times; a regularized law has no
-/// stick mode, so no stick/slip events.
+/// (kClose) and openings (kOpen) at the integrator's crossing times and, since a regularized
+/// law has no stick mode, stick/slip changes estimated from the samples: a frictional contact
+/// (or joint) counts as sticking while it is closed (δ ≥ 0; a two-sided contact or a joint
+/// always) with
+/// |v_t| < `stick_velocity`; each change is an event flagged `approximate` at the first sample
+/// past it, and the modes at t = 0 are the run's initial_modes (contacts without friction:
+/// kOpen unless closed, then slipping).
 
 #include <string>
 #include <string_view>
@@ -51,6 +56,8 @@ struct PenaltyRouteOptions {
   /// Joints by Baumgarte's stabilization with these terms [1/s] (EomMethod::kBaumgarte).
   double baumgarte_alpha = 10.0;
   double baumgarte_beta = 10.0;
+  /// |v_t| below which a loaded frictional contact counts as sticking (file comment) [m/s], > 0.
+  double stick_velocity = 1e-3;
 };
 
 /// The compliant law the penalty route gives a rigid contact without one (file comment).

@@ -39,6 +39,11 @@ class FrictionLaw {
   /// True for the laws with a jump at v = 0 (the set-valued sign taken as a function): no
   /// variable-step integrator gets through it (review §4), so the routes start them on RK4.
   virtual bool jumpsAtZero() const { return false; }
+  /// True for the laws whose stick branch reads FrictionInput::applied_force over a velocity
+  /// band (Karnopp-type: karnopp, switch, awrejcewicz). A route that cannot supply the
+  /// applied force must refuse them rather than pass 0. (The jump laws read it at v = 0
+  /// exactly, a measure-zero set of states for an integrator.)
+  virtual bool usesAppliedForce() const { return false; }
   /// Fills `state` for a contact that has been at rest and unloaded for a long time (zero
   /// bristle deflection; fully aged junctions where the law models dwell time). `in` lets a
   /// law that needs it start consistent with the current velocity.

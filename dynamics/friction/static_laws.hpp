@@ -152,6 +152,7 @@ class KarnoppFriction final : public FrictionLaw {
  public:
   explicit KarnoppFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "karnopp"; }
+  bool usesAppliedForce() const override { return true; }
   bool jumpsAtZero() const override { return true; }
   double force(const FrictionInput& in, std::span<const double>) const override {
     if (std::abs(in.velocity) <= p_.karnopp_velocity)
@@ -174,6 +175,7 @@ class SwitchFriction final : public FrictionLaw {
  public:
   explicit SwitchFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "switch"; }
+  bool usesAppliedForce() const override { return true; }
   bool jumpsAtZero() const override { return true; }
   double force(const FrictionInput& in, std::span<const double>) const override {
     const double fs = p_.mu_s * in.normal_force;
@@ -343,6 +345,7 @@ class AwrejcewiczFriction final : public FrictionLaw {
  public:
   explicit AwrejcewiczFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "awrejcewicz"; }
+  bool usesAppliedForce() const override { return true; }
   double force(const FrictionInput& in, std::span<const double>) const override {
     using friction_detail::sgn;
     const double v = in.velocity, fe = in.applied_force, v0 = p_.tolerance_velocity;

@@ -26,6 +26,9 @@ struct ContactEvent {
   double t = 0.0;    ///< [s]
   int contact = 0;   ///< index into the contact list
   EventKind kind = EventKind::kStick;
+  /// Estimated from samples, not located: the penalty route's stick/slip changes, timed at
+  /// the first sample past the change (penalty_route.hpp).
+  bool approximate = false;
 };
 
 struct NonsmoothRun {

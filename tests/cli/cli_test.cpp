@@ -127,18 +127,21 @@ TEST_CASE("stickslip run belt: penalty route, JSON, CSV and refusals", "[cli][ru
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.out);
   for (const char* key : {"method", "status", "steps", "cpu_seconds", "final_q", "final_v",
-                          "events", "mode_changes", "stick_fraction"})
+                          "events", "transitions", "stick_fraction", "stick_velocity", "reference"})
     CHECK(j.contains(key));
   CHECK(j["status"] == "ok");
-  REQUIRE(j["mode_changes"].size() >= 2);
-  CHECK(j["mode_changes"][0]["approximate"] == true);
-  CHECK(j["mode_changes"][0]["kind"] == "slip");
-  // The first break-away of the closed form is at 7.3575 s.
-  CHECK(std::abs(j["mode_changes"][0]["t"].get<double>() - 7.3575) < 0.15);
+  // The route's one schema: the block's stick/slip changes estimated from |v_t| < 1e-3 m/s,
+  // flagged approximate; the first break-away of the closed form is at 7.3575 s.
+  REQUIRE(!j["events"].empty());
+  CHECK(j["events"][0]["approximate"] == true);
+  CHECK(j["events"][0]["kind"] == "slip-");
+  CHECK(j["events"][0]["contact"] == "block-belt");
+  CHECK(std::abs(j["events"][0]["t"].get<double>() - 7.3575) < 0.15);
+  CHECK(j["reference"]["events"][0]["t"].get<double>() == Approx(7.3575).margin(1e-12));
   std::ifstream f(csv);
   std::string header;
   std::getline(f, header);
-  CHECK(header == "t,x,v,v_rel,friction");
+  CHECK(header.starts_with("t,block.x,block.y,block.theta,block.vx,block.vy,block.omega,block-belt.N,block-belt.F"));
   SECTION("an existing --out is not overwritten without --force") {
     const Run again = cli({"run", "belt", "--friction", "linear", "--t-end", "1", "--out",
                            csv.string()});

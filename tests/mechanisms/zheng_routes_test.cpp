@@ -83,7 +83,11 @@ TEST_CASE("zheng-torque: penalty route and event-driven agree on the same modifi
   // The journal stays in the bearing (permanent contact), so δ̇⁻ is the model's 0.1 m/s
   // on both routes and the two are one ODE integrated twice (BDF, rtol 1e-8, different
   // formulations of the joints' and the contact's forces).
-  CHECK(pr.events.empty());
+  for (const dynamics::ContactEvent& e : pr.events) {  // only estimated stick/slip changes
+    CHECK(e.kind != dynamics::EventKind::kOpen);
+    CHECK(e.kind != dynamics::EventKind::kClose);
+    CHECK(e.approximate);
+  }
   long n = 0;
   const double worst = maxDifference(sampledTheta(ed.history), sampledTheta(pr.history), &n);
   INFO("max |theta1_penalty - theta1_event-driven| = " << worst << " rad over " << n << " samples");
