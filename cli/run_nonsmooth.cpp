@@ -1,6 +1,7 @@
 #include "cli/run_nonsmooth.hpp"
 #include "cli/run_options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -12,7 +13,6 @@
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_minimal_form.hpp"
-#include "mechanisms/scenario_file.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "dynamics/nonsmooth/stick_statistics.hpp"
@@ -21,6 +21,7 @@
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
+#include "mechanisms/scenario_file.hpp"
 #include "mechanisms/zheng.hpp"
 
 namespace stickslip::cli {
@@ -135,6 +136,10 @@ dynamics::NonsmoothRun runPenaltyRoute(const po::variables_map& vm, const mechan
   o.friction_parameters = mechanisms::penaltyFrictionParameters(scenario.data, scenario.friction);
   const bool jumps =  // also stops a misspelt law here
       o.friction_law != "none" && frictionLawOption(o.friction_law, o.friction_parameters)->jumpsAtZero();
+  if (!vm["friction"].defaulted() && o.friction_law != "none" && s.joint_friction.empty() &&
+      std::none_of(s.contacts.begin(), s.contacts.end(), [](const auto& c) { return c.frictional(); }))
+    throw std::invalid_argument("--friction: '" + scenario.name + "' has no set-valued friction for " +
+                                o.friction_law + " to replace (no contact or joint with mu_s or mu_k > 0)");
   choice.law = o.friction_law;
   choice.stick_velocity = o.stick_velocity;
   choice.integrator = !vm["integrator"].defaulted() ? vm["integrator"].as<std::string>() : jumps ? "rk4" : "bdf";

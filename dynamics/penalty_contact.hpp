@@ -26,8 +26,9 @@
 /// changes by less than 1e-12 (1 + |R|) (at most 50 solves; then kNotConverged, naming the
 /// joint). The map contracts when μ r |∂|R|/∂T| < 1: pins are small against the links.
 /// The tangential force from the other forces, Fₑ, which the Karnopp-type laws read over a
-/// velocity band (FrictionLaw::usesAppliedForce), is the force that would have to act at the contact to keep it from accelerating
-/// tangentially, with the sign of an applied force: Fₑ = a_t / W, where a_t = J_t v̇ is the
+/// velocity band (FrictionLaw::usesAppliedForce), is the force that would have to act at the
+/// contact to keep it from accelerating tangentially, with the sign of an applied force:
+/// Fₑ = a_t / W, where a_t = J_t v̇ is the
 /// tangential acceleration with the friction of every such contact left out and W = J_t Δv̇
 /// the response to a unit tangential force at the contact alone (the constrained mass seen
 /// there; one more solve each). The law's holding force −Fₑ then cancels a_t; the term J̇_t v

@@ -43,9 +43,12 @@ PenaltyContact compliantContact(const RigidContact& c, const PenaltyRouteOptions
   // The event-driven route holds a compliant contact's δ̇⁻ at impact_velocity; here the
   // measured δ̇⁻ is floored there, so that a contact resting from the start has that damping.
   if (c.normal == RigidContact::Normal::kCompliant)
-    std::visit([&](auto& law) {
-      if constexpr (requires { law.min_impact_velocity; }) law.min_impact_velocity = std::max(law.min_impact_velocity, c.impact_velocity);
-    }, p.normal);
+    std::visit(
+        [&](auto& law) {
+          if constexpr (requires { law.min_impact_velocity; })
+            law.min_impact_velocity = std::max(law.min_impact_velocity, c.impact_velocity);
+        },
+        p.normal);
   p.two_sided = c.normal == RigidContact::Normal::kBilateral;
   if (c.smooth_friction) p.friction = c.smooth_friction;
   else if (c.frictional()) p.friction = regularized(o, c.mu_static, c.mu_kinetic, "contact '" + c.name + "'");
@@ -130,7 +133,8 @@ NormalLaw defaultCompliantLaw(const RigidContact& c) {
 
 NonsmoothRun simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOptions& o) {
   if (!(o.stick_velocity > 0.0))
-    throw std::invalid_argument("PenaltyRouteOptions: expected stick_velocity > 0, got " + std::to_string(o.stick_velocity));
+    throw std::invalid_argument("PenaltyRouteOptions: expected stick_velocity > 0, got " +
+                                std::to_string(o.stick_velocity));
   std::vector<PenaltyContact> contacts;
   for (const RigidContact& c : s.contacts) {
     c.validate(s.model);

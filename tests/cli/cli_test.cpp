@@ -419,6 +419,11 @@ TEST_CASE("stickslip run flores-translational --method penalty: compliant corner
   CHECK(j["final_q"].size() == 9);
   CHECK(double(j["t"]) == Approx(0.02));
   CHECK(cli({"run", "flores-translational", "--method", "penalty", "--friction", "nope"}).code == 2);
+  // A law asked for where nothing has friction to replace is refused, not ignored.
+  const Run nothing = cli({"run", "zheng-torque", "--method", "penalty", "--ideal", "--friction", "lugre"});
+  CHECK(nothing.code == 2);
+  CHECK(nothing.err.find("no set-valued friction for lugre to replace") != std::string::npos);
+  CHECK(cli({"run", "zheng-torque", "--method", "penalty", "--ideal", "--t-end", "0.01"}).code == 0);
   CHECK(cli({"list"}).out.find("event-driven, moreau-jean, penalty") != std::string::npos);
 }
 
