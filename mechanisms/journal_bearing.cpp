@@ -60,6 +60,11 @@ dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb, double mu)
   c.journal_bearing.bearing_radius = jb.bearing_radius;
   c.restitution = jb.restitution;
   c.mu_static = c.mu_kinetic = mu;
+  dynamics::LankaraniNikraveshLaw ln;  // the penalty route's: the review's law, as makeJournalBearing
+  ln.stiffness = jb.contactStiffness();
+  ln.exponent = 1.5;
+  ln.restitution = jb.restitution;
+  c.compliant_law = ln;
   s.contacts.push_back(c);
   s.q0 = Eigen::Vector3d(jb.initial_position.x(), jb.initial_position.y(), 0.0);
   s.v0 = Eigen::Vector3d(jb.initial_velocity.x(), jb.initial_velocity.y(), jb.initial_spin);

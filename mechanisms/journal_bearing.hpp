@@ -69,7 +69,8 @@ struct JournalBearingSystem {
 
 /// The same journal and bearing as a rigid revolute clearance joint, for the nonsmooth
 /// formulations: a unilateral journal-bearing contact (gap c − |e| ≥ 0) with Newton's impact
-/// law (e = cₑ) and set-valued Coulomb friction μs = μk = `mu` at the contact points.
+/// law (e = cₑ) and set-valued Coulomb friction μs = μk = `mu` at the contact points; the
+/// penalty route makes it compliant with the review's Lankarani–Nikravesh law (as above).
 dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb, double mu);
 
 /// Builds the model; `friction` null means frictionless. Throws on invalid data.

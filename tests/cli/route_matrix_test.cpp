@@ -122,6 +122,22 @@ TEST_CASE("route matrix: journal-bearing and roller-crank by the nonsmooth route
   REQUIRE(!events.empty());
   const double c = 10e-3 - 9.9e-3, g = 9.81;  // review Table 5
   CHECK(events[0]["t"].get<double>() == Approx(std::sqrt(2.0 * c / g)).margin(1e-9));
+  // journal-bearing-rigid without friction by the penalty route takes the review's
+  // Lankarani-Nikravesh law, as the journal-bearing penalty model does: the same impacts (the
+  // rebound, hence the second, depends on the law's dissipation).
+  const Run pr = cli({"run", "journal-bearing-rigid", "--method", "penalty", "--set", "parameters.mu=0",
+                      "--t-end", "0.015", "--json"});
+  const Run pj = cli({"run", "journal-bearing", "--method", "penalty", "--t-end", "0.015", "--json"});
+  REQUIRE(pr.code == 0);
+  REQUIRE(pj.code == 0);
+  const auto rigid_events = nlohmann::json::parse(pr.out)["events"];
+  const auto impacts = nlohmann::json::parse(pj.out)["impacts"];
+  REQUIRE(rigid_events.size() >= 4);
+  REQUIRE(impacts.size() >= 2);
+  for (int k = 0; k < 2; ++k) {
+    CHECK(rigid_events[2 * k]["t"].get<double>() == Approx(impacts[k]["t_close"].get<double>()).margin(1e-8));
+    CHECK(rigid_events[2 * k + 1]["t"].get<double>() == Approx(impacts[k]["t_open"].get<double>()).margin(1e-8));
+  }
   // The roller starts rolling and breaks into a slip when its friction reaches mu_s N:
   // event-driven and Moreau-Jean (h = 1e-4 s) at the same instant, to a step.
   double slip[2];
