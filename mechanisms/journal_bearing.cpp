@@ -37,6 +37,19 @@ double JournalBearing::contactStiffness() const {
   return dynamics::journalBearingStiffness(bearing_radius, journal_radius, steel, steel);
 }
 
+namespace {
+
+// The review's contact: Lankarani–Nikravesh with the internal cylinder stiffness, n = 1.5.
+dynamics::LankaraniNikraveshLaw contactLaw(const JournalBearing& jb) {
+  dynamics::LankaraniNikraveshLaw ln;
+  ln.stiffness = jb.contactStiffness();
+  ln.exponent = 1.5;
+  ln.restitution = jb.restitution;
+  return ln;
+}
+
+}  // namespace
+
 dynamics::FrictionParameters journalBearingFrictionParameters(const JournalBearing& jb) {
   dynamics::FrictionParameters p = rollerCrankFrictionParameters();  // review §5: its Table 3
   p.reference_normal_force = jb.mass * std::max(jb.gravity, 1e-12);
@@ -60,11 +73,7 @@ dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb, double mu)
   c.journal_bearing.bearing_radius = jb.bearing_radius;
   c.restitution = jb.restitution;
   c.mu_static = c.mu_kinetic = mu;
-  dynamics::LankaraniNikraveshLaw ln;  // the penalty route's: the review's law, as makeJournalBearing
-  ln.stiffness = jb.contactStiffness();
-  ln.exponent = 1.5;
-  ln.restitution = jb.restitution;
-  c.compliant_law = ln;
+  c.compliant_law = contactLaw(jb);  // the penalty route's: the review's law
   s.contacts.push_back(c);
   s.q0 = Eigen::Vector3d(jb.initial_position.x(), jb.initial_position.y(), 0.0);
   s.v0 = Eigen::Vector3d(jb.initial_velocity.x(), jb.initial_velocity.y(), jb.initial_spin);
@@ -81,12 +90,8 @@ JournalBearingSystem makeJournalBearing(const JournalBearing& jb,
   dynamics::JournalBearingJoint joint;
   joint.journal_radius = jb.journal_radius;
   joint.bearing_radius = jb.bearing_radius;
-  dynamics::LankaraniNikraveshLaw ln;
-  ln.stiffness = jb.contactStiffness();
-  ln.exponent = 1.5;
-  ln.restitution = jb.restitution;
   std::vector<dynamics::PenaltyContact> contacts{dynamics::PenaltyContact::journalBearing(
-      s.journal, dynamics::kGround, joint, ln, std::move(friction), "journal-bearing")};
+      s.journal, dynamics::kGround, joint, contactLaw(jb), std::move(friction), "journal-bearing")};
   s.system = std::make_unique<dynamics::PenaltySystem>(*s.model, std::move(contacts));
   const Eigen::Vector3d q(jb.initial_position.x(), jb.initial_position.y(), 0.0);
   const Eigen::Vector3d v(jb.initial_velocity.x(), jb.initial_velocity.y(), jb.initial_spin);

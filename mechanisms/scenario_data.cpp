@@ -308,12 +308,7 @@ std::vector<std::string> linkedFrictionParameters(std::string_view name) {
 dynamics::FrictionParameters penaltyFrictionParameters(const ScenarioData& data,
                                                        const std::optional<dynamics::FrictionParameters>& given) {
   dynamics::FrictionParameters p = given.value_or(dynamics::FrictionParameters{});
-  if (const auto* b = std::get_if<Belt>(&data)) {
-    p.mu_s = b->mu_static;
-    p.mu_k = b->mu_kinetic;
-  } else if (const auto* z = std::get_if<ZhengSliderCrank>(&data)) {
-    p.mu_s = z->mu_static;
-    p.mu_k = z->mu_kinetic;
+  if (const auto* z = std::get_if<ZhengSliderCrank>(&data)) {
     p.modified_v0 = z->modified_v0;
     p.modified_v1 = z->modified_v1;
   }

@@ -64,8 +64,8 @@ std::optional<dynamics::FrictionParameters> defaultFrictionParameters(std::strin
 std::vector<std::string> linkedFrictionParameters(std::string_view name);
 
 /// The friction catalogue's parameters the penalty route takes for a scenario with `data`:
-/// `given` (its friction_parameters:, defaults if none) with the ones that follow its data
-/// set from them (belt: μs, μk; zheng-*: also the modified Coulomb's v0, v1).
+/// `given` (its friction_parameters:, defaults if none) with the ones its data fix (zheng-*:
+/// the modified Coulomb's v0, v1). μs and μk are each contact's (penalty_route.hpp).
 dynamics::FrictionParameters penaltyFrictionParameters(const ScenarioData& data,
                                                        const std::optional<dynamics::FrictionParameters>& given);
 
