@@ -153,7 +153,8 @@ extern "C" void onStopSignal(int sig) { g_stop_signal = sig; }
 
 /// While alive, SIGINT, SIGTERM and SIGHUP only set g_stop_signal, so that the sweep can end
 /// its runs before it dies of the signal (a `kill` of the sweep alone, a scheduler's
-/// cancellation) instead of leaving them computing.
+/// cancellation) instead of leaving them computing. One instance spans the whole sweep: a
+/// signal that comes between two batches of points is not forgotten.
 class StopSignals {
  public:
   StopSignals() {
@@ -192,13 +193,12 @@ class StopSignals {
 }
 
 /// Runs `points` with at most `jobs` at once; calls `done` with each as it finishes, and with
-/// nullptr a few times a second (to redraw a progress bar).
+/// nullptr a few times a second (to redraw a progress bar). Call it while a StopSignals lives.
 void runPoints(const std::vector<std::size_t>& points, std::size_t jobs,
                const std::function<std::vector<std::string>(std::size_t)>& argsOf,
                const std::function<void(const Child*, int)>& done) {
   std::vector<Child> running;
   std::size_t next = 0;
-  const StopSignals stop_signals;
   while (next < points.size() || !running.empty()) {
     if (g_stop_signal != 0) stopRuns(running, g_stop_signal);
     while (next < points.size() && running.size() < jobs) {
@@ -238,6 +238,7 @@ void runPoints(const std::vector<std::size_t>& points, std::size_t jobs,
     }
     done(nullptr, 0);
   }
+  if (g_stop_signal != 0) stopRuns(running, g_stop_signal);  // came while the last run was reaped
 }
 
 std::vector<std::string> splitList(const std::string& s) {
@@ -362,6 +363,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                  std::to_string(finished) + "/" + std::to_string(points.size()) + " points");
   };
   try {
+    const StopSignals stop_signals;
     // The first point alone: an input error (a mistyped key, a bad value) is then reported
     // once, before the others start, instead of once per point.
     if (!points.empty()) {
