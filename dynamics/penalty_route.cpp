@@ -150,7 +150,12 @@ NonsmoothRun simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOpti
   eom.baumgarte_alpha = o.baumgarte_alpha;
   eom.baumgarte_beta = o.baumgarte_beta;
   PenaltySystem system(s.model, std::move(contacts), EomMethod::kBaumgarte, eom, std::move(joints));
-  const PenaltyRun p = simulatePenalty(system, system.initialState(0.0, s.q0, s.v0), o.integration);
+  const Eigen::VectorXd y0 = system.initialState(0.0, s.q0, s.v0);
+  PenaltyIntegrationOptions integration = o.integration;
+  if (o.passive)
+    integration.max_energy_gain =
+        std::min(integration.max_energy_gain, 1e-2 * std::abs(system.totalEnergy(y0)) + 1e-12);
+  const PenaltyRun p = simulatePenalty(system, y0, integration);
 
   NonsmoothRun r;
   r.ok = p.status == PenaltyStatus::kSuccess;
@@ -159,7 +164,7 @@ NonsmoothRun simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOpti
   r.cpu_seconds = p.cpu_seconds;
   r.t_end = p.t;
   for (const ContactCrossing& c : p.events)
-    r.events.push_back({c.t, c.contact, c.closing ? EventKind::kClose : EventKind::kOpen});
+    r.events.push_back({c.t, c.contact, c.closing ? EventKind::kClose : EventKind::kOpen, false, c.penetration_rate});
   // The history as the nonsmooth routes write it. The joint reactions are not in the
   // penalty history: each row's are recomputed from its state (one derivative() a row).
   const Eigen::Index n = s.model.velocitySize(), ny = system.stateSize();

@@ -58,6 +58,10 @@ struct PenaltyRouteOptions {
   double baumgarte_beta = 10.0;
   /// |v_t| below which a loaded frictional contact counts as sticking (file comment) [m/s], > 0.
   double stick_velocity = 1e-3;
+  /// Nothing drives the mechanism (no drivers, loads or moving surfaces): its energy can only
+  /// fall, and a rise of more than 1 % of the initial energy stops the run as a failure
+  /// instead of reporting a wrong motion (integration.max_energy_gain, if smaller, still holds).
+  bool passive = false;
 };
 
 /// The compliant law the penalty route gives a rigid contact without one (file comment).

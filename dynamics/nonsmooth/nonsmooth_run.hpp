@@ -29,6 +29,9 @@ struct ContactEvent {
   /// Estimated from samples, not located: the penalty route's stick/slip changes, timed at
   /// the first sample past the change (penalty_route.hpp).
   bool approximate = false;
+  /// kClose and kOpen by the penalty route: the rate of penetration δ̇ at the crossing, > 0
+  /// closing, < 0 opening [m/s]; NaN where the route does not measure it.
+  double penetration_rate = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct NonsmoothRun {
