@@ -1,9 +1,8 @@
 // stickslip run SCENARIO [--method M] [--friction LAW] [--integrator bdf|rk4]
 //                        [--t-end T] [--dt H] [--out F.csv [--force]] [--json]
 // Every scenario, built-in or model file, runs by cli/run_nonsmooth.cpp (event-driven,
-// Moreau–Jean, the penalty route) or cli/run_minimal_form.cpp, except three built-ins whose
-// penalty runs keep their own runners for the post-analyses they print: journal-bearing
-// (review Table 5; no friction, BDF, 0.25 s, 1 µs RK4 step unless told), muvengei-lugre
+// Moreau–Jean, the penalty route) or cli/run_minimal_form.cpp, except two built-ins whose
+// penalty runs keep their own runners for the post-analyses they print: muvengei-lugre
 // (Muvengei et al. Table I, [--ideal]; lugre-nondimensional, BDF, two crank revolutions,
 // output every 1 µs) and roller-crank (review §4; --table runs the review's six models).
 #include <algorithm>
@@ -54,8 +53,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "event-driven: CVODE relative tolerance; muvengei-lugre: BDF's (default 1e-8)")(
       "event-tolerance", po::value<double>()->default_value(1e-10), "event-driven: event location [s]")(
       "friction", po::value<std::string>()->default_value("linear"),
-      ("friction law of the penalty route (journal-bearing also: none, its default; "
-       "muvengei-lugre also: none, default lugre-nondimensional; roller-crank also: none, default "
+      ("friction law of the penalty route (muvengei-lugre also: none, default lugre-nondimensional; roller-crank also: none, default "
        "brown-mcphee): " + laws +
        "; zheng-*: coulomb-stiction (dry, mu < mu_s; default), coulomb (dry, mu = mu_s), ambrosio "
        "(modified Coulomb) or none, and with --method penalty any law of the catalogue or none "
@@ -75,8 +73,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "step) [s]; default 1e-3; muvengei-lugre: > 0, default 1e-6")(
       "out", po::value<std::string>(), "write the history as CSV (t, q, v, each contact's N, F, each joint friction's reaction, F, "
       "then each contact's v_t (journal-bearing contacts: also e_x, e_y) and each joint friction's v_t; "
-      "by their own penalty runners: journal-bearing: t, x, y, theta, "
-      "vx, vy, omega, penetration, v_t, F_n, F_t, energy; muvengei-lugre: t, crank_angle, x, v, a, "
+      "by their own penalty runners: muvengei-lugre: t, crank_angle, x, v, a, "
       "ecc_x, ecc_y, penetration, F_n, F_t, v_t, driver_power, contact_power, energy, bristle_mu, "
       "x_ideal, a_ideal; roller-crank: t, crank_angle, roller_omega, roller_alpha, "
       "sliding_velocity, normal_force, friction_force, friction_ratio, energy, friction_work, "
@@ -87,88 +84,6 @@ void declare(po::options_description& o, po::positional_options_description& p) 
   p.add("scenario", 1);
 }
 
-
-int runJournalBearing(const po::variables_map& vm, const mechanisms::Scenario& scenario,
-                      std::ostream& out, std::ostream& err) {
-  const auto& jb = mechanisms::scenarioDataOf<mechanisms::JournalBearing>(scenario.data, scenario.name);
-  const std::string law_name =
-      vm["friction"].defaulted() ? std::string("none") : vm["friction"].as<std::string>();
-  std::shared_ptr<const dynamics::FrictionLaw> law;
-  if (law_name != "none")
-    law = frictionLawOption(law_name, *scenario.friction);
-  dynamics::PenaltyIntegrationOptions opts;
-  std::string integrator =
-      vm["integrator"].defaulted() ? std::string("bdf") : vm["integrator"].as<std::string>();
-  opts.integrator = penaltyIntegrator(integrator);
-  opts.t_end = vm["t-end"].defaulted() ? 0.25 : vm["t-end"].as<double>();
-  if (!vm["dt"].defaulted()) opts.dt = vm["dt"].as<double>();
-  const std::string csv = outputPath(vm);
-
-  ProgressBar bar("run journal-bearing");
-  opts.progress = simulatedTimeProgress(bar, opts.t_end);
-  mechanisms::JournalBearingRun r = mechanisms::simulateJournalBearing(jb, law, opts);
-  // BDF cannot cross the discontinuous laws' jumps, nor the bristle laws whose relaxation
-  // time vanishes with the normal force at every contact onset (dahl, lugre, gms, ...); when
-  // the integrator was not chosen, such a run is redone with RK4 and says so.
-  std::string bdf_failure;
-  if (vm["integrator"].defaulted() && r.run.status == dynamics::PenaltyStatus::kIntegratorFailure) {
-    bdf_failure = r.run.message;
-    integrator = "rk4";
-    opts.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
-    r = mechanisms::simulateJournalBearing(jb, law, opts);
-  }
-  bar.finish();
-  const bool ok = r.run.status == dynamics::PenaltyStatus::kSuccess;
-  if (!csv.empty()) {
-    std::ofstream f = openCsv(csv);
-    f << "t,x,y,theta,vx,vy,omega";
-    for (Eigen::Index i = 0; i < r.run.final_state.size() - 6; ++i) f << ",z" << i;
-    f << ",penetration,v_t,F_n,F_t,energy\n";
-    writeRows(f, r.run.history);
-    markIncomplete(f, ok, r.run.message);
-  }
-  if (vm["json"].as<bool>()) {
-    nlohmann::json modes = nlohmann::json::array(), impacts = nlohmann::json::array();
-    for (const auto& m : r.modes)
-      modes.push_back({{"t_begin", m.t_begin}, {"t_end", m.t_end},
-                       {"mode", std::string(mechanisms::toString(m.mode))}, {"approximate", true}});
-    for (const auto& i : r.impacts)
-      impacts.push_back({{"t_close", i.t_close}, {"t_open", i.t_open},
-                         {"velocity_in", i.velocity_in}, {"velocity_out", i.velocity_out},
-                         {"energy_ratio", i.energy_ratio}, {"approximate", true}});
-    nlohmann::json j{{"scenario", "journal-bearing"},
-                     {"method", "penalty"},
-                     {"normal_law", "lankarani-nikravesh"},
-                     {"friction", law_name},
-                     {"integrator", integrator},
-                     {"bdf_failure", bdf_failure},
-                     {"message", r.run.message},
-                     {"t", r.run.t},
-                     {"steps", r.run.steps},
-                     {"rhs_evaluations", r.run.rhs_evaluations},
-                     {"cpu_seconds", r.run.cpu_seconds},
-                     {"restitution", jb.restitution},
-                     {"modes", modes},
-                     {"impacts", impacts}};
-    addPenaltyRunFields(j, r.run, 3, 3, {"journal-bearing"});  // one body, the journal
-    out << j.dump() << "\n";
-  } else {
-    out << "journal-bearing (review Table 5), penalty route, Lankarani-Nikravesh, friction '"
-        << law_name << "' (" << integrator
-        << (bdf_failure.empty() ? "" : "; BDF failed: " + bdf_failure) << ")\n"
-        << "status   " << dynamics::toString(r.run.status) << "\n"
-        << "steps    " << r.run.steps << "\n"
-        << "cpu      " << r.run.cpu_seconds << " s\n"
-        << "impacts  " << r.impacts.size() << " (energy ratio vs c_e^2 = "
-        << jb.restitution * jb.restitution << ")\n"
-        << "modes (approximate times, from the contact events):\n";
-    for (const auto& m : r.modes)
-      out << "  " << m.t_begin << " .. " << m.t_end << " s  " << mechanisms::toString(m.mode)
-          << "\n";
-  }
-  if (!ok) err << "stickslip run: " << r.run.message << "\n";
-  return ok ? kExitOk : kExitFailure;
-}
 
 /// The options with the scenario's run settings (file, then --set run.*) stored after the
 /// command line, so that an option given on the command line wins; the method resolved.
@@ -259,7 +174,6 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
   const std::string& scenario = sc.name;
   const std::string method = vm["method"].as<std::string>();
   if (sc.model) return runNonsmooth(vm, sc, out, err);
-  if (scenario == "journal-bearing" && method == "penalty") return runJournalBearing(vm, sc, out, err);
   if (scenario == "roller-crank" && (method == "penalty" || vm["table"].as<bool>())) return runRollerCrank(vm, sc, out, err);
   if (scenario == "muvengei-lugre" && method == "penalty") return runMuvengei(vm, sc, out, err);
   return runNonsmooth(vm, sc, out, err);

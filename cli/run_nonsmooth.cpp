@@ -20,6 +20,7 @@
 #include "mechanisms/belt.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
+#include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/scenario_file.hpp"
 #include "mechanisms/zheng.hpp"
@@ -59,6 +60,16 @@ std::optional<CrankHold> crankHold(const mechanisms::Scenario& s, const dynamics
   h.drift = (r.history.col(kTheta1).array() - r.history(0, kTheta1)).abs().maxCoeff();
   h.held = r.ok && h.drift <= kHeldTolerance;
   return h;
+}
+
+/// The journal-bearing's free flights, impacts and continuous contact, from a penalty run
+/// (its contact closes and opens at crossings the integrator locates).
+std::optional<mechanisms::JournalBearingPhases> journalBearingPhases(const mechanisms::Scenario& s,
+                                                                     const std::string& method,
+                                                                     const dynamics::NonsmoothRun& r) {
+  const auto* jb = std::get_if<mechanisms::JournalBearing>(&s.data);
+  if (!jb || method != "penalty") return {};
+  return mechanisms::journalBearingPhases(*jb, r);
 }
 
 /// The contacts (frictional ones) and joint frictions the run starts sticking in, as the
@@ -101,8 +112,9 @@ class ContactKinematicsWriter {
       const auto i = Eigen::Index(c);
       f << ',' << k_.sliding_velocity(i);
       if (s_.contacts[c].shape == dynamics::RigidContact::Shape::kJournalBearing) {
-        // g = c − |e| and n = e/|e| (journal_bearing.hpp): e = (c − g) n.
-        const Eigen::Vector2d e = (s_.contacts[c].journal_bearing.clearance() - k_.gap(i)) * k_.normal[c];
+        // g = c − |e|, and the contact's normal, the push on the journal, is −e/|e|
+        // (rigid_contact.cpp): e = −(c − g) n.
+        const Eigen::Vector2d e = (k_.gap(i) - s_.contacts[c].journal_bearing.clearance()) * k_.normal[c];
         f << ',' << e.x() << ',' << e.y();
       }
     }
@@ -132,12 +144,16 @@ dynamics::NonsmoothRun runPenaltyRoute(const po::variables_map& vm, const mechan
                                        std::optional<double> output_dt,
                                        const std::function<void(double)>& progress, PenaltyChoice& choice) {
   dynamics::PenaltyRouteOptions o;
-  o.friction_law = vm["friction"].defaulted() ? info.penalty_friction : vm["friction"].as<std::string>();
+  const bool frictional = !s.joint_friction.empty() ||
+                          std::any_of(s.contacts.begin(), s.contacts.end(), [](const auto& c) { return c.frictional(); });
+  o.friction_law = !vm["friction"].defaulted() ? vm["friction"].as<std::string>()
+                   : frictional                ? info.penalty_friction
+                                               : "none";  // nothing to replace: said so in the output
   o.friction_parameters = mechanisms::penaltyFrictionParameters(scenario.data, scenario.friction);
+  o.passive = info.passive;
   const bool jumps =  // also stops a misspelt law here
       o.friction_law != "none" && frictionLawOption(o.friction_law, o.friction_parameters)->jumpsAtZero();
-  if (!vm["friction"].defaulted() && o.friction_law != "none" && s.joint_friction.empty() &&
-      std::none_of(s.contacts.begin(), s.contacts.end(), [](const auto& c) { return c.frictional(); }))
+  if (!vm["friction"].defaulted() && o.friction_law != "none" && !frictional)
     throw std::invalid_argument("--friction: '" + scenario.name + "' has no set-valued friction for " +
                                 o.friction_law + " to replace (no contact or joint with mu_s or mu_k > 0)");
   choice.law = o.friction_law;
@@ -276,6 +292,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
   const long steps = r.steps;
   const dynamics::StickStatistics stick = dynamics::stickStatistics(
       r.events, initiallySticking(s, r), 0.0, r.t_end);
+  const auto phases = journalBearingPhases(scenario, method, r);
   if (vm["json"].as<bool>()) {
     nlohmann::json events = nlohmann::json::array(), ref = nlohmann::json::array();
     for (const auto& e : r.events) {
@@ -318,6 +335,18 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     }
     if (!reference.empty())
       j["reference"] = {{"events", ref}, {"matched", matched}, {"max_time_error", finiteOrNull(max_error)}};
+    if (phases) {
+      nlohmann::json modes_j = nlohmann::json::array(), impacts = nlohmann::json::array();
+      for (const auto& m : phases->modes)
+        modes_j.push_back({{"t_begin", m.t_begin}, {"t_end", m.t_end},
+                           {"mode", std::string(mechanisms::toString(m.mode))}, {"approximate", true}});
+      for (const auto& i : phases->impacts)
+        impacts.push_back({{"t_close", i.t_close}, {"t_open", i.t_open},
+                           {"velocity_in", i.velocity_in}, {"velocity_out", i.velocity_out},
+                           {"energy_ratio", i.energy_ratio}, {"approximate", true}});
+      j["modes"] = modes_j;
+      j["impacts"] = impacts;
+    }
     out << j.dump() << "\n";
   } else {
     out << name << " — " << info.summary << "\n"
@@ -334,6 +363,23 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     if (r.mode_checks > 0)
       out << "LCP vs trial-and-error: " << r.mode_mismatches << " mismatches in " << r.mode_checks
           << " decisions\n";
+    if (phases) {
+      const double e = std::get<mechanisms::JournalBearing>(scenario.data).restitution;
+      out << "impacts     " << phases->impacts.size() << " (energy ratio vs c_e^2 = " << e * e << ":";
+      for (std::size_t k = 0; k < std::min<std::size_t>(phases->impacts.size(), 5); ++k)
+        out << ' ' << std::setprecision(4) << phases->impacts[k].energy_ratio;
+      out << std::setprecision(6) << (phases->impacts.size() > 5 ? " …" : "")
+          << ")\nmodes       " << phases->modes.size() << " (approximate times, from the contact's crossings)\n";
+      const std::size_t shown = std::min<std::size_t>(phases->modes.size(), 12);
+      for (std::size_t k = 0; k < shown; ++k)
+        out << "  " << phases->modes[k].t_begin << " .. " << phases->modes[k].t_end << " s  "
+            << mechanisms::toString(phases->modes[k].mode) << "\n";
+      if (shown < phases->modes.size()) {
+        const auto& last = phases->modes.back();
+        out << "  … " << phases->modes.size() - shown - 1 << " more, then " << last.t_begin << " .. "
+            << last.t_end << " s  " << mechanisms::toString(last.mode) << " (--json lists all)\n";
+      }
+    }
     if (const auto hold = crankHold(scenario, r))
       out << "crank       " << (hold->held ? "held" : "not held") << ", max |theta1 - theta1(0)| = "
           << hold->drift << " rad\n";

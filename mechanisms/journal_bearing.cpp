@@ -25,6 +25,8 @@ void JournalBearing::validate() const {
   if (!(std::isfinite(inertia) && inertia > 0.0)) fail("inertia > 0", inertia);
   if (!(std::isfinite(gravity) && gravity >= 0.0)) fail("gravity ≥ 0", gravity);
   if (!std::isfinite(initial_spin)) fail("a finite initial_spin", initial_spin);
+  if (!(std::isfinite(mu_kinetic) && mu_kinetic >= 0.0)) fail("mu_kinetic >= 0", mu_kinetic);
+  if (!(std::isfinite(mu_static) && mu_static >= mu_kinetic)) fail("mu_static >= mu_kinetic", mu_static);
   if (!initial_position.allFinite() || !initial_velocity.allFinite())
     throw std::invalid_argument("JournalBearing: expected a finite initial state");
   if (!(std::isfinite(continuous_contact_time) && continuous_contact_time > 0.0))
@@ -56,12 +58,10 @@ dynamics::FrictionParameters journalBearingFrictionParameters(const JournalBeari
   return p;
 }
 
-dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb, double mu) {
+dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb) {
   jb.validate();
-  if (!(std::isfinite(mu) && mu >= 0.0))
-    throw std::invalid_argument("journalBearingRigid: expected mu >= 0, got " + std::to_string(mu));
   dynamics::RigidScenario s;
-  s.name = "journal-bearing-rigid";
+  s.name = "journal-bearing";
   const auto journal = s.model.addBody("journal", jb.mass, jb.inertia);
   s.model.setGravity(Eigen::Vector2d(0.0, -jb.gravity));
   dynamics::RigidContact c;
@@ -72,30 +72,12 @@ dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb, double mu)
   c.journal_bearing.journal_radius = jb.journal_radius;
   c.journal_bearing.bearing_radius = jb.bearing_radius;
   c.restitution = jb.restitution;
-  c.mu_static = c.mu_kinetic = mu;
+  c.mu_static = jb.mu_static;
+  c.mu_kinetic = jb.mu_kinetic;
   c.compliant_law = contactLaw(jb);  // the penalty route's: the review's law
   s.contacts.push_back(c);
   s.q0 = Eigen::Vector3d(jb.initial_position.x(), jb.initial_position.y(), 0.0);
   s.v0 = Eigen::Vector3d(jb.initial_velocity.x(), jb.initial_velocity.y(), jb.initial_spin);
-  return s;
-}
-
-JournalBearingSystem makeJournalBearing(const JournalBearing& jb,
-                                        std::shared_ptr<const dynamics::FrictionLaw> friction) {
-  jb.validate();
-  JournalBearingSystem s;
-  s.model = std::make_unique<dynamics::PlanarModel>();
-  s.journal = s.model->addBody("journal", jb.mass, jb.inertia);
-  s.model->setGravity(Eigen::Vector2d(0.0, -jb.gravity));
-  dynamics::JournalBearingJoint joint;
-  joint.journal_radius = jb.journal_radius;
-  joint.bearing_radius = jb.bearing_radius;
-  std::vector<dynamics::PenaltyContact> contacts{dynamics::PenaltyContact::journalBearing(
-      s.journal, dynamics::kGround, joint, contactLaw(jb), std::move(friction), "journal-bearing")};
-  s.system = std::make_unique<dynamics::PenaltySystem>(*s.model, std::move(contacts));
-  const Eigen::Vector3d q(jb.initial_position.x(), jb.initial_position.y(), 0.0);
-  const Eigen::Vector3d v(jb.initial_velocity.x(), jb.initial_velocity.y(), jb.initial_spin);
-  s.y0 = s.system->initialState(0.0, q, v);
   return s;
 }
 
@@ -108,20 +90,11 @@ std::string_view toString(ContactMode m) {
   return "unknown";
 }
 
-JournalBearingRun simulateJournalBearing(const JournalBearing& jb,
-                                         std::shared_ptr<const dynamics::FrictionLaw> friction,
-                                         const dynamics::PenaltyIntegrationOptions& options) {
-  JournalBearingSystem s = makeJournalBearing(jb, std::move(friction));
-  JournalBearingRun out;
-  // Closed at the start if the journal starts penetrating (initialState() recorded it).
-  bool closed = s.system->contactStatus().front().closed;
-  // Nothing drives the journal: its energy can only fall. A rise beyond 1 % of the initial
-  // energy (and round-off) stops the run instead of reporting a wrong motion.
-  dynamics::PenaltyIntegrationOptions checked = options;
-  checked.max_energy_gain =
-      std::min(options.max_energy_gain, 1e-2 * std::abs(s.system->totalEnergy(s.y0)) + 1e-12);
-  out.run = dynamics::simulatePenalty(*s.system, s.y0, checked);
-  const double t_end = out.run.t;
+JournalBearingPhases journalBearingPhases(const JournalBearing& jb, const dynamics::NonsmoothRun& run) {
+  JournalBearingPhases out;
+  const double t_end = run.t_end;
+  // Closed at the start if the journal starts penetrating (the route's initial mode).
+  bool closed = !run.initial_modes.empty() && run.initial_modes.front() != dynamics::ContactMode::kOpen;
 
   // Contact intervals from the events (one contact, so they alternate close/open).
   double t_open_begin = 0.0, t_close = 0.0, v_in = 0.0;
@@ -132,13 +105,15 @@ JournalBearingRun simulateJournalBearing(const JournalBearing& jb,
     else
       out.modes.push_back({a, b, m});
   };
-  for (const dynamics::ContactCrossing& ev : out.run.events) {
-    if (ev.closing && !closed) {
+  for (const dynamics::ContactEvent& ev : run.events) {
+    const bool closing = ev.kind == dynamics::EventKind::kClose;
+    if (!closing && ev.kind != dynamics::EventKind::kOpen) continue;  // the estimated stick/slip changes
+    if (closing && !closed) {
       push(t_open_begin, ev.t, ContactMode::kFreeFlight);
       t_close = ev.t;
       v_in = ev.penetration_rate;
       closed = true;
-    } else if (!ev.closing && closed) {
+    } else if (!closing && closed) {
       const bool impact = ev.t - t_close < jb.continuous_contact_time;
       push(t_close, ev.t, impact ? ContactMode::kImpact : ContactMode::kContinuousContact);
       if (v_in > 0.0)

@@ -1,6 +1,6 @@
 #pragma once
-/// \file A journal in a fixed bearing (revolute clearance joint) on the regularized route:
-/// the example of Marques, Flores, Claro & Lankarani 2018 (review §5, Table 5).
+/// \file A journal in a fixed bearing (revolute clearance joint): the example of Marques,
+/// Flores, Claro & Lankarani 2018 (review §5, Table 5), one mechanism for every route.
 ///
 /// Data (review Table 5): bearing radius R_B = 10 mm, journal radius R_J = 9.9 mm (radial
 /// clearance c = 0.1 mm), E = 207 GPa, ν = 0.3 for both, restitution cₑ = 0.9, journal mass
@@ -8,27 +8,26 @@
 /// journal is a free body (x, y, θ) under gravity (9.81 m/s² along −y; the review gives no
 /// value) with no driver. It starts concentric with the bearing, at rest in translation and
 /// spinning at 2π rad/s clockwise (review §5), and the review simulates 2 s.
-/// Contact: Lankarani–Nikravesh, F = K δ^1.5 [1 + 3(1 − cₑ²)/4 · δ̇/δ̇⁽⁻⁾], with the Hertz
-/// stiffness of the internal cylinder contact, K = 4/(3(σ_B + σ_J)) · √(R_B R_J / c)
-/// (review eqs. 26–28), and optionally any friction law of the catalogue on the tangential
-/// velocity of the contact points. Friction laws scaled by a reference normal load (LuGre
-/// variants) take the journal's weight, as the review does.
+/// Contact: a unilateral journal-bearing contact (gap c − |e| ≥ 0) with Newton's impact law
+/// (e = cₑ) and set-valued Coulomb friction (μs, μk; Table 5 has none) on the nonsmooth
+/// routes; on the penalty route Lankarani–Nikravesh, F = K δ^1.5 [1 + 3(1 − cₑ²)/4 · δ̇/δ̇⁽⁻⁾],
+/// with the Hertz stiffness of the internal cylinder contact, K = 4/(3(σ_B + σ_J)) ·
+/// √(R_B R_J / c) (review eqs. 26–28), and any catalogue law in place of Coulomb. Friction
+/// laws scaled by a reference normal load (LuGre variants) take the journal's weight, as the
+/// review does.
 ///
 /// The journal falls through the clearance (free flight), bounces (impacts: contacts
 /// shorter than a few Hertz contact times) and settles at the bottom of the bearing
-/// (continuous contact, penetration (m g / K)^(2/3) ≈ 22 nm).
+/// (continuous contact, penetration (m g / K)^(2/3) ≈ 22 nm on the penalty route).
 
-#include <memory>
-#include <string>
+#include <string_view>
 #include <vector>
 
 #include <Eigen/Dense>
 
-#include "dynamics/friction/friction_law.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
+#include "dynamics/nonsmooth/nonsmooth_run.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
-#include "dynamics/penalty_contact.hpp"
-#include "dynamics/planar_model.hpp"
 
 namespace stickslip::mechanisms {
 
@@ -42,6 +41,8 @@ struct JournalBearing {
   double inertia = 2.45e-6;        ///< journal moment of inertia [kg·m²], > 0
   double gravity = 9.81;           ///< along −y [m/s²], ≥ 0
   double initial_spin = -6.283185307179586;  ///< θ̇(0) [rad/s] (clockwise 2π)
+  double mu_static = 0.0;          ///< μs of the contact, ≥ mu_kinetic (Table 5: none)
+  double mu_kinetic = 0.0;         ///< μk of the contact, ≥ 0
   Eigen::Vector2d initial_position = Eigen::Vector2d::Zero();  ///< journal centre (0) [m]
   Eigen::Vector2d initial_velocity = Eigen::Vector2d::Zero();  ///< [m/s]
   /// A contact lasting longer than this is continuous contact, a shorter one an impact [s]
@@ -59,23 +60,9 @@ struct JournalBearing {
 /// viscous term) with the journal's weight as reference normal load.
 dynamics::FrictionParameters journalBearingFrictionParameters(const JournalBearing& jb);
 
-/// The model and its penalty system; the model lives as long as the system that refers to it.
-struct JournalBearingSystem {
-  std::unique_ptr<dynamics::PlanarModel> model;
-  std::unique_ptr<dynamics::PenaltySystem> system;
-  dynamics::BodyIndex journal = 0;
-  Eigen::VectorXd y0;  ///< initial state [q; v; z]
-};
-
-/// The same journal and bearing as a rigid revolute clearance joint, for the nonsmooth
-/// formulations: a unilateral journal-bearing contact (gap c − |e| ≥ 0) with Newton's impact
-/// law (e = cₑ) and set-valued Coulomb friction μs = μk = `mu` at the contact points; the
-/// penalty route makes it compliant with the review's Lankarani–Nikravesh law (as above).
-dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb, double mu);
-
-/// Builds the model; `friction` null means frictionless. Throws on invalid data.
-JournalBearingSystem makeJournalBearing(const JournalBearing& jb,
-                                        std::shared_ptr<const dynamics::FrictionLaw> friction);
+/// The mechanism: the journal and the contact of the file comment, its compliant law the
+/// review's Lankarani–Nikravesh. Throws std::invalid_argument on invalid data.
+dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb);
 
 enum class ContactMode { kFreeFlight, kImpact, kContinuousContact };
 std::string_view toString(ContactMode m);
@@ -95,20 +82,14 @@ struct ImpactRecord {
   double energy_ratio = 0.0;
 };
 
-struct JournalBearingRun {
-  dynamics::PenaltyRun run;
-  std::vector<ModeInterval> modes;   ///< consecutive, covering [0, t]
-  std::vector<ImpactRecord> impacts; ///< every contact that opened again
-};
-
-/// Integrates the journal (BDF or RK4, per `options`; stopping with kEnergyIncrease if the
-/// total energy, which nothing feeds, rises by more than 1 % of its initial value) and
-/// classifies its motion from the
-/// contact events: free flight between contacts, impacts (contacts shorter than
+/// The journal's motion classified from a penalty-route run of journalBearingRigid(jb), by
+/// its contact events: free flight between contacts, impacts (contacts shorter than
 /// continuous_contact_time) and continuous contact (longer, or still closed at the end and
-/// closed for longer than that).
-JournalBearingRun simulateJournalBearing(const JournalBearing& jb,
-                                         std::shared_ptr<const dynamics::FrictionLaw> friction,
-                                         const dynamics::PenaltyIntegrationOptions& options);
+/// closed for longer than that). Times are the integrator's crossings, hence approximate.
+struct JournalBearingPhases {
+  std::vector<ModeInterval> modes;    ///< consecutive, covering [0, run.t_end]
+  std::vector<ImpactRecord> impacts;  ///< every contact that opened again
+};
+JournalBearingPhases journalBearingPhases(const JournalBearing& jb, const dynamics::NonsmoothRun& run);
 
 }  // namespace stickslip::mechanisms

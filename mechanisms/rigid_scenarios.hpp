@@ -29,6 +29,8 @@ struct RigidScenarioInfo {
   /// The catalogue law the penalty route puts in place of set-valued Coulomb unless
   /// --friction says otherwise: the one the built-in's source uses ("none": frictionless).
   std::string penalty_friction = "linear";
+  /// Nothing drives it: the penalty route's energy guard (PenaltyRouteOptions::passive).
+  bool passive = false;
   /// The columns `compare` sets side by side unless told (the quantities its papers plot);
   /// empty: the first run's moving coordinates.
   std::vector<std::string> compare_outputs;

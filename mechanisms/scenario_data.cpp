@@ -98,19 +98,14 @@ std::vector<P> parametersOf(JournalBearing& j) {
           {"inertia", &j.inertia, R::kPositive, "journal moment of inertia [kg m^2]"},
           {"gravity", &j.gravity, R::kNonNegative, "along -y [m/s^2]"},
           {"initial_spin", &j.initial_spin, R::kAny, "initial angular velocity [rad/s]"},
+          {"mu_static", &j.mu_static, R::kNonNegative, "static Coulomb coefficient of the contact, >= mu_kinetic"},
+          {"mu_kinetic", &j.mu_kinetic, R::kNonNegative, "kinetic Coulomb coefficient of the contact"},
           {"initial_x", &j.initial_position.x(), R::kAny, "initial journal centre x [m]"},
           {"initial_y", &j.initial_position.y(), R::kAny, "initial journal centre y [m]"},
           {"initial_vx", &j.initial_velocity.x(), R::kAny, "[m/s]"},
           {"initial_vy", &j.initial_velocity.y(), R::kAny, "[m/s]"},
           {"continuous_contact_time", &j.continuous_contact_time, R::kPositive,
            "a contact longer than this is continuous contact, not an impact [s]"}};
-}
-
-std::vector<P> parametersOf(RigidJournalBearing& r) {
-  std::vector<P> p = parametersOf(r.journal);
-  p.pop_back();  // continuous_contact_time classifies compliant contacts only
-  p.push_back({"mu", &r.mu, R::kNonNegative, "Coulomb coefficient (mu_s = mu_k)"});
-  return p;
 }
 
 std::vector<P> parametersOf(ZhengSliderCrank& z) {
@@ -280,7 +275,11 @@ ScenarioData defaultScenarioData(std::string_view name) {
     return b;
   }
   if (name == "flores-translational") return FloresCompliant{};
-  if (name == "journal-bearing-rigid") return RigidJournalBearing{};
+  if (name == "journal-bearing-rigid") {
+    JournalBearing j;
+    j.mu_static = j.mu_kinetic = 0.1;
+    return j;
+  }
   if (name == "zheng-torque" || name == "zheng-rheonomic" || name == "zheng-equilibrium")
     return zhengScenario(name);
   if (name == "journal-bearing") return JournalBearing{};
@@ -295,13 +294,14 @@ ScenarioData defaultScenarioData(std::string_view name) {
 
 std::optional<dynamics::FrictionParameters> defaultFrictionParameters(std::string_view name) {
   if (name == "belt") return dynamics::FrictionParameters{};
-  if (name == "journal-bearing") return journalBearingFrictionParameters(JournalBearing{});
+  if (name == "journal-bearing" || name == "journal-bearing-rigid")
+    return journalBearingFrictionParameters(JournalBearing{});
   if (name == "roller-crank") return rollerCrankFrictionParameters();
   return std::nullopt;
 }
 
 std::vector<std::string> linkedFrictionParameters(std::string_view name) {
-  if (name == "belt") return {"mu_s", "mu_k"};
+  if (name == "belt" || name.starts_with("journal-bearing")) return {"mu_s", "mu_k"};
   return {};
 }
 
@@ -320,11 +320,7 @@ std::vector<ScenarioParameter> scenarioParameters(ScenarioData& data) {
 }
 
 void validateScenarioData(const ScenarioData& data) {
-  std::visit(Overloaded{[](const RigidJournalBearing& r) {
-                          r.journal.validate();
-                          if (!(r.mu >= 0.0)) throw std::invalid_argument("journal-bearing-rigid: expected mu >= 0");
-                        },
-                        [](const FloresCompliant& f) {
+  std::visit(Overloaded{[](const FloresCompliant& f) {
                           f.data.validate();
                           if (!(f.exponent >= 1.0)) throw std::invalid_argument("flores-translational: expected exponent >= 1");
                         },

