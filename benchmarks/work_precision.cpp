@@ -5,8 +5,7 @@
 //   bench_work_precision [--json] [--plot DIR] [--repeats N]
 //
 // Event-driven: CVODE rtol = 1e-4 … 1e-12 (atol = 1e-2 rtol, as `stickslip run`).
-// Moreau–Jean: h = 1e-2 … 1e-5; a stick of ≤ 2 steps at a velocity reversal is the scheme's
-// image of the reversal, not a stick, and is dropped (withoutStepSticks).
+// Moreau–Jean: h = 1e-2 … 1e-5 (it reports a reversal inside a step as the reversal).
 // Penalty (belt only: the library has a penalty route for the belt alone), three laws with
 // stiction, each swept in its regularization velocity v, which is also the |v_rel| threshold
 // that turns its smooth motion into stick/slip instants:
@@ -118,25 +117,13 @@ std::function<Outcome()> eventDriven(const dynamics::RigidScenario& s, double t_
   };
 }
 
-/// Time-stepping passes a velocity reversal through v = 0 for a step or two, which it reports
-/// as a stick followed by a slip; such sticks (≤ 2 h) are dropped, the slip keeps its time.
-Events withoutStepSticks(const Events& ev, double h) {
-  Events kept;
-  for (std::size_t i = 0; i < ev.size(); ++i)
-    if (!(ev[i].second == "stick" && i + 1 < ev.size() && ev[i + 1].first - ev[i].first <= 2.0 * h))
-      kept.push_back(ev[i]);
-  return kept;
-}
-
 std::function<Outcome()> moreauJean(const dynamics::RigidScenario& s, double t_end, double h) {
   return [&s, t_end, h] {
     dynamics::MoreauJeanOptions o;
     o.t_end = t_end;
     o.h = h;
     o.output_dt = kNonsmoothOutputDt;
-    Outcome out = nonsmooth(dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o));
-    out.events = withoutStepSticks(out.events, h);
-    return out;
+    return nonsmooth(dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o));
   };
 }
 

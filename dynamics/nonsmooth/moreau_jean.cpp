@@ -16,6 +16,9 @@ constexpr const char* kSiconosPrefix = "siconos-";
 /// A normal impulse counts only if the normal velocity change W_nn P_n it causes exceeds
 /// this fraction of stick_velocity: iterative backends leave round-off-sized impulses.
 constexpr double kImpulseFloor = 1e-3;
+/// A contact solved with μs slips when |u_t| exceeds this fraction of the terms it sums
+/// (solveLemke: the round-off it leaves on a saturated contact that sticks is below 1e-10).
+constexpr double kSlipRoundOff = 1e-9;
 /// Joint friction: fixed point on the bounds b (moreau_jean.hpp).
 constexpr int kMaxBoundIterations = 100;
 constexpr double kBoundTolerance = 1e-10;
@@ -481,8 +484,15 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
       const RigidContact& c =
           contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
       if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
-      const double ut = w.row(2 * i + 1).dot(r_.head(ncol)) + qf_(2 * i + 1);
-      if (std::abs(ut) > options_.stick_velocity) {
+      // Slipping: the LCP's sliding speed λ = |u_t| is basic and above Lemke's round-off,
+      // 1e-9 of the terms u_t = W_t r + q_t sums (a contact that sticks saturated is left
+      // with λ up to ≈ 4e-11 of them: blajer-2's guide). Not |u_t| > stick_velocity: just
+      // past a break-away μs P_n still nearly balances the load and u_t grows from zero
+      // quadratically, so an absolute threshold holds μs for √(threshold / rate) — the belt
+      // broke away 3e-4 s late at every h (moreau_jean_accuracy_test).
+      double terms = std::abs(qf_(2 * i + 1));
+      for (Eigen::Index j = 0; j < ncol; ++j) terms += std::abs(w(2 * i + 1, j) * r_(j));
+      if (res.z(4 * i + 3) > kSlipRoundOff * terms) {
         mu_used_(i) = c.mu_kinetic;
         p.M(4 * i + 3, 4 * i) = c.mu_kinetic;
         again = true;
@@ -526,7 +536,9 @@ bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
     const RigidContact& c =
         contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
     if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
-    if (std::abs(s.result.u(2 * i + 1)) > options_.stick_velocity) {
+    double terms = std::abs(s.problem.q(2 * i + 1));  // as solveLemke's test
+    for (Eigen::Index j = 0; j < 2 * na; ++j) terms += std::abs(s.problem.W(2 * i + 1, j) * r_(j));
+    if (std::abs(s.result.u(2 * i + 1)) > kSlipRoundOff * terms) {
       mu_used_(i) = c.mu_kinetic;
       again = true;
     }
@@ -550,6 +562,36 @@ void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q
     q.noalias() -= proj_minv_dt_ * proj_mu_;
   }
 }
+
+namespace {
+
+bool isSlip(EventKind k) { return k == EventKind::kSlipPositive || k == EventKind::kSlipNegative; }
+
+/// A stick that lasts one step, followed by a slip, is the trace of a velocity that crossed
+/// zero inside the step (the step ends at rest when an impulse within μk P_n stops it, and
+/// the next, with μs, breaks away): it is reported as that slip at the stick's time, and
+/// dropped with it when the slip resumes the direction it had (moreau_jean.hpp, Events).
+void reportReversals(std::vector<ContactEvent>& events, double h) {
+  std::vector<bool> drop(events.size(), false);
+  for (std::size_t a = 0; a < events.size(); ++a) {
+    if (events[a].kind != EventKind::kStick || drop[a]) continue;
+    std::size_t b = a + 1;
+    while (b < events.size() && events[b].contact != events[a].contact) ++b;
+    if (b == events.size() || !isSlip(events[b].kind) || events[b].t - events[a].t > 1.5 * h) continue;
+    std::size_t before = a;
+    while (before > 0 && events[before - 1].contact != events[a].contact) --before;
+    const bool resumed = before > 0 && !drop[before - 1] && events[before - 1].kind == events[b].kind;
+    events[a].kind = events[b].kind;
+    drop[b] = true;
+    if (resumed) drop[a] = true;
+  }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < events.size(); ++i)
+    if (!drop[i]) events[kept++] = events[i];
+  events.resize(kept);
+}
+
+}  // namespace
 
 NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                                 const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
@@ -697,6 +739,7 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
   }
   run.cpu_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0).count();
+  reportReversals(run.events, h);
   run.history.conservativeResize(written, Eigen::NoChange);
   run.friction_work = friction_work;
   run.lcp_solves = stepper.lcpSolves();

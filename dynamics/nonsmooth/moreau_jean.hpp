@@ -22,12 +22,14 @@
 /// Static and kinetic friction. The velocity-level problem admits one coefficient per
 /// contact and step. We take μk for a contact that slipped in the previous step and μs
 /// otherwise (stuck, just closing, or open); if a contact solved with μs comes out slipping
-/// (|u_t| > stick_velocity: a break-away inside the step), the problem is solved again with μk
-/// for that contact (only one LCP entry changes). A slipping contact therefore sticks again
+/// (a break-away inside the step: Lemke's sliding speed λ > 0, exactly zero while it sticks;
+/// Siconos' solvers: |u_t| > stick_velocity), the problem is solved again with μk for that
+/// contact (only one LCP entry changes). A slipping contact therefore sticks again
 /// when an impulse within μk P_n can stop it (its velocity crosses zero inside the step), and
 /// a stuck one breaks away when μs P_n is not enough: the set-valued law with stiction, to
-/// O(h) in the event times. A velocity reversal inside a step therefore shows as one step of
-/// stick between the two slip directions (Dupont's problem has such reversals).
+/// O(h) in the event times. A velocity reversal inside a step ends that step at rest, and the
+/// next breaks away: one step of stick between the two slip directions (Dupont's problem has
+/// such reversals), which the events report as the reversal (below).
 ///
 /// Solvers: "lemke" writes the exact 4-per-contact LCP of friction_to_lcp.hpp into a
 /// workspace sized once (one problem and one LemkeSolver per active-set size, created at
@@ -41,8 +43,11 @@
 /// change is reported at t_{k+1}: open → closed as kImpact when ġ_k < −stick_velocity, else
 /// kClose, followed (frictional contacts only) by the mode it closes in; closed → open as
 /// kOpen; stick ↔ slip± changes of frictional contacts as kStick, kSlipPositive,
-/// kSlipNegative. The initial mode comes from (q0, v0): closed if |g| ≤ gap_tolerance and
-/// |ġ| ≤ stick_velocity.
+/// kSlipNegative. A stick that lasts a single step and ends in a slip is reported as that
+/// slip at the stick's time (dropped when the slip resumes the previous direction): a stick
+/// shorter than h cannot be told from a reversal, and one of finite length is longer than a
+/// step once h is small enough. The initial mode comes from (q0, v0): closed if
+/// |g| ≤ gap_tolerance and |ġ| ≤ stick_velocity.
 ///
 /// Bilateral contacts are always active, with no restitution and the gap fed back like the
 /// joints' drift (q_n = σ (J_n v_free + κ g_k / h)). Their normal impulse has either sign,

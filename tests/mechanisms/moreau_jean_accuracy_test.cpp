@@ -1,0 +1,68 @@
+// Moreau–Jean's stick/slip instants against exact references, as the step shrinks: the
+// belt's closed form, Dupont's two masses and the pushed incline (coulomb_reference.hpp).
+// A first-order method: the largest error is C·h with C of order one, and the changes match
+// the reference one to one (a reversal inside a step is reported as the reversal).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "mechanisms/belt.hpp"
+#include "mechanisms/dupont.hpp"
+#include "mechanisms/incline.hpp"
+
+using namespace stickslip;
+
+namespace {
+
+struct Case {
+  const char* name;
+  dynamics::RigidScenario scenario;
+  double t_end;
+  std::vector<dynamics::ModeChange> reference;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  const mechanisms::Belt belt;
+  std::vector<dynamics::ModeChange> belt_ref;
+  for (const auto& [t, kind] : mechanisms::beltClosedForm(belt).events(20.0))
+    belt_ref.emplace_back(t, kind == "stick" ? "stick" : "slip-");  // the block falls behind the belt
+  out.push_back({"belt", mechanisms::beltRigid(belt), 20.0, belt_ref});
+  out.push_back({"dupont", mechanisms::dupontRigid({}), 10.0, mechanisms::dupontReference({}, 10.0)});
+  const mechanisms::PushedIncline incline;
+  out.push_back({"incline", mechanisms::inclineRigid(mechanisms::pushedIncline(incline)), 10.0,
+                 mechanisms::pushedInclineReference(10.0, incline)});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("moreau-jean: stick/slip instants within 2.5 h of the exact ones on belt, dupont and incline, h = 1e-3 to 1e-5",
+          "[moreau-jean][accuracy]") {
+  for (const Case& c : cases()) {
+    REQUIRE(!c.reference.empty());
+    for (const double h : {1e-3, 1e-4, 1e-5}) {
+      CAPTURE(c.name, h);
+      dynamics::MoreauJeanOptions o;
+      o.t_end = c.t_end;
+      o.h = h;
+      o.output_dt = 0.1;
+      const dynamics::NonsmoothRun run = dynamics::simulateMoreauJean(c.scenario.model, c.scenario.contacts,
+                                                                       c.scenario.q0, c.scenario.v0, o);
+      INFO(run.message);
+      REQUIRE(run.ok);
+      const auto changes = dynamics::modeChanges(run);
+      std::string got;
+      for (const auto& [t, kind] : changes) got += std::to_string(t) + " " + kind + "; ";
+      INFO(got);
+      // Measured: belt 2.08 h at 1e-3, then h; dupont 0.9-1.5 h; incline 1.1-1.3 h. Before,
+      // the belt stalled at 9e-4 s (a break-away held μs while |v_t| < 1e-8) and a
+      // reversal showed as a one-step stick.
+      const double error = dynamics::maxModeTimeError(changes, c.reference);
+      CHECK(error <= 2.5 * h);
+    }
+  }
+}
