@@ -5,7 +5,8 @@
 //   bench_work_precision [--json] [--plot DIR] [--repeats N]
 //
 // Event-driven: CVODE rtol = 1e-4 … 1e-12 (atol = 1e-2 rtol, as `stickslip run`).
-// Moreau–Jean: h = 1e-2 … 1e-5 (it reports a reversal inside a step as the reversal).
+// Moreau–Jean: h = 1e-2 … 1e-6 (it reports a reversal inside a step as the reversal), with the
+// order fitted to log error against log h and the largest error / h.
 // Penalty (belt only: the library has a penalty route for the belt alone), three laws with
 // stiction, each swept in its regularization velocity v, which is also the |v_rel| threshold
 // that turns its smooth motion into stick/slip instants:
@@ -47,6 +48,7 @@ namespace {
 
 using Events = std::vector<dynamics::ModeChange>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kBeltEnd = 20.0, kDupontEnd = 10.0;  // [s]
 // History sampling [s]: the penalty instants are read off the samples; the nonsmooth runs
 // report their events exactly and need no history (sampling costs them a force solve each).
@@ -182,6 +184,27 @@ const Point* cheapest(const std::vector<Point>& points, const std::string& metho
   return best;
 }
 
+/// Moreau–Jean's convergence on one scenario: the least-squares slope of log error against
+/// log h, and the largest error / h.
+struct Convergence {
+  std::string scenario;
+  double order = kNaN, max_error_over_h = kNaN;
+};
+Convergence convergence(const std::vector<Point>& points, const std::string& scenario) {
+  Convergence c{scenario};
+  double n = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, worst = 0.0;
+  for (const Point& p : points) {
+    if (p.scenario != scenario || p.method != "moreau-jean") continue;
+    if (!p.ok || !std::isfinite(p.error)) return c;  // unmatched at some h: no order
+    worst = std::max(worst, p.error / p.value);
+    const double x = std::log10(p.value), y = std::log10(std::max(p.error, 1e-300));
+    n += 1.0, sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  if (n >= 2.0) c.order = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  c.max_error_over_h = worst;
+  return c;
+}
+
 /// CSV of the matched points, a gnuplot script with one series per (scenario, method), and
 /// its PNG. Returns false (with a message on stderr) when gnuplot fails.
 bool writePlot(const std::filesystem::path& dir, const std::vector<Point>& points) {
@@ -302,7 +325,7 @@ int main(int argc, char** argv) {
       for (const double rtol : {1e-4, 1e-6, 1e-8, 1e-10, 1e-12})
         points.push_back(measure(c.name, "event-driven", "rtol", rtol, c.reference,
                                  eventDriven(c.scenario, c.t_end, rtol), repeats));
-      for (const double h : {1e-2, 1e-3, 1e-4, 1e-5})
+      for (const double h : {1e-2, 1e-3, 1e-4, 1e-5, 1e-6})
         points.push_back(measure(c.name, "moreau-jean", "h", h, c.reference,
                                  moreauJean(c.scenario, c.t_end, h), repeats));
     }
@@ -335,6 +358,21 @@ int main(int argc, char** argv) {
                 kClaimExact, kClaimPenalty, claim ? "PASS" : "FAIL", kClaimExact, exact_text,
                 kClaimPenalty, penalty_text);
 
+  // Moreau–Jean: error ≤ 2 h at every h and a fitted order ≥ 0.95, on both scenarios.
+  std::vector<Convergence> orders{convergence(points, "belt"), convergence(points, "dupont")};
+  bool first_order = true;
+  std::string order_text;
+  for (const Convergence& c : orders) {
+    first_order &= c.order >= 0.95 && c.max_error_over_h <= 2.0;
+    char part[128];
+    std::snprintf(part, sizeof part, "%s%s: order %.3f, max error / h %.2f", order_text.empty() ? "" : "; ",
+                  c.scenario.c_str(), c.order, c.max_error_over_h);
+    order_text += part;
+  }
+  const std::string order_line = std::string("claim (moreau-jean): error <= 2 h at every h and fitted order ") +
+                                 ">= 0.95 over h = 1e-2 ... 1e-6: " + (first_order ? "PASS" : "FAIL") +
+                                 " (" + order_text + ")";
+
   const bool plotted = plot_dir.empty() || writePlot(plot_dir, points);
   if (json) {
     nlohmann::json rows = nlohmann::json::array();
@@ -354,7 +392,8 @@ int main(int argc, char** argv) {
                                 {"penalty_output_dt", kPenaltyOutputDt},
                                 {"repeats", repeats},
                                 {"rows", rows},
-                                {"claim", {{"pass", claim}, {"text", claim_line}}}}
+                                {"claim", {{"pass", claim}, {"text", claim_line}}},
+                                {"moreau_jean_claim", {{"pass", first_order}, {"text", order_line}}}}
                      .dump()
               << "\n";
   } else {
@@ -369,7 +408,7 @@ int main(int argc, char** argv) {
                     p.method.c_str(), p.parameter.c_str(), p.value, formatError(p).c_str(), p.cpu);
       std::cout << line;
     }
-    std::cout << "\n" << claim_line << "\n";
+    std::cout << "\n" << claim_line << "\n\n" << order_line << "\n";
     if (!plot_dir.empty() && plotted)
       std::cout << "plot: " << (std::filesystem::path(plot_dir) / "work_precision.png").string()
                 << "\n";

@@ -704,6 +704,9 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
     for (Eigen::Index e = 0; e < nj; ++e)  // likewise −τ ṡ⁺ ≥ 0
       friction_work -= stepper.jointTorqueImpulses()(e) * stepper.jointRates()(e);
     if (options.progress) options.progress(t);
+    // A change seen at the end of the step happened inside it: timed at its middle, the
+    // estimate whose error is at most h/2 (at its end, up to h).
+    const double t_event = t - 0.5 * hk;
     for (Eigen::Index i = 0; i < nc; ++i) {
       const RigidContact& c = contacts[static_cast<std::size_t>(i)];
       const ContactMode now =
@@ -713,12 +716,12 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
       const int ci = static_cast<int>(i);
       if (before == ContactMode::kOpen) {
         const bool impact = stepper.approachVelocity()(i) < -options.stick_velocity;
-        run.events.push_back({t, ci, impact ? EventKind::kImpact : EventKind::kClose});
-        if (c.frictional()) run.events.push_back({t, ci, modeEvent(now)});
+        run.events.push_back({t_event, ci, impact ? EventKind::kImpact : EventKind::kClose});
+        if (c.frictional()) run.events.push_back({t_event, ci, modeEvent(now)});
       } else if (now == ContactMode::kOpen) {
-        run.events.push_back({t, ci, EventKind::kOpen});
+        run.events.push_back({t_event, ci, EventKind::kOpen});
       } else if (c.frictional()) {
-        run.events.push_back({t, ci, modeEvent(now)});
+        run.events.push_back({t_event, ci, modeEvent(now)});
       }
       before = now;
     }
@@ -726,7 +729,7 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
       const ContactMode now = modeOf(true, stepper.jointRates()(e), options.stick_velocity);
       ContactMode& before = joint_modes[static_cast<std::size_t>(e)];
       if (now == before) continue;
-      run.events.push_back({t, static_cast<int>(nc + e), modeEvent(now)});
+      run.events.push_back({t_event, static_cast<int>(nc + e), modeEvent(now)});
       before = now;
     }
     if (options.output_dt <= 0.0) {

@@ -40,7 +40,8 @@
 ///
 /// Events. After each step every contact is classified: open (no normal impulse, or not
 /// active), stick (P_n > 0, |v_t| ≤ stick_velocity), slip+ / slip− (P_n > 0, v_t ≷ 0). A
-/// change is reported at t_{k+1}: open → closed as kImpact when ġ_k < −stick_velocity, else
+/// change seen after the step happened inside it and is reported at its middle t_k + h/2
+/// (an error of at most h/2, against h at t_{k+1}): open → closed as kImpact when ġ_k < −stick_velocity, else
 /// kClose, followed (frictional contacts only) by the mode it closes in; closed → open as
 /// kOpen; stick ↔ slip± changes of frictional contacts as kStick, kSlipPositive,
 /// kSlipNegative. A stick that lasts a single step and ends in a slip is reported as that

@@ -1,7 +1,8 @@
 // Moreau–Jean's stick/slip instants against exact references, as the step shrinks: the
 // belt's closed form, Dupont's two masses and the pushed incline (coulomb_reference.hpp).
-// A first-order method: the largest error is C·h with C of order one, and the changes match
-// the reference one to one (a reversal inside a step is reported as the reversal).
+// A first-order method: the largest error is C·h with C of order one (events are timed at
+// the middle of the step that shows them), and the changes match the reference one to one
+// (a reversal inside a step is reported as the reversal).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -40,11 +41,11 @@ std::vector<Case> cases() {
 
 }  // namespace
 
-TEST_CASE("moreau-jean: stick/slip instants within 2.5 h of the exact ones on belt, dupont and incline, h = 1e-3 to 1e-5",
+TEST_CASE("moreau-jean: stick/slip instants within 2 h of the exact ones on belt, dupont and incline, h = 1e-2 to 1e-5",
           "[moreau-jean][accuracy]") {
   for (const Case& c : cases()) {
     REQUIRE(!c.reference.empty());
-    for (const double h : {1e-3, 1e-4, 1e-5}) {
+    for (const double h : {1e-2, 1e-3, 1e-4, 1e-5}) {
       CAPTURE(c.name, h);
       dynamics::MoreauJeanOptions o;
       o.t_end = c.t_end;
@@ -58,11 +59,11 @@ TEST_CASE("moreau-jean: stick/slip instants within 2.5 h of the exact ones on be
       std::string got;
       for (const auto& [t, kind] : changes) got += std::to_string(t) + " " + kind + "; ";
       INFO(got);
-      // Measured: belt 2.08 h at 1e-3, then h; dupont 0.9-1.5 h; incline 1.1-1.3 h. Before,
-      // the belt stalled at 9e-4 s (a break-away held μs while |v_t| < 1e-8) and a
-      // reversal showed as a one-step stick.
+      // Measured: belt 1.41, 1.58, 0.50, 0.50 h; dupont 0.99, 0.59, 0.61, 0.97 h; incline
+      // 1.00, 0.83, 0.76, 0.60 h. Before, the belt stalled at 9e-4 s (a break-away held μs
+      // while |v_t| < 1e-8) and a reversal showed as a one-step stick.
       const double error = dynamics::maxModeTimeError(changes, c.reference);
-      CHECK(error <= 2.5 * h);
+      CHECK(error <= 2.0 * h);
     }
   }
 }
