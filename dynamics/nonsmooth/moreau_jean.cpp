@@ -653,17 +653,20 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
           : steps + 1;
   run.history.setZero(rows, 1 + nq + nv + 2 * nc + 2 * nj);
   Eigen::Index written = 0;
-  auto record = [&](double t, double step) {
-    auto row = run.history.row(written++);
-    row(0) = t;
-    row.segment(1, nq) = q.transpose();
-    row.segment(1 + nq, nv) = v.transpose();
-    if (step <= 0.0) return;
+  // A row's forces are the impulses of the last step over its length.
+  auto writeForces = [&](auto row, double step) {
     row.segment(1 + nq + nv, 2 * nc) = stepper.impulses().transpose() / step;
     for (Eigen::Index e = 0; e < nj; ++e) {
       row(1 + nq + nv + 2 * nc + 2 * e) = stepper.jointReactionImpulses()(e) / step;
       row(1 + nq + nv + 2 * nc + 2 * e + 1) = stepper.jointTorqueImpulses()(e) / step;
     }
+  };
+  auto record = [&](double t, double step) {
+    auto row = run.history.row(written++);
+    row(0) = t;
+    row.segment(1, nq) = q.transpose();
+    row.segment(1 + nq, nv) = v.transpose();
+    if (step > 0.0) writeForces(row, step);
   };
   record(0.0, 0.0);
   long next_sample = 1;
@@ -732,6 +735,7 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
       run.events.push_back({t_event, static_cast<int>(nc + e), modeEvent(now)});
       before = now;
     }
+    if (k == 0) writeForces(run.history.row(0), hk);  // no step behind t = 0: the one it starts
     if (options.output_dt <= 0.0) {
       record(t, hk);
     } else if (written < rows &&

@@ -55,7 +55,8 @@ struct NonsmoothRun {
   /// its steps (every step, not only the sampled ones); NaN where a route does not report it.
   double friction_work = std::numeric_limits<double>::quiet_NaN();
   /// Sampled history: columns t, q (nq), v (nv), then per contact N_k, F_k (normal and
-  /// friction force; impulses divided by h for Moreau–Jean).
+  /// friction force; for Moreau–Jean the impulses of the step that ends at the row divided
+  /// by its length, at t = 0 those of the first step).
   Eigen::MatrixXd history;
   Eigen::VectorXd final_q, final_v;
 };

@@ -126,6 +126,9 @@ TEST_CASE("moreau-jean incline: a block at rest sticks iff tan(alpha) <= mu_s",
     const auto last = r.history.row(r.history.rows() - 1);
     CHECK(last(7) == Approx(kG * std::cos(alpha)).epsilon(1e-12));
     CHECK(last(8) == Approx(kG * std::sin(alpha)).epsilon(1e-12));
+    // The row at t = 0, which no step ends, has the first step's forces (not zeros).
+    CHECK(r.history(0, 7) == Approx(kG * std::cos(alpha)).epsilon(1e-12));
+    CHECK(r.history(0, 8) == Approx(kG * std::sin(alpha)).epsilon(1e-12));
   }
   SECTION("tan(alpha) = 0.31 > mu_s: slides down at g (sin(alpha) - mu_k cos(alpha))") {
     const double alpha = std::atan(0.31);
