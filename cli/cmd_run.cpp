@@ -7,21 +7,15 @@
 // output every 1 µs) and roller-crank (review §4; --table runs the review's six models).
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <iomanip>
-#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
-#include "cli/progress.hpp"
 #include "cli/run_muvengei.hpp"
 #include "cli/run_nonsmooth.hpp"
 #include "cli/run_options.hpp"
 #include "cli/run_roller_crank.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
-#include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/scenario_file.hpp"

@@ -178,7 +178,9 @@ dynamics::NonsmoothRun runPenaltyRoute(const po::variables_map& vm, const mechan
 /// Run settings for a model file: a compliant contact makes its phases stiff (BDF) and rules
 /// out Moreau–Jean, as for the built-ins; 1 s unless run.t_end says otherwise.
 mechanisms::RigidScenarioInfo modelInfo(const mechanisms::Scenario& s) {
-  mechanisms::RigidScenarioInfo info{s.name, "a mechanism of its own, from " + s.source};
+  mechanisms::RigidScenarioInfo info;
+  info.name = s.name;
+  info.summary = "a mechanism of its own, from " + s.source;
   for (const dynamics::RigidContact& c : s.model->contacts)
     info.stiff = info.stiff || c.normal == dynamics::RigidContact::Normal::kCompliant;
   info.moreau_jean = !info.stiff;

@@ -17,7 +17,8 @@ constexpr const char* kSiconosPrefix = "siconos-";
 /// this fraction of stick_velocity: iterative backends leave round-off-sized impulses.
 constexpr double kImpulseFloor = 1e-3;
 /// A contact solved with μs slips when |u_t| exceeds this fraction of the terms it sums
-/// (solveLemke: the round-off it leaves on a saturated contact that sticks is below 1e-10).
+/// (slipFloor; Lemke leaves a saturated contact that sticks with up to ≈ 4e-11 of them:
+/// blajer-2's guide).
 constexpr double kSlipRoundOff = 1e-9;
 /// Joint friction: fixed point on the bounds b (moreau_jean.hpp).
 constexpr int kMaxBoundIterations = 100;
@@ -484,15 +485,8 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
       const RigidContact& c =
           contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
       if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
-      // Slipping: the LCP's sliding speed λ = |u_t| is basic and above Lemke's round-off,
-      // 1e-9 of the terms u_t = W_t r + q_t sums (a contact that sticks saturated is left
-      // with λ up to ≈ 4e-11 of them: blajer-2's guide). Not |u_t| > stick_velocity: just
-      // past a break-away μs P_n still nearly balances the load and u_t grows from zero
-      // quadratically, so an absolute threshold holds μs for √(threshold / rate) — the belt
-      // broke away 3e-4 s late at every h (moreau_jean_accuracy_test).
-      double terms = std::abs(qf_(2 * i + 1));
-      for (Eigen::Index j = 0; j < ncol; ++j) terms += std::abs(w(2 * i + 1, j) * r_(j));
-      if (res.z(4 * i + 3) > kSlipRoundOff * terms) {
+      // Slipping: the LCP's sliding speed λ = |u_t| is basic and above round-off.
+      if (res.z(4 * i + 3) > slipFloor(i, ncol)) {
         mu_used_(i) = c.mu_kinetic;
         p.M(4 * i + 3, 4 * i) = c.mu_kinetic;
         again = true;
@@ -507,6 +501,12 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
     }
     if (!again) return true;
   }
+}
+
+double MoreauJeanStepper::slipFloor(Eigen::Index i, Eigen::Index ncol) const {
+  double terms = std::abs(qf_(2 * i + 1));
+  for (Eigen::Index j = 0; j < ncol; ++j) terms += std::abs(w_(2 * i + 1, j) * r_(j));
+  return kSlipRoundOff * terms;
 }
 
 bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
@@ -536,9 +536,7 @@ bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
     const RigidContact& c =
         contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
     if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
-    double terms = std::abs(s.problem.q(2 * i + 1));  // as solveLemke's test
-    for (Eigen::Index j = 0; j < 2 * na; ++j) terms += std::abs(s.problem.W(2 * i + 1, j) * r_(j));
-    if (std::abs(s.result.u(2 * i + 1)) > kSlipRoundOff * terms) {
+    if (std::abs(s.result.u(2 * i + 1)) > slipFloor(i, 2 * na)) {
       mu_used_(i) = c.mu_kinetic;
       again = true;
     }

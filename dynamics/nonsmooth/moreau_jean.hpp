@@ -196,6 +196,12 @@ class MoreauJeanStepper {
   bool solveSiconos(Eigen::Index active);
 
   void projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q);
+  /// The |u_t| above which active contact i, solved with μs, slips: round-off of the sum
+  /// u_t = W_t r + q_t over its ncol terms (kSlipRoundOff of their magnitudes). Not
+  /// stick_velocity: just past a break-away μs P_n still nearly balances the load and u_t
+  /// grows from zero quadratically, so an absolute threshold held μs for √(threshold / rate),
+  /// the belt's break-aways 3e-4 s late at every h (moreau_jean_accuracy_test).
+  double slipFloor(Eigen::Index i, Eigen::Index ncol) const;
 
   const PlanarModel& model_;
   const std::vector<RigidContact>& contacts_;
