@@ -375,7 +375,7 @@ void PlanarModel::gamma(double t, const Eigen::Ref<const VectorXd>& q,
 void PlanarModel::generalizedForces(double t, const Eigen::Ref<const VectorXd>& q,
                                     const Eigen::Ref<const VectorXd>& v,
                                     Eigen::Ref<VectorXd> forces) const {
-  forces.setZero();
+  appliedLoads(t, q, forces);
   // Adds force f at world offset p (from the centroid) of body b.
   auto add = [&forces](BodyIndex b, const Vector2d& f, const Vector2d& p) {
     if (b == kGround) return;
@@ -383,8 +383,6 @@ void PlanarModel::generalizedForces(double t, const Eigen::Ref<const VectorXd>& 
     forces(3 * b + 2) += cross(p, f);
   };
   for (int b = 0; b < bodyCount(); ++b) forces.segment<2>(3 * b) += mass_(3 * b) * gravity_;
-  for (const AppliedForce& a : applied_forces_) add(a.body, a.f(t), pose(q, a.body).a * a.s);
-  for (const AppliedTorque& a : applied_torques_) forces(3 * a.body + 2) += a.tau(t);
   for (const SpringDamper& s : springs_) {
     const Pose pi = pose(q, s.i), pj = pose(q, s.j);
     const Vector2d ai_si = pi.a * s.s_i, aj_sj = pj.a * s.s_j;
@@ -411,6 +409,17 @@ void PlanarModel::generalizedForces(double t, const Eigen::Ref<const VectorXd>& 
     forces(3 * d.body + 2) -= d.c_r * v(3 * d.body + 2);
   }
   for (const GeneralizedForce& f : callbacks_) f(t, q, v, forces);
+}
+
+void PlanarModel::appliedLoads(double t, const Eigen::Ref<const VectorXd>& q, Eigen::Ref<VectorXd> forces) const {
+  forces.setZero();
+  for (const AppliedForce& a : applied_forces_) {
+    if (a.body == kGround) continue;
+    const Vector2d f = a.f(t);
+    forces.segment<2>(3 * a.body) += f;
+    forces(3 * a.body + 2) += cross(pose(q, a.body).a * a.s, f);
+  }
+  for (const AppliedTorque& a : applied_torques_) forces(3 * a.body + 2) += a.tau(t);
 }
 
 void PlanarModel::positionRate(const Eigen::Ref<const VectorXd>& /*q*/,

@@ -1,0 +1,130 @@
+// `hold` (dynamics/hold.hpp) on the seeds' mechanisms: Zheng's Example III against its
+// simulation-bisected threshold and the event-driven reactions at t = 0; Blajer's Examples 1
+// and 2 at rest, their critical load factors against simulations started at rest.
+#include "dynamics/hold.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "dynamics/nonsmooth/event_driven.hpp"
+#include "mechanisms/blajer.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
+#include "mechanisms/zheng.hpp"
+
+using namespace stickslip;
+
+namespace {
+
+/// Whether an event-driven run from rest stays at rest over `t_end`: no stick/slip change and
+/// every velocity of the history below 1e-9.
+bool staysAtRest(const dynamics::RigidScenario& s, double t_end = 0.3) {
+  dynamics::EventDrivenOptions o;
+  o.t_end = t_end;
+  const dynamics::NonsmoothRun r = dynamics::simulateEventDriven(s, o);
+  REQUIRE(r.ok);
+  const Eigen::Index n = s.model.velocitySize();
+  const double v = r.history.middleCols(1 + n, n).cwiseAbs().maxCoeff();
+  return dynamics::modeChanges(r).empty() && v < 1e-9;
+}
+
+}  // namespace
+
+TEST_CASE("hold: Zheng's Example III — the critical mu_s is the bisected threshold, the reactions are the "
+          "event-driven run's at t = 0",
+          "[hold][zheng]") {
+  const dynamics::RigidScenario s = mechanisms::buildRigidScenario("zheng-equilibrium");
+  const dynamics::HoldResult r = dynamics::analyseHold(s, s.q0);
+  CAPTURE(r.cross_check);
+  REQUIRE(r.holds);
+  CHECK(r.exact);
+  CHECK(r.cross_check_ok);
+  REQUIRE(r.elements.size() == 1);
+  const dynamics::HoldElement& joint = r.elements[0];
+  // README: a sweep of simulations finds "held flips between 0.11335 and 0.11336".
+  CHECK(joint.critical_mu > 0.11335);
+  CHECK(joint.critical_mu < 0.11336);
+  CHECK(joint.critical_mu == Approx(std::abs(joint.friction) / joint.normal).epsilon(1e-10));
+  CHECK(joint.critical_mu == Approx(0.113354).margin(1e-5));
+
+  dynamics::EventDrivenOptions o;
+  o.t_end = 0.01;
+  o.integrator = dynamics::OdeMethod::kBdf;
+  o.relative_tolerance = 1e-8;
+  o.absolute_tolerance = 1e-10;
+  const dynamics::NonsmoothRun run = dynamics::simulateEventDriven(s, o);
+  REQUIRE(run.ok);
+  const Eigen::Index n = s.model.velocitySize();
+  CHECK(run.history(0, 1 + 2 * n) == Approx(joint.normal).margin(1e-9));
+  CHECK(run.history(0, 2 + 2 * n) == Approx(joint.friction).margin(1e-9));
+
+  // Either side of the threshold, the verdict flips as the simulations' does.
+  for (double mu : {0.11335, 0.11336}) {
+    mechanisms::ZhengSliderCrank z = mechanisms::zhengExample("equilibrium");
+    z.mu_kinetic = 0.1;  // ≤ μs
+    z.mu_static = mu;
+    const dynamics::RigidScenario at = mechanisms::buildRigidScenario("zheng-equilibrium", z);
+    CHECK(dynamics::analyseHold(at, at.q0).holds == (mu > 0.11335));
+  }
+}
+
+TEST_CASE("hold: Blajer's Example 2 at rest — the critical load factor of a crank torque against simulations "
+          "from rest",
+          "[hold][blajer]") {
+  // The slider-crank hanging along gravity (its unforced equilibrium) with a constant torque
+  // τ on the crank instead of τ0 sin Ωt.
+  auto build = [](double torque) {
+    mechanisms::Blajer2 b;
+    b.pin_in_slot = false;
+    b.torque_amplitude = 0.0;
+    dynamics::RigidScenario s = mechanisms::blajer2Rigid(b);
+    s.model.addAppliedTorque(0, [torque](double) { return torque; });
+    return s;
+  };
+  const dynamics::RigidScenario s = build(1.0);
+  const dynamics::HoldResult r = dynamics::analyseHold(s, s.q0);
+  CAPTURE(r.cross_check, r.load_factor.low, r.load_factor.high);
+  REQUIRE(r.holds);
+  CHECK(r.cross_check_ok);
+  REQUIRE(r.load_factor.loads);
+  REQUIRE(std::isfinite(r.load_factor.high));
+  REQUIRE(std::isfinite(r.load_factor.low));
+  CHECK(r.load_factor.high > 0.0);
+  CHECK(r.load_factor.low < 0.0);
+  CHECK_FALSE(r.load_factor.first_high.empty());
+  for (double end : {r.load_factor.low, r.load_factor.high}) {
+    CAPTURE(end);
+    CHECK(staysAtRest(build(0.98 * end)));
+    CHECK_FALSE(staysAtRest(build(1.02 * end)));
+  }
+}
+
+TEST_CASE("hold: Blajer's Example 1 at rest — gravity alone breaks it away; a crank torque holds it within its "
+          "load factors, as simulations from rest show",
+          "[hold][blajer]") {
+  auto build = [](double torque) {
+    mechanisms::Blajer1 b;
+    if (torque != 0.0) b.torque = [torque](double) { return torque; };
+    return mechanisms::blajer1Rigid(b);
+  };
+  const dynamics::RigidScenario free = build(0.0);
+  const dynamics::HoldResult f = dynamics::analyseHold(free, free.q0);
+  CHECK_FALSE(f.holds);
+  CHECK_FALSE(staysAtRest(free));
+
+  const dynamics::RigidScenario s = build(1.0);
+  const dynamics::HoldResult r = dynamics::analyseHold(s, s.q0);
+  CAPTURE(r.cross_check, r.load_factor.low, r.load_factor.high, r.margin);
+  CHECK(r.cross_check_ok);
+  REQUIRE(r.load_factor.loads);
+  REQUIRE(std::isfinite(r.load_factor.low));
+  REQUIRE(std::isfinite(r.load_factor.high));
+  REQUIRE(r.load_factor.low < r.load_factor.high);
+  for (double end : {r.load_factor.low, r.load_factor.high}) {
+    CAPTURE(end);
+    const double inside = end == r.load_factor.low ? 1.02 : 0.98;
+    CHECK(staysAtRest(build(inside * end)));
+    CHECK_FALSE(staysAtRest(build((2.0 - inside) * end)));
+  }
+  const double middle = 0.5 * (r.load_factor.low + r.load_factor.high);
+  CHECK(dynamics::analyseHold(build(middle), s.q0).holds);
+}
