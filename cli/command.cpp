@@ -7,9 +7,9 @@
 namespace stickslip::cli {
 namespace {
 
-std::array<const Command*, 9> allCommands() {
-  return {&listCommand(),  &showCommand(),   &runCommand(), &compareCommand(), &sweepCommand(),
-          &mergeCommand(), &verifyCommand(), &lcpCommand(), &benchCommand()};
+std::array<const Command*, 10> allCommands() {
+  return {&listCommand(),  &showCommand(),   &runCommand(),  &compareCommand(), &sweepCommand(),
+          &mergeCommand(), &verifyCommand(), &holdCommand(), &lcpCommand(),     &benchCommand()};
 }
 
 void printCommandList(std::ostream& os) {

@@ -1,0 +1,62 @@
+// stickslip hold: the verdict as the exit code (0 holds, 1 breaks away, 2 refused), the JSON
+// object, and the reasons for refusing a configuration that is not at rest or not assembled.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli_run.hpp"
+
+TEST_CASE("stickslip hold: Zheng's Example III holds, with the critical mu_s of its clearance joint", "[cli][hold]") {
+  const Run r = cli({"hold", "zheng-equilibrium", "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["holds"] == true);
+  CHECK(j["exact"] == true);
+  CHECK(j["cross_check"]["ok"] == true);
+  REQUIRE(j["elements"].size() == 1);
+  const auto& e = j["elements"][0];
+  CHECK(e["name"] == "clearance-A");
+  CHECK(e["critical_mu_s"].get<double>() > 0.11335);
+  CHECK(e["critical_mu_s"].get<double>() < 0.11336);
+  CHECK(e["N"].get<double>() > 0.0);
+  CHECK(j["joints"].size() == 3);
+  CHECK(j["load_factor"]["loads"] == false);
+
+  const Run below = cli({"hold", "zheng-equilibrium", "--set", "parameters.mu_kinetic=0.1", "--set", "parameters.mu_static=0.11335"});
+  CHECK(below.code == 1);
+  CHECK_THAT(below.out, Catch::Contains("BREAKS AWAY") && Catch::Contains("clearance-A slips"));
+}
+
+TEST_CASE("stickslip hold: a model file, and the load factors of an applied torque", "[cli][hold]") {
+  const Run r = cli({"hold", std::string(STICKSLIP_SCENARIOS) + "/incline.yaml", "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["holds"] == true);
+  // Blajer's Example 2 at t = 0.5 s, where τ0 sin Ωt is 6 sin 1.5 N m: the joints cannot
+  // take it, but a fifth of it.
+  const Run b = cli({"hold", "blajer-2", "--set", "parameters.pin_in_slot=false", "--time", "0.5", "--json"});
+  INFO(b.err);
+  CHECK(b.code == 1);
+  const auto k = nlohmann::json::parse(b.out);
+  CHECK(k["holds"] == false);
+  CHECK(k["load_factor"]["loads"] == true);
+  CHECK(k["load_factor"]["high"].get<double>() > 0.0);
+  CHECK(k["load_factor"]["high"].get<double>() < 1.0);
+  CHECK(k["load_factor"]["low"].get<double>() < 0.0);
+  CHECK_FALSE(k["load_factor"]["first_high"].empty());
+}
+
+TEST_CASE("stickslip hold: refuses what is not at rest or not assembled, with the reason and exit 2", "[cli][hold]") {
+  const Run moving = cli({"hold", "roller-crank"});
+  const Run belt = cli({"hold", "belt", "--at", "0,0,0"});
+  const Run apart = cli({"hold", "zheng-equilibrium", "--at", "0,0,3,0,0,0,0,0,0"});
+  const Run size = cli({"hold", "incline", "--at", "1,2"});
+  const Run text = cli({"hold", "incline", "--at", "0,x,0"});
+  for (const Run* r : {&moving, &belt, &apart, &size, &text}) CHECK(r->code == 2);
+  CHECK_THAT(moving.err, Catch::Contains("does not start at rest") && Catch::Contains("--at"));
+  CHECK_THAT(belt.err, Catch::Contains("contact 'block-belt' slides"));
+  CHECK_THAT(apart.err, Catch::Contains("not assembled") && Catch::Contains("joint 'B'"));
+  CHECK_THAT(size.err, Catch::Contains("--at: expected 3 coordinates"));
+  CHECK_THAT(text.err, Catch::Contains("'x'"));
+}
