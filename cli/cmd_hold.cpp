@@ -95,7 +95,13 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                                 "] = " + std::to_string(s.v0(i)) + "); give a configuration with --at");
   }
   const auto start = std::chrono::steady_clock::now();
-  const dynamics::HoldResult r = dynamics::analyseHold(s, q, o);
+  dynamics::HoldResult r;
+  try {
+    r = dynamics::analyseHold(s, q, o);
+  } catch (const std::runtime_error& e) {  // a linear program failed: its status and residual
+    err << "stickslip hold: " << e.what() << "\n";
+    return kExitFailure;
+  }
   const double cpu = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::vector<dynamics::JointReaction> reactions = s.model.reactions(o.t, q, r.lambda);
 
@@ -132,6 +138,10 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                      {"lp_solves", r.lp_solves},
                      {"pivots", r.pivots},
                      {"cpu_seconds", cpu}};
+    nlohmann::json critical = nlohmann::json::object();  // by name: sweep's columns critical_mu_s.NAME
+    for (const auto& e : r.elements)
+      if (e.closed && e.frictional) critical[e.name] = number(e.critical_mu);
+    if (o.margins) j["critical_mu_s"] = critical;
     if (o.margins)
       j["load_factor"] = {{"loads", r.load_factor.loads},
                           {"low", number(r.load_factor.low)},

@@ -1,9 +1,10 @@
 // stickslip sweep SCENARIO --param KEY=A:B:N ... [--set KEY=VALUE]... [--jobs N] [--shard i/N]
-//                  --out F.csv [--force] [--show FIGURE,...] [--timings]
-// Each grid point is one `stickslip run SCENARIO --json --set ... --set KEY=VALUE...`, run as a
-// child process of this same executable (/proc/self/exe): a point that fails or crashes
-// cannot take the sweep down, and --jobs points run at once on separate cores. The points'
-// JSON scalars become the columns of the table (cli/sweep_table.hpp).
+//                  [--command run|hold] --out F.csv [--force] [--show FIGURE,...] [--timings] [--plot]
+// Each grid point is one `stickslip run SCENARIO --json --set ... --set KEY=VALUE...` (or
+// `stickslip hold ...`), run as a child process of this same executable (/proc/self/exe): a
+// point that fails or crashes cannot take the sweep down, and --jobs points run at once on
+// separate cores. The points' JSON scalars become the columns of the table
+// (cli/sweep_table.hpp); --plot draws the numeric ones shown against the one parameter.
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -18,6 +19,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iomanip>
 #include <ostream>
@@ -27,6 +30,7 @@
 #include <thread>
 
 #include "cli/command.hpp"
+#include "cli/compare_plots.hpp"
 #include "cli/progress.hpp"
 #include "cli/sweep_table.hpp"
 
@@ -54,7 +58,13 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "figures shown in the printed table, comma-separated (default: the true/false ones, "
       "e.g. held); with one --param, where each true/false or text figure changes is printed "
       "below the table")(
-      "timings", po::bool_switch(), "keep cpu_seconds and us_per_step in the table (they vary from run to run)");
+      "timings", po::bool_switch(), "keep cpu_seconds and us_per_step in the table (they vary from run to run)")(
+      "command", po::value<std::string>()->default_value("run"),
+      "what each point runs: run (a simulation) or hold (the static friction equilibrium at rest; its "
+      "verdict 'breaks away', exit 1, is an outcome like any other)")(
+      "plot", po::bool_switch(),
+      "with one --param: draw the numeric figures of --show (for hold, by default its critical_mu_s.*) "
+      "against it, F.gp, F.png and F.svg beside --out (gnuplot)");
   p.add("scenario", 1);
 }
 
@@ -118,8 +128,9 @@ std::string lastLine(const std::string& text) {
   return last;
 }
 
-/// The row of a finished point from its exit status and output.
-SweepTable::Row rowOf(const Child& c, int status, bool timings) {
+/// The row of a finished point from its exit status and output; with `verdict`, exit code 1
+/// is an answer (hold: breaks away), not a failure, when the JSON says so.
+SweepTable::Row rowOf(const Child& c, int status, bool timings, bool verdict) {
   SweepTable::Row row;
   row.index = c.point;
   if (WIFEXITED(status)) {
@@ -136,6 +147,11 @@ SweepTable::Row rowOf(const Child& c, int status, bool timings) {
     try {
       for (auto& [k, v] : flattenScalars(nlohmann::json::parse(json)))
         if (timings || !isTiming(k)) row.figures.emplace(k, std::move(v));
+      if (verdict && row.exit_code == "1" && row.figures["holds"] == "false" &&
+          row.figures["cross_check.ok"] == "true") {
+        row.outcome = "ok";
+        row.error.clear();
+      }
     } catch (const nlohmann::json::exception&) {
       if (row.outcome == "ok") row.outcome = "failed";
       if (row.error.empty()) row.error = "the run's output is not JSON";
@@ -241,6 +257,18 @@ void runPoints(const std::vector<std::size_t>& points, std::size_t jobs,
   if (g_stop_signal != 0) stopRuns(running, g_stop_signal);  // came while the last run was reaped
 }
 
+bool isNumber(const std::string& s) {
+  double x = 0.0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+  return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+}
+
+std::string join(const std::vector<std::string>& v, const std::string& separator) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : separator) + x;
+  return s;
+}
+
 std::vector<std::string> splitList(const std::string& s) {
   std::vector<std::string> v;
   std::stringstream in(s);
@@ -282,11 +310,6 @@ void report(std::ostream& out, const SweepTable& t, std::vector<std::string> sho
   if (t.keys.size() != 1) return;
   // Where a verdict (true/false, a status) changes along the one parameter; numbers, which
   // change at every point, are read in the table.
-  const auto isNumber = [](const std::string& s) {
-    double x = 0.0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
-    return !s.empty() && ec == std::errc() && end == s.data() + s.size();
-  };
   for (const auto& f : shown) {
     if (std::all_of(t.rows.begin(), t.rows.end(), [&](const SweepTable::Row& r) {
           const auto it = r.figures.find(f);
@@ -307,8 +330,43 @@ void report(std::ostream& out, const SweepTable& t, std::vector<std::string> sho
   }
 }
 
+/// --plot: a gnuplot script beside the table drawing `figures` against the one parameter,
+/// rendered to PNG and SVG. Returns false with the reason in `log`.
+bool plotSweep(const std::string& csv_path, const SweepTable& t, const std::vector<std::string>& figures,
+               std::string& log) {
+  const std::filesystem::path csv(csv_path);
+  const std::string dir = csv.parent_path().empty() ? "." : csv.parent_path().string();
+  const std::string name = csv.stem().string();
+  std::ostringstream gp;
+  gp << "# stickslip sweep --plot: " << join(figures, ", ") << " against " << t.keys[0]
+     << "; edit and rerun with gnuplot " << name << ".gp\n"
+     << "set datafile separator ','\nset datafile missing ''\nset key outside bottom center\n"
+     << "set grid\nset xlabel '" << t.keys[0] << "' noenhanced\nset ylabel '"
+     << (figures.size() == 1 ? figures[0] : "") << "' noenhanced\n";
+  // The table's columns: index, grid_size, the parameter, exit_code, outcome, error, figures.
+  std::string plot = "plot ";
+  for (std::size_t k = 0; k < figures.size(); ++k) {
+    const auto at = std::find(t.figures.begin(), t.figures.end(), figures[k]);
+    const long column = 7 + long(at - t.figures.begin());
+    plot += (k ? ", " : "") + std::string("'") + csv.filename().string() + "' skip 1 using 3:" +
+            std::to_string(column) + " with linespoints title '" + figures[k] + "' noenhanced";
+  }
+  for (const char* term : {"pngcairo size 900,600", "svg size 900,600"})
+    gp << "set terminal " << term << "\nset output '" << name << (term[0] == 'p' ? ".png" : ".svg") << "'\n"
+       << plot << "\n";
+  std::ofstream(dir + "/" + name + ".gp") << gp.str();
+  return renderPlot(dir, name, log);
+}
+
 int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const std::string scenario = vm["scenario"].as<std::string>();
+  const std::string command = vm["command"].as<std::string>();
+  if (command != "run" && command != "hold")
+    throw std::invalid_argument("--command: expected run or hold, got '" + command + "'");
+  const bool plot = vm["plot"].as<bool>();
+  if (plot && vm["param"].as<std::vector<std::string>>().size() != 1)
+    throw std::invalid_argument("--plot: draws figures against one --param; give exactly one");
+  if (plot && !gnuplotAvailable()) throw std::invalid_argument("--plot: gnuplot is not installed (apt-get install gnuplot-nox)");
   std::vector<GridParameter> params;
   for (const std::string& p : vm["param"].as<std::vector<std::string>>()) {
     params.push_back(parseGridParameter(p));
@@ -338,7 +396,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   std::vector<std::size_t> points;
   for (std::size_t k = shard.i - 1; k < grid.size(); k += shard.n) points.push_back(k);
   const auto argsOf = [&](std::size_t k) {
-    std::vector<std::string> a{"run", scenario, "--json"};
+    std::vector<std::string> a{command, scenario, "--json"};
     for (const auto& s : fixed) a.insert(a.end(), {"--set", s});
     const std::vector<std::string> values = grid.point(k);
     for (std::size_t p = 0; p < values.size(); ++p) a.insert(a.end(), {"--set", grid.parameters()[p].key + "=" + values[p]});
@@ -352,7 +410,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   std::size_t finished = 0;
   const auto record = [&](const Child* c, int status) {
     if (c) {
-      SweepTable::Row row = rowOf(*c, status, timings);
+      SweepTable::Row row = rowOf(*c, status, timings, command == "hold");
       row.grid_size = grid.size();
       row.values = grid.point(c->point);
       table.rows.push_back(std::move(row));
@@ -421,6 +479,33 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       << " at once, " << std::setprecision(3) << seconds << " s\n";
   report(out, table, shown);
   out << "table: " << path << " (" << table.rows.size() << " rows)\n";
+  if (plot) {
+    std::vector<std::string> drawn;
+    const auto numeric = [&](const std::string& f) {
+      return figures.count(f) && std::any_of(table.rows.begin(), table.rows.end(), [&](const SweepTable::Row& r) {
+               const auto it = r.figures.find(f);
+               return it != r.figures.end() && isNumber(it->second);
+             });
+    };
+    if (vm.count("show")) {
+      for (const auto& f : shown)
+        if (numeric(f)) drawn.push_back(f);
+    } else if (command == "hold") {
+      for (const auto& f : figures)
+        if (f.starts_with("critical_mu_s.") && numeric(f)) drawn.push_back(f);
+    }
+    std::string log;
+    if (drawn.empty()) {
+      err << "stickslip sweep: --plot: no numeric figure to draw (name them with --show)\n";
+      return kExitInput;
+    }
+    if (!plotSweep(path, table, drawn, log)) {
+      err << "stickslip sweep: --plot: gnuplot failed: " << log << "\n";
+      return kExitFailure;
+    }
+    const std::string base = (std::filesystem::path(path).parent_path() / std::filesystem::path(path).stem()).string();
+    out << "plot: " << base << ".png, " << base << ".svg (script " << base << ".gp)\n";
+  }
   if (failed > 0) {
     err << "stickslip sweep: " << failed << " of " << table.rows.size() << " points failed";
     for (const auto& r : table.rows)

@@ -243,6 +243,9 @@ HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const
   scale_ = std::max({wp1.lpNorm<Eigen::Infinity>(), wl_.lpNorm<Eigen::Infinity>(),
                      known.lpNorm<Eigen::Infinity>(), 1e-300});
   for (double n : known_normal_) scale_ = std::max(scale_, n);
+  // Round-off of exact zeros (1e-93 at a dead centre) would reach Lemke as badly scaled data.
+  for (Eigen::VectorXd* x : {&w0_, &wl_})
+    *x = x->unaryExpr([&](double v) { return std::abs(v) < 1e-15 * scale_ ? 0.0 : v; });
 }
 
 std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choices& c) const {
@@ -418,7 +421,8 @@ double HoldProblem::criticalMu(Eigen::Index e, const MarginSolution& at) {
   std::vector<double> mu = mu_;
   auto holds = [&](double value) {
     mu[std::size_t(e)] = value;
-    return bestMargin(mu, &at.choices).t >= 0.0;  // no tolerance: it would bias μs down
+    // Round-off only: hold()'s tolerance would bias the critical μs down by 1e-10 relative.
+    return bestMargin(mu, &at.choices).t >= -1e-14 * scale_;
   };
   if (holds(0.0)) return 0.0;
   double low = 0.0, high = std::max(1.0, 2.0 * mu_[std::size_t(e)]);

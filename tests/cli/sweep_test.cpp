@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli/cli_run.hpp"
+#include "cli/compare_plots.hpp"
 #include "cli/progress.hpp"
 #include "cli/sweep_table.hpp"
 
@@ -272,4 +273,42 @@ TEST_CASE("sweep: stopped by SIGTERM, it ends its runs and leaves no table", "[c
     CHECK(WTERMSIG(status) == SIGTERM);
     CHECK(fs::is_empty(dir.path));  // neither the table nor its temporary file
   }
+}
+
+TEST_CASE("sweep --command hold: the critical mu_s of zheng-equilibrium along the crank angle, plotted",
+          "[cli][sweep][hold]") {
+  const ScratchDir dir("sweep_hold");
+  const std::string t = dir / "hold.csv";
+  // π − 0.01 (Example III, critical μs 0.113354), the dead centre π (none needed) and π + 0.04.
+  std::vector<std::string> args{"sweep", "zheng-equilibrium", "--command", "hold", "--param",
+                                "parameters.theta1=3.1315926535897933,3.141592653589793,3.1815926535897933",
+                                "--jobs", "2", "--out", t};
+  const bool plot = stickslip::cli::gnuplotAvailable();
+  if (plot) args.push_back("--plot");
+  const Run r = process(args, dir.path);
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);  // "breaks away" (exit 1) is an outcome, not a failed point
+  const stickslip::cli::SweepTable table = stickslip::cli::SweepTable::read(t);
+  REQUIRE(table.rows.size() == 3);
+  const std::vector<std::string> holds{"true", "true", "false"};
+  for (std::size_t k = 0; k < 3; ++k) {
+    INFO(k);
+    CHECK(table.rows[k].outcome == "ok");
+    CHECK(table.rows[k].figures.at("holds") == holds[k]);
+  }
+  CHECK(std::stod(table.rows[0].figures.at("critical_mu_s.clearance-A")) == Approx(0.113354).margin(1e-5));
+  CHECK(std::stod(table.rows[1].figures.at("critical_mu_s.clearance-A")) < 1e-9);
+  CHECK(std::stod(table.rows[2].figures.at("critical_mu_s.clearance-A")) > 0.2);
+  CHECK(table.rows[2].exit_code == "1");
+  if (plot) {
+    for (const char* f : {"hold.gp", "hold.png", "hold.svg"}) CHECK(fs::file_size(dir / f) > 0);
+    CHECK(slurp(dir / "hold.gp").find("using 3:") != std::string::npos);
+  } else {
+    WARN("gnuplot not installed: the sweep's plot not checked");
+  }
+  const Run bad = process({"sweep", "zheng-equilibrium", "--command", "holds", "--param", "parameters.theta1=3,3.1",
+                           "--out", dir / "x.csv"},
+                          dir.path);
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--command: expected run or hold"));
 }
