@@ -74,7 +74,8 @@ class HoldProblem {
     return (lambda0_ + s * lambdal_ + L_ * w).segment<2>(r);
   }
   std::vector<Bound> bounds(const std::vector<double>& mu, const Choices& c) const;
-  Choices choicesFrom(const Eigen::VectorXd& w, const Choices& previous) const;
+  /// σ and d of the reactions w at load factor s (file comment).
+  Choices choicesFrom(const Eigen::VectorXd& w, const Choices& previous, double s = 1.0) const;
   bool nonconvexInY() const;
   lcp::LpResult lp(const lcp::LinearProgram& program, lcp::LpMethod method = lcp::LpMethod::kLemke);
   /// The margin program for fixed choices: (t*, w*, duals).
@@ -297,11 +298,11 @@ std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choi
   return out;
 }
 
-Choices HoldProblem::choicesFrom(const Eigen::VectorXd& w, const Choices& previous) const {
+Choices HoldProblem::choicesFrom(const Eigen::VectorXd& w, const Choices& previous, double s) const {
   Choices c = previous;
   for (Eigen::Index e = 0; e < elements(); ++e) {
     if (isJoint(e)) {
-      const Eigen::Vector2d r = reaction(e, w, 1.0);
+      const Eigen::Vector2d r = reaction(e, w, s);
       if (r.norm() > 0.0) c.direction[std::size_t(e)] = r.normalized();
     } else if (bilateral_[std::size_t(e)] && normal_[std::size_t(e)] >= 0) {
       const double n = w(normal_[std::size_t(e)]);
@@ -478,7 +479,7 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
       best = s;
       kept = r;
       kept_bounds = bs;
-      c = choicesFrom(w0_ + r.x(ny) * wl_ + Z_ * r.x.head(ny), c);
+      c = choicesFrom(w0_ + r.x(ny) * wl_ + Z_ * r.x.head(ny), c, r.x(ny));
     }
     (direction > 0 ? out.high : out.low) = direction * best;
     auto& first = direction > 0 ? out.first_high : out.first_low;
