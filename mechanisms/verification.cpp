@@ -8,6 +8,7 @@
 
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
+#include "dynamics/hold.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "dynamics/penalty_route.hpp"
 #include "mechanisms/belt.hpp"
@@ -136,6 +137,10 @@ std::vector<VerificationRow> incline() {
                        "travel in 1 s from rest, alpha = " + std::to_string(alpha) +
                            (sticks ? " (tan <= mu_s: sticks) [m]" : " (tan > mu_s: slides) [m]"),
                        expected, travel, 1e-9, &r));
+    const dynamics::RigidScenario resting = inclineRigid(in);
+    const dynamics::HoldResult h = dynamics::analyseHold(resting, resting.q0);
+    rows.push_back(row("incline", "hold", "critical mu_s = tan(alpha), alpha = " + std::to_string(alpha) + " (relative)",
+                       std::tan(alpha), h.elements.at(0).critical_mu, 1e-10, nullptr, true));
   }
   for (auto& r : modeChanges("incline", inclineRigid(pushedIncline()), pushedInclineReference(10.0), 10.0))
     rows.push_back(std::move(r));
@@ -269,6 +274,28 @@ std::vector<VerificationRow> zheng() {
   const double drift = dry3.ok ? (dry3.history.col(3).array() - start).abs().maxCoeff() : kInf;
   rows.push_back(row("zheng", "event-driven/lemke", "III, Coulomb mu 0.15, mu_s 0.2: max |theta1 - (pi - 0.01)| over 5 s [rad]",
                      0.0, drift, 1e-9, &dry3));
+  // hold (no simulation): the critical μs is |F|/N of the sticking run at t = 0, and the
+  // simulations flip there.
+  const dynamics::RigidScenario at_rest = zhengRigid(held);
+  const double critical = dynamics::analyseHold(at_rest, at_rest.q0).elements.at(0).critical_mu;
+  const double ratio = dry3.ok ? std::abs(dry3.history(0, cols - 1) / dry3.history(0, cols - 2)) : kNaN;
+  rows.push_back(row("zheng", "hold", "III: critical mu_s = |F|/N of the event-driven run at t = 0 (relative)", ratio,
+                     critical, 1e-9, &dry3, true));
+  for (const double factor : {0.999, 1.001}) {
+    ZhengSliderCrank near = held;
+    near.mu_kinetic = 0.1;
+    near.mu_static = factor * critical;
+    const dynamics::NonsmoothRun r = zhengRun(near, 0.3);
+    const double moved = r.ok ? (r.history.col(3).array() - start).abs().maxCoeff() : kNaN;
+    rows.push_back(factor < 1.0 ? row("zheng", "event-driven/lemke",
+                                      "III at 0.999 x hold's critical mu_s: max |theta1 - (pi - 0.01)| over 0.3 s, "
+                                      ">= 1e-6 (falls) [rad]",
+                                      kNaN, moved, 1e-6, &r, false, Check::kAtLeast)
+                                : row("zheng", "event-driven/lemke",
+                                      "III at 1.001 x hold's critical mu_s: max |theta1 - (pi - 0.01)| over 0.3 s, "
+                                      "<= 1e-9 (held) [rad]",
+                                      kNaN, moved, 1e-9, &r, false, Check::kAtMost));
+  }
   const double least_friction = dry3.ok ? dry3.history.col(cols - 1).cwiseAbs().minCoeff() : 0.0;
   rows.push_back(row("zheng", "event-driven/lemke",
                      "III, Coulomb: min |F| of the static friction force holding it over 5 s, >= 0.5 N [N]",
@@ -355,10 +382,11 @@ const std::vector<VerificationCase>& verificationCases() {
                "against the thesis' 1-DoF ODE"},
       {"dupont", "Dupont's two masses against the closed-form Coulomb reference over 10 s: event-driven, "
                  "minimal form, Moreau-Jean"},
-      {"incline", "a block sticks iff tan(alpha) <= mu_s; pushed, its stick/slip instants"},
+      {"incline", "a block sticks iff tan(alpha) <= mu_s (simulated, and by hold); pushed, its stick/slip instants"},
       {"ball", "Newton restitution per impact; rolling without slipping after sliding"},
       {"zheng", "Zheng et al. I-III: stick with dry Coulomb, LCP = trial-and-error, ideal limit, torque grows with mu, "
-                "dry Coulomb holds the crank, modified Coulomb and no friction let it fall"},
+                "dry Coulomb holds the crank (hold's critical mu_s = |F|/N, simulations flip there), modified Coulomb "
+                "and no friction let it fall"},
       {"muvengei", "Muvengei et al. at 2500 rpm: ideal joint = closed form; clearance + LuGre: spikes, bounds, work balance"},
       {"blajer-1", "Blajer's Example 1, friction in one element at a time (O, A, the guide) and in every "
                    "element: event-driven and Moreau-Jean against the minimal form over 3 s"},
