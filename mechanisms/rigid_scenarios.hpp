@@ -33,7 +33,7 @@ struct RigidScenarioInfo {
   bool passive = false;
   /// The columns `compare` sets side by side unless told (the quantities its papers plot);
   /// empty: the first run's moving coordinates.
-  std::vector<std::string> compare_outputs;
+  std::vector<std::string> compare_outputs{};
 };
 
 /// Every built-in rigid scenario, in the order `stickslip list` shows them.
