@@ -193,8 +193,8 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
             << reactions[i].torque_on_i << " N m\n";
     }
     if (!r.exact)
-      out << "\nnot exact   a bilateral guide or joint friction bound varies with the indeterminate reactions: "
-             "'breaks away' is the best of several starts\n";
+      out << "\nnot exact   a guide's or a joint's bound varies with the indeterminate reactions and the branch "
+             "and bound over their directions could not decide within its budget\n";
     out << "\ncross-check " << r.cross_check << "\n"
         << "LPs         " << r.lp_solves << " (" << r.pivots << " Lemke pivots), cpu " << cpu << " s\n";
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -35,7 +36,13 @@ struct Bound {
 struct Choices {
   std::vector<double> sign;            ///< per element (contacts); 1 for the others
   std::vector<Eigen::Vector2d> direction;  ///< per element (joints)
+  /// Per element (joints): the bound written |T| ≤ μ r · widen · dᵀR (1; 1/cos δ in
+  /// certify()'s relaxations), and R held within δ = half of d (0: not held).
+  std::vector<double> widen, half;
 };
+
+/// What certify() concluded.
+enum class Certificate { kBreaksAway, kHolds, kUndecided };
 
 struct MarginSolution {
   double t = -kInf;
@@ -77,6 +84,13 @@ class HoldProblem {
   /// σ and d of the reactions w at load factor s (file comment).
   Choices choicesFrom(const Eigen::VectorXd& w, const Choices& previous, double s = 1.0) const;
   bool nonconvexInY() const;
+  /// Whether element e's nonconvex bound (a guide's |N|, a joint's |R|) varies with y.
+  bool variesWithY(Eigen::Index e) const;
+  /// The global decision by branch and bound over the signs and reaction directions (file
+  /// comment); kHolds sets `found`.
+  Certificate certify(const std::vector<double>& mu, MarginSolution& found, double tol);
+  bool undecided_ = false;        ///< a certify() in the margins was undecided
+  bool certify_on_edge_ = false;  ///< the last certify() was undecided at δ = 1e-9
   lcp::LpResult lp(const lcp::LinearProgram& program, lcp::LpMethod method = lcp::LpMethod::kLemke);
   /// The margin program for fixed choices: (t*, w*, duals).
   std::pair<double, Eigen::VectorXd> margin(const std::vector<Bound>& b, lcp::LpMethod method = lcp::LpMethod::kLemke,
@@ -269,7 +283,7 @@ std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choi
       // ±T − μ r dᵀ(λ0 + s λl + L w)_R ≤ 0
       const Eigen::Index r = reaction_row_[std::size_t(e)];
       const Eigen::Vector2d d = c.direction[std::size_t(e)];
-      const double k = m * radius_[std::size_t(e)];
+      const double k = m * radius_[std::size_t(e)] * c.widen[std::size_t(e)];
       const Eigen::VectorXd lr = k * (d.x() * L_.row(r) + d.y() * L_.row(r + 1)).transpose();
       const double el = k * d.dot(lambdal_.segment<2>(r)), b0 = k * d.dot(lambda0_.segment<2>(r));
       for (double sgn : {1.0, -1.0}) {
@@ -277,6 +291,16 @@ std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choi
         b.a(it) = sgn;
         b.a -= lr;
         add(b);
+      }
+      // certify(): R in the sector of directions [φ − δ, φ + δ] around d, −nᵀR ≤ 0 for the
+      // inward normals n of its two edges.
+      if (const double half = c.half[std::size_t(e)]; half > 0.0) {
+        const Eigen::Vector2d lo = Eigen::Rotation2Dd(-half) * d, hi = Eigen::Rotation2Dd(half) * d;
+        for (const Eigen::Vector2d n : {Eigen::Vector2d(-lo.y(), lo.x()), Eigen::Vector2d(hi.y(), -hi.x())}) {
+          Bound b{zero, -n.dot(lambdal_.segment<2>(r)), n.dot(lambda0_.segment<2>(r)), int(e), Bound::kSign};
+          b.a = -(n.x() * L_.row(r) + n.y() * L_.row(r + 1)).transpose();
+          add(b);
+        }
       }
       continue;
     }
@@ -316,22 +340,97 @@ Choices HoldProblem::initialChoices() const {
   Choices c;
   c.sign.assign(std::size_t(elements()), 1.0);
   c.direction.assign(std::size_t(elements()), Eigen::Vector2d::UnitX());
+  c.widen.assign(std::size_t(elements()), 1.0);
+  c.half.assign(std::size_t(elements()), 0.0);
   return choicesFrom(w0_ + wl_, c);
 }
 
-bool HoldProblem::nonconvexInY() const {
-  if (Z_.cols() == 0) return false;
-  for (Eigen::Index e = 0; e < elements(); ++e) {
-    double dependence = 0.0;
-    if (isJoint(e)) {
-      const Eigen::Index r = reaction_row_[std::size_t(e)];
-      dependence = (L_.middleRows(r, 2) * Z_).norm();
-    } else if (bilateral_[std::size_t(e)] && normal_[std::size_t(e)] >= 0) {
-      dependence = Z_.row(normal_[std::size_t(e)]).norm();
-    }
-    if (dependence > 1e-12 * std::max(1.0, L_.norm())) return true;
+bool HoldProblem::variesWithY(Eigen::Index e) const {
+  if (Z_.cols() == 0 || !closed_[std::size_t(e)]) return false;
+  double dependence = 0.0;
+  if (isJoint(e)) {
+    const Eigen::Index r = reaction_row_[std::size_t(e)];
+    dependence = (L_.middleRows(r, 2) * Z_).norm();
+  } else if (bilateral_[std::size_t(e)] && normal_[std::size_t(e)] >= 0) {
+    dependence = Z_.row(normal_[std::size_t(e)]).norm();
   }
+  return dependence > 1e-12 * std::max(1.0, L_.norm());
+}
+
+bool HoldProblem::nonconvexInY() const {
+  for (Eigen::Index e = 0; e < elements(); ++e)
+    if (variesWithY(e)) return true;
   return false;
+}
+
+Certificate HoldProblem::certify(const std::vector<double>& mu, MarginSolution& found, double tol) {
+  // Boxes partition the directions ψ of each branched joint's reaction R into arcs
+  // [φ − δ, φ + δ] (δ ≤ π/4), and take each sign of each branched guide's N. In an arc,
+  // |R| ≥ |T|/(μ r) lies between cᵀR ≥ |T|/(μ r) (c = (cos φ, sin φ): the exact linearization
+  // at c, which proves "holds" when it reaches t ≥ 0) and cᵀR ≥ cos δ |T|/(μ r) with R in the
+  // sector (since |R| cos δ ≤ cᵀR there): a box whose relaxation stays below t = 0 cannot
+  // hold; the others are halved.
+  std::vector<Eigen::Index> joints, guides;
+  for (Eigen::Index e = 0; e < elements(); ++e)
+    if (variesWithY(e)) (isJoint(e) ? joints : guides).push_back(e);
+  struct Box {
+    std::vector<double> phi, half, sign;
+  };
+  const double quarter = 0.25 * std::numbers::pi;
+  const std::size_t nj = joints.size(), ng = guides.size();
+  if (nj > 6 || ng > 6) return Certificate::kUndecided;  // 4^nj · 2^ng roots: too many
+  std::vector<Box> stack;
+  for (std::size_t root = 0; root < (std::size_t(1) << (2 * nj + ng)); ++root) {
+    Box b;
+    for (std::size_t j = 0; j < nj; ++j) {
+      b.phi.push_back(quarter * (2.0 * double((root >> (2 * j)) & 3u) + 1.0));
+      b.half.push_back(quarter);
+    }
+    for (std::size_t g = 0; g < ng; ++g) b.sign.push_back((root >> (2 * nj + g)) & 1u ? -1.0 : 1.0);
+    stack.push_back(b);
+  }
+  Choices c = initialChoices();
+  const long budget = lp_solves_ + 100000;
+  certify_on_edge_ = false;
+  while (!stack.empty()) {
+    if (lp_solves_ > budget) return Certificate::kUndecided;
+    const Box b = stack.back();
+    stack.pop_back();
+    for (std::size_t g = 0; g < ng; ++g) c.sign[std::size_t(guides[g])] = b.sign[g];
+    for (std::size_t j = 0; j < nj; ++j) {
+      const auto e = std::size_t(joints[j]);
+      c.direction[e] = {std::cos(b.phi[j]), std::sin(b.phi[j])};
+      c.widen[e] = 1.0;
+      c.half[e] = 0.0;
+    }
+    auto [t, w] = margin(bounds(mu, c));
+    if (t >= -tol) {
+      found = {t, w, c};
+      return Certificate::kHolds;
+    }
+    for (std::size_t j = 0; j < nj; ++j) {
+      const auto e = std::size_t(joints[j]);
+      c.widen[e] = 1.0 / std::cos(b.half[j]);
+      c.half[e] = b.half[j];
+    }
+    const bool possible = margin(bounds(mu, c)).first >= -tol;
+    for (std::size_t j = 0; j < nj; ++j) c.widen[std::size_t(joints[j])] = 1.0, c.half[std::size_t(joints[j])] = 0.0;
+    if (!possible) continue;
+    std::size_t widest = 0;
+    for (std::size_t j = 1; j < nj; ++j)
+      if (b.half[j] > b.half[widest]) widest = j;
+    if (nj == 0 || b.half[widest] < 1e-9) {  // borderline within round-off
+      certify_on_edge_ = true;
+      return Certificate::kUndecided;
+    }
+    for (double side : {-0.5, 0.5}) {
+      Box half = b;
+      half.half[widest] *= 0.5;
+      half.phi[widest] += side * b.half[widest];
+      stack.push_back(half);
+    }
+  }
+  return Certificate::kBreaksAway;
 }
 
 lcp::LpResult HoldProblem::lp(const lcp::LinearProgram& program, lcp::LpMethod method) {
@@ -420,10 +519,18 @@ MarginSolution HoldProblem::bestMargin(const std::vector<double>& mu, const Choi
 
 double HoldProblem::criticalMu(Eigen::Index e, const MarginSolution& at) {
   std::vector<double> mu = mu_;
+  // Round-off only: hold()'s tolerance would bias the critical μs down by 1e-10 relative.
+  const double tol = 1e-14 * scale_;
   auto holds = [&](double value) {
     mu[std::size_t(e)] = value;
-    // Round-off only: hold()'s tolerance would bias the critical μs down by 1e-10 relative.
-    return bestMargin(mu, &at.choices).t >= -1e-14 * scale_;
+    if (bestMargin(mu, &at.choices).t >= -tol) return true;
+    if (!nonconvexInY()) return false;
+    MarginSolution found;
+    const Certificate c = certify(mu, found, tol);
+    // Undecided within the budget: not exact. Undecided at δ = 1e-9: on the edge within the
+    // programs' round-off (margins of 1e-12), i.e. at the critical μs itself.
+    undecided_ = undecided_ || (c == Certificate::kUndecided && !certify_on_edge_);
+    return c == Certificate::kHolds || c == Certificate::kUndecided;
   };
   if (holds(0.0)) return 0.0;
   double low = 0.0, high = std::max(1.0, 2.0 * mu_[std::size_t(e)]);
@@ -560,9 +667,23 @@ HoldResult HoldProblem::solve() {
     out.cross_check = "none: no reactions balance the loads, so there is no program to check";
     return out;
   }
-  const MarginSolution best = bestMargin(mu_);
-  out.margin = best.t;
+  MarginSolution best = bestMargin(mu_);
   out.holds = best.t >= -tolerance();
+  if (!out.holds && !out.exact) {  // the ascent found nothing: decide globally
+    MarginSolution found;
+    switch (certify(mu_, found, tolerance())) {
+      case Certificate::kBreaksAway: out.exact = true; break;
+      case Certificate::kHolds:
+        best = bestMargin(mu_, &found.choices);  // polish from the holding directions
+        if (best.t < found.t) best = found;
+        out.holds = true;
+        out.exact = true;
+        break;
+      case Certificate::kUndecided: break;
+    }
+  }
+  if (out.holds) out.exact = true;  // certified by the reactions found
+  out.margin = best.t;
   const std::vector<Bound> bs = bounds(mu_, best.choices);
   for (Eigen::Index e = 0; e < elements(); ++e) {
     HoldElement& el = out.elements[std::size_t(e)];
@@ -624,6 +745,7 @@ HoldResult HoldProblem::solve() {
     }
     loadFactor(best, out.load_factor);
     if (out.holds) intervals(best, out);
+    out.exact = out.exact && !undecided_;
   }
   if (!out.holds)
     for (auto& el : out.elements) el.normal = el.friction = kNaN;

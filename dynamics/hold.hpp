@@ -26,16 +26,23 @@
 /// is a linear program in (y, t), solved by the project's Lemke (lcp/linear_program.hpp);
 /// σ and d are then set from the optimal reactions and the program solved again (each pass
 /// keeps the previous optimum feasible, so t* never falls) until they settle, from several
-/// starts. The mechanism holds iff t* ≥ −1e-10 × the reaction scale. "Holds" is exact: the
-/// reactions found satisfy the true bounds. "Breaks away" is exact when no bilateral or
-/// joint-friction bound depends on y (HoldResult::exact), otherwise the best of the starts.
-///
+/// starts. The mechanism holds iff t* ≥ −1e-10 × the reaction scale; "holds" is certified by
+/// the reactions found. When that ascent finds none and a bound is nonconvex in y, a branch
+/// and bound over the signs σ and arcs of directions d decides: an arc [φ − δ, φ + δ] can
+/// hold only if |T| ≤ μs r max(d₋ᵀR, d₊ᵀR) / cos δ for its ends d± (d = a d₋ + b d₊ with
+/// a, b ≥ 0, a + b ≤ 1/cos δ), a program per end; arcs where no end reaches t ≥ 0 are
+/// dropped, the others halved down to δ = 1e-9, and an arc whose centre holds proves
+/// "holds". HoldResult::exact is false only when it could not decide (a case on the edge
+/// within round-off, or more than 200 000 programs).
+
 /// Margins, each by the same programs:
 ///  - critical μs of a contact or joint friction, all others fixed: the smallest μs with
-///    t* ≥ 0, by bisection to 1e-12 relative (+∞: no μs holds it; 0: it needs no friction);
+///    t* ≥ 0, by bisection to 1e-12 relative (+∞: no μs holds it; 0: it needs no friction),
+///    each verdict decided as above;
 ///  - the load factors: the range [s_min, s_max] of s for which Q = Q_other + s Q_loads
 ///    holds, Q_loads the applied forces and torques (PlanarModel::appliedLoads; gravity,
-///    springs and contacts unscaled), and which bounds bind at each end (from the duals);
+///    springs and contacts unscaled), and which bounds bind at each end (from the duals); with
+///    bounds nonconvex in y, the ascent's range (every s in it holds);
 ///  - each reaction's interval over all holding reactions (with σ, d of the witness): a
 ///    single value where the reaction is statically determinate.
 /// The witness reactions are the max-margin ones.
@@ -93,7 +100,7 @@ struct HoldLoadFactor {
 
 struct HoldResult {
   bool holds = false;
-  bool exact = true;           ///< see the file comment
+  bool exact = true;           ///< the verdict and critical μs decided (file comment)
   double margin = 0.0;         ///< t* (normalized reactions) [N or N·m]
   double balance_residual = 0.0;
   int indeterminacy = 0;       ///< columns of Z

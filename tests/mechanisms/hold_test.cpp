@@ -101,6 +101,7 @@ TEST_CASE("hold: Blajer's Example 2 at rest — the critical load factor of a cr
   const dynamics::RigidScenario big = build(5.0);
   const dynamics::HoldResult b = dynamics::analyseHold(big, big.q0);
   CHECK_FALSE(b.holds);
+  CHECK(b.exact);  // the branch and bound over the joints' reaction directions proves it
   CHECK(5.0 * b.load_factor.high == Approx(r.load_factor.high).epsilon(1e-9));
   CHECK(5.0 * b.load_factor.low == Approx(r.load_factor.low).epsilon(1e-9));
 }
@@ -116,6 +117,7 @@ TEST_CASE("hold: Blajer's Example 1 at rest — gravity alone breaks it away; a 
   const dynamics::RigidScenario free = build(0.0);
   const dynamics::HoldResult f = dynamics::analyseHold(free, free.q0);
   CHECK_FALSE(f.holds);
+  CHECK(f.exact);
   CHECK_FALSE(staysAtRest(free));
 
   const dynamics::RigidScenario s = build(1.0);
@@ -131,6 +133,10 @@ TEST_CASE("hold: Blajer's Example 1 at rest — gravity alone breaks it away; a 
     const double inside = end == r.load_factor.low ? 1.01 : 0.99;
     CHECK(staysAtRest(build(inside * end)));
     CHECK_FALSE(staysAtRest(build((2.0 - inside) * end)));
+    const dynamics::RigidScenario outside = build((2.0 - inside) * end);
+    const dynamics::HoldResult o = dynamics::analyseHold(outside, outside.q0, {.margins = false});
+    CHECK_FALSE(o.holds);
+    CHECK(o.exact);
   }
   const double middle = 0.5 * (r.load_factor.low + r.load_factor.high);
   CHECK(dynamics::analyseHold(build(middle), s.q0).holds);
