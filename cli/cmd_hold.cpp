@@ -123,6 +123,11 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       joints.push_back({{"name", s.model.joints()[i].name},
                         {"force_on_i", {reactions[i].force_on_i.x(), reactions[i].force_on_i.y()}},
                         {"torque_on_i", reactions[i].torque_on_i}});
+    nlohmann::json multipliers = nlohmann::json::array();
+    for (std::size_t i = 0; i < r.lambda_ranges.size(); ++i)
+      multipliers.push_back({{"row", s.model.constraintRowName(Eigen::Index(i))},
+                             {"lambda", r.lambda(Eigen::Index(i))},
+                             {"range", {number(r.lambda_ranges[i].low), number(r.lambda_ranges[i].high)}}});
     nlohmann::json j{{"scenario", sc.name},
                      {"t", o.t},
                      {"q", toJson(q)},
@@ -134,6 +139,7 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                      {"elements", elements},
                      {"violated", bounds(r.violated)},
                      {"joints", joints},
+                     {"multipliers", multipliers},
                      {"cross_check", {{"text", r.cross_check}, {"ok", r.cross_check_ok}}},
                      {"lp_solves", r.lp_solves},
                      {"pivots", r.pivots},
@@ -191,6 +197,12 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
         out << "  " << std::left << std::setw(20) << s.model.joints()[i].name << std::right << " ("
             << reactions[i].force_on_i.x() << ", " << reactions[i].force_on_i.y() << ") N, "
             << reactions[i].torque_on_i << " N m\n";
+      if (r.indeterminacy > 0 && !r.lambda_ranges.empty()) {
+        out << "joint multipliers over every holding set of reactions (thesis sign)\n";
+        for (std::size_t i = 0; i < r.lambda_ranges.size(); ++i)
+          out << "  " << std::left << std::setw(28) << s.model.constraintRowName(Eigen::Index(i)) << std::right
+              << range(r.lambda_ranges[i]) << "\n";
+      }
     }
     if (!r.exact)
       out << "\nnot exact   a guide's or a joint's bound varies with the indeterminate reactions and the branch "

@@ -618,21 +618,25 @@ void HoldProblem::intervals(const MarginSolution& at, HoldResult& out) {
     prog.A.row(i) = b.a.transpose() * Z_;
     prog.b(i) = b.b - b.e - b.a.dot(wp) + tolerance();
   }
-  auto range = [&](int k) {
+  // The interval of value + rowᵀ y over the holding y.
+  auto interval = [&](double value, const Eigen::RowVectorXd& row) {
     HoldInterval r;
-    if (k < 0) return r;
-    if (ny == 0 || Z_.row(k).norm() <= 1e-12 * std::max(1.0, Z_.norm())) {
-      r.low = r.high = at.w(k);
+    if (ny == 0 || row.norm() <= 1e-12 * std::max(1.0, Z_.norm())) {
+      r.low = r.high = value;
       return r;
     }
-    for (double sgn : {1.0, -1.0}) {  // minimize sgn · w_k: the low end, then the high one
-      prog.c = sgn * Z_.row(k).transpose();
+    for (double sgn : {1.0, -1.0}) {  // minimize sgn · (row y): the low end, then the high one
+      prog.c = sgn * row.transpose();
       const lcp::LpResult x = lp(prog);
-      (sgn > 0 ? r.low : r.high) =
-          x.status == lcp::LpStatus::kUnbounded ? -sgn * kInf : wp(k) + Z_.row(k).dot(x.x);
+      (sgn > 0 ? r.low : r.high) = x.status == lcp::LpStatus::kUnbounded ? -sgn * kInf : value + row.dot(x.x);
     }
     return r;
   };
+  auto range = [&](int k) { return k < 0 ? HoldInterval{} : interval(wp(k), Z_.row(k)); };
+  const Eigen::VectorXd lambda_p = lambda0_ + lambdal_ + L_ * wp;
+  const Eigen::MatrixXd lz = L_ * Z_;
+  for (Eigen::Index i = 0; i < lambda_p.size(); ++i)
+    out.lambda_ranges.push_back(interval(lambda_p(i), ny ? Eigen::RowVectorXd(lz.row(i)) : Eigen::RowVectorXd()));
   for (Eigen::Index e = 0; e < elements(); ++e) {
     HoldElement& el = out.elements[std::size_t(e)];
     if (!el.closed) continue;

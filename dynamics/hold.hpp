@@ -107,6 +107,10 @@ struct HoldResult {
   std::vector<HoldElement> elements;  ///< contacts then joint friction, as the scenario lists them
   std::vector<HoldBound> violated;    ///< when it does not hold: bounds short at the best reactions
   Eigen::VectorXd lambda;             ///< joint multipliers at the witness (thesis sign)
+  /// Per multiplier (PlanarModel::constraintRowName), its interval over the holding reactions:
+  /// a single value where the joint's reaction is determinate (empty without margins or
+  /// when it does not hold).
+  std::vector<HoldInterval> lambda_ranges;
   HoldLoadFactor load_factor;
   long lp_solves = 0, pivots = 0;
   std::string cross_check;     ///< "enumeration: t* agrees to …", or why it was not run

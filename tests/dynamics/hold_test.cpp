@@ -126,6 +126,13 @@ TEST_CASE("hold: a block in a vise is statically indeterminate: the interval of 
   CHECK(r.load_factor.low == Approx((-2 * mu * p - mg) / w).epsilon(1e-9));
   CHECK(r.load_factor.first_high.size() == 2);
   CHECK(r.load_factor.first_low.size() == 2);
+  // The joint that holds the block's angle takes the contacts' couple, (w/2)(F_wall + F_jaw) =
+  // (w/2)(2 F_wall + m g + W): indeterminate too, ±(w/2)(2 μ P − m g − W) over the holding set.
+  REQUIRE(r.lambda_ranges.size() == 1);
+  const double couple = 0.05 * (2 * mu * p - mg - w);
+  CHECK(r.lambda_ranges[0].low == Approx(-couple).margin(1e-8));  // the bounds are met to the LPs' tolerance
+  CHECK(r.lambda_ranges[0].high == Approx(couple).margin(1e-8));
+  CHECK(std::abs(r.lambda(0)) <= couple * (1 + 1e-9));
 
   const RigidScenario loose = vise(mu, mu, 0.5 * (mg + w) / mu * 0.99, w);  // 2 μ P just below m g + W
   const HoldResult l = analyseHold(loose, loose.q0);
