@@ -136,7 +136,7 @@ Row runEventDriven(int n, const std::string& solver) {
   o.output_dt = 0.01;
   o.max_events = kMaxEdEvents;
   o.t_end = kEdTime;
-  dynamics::NonsmoothRun run;
+  dynamics::RunResult run;
   try {
     run = dynamics::simulateEventDriven(s, o);
   } catch (const std::exception& e) {

@@ -104,7 +104,7 @@ Point measure(std::string scenario, std::string method, std::string parameter, d
   return p;
 }
 
-Outcome nonsmooth(const dynamics::NonsmoothRun& r) {
+Outcome nonsmooth(const dynamics::RunResult& r) {
   return {r.ok, r.message, dynamics::modeChanges(r), r.cpu_seconds};
 }
 

@@ -48,7 +48,7 @@ int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scen
       for (std::size_t j = 0; j < s.friction.size(); ++j) f << ',' << form.slidingRate(j, x, xdot);
       f << '\n';
     }
-    markIncomplete(f, r.run.ok, r.run.message);
+    markIncomplete(f, r.run.ok(), r.run.message);
   }
 
   // Dupont: compare the slot's stick/slip changes with the closed form.
@@ -80,7 +80,7 @@ int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scen
     for (const auto& [a, b] : r.stick_intervals) sticks.push_back({a, b});
     nlohmann::json j{{"scenario", name},
                      {"method", "minimal-form"},
-                     {"status", r.run.ok ? "ok" : "failed"},
+                     {"status", r.run.ok() ? "ok" : "failed"},
                      {"message", r.run.message},
                      {"t", r.run.t_end},
                      {"dimensions", {{"absolute", d.absolute()}, {"minimal", d.minimal()}, {"n", d.n},
@@ -105,7 +105,7 @@ int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scen
     out << j.dump() << "\n";
   } else {
     out << name << " — minimal form (Blajer & Markiewicz)\n"
-        << "status      " << (r.run.ok ? "ok" : "failed: " + r.run.message) << "\n"
+        << "status      " << (r.run.ok() ? "ok" : "failed: " + r.run.message) << "\n"
         << "dimensions  absolute DAE " << d.absolute() << " (2n + m, n = " << d.n << ", m = " << d.m
         << "), minimal " << d.minimal() << " (k1 + k + m, k1 = " << d.k1 << ", k = " << d.k << ")\n"
         << "t           " << r.run.t_end << " s\n"
@@ -130,8 +130,8 @@ int runMinimalForm(const po::variables_map& vm, const mechanisms::Scenario& scen
         out << "reference   " << reference.size() << " stick/slip changes, not matched one to one\n";
     }
   }
-  if (!r.run.ok) err << "stickslip run: " << r.run.message << "\n";
-  return r.run.ok ? kExitOk : kExitFailure;
+  if (!r.run.ok()) err << "stickslip run: " << r.run.message << "\n";
+  return r.run.ok() ? kExitOk : kExitFailure;
 }
 
 }  // namespace stickslip::cli

@@ -48,7 +48,7 @@ struct CrankHold {
   double drift = 0.0;  ///< [rad]
   bool held = false;
 };
-std::optional<CrankHold> crankHold(const mechanisms::Scenario& s, const dynamics::NonsmoothRun& r) {
+std::optional<CrankHold> crankHold(const mechanisms::Scenario& s, const dynamics::RunResult& r) {
   const auto* z = std::get_if<mechanisms::ZhengSliderCrank>(&s.data);
   if (!z || z->drive != mechanisms::ZhengSliderCrank::Drive::kFree || r.history.rows() == 0) return {};
   constexpr int kTheta1 = 3;  // history columns: t, then the crank's x, y, theta
@@ -58,7 +58,7 @@ std::optional<CrankHold> crankHold(const mechanisms::Scenario& s, const dynamics
   constexpr double kHeldTolerance = 1e-6;
   CrankHold h;
   h.drift = (r.history.col(kTheta1).array() - r.history(0, kTheta1)).abs().maxCoeff();
-  h.held = r.ok && h.drift <= kHeldTolerance;
+  h.held = r.ok() && h.drift <= kHeldTolerance;
   return h;
 }
 
@@ -66,15 +66,15 @@ std::optional<CrankHold> crankHold(const mechanisms::Scenario& s, const dynamics
 /// (its contact closes and opens at crossings the integrator locates).
 std::optional<mechanisms::JournalBearingPhases> journalBearingPhases(const mechanisms::Scenario& s,
                                                                      const std::string& method,
-                                                                     const dynamics::NonsmoothRun& r) {
+                                                                     const dynamics::RunResult& r) {
   const auto* jb = std::get_if<mechanisms::JournalBearing>(&s.data);
   if (!jb || method != "penalty") return {};
   return mechanisms::journalBearingPhases(*jb, r);
 }
 
 /// The contacts (frictional ones) and joint frictions the run starts sticking in, as the
-/// route decided at t = 0 (NonsmoothRun::initial_modes).
-std::vector<bool> initiallySticking(const dynamics::RigidScenario& s, const dynamics::NonsmoothRun& r) {
+/// route decided at t = 0 (RunResult::initial_modes).
+std::vector<bool> initiallySticking(const dynamics::RigidScenario& s, const dynamics::RunResult& r) {
   std::vector<bool> out;
   for (std::size_t k = 0; k < r.initial_modes.size(); ++k)
     out.push_back(r.initial_modes[k] == dynamics::ContactMode::kStick &&
@@ -138,7 +138,7 @@ struct PenaltyChoice {
 /// scenario's own by default, with the parameters its data fix), BDF unless
 /// --integrator says rk4 or the law jumps at v_t = 0 (it stalls BDF); a BDF failure with no
 /// integrator asked for is redone with RK4, and the reason kept.
-dynamics::NonsmoothRun runPenaltyRoute(const po::variables_map& vm, const mechanisms::Scenario& scenario,
+dynamics::RunResult runPenaltyRoute(const po::variables_map& vm, const mechanisms::Scenario& scenario,
                                        const mechanisms::RigidScenarioInfo& info,
                                        const dynamics::RigidScenario& s, double t_end,
                                        std::optional<double> output_dt,
@@ -165,9 +165,9 @@ dynamics::NonsmoothRun runPenaltyRoute(const po::variables_map& vm, const mechan
   o.integration.dt = vm["dt"].defaulted() ? 1e-5 : vm["dt"].as<double>();
   o.integration.output_dt = output_dt.value_or(1e-3);
   o.integration.progress = progress;
-  dynamics::NonsmoothRun r = dynamics::simulatePenaltyRoute(s, o);
-  if (!r.ok && vm["integrator"].defaulted() && r.message.starts_with("integrator-failure")) {
-    choice.bdf_failure = r.message;
+  dynamics::RunResult r = dynamics::simulatePenaltyRoute(s, o);
+  if (!r.ok() && vm["integrator"].defaulted() && r.status == dynamics::RunStatus::kIntegratorFailure) {
+    choice.bdf_failure = std::string(dynamics::toString(r.status)) + ": " + r.message;
     choice.integrator = "rk4";
     o.integration.integrator = penaltyIntegrator(choice.integrator);
     r = dynamics::simulatePenaltyRoute(s, o);
@@ -222,7 +222,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
                                   ", got " + std::to_string(*output_dt));
   }
 
-  dynamics::NonsmoothRun r;
+  dynamics::RunResult r;
   double h = 0.0;
   PenaltyChoice penalty;
   // On a terminal, a bar for runs that last more than a second; otherwise no callback at all.
@@ -272,7 +272,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
       kinematics.write(f, r.history.row(i));
       f << '\n';
     }
-    markIncomplete(f, r.ok, r.message);
+    markIncomplete(f, r.ok(), r.message);
   }
 
   // Compare the stick/slip changes with the exact reference, event by event.
@@ -306,7 +306,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
     nlohmann::json j{{"scenario", name},
                      {"method", method},
                      {"solver", solver},
-                     {"status", r.ok ? "ok" : "failed"},
+                     {"status", std::string(dynamics::toString(r.status))},
                      {"message", r.message},
                      {"t", r.t_end},
                      {"steps", steps},
@@ -357,7 +357,7 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
                                       (penalty.bdf_failure.empty() ? "" : "; BDF failed: " + penalty.bdf_failure) + ")"
                                 : " (solver " + solver + ")")
         << (method == "moreau-jean" ? ", h = " + std::to_string(h) + " s" : "")
-        << "\nstatus      " << (r.ok ? "ok" : "failed: " + r.message) << "\n"
+        << "\nstatus      " << (r.ok() ? "ok" : "failed: " + r.message) << "\n"
         << "t           " << r.t_end << " s\n"
         << "steps       " << steps;
     if (method == "moreau-jean" && steps > 0) out << "  (" << 1e6 * r.cpu_seconds / double(steps) << " us/step)";
@@ -407,8 +407,8 @@ int runNonsmooth(const po::variables_map& vm, const mechanisms::Scenario& scenar
         out << "reference   " << reference.size() << " stick/slip changes, not matched one to one\n";
     }
   }
-  if (!r.ok) err << "stickslip run: " << r.message << "\n";
-  return r.ok ? kExitOk : kExitFailure;
+  if (!r.ok()) err << "stickslip run: " << dynamics::toString(r.status) << ": " << r.message << "\n";
+  return r.ok() ? kExitOk : kExitFailure;
 }
 
 }  // namespace stickslip::cli

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "dynamics/nonsmooth/rigid_contact.hpp"
+
 namespace stickslip::dynamics {
 namespace {
 
@@ -550,7 +552,7 @@ void Simulation::record(double t, const Eigen::VectorXd& y) {
 
 MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& u0) {
   const std::clock_t start = std::clock();
-  NonsmoothRun& r = result_.run;
+  RunResult& r = result_.run;
   result_.dimensions = form_.dimensions();
   Eigen::VectorXd y(2 * k_);
   for (Eigen::Index c = 0; c < k_; ++c) y(c) = x0(form_.options().independent[std::size_t(c)]);
@@ -584,13 +586,11 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
   ode.reset(t, y);
   record(t, y);
   long samples = 0, events = 0;
-  r.ok = true;
   while (t < opt_.t_end) {
     const double t_out = std::min(opt_.t_end, double(samples + 1) * opt_.output_dt);
     const OdeStep step = ode.advance(t_out, y);
     if (step.status == OdeStatus::kFailure) {
-      r.ok = false;
-      r.message = failure_.empty() ? "CVODE: " + step.message : failure_;
+      r.fail(RunStatus::kIntegratorFailure, failure_.empty() ? "CVODE: " + step.message : failure_);
       break;
     }
     t = step.t;
@@ -613,8 +613,7 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
       continue;
     }
     if (++events > opt_.max_events) {
-      r.ok = false;
-      r.message = "more than max_events events by t = " + std::to_string(t) + " s";
+      r.fail(RunStatus::kLimitReached, "more than max_events events by t = " + std::to_string(t) + " s");
       break;
     }
     if (step.roots[0] != 0) {
@@ -633,7 +632,15 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
   if (stuck_) result_.stick_intervals.emplace_back(stick_start_, t);
   r.steps += ode.statistics().steps;
   r.t_end = t;
-  r.history.resize(Eigen::Index(rows_.size()), rows_.empty() ? 0 : rows_.front().size());
+  const PlanarModel& model = form_.model();
+  r.columns = historyColumns(model, {}, {});
+  for (Eigen::Index c = 0; c < k_; ++c) r.columns.push_back("udot" + std::to_string(c));
+  for (Eigen::Index c = 0; c < form_.dimensions().m; ++c) r.columns.push_back("lambda" + std::to_string(c));
+  for (const FrictionalJoint& j : form_.friction()) {
+    r.columns.push_back(j.name + ".reaction");
+    r.columns.push_back(j.name + ".F");
+  }
+  r.history.resize(Eigen::Index(rows_.size()), Eigen::Index(r.columns.size()));
   for (std::size_t i = 0; i < rows_.size(); ++i) r.history.row(Eigen::Index(i)) = rows_[i].transpose();
   if (form_.evaluate(t, y.head(k_), y.tail(k_), slipSetting(), stuck_, st_)) {
     r.final_q = st_.x;

@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "dynamics/cvode_integrator.hpp"
-#include "dynamics/nonsmooth/nonsmooth_run.hpp"
+#include "dynamics/run_result.hpp"
 #include "dynamics/planar_model.hpp"
 
 namespace stickslip::dynamics {
@@ -212,7 +212,7 @@ struct MinimalFormSimulationOptions {
 /// run.history columns: t, x (n), ẋ (n), u̇ (k), λ (m), then per frictional joint its
 /// reaction |R_j| or |N_j| and f_μj; λ, reactions and friction are NaN while stuck.
 struct MinimalFormRun {
-  NonsmoothRun run;
+  RunResult run;
   ReductionDimensions dimensions;
   long rhs_evaluations = 0;
   long reaction_iterations = 0;     ///< over every evaluation

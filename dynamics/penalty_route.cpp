@@ -68,7 +68,7 @@ PenaltyContact compliantContact(const RigidContact& c, const PenaltyRouteOptions
 /// an approximate event at every change, merged into the run's events in time order. `p` is
 /// the penalty run (its history has each contact's v_t and Fₙ), `r` the route's result.
 void addSampledModes(const RigidScenario& s, const PenaltySystem& system, const PenaltyRun& p,
-                     double stick_velocity, NonsmoothRun& r) {
+                     double stick_velocity, RunResult& r) {
   const Eigen::Index n = s.model.velocitySize(), ny = system.stateSize();
   const auto nc = Eigen::Index(s.contacts.size()), nj = Eigen::Index(s.joint_friction.size());
   const bool joint_laws = !system.jointFriction().empty();
@@ -131,7 +131,7 @@ NormalLaw defaultCompliantLaw(const RigidContact& c) {
   return law;
 }
 
-NonsmoothRun simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOptions& o) {
+RunResult simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOptions& o) {
   if (!(o.stick_velocity > 0.0))
     throw std::invalid_argument("PenaltyRouteOptions: expected stick_velocity > 0, got " +
                                 std::to_string(o.stick_velocity));
@@ -157,9 +157,13 @@ NonsmoothRun simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOpti
         std::min(integration.max_energy_gain, 1e-2 * std::abs(system.totalEnergy(y0)) + 1e-12);
   const PenaltyRun p = simulatePenalty(system, y0, integration);
 
-  NonsmoothRun r;
-  r.ok = p.status == PenaltyStatus::kSuccess;
-  if (!r.ok) r.message = std::string(toString(p.status)) + ": " + p.message;
+  RunResult r;
+  switch (p.status) {
+    case PenaltyStatus::kSuccess: break;
+    case PenaltyStatus::kEnergyIncrease: r.fail(RunStatus::kEnergyIncrease, p.message); break;
+    case PenaltyStatus::kEomFailure:
+    case PenaltyStatus::kIntegratorFailure: r.fail(RunStatus::kIntegratorFailure, p.message); break;
+  }
   r.steps = p.steps;
   r.cpu_seconds = p.cpu_seconds;
   r.t_end = p.t;
@@ -170,7 +174,8 @@ NonsmoothRun simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOpti
   const Eigen::Index n = s.model.velocitySize(), ny = system.stateSize();
   const auto nc = Eigen::Index(s.contacts.size()), nj = Eigen::Index(s.joint_friction.size());
   const bool joint_laws = !system.jointFriction().empty();  // none with friction_law "none"
-  r.history.resize(p.history.rows(), 1 + 2 * n + 2 * nc + 2 * nj);
+  r.columns = historyColumns(s.model, s.contacts, s.joint_friction);
+  r.history.resize(p.history.rows(), Eigen::Index(r.columns.size()));
   Eigen::VectorXd ydot(ny);
   for (Eigen::Index i = 0; i < p.history.rows(); ++i) {
     r.history.row(i).head(1 + 2 * n) = p.history.row(i).head(1 + 2 * n);

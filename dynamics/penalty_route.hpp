@@ -26,7 +26,7 @@
 ///    (PenaltyContact::two_sided) with the same law: the default's near-critical damping of a
 ///    resting plastic contact keeps the guide from ringing.
 ///
-/// The result is the nonsmooth routes' NonsmoothRun, with the same history columns (t, q, v,
+/// The result is the nonsmooth routes' RunResult, with the same history columns (t, q, v,
 /// per contact N and F in rigid_contact.hpp's tangent convention, per joint friction |R| and
 /// T), so one writer and `compare` serve every route. Its events are the contacts' closings
 /// (kClose) and openings (kOpen) at the integrator's crossing times and, since a regularized
@@ -42,7 +42,7 @@
 
 #include "dynamics/contact/normal_law.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
-#include "dynamics/nonsmooth/nonsmooth_run.hpp"
+#include "dynamics/run_result.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "dynamics/penalty_contact.hpp"
 
@@ -71,6 +71,6 @@ NormalLaw defaultCompliantLaw(const RigidContact& contact);
 /// options.integration.t_end. std::invalid_argument for an invalid contact or joint friction, an unknown law or
 /// invalid options; integration failures end
 /// the run with ok = false and a message naming the status.
-NonsmoothRun simulatePenaltyRoute(const RigidScenario& mechanism, const PenaltyRouteOptions& options);
+RunResult simulatePenaltyRoute(const RigidScenario& mechanism, const PenaltyRouteOptions& options);
 
 }  // namespace stickslip::dynamics

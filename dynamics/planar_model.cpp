@@ -141,6 +141,16 @@ BodyIndex PlanarModel::addBody(std::string name, double mass, double inertia) {
   return bodyCount() - 1;
 }
 
+std::string PlanarModel::positionName(Eigen::Index i) const {
+  static constexpr const char* kNames[3] = {"x", "y", "theta"};
+  return body(BodyIndex(i / 3)).name + "." + kNames[i % 3];
+}
+
+std::string PlanarModel::velocityName(Eigen::Index i) const {
+  static constexpr const char* kNames[3] = {"vx", "vy", "omega"};
+  return body(BodyIndex(i / 3)).name + "." + kNames[i % 3];
+}
+
 std::string PlanarModel::constraintRowName(Eigen::Index row) const {
   for (const PlanarJoint& j : joints_)
     if (row >= j.row && row < j.row + j.rows)

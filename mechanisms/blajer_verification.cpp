@@ -30,14 +30,14 @@ dynamics::MinimalFormRun minimalForm(const MinimalFormScenario& s, double t_end)
   return dynamics::simulateMinimalForm(form, s.x0, s.u0, o);
 }
 
-dynamics::NonsmoothRun eventDriven(const dynamics::RigidScenario& s, double t_end) {
+dynamics::RunResult eventDriven(const dynamics::RigidScenario& s, double t_end) {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
   o.output_dt = 1e-2;
   return dynamics::simulateEventDriven(s, o);
 }
 
-dynamics::NonsmoothRun moreauJean(const dynamics::RigidScenario& s, double t_end, double h = kMjStep) {
+dynamics::RunResult moreauJean(const dynamics::RigidScenario& s, double t_end, double h = kMjStep) {
   dynamics::MoreauJeanOptions o;
   o.t_end = t_end;
   o.h = h;
@@ -64,8 +64,8 @@ Eigen::Index rowAt(const Eigen::MatrixXd& h, double t) {
 
 // Max |Δθ| of the three bodies' angles (history columns 3, 6, 9) at t = 0.1, 0.2, …, t_end;
 // NaN unless both runs reached t_end and every sample is found in both.
-double maxAngleDifference(const dynamics::NonsmoothRun& a, const dynamics::NonsmoothRun& b, double t_end) {
-  if (!a.ok || !b.ok) return kNaN;
+double maxAngleDifference(const dynamics::RunResult& a, const dynamics::RunResult& b, double t_end) {
+  if (!a.ok() || !b.ok()) return kNaN;
   double worst = 0.0;
   const int samples = int(std::lround(t_end / 0.1));
   for (int i = 1; i <= samples; ++i) {
@@ -86,17 +86,17 @@ double maxTimeDifference(const Changes& a, const Changes& reference) {
 
 VerificationRow within(const std::string& c, const std::string& method, const std::string& quantity,
                        double reference, double obtained, double tolerance,
-                       const dynamics::NonsmoothRun& run) {
-  return makeRow(c, method, quantity, Check::kWithin, reference, obtained, tolerance, run.ok,
-                 run.ok ? "" : run.message);
+                       const dynamics::RunResult& run) {
+  return makeRow(c, method, quantity, Check::kWithin, reference, obtained, tolerance, run.ok(),
+                 run.ok() ? "" : run.message);
 }
 
 // A row comparing two runs: fails with the message of whichever failed.
 VerificationRow between(const std::string& c, const std::string& method, const std::string& quantity,
-                        double obtained, double tolerance, const dynamics::NonsmoothRun& run,
-                        const dynamics::NonsmoothRun& reference_run) {
+                        double obtained, double tolerance, const dynamics::RunResult& run,
+                        const dynamics::RunResult& reference_run) {
   VerificationRow r = within(c, method, quantity, 0.0, obtained, tolerance, run);
-  if (!reference_run.ok) {
+  if (!reference_run.ok()) {
     r.run_ok = false;
     r.note = "minimal form: " + reference_run.message;
     judge(r);
@@ -116,7 +116,7 @@ std::vector<VerificationRow> verifyDupontRoutes() {
   const dynamics::MinimalFormRun rm = minimalForm(sm, 10.0);
   rows.push_back(within("dupont", "minimal-form", of, 0.0, maxTimeDifference(dynamics::modeChanges(rm.run, 0), ref), 1e-6,
                         rm.run));
-  const dynamics::NonsmoothRun mj = moreauJean(dupontRigid({}), 10.0);
+  const dynamics::RunResult mj = moreauJean(dupontRigid({}), 10.0);
   rows.push_back(within("dupont", "moreau-jean h=1e-4", of + kStepped, 0.0,
                         maxTimeDifference(steppedChanges(dynamics::modeChanges(mj), kMjStep), ref), kMjTimes, mj));
   return rows;
@@ -146,12 +146,12 @@ std::vector<VerificationRow> verifyBlajer1() {
     const std::string where = std::string("friction in ") + el.name + ": ";
     const std::string times = where + "max |t - t_mf| of " + count(ref.size(), "stick/slip changes") +
                               (el.rigid_index == 1 && el.friction.guide ? " of O [s]" : " [s]");
-    const dynamics::NonsmoothRun ed = eventDriven(se, 3.0);
+    const dynamics::RunResult ed = eventDriven(se, 3.0);
     rows.push_back(between("blajer-1", "event-driven vs minimal-form", times,
                            maxTimeDifference(dynamics::modeChanges(ed, el.rigid_index), ref), 1e-6, ed, rm.run));
     rows.push_back(between("blajer-1", "event-driven vs minimal-form", where + angles,
                            maxAngleDifference(ed, rm.run, 3.0), 1e-6, ed, rm.run));
-    const dynamics::NonsmoothRun mj = moreauJean(se, 3.0, el.mj_step);
+    const dynamics::RunResult mj = moreauJean(se, 3.0, el.mj_step);
     // Moreau-Jean's bounds are O(h): those of h = 1e-4 scaled.
     const std::string method = el.mj_step == kMjStep ? "moreau-jean h=1e-4 vs min-form" : "moreau-jean h=1e-5 vs min-form";
     const double scale = el.mj_step / kMjStep;
@@ -171,7 +171,7 @@ std::vector<VerificationRow> verifyBlajer2() {
   const MinimalFormScenario sm = blajer2MinimalForm(b);
   const dynamics::MinimalFormRun rm = minimalForm(sm, 10.0);
   const dynamics::RigidScenario se = blajer2Rigid(b);
-  const dynamics::NonsmoothRun ed = eventDriven(se, 10.0), mj = moreauJean(se, 10.0);
+  const dynamics::RunResult ed = eventDriven(se, 10.0), mj = moreauJean(se, 10.0);
   const auto O_mf = std::find_if(sm.friction.begin(), sm.friction.end(), [](const auto& f) { return f.name == "O"; });
   const Changes ref = dynamics::modeChanges(rm.run, int(O_mf - sm.friction.begin()));
   const int O = int(se.contacts.size());     // joint friction after the guide contact

@@ -90,7 +90,7 @@ std::string_view toString(ContactMode m) {
   return "unknown";
 }
 
-JournalBearingPhases journalBearingPhases(const JournalBearing& jb, const dynamics::NonsmoothRun& run) {
+JournalBearingPhases journalBearingPhases(const JournalBearing& jb, const dynamics::RunResult& run) {
   JournalBearingPhases out;
   const double t_end = run.t_end;
   // Closed at the start if the journal starts penetrating (the route's initial mode).

@@ -26,7 +26,7 @@
 #include <Eigen/Dense>
 
 #include "dynamics/friction/friction_parameters.hpp"
-#include "dynamics/nonsmooth/nonsmooth_run.hpp"
+#include "dynamics/run_result.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 
 namespace stickslip::mechanisms {
@@ -90,6 +90,6 @@ struct JournalBearingPhases {
   std::vector<ModeInterval> modes;    ///< consecutive, covering [0, run.t_end]
   std::vector<ImpactRecord> impacts;  ///< every contact that opened again
 };
-JournalBearingPhases journalBearingPhases(const JournalBearing& jb, const dynamics::NonsmoothRun& run);
+JournalBearingPhases journalBearingPhases(const JournalBearing& jb, const dynamics::RunResult& run);
 
 }  // namespace stickslip::mechanisms

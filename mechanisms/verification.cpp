@@ -28,25 +28,25 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 VerificationRow row(std::string c, std::string method, std::string quantity, double reference,
-                    double obtained, double tolerance, const dynamics::NonsmoothRun* run = nullptr,
+                    double obtained, double tolerance, const dynamics::RunResult* run = nullptr,
                     bool relative = false, Check check = Check::kWithin) {
-  const bool ok = !run || run->ok;
+  const bool ok = !run || run->ok();
   return makeRow(std::move(c), std::move(method), std::move(quantity), check, reference, obtained,
                  tolerance, ok, ok ? "" : run->message, relative);
 }
 
 // A count that must be zero (mode-decision mismatches).
 VerificationRow zeroCount(std::string c, std::string method, std::string quantity, long count,
-                          const dynamics::NonsmoothRun* run) {
+                          const dynamics::RunResult* run) {
   return row(std::move(c), std::move(method), std::move(quantity), 0.0, double(count), 0.0, run, false,
              Check::kCount);
 }
 
-double maxTimeError(const dynamics::NonsmoothRun& run, const Events& reference) {
+double maxTimeError(const dynamics::RunResult& run, const Events& reference) {
   return dynamics::maxModeTimeError(dynamics::modeChanges(run), reference);
 }
 
-dynamics::NonsmoothRun eventDriven(const dynamics::RigidScenario& s, double t_end,
+dynamics::RunResult eventDriven(const dynamics::RigidScenario& s, double t_end,
                                    std::string solver = "lemke") {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
@@ -54,7 +54,7 @@ dynamics::NonsmoothRun eventDriven(const dynamics::RigidScenario& s, double t_en
   return dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
 }
 
-dynamics::NonsmoothRun moreauJean(const dynamics::RigidScenario& s, double t_end, double h) {
+dynamics::RunResult moreauJean(const dynamics::RigidScenario& s, double t_end, double h) {
   dynamics::MoreauJeanOptions o;
   o.t_end = t_end;
   o.h = h;
@@ -72,7 +72,7 @@ std::vector<VerificationRow> modeChanges(const std::string& name, const dynamics
                                          const Events& reference, double t_end) {
   std::vector<VerificationRow> rows;
   for (const char* solver : {"lemke", "trial-and-error"}) {
-    const dynamics::NonsmoothRun r = eventDriven(s, t_end, solver);
+    const dynamics::RunResult r = eventDriven(s, t_end, solver);
     rows.push_back(row(name, std::string("event-driven/") + solver,
                        "max |t - t_ref| of " + std::to_string(reference.size()) + " stick/slip changes [s]",
                        0.0, maxTimeError(r, reference), 1e-6, &r));
@@ -86,7 +86,7 @@ std::vector<VerificationRow> modeChanges(const std::string& name, const dynamics
 std::vector<VerificationRow> belt() {
   const Events ref = beltReference(20.0);
   std::vector<VerificationRow> rows = modeChanges("belt", beltRigid({}), ref, 20.0);
-  const dynamics::NonsmoothRun mj = moreauJean(beltRigid({}), 20.0, 1e-4);
+  const dynamics::RunResult mj = moreauJean(beltRigid({}), 20.0, 1e-4);
   rows.push_back(row("belt", "moreau-jean h=1e-4", "max |t - t_ref| of 4 stick/slip changes [s]", 0.0,
                      maxTimeError(mj, ref), 2e-4, &mj));  // O(h): 2 steps
   // The penalty route over the mechanism (compliant normal, Karnopp's stick band held with the
@@ -106,9 +106,9 @@ std::vector<VerificationRow> belt() {
   ro.integration.dt = po.dt;
   ro.integration.t_end = po.t_end;
   ro.integration.output_dt = po.output_dt;
-  const dynamics::NonsmoothRun route = dynamics::simulatePenaltyRoute(beltRigid(b), ro);
+  const dynamics::RunResult route = dynamics::simulatePenaltyRoute(beltRigid(b), ro);
   // x of the route at the ODE's sample times (linear between the route's samples).
-  double worst = ode.ok && route.ok && route.history.rows() > 1 ? 0.0 : kInf;
+  double worst = ode.ok && route.ok() && route.history.rows() > 1 ? 0.0 : kInf;
   Eigen::Index j = 1;
   for (Eigen::Index i = 0; std::isfinite(worst) && i < ode.history.rows(); ++i) {
     const double t = ode.history(i, 0);
@@ -129,7 +129,7 @@ std::vector<VerificationRow> incline() {
     in.angle = alpha;
     in.mu_static = 0.4;
     in.mu_kinetic = 0.3;
-    const dynamics::NonsmoothRun r = eventDriven(inclineRigid(in), 1.0);
+    const dynamics::RunResult r = eventDriven(inclineRigid(in), 1.0);
     const bool sticks = std::tan(alpha) <= in.mu_static;
     const double travel = r.final_q.head<2>().norm();
     const double expected = sticks ? 0.0 : 0.5 * in.gravity * (std::sin(alpha) - in.mu_kinetic * std::cos(alpha));
@@ -151,7 +151,7 @@ std::vector<VerificationRow> ball() {
   std::vector<VerificationRow> rows;
   BouncingBall b;
   b.restitution = 0.5;
-  const dynamics::NonsmoothRun r = eventDriven(bouncingBall(b), 2.0);
+  const dynamics::RunResult r = eventDriven(bouncingBall(b), 2.0);
   std::vector<double> impacts;
   for (const auto& e : r.events)
     if (e.kind == dynamics::EventKind::kImpact) impacts.push_back(e.t);
@@ -166,16 +166,16 @@ std::vector<VerificationRow> ball() {
   roll.spin = 10.0;
   roll.mu_static = roll.mu_kinetic = 0.3;
   const double v_roll = (2.0 * roll.velocity_x - roll.radius * roll.spin) / 3.0;
-  const dynamics::NonsmoothRun ed = eventDriven(bouncingBall(roll), 2.0);
+  const dynamics::RunResult ed = eventDriven(bouncingBall(roll), 2.0);
   rows.push_back(row("ball", "event-driven/lemke", "rolling speed (2 v0 - r w0)/3 [m/s]", v_roll,
                      ed.final_v.size() ? ed.final_v(0) : kInf, 1e-9, &ed, true));
-  const dynamics::NonsmoothRun mj = moreauJean(bouncingBall(roll), 2.0, 1e-4);
+  const dynamics::RunResult mj = moreauJean(bouncingBall(roll), 2.0, 1e-4);
   rows.push_back(row("ball", "moreau-jean h=1e-4", "rolling speed (2 v0 - r w0)/3 [m/s]", v_roll,
                      mj.final_v.size() ? mj.final_v(0) : kInf, 1e-6, &mj, true));
   return rows;
 }
 
-dynamics::NonsmoothRun zhengRun(const ZhengSliderCrank& z, double t_end, std::string solver = "lemke") {
+dynamics::RunResult zhengRun(const ZhengSliderCrank& z, double t_end, std::string solver = "lemke") {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
   o.integrator = dynamics::OdeMethod::kBdf;  // the compliant clearance joint is stiff
@@ -187,15 +187,15 @@ dynamics::NonsmoothRun zhengRun(const ZhengSliderCrank& z, double t_end, std::st
   return dynamics::simulateEventDriven(zhengRigid(z), o);
 }
 
-double maxDifference(const dynamics::NonsmoothRun& a, const dynamics::NonsmoothRun& b, Eigen::Index col) {
-  if (!a.ok || !b.ok || a.history.rows() != b.history.rows()) return kInf;
+double maxDifference(const dynamics::RunResult& a, const dynamics::RunResult& b, Eigen::Index col) {
+  if (!a.ok() || !b.ok() || a.history.rows() != b.history.rows()) return kInf;
   return (a.history.col(col) - b.history.col(col)).lpNorm<Eigen::Infinity>();
 }
 
 /// Fraction of a run's samples where the clearance joint's sliding speed is at most Zheng's
 /// zero, 1e-5 m/s: about the stick fraction for dry Coulomb, ~0 when v_t only crosses zero.
-double restingFraction(const ZhengSliderCrank& z, const dynamics::NonsmoothRun& run) {
-  if (!run.ok || run.history.rows() == 0) return kInf;
+double restingFraction(const ZhengSliderCrank& z, const dynamics::RunResult& run) {
+  if (!run.ok() || run.history.rows() == 0) return kInf;
   const dynamics::RigidScenario s = zhengRigid(z);
   const Eigen::Index nq = s.model.positionSize();
   dynamics::ContactKinematics k;
@@ -213,7 +213,7 @@ std::vector<VerificationRow> zheng() {
   ZhengSliderCrank dry = zhengExample("torque");
   dry.mu_kinetic = 0.10;
   dry.mu_static = 0.11;
-  const dynamics::NonsmoothRun by_lcp = zhengRun(dry, 2.0), by_trial = zhengRun(dry, 2.0, "trial-and-error");
+  const dynamics::RunResult by_lcp = zhengRun(dry, 2.0), by_trial = zhengRun(dry, 2.0, "trial-and-error");
   long sticks = 0;
   for (const auto& e : by_lcp.events) sticks += e.kind == dynamics::EventKind::kStick;
   rows.push_back(row("zheng", "event-driven/lemke",
@@ -223,7 +223,7 @@ std::vector<VerificationRow> zheng() {
                      maxDifference(by_lcp, by_trial, 3), 1e-10, &by_trial));
   ZhengSliderCrank modified = dry;
   modified.modified_coulomb = true;
-  const dynamics::NonsmoothRun smooth = zhengRun(modified, 2.0);
+  const dynamics::RunResult smooth = zhengRun(modified, 2.0);
   rows.push_back(row("zheng", "event-driven",
                      "I, modified Coulomb: fraction of samples with |v_t| <= 1e-5 m/s (dry Coulomb: " +
                          std::to_string(restingFraction(dry, by_lcp)) + ")",
@@ -232,22 +232,22 @@ std::vector<VerificationRow> zheng() {
                            std::to_string(by_lcp.mode_checks) + " decisions (count, must be 0)",
                            by_lcp.mode_mismatches, &by_lcp));
   ZhengSliderCrank free = zhengExample("torque");
-  const dynamics::NonsmoothRun clearance = zhengRun(free, 1.0);
+  const dynamics::RunResult clearance = zhengRun(free, 1.0);
   free.ideal = true;
-  const dynamics::NonsmoothRun ideal = zhengRun(free, 1.0);
+  const dynamics::RunResult ideal = zhengRun(free, 1.0);
   rows.push_back(row("zheng", "event-driven", "I, no friction: max |theta1 - theta1(ideal joints)| [rad]", 0.0,
                      maxDifference(clearance, ideal, 3), 1e-3, &clearance));
   // The amplitude grows with mu: the smallest ratio A(mu_k+1) / A(mu_k) of the two steps.
   double previous = 0.0, least_growth = kInf;
   std::string amplitudes;
-  const dynamics::NonsmoothRun* failed = nullptr;
-  std::vector<dynamics::NonsmoothRun> runs;
+  const dynamics::RunResult* failed = nullptr;
+  std::vector<dynamics::RunResult> runs;
   runs.reserve(3);
   for (const double mu : {0.05, 0.10, 0.15}) {
     ZhengSliderCrank z = zhengExample("rheonomic");
     z.mu_kinetic = z.mu_static = mu;
     runs.push_back(zhengRun(z, 2.0));
-    if (!runs.back().ok) {
+    if (!runs.back().ok()) {
       failed = &runs.back();
       break;
     }
@@ -269,24 +269,24 @@ std::vector<VerificationRow> zheng() {
   ZhengSliderCrank held = zhengExample("equilibrium");
   held.mu_kinetic = 0.15;
   held.mu_static = 0.20;
-  const dynamics::NonsmoothRun dry3 = zhengRun(held, 5.0);
+  const dynamics::RunResult dry3 = zhengRun(held, 5.0);
   const Eigen::Index cols = dry3.history.cols();
-  const double drift = dry3.ok ? (dry3.history.col(3).array() - start).abs().maxCoeff() : kInf;
+  const double drift = dry3.ok() ? (dry3.history.col(3).array() - start).abs().maxCoeff() : kInf;
   rows.push_back(row("zheng", "event-driven/lemke", "III, Coulomb mu 0.15, mu_s 0.2: max |theta1 - (pi - 0.01)| over 5 s [rad]",
                      0.0, drift, 1e-9, &dry3));
   // hold (no simulation): the critical μs is |F|/N of the sticking run at t = 0, and the
   // simulations flip there.
   const dynamics::RigidScenario at_rest = zhengRigid(held);
   const double critical = dynamics::analyseHold(at_rest, at_rest.q0).elements.at(0).critical_mu;
-  const double ratio = dry3.ok ? std::abs(dry3.history(0, cols - 1) / dry3.history(0, cols - 2)) : kNaN;
+  const double ratio = dry3.ok() ? std::abs(dry3.history(0, cols - 1) / dry3.history(0, cols - 2)) : kNaN;
   rows.push_back(row("zheng", "hold", "III: critical mu_s = |F|/N of the event-driven run at t = 0 (relative)", ratio,
                      critical, 1e-9, &dry3, true));
   for (const double factor : {0.999, 1.001}) {
     ZhengSliderCrank near = held;
     near.mu_kinetic = 0.1;
     near.mu_static = factor * critical;
-    const dynamics::NonsmoothRun r = zhengRun(near, 0.3);
-    const double moved = r.ok ? (r.history.col(3).array() - start).abs().maxCoeff() : kNaN;
+    const dynamics::RunResult r = zhengRun(near, 0.3);
+    const double moved = r.ok() ? (r.history.col(3).array() - start).abs().maxCoeff() : kNaN;
     rows.push_back(factor < 1.0 ? row("zheng", "event-driven/lemke",
                                       "III at 0.999 x hold's critical mu_s: max |theta1 - (pi - 0.01)| over 0.3 s, "
                                       ">= 1e-6 (falls) [rad]",
@@ -296,7 +296,7 @@ std::vector<VerificationRow> zheng() {
                                       "<= 1e-9 (held) [rad]",
                                       kNaN, moved, 1e-9, &r, false, Check::kAtMost));
   }
-  const double least_friction = dry3.ok ? dry3.history.col(cols - 1).cwiseAbs().minCoeff() : 0.0;
+  const double least_friction = dry3.ok() ? dry3.history.col(cols - 1).cwiseAbs().minCoeff() : 0.0;
   rows.push_back(row("zheng", "event-driven/lemke",
                      "III, Coulomb: min |F| of the static friction force holding it over 5 s, >= 0.5 N [N]",
                      kNaN, least_friction, 0.5, &dry3, false, Check::kAtLeast));
@@ -304,8 +304,8 @@ std::vector<VerificationRow> zheng() {
     ZhengSliderCrank falls = held;
     falls.modified_coulomb = ambrosio;
     if (!ambrosio) falls.mu_kinetic = falls.mu_static = 0.0;
-    const dynamics::NonsmoothRun r = zhengRun(falls, 1.5);
-    const double lowest = r.ok ? r.history.col(3).minCoeff() : kNaN;
+    const dynamics::RunResult r = zhengRun(falls, 1.5);
+    const double lowest = r.ok() ? r.history.col(3).minCoeff() : kNaN;
     rows.push_back(row("zheng", "event-driven", std::string("III, ") + (ambrosio ? "modified Coulomb" : "no friction") +
                            ": falls from pi - 0.01: min theta1 over 1.5 s, <= 0.5 [rad]",
                        kNaN, lowest, 0.5, &r, false, Check::kAtMost));

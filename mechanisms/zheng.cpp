@@ -232,7 +232,7 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
   return s;
 }
 
-Eigen::VectorXd zhengDrivingTorque(const dynamics::RigidScenario& s, const dynamics::NonsmoothRun& run,
+Eigen::VectorXd zhengDrivingTorque(const dynamics::RigidScenario& s, const dynamics::RunResult& run,
                                    double baumgarte) {
   const auto& joints = s.model.joints();
   Eigen::Index row = -1;

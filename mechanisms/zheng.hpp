@@ -28,7 +28,7 @@
 #include <string>
 
 #include "dynamics/friction/friction_law.hpp"
-#include "dynamics/nonsmooth/nonsmooth_run.hpp"
+#include "dynamics/run_result.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 
 namespace stickslip::mechanisms {
@@ -76,6 +76,6 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& data);
 /// row of an event-driven run's history (columns t, q, v, N, F), from the joints' equations
 /// with the recorded contact forces and the run's Baumgarte constants.
 Eigen::VectorXd zhengDrivingTorque(const dynamics::RigidScenario& scenario,
-                                   const dynamics::NonsmoothRun& run, double baumgarte = 10.0);
+                                   const dynamics::RunResult& run, double baumgarte = 10.0);
 
 }  // namespace stickslip::mechanisms

@@ -54,9 +54,15 @@ constexpr long kMaxEventsAtOneInstant = 50;
 /// Relative to Σ |P| (|u⁻| + |u⁺|) / 2: the impulses' work counts as positive beyond this.
 constexpr double kImpactWorkTolerance = 1e-8;
 
-/// Thrown inside the engine to end the run with a message (never leaves this file).
+/// Thrown inside the engine to end the run with its status and a message (never leaves this
+/// file); an unsolved contact problem also carries the solver's status and residual.
 struct RunFailure : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  RunFailure(RunStatus s, const std::string& what, lcp::Status solver = lcp::Status::kSuccess,
+             double residual = std::numeric_limits<double>::quiet_NaN())
+      : std::runtime_error(what), status(s), solver_status(solver), solver_residual(residual) {}
+  RunStatus status;
+  lcp::Status solver_status;
+  double solver_residual;
 };
 
 class Engine {
@@ -110,7 +116,7 @@ class Engine {
     vdot_.resize(nv_);
   }
 
-  NonsmoothRun run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0);
+  RunResult run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0);
 
  private:
   const RigidContact& contact(Eigen::Index k) const { return contacts_[std::size_t(k)]; }
@@ -197,12 +203,12 @@ class Engine {
   Eigen::FullPivLU<Eigen::MatrixXd> lu_;
   std::vector<std::pair<Eigen::Index, int>> unknown_;  // (element, 0 normal / 1 friction / 2 joint)
   std::vector<double> samples_;
-  NonsmoothRun run_;
+  RunResult run_;
 };
 
 void Engine::update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                     const Eigen::Ref<const Eigen::VectorXd>& v) {
-  if (!response_.update(t, q, v)) throw RunFailure(response_.message());
+  if (!response_.update(t, q, v)) throw RunFailure(RunStatus::kIntegratorFailure, response_.message());
   evaluateContacts(model_, contacts_, t, q, v, kin_);
 }
 
@@ -309,7 +315,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       std::ostringstream os;
       os << "friction in the revolute joints does not converge at t = " << t
          << " s (|change| " << change << " N m): the joint is jammed (Painleve-type)";
-      throw RunFailure(os.str());
+      throw RunFailure(RunStatus::kNotConverged, os.str());
     }
   }
   for (Eigen::Index k = 0; k < nc_; ++k)
@@ -387,7 +393,7 @@ void Engine::unsolved(const lcp::FrictionResult& r, const lcp::FrictionProblem2D
   os << "contact problem at t = " << t << " s (" << p.contacts() << " contacts) not solved by "
      << opt_.solver << ": " << lcp::toString(r.status) << ", residual " << r.residual
      << (r.message.empty() ? "" : " (" + r.message + ")") << detail;
-  throw RunFailure(os.str());
+  throw RunFailure(RunStatus::kContactSolverFailure, os.str(), r.status, r.residual);
 }
 
 // Trial-and-error for one contact with rows (n, t) of u = W r + q: assume stick, accept if
@@ -413,7 +419,7 @@ ContactMode Engine::trialAndError(const lcp::FrictionProblem2D& p, bool stick_ca
     }
     r.setZero();
     if (q(0) >= -tol) return ContactMode::kOpen;
-    throw RunFailure("trial-and-error found no consistent mode (stick, slip or open)");
+    throw RunFailure(RunStatus::kNoConsistentMode, "trial-and-error found no consistent mode (stick, slip or open)");
   }
   const double n = -q(0) / w(0, 0);
   if (n > 0.0) {
@@ -504,7 +510,7 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
   }
   std::ostringstream os;
   os << "impact at t = " << t << " s: no consistent side for the bilateral contacts";
-  throw RunFailure(os.str());
+  throw RunFailure(RunStatus::kNoConsistentMode, os.str());
 }
 
 void Engine::checkImpactWork(double t, const std::vector<Eigen::Index>& set,
@@ -527,7 +533,7 @@ void Engine::checkImpactWork(double t, const std::vector<Eigen::Index>& set,
   os << ": Newton's restitution with Coulomb friction is not energetically consistent here "
         "(Kane's paradox: a sticking or reversing contact whose impulse couples with the "
         "normal one); lower the restitution or the friction of these contacts";
-  throw RunFailure(os.str());
+  throw RunFailure(RunStatus::kNoConsistentMode, os.str());
 }
 
 void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
@@ -548,7 +554,7 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
       std::ostringstream os;
       os << "inconsistent contact problem at t = " << t
          << " s: no side of the bilateral contacts admits a solution (Painlevé-type)";
-      throw RunFailure(os.str());
+      throw RunFailure(RunStatus::kNoConsistentMode, os.str());
     }
     Eigen::MatrixXd rows(2 * nk, nv_), cols(nv_, 2 * nk);
     lcp::FrictionProblem2D p;
@@ -588,14 +594,15 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
          << contact(set[0]).name << "' (sliding) may lift off (N = 0, normal acceleration "
          << p.q(0) << " m/s²) or stay closed (N = " << p.q(0) / -p.W(0, 0)
          << " N): the contact problem has two solutions";
-      throw RunFailure(os.str());
+      throw RunFailure(RunStatus::kNoConsistentMode, os.str());
     }
 
     Eigen::VectorXd r = Eigen::VectorXd::Zero(2 * nk), u = p.q;
     std::vector<ContactMode> lcp_mode(static_cast<std::size_t>(nk));
     const bool single = nk == 1;
     if (opt_.solver == "trial-and-error" && nk > 1)
-      throw RunFailure("solver trial-and-error handles one contact at a time; " +
+      throw RunFailure(RunStatus::kContactSolverFailure,
+                       "solver trial-and-error handles one contact at a time; " +
                        std::to_string(nk) + " contacts touch at t = " + std::to_string(t) + " s");
     if (nk > 0 && opt_.solver != "trial-and-error") {
       std::vector<bool> two_sided(std::size_t(nk), false);
@@ -723,7 +730,7 @@ void Engine::decideCompliant(double t, const Eigen::VectorXd& q, const Eigen::Ve
   };
   if (rest.size() == 1 && !other_rows) {
     const Eigen::Index k = rest.front();
-    if (!phase(t, q, v)) throw RunFailure("singular mode system at t = " + std::to_string(t) + " s");
+    if (!phase(t, q, v)) throw RunFailure(RunStatus::kIntegratorFailure, "singular mode system at t = " + std::to_string(t) + " s");
     const auto jt = kin_.jacobian.row(2 * k + 1);
     lcp::SingleContact sc;
     sc.compliance = jt * response_.inverseMass() * jt.transpose();
@@ -736,7 +743,7 @@ void Engine::decideCompliant(double t, const Eigen::VectorXd& q, const Eigen::Ve
     ++run_.lcp_solves;
     run_.pivots += by_lcp.pivots;
     if (!by_lcp.ok() || !by_trial.ok())
-      throw RunFailure("stick/slip decision of " + contact(k).name + " at t = " + std::to_string(t) +
+      throw RunFailure(RunStatus::kContactSolverFailure, "stick/slip decision of " + contact(k).name + " at t = " + std::to_string(t) +
                        " s failed: " + (by_lcp.ok() ? by_trial.message : by_lcp.message));
     if (opt_.cross_check || opt_.solver == "trial-and-error") {
       ++run_.mode_checks;
@@ -753,7 +760,7 @@ void Engine::decideCompliant(double t, const Eigen::VectorXd& q, const Eigen::Ve
   } else if (!rest.empty()) {
     for (const Eigen::Index k : rest) modes_[std::size_t(k)] = ContactMode::kStick;
     for (std::size_t pass = 0; pass <= rest.size(); ++pass) {
-      if (!phase(t, q, v)) throw RunFailure("singular mode system at t = " + std::to_string(t) + " s");
+      if (!phase(t, q, v)) throw RunFailure(RunStatus::kIntegratorFailure, "singular mode system at t = " + std::to_string(t) + " s");
       Eigen::Index worst = -1;
       double worst_excess = 0.0;
       for (const Eigen::Index k : rest) {
@@ -843,7 +850,7 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
     } else {
       for (const Eigen::Index k : stuck_contacts) redo(k, ContactMode::kStick);
     }
-    if (!phase(t, q, v)) throw RunFailure("singular mode system at t = " + std::to_string(t) + " s");
+    if (!phase(t, q, v)) throw RunFailure(RunStatus::kIntegratorFailure, "singular mode system at t = " + std::to_string(t) + " s");
     rest.clear();
   } else {
     modes_ = decided;  // no group: the contact decision stands
@@ -852,7 +859,7 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
     if (!phase(t, q, v)) {
       std::ostringstream os;
       os << "singular mode system at t = " << t << " s with the revolute joints stuck";
-      throw RunFailure(os.str());
+      throw RunFailure(RunStatus::kIntegratorFailure, os.str());
     }
     Eigen::Index worst = -1;
     double worst_excess = 0.0;
@@ -997,7 +1004,7 @@ void Engine::record(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
   }
 }
 
-NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
+RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
   if (q0.size() != nq_ || v0.size() != nv_)
     throw std::invalid_argument("simulateEventDriven: expected q0, v0 of sizes " +
                                 std::to_string(nq_) + ", " + std::to_string(nv_));
@@ -1047,7 +1054,7 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
         if (!phase(step.t, y.head(nq_), y.tail(nv_)))
           os << " — the mode system is singular: a stuck contact or joint whose constraint the "
                 "joints already impose to first order (e.g. a guide at a dead centre)";
-        throw RunFailure(os.str());
+        throw RunFailure(RunStatus::kIntegratorFailure, os.str());
       }
       t = step.t;
       if (opt_.progress) opt_.progress(t);
@@ -1076,7 +1083,7 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
           os << "events accumulate at t = " << t << " s: more than " << kMaxEventsAtOneInstant
              << " within event_tolerance = " << opt_.event_tolerance << " s, the last at "
              << firing() << " (Zeno, or modes that contradict each other)";
-          throw RunFailure(os.str());
+          throw RunFailure(RunStatus::kLimitReached, os.str());
         }
       } else {
         events_here = 0;
@@ -1086,7 +1093,7 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
         std::ostringstream os;
         os << "more than max_events = " << opt_.max_events << " events by t = " << t
            << " s, the last at " << firing();
-        throw RunFailure(os.str());
+        throw RunFailure(RunStatus::kLimitReached, os.str());
       }
       q = y.head(nq_);
       v = y.tail(nv_);
@@ -1101,16 +1108,17 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
       while (next_out <= t + close) next_out += opt_.output_dt;
       if (opt_.t_end - t <= close) break;
     }
-    run_.ok = true;
     run_.steps += ode.statistics().steps;
   } catch (const RunFailure& e) {
-    run_.ok = false;
-    run_.message = e.what();
+    run_.fail(e.status, e.what());
+    run_.solver_status = e.solver_status;
+    run_.solver_residual = e.solver_residual;
   }
   run_.t_end = t;
   run_.final_q = y.head(nq_);
   run_.final_v = y.tail(nv_);
   const Eigen::Index cols = 1 + nq_ + nv_ + 2 * nc_ + 2 * nj_;
+  run_.columns = historyColumns(model_, contacts_, joints_);
   run_.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
       samples_.data(), Eigen::Index(samples_.size()) / cols, cols);
   run_.cpu_seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -1119,7 +1127,7 @@ NonsmoothRun Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
 
 }  // namespace
 
-NonsmoothRun simulateEventDriven(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+RunResult simulateEventDriven(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                                  const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
                                  const EventDrivenOptions& options,
                                  const std::vector<RevoluteFriction>& joint_friction) {
@@ -1127,7 +1135,7 @@ NonsmoothRun simulateEventDriven(const PlanarModel& model, const std::vector<Rig
   return engine.run(q0, v0);
 }
 
-NonsmoothRun simulateEventDriven(const RigidScenario& s, const EventDrivenOptions& options) {
+RunResult simulateEventDriven(const RigidScenario& s, const EventDrivenOptions& options) {
   return simulateEventDriven(s.model, s.contacts, s.q0, s.v0, options, s.joint_friction);
 }
 

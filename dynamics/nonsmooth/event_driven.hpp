@@ -46,7 +46,7 @@
 /// "trial-and-error" (one contact at a time: assume stick, accept if |F| ≤ μs N, else slip
 /// against the sticking force; Zheng et al. §3.3). With `cross_check`, every decision on a
 /// single friction contact is made by both the LCP and trial-and-error, and disagreements
-/// are counted (NonsmoothRun::mode_mismatches).
+/// are counted (RunResult::mode_mismatches).
 ///
 /// Event times: CVODE locates a sign change of a root function to 100 ε (|t| + |h|)
 /// [SUNDIALS CVODE guide, root finding]; `event_tolerance` (default 1e-10 s) must not be
@@ -59,7 +59,7 @@
 #include <vector>
 
 #include "dynamics/cvode_integrator.hpp"
-#include "dynamics/nonsmooth/nonsmooth_run.hpp"
+#include "dynamics/run_result.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 
 namespace stickslip::dynamics {
@@ -96,11 +96,11 @@ struct EventDrivenOptions {
 /// joint friction e have contact index contacts.size() + e; the history has, after the
 /// contacts' (N, F), each joint friction's (|R|, T). Throws std::invalid_argument for
 /// invalid options, contacts or sizes.
-NonsmoothRun simulateEventDriven(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+RunResult simulateEventDriven(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                                  const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
                                  const EventDrivenOptions& options,
                                  const std::vector<RevoluteFriction>& joint_friction = {});
 /// The same for a scenario.
-NonsmoothRun simulateEventDriven(const RigidScenario& scenario, const EventDrivenOptions& options);
+RunResult simulateEventDriven(const RigidScenario& scenario, const EventDrivenOptions& options);
 
 }  // namespace stickslip::dynamics

@@ -171,6 +171,14 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
 
 MoreauJeanStepper::~MoreauJeanStepper() = default;
 
+bool MoreauJeanStepper::fail(RunStatus status, const std::string& why, lcp::Status solver, double residual) {
+  status_ = status;
+  message_ = why;
+  solver_status_ = solver;
+  solver_residual_ = residual;
+  return false;
+}
+
 bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
                              Eigen::Ref<Eigen::VectorXd> v) {
   const double theta = options_.theta;
@@ -180,16 +188,12 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   const bool updated = options_.joint_velocity_projection
                            ? response_.updateVelocityLevel(t + theta * h, q_theta_, v)
                            : response_.update(t + theta * h, q_theta_, v);
-  if (!updated) {
-    message_ = response_.message();
-    return false;
-  }
+  if (!updated) return fail(RunStatus::kIntegratorFailure, response_.message());
   v_free_ = v + h * response_.freeAcceleration();
   if (options_.joint_velocity_projection)
     response_.projectVelocity(v_free_, options_.joint_position_feedback / h);
   if (!v_free_.allFinite()) {
-    message_ = "the forces or the free velocity are NaN or Inf";
-    return false;
+    return fail(RunStatus::kIntegratorFailure, "the forces or the free velocity are NaN or Inf");
   }
 
   // Active set: bilateral contacts always; unilateral ones from the gap predicted half a
@@ -277,8 +281,8 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
       }
       if (!flipped) break;
       if (attempt >= 2 * bilateral) {
-        message_ = "bilateral contacts: no side of their normal impulses is consistent";
-        return false;
+        return fail(RunStatus::kNoConsistentMode,
+                    "bilateral contacts: no side of their normal impulses is consistent");
       }
     }
     v = v_free_;
@@ -296,8 +300,7 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   if (!q.allFinite() || !v.allFinite()) {
     q = q_old_;
     v = v_old_;
-    message_ = "the state became NaN or Inf";
-    return false;
+    return fail(RunStatus::kIntegratorFailure, "the state became NaN or Inf");
   }
 
   // Mode bookkeeping for the next step's coefficient and for event reporting.
@@ -422,8 +425,7 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
       if (nj > 0) os << " and " << nj << " joint friction(s)";
       os << ": " << lcp::toString(res.status) << ", residual " << res.residual << " (relative "
          << res.relative_residual << "): " << res.message;
-      message_ = os.str();
-      return false;
+      return fail(RunStatus::kContactSolverFailure, os.str(), res.status, res.residual);
     }
     for (Eigen::Index i = 0; i < na; ++i) {
       r_(2 * i) = res.z(4 * i);
@@ -471,8 +473,7 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
            << "': its bound mu r |Lambda| does not converge in " << kMaxBoundIterations
            << " iterations (|change| " << worst_change << " N m s, bound "
            << joint_bound_(worst) << " N m s): the joint is jammed (Painleve-type)";
-        message_ = os.str();
-        return false;
+        return fail(RunStatus::kNotConverged, os.str());
       }
     }
   };
@@ -524,8 +525,7 @@ bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
          << activeNames(na) << ": " << lcp::toString(s.result.status) << ", residual "
          << s.result.residual << " (relative " << s.result.relative_residual
          << "): " << s.result.message;
-      message_ = os.str();
-      return false;
+      return fail(RunStatus::kContactSolverFailure, os.str(), s.result.status, s.result.residual);
     }
     r_.head(2 * na) = s.result.r;
     return true;
@@ -591,7 +591,7 @@ void reportReversals(std::vector<ContactEvent>& events, double h) {
 
 }  // namespace
 
-NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+RunResult simulateMoreauJean(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                                 const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
                                 const MoreauJeanOptions& options,
                                 const std::vector<RevoluteFriction>& joint_friction) {
@@ -608,15 +608,16 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
   MoreauJeanStepper stepper(model, contacts, options, joint_friction);  // validates them
   requireNoInitialPenetration(model, contacts, q0, options.gap_tolerance, "simulateMoreauJean");
 
-  NonsmoothRun run;
+  RunResult run;
+  run.columns = historyColumns(model, contacts, joint_friction);
   const double h = options.h, t_end = options.t_end;
   const long steps = static_cast<long>(std::ceil(t_end / h - 1e-9));
   Eigen::VectorXd q = q0, v = v0;
   run.final_q = q;
   run.final_v = v;
   if (steps > options.max_steps) {
-    run.message = "simulateMoreauJean: t_end / h needs " + std::to_string(steps) +
-                  " steps, more than max_steps = " + std::to_string(options.max_steps);
+    run.fail(RunStatus::kLimitReached, "simulateMoreauJean: t_end / h needs " + std::to_string(steps) +
+                                           " steps, more than max_steps = " + std::to_string(options.max_steps));
     return run;
   }
 
@@ -684,7 +685,6 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
   };
 
   const auto clock0 = std::chrono::steady_clock::now();
-  run.ok = true;
   double t = 0.0, friction_work = 0.0;
   for (long k = 0; k < steps; ++k) {
     const double t_next = k + 1 == steps ? t_end : double(k + 1) * h;
@@ -693,8 +693,9 @@ NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<Rigi
       std::ostringstream os;
       os << "Moreau–Jean stopped at t = " << t << " s (step " << k + 1 << " of " << steps
          << "): " << stepper.message();
-      run.ok = false;
-      run.message = os.str();
+      run.fail(stepper.status(), os.str());
+      run.solver_status = stepper.solverStatus();
+      run.solver_residual = stepper.solverResidual();
       break;
     }
     t = t_next;

@@ -97,7 +97,7 @@
 #include <vector>
 
 #include "dynamics/nonsmooth/constrained_response.hpp"
-#include "dynamics/nonsmooth/nonsmooth_run.hpp"
+#include "dynamics/run_result.hpp"
 #include "dynamics/nonsmooth/revolute_friction.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "dynamics/planar_model.hpp"
@@ -183,9 +183,17 @@ class MoreauJeanStepper {
   long jointIterations() const { return joint_iterations_; }
   long lcpSolves() const { return lcp_solves_; }
   long pivots() const { return pivots_; }
+  /// Why the last step failed: its status, the message, and for an unsolved contact problem
+  /// the solver's status and residual.
+  RunStatus status() const { return status_; }
   const std::string& message() const { return message_; }
+  lcp::Status solverStatus() const { return solver_status_; }
+  double solverResidual() const { return solver_residual_; }
 
  private:
+  /// Records why the step fails; returns false.
+  bool fail(RunStatus status, const std::string& why, lcp::Status solver = lcp::Status::kSuccess,
+            double residual = std::numeric_limits<double>::quiet_NaN());
   struct Siconos;
   bool solveContacts(Eigen::Index active, double h);
   /// 'name', 'name', … of the active contacts, for messages.
@@ -234,15 +242,18 @@ class MoreauJeanStepper {
   Eigen::VectorXd proj_inv_mass_, proj_phi_, proj_mu_;
   Eigen::LDLT<Eigen::MatrixXd> proj_ldlt_;
   long lcp_solves_ = 0, pivots_ = 0;
+  RunStatus status_ = RunStatus::kOk;
   std::string message_;
+  lcp::Status solver_status_ = lcp::Status::kSuccess;
+  double solver_residual_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Runs the scheme from (q0, v0) at t = 0 to options.t_end. Throws std::invalid_argument for
-/// invalid options, contacts or state sizes; a failed step ends the run with ok = false and a
+/// invalid options, contacts or state sizes; a failed step ends the run with its status and a
 /// message naming the time, the step, the solver status and its residual.
 /// With joint_friction, events of joint friction e have contact index contacts.size() + e and
 /// the history has, after the contacts' (N, F), each joint friction's (|R|, T) (file comment).
-NonsmoothRun simulateMoreauJean(const PlanarModel& model, const std::vector<RigidContact>& contacts,
+RunResult simulateMoreauJean(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                                 const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
                                 const MoreauJeanOptions& options,
                                 const std::vector<RevoluteFriction>& joint_friction = {});

@@ -8,6 +8,22 @@
 #include "dynamics/friction/friction_law.hpp"
 
 namespace stickslip::dynamics {
+
+std::vector<std::string> historyColumns(const MultibodySystem& model, const std::vector<RigidContact>& contacts,
+                                        const std::vector<RevoluteFriction>& joint_friction) {
+  std::vector<std::string> c{"t"};
+  for (Eigen::Index i = 0; i < model.positionSize(); ++i) c.push_back(model.positionName(i));
+  for (Eigen::Index i = 0; i < model.velocitySize(); ++i) c.push_back(model.velocityName(i));
+  for (const RigidContact& k : contacts) {
+    c.push_back(k.name + ".N");
+    c.push_back(k.name + ".F");
+  }
+  for (const RevoluteFriction& j : joint_friction) {
+    c.push_back(j.name + ".reaction");
+    c.push_back(j.name + ".F");
+  }
+  return c;
+}
 namespace {
 
 Eigen::Vector3d pose(const Eigen::Ref<const Eigen::VectorXd>& x, BodyIndex b) {

@@ -95,6 +95,11 @@ struct RigidScenario {
   Eigen::VectorXd q0, v0;
 };
 
+/// The history columns every route starts with (run_result.hpp): t, the model's positions and
+/// velocities, each contact's "C.N", "C.F", each joint friction's "J.reaction", "J.F".
+std::vector<std::string> historyColumns(const MultibodySystem& model, const std::vector<RigidContact>& contacts,
+                                        const std::vector<RevoluteFriction>& joint_friction);
+
 /// Kinematics of every contact at (t, q, v); sized once by resize(), then refilled.
 struct ContactKinematics {
   Eigen::VectorXd gap, normal_velocity, sliding_velocity;  ///< g, ġ, v_t (size nc)

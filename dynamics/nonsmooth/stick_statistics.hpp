@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "dynamics/nonsmooth/nonsmooth_run.hpp"
+#include "dynamics/run_result.hpp"
 
 namespace stickslip::dynamics {
 

@@ -135,7 +135,7 @@ TEST_CASE("scenario file errors name file, line, key and the fix, exit code 2", 
   requireInputError(cli({"run", "blet"}), {"unknown scenario 'blet'", "did you mean 'belt'"});
 }
 
-TEST_CASE("the executable: show, edit, run; bad input and no overwrite without --force", "[cli][scenario]") {
+TEST_CASE("the executable: show, edit, run — bad input and no overwrite without --force", "[cli][scenario]") {
   const ScratchDir dir("scenario_process");
   const Run shown = process({"show", "incline"}, dir.path);
   REQUIRE(shown.code == 0);
@@ -196,7 +196,7 @@ TEST_CASE("friction_parameters: the penalty route's law, set by name and checked
                     {"friction_parameters.sigma0", "has no friction law parameters"});
 }
 
-TEST_CASE("a model file runs like the built-in it writes out; model.parameters by --set", "[cli][scenario]") {
+TEST_CASE("a model file runs like the built-in it writes out — model.parameters by --set", "[cli][scenario]") {
   const std::string incline = std::string(STICKSLIP_SCENARIOS) + "/incline.yaml";
   const auto events = [](const Run& r) {
     nlohmann::json e = nlohmann::json::parse(r.out)["events"];
@@ -220,7 +220,6 @@ TEST_CASE("a model file runs like the built-in it writes out; model.parameters b
   requireInputError(cli({"run", incline, "--set", "model.parameters.alpa=0.1"}), {"model.parameters.alpa", "did you mean 'alpha'"});
   requireInputError(cli({"run", incline, "--set", "parameters.m=2"}), {"model.parameters"});
   requireInputError(cli({"run", "incline", "--set", "model.parameters.m=2"}), {"only a model file"});
-  requireInputError(cli({"run", incline, "--method", "penalty"}), {"--method", "event-driven or moreau-jean"});
   requireInputError(cli({"show", incline}), {"model:", "its description"});
   const ScratchDir dir("scenario_model");
   requireInputError(cli({"run", dir.write("both.yaml", "scenario: belt\nmodel:\n  bodies: []\n")}),

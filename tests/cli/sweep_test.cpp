@@ -181,7 +181,7 @@ TEST_CASE("sweep: failing points are recorded and the sweep goes on", "[cli][swe
     CHECK(table.rows[0].outcome == "failed");
     CHECK(table.rows[0].exit_code == "1");
     CHECK(table.rows[0].error.find("too much accuracy") != std::string::npos);
-    CHECK(table.rows[0].figures.at("status") == "failed");  // the run's JSON is kept
+    CHECK(table.rows[0].figures.at("status") == "integrator-failure");  // the run's JSON is kept
     CHECK(table.rows[1].outcome == "ok");
     CHECK(r.err.find("1 of 2 points failed; first: point 0, failed") != std::string::npos);
   }

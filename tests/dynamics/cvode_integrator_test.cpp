@@ -80,7 +80,7 @@ TEST_CASE("CVODE locates a root: a ball dropped from 1 m hits the floor at sqrt(
   CHECK(std::abs(next.t - 3.0 * std::sqrt(2.0 / g)) < 1e-10);
 }
 
-TEST_CASE("BDF handles a stiff problem in few steps; Adams needs many more", "[dynamics][cvode]") {
+TEST_CASE("BDF handles a stiff problem in few steps — Adams needs many more", "[dynamics][cvode]") {
   // y' = −λ (y − cos t), λ = 1e5: after a fast transient y ≈ cos t + sin t/λ.
   const double lambda = 1e5;
   auto rhs = [&](double t, const auto& y, auto dydt) {

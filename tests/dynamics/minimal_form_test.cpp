@@ -70,7 +70,7 @@ TEST_CASE("minimal form: a block on a slope sticks iff tan(alpha) <= mu_s, else 
     Slope s(0.3, 0.32, 0.2);  // tan 0.3 = 0.309
     MinimalForm form(s.model, s.friction, s.options, s.x0);
     const auto r = simulateMinimalForm(form, s.x0, Eigen::VectorXd::Zero(1), o);
-    REQUIRE(r.run.ok);
+    REQUIRE(r.run.ok());
     REQUIRE(r.stick_intervals.size() == 1);
     CHECK(r.stick_intervals[0].second == Approx(1.0));
     CHECK(r.run.final_q.norm() == 0.0);
@@ -81,7 +81,7 @@ TEST_CASE("minimal form: a block on a slope sticks iff tan(alpha) <= mu_s, else 
     Slope s(alpha, 0.29, muk);
     MinimalForm form(s.model, s.friction, s.options, s.x0);
     const auto r = simulateMinimalForm(form, s.x0, Eigen::VectorXd::Zero(1), o);
-    REQUIRE(r.run.ok);
+    REQUIRE(r.run.ok());
     CHECK(r.stick_intervals.empty());
     const double along = -kG * (std::sin(alpha) - muk * std::cos(alpha));  // acceleration up the slope
     CHECK(r.run.final_q(0) == Approx(0.5 * along * std::cos(alpha)).epsilon(1e-9));

@@ -36,7 +36,7 @@ RigidScenario pivoted(double mass, double inertia, const Vector2d& centre, doubl
   return s;
 }
 
-NonsmoothRun runMJ(const RigidScenario& s, const MoreauJeanOptions& o) {
+RunResult runMJ(const RigidScenario& s, const MoreauJeanOptions& o) {
   return simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o, s.joint_friction);
 }
 
@@ -53,7 +53,7 @@ RigidScenario wheel(std::function<double(double)> torque) {
 /// The MJ joint mode changes with the one-step stick of a velocity reversal (moreau_jean.hpp)
 /// merged into a slip at the stick's time, and a break-away in the first step left out (the
 /// event-driven route does not report its initial mode).
-std::vector<ModeChange> reversalsMerged(const NonsmoothRun& run, double h) {
+std::vector<ModeChange> reversalsMerged(const RunResult& run, double h) {
   const std::vector<ModeChange> raw = modeChanges(run);
   std::vector<ModeChange> out;
   for (std::size_t i = 0; i < raw.size(); ++i) {
@@ -83,7 +83,7 @@ TEST_CASE("moreau-jean joint friction: a wheel under a constant torque sticks or
   SECTION("tau0 = 0.4 N m < mu_s r m g: stuck, T = -tau0, |R| = m g") {
     const auto r = runMJ(wheel([](double) { return 0.4; }), o);
     INFO(r.message);
-    REQUIRE(r.ok);
+    REQUIRE(r.ok());
     CHECK(r.events.empty());
     CHECK(r.final_v.norm() < 1e-13);
     CHECK(r.final_q.norm() < 1e-13);
@@ -97,7 +97,7 @@ TEST_CASE("moreau-jean joint friction: a wheel under a constant torque sticks or
     const double tau0 = 0.6;
     const auto r = runMJ(wheel([=](double) { return tau0; }), o);
     INFO(r.message);
-    REQUIRE(r.ok);
+    REQUIRE(r.ok());
     REQUIRE(r.events.size() == 1);
     CHECK(r.events[0].contact == 0);  // no contacts: joint friction 0 is index 0
     CHECK(r.events[0].kind == EventKind::kSlipPositive);
@@ -116,7 +116,7 @@ TEST_CASE("moreau-jean joint friction: a wheel under a constant torque sticks or
     MoreauJeanOptions baumgarte = o;
     baumgarte.joint_velocity_projection = false;
     const auto b = runMJ(wheel([=](double) { return tau0; }), baumgarte);
-    REQUIRE(b.ok);
+    REQUIRE(b.ok());
     CHECK(b.final_v(2) == Approx(alpha * o.t_end).epsilon(1e-12));
   }
   SECTION("tau = 3 sin 2t: break-away and reversal at the closed-form instants to O(h)") {
@@ -139,7 +139,7 @@ TEST_CASE("moreau-jean joint friction: a wheel under a constant torque sticks or
       o.t_end = 3.0;
       const auto r = runMJ(wheel([](double t) { return 3.0 * std::sin(2.0 * t); }), o);
       INFO(r.message);
-      REQUIRE(r.ok);
+      REQUIRE(r.ok());
       const std::vector<ModeChange> changes = reversalsMerged(r, h);
       REQUIRE(changes.size() >= 2);
       CHECK(changes[0].second == "slip+");
@@ -165,10 +165,10 @@ TEST_CASE("moreau-jean joint friction: a pendulum swinging to a stop agrees with
   const RigidScenario s = pivoted(m, m * L * L / 12.0, centre, 0.5, 0.4, 0.05);
   EventDrivenOptions eo;
   eo.t_end = 4.0;
-  const NonsmoothRun ed =
+  const RunResult ed =
       simulateEventDriven(s.model, s.contacts, s.q0, s.v0, eo, s.joint_friction);
   INFO(ed.message);
-  REQUIRE(ed.ok);
+  REQUIRE(ed.ok());
   const std::vector<ModeChange> reference = modeChanges(ed);
   REQUIRE(reference.size() >= 4);
   REQUIRE(reference.back().second == "stick");
@@ -178,9 +178,9 @@ TEST_CASE("moreau-jean joint friction: a pendulum swinging to a stop agrees with
     o.t_end = eo.t_end;
     o.h = h;
     o.output_dt = 1e-2;
-    const NonsmoothRun mj = runMJ(s, o);
+    const RunResult mj = runMJ(s, o);
     INFO("h = " << h << ": " << mj.message);
-    REQUIRE(mj.ok);
+    REQUIRE(mj.ok());
     const std::vector<ModeChange> merged = reversalsMerged(mj, h);
     const double error = maxModeTimeError(merged, reference);
     errors.push_back(error);
@@ -215,9 +215,9 @@ TEST_CASE("moreau-jean joint friction: energy T + V + friction work is conserved
     o.t_end = 2.0;
     o.h = h;
     o.output_dt = 1e-2;
-    const NonsmoothRun r = runMJ(s, o);
+    const RunResult r = runMJ(s, o);
     INFO(r.message);
-    REQUIRE(r.ok);
+    REQUIRE(r.ok());
     CHECK(r.friction_work > 0.0);
     CHECK(modeChanges(r).size() >= 3);
     // Friction work per step is ≥ 0 by construction (maximal dissipation); check the sums too.
@@ -300,9 +300,9 @@ TEST_CASE("moreau-jean joint friction: history columns, events and the contract"
   MoreauJeanOptions o;
   o.t_end = 1.0;
   o.h = 1e-4;
-  const NonsmoothRun r = runMJ(s, o);
+  const RunResult r = runMJ(s, o);
   INFO(r.message);
-  REQUIRE(r.ok);
+  REQUIRE(r.ok());
   // t, q (3), v (3), contact (N, F), joint (|R|, T).
   CHECK(r.history.cols() == 1 + 3 + 3 + 2 + 2);
   bool joint_event = false;

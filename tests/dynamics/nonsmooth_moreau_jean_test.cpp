@@ -63,7 +63,7 @@ RigidScenario pendulum(double restitution) {
   return s;
 }
 
-NonsmoothRun run(const RigidScenario& s, const MoreauJeanOptions& o) {
+RunResult run(const RigidScenario& s, const MoreauJeanOptions& o) {
   return simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
 }
 
@@ -118,7 +118,7 @@ TEST_CASE("moreau-jean incline: a block at rest sticks iff tan(alpha) <= mu_s",
   SECTION("tan(alpha) = 0.29 <= mu_s: no motion, no event, friction = m g sin(alpha)") {
     const double alpha = std::atan(0.29);
     const auto r = run(incline(alpha, mu_s, mu_k), o);
-    REQUIRE(r.ok);
+    REQUIRE(r.ok());
     CHECK(r.events.empty());
     CHECK(r.final_q.head<2>().norm() < 1e-12);
     CHECK(r.final_v.norm() < 1e-12);
@@ -133,7 +133,7 @@ TEST_CASE("moreau-jean incline: a block at rest sticks iff tan(alpha) <= mu_s",
   SECTION("tan(alpha) = 0.31 > mu_s: slides down at g (sin(alpha) - mu_k cos(alpha))") {
     const double alpha = std::atan(0.31);
     const auto r = run(incline(alpha, mu_s, mu_k), o);
-    REQUIRE(r.ok);
+    REQUIRE(r.ok());
     // Breaks away in the first step (slip− : down the slope, against t), then keeps slipping.
     REQUIRE(r.events.size() == 1);
     CHECK(r.events[0].kind == EventKind::kSlipNegative);
@@ -148,7 +148,7 @@ TEST_CASE("moreau-jean incline: a block at rest sticks iff tan(alpha) <= mu_s",
     MoreauJeanOptions implicit = o;
     implicit.theta = 1.0;
     const auto r1 = run(incline(alpha, mu_s, mu_k), implicit);
-    REQUIRE(r1.ok);
+    REQUIRE(r1.ok());
     CHECK(down.dot(r1.final_q.head<2>()) ==
           Approx(0.5 * a * o.t_end * (o.t_end + o.h)).epsilon(1e-9));
     // The block stays on the slope: the gap is zero to round-off.
@@ -167,7 +167,7 @@ TEST_CASE("moreau-jean pendulum: joints hold through G and the impact keeps e^2 
   o.output_dt = 0.0;
   const auto r = run(s, o);
   INFO(r.message);
-  REQUIRE(r.ok);
+  REQUIRE(r.ok());
   REQUIRE(r.events.size() >= 2);
   CHECK(r.events[0].kind == EventKind::kImpact);
   CHECK(r.events[1].kind == EventKind::kOpen);
@@ -203,7 +203,7 @@ TEST_CASE("moreau-jean pendulum: position projection and the Baumgarte-only vari
   o.t_end = 1.0;
   o.h = 1e-4;
   o.output_dt = 1e-3;
-  auto drift = [&s](const NonsmoothRun& r) {
+  auto drift = [&s](const RunResult& r) {
     Eigen::VectorXd phi(2);
     double worst = 0.0;
     for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
@@ -213,10 +213,10 @@ TEST_CASE("moreau-jean pendulum: position projection and the Baumgarte-only vari
     return worst;
   };
   const auto plain = run(s, o);
-  REQUIRE(plain.ok);
+  REQUIRE(plain.ok());
   o.project_positions = true;
   const auto projected = run(s, o);
-  REQUIRE(projected.ok);
+  REQUIRE(projected.ok());
   // Newton on Φ to 1e-12 after every step (one iteration suffices: Φ is O(h³) per step).
   CHECK(drift(projected) < 1e-12);
   CHECK(drift(projected) < drift(plain));
@@ -226,7 +226,7 @@ TEST_CASE("moreau-jean pendulum: position projection and the Baumgarte-only vari
   o.project_positions = false;
   o.joint_velocity_projection = false;
   const auto baumgarte = run(s, o);
-  REQUIRE(baumgarte.ok);
+  REQUIRE(baumgarte.ok());
   CHECK(drift(baumgarte) < 1e-3);
   CHECK(drift(plain) < drift(baumgarte));
 }
@@ -242,7 +242,7 @@ TEST_CASE("moreau-jean: a failing step stops the run with time, step and reason"
   o.t_end = 1.0;
   o.h = 1e-2;
   const auto r = run(s, o);
-  CHECK_FALSE(r.ok);
+  CHECK_FALSE(r.ok());
   // Step 6 starts at t = 0.05 and evaluates the forces at t_θ = 0.055.
   CHECK_THAT(r.message, Catch::Contains("stopped at t = 0.05 s (step 6 of 100)") &&
                             Catch::Contains("NaN or Inf"));
@@ -252,7 +252,7 @@ TEST_CASE("moreau-jean: a failing step stops the run with time, step and reason"
 
   o.max_steps = 10;
   const auto guarded = run(incline(0.1, 0.3, 0.3), o);
-  CHECK_FALSE(guarded.ok);
+  CHECK_FALSE(guarded.ok());
   CHECK_THAT(guarded.message, Catch::Contains("more than max_steps = 10"));
 }
 
@@ -263,7 +263,7 @@ TEST_CASE("moreau-jean: history sampling and counters", "[moreau-jean][history]"
   o.h = 1e-3;
   o.output_dt = 1e-2;
   const auto r = run(s, o);
-  REQUIRE(r.ok);
+  REQUIRE(r.ok());
   CHECK(r.steps == 100);
   CHECK(r.history.rows() == 11);
   CHECK(r.history.cols() == 1 + 3 + 3 + 2);
@@ -302,7 +302,7 @@ TEST_CASE("moreau-jean: the progress callback sees every step's time, up to t_en
   std::vector<double> seen;
   o.progress = [&seen](double t) { seen.push_back(t); };
   const auto r = run(incline(std::atan(0.29), 0.3, 0.2), o);
-  REQUIRE(r.ok);
+  REQUIRE(r.ok());
   REQUIRE(seen.size() == std::size_t(r.steps));
   CHECK(std::is_sorted(seen.begin(), seen.end()));
   CHECK(seen.back() == o.t_end);

@@ -82,7 +82,7 @@ TEST_CASE("penalty contact: Jᵀ(Fₙ, Fₜ) equals the force and moment compute
   CHECK(loaded[0] > 20);  // the journal contact was loaded in a fair share of the trials
 }
 
-TEST_CASE("penalty system: ẏ = [v; M⁻¹(Q + Jᵀ F); ż] on a free body, with a dynamic law's state",
+TEST_CASE("penalty system: ẏ = [v — M⁻¹(Q + Jᵀ F) — ż] on a free body, with a dynamic law's state",
           "[dynamics][penalty]") {
   PlanarModel model;
   const BodyIndex block = model.addBody("block", 2.0, 0.05);
@@ -119,7 +119,7 @@ TEST_CASE("penalty system: ẏ = [v; M⁻¹(Q + Jᵀ F); ż] on a free body, wit
   CHECK_THROWS_AS(simulatePenalty(sys, y, bad), std::invalid_argument);
 }
 
-TEST_CASE("penalty system: a pendulum with a joint hits a wall; cₑ², energy, BDF = RK4",
+TEST_CASE("penalty system: a pendulum with a joint hits a wall — cₑ², energy, BDF = RK4",
           "[dynamics][penalty]") {
   // A rod (m = 1 kg, L = 0.5 m, J = mL²/12) pinned at its top end to the ground, swinging
   // without gravity at ω = 2 rad/s: its tip starts straight below the pin and hits the wall

@@ -17,9 +17,9 @@ TEST_CASE("ball: every impact multiplies the normal velocity by -e, then it come
   const dynamics::RigidScenario s = mechanisms::bouncingBall(b);
   dynamics::EventDrivenOptions o;
   o.t_end = 3.0;
-  const dynamics::NonsmoothRun r = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+  const dynamics::RunResult r = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
   INFO(r.message);
-  REQUIRE(r.ok);
+  REQUIRE(r.ok());
   std::vector<double> impacts;
   for (const auto& e : r.events)
     if (e.kind == EventKind::kImpact) impacts.push_back(e.t);
@@ -48,9 +48,9 @@ TEST_CASE("ball: a sliding disk reaches rolling without slipping at (2 v0 - r w0
     const dynamics::RigidScenario s = mechanisms::bouncingBall(b);
     dynamics::EventDrivenOptions o;
     o.t_end = 3.0;
-    const dynamics::NonsmoothRun r = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+    const dynamics::RunResult r = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
     INFO("spin " << spin << ": " << r.message);
-    REQUIRE(r.ok);
+    REQUIRE(r.ok());
     const double v_roll = (2.0 * b.velocity_x - b.radius * spin) / 3.0;
     // Friction μ m g changes ẋ at rate ∓μ g until ẋ reaches v_roll.
     const double t_roll = std::abs(b.velocity_x - v_roll) / (b.mu_kinetic * b.gravity);

@@ -40,9 +40,9 @@ TEST_CASE("belt chain N = 1 is the belt: the closed-form stick–slip cycle, eve
   const auto reference = cycle.events(20.0);
   dynamics::EventDrivenOptions o;
   o.t_end = 20.0;
-  const dynamics::NonsmoothRun run = dynamics::simulateEventDriven(mechanisms::beltChainRigid(chain), o);
+  const dynamics::RunResult run = dynamics::simulateEventDriven(mechanisms::beltChainRigid(chain), o);
   INFO(run.message);
-  REQUIRE(run.ok);
+  REQUIRE(run.ok());
   REQUIRE(run.events.size() == reference.size());
   for (std::size_t i = 0; i < reference.size(); ++i) {
     INFO("event " << i << ": " << describe(run.events[i]));
@@ -60,14 +60,14 @@ TEST_CASE("belt chain N = 4, pre-loaded: event-driven and Moreau–Jean (h = 1e-
   const dynamics::RigidScenario s = mechanisms::beltChainRigid(preloadedChain(4));
   dynamics::EventDrivenOptions eo;
   eo.t_end = 3.0;
-  const dynamics::NonsmoothRun ed = dynamics::simulateEventDriven(s, eo);
+  const dynamics::RunResult ed = dynamics::simulateEventDriven(s, eo);
   dynamics::MoreauJeanOptions mo;
   mo.t_end = 3.0;
   mo.h = 1e-4;
-  const dynamics::NonsmoothRun mj = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mo);
+  const dynamics::RunResult mj = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mo);
   INFO(ed.message << " / " << mj.message);
-  REQUIRE(ed.ok);
-  REQUIRE(mj.ok);
+  REQUIRE(ed.ok());
+  REQUIRE(mj.ok());
   // Event-driven decides the blocks' initial modes at t = 0 without an event; Moreau–Jean
   // starts every closed contact stuck and reports the break-aways after its first step.
   std::vector<dynamics::ContactEvent> mj_later;
@@ -89,9 +89,9 @@ TEST_CASE("belt chain N = 4, pre-loaded: friction opposes slip, energy change = 
   const dynamics::RigidScenario s = mechanisms::beltChainRigid(chain);
   dynamics::EventDrivenOptions o;
   o.t_end = 3.0;
-  const dynamics::NonsmoothRun run = dynamics::simulateEventDriven(s, o);
+  const dynamics::RunResult run = dynamics::simulateEventDriven(s, o);
   INFO(run.message);
-  REQUIRE(run.ok);
+  REQUIRE(run.ok());
   // History columns: t, q (3N), v (3N), then (N, F) per contact; F along +x.
   const int n = chain.blocks, nq = 3 * n;
   const double vb = chain.belt.belt_speed;

@@ -12,7 +12,7 @@ using namespace stickslip;
 
 namespace {
 
-dynamics::NonsmoothRun runBelt(const std::string& solver, double t_end = 20.0) {
+dynamics::RunResult runBelt(const std::string& solver, double t_end = 20.0) {
   const mechanisms::Belt belt;
   const dynamics::RigidScenario s = mechanisms::beltRigid(belt);
   dynamics::EventDrivenOptions o;
@@ -27,9 +27,9 @@ TEST_CASE("belt event-driven: stick and slip instants of the closed form to 1e-6
   const mechanisms::Belt belt;
   const auto reference = mechanisms::beltClosedForm(belt).events(20.0);
   for (const std::string solver : {"lemke", "trial-and-error", "siconos-lemke"}) {
-    const dynamics::NonsmoothRun run = runBelt(solver);
+    const dynamics::RunResult run = runBelt(solver);
     INFO(solver << ": " << run.message);
-    REQUIRE(run.ok);
+    REQUIRE(run.ok());
     REQUIRE(run.events.size() == reference.size());
     for (std::size_t i = 0; i < reference.size(); ++i) {
       INFO("event " << i << " at " << run.events[i].t << ": " << dynamics::toString(run.events[i].kind));
@@ -50,8 +50,8 @@ TEST_CASE("event-driven: the progress callback sees the time advance to t_end", 
   o.t_end = 8.0;  // past the first break-away at 7.3575 s
   std::vector<double> seen;
   o.progress = [&seen](double t) { seen.push_back(t); };
-  const dynamics::NonsmoothRun r = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
-  REQUIRE(r.ok);
+  const dynamics::RunResult r = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+  REQUIRE(r.ok());
   REQUIRE(seen.size() >= std::size_t(o.t_end / o.output_dt));  // every sample, and the events
   CHECK(std::is_sorted(seen.begin(), seen.end()));
   CHECK(seen.back() == Approx(o.t_end).epsilon(1e-12));

@@ -132,8 +132,8 @@ TEST_CASE("blajer-1: friction-free and friction-affected runs differ as in Fig. 
   const auto si = mechanisms::blajer1MinimalForm(ideal);
   const auto sf = mechanisms::blajer1MinimalForm({});
   const auto ri = runMinimal(si, 3.0), rf = runMinimal(sf, 3.0);
-  REQUIRE(ri.run.ok);
-  REQUIRE(rf.run.ok);
+  REQUIRE(ri.run.ok());
+  REQUIRE(rf.run.ok());
   CHECK(ri.run.events.empty());
   // Without friction the energy stays; with it, it never grows and the mechanism stops.
   const double e0 = energy(si.model, ri.run.history.row(0).transpose());
@@ -167,7 +167,7 @@ TEST_CASE("blajer-2: stiction intervals and reversals, reactions indeterminate w
           "[minimal-form][blajer]") {
   const auto s = mechanisms::blajer2MinimalForm({});  // Blajer's pin-in-slot at B
   const auto r = runMinimal(s, 10.0);
-  REQUIRE(r.run.ok);
+  REQUIRE(r.run.ok());
   const auto modes = modesOf(r.run.events, 0);  // the crank bearing O
   int sticks = 0, reversals = 0;
   for (std::size_t i = 0; i < modes.size(); ++i) {
@@ -225,8 +225,8 @@ TEST_CASE("blajer-2: minimal form and the event-driven absolute formulation agre
       eo.t_end = 10.0;
       eo.output_dt = 1e-2;
       const auto re = dynamics::simulateEventDriven(se, eo);
-      REQUIRE(rm.run.ok);
-      REQUIRE(re.ok);
+      REQUIRE(rm.run.ok());
+      REQUIRE(re.ok());
       const auto mm = modesOf(rm.run.events, 0);
       const auto me = modesOf(re.events, int(se.contacts.size()));  // joint friction after contacts
       REQUIRE(mm.size() == me.size());
@@ -267,7 +267,7 @@ TEST_CASE("blajer-2: minimal form and the event-driven absolute formulation agre
 TEST_CASE("dupont: the minimal form reproduces the closed-form stick/slip instants", "[minimal-form][dupont]") {
   const auto s = mechanisms::dupontMinimalForm({});
   const auto r = runMinimal(s, 10.0);
-  REQUIRE(r.run.ok);
+  REQUIRE(r.run.ok());
   const auto ref = mechanisms::dupontReference({}, 10.0);
   const auto modes = modesOf(r.run.events, 0);
   REQUIRE(modes.size() == ref.size());
@@ -313,7 +313,7 @@ TEST_CASE("inverse dynamics round trip: the synthesized torque reproduces the pr
   o.t_end = 2.0;
   o.output_dt = 1e-2;
   const auto r = dynamics::simulateMinimalForm(form, fwd.x0, fwd.u0, o);
-  REQUIRE(r.run.ok);
+  REQUIRE(r.run.ok());
   CHECK(converged);
   CHECK(worst_iterations > 1);
   double worst = 0.0;
@@ -355,8 +355,8 @@ TEST_CASE("blajer-1: minimal form and event-driven agree without friction and wi
     eo.t_end = 3.0;
     eo.output_dt = 1e-2;
     const auto re = dynamics::simulateEventDriven(mechanisms::blajer1Rigid(b), eo);
-    REQUIRE(rm.run.ok);
-    REQUIRE(re.ok);
+    REQUIRE(rm.run.ok());
+    REQUIRE(re.ok());
     const double dq = (rm.run.final_q - re.final_q).cwiseAbs().maxCoeff();
     INFO((friction ? "friction in O" : "no friction") << ": max |dq| at 3 s = " << dq);
     CHECK(dq < 1e-6);
@@ -379,8 +379,8 @@ TEST_CASE("blajer-1, friction in every element: event-driven as the minimal form
   eo.output_dt = 1e-2;
   const auto re = dynamics::simulateEventDriven(se, eo);
   INFO(re.message);
-  REQUIRE(rm.run.ok);
-  REQUIRE(re.ok);
+  REQUIRE(rm.run.ok());
+  REQUIRE(re.ok());
   // The minimal form lists O, A, B, guide; the absolute routes the guide contact, then O, A, B.
   const int absolute[] = {1, 2, 3, 0};
   for (int element = 0; element < 4; ++element) {
@@ -408,7 +408,7 @@ TEST_CASE("cost: minimal form vs event-driven absolute coordinates, one run", "[
     eo.output_dt = 1e-2;
     const auto re = dynamics::simulateEventDriven(se, eo);
     WARN(label << ": minimal form " << rm.run.cpu_seconds << " s (" << rm.run.steps << " steps), event-driven "
-               << re.cpu_seconds << " s (" << re.steps << " steps" << (re.ok ? "" : ", failed: " + re.message)
+               << re.cpu_seconds << " s (" << re.steps << " steps" << (re.ok() ? "" : ", failed: " + re.message)
                << "), ratio " << re.cpu_seconds / rm.run.cpu_seconds);
   };
   mechanisms::Blajer1 b1;
@@ -433,8 +433,8 @@ TEST_CASE("blajer-2 with Blajer's pin-in-slot joint equals a vanishing slider ma
   const auto sp = mechanisms::blajer2MinimalForm(pin), ss = mechanisms::blajer2MinimalForm(slider);
   CHECK(sp.model.bodyCount() == 2);
   const auto rp = runMinimal(sp, 10.0), rs = runMinimal(ss, 10.0);
-  REQUIRE(rp.run.ok);
-  REQUIRE(rs.run.ok);
+  REQUIRE(rp.run.ok());
+  REQUIRE(rs.run.ok());
   REQUIRE(rp.stick_intervals.size() == rs.stick_intervals.size());
   REQUIRE(rp.stick_intervals.size() >= 3);
   for (std::size_t i = 0; i < rp.stick_intervals.size(); ++i) {
@@ -462,8 +462,8 @@ TEST_CASE("blajer-2: friction in every joint, stuck together as one group, event
   eo.output_dt = 1e-2;
   const auto re = dynamics::simulateEventDriven(se, eo);
   INFO(re.message);
-  REQUIRE(rm.run.ok);
-  REQUIRE(re.ok);
+  REQUIRE(rm.run.ok());
+  REQUIRE(re.ok());
   const auto mm = modesOf(rm.run.events, 0);
   const auto me = modesOf(re.events, int(se.contacts.size()));  // the first joint friction (O)
   INFO("minimal form " << mm.size() << " mode changes, event-driven " << me.size());

@@ -14,7 +14,7 @@ namespace {
 
 std::string kind(EventKind k) { return std::string(dynamics::toString(k)); }
 
-dynamics::NonsmoothRun run(const dynamics::RigidScenario& s, double t_end, std::string solver = "lemke") {
+dynamics::RunResult run(const dynamics::RigidScenario& s, double t_end, std::string solver = "lemke") {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
   o.solver = std::move(solver);
@@ -32,9 +32,9 @@ TEST_CASE("dupont: event-driven mode changes equal the closed-form reference to 
   // friction HLCP (both walls, one pushing), Siconos' Lemke and trial-and-error pose it on
   // one wall at a time.
   for (const std::string solver : {"lemke", "siconos-lemke", "trial-and-error"}) {
-    const dynamics::NonsmoothRun r = run(mechanisms::dupontRigid(d), 10.0, solver);
+    const dynamics::RunResult r = run(mechanisms::dupontRigid(d), 10.0, solver);
     INFO(solver << ": " << r.message);
-    REQUIRE(r.ok);
+    REQUIRE(r.ok());
     REQUIRE(r.events.size() == reference.size());
     for (std::size_t i = 0; i < reference.size(); ++i) {
       INFO("event " << i);
@@ -67,8 +67,8 @@ TEST_CASE("dupont: stiction intervals where Blajer & Markiewicz's Fig. 4c shows 
 TEST_CASE("dupont: during stiction the friction force balances F1 within mu_s |N|",
           "[dupont][event-driven]") {
   const mechanisms::Dupont d;
-  const dynamics::NonsmoothRun r = run(mechanisms::dupontRigid(d), 0.4);
-  REQUIRE(r.ok);
+  const dynamics::RunResult r = run(mechanisms::dupontRigid(d), 0.4);
+  REQUIRE(r.ok());
   REQUIRE(r.events.empty());
   const Eigen::Index cols = r.history.cols();  // t, q (6), v (6), N, F
   for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
@@ -86,9 +86,9 @@ TEST_CASE("incline: a block at rest sticks forever iff tan(alpha) <= mu_s", "[in
     in.angle = alpha;
     in.mu_static = 0.4;  // atan(0.4) = 0.3805 rad
     in.mu_kinetic = 0.3;
-    const dynamics::NonsmoothRun r = run(mechanisms::inclineRigid(in), 2.0);
+    const dynamics::RunResult r = run(mechanisms::inclineRigid(in), 2.0);
     INFO("alpha = " << alpha << ": " << r.message);
-    REQUIRE(r.ok);
+    REQUIRE(r.ok());
     const double s = in.mu_static >= std::tan(alpha) ? 0.0 : 1.0;
     const double travel = r.final_q.head<2>().norm();
     if (s == 0.0) {
@@ -109,9 +109,9 @@ TEST_CASE("incline: a periodic push makes the block alternate stick and slip, as
   for (const auto& e : reference) sticks += e.second == "stick";
   REQUIRE(sticks >= 2);
   REQUIRE(reference.size() >= 6);
-  const dynamics::NonsmoothRun r = run(mechanisms::inclineRigid(mechanisms::pushedIncline()), 10.0);
+  const dynamics::RunResult r = run(mechanisms::inclineRigid(mechanisms::pushedIncline()), 10.0);
   INFO(r.message);
-  REQUIRE(r.ok);
+  REQUIRE(r.ok());
   REQUIRE(r.events.size() == reference.size());
   for (std::size_t i = 0; i < reference.size(); ++i) {
     INFO("event " << i);

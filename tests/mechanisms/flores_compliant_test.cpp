@@ -20,16 +20,16 @@ TEST_CASE("flores compliant: follows the rigid slider-crank", "[flores][penalty]
   o.friction_law = "tanh";
   o.integration.t_end = 0.2;
   o.integration.output_dt = 1e-5;
-  const dynamics::NonsmoothRun compliant = dynamics::simulatePenaltyRoute(s, o);
+  const dynamics::RunResult compliant = dynamics::simulatePenaltyRoute(s, o);
   INFO(compliant.message);
-  REQUIRE(compliant.ok);
+  REQUIRE(compliant.ok());
 
   const dynamics::RigidScenario rigid = mechanisms::floresTranslational(f.data);
   dynamics::EventDrivenOptions ed;
   ed.t_end = 0.004;  // past the first impact
-  const dynamics::NonsmoothRun first =
+  const dynamics::RunResult first =
       dynamics::simulateEventDriven(rigid.model, rigid.contacts, rigid.q0, rigid.v0, ed);
-  REQUIRE(first.ok);
+  REQUIRE(first.ok());
   double rigid_impact = -1.0;
   for (const auto& e : first.events)
     if (e.kind == dynamics::EventKind::kImpact && rigid_impact < 0.0) rigid_impact = e.t;
@@ -41,9 +41,9 @@ TEST_CASE("flores compliant: follows the rigid slider-crank", "[flores][penalty]
   dynamics::MoreauJeanOptions mj;
   mj.t_end = 0.2;
   mj.h = 1e-5;
-  const dynamics::NonsmoothRun moreau =
+  const dynamics::RunResult moreau =
       dynamics::simulateMoreauJean(rigid.model, rigid.contacts, rigid.q0, rigid.v0, mj);
-  REQUIRE(moreau.ok);
+  REQUIRE(moreau.ok());
   CHECK(compliant.final_q(2) == Approx(moreau.final_q(2)).epsilon(5e-3));
 
   // Penetrations from the recorded states; the energy T + V + Σ K δⁿ⁺¹/(n + 1) only falls.

@@ -78,12 +78,12 @@ TEST_CASE("flores-translational: the free phase before the first impact matches 
   o.t_end = 2e-3;
   o.output_dt = 1e-3;
   const auto run = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
-  REQUIRE(run.ok);
+  REQUIRE(run.ok());
   REQUIRE(run.history.rows() == 3);
   CHECK(run.lcp_solves == 0);
   o.h = 1e-6;  // our converged value: h = 1e-5 is within 2e-4 of it
   const auto fine = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
-  REQUIRE(fine.ok);
+  REQUIRE(fine.ok());
   for (int k = 0; k < 2; ++k) {
     const Row& ref = siconos[k];
     const auto ours = run.history.row(k + 1), conv = fine.history.row(k + 1);
@@ -108,10 +108,10 @@ TEST_CASE("flores-translational: 0.2 s at h = 1e-5 with repeated corner impacts"
           "[flores][mechanisms][moreau-jean]") {
   const dynamics::RigidScenario s = mechanisms::floresTranslational();
   const dynamics::MoreauJeanOptions o = floresOptions();
-  const dynamics::NonsmoothRun run =
+  const dynamics::RunResult run =
       dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
   INFO(run.message);
-  REQUIRE(run.ok);
+  REQUIRE(run.ok());
   CHECK(run.steps == 20000);
   CHECK(run.t_end == Approx(0.2).epsilon(1e-15));
   int impacts[4] = {0, 0, 0, 0};
@@ -134,7 +134,7 @@ TEST_CASE("flores-translational: 0.2 s at h = 1e-5 with repeated corner impacts"
                                mechanisms::kFloresSlider, Eigen::Vector2d::Zero());
   ideal.v0(8) = 0.0;  // the ideal guide does not let the slider turn
   const auto ideal_run = dynamics::simulateMoreauJean(ideal.model, {}, ideal.q0, ideal.v0, o);
-  REQUIRE(ideal_run.ok);
+  REQUIRE(ideal_run.ok());
   CHECK(ideal_run.final_q(2) == Approx(18.39).margin(0.02));
   const double theta1 = run.final_q(2);
   CHECK(theta1 == Approx(ideal_run.final_q(2)).epsilon(0.03));
@@ -175,7 +175,7 @@ TEST_CASE("flores-translational: microseconds per Moreau–Jean step", "[.bench]
               << run.steps << " steps, " << run.lcp_solves << " LCP solves, " << run.pivots
               << " pivots, " << run.events.size() << " events, "
               << 1e6 * run.cpu_seconds / double(std::max(1L, run.steps)) << " µs/step"
-              << (run.ok ? "" : " (FAILED: " + run.message + ")") << "\n";
+              << (run.ok() ? "" : " (FAILED: " + run.message + ")") << "\n";
   }
 }
 
@@ -184,14 +184,14 @@ TEST_CASE("flores-translational: event-driven and Moreau-Jean agree on the first
   const dynamics::RigidScenario s = mechanisms::floresTranslational();
   dynamics::EventDrivenOptions ed;
   ed.t_end = 0.01;
-  const dynamics::NonsmoothRun a = dynamics::simulateEventDriven(s, ed);
+  const dynamics::RunResult a = dynamics::simulateEventDriven(s, ed);
   dynamics::MoreauJeanOptions mj;
   mj.t_end = 0.01;
   mj.h = 1e-5;
-  const dynamics::NonsmoothRun b = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mj);
-  REQUIRE(a.ok);
-  REQUIRE(b.ok);
-  auto first = [](const dynamics::NonsmoothRun& r) {
+  const dynamics::RunResult b = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mj);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  auto first = [](const dynamics::RunResult& r) {
     for (const auto& e : r.events)
       if (e.kind == dynamics::EventKind::kImpact) return e;
     return dynamics::ContactEvent{-1.0, -1, dynamics::EventKind::kImpact};

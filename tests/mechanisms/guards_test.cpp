@@ -26,8 +26,8 @@ TEST_CASE("guards: a force turning NaN stops both nonsmooth formulations at that
   });
   dynamics::MoreauJeanOptions mj;
   mj.t_end = 1.0;
-  const dynamics::NonsmoothRun a = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mj);
-  CHECK_FALSE(a.ok);
+  const dynamics::RunResult a = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mj);
+  CHECK_FALSE(a.ok());
   CHECK_THAT(a.message, Catch::Contains("NaN"));
   CHECK(a.t_end == Approx(0.5).margin(2e-4));
   CHECK(a.final_q.allFinite());  // the last good state, not the broken one
@@ -36,8 +36,8 @@ TEST_CASE("guards: a force turning NaN stops both nonsmooth formulations at that
 
   dynamics::EventDrivenOptions ed;
   ed.t_end = 1.0;
-  const dynamics::NonsmoothRun b = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, ed);
-  CHECK_FALSE(b.ok);
+  const dynamics::RunResult b = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, ed);
+  CHECK_FALSE(b.ok());
   CHECK(b.t_end <= 0.5 + 1e-6);
   CHECK_THAT(b.message, Catch::Contains("non-finite") && Catch::Contains("t = 0.5"));
   CHECK(b.final_q.allFinite());
@@ -121,9 +121,9 @@ TEST_CASE("guards: a slider-crank folding at a dead centre stops the EOM solve, 
   // x = 2 l cos θ1, to 2e-5 m at t = 0.2 s, which is right for the driven crank.)
   dynamics::EventDrivenOptions ed;
   ed.t_end = 0.2;
-  const dynamics::NonsmoothRun b = dynamics::simulateEventDriven(f.model, {}, f.q0, f.v0, ed);
+  const dynamics::RunResult b = dynamics::simulateEventDriven(f.model, {}, f.q0, f.v0, ed);
   INFO(b.message);
-  CHECK_FALSE(b.ok);
+  CHECK_FALSE(b.ok());
   CHECK_THAT(b.message, Catch::Contains("rank-deficient") && Catch::Contains("joint 'crank-rod'"));
   CHECK(b.t_end == Approx(0.1).margin(2e-3));
   CHECK(b.final_q.allFinite());
@@ -151,9 +151,9 @@ TEST_CASE("guards: CVODE out of steps stops event-driven and penalty runs with i
   dynamics::EventDrivenOptions ed;
   ed.t_end = 1.0;
   ed.max_steps = 200;
-  const dynamics::NonsmoothRun a = dynamics::simulateEventDriven(m, {}, q0, v0, ed);
+  const dynamics::RunResult a = dynamics::simulateEventDriven(m, {}, q0, v0, ed);
   INFO(a.message);
-  CHECK_FALSE(a.ok);
+  CHECK_FALSE(a.ok());
   CHECK_THAT(a.message, Catch::Contains("integration failed at t = 0.5") &&
                             Catch::Contains("CV_TOO_MUCH_WORK"));
   CHECK(a.t_end == Approx(0.5).margin(1e-3));
@@ -184,9 +184,9 @@ TEST_CASE("guards: impacts accumulating at an instant stop the event-driven run 
   o.t_end = 30.0;
   o.plastic_velocity = 0.0;
   o.velocity_tolerance = 1e-300;
-  const dynamics::NonsmoothRun zeno = dynamics::simulateEventDriven(s, o);
+  const dynamics::RunResult zeno = dynamics::simulateEventDriven(s, o);
   INFO(zeno.message);
-  CHECK_FALSE(zeno.ok);
+  CHECK_FALSE(zeno.ok());
   CHECK_THAT(zeno.message, Catch::Contains("events accumulate at t = ") &&
                                Catch::Contains("'ball-floor'") && Catch::Contains("Zeno"));
   // The accumulation point t∞ = t₁ (1 + 2e/(1 − e)) of the impacts.
@@ -197,8 +197,8 @@ TEST_CASE("guards: impacts accumulating at an instant stop the event-driven run 
 
   // The cap on the run's events names the time and the contact too.
   o.max_events = 5;
-  const dynamics::NonsmoothRun capped = dynamics::simulateEventDriven(s, o);
-  CHECK_FALSE(capped.ok);
+  const dynamics::RunResult capped = dynamics::simulateEventDriven(s, o);
+  CHECK_FALSE(capped.ok());
   CHECK_THAT(capped.message, Catch::Contains("more than max_events = 5 events by t = ") &&
                                  Catch::Contains("'ball-floor'"));
 }
@@ -228,7 +228,7 @@ dynamics::RigidScenario rodOverFloor(double restitution, double mu, double end_h
 // Delassus matrix is W = [2.5 −1.5; −1.5 2.5]; if the end sticks with e = 1,
 // P = W⁻¹ (2, −s) and the impulses' work is ½ P_t s = s (3 − 2.5 s) / 8, positive for
 // 0 < s < 1.2 (Kane's paradox).
-dynamics::NonsmoothRun droppedRod(double restitution, double mu, double s) {
+dynamics::RunResult droppedRod(double restitution, double mu, double s) {
   dynamics::RigidScenario rod = rodOverFloor(restitution, mu, 0.0);
   rod.v0 = Eigen::Vector3d(s, -1.0, 0.0);
   dynamics::EventDrivenOptions o;
@@ -241,24 +241,24 @@ dynamics::NonsmoothRun droppedRod(double restitution, double mu, double s) {
 TEST_CASE("guards: an impact putting energy in (Newton's restitution with friction) stops the run",
           "[guards][event-driven][impact]") {
   const double s = 0.6;  // |P_t| / P_n = 0.366 < μ: the end sticks
-  const dynamics::NonsmoothRun kane = droppedRod(1.0, 0.5, s);
+  const dynamics::RunResult kane = droppedRod(1.0, 0.5, s);
   INFO(kane.message);
-  CHECK_FALSE(kane.ok);
+  CHECK_FALSE(kane.ok());
   CHECK_THAT(kane.message, Catch::Contains("impact at t = 0 s adds 0.1125 J") &&
                                Catch::Contains("'rod-end'") && Catch::Contains("Kane"));
   CHECK(kane.t_end == 0.0);
   CHECK(kane.final_v.isApprox(Eigen::Vector3d(s, -1.0, 0.0)));  // the state before the impact
 
   // μ = 0.3: the end slides back, P = (0.9756, 0.2927), v_t⁺ = −0.1317 m/s, work 0.0685 J.
-  const dynamics::NonsmoothRun reversed = droppedRod(1.0, 0.3, s);
+  const dynamics::RunResult reversed = droppedRod(1.0, 0.3, s);
   CHECK_THAT(reversed.message, Catch::Contains("adds 0.0685"));
 
   // Controls that dissipate: plastic (work −0.2 J), frictionless, sliding on through the impact.
   for (const auto& [e, mu, slide] : {std::tuple{0.0, 0.5, s}, std::tuple{1.0, 0.0, s},
                                      std::tuple{1.0, 0.5, -s}}) {
-    const dynamics::NonsmoothRun fine = droppedRod(e, mu, slide);
+    const dynamics::RunResult fine = droppedRod(e, mu, slide);
     INFO("e " << e << " mu " << mu << " v_t " << slide << ": " << fine.message);
-    CHECK(fine.ok);
+    CHECK(fine.ok());
   }
 }
 
@@ -277,6 +277,6 @@ TEST_CASE("guards: an initial state penetrating a rigid contact is refused, nami
                     Catch::Contains("simulateMoreauJean: the initial state penetrates contact 'rod-end'"));
   // Within the gap tolerances (1e-9 m, 1e-10 m), touching counts as touching.
   const dynamics::RigidScenario touching = rodOverFloor(0.0, 0.0, -1e-12);
-  CHECK(dynamics::simulateEventDriven(touching, ed).ok);
-  CHECK(dynamics::simulateMoreauJean(touching.model, touching.contacts, touching.q0, touching.v0, mj).ok);
+  CHECK(dynamics::simulateEventDriven(touching, ed).ok());
+  CHECK(dynamics::simulateMoreauJean(touching.model, touching.contacts, touching.q0, touching.v0, mj).ok());
 }

@@ -20,8 +20,8 @@ namespace {
 bool staysAtRest(const dynamics::RigidScenario& s, double t_end = 0.3) {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
-  const dynamics::NonsmoothRun r = dynamics::simulateEventDriven(s, o);
-  REQUIRE(r.ok);
+  const dynamics::RunResult r = dynamics::simulateEventDriven(s, o);
+  REQUIRE(r.ok());
   const Eigen::Index n = s.model.velocitySize();
   const double v = r.history.middleCols(1 + n, n).cwiseAbs().maxCoeff();
   return dynamics::modeChanges(r).empty() && v < 1e-9;
@@ -51,8 +51,8 @@ TEST_CASE("hold: Zheng's Example III — the critical mu_s is the bisected thres
   o.integrator = dynamics::OdeMethod::kBdf;
   o.relative_tolerance = 1e-8;
   o.absolute_tolerance = 1e-10;
-  const dynamics::NonsmoothRun run = dynamics::simulateEventDriven(s, o);
-  REQUIRE(run.ok);
+  const dynamics::RunResult run = dynamics::simulateEventDriven(s, o);
+  REQUIRE(run.ok());
   const Eigen::Index n = s.model.velocitySize();
   CHECK(run.history(0, 1 + 2 * n) == Approx(joint.normal).margin(1e-9));
   CHECK(run.history(0, 2 + 2 * n) == Approx(joint.friction).margin(1e-9));
@@ -106,7 +106,7 @@ TEST_CASE("hold: Blajer's Example 2 at rest — the critical load factor of a cr
   CHECK(5.0 * b.load_factor.low == Approx(r.load_factor.low).epsilon(1e-9));
 }
 
-TEST_CASE("hold: Blajer's Example 1 at rest — gravity alone breaks it away; a crank torque holds it within its "
+TEST_CASE("hold: Blajer's Example 1 at rest — gravity alone breaks it away — a crank torque holds it within its "
           "load factors, as simulations from rest show",
           "[hold][blajer]") {
   auto build = [](double torque) {

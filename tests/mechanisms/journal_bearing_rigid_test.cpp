@@ -12,20 +12,20 @@ using namespace stickslip;
 
 namespace {
 
-std::vector<double> impactTimes(const dynamics::NonsmoothRun& r) {
+std::vector<double> impactTimes(const dynamics::RunResult& r) {
   std::vector<double> t;
   for (const auto& e : r.events)
     if (e.kind == dynamics::EventKind::kImpact) t.push_back(e.t);
   return t;
 }
 
-dynamics::NonsmoothRun eventDriven(const dynamics::RigidScenario& s, double t_end) {
+dynamics::RunResult eventDriven(const dynamics::RigidScenario& s, double t_end) {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
   return dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
 }
 
-dynamics::NonsmoothRun moreauJean(const dynamics::RigidScenario& s, double t_end) {
+dynamics::RunResult moreauJean(const dynamics::RigidScenario& s, double t_end) {
   dynamics::MoreauJeanOptions o;
   o.t_end = t_end;
   o.h = 1e-5;
@@ -52,16 +52,16 @@ TEST_CASE("journal-bearing rigid, frictionless: straight bounces at the closed-f
   for (int k = 1; k < 6; ++k)
     expected.push_back(expected.back() + 2.0 * std::pow(jb.restitution, k) * v1 / g);
 
-  const dynamics::NonsmoothRun ed = eventDriven(s, 0.06);
+  const dynamics::RunResult ed = eventDriven(s, 0.06);
   INFO(ed.message);
-  REQUIRE(ed.ok);
+  REQUIRE(ed.ok());
   const std::vector<double> ed_impacts = impactTimes(ed);
   REQUIRE(ed_impacts.size() >= expected.size());
   for (std::size_t k = 0; k < expected.size(); ++k)
     CHECK(ed_impacts[k] == Approx(expected[k]).margin(1e-9));
 
-  const dynamics::NonsmoothRun mj = moreauJean(s, 0.06);
-  REQUIRE(mj.ok);
+  const dynamics::RunResult mj = moreauJean(s, 0.06);
+  REQUIRE(mj.ok());
   const std::vector<double> mj_impacts = impactTimes(mj);
   REQUIRE(mj_impacts.size() >= expected.size());
   // Impacts land on step ends: each bounce may start up to about two steps (h = 1e-5 s) late,
@@ -78,10 +78,10 @@ TEST_CASE(
   mechanisms::JournalBearing jb;
   jb.mu_static = jb.mu_kinetic = 0.1;
   const dynamics::RigidScenario s = mechanisms::journalBearingRigid(jb);
-  const dynamics::NonsmoothRun ed = eventDriven(s, 0.25), mj = moreauJean(s, 0.25);
+  const dynamics::RunResult ed = eventDriven(s, 0.25), mj = moreauJean(s, 0.25);
   INFO(ed.message << mj.message);
-  REQUIRE(ed.ok);
-  REQUIRE(mj.ok);
+  REQUIRE(ed.ok());
+  REQUIRE(mj.ok());
   const std::vector<double> a = impactTimes(ed), b = impactTimes(mj);
   REQUIRE(a.size() >= 4);
   REQUIRE(b.size() >= 4);

@@ -32,7 +32,7 @@ dynamics::MinimalFormRun minimalForm(const dynamics::MinimalFormModel& m, double
   return dynamics::simulateMinimalForm(form, m.x0, m.u0, o);
 }
 
-dynamics::NonsmoothRun eventDriven(const dynamics::RigidScenario& s, double t_end, double tolerance = 1e-10) {
+dynamics::RunResult eventDriven(const dynamics::RigidScenario& s, double t_end, double tolerance = 1e-10) {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
   o.relative_tolerance = tolerance;
@@ -63,7 +63,7 @@ dynamics::RigidScenario guided(const std::string& tau0, const std::string& omega
 }
 
 // Stick/slip changes of the two routes matched one to one; the largest time difference.
-double matchedChanges(const dynamics::NonsmoothRun& a, int ia, const dynamics::NonsmoothRun& b, int ib,
+double matchedChanges(const dynamics::RunResult& a, int ia, const dynamics::RunResult& b, int ib,
                       std::size_t& count) {
   const auto ca = dynamics::modeChanges(a, ia), cb = dynamics::modeChanges(b, ib);
   count = ca.size();
@@ -115,8 +115,8 @@ TEST_CASE("minimal form of a model file: the crank is the driver, and the event-
   // to 2e-6 s after 5 s, at 1e-12 by 5e-8 s (integration error, shrinking with the tolerance).
   const auto rm = minimalForm(m, 5.0, 1e-12);
   const auto re = eventDriven(s, 5.0, 1e-12);
-  REQUIRE(rm.run.ok);
-  REQUIRE(re.ok);
+  REQUIRE(rm.run.ok());
+  REQUIRE(re.ok());
   std::size_t changes = 0;
   const double worst = matchedChanges(rm.run, 0, re, 0, changes);
   INFO(changes << " stick/slip changes, max |dt| " << worst << " s");
@@ -133,9 +133,9 @@ TEST_CASE("event-driven through dead centres: the slider's reversal is kinematic
   const auto s = guided("2", "3");
   const auto rm = minimalForm(dynamics::minimalFormModel(s), 5.0, 1e-12);
   const auto re = eventDriven(s, 5.0, 1e-12);
-  REQUIRE(rm.run.ok);
+  REQUIRE(rm.run.ok());
   INFO(re.message);
-  REQUIRE(re.ok);
+  REQUIRE(re.ok());
   std::size_t changes = 0;
   const double worst = matchedChanges(rm.run, 0, re, 0, changes);
   INFO(changes << " changes, max |dt| " << worst << " s");
@@ -150,7 +150,7 @@ TEST_CASE("minimal form: Dupont's slot picks x1 as the driver of three degrees o
   REQUIRE(m.options.independent.size() == 3);
   CHECK(m.options.independent[0] == PlanarModel::coordinate(0, 0));
   const auto r = minimalForm(m, 10.0);
-  REQUIRE(r.run.ok);
+  REQUIRE(r.run.ok());
   CHECK(dynamics::maxModeTimeError(dynamics::modeChanges(r.run, 0), mechanisms::dupontReference({}, 10.0)) < 1e-6);
 }
 
@@ -178,7 +178,7 @@ TEST_CASE("minimal form: what it cannot take, and why", "[minimal-form][route]")
   CHECK_THROWS_WITH(dynamics::minimalFormModel(fixed), Contains("the minimal form cannot take 'blocks'"));
 }
 
-TEST_CASE("model files: a driver angle without t holds a rotation; bilateral contacts are assembled closed",
+TEST_CASE("model files: a driver angle without t holds a rotation — bilateral contacts are assembled closed",
           "[minimal-form][route][model-file]") {
   using Catch::Matchers::Contains;
   const std::string head = R"(model:

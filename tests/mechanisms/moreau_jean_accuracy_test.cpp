@@ -51,10 +51,10 @@ TEST_CASE("moreau-jean: stick/slip instants within 2 h of the exact ones on belt
       o.t_end = c.t_end;
       o.h = h;
       o.output_dt = 0.1;
-      const dynamics::NonsmoothRun run = dynamics::simulateMoreauJean(c.scenario.model, c.scenario.contacts,
+      const dynamics::RunResult run = dynamics::simulateMoreauJean(c.scenario.model, c.scenario.contacts,
                                                                        c.scenario.q0, c.scenario.v0, o);
       INFO(run.message);
-      REQUIRE(run.ok);
+      REQUIRE(run.ok());
       const auto changes = dynamics::modeChanges(run);
       std::string got;
       for (const auto& [t, kind] : changes) got += std::to_string(t) + " " + kind + "; ";

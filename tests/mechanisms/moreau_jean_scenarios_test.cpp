@@ -16,12 +16,12 @@ using dynamics::EventKind;
 
 namespace {
 
-dynamics::NonsmoothRun runScenario(const dynamics::RigidScenario& s,
+dynamics::RunResult runScenario(const dynamics::RigidScenario& s,
                                    const dynamics::MoreauJeanOptions& o) {
   return dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
 }
 
-std::string describe(const dynamics::NonsmoothRun& run) {
+std::string describe(const dynamics::RunResult& run) {
   std::string out;
   for (const auto& e : run.events)
     out += std::to_string(e.t) + " " + std::string(dynamics::toString(e.kind)) + "; ";
@@ -29,7 +29,7 @@ std::string describe(const dynamics::NonsmoothRun& run) {
 }
 
 /// (t, "slip" | "stick") mode changes of contact 0, as beltClosedForm lists them.
-std::vector<std::pair<double, std::string>> stickSlipEvents(const dynamics::NonsmoothRun& run) {
+std::vector<std::pair<double, std::string>> stickSlipEvents(const dynamics::RunResult& run) {
   std::vector<std::pair<double, std::string>> out;
   for (const auto& e : run.events) {
     if (e.kind == EventKind::kStick) out.emplace_back(e.t, "stick");
@@ -39,17 +39,17 @@ std::vector<std::pair<double, std::string>> stickSlipEvents(const dynamics::Nons
   return out;
 }
 
-dynamics::NonsmoothRun checkBeltEvents(const std::string& solver) {
+dynamics::RunResult checkBeltEvents(const std::string& solver) {
   const mechanisms::Belt belt;
   const dynamics::RigidScenario s = mechanisms::beltRigid(belt);
   dynamics::MoreauJeanOptions o;
   o.t_end = 20.0;
   o.h = 1e-4;
   o.solver = solver;
-  const dynamics::NonsmoothRun run = runScenario(s, o);
+  const dynamics::RunResult run = runScenario(s, o);
   INFO(run.message);
   INFO(describe(run));
-  REQUIRE(run.ok);
+  REQUIRE(run.ok());
   const auto expected = mechanisms::beltClosedForm(belt).events(o.t_end);
   const auto got = stickSlipEvents(run);
   // Nothing but stick/slip changes: the block never leaves the belt.
@@ -75,10 +75,10 @@ TEST_CASE("moreau-jean belt: stick and slip instants of the closed form within 2
 
 TEST_CASE("moreau-jean belt: Siconos' fc2d solvers give the same events as our Lemke",
           "[moreau-jean][belt][siconos]") {
-  const dynamics::NonsmoothRun ours = checkBeltEvents("lemke");
+  const dynamics::RunResult ours = checkBeltEvents("lemke");
   for (const char* solver : {"siconos-lemke", "siconos-nsgs"}) {
     DYNAMIC_SECTION(solver) {
-      const dynamics::NonsmoothRun theirs = checkBeltEvents(solver);
+      const dynamics::RunResult theirs = checkBeltEvents(solver);
       // The same step decides each event: the problems differ only in round-off.
       REQUIRE(theirs.events.size() == ours.events.size());
       for (std::size_t k = 0; k < ours.events.size(); ++k) {
@@ -99,7 +99,7 @@ TEST_CASE(
   o.t_end = 5.0;  // stuck throughout (break-away at 7.36 s)
   o.h = 1e-3;
   const auto run = runScenario(s, o);
-  REQUIRE(run.ok);
+  REQUIRE(run.ok());
   CHECK(run.events.empty());
   // Columns t, x, y, θ, ẋ, ẏ, θ̇, N, F.
   const auto last = run.history.row(run.history.rows() - 1);
@@ -121,7 +121,7 @@ TEST_CASE("moreau-jean ball: each impact scales the normal velocity by -e", "[mo
   o.h = 1e-4;
   o.output_dt = 0.0;  // every step, to read the velocities on both sides of an impact
   const auto run = runScenario(s, o);
-  REQUIRE(run.ok);
+  REQUIRE(run.ok());
   std::vector<double> ratios;
   for (const auto& e : run.events) {
     if (e.kind != EventKind::kImpact) continue;
@@ -156,7 +156,7 @@ TEST_CASE("moreau-jean ball: a spinning disk ends rolling at (2 v0 - r w0) / 3",
   o.t_end = 1.0;
   o.h = 1e-4;
   const auto run = runScenario(s, o);
-  REQUIRE(run.ok);
+  REQUIRE(run.ok());
   const double rolling = (2.0 * ball.velocity_x - ball.radius * ball.spin) / 3.0;
   // Angular momentum about the contact point is conserved by every step's impulses (gravity
   // and the normal impulse have no moment about it), so only round-off remains.
@@ -180,10 +180,10 @@ TEST_CASE(
   dynamics::MoreauJeanOptions o;
   o.t_end = 10.0;
   o.h = 1e-4;
-  const dynamics::NonsmoothRun run = runScenario(mechanisms::dupontRigid(d), o);
+  const dynamics::RunResult run = runScenario(mechanisms::dupontRigid(d), o);
   INFO(run.message);
   INFO(describe(run));
-  REQUIRE(run.ok);
+  REQUIRE(run.ok());
   // A velocity reversal inside a step shows as one step of stick (the impulse can stop m1,
   // the next step's μs N h cannot hold it): drop sticks of one step between slips.
   std::vector<dynamics::ContactEvent> events;

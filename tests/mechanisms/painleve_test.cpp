@@ -17,7 +17,7 @@ namespace {
 
 // ω [rad/s] spins the rod about its centre with the end's normal velocity kept at 0; the
 // end's normal acceleration without a contact force is then b = −g + ω² L sinθ.
-dynamics::NonsmoothRun rod(double mu, double end_velocity, double omega = 0.0) {
+dynamics::RunResult rod(double mu, double end_velocity, double omega = 0.0) {
   const double L = 0.5, m = 1.0, th = std::numbers::pi / 4;
   dynamics::RigidScenario s;
   const auto body = s.model.addBody("rod", m, m * L * L / 3.0);
@@ -39,17 +39,17 @@ dynamics::NonsmoothRun rod(double mu, double end_velocity, double omega = 0.0) {
 
 TEST_CASE("Painleve's rod: mu above 5/3 makes the sliding contact inconsistent, and it is reported",
           "[painleve][event-driven]") {
-  const dynamics::NonsmoothRun bad = rod(5.0, -1.0);
-  CHECK_FALSE(bad.ok);
+  const dynamics::RunResult bad = rod(5.0, -1.0);
+  CHECK_FALSE(bad.ok());
   CHECK_THAT(bad.message, Catch::Contains("Painlev") && Catch::Contains("rod-end") &&
                               Catch::Contains("t = 0 s") && Catch::Contains("sliding"));
   CHECK(bad.final_q(2) == Approx(std::numbers::pi / 4));  // the state reached is kept
 
   // Below the threshold, or sliding the other way (friction then helps A), the rod slides.
   for (const auto& [mu, v] : {std::pair{1.0, -1.0}, std::pair{5.0, 1.0}}) {
-    const dynamics::NonsmoothRun fine = rod(mu, v);
+    const dynamics::RunResult fine = rod(mu, v);
     INFO("mu " << mu << " v " << v << ": " << fine.message);
-    CHECK(fine.ok);
+    CHECK(fine.ok());
   }
 }
 
@@ -58,16 +58,16 @@ TEST_CASE("Painleve's rod: spinning fast enough to lift off, the sliding contact
   // μ = 5, sliding towards the foot: A = (1 + 3 cos²θ − 3 μ sinθ cosθ)/m = −5 kg⁻¹ < 0. With
   // ω = 8 rad/s, b = −9.81 + 64 · 0.5 sin 45° = 12.817 m/s² > 0: N = 0 (lift-off) and
   // N = b / |A| = 2.563 N (staying closed) both solve the contact problem.
-  const dynamics::NonsmoothRun two = rod(5.0, -1.0, 8.0);
-  CHECK_FALSE(two.ok);
+  const dynamics::RunResult two = rod(5.0, -1.0, 8.0);
+  CHECK_FALSE(two.ok());
   CHECK_THAT(two.message, Catch::Contains("indeterminate (Painlevé-type)") &&
                               Catch::Contains("'rod-end' (sliding)") && Catch::Contains("t = 0 s") &&
                               Catch::Contains("12.81") && Catch::Contains("N = 2.56"));
   // Below the friction threshold (A > 0) the same spin just lifts the end off the floor:
   // no normal force, and the end above the floor 10 ms later.
-  const dynamics::NonsmoothRun lifts = rod(1.0, -1.0, 8.0);
+  const dynamics::RunResult lifts = rod(1.0, -1.0, 8.0);
   INFO(lifts.message);
-  CHECK(lifts.ok);
+  CHECK(lifts.ok());
   REQUIRE(lifts.history.rows() > 10);
   CHECK(lifts.history(0, 7) == 0.0);  // columns t, q (3), v (3), N, F
   const auto& row = lifts.history.row(10);

@@ -25,7 +25,7 @@ double at(const Eigen::MatrixXd& h, Eigen::Index col, double t) {
   return h(i - 1, col) + a * (h(i, col) - h(i - 1, col));
 }
 
-dynamics::NonsmoothRun penalty(const dynamics::RigidScenario& s, const std::string& law, double t_end,
+dynamics::RunResult penalty(const dynamics::RigidScenario& s, const std::string& law, double t_end,
                                double tolerance_velocity = 1e-3, double relative_tolerance = 1e-8) {
   dynamics::PenaltyRouteOptions o;
   o.integration.relative_tolerance = relative_tolerance;
@@ -56,8 +56,8 @@ TEST_CASE("penalty route: a disk sliding on the floor rolls from t* = v0/(3 mu g
   // point, its radius in the Jacobian and the tangent's sign are all in this.
   const auto s = mechanisms::loadPlanarModelText(slidingDisk("mu: 0.3"), "disk.yaml");
   const double v0 = 2.0, mu = 0.3, g = 9.81, rho = 0.1, t_star = v0 / (3 * mu * g);
-  const dynamics::NonsmoothRun r = penalty(s, "linear", 0.5, 1e-5);
-  REQUIRE(r.ok);
+  const dynamics::RunResult r = penalty(s, "linear", 0.5, 1e-5);
+  REQUIRE(r.ok());
   // Columns: t, (x, y, θ), (ẋ, ẏ, ω), N, F.
   const double t = 0.5 * t_star;
   CHECK(at(r.history, 4, t) == Approx(v0 - mu * g * t).epsilon(1e-4));
@@ -69,8 +69,8 @@ TEST_CASE("penalty route: a disk sliding on the floor rolls from t* = v0/(3 mu g
   // The event-driven route: the same instants and velocities exactly.
   dynamics::EventDrivenOptions o;
   o.t_end = 0.5;
-  const dynamics::NonsmoothRun e = dynamics::simulateEventDriven(s, o);
-  REQUIRE(e.ok);
+  const dynamics::RunResult e = dynamics::simulateEventDriven(s, o);
+  REQUIRE(e.ok());
   REQUIRE(!e.events.empty());
   CHECK(e.events.front().t == Approx(t_star).epsilon(1e-8));
   CHECK(std::abs(r.final_q(0) - e.final_q(0)) < 1e-4);
@@ -92,8 +92,8 @@ TEST_CASE("penalty route: the belt model file follows the belt's own penalty ODE
   bo.t_end = 15.0;
   const mechanisms::PenaltyRun ref = mechanisms::simulateBeltPenalty(belt, *law, bo);
   REQUIRE(ref.ok);
-  const dynamics::NonsmoothRun r = penalty(s, "tanh", 15.0);
-  REQUIRE(r.ok);
+  const dynamics::RunResult r = penalty(s, "tanh", 15.0);
+  REQUIRE(r.ok());
   double worst = 0.0;
   for (double t = 0.5; t <= 15.0; t += 0.5) worst = std::max(worst, std::abs(at(r.history, 1, t) - at(ref.history, 1, t)));
   INFO("max |x_model - x_belt| = " << worst);
@@ -126,8 +126,8 @@ TEST_CASE("penalty route: Karnopp-type laws hold with the applied force, as on t
     o.integration.dt = 1e-5;
     o.integration.t_end = 8.0;
     o.integration.output_dt = 1e-3;
-    const dynamics::NonsmoothRun r = dynamics::simulatePenaltyRoute(s, o);
-    REQUIRE(r.ok);
+    const dynamics::RunResult r = dynamics::simulatePenaltyRoute(s, o);
+    REQUIRE(r.ok());
     double worst = 0.0;
     for (double t = 0.5; t <= 8.0; t += 0.5) worst = std::max(worst, std::abs(at(r.history, 1, t) - at(ref.history, 1, t)));
     INFO(name << ": max |x_route - x_belt| = " << worst);
@@ -157,12 +157,12 @@ TEST_CASE("penalty route: tightening the regularization converges to the event-d
   s.contacts[0].mu_static = s.contacts[0].mu_kinetic;
   dynamics::EventDrivenOptions o;
   o.t_end = 3.0;
-  const dynamics::NonsmoothRun exact = dynamics::simulateEventDriven(s, o);
-  REQUIRE(exact.ok);
+  const dynamics::RunResult exact = dynamics::simulateEventDriven(s, o);
+  REQUIRE(exact.ok());
   double previous = INFINITY;
   for (double v0 : {1e-2, 1e-3, 1e-4}) {
-    const dynamics::NonsmoothRun r = penalty(s, "linear", 3.0, v0);
-    REQUIRE(r.ok);
+    const dynamics::RunResult r = penalty(s, "linear", 3.0, v0);
+    REQUIRE(r.ok());
     double error = 0.0;
     for (double t = 0.05; t <= 3.0; t += 0.05) error = std::max(error, std::abs(at(r.history, 1, t) - at(exact.history, 1, t)));
     INFO("v0 = " << v0 << ": max |x - x_exact| = " << error);
@@ -187,8 +187,8 @@ TEST_CASE("penalty route: friction in a revolute joint acts on the joint's react
       "  forces:\n"
       "    - {type: torque, body: rotor, torque: 0.6}\n";
   const auto s = mechanisms::loadPlanarModelText(rotor, "rotor.yaml");
-  const dynamics::NonsmoothRun r = penalty(s, "coulomb", 1.0);
-  REQUIRE(r.ok);
+  const dynamics::RunResult r = penalty(s, "coulomb", 1.0);
+  REQUIRE(r.ok());
   const double R = 2 * 9.81, T = -0.3 * 0.05 * R;
   CHECK(r.final_v(2) == Approx(1.0 + (0.6 + T) / 0.04).epsilon(1e-8));
   // Columns: t, q (3), v (3), then the joint's |R| and T.
@@ -212,11 +212,11 @@ TEST_CASE("penalty route: a pendulum slipping on a frictional pin follows the ev
   const auto s = mechanisms::loadPlanarModelText(bar, "bar.yaml");
   dynamics::EventDrivenOptions o;
   o.t_end = 0.5;
-  const dynamics::NonsmoothRun e = dynamics::simulateEventDriven(s, o);
-  REQUIRE(e.ok);
+  const dynamics::RunResult e = dynamics::simulateEventDriven(s, o);
+  REQUIRE(e.ok());
   REQUIRE(e.events.empty());  // slips throughout
-  const dynamics::NonsmoothRun r = penalty(s, "coulomb", 0.5, 1e-3, 1e-11);
-  REQUIRE(r.ok);
+  const dynamics::RunResult r = penalty(s, "coulomb", 0.5, 1e-3, 1e-11);
+  REQUIRE(r.ok());
   CHECK(r.final_q(2) == Approx(e.final_q(2)).epsilon(1e-6));
   CHECK(r.final_v(2) == Approx(e.final_v(2)).epsilon(1e-6));
   // |R| and T agree where both sampled (the event-driven history has the same columns).
@@ -233,15 +233,15 @@ TEST_CASE("penalty route: a bilateral contact holds on either side, friction on 
           "  forces:\n    - {type: force, body: disk, fx: 0, fy: 30}\n",
       "disk.yaml");
   const double N = 2 * 9.81 - 30.0, a = -0.3 * std::abs(N) / 2;
-  const dynamics::NonsmoothRun r = penalty(s, "linear", 0.2, 1e-5);
-  REQUIRE(r.ok);
+  const dynamics::RunResult r = penalty(s, "linear", 0.2, 1e-5);
+  REQUIRE(r.ok());
   CHECK(at(r.history, 7, 0.1) == Approx(N).epsilon(1e-4));
   CHECK(at(r.history, 4, 0.1) - 2.0 == Approx(a * 0.1 + 0.0).epsilon(2e-3));
   CHECK(std::abs(r.final_q(1) - 0.1) < 1e-6);  // the guide holds within its compliance
   dynamics::EventDrivenOptions o;
   o.t_end = 0.2;
-  const dynamics::NonsmoothRun e = dynamics::simulateEventDriven(s, o);
-  REQUIRE(e.ok);
+  const dynamics::RunResult e = dynamics::simulateEventDriven(s, o);
+  REQUIRE(e.ok());
   CHECK(e.final_v(0) == Approx(2.0 + a * 0.2).epsilon(1e-8));
   CHECK(r.final_v(0) == Approx(e.final_v(0)).epsilon(1e-4));
 }
@@ -254,8 +254,8 @@ TEST_CASE("penalty route: a unilateral contact takes the compliant law written o
                   "restitution: 0.2}"),
       "disk.yaml");
   REQUIRE(s.contacts[0].compliant_law);
-  const dynamics::NonsmoothRun r = penalty(s, "linear", 1.0, 1e-5);
-  REQUIRE(r.ok);
+  const dynamics::RunResult r = penalty(s, "linear", 1.0, 1e-5);
+  REQUIRE(r.ok());
   CHECK(0.1 - r.final_q(1) == Approx(2 * 9.81 / 1e6).epsilon(1e-2));  // still settling: 0.12 % off
   // The default steel contact is far stiffer: the same disk sinks by less than a micrometre.
   dynamics::RigidScenario steel = s;

@@ -20,7 +20,7 @@ namespace {
 
 const std::string kExamples = STICKSLIP_MODEL_EXAMPLES;
 
-dynamics::NonsmoothRun eventDriven(const dynamics::RigidScenario& s, double t_end) {
+dynamics::RunResult eventDriven(const dynamics::RigidScenario& s, double t_end) {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
   return dynamics::simulateEventDriven(s, o);
@@ -44,9 +44,9 @@ std::string blockModel(const std::string& extra) {
          extra;
 }
 
-void requireSameEvents(const dynamics::NonsmoothRun& a, const dynamics::NonsmoothRun& b, double tol) {
-  REQUIRE(a.ok);
-  REQUIRE(b.ok);
+void requireSameEvents(const dynamics::RunResult& a, const dynamics::RunResult& b, double tol) {
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
   REQUIRE(a.events.size() == b.events.size());
   REQUIRE(!a.events.empty());
   for (std::size_t i = 0; i < a.events.size(); ++i) {
@@ -114,7 +114,7 @@ TEST_CASE("model file: the roller-crank example assembles and runs event-driven 
   CHECK(std::abs(s.v0(dynamics::PlanarModel::coordinate(0, 2)) - 10.0) < 1e-12);
   const auto ed = eventDriven(s, 0.5);
   INFO(ed.message);
-  CHECK(ed.ok);
+  CHECK(ed.ok());
   // At rest at t = 0 (the crank at its dead centre) the roller cannot follow the slider's
   // acceleration by rolling within μs N: the event-driven decision at t = 0 slides it
   // backwards (v_t < 0), and its first event is the reversal.
@@ -129,7 +129,7 @@ TEST_CASE("model file: the roller-crank example assembles and runs event-driven 
   mj.h = 1e-4;
   const auto run = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mj, s.joint_friction);
   INFO(run.message);
-  CHECK(run.ok);
+  CHECK(run.ok());
   // Moreau–Jean starts from the state's own mode and reports the slide in its first step.
   REQUIRE(!run.events.empty());
   CHECK(run.events[0].kind == dynamics::EventKind::kSlipNegative);

@@ -48,9 +48,9 @@ TEST_CASE("revolute friction: a torque-driven wheel on its axle matches the Coul
   REQUIRE(reference.size() >= 4);
   dynamics::EventDrivenOptions o;
   o.t_end = 8.0;
-  const dynamics::NonsmoothRun run = dynamics::simulateEventDriven(s, o);
+  const dynamics::RunResult run = dynamics::simulateEventDriven(s, o);
   INFO(run.message);
-  REQUIRE(run.ok);
+  REQUIRE(run.ok());
   REQUIRE(run.events.size() == reference.size());
   for (std::size_t i = 0; i < reference.size(); ++i) {
     INFO("event " << i);
@@ -139,9 +139,9 @@ TEST_CASE("revolute friction: a pendulum swings down to a stop as the 1-DoF refe
   s.q0(2) = 0.0;  // the body frame is the bar at φ0; its pivot point is −centre in it
   dynamics::EventDrivenOptions o;
   o.t_end = 6.0;
-  const dynamics::NonsmoothRun run = dynamics::simulateEventDriven(s, o);
+  const dynamics::RunResult run = dynamics::simulateEventDriven(s, o);
   INFO(run.message);
-  REQUIRE(run.ok);
+  REQUIRE(run.ok());
   REQUIRE(run.events.size() == reference.size());
   for (std::size_t i = 0; i < reference.size(); ++i) {
     INFO("event " << i << " at " << run.events[i].t);
@@ -163,9 +163,9 @@ TEST_CASE("event-driven: a crank stuck at a dead centre runs on (bilateral force
   dynamics::EventDrivenOptions o;
   o.t_end = 10.0;
   o.output_dt = 1e-2;
-  const dynamics::NonsmoothRun run = dynamics::simulateEventDriven(s, o);
+  const dynamics::RunResult run = dynamics::simulateEventDriven(s, o);
   INFO(run.message);
-  CHECK(run.ok);
+  CHECK(run.ok());
   CHECK(run.t_end == Approx(10.0));
   CHECK(run.events.size() >= 4);
 }

@@ -49,7 +49,7 @@ double maxDifference(const std::map<long, double>& a, const std::map<long, doubl
   return worst;
 }
 
-dynamics::NonsmoothRun eventDriven(std::string_view friction) {
+dynamics::RunResult eventDriven(std::string_view friction) {
   dynamics::EventDrivenOptions o;  // as `stickslip run zheng-torque`
   o.t_end = kEnd;
   o.integrator = dynamics::OdeMethod::kBdf;
@@ -62,7 +62,7 @@ dynamics::NonsmoothRun eventDriven(std::string_view friction) {
 
 // The penalty route as `stickslip run zheng-torque --method penalty` takes it: the
 // scenario's set-valued friction replaced by `law` with the data's μ, μs, v0, v1; BDF.
-dynamics::NonsmoothRun penalty(const dynamics::RigidScenario& s, std::string law, double output_dt = kSample) {
+dynamics::RunResult penalty(const dynamics::RigidScenario& s, std::string law, double output_dt = kSample) {
   dynamics::PenaltyRouteOptions o;
   o.friction_law = std::move(law);
   o.friction_parameters = mechanisms::penaltyFrictionParameters(torqueData(), std::nullopt);
@@ -75,11 +75,11 @@ dynamics::NonsmoothRun penalty(const dynamics::RigidScenario& s, std::string law
 
 TEST_CASE("zheng-torque: penalty route and event-driven agree on the same modified-Coulomb model",
           "[zheng][penalty]") {
-  const dynamics::NonsmoothRun ed = eventDriven("ambrosio");
-  REQUIRE(ed.ok);
-  const dynamics::NonsmoothRun pr = penalty(mechanisms::buildRigidScenario("zheng-torque"), "ambrosio");
+  const dynamics::RunResult ed = eventDriven("ambrosio");
+  REQUIRE(ed.ok());
+  const dynamics::RunResult pr = penalty(mechanisms::buildRigidScenario("zheng-torque"), "ambrosio");
   INFO(pr.message);
-  REQUIRE(pr.ok);
+  REQUIRE(pr.ok());
   // The journal stays in the bearing (permanent contact), so δ̇⁻ is the model's 0.1 m/s
   // on both routes and the two are one ODE integrated twice (BDF, rtol 1e-8, different
   // formulations of the joints' and the contact's forces).
@@ -100,8 +100,8 @@ TEST_CASE("zheng-torque: Moreau-Jean with the rigid clearance joint follows even
           "[zheng][moreau-jean]") {
   // Dry Coulomb μ = 0.10, μs = 0.11 on both; event-driven with the compliant joint (a few
   // tenths of a µm of penetration), Moreau–Jean (h = 1e-4 s, θ = 0.5) with its rigid limit.
-  const dynamics::NonsmoothRun ed = eventDriven("coulomb-stiction");
-  REQUIRE(ed.ok);
+  const dynamics::RunResult ed = eventDriven("coulomb-stiction");
+  REQUIRE(ed.ok());
   const dynamics::RigidScenario rigid =
       mechanisms::buildRigidScenario("zheng-torque", "coulomb-stiction", false, true);
   REQUIRE(rigid.contacts[0].normal == dynamics::RigidContact::Normal::kUnilateral);
@@ -110,9 +110,9 @@ TEST_CASE("zheng-torque: Moreau-Jean with the rigid clearance joint follows even
   o.t_end = kEnd;
   o.h = 1e-4;
   o.output_dt = kSample;
-  const dynamics::NonsmoothRun mj =
+  const dynamics::RunResult mj =
       dynamics::simulateMoreauJean(rigid.model, rigid.contacts, rigid.q0, rigid.v0, o);
-  REQUIRE(mj.ok);
+  REQUIRE(mj.ok());
   long n = 0;
   const double worst = maxDifference(sampledTheta(ed.history), sampledTheta(mj.history), &n);
   INFO("max |theta1_MJ - theta1_event-driven| = " << worst << " rad over " << n << " samples");
@@ -122,9 +122,9 @@ TEST_CASE("zheng-torque: Moreau-Jean with the rigid clearance joint follows even
   // θ1 differs by 0.58 rad, below).
   CHECK(worst < 1e-2);
   o.h = 5e-5;
-  const dynamics::NonsmoothRun fine =
+  const dynamics::RunResult fine =
       dynamics::simulateMoreauJean(rigid.model, rigid.contacts, rigid.q0, rigid.v0, o);
-  REQUIRE(fine.ok);
+  REQUIRE(fine.ok());
   const double finer = maxDifference(sampledTheta(ed.history), sampledTheta(fine.history));
   INFO("h = 5e-5: " << finer << " rad");
   CHECK(finer < 0.7 * worst);
@@ -132,9 +132,9 @@ TEST_CASE("zheng-torque: Moreau-Jean with the rigid clearance joint follows even
   dynamics::EventDrivenOptions io;
   io.t_end = kEnd;
   io.output_dt = kSample;
-  const dynamics::NonsmoothRun ideal =
+  const dynamics::RunResult ideal =
       dynamics::simulateEventDriven(mechanisms::buildRigidScenario("zheng-torque", "default", true), io);
-  REQUIRE(ideal.ok);
+  REQUIRE(ideal.ok());
   INFO("max |theta1_ideal - theta1_event-driven| = "
        << maxDifference(sampledTheta(ed.history), sampledTheta(ideal.history)));
   CHECK(maxDifference(sampledTheta(ed.history), sampledTheta(ideal.history)) > 10.0 * worst);
@@ -146,9 +146,9 @@ TEST_CASE("zheng-torque: frictionless penalty route balances the crank torque's 
   // work, the viscous dampers' and the Hunt–Crossley hysteresis's dissipation (the Baumgarte
   // terms do work only on the joints' drift). Trapezoid on samples every 1e-5 s.
   const dynamics::RigidScenario s = mechanisms::buildRigidScenario("zheng-torque");
-  const dynamics::NonsmoothRun pr = penalty(s, "none", 1e-5);
+  const dynamics::RunResult pr = penalty(s, "none", 1e-5);
   INFO(pr.message);
-  REQUIRE(pr.ok);
+  REQUIRE(pr.ok());
   const mechanisms::ZhengSliderCrank z = torqueData();
   const Eigen::Index nq = s.model.positionSize();
   auto law = std::get<dynamics::HuntCrossleyLaw>(*s.contacts[0].compliant_law);

@@ -12,7 +12,7 @@ using namespace stickslip;
 
 namespace {
 
-dynamics::NonsmoothRun run(const mechanisms::ZhengSliderCrank& z, double t_end, std::string solver = "lemke") {
+dynamics::RunResult run(const mechanisms::ZhengSliderCrank& z, double t_end, std::string solver = "lemke") {
   const dynamics::RigidScenario s = mechanisms::zhengRigid(z);
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
@@ -40,16 +40,16 @@ TEST_CASE("zheng I: the initial state is consistent and the journal is pressed i
   CHECK(k.gap(0) > -1e-6);
 }
 
-TEST_CASE("zheng I: dry Coulomb sticks at the reversals; LCP and trial-and-error runs are identical",
+TEST_CASE("zheng I: dry Coulomb sticks at the reversals — LCP and trial-and-error runs are identical",
           "[zheng][event-driven]") {
   mechanisms::ZhengSliderCrank z = mechanisms::zhengExample("torque");
   z.mu_kinetic = 0.10;
   z.mu_static = 0.11;
-  const dynamics::NonsmoothRun by_lcp = run(z, 2.0, "lemke");
-  const dynamics::NonsmoothRun by_trial = run(z, 2.0, "trial-and-error");
+  const dynamics::RunResult by_lcp = run(z, 2.0, "lemke");
+  const dynamics::RunResult by_trial = run(z, 2.0, "trial-and-error");
   INFO(by_lcp.message << by_trial.message);
-  REQUIRE(by_lcp.ok);
-  REQUIRE(by_trial.ok);
+  REQUIRE(by_lcp.ok());
+  REQUIRE(by_trial.ok());
   int sticks = 0;
   for (const auto& e : by_lcp.events) sticks += e.kind == dynamics::EventKind::kStick;
   CHECK(sticks >= 3);
@@ -62,11 +62,11 @@ TEST_CASE("zheng I: dry Coulomb sticks at the reversals; LCP and trial-and-error
 TEST_CASE("zheng I: without friction the clearance joint follows the ideal mechanism within 1e-3 rad",
           "[zheng][event-driven]") {
   mechanisms::ZhengSliderCrank z = mechanisms::zhengExample("torque");
-  const dynamics::NonsmoothRun clearance = run(z, 1.0);
+  const dynamics::RunResult clearance = run(z, 1.0);
   z.ideal = true;
-  const dynamics::NonsmoothRun ideal = run(z, 1.0);
-  REQUIRE(clearance.ok);
-  REQUIRE(ideal.ok);
+  const dynamics::RunResult ideal = run(z, 1.0);
+  REQUIRE(clearance.ok());
+  REQUIRE(ideal.ok());
   REQUIRE(clearance.events.empty());
   REQUIRE(clearance.history.rows() == ideal.history.rows());  // no events: the same samples
   const double worst = (clearance.history.col(3) - ideal.history.col(3)).lpNorm<Eigen::Infinity>();
@@ -82,9 +82,9 @@ TEST_CASE("zheng II: the driving torque's amplitude grows with the friction coef
     mechanisms::ZhengSliderCrank z = mechanisms::zhengExample("rheonomic");
     z.mu_kinetic = z.mu_static = mu;
     const dynamics::RigidScenario s = mechanisms::zhengRigid(z);
-    const dynamics::NonsmoothRun r = run(z, 2.0);
+    const dynamics::RunResult r = run(z, 2.0);
     INFO("mu = " << mu << ": " << r.message);
-    REQUIRE(r.ok);
+    REQUIRE(r.ok());
     const Eigen::VectorXd tau = mechanisms::zhengDrivingTorque(s, r);
     double amplitude = 0.0;  // after the first second's start-up
     for (Eigen::Index i = 0; i < tau.size(); ++i)
@@ -102,9 +102,9 @@ TEST_CASE("zheng III: dry Coulomb holds the crank at pi - 0.01, without friction
   mechanisms::ZhengSliderCrank z = mechanisms::zhengExample("equilibrium");
   z.mu_kinetic = 0.15;
   z.mu_static = 0.20;
-  const dynamics::NonsmoothRun dry = run(z, 5.0);
+  const dynamics::RunResult dry = run(z, 5.0);
   INFO(dry.message);
-  REQUIRE(dry.ok);
+  REQUIRE(dry.ok());
   const double start = std::numbers::pi - 0.01;
   const Eigen::Index cols = dry.history.cols();
   CHECK((dry.history.col(3).array() - start).abs().maxCoeff() < 1e-9);
@@ -115,15 +115,15 @@ TEST_CASE("zheng III: dry Coulomb holds the crank at pi - 0.01, without friction
 
   // Modified Coulomb has no force below v0 = 1e-4 m/s: at rest it cannot hold.
   z.modified_coulomb = true;
-  const dynamics::NonsmoothRun modified = run(z, 1.5);
-  REQUIRE(modified.ok);
+  const dynamics::RunResult modified = run(z, 1.5);
+  REQUIRE(modified.ok());
   CHECK(modified.history.col(3).minCoeff() < 0.5);
   CHECK(modified.events.empty());  // regularized: no stick or slip modes
 
   z.modified_coulomb = false;
   z.mu_kinetic = z.mu_static = 0.0;
-  const dynamics::NonsmoothRun frictionless = run(z, 5.0);
-  REQUIRE(frictionless.ok);
+  const dynamics::RunResult frictionless = run(z, 5.0);
+  REQUIRE(frictionless.ok());
   CHECK(frictionless.history.col(3).minCoeff() < 0.5);  // swings down through θ1 ≈ 0
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-/// \file What a nonsmooth simulation (event-driven or Moreau–Jean) reports: the contact
-/// events with their times and kinds, the work done, and a sampled history.
+/// \file What every route (event-driven, Moreau–Jean, penalty, minimal form) reports: how the
+/// run ended, the contact and joint-friction events with their times and kinds, counters, the
+/// friction work, and a sampled history whose columns the route names.
 
 #include <Eigen/Dense>
 #include <limits>
@@ -8,6 +9,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "lcp/status.hpp"
 
 namespace stickslip::dynamics {
 
@@ -34,9 +37,35 @@ struct ContactEvent {
   double penetration_rate = std::numeric_limits<double>::quiet_NaN();
 };
 
-struct NonsmoothRun {
-  bool ok = false;
-  std::string message;         ///< why the run stopped early, when !ok
+/// How a run ended. Every status but kOk comes with RunResult::message, which names the time
+/// and what failed.
+enum class RunStatus {
+  kOk,
+  /// A complementarity problem was not solved: RunResult::solver_status and solver_residual
+  /// say how (never a silent wrong answer).
+  kContactSolverFailure,
+  /// The ODE integrator failed (CVODE's error, a step-size underflow, a non-finite derivative)
+  /// or the equations of motion could not be solved (a singular constraint Jacobian).
+  kIntegratorFailure,
+  /// No contact mode is consistent (Painlevé, or a frictional impact that would add energy:
+  /// Kane's paradox), or joint friction has no consistent stick/slip decision.
+  kNoConsistentMode,
+  /// A fixed point (a joint reaction and its friction) did not converge.
+  kNotConverged,
+  /// The energy of a mechanism that nothing drives rose (penalty_route.hpp: `passive`).
+  kEnergyIncrease,
+  /// A limit on steps or events was reached (Zeno accumulation, max_steps).
+  kLimitReached,
+};
+std::string_view toString(RunStatus s);  ///< ok, contact-solver-failure, integrator-failure, …
+
+struct RunResult {
+  RunStatus status = RunStatus::kOk;
+  bool ok() const { return status == RunStatus::kOk; }
+  std::string message;  ///< why the run stopped early, when !ok()
+  /// kContactSolverFailure: the solver's own status and the residual of its last iterate.
+  lcp::Status solver_status = lcp::Status::kSuccess;
+  double solver_residual = std::numeric_limits<double>::quiet_NaN();
   std::vector<ContactEvent> events;
   /// The modes the run starts in, contacts then joint friction (as the event indices), as
   /// the route decided them at t = 0: events report changes from these. Empty: not decided
@@ -54,18 +83,25 @@ struct NonsmoothRun {
   /// Energy dissipated by friction, −∫ Σ F_k v_t,k dt [J]; Moreau–Jean sums −P_t v_t⁺ over
   /// its steps (every step, not only the sampled ones); NaN where a route does not report it.
   double friction_work = std::numeric_limits<double>::quiet_NaN();
-  /// Sampled history: columns t, q (nq), v (nv), then per contact N_k, F_k (normal and
-  /// friction force; for Moreau–Jean the impulses of the step that ends at the row divided
-  /// by its length, at t = 0 those of the first step).
+  /// Sampled history, one row per sample, its columns named by `columns` (the same size):
+  /// t, q (nq), v (nv), then per contact N_k, F_k (normal and friction force; for Moreau–Jean
+  /// the impulses of the step that ends at the row divided by its length, at t = 0 those of the
+  /// first step), per joint friction its reaction and friction, then what the route adds.
   Eigen::MatrixXd history;
+  std::vector<std::string> columns;
   Eigen::VectorXd final_q, final_v;
+
+  /// Index of the named column, or −1.
+  Eigen::Index column(std::string_view name) const;
+  /// Ends the run with `s` and `why` (the first failure is kept).
+  void fail(RunStatus s, std::string why);
 };
 
 /// A stick/slip change: its time and kind ("stick", "slip+", "slip-").
 using ModeChange = std::pair<double, std::string>;
 /// The run's stick/slip changes in order (impacts, openings and closings left out).
 /// With element ≥ 0, only those of that contact (or joint friction: index after the contacts).
-std::vector<ModeChange> modeChanges(const NonsmoothRun& run, int element = -1);
+std::vector<ModeChange> modeChanges(const RunResult& run, int element = -1);
 /// Max |Δt| between two lists of changes matched one to one with equal kinds; +∞ when they
 /// cannot be matched (different counts or kinds).
 double maxModeTimeError(const std::vector<ModeChange>& changes,

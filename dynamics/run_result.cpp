@@ -1,4 +1,4 @@
-#include "dynamics/nonsmooth/nonsmooth_run.hpp"
+#include "dynamics/run_result.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +28,31 @@ std::string_view toString(EventKind k) {
   return "?";
 }
 
-std::vector<ModeChange> modeChanges(const NonsmoothRun& run, int element) {
+std::string_view toString(RunStatus s) {
+  switch (s) {
+    case RunStatus::kOk: return "ok";
+    case RunStatus::kContactSolverFailure: return "contact-solver-failure";
+    case RunStatus::kIntegratorFailure: return "integrator-failure";
+    case RunStatus::kNoConsistentMode: return "no-consistent-mode";
+    case RunStatus::kNotConverged: return "not-converged";
+    case RunStatus::kEnergyIncrease: return "energy-increase";
+    case RunStatus::kLimitReached: return "limit-reached";
+  }
+  return "?";
+}
+
+Eigen::Index RunResult::column(std::string_view name) const {
+  const auto it = std::find(columns.begin(), columns.end(), name);
+  return it == columns.end() ? -1 : Eigen::Index(it - columns.begin());
+}
+
+void RunResult::fail(RunStatus s, std::string why) {
+  if (!ok()) return;
+  status = s;
+  message = std::move(why);
+}
+
+std::vector<ModeChange> modeChanges(const RunResult& run, int element) {
   std::vector<ModeChange> changes;
   for (const ContactEvent& e : run.events)
     if ((element < 0 || e.contact == element) &&
