@@ -1,11 +1,10 @@
 // stickslip compare SCENARIO --methods M1,M2[,..] [--out-dir D] [--plot] [--json]
 //                            [--outputs C1,C2,..] [--t-end T] [--solver S] [--set K=V]... [--force]
-// Runs each method through `stickslip run` in this process (its --json and --out), then reads
-// the CSVs back: a table of the methods' figures, the deviations of the chosen outputs from the
-// first method, and with --plot gnuplot figures (scripts beside them).
+// Runs each method on the scenario in this process (mechanisms/run_scenario.hpp) and keeps the
+// results in memory: a table of the methods' figures, the deviations of the chosen outputs from
+// the first method, each run's CSV, and with --plot gnuplot figures (scripts beside them).
 #include <unistd.h>
 
-#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -20,25 +19,17 @@
 #include "cli/compare_data.hpp"
 #include "cli/compare_plots.hpp"
 #include "cli/output.hpp"
+#include "cli/run_options.hpp"
+#include "cli/run_output.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
+#include "mechanisms/run_scenario.hpp"
 
 namespace stickslip::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-/// Velocity below which a penalty (regularized) run counts as sticking when it reports no
-/// stick modes itself; the penalty route estimates its modes with the same value
-/// (PenaltyRouteOptions::stick_velocity).
-constexpr double kStickVelocity = 1e-3;  // [m/s]
-/// Length of the trial run that checks each method is available before any real run [s].
-constexpr double kProbeTime = 1e-4;
-
-const std::vector<std::string>& methodNames() {
-  static const std::vector<std::string> names{"event-driven", "moreau-jean", "penalty",
-                                              "minimal-form"};
-  return names;
-}
+const std::vector<std::string>& methodNames() { return mechanisms::routeNames(); }
 
 struct MethodSpec {
   std::string label;     ///< as given: "penalty:ambrosio"
@@ -101,27 +92,18 @@ std::vector<std::string> movingCoordinates(const Series& s) {
 
 struct Outcome {
   MethodSpec spec;
-  int code = 0;
   bool ok = false;
-  std::string message;
-  nlohmann::json json;  ///< the run's own JSON object (null if it printed none)
+  std::string status, message;
+  std::optional<mechanisms::ScenarioRun> run;
   std::optional<Series> series;
-  std::string status;
-  double cpu = NAN, friction_work = NAN, stick_fraction = NAN;
-  long steps = -1, events = -1, lcp_solves = -1, transitions = -1;
-  bool stick_exact = false;
-  bool friction_work_from_run =
-      false;  ///< reported by the run, not estimated from its CSV  ///< stick figures from the
-              ///< run's own modes, not a velocity threshold
+  double friction_work = NAN;
+  bool friction_work_from_run = false;  ///< reported by the run, not estimated from its samples
   std::map<std::string, Deviation> deviations;
 };
 
 /// `stickslip run` arguments for one method.
-std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& m,
-                                 std::optional<double> t_end, const std::string& csv) {
-  std::vector<std::string> a{
-      "run",    vm["scenario"].as<std::string>(), "--method", m.method, "--json", "--out", csv,
-      "--force"};
+std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& m, std::optional<double> t_end) {
+  std::vector<std::string> a{"--method", m.method};
   if (!m.friction.empty()) a.insert(a.end(), {"--friction", m.friction});
   if (t_end) {
     std::ostringstream t;
@@ -129,37 +111,7 @@ std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& 
     a.insert(a.end(), {"--t-end", t.str()});
   }
   if (vm.count("solver")) a.insert(a.end(), {"--solver", vm["solver"].as<std::string>()});
-  if (vm.count("set"))
-    for (const auto& kv : vm["set"].as<std::vector<std::string>>())
-      a.insert(a.end(), {"--set", kv});
   return a;
-}
-
-/// The message of a run's stderr: its first line without the "stickslip run: " prefix.
-std::string firstLine(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  const std::string prefix = "stickslip run: ";
-  if (line.starts_with(prefix)) line = line.substr(prefix.size());
-  return line;
-}
-
-nlohmann::json lastJsonLine(const std::string& out) {
-  std::istringstream in(out);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty() && line.front() == '{') last = line;
-  if (last.empty()) return nullptr;
-  try {
-    return nlohmann::json::parse(last);
-  } catch (const nlohmann::json::exception&) {
-    return nullptr;
-  }
-}
-
-template <class T>
-T field(const nlohmann::json& j, const char* key, T fallback) {
-  if (j.is_object() && j.contains(key) && j[key].is_number()) return j[key].get<T>();
-  return fallback;
 }
 
 std::string fixed(double x, int precision) {
@@ -174,11 +126,10 @@ std::string sci(double x) {
   s << std::scientific << std::setprecision(3) << x;
   return s.str();
 }
-std::string count(long n) { return n < 0 ? "-" : std::to_string(n); }
-/// '~' marks a count from the velocity threshold rather than the run's own modes.
+/// '~' marks a count estimated from the samples (the penalty route's modes).
 std::string transitionsText(const Outcome& r) {
-  std::string s = r.stick_exact || r.transitions < 0 ? std::string() : std::string("~");
-  return s.append(count(r.transitions));
+  if (!r.run) return "-";
+  return (r.run->penalty ? "~" : "") + std::to_string(r.run->stick.transitions);
 }
 
 void declare(po::options_description& o, po::positional_options_description& p) {
@@ -204,14 +155,11 @@ void declare(po::options_description& o, po::positional_options_description& p) 
 }
 
 int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
-  // Files are named after the scenario, or after a scenario file's stem; the built-in kind it
-  // runs (its run JSON's "scenario") picks the column names and default outputs.
+  // Files are named after the scenario, or after a scenario file's stem.
   const std::string argument = vm["scenario"].as<std::string>();
-  const fs::path as_path(argument);
-  const bool is_file = argument.find('/') != std::string::npos || as_path.extension() == ".yaml" ||
-                       as_path.extension() == ".yml";
-  const std::string scenario = is_file ? as_path.stem().string() : argument;
-  std::string kind;
+  mechanisms::Scenario sc = mechanisms::loadScenario(argument);
+  if (vm.count("set")) mechanisms::applySettings(sc, vm["set"].as<std::vector<std::string>>());
+  const std::string scenario = sc.source.empty() ? argument : fs::path(argument).stem().string();
   std::vector<MethodSpec> specs = parseMethods(vm["methods"].as<std::string>(), scenario);
   const std::string dir =
       vm.count("out-dir") ? vm["out-dir"].as<std::string>() : "compare-" + scenario;
@@ -242,32 +190,17 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
         throw std::invalid_argument("--out-dir " + dir + ": " + f +
                                     " exists; pass --force to overwrite it");
 
-  // A short trial run of every method finds unavailable methods (and other bad input) before
-  // anything runs; its CSV header gives the columns the outputs are checked against.
-  static std::atomic<int> probe_counter{0};
+  // Every method is resolved before anything runs: a route that cannot take the mechanism (and
+  // any other bad input) is reported at once, and the columns each will write are known.
+  std::vector<std::unique_ptr<mechanisms::ScenarioRunner>> runners;
   std::vector<std::string> unavailable;
-  std::vector<std::vector<std::string>> probe_columns;
   for (const auto& s : specs) {
-    const fs::path probe =
-        fs::temp_directory_path() / ("stickslip-compare-" + std::to_string(getpid()) + "-" +
-                                     std::to_string(probe_counter++) + ".csv");
-    std::ostringstream o, e;
-    const double t = t_end ? std::min(*t_end, kProbeTime) : kProbeTime;
-    const int code = dispatch(runArgs(vm, s, t, probe.string()), o, e);
-    if (code == kExitInput) unavailable.push_back(s.label + ": " + firstLine(e.str()));
-    const nlohmann::json pj = lastJsonLine(o.str());
-    if (kind.empty() && pj.is_object() && pj.contains("scenario") && pj["scenario"].is_string())
-      kind = pj["scenario"].get<std::string>();
-    probe_columns.emplace_back();
     try {
-      if (fs::exists(probe))
-        probe_columns.back() = readSeries(probe.string()).names;
-    } catch (const std::invalid_argument&) {
+      runners.push_back(std::make_unique<mechanisms::ScenarioRunner>(sc, runSettings(sc, runArgs(vm, s, t_end))));
+    } catch (const std::invalid_argument& e) {
+      unavailable.push_back(s.label + ": " + e.what());
     }
-    std::error_code ec;
-    fs::remove(probe, ec);
   }
-  if (kind.empty()) kind = scenario;
   if (!unavailable.empty()) {
     std::string msg = "--methods: not available for '" + scenario + "':";
     for (const auto& u : unavailable) msg += "\n  " + u;
@@ -275,27 +208,25 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   }
   std::vector<std::string> outputs;
   const bool outputs_given = vm.count("outputs") > 0;
+  const std::vector<std::string> first_columns = runners.front()->columns();
   if (outputs_given) {
     outputs = splitList(vm["outputs"].as<std::string>());
     for (const auto& o : outputs) {
       bool found = false;
-      for (const auto& cols : probe_columns)
+      for (const auto& r : runners) {
+        const auto cols = r->columns();
         found = found || std::find(cols.begin(), cols.end(), o) != cols.end();
+      }
       if (!found) {
         std::string cols;
-        for (std::size_t c = 1; c < probe_columns.front().size(); ++c)
-          cols += (c > 1 ? ", " : "") + probe_columns.front()[c];
+        for (std::size_t c = 1; c < first_columns.size(); ++c) cols += (c > 1 ? ", " : "") + first_columns[c];
         throw std::invalid_argument("--outputs: no method writes a column '" + o + "' (" +
                                     specs.front().label + " writes " + cols + ")");
       }
     }
-  } else {  // the built-in's own choice, where the runs write it
-    const auto& builtins = mechanisms::rigidScenarios();
-    const auto info = std::find_if(builtins.begin(), builtins.end(), [&](const auto& i) { return i.name == kind; });
-    if (info != builtins.end())
-      for (const auto& o : info->compare_outputs)
-        if (std::find(probe_columns.front().begin(), probe_columns.front().end(), o) != probe_columns.front().end())
-          outputs.push_back(o);
+  } else if (!sc.model) {  // the built-in's own choice, where the runs write it
+    for (const auto& o : mechanisms::rigidScenarioInfo(sc.name).compare_outputs)
+      if (std::find(first_columns.begin(), first_columns.end(), o) != first_columns.end()) outputs.push_back(o);
   }
 
   try {
@@ -304,66 +235,35 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     throw std::invalid_argument("--out-dir " + dir + ": " + e.code().message());
   }
   std::vector<Outcome> results;
-  for (const auto& s : specs) {
+  for (std::size_t i = 0; i < specs.size(); ++i) {
     Outcome r;
-    r.spec = s;
-    const std::string csv = (fs::path(dir) / s.file).string();
+    r.spec = specs[i];
     // Progress only for a person watching (DESIGN 6: stderr, when it is a terminal).
-    if (&err == &std::cerr && isatty(STDERR_FILENO) != 0)
-      err << "compare: running " << s.label << " …\n";
-    std::ostringstream o, e;
-    r.code = dispatch(runArgs(vm, s, t_end, csv), o, e);
-    r.json = lastJsonLine(o.str());
-    r.ok = r.code == kExitOk && !r.json.is_null();
-    r.status = r.json.is_object() && r.json.contains("status")
-                   ? r.json["status"].get<std::string>()
-                   : std::string(r.ok ? "ok" : "failed");
-    if (!r.ok) r.status = "failed (" + r.status + ")";
-    r.message = r.json.is_object() && r.json.contains("message")
-                    ? r.json["message"].get<std::string>()
-                    : "";
-    if (r.message.empty() && !r.ok) r.message = firstLine(e.str());
-    r.cpu = field<double>(r.json, "cpu_seconds", NAN);
-    r.steps = field<long>(r.json, "steps", -1);
-    r.lcp_solves = field<long>(r.json, "lcp_solves", -1);
-    if (r.json.is_object() && r.json.contains("events") && r.json["events"].is_array())
-      r.events = long(r.json["events"].size());
-    else
-      r.events = field<long>(r.json, "contact_events", field<long>(r.json, "closings", -1));
-    try {
-      if (fs::exists(csv)) r.series = readSeries(csv);
-    } catch (const std::invalid_argument& ex) {
-      r.ok = false;
-      r.message += (r.message.empty() ? "" : "; ") + std::string(ex.what());
-    }
-    if (r.json.is_object() && r.json.contains("transitions")) {
-      r.transitions = field<long>(r.json, "transitions", -1);
-      r.stick_fraction = field<double>(r.json, "stick_fraction", NAN);
-      r.stick_exact = !r.json.contains("stick_velocity");  // the penalty route estimates its modes
-    } else if (r.series) {
-      const SampledStick st = sampledStick(*r.series, kStickVelocity);
-      r.transitions = st.transitions;
-      if (st.transitions >= 0) r.stick_fraction = st.fraction;
-    }
-    // The run's own friction work when it reports one (Moreau–Jean: every step), else the
-    // CSV samples' trapezoidal estimate.
-    r.friction_work = field<double>(r.json, "friction_work", NAN);
+    if (&err == &std::cerr && isatty(STDERR_FILENO) != 0) err << "compare: running " << r.spec.label << " …\n";
+    r.run = runners[i]->run();
+    const dynamics::RunResult& result = r.run->result;
+    r.ok = result.ok();
+    r.status = std::string(dynamics::toString(result.status));
+    r.message = result.message;
+    writeRunCsv((fs::path(dir) / r.spec.file).string(), *r.run);
+    r.series = Series{result.columns, result.history};
+    // The run's own friction work when it reports one, else the samples' trapezoidal estimate.
+    r.friction_work = result.friction_work;
     r.friction_work_from_run = std::isfinite(r.friction_work);
-    if (!r.friction_work_from_run && r.series) r.friction_work = frictionWork(*r.series);
+    if (!r.friction_work_from_run) r.friction_work = frictionWork(*r.series);
     results.push_back(std::move(r));
   }
-  const Series* reference = results.front().series ? &*results.front().series : nullptr;
-  if (!outputs_given && outputs.empty() && reference) outputs = movingCoordinates(*reference);
+  const Series* reference = &*results.front().series;
+  if (!outputs_given && outputs.empty()) outputs = movingCoordinates(*reference);
   for (auto& r : results)
-    if (reference && r.series)
-      for (const auto& o : outputs) r.deviations[o] = deviation(*reference, *r.series, o);
+    for (const auto& o : outputs) r.deviations[o] = deviation(*reference, *r.series, o);
 
   // Figures.
   std::vector<std::string> figures, plot_failures;
   if (plot) {
     std::vector<PlotSource> sources;
     for (const auto& r : results)
-      if (r.series) sources.push_back({r.spec.label, r.spec.file, &*r.series});
+      sources.push_back({r.spec.label, r.spec.file, &*r.series});
     if (!sources.empty()) {
       for (const auto& name : writePlotScripts(dir, scenario, sources, outputs)) {
         std::string log;
@@ -384,27 +284,28 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       for (const auto& [name, d] : r.deviations)
         dev[name] = {
             {"max", finiteOrNull(d.max_abs)}, {"rms", finiteOrNull(d.rms)}, {"samples", d.samples}};
-      methods.push_back(
-          {{"label", r.spec.label},
-           {"method", r.spec.method},
-           {"friction", r.spec.friction},
-           {"csv", (fs::path(dir) / r.spec.file).string()},
-           {"status", r.ok ? "ok" : "failed"},
-           {"run_status", r.status},
-           {"message", r.message},
-           {"exit_code", r.code},
-           {"cpu_seconds", finiteOrNull(r.cpu)},
-           {"steps", r.steps < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.steps)},
-           {"events", r.events < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.events)},
-           {"lcp_solves",
-            r.lcp_solves < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.lcp_solves)},
-           {"transitions",
-            r.transitions < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.transitions)},
-           {"stick_fraction", finiteOrNull(r.stick_fraction)},
-           {"stick_from", r.stick_exact ? "modes" : "velocity-threshold"},
-           {"friction_work", finiteOrNull(r.friction_work)},
-           {"friction_work_from", r.friction_work_from_run ? "run" : "csv-samples"},
-           {"deviations", dev}});
+      const dynamics::RunResult& res = r.run->result;
+      nlohmann::json m{{"label", r.spec.label},
+                       {"method", r.spec.method},
+                       {"friction", r.spec.friction},
+                       {"csv", (fs::path(dir) / r.spec.file).string()},
+                       {"status", r.status},
+                       {"message", r.message},
+                       {"cpu_seconds", res.cpu_seconds},
+                       {"steps", res.steps},
+                       {"events", res.events.size()},
+                       {"lcp_solves", res.lcp_solves},
+                       {"transitions", r.run->stick.transitions},
+                       {"stick_fraction", r.run->stick.stick_fraction},
+                       {"stick_from", r.run->penalty ? "velocity-threshold" : "modes"},
+                       {"friction_work", finiteOrNull(r.friction_work)},
+                       {"friction_work_from", r.friction_work_from_run ? "run" : "samples"},
+                       {"energy_initial", finiteOrNull(r.run->energy_initial)},
+                       {"energy_final", finiteOrNull(r.run->energy_final)},
+                       {"deviations", dev}};
+      if (r.run->penalty) m["stick_velocity"] = r.run->penalty->stick_velocity;
+      for (const auto& a : r.run->analyses) m["analyses"].update(a.figures);
+      methods.push_back(std::move(m));
     }
     nlohmann::json figs = nlohmann::json::array();
     for (const auto& f : figures)
@@ -412,12 +313,11 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                       {"png", (fs::path(dir) / (f + ".png")).string()},
                       {"svg", (fs::path(dir) / (f + ".svg")).string()}});
     out << nlohmann::json{{"scenario", argument},
-                          {"built_in", kind},
+                          {"built_in", sc.model ? std::string() : sc.name},
                           {"status", all_ok && plot_failures.empty() ? "ok" : "failed"},
                           {"out_dir", dir},
                           {"reference", results.front().spec.label},
                           {"outputs", outputs},
-                          {"stick_velocity", kStickVelocity},
                           {"methods", methods},
                           {"figures", figs},
                           {"plot_failures", plot_failures}}
@@ -435,18 +335,16 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
         << "\n";
     for (const auto& r : results)
       out << std::left << std::setw(int(w)) << r.spec.label << std::right << std::setw(9)
-          << (r.ok ? "ok" : "FAILED") << std::setw(10) << fixed(r.cpu, 3) << std::setw(10)
-          << count(r.steps) << std::setw(8) << count(r.events) << std::setw(12)
-          << count(r.lcp_solves) << std::setw(13) << transitionsText(r) << std::setw(8)
-          << fixed(r.stick_fraction, 4) << std::setw(19) << sci(r.friction_work) << "\n";
+          << (r.ok ? "ok" : "FAILED") << std::setw(10) << fixed(r.run->result.cpu_seconds, 3) << std::setw(10)
+          << r.run->result.steps << std::setw(8) << r.run->result.events.size() << std::setw(12)
+          << r.run->result.lcp_solves << std::setw(13) << transitionsText(r) << std::setw(8)
+          << fixed(r.run->stick.stick_fraction, 4) << std::setw(19) << sci(r.friction_work) << "\n";
     for (const auto& r : results)
       if (!r.ok) out << "  " << r.spec.label << " failed: " << r.message << "\n";
     out << "stick: share of the run with a contact sticking, from the run's stick/slip modes; '~': "
-           "from |v_t| < "
-        << kStickVelocity
-        << " m/s (regularized friction)\nfriction work: -integral of F v_t dt; "
-           "Moreau-Jean: -sum of P_t v_t+ over its steps; others: trapezoidal rule on the CSV "
-           "samples (impulses at impacts not included)\n";
+           "estimated from |v_t| at the samples (regularized friction)\nfriction work: -integral of "
+           "F v_t dt as the run reports it (Moreau-Jean: -sum of P_t v_t+ over its steps), else the "
+           "trapezoidal rule on the samples (impulses at impacts not included)\n";
     if (results.size() > 1 && reference && !outputs.empty()) {
       std::size_t wo = 8;
       for (const auto& o : outputs) wo = std::max(wo, o.size() + columnUnit(o).size() + 3);

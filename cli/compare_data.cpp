@@ -2,10 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <limits>
-#include <stdexcept>
 
 namespace stickslip::cli {
 namespace {
@@ -16,81 +13,12 @@ bool endsWith(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
 
-std::vector<std::string> splitCsvLine(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"')
-      quoted = !quoted;
-    else if (c == ',' && !quoted)
-      fields.emplace_back();
-    else if (c != '\r')
-      fields.back() += c;
-  }
-  return fields;
-}
-
 }  // namespace
 
 int Series::column(std::string_view name) const {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return int(i);
   return -1;
-}
-
-std::string canonicalColumn(std::string_view file_name) {
-  std::string n(file_name);
-  std::erase(n, '"');
-  if (endsWith(n, ".F_n")) return n.substr(0, n.size() - 4) + ".N";
-  if (endsWith(n, ".F_t")) return n.substr(0, n.size() - 4) + ".F";
-  // The minimal form's joint friction (same sign as the rigid routes' F); its ".reaction" is
-  // |N| and keeps its name.
-  if (endsWith(n, ".friction")) return n.substr(0, n.size() - 9) + ".F";
-  return n;
-}
-
-Series readSeries(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::invalid_argument(path + ": cannot open");
-  Series s;
-  std::string line;
-  long line_no = 0;
-  std::vector<std::vector<double>> rows;
-  while (std::getline(f, line)) {
-    ++line_no;
-    if (line.empty() || line[0] == '#') continue;
-    const auto fields = splitCsvLine(line);
-    if (s.names.empty()) {
-      for (const auto& name : fields) {
-        s.file_names.push_back(name);
-        s.names.push_back(canonicalColumn(name));
-      }
-      if (s.names.front() != "t")
-        throw std::invalid_argument(path + ": expected the first column to be t, got '" +
-                                    s.names.front() + "'");
-      continue;
-    }
-    if (fields.size() != s.names.size())
-      throw std::invalid_argument(path + ":" + std::to_string(line_no) + ": expected " +
-                                  std::to_string(s.names.size()) + " fields, got " +
-                                  std::to_string(fields.size()));
-    std::vector<double> row;
-    for (const auto& field : fields) {
-      char* end = nullptr;
-      const double x = std::strtod(field.c_str(), &end);
-      if (end == field.c_str())
-        throw std::invalid_argument(path + ":" + std::to_string(line_no) + ": not a number: '" +
-                                    field + "'");
-      row.push_back(x);
-    }
-    rows.push_back(std::move(row));
-  }
-  if (s.names.empty()) throw std::invalid_argument(path + ": no header");
-  s.data.resize(Eigen::Index(rows.size()), Eigen::Index(s.names.size()));
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    for (std::size_t j = 0; j < rows[i].size(); ++j)
-      s.data(Eigen::Index(i), Eigen::Index(j)) = rows[i][j];
-  return s;
 }
 
 Deviation deviation(const Series& reference, const Series& other, const std::string& column) {
@@ -157,40 +85,17 @@ double frictionWork(const Series& s) {
   return work;
 }
 
-SampledStick sampledStick(const Series& s, double v_stick) {
-  SampledStick out;
-  const auto contacts = contactsWith(s, {"v_t"});
-  if (contacts.empty() || s.rows() == 0) return out;
-  out.transitions = 0;
-  std::vector<char> previous(contacts.size(), 0);
-  double stick_time = 0.0;
-  for (Eigen::Index i = 0; i < s.rows(); ++i) {
-    bool any = false;
-    for (std::size_t c = 0; c < contacts.size(); ++c) {
-      const int cn = s.column(contacts[c] + ".N");
-      const bool loaded = cn < 0 || std::abs(s.data(i, cn)) > 0.0;
-      const bool stick = loaded && std::abs(s.data(i, s.column(contacts[c] + ".v_t"))) < v_stick;
-      if (i > 0 && stick != bool(previous[c])) ++out.transitions;
-      previous[c] = stick;
-      any = any || stick;
-    }
-    if (any && i + 1 < s.rows()) stick_time += s.data(i + 1, 0) - s.data(i, 0);
-  }
-  const double span = s.data(s.rows() - 1, 0) - s.data(0, 0);
-  out.fraction = span > 0.0 ? stick_time / span : 0.0;
-  return out;
-}
-
 std::string columnUnit(std::string_view name) {
   if (name == "t") return "s";
-  for (std::string_view tail : {".x", ".y", ".e_x", ".e_y", "ecc_x", "ecc_y", "penetration"})
+  for (std::string_view tail : {".x", ".y", ".e_x", ".e_y"})
     if (endsWith(name, tail)) return "m";
-  if (endsWith(name, ".theta") || name == "crank_angle") return "rad";
-  for (std::string_view tail : {".vx", ".vy", ".v_t", "v_t"})
+  if (endsWith(name, ".theta")) return "rad";
+  for (std::string_view tail : {".vx", ".vy", ".v_t"})
     if (endsWith(name, tail)) return "m/s";
   if (endsWith(name, ".omega")) return "rad/s";
-  for (std::string_view tail : {".N", ".F", "F_n", "F_t"})
+  for (std::string_view tail : {".N", ".F", ".reaction"})
     if (endsWith(name, tail)) return "N";
+  if (name == "energy") return "J";
   return "";
 }
 

@@ -7,8 +7,129 @@
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
+#include "mechanisms/scenario_data.hpp"
 
 namespace stickslip::cli {
+
+void declareRunOptions(po::options_description& o, po::positional_options_description& p) {
+  std::string laws;
+  for (std::string_view n : dynamics::frictionLawNames()) laws += (laws.empty() ? "" : ", ") + std::string(n);
+  std::string scenarios;
+  for (const auto& s : mechanisms::builtinScenarioNames()) scenarios += (scenarios.empty() ? "" : ", ") + s;
+  o.add_options()("scenario", po::value<std::string>()->required(),
+                  ("a scenario file (.yaml) or a built-in scenario: " + scenarios).c_str())(
+      "method", po::value<std::string>(),
+      "event-driven, moreau-jean (rigid contacts with set-valued Coulomb), penalty (contacts made "
+      "compliant, set-valued Coulomb replaced by --friction's law) or minimal-form (Blajer's reduction: "
+      "one degree of freedom, constraints that stay closed); a route that cannot take the mechanism says "
+      "why; default: the scenario's own (stickslip list), event-driven for a model file")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "KEY=VALUE: change a parameter of the mechanism (parameters.NAME, see stickslip show) or a run "
+      "setting (run.OPTION, as the options here with '_' for '-'); repeatable")(
+      "solver", po::value<std::string>()->default_value("lemke"),
+      "contact problems of the nonsmooth methods: lemke, trial-and-error (event-driven, one "
+      "contact), siconos-<fc2d solver>")(
+      "theta", po::value<double>()->default_value(0.5), "Moreau-Jean theta in [0.5, 1]")(
+      "tolerance", po::value<double>()->default_value(1e-10),
+      "CVODE's relative tolerance: event-driven and minimal form (default 1e-10; 1e-8 with compliant "
+      "contacts), the penalty route's BDF")(
+      "event-tolerance", po::value<double>()->default_value(1e-10), "event-driven: event location [s]")(
+      "friction", po::value<std::string>()->default_value("linear"),
+      ("the law of the penalty route in place of set-valued Coulomb, or none (default: the scenario's "
+       "own): " + laws +
+       "; the nonsmooth routes of zheng-*: coulomb-stiction (dry, mu < mu_s; default), coulomb (dry, "
+       "mu = mu_s), ambrosio (modified Coulomb) or none").c_str())(
+      "table", po::bool_switch(),
+      "roller-crank: run the review's six friction models and print the Table 4 analogue "
+      "(relative CPU time, steps, max F/N, chatter in the initial stick phase)")(
+      "integrator", po::value<std::string>()->default_value("rk4"),
+      "the penalty route's: rk4 (fixed step; every law) or bdf (CVODE; smooth laws only); default: "
+      "rk4 for the laws with a jump at v = 0, bdf for the others (a BDF failure is redone with rk4)")(
+      "t-end", po::value<double>()->default_value(20.0), "end time [s]")(
+      "dt", po::value<double>()->default_value(1e-5), "RK4 step of the penalty route (default 1e-5), or the "
+      "Moreau-Jean step (default per scenario) [s]")(
+      "output-dt", po::value<double>(),
+      "history sampling [s]: > 0 (event-driven: events add rows), Moreau-Jean also 0 (every step); "
+      "default 1e-3")(
+      "out", po::value<std::string>(), "write the history as CSV, every route the same columns (t, q, v, "
+      "each contact's N, F, each joint friction's reaction, F, the route's own, each contact's v_t, "
+      "each joint friction's v_t, energy; the JSON's `columns`)")(
+      "force", po::bool_switch(), "overwrite --out if it exists")(
+      "ideal", po::bool_switch(), "built-ins with a clearance joint: an ideal revolute in its place (the reference)")(
+      "json", po::bool_switch(), "print one JSON object on stdout");
+  p.add("scenario", 1);
+}
+
+
+po::variables_map withRunSettings(const po::variables_map& given, const mechanisms::Scenario& scenario) {
+  po::options_description opts;
+  po::positional_options_description pos;
+  declareRunOptions(opts, pos);
+  std::vector<std::string> keys;  // what a run: section may set
+  for (const auto& o : opts.options())
+    if (o->long_name() != "scenario" && o->long_name() != "set" && o->long_name() != "force") {
+      keys.push_back(o->long_name());
+      std::replace(keys.back().begin(), keys.back().end(), '-', '_');
+    }
+  po::variables_map vm = given;
+  for (const mechanisms::RunSetting& r : scenario.run) {
+    const std::string where = "run." + r.key;
+    std::string option = r.key;
+    std::replace(option.begin(), option.end(), '_', '-');
+    if (std::find(keys.begin(), keys.end(), r.key) == keys.end())
+      throw mechanisms::InputError(mechanisms::located(
+          r.origin, r.line, where,
+          (r.key == "force" ? std::string("overwriting files is only asked for on the command line (--force)")
+                            : "unknown run option" + mechanisms::didYouMean(r.key, keys))));
+    std::vector<std::string> args{"--" + option};
+    if (opts.find(option, false).semantic()->max_tokens() == 0) {  // a switch: true or false
+      if (r.value != "true" && r.value != "false")
+        throw mechanisms::InputError(mechanisms::located(r.origin, r.line, where, "expected true or false, got '" + r.value + "'"));
+      if (r.value == "false") continue;
+    } else {
+      args.push_back(r.value);
+    }
+    try {
+      po::store(po::command_line_parser(args).options(opts).run(), vm);
+    } catch (const po::error& e) {
+      throw mechanisms::InputError(mechanisms::located(r.origin, r.line, where, e.what()));
+    }
+  }
+  po::notify(vm);
+  return vm;
+}
+
+void rethrowLocated(const std::invalid_argument& e, const po::variables_map& given,
+                                 const mechanisms::Scenario& scenario) {
+  const std::string what = e.what();
+  for (const mechanisms::RunSetting& r : scenario.run) {
+    std::string option = r.key;
+    std::replace(option.begin(), option.end(), '_', '-');
+    const bool on_command_line = given.count(option) && !given[option].defaulted();
+    if (what.starts_with("--" + option + ":") && !on_command_line)
+      throw mechanisms::InputError(mechanisms::located(r.origin, r.line, "run." + r.key, what.substr(option.size() + 4)));
+  }
+  throw e;
+}
+
+
+mechanisms::RunSettings runSettings(const po::variables_map& vm) {
+  const auto given = [&](const char* o) { return vm.count(o) && !vm[o].defaulted(); };
+  mechanisms::RunSettings s;
+  if (vm.count("method")) s.route = mechanisms::parseRoute(vm["method"].as<std::string>());
+  if (given("t-end")) s.t_end = vm["t-end"].as<double>();
+  if (given("dt")) s.dt = vm["dt"].as<double>();
+  if (vm.count("output-dt")) s.output_dt = vm["output-dt"].as<double>();
+  if (given("tolerance")) s.tolerance = vm["tolerance"].as<double>();
+  s.event_tolerance = vm["event-tolerance"].as<double>();
+  s.theta = vm["theta"].as<double>();
+  s.solver = vm["solver"].as<std::string>();
+  if (given("friction")) s.friction = vm["friction"].as<std::string>();
+  if (given("integrator")) s.integrator = vm["integrator"].as<std::string>();
+  s.ideal = vm["ideal"].as<bool>();
+  return s;
+}
+
 
 std::string outputPath(const po::variables_map& vm) {
   if (!vm.count("out")) return {};
@@ -40,6 +161,23 @@ dynamics::PenaltyIntegrationOptions::Integrator penaltyIntegrator(std::string_vi
   if (name == "bdf") return Integrator::kBdf;
   if (name == "rk4") return Integrator::kRk4;
   throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + std::string(name) + "'");
+}
+
+mechanisms::RunSettings runSettings(const mechanisms::Scenario& scenario, const std::vector<std::string>& args) {
+  po::options_description opts;
+  po::positional_options_description pos;
+  declareRunOptions(opts, pos);
+  std::vector<std::string> all{"--scenario", scenario.name};
+  all.insert(all.end(), args.begin(), args.end());
+  po::variables_map given;
+  po::store(po::command_line_parser(all).options(opts).run(), given);
+  try {
+    return runSettings(withRunSettings(given, scenario));
+  } catch (const mechanisms::InputError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    rethrowLocated(e, given, scenario);
+  }
 }
 
 }  // namespace stickslip::cli

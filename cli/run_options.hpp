@@ -1,5 +1,6 @@
 #pragma once
-/// \file Options that several `stickslip run` scenarios read the same way.
+/// \file `stickslip run`'s options, which `compare` and `sweep` pass on: their declaration, the
+/// scenario's `run:` section merged under them, and their meaning as mechanisms::RunSettings.
 
 #include <string>
 #include <string_view>
@@ -8,9 +9,30 @@
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
 #include "dynamics/penalty_contact.hpp"
+#include "mechanisms/run_scenario.hpp"
 #include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::cli {
+
+void declareRunOptions(po::options_description& o, po::positional_options_description& p);
+
+/// The options with the scenario's run settings (file, then --set run.*) stored after the
+/// command line, so that an option given on the command line wins. Throws InputError naming
+/// the file, line and key of a bad run: entry.
+po::variables_map withRunSettings(const po::variables_map& given, const mechanisms::Scenario& scenario);
+
+/// The run options given (on the command line or in the scenario's run: section) as settings;
+/// what is left out takes the scenario's defaults.
+mechanisms::RunSettings runSettings(const po::variables_map& vm);
+
+/// Rethrows an error about an option ("--friction: ...") as an InputError located at the
+/// scenario file's line when the value came from the file rather than the command line.
+[[noreturn]] void rethrowLocated(const std::invalid_argument& e, const po::variables_map& given,
+                                 const mechanisms::Scenario& scenario);
+
+/// The settings of `stickslip run SCENARIO ARGS...` (with the scenario's run: section); the
+/// errors as run's.
+mechanisms::RunSettings runSettings(const mechanisms::Scenario& scenario, const std::vector<std::string>& args);
 
 /// --out: its path, or "" without it. Throws std::invalid_argument when the file exists and
 /// --force was not given: nothing the user wrote is overwritten without asking.

@@ -85,7 +85,7 @@ int runTable(const mechanisms::RollerCrank& rc, const mechanisms::RollerCrankOpt
 
 int runRollerCrank(const po::variables_map& vm, const mechanisms::Scenario& scenario, std::ostream& out,
                    std::ostream& err) {
-  const std::string method = vm["method"].as<std::string>();
+  const std::string method = vm.count("method") ? vm["method"].as<std::string>() : "penalty";
   if (method != "penalty")
     throw std::invalid_argument("--table: the review's six models run by the penalty route, not " + method +
                                 "; drop --method or --table");

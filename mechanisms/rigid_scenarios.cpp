@@ -11,6 +11,7 @@
 #include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/muvengei.hpp"
 #include "mechanisms/roller_crank.hpp"
+#include "mechanisms/scenario_analyses.hpp"
 #include "mechanisms/scenario_file.hpp"
 #include "mechanisms/zheng.hpp"
 
@@ -28,7 +29,8 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
                              .zero_velocity = 1e-5,
                              .penalty_friction = "ambrosio",
                              .compare_outputs = {"crank.theta", "crank.omega", "slider.x", "clearance-A.N",
-                                                 "clearance-A.F", "clearance-A.v_t"}};
+                                                 "clearance-A.F", "clearance-A.v_t"},
+                             .analyses = {zhengCrankHold}};
   };
   static const std::vector<RigidScenarioInfo> all{
       {.name = "belt",
@@ -36,13 +38,19 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
        .t_end = 20.0,
        .h = 1e-4,
        .default_method = "penalty",
-       .compare_outputs = {"block.x", "block.vx", "block-belt.F"}},
+       .compare_outputs = {"block.x", "block.vx", "block-belt.F"},
+       .analyses = {beltExactChanges}},
       {.name = "dupont",
        .summary = "Dupont's two masses (Blajer & Markiewicz Fig. 4): friction in a slot whose normal force changes sign",
        .t_end = 10.0,
        .h = 1e-4,
-       .compare_outputs = {"m1.x", "m1.vx", "m2.y", "m2.vy"}},
-      {"incline", "block on a 0.2 rad slope, mu_s = 0.4, pushed by 8 sin(2t) N along it: alternates stick and slip", 10.0, 1e-4},
+       .compare_outputs = {"m1.x", "m1.vx", "m2.y", "m2.vy"},
+       .analyses = {dupontExactChanges}},
+      {.name = "incline",
+       .summary = "block on a 0.2 rad slope, mu_s = 0.4, pushed by 8 sin(2t) N along it: alternates stick and slip",
+       .t_end = 10.0,
+       .h = 1e-4,
+       .analyses = {inclineExactChanges}},
       {"ball", "disk dropped from 1 m with e = 0.5 and 2 m/s forward, mu = 0.3: bounces, slides, then rolls", 3.0, 1e-4},
       {.name = "flores-translational",
        .summary = "Flores, Leine & Glocker's slider-crank with a translational clearance joint (DESIGN 7)",
@@ -55,7 +63,8 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
        .summary = "journal dropped spinning into a bearing with 0.1 mm clearance (review Table 5) as a rigid clearance joint: impacts e = 0.9, Coulomb mu = 0.1",
        .t_end = 0.25,
        .h = 1e-5,
-       .passive = true},
+       .passive = true,
+       .analyses = {journalBearingMotion}},
       zheng("zheng-torque", "Zheng et al. Example I: slider-crank, clearance joint in permanent contact, torque 0.5 sin(2 pi t), mu = 0.10, mu_s = 0.11", 2.0),
       zheng("zheng-rheonomic", "Zheng et al. Example II: the crank driven as 0.5 sin(2 pi t) rad, mu = 0.05, mu_s = 0.055", 2.0),
       zheng("zheng-equilibrium", "Zheng et al. Example III: the free slider-crank at rest at theta1 = pi - 0.01; dry Coulomb mu = 0.15, mu_s = 0.2 holds it", 5.0),
@@ -65,7 +74,7 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
       // with the bearing wall rigid (Newton's e = c_e) and the roller held on the ground by
       // a bilateral contact with Table 3's mu_s, mu_k.
       {.name = "journal-bearing", .summary = scenarioSummary("journal-bearing"), .t_end = 0.25, .h = 1e-5,
-       .default_method = "penalty", .passive = true},
+       .default_method = "penalty", .passive = true, .analyses = {journalBearingMotion}},
       {.name = "roller-crank", .summary = scenarioSummary("roller-crank"), .t_end = 2.0, .h = 1e-4, .default_method = "penalty"},
       // Two crank revolutions at 2500 rpm, as the penalty run; the clearance joint rigid.
       {.name = "muvengei-lugre", .summary = scenarioSummary("muvengei-lugre"), .t_end = 0.048, .h = 1e-6, .default_method = "penalty"},

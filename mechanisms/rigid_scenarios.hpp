@@ -2,15 +2,25 @@
 /// \file The built-in scenarios of the nonsmooth formulations, by name, with their default
 /// data and the run settings they are meant for.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "dynamics/minimal_form_route.hpp"
+#include "dynamics/run_result.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "mechanisms/scenario_data.hpp"
 
 namespace stickslip::mechanisms {
+
+struct Scenario;     // scenario_file.hpp
+struct ScenarioRun;  // run_scenario.hpp
+struct Analysis;     // run_scenario.hpp
+
+/// An analysis a built-in attaches to its runs (its paper's figures); nothing when it does not
+/// apply to the run (another route, another variant of the mechanism).
+using RunAnalysis = std::optional<Analysis> (*)(const Scenario&, const ScenarioRun&);
 
 struct RigidScenarioInfo {
   std::string name;
@@ -34,6 +44,8 @@ struct RigidScenarioInfo {
   /// The columns `compare` sets side by side unless told (the quantities its papers plot);
   /// empty: the first run's moving coordinates.
   std::vector<std::string> compare_outputs{};
+  /// The analyses attached to its runs, in the order they are reported.
+  std::vector<RunAnalysis> analyses{};
 };
 
 /// Every built-in rigid scenario, in the order `stickslip list` shows them.

@@ -271,7 +271,7 @@ TEST_CASE("stickslip run journal-bearing: penalty route, JSON with modes and imp
   std::string header;
   std::getline(f, header);
   CHECK(header == "t,journal.x,journal.y,journal.theta,journal.vx,journal.vy,journal.omega,"
-                  "journal-bearing.N,journal-bearing.F,journal-bearing.v_t,journal-bearing.e_x,journal-bearing.e_y");
+                  "journal-bearing.N,journal-bearing.F,journal-bearing.v_t,journal-bearing.e_x,journal-bearing.e_y,energy");
   // The bearing is centred at the origin: the eccentricity is the journal's position, below
   // the centre once it has fallen.
   int rows = 0;
@@ -279,7 +279,7 @@ TEST_CASE("stickslip run journal-bearing: penalty route, JSON with modes and imp
     std::vector<double> v;
     std::stringstream in(line);
     for (std::string cell; std::getline(in, cell, ',');) v.push_back(std::stod(cell));
-    REQUIRE(v.size() == 12);
+    REQUIRE(v.size() == 13);
     CHECK(v[10] == Approx(v[1]).margin(1e-15));
     CHECK(v[11] == Approx(v[2]).margin(1e-15));
     if (v[0] > 0.01) CHECK(v[11] < 0.0);

@@ -1,0 +1,364 @@
+#include "mechanisms/run_scenario.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+#include "dynamics/friction/make_friction_law.hpp"
+#include "dynamics/minimal_form.hpp"
+#include "dynamics/minimal_form_route.hpp"
+#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/penalty_route.hpp"
+#include "mechanisms/input_error.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
+
+namespace stickslip::mechanisms {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Run defaults of a model file: a compliant contact makes the phases stiff (BDF) and rules
+/// out Moreau–Jean, as for the built-ins; 1 s.
+RigidScenarioInfo modelInfo(const Scenario& s) {
+  RigidScenarioInfo info;
+  info.name = s.name;
+  info.summary = "a mechanism of its own, from " + s.source;
+  for (const dynamics::RigidContact& c : s.model->contacts)
+    info.stiff = info.stiff || c.normal == dynamics::RigidContact::Normal::kCompliant;
+  info.moreau_jean = !info.stiff;
+  return info;
+}
+
+/// The catalogue law by name with parameters `p`; an unknown name is an error naming --friction,
+/// the nearest law and the catalogue.
+std::unique_ptr<dynamics::FrictionLaw> catalogueLaw(std::string_view name, const dynamics::FrictionParameters& p) {
+  std::vector<std::string> names;
+  for (std::string_view n : dynamics::frictionLawNames()) names.emplace_back(n);
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string all;
+    for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("--friction: unknown friction law '" + std::string(name) + "'" +
+                                didYouMean(name, names) + " (catalogue: " + all + ")");
+  }
+  return dynamics::makeFrictionLaw(name, p);
+}
+
+bool anyFriction(const dynamics::RigidScenario& s) {
+  return !s.joint_friction.empty() ||
+         std::any_of(s.contacts.begin(), s.contacts.end(), [](const auto& c) { return c.frictional(); });
+}
+
+/// Appends the columns every route shares after its own (run_scenario.hpp): each contact's v_t
+/// (and a journal's e_x, e_y), each joint friction's ṡ, and the energy T + V.
+class SharedColumns {
+ public:
+  explicit SharedColumns(const dynamics::RigidScenario& s) : s_(s) {}
+  void names(std::vector<std::string>& out) const {
+    for (const auto& c : s_.contacts) {
+      out.push_back(c.name + ".v_t");
+      if (c.shape == dynamics::RigidContact::Shape::kJournalBearing) {
+        out.push_back(c.name + ".e_x");
+        out.push_back(c.name + ".e_y");
+      }
+    }
+    for (const auto& j : s_.joint_friction) out.push_back(j.name + ".v_t");
+    out.push_back("energy");
+  }
+  void append(dynamics::RunResult& r) {
+    std::vector<std::string> added;
+    names(added);
+    const Eigen::Index from = r.history.cols(), nq = s_.model.positionSize(), nv = s_.model.velocitySize();
+    r.history.conservativeResize(Eigen::NoChange, from + Eigen::Index(added.size()));
+    r.columns.insert(r.columns.end(), added.begin(), added.end());
+    Eigen::VectorXd q(nq), v(nv);
+    dynamics::ContactKinematics k;
+    for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
+      q = r.history.row(i).segment(1, nq).transpose();
+      v = r.history.row(i).segment(1 + nq, nv).transpose();
+      Eigen::Index c = from;
+      if (!s_.contacts.empty()) dynamics::evaluateContacts(s_.model, s_.contacts, r.history(i, 0), q, v, k, false);
+      for (std::size_t n = 0; n < s_.contacts.size(); ++n) {
+        r.history(i, c++) = k.sliding_velocity(Eigen::Index(n));
+        if (s_.contacts[n].shape == dynamics::RigidContact::Shape::kJournalBearing) {
+          // g = c − |e| and the contact's normal, the push on the journal, is −e/|e|
+          // (rigid_contact.cpp): e = −(c − g) n.
+          const Eigen::Vector2d e =
+              (k.gap(Eigen::Index(n)) - s_.contacts[n].journal_bearing.clearance()) * k.normal[n];
+          r.history(i, c++) = e.x();
+          r.history(i, c++) = e.y();
+        }
+      }
+      for (const auto& j : s_.joint_friction) r.history(i, c++) = j.rate(s_.model, v);
+      r.history(i, c++) = s_.model.kineticEnergy(v) + s_.model.potentialEnergy(q);
+    }
+  }
+
+ private:
+  const dynamics::RigidScenario& s_;
+};
+
+}  // namespace
+
+std::string_view toString(Route r) {
+  switch (r) {
+    case Route::kEventDriven: return "event-driven";
+    case Route::kMoreauJean: return "moreau-jean";
+    case Route::kPenalty: return "penalty";
+    case Route::kMinimalForm: return "minimal-form";
+  }
+  return "?";
+}
+
+const std::vector<std::string>& routeNames() {
+  static const std::vector<std::string> names{"event-driven", "moreau-jean", "penalty", "minimal-form"};
+  return names;
+}
+
+Route parseRoute(std::string_view name) {
+  for (std::size_t i = 0; i < routeNames().size(); ++i)
+    if (routeNames()[i] == name) return Route(i);
+  throw std::invalid_argument("--method: unknown method '" + std::string(name) +
+                              "' (expected event-driven, moreau-jean, penalty or minimal-form)" +
+                              didYouMean(name, routeNames()));
+}
+
+struct ScenarioRunner::Plan {
+  const Scenario* scenario = nullptr;
+  RunSettings settings;
+  Route route = Route::kEventDriven;
+  RigidScenarioInfo info;
+  double t_end = 1.0;
+  /// The mechanism the absolute routes run (unset for the minimal form).
+  std::unique_ptr<dynamics::RigidScenario> mechanism;
+  /// The minimal form's: its model, and the reduction built on it.
+  std::unique_ptr<dynamics::MinimalFormModel> minimal;
+  std::unique_ptr<dynamics::MinimalForm> form;
+  PenaltyChoice penalty;
+  dynamics::PenaltyRouteOptions penalty_options;
+};
+
+std::string routeRefusal(const Scenario& scenario, Route route) {
+  try {
+    RunSettings settings;
+    settings.route = route;
+    ScenarioRunner runner(scenario, settings);
+    return {};
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+}
+
+ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) : plan_(std::make_unique<Plan>()) {
+  Plan& p = *plan_;
+  p.scenario = &scenario;
+  p.settings = std::move(settings);
+  const RunSettings& o = p.settings;
+  p.info = scenario.model ? modelInfo(scenario) : rigidScenarioInfo(scenario.name);
+  p.route = o.route.value_or(parseRoute(p.info.default_method));
+  p.t_end = o.t_end.value_or(p.info.t_end);
+  for (const auto& [name, x] : {std::pair{"--t-end", o.t_end}, {"--dt", o.dt}, {"--tolerance", o.tolerance}})
+    if (x && !(*x > 0.0 && std::isfinite(*x)))
+      throw std::invalid_argument(std::string(name) + ": expected a number > 0, got " + exactNumber(*x));
+  if (!(o.event_tolerance > 0.0 && std::isfinite(o.event_tolerance)))
+    throw std::invalid_argument("--event-tolerance: expected a number > 0, got " + exactNumber(o.event_tolerance));
+  if (!(o.theta >= 0.5 && o.theta <= 1.0))
+    throw std::invalid_argument("--theta: expected a number in [0.5, 1], got " + exactNumber(o.theta));
+  if (o.output_dt) {
+    const bool every_step = p.route == Route::kMoreauJean && *o.output_dt == 0.0;
+    if (!(*o.output_dt > 0.0 || every_step) || !std::isfinite(*o.output_dt))
+      throw std::invalid_argument("--output-dt: expected a time step > 0 [s]" +
+                                  std::string(p.route == Route::kMoreauJean ? " or 0 (every step)" : "") + ", got " +
+                                  exactNumber(*o.output_dt));
+  }
+  if (o.integrator && *o.integrator != "bdf" && *o.integrator != "rk4")
+    throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + *o.integrator + "'");
+  if (scenario.model && o.ideal) throw std::invalid_argument("--ideal: a model file states its joints itself");
+  if (scenario.model && p.route != Route::kPenalty && o.friction)
+    throw std::invalid_argument("--friction: the law of the penalty route; a model file states its "
+                                "set-valued friction itself");
+
+  if (p.route == Route::kMinimalForm) {
+    p.minimal = std::make_unique<dynamics::MinimalFormModel>(
+        scenario.model ? dynamics::minimalFormModel(*scenario.model) : buildMinimalForm(scenario.name, scenario.data));
+    p.form = std::make_unique<dynamics::MinimalForm>(p.minimal->model, p.minimal->friction, p.minimal->options,
+                                                     p.minimal->x0);
+    return;
+  }
+  // The nonsmooth routes take a built-in's choice of friction; the penalty route puts
+  // --friction's law in place of set-valued Coulomb.
+  p.mechanism = std::make_unique<dynamics::RigidScenario>(
+      scenario.model ? *scenario.model
+                     : buildRigidScenario(scenario.name, scenario.data,
+                                          o.friction && p.route != Route::kPenalty ? *o.friction : "default", o.ideal,
+                                          p.route == Route::kMoreauJean));
+  const dynamics::RigidScenario& s = *p.mechanism;
+  if (p.route == Route::kMoreauJean && !p.info.moreau_jean)
+    for (const auto& c : s.contacts)
+      if (c.normal == dynamics::RigidContact::Normal::kCompliant)
+        throw std::invalid_argument("--method: moreau-jean takes rigid contacts (unilateral or bilateral); contact '" +
+                                    c.name + "' of '" + scenario.name +
+                                    "' is compliant, a force of its penetration (event-driven or penalty run it)");
+  if (p.route != Route::kPenalty) return;
+
+  dynamics::PenaltyRouteOptions& po = p.penalty_options;
+  const bool frictional = anyFriction(s);
+  po.friction_law = o.friction ? *o.friction : frictional ? p.info.penalty_friction : "none";
+  po.friction_parameters = penaltyFrictionParameters(scenario.data, scenario.friction);
+  po.passive = p.info.passive;
+  const bool jumps = po.friction_law != "none" && catalogueLaw(po.friction_law, po.friction_parameters)->jumpsAtZero();
+  if (o.friction && po.friction_law != "none" && !frictional)
+    throw std::invalid_argument("--friction: '" + scenario.name + "' has no set-valued friction for " +
+                                po.friction_law + " to replace (no contact or joint with mu_s or mu_k > 0)");
+  p.penalty.law = po.friction_law;
+  p.penalty.stick_velocity = po.stick_velocity;
+  // BDF unless told otherwise or the law jumps at v_t = 0 (it stalls BDF).
+  p.penalty.integrator = o.integrator.value_or(jumps ? "rk4" : "bdf");
+  using Integrator = dynamics::PenaltyIntegrationOptions::Integrator;
+  po.integration.integrator = p.penalty.integrator == "rk4" ? Integrator::kRk4 : Integrator::kBdf;
+  po.integration.t_end = p.t_end;
+  // RK4: 10 µs resolves the default steel contacts of bodies of tens of grams and up.
+  po.integration.dt = o.dt.value_or(1e-5);
+  po.integration.output_dt = o.output_dt.value_or(1e-3);
+}
+
+ScenarioRunner::~ScenarioRunner() = default;
+
+Route ScenarioRunner::route() const { return plan_->route; }
+
+double ScenarioRunner::tEnd() const { return plan_->t_end; }
+
+std::vector<std::string> ScenarioRunner::columns() const {
+  const Plan& p = *plan_;
+  if (p.minimal) {
+    const dynamics::ReductionDimensions& d = p.form->dimensions();
+    std::vector<std::string> c = dynamics::historyColumns(p.minimal->model, {}, {});
+    for (Eigen::Index i = 0; i < d.k; ++i) c.push_back("udot" + std::to_string(i));
+    for (Eigen::Index i = 0; i < d.m; ++i) c.push_back("lambda" + std::to_string(i));
+    for (const auto& j : p.minimal->friction) {
+      c.push_back(j.name + ".reaction");
+      c.push_back(j.name + ".F");
+    }
+    for (const auto& j : p.minimal->friction) c.push_back(j.name + ".v_t");
+    c.push_back("energy");
+    return c;
+  }
+  const dynamics::RigidScenario& s = *p.mechanism;
+  std::vector<std::string> c = dynamics::historyColumns(s.model, s.contacts, s.joint_friction);
+  SharedColumns(s).names(c);
+  return c;
+}
+
+ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
+  Plan& p = *plan_;
+  const Scenario& scenario = *p.scenario;
+  const RunSettings& o = p.settings;
+  ScenarioRun out;
+  out.scenario = scenario.name;
+  out.summary = p.info.summary;
+  out.route = p.route;
+  out.solver = o.solver;
+  dynamics::RunResult& r = out.result;
+
+  if (p.route == Route::kMinimalForm) {
+    dynamics::MinimalFormSimulationOptions mo;
+    mo.t_end = p.t_end;
+    mo.relative_tolerance = o.tolerance.value_or(1e-10);
+    mo.absolute_tolerance = 1e-2 * mo.relative_tolerance;
+    if (o.output_dt) mo.output_dt = *o.output_dt;
+    const dynamics::MinimalFormRun m = dynamics::simulateMinimalForm(*p.form, p.minimal->x0, p.minimal->u0, mo);
+    r = m.run;
+    const dynamics::ReductionDimensions& d = m.dimensions;
+    MinimalFormFigures f;
+    f.absolute = d.absolute();
+    f.minimal = d.minimal();
+    f.n = d.n, f.m = d.m, f.k = d.k, f.m2 = d.m2, f.k1 = d.k1;
+    f.rhs_evaluations = m.rhs_evaluations;
+    f.reaction_failures = m.reaction_failures;
+    f.reaction_iterations_mean = m.rhs_evaluations > 0 ? double(m.reaction_iterations) / double(m.rhs_evaluations) : 0.0;
+    f.reaction_iterations_max = m.max_reaction_iterations;
+    f.reaction_newton = p.minimal->options.reaction_newton;
+    f.stick_intervals = m.stick_intervals;
+    out.minimal_form = f;
+    out.stick = dynamics::stickStatistics(m.stick_intervals, 0.0, r.t_end);
+    for (const auto& j : p.minimal->friction) out.elements.push_back(j.name);
+    // The shared columns: each element's sliding rate, the energy.
+    const dynamics::PlanarModel& model = p.minimal->model;
+    const Eigen::Index n = d.n, from = r.history.cols(), nj = Eigen::Index(p.minimal->friction.size());
+    r.history.conservativeResize(Eigen::NoChange, from + nj + 1);
+    for (const auto& j : p.minimal->friction) r.columns.push_back(j.name + ".v_t");
+    r.columns.push_back("energy");
+    for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
+      const Eigen::VectorXd x = r.history.row(i).segment(1, n).transpose();
+      const Eigen::VectorXd xdot = r.history.row(i).segment(1 + n, n).transpose();
+      for (Eigen::Index j = 0; j < nj; ++j) r.history(i, from + j) = p.form->slidingRate(std::size_t(j), x, xdot);
+      r.history(i, from + nj) = model.kineticEnergy(xdot) + model.potentialEnergy(x);
+    }
+  } else {
+    const dynamics::RigidScenario& s = *p.mechanism;
+    if (p.route == Route::kEventDriven) {
+      dynamics::EventDrivenOptions eo;
+      if (o.output_dt) eo.output_dt = *o.output_dt;
+      eo.t_end = p.t_end;
+      eo.solver = o.solver;
+      if (p.info.stiff) eo.integrator = dynamics::OdeMethod::kBdf;
+      eo.relative_tolerance = o.tolerance.value_or(p.info.stiff ? 1e-8 : 1e-10);
+      eo.absolute_tolerance = 1e-2 * eo.relative_tolerance;
+      eo.velocity_tolerance = p.info.zero_velocity;
+      eo.event_tolerance = o.event_tolerance;
+      eo.progress = progress;
+      r = dynamics::simulateEventDriven(s, eo);
+    } else if (p.route == Route::kMoreauJean) {
+      dynamics::MoreauJeanOptions mo;
+      if (o.output_dt) mo.output_dt = *o.output_dt;
+      mo.t_end = p.t_end;
+      mo.solver = o.solver;
+      mo.h = out.h = o.dt.value_or(p.info.h);
+      mo.theta = o.theta;
+      mo.progress = progress;
+      r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mo, s.joint_friction);
+    } else {
+      dynamics::PenaltyRouteOptions& po = p.penalty_options;
+      po.integration.progress = progress;
+      r = dynamics::simulatePenaltyRoute(s, po);
+      // A BDF failure with no integrator asked for is redone with RK4, and the reason kept.
+      if (r.status == dynamics::RunStatus::kIntegratorFailure && !o.integrator && p.penalty.integrator == "bdf") {
+        p.penalty.bdf_failure = std::string(dynamics::toString(r.status)) + ": " + r.message;
+        p.penalty.integrator = "rk4";
+        po.integration.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
+        r = dynamics::simulatePenaltyRoute(s, po);
+      }
+      out.penalty = p.penalty;
+    }
+    for (const auto& c : s.contacts) out.elements.push_back(c.name);
+    for (const auto& j : s.joint_friction) out.elements.push_back(j.name);
+    SharedColumns(s).append(r);
+    // The frictional contacts and joint frictions the run starts sticking in, as the route
+    // decided at t = 0.
+    std::vector<bool> sticking;
+    for (std::size_t k = 0; k < r.initial_modes.size(); ++k)
+      sticking.push_back(r.initial_modes[k] == dynamics::ContactMode::kStick &&
+                         (k >= s.contacts.size() || s.contacts[k].frictional()));
+    out.stick = dynamics::stickStatistics(r.events, sticking, 0.0, r.t_end);
+  }
+  const Eigen::Index energy = r.column("energy");
+  if (r.history.rows() > 0) {
+    out.energy_initial = r.history(0, energy);
+    out.energy_final = r.history(r.history.rows() - 1, energy);
+  } else {
+    out.energy_initial = out.energy_final = kNaN;
+  }
+  for (const RunAnalysis analysis : p.info.analyses)
+    if (std::optional<Analysis> a = analysis(scenario, out)) out.analyses.push_back(std::move(*a));
+  return out;
+}
+
+ScenarioRun runScenario(const Scenario& scenario, const RunSettings& settings) {
+  return ScenarioRunner(scenario, settings).run();
+}
+
+}  // namespace stickslip::mechanisms

@@ -1,0 +1,27 @@
+#pragma once
+/// \file The analyses the built-ins attach to their runs (RigidScenarioInfo::analyses): the
+/// exact stick/slip changes of belt, dupont and incline set against the run's, whether
+/// Zheng's free crank held, the journal-bearing's flights, impacts and continuous contact.
+
+#include <optional>
+
+#include "mechanisms/run_scenario.hpp"
+
+namespace stickslip::mechanisms {
+
+/// The run's stick/slip changes matched one to one against the closed form (belt: beltClosedForm)
+/// or the independent reference (dupont: dupontReference, incline: pushedInclineReference):
+/// JSON `reference` {events, matched, max_time_error}.
+std::optional<Analysis> beltExactChanges(const Scenario& s, const ScenarioRun& run);
+std::optional<Analysis> dupontExactChanges(const Scenario& s, const ScenarioRun& run);
+std::optional<Analysis> inclineExactChanges(const Scenario& s, const ScenarioRun& run);
+
+/// Zheng's Example III (a free crank released at rest): whether the crank held its initial
+/// angle, from the largest |θ1 − θ1(0)| over the history. JSON `theta1_drift`, `held`.
+std::optional<Analysis> zhengCrankHold(const Scenario& s, const ScenarioRun& run);
+
+/// The journal-bearing's motion from a penalty run's contact crossings
+/// (journal_bearing.hpp: journalBearingPhases). JSON `modes`, `impacts`.
+std::optional<Analysis> journalBearingMotion(const Scenario& s, const ScenarioRun& run);
+
+}  // namespace stickslip::mechanisms
