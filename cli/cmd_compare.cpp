@@ -341,6 +341,9 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
           << fixed(r.run->stick.stick_fraction, 4) << std::setw(19) << sci(r.friction_work) << "\n";
     for (const auto& r : results)
       if (!r.ok) out << "  " << r.spec.label << " failed: " << r.message << "\n";
+    for (const auto& r : results)
+      for (const auto& a : r.run->analyses)
+        for (const auto& line : a.lines) out << r.spec.label << ": " << line << "\n";
     out << "stick: share of the run with a contact sticking, from the run's stick/slip modes; '~': "
            "estimated from |v_t| at the samples (regularized friction)\nfriction work: -integral of "
            "F v_t dt as the run reports it (Moreau-Jean: -sum of P_t v_t+ over its steps), else the "

@@ -1,20 +1,16 @@
 // stickslip run SCENARIO [--method M] [--friction LAW] [--integrator bdf|rk4]
 //                        [--t-end T] [--dt H] [--out F.csv [--force]] [--json]
 // Every scenario, built-in or model file, by every route, through one path
-// (mechanisms/run_scenario.hpp); cli/run_output.hpp writes what it gives. Two built-ins still
-// keep their own penalty runners for the post-analyses they print: muvengei-lugre (Muvengei et
-// al. Table I) and roller-crank (review §4; --table runs the review's six models).
+// (mechanisms/run_scenario.hpp); cli/run_output.hpp writes what it gives.
 #include <algorithm>
 #include <cmath>
 #include <ostream>
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
-#include "cli/run_muvengei.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_options.hpp"
 #include "cli/run_output.hpp"
-#include "cli/run_roller_crank.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
@@ -41,10 +37,6 @@ int run(const po::variables_map& given, std::ostream& out, std::ostream& err) {
 
 int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std::ostream& out,
                 std::ostream& err) {
-  const std::string method = vm.count("method") ? vm["method"].as<std::string>() : defaultMethod(sc);
-  if (!sc.model && sc.name == "roller-crank" && (method == "penalty" || vm["table"].as<bool>()))
-    return runRollerCrank(vm, sc, out, err);
-  if (!sc.model && sc.name == "muvengei-lugre" && method == "penalty") return runMuvengei(vm, sc, out, err);
   mechanisms::ScenarioRunner runner(sc, runSettings(vm));
   const std::string csv = outputPath(vm);
   ProgressBar bar("run " + sc.name);

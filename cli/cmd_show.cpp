@@ -3,7 +3,7 @@
 #include <ostream>
 
 #include "cli/command.hpp"
-#include "cli/run_options.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::cli {
@@ -27,7 +27,7 @@ int show(const po::variables_map& vm, std::ostream& out, std::ostream&) {
     run.emplace_back(r.key, r.value);
     method = method || r.key == "method";
   }
-  if (!method) run.insert(run.begin(), {"method", defaultMethod(s)});
+  if (!method) run.insert(run.begin(), {"method", mechanisms::rigidScenarioInfo(s.name).default_method});
   out << mechanisms::scenarioYaml(s, mechanisms::scenarioSummary(s.name), run);
   return kExitOk;
 }

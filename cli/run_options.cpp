@@ -39,9 +39,6 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
        "own): " + laws +
        "; the nonsmooth routes of zheng-*: coulomb-stiction (dry, mu < mu_s; default), coulomb (dry, "
        "mu = mu_s), ambrosio (modified Coulomb) or none").c_str())(
-      "table", po::bool_switch(),
-      "roller-crank: run the review's six friction models and print the Table 4 analogue "
-      "(relative CPU time, steps, max F/N, chatter in the initial stick phase)")(
       "integrator", po::value<std::string>()->default_value("rk4"),
       "the penalty route's: rk4 (fixed step; every law) or bdf (CVODE; smooth laws only); default: "
       "rk4 for the laws with a jump at v = 0, bdf for the others (a BDF failure is redone with rk4)")(
@@ -137,30 +134,6 @@ std::string outputPath(const po::variables_map& vm) {
   if (std::filesystem::exists(path) && !vm["force"].as<bool>())
     throw std::invalid_argument("--out " + path + ": file exists; pass --force to overwrite it");
   return path;
-}
-
-std::unique_ptr<dynamics::FrictionLaw> frictionLawOption(std::string_view name,
-                                                         const dynamics::FrictionParameters& p) {
-  std::vector<std::string> names;
-  for (std::string_view n : dynamics::frictionLawNames()) names.emplace_back(n);
-  if (std::find(names.begin(), names.end(), name) == names.end()) {
-    std::string all;
-    for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("--friction: unknown friction law '" + std::string(name) + "'" +
-                                mechanisms::didYouMean(name, names) + " (catalogue: " + all + ")");
-  }
-  return dynamics::makeFrictionLaw(name, p);
-}
-
-std::string defaultMethod(const mechanisms::Scenario& scenario) {
-  return scenario.model ? "event-driven" : mechanisms::rigidScenarioInfo(scenario.name).default_method;
-}
-
-dynamics::PenaltyIntegrationOptions::Integrator penaltyIntegrator(std::string_view name) {
-  using Integrator = dynamics::PenaltyIntegrationOptions::Integrator;
-  if (name == "bdf") return Integrator::kBdf;
-  if (name == "rk4") return Integrator::kRk4;
-  throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + std::string(name) + "'");
 }
 
 mechanisms::RunSettings runSettings(const mechanisms::Scenario& scenario, const std::vector<std::string>& args) {

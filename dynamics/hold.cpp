@@ -296,7 +296,7 @@ std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choi
       // inward normals n of its two edges.
       if (const double half = c.half[std::size_t(e)]; half > 0.0) {
         const Eigen::Vector2d lo = Eigen::Rotation2Dd(-half) * d, hi = Eigen::Rotation2Dd(half) * d;
-        for (const Eigen::Vector2d n : {Eigen::Vector2d(-lo.y(), lo.x()), Eigen::Vector2d(hi.y(), -hi.x())}) {
+        for (const Eigen::Vector2d& n : {Eigen::Vector2d(-lo.y(), lo.x()), Eigen::Vector2d(hi.y(), -hi.x())}) {
           Bound b{zero, -n.dot(lambdal_.segment<2>(r)), n.dot(lambda0_.segment<2>(r)), int(e), Bound::kSign};
           b.a = -(n.x() * L_.row(r) + n.y() * L_.row(r + 1)).transpose();
           add(b);

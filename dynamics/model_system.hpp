@@ -52,10 +52,11 @@ class MultibodySystem {
   /// renormalizes its Euler parameters here).
   virtual void addToPositions(const Eigen::Ref<const Eigen::VectorXd>& delta,
                               Eigen::Ref<Eigen::VectorXd> q) const = 0;
-  /// Names of position coordinate i and velocity i, for histories ("q3", "v3" unless the
-  /// model knows better).
+  /// Names of position coordinate i, velocity i and its rate, for histories ("q3", "v3", "a3"
+  /// unless the model knows better).
   virtual std::string positionName(Eigen::Index i) const { return "q" + std::to_string(i); }
   virtual std::string velocityName(Eigen::Index i) const { return "v" + std::to_string(i); }
+  virtual std::string accelerationName(Eigen::Index i) const { return "a" + std::to_string(i); }
   /// Who owns constraint row `row` (0 ≤ row < m), for messages; default "row k".
   virtual std::string constraintRowName(Eigen::Index row) const {
     return "row " + std::to_string(row);

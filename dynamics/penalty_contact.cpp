@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "dynamics/cvode_integrator.hpp"
+#include "dynamics/friction_loop.hpp"
 #include "dynamics/rk4.hpp"
 
 namespace stickslip::dynamics {
@@ -85,21 +87,39 @@ PenaltySystem::PenaltySystem(const PlanarModel& model, std::vector<PenaltyContac
       solver_(*this, method, options),
       last_(contacts_.size()),
       reaction_(joint_friction_.size(), 0.0),
-      joint_torque_(joint_friction_.size(), 0.0) {
+      joint_torque_(joint_friction_.size(), 0.0),
+      probe_force_(joint_friction_.size(), std::numeric_limits<double>::quiet_NaN()),
+      guide_normal_(joint_friction_.size(), std::numeric_limits<double>::quiet_NaN()) {
   for (const PenaltyContact& c : contacts_) {
     c.validate(model_);
     z_offset_.push_back(nz_);
     nz_ += c.frictionStateSize();
   }
   for (const PenaltyJointFriction& f : joint_friction_) {
-    if (!f.law) throw std::invalid_argument(f.joint.name + ": expected a friction law, got none");
-    if (f.law->usesAppliedForce())
-      throw std::invalid_argument(f.joint.name + ": friction law '" + std::string(f.law->name()) +
+    const std::string& who = f.name();
+    if (f.law && f.law->usesAppliedForce())
+      throw std::invalid_argument(who + ": friction law '" + std::string(f.law->name()) +
                                   "' holds with the applied force, which the penalty route supplies "
-                                  "at contacts only; a joint takes a law of v and |R| alone");
-    if (!(f.joint.radius > 0.0) || !std::isfinite(f.joint.radius))
-      throw std::invalid_argument(f.joint.name + ": expected a pin radius > 0, got " +
-                                  std::to_string(f.joint.radius));
+                                  "at contacts only; a joint or guide takes a law of v and |R| alone");
+    if (f.joint.joint < 0 || std::size_t(f.joint.joint) >= model_.joints().size())
+      throw std::invalid_argument(who + ": expected a joint of the model, got index " + std::to_string(f.joint.joint));
+    const PlanarJoint& joint = model_.joints()[std::size_t(f.joint.joint)];
+    if (f.guide) {
+      f.guide->validate(model_);
+      if (f.guide->normal != RigidContact::Normal::kBilateral || f.guide->shape != RigidContact::Shape::kDiskLine)
+        throw std::invalid_argument(who + ": expected a bilateral disk-line contact as the guide");
+      if (joint.type != JointType::kPointOnLine)
+        throw std::invalid_argument(who + ": expected the point-on-line joint that keeps the guide closed");
+      guide_index_.push_back(int(guides_.size()));
+      guides_.push_back(*f.guide);
+    } else {
+      if (!f.law) throw std::invalid_argument(who + ": expected a friction law, got none");
+      if (joint.type != JointType::kRevolute)
+        throw std::invalid_argument(who + ": expected a revolute joint");
+      if (!(f.joint.radius > 0.0) || !std::isfinite(f.joint.radius))
+        throw std::invalid_argument(who + ": expected a pin radius > 0, got " + std::to_string(f.joint.radius));
+      guide_index_.push_back(-1);
+    }
     joint_z_offset_.push_back(nz_);
     nz_ += f.frictionStateSize();
   }
@@ -109,6 +129,20 @@ PenaltySystem::PenaltySystem(const PlanarModel& model, std::vector<PenaltyContac
     if (contacts_[k].friction && contacts_[k].friction->usesAppliedForce()) held_.push_back(int(k));
   vdot_free_.resize(model_.velocitySize());
   vdot_probe_.resize(model_.velocitySize());
+  guide_kin_.resize(Eigen::Index(guides_.size()), model_.velocitySize());
+  lambda0_.resize(model_.constraintCount());
+  lambda1_.resize(model_.constraintCount());
+}
+
+double PenaltySystem::elementReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda) const {
+  const PenaltyJointFriction& f = joint_friction_[e];
+  return f.guide ? std::abs(lambda(model_.joints()[std::size_t(f.joint.joint)].row)) : f.joint.reaction(model_, lambda);
+}
+
+double PenaltySystem::elementVelocity(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v) const {
+  const PenaltyJointFriction& f = joint_friction_[e];
+  // A guide's v_t, from its kinematics at the state of the present derivative() call.
+  return f.guide ? guide_kin_.sliding_velocity(guide_index_[e]) : f.joint.radius * f.joint.rate(model_, v);
 }
 
 ContactEvaluation PenaltySystem::evaluateContact(int k, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -186,12 +220,22 @@ void PenaltySystem::generalizedForces(double t, const Eigen::Ref<const Eigen::Ve
   }
   for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
     const PenaltyJointFriction& f = joint_friction_[e];
-    const FrictionInput in{f.joint.radius * f.joint.rate(model_, v), reaction_[e], 0.0};
-    joint_torque_[e] = reaction_[e] > 0.0
-        ? f.joint.radius * f.law->force(in, std::span<const double>(
-                                                z_.data() + joint_z_offset_[e], std::size_t(f.frictionStateSize())))
-        : 0.0;
-    f.joint.addRow(model_, joint_torque_[e], forces);
+    // The law's force at the iterate's |R| (none without a load), or the loop's probe.
+    double force = probe_force_[e];
+    if (std::isnan(force)) {
+      const FrictionInput in{elementVelocity(e, v), reaction_[e], 0.0};
+      force = f.law && reaction_[e] > 0.0
+                  ? f.law->force(in, std::span<const double>(z_.data() + joint_z_offset_[e],
+                                                             std::size_t(f.frictionStateSize())))
+                  : 0.0;
+    }
+    if (f.guide) {
+      joint_torque_[e] = force;
+      forces += force * guide_kin_.jacobian.row(2 * guide_index_[e] + 1).transpose();
+    } else {
+      joint_torque_[e] = f.joint.radius * force;
+      f.joint.addRow(model_, joint_torque_[e], forces);
+    }
   }
 }
 
@@ -202,12 +246,16 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
     throw std::invalid_argument("PenaltySystem::derivative: expected y and ẏ of size " +
                                 std::to_string(stateSize()) + ", got " +
                                 std::to_string(y.size()) + " and " + std::to_string(ydot.size()));
-  z_ = y.tail(nz_);
-  model_.positionRate(y.head(n), y.segment(n, n), ydot.head(n));
-  if (!held_.empty()) computeAppliedForces(t, y.head(n), y.segment(n, n));
-  const EomStatus st = solveJointFriction(t, y.head(n), y.segment(n, n), ydot.segment(n, n));
+  z_ = y.segment(2 * n, nz_);
+  const auto q = y.head(n), v = y.segment(n, n);
+  model_.positionRate(q, v, ydot.head(n));
+  if (!guides_.empty()) evaluateContacts(model_, guides_, t, q, v, guide_kin_, false);
+  if (!held_.empty()) computeAppliedForces(t, q, v);
+  const EomStatus st = solveJointFriction(t, q, v, ydot.segment(n, n));
+  double dissipation = 0.0;  // −Σ F v of every friction
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
     const PenaltyContact& c = contacts_[k];
+    dissipation -= last_[k].friction_force * last_[k].tangential_velocity;
     const int nzk = c.frictionStateSize();
     if (nzk == 0) continue;
     const FrictionInput in{last_[k].tangential_velocity, std::abs(last_[k].normal_force), 0.0};
@@ -217,12 +265,16 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
   }
   for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
     const PenaltyJointFriction& f = joint_friction_[e];
+    const double u = elementVelocity(e, v);
+    // The law's force times its velocity: T ṡ for a joint (T = r F, u = r ṡ), F v_t for a guide.
+    dissipation -= (f.guide ? joint_torque_[e] : joint_torque_[e] / f.joint.radius) * u;
     const int nze = f.frictionStateSize();
     if (nze == 0) continue;
-    const FrictionInput in{f.joint.radius * f.joint.rate(model_, y.segment(n, n)), reaction_[e], 0.0};
+    const FrictionInput in{u, reaction_[e], 0.0};
     f.law->stateRate(in, std::span<const double>(y.data() + 2 * n + joint_z_offset_[e], std::size_t(nze)),
                      std::span<double>(ydot.data() + 2 * n + joint_z_offset_[e], std::size_t(nze)));
   }
+  ydot(workIndex()) = dissipation;
   return st;
 }
 
@@ -257,27 +309,82 @@ EomStatus PenaltySystem::solveJointFriction(double t, const Eigen::Ref<const Eig
                                             Eigen::Ref<Eigen::VectorXd> vdot) {
   constexpr int kMaxSolves = 50;
   if (!failure_.empty()) failure_.clear();
+  std::size_t with_law = 0, last = 0;
+  for (std::size_t e = 0; e < joint_friction_.size(); ++e)
+    if (joint_friction_[e].law) ++with_law, last = e;
+  if (with_law == 1) return solveFrictionLoop(last, t, q, v, vdot);
   for (int solve = 1;; ++solve) {
     const EomStatus st = solver_.accelerations(t, q, v, vdot);
     if (st != EomStatus::kSuccess || joint_friction_.empty()) return st;
     double change = 0.0;
     std::size_t worst = 0;
     for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
-      const double r = joint_friction_[e].joint.reaction(model_, solver_.multipliers());
+      const double r = elementReaction(e, solver_.multipliers());
       const double d = std::abs(r - reaction_[e]) / (1.0 + r);
       if (d >= change) { change = d; worst = e; }
       reaction_[e] = r;
+      if (joint_friction_[e].guide)
+        guide_normal_[e] = -solver_.multipliers()(model_.joints()[std::size_t(joint_friction_[e].joint.joint)].row);
     }
-    if (change <= 1e-12) return st;
+    if (change <= 1e-12 || with_law == 0) return st;
     if (solve == kMaxSolves) {
       std::ostringstream os;
-      os << "joint friction '" << joint_friction_[worst].joint.name << "' at t = " << t
+      os << "joint friction '" << joint_friction_[worst].name() << "' at t = " << t
          << " s: the reaction |R| did not settle in " << kMaxSolves
          << " solves (last relative change " << change << ")";
       failure_ = os.str();
       return EomStatus::kNotConverged;
     }
   }
+}
+
+EomStatus PenaltySystem::solveFrictionLoop(std::size_t e, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                           const Eigen::Ref<const Eigen::VectorXd>& v,
+                                           Eigen::Ref<Eigen::VectorXd> vdot) {
+  const PenaltyJointFriction& f = joint_friction_[e];
+  const PlanarJoint& joint = model_.joints()[std::size_t(f.joint.joint)];
+  // The reaction under a friction force F is λ₀ + F λ₁ (the equations are linear in F).
+  EomStatus st = EomStatus::kSuccess;
+  for (const double force : {0.0, 1.0}) {
+    probe_force_[e] = force;
+    st = solver_.accelerations(t, q, v, vdot);
+    if (st != EomStatus::kSuccess) {
+      probe_force_[e] = std::numeric_limits<double>::quiet_NaN();
+      return st;
+    }
+    (force == 0.0 ? lambda0_ : lambda1_) = solver_.multipliers();
+  }
+  lambda1_ -= lambda0_;
+  const Eigen::Index row = joint.row, rows = f.guide ? 1 : 2;
+  const auto reaction = [&](double force) {
+    return (lambda0_.segment(row, rows) + force * lambda1_.segment(row, rows)).norm();
+  };
+  const FrictionInput base{elementVelocity(e, v), 0.0, 0.0};
+  const std::span<const double> z(z_.data() + joint_z_offset_[e], std::size_t(f.frictionStateSize()));
+  const auto law = [&](double n) {
+    if (!(n > 0.0)) return 0.0;
+    FrictionInput in = base;
+    in.normal_force = n;
+    return f.law->force(in, z);
+  };
+  const FrictionLoopSolution loop = dynamics::solveFrictionLoop(reaction, law);
+  probe_force_[e] = loop.force;
+  st = solver_.accelerations(t, q, v, vdot);
+  probe_force_[e] = std::numeric_limits<double>::quiet_NaN();
+  reaction_[e] = loop.normal_magnitude;
+  for (std::size_t k = 0; k < joint_friction_.size(); ++k) {
+    if (k != e) reaction_[k] = elementReaction(k, solver_.multipliers());
+    if (joint_friction_[k].guide)
+      guide_normal_[k] = -solver_.multipliers()(model_.joints()[std::size_t(joint_friction_[k].joint.joint)].row);
+  }
+  if (st == EomStatus::kSuccess && !loop.converged) {
+    std::ostringstream os;
+    os << "friction of '" << f.name() << "' at t = " << t << " s: the loop F = law(|R(F)|) did not converge ("
+       << loop.iterations << " law evaluations, residual " << loop.residual << " N)";
+    failure_ = os.str();
+    return EomStatus::kNotConverged;
+  }
+  return st;
 }
 
 Eigen::VectorXd PenaltySystem::initialState(double t, const Eigen::VectorXd& q,
@@ -309,7 +416,7 @@ Eigen::VectorXd PenaltySystem::initialState(double t, const Eigen::VectorXd& q,
     for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
       const PenaltyJointFriction& f = joint_friction_[e];
       if (f.frictionStateSize() == 0) continue;
-      const FrictionInput in{f.joint.radius * f.joint.rate(model_, v), reaction_[e], 0.0};
+      const FrictionInput in{elementVelocity(e, v), reaction_[e], 0.0};
       f.law->initialState(in, std::span<double>(y.data() + 2 * n + joint_z_offset_[e],
                                                 std::size_t(f.frictionStateSize())));
     }
@@ -347,8 +454,10 @@ std::string_view toString(PenaltyStatus s) {
 
 namespace {
 
-/// Appends one history row: t, y, per contact (δ, v_t, Fₙ, Fₜ), energy.
-void record(PenaltySystem& sys, double t, const Eigen::VectorXd& y, std::vector<double>& rows) {
+/// Appends one history row: t, y, per contact (δ, v_t, Fₙ, Fₜ), energy, then from the equations
+/// of motion at the sample v̇, λ and per reaction-dependent friction (|R|, friction, a guide's N).
+void record(PenaltySystem& sys, double t, const Eigen::VectorXd& y, Eigen::VectorXd& ydot,
+            std::vector<double>& rows) {
   const Eigen::Index n = sys.model().velocitySize();
   rows.push_back(t);
   rows.insert(rows.end(), y.data(), y.data() + y.size());
@@ -359,6 +468,13 @@ void record(PenaltySystem& sys, double t, const Eigen::VectorXd& y, std::vector<
     rows.insert(rows.end(), {e.penetration, e.tangential_velocity, e.normal_force, e.friction_force});
   }
   rows.push_back(sys.totalEnergy(y));
+  const bool solved = sys.derivative(t, y, ydot) == EomStatus::kSuccess;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (Eigen::Index i = 0; i < n; ++i) rows.push_back(solved ? ydot(n + i) : nan);
+  for (Eigen::Index i = 0; i < sys.constraintCount(); ++i)
+    rows.push_back(solved ? sys.eomSolver().multipliers()(i) : nan);
+  for (int e = 0; e < int(sys.jointFriction().size()); ++e)
+    rows.insert(rows.end(), {sys.jointReaction(e), sys.jointFrictionTorque(e), sys.guideNormal(e)});
 }
 
 }  // namespace
@@ -384,7 +500,9 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
   PenaltyRun run;
   Eigen::VectorXd y = y0;
   std::vector<double> rows;
-  const Eigen::Index cols = 1 + y.size() + 4 * nc + 1;
+  const Eigen::Index cols = 1 + y.size() + 4 * nc + 1 + n + sys.constraintCount() +
+                            3 * Eigen::Index(sys.jointFriction().size());
+  Eigen::VectorXd ydot_sample(y.size());
   const auto t0 = std::chrono::steady_clock::now();
 
   // δ and δ̇ of every contact at y (friction plays no part in them).
@@ -418,15 +536,17 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
   };
 
   double next_output = 0.0;
-  record(sys, 0.0, y, rows);
+  record(sys, 0.0, y, ydot_sample, rows);
   next_output += o.output_dt;
   double t = 0.0;
-  const double initial_energy = rows.back();
+  const std::size_t energy_offset = std::size_t(1 + y.size() + 4 * nc);  // in a row
+  const auto energyOfLastRow = [&] { return rows[rows.size() - std::size_t(cols) + energy_offset]; };
+  const double initial_energy = energyOfLastRow();
   // After each sample: false (and the run marked) when the energy rose beyond the limit.
   const auto energyHolds = [&] {
-    if (!(rows.back() > initial_energy + o.max_energy_gain)) return true;
+    if (!(energyOfLastRow() > initial_energy + o.max_energy_gain)) return true;
     std::ostringstream os;
-    os << "the total energy rose from " << initial_energy << " J to " << rows.back()
+    os << "the total energy rose from " << initial_energy << " J to " << energyOfLastRow()
        << " J by t = " << t << " s, more than the " << o.max_energy_gain
        << " J allowed for this passive system (a numerical instability, or a friction law "
           "that is not dissipative under a varying load)";
@@ -483,7 +603,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
         continue;
       }
       if (t >= target) {
-        record(sys, t, y, rows);
+        record(sys, t, y, ydot_sample, rows);
         if (o.progress) o.progress(t);
         next_output += o.output_dt;
         if (!energyHolds()) break;
@@ -519,7 +639,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0,
       rate = rate1;
       t += h;
       if (t >= next_output - 1e-9 * o.dt || i + 1 == n_steps) {
-        record(sys, t, y, rows);
+        record(sys, t, y, ydot_sample, rows);
         if (o.progress) o.progress(t);
         next_output += o.output_dt;
         if (!energyHolds()) break;

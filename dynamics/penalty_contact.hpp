@@ -15,16 +15,28 @@
 /// rows). The equations of motion are those of EomSolver with this Q:
 ///   q̇ = v,   M v̇ + Dᵀλ = Q_model(q, v, t) + Σ_k J_kᵀ (Fₙ,k, Fₜ,k),   D v̇ = γ,
 ///   ż_k = stateRate_k(v_t,k, Fₙ,k, z_k)
-/// on the state y = [q; v; z] (z: the friction states of every contact, in contact order, then
-/// of every frictional joint).
+/// on the state y = [q; v; z; W] (z: the friction states of every contact, in contact order, then
+/// of every frictional joint; W the work the friction forces have dissipated,
+/// Ẇ = −Σ Fₜ v_t − Σ F v over the contacts and the elements below).
 ///
-/// Friction in an ideal revolute joint (PenaltyJointFriction): the torque on body j (−T on i)
-///   T = r F_law(v = r ṡ, N = |R|, Fₑ = 0; z),   ṡ = θ̇_j − θ̇_i,
-/// with |R| the joint's reaction force (revolute_friction.hpp), enters Q as Cᵀ T. |R| depends
-/// on T through the constrained equations, so derivative() resolves it by a fixed point: solve
+/// Friction whose load is a constraint's reaction (PenaltyJointFriction), Blajer & Markiewicz
+/// eqs. 2.4–2.5:
+///  - in an ideal revolute joint, the torque on body j (−T on i)
+///      T = r F_law(v = r ṡ, N = |R|, Fₑ = 0; z),   ṡ = θ̇_j − θ̇_i,
+///    with |R| the joint's reaction force (revolute_friction.hpp), entering Q as Cᵀ T;
+///  - along a guide, a bilateral disk–line contact (rigid_contact.hpp) that an ideal
+///    point-on-line joint of the model keeps closed (addClosingJoint): the force
+///      F = F_law(v_t, N = |N|, Fₑ = 0; z),   N the joint's multiplier (the normal force −λ),
+///    along the contact's tangent, entering Q as J_tᵀ F (v_t = J_t v − v_s(t) as the nonsmooth
+///    routes see it, rolling and a moving surface included).
+/// The reaction depends on the friction through the constrained equations, which are linear in
+/// their forces: with one such element, R(F) = a + b F (two solves, F = 0 and F = 1) and
+/// F = F_law(|R(F)|) is one scalar equation, solved to round-off by solveFrictionLoop
+/// (friction_loop.hpp) — no value lagged, and on a law with several roots (LuGre's fold) the
+/// one that continues the frictionless reaction. With several, derivative() iterates: solve
 /// with the |R| of the previous call, recompute |R| from the multipliers, repeat until it
 /// changes by less than 1e-12 (1 + |R|) (at most 50 solves; then kNotConverged, naming the
-/// joint). The map contracts when μ r |∂|R|/∂T| < 1: pins are small against the links.
+/// element). That map contracts when μ r |∂|R|/∂T| < 1: pins are small against the links.
 /// The tangential force from the other forces, Fₑ, which the Karnopp-type laws read over a
 /// velocity band (FrictionLaw::usesAppliedForce), is the force that would have to act at the
 /// contact to keep it from accelerating tangentially, with the sign of an applied force:
@@ -55,6 +67,7 @@
 #include <limits>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +78,7 @@
 #include "dynamics/eom_solver.hpp"
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/revolute_friction.hpp"
+#include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "dynamics/planar_model.hpp"
 
 namespace stickslip::dynamics {
@@ -105,11 +119,18 @@ struct PenaltyContact {
   int frictionStateSize() const { return friction ? friction->stateSize() : 0; }
 };
 
-/// Coulomb-type friction in an ideal revolute joint of the model (see the file comment).
+/// Friction whose load is a constraint reaction (see the file comment): in a revolute joint, or
+/// along a guide.
 struct PenaltyJointFriction {
-  RevoluteFriction joint;  ///< the joint and its pin radius r (μs, μk unused: the law has them)
-  std::shared_ptr<const FrictionLaw> law;  ///< not null
-  int frictionStateSize() const { return law->stateSize(); }
+  /// The revolute joint and its pin radius r; for a guide, the point-on-line joint that keeps it
+  /// closed (its name and index; the radius and μ unused).
+  RevoluteFriction joint;
+  /// A guide: the bilateral disk–line contact whose v_t slides. Empty: a revolute joint.
+  std::optional<RigidContact> guide;
+  /// The law; null: a frictionless guide, kept for its normal force.
+  std::shared_ptr<const FrictionLaw> law;
+  int frictionStateSize() const { return law ? law->stateSize() : 0; }
+  const std::string& name() const { return guide ? guide->name : joint.name; }
 };
 
 /// Everything about one contact at one instant.
@@ -153,14 +174,16 @@ class PenaltySystem final : public MultibodySystem {
   const std::vector<PenaltyContact>& contacts() const { return contacts_; }
   const std::vector<PenaltyJointFriction>& jointFriction() const { return joint_friction_; }
   Eigen::Index frictionStateSize() const { return nz_; }
-  Eigen::Index stateSize() const { return 2 * model_.velocitySize() + nz_; }  ///< size of y
+  Eigen::Index stateSize() const { return 2 * model_.velocitySize() + nz_ + 1; }  ///< size of y
+  /// Index of W, the dissipated friction work, in y (its last entry).
+  Eigen::Index workIndex() const { return stateSize() - 1; }
   /// Offset of contact k's friction states in z.
   Eigen::Index frictionStateOffset(int k) const { return z_offset_[std::size_t(k)]; }
   /// Offset of joint friction e's states in z.
   Eigen::Index jointFrictionStateOffset(int e) const { return joint_z_offset_[std::size_t(e)]; }
 
-  /// y = [q; v; z] with z from each law's initialState() at (q, v); the contact statuses are
-  /// reset (closed where δ > 0, with δ̇⁽⁻⁾ = max(δ̇, 0)). Throws on size mismatch.
+  /// y = [q; v; z; 0] with z from each law's initialState() at (q, v); the contact statuses
+  /// are reset (closed where δ > 0, with δ̇⁽⁻⁾ = max(δ̇, 0)). Throws on size mismatch.
   Eigen::VectorXd initialState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 
   /// ẏ = f(t, y). Returns the EOM status (accelerations undefined unless kSuccess).
@@ -173,10 +196,12 @@ class PenaltySystem final : public MultibodySystem {
                                     const Eigen::Ref<const Eigen::VectorXd>& v,
                                     const Eigen::Ref<const Eigen::VectorXd>& z) const;
 
-  /// Joint friction e after the last derivative(): the reaction |R| [N] it converged to, and
-  /// its torque T on body j [N·m].
+  /// Element e after the last derivative(): the reaction |R| or |N| [N] it converged to, the
+  /// friction it exerts (a joint's torque T on body j [N·m], a guide's force F along its
+  /// tangent [N]), and a guide's signed normal force N (NaN for a joint) [N].
   double jointReaction(int e) const { return reaction_[std::size_t(e)]; }
   double jointFrictionTorque(int e) const { return joint_torque_[std::size_t(e)]; }
+  double guideNormal(int e) const { return guide_normal_[std::size_t(e)]; }
 
   const std::vector<ContactStatus>& contactStatus() const { return status_; }
   /// Records contact k as closed (impact velocity δ̇⁽⁻⁾ = `impact_velocity`) or open.
@@ -230,10 +255,18 @@ class PenaltySystem final : public MultibodySystem {
   const std::string& eomFailure() const { return failure_.empty() ? solver_.failure() : failure_; }
 
  private:
-  /// The accelerations with the joint-friction fixed point of the file comment.
+  /// The accelerations with the reaction-dependent friction resolved (file comment).
   EomStatus solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v,
                                Eigen::Ref<Eigen::VectorXd> vdot);
+  /// The one element's exact loop (file comment).
+  EomStatus solveFrictionLoop(std::size_t e, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                              const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
+  /// |R| of element e (a joint's reaction force, a guide's |N|) from multipliers λ.
+  double elementReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda) const;
+  /// The law's sliding velocity of element e at v: r ṡ for a joint, v_t for a guide
+  /// (guide_kin_ evaluated at the present positions).
+  double elementVelocity(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v) const;
 
   const PlanarModel& model_;
   std::vector<PenaltyContact> contacts_;
@@ -259,10 +292,17 @@ class PenaltySystem final : public MultibodySystem {
   mutable Pass pass_ = Pass::kFull;
   int probe_ = -1;
   Eigen::VectorXd vdot_free_, vdot_probe_;
-  // Joint friction: the |R| the torques are computed with (the fixed point's iterate), and
-  // the torques of the last generalizedForces().
+  // Reaction-dependent friction: the |R| the forces are computed with (the fixed point's
+  // iterate), the friction of the last generalizedForces() (torque or force), a force that
+  // replaces the law's while the loop probes (NaN: none), the guides' normal forces, and the
+  // guides' kinematics at the present positions (guide_index_: element → its row in them).
   std::vector<double> reaction_;
   mutable std::vector<double> joint_torque_;
+  std::vector<double> probe_force_, guide_normal_;
+  std::vector<RigidContact> guides_;
+  std::vector<int> guide_index_;
+  mutable ContactKinematics guide_kin_;
+  Eigen::VectorXd lambda0_, lambda1_;
   std::string failure_;
 };
 
@@ -307,8 +347,9 @@ struct PenaltyRun {
   long rhs_evaluations = 0;
   double cpu_seconds = 0.0;
   std::vector<ContactCrossing> events;
-  /// Sampled every output_dt; columns: t, y (stateSize), then per contact (δ, v_t, Fₙ, Fₜ),
-  /// then the total energy.
+  /// Sampled every output_dt; columns: t, y (stateSize), per contact (δ, v_t, Fₙ, Fₜ), the
+  /// total energy, the accelerations v̇ (nv) and multipliers λ (m) at the sample, then per
+  /// reaction-dependent friction element (|R|, its friction, a guide's N).
   Eigen::MatrixXd history;
   Eigen::VectorXd final_state;  ///< y at t
 };

@@ -34,6 +34,13 @@ std::shared_ptr<const FrictionLaw> regularized(const PenaltyRouteOptions& o, dou
   }
 }
 
+/// A guide: a bilateral disk–line contact without a compliant law of its own, which the route
+/// keeps closed by an ideal joint (penalty_route.hpp).
+bool isGuide(const RigidContact& c) {
+  return c.normal == RigidContact::Normal::kBilateral && c.shape == RigidContact::Shape::kDiskLine &&
+         !c.compliant_law;
+}
+
 PenaltyContact compliantContact(const RigidContact& c, const PenaltyRouteOptions& o) {
   PenaltyContact p;
   p.name = c.name;
@@ -65,43 +72,43 @@ PenaltyContact compliantContact(const RigidContact& c, const PenaltyRouteOptions
 }
 
 /// The stick/slip modes estimated from the samples (penalty_route.hpp): the initial modes and
-/// an approximate event at every change, merged into the run's events in time order. `p` is
-/// the penalty run (its history has each contact's v_t and Fₙ), `r` the route's result.
-void addSampledModes(const RigidScenario& s, const PenaltySystem& system, const PenaltyRun& p,
-                     double stick_velocity, RunResult& r) {
-  const Eigen::Index n = s.model.velocitySize(), ny = system.stateSize();
+/// an approximate event at every change, merged into the run's events in time order. A contact
+/// is loaded while closed (δ ≥ 0; a guide or two-sided contact always), a joint friction always.
+void addSampledModes(const RigidScenario& s, const std::vector<bool>& always_closed,
+                     const std::vector<bool>& frictional, double stick_velocity, RunResult& r) {
+  const Eigen::Index n = s.model.velocitySize(), rows = r.history.rows();
   const auto nc = Eigen::Index(s.contacts.size()), nj = Eigen::Index(s.joint_friction.size());
-  const bool joint_laws = !system.jointFriction().empty();
-  Eigen::VectorXd v(n);
-  auto mode = [&](Eigen::Index i, Eigen::Index k) {
-    double v_t = 0.0;
-    bool loaded = true, frictional = joint_laws;
-    if (k < nc) {
-      const Eigen::Index at = 1 + ny + 4 * k;  // δ, v_t, Fₙ, Fₜ
-      // Closed (δ ≥ 0, or a two-sided contact): a contact just touching at t = 0 carries
-      // no force yet but sticks if it does not slide.
-      loaded = system.contacts()[std::size_t(k)].two_sided || p.history(i, at) >= 0.0;
-      frictional = system.contacts()[std::size_t(k)].friction != nullptr;
-      v_t = tangentSign(s.contacts[std::size_t(k)]) * p.history(i, at + 1);
-    } else {
-      v = r.history.row(i).segment(1 + n, n).transpose();
-      v_t = s.joint_friction[std::size_t(k - nc)].rate(s.model, v);
+  if (rows == 0) return;
+  // Per row and element: its mode.
+  std::vector<ContactMode> modes(std::size_t(rows * (nc + nj)));
+  ContactKinematics kin;
+  Eigen::VectorXd q(n), v(n);
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    q = r.history.row(i).segment(1, n).transpose();
+    v = r.history.row(i).segment(1 + n, n).transpose();
+    if (nc > 0) evaluateContacts(s.model, s.contacts, r.history(i, 0), q, v, kin, false);
+    for (Eigen::Index k = 0; k < nc + nj; ++k) {
+      const bool contact = k < nc;
+      const double v_t = contact ? kin.sliding_velocity(k) : s.joint_friction[std::size_t(k - nc)].rate(s.model, v);
+      // Closed (δ ≥ 0): a contact just touching at t = 0 carries no force yet but sticks if it
+      // does not slide.
+      const bool loaded = !contact || always_closed[std::size_t(k)] || kin.gap(k) <= 0.0;
+      ContactMode m = v_t > 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
+      if (!loaded) m = ContactMode::kOpen;
+      else if (frictional[std::size_t(k)] && std::abs(v_t) < stick_velocity) m = ContactMode::kStick;
+      modes[std::size_t(i * (nc + nj) + k)] = m;
     }
-    if (!loaded) return ContactMode::kOpen;
-    if (frictional && std::abs(v_t) < stick_velocity) return ContactMode::kStick;
-    return v_t > 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
-  };
-  if (p.history.rows() == 0) return;
+  }
   std::vector<ContactEvent> changes;
   for (Eigen::Index k = 0; k < nc + nj; ++k) {
-    ContactMode before = mode(0, k);
+    ContactMode before = modes[std::size_t(k)];
     r.initial_modes.push_back(before);
-    for (Eigen::Index i = 1; i < p.history.rows(); ++i) {
-      const ContactMode now = mode(i, k);
+    for (Eigen::Index i = 1; i < rows; ++i) {
+      const ContactMode now = modes[std::size_t(i * (nc + nj) + k)];
       // Into or out of stick; openings, closings and reversals in slip are not mode changes
       // of the friction (the crossings report the first two).
       if ((now == ContactMode::kStick) != (before == ContactMode::kStick) && now != ContactMode::kOpen)
-        changes.push_back({p.history(i, 0), int(k),
+        changes.push_back({r.history(i, 0), int(k),
                            now == ContactMode::kStick          ? EventKind::kStick
                            : now == ContactMode::kSlipPositive ? EventKind::kSlipPositive
                                                                : EventKind::kSlipNegative,
@@ -112,6 +119,11 @@ void addSampledModes(const RigidScenario& s, const PenaltySystem& system, const 
   r.events.insert(r.events.end(), changes.begin(), changes.end());
   std::stable_sort(r.events.begin(), r.events.end(),
                    [](const ContactEvent& a, const ContactEvent& b) { return a.t < b.t; });
+}
+
+/// "C.z" (a law with one state) or "C.z0", "C.z1", … for each state of a friction law.
+void addStateColumns(const std::string& name, int states, std::vector<std::string>& columns) {
+  for (int i = 0; i < states; ++i) columns.push_back(name + ".z" + (states > 1 ? std::to_string(i) : ""));
 }
 
 }  // namespace
@@ -131,28 +143,85 @@ NormalLaw defaultCompliantLaw(const RigidContact& c) {
   return law;
 }
 
-RunResult simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOptions& o) {
-  if (!(o.stick_velocity > 0.0))
+PenaltyRoute::PenaltyRoute(const RigidScenario& s, PenaltyRouteOptions o)
+    : s_(s), options_(std::move(o)), model_(s.model) {
+  const PenaltyRouteOptions& opt = options_;
+  if (!(opt.stick_velocity > 0.0))
     throw std::invalid_argument("PenaltyRouteOptions: expected stick_velocity > 0, got " +
-                                std::to_string(o.stick_velocity));
+                                std::to_string(opt.stick_velocity));
+  // The model with a closing joint per guide; the other contacts made compliant.
   std::vector<PenaltyContact> contacts;
-  for (const RigidContact& c : s.contacts) {
+  std::vector<PenaltyJointFriction> elements;
+  const std::size_t nc = s.contacts.size(), nj = s.joint_friction.size();
+  contact_of_.assign(nc, -1);
+  element_of_.assign(nc + nj, -1);
+  always_closed_.assign(nc, false);
+  frictional_.assign(nc + nj, false);
+  for (std::size_t k = 0; k < nc; ++k) {
+    const RigidContact& c = s.contacts[k];
     c.validate(s.model);
-    contacts.push_back(compliantContact(c, o));
+    if (isGuide(c)) {
+      PenaltyJointFriction f;
+      f.joint.name = c.name;
+      f.joint.joint = addClosingJoint(model_, c);
+      f.guide = c;
+      if (c.frictional()) f.law = regularized(opt, c.mu_static, c.mu_kinetic, "contact '" + c.name + "'");
+      frictional_[k] = f.law != nullptr;
+      always_closed_[k] = true;
+      element_of_[k] = int(elements.size());
+      elements.push_back(std::move(f));
+    } else {
+      always_closed_[k] = c.normal == RigidContact::Normal::kBilateral;
+      contact_of_[k] = int(contacts.size());
+      contacts.push_back(compliantContact(c, opt));
+      frictional_[k] = contacts.back().friction != nullptr;
+    }
   }
-  std::vector<PenaltyJointFriction> joints;
-  for (const RevoluteFriction& f : s.joint_friction) {
+  for (std::size_t e = 0; e < nj; ++e) {
+    const RevoluteFriction& f = s.joint_friction[e];
     f.validate(s.model);
-    if (auto law = regularized(o, f.mu_static, f.mu_kinetic, "joint friction '" + f.name + "'"))
-      joints.push_back({f, std::move(law)});
+    if (auto law = regularized(opt, f.mu_static, f.mu_kinetic, "joint friction '" + f.name + "'")) {
+      frictional_[nc + e] = true;
+      element_of_[nc + e] = int(elements.size());
+      elements.push_back({f, std::nullopt, std::move(law)});
+    }
   }
   EomOptions eom;
-  eom.baumgarte_alpha = o.baumgarte_alpha;
-  eom.baumgarte_beta = o.baumgarte_beta;
-  PenaltySystem system(s.model, std::move(contacts), EomMethod::kBaumgarte, eom, std::move(joints));
+  eom.baumgarte_alpha = s.baumgarte_alpha;
+  eom.baumgarte_beta = s.baumgarte_beta;
+  system_ = std::make_unique<PenaltySystem>(model_, std::move(contacts), EomMethod::kBaumgarte, eom, std::move(elements));
+
+  // Every route's columns, then the route's own: accelerations, multipliers, friction states
+  // and the dissipated work.
+  columns_ = historyColumns(s.model, s.contacts, s.joint_friction);
+  for (Eigen::Index i = 0; i < s.model.velocitySize(); ++i) columns_.push_back(s.model.accelerationName(i));
+  for (const PlanarJoint& joint : model_.joints())
+    for (Eigen::Index row = 0; row < joint.rows; ++row)
+      columns_.push_back(joint.name + ".lambda" + (joint.rows > 1 ? std::to_string(row) : ""));
+  for (std::size_t k = 0; k < nc + nj; ++k)
+    addStateColumns(k < nc ? s.contacts[k].name : s.joint_friction[k - nc].name, stateCount(k), columns_);
+  columns_.push_back("friction_work");
+}
+
+PenaltyRoute::~PenaltyRoute() = default;
+
+int PenaltyRoute::stateCount(std::size_t k) const {
+  if (k < contact_of_.size() && contact_of_[k] >= 0)
+    return system_->contacts()[std::size_t(contact_of_[k])].frictionStateSize();
+  return element_of_[k] >= 0 ? system_->jointFriction()[std::size_t(element_of_[k])].frictionStateSize() : 0;
+}
+
+Eigen::Index PenaltyRoute::stateOffset(std::size_t k) const {
+  if (k < contact_of_.size() && contact_of_[k] >= 0) return system_->frictionStateOffset(contact_of_[k]);
+  return system_->jointFrictionStateOffset(element_of_[k]);
+}
+
+RunResult PenaltyRoute::run(const PenaltyIntegrationOptions& options) {
+  const RigidScenario& s = s_;
+  PenaltySystem& system = *system_;
   const Eigen::VectorXd y0 = system.initialState(0.0, s.q0, s.v0);
-  PenaltyIntegrationOptions integration = o.integration;
-  if (o.passive)
+  PenaltyIntegrationOptions integration = options;
+  if (options_.passive)
     integration.max_energy_gain =
         std::min(integration.max_energy_gain, 1e-2 * std::abs(system.totalEnergy(y0)) + 1e-12);
   const PenaltyRun p = simulatePenalty(system, y0, integration);
@@ -167,35 +236,60 @@ RunResult simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOptions
   r.steps = p.steps;
   r.cpu_seconds = p.cpu_seconds;
   r.t_end = p.t;
+  const std::size_t nc = s.contacts.size(), nj = s.joint_friction.size();
+  std::vector<int> mechanism_contact(system.contacts().size());
+  for (std::size_t k = 0; k < nc; ++k)
+    if (contact_of_[k] >= 0) mechanism_contact[std::size_t(contact_of_[k])] = int(k);
   for (const ContactCrossing& c : p.events)
-    r.events.push_back({c.t, c.contact, c.closing ? EventKind::kClose : EventKind::kOpen, false, c.penetration_rate});
-  // The history as the nonsmooth routes write it. The joint reactions are not in the
-  // penalty history: each row's are recomputed from its state (one derivative() a row).
-  const Eigen::Index n = s.model.velocitySize(), ny = system.stateSize();
-  const auto nc = Eigen::Index(s.contacts.size()), nj = Eigen::Index(s.joint_friction.size());
-  const bool joint_laws = !system.jointFriction().empty();  // none with friction_law "none"
-  r.columns = historyColumns(s.model, s.contacts, s.joint_friction);
+    r.events.push_back({c.t, mechanism_contact[std::size_t(c.contact)], c.closing ? EventKind::kClose : EventKind::kOpen,
+                        false, c.penetration_rate});
+
+  // Where the penalty history has each quantity (penalty_contact.hpp: t, y, per contact
+  // δ, v_t, Fₙ, Fₜ, the energy, v̇, λ, per element |R|, friction, N).
+  const Eigen::Index n = s.model.velocitySize(), ny = system.stateSize(), m = model_.constraintCount();
+  const auto ncs = Eigen::Index(system.contacts().size());
+  const Eigen::Index contact_block = 1 + ny, extras = contact_block + 4 * ncs + 1;  // after the energy
+  const Eigen::Index element_block = extras + n + m;
+  r.columns = columns_;
+  const auto common = Eigen::Index(historyColumns(s.model, s.contacts, s.joint_friction).size());
   r.history.resize(p.history.rows(), Eigen::Index(r.columns.size()));
-  Eigen::VectorXd ydot(ny);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
   for (Eigen::Index i = 0; i < p.history.rows(); ++i) {
-    r.history.row(i).head(1 + 2 * n) = p.history.row(i).head(1 + 2 * n);
-    for (Eigen::Index k = 0; k < nc; ++k) {
-      const Eigen::Index at = 1 + ny + 4 * k;  // δ, v_t, Fₙ, Fₜ
-      r.history(i, 1 + 2 * n + 2 * k) = p.history(i, at + 2);
-      r.history(i, 2 + 2 * n + 2 * k) = tangentSign(s.contacts[std::size_t(k)]) * p.history(i, at + 3);
+    auto row = r.history.row(i);
+    const auto sample = p.history.row(i);
+    row.head(1 + 2 * n) = sample.head(1 + 2 * n);
+    Eigen::Index c = 1 + 2 * n;
+    for (std::size_t k = 0; k < nc; ++k, c += 2) {
+      if (contact_of_[k] >= 0) {
+        const Eigen::Index at = contact_block + 4 * contact_of_[k];  // δ, v_t, Fₙ, Fₜ
+        row(c) = sample(at + 2);
+        row(c + 1) = tangentSign(s.contacts[k]) * sample(at + 3);
+      } else {
+        const Eigen::Index at = element_block + 3 * element_of_[k];  // |N|, F, N
+        row(c) = sample(at + 2);
+        row(c + 1) = sample(at + 1);
+      }
     }
-    r.history.row(i).tail(2 * nj).setConstant(std::numeric_limits<double>::quiet_NaN());
-    if (!joint_laws) continue;
-    static_cast<void>(system.derivative(p.history(i, 0), p.history.row(i).segment(1, ny).transpose(), ydot));
-    for (Eigen::Index e = 0; e < nj; ++e) {
-      r.history(i, 1 + 2 * n + 2 * nc + 2 * e) = system.jointReaction(int(e));
-      r.history(i, 2 + 2 * n + 2 * nc + 2 * e) = system.jointFrictionTorque(int(e));
+    for (std::size_t e = 0; e < nj; ++e, c += 2) {
+      const int el = element_of_[nc + e];
+      row(c) = el >= 0 ? sample(element_block + 3 * el) : nan;
+      row(c + 1) = el >= 0 ? sample(element_block + 3 * el + 1) : nan;
     }
+    row.segment(common, n + m) = sample.segment(extras, n + m);
+    c = common + n + m;
+    for (std::size_t k = 0; k < nc + nj; ++k)
+      for (int z = 0; z < stateCount(k); ++z) row(c++) = sample(1 + 2 * n + stateOffset(k) + z);
+    row(c) = sample(1 + system.workIndex());
   }
-  addSampledModes(s, system, p, o.stick_velocity, r);
+  addSampledModes(s, always_closed_, frictional_, options_.stick_velocity, r);
+  r.friction_work = p.final_state(system.workIndex());
   r.final_q = p.final_state.head(n);
   r.final_v = p.final_state.segment(n, n);
   return r;
+}
+
+RunResult simulatePenaltyRoute(const RigidScenario& s, const PenaltyRouteOptions& o) {
+  return PenaltyRoute(s, o).run(o.integration);
 }
 
 }  // namespace stickslip::dynamics

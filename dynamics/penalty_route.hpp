@@ -22,23 +22,33 @@
 ///    `friction_parameters`; a contact that already has a regularized law keeps it; "none"
 ///    drops friction. Friction in a revolute joint becomes the same law on the joint's
 ///    reaction (PenaltyJointFriction).
-///  - A bilateral contact (a guide holding on both sides) becomes a two-sided compliant one
-///    (PenaltyContact::two_sided) with the same law: the default's near-critical damping of a
-///    resting plastic contact keeps the guide from ringing.
+///  - A bilateral disk–line contact (a guide holding on both sides) stays an ideal constraint:
+///    an ideal point-on-line joint keeps it closed (addClosingJoint), and its friction becomes
+///    the law applied to that joint's reaction N, as joint friction is (Blajer's prismatic
+///    friction μ |N|; the review's roller on the ground), resolved exactly with the equations of
+///    motion (penalty_contact.hpp). A bilateral contact the model gives a `compliant_law` becomes
+///    a two-sided compliant one (PenaltyContact::two_sided) instead.
+///  - The joints by Baumgarte's stabilization with the mechanism's terms (RigidScenario).
 ///
-/// The result is the nonsmooth routes' RunResult, with the same history columns (t, q, v,
-/// per contact N and F in rigid_contact.hpp's tangent convention, per joint friction |R| and
-/// T), so one writer and `compare` serve every route. Its events are the contacts' closings
+/// The result has every route's history columns (run_result.hpp: t, q, v, per contact N and F in
+/// rigid_contact.hpp's tangent convention, a guide's N its joint's reaction, per joint friction
+/// |R| and T), then the route's own: the accelerations ("B.ax", "B.ay", "B.alpha"), the
+/// multipliers of every joint row ("J.lambda0", "J.lambda1"; a one-row joint "J.lambda"; the
+/// guides' closing joints last, named after their contacts; thesis sign, M v̇ + Dᵀλ = Q) at the
+/// sample, the friction laws' states ("C.z", or "C.z0", "C.z1", …) and "friction_work", the
+/// work the friction forces have dissipated so far (integrated with the state; also the
+/// result's friction_work). Its events are the contacts' closings
 /// (kClose) and openings (kOpen) at the integrator's crossing times and, since a regularized
 /// law has no stick mode, stick/slip changes estimated from the samples: a frictional contact
-/// (or joint) counts as sticking while it is closed (δ ≥ 0; a two-sided contact or a joint
-/// always) with
-/// |v_t| < `stick_velocity`; each change is an event flagged `approximate` at the first sample
-/// past it, and the modes at t = 0 are the run's initial_modes (contacts without friction:
-/// kOpen unless closed, then slipping).
+/// (or joint) counts as sticking while it is closed (δ ≥ 0; a guide, a two-sided contact or a
+/// joint always) with |v_t| < `stick_velocity`; each change is an event flagged `approximate`
+/// at the first sample past it, and the modes at t = 0 are the run's initial_modes (contacts
+/// without friction: kOpen unless closed, then slipping).
 
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "dynamics/contact/normal_law.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
@@ -53,9 +63,6 @@ struct PenaltyRouteOptions {
   std::string friction_law = "linear";
   FrictionParameters friction_parameters;  ///< all but μs, μk (those are the contact's)
   PenaltyIntegrationOptions integration;
-  /// Joints by Baumgarte's stabilization with these terms [1/s] (EomMethod::kBaumgarte).
-  double baumgarte_alpha = 10.0;
-  double baumgarte_beta = 10.0;
   /// |v_t| below which a loaded frictional contact counts as sticking (file comment) [m/s], > 0.
   double stick_velocity = 1e-3;
   /// Nothing drives the mechanism (no drivers, loads or moving surfaces): its energy can only
@@ -67,10 +74,40 @@ struct PenaltyRouteOptions {
 /// The compliant law the penalty route gives a rigid contact without one (file comment).
 NormalLaw defaultCompliantLaw(const RigidContact& contact);
 
-/// Runs the mechanism by the penalty route from its initial state to
-/// options.integration.t_end. std::invalid_argument for an invalid contact or joint friction, an unknown law or
-/// invalid options; integration failures end
-/// the run with ok = false and a message naming the status.
+/// The mechanism in the penalty route's terms (file comment), built once: its model with the
+/// guides' closing joints and the PenaltySystem on it. Keeps a reference to the mechanism, which
+/// must outlive it.
+class PenaltyRoute {
+ public:
+  /// Throws std::invalid_argument for an invalid contact or joint friction, an unknown law or
+  /// invalid options.
+  PenaltyRoute(const RigidScenario& mechanism, PenaltyRouteOptions options);
+  ~PenaltyRoute();
+  PenaltyRoute(const PenaltyRoute&) = delete;
+  PenaltyRoute& operator=(const PenaltyRoute&) = delete;
+
+  /// The history's columns (file comment), known before a run.
+  const std::vector<std::string>& columns() const { return columns_; }
+  /// Runs from the initial state with `integration` (the options' own, or another integrator
+  /// for a retry). Integration failures end the run with its status and a message.
+  RunResult run(const PenaltyIntegrationOptions& integration);
+
+ private:
+  int stateCount(std::size_t element) const;            ///< friction states of contact k or joint friction
+  Eigen::Index stateOffset(std::size_t element) const;  ///< their offset in z
+
+  const RigidScenario& s_;
+  PenaltyRouteOptions options_;
+  PlanarModel model_;
+  std::unique_ptr<PenaltySystem> system_;
+  // Per contact of the mechanism: its compliant contact in the system or (a guide) its element;
+  // per joint friction (after the contacts) its element; −1: none.
+  std::vector<int> contact_of_, element_of_;
+  std::vector<bool> always_closed_, frictional_;
+  std::vector<std::string> columns_;
+};
+
+/// PenaltyRoute(mechanism, options).run(options.integration).
 RunResult simulatePenaltyRoute(const RigidScenario& mechanism, const PenaltyRouteOptions& options);
 
 }  // namespace stickslip::dynamics

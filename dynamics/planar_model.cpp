@@ -151,6 +151,11 @@ std::string PlanarModel::velocityName(Eigen::Index i) const {
   return body(BodyIndex(i / 3)).name + "." + kNames[i % 3];
 }
 
+std::string PlanarModel::accelerationName(Eigen::Index i) const {
+  static constexpr const char* kNames[3] = {"ax", "ay", "alpha"};
+  return body(BodyIndex(i / 3)).name + "." + kNames[i % 3];
+}
+
 std::string PlanarModel::constraintRowName(Eigen::Index row) const {
   for (const PlanarJoint& j : joints_)
     if (row >= j.row && row < j.row + j.rows)

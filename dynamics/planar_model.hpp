@@ -149,9 +149,10 @@ class PlanarModel final : public MultibodySystem {
                     Eigen::Ref<Eigen::VectorXd> qdot) const override;
   void addToPositions(const Eigen::Ref<const Eigen::VectorXd>& delta,
                       Eigen::Ref<Eigen::VectorXd> q) const override;
-  /// "B.x", "B.y", "B.theta" and "B.vx", "B.vy", "B.omega" for body B.
+  /// "B.x", "B.y", "B.theta", "B.vx", "B.vy", "B.omega" and "B.ax", "B.ay", "B.alpha" for body B.
   std::string positionName(Eigen::Index i) const override;
   std::string velocityName(Eigen::Index i) const override;
+  std::string accelerationName(Eigen::Index i) const override;
   /// "joint 'name' row i/n" for the joint or driver that owns the row.
   std::string constraintRowName(Eigen::Index row) const override;
 

@@ -100,10 +100,10 @@ SliderKinematics idealSlider(const MuvengeiSliderCrank& d, double t) {
 namespace {
 
 // Bodies crank 0, rod 1, slider 2, gravity, the joints O and B, the guide and the driver, which
-// every build shares; returns the driver's joint index. The initial state: θ = 0, crank and
+// every build shares. The initial state: θ = 0, crank and
 // rod collinear along +x, A's centres coincident, the ideal mechanism's velocities (rod rate
 // −r ω / l, slider at rest at the dead centre).
-int addCommon(const MuvengeiSliderCrank& d, dynamics::PlanarModel& m, Eigen::VectorXd& q, Eigen::VectorXd& v) {
+void addCommon(const MuvengeiSliderCrank& d, dynamics::PlanarModel& m, Eigen::VectorXd& q, Eigen::VectorXd& v) {
   using dynamics::kGround;
   const double r = d.crank_length, l = d.rod_length, b = 0.5 * l, w = d.crank_speed;
   const auto crank = m.addBody("crank", d.crank_mass, d.crank_inertia);
@@ -114,7 +114,7 @@ int addCommon(const MuvengeiSliderCrank& d, dynamics::PlanarModel& m, Eigen::Vec
   m.addRevolute(rod, Eigen::Vector2d(b, 0.0), slider, Eigen::Vector2d::Zero(), "B");
   m.addTranslational(kGround, Eigen::Vector2d::Zero(), Eigen::Vector2d::UnitX(), slider,
                      Eigen::Vector2d::Zero(), 0.0, "guide");
-  const int driver = m.addRheonomicDriver(
+  m.addRheonomicDriver(
       kGround, crank, [w](double t) { return w * t; }, [w](double) { return w; },
       [](double) { return 0.0; }, "driver");
   if (d.ideal) m.addRevolute(crank, Eigen::Vector2d(r, 0.0), rod, Eigen::Vector2d(-b, 0.0), "A");
@@ -122,7 +122,6 @@ int addCommon(const MuvengeiSliderCrank& d, dynamics::PlanarModel& m, Eigen::Vec
   v.resize(9);
   q << 0.0, 0.0, 0.0, r + b, 0.0, 0.0, r + l, 0.0, 0.0;
   v << 0.0, 0.0, w, 0.0, r * w - b * r * w / l, -r * w / l, 0.0, 0.0, 0.0;
-  return driver;
 }
 
 dynamics::JournalBearingJoint clearanceJoint(const MuvengeiSliderCrank& d) {
@@ -135,28 +134,6 @@ dynamics::JournalBearingJoint clearanceJoint(const MuvengeiSliderCrank& d) {
 }
 
 }  // namespace
-
-MuvengeiSystem makeMuvengei(const MuvengeiSliderCrank& d,
-                            std::shared_ptr<const dynamics::FrictionLaw> friction) {
-  d.validate();
-  MuvengeiSystem s;
-  s.model = std::make_unique<dynamics::PlanarModel>();
-  Eigen::VectorXd q, v;
-  const int driver = addCommon(d, *s.model, q, v);
-  s.driver_row = int(s.model->joints()[std::size_t(driver)].row);
-  std::vector<dynamics::PenaltyContact> contacts;
-  if (!d.ideal) {
-    dynamics::LankaraniNikraveshLaw ln;
-    ln.stiffness = d.contactStiffness();
-    ln.exponent = 1.5;
-    ln.restitution = d.restitution;
-    contacts.push_back(dynamics::PenaltyContact::journalBearing(0, 1, clearanceJoint(d), ln, std::move(friction),
-                                                                "c-cr"));
-  }
-  s.system = std::make_unique<dynamics::PenaltySystem>(*s.model, std::move(contacts));
-  s.y0 = s.system->initialState(0.0, q, v);
-  return s;
-}
 
 dynamics::RigidScenario muvengeiRigid(const MuvengeiSliderCrank& d) {
   d.validate();
@@ -173,85 +150,18 @@ dynamics::RigidScenario muvengeiRigid(const MuvengeiSliderCrank& d) {
     c.restitution = d.restitution;
     c.mu_static = d.mu_s;
     c.mu_kinetic = d.mu_k;
+    dynamics::LankaraniNikraveshLaw ln;
+    ln.stiffness = d.contactStiffness();
+    ln.exponent = 1.5;
+    ln.restitution = d.restitution;
+    c.compliant_law = ln;
     s.contacts.push_back(c);
   }
+  s.baumgarte_alpha = s.baumgarte_beta = 0.0;
   return s;
 }
 
-namespace {
-
-/// σ0 z as a friction coefficient, for the LuGre forms whose state we know.
-double bristleCoefficient(const dynamics::FrictionLaw* law, const dynamics::FrictionParameters& p,
-                          double state) {
-  if (!law || law->stateSize() != 1) return 0.0;
-  if (law->name() == "lugre-nondimensional") return p.mu_k * state;
-  if (law->name() == "lugre-wojtyra")
-    return p.sigma0 * state / p.reference_normal_force;
-  return 0.0;
-}
-
-}  // namespace
-
-MuvengeiRun simulateMuvengei(const MuvengeiSliderCrank& d,
-                             std::shared_ptr<const dynamics::FrictionLaw> friction,
-                             const dynamics::PenaltyIntegrationOptions& options) {
-  const dynamics::FrictionLaw* law = friction.get();
-  MuvengeiSystem s = makeMuvengei(d, std::move(friction));
-  MuvengeiRun out;
-  out.stribeck_velocity = d.stribeckVelocity();
-  const dynamics::FrictionParameters p = muvengeiFrictionParameters(d);
-  out.run = dynamics::simulatePenalty(*s.system, s.y0, options);
-
-  dynamics::PenaltySystem& sys = *s.system;
-  const Eigen::Index n = sys.model().velocitySize(), rows = out.run.history.rows();
-  const int nc = int(sys.contacts().size());
-  const Eigen::Index ix = dynamics::PlanarModel::coordinate(2, 0);
-  out.table = Eigen::MatrixXd::Zero(rows, kColumnCount);
-  Eigen::VectorXd y(sys.stateSize()), ydot(sys.stateSize());
-  // Replay the contact status the run had at each sample from its events (time order).
-  if (nc > 0) sys.setContactStatus(0, false, 0.0);
-  std::size_t next_event = 0;
-  const double c = d.clearance;
-  for (Eigen::Index i = 0; i < rows; ++i) {
-    const double t = out.run.history(i, 0);
-    y = out.run.history.row(i).segment(1, sys.stateSize()).transpose();
-    while (next_event < out.run.events.size() && out.run.events[next_event].t <= t) {
-      const dynamics::ContactCrossing& ev = out.run.events[next_event++];
-      sys.setContactStatus(ev.contact, ev.closing,
-                           ev.closing
-                               ? ev.penetration_rate
-                               : sys.contactStatus()[std::size_t(ev.contact)].impact_velocity);
-    }
-    sys.derivative(t, y, ydot);
-    auto row = out.table.row(i);
-    row(kTime) = t;
-    row(kCrankAngle) = y(2);
-    row(kSliderX) = y(ix);
-    row(kSliderV) = y(n + ix);
-    row(kSliderA) = ydot(n + ix);
-    row(kDriverPower) = -sys.eomSolver().multipliers()(s.driver_row) * y(n + 2);
-    row(kMechanicalEnergy) =
-        sys.model().kineticEnergy(y.segment(n, n)) + sys.model().potentialEnergy(y.head(n));
-    if (nc > 0) {
-      const auto zk = y.segment(2 * n, sys.contacts()[0].frictionStateSize());
-      const dynamics::ContactEvaluation e = sys.evaluateContact(0, t, y.head(n), y.segment(n, n), zk);
-      const Eigen::Vector2d ecc = (c + e.penetration) * e.normal;
-      row(kEccentricityX) = ecc.x();
-      row(kEccentricityY) = ecc.y();
-      row(kPenetration) = e.penetration;
-      row(kNormalForce) = e.normal_force;
-      row(kFrictionForce) = e.friction_force;
-      row(kTangentialVelocity) = e.tangential_velocity;
-      row(kContactPower) =
-          -e.normal_force * e.penetration_rate + e.friction_force * e.tangential_velocity;
-      if (zk.size() == 1) row(kBristleCoefficient) = bristleCoefficient(law, p, zk(0));
-    }
-  }
-  return out;
-}
-
-MuvengeiCycle analyseMuvengeiCycle(const MuvengeiSliderCrank& d, const MuvengeiRun& r,
-                                   double t_begin) {
+MuvengeiCycle analyseMuvengeiCycle(const MuvengeiSliderCrank& d, const MuvengeiTable& r, double t_begin) {
   MuvengeiCycle cy;
   cy.t_begin = t_begin;
   cy.t_end = t_begin + d.period();

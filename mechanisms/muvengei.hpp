@@ -31,7 +31,6 @@
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
-#include "dynamics/penalty_contact.hpp"
 #include "dynamics/planar_model.hpp"
 
 namespace stickslip::mechanisms {
@@ -70,25 +69,15 @@ struct SliderKinematics {
 };
 SliderKinematics idealSlider(const MuvengeiSliderCrank& data, double t);
 
-/// Bodies crank 0, rod 1, slider 2; the clearance joint is contact 0 (absent when ideal).
-struct MuvengeiSystem {
-  std::unique_ptr<dynamics::PlanarModel> model;
-  std::unique_ptr<dynamics::PenaltySystem> system;
-  int driver_row = 0;  ///< the rheonomic driver's row in λ (torque on the crank −λ)
-  Eigen::VectorXd y0;  ///< [q; v; z]
-};
-
-/// The same mechanism for the nonsmooth routes: the clearance joint a rigid unilateral
-/// journal-in-bearing contact with Newton's e = restitution and set-valued Coulomb friction at
-/// the LuGre parameters' μs, μk (its bristle dynamics have no place there); `ideal`: the
-/// ideal revolute.
+/// The mechanism every route runs: the clearance joint a unilateral journal-in-bearing contact
+/// with Newton's e = restitution and set-valued Coulomb friction at the LuGre parameters' μs,
+/// μk for the nonsmooth routes, and the paper's Lankarani–Nikravesh law (`compliant_law`) for
+/// the penalty route, whose friction law (lugre-nondimensional with
+/// muvengeiFrictionParameters) the scenario names; `ideal`: the ideal revolute. Its joints are
+/// plain Lagrange multipliers (no Baumgarte terms), as the paper's.
 dynamics::RigidScenario muvengeiRigid(const MuvengeiSliderCrank& d);
 
-/// Builds the model; `friction` null means frictionless. Throws on invalid data.
-MuvengeiSystem makeMuvengei(const MuvengeiSliderCrank& data,
-                            std::shared_ptr<const dynamics::FrictionLaw> friction);
-
-/// Columns of MuvengeiRun::table.
+/// Columns of MuvengeiTable::table.
 enum MuvengeiColumn {
   kTime,
   kCrankAngle,
@@ -108,20 +97,14 @@ enum MuvengeiColumn {
   kColumnCount
 };
 
-struct MuvengeiRun {
-  dynamics::PenaltyRun run;
-  /// One row per history sample (MuvengeiColumn). The acceleration, the driver's power
-  /// −λ ω and the contact power −Fₙ δ̇ + Fₜ v_t come from the equations of motion at the
-  /// sample with the contact status (closed, δ̇⁽⁻⁾) the run had there; the bristle
-  /// coefficient is the LuGre state as a friction coefficient, σ0 z (0 without it).
+/// The quantities of the paper's figures, one row per sample of a run (MuvengeiColumn): the
+/// slider's x, v and acceleration, the journal's eccentricity and penetration, the contact's
+/// forces, sliding velocity and power −Fₙ δ̇ + Fₜ v_t, the driver's power −λ ω, T + V, and the
+/// LuGre state as a friction coefficient σ0 z (0 without it); muvengei_analysis.hpp makes it.
+struct MuvengeiTable {
   Eigen::MatrixXd table;
-  double stribeck_velocity = 0.0;  ///< the vs used [m/s]
+  double stribeck_velocity = 0.0;  ///< the vs of the run's law [m/s]
 };
-
-/// Integrates the mechanism (BDF or RK4, per `options`) and tabulates it.
-MuvengeiRun simulateMuvengei(const MuvengeiSliderCrank& data,
-                             std::shared_ptr<const dynamics::FrictionLaw> friction,
-                             const dynamics::PenaltyIntegrationOptions& options);
 
 /// What the steady cycle [t0, t0 + period] of a run shows (paper Figs. 7–10).
 struct MuvengeiCycle {
@@ -149,7 +132,6 @@ struct MuvengeiCycle {
 };
 
 /// Analyses the rows of `r.table` with t in [t_begin, t_begin + period]; vs is the run's.
-MuvengeiCycle analyseMuvengeiCycle(const MuvengeiSliderCrank& data, const MuvengeiRun& r,
-                                   double t_begin);
+MuvengeiCycle analyseMuvengeiCycle(const MuvengeiSliderCrank& data, const MuvengeiTable& r, double t_begin);
 
 }  // namespace stickslip::mechanisms

@@ -4,19 +4,19 @@
 #include <limits>
 #include <string>
 
-#include "dynamics/friction/make_friction_law.hpp"
-#include "mechanisms/muvengei.hpp"
+#include "mechanisms/muvengei_analysis.hpp"
+#include "mechanisms/run_scenario.hpp"
 
 namespace stickslip::mechanisms {
 namespace {
 
 // A row of a penalty-route run: it fails with the run's message when the run failed.
 VerificationRow penaltyRow(std::string quantity, double reference, double obtained,
-                           double tolerance, const dynamics::PenaltyRun& run,
+                           double tolerance, const ScenarioRun& run,
                            Check check = Check::kWithin) {
-  const bool ok = run.status == dynamics::PenaltyStatus::kSuccess;
-  return makeRow("muvengei", "penalty/bdf", std::move(quantity), check, reference, obtained, tolerance, ok,
-                 ok ? "" : run.message);
+  const bool ok = run.result.ok();
+  return makeRow("muvengei", "penalty/" + run.penalty->integrator, std::move(quantity), check, reference, obtained,
+                 tolerance, ok, ok ? "" : run.result.message);
 }
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -25,47 +25,49 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::vector<VerificationRow> verifyMuvengei() {
   std::vector<VerificationRow> rows;
-  MuvengeiSliderCrank d;
-  dynamics::PenaltyIntegrationOptions o;
-  o.t_end = 2.0 * d.period();
-  o.output_dt = 1e-6;
-  const dynamics::FrictionParameters p = muvengeiFrictionParameters(d);
+  const Scenario scenario = loadScenario("muvengei-lugre");
+  MuvengeiSliderCrank d = std::get<MuvengeiSliderCrank>(scenario.data);
+  RunSettings settings;  // the built-in's: two revolutions, BDF, every µs
+  settings.route = Route::kPenalty;
+  settings.ideal = true;
   d.ideal = true;
-  const MuvengeiRun ideal = simulateMuvengei(d, nullptr, o);
-  const MuvengeiCycle ci = analyseMuvengeiCycle(d, ideal, d.period());
+  const ScenarioRun ideal = runScenario(scenario, settings);
+  const MuvengeiCycle ci = analyseMuvengeiCycle(d, muvengeiTable(d, ideal), d.period());
   rows.push_back(
       penaltyRow("ideal joint: max |a - a(closed form)| / max |a| over the 2nd revolution", 0.0,
-                 ci.max_ideal_acceleration_error / ci.max_ideal_acceleration, 1e-6, ideal.run));
-  d.ideal = false;
-  const MuvengeiRun lugre =
-      simulateMuvengei(d, dynamics::makeFrictionLaw("lugre-nondimensional", p), o);
-  const MuvengeiCycle c = analyseMuvengeiCycle(d, lugre, d.period());
+                 ci.max_ideal_acceleration_error / ci.max_ideal_acceleration, 1e-6, ideal));
+  settings.ideal = d.ideal = false;
+  const ScenarioRun lugre = runScenario(scenario, settings);
+  const MuvengeiTable lugre_table = muvengeiTable(d, lugre);
+  const MuvengeiCycle c = analyseMuvengeiCycle(d, lugre_table, d.period());
   const double ratio = c.max_acceleration / ci.max_acceleration;
   rows.push_back(penaltyRow("clearance 0.5 mm, LuGre: impact spikes, max |a| / max |a(ideal)|, >= 1.5", kNaN,
-                            ratio, 1.5, lugre.run, Check::kAtLeast));
+                            ratio, 1.5, lugre, Check::kAtLeast));
   const double l = d.rod_length, r = d.crank_length;
   rows.push_back(penaltyRow(
       "max |x - x(ideal)|, <= (c + max penetration) l / sqrt(l^2 - r^2) (+0.1%) [m]", kNaN,
       c.max_position_deviation,
-      (d.clearance + c.max_penetration) * l / std::sqrt(l * l - r * r) * (1.0 + 1e-3), lugre.run,
+      (d.clearance + c.max_penetration) * l / std::sqrt(l * l - r * r) * (1.0 + 1e-3), lugre,
       Check::kAtMost));
   rows.push_back(penaltyRow("bristle bound: max |sigma0 z| / mu_s, <= 1", kNaN, c.max_bristle_ratio, 1.0,
-                            lugre.run, Check::kAtMost));
-  rows.push_back(penaltyRow("max |F_t| / (mu_s F_n), <= 1", kNaN, c.max_friction_ratio, 1.0, lugre.run,
+                            lugre, Check::kAtMost));
+  rows.push_back(penaltyRow("max |F_t| / (mu_s F_n), <= 1", kNaN, c.max_friction_ratio, 1.0, lugre,
                             Check::kAtMost));
   rows.push_back(penaltyRow("presliding samples (|v_t| < v_s, F_t != 0) (count, must be 0); min |v_t| in contact " +
                                 std::to_string(c.min_tangential_velocity) + " m/s",
-                            0.0, double(c.stick_samples), 0.0, lugre.run, Check::kCount));
+                            0.0, double(c.stick_samples), 0.0, lugre, Check::kCount));
   rows.push_back(penaltyRow("work balance |dE - W_driver - W_contact| / int |P_driver| dt", 0.0,
-                            c.energy_residual, 1e-5, lugre.run));
-  o.t_end = 0.005;
-  const MuvengeiRun woj = simulateMuvengei(d, dynamics::makeFrictionLaw("lugre-wojtyra", p), o);
+                            c.energy_residual, 1e-5, lugre));
+  settings.t_end = 0.005;
+  settings.friction = "lugre-wojtyra";
+  const ScenarioRun woj = runScenario(scenario, settings);
+  const MuvengeiTable woj_table = muvengeiTable(d, woj);
   double diff = 0.0;
-  for (Eigen::Index i = 0; i < woj.table.rows(); ++i)
-    diff = std::max(diff, std::abs(woj.table(i, kSliderX) - lugre.table(i, kSliderX)));
+  for (Eigen::Index i = 0; i < woj_table.table.rows(); ++i)
+    diff = std::max(diff, std::abs(woj_table.table(i, kSliderX) - lugre_table.table(i, kSliderX)));
   rows.push_back(
       penaltyRow("lugre-wojtyra = lugre-nondimensional (N_E = 1 N): max |dx| [m] over 5 ms", 0.0,
-                 diff, 1e-7, woj.run));
+                 diff, 1e-7, woj));
   return rows;
 }
 

@@ -10,7 +10,9 @@
 #include "mechanisms/incline.hpp"
 #include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/muvengei.hpp"
+#include "mechanisms/muvengei_analysis.hpp"
 #include "mechanisms/roller_crank.hpp"
+#include "mechanisms/roller_crank_analysis.hpp"
 #include "mechanisms/scenario_analyses.hpp"
 #include "mechanisms/scenario_file.hpp"
 #include "mechanisms/zheng.hpp"
@@ -75,9 +77,23 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
       // a bilateral contact with Table 3's mu_s, mu_k.
       {.name = "journal-bearing", .summary = scenarioSummary("journal-bearing"), .t_end = 0.25, .h = 1e-5,
        .default_method = "penalty", .passive = true, .analyses = {journalBearingMotion}},
-      {.name = "roller-crank", .summary = scenarioSummary("roller-crank"), .t_end = 2.0, .h = 1e-4, .default_method = "penalty"},
+      {.name = "roller-crank",
+       .summary = scenarioSummary("roller-crank"),
+       .t_end = 2.0,
+       .h = 1e-4,
+       .output_dt = 1e-4,
+       .default_method = "penalty",
+       .penalty_friction = "brown-mcphee",
+       .analyses = {rollerCrankAnalysis}},
       // Two crank revolutions at 2500 rpm, as the penalty run; the clearance joint rigid.
-      {.name = "muvengei-lugre", .summary = scenarioSummary("muvengei-lugre"), .t_end = 0.048, .h = 1e-6, .default_method = "penalty"},
+      {.name = "muvengei-lugre",
+       .summary = scenarioSummary("muvengei-lugre"),
+       .t_end = 0.048,
+       .h = 1e-6,
+       .output_dt = 1e-6,
+       .default_method = "penalty",
+       .penalty_friction = "lugre-nondimensional",
+       .analyses = {muvengeiCycle}},
   };
   return all;
 }

@@ -27,6 +27,7 @@ struct RigidScenarioInfo {
   std::string summary;       ///< one line, with its source
   double t_end = 1.0;        ///< default run length [s]
   double h = 1e-4;           ///< default Moreau–Jean step [s]
+  double output_dt = 1e-3;   ///< default history sampling [s] (what its analyses need)
   /// A compliant contact makes the event-driven phases stiff: BDF at a relative tolerance
   /// of 1e-8 instead of Adams at 1e-10.
   bool stiff = false;

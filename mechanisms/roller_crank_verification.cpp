@@ -5,7 +5,8 @@
 #include <limits>
 #include <string>
 
-#include "mechanisms/roller_crank_simulation.hpp"
+#include "mechanisms/roller_crank_analysis.hpp"
+#include "mechanisms/run_scenario.hpp"
 
 namespace stickslip::mechanisms {
 namespace {
@@ -17,94 +18,99 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A row of one run: it fails with the run's message when the run failed.
 VerificationRow check(const std::string& method, const std::string& quantity, Check kind, double reference,
-                      double obtained, double tolerance, const RollerCrankRun& run) {
-  return makeRow("roller-crank", method, quantity, kind, reference, obtained, tolerance, run.ok,
-                 run.ok ? "" : run.message);
+                      double obtained, double tolerance, const ScenarioRun& run) {
+  return makeRow("roller-crank", method, quantity, kind, reference, obtained, tolerance, run.result.ok(),
+                 run.result.ok() ? "" : run.result.message);
 }
 
 // A residual that ideally is 0, at most `tolerance`.
 VerificationRow residual(const std::string& method, const std::string& quantity, double tolerance,
-                         double obtained, const RollerCrankRun& run) {
+                         double obtained, const ScenarioRun& run) {
   return check(method, quantity, Check::kWithin, 0.0, obtained, tolerance, run);
 }
 
-// max |E − E(0) − W_f| over the history rows with t ≤ t_max.
-double balanceUntil(const RollerCrankRun& run, double t_max) {
+// max |E − E(0) + W_f| over the history rows with t ≤ t_max (W_f dissipated).
+double balanceUntil(const ScenarioRun& run, double t_max) {
+  const dynamics::RunResult& r = run.result;
+  const Eigen::Index e = r.column("energy"), w = r.column("friction_work");
   double worst = 0.0;
-  for (Eigen::Index i = 0; i < run.history.rows() && run.history(i, RollerCrankColumn::kTime) <= t_max; ++i)
-    worst = std::max(worst, std::abs(run.history(i, RollerCrankColumn::kEnergy) - run.history(0, RollerCrankColumn::kEnergy) -
-                                     run.history(i, RollerCrankColumn::kFrictionWork)));
+  for (Eigen::Index i = 0; i < r.history.rows() && r.history(i, 0) <= t_max; ++i)
+    worst = std::max(worst, std::abs(r.history(i, e) - r.history(0, e) + r.history(i, w)));
   return worst;
 }
 
 }  // namespace
 
 std::vector<VerificationRow> rollerCrankVerification() {
-  const RollerCrank rc;
-  RollerCrankOptions o;
+  const Scenario scenario = loadScenario("roller-crank");
+  const RollerCrank& rc = std::get<RollerCrank>(scenario.data);
   std::vector<VerificationRow> rows;
 
   // Frictionless: nothing turns the roller about its centre (the rod's pin is there), so
   // θ̇_r = 8 rad/s for ever, and T + V is conserved.
-  RollerCrankOptions tight = o;
-  tight.relative_tolerance = 1e-10;
-  const RollerCrankRun free = simulateRollerCrank(rc, nullptr, tight);
+  RunSettings settings;
+  settings.route = Route::kPenalty;
+  settings.friction = "none";
+  settings.tolerance = 1e-10;
+  const ScenarioRun free = runScenario(scenario, settings);
+  const Eigen::Index spin = free.result.column("roller.omega");
   double spin_error = 0.0;
-  for (Eigen::Index i = 0; i < free.history.rows(); ++i)
-    spin_error = std::max(spin_error, std::abs(free.history(i, RollerCrankColumn::kRollerRate) - rc.crank_rate * 2.0));
-  rows.push_back(residual("bdf, no friction", "max |omega_roller - 8| (closed form: constant) [rad/s]",
+  for (Eigen::Index i = 0; i < free.result.history.rows(); ++i)
+    spin_error = std::max(spin_error, std::abs(free.result.history(i, spin) - rc.crank_rate * 2.0));
+  rows.push_back(residual("penalty/bdf, no friction", "max |omega_roller - 8| (closed form: constant) [rad/s]",
                           1e-9, spin_error, free));
-  rows.push_back(residual("bdf, no friction", "max |E - E(0)| [J]", T::kEnergyBalance,
-                          free.max_energy_balance_error, free));
+  rows.push_back(residual("penalty/bdf, no friction", "max |E - E(0)| [J]", T::kEnergyBalance,
+                          rollerCrankFigures(rc, free).max_energy_balance_error, free));
 
-  const std::vector<RollerCrankTableRow> table = rollerCrankTable(rc, o);
+  // The six models, sampled every 10 µs for the chatter of the initial stick.
+  RunSettings table_settings;
+  table_settings.output_dt = 1e-5;
+  const std::vector<RollerCrankTableRow> table = rollerCrankTable(scenario, table_settings);
   // The laws without static friction leave the initial stick before those with it.
   double latest_without = 0.0, earliest_with = kNever;
   bool all_ok = true;
   for (const RollerCrankTableRow& r : table) {
-    const bool stiction = r.model.law == "stribeck" || r.model.law == "brown-mcphee" ||
-                          r.model.law == "lugre";
-    const double t = r.run.breakaway_time < 0.0 ? kNever : r.run.breakaway_time;
+    const bool stiction = r.law == "stribeck" || r.law == "brown-mcphee" || r.law == "lugre";
+    const double t = r.figures.breakaway_time < 0.0 ? kNever : r.figures.breakaway_time;
     if (stiction) earliest_with = std::min(earliest_with, t);
     else latest_without = std::max(latest_without, t);
-    all_ok = all_ok && r.run.ok;
+    all_ok = all_ok && r.run.result.ok();
   }
   // Reported as the gap between the two: positive, at least 1 ms.
-  const RollerCrankRun* failed = &table.front().run;
+  const ScenarioRun* failed = &table.front().run;
   for (const RollerCrankTableRow& r : table)
-    if (!r.run.ok) failed = &r.run;
+    if (!r.run.result.ok()) failed = &r.run;
   rows.push_back(check("all six",
                        "end of stick (|v_s| > vs): earliest with stiction - latest without, >= 1 ms (" +
                            std::to_string(latest_without) + " s, " + std::to_string(earliest_with) + " s) [s]",
                        Check::kAtLeast, kNaN, all_ok ? earliest_with - latest_without : kNaN, 1e-3, *failed));
   for (const RollerCrankTableRow& r : table) {
-    const std::string method = r.model.law + "/" + r.integrator;
-    if (r.model.law == "lugre") {
-      rows.push_back(residual(method, "max |E - E(0) - W_f| for t <= " +
+    const std::string method = "penalty:" + r.law + "/" + r.run.penalty->integrator;
+    if (r.law == "lugre") {
+      rows.push_back(residual(method, "max |E - E(0) + W_f| for t <= " +
                                           std::to_string(T::kLuGreBalanceWindow) + " s (before the fold) [J]",
                               T::kEnergyBalance, balanceUntil(r.run, T::kLuGreBalanceWindow), r.run));
     } else {
-      rows.push_back(residual(method, "max |E - E(0) - W_f| [J]", T::kEnergyBalance,
-                              r.run.max_energy_balance_error, r.run));
+      rows.push_back(residual(method, "max |E - E(0) + W_f| [J]", T::kEnergyBalance,
+                              r.figures.max_energy_balance_error, r.run));
     }
-    rows.push_back(residual(method, "max |Phi| [m]", T::kConstraint, r.run.max_constraint_residual, r.run));
-    const bool jump = r.model.integrator == RollerCrankOptions::Integrator::kRk4;
-    const std::string window = "[0, " + std::to_string(o.stick_window) + "] s";
-    if (jump)
+    rows.push_back(residual(method, "max |Phi| [m]", T::kConstraint, r.figures.max_constraint_residual, r.run));
+    const std::string window = "[0, " + std::to_string(r.figures.window) + "] s";
+    if (r.law == "coulomb" || r.law == "stribeck")  // the laws that jump at v = 0
       rows.push_back(check(method, "chatter: sign changes of v_s in " + window + ", >= " +
                                        std::to_string(T::kDiscontinuousChatter),
-                           Check::kAtLeast, kNaN, r.run.sliding_sign_changes, T::kDiscontinuousChatter, r.run));
+                           Check::kAtLeast, kNaN, r.figures.sliding_sign_changes, T::kDiscontinuousChatter, r.run));
     else
       rows.push_back(check(method, "rolling: sign changes of v_s in " + window + ", <= " +
                                        std::to_string(T::kSmoothChatter),
-                           Check::kAtMost, kNaN, r.run.sliding_sign_changes, T::kSmoothChatter, r.run));
+                           Check::kAtMost, kNaN, r.figures.sliding_sign_changes, T::kSmoothChatter, r.run));
     const double mu_s = rollerCrankFrictionParameters().mu_s;
-    if (r.model.law == "lugre")
+    if (r.law == "lugre")
       rows.push_back(check(method, "max F/N, >= mu_s (exceeds it: review Fig. 7f; first at t = " +
-                                       std::to_string(r.run.first_ratio_exceedance) + " s)",
-                           Check::kAtLeast, mu_s, r.run.max_friction_ratio, mu_s, r.run));
-    if (r.model.law == "brown-mcphee")
-      rows.push_back(check(method, "max F/N, <= mu_s (+1e-6)", Check::kAtMost, mu_s, r.run.max_friction_ratio,
+                                       std::to_string(r.figures.first_ratio_exceedance) + " s)",
+                           Check::kAtLeast, mu_s, r.figures.max_friction_ratio, mu_s, r.run));
+    if (r.law == "brown-mcphee")
+      rows.push_back(check(method, "max F/N, <= mu_s (+1e-6)", Check::kAtMost, mu_s, r.figures.max_friction_ratio,
                            mu_s + T::kRatioTolerance, r.run));
   }
   return rows;

@@ -138,6 +138,7 @@ struct ScenarioRunner::Plan {
   std::unique_ptr<dynamics::MinimalForm> form;
   PenaltyChoice penalty;
   dynamics::PenaltyRouteOptions penalty_options;
+  std::unique_ptr<dynamics::PenaltyRoute> penalty_route;
 };
 
 std::string routeRefusal(const Scenario& scenario, Route route) {
@@ -223,7 +224,9 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   po.integration.t_end = p.t_end;
   // RK4: 10 µs resolves the default steel contacts of bodies of tens of grams and up.
   po.integration.dt = o.dt.value_or(1e-5);
-  po.integration.output_dt = o.output_dt.value_or(1e-3);
+  po.integration.output_dt = o.output_dt.value_or(p.info.output_dt);
+  if (o.tolerance) po.integration.relative_tolerance = *o.tolerance;
+  p.penalty_route = std::make_unique<dynamics::PenaltyRoute>(s, po);
 }
 
 ScenarioRunner::~ScenarioRunner() = default;
@@ -248,7 +251,8 @@ std::vector<std::string> ScenarioRunner::columns() const {
     return c;
   }
   const dynamics::RigidScenario& s = *p.mechanism;
-  std::vector<std::string> c = dynamics::historyColumns(s.model, s.contacts, s.joint_friction);
+  std::vector<std::string> c = p.penalty_route ? p.penalty_route->columns()
+                                               : dynamics::historyColumns(s.model, s.contacts, s.joint_friction);
   SharedColumns(s).names(c);
   return c;
 }
@@ -269,7 +273,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
     mo.t_end = p.t_end;
     mo.relative_tolerance = o.tolerance.value_or(1e-10);
     mo.absolute_tolerance = 1e-2 * mo.relative_tolerance;
-    if (o.output_dt) mo.output_dt = *o.output_dt;
+    mo.output_dt = o.output_dt.value_or(p.info.output_dt);
     const dynamics::MinimalFormRun m = dynamics::simulateMinimalForm(*p.form, p.minimal->x0, p.minimal->u0, mo);
     r = m.run;
     const dynamics::ReductionDimensions& d = m.dimensions;
@@ -302,7 +306,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
     const dynamics::RigidScenario& s = *p.mechanism;
     if (p.route == Route::kEventDriven) {
       dynamics::EventDrivenOptions eo;
-      if (o.output_dt) eo.output_dt = *o.output_dt;
+      eo.output_dt = o.output_dt.value_or(p.info.output_dt);
       eo.t_end = p.t_end;
       eo.solver = o.solver;
       if (p.info.stiff) eo.integrator = dynamics::OdeMethod::kBdf;
@@ -310,11 +314,13 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       eo.absolute_tolerance = 1e-2 * eo.relative_tolerance;
       eo.velocity_tolerance = p.info.zero_velocity;
       eo.event_tolerance = o.event_tolerance;
+      eo.baumgarte_alpha = s.baumgarte_alpha;
+      eo.baumgarte_beta = s.baumgarte_beta;
       eo.progress = progress;
       r = dynamics::simulateEventDriven(s, eo);
     } else if (p.route == Route::kMoreauJean) {
       dynamics::MoreauJeanOptions mo;
-      if (o.output_dt) mo.output_dt = *o.output_dt;
+      mo.output_dt = o.output_dt.value_or(p.info.output_dt);
       mo.t_end = p.t_end;
       mo.solver = o.solver;
       mo.h = out.h = o.dt.value_or(p.info.h);
@@ -322,15 +328,15 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       mo.progress = progress;
       r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mo, s.joint_friction);
     } else {
-      dynamics::PenaltyRouteOptions& po = p.penalty_options;
-      po.integration.progress = progress;
-      r = dynamics::simulatePenaltyRoute(s, po);
+      dynamics::PenaltyIntegrationOptions integration = p.penalty_options.integration;
+      integration.progress = progress;
+      r = p.penalty_route->run(integration);
       // A BDF failure with no integrator asked for is redone with RK4, and the reason kept.
       if (r.status == dynamics::RunStatus::kIntegratorFailure && !o.integrator && p.penalty.integrator == "bdf") {
         p.penalty.bdf_failure = std::string(dynamics::toString(r.status)) + ": " + r.message;
         p.penalty.integrator = "rk4";
-        po.integration.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
-        r = dynamics::simulatePenaltyRoute(s, po);
+        integration.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
+        r = p.penalty_route->run(integration);
       }
       out.penalty = p.penalty;
     }

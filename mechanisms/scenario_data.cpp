@@ -256,7 +256,7 @@ std::string scenarioSummary(std::string_view name) {
            "LuGre friction (--ideal: ideal joint)";
   if (name == "roller-crank")
     return "crank, rod and roller rolling on the ground (review Tables 1-3), friction at the roller-ground "
-           "contact, N from the constraint; --table compares the review's six models";
+           "contact, N from the constraint (the review's Table 4: compare --methods penalty:coulomb,penalty:tanh,...)";
   if (name == "blajer-1")
     return "Blajer & Markiewicz Example 1: four-bar with a sliding link, friction in every joint (DAE 26 -> 12)";
   if (name == "blajer-2")
@@ -307,6 +307,7 @@ std::vector<std::string> linkedFrictionParameters(std::string_view name) {
 
 dynamics::FrictionParameters penaltyFrictionParameters(const ScenarioData& data,
                                                        const std::optional<dynamics::FrictionParameters>& given) {
+  if (const auto* m = std::get_if<MuvengeiSliderCrank>(&data)) return muvengeiFrictionParameters(*m);
   dynamics::FrictionParameters p = given.value_or(dynamics::FrictionParameters{});
   if (const auto* z = std::get_if<ZhengSliderCrank>(&data)) {
     p.modified_v0 = z->modified_v0;

@@ -59,7 +59,8 @@ std::vector<std::string> linkedFrictionParameters(std::string_view name);
 
 /// The friction catalogue's parameters the penalty route takes for a scenario with `data`:
 /// `given` (its friction_parameters:, defaults if none) with the ones its data fix (zheng-*:
-/// the modified Coulomb's v0, v1). μs and μk are each contact's (penalty_route.hpp).
+/// the modified Coulomb's v0, v1; muvengei-lugre: all of them, muvengeiFrictionParameters). μs
+/// and μk are each contact's (penalty_route.hpp).
 dynamics::FrictionParameters penaltyFrictionParameters(const ScenarioData& data,
                                                        const std::optional<dynamics::FrictionParameters>& given);
 

@@ -93,6 +93,10 @@ struct RigidScenario {
   std::vector<RigidContact> contacts;
   std::vector<RevoluteFriction> joint_friction;
   Eigen::VectorXd q0, v0;
+  /// Baumgarte's terms [1/s] of the joints' acceleration equations in the routes that solve
+  /// them at acceleration level (event-driven, penalty), as the mechanism's source states them;
+  /// 0 and 0: plain Lagrange multipliers.
+  double baumgarte_alpha = 10.0, baumgarte_beta = 10.0;
 };
 
 /// The history columns every route starts with (run_result.hpp): t, the model's positions and

@@ -73,6 +73,13 @@ void checkRoute(const std::string& method) {
       CHECK(j["status"] == "ok");
     }
     CHECK(j["method"] == method);
+    // One schema for every route.
+    for (const char* key : {"scenario", "solver", "status", "message", "t", "steps", "lcp_solves", "pivots",
+                            "cpu_seconds", "events", "friction_work", "energy_initial", "energy_final", "final_q",
+                            "final_v", "transitions", "stick_fraction", "columns"})
+      CHECK(j.contains(key));
+    CHECK(j["columns"].front() == "t");
+    CHECK(j["columns"].back() == "energy");
     CHECK(j["final_q"].is_array());
     CHECK(j["final_q"].size() == j["final_v"].size());
     CHECK(j["final_q"].size() % 3 == 0);  // planar bodies: x, y, θ each

@@ -48,7 +48,7 @@ TEST_CASE("penalty contact: Jᵀ(Fₙ, Fₜ) equals the force and moment compute
                      PenaltyContact::pointOnLine(a, b, pl, HertzLaw{1e8, 1.5}, lugre),
                      PenaltyContact::pointOnLine(a, kGround, pl, HuntCrossleyLaw{{1e8, 1.5, 0.7}})});
   REQUIRE(sys.frictionStateSize() == 1);
-  REQUIRE(sys.stateSize() == 13);
+  REQUIRE(sys.stateSize() == 14);  // q, v (6 each), one LuGre state, the friction work
 
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -95,10 +95,12 @@ TEST_CASE("penalty system: ẏ = [v — M⁻¹(Q + Jᵀ F) — ż] on a free bod
   q << 0.1, 0.05 - 1e-5, 0.0;  // 10 µm penetration
   v << 0.02, -0.01, 0.3;
   Eigen::VectorXd y = sys.initialState(0.0, q, v);
+  REQUIRE(y.size() == 8);  // q, v, z, W
+  CHECK(y(7) == 0.0);
   y(6) = 2e-7;
-  Eigen::VectorXd ydot(7);
+  Eigen::VectorXd ydot(8);
   REQUIRE(sys.derivative(0.0, y, ydot) == EomStatus::kSuccess);
-  const ContactEvaluation e = sys.evaluateContact(0, 0.0, q, v, y.tail(1));
+  const ContactEvaluation e = sys.evaluateContact(0, 0.0, q, v, y.segment(6, 1));
   CHECK(e.normal_force == Approx(1e7 * std::pow(1e-5, 1.5)));
   CHECK(ydot.head(3) == v);
   const Eigen::Vector3d expected_vdot =
@@ -110,8 +112,9 @@ TEST_CASE("penalty system: ẏ = [v — M⁻¹(Q + Jᵀ F) — ż] on a free bod
   lugre->stateRate({e.tangential_velocity, e.normal_force, 0.0}, std::span<const double>(&zs, 1),
                    std::span<double>(&rate, 1));
   CHECK(ydot(6) == Approx(rate));
+  CHECK(ydot(7) == Approx(-e.friction_force * e.tangential_velocity));  // the work friction dissipates
   // Contract violations throw.
-  CHECK_THROWS_AS(sys.derivative(0.0, y.head(6), ydot.head(6)), std::invalid_argument);
+  CHECK_THROWS_AS(sys.derivative(0.0, y.head(7), ydot.head(7)), std::invalid_argument);
   CHECK_THROWS_AS(PenaltySystem(model, {PenaltyContact::pointOnLine(3, kGround, pl, HertzLaw{1e7, 1.5})}),
                   std::invalid_argument);
   PenaltyIntegrationOptions bad;
@@ -151,7 +154,7 @@ TEST_CASE("penalty system: a pendulum with a joint hits a wall — cₑ², energ
   CHECK(ratio == Approx(ce * ce).epsilon(0.05));
   // The tip reaches the wall at angle asin(0.2/L) in time asin(0.4)/ω.
   CHECK(bdf.events[0].t == Approx(std::asin(0.2 / L) / w).epsilon(1e-6));
-  const Eigen::Index ec = bdf.history.cols() - 1;
+  const Eigen::Index ec = 1 + sys.stateSize() + 4;  // t, y, the contact's δ, v_t, Fₙ, Fₜ, then the energy
   for (Eigen::Index i = 1; i < bdf.history.rows(); ++i)
     CHECK(bdf.history(i, ec) <= bdf.history(i - 1, ec) + 1e-9);
   CHECK(bdf.history(bdf.history.rows() - 1, ec) == Approx(ce * ce * bdf.history(0, ec)).epsilon(0.05));

@@ -8,39 +8,32 @@
 #include <cmath>
 #include <numbers>
 
-#include "dynamics/friction/make_friction_law.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "mechanisms/muvengei_analysis.hpp"
 
 using namespace stickslip;
 
 namespace {
 
-dynamics::PenaltyIntegrationOptions options(double t_end, double output_dt = 1e-6) {
-  dynamics::PenaltyIntegrationOptions o;
-  o.t_end = t_end;
-  o.output_dt = output_dt;
-  return o;
-}
-
-std::shared_ptr<const dynamics::FrictionLaw> law(const mechanisms::MuvengeiSliderCrank& d,
-                                                 const char* name) {
-  return dynamics::makeFrictionLaw(name, mechanisms::muvengeiFrictionParameters(d));
+/// muvengei-lugre by the penalty route: the built-in's settings (BDF, every µs) unless told.
+mechanisms::ScenarioRun run(mechanisms::RunSettings s) {
+  s.route = mechanisms::Route::kPenalty;
+  return mechanisms::runScenario(mechanisms::loadScenario("muvengei-lugre"), s);
 }
 
 // The default scenario, two revolutions, shared by the cases that read its steady cycle.
-const mechanisms::MuvengeiRun& lugreRun() {
-  static const mechanisms::MuvengeiRun r = [] {
-    const mechanisms::MuvengeiSliderCrank d;
-    return mechanisms::simulateMuvengei(d, law(d, "lugre-nondimensional"),
-                                        options(2.0 * d.period()));
+const mechanisms::MuvengeiTable& lugreRun() {
+  static const mechanisms::MuvengeiTable r = [] {
+    const mechanisms::ScenarioRun lugre = run({});
+    REQUIRE(lugre.result.ok());
+    return mechanisms::muvengeiTable({}, lugre);
   }();
   return r;
 }
 
 // max |x_a − x_b| over the samples of two runs with t ≤ t_max.
-double maxPositionDifference(const mechanisms::MuvengeiRun& a, const mechanisms::MuvengeiRun& b,
-                             double t_max) {
+double maxPositionDifference(const mechanisms::MuvengeiTable& a, const mechanisms::MuvengeiTable& b, double t_max) {
   double m = 0.0;
   for (Eigen::Index i = 0; i < std::min(a.table.rows(), b.table.rows()); ++i) {
     if (a.table(i, mechanisms::kTime) > t_max) break;
@@ -75,17 +68,19 @@ TEST_CASE("muvengei: Table I data, Hertz stiffness and the Stribeck velocity",
   CHECK_THROWS_WITH(bad.validate(), Catch::Contains("mu_s"));
   bad = {};
   bad.rod_length = 0.04;
-  CHECK_THROWS_AS(mechanisms::makeMuvengei(bad, nullptr), std::invalid_argument);
+  CHECK_THROWS_AS(mechanisms::muvengeiRigid(bad), std::invalid_argument);
 }
 
 TEST_CASE("muvengei: the ideal joint's slider follows the closed-form slider-crank",
           "[mechanisms][muvengei]") {
   mechanisms::MuvengeiSliderCrank d;
   d.ideal = true;
-  const mechanisms::MuvengeiRun r =
-      mechanisms::simulateMuvengei(d, nullptr, options(2.0 * d.period(), 1e-5));
-  REQUIRE(r.run.status == dynamics::PenaltyStatus::kSuccess);
-  const mechanisms::MuvengeiCycle cy = mechanisms::analyseMuvengeiCycle(d, r, d.period());
+  mechanisms::RunSettings s;
+  s.ideal = true;
+  s.output_dt = 1e-5;
+  const mechanisms::ScenarioRun ideal = run(s);
+  REQUIRE(ideal.result.ok());
+  const mechanisms::MuvengeiCycle cy = mechanisms::analyseMuvengeiCycle(d, mechanisms::muvengeiTable(d, ideal), d.period());
   CHECK(cy.samples == 2401);
   // r ω² (1 + r/l) at the dead centres: 3998.1 m/s².
   CHECK(cy.max_ideal_acceleration ==
@@ -103,9 +98,7 @@ TEST_CASE(
     "stays within the clearance of the ideal one",
     "[mechanisms][muvengei]") {
   const mechanisms::MuvengeiSliderCrank d;
-  const mechanisms::MuvengeiRun& r = lugreRun();
-  INFO(r.run.message);
-  REQUIRE(r.run.status == dynamics::PenaltyStatus::kSuccess);
+  const mechanisms::MuvengeiTable& r = lugreRun();
   const mechanisms::MuvengeiCycle cy = mechanisms::analyseMuvengeiCycle(d, r, d.period());
   CHECK(cy.samples == 24001);
   // Paper Figs. 7a vs 8: impacts lift the acceleration peaks far above the ideal ones
@@ -130,8 +123,7 @@ TEST_CASE(
     "kinetic level",
     "[mechanisms][muvengei]") {
   const mechanisms::MuvengeiSliderCrank d;
-  const mechanisms::MuvengeiRun& r = lugreRun();
-  REQUIRE(r.run.status == dynamics::PenaltyStatus::kSuccess);
+  const mechanisms::MuvengeiTable& r = lugreRun();
   const mechanisms::MuvengeiCycle cy = mechanisms::analyseMuvengeiCycle(d, r, d.period());
   // Guaranteed by the law: the bristle coefficient |σ0 z| ≤ μs, and the force with its
   // damping term ≤ (μs + (1 + μs/μk) σ1 |v_t|) N.
@@ -153,7 +145,7 @@ TEST_CASE(
 TEST_CASE("muvengei: presliding samples are counted where |v_t| < vs with friction",
           "[mechanisms][muvengei]") {
   const mechanisms::MuvengeiSliderCrank d;
-  mechanisms::MuvengeiRun r;
+  mechanisms::MuvengeiTable r;
   r.stribeck_velocity = 0.01;
   // Six samples in one revolution: slide, stick, stick, slide, stick, open.
   const double vt[] = {1.0, 0.005, -0.002, 0.5, 0.001, 0.0};
@@ -181,17 +173,21 @@ TEST_CASE("muvengei: the paper's coefficient form by two catalogue laws, and BDF
   // lugre-wojtyra and lugre-nondimensional with N_E = 1 N are the same equations (paper
   // eqs. 27-28) in different states; the runs agree until impacts amplify round-off.
   const double t_max = 0.005;  // ten impacts
-  const auto woj = mechanisms::simulateMuvengei(d, law(d, "lugre-wojtyra"), options(t_max));
-  REQUIRE(woj.run.status == dynamics::PenaltyStatus::kSuccess);
-  CHECK(maxPositionDifference(lugreRun(), woj, t_max) < 1e-7);
+  mechanisms::RunSettings s;
+  s.friction = "lugre-wojtyra";
+  s.t_end = t_max;
+  const mechanisms::ScenarioRun woj = run(s);
+  REQUIRE(woj.result.ok());
+  CHECK(maxPositionDifference(lugreRun(), mechanisms::muvengeiTable(d, woj), t_max) < 1e-7);
   // RK4 at 50 ns (the LuGre damping σ1 N makes larger steps unstable) against BDF.
-  dynamics::PenaltyIntegrationOptions o = options(0.002);
-  o.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
-  o.dt = 5e-8;
-  const auto rk4 = mechanisms::simulateMuvengei(d, law(d, "lugre-nondimensional"), o);
-  REQUIRE(rk4.run.status == dynamics::PenaltyStatus::kSuccess);
-  CHECK(rk4.run.events.size() >= 3);  // close, open, close
-  CHECK(maxPositionDifference(lugreRun(), rk4, 0.002) < 1e-6);
+  mechanisms::RunSettings rk;
+  rk.t_end = 0.002;
+  rk.integrator = "rk4";
+  rk.dt = 5e-8;
+  const mechanisms::ScenarioRun rk4 = run(rk);
+  REQUIRE(rk4.result.ok());
+  CHECK(rk4.result.events.size() >= 3);  // close, open, close
+  CHECK(maxPositionDifference(lugreRun(), mechanisms::muvengeiTable(d, rk4), 0.002) < 1e-6);
 }
 
 TEST_CASE("muvengei rigid: the ideal joint follows the closed form — the rigid clearance stays within its play and penetration of it",

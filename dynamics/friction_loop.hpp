@@ -1,10 +1,11 @@
 #pragma once
 /// \file The algebraic loop between a friction force and the constraint reaction it changes.
 ///
-/// When the normal force of a contact is a constraint reaction, it is affine in the friction
-/// force F (the equations of motion are linear in their forces): N(F) = a + b F. The friction
-/// law closes the loop, F = law(|N|). Written in the unknown magnitude N ≥ 0:
-///   h(N) = N − |a + b law(N)| = 0.
+/// When the load of a friction is a constraint reaction, the reaction is affine in the friction
+/// force F (the equations of motion are linear in their forces): a guide's normal force
+/// N(F) = a + b F, a revolute joint's reaction force R(F) = a + b F with a, b in the plane. The
+/// friction law closes the loop, F = law(|R|). Written in the unknown magnitude N ≥ 0:
+///   h(N) = N − |R(law(N))| = 0.
 /// For a law with |b ∂law/∂N| < 1 (Coulomb-type laws, |b| μ < 1) the root is unique; for laws
 /// whose force has a 1/N term (LuGre's σ1 ż with g(v) ∝ N) there may be two. h(0) ≤ 0 and
 /// h → +∞ as N grows (or as N → 0+ for a 1/N term, h → −∞), so a root exists.
@@ -18,35 +19,36 @@
 #include <algorithm>
 #include <cmath>
 
-namespace stickslip::mechanisms {
+namespace stickslip::dynamics {
 
 struct FrictionLoopSolution {
   double normal_magnitude = 0.0;  ///< N ≥ 0 [N]
-  double normal = 0.0;            ///< a + b F, signed [N]
+  double normal = 0.0;            ///< the scalar loop's a + b F, signed [N]
   double force = 0.0;             ///< F = law(N) [N]
   double residual = 0.0;          ///< |h(N)| [N]
   int iterations = 0;             ///< law evaluations
   bool converged = false;
 };
 
-/// `law(N)` returns the friction force for a normal force magnitude N ≥ 0.
-template <class Law>
-FrictionLoopSolution solveFrictionLoop(double a, double b, const Law& law) {
+/// `reaction(F)` returns the magnitude |R(F)| ≥ 0 of the reaction under a friction force F,
+/// `law(N)` the friction force for a load N ≥ 0.
+template <class Reaction, class Law>
+FrictionLoopSolution solveFrictionLoop(const Reaction& reaction, const Law& law) {
   FrictionLoopSolution s;
-  const double tol = 1e-12 * std::max(1.0, std::abs(a));
+  const double frictionless = reaction(0.0);
+  const double tol = 1e-12 * std::max(1.0, frictionless);
   const auto h = [&](double n) {
     ++s.iterations;
-    return n - std::abs(a + b * law(n));
+    return n - reaction(law(n));
   };
   const auto finish = [&](double n, double hn) {
     s.normal_magnitude = n;
     s.force = law(n);
-    s.normal = a + b * s.force;
     s.residual = std::abs(hn);
     s.converged = s.residual <= tol;
     return s;
   };
-  double n0 = std::abs(a), h0 = h(n0);
+  double n0 = frictionless, h0 = h(n0);
   if (std::abs(h0) <= tol) return finish(n0, h0);
   double n1 = n0 - h0, h1 = h(n1);
   for (int k = 0; k < 12 && n1 >= 0.0; ++k) {
@@ -62,7 +64,7 @@ FrictionLoopSolution solveFrictionLoop(double a, double b, const Law& law) {
   // Bracket and Illinois.
   double lo = 0.0, hlo = h(0.0);
   if (hlo >= 0.0) return finish(0.0, hlo);
-  double hi = std::max(2.0 * std::abs(a), 1e-9), hhi = h(hi);
+  double hi = std::max(2.0 * frictionless, 1e-9), hhi = h(hi);
   for (int k = 0; k < 200 && hhi <= 0.0; ++k) {
     lo = hi;
     hlo = hhi;
@@ -91,4 +93,12 @@ FrictionLoopSolution solveFrictionLoop(double a, double b, const Law& law) {
   return finish(0.5 * (lo + hi), h(0.5 * (lo + hi)));
 }
 
-}  // namespace stickslip::mechanisms
+/// The scalar loop N(F) = a + b F.
+template <class Law>
+FrictionLoopSolution solveFrictionLoop(double a, double b, const Law& law) {
+  FrictionLoopSolution s = solveFrictionLoop([&](double f) { return std::abs(a + b * f); }, law);
+  s.normal = a + b * s.force;
+  return s;
+}
+
+}  // namespace stickslip::dynamics

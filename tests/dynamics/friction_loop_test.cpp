@@ -1,13 +1,13 @@
-// solveFrictionLoop (mechanisms/friction_loop.hpp) on loops with known roots.
+// solveFrictionLoop (dynamics/friction_loop.hpp) on loops with known roots.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
-#include "mechanisms/friction_loop.hpp"
+#include "dynamics/friction_loop.hpp"
 
-using stickslip::mechanisms::solveFrictionLoop;
+using stickslip::dynamics::solveFrictionLoop;
 
-TEST_CASE("friction loop: Coulomb-type law has the closed-form root", "[mechanisms][friction-loop]") {
+TEST_CASE("friction loop: Coulomb-type law has the closed-form root", "[friction-loop]") {
   // F = −μ N, N = a + b F  ⇒  N = a / (1 + b μ) for a > 0, 1 + bμ > 0.
   for (const double b : {-2.0, -0.5, 0.0, 0.4, 3.0}) {
     const double a = 2.5, mu = 0.15;
@@ -22,7 +22,7 @@ TEST_CASE("friction loop: Coulomb-type law has the closed-form root", "[mechanis
 }
 
 TEST_CASE("friction loop: a 1/N term (LuGre-like) gives the quadratic's root",
-          "[mechanisms][friction-loop]") {
+          "[friction-loop]") {
   // F = A + C/N. On the branch a + bF > 0: N² − (a + bA) N − bC = 0; on a + bF < 0:
   // N² + (a + bA) N + bC = 0, which has no real root here ((a + bA)² < 4bC): one solution.
   const double a = 1.0, b = 0.5, A = -10.0, C = 60.0;
@@ -35,7 +35,7 @@ TEST_CASE("friction loop: a 1/N term (LuGre-like) gives the quadratic's root",
 }
 
 TEST_CASE("friction loop: with several roots the one found solves the loop",
-          "[mechanisms][friction-loop]") {
+          "[friction-loop]") {
   // Same law with A = −30: roots 1.89 (a + bF > 0), 2.64 and 11.36 (a + bF < 0).
   const double a = 1.0, b = 0.5, A = -30.0, C = 60.0;
   const auto s = solveFrictionLoop(a, b, [&](double n) { return A + C / n; });
@@ -50,10 +50,20 @@ TEST_CASE("friction loop: with several roots the one found solves the loop",
   CHECK(nearest < 1e-9);
 }
 
-TEST_CASE("friction loop: no friction leaves the reaction", "[mechanisms][friction-loop]") {
+TEST_CASE("friction loop: no friction leaves the reaction", "[friction-loop]") {
   const auto s = solveFrictionLoop(-1.5, 0.3, [](double) { return 0.0; });
   REQUIRE(s.converged);
   CHECK(s.normal_magnitude == 1.5);
   CHECK(s.normal == -1.5);
   CHECK(s.iterations == 1);
+}
+
+TEST_CASE("friction loop: a reaction in the plane (a revolute joint) has the closed-form root", "[friction-loop]") {
+  // R(F) = a + b F with a = (3, 0), b = (0, 2); F = −μ |R| ⇒ N² = 9 + 4 μ² N², N = 3 / √(1 − 4μ²).
+  const double mu = 0.2;
+  const auto s = solveFrictionLoop([](double f) { return std::hypot(3.0, 2.0 * f); },
+                                   [&](double n) { return -mu * n; });
+  REQUIRE(s.converged);
+  CHECK(s.normal_magnitude == Approx(3.0 / std::sqrt(1.0 - 4.0 * mu * mu)).epsilon(1e-12));
+  CHECK(s.force == Approx(-mu * s.normal_magnitude).epsilon(1e-12));
 }
