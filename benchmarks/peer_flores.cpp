@@ -90,7 +90,8 @@ Run runOurs(const FloresTranslational& d, const Options& o) {
   mj.h = o.h;
   mj.theta = 0.5;
   mj.solver = "lemke";
-  stickslip::dynamics::MoreauJeanStepper stepper(s.model, s.contacts, mj);
+  const stickslip::dynamics::PlanarMechanism stepper_mechanism(s.model, s.contacts);
+  stickslip::dynamics::MoreauJeanStepper stepper(stepper_mechanism, mj);
   const Eigen::Matrix<double, 2, 4> corners = stickslip::mechanisms::floresCorners(d);
 
   Run r;

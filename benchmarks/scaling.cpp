@@ -87,7 +87,8 @@ Row runMoreauJean(int n, const std::string& solver, double budget) {
   o.solver = solver;
   o.t_end = kMaxMjTime;
   try {
-    dynamics::MoreauJeanStepper stepper(s.model, s.contacts, o);
+    const dynamics::PlanarMechanism stepper_mechanism(s.model, s.contacts);
+    dynamics::MoreauJeanStepper stepper(stepper_mechanism, o);
     Eigen::VectorXd q = s.q0, v = s.v0;
     double t = 0.0, active_sum = 0.0, slip_sum = 0.0;
     long steps = 0;
@@ -143,9 +144,9 @@ Row runEventDriven(int n, const std::string& solver) {
     row.message = e.what();
     return row;
   }
-  const bool capped = !run.ok && long(run.events.size()) >= kMaxEdEvents;
-  row.ok = run.ok || capped;
-  row.message = run.ok ? std::string() : run.message;
+  const bool capped = !run.ok() && long(run.events.size()) >= kMaxEdEvents;
+  row.ok = run.ok() || capped;
+  row.message = run.ok() ? std::string() : run.message;
   row.sim_time = run.t_end;
   row.cpu_seconds = run.cpu_seconds;
   row.units = long(run.events.size());

@@ -105,7 +105,7 @@ Point measure(std::string scenario, std::string method, std::string parameter, d
 }
 
 Outcome nonsmooth(const dynamics::RunResult& r) {
-  return {r.ok, r.message, dynamics::modeChanges(r), r.cpu_seconds};
+  return {r.ok(), r.message, dynamics::modeChanges(r), r.cpu_seconds};
 }
 
 std::function<Outcome()> eventDriven(const dynamics::RigidScenario& s, double t_end, double rtol) {
@@ -125,7 +125,7 @@ std::function<Outcome()> moreauJean(const dynamics::RigidScenario& s, double t_e
     o.t_end = t_end;
     o.h = h;
     o.output_dt = kNonsmoothOutputDt;
-    return nonsmooth(dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o));
+    return nonsmooth(dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o));
   };
 }
 

@@ -108,14 +108,22 @@ EomSolver::EomSolver(const MultibodySystem& system, EomMethod method, EomOptions
   require(options.correction_max_iterations >= 1, "correction_max_iterations >= 1",
           options.correction_max_iterations);
   require(options.rank_tol > 0.0 && options.rank_tol < 1.0, "rank_tol in (0, 1)", options.rank_tol);
-  mass_ = system.massDiagonal();
-  require(mass_.size() == nv_, "a mass diagonal of size nv = " + std::to_string(nv_),
-          static_cast<double>(mass_.size()));
-  require(nv_ == 0 || mass_.minCoeff() > 0.0, "a positive mass diagonal",
-          nv_ == 0 ? 0.0 : mass_.minCoeff());
-  mass_inv_ = mass_.cwiseInverse();
-  mass_inv_sqrt_ = mass_inv_.cwiseSqrt();
-  penalty_ = options.penalty > 0.0 ? options.penalty : 1e7 * (nv_ == 0 ? 1.0 : mass_.maxCoeff());
+  // M by its blocks (MultibodySystem); dense only for the methods that combine it with other
+  // matrices: the penalty forms (M + a DᵀD), the null space (Nᵀ M) and Moore–Penrose (M^{-1/2}).
+  const bool dense = method_ == EomMethod::kPenalty || method_ == EomMethod::kAugmentedLagrangian ||
+                     method_ == EomMethod::kNullSpace || method_ == EomMethod::kMoorePenrose;
+  double largest_mass = 1.0;
+  if (dense) {
+    mass_.setIdentity(nv_, nv_);
+    system.applyMass(mass_);
+    require(nv_ == 0 || Eigen::LLT<Eigen::MatrixXd>(mass_).info() == Eigen::Success,
+            "a symmetric positive definite mass matrix, smallest diagonal entry",
+            nv_ == 0 ? 0.0 : mass_.diagonal().minCoeff());
+    if (nv_ > 0) largest_mass = mass_.diagonal().maxCoeff();
+    if (method_ == EomMethod::kMoorePenrose)
+      mass_inv_sqrt_ = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(mass_).operatorInverseSqrt();
+  }
+  penalty_ = options.penalty > 0.0 ? options.penalty : 1e7 * largest_mass;
 
   forces_.setZero(nv_);
   rhs_n_.setZero(nv_);
@@ -131,6 +139,7 @@ EomSolver::EomSolver(const MultibodySystem& system, EomMethod method, EomOptions
   tmp_r_.setZero(m_);
   jac_.setZero(m_, nv_);
   jac_minv_.setZero(m_, nv_);
+  minv_jt_.setZero(nv_, m_);
   w_.setZero(m_, m_);
   // Sized by factoring an identity: assigning a fresh LDLT(m) would copy its status, which
   // Eigen leaves uninitialized until the first compute().
@@ -226,16 +235,18 @@ void EomSolver::stabilizationTerms(double t, const Eigen::Ref<const VectorXd>& q
 
 EomStatus EomSolver::lagrange(double /*t*/, const Eigen::Ref<const VectorXd>& /*q*/,
                               Eigen::Ref<VectorXd> vdot) {
-  jac_minv_ = jac_ * mass_inv_.asDiagonal();
-  w_.noalias() = jac_minv_ * jac_.transpose();
+  minv_jt_ = jac_.transpose();
+  system_.applyInverseMass(minv_jt_);  // M⁻¹Dᵀ
+  w_.noalias() = jac_ * minv_jt_;
   ldlt_w_.compute(w_);
   if (ldltSingular(ldlt_w_, options_.rank_tol)) return EomStatus::kSingular;
-  rhs_m_.noalias() = jac_minv_ * forces_;
+  rhs_m_.noalias() = minv_jt_.transpose() * forces_;
   rhs_m_ -= gamma_;
   lambda_ = ldlt_w_.solve(rhs_m_);
   rhs_n_ = forces_;
   rhs_n_.noalias() -= jac_.transpose() * lambda_;
-  vdot = mass_inv_.cwiseProduct(rhs_n_);
+  vdot = rhs_n_;
+  system_.applyInverseMass(vdot);
   return EomStatus::kSuccess;
 }
 
@@ -246,7 +257,7 @@ EomStatus EomSolver::penalty(double t, const Eigen::Ref<const VectorXd>& q,
   // tmp_m_ = −γ + 2μω Φ̇ + ω² Φ: the violation terms the penalty force reacts to.
   tmp_m_ = 2.0 * mu * omega * phi_dot_ + omega * omega * phi_ - gamma_;
   p_.noalias() = penalty_ * jac_.transpose() * jac_;
-  p_.diagonal() += mass_;
+  p_ += mass_;
   ldlt_p_.compute(p_);
   if (ldltSingular(ldlt_p_, std::numeric_limits<double>::epsilon())) return EomStatus::kSingular;
   tmp_n_.noalias() = jac_.transpose() * tmp_m_;  // Dᵀ(−γ + f)
@@ -258,11 +269,13 @@ EomStatus EomSolver::penalty(double t, const Eigen::Ref<const VectorXd>& q,
     lambda_ *= penalty_;
     return EomStatus::kSuccess;
   }
-  vdot_prev_ = mass_inv_.cwiseProduct(forces_);  // v̇₀: the unconstrained system, λ₀ = 0
+  vdot_prev_ = forces_;  // v̇₀ = M⁻¹Q: the unconstrained system, λ₀ = 0
+  system_.applyInverseMass(vdot_prev_);
   lambda_.setZero();
   double previous_change = std::numeric_limits<double>::infinity();
   for (iterations_ = 1; iterations_ <= options_.augmented_max_iterations; ++iterations_) {
-    rhs_n_ = mass_.cwiseProduct(vdot_prev_) - penalty_ * tmp_n_;
+    rhs_n_.noalias() = mass_ * vdot_prev_;
+    rhs_n_ -= penalty_ * tmp_n_;
     vdot = ldlt_p_.solve(rhs_n_);
     tmp_r_ = tmp_m_;
     tmp_r_.noalias() += jac_ * vdot;
@@ -320,14 +333,15 @@ EomStatus EomSolver::nullSpace(Eigen::Ref<VectorXd> vdot) {
     null_basis_(independent_[static_cast<std::size_t>(c)], c) = 1.0;
   }
   ns_matrix_.topRows(m_) = jac_;
-  ns_matrix_.bottomRows(dof).noalias() = null_basis_.transpose() * mass_.asDiagonal();
+  ns_matrix_.bottomRows(dof).noalias() = null_basis_.transpose() * mass_;
   lu_ns_.compute(ns_matrix_);
   if (luSingular(lu_ns_, options_.rank_tol)) return EomStatus::kSingular;
   rhs_n_.head(m_) = gamma_;
   rhs_n_.tail(dof).noalias() = null_basis_.transpose() * forces_;
   vdot = lu_ns_.solve(rhs_n_);
   // Dᵀλ = Q − M v̇; its dependent rows give D_uᵀ λ = (Q − M v̇)_u.
-  tmp_n_ = forces_ - mass_.cwiseProduct(vdot);
+  tmp_n_ = forces_;
+  tmp_n_.noalias() -= mass_ * vdot;
   for (Index r = 0; r < m_; ++r) tmp_m_(r) = tmp_n_(dependent_[static_cast<std::size_t>(r)]);
   // D_u = Pᵀ L U, so D_u⁻ᵀ = Pᵀ L⁻ᵀ U⁻ᵀ; written out because PartialPivLU's transposed
   // solve allocates temporaries.
@@ -338,18 +352,20 @@ EomStatus EomSolver::nullSpace(Eigen::Ref<VectorXd> vdot) {
 }
 
 EomStatus EomSolver::moorePenrose(Eigen::Ref<VectorXd> vdot) {
-  jac_minv_ = jac_ * mass_inv_sqrt_.asDiagonal();  // C = D M^{-1/2}
+  jac_minv_.noalias() = jac_ * mass_inv_sqrt_;  // C = D M^{-1/2}
   svd_.compute(jac_minv_);
   const auto& sigma = svd_.singularValues();
   const double cutoff = options_.rank_tol * (sigma.size() > 0 ? sigma(0) : 0.0);
-  tmp_n_ = mass_inv_.cwiseProduct(forces_);  // v̇_unc
+  tmp_n_ = forces_;  // v̇_unc = M⁻¹Q
+  system_.applyInverseMass(tmp_n_);
   rhs_m_ = gamma_;
   rhs_m_.noalias() -= jac_ * tmp_n_;
   // y = C⁺ b = V Σ⁺ Uᵀ b
   tmp_m_.noalias() = svd_.matrixU().transpose() * rhs_m_;
   for (Index k = 0; k < sigma.size(); ++k) tmp_m_(k) = sigma(k) > cutoff ? tmp_m_(k) / sigma(k) : 0.0;
   rhs_n_.noalias() = svd_.matrixV() * tmp_m_;
-  vdot = tmp_n_ + mass_inv_sqrt_.cwiseProduct(rhs_n_);
+  vdot = tmp_n_;
+  vdot.noalias() += mass_inv_sqrt_ * rhs_n_;
   // Cᵀλ = −y, y in the row space of C: λ = −(C⁺)ᵀ y = −U Σ⁺ Vᵀ y.
   tmp_r_.noalias() = svd_.matrixV().transpose() * rhs_n_;
   for (Index k = 0; k < sigma.size(); ++k) tmp_r_(k) = sigma(k) > cutoff ? -tmp_r_(k) / sigma(k) : 0.0;

@@ -138,10 +138,10 @@ class EomSolver {
   std::string failure_;
 
   // Workspace.
-  Eigen::VectorXd mass_, mass_inv_, mass_inv_sqrt_;
+  Eigen::MatrixXd mass_, mass_inv_sqrt_;  ///< M and M^{-1/2}, dense, for the methods that need them
   Eigen::VectorXd forces_, gamma_, phi_, phi_t_, phi_dot_, rhs_m_, rhs_n_, lambda_, vdot_prev_;
   Eigen::VectorXd tmp_m_, tmp_n_, tmp_r_;
-  Eigen::MatrixXd jac_, jac_minv_, w_, p_, jac_u_, jac_w_, null_basis_, ns_matrix_;
+  Eigen::MatrixXd jac_, jac_minv_, minv_jt_, w_, p_, jac_u_, jac_w_, null_basis_, ns_matrix_;
   Eigen::LDLT<Eigen::MatrixXd> ldlt_w_, ldlt_p_;
   Eigen::FullPivLU<Eigen::MatrixXd> lu_select_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_u_, lu_ns_;

@@ -6,7 +6,9 @@
 /// angular velocities to parameter rates (thesis §2.2, Eq. 2.11). The equations of motion
 /// (thesis §2.2, Eq. 2.44 and 2.16) are
 ///   M v̇ + Dᵀ λ = Q(q, v, t),   D v̇ = γ(q, v, t),
-/// with M constant and diagonal, Φ(q, t) = 0 the m holonomic constraints, D = Φq H their
+/// with M constant, symmetric positive definite and block diagonal (one block per body: a planar
+/// body's diag(m, m, J), a spatial body's m I and its inertia tensor about body axes), Φ(q, t) = 0
+/// the m holonomic constraints, D = Φq H their
 /// Jacobian with respect to v, Φ̇ = D v + Φt, and γ = −(D v)_q q̇ − 2 Φqt q̇ − Φtt the
 /// right-hand side of the acceleration equations. −Dᵀλ is the generalized constraint force.
 /// Nothing here is planar: the methods in eom_solver.hpp and model_assembly.hpp see only this.
@@ -24,8 +26,13 @@ class MultibodySystem {
   virtual Eigen::Index velocitySize() const = 0;    ///< nv
   virtual Eigen::Index constraintCount() const = 0; ///< m
 
-  /// Diagonal of the constant mass matrix M (size nv, every entry > 0).
-  virtual const Eigen::VectorXd& massDiagonal() const = 0;
+  /// x ← M x and x ← M⁻¹ x for the columns of x (nv rows): the mass matrix by its blocks,
+  /// never as a dense nv × nv matrix.
+  virtual void applyMass(Eigen::Ref<Eigen::MatrixXd> x) const = 0;
+  virtual void applyInverseMass(Eigen::Ref<Eigen::MatrixXd> x) const = 0;
+  /// M⁻¹'s diagonal when M is diagonal (planar bodies: diag(m, m, J) each), so that the hot
+  /// loops scale rows instead of applying blocks; null otherwise (a spatial body's inertia).
+  virtual const Eigen::VectorXd* inverseMassDiagonal() const { return nullptr; }
 
   /// Φ(q, t), size m.
   virtual void constraints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -33,6 +40,12 @@ class MultibodySystem {
   /// D(q, t) = Φq H, m × nv (`jac` must have that size; it is overwritten).
   virtual void jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                         Eigen::Ref<Eigen::MatrixXd> jac) const = 0;
+  /// constraints() and jacobian() in one call (a model may share their work).
+  virtual void constraintsAndJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                      Eigen::Ref<Eigen::VectorXd> phi, Eigen::Ref<Eigen::MatrixXd> jac) const {
+    constraints(t, q, phi);
+    jacobian(t, q, jac);
+  }
   /// Φt(q, t), size m (nonzero only for rheonomic constraints).
   virtual void constraintTimeDerivative(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                         Eigen::Ref<Eigen::VectorXd> phi_t) const = 0;

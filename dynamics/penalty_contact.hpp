@@ -217,7 +217,9 @@ class PenaltySystem final : public MultibodySystem {
   Eigen::Index positionSize() const override { return model_.positionSize(); }
   Eigen::Index velocitySize() const override { return model_.velocitySize(); }
   Eigen::Index constraintCount() const override { return model_.constraintCount(); }
-  const Eigen::VectorXd& massDiagonal() const override { return model_.massDiagonal(); }
+  void applyMass(Eigen::Ref<Eigen::MatrixXd> x) const override { model_.applyMass(x); }
+  void applyInverseMass(Eigen::Ref<Eigen::MatrixXd> x) const override { model_.applyInverseMass(x); }
+  const Eigen::VectorXd* inverseMassDiagonal() const override { return model_.inverseMassDiagonal(); }
   void constraints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                    Eigen::Ref<Eigen::VectorXd> phi) const override {
     model_.constraints(t, q, phi);

@@ -138,6 +138,7 @@ BodyIndex PlanarModel::addBody(std::string name, double mass, double inertia) {
   const Eigen::Index n = mass_.size();
   mass_.conservativeResize(n + 3);
   mass_.tail<3>() << mass, mass, inertia;
+  inverse_mass_ = mass_.cwiseInverse();
   return bodyCount() - 1;
 }
 

@@ -127,7 +127,13 @@ class PlanarModel final : public MultibodySystem {
   Eigen::Index positionSize() const override { return 3 * bodyCount(); }
   Eigen::Index velocitySize() const override { return 3 * bodyCount(); }
   Eigen::Index constraintCount() const override { return rows_; }
-  const Eigen::VectorXd& massDiagonal() const override { return mass_; }
+  /// The mass matrix's diagonal diag(m_b, m_b, J_b) per body (a planar body's block is diagonal).
+  const Eigen::VectorXd& massDiagonal() const { return mass_; }
+  void applyMass(Eigen::Ref<Eigen::MatrixXd> x) const override { x.array().colwise() *= mass_.array(); }
+  void applyInverseMass(Eigen::Ref<Eigen::MatrixXd> x) const override {
+    x.array().colwise() *= inverse_mass_.array();
+  }
+  const Eigen::VectorXd* inverseMassDiagonal() const override { return &inverse_mass_; }
   void constraints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                    Eigen::Ref<Eigen::VectorXd> phi) const override;
   void jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -135,7 +141,7 @@ class PlanarModel final : public MultibodySystem {
   /// constraints() and jacobian() in one pass: each joint's poses computed once.
   void constraintsAndJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                               Eigen::Ref<Eigen::VectorXd> phi,
-                              Eigen::Ref<Eigen::MatrixXd> jac) const;
+                              Eigen::Ref<Eigen::MatrixXd> jac) const override;
   void constraintTimeDerivative(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                 Eigen::Ref<Eigen::VectorXd> phi_t) const override;
   void gamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -191,7 +197,7 @@ class PlanarModel final : public MultibodySystem {
 
   std::vector<PlanarBody> bodies_;
   std::vector<PlanarJoint> joints_;
-  Eigen::VectorXd mass_;
+  Eigen::VectorXd mass_, inverse_mass_;
   Eigen::Index rows_ = 0;
   Eigen::Vector2d gravity_ = Eigen::Vector2d::Zero();
   std::vector<AppliedForce> applied_forces_;

@@ -42,7 +42,7 @@ dynamics::RunResult moreauJean(const dynamics::RigidScenario& s, double t_end, d
   o.t_end = t_end;
   o.h = h;
   o.output_dt = 1e-2;
-  return dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o, s.joint_friction);
+  return dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts, s.joint_friction), s.q0, s.v0, o);
 }
 
 // A time-stepping run's changes read as the event-driven ones: a start from rest shows as a

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dynamics/model_assembly.hpp"
+#include "dynamics/planar_mechanism.hpp"
 #include "mechanisms/input_error.hpp"
 
 namespace stickslip::mechanisms {
@@ -761,7 +762,7 @@ dynamics::RigidScenario Loader::load(const YAML::Node& model) {
   initial(model["initial"], model);
   // A unilateral contact must not start penetrating: its first impact would be meaningless.
   // (A bilateral one is closed by the assembly, unless its bodies' coordinates are all held.)
-  if (const auto found = dynamics::initialPenetration(s_.model, s_.contacts, s_.q0, 1e-9)) {
+  if (const auto found = dynamics::initialPenetration(dynamics::PlanarMechanism(s_.model, s_.contacts), s_.q0, 1e-9)) {
     std::ostringstream os;
     if (s_.contacts[found->first].normal == dynamics::RigidContact::Normal::kBilateral)
       os << "the bilateral contact starts apart: gap " << found->second

@@ -326,7 +326,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       mo.h = out.h = o.dt.value_or(p.info.h);
       mo.theta = o.theta;
       mo.progress = progress;
-      r = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mo, s.joint_friction);
+      r = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts, s.joint_friction), s.q0, s.v0, mo);
     } else {
       dynamics::PenaltyIntegrationOptions integration = p.penalty_options.integration;
       integration.progress = progress;

@@ -51,14 +51,14 @@ dynamics::RunResult eventDriven(const dynamics::RigidScenario& s, double t_end,
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
   o.solver = std::move(solver);
-  return dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+  return dynamics::simulateEventDriven(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
 }
 
 dynamics::RunResult moreauJean(const dynamics::RigidScenario& s, double t_end, double h) {
   dynamics::MoreauJeanOptions o;
   o.t_end = t_end;
   o.h = h;
-  return dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+  return dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
 }
 
 Events beltReference(double t_end) {

@@ -8,13 +8,13 @@
 
 namespace stickslip::dynamics {
 
-ConstrainedResponse::ConstrainedResponse(const PlanarModel& model, double baumgarte_alpha,
+ConstrainedResponse::ConstrainedResponse(const MultibodySystem& model, double baumgarte_alpha,
                                          double baumgarte_beta)
-    : model_(model), alpha_(baumgarte_alpha), beta_(baumgarte_beta) {
+    : model_(model), inverse_mass_diagonal_(model.inverseMassDiagonal()), alpha_(baumgarte_alpha),
+      beta_(baumgarte_beta) {
   if (!(alpha_ >= 0.0) || !(beta_ >= 0.0))
     throw std::invalid_argument("ConstrainedResponse: expected Baumgarte alpha, beta >= 0");
   const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
-  inv_mass_ = model.massDiagonal().cwiseInverse();
   forces_.resize(nv);
   a0_.resize(nv);
   tmp_v_.resize(nv);
@@ -30,10 +30,20 @@ ConstrainedResponse::ConstrainedResponse(const PlanarModel& model, double baumga
   s_cholesky_.resize(m);
 }
 
+void ConstrainedResponse::scaleByInverseMass(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                                             Eigen::Ref<Eigen::MatrixXd> out) const {
+  if (inverse_mass_diagonal_) {
+    out.noalias() = inverse_mass_diagonal_->asDiagonal() * x;
+  } else {
+    out = x;
+    model_.applyInverseMass(out);
+  }
+}
+
 bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& v) {
   model_.generalizedForces(t, q, v, forces_);
-  a0_ = inv_mass_.cwiseProduct(forces_);
+  scaleByInverseMass(forces_, a0_);
   g_current_ = false;
   gamma_current_ = false;
   const Eigen::Index m = d_.rows();
@@ -41,7 +51,7 @@ bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::V
   model_.constraintsAndJacobian(t, q, phi_, d_);
   model_.constraintTimeDerivative(t, q, phi_t_);
   dt_ = d_.transpose();
-  minv_dt_.noalias() = inv_mass_.asDiagonal() * dt_;
+  scaleByInverseMass(dt_, minv_dt_);
   for (Eigen::Index j = 0; j < m; ++j)  // the lower triangle, all the factorization reads
     for (Eigen::Index i = j; i < m; ++i) s_(i, j) = dt_.col(i).dot(minv_dt_.col(j));
   // Cholesky of the PSD S: a pivot far below the largest (or a failure) means D is
@@ -83,8 +93,8 @@ bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorX
 
 const Eigen::MatrixXd& ConstrainedResponse::inverseMass() {
   if (g_current_) return g_;
-  g_.setZero();
-  g_.diagonal() = inv_mass_;
+  g_.setIdentity();
+  model_.applyInverseMass(g_);
   // G = M⁻¹ − M⁻¹Dᵀ S⁻¹ D M⁻¹, column by column through S⁻¹ (D M⁻¹) = S⁻¹ minv_dtᵀ.
   for (Eigen::Index c = 0; c < g_.cols() && d_.rows() > 0; ++c) {
     tmp_m_ = minv_dt_.row(c).transpose();
@@ -98,7 +108,7 @@ const Eigen::MatrixXd& ConstrainedResponse::inverseMass() {
 void ConstrainedResponse::inverseMassTimesColumns(const Eigen::Ref<const Eigen::MatrixXd>& jt,
                                                   Eigen::Ref<Eigen::MatrixXd> gjt) {
   const Eigen::Index k = jt.cols(), m = d_.rows();
-  gjt = inv_mass_.asDiagonal() * jt;
+  scaleByInverseMass(jt, gjt);
   if (m == 0) return;
   if (columns_work_.cols() < k) columns_work_.resize(m, k);
   auto y = columns_work_.leftCols(k);  // D M⁻¹ Jᵀ, then S⁻¹ D M⁻¹ Jᵀ
@@ -122,7 +132,8 @@ void ConstrainedResponse::jointImpulse(const Eigen::Ref<const Eigen::VectorXd>& 
                                        const Eigen::Ref<const Eigen::VectorXd>& impulse,
                                        Eigen::Ref<Eigen::VectorXd> joint_impulse) {
   if (d_.rows() == 0) return;
-  tmp_v_ = inv_mass_.cwiseProduct(impulse) - velocity_change;
+  scaleByInverseMass(impulse, tmp_v_);
+  tmp_v_ -= velocity_change;
   for (Eigen::Index r = 0; r < d_.rows(); ++r) joint_impulse(r) = dt_.col(r).dot(tmp_v_);
   s_cholesky_.solveInPlace(joint_impulse);
 }
@@ -133,7 +144,8 @@ void ConstrainedResponse::multipliers(const Eigen::Ref<const Eigen::VectorXd>& c
   if (!gamma_current_)
     throw std::logic_error("ConstrainedResponse::multipliers: expected update() first, not "
                            "updateVelocityLevel()");
-  tmp_v_ = inv_mass_.cwiseProduct(forces_ + contact_force);
+  tmp_v_ = forces_ + contact_force;
+  model_.applyInverseMass(tmp_v_);
   lambda.noalias() = d_ * tmp_v_;
   lambda -= gamma_;
   s_cholesky_.solveInPlace(lambda);

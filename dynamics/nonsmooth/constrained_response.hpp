@@ -1,5 +1,5 @@
 #pragma once
-/// \file How a PlanarModel with its ideal joints responds to contact forces and impulses at
+/// \file How a mechanism with its ideal joints (a MultibodySystem) responds to contact forces and impulses at
 /// one configuration — the operator both nonsmooth formulations build their complementarity
 /// problems from.
 ///
@@ -18,14 +18,14 @@
 #include <string>
 
 #include "dynamics/nonsmooth/small_cholesky.hpp"
-#include "dynamics/planar_model.hpp"
+#include "dynamics/model_system.hpp"
 
 namespace stickslip::dynamics {
 
 class ConstrainedResponse {
  public:
   /// Keeps a reference to `model`. α, β ≥ 0 [1/s] (0, 0: no stabilization).
-  ConstrainedResponse(const PlanarModel& model, double baumgarte_alpha = 0.0,
+  ConstrainedResponse(const MultibodySystem& model, double baumgarte_alpha = 0.0,
                       double baumgarte_beta = 0.0);
 
   /// Evaluates Q, D, γ̃ at (t, q, v), factors S and forms a₀ and G. Returns false (see
@@ -66,12 +66,16 @@ class ConstrainedResponse {
   void multipliers(const Eigen::Ref<const Eigen::VectorXd>& contact_force,
                    Eigen::Ref<Eigen::VectorXd> lambda);
   const std::string& message() const { return message_; }
-  const PlanarModel& model() const { return model_; }
+  const MultibodySystem& model() const { return model_; }
 
  private:
-  const PlanarModel& model_;
+  /// out = M⁻¹ x: a row scaling when M is diagonal, else the system's blocks.
+  void scaleByInverseMass(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> out) const;
+
+  const MultibodySystem& model_;
+  const Eigen::VectorXd* inverse_mass_diagonal_;  ///< null unless M is diagonal
   double alpha_, beta_;
-  Eigen::VectorXd inv_mass_, forces_, a0_, phi_, phi_t_, gamma_, tmp_m_, tmp_v_;
+  Eigen::VectorXd forces_, a0_, phi_, phi_t_, gamma_, tmp_m_, tmp_v_;
   /// Q, D, Φ, Φt at (t, q, v); S formed and factored. False (message_) if S is singular.
   bool factorJoints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                     const Eigen::Ref<const Eigen::VectorXd>& v);

@@ -67,15 +67,14 @@ struct RunFailure : std::runtime_error {
 
 class Engine {
  public:
-  Engine(const PlanarModel& model, const std::vector<RigidContact>& contacts,
-         const std::vector<RevoluteFriction>& joints, const EventDrivenOptions& opt)
-      : model_(model), contacts_(contacts), joints_(joints), opt_(opt),
-        response_(model, opt.baumgarte_alpha, opt.baumgarte_beta),
-        nc_(static_cast<Eigen::Index>(contacts.size())),
-        nj_(static_cast<Eigen::Index>(joints.size())), nv_(model.velocitySize()),
-        nq_(model.positionSize()) {
-    for (const RigidContact& c : contacts) c.validate(model);
-    for (const RevoluteFriction& j : joints) j.validate(model);
+  Engine(const Mechanism& mechanism, const EventDrivenOptions& opt)
+      : mechanism_(mechanism), contacts_(mechanism.contacts()), joints_(mechanism.jointFriction()), opt_(opt),
+        response_(mechanism, opt.baumgarte_alpha, opt.baumgarte_beta),
+        nc_(static_cast<Eigen::Index>(contacts_.size())),
+        nj_(static_cast<Eigen::Index>(joints_.size())), nv_(mechanism.velocitySize()),
+        nq_(mechanism.positionSize()) {
+    const auto& contacts = contacts_;
+    const auto& joints = joints_;
     opt.validate();
     if (opt.solver.rfind("siconos-", 0) == 0)
       siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
@@ -97,14 +96,14 @@ class Engine {
     contact_tendency_.assign(contacts.size(), 0.0);
     torque_ = Eigen::VectorXd::Zero(nj_);
     reaction_ = Eigen::VectorXd::Zero(nj_);
-    lambda_ = Eigen::VectorXd::Zero(model.constraintCount());
+    lambda_ = Eigen::VectorXd::Zero(mechanism.constraintCount());
     rows_.resize(2 * nc_ + nj_, nv_);
     cols_.resize(nv_, 2 * nc_ + nj_);
     joint_rows_ = Eigen::MatrixXd::Zero(nj_, nv_);
     Eigen::VectorXd row(nv_);
     for (Eigen::Index e = 0; e < nj_; ++e) {
       row.setZero();
-      joint(e).addRow(model, 1.0, row);
+      mechanism_.addJointFrictionRow(std::size_t(e), 1.0, row);
       joint_rows_.row(e) = row.transpose();
     }
     rhs_.resize(2 * nc_ + nj_);
@@ -159,7 +158,7 @@ class Engine {
     run_.events.push_back({t, static_cast<int>(k), kind});
   }
 
-  const PlanarModel& model_;
+  const Mechanism& mechanism_;
   const std::vector<RigidContact>& contacts_;
   const std::vector<RevoluteFriction>& joints_;
   const EventDrivenOptions& opt_;
@@ -209,7 +208,7 @@ class Engine {
 void Engine::update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                     const Eigen::Ref<const Eigen::VectorXd>& v) {
   if (!response_.update(t, q, v)) throw RunFailure(RunStatus::kIntegratorFailure, response_.message());
-  evaluateContacts(model_, contacts_, t, q, v, kin_);
+  mechanism_.evaluateContacts(t, q, v, kin_);
 }
 
 // Forces and accelerations of the smooth phase with the present modes (file comment of
@@ -300,7 +299,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     response_.multipliers(force_, lambda_);
     double change = 0.0, size = 0.0;
     for (Eigen::Index e = 0; e < nj_; ++e) {
-      reaction_(e) = joint(e).reaction(model_, lambda_);
+      reaction_(e) = mechanism_.jointFrictionReaction(std::size_t(e), lambda_);
       const ContactMode m = joint_modes_[std::size_t(e)];
       if (!slipping(m)) continue;
       const double mu = std::isnan(mu_override_[std::size_t(e)]) ? joint(e).mu_kinetic
@@ -951,7 +950,7 @@ double Engine::groupMargin(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     ContactKinematics probe;
     for (const Eigen::Index k : contacts)
       if (!moves(contact_tendency_[std::size_t(k)])) {
-        if (probe.gap.size() == 0) evaluateContacts(model_, contacts_, t, q, vdot_, probe);
+        if (probe.gap.size() == 0) mechanism_.evaluateContacts(t, q, vdot_, probe);
         contact_tendency_[std::size_t(k)] = std::copysign(1e-300, probe.tangential_drift(k));
       }
     if (std::abs(lead) > 1e-12 * std::max(1.0, std::abs(lead))) {
@@ -1008,7 +1007,7 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
   if (q0.size() != nq_ || v0.size() != nv_)
     throw std::invalid_argument("simulateEventDriven: expected q0, v0 of sizes " +
                                 std::to_string(nq_) + ", " + std::to_string(nv_));
-  requireNoInitialPenetration(model_, contacts_, q0, opt_.gap_tolerance, "simulateEventDriven");
+  requireNoInitialPenetration(mechanism_, q0, opt_.gap_tolerance, "simulateEventDriven");
   const auto start = Clock::now();
   Eigen::VectorXd q = q0, v = v0, y(nq_ + nv_);
   y << q, v;  // the state reported if the first event already fails
@@ -1030,7 +1029,7 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
         int(nq_ + nv_),
         [this](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dy) {
           if (!yy.allFinite() || !phase(tt, yy.head(nq_), yy.tail(nv_))) return false;
-          model_.positionRate(yy.head(nq_), yy.tail(nv_), dy.head(nq_));
+          mechanism_.positionRate(yy.head(nq_), yy.tail(nv_), dy.head(nq_));
           dy.tail(nv_) = vdot_;
           return true;
         },
@@ -1118,7 +1117,7 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
   run_.final_q = y.head(nq_);
   run_.final_v = y.tail(nv_);
   const Eigen::Index cols = 1 + nq_ + nv_ + 2 * nc_ + 2 * nj_;
-  run_.columns = historyColumns(model_, contacts_, joints_);
+  run_.columns = historyColumns(mechanism_, contacts_, joints_);
   run_.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
       samples_.data(), Eigen::Index(samples_.size()) / cols, cols);
   run_.cpu_seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -1127,16 +1126,14 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
 
 }  // namespace
 
-RunResult simulateEventDriven(const PlanarModel& model, const std::vector<RigidContact>& contacts,
-                                 const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                                 const EventDrivenOptions& options,
-                                 const std::vector<RevoluteFriction>& joint_friction) {
-  Engine engine(model, contacts, joint_friction, options);
+RunResult simulateEventDriven(const Mechanism& mechanism, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                              const EventDrivenOptions& options) {
+  Engine engine(mechanism, options);
   return engine.run(q0, v0);
 }
 
 RunResult simulateEventDriven(const RigidScenario& s, const EventDrivenOptions& options) {
-  return simulateEventDriven(s.model, s.contacts, s.q0, s.v0, options, s.joint_friction);
+  return simulateEventDriven(PlanarMechanism(s), s.q0, s.v0, options);
 }
 
 }  // namespace stickslip::dynamics

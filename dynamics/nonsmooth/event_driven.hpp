@@ -60,7 +60,7 @@
 
 #include "dynamics/cvode_integrator.hpp"
 #include "dynamics/run_result.hpp"
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/planar_mechanism.hpp"
 
 namespace stickslip::dynamics {
 
@@ -90,16 +90,14 @@ struct EventDrivenOptions {
   void validate() const;
 };
 
-/// Runs the model with its contacts and revolute-joint friction from (q0, v0) (consistent
-/// with the joints) to t_end, or until a failure, which is reported in the result (ok =
-/// false, message naming time, contact and cause) with everything computed so far. Events of
+/// Runs the mechanism (its contacts and joint friction) from (q0, v0) (consistent with the
+/// joints) to t_end, or until a failure, which is reported in the result (its status and a
+/// message naming time, contact and cause) with everything computed so far. Events of
 /// joint friction e have contact index contacts.size() + e; the history has, after the
 /// contacts' (N, F), each joint friction's (|R|, T). Throws std::invalid_argument for
 /// invalid options, contacts or sizes.
-RunResult simulateEventDriven(const PlanarModel& model, const std::vector<RigidContact>& contacts,
-                                 const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                                 const EventDrivenOptions& options,
-                                 const std::vector<RevoluteFriction>& joint_friction = {});
+RunResult simulateEventDriven(const Mechanism& mechanism, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                              const EventDrivenOptions& options);
 /// The same for a scenario.
 RunResult simulateEventDriven(const RigidScenario& scenario, const EventDrivenOptions& options);
 

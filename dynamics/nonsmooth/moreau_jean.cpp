@@ -81,17 +81,16 @@ struct MoreauJeanStepper::Siconos {
   lcp::FrictionResult result;
 };
 
-MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
-                                     const std::vector<RigidContact>& contacts,
-                                     const MoreauJeanOptions& options,
-                                     const std::vector<RevoluteFriction>& joint_friction)
-    : model_(model),
-      contacts_(contacts),
+MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJeanOptions& options)
+    : mechanism_(mechanism),
+      contacts_(mechanism.contacts()),
       options_(validated(options)),
-      response_(model, options_.joint_baumgarte_alpha, options_.joint_baumgarte_beta),
-      joints_(joint_friction) {
+      response_(mechanism, options_.joint_baumgarte_alpha, options_.joint_baumgarte_beta),
+      joints_(mechanism.jointFriction()) {
+  const auto& model = mechanism;
+  const auto& contacts = contacts_;
+  const auto& joint_friction = joints_;
   for (const RigidContact& c : contacts) {
-    c.validate(model);
     // Rigid normals only: a compliant normal force belongs to the regularized route.
     if (c.normal != RigidContact::Normal::kUnilateral &&
         c.normal != RigidContact::Normal::kBilateral)
@@ -99,7 +98,6 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
                                   ": expected a unilateral or bilateral rigid contact for "
                                   "Moreau–Jean, got another normal law");
   }
-  for (const RevoluteFriction& j : joint_friction) j.validate(model);
   if (!joint_friction.empty() && isSiconos(options_.solver))
     throw std::invalid_argument(joint_friction.front().name +
                                 ": friction in revolute joints needs the Moreau–Jean solver "
@@ -111,6 +109,7 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
   q_theta_.resize(model.positionSize());
   q_old_.resize(model.positionSize());
   v_old_.resize(nv);
+  dq_.resize(nv);
   v_free_.resize(nv);
   impulse_.setZero(2 * nc);
   approach_.setZero(nc);
@@ -127,7 +126,7 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
   r_.setZero(2 * nc + nj);
   joint_cols_.setZero(nv, nj);
   for (Eigen::Index e = 0; e < nj; ++e)
-    joint_friction[static_cast<std::size_t>(e)].addRow(model, 1.0, joint_cols_.col(e));
+    mechanism_.addJointFrictionRow(std::size_t(e), 1.0, joint_cols_.col(e));
   joint_bound_.setZero(nj);
   joint_mu_.setZero(nj);
   joint_tau_.setZero(nj);
@@ -158,7 +157,6 @@ MoreauJeanStepper::MoreauJeanStepper(const PlanarModel& model,
     }
   }
   if ((options_.project_positions || options_.joint_velocity_projection) && m > 0) {
-    proj_inv_mass_ = model.massDiagonal().cwiseInverse();
     proj_d_.resize(m, nv);
     proj_minv_dt_.resize(nv, m);
     proj_s_.resize(m, m);
@@ -183,8 +181,11 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
                              Eigen::Ref<Eigen::VectorXd> v) {
   const double theta = options_.theta;
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts_.size());
-  evaluateContacts(model_, contacts_, t, q, v, kin_, /*drift=*/false);
-  q_theta_ = q + (theta * h) * v;
+  mechanism_.evaluateContacts(t, q, v, kin_, /*drift=*/false);
+  // Every position update through the mechanism's map q ← q + H(q) δ.
+  q_theta_ = q;
+  dq_ = (theta * h) * v;
+  mechanism_.addToPositions(dq_, q_theta_);
   const bool updated = options_.joint_velocity_projection
                            ? response_.updateVelocityLevel(t + theta * h, q_theta_, v)
                            : response_.update(t + theta * h, q_theta_, v);
@@ -228,7 +229,7 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
       step_impulse_ = h * response_.forces();
       response_.jointImpulse(step_dv_, step_impulse_, joint_lambda_);
       for (Eigen::Index e = 0; e < nj; ++e)
-        joint_reaction_(e) = joints_[static_cast<std::size_t>(e)].reaction(model_, joint_lambda_);
+        joint_reaction_(e) = mechanism_.jointFrictionReaction(std::size_t(e), joint_lambda_);
       last_h_ = h;
     }
     for (Eigen::Index e = 0; e < nj; ++e) {
@@ -294,7 +295,8 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
     }
     joint_tau_ = r_.segment(2 * na, nj);
   }
-  q += h * ((1.0 - theta) * v_old_ + theta * v);
+  dq_ = h * ((1.0 - theta) * v_old_ + theta * v);
+  mechanism_.addToPositions(dq_, q);
   if (options_.project_positions) projectPositions(t + h, q);
 
   if (!q.allFinite() || !v.allFinite()) {
@@ -350,7 +352,7 @@ void MoreauJeanStepper::jointReactions(Eigen::Index na, double h) {
   }
   response_.jointImpulse(step_dv_, step_impulse_, joint_lambda_);
   for (std::size_t e = 0; e < joints_.size(); ++e)
-    joint_reaction_(static_cast<Eigen::Index>(e)) = joints_[e].reaction(model_, joint_lambda_);
+    joint_reaction_(static_cast<Eigen::Index>(e)) = mechanism_.jointFrictionReaction(e, joint_lambda_);
   joint_reaction_known_ = true;
 }
 
@@ -546,18 +548,19 @@ bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
 
 void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q) {
   if (proj_d_.rows() == 0) return;
-  const Eigen::VectorXd& inv_mass = proj_inv_mass_;
   for (int it = 0; it < 5; ++it) {
-    model_.constraints(t, q, proj_phi_);
+    mechanism_.constraints(t, q, proj_phi_);
     if (proj_phi_.lpNorm<Eigen::Infinity>() <= 1e-12) return;
-    model_.jacobian(t, q, proj_d_);
-    proj_minv_dt_.noalias() = inv_mass.asDiagonal() * proj_d_.transpose();
+    mechanism_.jacobian(t, q, proj_d_);
+    proj_minv_dt_ = proj_d_.transpose();
+    mechanism_.applyInverseMass(proj_minv_dt_);
     proj_s_.noalias() = proj_d_ * proj_minv_dt_;
     proj_ldlt_.compute(proj_s_);
     if (proj_ldlt_.info() != Eigen::Success) return;
     proj_mu_ = proj_phi_;
     proj_ldlt_.solveInPlace(proj_mu_);
-    q.noalias() -= proj_minv_dt_ * proj_mu_;
+    dq_.noalias() = -proj_minv_dt_ * proj_mu_;
+    mechanism_.addToPositions(dq_, q);
   }
 }
 
@@ -591,11 +594,12 @@ void reportReversals(std::vector<ContactEvent>& events, double h) {
 
 }  // namespace
 
-RunResult simulateMoreauJean(const PlanarModel& model, const std::vector<RigidContact>& contacts,
-                                const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                                const MoreauJeanOptions& options,
-                                const std::vector<RevoluteFriction>& joint_friction) {
+RunResult simulateMoreauJean(const Mechanism& mechanism, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                             const MoreauJeanOptions& options) {
   options.validate();
+  const auto& model = mechanism;
+  const std::vector<RigidContact>& contacts = mechanism.contacts();
+  const std::vector<RevoluteFriction>& joint_friction = mechanism.jointFriction();
   const Eigen::Index nq = model.positionSize(), nv = model.velocitySize();
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
   const Eigen::Index nj = static_cast<Eigen::Index>(joint_friction.size());
@@ -605,8 +609,8 @@ RunResult simulateMoreauJean(const PlanarModel& model, const std::vector<RigidCo
        << ", got sizes " << q0.size() << " and " << v0.size();
     throw std::invalid_argument(os.str());
   }
-  MoreauJeanStepper stepper(model, contacts, options, joint_friction);  // validates them
-  requireNoInitialPenetration(model, contacts, q0, options.gap_tolerance, "simulateMoreauJean");
+  MoreauJeanStepper stepper(mechanism, options);
+  requireNoInitialPenetration(mechanism, q0, options.gap_tolerance, "simulateMoreauJean");
 
   RunResult run;
   run.columns = historyColumns(model, contacts, joint_friction);
@@ -625,7 +629,7 @@ RunResult simulateMoreauJean(const PlanarModel& model, const std::vector<RigidCo
   std::vector<ContactMode> modes(static_cast<std::size_t>(nc), ContactMode::kOpen);
   {
     ContactKinematics kin;
-    evaluateContacts(model, contacts, 0.0, q, v, kin);
+    mechanism.evaluateContacts(0.0, q, v, kin);
     for (Eigen::Index i = 0; i < nc; ++i) {
       const bool two_sided =
           contacts[static_cast<std::size_t>(i)].normal == RigidContact::Normal::kBilateral;
@@ -640,7 +644,7 @@ RunResult simulateMoreauJean(const PlanarModel& model, const std::vector<RigidCo
   std::vector<ContactMode> joint_modes(static_cast<std::size_t>(nj));
   for (Eigen::Index e = 0; e < nj; ++e) {
     Eigen::VectorXd row = Eigen::VectorXd::Zero(nv);
-    joint_friction[static_cast<std::size_t>(e)].addRow(model, 1.0, row);
+    mechanism.addJointFrictionRow(std::size_t(e), 1.0, row);
     joint_modes[static_cast<std::size_t>(e)] = modeOf(true, row.dot(v), options.stick_velocity);
   }
   run.initial_modes = modes;
@@ -754,6 +758,10 @@ RunResult simulateMoreauJean(const PlanarModel& model, const std::vector<RigidCo
   run.final_q = q;
   run.final_v = v;
   return run;
+}
+
+RunResult simulateMoreauJean(const RigidScenario& s, const MoreauJeanOptions& options) {
+  return simulateMoreauJean(PlanarMechanism(s), s.q0, s.v0, options);
 }
 
 }  // namespace stickslip::dynamics

@@ -97,10 +97,8 @@
 #include <vector>
 
 #include "dynamics/nonsmooth/constrained_response.hpp"
+#include "dynamics/planar_mechanism.hpp"
 #include "dynamics/run_result.hpp"
-#include "dynamics/nonsmooth/revolute_friction.hpp"
-#include "dynamics/nonsmooth/rigid_contact.hpp"
-#include "dynamics/planar_model.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/problem.hpp"
 #include "lcp/result.hpp"
@@ -151,13 +149,10 @@ struct MoreauJeanOptions {
 /// the model and the contacts. Not thread-safe.
 class MoreauJeanStepper {
  public:
-  /// Throws std::invalid_argument for invalid options, contacts (RigidContact::validate, or
-  /// a normal law other than unilateral and bilateral), joint frictions
-  /// (RevoluteFriction::validate, or a solver other than "lemke") or an unknown solver name.
-  /// Copies joint_friction (the default argument is a temporary).
-  MoreauJeanStepper(const PlanarModel& model, const std::vector<RigidContact>& contacts,
-                    const MoreauJeanOptions& options,
-                    const std::vector<RevoluteFriction>& joint_friction = {});
+  /// Throws std::invalid_argument for invalid options, a contact that is not rigid (unilateral
+  /// or bilateral), joint friction with a solver other than "lemke", or an unknown solver
+  /// name. Keeps a reference to the mechanism.
+  MoreauJeanStepper(const Mechanism& mechanism, const MoreauJeanOptions& options);
   ~MoreauJeanStepper();
   MoreauJeanStepper(const MoreauJeanStepper&) = delete;
   MoreauJeanStepper& operator=(const MoreauJeanStepper&) = delete;
@@ -211,12 +206,12 @@ class MoreauJeanStepper {
   /// the belt's break-aways 3e-4 s late at every h (moreau_jean_accuracy_test).
   double slipFloor(Eigen::Index i, Eigen::Index ncol) const;
 
-  const PlanarModel& model_;
+  const Mechanism& mechanism_;
   const std::vector<RigidContact>& contacts_;
   MoreauJeanOptions options_;
   ConstrainedResponse response_;
   ContactKinematics kin_;
-  Eigen::VectorXd q_theta_, q_old_, v_old_, v_free_, impulse_, approach_, sliding_, mu_used_;
+  Eigen::VectorXd q_theta_, q_old_, v_old_, dq_, v_free_, impulse_, approach_, sliding_, mu_used_;
   std::vector<int> active_, closed_, slipped_;
   std::vector<double> side_;  ///< σ = ±1: the side a bilateral contact is posed on
   // Active contacts then joint frictions, 2na + nj columns: jat_ = [J_A; C_E]ᵀ,
@@ -225,7 +220,7 @@ class MoreauJeanStepper {
   Eigen::VectorXd qf_, r_;
   // Joint friction: rows C_e as columns (nv × nj), bound b, coefficient in use, last step's
   // τ, |Λ|, ṡ⁺; joint impulse Λ (m), and the step's Δv and non-joint impulse (nv).
-  std::vector<RevoluteFriction> joints_;
+  const std::vector<RevoluteFriction>& joints_;
   Eigen::MatrixXd joint_cols_;
   Eigen::VectorXd joint_bound_, joint_mu_, joint_tau_, joint_reaction_, joint_rate_, joint_lambda_,
       step_dv_, step_impulse_;
@@ -239,7 +234,7 @@ class MoreauJeanStepper {
   std::unique_ptr<Siconos> siconos_;
   // Velocity and position projections onto the joints.
   Eigen::MatrixXd proj_d_, proj_minv_dt_, proj_s_;
-  Eigen::VectorXd proj_inv_mass_, proj_phi_, proj_mu_;
+  Eigen::VectorXd proj_phi_, proj_mu_;
   Eigen::LDLT<Eigen::MatrixXd> proj_ldlt_;
   long lcp_solves_ = 0, pivots_ = 0;
   RunStatus status_ = RunStatus::kOk;
@@ -251,11 +246,11 @@ class MoreauJeanStepper {
 /// Runs the scheme from (q0, v0) at t = 0 to options.t_end. Throws std::invalid_argument for
 /// invalid options, contacts or state sizes; a failed step ends the run with its status and a
 /// message naming the time, the step, the solver status and its residual.
-/// With joint_friction, events of joint friction e have contact index contacts.size() + e and
+/// Events of the mechanism's joint friction e have contact index contacts.size() + e and
 /// the history has, after the contacts' (N, F), each joint friction's (|R|, T) (file comment).
-RunResult simulateMoreauJean(const PlanarModel& model, const std::vector<RigidContact>& contacts,
-                                const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                                const MoreauJeanOptions& options,
-                                const std::vector<RevoluteFriction>& joint_friction = {});
+RunResult simulateMoreauJean(const Mechanism& mechanism, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                             const MoreauJeanOptions& options);
+/// The same for a scenario.
+RunResult simulateMoreauJean(const RigidScenario& scenario, const MoreauJeanOptions& options);
 
 }  // namespace stickslip::dynamics

@@ -133,16 +133,4 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
 /// kind of contact.
 int addClosingJoint(PlanarModel& model, const RigidContact& c);
 
-/// The first contact the state (0, q0) violates — a unilateral one whose gap is below
-/// −tolerance, or a bilateral one whose |gap| exceeds it — and that gap.
-std::optional<std::pair<std::size_t, double>> initialPenetration(
-    const PlanarModel& model, const std::vector<RigidContact>& contacts, const Eigen::VectorXd& q0,
-    double tolerance);
-/// Throws std::invalid_argument("<caller>: the initial state penetrates contact '<name>' by …",
-/// or "… leaves bilateral contact '<name>' at gap …") when initialPenetration finds one: a
-/// rigid formulation would start from an impossible state (and Baumgarte's feedback push the
-/// bodies apart, adding energy). Compliant contacts (penetration is their state) are left alone.
-void requireNoInitialPenetration(const PlanarModel& model, const std::vector<RigidContact>& contacts,
-                                 const Eigen::VectorXd& q0, double tolerance, std::string_view caller);
-
 }  // namespace stickslip::dynamics

@@ -37,7 +37,7 @@ RigidScenario pivoted(double mass, double inertia, const Vector2d& centre, doubl
 }
 
 RunResult runMJ(const RigidScenario& s, const MoreauJeanOptions& o) {
-  return simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o, s.joint_friction);
+  return simulateMoreauJean(PlanarMechanism(s.model, s.contacts, s.joint_friction), s.q0, s.v0, o);
 }
 
 // Wheel: uniform disk m = 2 kg, radius 0.2 m, on an axle r = 0.05 m, μs = 0.5, μk = 0.3.
@@ -166,7 +166,7 @@ TEST_CASE("moreau-jean joint friction: a pendulum swinging to a stop agrees with
   EventDrivenOptions eo;
   eo.t_end = 4.0;
   const RunResult ed =
-      simulateEventDriven(s.model, s.contacts, s.q0, s.v0, eo, s.joint_friction);
+      simulateEventDriven(PlanarMechanism(s.model, s.contacts, s.joint_friction), s.q0, s.v0, eo);
   INFO(ed.message);
   REQUIRE(ed.ok());
   const std::vector<ModeChange> reference = modeChanges(ed);
@@ -258,7 +258,8 @@ TEST_CASE("moreau-jean joint friction with a contact: comes to rest on the floor
   const RigidScenario s = floorPendulum();
   MoreauJeanOptions o;
   o.h = 1e-4;
-  MoreauJeanStepper stepper(s.model, s.contacts, o, s.joint_friction);
+  const PlanarMechanism stepper_mechanism(s.model, s.contacts, s.joint_friction);
+  MoreauJeanStepper stepper(stepper_mechanism, o);
   VectorXd q = s.q0, v = s.v0;
   double t = 0.0;
   for (int k = 0; k < 30000; ++k, t += o.h) REQUIRE(stepper.step(t, o.h, q, v));
@@ -280,7 +281,8 @@ TEST_CASE("moreau-jean joint friction with a contact: comes to rest on the floor
   // A slipping joint (the bounds' fixed point iterates) allocates nothing either: the
   // pendulum of the O(h) case swinging.
   const RigidScenario swing = pivoted(1.0, 0.25 / 12.0, Vector2d(0.25, 0.0), 0.15, 0.1, 0.05);
-  MoreauJeanStepper swinging(swing.model, swing.contacts, o, swing.joint_friction);
+  const PlanarMechanism swinging_mechanism(swing.model, swing.contacts, swing.joint_friction);
+  MoreauJeanStepper swinging(swinging_mechanism, o);
   q = swing.q0;
   v = swing.v0;
   t = 0.0;
@@ -323,10 +325,10 @@ TEST_CASE("moreau-jean joint friction: history columns, events and the contract"
 
   std::vector<RevoluteFriction> bad = s.joint_friction;
   bad[0].radius = -1.0;
-  CHECK_THROWS_WITH(simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o, bad),
+  CHECK_THROWS_WITH(simulateMoreauJean(PlanarMechanism(s.model, s.contacts, bad), s.q0, s.v0, o),
                     Catch::Contains("pivot friction: expected a journal radius > 0"));
   MoreauJeanOptions siconos = o;
   siconos.solver = "siconos-enum";
-  CHECK_THROWS_WITH(MoreauJeanStepper(s.model, s.contacts, siconos, s.joint_friction),
+  CHECK_THROWS_WITH(MoreauJeanStepper(PlanarMechanism(s), siconos),
                     Catch::Contains("needs the Moreau–Jean solver 'lemke'"));
 }

@@ -64,7 +64,7 @@ RigidScenario pendulum(double restitution) {
 }
 
 RunResult run(const RigidScenario& s, const MoreauJeanOptions& o) {
-  return simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+  return simulateMoreauJean(PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
 }
 
 }  // namespace
@@ -99,13 +99,13 @@ TEST_CASE("moreau-jean options: contract violations throw with what was expected
   const RigidScenario s = incline(0.1, 0.3, 0.3);
   MoreauJeanOptions negative;
   negative.joint_baumgarte_beta = -1.0;  // reported by us, not by ConstrainedResponse
-  CHECK_THROWS_WITH(MoreauJeanStepper(s.model, s.contacts, negative),
+  CHECK_THROWS_WITH(MoreauJeanStepper(PlanarMechanism(s), negative),
                     Catch::Contains("MoreauJeanOptions: expected joint_baumgarte_beta >= 0"));
-  CHECK_THROWS_WITH(simulateMoreauJean(s.model, s.contacts, VectorXd::Zero(2), s.v0, o),
+  CHECK_THROWS_WITH(simulateMoreauJean(PlanarMechanism(s.model, s.contacts), VectorXd::Zero(2), s.v0, o),
                     Catch::Contains("expected finite q0 of size 3"));
   std::vector<RigidContact> bad = s.contacts;
   bad[0].mu_static = 0.1;  // below mu_kinetic
-  CHECK_THROWS_WITH(simulateMoreauJean(s.model, bad, s.q0, s.v0, o),
+  CHECK_THROWS_WITH(simulateMoreauJean(PlanarMechanism(s.model, bad), s.q0, s.v0, o),
                     Catch::Contains("expected 0 <= mu_kinetic <= mu_static"));
 }
 
@@ -283,7 +283,8 @@ TEST_CASE("moreau-jean steps allocate nothing once every active-set size was met
   const RigidScenario s = pendulum(0.5);
   MoreauJeanOptions o;
   o.h = 1e-4;
-  MoreauJeanStepper stepper(s.model, s.contacts, o);
+  const PlanarMechanism stepper_mechanism(s.model, s.contacts);
+  MoreauJeanStepper stepper(stepper_mechanism, o);
   VectorXd q = s.q0, v = s.v0;
   double t = 0.0;
   for (int k = 0; k < 30000; ++k, t += o.h) REQUIRE(stepper.step(t, o.h, q, v));

@@ -6,6 +6,7 @@
 
 #include "dynamics/nonsmooth/constrained_response.hpp"
 #include "dynamics/nonsmooth/small_cholesky.hpp"
+#include "dynamics/planar_model.hpp"
 
 using namespace stickslip;
 using Eigen::MatrixXd;

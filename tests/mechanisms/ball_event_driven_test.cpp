@@ -17,7 +17,7 @@ TEST_CASE("ball: every impact multiplies the normal velocity by -e, then it come
   const dynamics::RigidScenario s = mechanisms::bouncingBall(b);
   dynamics::EventDrivenOptions o;
   o.t_end = 3.0;
-  const dynamics::RunResult r = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+  const dynamics::RunResult r = dynamics::simulateEventDriven(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
   INFO(r.message);
   REQUIRE(r.ok());
   std::vector<double> impacts;
@@ -48,7 +48,7 @@ TEST_CASE("ball: a sliding disk reaches rolling without slipping at (2 v0 - r w0
     const dynamics::RigidScenario s = mechanisms::bouncingBall(b);
     dynamics::EventDrivenOptions o;
     o.t_end = 3.0;
-    const dynamics::RunResult r = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+    const dynamics::RunResult r = dynamics::simulateEventDriven(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
     INFO("spin " << spin << ": " << r.message);
     REQUIRE(r.ok());
     const double v_roll = (2.0 * b.velocity_x - b.radius * spin) / 3.0;

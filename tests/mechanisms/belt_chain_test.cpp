@@ -64,7 +64,7 @@ TEST_CASE("belt chain N = 4, pre-loaded: event-driven and Moreau–Jean (h = 1e-
   dynamics::MoreauJeanOptions mo;
   mo.t_end = 3.0;
   mo.h = 1e-4;
-  const dynamics::RunResult mj = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mo);
+  const dynamics::RunResult mj = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, mo);
   INFO(ed.message << " / " << mj.message);
   REQUIRE(ed.ok());
   REQUIRE(mj.ok());

@@ -18,7 +18,7 @@ dynamics::RunResult runBelt(const std::string& solver, double t_end = 20.0) {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
   o.solver = solver;
-  return dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+  return dynamics::simulateEventDriven(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
 }
 
 }  // namespace
@@ -50,7 +50,7 @@ TEST_CASE("event-driven: the progress callback sees the time advance to t_end", 
   o.t_end = 8.0;  // past the first break-away at 7.3575 s
   std::vector<double> seen;
   o.progress = [&seen](double t) { seen.push_back(t); };
-  const dynamics::RunResult r = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+  const dynamics::RunResult r = dynamics::simulateEventDriven(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
   REQUIRE(r.ok());
   REQUIRE(seen.size() >= std::size_t(o.t_end / o.output_dt));  // every sample, and the events
   CHECK(std::is_sorted(seen.begin(), seen.end()));

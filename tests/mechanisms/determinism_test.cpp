@@ -21,7 +21,7 @@ Eigen::MatrixXd floresMoreauJean() {
   dynamics::MoreauJeanOptions o;
   o.t_end = 0.05;
   o.h = 1e-5;
-  return dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o).history;
+  return dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o).history;
 }
 
 Eigen::MatrixXd zhengEventDriven() {
@@ -34,7 +34,7 @@ Eigen::MatrixXd zhengEventDriven() {
   o.integrator = dynamics::OdeMethod::kBdf;
   o.relative_tolerance = 1e-8;
   o.velocity_tolerance = 1e-5;
-  return dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o).history;
+  return dynamics::simulateEventDriven(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o).history;
 }
 
 Eigen::MatrixXd beltLuGre(const dynamics::FrictionLaw& law) {

@@ -18,7 +18,7 @@ dynamics::RunResult run(const dynamics::RigidScenario& s, double t_end, std::str
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
   o.solver = std::move(solver);
-  return dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+  return dynamics::simulateEventDriven(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
 }
 
 }  // namespace

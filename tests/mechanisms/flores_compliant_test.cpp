@@ -28,7 +28,7 @@ TEST_CASE("flores compliant: follows the rigid slider-crank", "[flores][penalty]
   dynamics::EventDrivenOptions ed;
   ed.t_end = 0.004;  // past the first impact
   const dynamics::RunResult first =
-      dynamics::simulateEventDriven(rigid.model, rigid.contacts, rigid.q0, rigid.v0, ed);
+      dynamics::simulateEventDriven(dynamics::PlanarMechanism(rigid.model, rigid.contacts), rigid.q0, rigid.v0, ed);
   REQUIRE(first.ok());
   double rigid_impact = -1.0;
   for (const auto& e : first.events)
@@ -42,7 +42,7 @@ TEST_CASE("flores compliant: follows the rigid slider-crank", "[flores][penalty]
   mj.t_end = 0.2;
   mj.h = 1e-5;
   const dynamics::RunResult moreau =
-      dynamics::simulateMoreauJean(rigid.model, rigid.contacts, rigid.q0, rigid.v0, mj);
+      dynamics::simulateMoreauJean(dynamics::PlanarMechanism(rigid.model, rigid.contacts), rigid.q0, rigid.v0, mj);
   REQUIRE(moreau.ok());
   CHECK(compliant.final_q(2) == Approx(moreau.final_q(2)).epsilon(5e-3));
 

@@ -77,12 +77,12 @@ TEST_CASE("flores-translational: the free phase before the first impact matches 
   dynamics::MoreauJeanOptions o = floresOptions();
   o.t_end = 2e-3;
   o.output_dt = 1e-3;
-  const auto run = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+  const auto run = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
   REQUIRE(run.ok());
   REQUIRE(run.history.rows() == 3);
   CHECK(run.lcp_solves == 0);
   o.h = 1e-6;  // our converged value: h = 1e-5 is within 2e-4 of it
-  const auto fine = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+  const auto fine = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
   REQUIRE(fine.ok());
   for (int k = 0; k < 2; ++k) {
     const Row& ref = siconos[k];
@@ -109,7 +109,7 @@ TEST_CASE("flores-translational: 0.2 s at h = 1e-5 with repeated corner impacts"
   const dynamics::RigidScenario s = mechanisms::floresTranslational();
   const dynamics::MoreauJeanOptions o = floresOptions();
   const dynamics::RunResult run =
-      dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+      dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
   INFO(run.message);
   REQUIRE(run.ok());
   CHECK(run.steps == 20000);
@@ -133,7 +133,7 @@ TEST_CASE("flores-translational: 0.2 s at h = 1e-5 with repeated corner impacts"
   ideal.model.addTranslational(dynamics::kGround, Eigen::Vector2d::Zero(), Eigen::Vector2d::UnitX(),
                                mechanisms::kFloresSlider, Eigen::Vector2d::Zero());
   ideal.v0(8) = 0.0;  // the ideal guide does not let the slider turn
-  const auto ideal_run = dynamics::simulateMoreauJean(ideal.model, {}, ideal.q0, ideal.v0, o);
+  const auto ideal_run = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(ideal.model, {}), ideal.q0, ideal.v0, o);
   REQUIRE(ideal_run.ok());
   CHECK(ideal_run.final_q(2) == Approx(18.39).margin(0.02));
   const double theta1 = run.final_q(2);
@@ -170,7 +170,7 @@ TEST_CASE("flores-translational: microseconds per Moreau–Jean step", "[.bench]
   for (const char* solver : {"lemke", "siconos-lemke", "siconos-enum", "siconos-nsgs"}) {
     dynamics::MoreauJeanOptions o = floresOptions();
     o.solver = solver;
-    const auto run = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+    const auto run = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
     std::cout << "flores-translational, Moreau–Jean h = 1e-5, 0.2 s, " << solver << ": "
               << run.steps << " steps, " << run.lcp_solves << " LCP solves, " << run.pivots
               << " pivots, " << run.events.size() << " events, "
@@ -188,7 +188,7 @@ TEST_CASE("flores-translational: event-driven and Moreau-Jean agree on the first
   dynamics::MoreauJeanOptions mj;
   mj.t_end = 0.01;
   mj.h = 1e-5;
-  const dynamics::RunResult b = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mj);
+  const dynamics::RunResult b = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, mj);
   REQUIRE(a.ok());
   REQUIRE(b.ok());
   auto first = [](const dynamics::RunResult& r) {

@@ -26,7 +26,7 @@ TEST_CASE("guards: a force turning NaN stops both nonsmooth formulations at that
   });
   dynamics::MoreauJeanOptions mj;
   mj.t_end = 1.0;
-  const dynamics::RunResult a = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mj);
+  const dynamics::RunResult a = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, mj);
   CHECK_FALSE(a.ok());
   CHECK_THAT(a.message, Catch::Contains("NaN"));
   CHECK(a.t_end == Approx(0.5).margin(2e-4));
@@ -36,7 +36,7 @@ TEST_CASE("guards: a force turning NaN stops both nonsmooth formulations at that
 
   dynamics::EventDrivenOptions ed;
   ed.t_end = 1.0;
-  const dynamics::RunResult b = dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, ed);
+  const dynamics::RunResult b = dynamics::simulateEventDriven(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, ed);
   CHECK_FALSE(b.ok());
   CHECK(b.t_end <= 0.5 + 1e-6);
   CHECK_THAT(b.message, Catch::Contains("non-finite") && Catch::Contains("t = 0.5"));
@@ -121,7 +121,7 @@ TEST_CASE("guards: a slider-crank folding at a dead centre stops the EOM solve, 
   // x = 2 l cos θ1, to 2e-5 m at t = 0.2 s, which is right for the driven crank.)
   dynamics::EventDrivenOptions ed;
   ed.t_end = 0.2;
-  const dynamics::RunResult b = dynamics::simulateEventDriven(f.model, {}, f.q0, f.v0, ed);
+  const dynamics::RunResult b = dynamics::simulateEventDriven(dynamics::PlanarMechanism(f.model, {}), f.q0, f.v0, ed);
   INFO(b.message);
   CHECK_FALSE(b.ok());
   CHECK_THAT(b.message, Catch::Contains("rank-deficient") && Catch::Contains("joint 'crank-rod'"));
@@ -151,7 +151,7 @@ TEST_CASE("guards: CVODE out of steps stops event-driven and penalty runs with i
   dynamics::EventDrivenOptions ed;
   ed.t_end = 1.0;
   ed.max_steps = 200;
-  const dynamics::RunResult a = dynamics::simulateEventDriven(m, {}, q0, v0, ed);
+  const dynamics::RunResult a = dynamics::simulateEventDriven(dynamics::PlanarMechanism(m, {}), q0, v0, ed);
   INFO(a.message);
   CHECK_FALSE(a.ok());
   CHECK_THAT(a.message, Catch::Contains("integration failed at t = 0.5") &&
@@ -273,10 +273,10 @@ TEST_CASE("guards: an initial state penetrating a rigid contact is refused, nami
   CHECK_THROWS_WITH(dynamics::simulateEventDriven(in, ed),
                     Catch::Contains("simulateEventDriven: the initial state penetrates contact "
                                     "'rod-end' by 0.001 m"));
-  CHECK_THROWS_WITH(dynamics::simulateMoreauJean(in.model, in.contacts, in.q0, in.v0, mj),
+  CHECK_THROWS_WITH(dynamics::simulateMoreauJean(dynamics::PlanarMechanism(in.model, in.contacts), in.q0, in.v0, mj),
                     Catch::Contains("simulateMoreauJean: the initial state penetrates contact 'rod-end'"));
   // Within the gap tolerances (1e-9 m, 1e-10 m), touching counts as touching.
   const dynamics::RigidScenario touching = rodOverFloor(0.0, 0.0, -1e-12);
   CHECK(dynamics::simulateEventDriven(touching, ed).ok());
-  CHECK(dynamics::simulateMoreauJean(touching.model, touching.contacts, touching.q0, touching.v0, mj).ok());
+  CHECK(dynamics::simulateMoreauJean(dynamics::PlanarMechanism(touching.model, touching.contacts), touching.q0, touching.v0, mj).ok());
 }

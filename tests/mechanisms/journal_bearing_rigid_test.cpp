@@ -22,14 +22,14 @@ std::vector<double> impactTimes(const dynamics::RunResult& r) {
 dynamics::RunResult eventDriven(const dynamics::RigidScenario& s, double t_end) {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
-  return dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+  return dynamics::simulateEventDriven(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
 }
 
 dynamics::RunResult moreauJean(const dynamics::RigidScenario& s, double t_end) {
   dynamics::MoreauJeanOptions o;
   o.t_end = t_end;
   o.h = 1e-5;
-  return dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+  return dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
 }
 
 /// Kinetic plus potential energy of the journal (y up, gravity −y).

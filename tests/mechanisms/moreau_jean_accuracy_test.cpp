@@ -51,8 +51,7 @@ TEST_CASE("moreau-jean: stick/slip instants within 2 h of the exact ones on belt
       o.t_end = c.t_end;
       o.h = h;
       o.output_dt = 0.1;
-      const dynamics::RunResult run = dynamics::simulateMoreauJean(c.scenario.model, c.scenario.contacts,
-                                                                       c.scenario.q0, c.scenario.v0, o);
+      const dynamics::RunResult run = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(c.scenario.model, c.scenario.contacts), c.scenario.q0, c.scenario.v0, o);
       INFO(run.message);
       REQUIRE(run.ok());
       const auto changes = dynamics::modeChanges(run);

@@ -18,7 +18,7 @@ namespace {
 
 dynamics::RunResult runScenario(const dynamics::RigidScenario& s,
                                    const dynamics::MoreauJeanOptions& o) {
-  return dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, o);
+  return dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
 }
 
 std::string describe(const dynamics::RunResult& run) {

@@ -208,7 +208,7 @@ TEST_CASE("muvengei rigid: the ideal joint follows the closed form — the rigid
   mo.t_end = t_end;
   mo.h = 1e-6;
   mo.output_dt = 1e-4;
-  const dynamics::RunResult mj = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mo);
+  const dynamics::RunResult mj = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, mo);
   REQUIRE(mj.ok());
   CHECK(!mj.events.empty());  // the journal hits the bearing
   // The joint's play c, and what the velocity-level contact lets the journal sink into the

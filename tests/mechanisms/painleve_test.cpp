@@ -32,7 +32,7 @@ dynamics::RunResult rod(double mu, double end_velocity, double omega = 0.0) {
   s.v0 = Eigen::Vector3d(end_velocity - omega * L * std::sin(th), omega * L * std::cos(th), omega);
   dynamics::EventDrivenOptions o;
   o.t_end = 0.2;
-  return dynamics::simulateEventDriven(s.model, s.contacts, s.q0, s.v0, o);
+  return dynamics::simulateEventDriven(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
 }
 
 }  // namespace

@@ -127,7 +127,7 @@ TEST_CASE("model file: the roller-crank example assembles and runs event-driven 
   dynamics::MoreauJeanOptions mj;
   mj.t_end = 0.5;
   mj.h = 1e-4;
-  const auto run = dynamics::simulateMoreauJean(s.model, s.contacts, s.q0, s.v0, mj, s.joint_friction);
+  const auto run = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts, s.joint_friction), s.q0, s.v0, mj);
   INFO(run.message);
   CHECK(run.ok());
   // Moreau–Jean starts from the state's own mode and reports the slide in its first step.

@@ -111,7 +111,7 @@ TEST_CASE("zheng-torque: Moreau-Jean with the rigid clearance joint follows even
   o.h = 1e-4;
   o.output_dt = kSample;
   const dynamics::RunResult mj =
-      dynamics::simulateMoreauJean(rigid.model, rigid.contacts, rigid.q0, rigid.v0, o);
+      dynamics::simulateMoreauJean(dynamics::PlanarMechanism(rigid.model, rigid.contacts), rigid.q0, rigid.v0, o);
   REQUIRE(mj.ok());
   long n = 0;
   const double worst = maxDifference(sampledTheta(ed.history), sampledTheta(mj.history), &n);
@@ -123,7 +123,7 @@ TEST_CASE("zheng-torque: Moreau-Jean with the rigid clearance joint follows even
   CHECK(worst < 1e-2);
   o.h = 5e-5;
   const dynamics::RunResult fine =
-      dynamics::simulateMoreauJean(rigid.model, rigid.contacts, rigid.q0, rigid.v0, o);
+      dynamics::simulateMoreauJean(dynamics::PlanarMechanism(rigid.model, rigid.contacts), rigid.q0, rigid.v0, o);
   REQUIRE(fine.ok());
   const double finer = maxDifference(sampledTheta(ed.history), sampledTheta(fine.history));
   INFO("h = 5e-5: " << finer << " rad");

@@ -1,0 +1,33 @@
+#include "dynamics/planar_mechanism.hpp"
+
+namespace stickslip::dynamics {
+
+PlanarMechanism::PlanarMechanism(const PlanarModel& model, std::vector<RigidContact> contacts,
+                                 std::vector<RevoluteFriction> joint_friction)
+    : model_(model), contacts_(std::move(contacts)), joint_friction_(std::move(joint_friction)) {
+  for (const RigidContact& c : contacts_) c.validate(model_);
+  for (const RevoluteFriction& j : joint_friction_) j.validate(model_);
+}
+
+PlanarMechanism::PlanarMechanism(const RigidScenario& scenario)
+    : PlanarMechanism(scenario.model, scenario.contacts, scenario.joint_friction) {}
+
+void PlanarMechanism::evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                       const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
+                                       bool drift) const {
+  dynamics::evaluateContacts(model_, contacts_, t, q, v, out, drift);
+}
+
+double PlanarMechanism::jointFrictionRate(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v) const {
+  return joint_friction_[e].rate(model_, v);
+}
+
+double PlanarMechanism::jointFrictionReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda) const {
+  return joint_friction_[e].reaction(model_, lambda);
+}
+
+void PlanarMechanism::addJointFrictionRow(std::size_t e, double s, Eigen::Ref<Eigen::VectorXd> row) const {
+  joint_friction_[e].addRow(model_, s, row);
+}
+
+}  // namespace stickslip::dynamics
