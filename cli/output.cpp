@@ -21,19 +21,6 @@ nlohmann::json toJson(const Eigen::VectorXd& v) {
   return a;
 }
 
-void addPenaltyRunFields(nlohmann::json& j, const dynamics::PenaltyRun& r, Eigen::Index nq,
-                         Eigen::Index nv, const std::vector<std::string>& contact_names) {
-  j["status"] = r.status == dynamics::PenaltyStatus::kSuccess ? "ok" : "failed";
-  j["penalty_status"] = std::string(dynamics::toString(r.status));
-  j["final_q"] = toJson(r.final_state.head(nq));
-  j["final_v"] = toJson(r.final_state.segment(nq, nv));
-  nlohmann::json events = nlohmann::json::array();
-  for (const dynamics::ContactCrossing& e : r.events)
-    events.push_back({{"t", e.t}, {"contact", contact_names.at(std::size_t(e.contact))},
-                      {"kind", e.closing ? "close" : "open"}});
-  j["events"] = events;
-}
-
 void printVector(std::ostream& os, std::string_view name, const Eigen::VectorXd& v,
                  int max_entries) {
   std::ostringstream line;
@@ -43,14 +30,6 @@ void printVector(std::ostream& os, std::string_view name, const Eigen::VectorXd&
   if (shown < v.size()) line << ", … " << v.size() - shown << " more";
   line << "]\n";
   os << line.str();
-}
-
-void writeStateHeader(std::ostream& os, const dynamics::PlanarModel& model) {
-  os << "t";
-  for (int b = 0; b < model.bodyCount(); ++b)
-    for (const char* c : {"x", "y", "theta"}) os << ',' << model.body(b).name << '.' << c;
-  for (int b = 0; b < model.bodyCount(); ++b)
-    for (const char* c : {"vx", "vy", "omega"}) os << ',' << model.body(b).name << '.' << c;
 }
 
 std::ofstream openCsv(const std::string& path) {
