@@ -80,7 +80,8 @@ void PenaltyContact::validate(const PlanarModel& model) const {
 PenaltySystem::PenaltySystem(const PlanarModel& model, std::vector<PenaltyContact> contacts,
                              EomMethod method, EomOptions options,
                              std::vector<PenaltyJointFriction> joint_friction)
-    : model_(model),
+    : ForwardedSystem<MultibodySystem>(model),
+      model_(model),
       contacts_(std::move(contacts)),
       joint_friction_(std::move(joint_friction)),
       status_(contacts_.size()),

@@ -76,6 +76,7 @@
 #include "dynamics/contact/normal_law.hpp"
 #include "dynamics/contact/point_line.hpp"
 #include "dynamics/eom_solver.hpp"
+#include "dynamics/forwarded_system.hpp"
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/revolute_friction.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
@@ -160,7 +161,7 @@ struct ContactStatus {
 
 /// The model with its penalty contacts as one MultibodySystem (its generalizedForces() adds
 /// the contact forces) and the ODE ẏ = f(t, y) on y = [q; v; z].
-class PenaltySystem final : public MultibodySystem {
+class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
  public:
   /// Keeps a reference to `model`, which must outlive this object. Throws
   /// std::invalid_argument for an invalid contact or option.
@@ -212,46 +213,11 @@ class PenaltySystem final : public MultibodySystem {
 
   EomSolver& eomSolver() { return solver_; }
 
-  // MultibodySystem: the model's, with the contacts' Jᵀ(Fₙ, Fₜ) added to Q. generalizedForces
-  // uses the friction states of the y passed to the last derivative() call.
-  Eigen::Index positionSize() const override { return model_.positionSize(); }
-  Eigen::Index velocitySize() const override { return model_.velocitySize(); }
-  Eigen::Index constraintCount() const override { return model_.constraintCount(); }
-  void applyMass(Eigen::Ref<Eigen::MatrixXd> x) const override { model_.applyMass(x); }
-  void applyInverseMass(Eigen::Ref<Eigen::MatrixXd> x) const override { model_.applyInverseMass(x); }
-  const Eigen::VectorXd* inverseMassDiagonal() const override { return model_.inverseMassDiagonal(); }
-  void constraints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
-                   Eigen::Ref<Eigen::VectorXd> phi) const override {
-    model_.constraints(t, q, phi);
-  }
-  void jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
-                Eigen::Ref<Eigen::MatrixXd> jac) const override {
-    model_.jacobian(t, q, jac);
-  }
-  void constraintTimeDerivative(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
-                                Eigen::Ref<Eigen::VectorXd> phi_t) const override {
-    model_.constraintTimeDerivative(t, q, phi_t);
-  }
-  void gamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
-             const Eigen::Ref<const Eigen::VectorXd>& v,
-             Eigen::Ref<Eigen::VectorXd> gam) const override {
-    model_.gamma(t, q, v, gam);
-  }
+  // MultibodySystem: the model's (ForwardedSystem), with the contacts' Jᵀ(Fₙ, Fₜ) added to Q.
+  // generalizedForces uses the friction states of the y passed to the last derivative() call.
   void generalizedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& v,
                          Eigen::Ref<Eigen::VectorXd> forces) const override;
-  void positionRate(const Eigen::Ref<const Eigen::VectorXd>& q,
-                    const Eigen::Ref<const Eigen::VectorXd>& v,
-                    Eigen::Ref<Eigen::VectorXd> qdot) const override {
-    model_.positionRate(q, v, qdot);
-  }
-  void addToPositions(const Eigen::Ref<const Eigen::VectorXd>& delta,
-                      Eigen::Ref<Eigen::VectorXd> q) const override {
-    model_.addToPositions(delta, q);
-  }
-  std::string constraintRowName(Eigen::Index row) const override {
-    return model_.constraintRowName(row);
-  }
   /// Why the last derivative() failed (EomSolver::failure(), or the joint friction's fixed
   /// point).
   const std::string& eomFailure() const { return failure_.empty() ? solver_.failure() : failure_; }

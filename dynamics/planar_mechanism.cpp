@@ -4,7 +4,10 @@ namespace stickslip::dynamics {
 
 PlanarMechanism::PlanarMechanism(const PlanarModel& model, std::vector<RigidContact> contacts,
                                  std::vector<RevoluteFriction> joint_friction)
-    : model_(model), contacts_(std::move(contacts)), joint_friction_(std::move(joint_friction)) {
+    : ForwardedSystem<Mechanism>(model),
+      model_(model),
+      contacts_(std::move(contacts)),
+      joint_friction_(std::move(joint_friction)) {
   for (const RigidContact& c : contacts_) c.validate(model_);
   for (const RevoluteFriction& j : joint_friction_) j.validate(model_);
 }

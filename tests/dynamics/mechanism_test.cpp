@@ -16,9 +16,9 @@ namespace {
 
 /// A planar mechanism seen through the interface only, its mass by blocks and its position map
 /// counted: what a spatial mechanism gives the engines.
-class BlockMassView final : public Mechanism {
+class BlockMassView final : public ForwardedSystem<Mechanism> {
  public:
-  explicit BlockMassView(const PlanarMechanism& m) : m_(m) {}
+  explicit BlockMassView(const PlanarMechanism& m) : ForwardedSystem<Mechanism>(m), m_(m) {}
   mutable long position_updates = 0;
 
   const std::vector<RigidContact>& contacts() const override { return m_.contacts(); }
@@ -36,32 +36,7 @@ class BlockMassView final : public Mechanism {
   void addJointFrictionRow(std::size_t e, double s, Eigen::Ref<VectorXd> row) const override {
     m_.addJointFrictionRow(e, s, row);
   }
-  Eigen::Index positionSize() const override { return m_.positionSize(); }
-  Eigen::Index velocitySize() const override { return m_.velocitySize(); }
-  Eigen::Index constraintCount() const override { return m_.constraintCount(); }
-  void applyMass(Eigen::Ref<Eigen::MatrixXd> x) const override { m_.applyMass(x); }
-  void applyInverseMass(Eigen::Ref<Eigen::MatrixXd> x) const override { m_.applyInverseMass(x); }
-  void constraints(double t, const Eigen::Ref<const VectorXd>& q, Eigen::Ref<VectorXd> phi) const override {
-    m_.constraints(t, q, phi);
-  }
-  void jacobian(double t, const Eigen::Ref<const VectorXd>& q, Eigen::Ref<Eigen::MatrixXd> jac) const override {
-    m_.jacobian(t, q, jac);
-  }
-  void constraintTimeDerivative(double t, const Eigen::Ref<const VectorXd>& q, Eigen::Ref<VectorXd> phi_t) const override {
-    m_.constraintTimeDerivative(t, q, phi_t);
-  }
-  void gamma(double t, const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v,
-             Eigen::Ref<VectorXd> gam) const override {
-    m_.gamma(t, q, v, gam);
-  }
-  void generalizedForces(double t, const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v,
-                         Eigen::Ref<VectorXd> forces) const override {
-    m_.generalizedForces(t, q, v, forces);
-  }
-  void positionRate(const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v,
-                    Eigen::Ref<VectorXd> qdot) const override {
-    m_.positionRate(q, v, qdot);
-  }
+  const VectorXd* inverseMassDiagonal() const override { return nullptr; }
   void addToPositions(const Eigen::Ref<const VectorXd>& delta, Eigen::Ref<VectorXd> q) const override {
     ++position_updates;
     m_.addToPositions(delta, q);
