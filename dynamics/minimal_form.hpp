@@ -222,7 +222,7 @@ struct MinimalFormRun {
 };
 
 /// Integrates the minimal form from the assembled x0 with u = u0 (k). Failures (positions
-/// not assembling, friction not carried by u₀ alone) stop the run with run.ok = false and a
+/// not assembling, friction not carried by u₀ alone) stop the run with a failed status and a
 /// message naming time and cause. Throws std::invalid_argument for invalid options or sizes.
 MinimalFormRun simulateMinimalForm(MinimalForm& form, const Eigen::VectorXd& x0,
                                    const Eigen::VectorXd& u0,

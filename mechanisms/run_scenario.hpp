@@ -105,7 +105,7 @@ std::string routeRefusal(const Scenario& scenario, Route route);
 
 /// A run resolved and ready: settings checked, the mechanism built. Construction throws
 /// std::invalid_argument for bad settings or a route that cannot take the mechanism (the
-/// reason); nothing runs until run(). One runner per thread.
+/// reason); nothing runs until run(). Keeps a reference to the scenario; one runner per thread.
 class ScenarioRunner {
  public:
   ScenarioRunner(const Scenario& scenario, RunSettings settings);

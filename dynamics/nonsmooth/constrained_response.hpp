@@ -1,7 +1,7 @@
 #pragma once
-/// \file How a mechanism with its ideal joints (a MultibodySystem) responds to contact forces and impulses at
-/// one configuration — the operator both nonsmooth formulations build their complementarity
-/// problems from.
+/// \file How a mechanism with its ideal joints (a MultibodySystem) responds to contact forces
+/// and impulses at one configuration — the operator both nonsmooth formulations build their
+/// complementarity problems from.
 ///
 /// With contact forces entering as Jᵀ r (rigid_contact.hpp) the equations of motion are
 ///   M v̇ + Dᵀλ = Q + Jᵀ r,   D v̇ = γ̃ = γ − 2α Φ̇ − β² Φ   (Baumgarte, thesis Eq. 2.52),

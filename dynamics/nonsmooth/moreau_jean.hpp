@@ -139,7 +139,7 @@ struct MoreauJeanOptions {
   /// After each step, project q onto Φ(q, t) = 0 by Newton iterations with the mass-weighted
   /// minimum-norm correction Δq = −M⁻¹Dᵀ (D M⁻¹ Dᵀ)⁻¹ Φ (at most 5, until ‖Φ‖∞ ≤ 1e-12).
   bool project_positions = false;
-  long max_steps = 100'000'000;  ///< refuse runs needing more steps (ok = false), ≥ 1
+  long max_steps = 100'000'000;  ///< refuse runs needing more steps (limit-reached), ≥ 1
 
   /// Throws std::invalid_argument("MoreauJeanOptions: expected …, got …").
   void validate() const;
