@@ -20,6 +20,8 @@ class ForwardedSystem : public Base {
   void applyMass(Eigen::Ref<Eigen::MatrixXd> x) const override { system_.applyMass(x); }
   void applyInverseMass(Eigen::Ref<Eigen::MatrixXd> x) const override { system_.applyInverseMass(x); }
   const Eigen::VectorXd* inverseMassDiagonal() const override { return system_.inverseMassDiagonal(); }
+  double kineticEnergy(const Eigen::Ref<const Eigen::VectorXd>& v) const override { return system_.kineticEnergy(v); }
+  double potentialEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const override { return system_.potentialEnergy(q); }
   void constraints(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Ref<Eigen::VectorXd> phi) const override {
     system_.constraints(t, q, phi);
   }

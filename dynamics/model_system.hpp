@@ -30,6 +30,14 @@ class MultibodySystem {
   /// never as a dense nv × nv matrix.
   virtual void applyMass(Eigen::Ref<Eigen::MatrixXd> x) const = 0;
   virtual void applyInverseMass(Eigen::Ref<Eigen::MatrixXd> x) const = 0;
+  /// T = ½ vᵀ M v [J].
+  virtual double kineticEnergy(const Eigen::Ref<const Eigen::VectorXd>& v) const {
+    Eigen::VectorXd mv = v;
+    applyMass(mv);
+    return 0.5 * v.dot(mv);
+  }
+  /// V(q) of gravity and the force elements that have one (springs) [J].
+  virtual double potentialEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const = 0;
   /// M⁻¹'s diagonal when M is diagonal (planar bodies: diag(m, m, J) each), so that the hot
   /// loops scale rows instead of applying blocks; null otherwise (a spatial body's inertia).
   virtual const Eigen::VectorXd* inverseMassDiagonal() const { return nullptr; }

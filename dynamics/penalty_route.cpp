@@ -15,12 +15,6 @@
 namespace stickslip::dynamics {
 namespace {
 
-/// rigid_contact.hpp turns a line's normal by −90° for its tangent, point_line.hpp by +90°:
-/// a disk–line contact's v_t and F change sign between the two; a journal's do not.
-double tangentSign(const RigidContact& c) {
-  return c.shape == RigidContact::Shape::kDiskLine ? -1.0 : 1.0;
-}
-
 std::shared_ptr<const FrictionLaw> regularized(const PenaltyRouteOptions& o, double mu_static,
                                                double mu_kinetic, const std::string& who) {
   if (o.friction_law == "none") return nullptr;
@@ -41,33 +35,25 @@ bool isGuide(const RigidContact& c) {
          !c.compliant_law;
 }
 
-PenaltyContact compliantContact(const RigidContact& c, const PenaltyRouteOptions& o) {
-  PenaltyContact p;
-  p.name = c.name;
-  p.body_i = c.body_i;
-  p.body_j = c.body_j;
-  p.normal = c.compliant_law ? *c.compliant_law : defaultCompliantLaw(c);
+/// The contact as the penalty route takes it (penalty_route.hpp): compliant with its own law or
+/// the default (two-sided for a bilateral contact given a law), a guide as it is.
+RigidContact compliantContact(const RigidContact& c) {
+  if (isGuide(c)) return c;
+  RigidContact p = c;
+  NormalLaw law = c.compliant_law ? *c.compliant_law : defaultCompliantLaw(c);
   // The event-driven route holds a compliant contact's δ̇⁻ at impact_velocity; here the
   // measured δ̇⁻ is floored there, so that a contact resting from the start has that damping.
   if (c.normal == RigidContact::Normal::kCompliant)
     std::visit(
-        [&](auto& law) {
-          if constexpr (requires { law.min_impact_velocity; })
-            law.min_impact_velocity = std::max(law.min_impact_velocity, c.impact_velocity);
+        [&](auto& l) {
+          if constexpr (requires { l.min_impact_velocity; })
+            l.min_impact_velocity = std::max(l.min_impact_velocity, c.impact_velocity);
         },
-        p.normal);
-  p.two_sided = c.normal == RigidContact::Normal::kBilateral;
-  if (c.smooth_friction) p.friction = c.smooth_friction;
-  else if (c.frictional()) p.friction = regularized(o, c.mu_static, c.mu_kinetic, "contact '" + c.name + "'");
-  if (c.shape == RigidContact::Shape::kJournalBearing) {
-    p.kind = PenaltyContact::Kind::kJournalBearing;
-    p.journal_bearing = c.journal_bearing;
-  } else {
-    p.kind = PenaltyContact::Kind::kPointOnLine;
-    p.point_line = c.geometry;
-    p.radius = c.radius;
-    if (c.surface_speed) p.surface_speed = [speed = c.surface_speed](double t) { return -speed(t); };
-  }
+        law);
+  p.compliant_law = law;
+  if (c.normal == RigidContact::Normal::kUnilateral) p.normal = RigidContact::Normal::kCompliant;
+  p.smooth_friction = nullptr;  // the penalty system's laws are given beside the contacts
+  p.mu_static = p.mu_kinetic = 0.0;
   return p;
 }
 
@@ -149,47 +135,47 @@ PenaltyRoute::PenaltyRoute(const RigidScenario& s, PenaltyRouteOptions o)
   if (!(opt.stick_velocity > 0.0))
     throw std::invalid_argument("PenaltyRouteOptions: expected stick_velocity > 0, got " +
                                 std::to_string(opt.stick_velocity));
-  // The model with a closing joint per guide; the other contacts made compliant.
-  std::vector<PenaltyContact> contacts;
-  std::vector<PenaltyJointFriction> elements;
+  // The model with a closing joint per guide; the other contacts made compliant, in the
+  // scenario's order; a law per contact and per reaction-dependent friction.
   const std::size_t nc = s.contacts.size(), nj = s.joint_friction.size();
-  contact_of_.assign(nc, -1);
+  std::vector<RigidContact> contacts;
+  std::vector<std::shared_ptr<const FrictionLaw>> contact_friction(nc);
+  std::vector<PenaltyJointFriction> elements;
   element_of_.assign(nc + nj, -1);
   always_closed_.assign(nc, false);
   frictional_.assign(nc + nj, false);
   for (std::size_t k = 0; k < nc; ++k) {
     const RigidContact& c = s.contacts[k];
     c.validate(s.model);
+    contacts.push_back(compliantContact(c));
+    always_closed_[k] = c.normal == RigidContact::Normal::kBilateral;
+    std::shared_ptr<const FrictionLaw> law =
+        c.smooth_friction ? c.smooth_friction
+        : c.frictional()  ? regularized(opt, c.mu_static, c.mu_kinetic, "contact '" + c.name + "'")
+                          : nullptr;
+    frictional_[k] = law != nullptr;
     if (isGuide(c)) {
-      PenaltyJointFriction f;
-      f.joint.name = c.name;
-      f.joint.joint = addClosingJoint(model_, c);
-      f.guide = c;
-      if (c.frictional()) f.law = regularized(opt, c.mu_static, c.mu_kinetic, "contact '" + c.name + "'");
-      frictional_[k] = f.law != nullptr;
-      always_closed_[k] = true;
+      const int joint = addClosingJoint(model_, c);
       element_of_[k] = int(elements.size());
-      elements.push_back(std::move(f));
+      elements.push_back({PenaltyJointFriction::Kind::kGuide, k, model_.joints()[std::size_t(joint)].row, std::move(law)});
     } else {
-      always_closed_[k] = c.normal == RigidContact::Normal::kBilateral;
-      contact_of_[k] = int(contacts.size());
-      contacts.push_back(compliantContact(c, opt));
-      frictional_[k] = contacts.back().friction != nullptr;
+      contact_friction[k] = std::move(law);
     }
   }
   for (std::size_t e = 0; e < nj; ++e) {
     const RevoluteFriction& f = s.joint_friction[e];
-    f.validate(s.model);
     if (auto law = regularized(opt, f.mu_static, f.mu_kinetic, "joint friction '" + f.name + "'")) {
       frictional_[nc + e] = true;
       element_of_[nc + e] = int(elements.size());
-      elements.push_back({f, std::nullopt, std::move(law)});
+      elements.push_back({PenaltyJointFriction::Kind::kJoint, e, 0, std::move(law)});
     }
   }
+  mechanism_ = std::make_unique<PlanarMechanism>(model_, std::move(contacts), s.joint_friction);
   EomOptions eom;
   eom.baumgarte_alpha = s.baumgarte_alpha;
   eom.baumgarte_beta = s.baumgarte_beta;
-  system_ = std::make_unique<PenaltySystem>(model_, std::move(contacts), EomMethod::kBaumgarte, eom, std::move(elements));
+  system_ = std::make_unique<PenaltySystem>(*mechanism_, std::move(contact_friction), EomMethod::kBaumgarte, eom,
+                                            std::move(elements));
 
   // Every route's columns, then the route's own: accelerations, multipliers, friction states
   // and the dissipated work.
@@ -206,14 +192,13 @@ PenaltyRoute::PenaltyRoute(const RigidScenario& s, PenaltyRouteOptions o)
 PenaltyRoute::~PenaltyRoute() = default;
 
 int PenaltyRoute::stateCount(std::size_t k) const {
-  if (k < contact_of_.size() && contact_of_[k] >= 0)
-    return system_->contacts()[std::size_t(contact_of_[k])].frictionStateSize();
-  return element_of_[k] >= 0 ? system_->jointFriction()[std::size_t(element_of_[k])].frictionStateSize() : 0;
+  if (element_of_[k] >= 0) return system_->jointFriction()[std::size_t(element_of_[k])].frictionStateSize();
+  return k < s_.contacts.size() ? system_->contactFrictionStateSize(Eigen::Index(k)) : 0;
 }
 
 Eigen::Index PenaltyRoute::stateOffset(std::size_t k) const {
-  if (k < contact_of_.size() && contact_of_[k] >= 0) return system_->frictionStateOffset(contact_of_[k]);
-  return system_->jointFrictionStateOffset(element_of_[k]);
+  return element_of_[k] >= 0 ? system_->jointFrictionStateOffset(element_of_[k])
+                             : system_->frictionStateOffset(Eigen::Index(k));
 }
 
 RunResult PenaltyRoute::run(const PenaltyIntegrationOptions& options) {
@@ -237,18 +222,13 @@ RunResult PenaltyRoute::run(const PenaltyIntegrationOptions& options) {
   r.cpu_seconds = p.cpu_seconds;
   r.t_end = p.t;
   const std::size_t nc = s.contacts.size(), nj = s.joint_friction.size();
-  std::vector<int> mechanism_contact(system.contacts().size());
-  for (std::size_t k = 0; k < nc; ++k)
-    if (contact_of_[k] >= 0) mechanism_contact[std::size_t(contact_of_[k])] = int(k);
   for (const ContactCrossing& c : p.events)
-    r.events.push_back({c.t, mechanism_contact[std::size_t(c.contact)], c.closing ? EventKind::kClose : EventKind::kOpen,
-                        false, c.penetration_rate});
+    r.events.push_back({c.t, c.contact, c.closing ? EventKind::kClose : EventKind::kOpen, false, c.penetration_rate});
 
-  // Where the penalty history has each quantity (penalty_contact.hpp: t, y, per contact
+  // Where the penalty history has each quantity (penalty_system.hpp: t, y, per contact
   // δ, v_t, Fₙ, Fₜ, the energy, v̇, λ, per element |R|, friction, N).
   const Eigen::Index n = s.model.velocitySize(), ny = system.stateSize(), m = model_.constraintCount();
-  const auto ncs = Eigen::Index(system.contacts().size());
-  const Eigen::Index contact_block = 1 + ny, extras = contact_block + 4 * ncs + 1;  // after the energy
+  const Eigen::Index contact_block = 1 + ny, extras = contact_block + 4 * Eigen::Index(nc) + 1;  // after the energy
   const Eigen::Index element_block = extras + n + m;
   r.columns = columns_;
   const auto common = Eigen::Index(historyColumns(s.model, s.contacts, s.joint_friction).size());
@@ -260,10 +240,10 @@ RunResult PenaltyRoute::run(const PenaltyIntegrationOptions& options) {
     row.head(1 + 2 * n) = sample.head(1 + 2 * n);
     Eigen::Index c = 1 + 2 * n;
     for (std::size_t k = 0; k < nc; ++k, c += 2) {
-      if (contact_of_[k] >= 0) {
-        const Eigen::Index at = contact_block + 4 * contact_of_[k];  // δ, v_t, Fₙ, Fₜ
+      if (element_of_[k] < 0) {
+        const Eigen::Index at = contact_block + 4 * Eigen::Index(k);  // δ, v_t, Fₙ, Fₜ
         row(c) = sample(at + 2);
-        row(c + 1) = tangentSign(s.contacts[k]) * sample(at + 3);
+        row(c + 1) = sample(at + 3);
       } else {
         const Eigen::Index at = element_block + 3 * element_of_[k];  // |N|, F, N
         row(c) = sample(at + 2);

@@ -1,7 +1,7 @@
 #pragma once
 /// \file The penalty (regularized) route over a mechanism (DESIGN §1b): the RigidScenario's
 /// bodies, joints, drivers and force elements unchanged, its contacts and joint friction
-/// turned into smooth forces, integrated by simulatePenalty (penalty_contact.hpp).
+/// turned into smooth forces, integrated by simulatePenalty (penalty_system.hpp).
 ///
 ///  - Normal behaviour. A compliant contact keeps its law, the measured impact velocity
 ///    δ̇⁽⁻⁾ floored at the larger of the law's min_impact_velocity and the contact's
@@ -26,7 +26,7 @@
 ///    an ideal point-on-line joint keeps it closed (addClosingJoint), and its friction becomes
 ///    the law applied to that joint's reaction N, as joint friction is (Blajer's prismatic
 ///    friction μ |N|; the review's roller on the ground), resolved exactly with the equations of
-///    motion (penalty_contact.hpp). A bilateral contact the model gives a `compliant_law` becomes
+///    motion (penalty_system.hpp). A bilateral contact the model gives a `compliant_law` becomes
 ///    a two-sided compliant one (PenaltyContact::two_sided) instead.
 ///  - The joints by Baumgarte's stabilization with the mechanism's terms (RigidScenario).
 ///
@@ -54,7 +54,8 @@
 #include "dynamics/friction/friction_parameters.hpp"
 #include "dynamics/run_result.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
-#include "dynamics/penalty_contact.hpp"
+#include "dynamics/penalty_system.hpp"
+#include "dynamics/planar_mechanism.hpp"
 
 namespace stickslip::dynamics {
 
@@ -98,11 +99,12 @@ class PenaltyRoute {
 
   const RigidScenario& s_;
   PenaltyRouteOptions options_;
-  PlanarModel model_;
+  PlanarModel model_;  ///< the scenario's, with a closing joint per guide
+  std::unique_ptr<PlanarMechanism> mechanism_;
   std::unique_ptr<PenaltySystem> system_;
-  // Per contact of the mechanism: its compliant contact in the system or (a guide) its element;
-  // per joint friction (after the contacts) its element; −1: none.
-  std::vector<int> contact_of_, element_of_;
+  // Per contact (a guide) and per joint friction (after the contacts): its reaction-dependent
+  // friction element; −1: none.
+  std::vector<int> element_of_;
   std::vector<bool> always_closed_, frictional_;
   std::vector<std::string> columns_;
 };

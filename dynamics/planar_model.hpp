@@ -163,10 +163,10 @@ class PlanarModel final : public MultibodySystem {
   std::string constraintRowName(Eigen::Index row) const override;
 
   /// T = ½ vᵀ M v [J].
-  double kineticEnergy(const Eigen::Ref<const Eigen::VectorXd>& v) const;
+  double kineticEnergy(const Eigen::Ref<const Eigen::VectorXd>& v) const override;
   /// V = −Σ m_b gᵀ r_b + ½ Σ k (L − L0)² + ½ Σ k_θ (θ_j − θ_i − θ0)² [J] (gravity measured from
   /// the origin). Applied forces, dampers and callbacks have no potential.
-  double potentialEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const;
+  double potentialEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const override;
 
   /// The part of generalizedForces() from the applied forces and torques alone (no gravity,
   /// springs, dampers or callbacks): the loads a load factor scales (dynamics/hold.hpp).

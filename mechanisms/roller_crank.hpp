@@ -13,7 +13,7 @@
 /// velocity that of the roller's material point, v_s = ẋ_r + R θ̇_r. The review's regularized
 /// route is the penalty route's guide (dynamics/penalty_route.hpp): an ideal point-on-line joint
 /// with the friction law applied to its reaction, F = law(v_s, |N|), the loop F ↔ N solved
-/// exactly at every evaluation (dynamics/penalty_contact.hpp). For LuGre with a load-independent
+/// exactly at every evaluation (dynamics/penalty_system.hpp). For LuGre with a load-independent
 /// σ1 that loop can have three roots; as N falls the physical one merges with a second and
 /// vanishes (a fold, t ≈ 0.28 s with Table 2's start): the solution then jumps to a remote
 /// root, where F/N ≫ μs (review Fig. 7f). The nonsmooth routes take the same contact with

@@ -8,7 +8,7 @@
 #include "dynamics/eom_integration.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
-#include "dynamics/penalty_contact.hpp"
+#include "dynamics/penalty_system.hpp"
 #include "dynamics/planar_model.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/bouncing_ball.hpp"
@@ -103,7 +103,8 @@ TEST_CASE("guards: a slider-crank folding at a dead centre stops the EOM solve, 
   CHECK(v.allFinite());
 
   // The penalty route runs the same EOM solver and says the same.
-  dynamics::PenaltySystem sys(f.model, {});
+  const dynamics::PlanarMechanism penalty_mechanism(f.model, {});
+  dynamics::PenaltySystem sys(penalty_mechanism, {});
   dynamics::PenaltyIntegrationOptions o;
   o.integrator = dynamics::PenaltyIntegrationOptions::Integrator::kRk4;
   o.t_end = 0.2;
@@ -160,7 +161,8 @@ TEST_CASE("guards: CVODE out of steps stops event-driven and penalty runs with i
   CHECK(a.history.rows() >= 500);  // the samples before the failure are kept
   CHECK(a.final_q.allFinite());
 
-  dynamics::PenaltySystem sys(m, {});
+  const dynamics::PlanarMechanism penalty_mechanism(m, {});
+  dynamics::PenaltySystem sys(penalty_mechanism, {});
   dynamics::PenaltyIntegrationOptions pe;
   pe.t_end = 1.0;
   pe.max_steps = 200;

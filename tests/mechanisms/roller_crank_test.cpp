@@ -9,7 +9,8 @@
 #include "dynamics/allocation_counter.hpp"  // defines malloc & co. for this executable
 #include "dynamics/eom_solver.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
-#include "dynamics/penalty_contact.hpp"
+#include "dynamics/penalty_system.hpp"
+#include "dynamics/planar_mechanism.hpp"
 #include "mechanisms/roller_crank_analysis.hpp"
 #include "mechanisms/roller_crank_verification.hpp"
 
@@ -36,20 +37,20 @@ mechanisms::ScenarioRun run(const char* friction, double t_end, std::optional<do
 struct GuideSystem {
   dynamics::RigidScenario s = mechanisms::rollerCrankRigid({});
   dynamics::PlanarModel model = s.model;
-  std::unique_ptr<dynamics::PenaltySystem> system;
   int row = 0;  ///< the closing joint's row
+  std::unique_ptr<dynamics::PlanarMechanism> mechanism;
+  std::unique_ptr<dynamics::PenaltySystem> system;
   explicit GuideSystem(const char* name) {
-    dynamics::PenaltyJointFriction f;
-    f.joint.name = s.contacts[0].name;
-    f.joint.joint = dynamics::addClosingJoint(model, s.contacts[0]);
-    f.guide = s.contacts[0];
-    f.law = law(name);
-    row = int(model.joints()[std::size_t(f.joint.joint)].row);
+    const int joint = dynamics::addClosingJoint(model, s.contacts[0]);
+    row = int(model.joints()[std::size_t(joint)].row);
+    mechanism = std::make_unique<dynamics::PlanarMechanism>(model, s.contacts);
     dynamics::EomOptions eo;
     eo.baumgarte_alpha = eo.baumgarte_beta = 5.0;
-    system = std::make_unique<dynamics::PenaltySystem>(model, std::vector<dynamics::PenaltyContact>{},
-                                                       dynamics::EomMethod::kBaumgarte, eo,
-                                                       std::vector<dynamics::PenaltyJointFriction>{f});
+    system = std::make_unique<dynamics::PenaltySystem>(
+        *mechanism, std::vector<std::shared_ptr<const dynamics::FrictionLaw>>{nullptr}, dynamics::EomMethod::kBaumgarte,
+        eo,
+        std::vector<dynamics::PenaltyJointFriction>{
+            {dynamics::PenaltyJointFriction::Kind::kGuide, 0, Eigen::Index(row), law(name)}});
   }
 };
 

@@ -1,0 +1,284 @@
+#pragma once
+/// \file The regularized (penalty) route's equations of motion on a mechanism (DESIGN §2): the
+/// forces of its compliant contacts and its reaction-dependent friction added to the
+/// generalized forces of the mechanism (mechanism.hpp), integrated with its ideal joints as one
+/// ODE.
+///
+/// Contacts are the mechanism's, with the kinematics every route uses (rigid_contact.hpp):
+/// contact k has the gap g_k(q) = −δ_k with ġ = J_n v, the sliding velocity v_t = J_t v − v_s(t)
+/// (a disk's material point, a moving surface included) and its rows J_n, J_t over v. Its normal
+/// force Fₙ comes from its compliant law F(δ, δ̇; δ̇⁽⁻⁾) (normal_law.hpp), by its kind:
+///  - kCompliant: one-sided, Fₙ = F(δ, δ̇) ≥ 0 while δ > 0;
+///  - kBilateral with a `compliant_law`: two-sided, on the free side Fₙ = −F(−δ, −δ̇) with δ̇⁽⁻⁾
+///    at the law's minimum; its gap crossings are no contact events;
+///  - kBilateral without: a guide, kept closed by a joint of the mechanism; its normal force is
+///    that joint's reaction (below);
+///  - kUnilateral: refused (the penalty route gives a rigid contact its compliant law first).
+/// The friction force Fₜ = F_law(v_t, |Fₙ|, Fₑ; z) comes from the contact's law (if any) with
+/// internal states z, and the contact adds J_nᵀ Fₙ + J_tᵀ Fₜ to Q (Fₙ > 0 pushes the bodies
+/// apart; a contact without load has no friction: the laws' viscous terms would otherwise drag an
+/// open contact). The equations are those of EomSolver with this Q:
+///   q̇ = H(q) v,   M v̇ + Dᵀλ = Q_mechanism(q, v, t) + Σ_k (J_n,kᵀ Fₙ,k + J_t,kᵀ Fₜ,k),   D v̇ = γ,
+///   ż_k = stateRate_k(v_t,k, Fₙ,k, z_k),   Ẇ = −Σ_k Fₜ,k v_t,k − Σ_e F_e u_e
+/// on the state y = [q; v; z; W] (z: the friction states of every contact, in contact order,
+/// then of every reaction-dependent friction; W the work the friction forces have dissipated).
+///
+/// Friction whose load is a constraint's reaction (PenaltyJointFriction), Blajer & Markiewicz
+/// eqs. 2.4–2.5:
+///  - in a joint of the mechanism with friction (mechanism.jointFriction()), the torque
+///      T = r F_law(u = r ṡ, N = |R|, Fₑ = 0; z)
+///    with ṡ its sliding rate and |R| its reaction (Mechanism::jointFrictionRate, …Reaction),
+///    entering Q by its row (Mechanism::addJointFrictionRow);
+///  - along a guide (a contact of kind kBilateral without a compliant law), the force
+///      F = F_law(u = v_t, N = |N|, Fₑ = 0; z),   N = −λ_row the closing joint's multiplier,
+///    along the contact's tangent, entering Q as J_tᵀ F.
+/// The reaction depends on the friction through the constrained equations, which are linear in
+/// their forces: with one such element, R(F) = a + b F (two solves, F = 0 and F = 1) and
+/// F = F_law(|R(F)|) is one scalar equation, solved to round-off by solveFrictionLoop
+/// (friction_loop.hpp) — no value lagged, and on a law with several roots (LuGre's fold) the
+/// one that continues the frictionless reaction. With several, derivative() iterates: solve
+/// with the |R| of the previous call, recompute |R| from the multipliers, repeat until it
+/// changes by less than 1e-12 (1 + |R|) (at most 50 solves; then kNotConverged, naming the
+/// element). That map contracts when μ r |∂|R|/∂T| < 1: pins are small against the links.
+///
+/// The tangential force from the other forces, Fₑ, which the Karnopp-type laws read over a
+/// velocity band (FrictionLaw::usesAppliedForce), is the force that would have to act at the
+/// contact to keep it from accelerating tangentially, with the sign of an applied force:
+/// Fₑ = a_t / W, where a_t = J_t v̇ is the tangential acceleration with the friction of every
+/// such contact left out and W = J_t Δv̇ the response to a unit tangential force at the contact
+/// alone (the constrained mass seen there; one more solve each). The law's holding force −Fₑ
+/// then cancels a_t; the term J̇_t v and a moving surface's acceleration are left out (exact for
+/// a translating contact on a steady belt, O(v²κ) on a curved one, where the band absorbs it).
+/// Contacts coupled through the masses are each resolved with the others' held friction left
+/// out. Other laws get Fₑ = 0 at no extra cost: they read it at v_t = 0 exactly at most.
+/// Reaction-dependent friction gets 0; the constructor refuses a law that reads Fₑ there.
+///
+/// Impact velocity δ̇⁽⁻⁾ (Lankarani–Nikravesh, Hunt–Crossley, Flores). It is the value of δ̇
+/// when the present contact began, a discrete state held per contact outside y. The choice
+/// made here: it is recorded at the instant δ crosses 0 upwards — located by CVODE's root
+/// functions g_k = −δ_k for BDF, and by linear interpolation of δ and δ̇ inside the step for
+/// RK4 (O(h) in time) — never inside the right-hand side, which CVODE also evaluates at trial
+/// states and times that are later rejected. Until the crossing is recorded (within the step
+/// in which contact begins) the right-hand side uses the current δ̇, which is the impact
+/// velocity to first order in δ. The laws clamp δ̇⁽⁻⁾ from below (min_impact_velocity).
+///
+/// Workspace is sized in the constructor; derivative() allocates nothing (the contact force
+/// is added through MultibodySystem::generalizedForces of this class, which wraps the
+/// mechanism). Not thread-safe: one PenaltySystem per thread.
+
+#include <Eigen/Dense>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dynamics/eom_solver.hpp"
+#include "dynamics/forwarded_system.hpp"
+#include "dynamics/friction/friction_law.hpp"
+#include "dynamics/mechanism.hpp"
+
+namespace stickslip::dynamics {
+
+/// Friction whose load is a constraint reaction (see the file comment).
+struct PenaltyJointFriction {
+  enum class Kind { kJoint, kGuide };
+  Kind kind = Kind::kJoint;
+  /// kJoint: the index of the mechanism's joint friction; kGuide: of its contact.
+  std::size_t index = 0;
+  Eigen::Index row = 0;  ///< kGuide: the closing joint's row in λ
+  /// The law; null: a frictionless guide, kept for its normal force.
+  std::shared_ptr<const FrictionLaw> law;
+  int frictionStateSize() const { return law ? law->stateSize() : 0; }
+};
+
+/// One compliant contact at one instant.
+struct ContactForce {
+  double penetration = 0.0;          ///< δ = −g [m]
+  double penetration_rate = 0.0;     ///< δ̇ [m/s]
+  double tangential_velocity = 0.0;  ///< v_t [m/s]
+  double normal_force = 0.0;         ///< Fₙ (≥ 0 but on a two-sided contact's free side) [N]
+  double friction_force = 0.0;       ///< Fₜ along the contact's tangent [N]
+};
+
+/// Per-contact discrete state: whether a contact is recorded as closed and its δ̇⁽⁻⁾.
+struct ContactStatus {
+  bool closed = false;
+  double impact_velocity = 0.0;  ///< δ̇⁽⁻⁾ of the present (or last) contact [m/s]
+};
+
+/// The mechanism with its compliant contacts as one MultibodySystem (its generalizedForces()
+/// adds the contact and friction forces) and the ODE ẏ = f(t, y) on y = [q; v; z; W].
+class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
+ public:
+  /// Keeps a reference to `mechanism`, which must outlive this object. `contact_friction` has a
+  /// law (or null) per contact of the mechanism (a guide's friction is its element's).
+  /// Throws std::invalid_argument for a unilateral contact, a compliant contact without its
+  /// law, a law of the wrong size or kind, or an invalid element.
+  PenaltySystem(const Mechanism& mechanism, std::vector<std::shared_ptr<const FrictionLaw>> contact_friction,
+                EomMethod method = EomMethod::kLagrange, EomOptions options = {},
+                std::vector<PenaltyJointFriction> joint_friction = {});
+  PenaltySystem(const PenaltySystem&) = delete;
+  PenaltySystem& operator=(const PenaltySystem&) = delete;
+
+  const Mechanism& mechanism() const { return mechanism_; }
+  const std::vector<PenaltyJointFriction>& jointFriction() const { return joint_friction_; }
+  Eigen::Index contactCount() const { return Eigen::Index(mechanism_.contacts().size()); }
+  /// Whether contact k adds a compliant force (a guide does not) and whether it is two-sided.
+  bool compliant(Eigen::Index k) const { return kind_[std::size_t(k)] != Kind::kGuide; }
+  bool twoSided(Eigen::Index k) const { return kind_[std::size_t(k)] == Kind::kTwoSided; }
+  Eigen::Index frictionStateSize() const { return nz_; }
+  /// Size of y: nq + nv + the friction states + W.
+  Eigen::Index stateSize() const { return mechanism_.positionSize() + mechanism_.velocitySize() + nz_ + 1; }
+  Eigen::Index workIndex() const { return stateSize() - 1; }  ///< W's index in y (its last entry)
+  /// Offset in z (not in y) of contact k's friction states, and their count.
+  Eigen::Index frictionStateOffset(Eigen::Index k) const { return z_offset_[std::size_t(k)]; }
+  int contactFrictionStateSize(Eigen::Index k) const;
+  /// Offset in z of element e's friction states.
+  Eigen::Index jointFrictionStateOffset(Eigen::Index e) const { return joint_z_offset_[std::size_t(e)]; }
+
+  /// y = [q; v; z; 0] with z from each law's initialState() at (q, v); the contact statuses
+  /// are reset (closed where δ > 0, with δ̇⁽⁻⁾ = max(δ̇, 0)). Throws on size mismatch.
+  Eigen::VectorXd initialState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+  /// ẏ = f(t, y). Returns the EOM status (accelerations undefined unless kSuccess).
+  EomStatus derivative(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> ydot);
+
+  /// Every contact at (t, q, v) with friction states z (size frictionStateSize(), y's layout)
+  /// and the impact velocities of their statuses (or the current δ̇ of a contact not recorded
+  /// closed), into `out` (one per contact; resized). Their kinematics: kinematics().
+  void evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                        const Eigen::Ref<const Eigen::VectorXd>& v, const Eigen::Ref<const Eigen::VectorXd>& z,
+                        std::vector<ContactForce>& out) const;
+  /// The kinematics of the last evaluation (rigid_contact.hpp).
+  const ContactKinematics& kinematics() const { return kin_; }
+
+  /// Element e after the last derivative(): the reaction |R| or |N| [N] it converged to, the
+  /// friction it exerts (a joint's torque T [N·m], a guide's force F along its tangent [N]), and
+  /// a guide's signed normal force N (NaN for a joint) [N].
+  double jointReaction(int e) const { return reaction_[std::size_t(e)]; }
+  double jointFrictionTorque(int e) const { return joint_torque_[std::size_t(e)]; }
+  double guideNormal(int e) const { return guide_normal_[std::size_t(e)]; }
+
+  const std::vector<ContactStatus>& contactStatus() const { return status_; }
+  /// Records contact k as closed (impact velocity δ̇⁽⁻⁾ = `impact_velocity`) or open.
+  void setContactStatus(int k, bool closed, double impact_velocity);
+
+  /// T + V of the mechanism + Σ elastic contact energy [J] at y (for energy checks).
+  double totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const;
+
+  EomSolver& eomSolver() { return solver_; }
+
+  // MultibodySystem: the mechanism's (ForwardedSystem), with the contact and friction forces
+  // added to Q at the friction states of the y passed to the last derivative() call.
+  void generalizedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
+                         Eigen::Ref<Eigen::VectorXd> forces) const override;
+  /// Why the last derivative() failed (EomSolver::failure(), or the friction's loop).
+  const std::string& eomFailure() const { return failure_.empty() ? solver_.failure() : failure_; }
+
+ private:
+  enum class Kind { kOneSided, kTwoSided, kGuide };
+  /// The accelerations with the reaction-dependent friction resolved (file comment).
+  EomStatus solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                               const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
+  /// The one element's exact loop (file comment).
+  EomStatus solveFrictionLoop(std::size_t e, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                              const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
+  /// |R| of element e from multipliers λ; the law's sliding velocity u of element e at v (a
+  /// guide's from the kinematics of the present derivative() call).
+  double elementReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda) const;
+  double elementVelocity(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v) const;
+  /// Fₑ of every contact whose law reads it, from the accelerations (file comment).
+  void computeAppliedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                            const Eigen::Ref<const Eigen::VectorXd>& v);
+
+  const Mechanism& mechanism_;
+  std::vector<std::shared_ptr<const FrictionLaw>> contact_friction_;
+  std::vector<Kind> kind_;
+  std::vector<PenaltyJointFriction> joint_friction_;
+  std::vector<Eigen::Index> z_offset_, joint_z_offset_;
+  Eigen::Index nz_ = 0;
+  std::vector<ContactStatus> status_;
+  EomSolver solver_;
+
+  // Workspace: the friction states of the current derivative() call, the contacts' kinematics
+  // and forces of the last evaluation.
+  mutable Eigen::VectorXd z_;
+  mutable ContactKinematics kin_;
+  mutable std::vector<ContactForce> last_;
+  // Fₑ: the contacts whose law reads it, their values, and what generalizedForces() puts at
+  // those contacts while they are computed — their friction (kFull), nothing (kHeldOff), or
+  // nothing but a unit Fₜ at `probe_` (kProbe).
+  enum class Pass { kFull, kHeldOff, kProbe };
+  std::vector<int> held_;
+  std::vector<double> applied_;
+  mutable Pass pass_ = Pass::kFull;
+  int probe_ = -1;
+  Eigen::VectorXd vdot_free_, vdot_probe_;
+  // Reaction-dependent friction: the |R| the forces are computed with (the fixed point's
+  // iterate), the friction of the last generalizedForces() (torque or force), a force that
+  // replaces the law's while the loop probes (NaN: none), the guides' normal forces.
+  std::vector<double> reaction_;
+  mutable std::vector<double> joint_torque_;
+  std::vector<double> probe_force_, guide_normal_;
+  Eigen::VectorXd lambda0_, lambda1_;
+  std::string failure_;
+};
+
+/// Options of simulatePenalty().
+struct PenaltyIntegrationOptions {
+  enum class Integrator { kBdf, kRk4 } integrator = Integrator::kBdf;
+  double t_end = 0.2;                ///< [s], > 0
+  double dt = 1e-6;                  ///< RK4 step [s], > 0
+  double relative_tolerance = 1e-8;  ///< BDF, > 0
+  double absolute_tolerance = 1e-12; ///< BDF, > 0 (the states include δ of µm and below)
+  double max_step = 1e-4;            ///< BDF largest step [s], ≥ 0 (0: unlimited)
+  long max_steps = 500000;           ///< BDF steps between two samples or events, ≥ 1
+  double output_dt = 1e-4;           ///< history sampling [s], > 0
+  /// BDF: give up (kIntegratorFailure, with the reason) after this many internal steps in
+  /// all, or after this many contact events in a row that leave t where it was (chattering).
+  long max_total_steps = 2000000;
+  int max_stalled_events = 200;
+  /// For a passive system (no drivers, no applied work): stop with kEnergyIncrease when the
+  /// sampled total energy exceeds its initial value by more than this [J] — a numerical
+  /// instability or a friction law that is not dissipative here. Infinite: no check.
+  double max_energy_gain = std::numeric_limits<double>::infinity();
+  /// Called with the simulated time after every sample (a progress bar); empty: not called.
+  std::function<void(double)> progress;
+};
+
+enum class PenaltyStatus { kSuccess, kEomFailure, kIntegratorFailure, kEnergyIncrease };
+std::string_view toString(PenaltyStatus s);
+
+/// A contact closing (δ crosses 0 upwards) or opening, at an approximate time.
+struct ContactCrossing {
+  double t = 0.0;
+  int contact = 0;
+  bool closing = true;
+  double penetration_rate = 0.0;  ///< δ̇ at the crossing [m/s] (> 0 closing, < 0 opening)
+};
+
+struct PenaltyRun {
+  PenaltyStatus status = PenaltyStatus::kSuccess;
+  std::string message;     ///< why, when not kSuccess
+  double t = 0.0;          ///< time reached
+  long steps = 0;          ///< accepted steps (RK4 steps, or CVODE's internal steps)
+  long rhs_evaluations = 0;
+  double cpu_seconds = 0.0;
+  std::vector<ContactCrossing> events;
+  /// Sampled every output_dt; columns: t, y (stateSize), per contact (δ, v_t, Fₙ, Fₜ), the
+  /// total energy, the accelerations v̇ (nv) and multipliers λ (m) at the sample, then per
+  /// reaction-dependent friction element (|R|, its friction, a guide's N).
+  Eigen::MatrixXd history;
+  Eigen::VectorXd final_state;  ///< y at t
+};
+
+/// Integrates the system from y0 at t = 0 to options.t_end (BDF with root functions on the
+/// one-sided contacts' gaps, or RK4 with the crossings interpolated inside each step),
+/// recording the contact events and δ̇⁽⁻⁾ as described in the file comment. Throws
+/// std::invalid_argument for bad options or a y0 of the wrong size; integration failures are
+/// statuses.
+PenaltyRun simulatePenalty(PenaltySystem& system, const Eigen::VectorXd& y0, const PenaltyIntegrationOptions& options);
+
+}  // namespace stickslip::dynamics
