@@ -64,7 +64,10 @@ class HoldProblem {
   std::vector<int> normal_, friction_;
   std::vector<double> known_normal_, mu_;
   std::vector<char> bilateral_, closed_;
-  std::vector<Eigen::Index> reaction_row_;  ///< joints: first row of their reaction in λ
+  /// Joints: their reaction R = R0 + s Rl + Rw w, from λ's rows (a revolute joint) or the
+  /// slot's unknowns (a pin).
+  std::vector<Eigen::Vector2d> reaction_zero_, reaction_load_;
+  std::vector<Eigen::MatrixXd> reaction_w_;
   std::vector<double> radius_;
   // w = w0 + s wl + Z y; λ = λ0 + s λl + L w.
   Eigen::VectorXd w0_, wl_, lambda0_, lambdal_;
@@ -77,8 +80,8 @@ class HoldProblem {
   bool isJoint(Eigen::Index e) const { return e >= nc_; }
   double tolerance() const { return 1e-10 * scale_; }
   Eigen::Vector2d reaction(Eigen::Index e, const Eigen::VectorXd& w, double s) const {
-    const Eigen::Index r = reaction_row_[std::size_t(e)];
-    return (lambda0_ + s * lambdal_ + L_ * w).segment<2>(r);
+    const auto i = std::size_t(e);
+    return reaction_zero_[i] + s * reaction_load_[i] + reaction_w_[i] * w;
   }
   std::vector<Bound> bounds(const std::vector<double>& mu, const Choices& c) const;
   /// σ and d of the reactions w at load factor s (file comment).
@@ -136,7 +139,7 @@ HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const
 
   ContactKinematics k;
   for (const RigidContact& c : s.contacts) c.validate(m);
-  for (const RevoluteFriction& f : s.joint_friction) f.validate(m);
+  for (const RevoluteFriction& f : s.joint_friction) f.validate(m, s.contacts);
   evaluateContacts(m, s.contacts, o.t, q, rest, k, false);
   std::vector<Eigen::VectorXd> columns;  // Jw's
   Eigen::VectorXd known = Eigen::VectorXd::Zero(nv_);
@@ -187,19 +190,17 @@ HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const
     mu_.push_back(rc.frictional() ? rc.mu_static : 0.0);
     bilateral_.push_back(rc.normal == RigidContact::Normal::kBilateral);
     closed_.push_back(closed);
-    reaction_row_.push_back(0);
     radius_.push_back(0.0);
   }
   for (const RevoluteFriction& f : s.joint_friction) {
     Eigen::VectorXd row = Eigen::VectorXd::Zero(nv_);
-    f.addRow(m, 1.0, row);
+    f.addRow(m, s.contacts, 1.0, row);
     normal_.push_back(-1);
     friction_.push_back(unknown(row));
     known_normal_.push_back(0.0);
     mu_.push_back(f.mu_static);
     bilateral_.push_back(false);
     closed_.push_back(true);
-    reaction_row_.push_back(m.joints()[std::size_t(f.joint)].row);
     radius_.push_back(f.radius);
   }
   p_ = Eigen::Index(columns.size());
@@ -255,6 +256,23 @@ HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const
     cr.multipliers(known + jw.col(i), col);
     L_.col(i) = col - l_known;
   }
+  for (Eigen::Index e = 0; e < elements(); ++e) {
+    Eigen::MatrixXd rw = Eigen::MatrixXd::Zero(2, p_);
+    Eigen::Vector2d r0 = Eigen::Vector2d::Zero(), rl = Eigen::Vector2d::Zero();
+    const RevoluteFriction* f = isJoint(e) ? &s.joint_friction[std::size_t(e - nc_)] : nullptr;
+    if (f && f->slot >= 0) {  // the slot's N and F
+      rw(0, normal_[std::size_t(f->slot)]) = 1.0;
+      if (const int it = friction_[std::size_t(f->slot)]; it >= 0) rw(1, it) = 1.0;
+    } else if (f) {
+      const Eigen::Index r = m.joints()[std::size_t(f->joint)].row;
+      rw = L_.middleRows(r, 2);
+      r0 = lambda0_.segment<2>(r);
+      rl = lambdal_.segment<2>(r);
+    }
+    reaction_w_.push_back(std::move(rw));
+    reaction_zero_.push_back(r0);
+    reaction_load_.push_back(rl);
+  }
   scale_ = std::max({wp1.lpNorm<Eigen::Infinity>(), wl_.lpNorm<Eigen::Infinity>(),
                      known.lpNorm<Eigen::Infinity>(), 1e-300});
   for (double n : known_normal_) scale_ = std::max(scale_, n);
@@ -280,12 +298,12 @@ std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choi
     const int in = normal_[std::size_t(e)], it = friction_[std::size_t(e)];
     const double m = mu[std::size_t(e)];
     if (isJoint(e)) {
-      // ±T − μ r dᵀ(λ0 + s λl + L w)_R ≤ 0
-      const Eigen::Index r = reaction_row_[std::size_t(e)];
-      const Eigen::Vector2d d = c.direction[std::size_t(e)];
-      const double k = m * radius_[std::size_t(e)] * c.widen[std::size_t(e)];
-      const Eigen::VectorXd lr = k * (d.x() * L_.row(r) + d.y() * L_.row(r + 1)).transpose();
-      const double el = k * d.dot(lambdal_.segment<2>(r)), b0 = k * d.dot(lambda0_.segment<2>(r));
+      // ±T − μ r dᵀ(R0 + s Rl + Rw w) ≤ 0
+      const auto i = std::size_t(e);
+      const Eigen::Vector2d d = c.direction[i];
+      const double k = m * radius_[i] * c.widen[i];
+      const Eigen::VectorXd lr = k * (reaction_w_[i].transpose() * d);
+      const double el = k * d.dot(reaction_load_[i]), b0 = k * d.dot(reaction_zero_[i]);
       for (double sgn : {1.0, -1.0}) {
         Bound b{zero, -el, b0, int(e), Bound::kSlip};
         b.a(it) = sgn;
@@ -297,8 +315,8 @@ std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choi
       if (const double half = c.half[std::size_t(e)]; half > 0.0) {
         const Eigen::Vector2d lo = Eigen::Rotation2Dd(-half) * d, hi = Eigen::Rotation2Dd(half) * d;
         for (const Eigen::Vector2d& n : {Eigen::Vector2d(-lo.y(), lo.x()), Eigen::Vector2d(hi.y(), -hi.x())}) {
-          Bound b{zero, -n.dot(lambdal_.segment<2>(r)), n.dot(lambda0_.segment<2>(r)), int(e), Bound::kSign};
-          b.a = -(n.x() * L_.row(r) + n.y() * L_.row(r + 1)).transpose();
+          Bound b{zero, -n.dot(reaction_load_[i]), n.dot(reaction_zero_[i]), int(e), Bound::kSign};
+          b.a = -(reaction_w_[i].transpose() * n);
           add(b);
         }
       }
@@ -349,8 +367,7 @@ bool HoldProblem::variesWithY(Eigen::Index e) const {
   if (Z_.cols() == 0 || !closed_[std::size_t(e)]) return false;
   double dependence = 0.0;
   if (isJoint(e)) {
-    const Eigen::Index r = reaction_row_[std::size_t(e)];
-    dependence = (L_.middleRows(r, 2) * Z_).norm();
+    dependence = (reaction_w_[std::size_t(e)] * Z_).norm();
   } else if (bilateral_[std::size_t(e)] && normal_[std::size_t(e)] >= 0) {
     dependence = Z_.row(normal_[std::size_t(e)]).norm();
   }

@@ -11,7 +11,8 @@
 /// bilateral guide) and F (J_tᵀ), each joint friction's torque T (Cᵀ). Coulomb's static law
 /// bounds them:
 ///   unilateral N ≥ 0,  |F| ≤ μs N;   bilateral |F| ≤ μs |N|;   compliant |F| ≤ μs N(δ);
-///   revolute |T| ≤ μs r |R(w)|,  R the joint's reaction, affine in w through λ.
+///   revolute |T| ≤ μs r |R(w)|,  R the joint's reaction, affine in w through λ (a pin in
+///                                 a slot: the slot contact's (N, F), unknowns of w).
 /// Equation (1) is weighted by M^½ (units of √kg·m/s² in every row) and solved by SVD with
 /// the columns scaled to unit norm: w = w_p + Z y, w_p the least-squares solution and Z a
 /// basis of the statically indeterminate directions (empty: the reactions are unique). The

@@ -33,10 +33,12 @@ class Mechanism : public MultibodySystem {
   virtual void evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                 const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
                                 bool drift = true) const = 0;
-  /// Joint friction e: its sliding rate ṡ = C v, its reaction |R| from the joint multipliers λ,
-  /// and s C added to `row` (size nv): the generalized force of a friction torque s.
+  /// Joint friction e: its sliding rate ṡ = C v, its reaction |R| from the joint multipliers λ
+  /// and the contacts' forces (N_k at 2k, F_k at 2k + 1: a pin's slot), and s C added to `row`
+  /// (size nv): the generalized force of a friction torque s.
   virtual double jointFrictionRate(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v) const = 0;
-  virtual double jointFrictionReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda) const = 0;
+  virtual double jointFrictionReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda,
+                                       const Eigen::Ref<const Eigen::VectorXd>& contact_forces) const = 0;
   virtual void addJointFrictionRow(std::size_t e, double s, Eigen::Ref<Eigen::VectorXd> row) const = 0;
 };
 

@@ -75,7 +75,7 @@ void addSampledModes(const RigidScenario& s, const std::vector<bool>& always_clo
     if (nc > 0) evaluateContacts(s.model, s.contacts, r.history(i, 0), q, v, kin, false);
     for (Eigen::Index k = 0; k < nc + nj; ++k) {
       const bool contact = k < nc;
-      const double v_t = contact ? kin.sliding_velocity(k) : s.joint_friction[std::size_t(k - nc)].rate(s.model, v);
+      const double v_t = contact ? kin.sliding_velocity(k) : s.joint_friction[std::size_t(k - nc)].rate(s.model, s.contacts, v);
       // Closed (δ ≥ 0): a contact just touching at t = 0 carries no force yet but sticks if it
       // does not slide.
       const bool loaded = !contact || always_closed[std::size_t(k)] || kin.gap(k) <= 0.0;

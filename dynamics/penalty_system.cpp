@@ -65,6 +65,14 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
     nz_ += f.frictionStateSize();
   }
   z_ = Eigen::VectorXd::Zero(nz_);
+  guide_element_.assign(contacts.size(), -1);
+  for (std::size_t e = 0; e < joint_friction_.size(); ++e)
+    if (joint_friction_[e].kind == PenaltyJointFriction::Kind::kGuide) guide_element_[joint_friction_[e].index] = int(e);
+  for (const RevoluteFriction& f : mechanism.jointFriction())
+    if (f.slot >= 0 && kind_[std::size_t(f.slot)] == Kind::kGuide && guide_element_[std::size_t(f.slot)] < 0)
+      throw std::invalid_argument(f.name + ": expected an element for its slot '" + contacts[std::size_t(f.slot)].name +
+                                  "', a guide, whose normal force is its pin's load");
+  contact_forces_ = Eigen::VectorXd::Zero(2 * Eigen::Index(contacts.size()));
   applied_.assign(contacts.size(), 0.0);
   for (std::size_t k = 0; k < contacts.size(); ++k)
     if (contact_friction_[k] && contact_friction_[k]->usesAppliedForce()) held_.push_back(int(k));
@@ -154,7 +162,17 @@ void PenaltySystem::generalizedForces(double t, const Eigen::Ref<const Eigen::Ve
 double PenaltySystem::elementReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda) const {
   const PenaltyJointFriction& f = joint_friction_[e];
   return f.kind == PenaltyJointFriction::Kind::kGuide ? std::abs(lambda(f.row))
-                                                      : mechanism_.jointFrictionReaction(f.index, lambda);
+                                                      : mechanism_.jointFrictionReaction(f.index, lambda, contactForces(lambda));
+}
+
+const Eigen::VectorXd& PenaltySystem::contactForces(const Eigen::Ref<const Eigen::VectorXd>& lambda) const {
+  for (std::size_t k = 0; k < last_.size(); ++k) {
+    const auto i = 2 * Eigen::Index(k);
+    const int g = guide_element_[k];
+    contact_forces_(i) = g < 0 ? last_[k].normal_force : -lambda(joint_friction_[std::size_t(g)].row);
+    contact_forces_(i + 1) = g < 0 ? last_[k].friction_force : joint_torque_[std::size_t(g)];
+  }
+  return contact_forces_;
 }
 
 double PenaltySystem::elementVelocity(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v) const {
@@ -281,7 +299,7 @@ EomStatus PenaltySystem::solveFrictionLoop(std::size_t e, double t, const Eigen:
   const auto reaction = [&](double force) {
     if (guide) return std::abs(lambda0_(f.row) + force * lambda1_(f.row));
     lambda0_ += force * lambda1_;  // R at λ₀ + F λ₁, without a temporary
-    const double r = mechanism_.jointFrictionReaction(f.index, lambda0_);
+    const double r = mechanism_.jointFrictionReaction(f.index, lambda0_, contactForces(lambda0_));
     lambda0_ -= force * lambda1_;
     return r;
   };

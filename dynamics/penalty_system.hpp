@@ -188,6 +188,9 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   /// |R| of element e from multipliers λ; the law's sliding velocity u of element e at v (a
   /// guide's from the kinematics of the present derivative() call).
   double elementReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda) const;
+  /// The contacts' forces (N_k, F_k) at multipliers λ: a compliant contact's from its law, a
+  /// guide's N its closing joint's reaction and F its element's present force.
+  const Eigen::VectorXd& contactForces(const Eigen::Ref<const Eigen::VectorXd>& lambda) const;
   double elementVelocity(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v) const;
   /// Fₑ of every contact whose law reads it, from the accelerations (file comment).
   void computeAppliedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -223,6 +226,8 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   mutable std::vector<double> joint_torque_;
   std::vector<double> probe_force_, guide_normal_;
   Eigen::VectorXd lambda0_, lambda1_;
+  std::vector<int> guide_element_;          // per contact: its guide's element, or −1
+  mutable Eigen::VectorXd contact_forces_;  // (N_k, F_k) interleaved, for a pin's slot
   std::string failure_;
 };
 

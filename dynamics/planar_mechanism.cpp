@@ -9,7 +9,7 @@ PlanarMechanism::PlanarMechanism(const PlanarModel& model, std::vector<RigidCont
       contacts_(std::move(contacts)),
       joint_friction_(std::move(joint_friction)) {
   for (const RigidContact& c : contacts_) c.validate(model_);
-  for (const RevoluteFriction& j : joint_friction_) j.validate(model_);
+  for (const RevoluteFriction& j : joint_friction_) j.validate(model_, contacts_);
 }
 
 PlanarMechanism::PlanarMechanism(const RigidScenario& scenario)
@@ -22,15 +22,16 @@ void PlanarMechanism::evaluateContacts(double t, const Eigen::Ref<const Eigen::V
 }
 
 double PlanarMechanism::jointFrictionRate(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v) const {
-  return joint_friction_[e].rate(model_, v);
+  return joint_friction_[e].rate(model_, contacts_, v);
 }
 
-double PlanarMechanism::jointFrictionReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda) const {
-  return joint_friction_[e].reaction(model_, lambda);
+double PlanarMechanism::jointFrictionReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda,
+                                              const Eigen::Ref<const Eigen::VectorXd>& contact_forces) const {
+  return joint_friction_[e].reaction(model_, lambda, contact_forces);
 }
 
 void PlanarMechanism::addJointFrictionRow(std::size_t e, double s, Eigen::Ref<Eigen::VectorXd> row) const {
-  joint_friction_[e].addRow(model_, s, row);
+  joint_friction_[e].addRow(model_, contacts_, s, row);
 }
 
 }  // namespace stickslip::dynamics

@@ -29,7 +29,8 @@ class PlanarMechanism final : public ForwardedSystem<Mechanism> {
                         const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
                         bool drift = true) const override;
   double jointFrictionRate(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v) const override;
-  double jointFrictionReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda) const override;
+  double jointFrictionReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda,
+                               const Eigen::Ref<const Eigen::VectorXd>& contact_forces) const override;
   void addJointFrictionRow(std::size_t e, double s, Eigen::Ref<Eigen::VectorXd> row) const override;
 
  private:

@@ -91,7 +91,7 @@ class SharedColumns {
           r.history(i, c++) = e.y();
         }
       }
-      for (const auto& j : s_.joint_friction) r.history(i, c++) = j.rate(s_.model, v);
+      for (const auto& j : s_.joint_friction) r.history(i, c++) = j.rate(s_.model, s_.contacts, v);
       r.history(i, c++) = s_.model.kineticEnergy(v) + s_.model.potentialEnergy(q);
     }
   }

@@ -86,6 +86,7 @@ class Engine {
     side_.assign(contacts.size(), 1.0);
     normal_force_ = Eigen::VectorXd::Zero(nc_);
     friction_force_ = Eigen::VectorXd::Zero(nc_);
+    contact_forces_ = Eigen::VectorXd::Zero(2 * nc_);
     smooth_friction_ = Eigen::VectorXd::Zero(nc_);
     joint_modes_.assign(joints.size(), ContactMode::kStick);
     tied_.assign(joints.size(), 0);
@@ -134,6 +135,7 @@ class Engine {
               const Eigen::Ref<const Eigen::VectorXd>& v);
   bool phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
              const Eigen::Ref<const Eigen::VectorXd>& v);
+  void contactForces(Eigen::Index n);
   void roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> g);
   void handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool initial,
                    const std::vector<int>& fired = {});
@@ -170,6 +172,7 @@ class Engine {
   std::vector<ContactMode> modes_;
   std::vector<double> side_;  // σ: the side a bilateral contact's normal force acts on
   Eigen::VectorXd normal_force_, friction_force_, vdot_;
+  Eigen::VectorXd contact_forces_;  // (N_k, F_k) interleaved: a pin's reaction reads its slot's
   Eigen::VectorXd smooth_friction_;  ///< F of the contacts with a regularized friction law
   std::vector<ContactMode> joint_modes_;      // kStick or slip; never open
   // A stuck joint whose relative rotation the other stuck joints already hold (several stuck
@@ -297,9 +300,10 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       force_.noalias() += cols_.leftCols(n) * r;
     }
     response_.multipliers(force_, lambda_);
+    if (nj_ > 0) contactForces(n);  // a pin's reaction is its slot's force
     double change = 0.0, size = 0.0;
     for (Eigen::Index e = 0; e < nj_; ++e) {
-      reaction_(e) = mechanism_.jointFrictionReaction(std::size_t(e), lambda_);
+      reaction_(e) = mechanism_.jointFrictionReaction(std::size_t(e), lambda_, contact_forces_);
       const ContactMode m = joint_modes_[std::size_t(e)];
       if (!slipping(m)) continue;
       const double mu = std::isnan(mu_override_[std::size_t(e)]) ? joint(e).mu_kinetic
@@ -317,14 +321,22 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       throw RunFailure(RunStatus::kNotConverged, os.str());
     }
   }
+  contactForces(n);
+  return true;
+}
+
+// The forces of phase()'s present solution r_ (n unknowns): each contact's N and F
+// (normal_force_, friction_force_, and interleaved in contact_forces_) and the stuck joints'
+// torques.
+void Engine::contactForces(Eigen::Index n) {
   for (Eigen::Index k = 0; k < nc_; ++k)
     if (!compliant(k)) normal_force_(k) = 0.0;
   friction_force_.setZero();
   for (Eigen::Index i = 0; i < n; ++i) {
-    const auto [k, what] = unknown[std::size_t(i)];
-    if (what == 0) normal_force_(k) = r(i);
-    else if (what == 1) friction_force_(k) = r(i);
-    else torque_(k) = r(i);
+    const auto [k, what] = unknown_[std::size_t(i)];
+    if (what == 0) normal_force_(k) = r_(i);
+    else if (what == 1) friction_force_(k) = r_(i);
+    else torque_(k) = r_(i);
   }
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
@@ -332,8 +344,9 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       friction_force_(k) = smooth_friction_(k);
     else if (slipping(m))
       friction_force_(k) = -direction(m) * slipCoefficient(k) * std::abs(normal_force_(k));
+    contact_forces_(2 * k) = normal_force_(k);
+    contact_forces_(2 * k + 1) = friction_force_(k);
   }
-  return true;
 }
 
 void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> g) {

@@ -30,8 +30,9 @@ class BlockMassView final : public ForwardedSystem<Mechanism> {
   double jointFrictionRate(std::size_t e, const Eigen::Ref<const VectorXd>& v) const override {
     return m_.jointFrictionRate(e, v);
   }
-  double jointFrictionReaction(std::size_t e, const Eigen::Ref<const VectorXd>& lambda) const override {
-    return m_.jointFrictionReaction(e, lambda);
+  double jointFrictionReaction(std::size_t e, const Eigen::Ref<const VectorXd>& lambda,
+                               const Eigen::Ref<const VectorXd>& contact_forces) const override {
+    return m_.jointFrictionReaction(e, lambda, contact_forces);
   }
   void addJointFrictionRow(std::size_t e, double s, Eigen::Ref<VectorXd> row) const override {
     m_.addJointFrictionRow(e, s, row);
