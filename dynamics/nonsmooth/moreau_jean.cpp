@@ -128,6 +128,7 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   for (Eigen::Index e = 0; e < nj; ++e)
     mechanism_.addJointFrictionRow(std::size_t(e), 1.0, joint_cols_.col(e));
   joint_bound_.setZero(nj);
+  bound_before_.setZero(nj);
   joint_mu_.setZero(nj);
   joint_tau_.setZero(nj);
   joint_reaction_.setZero(nj);
@@ -229,7 +230,7 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
       step_impulse_ = h * response_.forces();
       response_.jointImpulse(step_dv_, step_impulse_, joint_lambda_);
       for (Eigen::Index e = 0; e < nj; ++e)
-        joint_reaction_(e) = mechanism_.jointFrictionReaction(std::size_t(e), joint_lambda_);
+        joint_reaction_(e) = mechanism_.jointFrictionReaction(std::size_t(e), joint_lambda_, impulse_);
       last_h_ = h;
     }
     for (Eigen::Index e = 0; e < nj; ++e) {
@@ -351,8 +352,13 @@ void MoreauJeanStepper::jointReactions(Eigen::Index na, double h) {
     step_impulse_ += r_(c) * jat_.col(c);
   }
   response_.jointImpulse(step_dv_, step_impulse_, joint_lambda_);
+  for (Eigen::Index a = 0; a < na; ++a) {  // the contacts' impulses: a pin's is its slot's
+    const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+    impulse_(2 * i) = side_[static_cast<std::size_t>(i)] * r_(2 * a);
+    impulse_(2 * i + 1) = r_(2 * a + 1);
+  }
   for (std::size_t e = 0; e < joints_.size(); ++e)
-    joint_reaction_(static_cast<Eigen::Index>(e)) = mechanism_.jointFrictionReaction(e, joint_lambda_);
+    joint_reaction_(static_cast<Eigen::Index>(e)) = mechanism_.jointFrictionReaction(e, joint_lambda_, impulse_);
   joint_reaction_known_ = true;
 }
 
@@ -441,13 +447,14 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
   };
   // Fixed point on the bounds b = μ r |Λ| (moreau_jean.hpp); one pass when nj = 0.
   auto solveBounds = [&]() {
+    bool was_at_rest = false;
     for (int it = 0;; ++it) {
       setQ();
       if (!solveOnce()) return false;
       if (nj == 0) return true;
       ++joint_iterations_;
       jointReactions(na, h);
-      bool converged = true;
+      bool converged = true, at_rest = true, cycle = it > 0;
       Eigen::Index worst = 0;
       double worst_excess = -1.0, worst_change = 0.0;
       for (Eigen::Index e = 0; e < nj; ++e) {
@@ -456,8 +463,10 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
         const double change = std::abs(next - joint_bound_(e));
         const double tol = kBoundTolerance * (h + joint_bound_(e));
         // A joint at rest with its τ inside the new bound is solved for that bound too.
-        const bool inside = std::abs(rate(e)) <= options_.stick_velocity &&
-                            std::abs(r_(2 * na + e)) <= next;
+        const bool rest = std::abs(rate(e)) <= options_.stick_velocity;
+        const bool inside = rest && std::abs(r_(2 * na + e)) <= next;
+        at_rest = at_rest && rest;
+        cycle = cycle && std::abs(next - bound_before_(e)) <= tol;
         if (change > tol && !inside) {
           converged = false;
           if (change / tol > worst_excess) {
@@ -466,8 +475,16 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
             worst_change = change;
           }
         }
-        joint_bound_(e) = next;
       }
+      // A stuck loop whose friction is statically indeterminate (several joints and a slot at
+      // rest together): the holding impulses form a set, and Lemke may alternate between two of
+      // its vertices, each at rest under the other's bounds. Every solution ends the step at
+      // rest; the present one is kept, with the bounds it was solved for.
+      if (!converged && cycle && at_rest && was_at_rest) return true;
+      was_at_rest = at_rest;
+      bound_before_ = joint_bound_;
+      for (Eigen::Index e = 0; e < nj; ++e)
+        joint_bound_(e) = joint_mu_(e) * joints_[static_cast<std::size_t>(e)].radius * joint_reaction_(e);
       if (converged) return true;
       if (it + 1 >= kMaxBoundIterations) {
         std::ostringstream os;

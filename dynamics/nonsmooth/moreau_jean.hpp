@@ -75,7 +75,10 @@
 /// naming the joint and its |Δb|. A joint at rest (ṡ⁺ = 0) whose τ lies inside its new bound
 /// is converged whatever Δb: the solution does not depend on an inactive bound (a stuck step
 /// costs one LCP). The contraction factor is μ r ‖∂Λ/∂τ‖, μ r over a lever arm: a few
-/// iterations for a slipping joint.
+/// iterations for a slipping joint. A loop stuck as a whole is statically indeterminate (its
+/// holding impulses a set): Lemke may then alternate between two vertices of it, each at rest
+/// under the bounds of the other; a period-2 cycle with every joint at rest in both ends the
+/// fixed point (the step ends at rest either way), τ within the bounds it was solved for.
 /// With b fixed the box τ ∈ [−b, b] ⊥ ṡ⁺ is split as τ = −b + a, ṡ⁺ = w⁺ − c with
 ///   a ≥ 0 ⊥ w⁺ = ṡ⁺ + c ≥ 0,   c ≥ 0 ⊥ 2b − a ≥ 0,
 /// two LCP variables (a, c) per joint after the contacts' four: z = (…contacts…, a_e, c_e),
@@ -222,7 +225,7 @@ class MoreauJeanStepper {
   // τ, |Λ|, ṡ⁺; joint impulse Λ (m), and the step's Δv and non-joint impulse (nv).
   const std::vector<RevoluteFriction>& joints_;
   Eigen::MatrixXd joint_cols_;
-  Eigen::VectorXd joint_bound_, joint_mu_, joint_tau_, joint_reaction_, joint_rate_, joint_lambda_,
+  Eigen::VectorXd joint_bound_, bound_before_, joint_mu_, joint_tau_, joint_reaction_, joint_rate_, joint_lambda_,
       step_dv_, step_impulse_;
   std::vector<int> joint_slipped_;
   bool joint_reaction_known_ = false;
