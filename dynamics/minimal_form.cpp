@@ -433,6 +433,7 @@ class Simulation {
   Simulation(MinimalForm& form, const MinimalFormSimulationOptions& opt)
       : form_(form), opt_(opt), k_(form.k()), nj_(Eigen::Index(form.friction().size())) {
     dir_.setZero(nj_);
+    break_away_.setConstant(nj_, kNaN);
   }
 
   MinimalFormRun run(const Eigen::VectorXd& x0, const Eigen::VectorXd& u0);
@@ -506,6 +507,7 @@ class Simulation {
   bool stuck_ = false;
   double sigma_ = 1.0, stick_start_ = 0.0;
   Eigen::VectorXd dir_;  // per joint: sign of ṡ_j in this slip phase (0: not yet known)
+  Eigen::VectorXd break_away_;  // per joint: when it broke away with its direction unknown (NaN: not)
   MinimalFormState st_;
   std::string failure_;
   MinimalFormRun result_;
@@ -526,6 +528,7 @@ void Simulation::decide(double t, Eigen::VectorXd& y, bool initial, bool release
         for (Eigen::Index j = 0; j < nj_; ++j) event(t, j, 0.0, true);
     }
     dir_.setZero();
+    break_away_.setConstant(kNaN);
     return;
   }
   if (was_stuck && !initial) result_.stick_intervals.emplace_back(stick_start_, t);
@@ -535,6 +538,8 @@ void Simulation::decide(double t, Eigen::VectorXd& y, bool initial, bool release
   for (Eigen::Index j = 0; j < nj_; ++j) {
     dir_(j) = sgn(s.sliding(j, 0) * sigma_);
     if (!initial && (was_stuck || dir_(j) != before(j))) event(t, j, dir_(j), false);
+    // At a dead centre its slip's direction shows once it moves: reported then, at this time.
+    break_away_(j) = !initial && was_stuck && dir_(j) == 0.0 ? t : kNaN;
   }
 }
 
@@ -605,6 +610,12 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
           if (dir_(j) == 0.0 && std::abs(st_.sliding(j, 0)) > 1e-9) {
             dir_(j) = sgn(st_.sliding(j, 0) * sigma_);
             known = true;
+            if (!std::isnan(break_away_(j))) {
+              const ContactEvent e{break_away_(j), int(j), dir_(j) > 0 ? EventKind::kSlipPositive : EventKind::kSlipNegative};
+              auto& ev = result_.run.events;
+              ev.insert(std::upper_bound(ev.begin(), ev.end(), e, [](const ContactEvent& a, const ContactEvent& b) { return a.t < b.t; }), e);
+              break_away_(j) = kNaN;
+            }
           }
       if (known) {
         r.steps += ode.statistics().steps;

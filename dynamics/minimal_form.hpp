@@ -208,7 +208,9 @@ struct MinimalFormSimulationOptions {
 /// A minimal-form run: the common nonsmooth result plus the reduction's own figures.
 /// run.events: per frictional joint (contact = its index) stick / slip+ / slip− (slip± is the
 /// sign of its ṡ), at every stick of the mechanism, every slip start, and every change of a
-/// joint's sliding direction while u₀ moves (C″_μj0 changing sign, e.g. at a dead centre).
+/// joint's sliding direction while u₀ moves (C″_μj0 changing sign, e.g. at a dead centre); a
+/// joint that breaks away at a dead centre (ṡ_j ≡ 0 there) has its slip reported at the
+/// break-away once its direction shows (the next sample).
 /// run.history columns: t, x (n), ẋ (n), u̇ (k), λ (m), then per frictional joint its
 /// reaction |R_j| or |N_j| and f_μj; λ, reactions and friction are NaN while stuck.
 struct MinimalFormRun {

@@ -59,26 +59,27 @@ Converted convert(const RigidScenario& s) {
   std::vector<Eigen::VectorXd> rows;
   ContactKinematics k;
   evaluateContacts(s.model, s.contacts, 0.0, s.q0, s.v0, k, false);
+  std::vector<int> closing;  // per contact: the joint that keeps it closed
+  for (const RigidContact& rc : s.contacts) closing.push_back(addClosingJoint(m.model, rc));
   for (const RevoluteFriction& rf : s.joint_friction) {
     FrictionalJoint f;
     f.name = rf.name;
-    f.joint = rf.joint;
-    f.kind = FrictionJointKind::kRevolute;
+    f.joint = rf.slot >= 0 ? closing[std::size_t(rf.slot)] : rf.joint;
+    f.kind = rf.slot >= 0 ? FrictionJointKind::kPinInSlot : FrictionJointKind::kRevolute;
     f.radius = rf.radius;
     f.mu_static = rf.mu_static;
     f.mu_kinetic = rf.mu_kinetic;
     m.friction.push_back(f);
     Eigen::VectorXd row = Eigen::VectorXd::Zero(n);
-    rf.addRow(s.model, 1.0, row);
+    rf.addRow(s.model, s.contacts, 1.0, row);
     rows.push_back(row);
   }
   for (std::size_t c = 0; c < s.contacts.size(); ++c) {
     const RigidContact& rc = s.contacts[c];
-    const int joint = addClosingJoint(m.model, rc);
     if (!rc.frictional()) continue;
     FrictionalJoint f;
     f.name = rc.name;
-    f.joint = joint;
+    f.joint = closing[c];
     f.kind = FrictionJointKind::kPrismatic;
     f.mu_static = rc.mu_static;
     f.mu_kinetic = rc.mu_kinetic;
