@@ -10,8 +10,6 @@
 namespace stickslip::mechanisms {
 namespace {
 
-using dynamics::FrictionalJoint;
-using dynamics::FrictionJointKind;
 using dynamics::kGround;
 using dynamics::PlanarModel;
 
@@ -24,17 +22,6 @@ void checkCommon(const char* who, std::initializer_list<double> positive, double
     os << "0 <= mu_k <= mu_s, got mu_t " << mu_ts << "/" << mu_tk << ", mu_r " << mu_rs << "/" << mu_rk;
   if (os.str().empty() && !(d > 0.0)) os << "d > 0, got " << d;
   if (!os.str().empty()) throw std::invalid_argument(std::string(who) + ": expected " + os.str());
-}
-
-FrictionalJoint revolute(std::string name, int joint, double d, double mus, double muk) {
-  FrictionalJoint f;
-  f.name = std::move(name);
-  f.joint = joint;
-  f.kind = FrictionJointKind::kRevolute;
-  f.radius = d;
-  f.mu_static = mus;
-  f.mu_kinetic = muk;
-  return f;
 }
 
 dynamics::RevoluteFriction revoluteRigid(std::string name, int joint, double d, double mus, double muk) {
@@ -65,7 +52,7 @@ Eigen::VectorXd chainGuess(double a1, double a2, double t1, double t2, const Eig
 }
 
 struct Blajer2Bodies {
-  dynamics::BodyIndex crank, rod, slider;
+  dynamics::BodyIndex crank, rod, slider = kGround;
   int O, A, B;
 };
 
@@ -73,7 +60,7 @@ Blajer2Bodies blajer2Common(const Blajer2& b, PlanarModel& model) {
   Blajer2Bodies k;
   k.crank = model.addBody("crank", b.m1, b.m1 * b.a1 * b.a1 / 3.0);
   k.rod = model.addBody("rod", b.m2, b.m2 * b.a2 * b.a2 / 3.0);
-  k.slider = model.addBody("slider", b.m3, b.m3 * 0.01);  // its rotation is held
+  if (!b.pin_in_slot) k.slider = model.addBody("slider", b.m3, b.m3 * 0.01);  // its rotation is held
   model.setGravity({b.g, 0.0});
   const double t0 = b.torque_amplitude, w = b.torque_frequency;
   model.addAppliedTorque(k.crank, [t0, w](double t) { return t0 * std::sin(w * t); });
@@ -156,71 +143,47 @@ dynamics::RigidScenario blajer1Rigid(const Blajer1& b) {
   return s;
 }
 
-static MinimalFormScenario blajer2PinInSlot(const Blajer2& b) {
-  MinimalFormScenario s;
-  s.name = "blajer-2";
-  PlanarModel& model = s.model;
-  const auto crank = model.addBody("crank", b.m1, b.m1 * b.a1 * b.a1 / 3.0);
-  const auto rod = model.addBody("rod", b.m2, b.m2 * b.a2 * b.a2 / 3.0);
-  model.setGravity({b.g, 0.0});
-  const double t0 = b.torque_amplitude, w = b.torque_frequency;
-  model.addAppliedTorque(crank, [t0, w](double t) { return t0 * std::sin(w * t); });
-  const int O = model.addRevolute(kGround, {0.0, 0.0}, crank, {-b.a1, 0.0}, "O");
-  const int A = model.addRevolute(crank, {b.a1, 0.0}, rod, {-b.a2, 0.0}, "A");
-  const int B = model.addPointOnLine(kGround, {0.0, 0.0}, {1.0, 0.0}, rod, {b.a2, 0.0}, "B");
-  if (b.frictional.O) s.friction.push_back(revolute("O", O, b.d, b.mu_rs, b.mu_rk));
-  if (b.frictional.A) s.friction.push_back(revolute("A", A, b.d, b.mu_rs, b.mu_rk));
-  if (b.frictional.B) {
-    FrictionalJoint f = revolute("B", B, b.d, b.mu_rs, b.mu_rk);
-    f.kind = FrictionJointKind::kPinInSlot;
-    s.friction.push_back(f);
-  }
-  if (b.frictional.guide) {
-    FrictionalJoint f;
-    f.name = "guide";
-    f.joint = B;
-    f.kind = FrictionJointKind::kPrismatic;
-    f.mu_static = b.mu_ts;
-    f.mu_kinetic = b.mu_tk;
-    s.friction.push_back(f);
-  }
-  s.options.independent = {PlanarModel::coordinate(crank, 2)};
-  s.x0 = chainGuess(b.a1, b.a2, 0.0, 0.0, Eigen::Vector3d::Zero()).head(6);
-  s.u0 = Eigen::VectorXd::Zero(1);
-  s.drive = Eigen::VectorXd::Unit(model.velocitySize(), PlanarModel::coordinate(crank, 2));
-  return s;
-}
-
 MinimalFormScenario blajer2MinimalForm(const Blajer2& b) {
   b.validate();
-  return b.pin_in_slot ? blajer2PinInSlot(b) : dynamics::minimalFormModel(blajer2Rigid(b));
+  return dynamics::minimalFormModel(blajer2Rigid(b));
 }
 
 dynamics::RigidScenario blajer2Rigid(const Blajer2& b) {
   b.validate();
-  if (b.pin_in_slot)
-    throw std::invalid_argument("blajer2Rigid: the event-driven formulation has no pin-in-slot friction "
-                                "(set Blajer2::pin_in_slot = false for the slider body)");
   dynamics::RigidScenario s;
   s.name = "blajer-2";
   const Blajer2Bodies k = blajer2Common(b, s.model);
-  // B before the guide: the guide then closes the loop, as Blajer cuts it (m2 = 2 rows).
-  const int B = s.model.addRevolute(k.rod, {b.a2, 0.0}, k.slider, {0.0, 0.0}, "B");
-  s.model.addAngle(kGround, k.slider, 0.0, "guide angle");
   if (b.frictional.O) s.joint_friction.push_back(revoluteRigid("O", k.O, b.d, b.mu_rs, b.mu_rk));
   if (b.frictional.A) s.joint_friction.push_back(revoluteRigid("A", k.A, b.d, b.mu_rs, b.mu_rk));
-  if (b.frictional.B) s.joint_friction.push_back(revoluteRigid("B", B, b.d, b.mu_rs, b.mu_rk));
+  // The slot along x: the rod's end B (Blajer's pin-in-slot joint, its pin turning with friction
+  // under the slot's force), or the slider's centre, B the slider's revolute joint to the rod
+  // and the slider's angle held (B before the guide: the guide then closes the loop, as Blajer
+  // cuts it, m2 = 2 rows).
   dynamics::RigidContact guide;
   guide.name = "guide";
   guide.normal = dynamics::RigidContact::Normal::kBilateral;
-  guide.body_i = k.slider;
   guide.body_j = kGround;
+  if (b.pin_in_slot) {
+    guide.body_i = k.rod;
+    guide.geometry.point_on_i = {b.a2, 0.0};
+    if (b.frictional.B) {
+      dynamics::RevoluteFriction pin = revoluteRigid("B", 0, b.d, b.mu_rs, b.mu_rk);
+      pin.slot = 0;
+      s.joint_friction.push_back(pin);
+    }
+  } else {
+    guide.body_i = k.slider;
+    const int B = s.model.addRevolute(k.rod, {b.a2, 0.0}, k.slider, {0.0, 0.0}, "B");
+    s.model.addAngle(kGround, k.slider, 0.0, "guide angle");
+    if (b.frictional.B) s.joint_friction.push_back(revoluteRigid("B", B, b.d, b.mu_rs, b.mu_rk));
+  }
   if (b.frictional.guide) {
     guide.mu_static = b.mu_ts;
     guide.mu_kinetic = b.mu_tk;
   }
   s.contacts.push_back(guide);
-  s.q0 = chainGuess(b.a1, b.a2, 0.0, 0.0, Eigen::Vector3d(2 * (b.a1 + b.a2), 0.0, 0.0));
+  const Eigen::VectorXd chain = chainGuess(b.a1, b.a2, 0.0, 0.0, Eigen::Vector3d(2 * (b.a1 + b.a2), 0.0, 0.0));
+  s.q0 = b.pin_in_slot ? Eigen::VectorXd(chain.head(6)) : chain;
   s.v0 = Eigen::VectorXd::Zero(s.q0.size());
   return s;
 }

@@ -73,13 +73,12 @@ struct Blajer2 {
   /// true: no slider body; the rod's end B is a pin in a slot along x (Blajer's pin-in-slot
   /// joint, eq. 2.5: slot friction μt |f| (`guide`), pin friction μr d |R| (`B`), R the
   /// resultant of f and the slot friction, √(1 + μt²) |f| while the slot slides).
-  /// Minimal form only.
+  /// false: a slider of mass m3 on the guide, pinned to the rod at B.
   bool pin_in_slot = true;
   void validate() const;
 };
 
-/// The minimal form of the event-driven build below (dynamics/minimal_form_route.hpp); for
-/// Example 2 with pin_in_slot, Blajer's pin-in-slot joint, which only the minimal form has.
+/// The minimal form of the build below (dynamics/minimal_form_route.hpp).
 MinimalFormScenario blajer1MinimalForm(const Blajer1& b);
 MinimalFormScenario blajer2MinimalForm(const Blajer2& b);
 /// The build every route runs (file comment): the guide's angle held (PlanarModel::addAngle)

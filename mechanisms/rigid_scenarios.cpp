@@ -129,15 +129,7 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
   if (name == "ball") return bouncingBall(scenarioDataOf<BouncingBall>(data, name));
   if (name == "incline") return inclineRigid(pushedIncline(scenarioDataOf<PushedIncline>(data, name)));
   if (name == "blajer-1") return blajer1Rigid(scenarioDataOf<Blajer1>(data, name));
-  if (name == "blajer-2") {
-    const auto& b = scenarioDataOf<Blajer2>(data, name);
-    if (b.pin_in_slot)
-      throw std::invalid_argument("blajer-2: Blajer's pin-in-slot joint puts no body at B, and the "
-                                  "absolute-coordinate routes need the slider's mass there; "
-                                  "--set parameters.pin_in_slot=false gives a slider of m3 = " +
-                                  exactNumber(b.m3) + " kg (or --method minimal-form)");
-    return blajer2Rigid(b);
-  }
+  if (name == "blajer-2") return blajer2Rigid(scenarioDataOf<Blajer2>(data, name));
   // Zheng et al.'s cases: no friction, modified Coulomb, Coulomb with μ = μs, and Coulomb
   // with μ < μs (the scenarios' default); and the ideal-joint mechanism.
   ZhengSliderCrank z = scenarioDataOf<ZhengSliderCrank>(data, name);
@@ -163,7 +155,6 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
 }
 
 dynamics::MinimalFormModel buildMinimalForm(std::string_view name, const ScenarioData& data) {
-  if (const auto* b = std::get_if<Blajer2>(&data); b && b->pin_in_slot) return blajer2MinimalForm(*b);
   dynamics::RigidScenario s = buildRigidScenario(name, data);
   s.name = name;  // a refusal names the scenario the user ran
   return dynamics::minimalFormModel(s);

@@ -390,8 +390,8 @@ const std::vector<VerificationCase>& verificationCases() {
       {"muvengei", "Muvengei et al. at 2500 rpm: ideal joint = closed form; clearance + LuGre: spikes, bounds, work balance"},
       {"blajer-1", "Blajer's Example 1, friction in one element at a time (O, A, the guide) and in every "
                    "element: event-driven and Moreau-Jean against the minimal form over 3 s"},
-      {"blajer-2", "Blajer's Example 2 with a slider, friction in every element: event-driven and Moreau-Jean "
-                   "against the minimal form over 10 s"},
+      {"blajer-2", "Blajer's Example 2 with its pin-in-slot joint and with a slider, friction in every "
+                   "element: event-driven and Moreau-Jean against the minimal form over 10 s"},
       {"roller-crank", "review Tables 1-3, six friction models: energy balance, constraints, chatter of the discontinuous laws, LuGre F/N > mu_s, Brown-McPhee F/N <= mu_s"},
   };
   return all;

@@ -53,5 +53,4 @@ TEST_CASE("run blajer-2 writes reactions as NaN while stuck", "[cli][minimal-for
   CHECK(nan_rows < rows);
   std::filesystem::remove(path);
   CHECK(cli({"run", "belt", "--method", "minimal-form"}).code == 2);
-  CHECK(cli({"run", "blajer-2", "--method", "event-driven"}).code == 2);
 }

@@ -32,7 +32,6 @@ const std::set<std::pair<std::string, std::string>>& refused() {
     const std::set<std::string> minimal{"dupont", "blajer-1", "blajer-2", kScenarios + "/guided_slider_crank.yaml"};
     for (const std::string& s : allScenarios())
       if (!minimal.count(s)) p.insert({s, "minimal-form"});
-    for (const char* m : {"event-driven", "moreau-jean", "penalty"}) p.insert({"blajer-2", m});
     return p;
   }();
   return pairs;
@@ -100,23 +99,20 @@ TEST_CASE("route matrix: every scenario by moreau-jean", "[cli][matrix]") { chec
 TEST_CASE("route matrix: every scenario by penalty", "[cli][matrix]") { checkRoute("penalty"); }
 TEST_CASE("route matrix: every scenario by minimal-form", "[cli][matrix]") { checkRoute("minimal-form"); }
 
-TEST_CASE("route matrix: 58 of the 76 pairs run — blajer-2 with a slider body by every route",
+TEST_CASE("route matrix: 61 of the 76 pairs run — blajer-2 with its pin-in-slot joint or a slider body by every route",
           "[cli][matrix]") {
   const std::size_t pairs = allScenarios().size() * 4;
   CHECK(pairs == 76);
-  CHECK(pairs - refused().size() == 58);
-  // The refusal says why and how: the pin-in-slot joint has no body for the absolute routes.
-  const Run pin = cli({"run", "blajer-2", "--method", "event-driven"});
-  CHECK(pin.code == 2);
-  CHECK(pin.err.find("pin_in_slot=false") != std::string::npos);
-  for (const char* method : {"event-driven", "moreau-jean", "penalty", "minimal-form"}) {
-    INFO(method);
-    const Run r = cli({"run", "blajer-2", "--method", method, "--t-end", "0.5", "--json", "--set",
-                       "parameters.pin_in_slot=false"});
-    INFO(r.err);
-    REQUIRE(r.code == 0);
-    CHECK(nlohmann::json::parse(r.out)["final_q"].size() == 9);  // crank, rod, slider
-  }
+  CHECK(pairs - refused().size() == 61);
+  for (const bool pin : {true, false})
+    for (const char* method : {"event-driven", "moreau-jean", "penalty", "minimal-form"}) {
+      INFO(method << (pin ? ", pin in slot" : ", slider"));
+      const Run r = cli({"run", "blajer-2", "--method", method, "--t-end", "0.5", "--json", "--set",
+                         std::string("parameters.pin_in_slot=") + (pin ? "true" : "false")});
+      INFO(r.err);
+      REQUIRE(r.code == 0);
+      CHECK(nlohmann::json::parse(r.out)["final_q"].size() == (pin ? 6 : 9));  // crank, rod (, slider)
+    }
 }
 
 TEST_CASE("route matrix: journal-bearing and roller-crank by the nonsmooth routes, on the penalty models' data",
