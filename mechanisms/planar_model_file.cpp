@@ -551,7 +551,8 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
   std::vector<std::string> keys{"type", "name", "body_i", "body_j", "normal", "restitution", "mu", "mu_static",
                                 "mu_kinetic", "compliant_law", "impact_velocity"};
   if (type == "point_line")
-    keys.insert(keys.end(), {"point_i", "radius", "line_point", "line_normal", "surface_speed", "surface_acceleration"});
+    keys.insert(keys.end(), {"point_i", "radius", "line_point", "line_normal", "surface_speed", "surface_acceleration",
+                             "pin_friction"});
   else
     keys.insert(keys.end(), {"journal_centre", "bearing_centre", "journal_radius", "bearing_radius"});
   checkKeys(c, path, keys);
@@ -647,6 +648,23 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     }
     if (rc.normal == RigidContact::Normal::kCompliant)
       rc.impact_velocity = numberAtLeast(c, path, "impact_velocity", rc.impact_velocity, 0.0, true);
+  }
+  if (const YAML::Node f = c["pin_friction"]; f.IsDefined()) {
+    // Blajer's pin-in-slot joint: the point a pin turning with friction in the slot the line is.
+    const std::string fpath = path + ".pin_friction";
+    if (rc.normal != RigidContact::Normal::kBilateral || rc.radius != 0.0)
+      fail(f, fpath, "a pin turns in a slot: only on a bilateral contact of a point (normal: bilateral, radius 0)");
+    requireMap(f, fpath, "a map with radius, mu_static, mu_kinetic (or mu)");
+    checkKeys(f, fpath, {"radius", "mu", "mu_static", "mu_kinetic"});
+    dynamics::RevoluteFriction pin;
+    pin.name = rc.name + ".pin";
+    pin.slot = int(s_.contacts.size());
+    required(f, fpath, "radius", "the pin's radius [m] > 0 (the friction torque's lever arm)");
+    pin.radius = numberAtLeast(f, fpath, "radius", 0.0, 0.0, true);
+    friction(f, fpath, pin.mu_static, pin.mu_kinetic);
+    s_.joint_friction.push_back(pin);
+    friction_lines_.push_back(lineOf(f));
+    friction_paths_.push_back(fpath);
   }
   s_.contacts.push_back(std::move(rc));
   contact_lines_.push_back(lineOf(c));
@@ -754,7 +772,7 @@ dynamics::RigidScenario Loader::load(const YAML::Node& model) {
   }
   for (std::size_t k = 0; k < s_.joint_friction.size(); ++k) {
     try {
-      s_.joint_friction[k].validate(s_.model);
+      s_.joint_friction[k].validate(s_.model, s_.contacts);
     } catch (const std::invalid_argument& e) {
       fail(friction_lines_[k], friction_paths_[k], e.what());
     }

@@ -38,6 +38,9 @@
 ///         # optional, the law the penalty route gives it (dynamics/penalty_route.hpp); compliant: compliant_law
 ///         # {type: hertz | hunt_crossley | lankarani_nikravesh | flores, stiffness, exponent,
 ///         # restitution, min_impact_velocity} and impact_velocity
+///         # point_line, bilateral, radius 0: pin_friction {radius, mu_static, mu_kinetic}, the
+///         # point a pin turning in the line as a slot (Blajer's pin-in-slot joint), its torque
+///         # μ r |R| with R the slot's normal and friction force; named "<contact>.pin"
 ///       initial:
 ///         independent: [y_roller]          # coordinates held at the bodies' values
 ///

@@ -9,6 +9,7 @@
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "dynamics/nonsmooth/stick_statistics.hpp"
 #include "mechanisms/belt.hpp"
+#include "mechanisms/blajer.hpp"
 #include "mechanisms/incline.hpp"
 #include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/input_error.hpp"
@@ -135,6 +136,65 @@ TEST_CASE("model file: the roller-crank example assembles and runs event-driven 
   CHECK(run.events[0].kind == dynamics::EventKind::kSlipNegative);
   CHECK(run.events[0].t == Approx(0.5 * mj.h));
   CHECK(std::abs(run.final_q(3 * 2) - ed.final_q(3 * 2)) < 1e-5);  // the roller's x
+}
+
+// Blajer's Example 2 with its pin-in-slot joint (mechanisms/blajer.hpp), written as a user would.
+const char* kBlajer2PinInSlot = R"Y(model:
+  gravity: [9.81, 0]
+  bodies:
+    - {name: crank, mass: 2.5, inertia: 2.5*0.25^2/3, position: [0.25, 0, 0]}
+    - {name: rod, mass: 4, inertia: 4*0.4^2/3, position: [0.9, 0, 0]}
+  joints:
+    - {type: revolute, name: O, body_i: ground, body_j: crank, point_j: [-0.25, 0],
+       friction: {radius: 0.05, mu_static: 0.15, mu_kinetic: 0.1}}
+    - {type: revolute, name: A, body_i: crank, point_i: [0.25, 0], body_j: rod, point_j: [-0.4, 0],
+       friction: {radius: 0.05, mu_static: 0.15, mu_kinetic: 0.1}}
+  forces:
+    - {type: torque, body: crank, torque: 6*sin(3*t)}
+  contacts:
+    - type: point_line
+      name: guide
+      body_i: rod
+      point_i: [0.4, 0]
+      normal: bilateral
+      mu_static: 0.3
+      mu_kinetic: 0.2
+      pin_friction: {radius: 0.05, mu_static: 0.15, mu_kinetic: 0.1}
+)Y";
+
+TEST_CASE("model file: Blajer's pin-in-slot joint (pin_friction) repeats the built-in blajer-2",
+          "[model-file][event-driven][blajer]") {
+  const auto file = mechanisms::loadPlanarModelText(kBlajer2PinInSlot, "blajer2.yaml");
+  const auto builtin = mechanisms::blajer2Rigid(mechanisms::Blajer2{});
+  REQUIRE(file.joint_friction.size() == 3);
+  CHECK(file.joint_friction[2].name == "guide.pin");
+  CHECK(file.joint_friction[2].slot == 0);
+  CHECK((file.q0 - builtin.q0).lpNorm<Eigen::Infinity>() < 1e-15);
+  const auto a = eventDriven(file, 3.0), b = eventDriven(builtin, 3.0);
+  requireSameEvents(a, b, 1e-9);
+  REQUIRE(a.final_q.size() == b.final_q.size());
+  CHECK((a.final_q - b.final_q).lpNorm<Eigen::Infinity>() < 1e-9);
+  // The pin's friction acts: without it the mechanism runs differently.
+  std::string free_pin = kBlajer2PinInSlot;
+  free_pin.erase(free_pin.find("      pin_friction"));
+  const auto c = eventDriven(mechanisms::loadPlanarModelText(free_pin, "blajer2.yaml"), 3.0);
+  REQUIRE(c.ok());
+  CHECK((c.final_q - b.final_q).lpNorm<Eigen::Infinity>() > 1e-4);  // 8.2e-4 m
+}
+
+TEST_CASE("model file: pin_friction only on a bilateral contact of a point, with its keys", "[model-file][errors]") {
+  const std::string contact = "  contacts:\n    - type: point_line\n      body_i: block\n";
+  CHECK(errorOf(blockModel(contact + "      pin_friction: {radius: 0.01, mu: 0.1}\n")) ==
+        "m.yaml:7: model.contacts[0].pin_friction: a pin turns in a slot: only on a bilateral contact of a point "
+        "(normal: bilateral, radius 0)");
+  CHECK(errorOf(blockModel(contact + "      normal: bilateral\n      radius: 0.01\n"
+                                     "      pin_friction: {radius: 0.01, mu: 0.1}\n"))
+            .rfind("m.yaml:9: model.contacts[0].pin_friction: a pin turns in a slot", 0) == 0);
+  CHECK(errorOf(blockModel(contact + "      normal: bilateral\n      pin_friction: {mu: 0.1}\n")) ==
+        "m.yaml:8: model.contacts[0].pin_friction.radius: missing: give the pin's radius [m] > 0 (the friction "
+        "torque's lever arm)");
+  CHECK(errorOf(blockModel(contact + "      normal: bilateral\n      pin_friction: {radius: 0.01, mu: 0.1, mus: 1}\n"))
+            .find("model.contacts[0].pin_friction.mus: unknown key") != std::string::npos);
 }
 
 TEST_CASE("model file: expressions of the state and of t against their closed forms", "[model-file]") {
