@@ -68,10 +68,37 @@ LpResult solveByVertices(const LinearProgram& lp) {
   }
   out.status = LpStatus::kOptimal;
   out.objective = best;
+  // The dual at the optimal vertex: among its tight rows, a basis B with c + A_Bᵀ u_B = 0 and
+  // u_B ≥ 0 (a degenerate vertex has several bases; one of them is dual feasible).
+  auto withDual = [&]() -> LpResult {
+    if (out.status != LpStatus::kOptimal) return out;
+    std::vector<Eigen::Index> tight;
+    for (Eigen::Index i = 0; i < m; ++i)
+      if (lp.b(i) - lp.A.row(i).dot(out.x) <= tol * std::max(1.0, out.x.lpNorm<Eigen::Infinity>())) tight.push_back(i);
+    out.dual = Eigen::VectorXd::Zero(m);
+    bool dual_found = c.isZero(0.0);
+    const double dual_tol = 1e-9 * std::max(1.0, c.lpNorm<Eigen::Infinity>());
+    forEachSubset(Eigen::Index(tight.size()), n, [&](const std::vector<Eigen::Index>& k) {
+      if (dual_found) return;
+      Eigen::MatrixXd basis(n, n);
+      for (Eigen::Index i = 0; i < n; ++i) basis.col(i) = lp.A.row(tight[std::size_t(k[std::size_t(i)])]).transpose();
+      const Eigen::FullPivLU<Eigen::MatrixXd> lu(basis);
+      if (lu.rank() < n) return;
+      const Eigen::VectorXd u = lu.solve(-c);
+      if (u.minCoeff() < -dual_tol) return;
+      for (Eigen::Index i = 0; i < n; ++i) out.dual(tight[std::size_t(k[std::size_t(i)])]) = std::max(0.0, u(i));
+      dual_found = true;
+    });
+    if (!dual_found) {
+      out.status = LpStatus::kFailed;
+      out.message = "vertex enumeration: no dual-feasible basis among the optimal vertex's tight rows";
+    }
+    return out;
+  };
   if (n == 1) {  // the rays ±1
     for (double d : {1.0, -1.0})
       if ((lp.A.col(0) * d).maxCoeff() <= 0.0 && c(0) * d < 0.0) out.status = LpStatus::kUnbounded;
-    return out;
+    return withDual();
   }
   forEachSubset(m, n - 1, [&](const std::vector<Eigen::Index>& rows) {
     Eigen::MatrixXd tight(n - 1, n);
@@ -83,7 +110,7 @@ LpResult solveByVertices(const LinearProgram& lp) {
     for (double sgn : {1.0, -1.0})
       if ((lp.A * (sgn * d)).maxCoeff() <= scale && sgn * c.dot(d) < -1e-12 * c.norm()) out.status = LpStatus::kUnbounded;
   });
-  return out;
+  return withDual();
 }
 
 /// The LCP of the file comment for objective c (size n).

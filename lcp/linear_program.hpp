@@ -18,7 +18,8 @@
 /// optimum, if any, is at a vertex, where n linearly independent rows are tight, and the
 /// program is unbounded iff an extreme ray d of the recession cone {A d ≤ 0} (n − 1
 /// independent rows tight) has cᵀd < 0. It visits every subset of n and n − 1 rows (small
-/// programs only), and reports kFailed for A without full column rank.
+/// programs only), and reports kFailed for A without full column rank. Its dual is that of a
+/// basis of the optimal vertex's tight rows with u ≥ 0.
 
 #include <Eigen/Dense>
 #include <string>

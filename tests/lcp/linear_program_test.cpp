@@ -21,11 +21,33 @@ TEST_CASE("linear program: a textbook optimum by Lemke and by vertex enumeration
     CHECK(r.x(1) == Approx(1.2).epsilon(1e-12));
     CHECK(r.objective == Approx(-2.8).epsilon(1e-12));
   }
-  // Lemke's dual: c + Aᵀu = 0 with u on the two binding rows only: u = (0.4, 0.2, 0, 0).
-  const LpResult r = solveLinearProgram(lp);
-  CHECK(r.dual(0) == Approx(0.4).epsilon(1e-12));
-  CHECK(r.dual(1) == Approx(0.2).epsilon(1e-12));
-  CHECK(r.dual(2) == Approx(0.0).margin(1e-12));
+  // The dual, by either method: c + Aᵀu = 0 with u on the two binding rows only: u = (0.4, 0.2, 0, 0).
+  for (LpMethod method : {LpMethod::kLemke, LpMethod::kVertices}) {
+    const LpResult r = solveLinearProgram(lp, method);
+    CHECK(r.dual(0) == Approx(0.4).epsilon(1e-12));
+    CHECK(r.dual(1) == Approx(0.2).epsilon(1e-12));
+    CHECK(r.dual(2) == Approx(0.0).margin(1e-12));
+    CHECK(r.dual(3) == Approx(0.0).margin(1e-12));
+  }
+}
+
+TEST_CASE("linear program: at a degenerate vertex, vertex enumeration's dual is that of a dual-feasible basis",
+          "[lcp][lp]") {
+  // min −x1 − x2 s.t. x1 ≤ 1, x2 ≤ 1, x1 + x2 ≤ 2, x1 − x2 ≤ 0, and x2 ≤ 1 again: five
+  // rows tight at (1, 1); the basis {x1 ≤ 1, x2 ≤ 1} gives u = (1, 1), others a negative u.
+  LinearProgram lp;
+  lp.A.resize(5, 2);
+  lp.A << 1, 0, 0, 1, 1, 1, 1, -1, 0, 1;
+  lp.b.resize(5);
+  lp.b << 1, 1, 2, 0, 1;
+  lp.c.resize(2);
+  lp.c << -1, -1;
+  const LpResult r = solveLinearProgram(lp, LpMethod::kVertices);
+  REQUIRE(r.status == LpStatus::kOptimal);
+  CHECK(r.objective == Approx(-2.0).epsilon(1e-12));
+  CHECK((r.dual.array() >= 0.0).all());
+  CHECK((lp.c + lp.A.transpose() * r.dual).lpNorm<Eigen::Infinity>() < 1e-12);
+  CHECK(std::abs(r.dual.dot(lp.b - lp.A * r.x)) < 1e-12);
 }
 
 TEST_CASE("linear program: infeasible and unbounded programs are told apart", "[lcp][lp]") {
