@@ -450,10 +450,27 @@ Certificate HoldProblem::certify(const std::vector<double>& mu, MarginSolution& 
   return Certificate::kBreaksAway;
 }
 
+namespace {
+/// Few enough vertices and edges (subsets of n and n − 1 rows) to enumerate.
+bool enumerable(const lcp::LinearProgram& p) {
+  const Eigen::Index m = p.A.rows(), n = p.A.cols();
+  double subsets = 1.0;  // C(m, n)
+  for (Eigen::Index i = 0; i < n; ++i) subsets = subsets * double(m - i) / double(i + 1);
+  return subsets * (1.0 + double(n) / double(std::max<Eigen::Index>(1, m - n + 1))) <= 2e5;
+}
+}  // namespace
+
 lcp::LpResult HoldProblem::lp(const lcp::LinearProgram& program, lcp::LpMethod method) {
   lcp::LpResult r = lcp::solveLinearProgram(program, method);
   ++lp_solves_;
   pivots_ += r.pivots;
+  if (r.status == lcp::LpStatus::kFailed && method == lcp::LpMethod::kLemke && enumerable(program)) {
+    // A degenerate program (sign rows that pin a reaction to a thin slab) can stop Lemke on a
+    // bad basis: the small program is solved by vertex enumeration instead.
+    const lcp::LpResult v = lcp::solveLinearProgram(program, lcp::LpMethod::kVertices);
+    ++lp_solves_;
+    if (v.status != lcp::LpStatus::kFailed) return v;
+  }
   if (r.status == lcp::LpStatus::kFailed) {
     std::ostringstream msg;
     msg << "a linear program failed (" << r.message << ", relative residual " << r.lcp_residual << ")";
@@ -493,6 +510,9 @@ std::pair<double, Eigen::VectorXd> HoldProblem::margin(const std::vector<Bound>&
     prog.b(m) = scale_;
     r = lp(prog, method);
   }
+  // Capped, the program is bounded: a ray is Lemke lost on a degenerate program.
+  if (r.status == lcp::LpStatus::kUnbounded && method == lcp::LpMethod::kLemke && enumerable(prog))
+    r = lp(prog, lcp::LpMethod::kVertices);
   if (r.status != lcp::LpStatus::kOptimal)
     throw std::runtime_error("the margin program is " + std::string(lcp::toString(r.status)));
   if (dual) *dual = r.dual.head(m);

@@ -110,6 +110,27 @@ TEST_CASE("hold: Blajer's Example 2 at rest — the critical load factor of a cr
   CHECK(10.0 * b.load_factor.low == Approx(r.load_factor.low).epsilon(1e-9));
 }
 
+TEST_CASE("hold: blajer-2 as built, hanging at its dead centre with no load at t = 0, holds with no friction "
+          "needed — at t = 0.1 s its torque breaks it away, as the simulations show",
+          "[hold][blajer]") {
+  // Degenerate programs (a reaction pinned to a thin slab by sign rows) stopped Lemke here:
+  // vertex enumeration solves them.
+  const bool pin = GENERATE(true, false);
+  CAPTURE(pin);
+  mechanisms::Blajer2 b;
+  b.pin_in_slot = pin;
+  const dynamics::RigidScenario s = mechanisms::blajer2Rigid(b);
+  const dynamics::HoldResult at0 = dynamics::analyseHold(s, s.q0);
+  CHECK(at0.holds);
+  CHECK(at0.cross_check_ok);
+  for (const dynamics::HoldElement& e : at0.elements) CHECK(e.critical_mu == 0.0);
+  dynamics::HoldOptions o;
+  o.t = 0.1;  // τ = 6 sin 0.3 = 1.77 N m, beyond both limits of the test above
+  const dynamics::HoldResult at01 = dynamics::analyseHold(s, s.q0, o);
+  CHECK_FALSE(at01.holds);
+  CHECK(at01.exact);
+}
+
 TEST_CASE("hold: Blajer's Example 1 at rest — gravity alone breaks it away — a crank torque holds it within its "
           "load factors, as simulations from rest show",
           "[hold][blajer]") {
