@@ -288,7 +288,11 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
     f.reaction_newton = p.minimal->options.reaction_newton;
     f.stick_intervals = m.stick_intervals;
     out.minimal_form = f;
-    out.stick = dynamics::stickStatistics(m.stick_intervals, 0.0, r.t_end);
+    // Per element from its events, as the other routes count them (every element sticks
+    // with the mechanism).
+    const bool starts_stuck = !m.stick_intervals.empty() && m.stick_intervals.front().first <= 0.0;
+    out.stick = dynamics::stickStatistics(r.events, std::vector<bool>(p.minimal->friction.size(), starts_stuck), 0.0,
+                                          r.t_end);
     for (const auto& j : p.minimal->friction) out.elements.push_back(j.name);
     // The shared columns: each element's sliding rate, the energy.
     const dynamics::PlanarModel& model = p.minimal->model;
