@@ -137,6 +137,7 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   step_dv_.setZero(nv);
   step_impulse_.setZero(nv);
   joint_slipped_.assign(static_cast<std::size_t>(nj), 0);
+  reversal_tried_.assign(static_cast<std::size_t>(nc + nj), 0);
   if (isSiconos(options_.solver)) {
     siconos_ =
         std::make_unique<Siconos>(Siconos{lcp::SiconosFc2dSolver(options_.solver.substr(
@@ -497,13 +498,52 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
     }
   };
   // Break-away inside the step: a contact or joint solved with μs that slips is re-solved
-  // with μk. Each switches at most once, so at most na + nj + 1 passes.
+  // with μk. A reversal inside the step: one that slipped in the last step, solved with μk,
+  // whose sliding velocity changes sign passed through rest, where μs holds: it is solved again
+  // with μs, and keeps that solution if it sticks (else back to μk; also when the joints'
+  // bounds do not converge with μs, as at an impact). Each switches at most once each way, so
+  // at most 2 (na + nj) + 2 passes.
+  std::fill(reversal_tried_.begin(), reversal_tried_.end(), 0);
+  bool retrying = false;
   for (;;) {
-    if (!solveBounds()) return false;
+    if (!solveBounds()) {
+      if (!retrying) return false;
+      for (Eigen::Index i = 0; i < na; ++i) {
+        const RigidContact& c = contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
+        if (reversal_tried_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])] &&
+            mu_used_(i) == c.mu_static) {
+          mu_used_(i) = c.mu_kinetic;
+          p.M(4 * i + 3, 4 * i) = c.mu_kinetic;
+        }
+      }
+      for (Eigen::Index e = 0; e < nj; ++e) {
+        const RevoluteFriction& j = joints_[static_cast<std::size_t>(e)];
+        if (reversal_tried_[contacts_.size() + static_cast<std::size_t>(e)] && joint_mu_(e) == j.mu_static) {
+          joint_bound_(e) *= j.mu_kinetic / j.mu_static;
+          joint_mu_(e) = j.mu_kinetic;
+        }
+      }
+      status_ = RunStatus::kOk;
+      message_.clear();
+      retrying = false;
+      continue;
+    }
+    retrying = false;
     bool again = false;
     for (Eigen::Index i = 0; i < na; ++i) {
-      const RigidContact& c =
-          contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
+      const Eigen::Index k = active_[static_cast<std::size_t>(i)];
+      const RigidContact& c = contacts_[static_cast<std::size_t>(k)];
+      if (mu_used_(i) == c.mu_kinetic && c.mu_static > c.mu_kinetic && r_(2 * i) > 0.0 &&
+          slipped_[static_cast<std::size_t>(k)] && !reversal_tried_[static_cast<std::size_t>(k)]) {
+        const double ut = w.row(2 * i + 1).dot(r_.head(ncol)) + qf_(2 * i + 1);
+        if (ut * sliding_(k) < 0.0 && std::abs(ut) > slipFloor(i, ncol)) {
+          reversal_tried_[static_cast<std::size_t>(k)] = 1;
+          mu_used_(i) = c.mu_static;
+          p.M(4 * i + 3, 4 * i) = c.mu_static;
+          again = retrying = true;
+          continue;
+        }
+      }
       if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
       // Slipping: the LCP's sliding speed λ = |u_t| is basic and above round-off.
       if (res.z(4 * i + 3) > slipFloor(i, ncol)) {
@@ -514,6 +554,15 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
     }
     for (Eigen::Index e = 0; e < nj; ++e) {
       const RevoluteFriction& j = joints_[static_cast<std::size_t>(e)];
+      const std::size_t tried = contacts_.size() + static_cast<std::size_t>(e);
+      if (joint_mu_(e) == j.mu_kinetic && j.mu_static > j.mu_kinetic && joint_slipped_[std::size_t(e)] &&
+          !reversal_tried_[tried] && rate(e) * joint_rate_(e) < 0.0 && std::abs(rate(e)) > options_.stick_velocity) {
+        reversal_tried_[tried] = 1;
+        joint_bound_(e) *= j.mu_static / joint_mu_(e);
+        joint_mu_(e) = j.mu_static;
+        again = retrying = true;
+        continue;
+      }
       if (joint_mu_(e) == j.mu_kinetic || std::abs(rate(e)) <= options_.stick_velocity) continue;
       joint_bound_(e) *= j.mu_kinetic / joint_mu_(e);
       joint_mu_(e) = j.mu_kinetic;

@@ -29,7 +29,13 @@
 /// a stuck one breaks away when μs P_n is not enough: the set-valued law with stiction, to
 /// O(h) in the event times. A velocity reversal inside a step ends that step at rest, and the
 /// next breaks away: one step of stick between the two slip directions (Dupont's problem has
-/// such reversals), which the events report as the reversal (below).
+/// such reversals), which the events report as the reversal (below). A contact (or joint,
+/// "lemke" solver) that slipped in the last step and whose sliding velocity changes sign with
+/// μk passed through rest inside the step, where μs acts: it is solved again with μs, and
+/// keeps that solution if it sticks, else (or if the joints' bounds do not converge with μs,
+/// as at an impact) goes back to μk. Without this a mechanism that comes to rest where it
+/// needs more than μk but no more than μs to hold slid on whenever the crossing fell early in
+/// a step (Blajer's Example 1 with friction everywhere, at h = 1e-4 s).
 ///
 /// Solvers: "lemke" writes the exact 4-per-contact LCP of friction_to_lcp.hpp into a
 /// workspace sized once (one problem and one LemkeSolver per active-set size, created at
@@ -228,6 +234,7 @@ class MoreauJeanStepper {
   Eigen::VectorXd joint_bound_, bound_before_, joint_mu_, joint_tau_, joint_reaction_, joint_rate_, joint_lambda_,
       step_dv_, step_impulse_;
   std::vector<int> joint_slipped_;
+  std::vector<char> reversal_tried_;  // per contact, then joint: re-solved with μs in this step
   bool joint_reaction_known_ = false;
   double last_h_ = 0.0;
   long joint_iterations_ = 0;
