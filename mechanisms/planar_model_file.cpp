@@ -128,6 +128,10 @@ class Loader {
   void forces(const YAML::Node& n);
   void contact(const YAML::Node& n, const std::string& path, const std::string& type);
   void friction(const YAML::Node& n, const std::string& path, double& mu_static, double& mu_kinetic) const;
+  /// A `friction:` / `pin_friction:` map {radius, mu_static, mu_kinetic (or mu)} read into
+  /// `f` (its name and joint or slot set) and added to the joint frictions.
+  void jointFriction(const YAML::Node& n, const std::string& path, dynamics::RevoluteFriction f,
+                     const char* radius_meaning);
   void initial(const YAML::Node& n, const YAML::Node& model);
 
   std::string file_;
@@ -328,6 +332,18 @@ void Loader::bodies(const YAML::Node& n) {
   }
 }
 
+void Loader::jointFriction(const YAML::Node& n, const std::string& path, dynamics::RevoluteFriction f,
+                           const char* radius_meaning) {
+  requireMap(n, path, "a map with radius, mu_static, mu_kinetic (or mu)");
+  checkKeys(n, path, {"radius", "mu", "mu_static", "mu_kinetic"});
+  required(n, path, "radius", radius_meaning);
+  f.radius = numberAtLeast(n, path, "radius", 0.0, 0.0, true);
+  friction(n, path, f.mu_static, f.mu_kinetic);
+  s_.joint_friction.push_back(std::move(f));
+  friction_lines_.push_back(lineOf(n));
+  friction_paths_.push_back(path);
+}
+
 void Loader::friction(const YAML::Node& n, const std::string& path, double& mu_static, double& mu_kinetic) const {
   const bool both = n["mu"].IsDefined(), s = n["mu_static"].IsDefined(), k = n["mu_kinetic"].IsDefined();
   if (both && (s || k)) fail(n["mu"], path + ".mu", "give either mu (both coefficients) or mu_static and mu_kinetic");
@@ -386,18 +402,10 @@ void Loader::joints(const YAML::Node& n) {
     else if (type == "point_on_line") index = s_.model.addPointOnLine(bi, si, u, bj, sj, name);
     else index = s_.model.addFixed(bi, si, bj, sj, theta0, name);
     if (const YAML::Node f = j["friction"]; f.IsDefined()) {
-      const std::string fpath = path + ".friction";
-      requireMap(f, fpath, "a map with radius, mu_static, mu_kinetic (or mu)");
-      checkKeys(f, fpath, {"radius", "mu", "mu_static", "mu_kinetic"});
       dynamics::RevoluteFriction rf;
       rf.name = name;
       rf.joint = index;
-      required(f, fpath, "radius", "the journal radius [m] > 0 (the friction torque's lever arm)");
-      rf.radius = numberAtLeast(f, fpath, "radius", 0.0, 0.0, true);
-      friction(f, fpath, rf.mu_static, rf.mu_kinetic);
-      s_.joint_friction.push_back(rf);
-      friction_lines_.push_back(lineOf(f));
-      friction_paths_.push_back(fpath);
+      jointFriction(f, path + ".friction", rf, "the journal radius [m] > 0 (the friction torque's lever arm)");
     }
     });
   }
@@ -654,17 +662,10 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     const std::string fpath = path + ".pin_friction";
     if (rc.normal != RigidContact::Normal::kBilateral || rc.radius != 0.0)
       fail(f, fpath, "a pin turns in a slot: only on a bilateral contact of a point (normal: bilateral, radius 0)");
-    requireMap(f, fpath, "a map with radius, mu_static, mu_kinetic (or mu)");
-    checkKeys(f, fpath, {"radius", "mu", "mu_static", "mu_kinetic"});
     dynamics::RevoluteFriction pin;
     pin.name = rc.name + ".pin";
     pin.slot = int(s_.contacts.size());
-    required(f, fpath, "radius", "the pin's radius [m] > 0 (the friction torque's lever arm)");
-    pin.radius = numberAtLeast(f, fpath, "radius", 0.0, 0.0, true);
-    friction(f, fpath, pin.mu_static, pin.mu_kinetic);
-    s_.joint_friction.push_back(pin);
-    friction_lines_.push_back(lineOf(f));
-    friction_paths_.push_back(fpath);
+    jointFriction(f, fpath, pin, "the pin's radius [m] > 0 (the friction torque's lever arm)");
   }
   s_.contacts.push_back(std::move(rc));
   contact_lines_.push_back(lineOf(c));
