@@ -224,7 +224,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                                     specs.front().label + " writes " + cols + ")");
       }
     }
-  } else if (!sc.model) {  // the built-in's own choice, where the runs write it
+  } else if (sc.builtin) {  // the built-in's own choice, where the runs write it
     for (const auto& o : mechanisms::rigidScenarioInfo(sc.name).compare_outputs)
       if (std::find(first_columns.begin(), first_columns.end(), o) != first_columns.end()) outputs.push_back(o);
   }
@@ -313,7 +313,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                       {"png", (fs::path(dir) / (f + ".png")).string()},
                       {"svg", (fs::path(dir) / (f + ".svg")).string()}});
     out << nlohmann::json{{"scenario", argument},
-                          {"built_in", sc.model ? std::string() : sc.name},
+                          {"built_in", sc.builtin ? sc.name : std::string()},
                           {"status", all_ok && plot_failures.empty() ? "ok" : "failed"},
                           {"out_dir", dir},
                           {"reference", results.front().spec.label},

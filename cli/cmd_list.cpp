@@ -1,11 +1,11 @@
 // stickslip list: the built-in scenarios with one line each and the methods they run with.
 #include <iomanip>
 #include <ostream>
-#include <stdexcept>
 
 #include "cli/command.hpp"
+#include "mechanisms/builtin_models.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
-#include "mechanisms/scenario_data.hpp"
+#include "mechanisms/run_scenario.hpp"
 
 namespace stickslip::cli {
 namespace {
@@ -15,15 +15,13 @@ void declare(po::options_description&, po::positional_options_description&) {}
 int run(const po::variables_map&, std::ostream& out, std::ostream&) {
   out << "scenario (methods)\n";
   for (const auto& s : mechanisms::rigidScenarios()) {
-    bool minimal = true;  // the minimal form takes it, by its own judgement
-    try {
-      mechanisms::buildMinimalForm(s.name, mechanisms::defaultScenarioData(s.name));
-    } catch (const std::invalid_argument&) {
-      minimal = false;
-    }
+    // The minimal form takes it, by its own judgement.
+    const bool minimal =
+        mechanisms::routeRefusal(mechanisms::loadScenario(s.name), mechanisms::Route::kMinimalForm).empty();
     out << "  " << std::left << std::setw(22) << s.name
         << (s.moreau_jean ? "event-driven, moreau-jean, penalty" : "event-driven, penalty")
         << (minimal ? ", minimal-form" : "") << "\n      " << s.summary << "\n";
+    if (const auto* f = mechanisms::builtinModelFile(s.name)) out << "      model file: " << f->path << "\n";
   }
   out << "\nstickslip show NAME prints a scenario as a file to edit and run.\n";
   return kExitOk;

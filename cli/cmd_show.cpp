@@ -17,7 +17,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
 
 int show(const po::variables_map& vm, std::ostream& out, std::ostream&) {
   mechanisms::Scenario s = mechanisms::loadScenario(vm["scenario"].as<std::string>());
-  if (s.model)
+  if (s.model && !s.builtin)
     throw std::invalid_argument(s.source + ": describes a mechanism of its own (model:); the file itself is its "
                                 "description (show prints the built-in scenarios)");
   if (vm.count("set")) mechanisms::applySettings(s, vm["set"].as<std::vector<std::string>>());

@@ -1,5 +1,7 @@
 #include "mechanisms/belt.hpp"
 
+#include "mechanisms/builtin_models.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -146,27 +148,14 @@ PenaltyRun simulateBeltPenalty(const Belt& b, const dynamics::FrictionLaw& law,
 
 dynamics::RigidScenario beltRigid(const Belt& b) {
   b.validate();
-  dynamics::RigidScenario s;
-  s.name = "belt";
-  const dynamics::BodyIndex block = s.model.addBody("block", b.mass, b.mass * 0.01);
-  s.model.setGravity({0.0, -b.gravity});
-  const double k = b.stiffness;
-  s.model.addGeneralizedForce([k](double, const Eigen::Ref<const Eigen::VectorXd>& q,
-                                  const Eigen::Ref<const Eigen::VectorXd>&,
-                                  Eigen::Ref<Eigen::VectorXd> f) { f(0) -= k * q(0); });
-  dynamics::RigidContact c;
-  c.name = "block-belt";
-  c.body_i = block;
-  c.body_j = dynamics::kGround;
-  c.mu_static = b.mu_static;
-  c.mu_kinetic = b.mu_kinetic;
-  const double vb = b.belt_speed;
-  c.surface_speed = [vb](double) { return vb; };
-  c.surface_acceleration = [](double) { return 0.0; };
-  s.contacts.push_back(c);
-  s.q0 = Eigen::VectorXd::Zero(3);
-  s.v0 = Eigen::Vector3d(vb, 0.0, 0.0);
-  return s;
+  return builtinModel("belt", {{"mass", b.mass}, {"belt_speed", b.belt_speed}, {"stiffness", b.stiffness},
+                               {"gravity", b.gravity}, {"mu_static", b.mu_static}, {"mu_kinetic", b.mu_kinetic}});
+}
+
+Belt beltOf(const dynamics::RigidScenario& s) {
+  return {.mass = modelParameter(s, "mass"), .belt_speed = modelParameter(s, "belt_speed"),
+          .stiffness = modelParameter(s, "stiffness"), .gravity = modelParameter(s, "gravity"),
+          .mu_static = modelParameter(s, "mu_static"), .mu_kinetic = modelParameter(s, "mu_kinetic")};
 }
 
 }  // namespace stickslip::mechanisms

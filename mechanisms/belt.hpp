@@ -43,11 +43,14 @@ struct BeltCycle {
 };
 BeltCycle beltClosedForm(const Belt& belt);
 
-/// The belt as a planar model for the nonsmooth formulations: one body (the block, a point
-/// mass resting at y = 0 under gravity −y, inertia m·(0.1 m)²), the spring as the generalized
+/// The built-in belt (mechanisms/scenarios/belt.yaml) with these values: one body (the block,
+/// a point mass resting at y = 0 under gravity −y, inertia m·(0.1 m)²), the spring as the
 /// force −k x, and one unilateral contact of its centre with the ground line y = 0 whose
 /// surface moves at v_b along t = +x, with μs and μk. q0 = 0, v0 = (v_b, 0, 0).
 dynamics::RigidScenario beltRigid(const Belt& belt);
+/// The values of a mechanism loaded from belt.yaml (its parameters); throws
+/// std::invalid_argument when it lacks one.
+Belt beltOf(const dynamics::RigidScenario& s);
 
 /// Regularized (penalty) route: the equation above with a smooth or dynamic friction law,
 /// integrated as an ODE in (x, ẋ, internal states of the law).

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "mechanisms/builtin_models.hpp"
+
 namespace stickslip::mechanisms {
 namespace {
 
@@ -31,22 +33,10 @@ void BouncingBall::validate() const {
 
 dynamics::RigidScenario bouncingBall(const BouncingBall& d) {
   d.validate();
-  dynamics::RigidScenario s;
-  s.name = "bouncing-ball";
-  const auto ball = s.model.addBody("ball", d.mass, 0.5 * d.mass * d.radius * d.radius);
-  s.model.setGravity(Eigen::Vector2d(0.0, -d.gravity));
-  dynamics::RigidContact c;
-  c.name = "ball-floor";
-  c.body_i = ball;
-  c.body_j = dynamics::kGround;
-  c.radius = d.radius;  // the disk's centre against the line y = 0
-  c.restitution = d.restitution;
-  c.mu_static = d.mu_static;
-  c.mu_kinetic = d.mu_kinetic;
-  s.contacts.push_back(c);
-  s.q0 = Eigen::Vector3d(0.0, d.height, 0.0);
-  s.v0 = Eigen::Vector3d(d.velocity_x, d.velocity_y, d.spin);
-  return s;
+  return builtinModel("ball", {{"radius", d.radius}, {"mass", d.mass}, {"gravity", d.gravity},
+                               {"restitution", d.restitution}, {"mu_static", d.mu_static},
+                               {"mu_kinetic", d.mu_kinetic}, {"height", d.height}, {"velocity_x", d.velocity_x},
+                               {"velocity_y", d.velocity_y}, {"spin", d.spin}});
 }
 
 }  // namespace stickslip::mechanisms

@@ -27,6 +27,7 @@ struct BouncingBall {
   void validate() const;
 };
 
+/// The built-in ball (mechanisms/scenarios/ball.yaml) with these values.
 dynamics::RigidScenario bouncingBall(const BouncingBall& data = {});
 
 }  // namespace stickslip::mechanisms

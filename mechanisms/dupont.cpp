@@ -1,5 +1,6 @@
 #include "mechanisms/dupont.hpp"
 
+#include "mechanisms/builtin_models.hpp"
 #include "mechanisms/coulomb_reference.hpp"
 
 #include <cmath>
@@ -20,25 +21,17 @@ void Dupont::validate() const {
 
 dynamics::RigidScenario dupontRigid(const Dupont& d) {
   d.validate();
-  dynamics::RigidScenario s;
-  s.name = "dupont";
-  const auto m1 = s.model.addBody("m1", d.m1, d.m1 * 1e-4);
-  const auto m2 = s.model.addBody("m2", d.m2, d.m2 * 1e-4);
-  s.model.addTranslational(dynamics::kGround, {0.0, 0.0}, {0.0, 1.0}, m2, {0.0, 0.0}, 0.0, "guide");
-  const double a1 = d.f1_amplitude, w1 = d.f1_frequency, a2 = d.f2_amplitude, w2 = d.f2_frequency;
-  s.model.addAppliedForce(m1, {0.0, 0.0}, [a1, w1](double t) { return Eigen::Vector2d(a1 * std::sin(w1 * t), 0.0); });
-  s.model.addAppliedForce(m2, {0.0, 0.0}, [a2, w2](double t) { return Eigen::Vector2d(0.0, a2 * std::cos(w2 * t)); });
-  dynamics::RigidContact slot;
-  slot.name = "slot";
-  slot.normal = dynamics::RigidContact::Normal::kBilateral;
-  slot.body_i = m1;
-  slot.body_j = m2;
-  slot.mu_static = d.mu_static;
-  slot.mu_kinetic = d.mu_kinetic;
-  s.contacts.push_back(slot);
-  s.q0 = Eigen::VectorXd::Zero(6);
-  s.v0 = Eigen::VectorXd::Zero(6);
-  return s;
+  return builtinModel("dupont", {{"m1", d.m1}, {"m2", d.m2}, {"f1_amplitude", d.f1_amplitude},
+                                 {"f1_frequency", d.f1_frequency}, {"f2_amplitude", d.f2_amplitude},
+                                 {"f2_frequency", d.f2_frequency}, {"mu_static", d.mu_static},
+                                 {"mu_kinetic", d.mu_kinetic}});
+}
+
+Dupont dupontOf(const dynamics::RigidScenario& s) {
+  return {.m1 = modelParameter(s, "m1"), .m2 = modelParameter(s, "m2"),
+          .f1_amplitude = modelParameter(s, "f1_amplitude"), .f1_frequency = modelParameter(s, "f1_frequency"),
+          .f2_amplitude = modelParameter(s, "f2_amplitude"), .f2_frequency = modelParameter(s, "f2_frequency"),
+          .mu_static = modelParameter(s, "mu_static"), .mu_kinetic = modelParameter(s, "mu_kinetic")};
 }
 
 std::vector<std::pair<double, std::string>> dupontReference(const Dupont& d, double t_end) {

@@ -6,7 +6,7 @@
 /// inertial one, N = m1 F2 / (m1 + m2), which changes sign with F2: friction is bounded by
 /// μ |N| and the slot's wall that carries the load switches.
 ///
-/// As a planar model: body m2 on a translational joint with the ground along y; body m1 with
+/// As a planar model (mechanisms/scenarios/dupont.yaml): body m2 on a translational joint with the ground along y; body m1 with
 /// a bilateral frictional contact of its centre on the slot line (x axis of m2). Both are
 /// point masses (small inertias; no torque acts). Starts at rest at the origin.
 
@@ -26,7 +26,11 @@ struct Dupont {
   void validate() const;  ///< throws std::invalid_argument
 };
 
+/// The built-in dupont (mechanisms/scenarios/dupont.yaml) with these values.
 dynamics::RigidScenario dupontRigid(const Dupont& d);
+/// The values of a mechanism loaded from dupont.yaml; throws std::invalid_argument when it
+/// lacks one.
+Dupont dupontOf(const dynamics::RigidScenario& s);
 
 /// Mode changes of m1 up to t_end by coulombReference (coulomb_reference.hpp), with
 /// f = F1 and N = m1 |F2| / (m1 + m2): (t, "stick" | "slip+" | "slip-"), slip± meaning ẋ ≷ 0.

@@ -1,5 +1,6 @@
 #include "mechanisms/incline.hpp"
 
+#include "mechanisms/builtin_models.hpp"
 #include "mechanisms/coulomb_reference.hpp"
 
 #include <cmath>
@@ -15,50 +16,30 @@ void Incline::validate() const {
   else if (!(gravity >= 0.0)) os << "gravity >= 0, got " << gravity;
   else if (!(mu_kinetic >= 0.0) || !(mu_static >= mu_kinetic))
     os << "0 <= mu_kinetic <= mu_static, got " << mu_kinetic << ", " << mu_static;
+  else if (!(push_frequency > 0.0 && std::isfinite(push_amplitude)))
+    os << "push_frequency > 0 and a finite push_amplitude, got " << push_frequency << ", " << push_amplitude;
   if (!os.str().empty()) throw std::invalid_argument("Incline: expected " + os.str());
 }
 
 dynamics::RigidScenario inclineRigid(const Incline& in) {
   in.validate();
-  dynamics::RigidScenario s;
-  s.name = "incline";
-  const auto block = s.model.addBody("block", in.mass, in.mass * 1e-2);
-  s.model.setGravity({0.0, -in.gravity});
-  const Eigen::Vector2d up(std::cos(in.angle), std::sin(in.angle));
-  if (in.push) {
-    auto push = in.push;
-    s.model.addAppliedForce(block, {0.0, 0.0}, [push, up](double t) -> Eigen::Vector2d { return push(t) * up; });
-  }
-  dynamics::RigidContact c;
-  c.name = "block-slope";
-  c.body_i = block;
-  c.geometry.line_normal_on_j = Eigen::Vector2d(-up.y(), up.x());
-  c.mu_static = in.mu_static;
-  c.mu_kinetic = in.mu_kinetic;
-  s.contacts.push_back(c);
-  s.q0 = Eigen::VectorXd::Zero(3);
-  s.v0 = Eigen::VectorXd::Zero(3);
-  return s;
+  return builtinModel("incline", {{"mass", in.mass}, {"angle", in.angle}, {"gravity", in.gravity},
+                                  {"mu_static", in.mu_static}, {"mu_kinetic", in.mu_kinetic},
+                                  {"push_amplitude", in.push_amplitude}, {"push_frequency", in.push_frequency}});
 }
 
-Incline pushedIncline(const PushedIncline& p) {
-  Incline in;
-  in.mass = p.mass;
-  in.angle = p.angle;
-  in.gravity = p.gravity;
-  in.mu_static = p.mu_static;
-  in.mu_kinetic = p.mu_kinetic;
-  in.push = [a = p.push_amplitude, w = p.push_frequency](double t) { return a * std::sin(w * t); };
-  return in;
+Incline inclineOf(const dynamics::RigidScenario& s) {
+  return {.mass = modelParameter(s, "mass"), .angle = modelParameter(s, "angle"),
+          .gravity = modelParameter(s, "gravity"), .mu_static = modelParameter(s, "mu_static"),
+          .mu_kinetic = modelParameter(s, "mu_kinetic"), .push_amplitude = modelParameter(s, "push_amplitude"),
+          .push_frequency = modelParameter(s, "push_frequency")};
 }
 
-std::vector<std::pair<double, std::string>> pushedInclineReference(double t_end,
-                                                                   const PushedIncline& p) {
-  const Incline in = pushedIncline(p);
+std::vector<std::pair<double, std::string>> inclineReference(double t_end, const Incline& in) {
   in.validate();
   const double down = in.mass * in.gravity * std::sin(in.angle);
   const double n = in.mass * in.gravity * std::cos(in.angle);
-  const double a = p.push_amplitude, w = p.push_frequency;
+  const double a = in.push_amplitude, w = in.push_frequency;
   CoulombCoordinate c;
   c.mass = in.mass;
   c.mu_static = in.mu_static;

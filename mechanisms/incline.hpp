@@ -5,7 +5,6 @@
 /// The block is a point mass whose centre touches the slope line through the origin
 /// (unilateral contact, normal (−sin α, cos α), tangent up the slope).
 
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,30 +13,26 @@
 
 namespace stickslip::mechanisms {
 
+/// The built-in `incline` (mechanisms/scenarios/incline.yaml): α = 0.2 rad, μs = 0.4, μk = 0.3,
+/// pushed along the slope by P(t) = P0 sin(Ω t) with P0 = 8 N, Ω = 2 rad/s.
 struct Incline {
   double mass = 1.0;         ///< [kg], > 0
-  double angle = 0.3;        ///< α [rad], in (−π/2, π/2)
+  double angle = 0.2;        ///< α [rad], in (−π/2, π/2)
   double gravity = 9.81;     ///< [m/s²], ≥ 0
   double mu_static = 0.4, mu_kinetic = 0.3;
-  /// Push along the slope P(t) [N], up the slope positive; empty: none.
-  std::function<double(double)> push;
+  double push_amplitude = 8.0;  ///< P0 [N], up the slope positive; 0: no push
+  double push_frequency = 2.0;  ///< Ω [rad/s], > 0
   void validate() const;  ///< throws std::invalid_argument
 };
 
-dynamics::RigidScenario inclineRigid(const Incline& incline);
+/// The built-in incline with these values.
+dynamics::RigidScenario inclineRigid(const Incline& incline = {});
+/// The values of a mechanism loaded from incline.yaml; throws std::invalid_argument when it
+/// lacks one.
+Incline inclineOf(const dynamics::RigidScenario& s);
 
-/// The built-in `incline` scenario: α = 0.2 rad, μs = 0.4, μk = 0.3, pushed along the slope
-/// by P(t) = P0 sin(Ω t) with P0 = 8 N, Ω = 2 rad/s.
-struct PushedIncline {
-  double mass = 1.0, angle = 0.2, gravity = 9.81;
-  double mu_static = 0.4, mu_kinetic = 0.3;
-  double push_amplitude = 8.0;  ///< P0 [N]
-  double push_frequency = 2.0;  ///< Ω [rad/s]
-};
-Incline pushedIncline(const PushedIncline& p = {});
-/// Mode changes of pushedIncline(p) up to t_end by coulombReference (f = P − m g sin α,
-/// N = m g cos α); slip+ is up the slope.
-std::vector<std::pair<double, std::string>> pushedInclineReference(double t_end,
-                                                                   const PushedIncline& p = {});
+/// Mode changes up to t_end by coulombReference (f = P − m g sin α, N = m g cos α); slip+ is
+/// up the slope.
+std::vector<std::pair<double, std::string>> inclineReference(double t_end, const Incline& incline = {});
 
 }  // namespace stickslip::mechanisms

@@ -101,6 +101,12 @@ class Loader {
   std::string scalar(const YAML::Node& n, const std::string& path) const;
   std::shared_ptr<Expression> expression(const YAML::Node& n, const std::string& path, Vars vars) const;
   double number(const YAML::Node& n, const std::string& path) const;
+  /// The expression at `n` as written, with its value `x` when it is not a plain number.
+  static std::string valueText(const YAML::Node& n, double x) {
+    std::ostringstream os;
+    os << x;
+    return n.Scalar() == os.str() ? os.str() : n.Scalar() + " = " + os.str();
+  }
   double number(const YAML::Node& parent, const std::string& path, const std::string& key, double fallback) const;
   double numberAtLeast(const YAML::Node& parent, const std::string& path, const std::string& key, double fallback,
                        double low, bool strict) const;
@@ -312,11 +318,12 @@ void Loader::bodies(const YAML::Node& n) {
     const std::string path = "model.bodies[" + std::to_string(k) + "]";
     checkKeys(b, path, keys);
     const double mass = number(required(b, path, "mass", "the mass [kg] > 0"), path + ".mass");
-    if (!(mass > 0.0)) fail(b["mass"], path + ".mass", "expected a mass > 0 [kg], got " + b["mass"].Scalar());
+    if (!(mass > 0.0)) fail(b["mass"], path + ".mass", "expected a mass > 0 [kg], got " + valueText(b["mass"], mass));
     const double inertia = number(required(b, path, "inertia", "the moment of inertia about the centroid [kg m^2] > 0"),
                                   path + ".inertia");
     if (!(inertia > 0.0))
-      fail(b["inertia"], path + ".inertia", "expected a moment of inertia > 0 [kg m^2], got " + b["inertia"].Scalar());
+      fail(b["inertia"], path + ".inertia",
+           "expected a moment of inertia > 0 [kg m^2], got " + valueText(b["inertia"], inertia));
     item(b, path, [&] { s_.model.addBody(body_names_[k], mass, inertia); });
     for (const char* key : {"position", "velocity"}) {
       const YAML::Node p = b[key];
@@ -617,7 +624,7 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     rc.restitution = number(c["restitution"], path + ".restitution");
     if (!(rc.restitution >= 0.0 && rc.restitution <= 1.0))
       fail(c["restitution"], path + ".restitution", "expected a coefficient of restitution in [0, 1], got " +
-                                                        c["restitution"].Scalar());
+                                                        valueText(c["restitution"], rc.restitution));
   }
   friction(c, path, rc.mu_static, rc.mu_kinetic);
   if (c["impact_velocity"].IsDefined() && rc.normal != RigidContact::Normal::kCompliant)
@@ -791,6 +798,7 @@ dynamics::RigidScenario Loader::load(const YAML::Node& model) {
          << " m < 0 at t = 0; move the bodies apart in their positions (or make the contact compliant)";
     fail(contact_lines_[found->first], contact_paths_[found->first], os.str());
   }
+  s_.parameters = parameters_;
   return std::move(s_);
 }
 
@@ -804,7 +812,8 @@ dynamics::RigidScenario loadPlanarModel(const YAML::Node& model, std::string_vie
   }
 }
 
-dynamics::RigidScenario loadPlanarModelText(std::string_view text, std::string_view file) {
+dynamics::RigidScenario loadPlanarModelText(std::string_view text, std::string_view file,
+                                            const std::vector<ParameterValue>& values) {
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
@@ -814,7 +823,33 @@ dynamics::RigidScenario loadPlanarModelText(std::string_view text, std::string_v
     throw InputError(located(file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "YAML error: " + e.msg));
   }
   if (!root.IsMap()) throw InputError(located(file, lineOf(root), "", "expected a map with the key model"));
-  return loadPlanarModel(root["model"], file);
+  if (values.empty()) return loadPlanarModel(root["model"], file);
+  YAML::Node constants = root["model"]["parameters"];
+  std::vector<std::string> names;
+  if (constants.IsMap())
+    for (const auto& kv : constants) names.push_back(kv.first.Scalar());
+  for (const ParameterValue& v : values) {
+    if (std::find(names.begin(), names.end(), v.name) == names.end()) {
+      std::string all;
+      for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+      throw InputError(located(v.origin, v.line, v.key,
+                               "no such parameter in " + std::string(file) + didYouMean(v.name, names) +
+                                   " (it has: " + all + ")"));
+    }
+    constants[v.name] = v.value;
+  }
+  try {
+    return loadPlanarModel(root["model"], file);
+  } catch (const InputError& e) {
+    // Located where the value was given: the one the message names, else the only one.
+    const std::string what = e.what();
+    const ParameterValue* blamed = values.size() == 1 ? &values.front() : nullptr;
+    for (const ParameterValue& v : values)
+      if (what.find("model.parameters." + v.name + ":") != std::string::npos) blamed = &v;
+    if (!blamed) throw;
+    throw InputError(located(blamed->origin, blamed->line, blamed->key,
+                             "the value " + blamed->value + " is rejected by " + what));
+  }
 }
 
 dynamics::RigidScenario loadPlanarModelFile(const std::string& path) {

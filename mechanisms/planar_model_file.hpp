@@ -62,6 +62,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 
@@ -74,10 +75,22 @@ namespace stickslip::mechanisms {
 /// The `model:` node of a parsed YAML document. `file` labels the errors. Throws InputError.
 dynamics::RigidScenario loadPlanarModel(const YAML::Node& model, std::string_view file);
 
+/// A value given from outside the file for one of its model.parameters (--set, a scenario
+/// file's `parameters:`); `origin`, `line` and `key` locate it in an error.
+struct ParameterValue {
+  std::string name;   ///< the parameter's name
+  std::string value;  ///< an expression, as written
+  std::string origin;
+  int line = 0;
+  std::string key;    ///< as the user wrote it, e.g. "parameters.mass"
+};
+
 /// YAML text whose top-level key `model` describes the mechanism (other top-level keys are
-/// the scenario file's and are not looked at). `file` labels the errors. Throws InputError,
-/// also for a YAML syntax error.
-dynamics::RigidScenario loadPlanarModelText(std::string_view text, std::string_view file);
+/// the scenario file's and are not looked at), with `values` in place of those parameters.
+/// `file` labels the errors. Throws InputError, also for a YAML syntax error and for a value
+/// of a parameter the model does not have.
+dynamics::RigidScenario loadPlanarModelText(std::string_view text, std::string_view file,
+                                            const std::vector<ParameterValue>& values = {});
 
 /// As loadPlanarModelText for the contents of the file at `path`.
 dynamics::RigidScenario loadPlanarModelFile(const std::string& path);

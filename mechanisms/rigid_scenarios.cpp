@@ -2,12 +2,9 @@
 
 #include <stdexcept>
 
-#include "mechanisms/belt.hpp"
 #include "mechanisms/blajer.hpp"
-#include "mechanisms/bouncing_ball.hpp"
-#include "mechanisms/dupont.hpp"
+#include "mechanisms/builtin_models.hpp"
 #include "mechanisms/flores_compliant.hpp"
-#include "mechanisms/incline.hpp"
 #include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/muvengei.hpp"
 #include "mechanisms/muvengei_analysis.hpp"
@@ -121,13 +118,10 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
                                 "' has set-valued Coulomb friction only (a choice of friction and "
                                 "the ideal joint exist for zheng-torque, zheng-rheonomic, "
                                 "zheng-equilibrium; the ideal joint also for muvengei-lugre)");
-  if (name == "belt") return beltRigid(scenarioDataOf<Belt>(data, name));
-  if (name == "dupont") return dupontRigid(scenarioDataOf<Dupont>(data, name));
+  if (builtinModelFile(name)) return builtinModel(name);
   if (name == "flores-translational") return floresTranslationalCompliant(scenarioDataOf<FloresCompliant>(data, name));
   if (name.starts_with("journal-bearing")) return journalBearingRigid(scenarioDataOf<JournalBearing>(data, name));
   if (name == "roller-crank") return rollerCrankRigid(scenarioDataOf<RollerCrank>(data, name));
-  if (name == "ball") return bouncingBall(scenarioDataOf<BouncingBall>(data, name));
-  if (name == "incline") return inclineRigid(pushedIncline(scenarioDataOf<PushedIncline>(data, name)));
   if (name == "blajer-1") return blajer1Rigid(scenarioDataOf<Blajer1>(data, name));
   if (name == "blajer-2") return blajer2Rigid(scenarioDataOf<Blajer2>(data, name));
   // Zheng et al.'s cases: no friction, modified Coulomb, Coulomb with μ = μs, and Coulomb

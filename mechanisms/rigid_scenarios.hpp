@@ -53,7 +53,8 @@ struct RigidScenarioInfo {
 const std::vector<RigidScenarioInfo>& rigidScenarios();
 /// Throws std::invalid_argument naming the valid scenarios for an unknown name.
 const RigidScenarioInfo& rigidScenarioInfo(std::string_view name);
-/// Builds the scenario from `data` (its defaultScenarioData or a scenario file's). For the
+/// Builds the scenario from `data` (its defaultScenarioData or a scenario file's); a built-in
+/// model file (builtin_models.hpp) with its own values (a Scenario's model holds the user's). For the
 /// zheng-* scenarios, `friction` chooses the clearance joint's friction — "coulomb-stiction"
 /// (dry, set-valued, μ < μs; their default), "coulomb" (dry, μs = μ), "ambrosio" (Zheng's
 /// modified Coulomb, regularized) or "none" — and `ideal` replaces the clearance joint by an

@@ -159,7 +159,7 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   p.scenario = &scenario;
   p.settings = std::move(settings);
   const RunSettings& o = p.settings;
-  p.info = scenario.model ? modelInfo(scenario) : rigidScenarioInfo(scenario.name);
+  p.info = scenario.builtin ? rigidScenarioInfo(scenario.name) : modelInfo(scenario);
   p.route = o.route.value_or(parseRoute(p.info.default_method));
   p.t_end = o.t_end.value_or(p.info.t_end);
   for (const auto& [name, x] : {std::pair{"--t-end", o.t_end}, {"--dt", o.dt}, {"--tolerance", o.tolerance}})
@@ -178,10 +178,12 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   }
   if (o.integrator && *o.integrator != "bdf" && *o.integrator != "rk4")
     throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + *o.integrator + "'");
-  if (scenario.model && o.ideal) throw std::invalid_argument("--ideal: a model file states its joints itself");
+  if (scenario.model && o.ideal)
+    throw std::invalid_argument("--ideal: '" + scenario.name + "' is a model file, which states its joints itself "
+                                "(the built-ins with a clearance joint to make ideal: zheng-*, muvengei-lugre)");
   if (scenario.model && p.route != Route::kPenalty && o.friction)
-    throw std::invalid_argument("--friction: the law of the penalty route; a model file states its "
-                                "set-valued friction itself");
+    throw std::invalid_argument("--friction: the law of the penalty route; '" + scenario.name +
+                                "' is a model file, which states its set-valued friction itself");
 
   if (p.route == Route::kMinimalForm) {
     p.minimal = std::make_unique<dynamics::MinimalFormModel>(

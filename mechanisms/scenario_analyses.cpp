@@ -39,17 +39,17 @@ Analysis modeReference(const std::vector<dynamics::ModeChange>& reference, const
 
 std::optional<Analysis> beltExactChanges(const Scenario& s, const ScenarioRun& run) {
   std::vector<dynamics::ModeChange> ref;
-  for (const auto& [t, kind] : beltClosedForm(std::get<Belt>(s.data)).events(run.result.t_end))
+  for (const auto& [t, kind] : beltClosedForm(beltOf(*s.model)).events(run.result.t_end))
     ref.emplace_back(t, kind == "stick" ? "stick" : "slip-");  // the block falls behind the belt
   return modeReference(ref, run);
 }
 
 std::optional<Analysis> dupontExactChanges(const Scenario& s, const ScenarioRun& run) {
-  return modeReference(dupontReference(std::get<Dupont>(s.data), run.result.t_end), run);
+  return modeReference(dupontReference(dupontOf(*s.model), run.result.t_end), run);
 }
 
 std::optional<Analysis> inclineExactChanges(const Scenario& s, const ScenarioRun& run) {
-  return modeReference(pushedInclineReference(run.result.t_end, std::get<PushedIncline>(s.data)), run);
+  return modeReference(inclineReference(run.result.t_end, inclineOf(*s.model)), run);
 }
 
 std::optional<Analysis> zhengCrankHold(const Scenario& s, const ScenarioRun& run) {

@@ -10,7 +10,7 @@
 namespace stickslip::mechanisms {
 
 /// The run's stick/slip changes matched one to one against the closed form (belt: beltClosedForm)
-/// or the independent reference (dupont: dupontReference, incline: pushedInclineReference):
+/// or the independent reference (dupont: dupontReference, incline: inclineReference):
 /// JSON `reference` {events, matched, max_time_error}.
 std::optional<Analysis> beltExactChanges(const Scenario& s, const ScenarioRun& run);
 std::optional<Analysis> dupontExactChanges(const Scenario& s, const ScenarioRun& run);

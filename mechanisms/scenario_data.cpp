@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "mechanisms/builtin_models.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 
 namespace stickslip::mechanisms {
@@ -18,49 +19,6 @@ template <class... F>
 Overloaded(F...) -> Overloaded<F...>;  // clang before 17 deduces no aggregate
 
 std::vector<P> parametersOf(std::monostate&) { return {}; }
-
-std::vector<P> parametersOf(Belt& b) {
-  return {{"mass", &b.mass, R::kPositive, "block mass m [kg]"},
-          {"belt_speed", &b.belt_speed, R::kPositive, "belt speed v_b [m/s]"},
-          {"stiffness", &b.stiffness, R::kPositive, "spring stiffness k [N/m]"},
-          {"gravity", &b.gravity, R::kPositive, "g [m/s^2]"},
-          {"mu_static", &b.mu_static, R::kNonNegative, "static friction coefficient (set-valued law and closed form)"},
-          {"mu_kinetic", &b.mu_kinetic, R::kNonNegative, "kinetic friction coefficient"}};
-}
-
-std::vector<P> parametersOf(Dupont& d) {
-  return {{"m1", &d.m1, R::kPositive, "mass 1 [kg]"},
-          {"m2", &d.m2, R::kPositive, "mass 2 [kg]"},
-          {"f1_amplitude", &d.f1_amplitude, R::kAny, "F1 = f1_amplitude sin(f1_frequency t) [N]"},
-          {"f1_frequency", &d.f1_frequency, R::kAny, "[rad/s]"},
-          {"f2_amplitude", &d.f2_amplitude, R::kAny, "F2 = f2_amplitude cos(f2_frequency t) [N]"},
-          {"f2_frequency", &d.f2_frequency, R::kAny, "[rad/s]"},
-          {"mu_static", &d.mu_static, R::kNonNegative, "static friction coefficient of the slot"},
-          {"mu_kinetic", &d.mu_kinetic, R::kNonNegative, "kinetic friction coefficient of the slot"}};
-}
-
-std::vector<P> parametersOf(PushedIncline& p) {
-  return {{"mass", &p.mass, R::kPositive, "block mass [kg]"},
-          {"angle", &p.angle, R::kAny, "slope angle [rad], in (-pi/2, pi/2)"},
-          {"gravity", &p.gravity, R::kNonNegative, "[m/s^2]"},
-          {"mu_static", &p.mu_static, R::kNonNegative, "static friction coefficient"},
-          {"mu_kinetic", &p.mu_kinetic, R::kNonNegative, "kinetic friction coefficient"},
-          {"push_amplitude", &p.push_amplitude, R::kAny, "P(t) = push_amplitude sin(push_frequency t), up the slope [N]"},
-          {"push_frequency", &p.push_frequency, R::kPositive, "[rad/s]"}};
-}
-
-std::vector<P> parametersOf(BouncingBall& b) {
-  return {{"radius", &b.radius, R::kPositive, "[m]"},
-          {"mass", &b.mass, R::kPositive, "[kg]"},
-          {"gravity", &b.gravity, R::kNonNegative, "[m/s^2]"},
-          {"restitution", &b.restitution, R::kUnit, "Newton's coefficient e"},
-          {"mu_static", &b.mu_static, R::kNonNegative, "static friction coefficient"},
-          {"mu_kinetic", &b.mu_kinetic, R::kNonNegative, "kinetic friction coefficient"},
-          {"height", &b.height, R::kPositive, "initial centre height [m], >= radius"},
-          {"velocity_x", &b.velocity_x, R::kAny, "initial horizontal velocity [m/s]"},
-          {"velocity_y", &b.velocity_y, R::kAny, "initial vertical velocity [m/s]"},
-          {"spin", &b.spin, R::kAny, "initial angular velocity, counter-clockwise [rad/s]"}};
-}
 
 std::vector<P> parametersOf(FloresCompliant& f) {
   FloresTranslational& d = f.data;
@@ -265,15 +223,7 @@ std::string scenarioSummary(std::string_view name) {
 }
 
 ScenarioData defaultScenarioData(std::string_view name) {
-  if (name == "belt") return Belt{};
-  if (name == "dupont") return Dupont{};
-  if (name == "incline") return PushedIncline{};
-  if (name == "ball") {
-    BouncingBall b;
-    b.velocity_x = 2.0;
-    b.mu_static = b.mu_kinetic = 0.3;
-    return b;
-  }
+  if (builtinModelFile(name)) return std::monostate{};  // its data are its model file's
   if (name == "flores-translational") return FloresCompliant{};
   if (name == "journal-bearing-rigid") {
     JournalBearing j;
@@ -325,7 +275,6 @@ void validateScenarioData(const ScenarioData& data) {
                           f.data.validate();
                           if (!(f.exponent >= 1.0)) throw std::invalid_argument("flores-translational: expected exponent >= 1");
                         },
-                        [](const PushedIncline& p) { pushedIncline(p).validate(); },
                         [](const std::monostate&) {},
                         [](const auto& d) { d.validate(); }},
              data);

@@ -1,8 +1,9 @@
 #pragma once
-/// \file The data of every built-in scenario as one value, with its parameters listed by
-/// name: what `stickslip show` prints, what a scenario file's `parameters:` section sets and
-/// what `--set parameters.KEY=VALUE` changes. The builders take the same structs, so a file
-/// that repeats a built-in's values runs exactly the built-in.
+/// \file The data of the built-ins built in C++ (the others are model files,
+/// mechanisms/builtin_models.hpp) as one value, with its parameters listed by name: what
+/// `stickslip show` prints, what a scenario file's `parameters:` section sets and what
+/// `--set parameters.KEY=VALUE` changes. The builders take the same structs, so a file that
+/// repeats a built-in's values runs exactly the built-in.
 
 #include <optional>
 #include <stdexcept>
@@ -11,12 +12,9 @@
 #include <variant>
 #include <vector>
 
-#include "mechanisms/belt.hpp"
+#include "dynamics/friction/friction_parameters.hpp"
 #include "mechanisms/blajer.hpp"
-#include "mechanisms/bouncing_ball.hpp"
-#include "mechanisms/dupont.hpp"
 #include "mechanisms/flores_compliant.hpp"
-#include "mechanisms/incline.hpp"
 #include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/muvengei.hpp"
 #include "mechanisms/roller_crank.hpp"
@@ -24,8 +22,9 @@
 
 namespace stickslip::mechanisms {
 
-/// std::monostate: no built-in's data (a mechanism of the user's own, `model:`).
-using ScenarioData = std::variant<std::monostate, Belt, Dupont, PushedIncline, BouncingBall, FloresCompliant,
+/// std::monostate: the mechanism is a model (the user's `model:` or a built-in model file,
+/// mechanisms/builtin_models.hpp), its values are its model's parameters.
+using ScenarioData = std::variant<std::monostate, FloresCompliant,
                                   ZhengSliderCrank, JournalBearing,
                                   MuvengeiSliderCrank, RollerCrank, Blajer1, Blajer2>;
 
@@ -44,8 +43,8 @@ const std::vector<std::string>& builtinScenarioNames();
 /// One line on a built-in scenario, with its source.
 std::string scenarioSummary(std::string_view name);
 
-/// The data a built-in scenario runs with; throws std::invalid_argument naming the built-in
-/// scenarios for an unknown name.
+/// The data a built-in scenario runs with (std::monostate for a built-in model file); throws
+/// std::invalid_argument naming the built-in scenarios for an unknown name.
 ScenarioData defaultScenarioData(std::string_view name);
 
 /// The friction catalogue's parameters the scenario's penalty route starts from (belt:

@@ -7,10 +7,12 @@
 #include <charconv>
 #include <cctype>
 #include <cmath>
+#include <fstream>
 #include <set>
 #include <sstream>
 
 #include "dynamics/friction/friction_parameters.hpp"
+#include "mechanisms/builtin_models.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/planar_model_file.hpp"
 
@@ -56,7 +58,12 @@ bool inRange(double x, ScenarioParameter::Range r) {
 
 /// Sets parameter `key` of `scenario` from `text`; `where` locates it for the error.
 void setParameter(Scenario& scenario, const std::string& key, const std::string& text,
-                  std::string_view origin, int line) {
+                  std::string_view origin, int line, const std::string& written) {
+  if (scenario.model) {  // checked when the model is rebuilt (rebuildModel)
+    std::erase_if(scenario.model_parameters, [&](const ParameterValue& v) { return v.name == key; });
+    scenario.model_parameters.push_back({key, text, std::string(origin), line, written});
+    return;
+  }
   std::vector<ScenarioParameter> ps = scenarioParameters(scenario.data);
   const std::string path = "parameters." + key;
   for (ScenarioParameter& p : ps) {
@@ -100,6 +107,28 @@ void setFrictionParameter(Scenario& scenario, const std::string& key, const std:
   scenario.friction->set(key, x);
 }
 
+/// The model again from its text with the values given from outside it.
+void rebuildModel(Scenario& scenario) {
+  scenario.model = std::make_shared<const dynamics::RigidScenario>(
+      loadPlanarModelText(scenario.model_text, scenario.model_source, scenario.model_parameters));
+}
+
+/// Built-in `name` with its defaults: its model file, or its data.
+Scenario builtinScenario(const std::string& name) {
+  Scenario s;
+  s.name = name;
+  s.builtin = true;
+  s.friction = defaultFrictionParameters(name);
+  if (const BuiltinModelFile* f = builtinModelFile(name)) {
+    s.model_text = f->text;
+    s.model_source = f->path;
+    rebuildModel(s);
+  } else {
+    s.data = defaultScenarioData(name);
+  }
+  return s;
+}
+
 void setRun(Scenario& scenario, RunSetting s) {
   for (RunSetting& r : scenario.run)
     if (r.key == s.key) {
@@ -130,14 +159,15 @@ void requireUniqueKeys(const YAML::Node& n, std::string_view file, std::string_v
 
 /// The built-in named by `scenario:` with the file's parameters and friction_parameters.
 void readBuiltin(const YAML::Node& root, std::string_view file, Scenario& s) {
-  s.name = scalarText(root["scenario"], file, "scenario");
-  if (std::find(builtinScenarioNames().begin(), builtinScenarioNames().end(), s.name) ==
+  const std::string name = scalarText(root["scenario"], file, "scenario");
+  if (std::find(builtinScenarioNames().begin(), builtinScenarioNames().end(), name) ==
       builtinScenarioNames().end())
     throw InputError(located(file, lineOf(root["scenario"]), "scenario",
-                             "unknown scenario '" + s.name + "'" + didYouMean(s.name, builtinScenarioNames()) +
+                             "unknown scenario '" + name + "'" + didYouMean(name, builtinScenarioNames()) +
                                  " (stickslip list shows them)"));
-  s.data = defaultScenarioData(s.name);
-  s.friction = defaultFrictionParameters(s.name);
+  const std::string source = s.source;
+  s = builtinScenario(name);
+  s.source = source;
   for (const char* section : {"parameters", "friction_parameters"}) {
     const YAML::Node ps = root[section];
     if (!ps || ps.IsNull()) continue;
@@ -147,9 +177,13 @@ void readBuiltin(const YAML::Node& root, std::string_view file, Scenario& s) {
       const std::string key = kv.first.Scalar();
       const std::string text = scalarText(kv.second, file, std::string(section) + "." + key);
       if (section == std::string_view("parameters"))
-        setParameter(s, key, text, file, lineOf(kv.second));
+        setParameter(s, key, text, file, lineOf(kv.second), "parameters." + key);
       else
         setFrictionParameter(s, key, text, file, lineOf(kv.second));
+    }
+    if (s.model && section == std::string_view("parameters")) {
+      rebuildModel(s);
+      continue;
     }
     try {
       if (section == std::string_view("parameters"))
@@ -163,12 +197,15 @@ void readBuiltin(const YAML::Node& root, std::string_view file, Scenario& s) {
 }
 
 Scenario parseFile(std::string_view file) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(std::string(file));
-  } catch (const YAML::BadFile&) {
+  std::ifstream in{std::string(file), std::ios::binary};
+  if (!in)
     throw InputError(located(file, 0, "", "cannot read the scenario file (missing or unreadable); "
                                           "a built-in name needs no .yaml (stickslip list)"));
+  std::ostringstream text;
+  text << in.rdbuf();
+  YAML::Node root;
+  try {
+    root = YAML::Load(text.str());
   } catch (const YAML::ParserException& e) {
     throw InputError(located(file, e.mark.line + 1, "", "YAML syntax error: " + e.msg));
   }
@@ -191,6 +228,8 @@ Scenario parseFile(std::string_view file) {
       if (root[section])
         throw InputError(located(file, lineOf(root[section]), section,
                                  "belongs to a built-in scenario; a model keeps its constants in model.parameters"));
+    s.model_text = text.str();
+    s.model_source = file;
     s.model = std::make_shared<const dynamics::RigidScenario>(loadPlanarModel(root["model"], file));
     s.name = s.model->name;
   } else if (!root["scenario"]) {
@@ -234,21 +273,17 @@ std::string yamlScalar(const std::string& text) {
   return q + "\"";
 }
 
-/// The model of `file` with its constants (model.parameters) replaced by `values`.
-dynamics::RigidScenario rebuiltModel(const std::string& file,
-                                     const std::vector<std::pair<std::string, std::string>>& values) {
-  YAML::Node root = YAML::LoadFile(file);  // read once already: it parses
-  YAML::Node constants = root["model"]["parameters"];
-  std::vector<std::string> names;
-  if (constants.IsMap())
-    for (const auto& kv : constants) names.push_back(kv.first.Scalar());
-  for (const auto& [name, value] : values) {
-    if (std::find(names.begin(), names.end(), name) == names.end())
-      throw InputError(located("--set", 0, "model.parameters." + name,
-                               "no such constant in " + file + didYouMean(name, names)));
-    constants[name] = value;
+/// The comment on the line of parameter `key` in a model's text ("" when none).
+std::string parameterComment(const std::string& text, const std::string& key) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t begin = line.find_first_not_of(' ');
+    if (begin == std::string::npos || line.compare(begin, key.size() + 1, key + ":") != 0) continue;
+    const std::size_t hash = line.find('#', begin);
+    const std::size_t doc = hash == std::string::npos ? hash : line.find_first_not_of(' ', hash + 1);
+    return doc == std::string::npos ? std::string() : line.substr(doc);
   }
-  return loadPlanarModel(root["model"], file);
+  return {};
 }
 
 }  // namespace
@@ -259,16 +294,11 @@ bool isScenarioFile(std::string_view arg) {
 
 Scenario loadScenario(std::string_view name_or_file) {
   if (isScenarioFile(name_or_file)) return parseFile(name_or_file);
-  Scenario s;
-  s.name = name_or_file;
-  try {
-    s.data = defaultScenarioData(name_or_file);
-    s.friction = defaultFrictionParameters(name_or_file);
-  } catch (const std::invalid_argument&) {
-    throw InputError("unknown scenario '" + s.name + "'" + didYouMean(s.name, builtinScenarioNames()) +
+  const std::string name(name_or_file);
+  if (std::find(builtinScenarioNames().begin(), builtinScenarioNames().end(), name) == builtinScenarioNames().end())
+    throw InputError("unknown scenario '" + name + "'" + didYouMean(name, builtinScenarioNames()) +
                      " (stickslip list shows the built-in ones; a file must end in .yaml)");
-  }
-  return s;
+  return builtinScenario(name);
 }
 
 void applySetting(Scenario& scenario, std::string_view assignment) {
@@ -277,16 +307,13 @@ void applySetting(Scenario& scenario, std::string_view assignment) {
   if (eq == std::string_view::npos || eq == 0 || eq + 1 == assignment.size())
     throw InputError(located("--set", 0, key, "expected KEY=VALUE, e.g. parameters.mu_static=0.2 or run.t_end=5"));
   const std::string value(assignment.substr(eq + 1));
-  if (key.starts_with("parameters.")) {
-    if (scenario.model)
-      throw InputError(located("--set", 0, key, "a model file keeps its constants in model.parameters: --set model." + key));
-    setParameter(scenario, key.substr(11), value, "--set", 0);
+  if (key.starts_with("parameters.") && key.size() > 11) {
+    setParameter(scenario, key.substr(11), value, "--set", 0, key);
   } else if (key.starts_with("model.parameters.") && key.size() > 17) {
     if (!scenario.model)
-      throw InputError(located("--set", 0, key, "only a model file (model:) has model parameters; a built-in's "
-                                                "are set by parameters.NAME"));
-    std::erase_if(scenario.model_parameters, [&](const auto& kv) { return kv.first == key.substr(17); });
-    scenario.model_parameters.emplace_back(key.substr(17), value);
+      throw InputError(located("--set", 0, key, "'" + scenario.name + "' is built from data, not a model file: "
+                                                "its parameters are set by parameters.NAME"));
+    setParameter(scenario, key.substr(17), value, "--set", 0, key);
   } else if (key.starts_with("friction_parameters.")) {
     setFrictionParameter(scenario, key.substr(20), value, "--set", 0);
   } else if (key.starts_with("run.") && key.size() > 4) {
@@ -300,11 +327,7 @@ void applySetting(Scenario& scenario, std::string_view assignment) {
 void applySettings(Scenario& scenario, const std::vector<std::string>& assignments) {
   for (const std::string& a : assignments) applySetting(scenario, a);
   if (assignments.empty()) return;
-  if (scenario.model) {
-    if (!scenario.model_parameters.empty()) scenario.model = std::make_shared<const dynamics::RigidScenario>(
-        rebuiltModel(scenario.source, scenario.model_parameters));
-    return;
-  }
+  if (scenario.model && !scenario.model_parameters.empty()) rebuildModel(scenario);
   try {
     validateScenarioData(scenario.data);
   } catch (const std::invalid_argument& e) {
@@ -332,19 +355,26 @@ std::string scenarioYaml(const Scenario& scenario, std::string_view summary,
      << "scenario: " << scenario.name << "\n"
      << "parameters:\n";
   std::size_t width = 0;
-  const std::vector<ScenarioParameter> ps = scenarioParameters(data);
-  std::vector<std::string> lines;
-  for (const ScenarioParameter& p : ps) {
-    std::string v;
-    if (const auto* b = std::get_if<bool*>(&p.value))
-      v = **b ? "true" : "false";
-    else
-      v = exactNumber(*std::get<double*>(p.value));
-    lines.push_back("  " + p.key + ": " + v);
-    width = std::max(width, lines.back().size());
+  std::vector<std::string> lines, docs;
+  if (scenario.model) {  // a built-in model file: its parameters as evaluated, its comments
+    for (const auto& [key, x] : scenario.model->parameters) {
+      lines.push_back("  " + key + ": " + exactNumber(x));
+      docs.push_back(parameterComment(scenario.model_text, key));
+    }
+  } else {
+    for (const ScenarioParameter& p : scenarioParameters(data)) {
+      std::string v;
+      if (const auto* b = std::get_if<bool*>(&p.value))
+        v = **b ? "true" : "false";
+      else
+        v = exactNumber(*std::get<double*>(p.value));
+      lines.push_back("  " + p.key + ": " + v);
+      docs.push_back(p.doc);
+    }
   }
-  for (std::size_t i = 0; i < ps.size(); ++i)
-    os << lines[i] << std::string(width + 2 - lines[i].size(), ' ') << "# " << ps[i].doc << "\n";
+  for (const std::string& l : lines) width = std::max(width, l.size());
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    os << lines[i] << (docs[i].empty() ? "" : std::string(width + 2 - lines[i].size(), ' ') + "# " + docs[i]) << "\n";
   if (scenario.friction) {
     os << "friction_parameters:  # the penalty route's friction law (run.friction), by name\n";
     const std::vector<std::string> linked = linkedFrictionParameters(scenario.name);

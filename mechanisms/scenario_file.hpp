@@ -11,7 +11,9 @@
 ///       t_end: 2
 ///
 /// Instead of `scenario:` (and its parameters), a file may describe a mechanism of its own in
-/// a `model:` section (mechanisms/planar_model_file.hpp), run by the nonsmooth methods.
+/// a `model:` section (mechanisms/planar_model_file.hpp), run by every route. The built-ins
+/// that are model files themselves (mechanisms/builtin_models.hpp) take `parameters:` and
+/// --set parameters.NAME as values of their model.parameters.
 ///
 /// `stickslip show NAME` prints every parameter of a built-in in this form, with exact
 /// (shortest round-trip) numbers, so running the printed file repeats the built-in bit for
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "mechanisms/planar_model_file.hpp"
 #include "mechanisms/scenario_data.hpp"
 
 namespace stickslip::mechanisms {
@@ -45,11 +48,16 @@ struct Scenario {
   /// that have them (defaultFrictionParameters).
   std::optional<dynamics::FrictionParameters> friction;
   std::vector<RunSetting> run;  ///< one per key, in file order, --set ones replacing
-  /// A mechanism of the user's own (`model:`, mechanisms/planar_model_file.hpp) instead of a
-  /// built-in: data is std::monostate, the model's constants are set by --set
-  /// model.parameters.NAME=VALUE (which rebuilds it).
+  /// The mechanism as a model (mechanisms/planar_model_file.hpp): the user's own (`model:`)
+  /// or a built-in that is a model file; data is then std::monostate. Its parameters are set
+  /// by --set [model.]parameters.NAME=VALUE, which rebuilds it from model_text.
   std::shared_ptr<const dynamics::RigidScenario> model;
-  std::vector<std::pair<std::string, std::string>> model_parameters;  ///< those --set ones
+  std::string model_text;    ///< the YAML document it was read from
+  std::string model_source;  ///< the file that labels its errors
+  std::vector<ParameterValue> model_parameters;  ///< values given from outside model_text
+  /// `name` is a built-in: its run defaults, references and analyses (rigid_scenarios.hpp)
+  /// apply, whether it is built from data or from its model file.
+  bool builtin = false;
 };
 
 /// True when `arg` names a scenario file rather than a built-in: it ends in .yaml or .yml,
@@ -62,7 +70,8 @@ bool isScenarioFile(std::string_view arg);
 Scenario loadScenario(std::string_view name_or_file);
 
 /// Applies --set KEY=VALUE with KEY `parameters.NAME`, `friction_parameters.NAME`,
-/// `model.parameters.NAME` (a model file) or `run.NAME`; throws InputError.
+/// `model.parameters.NAME` (a model; the same as parameters.NAME there) or `run.NAME`; throws
+/// InputError.
 /// The data are checked as a whole by applySettings, after every assignment.
 void applySetting(Scenario& scenario, std::string_view assignment);
 /// Every assignment in order, then the mechanism's own checks on the result.

@@ -97,6 +97,9 @@ struct RigidScenario {
   /// them at acceleration level (event-driven, penalty), as the mechanism's source states them;
   /// 0 and 0: plain Lagrange multipliers.
   double baumgarte_alpha = 10.0, baumgarte_beta = 10.0;
+  /// The constants it was built from, by name (a model file's model.parameters, evaluated):
+  /// what a built-in's references read.
+  std::vector<std::pair<std::string, double>> parameters;
 };
 
 /// The history columns every route starts with (run_result.hpp): t, the model's positions and

@@ -33,9 +33,7 @@ std::vector<Case> cases() {
     belt_ref.emplace_back(t, kind == "stick" ? "stick" : "slip-");  // the block falls behind the belt
   out.push_back({"belt", mechanisms::beltRigid(belt), 20.0, belt_ref});
   out.push_back({"dupont", mechanisms::dupontRigid({}), 10.0, mechanisms::dupontReference({}, 10.0)});
-  const mechanisms::PushedIncline incline;
-  out.push_back({"incline", mechanisms::inclineRigid(mechanisms::pushedIncline(incline)), 10.0,
-                 mechanisms::pushedInclineReference(10.0, incline)});
+  out.push_back({"incline", mechanisms::inclineRigid(), 10.0, mechanisms::inclineReference(10.0)});
   return out;
 }
 

@@ -1,0 +1,39 @@
+#pragma once
+/// \file The built-ins that are model files: mechanisms/scenarios/NAME.yaml, compiled into the
+/// library (mechanisms/CMakeLists.txt, BUILTIN_MODELS). The file is the mechanism's only
+/// description: `stickslip run belt` and `stickslip run mechanisms/scenarios/belt.yaml` run
+/// the same model, and the C++ builders of these built-ins (beltRigid, dupontRigid, ...)
+/// load it with their structs' values as its parameters. What the file does not hold — run
+/// defaults, references, analyses — is attached by name in rigid_scenarios.cpp.
+
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dynamics/nonsmooth/rigid_contact.hpp"
+
+namespace stickslip::mechanisms {
+
+struct BuiltinModelFile {
+  std::string_view name;  ///< the built-in's name
+  std::string_view path;  ///< its file in the source tree, which labels errors
+  std::string_view text;  ///< the file's contents
+};
+
+/// Every built-in that is a model file.
+const std::vector<BuiltinModelFile>& builtinModelFiles();
+
+/// The file of built-in `name`, or nullptr when that built-in is not a model file.
+const BuiltinModelFile* builtinModelFile(std::string_view name);
+
+/// The mechanism of built-in `name` (a model file) with `values` in place of its parameters'
+/// (name, value; exact). Throws InputError for a value the model rejects, std::invalid_argument
+/// for a name that is not a built-in model file.
+dynamics::RigidScenario builtinModel(std::string_view name,
+                                     const std::vector<std::pair<std::string, double>>& values = {});
+
+/// The value of parameter `name` of a mechanism loaded from a model file; throws
+/// std::invalid_argument naming the mechanism when it has none of that name.
+double modelParameter(const dynamics::RigidScenario& s, std::string_view name);
+
+}  // namespace stickslip::mechanisms
