@@ -1,9 +1,10 @@
 #include "mechanisms/builtin_models.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <stdexcept>
 #include <string>
 
-#include "mechanisms/planar_model_file.hpp"
 #include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::mechanisms {
@@ -14,12 +15,29 @@ const BuiltinModelFile* builtinModelFile(std::string_view name) {
   return nullptr;
 }
 
-dynamics::RigidScenario builtinModel(std::string_view name, const std::vector<std::pair<std::string, double>>& values) {
+BuiltinModelSource builtinModelSource(std::string_view name) {
   const BuiltinModelFile* f = builtinModelFile(name);
   if (!f) throw std::invalid_argument("'" + std::string(name) + "' is not a built-in model file");
-  std::vector<ParameterValue> given;
-  for (const auto& [key, x] : values) given.push_back({key, exactNumber(x), "builtinModel", 0, key});
-  return loadPlanarModelText(f->text, f->path, given);
+  const YAML::Node root = YAML::Load(std::string(f->text));  // compiled in, tested: it parses
+  if (!root["scenario"]) return {f, {}};
+  BuiltinModelSource base = builtinModelSource(root["scenario"].Scalar());
+  for (const auto& kv : root["parameters"]) {
+    const std::string key = kv.first.Scalar();
+    base.values.push_back({key, kv.second.Scalar(), std::string(f->path), kv.second.Mark().line + 1,
+                           "parameters." + key});
+  }
+  return base;
+}
+
+dynamics::RigidScenario builtinModel(std::string_view name, const std::vector<std::pair<std::string, double>>& values) {
+  BuiltinModelSource source = builtinModelSource(name);
+  for (const auto& [key, x] : values) {
+    std::erase_if(source.values, [&](const ParameterValue& v) { return v.name == key; });
+    source.values.push_back({key, exactNumber(x), "builtinModel", 0, key});
+  }
+  dynamics::RigidScenario s = loadPlanarModelText(source.file->text, source.file->path, source.values);
+  s.name = name;
+  return s;
 }
 
 double modelParameter(const dynamics::RigidScenario& s, std::string_view name) {

@@ -1,7 +1,8 @@
 #pragma once
 /// \file The built-ins that are model files: mechanisms/scenarios/NAME.yaml, compiled into the
-/// library (mechanisms/CMakeLists.txt, BUILTIN_MODELS). The file is the mechanism's only
-/// description: `stickslip run belt` and `stickslip run mechanisms/scenarios/belt.yaml` run
+/// library (mechanisms/CMakeLists.txt, BUILTIN_MODELS). A file holds a `model:`, or names
+/// another built-in (`scenario:`) with other values of its `parameters:` (a variant, such as
+/// journal-bearing-rigid). The file is the mechanism's only description: `stickslip run belt` and `stickslip run mechanisms/scenarios/belt.yaml` run
 /// the same model, and the C++ builders of these built-ins (beltRigid, dupontRigid, ...)
 /// load it with their structs' values as its parameters. What the file does not hold — run
 /// defaults, references, analyses — is attached by name in rigid_scenarios.cpp.
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "mechanisms/planar_model_file.hpp"
 
 namespace stickslip::mechanisms {
 
@@ -26,8 +28,17 @@ const std::vector<BuiltinModelFile>& builtinModelFiles();
 /// The file of built-in `name`, or nullptr when that built-in is not a model file.
 const BuiltinModelFile* builtinModelFile(std::string_view name);
 
+/// What built-in `name` loads: the model file (a variant's base) and the values a variant
+/// gives its parameters (located in the variant's file).
+struct BuiltinModelSource {
+  const BuiltinModelFile* file = nullptr;
+  std::vector<ParameterValue> values;
+};
+/// Throws std::invalid_argument for a name that is not a built-in model file.
+BuiltinModelSource builtinModelSource(std::string_view name);
+
 /// The mechanism of built-in `name` (a model file) with `values` in place of its parameters'
-/// (name, value; exact). Throws InputError for a value the model rejects, std::invalid_argument
+/// (name, value; exact), named `name`. Throws InputError for a value the model rejects, std::invalid_argument
 /// for a name that is not a built-in model file.
 dynamics::RigidScenario builtinModel(std::string_view name,
                                      const std::vector<std::pair<std::string, double>>& values = {});

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dynamics/contact/normal_law.hpp"
+#include "mechanisms/builtin_models.hpp"
 #include "mechanisms/roller_crank.hpp"
 
 namespace stickslip::mechanisms {
@@ -39,19 +40,6 @@ double JournalBearing::contactStiffness() const {
   return dynamics::journalBearingStiffness(bearing_radius, journal_radius, steel, steel);
 }
 
-namespace {
-
-// The review's contact: Lankarani–Nikravesh with the internal cylinder stiffness, n = 1.5.
-dynamics::LankaraniNikraveshLaw contactLaw(const JournalBearing& jb) {
-  dynamics::LankaraniNikraveshLaw ln;
-  ln.stiffness = jb.contactStiffness();
-  ln.exponent = 1.5;
-  ln.restitution = jb.restitution;
-  return ln;
-}
-
-}  // namespace
-
 dynamics::FrictionParameters journalBearingFrictionParameters(const JournalBearing& jb) {
   dynamics::FrictionParameters p = rollerCrankFrictionParameters();  // review §5: its Table 3
   p.reference_normal_force = jb.mass * std::max(jb.gravity, 1e-12);
@@ -60,25 +48,34 @@ dynamics::FrictionParameters journalBearingFrictionParameters(const JournalBeari
 
 dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb) {
   jb.validate();
-  dynamics::RigidScenario s;
-  s.name = "journal-bearing";
-  const auto journal = s.model.addBody("journal", jb.mass, jb.inertia);
-  s.model.setGravity(Eigen::Vector2d(0.0, -jb.gravity));
-  dynamics::RigidContact c;
-  c.name = "journal-bearing";
-  c.shape = dynamics::RigidContact::Shape::kJournalBearing;
-  c.body_i = journal;
-  c.body_j = dynamics::kGround;
-  c.journal_bearing.journal_radius = jb.journal_radius;
-  c.journal_bearing.bearing_radius = jb.bearing_radius;
-  c.restitution = jb.restitution;
-  c.mu_static = jb.mu_static;
-  c.mu_kinetic = jb.mu_kinetic;
-  c.compliant_law = contactLaw(jb);  // the penalty route's: the review's law
-  s.contacts.push_back(c);
-  s.q0 = Eigen::Vector3d(jb.initial_position.x(), jb.initial_position.y(), 0.0);
-  s.v0 = Eigen::Vector3d(jb.initial_velocity.x(), jb.initial_velocity.y(), jb.initial_spin);
-  return s;
+  return builtinModel(
+      "journal-bearing",
+      {{"bearing_radius", jb.bearing_radius}, {"journal_radius", jb.journal_radius},
+       {"young_modulus", jb.young_modulus}, {"poisson_ratio", jb.poisson_ratio}, {"restitution", jb.restitution},
+       {"mass", jb.mass}, {"inertia", jb.inertia}, {"gravity", jb.gravity}, {"initial_spin", jb.initial_spin},
+       {"mu_static", jb.mu_static}, {"mu_kinetic", jb.mu_kinetic}, {"initial_x", jb.initial_position.x()},
+       {"initial_y", jb.initial_position.y()}, {"initial_vx", jb.initial_velocity.x()},
+       {"initial_vy", jb.initial_velocity.y()}, {"continuous_contact_time", jb.continuous_contact_time}});
+}
+
+JournalBearing journalBearingOf(const dynamics::RigidScenario& s) {
+  const auto p = [&](std::string_view name) { return modelParameter(s, name); };
+  JournalBearing jb;
+  jb.bearing_radius = p("bearing_radius");
+  jb.journal_radius = p("journal_radius");
+  jb.young_modulus = p("young_modulus");
+  jb.poisson_ratio = p("poisson_ratio");
+  jb.restitution = p("restitution");
+  jb.mass = p("mass");
+  jb.inertia = p("inertia");
+  jb.gravity = p("gravity");
+  jb.initial_spin = p("initial_spin");
+  jb.mu_static = p("mu_static");
+  jb.mu_kinetic = p("mu_kinetic");
+  jb.initial_position = {p("initial_x"), p("initial_y")};
+  jb.initial_velocity = {p("initial_vx"), p("initial_vy")};
+  jb.continuous_contact_time = p("continuous_contact_time");
+  return jb;
 }
 
 std::string_view toString(ContactMode m) {

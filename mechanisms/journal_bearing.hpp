@@ -60,9 +60,13 @@ struct JournalBearing {
 /// viscous term) with the journal's weight as reference normal load.
 dynamics::FrictionParameters journalBearingFrictionParameters(const JournalBearing& jb);
 
-/// The mechanism: the journal and the contact of the file comment, its compliant law the
-/// review's Lankarani–Nikravesh. Throws std::invalid_argument on invalid data.
+/// The built-in journal-bearing (mechanisms/scenarios/journal-bearing.yaml) with these values:
+/// the journal and the contact of the file comment, its compliant law the review's
+/// Lankarani–Nikravesh. Throws std::invalid_argument on invalid data.
 dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb);
+/// The values of a mechanism loaded from journal-bearing.yaml; throws std::invalid_argument
+/// when it lacks one.
+JournalBearing journalBearingOf(const dynamics::RigidScenario& s);
 
 enum class ContactMode { kFreeFlight, kImpact, kContinuousContact };
 std::string_view toString(ContactMode m);

@@ -73,7 +73,7 @@ std::optional<Analysis> zhengCrankHold(const Scenario& s, const ScenarioRun& run
 
 std::optional<Analysis> journalBearingMotion(const Scenario& s, const ScenarioRun& run) {
   if (run.route != Route::kPenalty) return {};
-  const auto& jb = std::get<JournalBearing>(s.data);
+  const JournalBearing jb = journalBearingOf(*s.model);
   const JournalBearingPhases phases = journalBearingPhases(jb, run.result);
   Analysis a;
   nlohmann::json modes = nlohmann::json::array(), impacts = nlohmann::json::array();

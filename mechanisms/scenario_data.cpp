@@ -46,26 +46,6 @@ std::vector<P> parametersOf(FloresCompliant& f) {
           {"exponent", &f.exponent, R::kPositive, "penalty: exponent n, >= 1"}};
 }
 
-std::vector<P> parametersOf(JournalBearing& j) {
-  return {{"bearing_radius", &j.bearing_radius, R::kPositive, "R_B [m], > journal_radius"},
-          {"journal_radius", &j.journal_radius, R::kPositive, "R_J [m]"},
-          {"young_modulus", &j.young_modulus, R::kPositive, "E of journal and bearing [Pa]"},
-          {"poisson_ratio", &j.poisson_ratio, R::kAny, "nu, in (-1, 0.5]"},
-          {"restitution", &j.restitution, R::kUnit, "restitution coefficient c_e"},
-          {"mass", &j.mass, R::kPositive, "journal mass [kg]"},
-          {"inertia", &j.inertia, R::kPositive, "journal moment of inertia [kg m^2]"},
-          {"gravity", &j.gravity, R::kNonNegative, "along -y [m/s^2]"},
-          {"initial_spin", &j.initial_spin, R::kAny, "initial angular velocity [rad/s]"},
-          {"mu_static", &j.mu_static, R::kNonNegative, "static Coulomb coefficient of the contact, >= mu_kinetic"},
-          {"mu_kinetic", &j.mu_kinetic, R::kNonNegative, "kinetic Coulomb coefficient of the contact"},
-          {"initial_x", &j.initial_position.x(), R::kAny, "initial journal centre x [m]"},
-          {"initial_y", &j.initial_position.y(), R::kAny, "initial journal centre y [m]"},
-          {"initial_vx", &j.initial_velocity.x(), R::kAny, "[m/s]"},
-          {"initial_vy", &j.initial_velocity.y(), R::kAny, "[m/s]"},
-          {"continuous_contact_time", &j.continuous_contact_time, R::kPositive,
-           "a contact longer than this is continuous contact, not an impact [s]"}};
-}
-
 std::vector<P> parametersOf(ZhengSliderCrank& z) {
   std::vector<P> p{
           {"crank_radius", &z.crank_radius, R::kPositive, "L1 [m]"},
@@ -225,14 +205,8 @@ std::string scenarioSummary(std::string_view name) {
 ScenarioData defaultScenarioData(std::string_view name) {
   if (builtinModelFile(name)) return std::monostate{};  // its data are its model file's
   if (name == "flores-translational") return FloresCompliant{};
-  if (name == "journal-bearing-rigid") {
-    JournalBearing j;
-    j.mu_static = j.mu_kinetic = 0.1;
-    return j;
-  }
   if (name == "zheng-torque" || name == "zheng-rheonomic" || name == "zheng-equilibrium")
     return zhengScenario(name);
-  if (name == "journal-bearing") return JournalBearing{};
   if (name == "muvengei-lugre") return MuvengeiSliderCrank{};
   if (name == "roller-crank") return RollerCrank{};
   if (name == "blajer-1") return Blajer1{};

@@ -25,7 +25,7 @@ namespace stickslip::mechanisms {
 /// std::monostate: the mechanism is a model (the user's `model:` or a built-in model file,
 /// mechanisms/builtin_models.hpp), its values are its model's parameters.
 using ScenarioData = std::variant<std::monostate, FloresCompliant,
-                                  ZhengSliderCrank, JournalBearing,
+                                  ZhengSliderCrank,
                                   MuvengeiSliderCrank, RollerCrank, Blajer1, Blajer2>;
 
 /// One named value of a scenario's data, pointing into it.

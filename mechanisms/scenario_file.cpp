@@ -109,8 +109,9 @@ void setFrictionParameter(Scenario& scenario, const std::string& key, const std:
 
 /// The model again from its text with the values given from outside it.
 void rebuildModel(Scenario& scenario) {
-  scenario.model = std::make_shared<const dynamics::RigidScenario>(
-      loadPlanarModelText(scenario.model_text, scenario.model_source, scenario.model_parameters));
+  dynamics::RigidScenario m = loadPlanarModelText(scenario.model_text, scenario.model_source, scenario.model_parameters);
+  if (scenario.builtin) m.name = scenario.name;  // a variant's, not its base's
+  scenario.model = std::make_shared<const dynamics::RigidScenario>(std::move(m));
 }
 
 /// Built-in `name` with its defaults: its model file, or its data.
@@ -119,9 +120,11 @@ Scenario builtinScenario(const std::string& name) {
   s.name = name;
   s.builtin = true;
   s.friction = defaultFrictionParameters(name);
-  if (const BuiltinModelFile* f = builtinModelFile(name)) {
-    s.model_text = f->text;
-    s.model_source = f->path;
+  if (builtinModelFile(name)) {
+    BuiltinModelSource source = builtinModelSource(name);
+    s.model_text = source.file->text;
+    s.model_source = source.file->path;
+    s.model_parameters = std::move(source.values);
     rebuildModel(s);
   } else {
     s.data = defaultScenarioData(name);
