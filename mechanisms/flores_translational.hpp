@@ -19,6 +19,9 @@
 /// −0.01) rad/s at θ = 0 and runs free under gravity (−y).
 
 #include <Eigen/Dense>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 
@@ -44,9 +47,13 @@ struct FloresTranslational {
 /// Body indices in the scenario's model.
 inline constexpr dynamics::BodyIndex kFloresCrank = 0, kFloresRod = 1, kFloresSlider = 2;
 
-/// The scenario with q0, v0 consistent with the joints (the slider's centre at the rod's
-/// end). Contacts in the order: upper-left, upper-right, lower-left, lower-right corner.
+/// The built-in (mechanisms/scenarios/flores-translational.yaml) with these values and the
+/// file's corner compliance (flores_compliant.hpp): q0, v0 consistent with the joints (the
+/// slider's centre at the rod's end). Contacts in the order: upper-left, upper-right,
+/// lower-left, lower-right corner.
 dynamics::RigidScenario floresTranslational(const FloresTranslational& data = {});
+/// The values of `data` by the file's parameter names.
+std::vector<std::pair<std::string, double>> floresParameters(const FloresTranslational& data);
 
 /// Corners of the slider in its body frame, in the contacts' order.
 Eigen::Matrix<double, 2, 4> floresCorners(const FloresTranslational& data);

@@ -119,7 +119,6 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
                                 "the ideal joint exist for zheng-torque, zheng-rheonomic, "
                                 "zheng-equilibrium; the ideal joint also for muvengei-lugre)");
   if (builtinModelFile(name)) return builtinModel(name);
-  if (name == "flores-translational") return floresTranslationalCompliant(scenarioDataOf<FloresCompliant>(data, name));
   if (name == "roller-crank") return rollerCrankRigid(scenarioDataOf<RollerCrank>(data, name));
   if (name == "blajer-1") return blajer1Rigid(scenarioDataOf<Blajer1>(data, name));
   if (name == "blajer-2") return blajer2Rigid(scenarioDataOf<Blajer2>(data, name));

@@ -20,32 +20,6 @@ Overloaded(F...) -> Overloaded<F...>;  // clang before 17 deduces no aggregate
 
 std::vector<P> parametersOf(std::monostate&) { return {}; }
 
-std::vector<P> parametersOf(FloresCompliant& f) {
-  FloresTranslational& d = f.data;
-  return {{"l1", &d.l1, R::kPositive, "crank length [m]"},
-          {"l2", &d.l2, R::kPositive, "rod length [m]"},
-          {"a", &d.a, R::kPositive, "slider half-length [m]"},
-          {"b", &d.b, R::kPositive, "slider half-width [m]"},
-          {"c", &d.c, R::kPositive, "radial clearance of the guide [m]"},
-          {"m1", &d.m1, R::kPositive, "crank mass [kg]"},
-          {"m2", &d.m2, R::kPositive, "rod mass [kg]"},
-          {"m3", &d.m3, R::kPositive, "slider mass [kg]"},
-          {"J1", &d.J1, R::kPositive, "crank centroidal inertia [kg m^2]"},
-          {"J2", &d.J2, R::kPositive, "rod centroidal inertia [kg m^2]"},
-          {"J3", &d.J3, R::kPositive, "slider centroidal inertia [kg m^2]"},
-          {"gravity", &d.gravity, R::kNonNegative, "along -y [m/s^2]"},
-          {"restitution", &d.restitution, R::kUnit, "Newton's e of the corner contacts"},
-          {"mu", &d.mu, R::kNonNegative, "Coulomb coefficient (mu_s = mu_k)"},
-          {"crank_angle", &d.theta0[0], R::kAny, "initial absolute angle of the crank [rad]"},
-          {"rod_angle", &d.theta0[1], R::kAny, "initial absolute angle of the rod [rad]"},
-          {"slider_angle", &d.theta0[2], R::kAny, "initial absolute angle of the slider [rad]"},
-          {"crank_rate", &d.theta_rate0[0], R::kAny, "initial crank rate [rad/s]"},
-          {"rod_rate", &d.theta_rate0[1], R::kAny, "initial rod rate [rad/s]"},
-          {"slider_rate", &d.theta_rate0[2], R::kAny, "initial slider rate [rad/s]"},
-          {"stiffness", &f.stiffness, R::kPositive, "penalty: corner contact stiffness K [N/m^n]"},
-          {"exponent", &f.exponent, R::kPositive, "penalty: exponent n, >= 1"}};
-}
-
 std::vector<P> parametersOf(ZhengSliderCrank& z) {
   std::vector<P> p{
           {"crank_radius", &z.crank_radius, R::kPositive, "L1 [m]"},
@@ -204,7 +178,6 @@ std::string scenarioSummary(std::string_view name) {
 
 ScenarioData defaultScenarioData(std::string_view name) {
   if (builtinModelFile(name)) return std::monostate{};  // its data are its model file's
-  if (name == "flores-translational") return FloresCompliant{};
   if (name == "zheng-torque" || name == "zheng-rheonomic" || name == "zheng-equilibrium")
     return zhengScenario(name);
   if (name == "muvengei-lugre") return MuvengeiSliderCrank{};
@@ -245,12 +218,7 @@ std::vector<ScenarioParameter> scenarioParameters(ScenarioData& data) {
 }
 
 void validateScenarioData(const ScenarioData& data) {
-  std::visit(Overloaded{[](const FloresCompliant& f) {
-                          f.data.validate();
-                          if (!(f.exponent >= 1.0)) throw std::invalid_argument("flores-translational: expected exponent >= 1");
-                        },
-                        [](const std::monostate&) {},
-                        [](const auto& d) { d.validate(); }},
+  std::visit(Overloaded{[](const std::monostate&) {}, [](const auto& d) { d.validate(); }},
              data);
 }
 
