@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "dynamics/minimal_form_route.hpp"
-#include "dynamics/model_assembly.hpp"
+#include "mechanisms/builtin_models.hpp"
 
 namespace stickslip::mechanisms {
 namespace {
@@ -32,14 +32,6 @@ dynamics::RevoluteFriction revoluteRigid(std::string name, int joint, double d, 
   f.mu_static = mus;
   f.mu_kinetic = muk;
   return f;
-}
-
-// Positions consistent with the joints with the crank angle held; at rest.
-void assembleAtRest(const PlanarModel& model, Eigen::Index crank, Eigen::VectorXd& q, Eigen::VectorXd& v,
-                    const char* who) {
-  v.setZero(q.size());
-  const dynamics::AssemblyResult r = dynamics::assemble(model, 0.0, {crank}, q, v);
-  if (!r.ok()) throw std::invalid_argument(std::string(who) + ": initial assembly failed: " + r.message);
 }
 
 // Guess for a crank–coupler chain: crank angle t1, coupler angle t2, link centres.
@@ -85,61 +77,18 @@ void Blajer2::validate() const {
     throw std::invalid_argument("Blajer2: expected a finite torque amplitude and frequency");
 }
 
-namespace {
-
-// Example 1's links, gravity, torque and the revolute joints O, A, B (Blajer's z1…z6, in his
-// order), which both builds share.
-struct Blajer1Links {
-  dynamics::BodyIndex l1, l2, l3;
-  int O, A, B;
-};
-Blajer1Links addBlajer1Links(const Blajer1& b, PlanarModel& model) {
-  Blajer1Links k;
-  k.l1 = model.addBody("link1", b.m1, b.m1 * b.a1 * b.a1 / 3.0);
-  k.l2 = model.addBody("link2", b.m2, b.m2 * b.a2 * b.a2 / 3.0);
-  k.l3 = model.addBody("link3", b.m3, b.m3 * b.a3 * b.a3 / 3.0);
-  model.setGravity({0.0, -b.g});
-  if (b.torque) model.addAppliedTorque(k.l1, b.torque);
-  k.O = model.addRevolute(kGround, {0.0, 0.0}, k.l1, {-b.a1, 0.0}, "O");
-  k.A = model.addRevolute(k.l1, {b.a1, 0.0}, k.l2, {-b.a2, 0.0}, "A");
-  k.B = model.addRevolute(k.l2, {b.a2, 0.0}, k.l3, {-b.a3, 0.0}, "B");
-  return k;
-}
-
-}  // namespace
-
 MinimalFormScenario blajer1MinimalForm(const Blajer1& b) { return dynamics::minimalFormModel(blajer1Rigid(b)); }
 
 dynamics::RigidScenario blajer1Rigid(const Blajer1& b) {
   b.validate();
-  dynamics::RigidScenario s;
-  s.name = "blajer-1";
-  PlanarModel& model = s.model;
-  const Blajer1Links k = addBlajer1Links(b, model);
-  const auto l1 = k.l1, l3 = k.l3;
-  const int O = k.O, A = k.A, B = k.B;
-  model.addAngle(kGround, l3, -M_PI / 2, "guide angle");
-  if (b.friction) {
-    if (b.frictional.O) s.joint_friction.push_back(revoluteRigid("O", O, b.d, b.mu_rs, b.mu_rk));
-    if (b.frictional.A) s.joint_friction.push_back(revoluteRigid("A", A, b.d, b.mu_rs, b.mu_rk));
-    if (b.frictional.B) s.joint_friction.push_back(revoluteRigid("B", B, b.d, b.mu_rs, b.mu_rk));
-  }
-  dynamics::RigidContact guide;
-  guide.name = "guide";
-  guide.normal = dynamics::RigidContact::Normal::kBilateral;
-  guide.body_i = l3;
-  guide.body_j = kGround;
-  guide.geometry.point_on_i = {b.a3, 0.0};  // the foot, on the x axis
-  if (b.friction && b.frictional.guide) {
-    guide.mu_static = b.mu_ts;
-    guide.mu_kinetic = b.mu_tk;
-  }
-  s.contacts.push_back(guide);
-  // The foot on the x axis with the crank at theta1 (the guess is exact; assembly polishes it).
-  const double t1 = b.theta1, t2 = std::asin((b.a3 - b.a1 * std::sin(t1)) / b.a2);
-  const double xb = 2 * b.a1 * std::cos(t1) + 2 * b.a2 * std::cos(t2);
-  s.q0 = chainGuess(b.a1, b.a2, t1, t2, Eigen::Vector3d(xb, b.a3, -M_PI / 2));
-  assembleAtRest(model, PlanarModel::coordinate(l1, 2), s.q0, s.v0, "blajer-1");
+  const auto on = [](bool x) { return x ? 1.0 : 0.0; };
+  dynamics::RigidScenario s = builtinModel(
+      "blajer-1", {{"m1", b.m1}, {"m2", b.m2}, {"m3", b.m3}, {"a1", b.a1}, {"a2", b.a2}, {"a3", b.a3}, {"g", b.g},
+                   {"mu_ts", b.mu_ts}, {"mu_tk", b.mu_tk}, {"mu_rs", b.mu_rs}, {"mu_rk", b.mu_rk}, {"d", b.d},
+                   {"friction_O", on(b.frictional.O)}, {"friction_A", on(b.frictional.A)},
+                   {"friction_B", on(b.frictional.B)}, {"friction_guide", on(b.frictional.guide)},
+                   {"friction", on(b.friction)}, {"theta1", b.theta1}});
+  if (b.torque) s.model.addAppliedTorque(0, b.torque);  // on link 1
   return s;
 }
 

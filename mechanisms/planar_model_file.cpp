@@ -303,7 +303,9 @@ void Loader::parameters(const YAML::Node& n) {
         std::find(state_names_.begin(), state_names_.end(), name) != state_names_.end())
       fail(kv.first, path, "reserved name (t, pi and the state variables x_B, y_B, theta_B, vx_B, vy_B, omega_B); "
                            "choose another");
-    const double x = number(kv.second, path);  // may use the parameters above it
+    // May use the parameters above it; true and false are 1 and 0 (a switch: μ·switch).
+    const bool flag = kv.second.IsScalar() && (kv.second.Scalar() == "true" || kv.second.Scalar() == "false");
+    const double x = flag ? double(kv.second.Scalar() == "true") : number(kv.second, path);
     parameters_.emplace_back(name, x);
   }
 }
@@ -346,6 +348,7 @@ void Loader::jointFriction(const YAML::Node& n, const std::string& path, dynamic
   required(n, path, "radius", radius_meaning);
   f.radius = numberAtLeast(n, path, "radius", 0.0, 0.0, true);
   friction(n, path, f.mu_static, f.mu_kinetic);
+  if (f.mu_static == 0.0) return;  // μs = μk = 0: an ideal joint, no friction element
   s_.joint_friction.push_back(std::move(f));
   friction_lines_.push_back(lineOf(n));
   friction_paths_.push_back(path);

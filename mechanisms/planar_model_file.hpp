@@ -5,14 +5,15 @@
 ///
 ///     model:
 ///       name: roller-crank                 # the scenario's name (default "model")
-///       parameters: {r: 0.05, w: 10}       # constants; a value may use those above it
+///       parameters: {r: 0.05, w: 10}       # constants; a value may use those above it;
+///                                          # true and false are 1 and 0
 ///       gravity: [0, -9.81]                # [m/s²] (default none)
 ///       bodies:                            # name, mass > 0, inertia > 0 (about the centroid),
 ///         - {name: crank, mass: 0.3, inertia: 1e-4, position: [0.025, 0, 0]}
 ///                                          # position [x, y, theta], velocity [vx, vy, omega]
 ///       joints:                            # body_i/body_j: a body or ground; point_i/point_j
 ///         - {type: revolute, body_i: ground, body_j: crank, point_j: [-0.025, 0],
-///            friction: {radius: 0.005, mu_static: 0.2, mu_kinetic: 0.15}}   # optional
+///            friction: {radius: 0.005, mu_static: 0.2, mu_kinetic: 0.15}}   # optional; μ = 0: none
 ///         # translational and point_on_line: axis_i (default [1, 0]); translational and
 ///         # fixed: theta0; clearance: a journal-bearing contact (keys as in contacts)
 ///       drivers:                           # theta_j - theta_i = angle(t); body_i default ground

@@ -120,7 +120,6 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
                                 "zheng-equilibrium; the ideal joint also for muvengei-lugre)");
   if (builtinModelFile(name)) return builtinModel(name);
   if (name == "roller-crank") return rollerCrankRigid(scenarioDataOf<RollerCrank>(data, name));
-  if (name == "blajer-1") return blajer1Rigid(scenarioDataOf<Blajer1>(data, name));
   if (name == "blajer-2") return blajer2Rigid(scenarioDataOf<Blajer2>(data, name));
   // Zheng et al.'s cases: no friction, modified Coulomb, Coulomb with μ = μs, and Coulomb
   // with μ < μs (the scenarios' default); and the ideal-joint mechanism.

@@ -113,20 +113,6 @@ std::vector<P> blajerFriction(double& mu_ts, double& mu_tk, double& mu_rs, doubl
           {"friction_guide", &f.guide, R::kAny, "friction in the guide"}};
 }
 
-std::vector<P> parametersOf(Blajer1& b) {
-  std::vector<P> p{{"m1", &b.m1, R::kPositive, "[kg]"},
-                   {"m2", &b.m2, R::kPositive, "[kg]"},
-                   {"m3", &b.m3, R::kPositive, "[kg]"},
-                   {"a1", &b.a1, R::kPositive, "half length [m]"},
-                   {"a2", &b.a2, R::kPositive, "half length [m]"},
-                   {"a3", &b.a3, R::kPositive, "half length [m]"},
-                   {"g", &b.g, R::kNonNegative, "along -y [m/s^2]"}};
-  for (P& f : blajerFriction(b.mu_ts, b.mu_tk, b.mu_rs, b.mu_rk, b.d, b.frictional)) p.push_back(f);
-  p.push_back({"friction", &b.friction, R::kAny, "false: the frictionless run"});
-  p.push_back({"theta1", &b.theta1, R::kAny, "initial crank angle, at rest [rad]"});
-  return p;
-}
-
 std::vector<P> parametersOf(Blajer2& b) {
   std::vector<P> p{{"m1", &b.m1, R::kPositive, "[kg]"},
                    {"m2", &b.m2, R::kPositive, "[kg]"},
@@ -182,7 +168,6 @@ ScenarioData defaultScenarioData(std::string_view name) {
     return zhengScenario(name);
   if (name == "muvengei-lugre") return MuvengeiSliderCrank{};
   if (name == "roller-crank") return RollerCrank{};
-  if (name == "blajer-1") return Blajer1{};
   if (name == "blajer-2") return Blajer2{};
   std::string names;
   for (const auto& n : builtinScenarioNames()) names += (names.empty() ? "" : ", ") + n;

@@ -231,6 +231,22 @@ TEST_CASE("model file: expressions of the state and of t against their closed fo
   }
 }
 
+TEST_CASE("model file: a switch parameter (true/false) and a joint friction of mu = 0, which is no friction",
+          "[model-file]") {
+  const std::string text = blockModel(R"Y(  parameters: {on: true, mu: 0.2}
+  joints:
+    - {type: revolute, body_i: ground, body_j: block, friction: {radius: 0.01, mu: on*mu}}
+)Y");
+  const auto with = mechanisms::loadPlanarModelText(text, "m.yaml");
+  REQUIRE(with.joint_friction.size() == 1);
+  CHECK(with.joint_friction[0].mu_static == 0.2);
+  CHECK(with.parameters.front() == std::pair<std::string, double>{"on", 1.0});
+  // The same file with the switch off, given from outside (as --set does): an ideal joint.
+  const auto without = mechanisms::loadPlanarModelText(text, "m.yaml", {{"on", "false", "--set", 0, "parameters.on"}});
+  CHECK(without.joint_friction.empty());
+  CHECK(without.model.joints().size() == 1);
+}
+
 TEST_CASE("model file: errors name file, line, key path, what was expected", "[model-file][errors]") {
   // Unknown key, with the nearest valid one.
   CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1, inertia: 0.01, mas: 2}\n") ==
