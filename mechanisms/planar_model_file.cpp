@@ -344,7 +344,12 @@ void Loader::bodies(const YAML::Node& n) {
 void Loader::jointFriction(const YAML::Node& n, const std::string& path, dynamics::RevoluteFriction f,
                            const char* radius_meaning) {
   requireMap(n, path, "a map with radius, mu_static, mu_kinetic (or mu)");
-  checkKeys(n, path, {"radius", "mu", "mu_static", "mu_kinetic"});
+  if (f.slot >= 0) {  // a pin may be named (default "<contact>.pin")
+    checkKeys(n, path, {"radius", "mu", "mu_static", "mu_kinetic", "name"});
+    if (n["name"].IsDefined()) f.name = scalar(n["name"], path + ".name");
+  } else {
+    checkKeys(n, path, {"radius", "mu", "mu_static", "mu_kinetic"});
+  }
   required(n, path, "radius", radius_meaning);
   f.radius = numberAtLeast(n, path, "radius", 0.0, 0.0, true);
   friction(n, path, f.mu_static, f.mu_kinetic);

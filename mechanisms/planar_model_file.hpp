@@ -41,7 +41,8 @@
 ///         # restitution, min_impact_velocity} and impact_velocity
 ///         # point_line, bilateral, radius 0: pin_friction {radius, mu_static, mu_kinetic}, the
 ///         # point a pin turning in the line as a slot (Blajer's pin-in-slot joint), its torque
-///         # μ r |R| with R the slot's normal and friction force; named "<contact>.pin"
+///         # μ r |R| with R the slot's normal and friction force; named by its `name`, else
+///         # "<contact>.pin"
 ///       initial:
 ///         independent: [y_roller]          # coordinates held at the bodies' values
 ///

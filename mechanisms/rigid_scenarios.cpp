@@ -69,6 +69,8 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
       zheng("zheng-equilibrium", "Zheng et al. Example III: the free slider-crank at rest at theta1 = pi - 0.01; dry Coulomb mu = 0.15, mu_s = 0.2 holds it", 5.0),
       {.name = "blajer-1", .summary = scenarioSummary("blajer-1"), .t_end = 3.0, .h = 1e-4, .default_method = "minimal-form"},
       {.name = "blajer-2", .summary = scenarioSummary("blajer-2"), .t_end = 10.0, .h = 1e-4, .default_method = "minimal-form"},
+      {.name = "blajer-2-slider", .summary = scenarioSummary("blajer-2-slider"), .t_end = 10.0, .h = 1e-4,
+       .default_method = "minimal-form"},
       // Built for the penalty route (their default); the nonsmooth routes take the same data
       // with the bearing wall rigid (Newton's e = c_e) and the roller held on the ground by
       // a bilateral contact with Table 3's mu_s, mu_k.
@@ -120,7 +122,6 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
                                 "zheng-equilibrium; the ideal joint also for muvengei-lugre)");
   if (builtinModelFile(name)) return builtinModel(name);
   if (name == "roller-crank") return rollerCrankRigid(scenarioDataOf<RollerCrank>(data, name));
-  if (name == "blajer-2") return blajer2Rigid(scenarioDataOf<Blajer2>(data, name));
   // Zheng et al.'s cases: no friction, modified Coulomb, Coulomb with μ = μs, and Coulomb
   // with μ < μs (the scenarios' default); and the ideal-joint mechanism.
   ZhengSliderCrank z = scenarioDataOf<ZhengSliderCrank>(data, name);

@@ -100,33 +100,6 @@ std::vector<P> parametersOf(RollerCrank& r) {
           {"baumgarte_beta", &r.baumgarte_beta, R::kNonNegative, "[1/s]"}};
 }
 
-std::vector<P> blajerFriction(double& mu_ts, double& mu_tk, double& mu_rs, double& mu_rk, double& d,
-                              BlajerFriction& f) {
-  return {{"mu_ts", &mu_ts, R::kNonNegative, "static coefficient of the sliding joints"},
-          {"mu_tk", &mu_tk, R::kNonNegative, "kinetic coefficient of the sliding joints"},
-          {"mu_rs", &mu_rs, R::kNonNegative, "static coefficient of the revolutes"},
-          {"mu_rk", &mu_rk, R::kNonNegative, "kinetic coefficient of the revolutes"},
-          {"d", &d, R::kNonNegative, "pin diameter of the revolutes [m]"},
-          {"friction_O", &f.O, R::kAny, "friction in joint O"},
-          {"friction_A", &f.A, R::kAny, "friction in joint A"},
-          {"friction_B", &f.B, R::kAny, "friction in joint B"},
-          {"friction_guide", &f.guide, R::kAny, "friction in the guide"}};
-}
-
-std::vector<P> parametersOf(Blajer2& b) {
-  std::vector<P> p{{"m1", &b.m1, R::kPositive, "[kg]"},
-                   {"m2", &b.m2, R::kPositive, "[kg]"},
-                   {"m3", &b.m3, R::kPositive, "slider mass (without pin_in_slot) [kg]"},
-                   {"a1", &b.a1, R::kPositive, "half length [m]"},
-                   {"a2", &b.a2, R::kPositive, "half length [m]"},
-                   {"g", &b.g, R::kNonNegative, "along +x [m/s^2]"}};
-  for (P& f : blajerFriction(b.mu_ts, b.mu_tk, b.mu_rs, b.mu_rk, b.d, b.frictional)) p.push_back(f);
-  p.push_back({"torque_amplitude", &b.torque_amplitude, R::kAny, "tau = tau0 sin(Omega t) [N m]"});
-  p.push_back({"torque_frequency", &b.torque_frequency, R::kAny, "Omega [rad/s]"});
-  p.push_back({"pin_in_slot", &b.pin_in_slot, R::kAny, "the rod's end as a pin in a slot (no slider body)"});
-  return p;
-}
-
 ZhengSliderCrank zhengScenario(std::string_view name) {
   // Zheng et al.'s Examples I-III with Coulomb mu < mu_s in the clearance joint.
   const bool torque = name == "zheng-torque", rheonomic = name == "zheng-rheonomic";
@@ -142,7 +115,7 @@ const std::vector<std::string>& builtinScenarioNames() {
   static const std::vector<std::string> names{
       "belt", "dupont", "incline", "ball", "flores-translational", "journal-bearing-rigid",
       "zheng-torque", "zheng-rheonomic", "zheng-equilibrium", "journal-bearing",
-      "muvengei-lugre", "roller-crank", "blajer-1", "blajer-2"};
+      "muvengei-lugre", "roller-crank", "blajer-1", "blajer-2", "blajer-2-slider"};
   return names;
 }
 
@@ -158,7 +131,9 @@ std::string scenarioSummary(std::string_view name) {
   if (name == "blajer-1")
     return "Blajer & Markiewicz Example 1: four-bar with a sliding link, friction in every joint (DAE 26 -> 12)";
   if (name == "blajer-2")
-    return "Blajer & Markiewicz Example 2: slider-crank, gravity along x, 6 sin 3t: stiction and reversals";
+    return "Blajer & Markiewicz Example 2: slider-crank, gravity along x, 6 sin 3t: stiction and reversals; "
+           "B a pin in a slot";
+  if (name == "blajer-2-slider") return "blajer-2 with a slider body of 1 kg on the guide, pinned to the rod at B";
   return rigidScenarioInfo(name).summary;
 }
 
@@ -168,7 +143,6 @@ ScenarioData defaultScenarioData(std::string_view name) {
     return zhengScenario(name);
   if (name == "muvengei-lugre") return MuvengeiSliderCrank{};
   if (name == "roller-crank") return RollerCrank{};
-  if (name == "blajer-2") return Blajer2{};
   std::string names;
   for (const auto& n : builtinScenarioNames()) names += (names.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown scenario '" + std::string(name) + "' (built-in: " + names + ")");

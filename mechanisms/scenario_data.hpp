@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "dynamics/friction/friction_parameters.hpp"
-#include "mechanisms/blajer.hpp"
 #include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/muvengei.hpp"
 #include "mechanisms/roller_crank.hpp"
@@ -24,7 +23,7 @@ namespace stickslip::mechanisms {
 /// std::monostate: the mechanism is a model (the user's `model:` or a built-in model file,
 /// mechanisms/builtin_models.hpp), its values are its model's parameters.
 using ScenarioData = std::variant<std::monostate, ZhengSliderCrank,
-                                  MuvengeiSliderCrank, RollerCrank, Blajer2>;
+                                  MuvengeiSliderCrank, RollerCrank>;
 
 /// One named value of a scenario's data, pointing into it.
 struct ScenarioParameter {

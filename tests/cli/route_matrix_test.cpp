@@ -29,7 +29,8 @@ std::vector<std::string> allScenarios() {
 const std::set<std::pair<std::string, std::string>>& refused() {
   static const std::set<std::pair<std::string, std::string>> pairs = [] {
     std::set<std::pair<std::string, std::string>> p;
-    const std::set<std::string> minimal{"dupont", "blajer-1", "blajer-2", kScenarios + "/guided_slider_crank.yaml"};
+    const std::set<std::string> minimal{"dupont", "blajer-1", "blajer-2", "blajer-2-slider",
+                                        kScenarios + "/guided_slider_crank.yaml"};
     for (const std::string& s : allScenarios())
       if (!minimal.count(s)) p.insert({s, "minimal-form"});
     return p;
@@ -99,16 +100,15 @@ TEST_CASE("route matrix: every scenario by moreau-jean", "[cli][matrix]") { chec
 TEST_CASE("route matrix: every scenario by penalty", "[cli][matrix]") { checkRoute("penalty"); }
 TEST_CASE("route matrix: every scenario by minimal-form", "[cli][matrix]") { checkRoute("minimal-form"); }
 
-TEST_CASE("route matrix: 61 of the 76 pairs run — blajer-2 with its pin-in-slot joint or a slider body by every route",
+TEST_CASE("route matrix: 65 of the 80 pairs run — blajer-2 with its pin-in-slot joint or a slider body by every route",
           "[cli][matrix]") {
   const std::size_t pairs = allScenarios().size() * 4;
-  CHECK(pairs == 76);
-  CHECK(pairs - refused().size() == 61);
+  CHECK(pairs == 80);
+  CHECK(pairs - refused().size() == 65);
   for (const bool pin : {true, false})
     for (const char* method : {"event-driven", "moreau-jean", "penalty", "minimal-form"}) {
       INFO(method << (pin ? ", pin in slot" : ", slider"));
-      const Run r = cli({"run", "blajer-2", "--method", method, "--t-end", "0.5", "--json", "--set",
-                         std::string("parameters.pin_in_slot=") + (pin ? "true" : "false")});
+      const Run r = cli({"run", pin ? "blajer-2" : "blajer-2-slider", "--method", method, "--t-end", "0.5", "--json"});
       INFO(r.err);
       REQUIRE(r.code == 0);
       CHECK(nlohmann::json::parse(r.out)["final_q"].size() == (pin ? 6 : 9));  // crank, rod (, slider)

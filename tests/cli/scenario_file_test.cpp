@@ -24,7 +24,7 @@ nlohmann::json withoutTimings(const std::string& out) {
 std::string shortRun(const std::string& name) {
   if (name == "belt" || name == "dupont" || name == "incline") return "8";
   if (name == "ball") return "1.5";
-  if (name == "blajer-1" || name == "blajer-2") return "1";
+  if (name.starts_with("blajer-")) return "1";
   if (name == "muvengei-lugre") return "0.003";
   if (name.starts_with("zheng-")) return "0.3";
   return "0.02";
