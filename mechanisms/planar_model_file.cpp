@@ -732,7 +732,8 @@ dynamics::RigidScenario Loader::load(const YAML::Node& model) {
   if (!model.IsDefined() || model.IsNull()) fail(0, "model", "missing: describe the mechanism (bodies, joints, ...)");
   requireMap(model, "model", "a map with bodies, joints, drivers, forces, contacts, initial");
   checkKeys(model, "model",
-            {"name", "parameters", "gravity", "bodies", "joints", "drivers", "forces", "contacts", "initial"});
+            {"name", "parameters", "gravity", "baumgarte", "bodies", "joints", "drivers", "forces", "contacts",
+             "initial"});
   s_.name = model["name"].IsDefined() ? scalar(model["name"], "model.name") : "model";
 
   // Body names first: they make the state variables that parameters must not shadow.
@@ -758,6 +759,12 @@ dynamics::RigidScenario Loader::load(const YAML::Node& model) {
   parameters(model["parameters"]);
   bodies(bs);
   if (model["gravity"].IsDefined()) s_.model.setGravity(vector2(model, "model", "gravity", Eigen::Vector2d::Zero()));
+  if (const YAML::Node b = model["baumgarte"]; b.IsDefined()) {
+    requireMap(b, "model.baumgarte", "a map with alpha and beta [1/s] >= 0");
+    checkKeys(b, "model.baumgarte", {"alpha", "beta"});
+    s_.baumgarte_alpha = numberAtLeast(b, "model.baumgarte", "alpha", s_.baumgarte_alpha, 0.0, false);
+    s_.baumgarte_beta = numberAtLeast(b, "model.baumgarte", "beta", s_.baumgarte_beta, 0.0, false);
+  }
   const auto list = [&](const char* key) {
     const YAML::Node n = model[key];
     if (n.IsDefined() && !n.IsNull() && !n.IsSequence())

@@ -8,6 +8,8 @@
 ///       parameters: {r: 0.05, w: 10}       # constants; a value may use those above it;
 ///                                          # true and false are 1 and 0
 ///       gravity: [0, -9.81]                # [m/s²] (default none)
+///       baumgarte: {alpha: 5, beta: 5}     # [1/s] of the joints at acceleration level
+///                                          # (event-driven, penalty; default 10, 10)
 ///       bodies:                            # name, mass > 0, inertia > 0 (about the centroid),
 ///         - {name: crank, mass: 0.3, inertia: 1e-4, position: [0.025, 0, 0]}
 ///                                          # position [x, y, theta], velocity [vx, vy, omega]

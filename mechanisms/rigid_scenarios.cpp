@@ -121,7 +121,6 @@ dynamics::RigidScenario buildRigidScenario(std::string_view name, const Scenario
                                 "the ideal joint exist for zheng-torque, zheng-rheonomic, "
                                 "zheng-equilibrium; the ideal joint also for muvengei-lugre)");
   if (builtinModelFile(name)) return builtinModel(name);
-  if (name == "roller-crank") return rollerCrankRigid(scenarioDataOf<RollerCrank>(data, name));
   // Zheng et al.'s cases: no friction, modified Coulomb, Coulomb with μ = μs, and Coulomb
   // with μ < μs (the scenarios' default); and the ideal-joint mechanism.
   ZhengSliderCrank z = scenarioDataOf<ZhengSliderCrank>(data, name);

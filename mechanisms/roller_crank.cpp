@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "mechanisms/builtin_models.hpp"
+
 namespace stickslip::mechanisms {
 
 void RollerCrank::validate() const {
@@ -50,68 +52,26 @@ dynamics::FrictionParameters rollerCrankFrictionParameters() {
   return p;
 }
 
-namespace {
-
-// Bodies crank, rod, roller (0, 1, 2), gravity and the three revolutes.
-void addLinks(const RollerCrank& rc, dynamics::PlanarModel& m) {
-  using Eigen::Vector2d;
-  const double l1 = rc.crank_length, l2 = rc.rod_length;
-  m.addBody("crank", rc.crank_mass, rc.crank_inertia);
-  m.addBody("rod", rc.rod_mass, rc.rod_inertia);
-  m.addBody("roller", rc.roller_mass, rc.roller_inertia);
-  m.setGravity(Vector2d(0.0, -rc.gravity));
-  constexpr dynamics::BodyIndex crank = 0, rod = 1, roller = 2;
-  m.addRevolute(dynamics::kGround, Vector2d::Zero(), crank, Vector2d(-0.5 * l1, 0.0), "ground-crank");
-  m.addRevolute(crank, Vector2d(0.5 * l1, 0.0), rod, Vector2d(-0.5 * l2, 0.0), "crank-rod");
-  m.addRevolute(rod, Vector2d(0.5 * l2, 0.0), roller, Vector2d::Zero(), "rod-roller");
-}
-
-}  // namespace
-
 dynamics::RigidScenario rollerCrankRigid(const RollerCrank& rc) {
   rc.validate();
-  using Eigen::Vector2d;
-  dynamics::RigidScenario s;
-  s.name = "roller-crank";
-  dynamics::PlanarModel& m = s.model;
-  addLinks(rc, m);
-  constexpr dynamics::BodyIndex roller = 2;
-  dynamics::RigidContact c;
-  c.name = "roller-ground";
-  c.normal = dynamics::RigidContact::Normal::kBilateral;
-  c.body_i = roller;
-  c.radius = rc.roller_radius;
-  c.geometry.line_point_on_j = Vector2d(0.0, rc.roller_height - rc.roller_radius);
-  const dynamics::FrictionParameters f = rollerCrankFrictionParameters();
-  c.mu_static = f.mu_s;
-  c.mu_kinetic = f.mu_k;
-  s.contacts.push_back(c);
-  s.baumgarte_alpha = rc.baumgarte_alpha;
-  s.baumgarte_beta = rc.baumgarte_beta;
+  return builtinModel(
+      "roller-crank",
+      {{"crank_length", rc.crank_length}, {"crank_mass", rc.crank_mass}, {"crank_inertia", rc.crank_inertia},
+       {"rod_length", rc.rod_length}, {"rod_mass", rc.rod_mass}, {"rod_inertia", rc.rod_inertia},
+       {"roller_radius", rc.roller_radius}, {"roller_mass", rc.roller_mass}, {"roller_inertia", rc.roller_inertia},
+       {"roller_height", rc.roller_height}, {"gravity", rc.gravity}, {"crank_angle", rc.crank_angle},
+       {"crank_rate", rc.crank_rate}, {"baumgarte_alpha", rc.baumgarte_alpha},
+       {"baumgarte_beta", rc.baumgarte_beta}});
+}
 
-  // Positions: the crank at θ₁, the roller to the right of the crank pin on the line y = h.
-  const double l1 = rc.crank_length, l2 = rc.rod_length, h = rc.roller_height;
-  const Vector2d pin = l1 * Vector2d(std::cos(rc.crank_angle), std::sin(rc.crank_angle));
-  const Vector2d centre(pin.x() + std::sqrt(l2 * l2 - (h - pin.y()) * (h - pin.y())), h);
-  const Eigen::Index n = m.velocitySize(), rows = m.constraintCount();
-  s.q0 = Eigen::VectorXd::Zero(n);
-  s.q0.segment<3>(0) << 0.5 * pin, rc.crank_angle;
-  s.q0.segment<3>(3) << 0.5 * (pin + centre), std::atan2(centre.y() - pin.y(), centre.x() - pin.x());
-  s.q0.segment<3>(6) << centre, 0.0;
-  // Velocities: D v = 0, the roller's centre on its line (ẏ_r = 0), θ̇₁ given and pure rolling
-  // (v_t = ẋ_r + R θ̇_r = 0): n equations.
-  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, n);
-  Eigen::VectorXd b = Eigen::VectorXd::Zero(n);
-  Eigen::MatrixXd jac(rows, n);
-  m.jacobian(0.0, s.q0, jac);
-  a.topRows(rows) = jac;
-  a(rows, 7) = 1.0;  // ẏ_r
-  a(rows + 1, 2) = 1.0;
-  b(rows + 1) = rc.crank_rate;
-  a(rows + 2, 6) = 1.0;
-  a(rows + 2, 8) = rc.roller_radius;
-  s.v0 = a.fullPivLu().solve(b);
-  return s;
+RollerCrank rollerCrankOf(const dynamics::RigidScenario& s) {
+  const auto p = [&](std::string_view name) { return modelParameter(s, name); };
+  return {.crank_length = p("crank_length"), .crank_mass = p("crank_mass"), .crank_inertia = p("crank_inertia"),
+          .rod_length = p("rod_length"), .rod_mass = p("rod_mass"), .rod_inertia = p("rod_inertia"),
+          .roller_radius = p("roller_radius"), .roller_mass = p("roller_mass"),
+          .roller_inertia = p("roller_inertia"), .roller_height = p("roller_height"), .gravity = p("gravity"),
+          .crank_angle = p("crank_angle"), .crank_rate = p("crank_rate"),
+          .baumgarte_alpha = p("baumgarte_alpha"), .baumgarte_beta = p("baumgarte_beta")};
 }
 
 }  // namespace stickslip::mechanisms

@@ -54,7 +54,11 @@ dynamics::FrictionParameters rollerCrankFrictionParameters();
 /// Coulomb for the nonsmooth routes; the penalty route keeps it a constraint with the friction
 /// law on its reaction (dynamics/penalty_route.hpp), the review's formulation. Rolling at the
 /// start with θ̇₁ given (review Table 2 for the default data); the joints with the review's
-/// Baumgarte terms.
+/// Baumgarte terms. The built-in roller-crank (mechanisms/scenarios/roller-crank.yaml) with
+/// these values.
 dynamics::RigidScenario rollerCrankRigid(const RollerCrank& rc);
+/// The values of a mechanism loaded from roller-crank.yaml; throws std::invalid_argument when
+/// it lacks one.
+RollerCrank rollerCrankOf(const dynamics::RigidScenario& s);
 
 }  // namespace stickslip::mechanisms

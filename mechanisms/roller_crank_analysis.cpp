@@ -55,7 +55,7 @@ RollerCrankFigures rollerCrankFigures(const RollerCrank& rc, const ScenarioRun& 
 }
 
 std::optional<Analysis> rollerCrankAnalysis(const Scenario& s, const ScenarioRun& run) {
-  const RollerCrankFigures f = rollerCrankFigures(std::get<RollerCrank>(s.data), run);
+  const RollerCrankFigures f = rollerCrankFigures(rollerCrankOf(*s.model), run);
   Analysis a;
   a.figures["roller"] = {{"max_friction_ratio", f.max_friction_ratio},
                          {"first_ratio_exceedance", f.first_ratio_exceedance},
@@ -92,7 +92,7 @@ const std::vector<std::pair<std::string, std::string>>& rollerCrankModels() {
 }
 
 std::vector<RollerCrankTableRow> rollerCrankTable(const Scenario& scenario, RunSettings settings) {
-  const RollerCrank& rc = std::get<RollerCrank>(scenario.data);
+  const RollerCrank rc = rollerCrankOf(*scenario.model);
   settings.route = Route::kPenalty;
   std::vector<RollerCrankTableRow> rows;
   for (const auto& [label, law] : rollerCrankModels()) {

@@ -43,7 +43,7 @@ double balanceUntil(const ScenarioRun& run, double t_max) {
 
 std::vector<VerificationRow> rollerCrankVerification() {
   const Scenario scenario = loadScenario("roller-crank");
-  const RollerCrank& rc = std::get<RollerCrank>(scenario.data);
+  const RollerCrank rc = rollerCrankOf(*scenario.model);
   std::vector<VerificationRow> rows;
 
   // Frictionless: nothing turns the roller about its centre (the rod's pin is there), so

@@ -82,24 +82,6 @@ std::vector<P> parametersOf(MuvengeiSliderCrank& m) {
           {"stribeck_fraction", &m.stribeck_fraction, R::kPositive, "Stribeck velocity / max tangential velocity"}};
 }
 
-std::vector<P> parametersOf(RollerCrank& r) {
-  return {{"crank_length", &r.crank_length, R::kPositive, "[m]"},
-          {"crank_mass", &r.crank_mass, R::kPositive, "[kg]"},
-          {"crank_inertia", &r.crank_inertia, R::kPositive, "[kg m^2]"},
-          {"rod_length", &r.rod_length, R::kPositive, "[m]"},
-          {"rod_mass", &r.rod_mass, R::kPositive, "[kg]"},
-          {"rod_inertia", &r.rod_inertia, R::kPositive, "[kg m^2]"},
-          {"roller_radius", &r.roller_radius, R::kPositive, "R [m]"},
-          {"roller_mass", &r.roller_mass, R::kPositive, "[kg]"},
-          {"roller_inertia", &r.roller_inertia, R::kPositive, "[kg m^2]"},
-          {"roller_height", &r.roller_height, R::kPositive, "height of the roller's centre [m], > R"},
-          {"gravity", &r.gravity, R::kNonNegative, "along -y [m/s^2]"},
-          {"crank_angle", &r.crank_angle, R::kAny, "initial crank angle [rad]"},
-          {"crank_rate", &r.crank_rate, R::kAny, "initial crank rate, anticlockwise [rad/s]"},
-          {"baumgarte_alpha", &r.baumgarte_alpha, R::kNonNegative, "[1/s]"},
-          {"baumgarte_beta", &r.baumgarte_beta, R::kNonNegative, "[1/s]"}};
-}
-
 ZhengSliderCrank zhengScenario(std::string_view name) {
   // Zheng et al.'s Examples I-III with Coulomb mu < mu_s in the clearance joint.
   const bool torque = name == "zheng-torque", rheonomic = name == "zheng-rheonomic";
@@ -142,7 +124,6 @@ ScenarioData defaultScenarioData(std::string_view name) {
   if (name == "zheng-torque" || name == "zheng-rheonomic" || name == "zheng-equilibrium")
     return zhengScenario(name);
   if (name == "muvengei-lugre") return MuvengeiSliderCrank{};
-  if (name == "roller-crank") return RollerCrank{};
   std::string names;
   for (const auto& n : builtinScenarioNames()) names += (names.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown scenario '" + std::string(name) + "' (built-in: " + names + ")");

@@ -23,7 +23,7 @@ namespace stickslip::mechanisms {
 /// std::monostate: the mechanism is a model (the user's `model:` or a built-in model file,
 /// mechanisms/builtin_models.hpp), its values are its model's parameters.
 using ScenarioData = std::variant<std::monostate, ZhengSliderCrank,
-                                  MuvengeiSliderCrank, RollerCrank>;
+                                  MuvengeiSliderCrank>;
 
 /// One named value of a scenario's data, pointing into it.
 struct ScenarioParameter {

@@ -247,13 +247,21 @@ TEST_CASE("model file: a switch parameter (true/false) and a joint friction of m
   CHECK(without.model.joints().size() == 1);
 }
 
+TEST_CASE("model file: baumgarte sets the joints' stabilization, checked", "[model-file]") {
+  const auto s = mechanisms::loadPlanarModelText(blockModel("  baumgarte: {alpha: 5, beta: 2}\n"), "m.yaml");
+  CHECK(s.baumgarte_alpha == 5.0);
+  CHECK(s.baumgarte_beta == 2.0);
+  CHECK(mechanisms::loadPlanarModelText(blockModel(""), "m.yaml").baumgarte_alpha == 10.0);  // the default
+  CHECK(errorOf(blockModel("  baumgarte: {alpha: -1}\n")).rfind("m.yaml:4: model.baumgarte.alpha: expected a number >= 0", 0) == 0);
+}
+
 TEST_CASE("model file: errors name file, line, key path, what was expected", "[model-file][errors]") {
   // Unknown key, with the nearest valid one.
   CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1, inertia: 0.01, mas: 2}\n") ==
         "m.yaml:3: model.bodies[0].mas: unknown key (expected one of name, mass, inertia, position, velocity); "
         "did you mean 'mass'?");
   CHECK(errorOf(blockModel("  contact:\n    - {type: point_line, body_i: block}\n")) ==
-        "m.yaml:4: model.contact: unknown key (expected one of name, parameters, gravity, bodies, joints, drivers, "
+        "m.yaml:4: model.contact: unknown key (expected one of name, parameters, gravity, baumgarte, bodies, joints, drivers, "
         "forces, contacts, initial); did you mean 'contacts'?");
   // Wrong types.
   CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: [1], inertia: 0.01}\n") ==
