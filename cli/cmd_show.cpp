@@ -28,7 +28,7 @@ int show(const po::variables_map& vm, std::ostream& out, std::ostream&) {
     method = method || r.key == "method";
   }
   if (!method) run.insert(run.begin(), {"method", mechanisms::rigidScenarioInfo(s.name).default_method});
-  out << mechanisms::scenarioYaml(s, mechanisms::scenarioSummary(s.name), run);
+  out << mechanisms::scenarioYaml(s, mechanisms::rigidScenarioInfo(s.name).summary, run);
   return kExitOk;
 }
 

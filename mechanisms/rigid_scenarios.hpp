@@ -47,6 +47,10 @@ struct RigidScenarioInfo {
   std::vector<std::string> compare_outputs{};
   /// The analyses attached to its runs, in the order they are reported.
   std::vector<RunAnalysis> analyses{};
+  /// The friction catalogue's parameters its penalty route starts from (`friction_parameters:`),
+  /// or nothing when its laws take theirs from its data (zheng-*, muvengei-lugre). μs and μk
+  /// are each contact's, not among them.
+  std::optional<dynamics::FrictionParameters> friction_parameters{};
 };
 
 /// Every built-in rigid scenario, in the order `stickslip list` shows them.

@@ -101,24 +101,6 @@ const std::vector<std::string>& builtinScenarioNames() {
   return names;
 }
 
-std::string scenarioSummary(std::string_view name) {
-  if (name == "journal-bearing")
-    return "journal in a bearing with clearance (review Table 5): free flight, impacts, continuous contact";
-  if (name == "muvengei-lugre")
-    return "Muvengei et al. Table I: slider-crank at 2500 rpm, 0.5 mm clearance at the crank-rod joint, "
-           "LuGre friction (--ideal: ideal joint)";
-  if (name == "roller-crank")
-    return "crank, rod and roller rolling on the ground (review Tables 1-3), friction at the roller-ground "
-           "contact, N from the constraint (the review's Table 4: compare --methods penalty:coulomb,penalty:tanh,...)";
-  if (name == "blajer-1")
-    return "Blajer & Markiewicz Example 1: four-bar with a sliding link, friction in every joint (DAE 26 -> 12)";
-  if (name == "blajer-2")
-    return "Blajer & Markiewicz Example 2: slider-crank, gravity along x, 6 sin 3t: stiction and reversals; "
-           "B a pin in a slot";
-  if (name == "blajer-2-slider") return "blajer-2 with a slider body of 1 kg on the guide, pinned to the rod at B";
-  return rigidScenarioInfo(name).summary;
-}
-
 ScenarioData defaultScenarioData(std::string_view name) {
   if (builtinModelFile(name)) return std::monostate{};  // its data are its model file's
   if (name == "zheng-torque" || name == "zheng-rheonomic" || name == "zheng-equilibrium")
@@ -127,19 +109,6 @@ ScenarioData defaultScenarioData(std::string_view name) {
   std::string names;
   for (const auto& n : builtinScenarioNames()) names += (names.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown scenario '" + std::string(name) + "' (built-in: " + names + ")");
-}
-
-std::optional<dynamics::FrictionParameters> defaultFrictionParameters(std::string_view name) {
-  if (name == "belt") return dynamics::FrictionParameters{};
-  if (name == "journal-bearing" || name == "journal-bearing-rigid")
-    return journalBearingFrictionParameters(JournalBearing{});
-  if (name == "roller-crank") return rollerCrankFrictionParameters();
-  return std::nullopt;
-}
-
-std::vector<std::string> linkedFrictionParameters(std::string_view name) {
-  if (name == "belt" || name.starts_with("journal-bearing")) return {"mu_s", "mu_k"};
-  return {};
 }
 
 dynamics::FrictionParameters penaltyFrictionParameters(const ScenarioData& data,

@@ -37,26 +37,14 @@ struct ScenarioParameter {
 /// Every built-in scenario name, in `stickslip list` order.
 const std::vector<std::string>& builtinScenarioNames();
 
-/// One line on a built-in scenario, with its source.
-std::string scenarioSummary(std::string_view name);
-
 /// The data a built-in scenario runs with (std::monostate for a built-in model file); throws
 /// std::invalid_argument naming the built-in scenarios for an unknown name.
 ScenarioData defaultScenarioData(std::string_view name);
 
-/// The friction catalogue's parameters the scenario's penalty route starts from (belt:
-/// thesis Table 3.2; journal-bearing and roller-crank: review Table 3), or nothing for a
-/// scenario whose laws take their parameters from its data.
-std::optional<dynamics::FrictionParameters> defaultFrictionParameters(std::string_view name);
-
-/// The friction parameters that follow the scenario's data instead (the belt's μs and μk
-/// are its `mu_static` and `mu_kinetic` on every route): not in `friction_parameters:`.
-std::vector<std::string> linkedFrictionParameters(std::string_view name);
-
 /// The friction catalogue's parameters the penalty route takes for a scenario with `data`:
 /// `given` (its friction_parameters:, defaults if none) with the ones its data fix (zheng-*:
 /// the modified Coulomb's v0, v1; muvengei-lugre: all of them, muvengeiFrictionParameters). μs
-/// and μk are each contact's (penalty_route.hpp).
+/// and μk are each contact's (penalty_route.hpp): never friction_parameters.
 dynamics::FrictionParameters penaltyFrictionParameters(const ScenarioData& data,
                                                        const std::optional<dynamics::FrictionParameters>& given);
 

@@ -15,6 +15,7 @@
 #include "mechanisms/builtin_models.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/planar_model_file.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
 
 namespace stickslip::mechanisms {
 namespace {
@@ -98,8 +99,7 @@ void setFrictionParameter(Scenario& scenario, const std::string& key, const std:
   for (std::string_view n : dynamics::frictionParameterNames()) names.emplace_back(n);
   if (std::find(names.begin(), names.end(), key) == names.end())
     throw InputError(located(origin, line, path, "unknown friction law parameter" + didYouMean(key, names)));
-  const std::vector<std::string> linked = linkedFrictionParameters(scenario.name);
-  if (std::find(linked.begin(), linked.end(), key) != linked.end())
+  if (key == "mu_s" || key == "mu_k")  // the penalty route takes each contact's
     throw InputError(located(origin, line, path, "follows the mechanism's data in scenario '" + scenario.name +
                                                      "': set parameters." + (key == "mu_s" ? "mu_static" : "mu_kinetic")));
   double x = 0.0;
@@ -119,7 +119,7 @@ Scenario builtinScenario(const std::string& name) {
   Scenario s;
   s.name = name;
   s.builtin = true;
-  s.friction = defaultFrictionParameters(name);
+  s.friction = rigidScenarioInfo(name).friction_parameters;
   if (builtinModelFile(name)) {
     BuiltinModelSource source = builtinModelSource(name);
     s.model_text = source.file->text;
@@ -380,10 +380,8 @@ std::string scenarioYaml(const Scenario& scenario, std::string_view summary,
     os << lines[i] << (docs[i].empty() ? "" : std::string(width + 2 - lines[i].size(), ' ') + "# " + docs[i]) << "\n";
   if (scenario.friction) {
     os << "friction_parameters:  # the penalty route's friction law (run.friction), by name\n";
-    const std::vector<std::string> linked = linkedFrictionParameters(scenario.name);
     for (std::string_view n : dynamics::frictionParameterNames())
-      if (std::find(linked.begin(), linked.end(), n) == linked.end())
-        os << "  " << n << ": " << exactNumber(scenario.friction->get(n)) << "\n";
+      if (n != "mu_s" && n != "mu_k") os << "  " << n << ": " << exactNumber(scenario.friction->get(n)) << "\n";
   }
   os << "run:  # options of stickslip run ('-' written '_'); those left out take the scenario's defaults\n";
   for (const auto& [k, v] : run) os << "  " << yamlScalar(k) << ": " << yamlScalar(v) << "\n";

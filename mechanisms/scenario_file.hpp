@@ -45,7 +45,7 @@ struct Scenario {
   std::string source;  ///< the file it was read from; "" for a built-in name
   ScenarioData data;
   /// The penalty route's friction law parameters (`friction_parameters:`), for the scenarios
-  /// that have them (defaultFrictionParameters).
+  /// that have them (RigidScenarioInfo::friction_parameters).
   std::optional<dynamics::FrictionParameters> friction;
   std::vector<RunSetting> run;  ///< one per key, in file order, --set ones replacing
   /// The mechanism as a model (mechanisms/planar_model_file.hpp): the user's own (`model:`)
