@@ -7,6 +7,8 @@
 #include <string>
 
 #include "dynamics/contact/normal_law.hpp"
+#include "dynamics/nonsmooth/ideal_clearance.hpp"
+#include "mechanisms/builtin_models.hpp"
 
 namespace stickslip::mechanisms {
 
@@ -97,68 +99,49 @@ SliderKinematics idealSlider(const MuvengeiSliderCrank& d, double t) {
   return k;
 }
 
-namespace {
-
-// Bodies crank 0, rod 1, slider 2, gravity, the joints O and B, the guide and the driver, which
-// every build shares. The initial state: θ = 0, crank and
-// rod collinear along +x, A's centres coincident, the ideal mechanism's velocities (rod rate
-// −r ω / l, slider at rest at the dead centre).
-void addCommon(const MuvengeiSliderCrank& d, dynamics::PlanarModel& m, Eigen::VectorXd& q, Eigen::VectorXd& v) {
-  using dynamics::kGround;
-  const double r = d.crank_length, l = d.rod_length, b = 0.5 * l, w = d.crank_speed;
-  const auto crank = m.addBody("crank", d.crank_mass, d.crank_inertia);
-  const auto rod = m.addBody("rod", d.rod_mass, d.rod_inertia);
-  const auto slider = m.addBody("slider", d.slider_mass, d.slider_inertia);
-  m.setGravity(Eigen::Vector2d(0.0, -d.gravity));
-  m.addRevolute(kGround, Eigen::Vector2d::Zero(), crank, Eigen::Vector2d::Zero(), "O");
-  m.addRevolute(rod, Eigen::Vector2d(b, 0.0), slider, Eigen::Vector2d::Zero(), "B");
-  m.addTranslational(kGround, Eigen::Vector2d::Zero(), Eigen::Vector2d::UnitX(), slider,
-                     Eigen::Vector2d::Zero(), 0.0, "guide");
-  m.addRheonomicDriver(
-      kGround, crank, [w](double t) { return w * t; }, [w](double) { return w; },
-      [](double) { return 0.0; }, "driver");
-  if (d.ideal) m.addRevolute(crank, Eigen::Vector2d(r, 0.0), rod, Eigen::Vector2d(-b, 0.0), "A");
-  q.resize(9);
-  v.resize(9);
-  q << 0.0, 0.0, 0.0, r + b, 0.0, 0.0, r + l, 0.0, 0.0;
-  v << 0.0, 0.0, w, 0.0, r * w - b * r * w / l, -r * w / l, 0.0, 0.0, 0.0;
-}
-
-dynamics::JournalBearingJoint clearanceJoint(const MuvengeiSliderCrank& d) {
-  dynamics::JournalBearingJoint joint;
-  joint.journal_centre_on_i = Eigen::Vector2d(d.crank_length, 0.0);
-  joint.bearing_centre_on_j = Eigen::Vector2d(-0.5 * d.rod_length, 0.0);
-  joint.journal_radius = d.journalRadius();
-  joint.bearing_radius = d.bearing_radius;
-  return joint;
-}
-
-}  // namespace
-
 dynamics::RigidScenario muvengeiRigid(const MuvengeiSliderCrank& d) {
   d.validate();
-  dynamics::RigidScenario s;
-  s.name = "muvengei-lugre";
-  addCommon(d, s.model, s.q0, s.v0);
-  if (!d.ideal) {
-    dynamics::RigidContact c;
-    c.name = "c-cr";
-    c.shape = dynamics::RigidContact::Shape::kJournalBearing;
-    c.body_i = 0;  // the crank's journal
-    c.body_j = 1;  // in the rod's bearing
-    c.journal_bearing = clearanceJoint(d);
-    c.restitution = d.restitution;
-    c.mu_static = d.mu_s;
-    c.mu_kinetic = d.mu_k;
-    dynamics::LankaraniNikraveshLaw ln;
-    ln.stiffness = d.contactStiffness();
-    ln.exponent = 1.5;
-    ln.restitution = d.restitution;
-    c.compliant_law = ln;
-    s.contacts.push_back(c);
-  }
-  s.baumgarte_alpha = s.baumgarte_beta = 0.0;
-  return s;
+  dynamics::RigidScenario s = builtinModel(
+      "muvengei-lugre",
+      {{"crank_length", d.crank_length}, {"crank_mass", d.crank_mass}, {"crank_inertia", d.crank_inertia},
+       {"rod_length", d.rod_length}, {"rod_mass", d.rod_mass}, {"rod_inertia", d.rod_inertia},
+       {"slider_mass", d.slider_mass}, {"slider_inertia", d.slider_inertia}, {"bearing_radius", d.bearing_radius},
+       {"clearance", d.clearance}, {"young_modulus", d.young_modulus}, {"poisson_ratio", d.poisson_ratio},
+       {"restitution", d.restitution}, {"crank_speed", d.crank_speed}, {"gravity", d.gravity}, {"mu_k", d.mu_k},
+       {"mu_s", d.mu_s}, {"sigma0", d.sigma0}, {"sigma1", d.sigma1}, {"sigma2", d.sigma2},
+       {"stribeck_exponent", d.stribeck_exponent}, {"stribeck_fraction", d.stribeck_fraction}});
+  return d.ideal ? dynamics::withIdealClearanceJoints(s) : s;
+}
+
+MuvengeiSliderCrank muvengeiOf(const dynamics::RigidScenario& s) {
+  const auto p = [&](std::string_view name) { return modelParameter(s, name); };
+  MuvengeiSliderCrank d;
+  d.crank_length = p("crank_length");
+  d.crank_mass = p("crank_mass");
+  d.crank_inertia = p("crank_inertia");
+  d.rod_length = p("rod_length");
+  d.rod_mass = p("rod_mass");
+  d.rod_inertia = p("rod_inertia");
+  d.slider_mass = p("slider_mass");
+  d.slider_inertia = p("slider_inertia");
+  d.bearing_radius = p("bearing_radius");
+  d.clearance = p("clearance");
+  d.young_modulus = p("young_modulus");
+  d.poisson_ratio = p("poisson_ratio");
+  d.restitution = p("restitution");
+  d.crank_speed = p("crank_speed");
+  d.gravity = p("gravity");
+  d.mu_k = p("mu_k");
+  d.mu_s = p("mu_s");
+  d.sigma0 = p("sigma0");
+  d.sigma1 = p("sigma1");
+  d.sigma2 = p("sigma2");
+  d.stribeck_exponent = p("stribeck_exponent");
+  d.stribeck_fraction = p("stribeck_fraction");
+  d.ideal = std::none_of(s.contacts.begin(), s.contacts.end(), [](const dynamics::RigidContact& c) {
+    return c.shape == dynamics::RigidContact::Shape::kJournalBearing;
+  });
+  return d;
 }
 
 MuvengeiCycle analyseMuvengeiCycle(const MuvengeiSliderCrank& d, const MuvengeiTable& r, double t_begin) {

@@ -76,6 +76,9 @@ SliderKinematics idealSlider(const MuvengeiSliderCrank& data, double t);
 /// muvengeiFrictionParameters) the scenario names; `ideal`: the ideal revolute. Its joints are
 /// plain Lagrange multipliers (no Baumgarte terms), as the paper's.
 dynamics::RigidScenario muvengeiRigid(const MuvengeiSliderCrank& d);
+/// The values of a mechanism loaded from muvengei-lugre.yaml (ideal: it has no clearance
+/// joint); throws std::invalid_argument when it lacks one.
+MuvengeiSliderCrank muvengeiOf(const dynamics::RigidScenario& s);
 
 /// Columns of MuvengeiTable::table.
 enum MuvengeiColumn {

@@ -61,8 +61,8 @@ MuvengeiTable muvengeiTable(const MuvengeiSliderCrank& d, const ScenarioRun& run
 
 std::optional<Analysis> muvengeiCycle(const Scenario& s, const ScenarioRun& run) {
   if (run.route != Route::kPenalty) return {};
-  MuvengeiSliderCrank d = std::get<MuvengeiSliderCrank>(s.data);
-  d.ideal = run.result.column("c-cr.N") < 0;
+  MuvengeiSliderCrank d = muvengeiOf(*s.model);
+  d.ideal = run.result.column("c-cr.N") < 0;  // --ideal
   const MuvengeiTable table = muvengeiTable(d, run);
   const double period = d.period(), t = run.result.t_end;
   // The paper's steady cycle is the second one; a shorter run reports its last full cycle.

@@ -26,7 +26,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 std::vector<VerificationRow> verifyMuvengei() {
   std::vector<VerificationRow> rows;
   const Scenario scenario = loadScenario("muvengei-lugre");
-  MuvengeiSliderCrank d = std::get<MuvengeiSliderCrank>(scenario.data);
+  MuvengeiSliderCrank d = muvengeiOf(*scenario.model);
   RunSettings settings;  // the built-in's: two revolutions, BDF, every µs
   settings.route = Route::kPenalty;
   settings.ideal = true;

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "dynamics/nonsmooth/ideal_clearance.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/builtin_models.hpp"
 #include "mechanisms/flores_compliant.hpp"
@@ -104,7 +105,8 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
        .output_dt = 1e-6,
        .default_method = "penalty",
        .penalty_friction = "lugre-nondimensional",
-       .analyses = {muvengeiCycle}},
+       .analyses = {muvengeiCycle},
+       .friction_from_model = [](const dynamics::RigidScenario& s) { return muvengeiFrictionParameters(muvengeiOf(s)); }},
   };
   return all;
 }
@@ -120,19 +122,14 @@ const RigidScenarioInfo& rigidScenarioInfo(std::string_view name) {
 dynamics::RigidScenario buildRigidScenario(std::string_view name, const ScenarioData& data,
                                            std::string_view friction, bool ideal, bool rigid) {
   rigidScenarioInfo(name);
-  const bool zheng = name.starts_with("zheng-");
-  if (name == "muvengei-lugre" && friction == "default") {
-    MuvengeiSliderCrank d = scenarioDataOf<MuvengeiSliderCrank>(data, name);
-    d.ideal = d.ideal || ideal;
-    return muvengeiRigid(d);
+  if (builtinModelFile(name)) {
+    if (friction != "default")
+      throw std::invalid_argument("--friction: scenario '" + std::string(name) +
+                                  "' has set-valued Coulomb friction only (a choice of friction exists for "
+                                  "zheng-torque, zheng-rheonomic, zheng-equilibrium)");
+    const dynamics::RigidScenario s = builtinModel(name);
+    return ideal ? dynamics::withIdealClearanceJoints(s) : s;
   }
-  if ((friction != "default" || ideal) && !zheng)
-    throw std::invalid_argument(std::string(friction != "default" ? "--friction" : "--ideal") +
-                                ": scenario '" + std::string(name) +
-                                "' has set-valued Coulomb friction only (a choice of friction and "
-                                "the ideal joint exist for zheng-torque, zheng-rheonomic, "
-                                "zheng-equilibrium; the ideal joint also for muvengei-lugre)");
-  if (builtinModelFile(name)) return builtinModel(name);
   // Zheng et al.'s cases: no friction, modified Coulomb, Coulomb with μ = μs, and Coulomb
   // with μ < μs (the scenarios' default); and the ideal-joint mechanism.
   ZhengSliderCrank z = scenarioDataOf<ZhengSliderCrank>(data, name);

@@ -47,6 +47,9 @@ struct RigidScenarioInfo {
   std::vector<std::string> compare_outputs{};
   /// The analyses attached to its runs, in the order they are reported.
   std::vector<RunAnalysis> analyses{};
+  /// The penalty route's law parameters derived from its model's parameters (muvengei-lugre:
+  /// per unit load, vs from the ideal mechanism), in place of friction_parameters.
+  dynamics::FrictionParameters (*friction_from_model)(const dynamics::RigidScenario&) = nullptr;
   /// The friction catalogue's parameters its penalty route starts from (`friction_parameters:`),
   /// or nothing when its laws take theirs from its data (zheng-*, muvengei-lugre). μs and μk
   /// are each contact's, not among them.

@@ -9,6 +9,7 @@
 #include "dynamics/friction/make_friction_law.hpp"
 #include "dynamics/minimal_form.hpp"
 #include "dynamics/minimal_form_route.hpp"
+#include "dynamics/nonsmooth/ideal_clearance.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "dynamics/penalty_route.hpp"
@@ -178,16 +179,15 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   }
   if (o.integrator && *o.integrator != "bdf" && *o.integrator != "rk4")
     throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + *o.integrator + "'");
-  if (scenario.model && o.ideal)
-    throw std::invalid_argument("--ideal: '" + scenario.name + "' is a model file, which states its joints itself "
-                                "(the built-ins with a clearance joint to make ideal: zheng-*, muvengei-lugre)");
   if (scenario.model && p.route != Route::kPenalty && o.friction)
     throw std::invalid_argument("--friction: the law of the penalty route; '" + scenario.name +
                                 "' is a model file, which states its set-valued friction itself");
 
   if (p.route == Route::kMinimalForm) {
     p.minimal = std::make_unique<dynamics::MinimalFormModel>(
-        scenario.model ? dynamics::minimalFormModel(*scenario.model) : buildMinimalForm(scenario.name, scenario.data));
+        scenario.model ? dynamics::minimalFormModel(o.ideal ? dynamics::withIdealClearanceJoints(*scenario.model)
+                                                            : *scenario.model)
+                       : buildMinimalForm(scenario.name, scenario.data));
     p.form = std::make_unique<dynamics::MinimalForm>(p.minimal->model, p.minimal->friction, p.minimal->options,
                                                      p.minimal->x0);
     return;
@@ -195,7 +195,7 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   // The nonsmooth routes take a built-in's choice of friction; the penalty route puts
   // --friction's law in place of set-valued Coulomb.
   p.mechanism = std::make_unique<dynamics::RigidScenario>(
-      scenario.model ? *scenario.model
+      scenario.model ? (o.ideal ? dynamics::withIdealClearanceJoints(*scenario.model) : *scenario.model)
                      : buildRigidScenario(scenario.name, scenario.data,
                                           o.friction && p.route != Route::kPenalty ? *o.friction : "default", o.ideal,
                                           p.route == Route::kMoreauJean));
@@ -211,7 +211,9 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   dynamics::PenaltyRouteOptions& po = p.penalty_options;
   const bool frictional = anyFriction(s);
   po.friction_law = o.friction ? *o.friction : frictional ? p.info.penalty_friction : "none";
-  po.friction_parameters = penaltyFrictionParameters(scenario.data, scenario.friction);
+  po.friction_parameters = p.info.friction_from_model && scenario.model
+                               ? p.info.friction_from_model(*scenario.model)
+                               : penaltyFrictionParameters(scenario.data, scenario.friction);
   po.passive = p.info.passive;
   const bool jumps = po.friction_law != "none" && catalogueLaw(po.friction_law, po.friction_parameters)->jumpsAtZero();
   if (o.friction && po.friction_law != "none" && !frictional)

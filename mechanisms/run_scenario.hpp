@@ -55,7 +55,7 @@ struct RunSettings {
   /// routes: a built-in's choice of friction where it has one (zheng-*).
   std::optional<std::string> friction;
   std::optional<std::string> integrator;  ///< the penalty route's: "bdf" or "rk4"
-  bool ideal = false;               ///< every clearance joint an ideal revolute (built-ins that have one)
+  bool ideal = false;               ///< every clearance joint an ideal revolute (ideal_clearance.hpp)
 };
 
 /// One analysis of a run: figures merged into the run's JSON (top-level keys) and lines for

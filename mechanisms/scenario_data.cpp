@@ -57,31 +57,6 @@ std::vector<P> parametersOf(ZhengSliderCrank& z) {
   return p;
 }
 
-std::vector<P> parametersOf(MuvengeiSliderCrank& m) {
-  return {{"crank_length", &m.crank_length, R::kPositive, "[m]"},
-          {"crank_mass", &m.crank_mass, R::kPositive, "[kg]"},
-          {"crank_inertia", &m.crank_inertia, R::kPositive, "[kg m^2]"},
-          {"rod_length", &m.rod_length, R::kPositive, "[m]"},
-          {"rod_mass", &m.rod_mass, R::kPositive, "[kg]"},
-          {"rod_inertia", &m.rod_inertia, R::kPositive, "[kg m^2]"},
-          {"slider_mass", &m.slider_mass, R::kPositive, "[kg]"},
-          {"slider_inertia", &m.slider_inertia, R::kPositive, "[kg m^2]"},
-          {"bearing_radius", &m.bearing_radius, R::kPositive, "R_B [m]"},
-          {"clearance", &m.clearance, R::kPositive, "R_B - R_J [m], < bearing_radius"},
-          {"young_modulus", &m.young_modulus, R::kPositive, "[Pa]"},
-          {"poisson_ratio", &m.poisson_ratio, R::kAny, "in (-1, 0.5]"},
-          {"restitution", &m.restitution, R::kUnit, "restitution coefficient"},
-          {"crank_speed", &m.crank_speed, R::kPositive, "[rad/s]"},
-          {"gravity", &m.gravity, R::kNonNegative, "along -y [m/s^2]"},
-          {"mu_k", &m.mu_k, R::kNonNegative, "LuGre kinetic coefficient"},
-          {"mu_s", &m.mu_s, R::kNonNegative, "LuGre static coefficient, >= mu_k"},
-          {"sigma0", &m.sigma0, R::kPositive, "bristle stiffness per unit load [1/m]"},
-          {"sigma1", &m.sigma1, R::kNonNegative, "bristle damping per unit load [s/m]"},
-          {"sigma2", &m.sigma2, R::kNonNegative, "viscous coefficient per unit load [s/m]"},
-          {"stribeck_exponent", &m.stribeck_exponent, R::kPositive, "gamma"},
-          {"stribeck_fraction", &m.stribeck_fraction, R::kPositive, "Stribeck velocity / max tangential velocity"}};
-}
-
 ZhengSliderCrank zhengScenario(std::string_view name) {
   // Zheng et al.'s Examples I-III with Coulomb mu < mu_s in the clearance joint.
   const bool torque = name == "zheng-torque", rheonomic = name == "zheng-rheonomic";
@@ -105,7 +80,6 @@ ScenarioData defaultScenarioData(std::string_view name) {
   if (builtinModelFile(name)) return std::monostate{};  // its data are its model file's
   if (name == "zheng-torque" || name == "zheng-rheonomic" || name == "zheng-equilibrium")
     return zhengScenario(name);
-  if (name == "muvengei-lugre") return MuvengeiSliderCrank{};
   std::string names;
   for (const auto& n : builtinScenarioNames()) names += (names.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown scenario '" + std::string(name) + "' (built-in: " + names + ")");
@@ -113,7 +87,6 @@ ScenarioData defaultScenarioData(std::string_view name) {
 
 dynamics::FrictionParameters penaltyFrictionParameters(const ScenarioData& data,
                                                        const std::optional<dynamics::FrictionParameters>& given) {
-  if (const auto* m = std::get_if<MuvengeiSliderCrank>(&data)) return muvengeiFrictionParameters(*m);
   dynamics::FrictionParameters p = given.value_or(dynamics::FrictionParameters{});
   if (const auto* z = std::get_if<ZhengSliderCrank>(&data)) {
     p.modified_v0 = z->modified_v0;

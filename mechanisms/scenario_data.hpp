@@ -14,7 +14,6 @@
 
 #include "dynamics/friction/friction_parameters.hpp"
 #include "mechanisms/journal_bearing.hpp"
-#include "mechanisms/muvengei.hpp"
 #include "mechanisms/roller_crank.hpp"
 #include "mechanisms/zheng.hpp"
 
@@ -22,8 +21,7 @@ namespace stickslip::mechanisms {
 
 /// std::monostate: the mechanism is a model (the user's `model:` or a built-in model file,
 /// mechanisms/builtin_models.hpp), its values are its model's parameters.
-using ScenarioData = std::variant<std::monostate, ZhengSliderCrank,
-                                  MuvengeiSliderCrank>;
+using ScenarioData = std::variant<std::monostate, ZhengSliderCrank>;
 
 /// One named value of a scenario's data, pointing into it.
 struct ScenarioParameter {
@@ -43,8 +41,8 @@ ScenarioData defaultScenarioData(std::string_view name);
 
 /// The friction catalogue's parameters the penalty route takes for a scenario with `data`:
 /// `given` (its friction_parameters:, defaults if none) with the ones its data fix (zheng-*:
-/// the modified Coulomb's v0, v1; muvengei-lugre: all of them, muvengeiFrictionParameters). μs
-/// and μk are each contact's (penalty_route.hpp): never friction_parameters.
+/// the modified Coulomb's v0, v1). μs and μk are each contact's (penalty_route.hpp): never
+/// friction_parameters.
 dynamics::FrictionParameters penaltyFrictionParameters(const ScenarioData& data,
                                                        const std::optional<dynamics::FrictionParameters>& given);
 

@@ -237,3 +237,18 @@ TEST_CASE("a built-in model file runs as the built-in and as a file — model.pa
   requireInputError(cli({"run", dir.write("both.yaml", "scenario: belt\nmodel:\n  bodies: []\n")}),
                     {"both.yaml:1:", "not both"});
 }
+
+TEST_CASE("--ideal makes every clearance joint of a mechanism an ideal revolute, a model file's too", "[cli][scenario]") {
+  // The journal of journal_bearing.yaml, pinned at the bearing's centre, only spins.
+  const Run r = cli({"run", std::string(STICKSLIP_SCENARIOS) + "/journal_bearing.yaml", "--ideal", "--t-end", "0.05",
+                     "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["events"].empty());
+  CHECK(std::abs(j["final_q"][0].get<double>()) < 1e-12);
+  CHECK(std::abs(j["final_q"][1].get<double>()) < 1e-12);
+  CHECK(j["final_v"][2].get<double>() == Approx(-2 * M_PI).epsilon(1e-12));
+  for (const auto& c : j["columns"]) CHECK(c.get<std::string>().find("journal-bearing.N") == std::string::npos);
+  requireInputError(cli({"run", "belt", "--ideal"}), {"--ideal", "no clearance joint"});
+}
