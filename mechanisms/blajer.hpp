@@ -7,8 +7,10 @@
 /// revolute joints with RevoluteFriction, the guide's rotation held (PlanarModel::addAngle)
 /// and its normal direction a bilateral RigidContact with μs, μk. The minimal form takes it
 /// through dynamics/minimal_form_route.hpp (the guide becomes a point-on-line joint with
-/// prismatic friction μ |N|, the joints' friction μ d |R|). Only Example 2's pin-in-slot
-/// variant, Blajer's own, is built for the minimal form alone.
+/// prismatic friction μ |N|, the joints' friction μ d |R|; Example 2's pin in its slot the
+/// pin-in-slot joint). Each is a model file, mechanisms/scenarios/blajer-1.yaml, blajer-2.yaml
+/// (the pin) and blajer-2-slider.yaml (a slider body at B): the builders below load it with
+/// their structs' values.
 /// Blajer writes the revolute friction torque as μ d |R| with d = 0.05 m called the bearing
 /// diameter; we keep his formula, so the lever arm is d itself (radius field = d).
 ///

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -201,7 +202,7 @@ void readBuiltin(const YAML::Node& root, std::string_view file, Scenario& s) {
 
 Scenario parseFile(std::string_view file) {
   std::ifstream in{std::string(file), std::ios::binary};
-  if (!in)
+  if (!in || std::filesystem::is_directory(std::string(file)))
     throw InputError(located(file, 0, "", "cannot read the scenario file (missing or unreadable); "
                                           "a built-in name needs no .yaml (stickslip list)"));
   std::ostringstream text;
