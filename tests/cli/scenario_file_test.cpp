@@ -238,7 +238,7 @@ TEST_CASE("a built-in model file runs as the built-in and as a file — model.pa
                     {"both.yaml:1:", "not both"});
 }
 
-TEST_CASE("--ideal makes every clearance joint of a mechanism an ideal revolute, a model file's too", "[cli][scenario]") {
+TEST_CASE("ideal clearance joints: --ideal makes each an ideal revolute, in a model file too", "[cli][scenario]") {
   // The journal of journal_bearing.yaml, pinned at the bearing's centre, only spins.
   const Run r = cli({"run", std::string(STICKSLIP_SCENARIOS) + "/journal_bearing.yaml", "--ideal", "--t-end", "0.05",
                      "--json"});
