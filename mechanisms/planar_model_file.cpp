@@ -572,7 +572,7 @@ void Loader::forces(const YAML::Node& n) {
 void Loader::contact(const YAML::Node& c, const std::string& path, const std::string& type) {
   using dynamics::RigidContact;
   std::vector<std::string> keys{"type", "name", "body_i", "body_j", "normal", "restitution", "mu", "mu_static",
-                                "mu_kinetic", "compliant_law", "impact_velocity"};
+                                "mu_kinetic", "compliant_law", "impact_velocity", "rigid_restitution"};
   if (type == "point_line")
     keys.insert(keys.end(), {"point_i", "radius", "line_point", "line_normal", "surface_speed", "surface_acceleration",
                              "pin_friction"});
@@ -635,8 +635,16 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
                                                         valueText(c["restitution"], rc.restitution));
   }
   friction(c, path, rc.mu_static, rc.mu_kinetic);
-  if (c["impact_velocity"].IsDefined() && rc.normal != RigidContact::Normal::kCompliant)
-    fail(c["impact_velocity"], path + ".impact_velocity", "only for normal: compliant");
+  for (const char* key : {"impact_velocity", "rigid_restitution"})
+    if (c[key].IsDefined() && rc.normal != RigidContact::Normal::kCompliant)
+      fail(c[key], path + "." + key, "only for normal: compliant");
+  if (c["rigid_restitution"].IsDefined()) {
+    const double e = number(c["rigid_restitution"], path + ".rigid_restitution");
+    if (!(e >= 0.0 && e <= 1.0))
+      fail(c["rigid_restitution"], path + ".rigid_restitution",
+           "expected a coefficient of restitution in [0, 1], got " + valueText(c["rigid_restitution"], e));
+    rc.rigid_restitution = e;
+  }
   if (c["compliant_law"].IsDefined() && rc.normal == RigidContact::Normal::kBilateral)
     fail(c["compliant_law"], path + ".compliant_law", "only for normal: compliant or unilateral (the penalty route's law)");
   // A unilateral contact's compliant_law is the one the penalty route gives it.

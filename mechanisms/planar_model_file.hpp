@@ -40,7 +40,8 @@
 ///         # mu (both coefficients) or mu_static >= mu_kinetic >= 0; unilateral: compliant_law
 ///         # optional, the law the penalty route gives it (dynamics/penalty_route.hpp); compliant: compliant_law
 ///         # {type: hertz | hunt_crossley | lankarani_nikravesh | flores, stiffness, exponent,
-///         # restitution, min_impact_velocity} and impact_velocity
+///         # restitution, min_impact_velocity}, impact_velocity, and rigid_restitution: the
+///         # Newton's e with which Moreau–Jean (rigid contacts only) takes it as unilateral
 ///         # point_line, bilateral, radius 0: pin_friction {radius, mu_static, mu_kinetic}, the
 ///         # point a pin turning in the line as a slot (Blajer's pin-in-slot joint), its torque
 ///         # μ r |R| with R the slot's normal and friction force; named by its `name`, else

@@ -199,13 +199,20 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
                      : buildRigidScenario(scenario.name, scenario.data,
                                           o.friction && p.route != Route::kPenalty ? *o.friction : "default", o.ideal,
                                           p.route == Route::kMoreauJean));
+  if (p.route == Route::kMoreauJean)  // rigid contacts only: those compliant ones that say how
+    for (dynamics::RigidContact& c : p.mechanism->contacts)
+      if (c.normal == dynamics::RigidContact::Normal::kCompliant && c.rigid_restitution && !c.smooth_friction) {
+        c.normal = dynamics::RigidContact::Normal::kUnilateral;
+        c.restitution = *c.rigid_restitution;
+      }
   const dynamics::RigidScenario& s = *p.mechanism;
   if (p.route == Route::kMoreauJean && !p.info.moreau_jean)
     for (const auto& c : s.contacts)
       if (c.normal == dynamics::RigidContact::Normal::kCompliant)
         throw std::invalid_argument("--method: moreau-jean takes rigid contacts (unilateral or bilateral); contact '" +
                                     c.name + "' of '" + scenario.name +
-                                    "' is compliant, a force of its penetration (event-driven or penalty run it)");
+                                    "' is compliant, a force of its penetration (event-driven or penalty run it; its "
+                                    "rigid_restitution: e lets Moreau–Jean take it as a rigid contact)");
   if (p.route != Route::kPenalty) return;
 
   dynamics::PenaltyRouteOptions& po = p.penalty_options;

@@ -68,6 +68,9 @@ struct RigidContact {
   /// contact compliant with; unset, penalty_route.hpp's default for its data.
   std::optional<NormalLaw> compliant_law;
   double impact_velocity = 1.0;          ///< δ̇⁻ of the compliant law's hysteresis [m/s], > 0
+  /// kCompliant: Newton's e with which a route of rigid contacts only (Moreau–Jean) takes it
+  /// as unilateral; unset: such a route refuses it.
+  std::optional<double> rigid_restitution;
   /// kCompliant only: regularized friction instead of set-valued Coulomb (static laws only).
   std::shared_ptr<const FrictionLaw> smooth_friction;
   double radius = 0.0;         ///< ρ [m], ≥ 0

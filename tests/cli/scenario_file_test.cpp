@@ -252,3 +252,30 @@ TEST_CASE("ideal clearance joints: --ideal makes each an ideal revolute, in a mo
   for (const auto& c : j["columns"]) CHECK(c.get<std::string>().find("journal-bearing.N") == std::string::npos);
   requireInputError(cli({"run", "belt", "--ideal"}), {"--ideal", "no clearance joint"});
 }
+
+TEST_CASE("a compliant contact runs by Moreau-Jean as a rigid one when the file gives its rigid_restitution",
+          "[cli][scenario]") {
+  const ScratchDir dir("scenario_rigid_restitution");
+  const std::string model = R"Y(model:
+  gravity: [0, -9.81]
+  bodies:
+    - {name: ball, mass: 1, inertia: 0.005, position: [0, 0.6, 0]}
+  contacts:
+    - {type: point_line, name: floor, body_i: ball, radius: 0.1, normal: compliant, RIGID
+       compliant_law: {type: hertz, stiffness: 1e7, exponent: 1.5}}
+)Y";
+  const auto with = [&](const std::string& rigid) {
+    std::string text = model;
+    text.replace(text.find("RIGID"), 5, rigid);
+    return dir.write("ball.yaml", text);
+  };
+  // Dropped from 0.5 m above contact: v = -sqrt(2 g 0.5) at the floor, +e of it after.
+  const Run r = cli({"run", with("rigid_restitution: 0.5,"), "--method", "moreau-jean", "--dt", "1e-5", "--t-end",
+                     "0.4", "--output-dt", "1e-3", "--json", "--force"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const double v_in = std::sqrt(2 * 9.81 * 0.5), t_in = v_in / 9.81, t = 0.4;
+  CHECK(j["final_v"][1].get<double>() == Approx(0.5 * v_in - 9.81 * (t - t_in)).margin(2e-3));
+  requireInputError(cli({"run", with(""), "--method", "moreau-jean"}), {"floor", "compliant", "rigid_restitution"});
+}

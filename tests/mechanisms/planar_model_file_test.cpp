@@ -255,6 +255,21 @@ TEST_CASE("model file: baumgarte sets the joints' stabilization, checked", "[mod
   CHECK(errorOf(blockModel("  baumgarte: {alpha: -1}\n")).rfind("m.yaml:4: model.baumgarte.alpha: expected a number >= 0", 0) == 0);
 }
 
+TEST_CASE("model file: rigid_restitution, the e with which Moreau-Jean takes a compliant contact", "[model-file]") {
+  const auto s = mechanisms::loadPlanarModelText(R"Y(model:
+  gravity: [0, -9.81]
+  bodies:
+    - {name: ball, mass: 1, inertia: 0.005, position: [0, 1, 0]}
+  contacts:
+    - {type: point_line, body_i: ball, radius: 0.1, normal: compliant, rigid_restitution: 0.5,
+       compliant_law: {type: hertz, stiffness: 1e7, exponent: 1.5}}
+)Y", "m.yaml");
+  REQUIRE(s.contacts.at(0).rigid_restitution);
+  CHECK(*s.contacts[0].rigid_restitution == 0.5);
+  CHECK(errorOf(blockModel("  contacts:\n    - {type: point_line, body_i: block, rigid_restitution: 0.5}\n"))
+            .rfind("m.yaml:5: model.contacts[0].rigid_restitution: only for normal: compliant", 0) == 0);
+}
+
 TEST_CASE("model file: errors name file, line, key path, what was expected", "[model-file][errors]") {
   // Unknown key, with the nearest valid one.
   CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1, inertia: 0.01, mas: 2}\n") ==
