@@ -146,16 +146,20 @@ PenaltyRun simulateBeltPenalty(const Belt& b, const dynamics::FrictionLaw& law,
   return run;
 }
 
+namespace {
+const std::vector<ModelField<Belt>>& beltFields() {
+  static const std::vector<ModelField<Belt>> f{{"mass", &Belt::mass},           {"belt_speed", &Belt::belt_speed},
+                                               {"stiffness", &Belt::stiffness}, {"gravity", &Belt::gravity},
+                                               {"mu_static", &Belt::mu_static}, {"mu_kinetic", &Belt::mu_kinetic}};
+  return f;
+}
+}  // namespace
+
 dynamics::RigidScenario beltRigid(const Belt& b) {
   b.validate();
-  return builtinModel("belt", {{"mass", b.mass}, {"belt_speed", b.belt_speed}, {"stiffness", b.stiffness},
-                               {"gravity", b.gravity}, {"mu_static", b.mu_static}, {"mu_kinetic", b.mu_kinetic}});
+  return builtinModel("belt", modelValues(b, beltFields()));
 }
 
-Belt beltOf(const dynamics::RigidScenario& s) {
-  return {.mass = modelParameter(s, "mass"), .belt_speed = modelParameter(s, "belt_speed"),
-          .stiffness = modelParameter(s, "stiffness"), .gravity = modelParameter(s, "gravity"),
-          .mu_static = modelParameter(s, "mu_static"), .mu_kinetic = modelParameter(s, "mu_kinetic")};
-}
+Belt beltOf(const dynamics::RigidScenario& s) { return fromModel(s, beltFields()); }
 
 }  // namespace stickslip::mechanisms

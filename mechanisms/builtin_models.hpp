@@ -7,6 +7,8 @@
 /// load it with their structs' values as its parameters. What the file does not hold — run
 /// defaults, references, analyses — is attached by name in rigid_scenarios.cpp.
 
+#include <functional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -46,5 +48,32 @@ dynamics::RigidScenario builtinModel(std::string_view name,
 /// The value of parameter `name` of a mechanism loaded from a model file; throws
 /// std::invalid_argument naming the mechanism when it has none of that name.
 double modelParameter(const dynamics::RigidScenario& s, std::string_view name);
+
+/// One value of a built-in's struct T and the name of the model parameter that holds it: the
+/// one list both ways go through (modelValues, fromModel).
+template <class T>
+struct ModelField {
+  std::string_view name;
+  std::function<double&(T&)> of;
+  ModelField(std::string_view n, double T::*member) : name(n), of([member](T& x) -> double& { return x.*member; }) {}
+  ModelField(std::string_view n, std::function<double&(T&)> f) : name(n), of(std::move(f)) {}
+};
+
+/// The (name, value) pairs builtinModel takes, from `x`.
+template <class T>
+std::vector<std::pair<std::string, double>> modelValues(T x, const std::vector<ModelField<T>>& fields) {
+  std::vector<std::pair<std::string, double>> values;
+  for (const ModelField<T>& f : fields) values.emplace_back(f.name, f.of(x));
+  return values;
+}
+
+/// T{} with every field read from the parameters of a mechanism loaded from its model file;
+/// throws std::invalid_argument when one is missing.
+template <class T>
+T fromModel(const dynamics::RigidScenario& s, const std::vector<ModelField<T>>& fields) {
+  T x{};
+  for (const ModelField<T>& f : fields) f.of(x) = modelParameter(s, f.name);
+  return x;
+}
 
 }  // namespace stickslip::mechanisms

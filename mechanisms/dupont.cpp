@@ -19,20 +19,22 @@ void Dupont::validate() const {
   if (!os.str().empty()) throw std::invalid_argument("Dupont: expected " + os.str());
 }
 
+namespace {
+const std::vector<ModelField<Dupont>>& dupontFields() {
+  static const std::vector<ModelField<Dupont>> f{
+      {"m1", &Dupont::m1}, {"m2", &Dupont::m2}, {"f1_amplitude", &Dupont::f1_amplitude},
+      {"f1_frequency", &Dupont::f1_frequency}, {"f2_amplitude", &Dupont::f2_amplitude},
+      {"f2_frequency", &Dupont::f2_frequency}, {"mu_static", &Dupont::mu_static}, {"mu_kinetic", &Dupont::mu_kinetic}};
+  return f;
+}
+}  // namespace
+
 dynamics::RigidScenario dupontRigid(const Dupont& d) {
   d.validate();
-  return builtinModel("dupont", {{"m1", d.m1}, {"m2", d.m2}, {"f1_amplitude", d.f1_amplitude},
-                                 {"f1_frequency", d.f1_frequency}, {"f2_amplitude", d.f2_amplitude},
-                                 {"f2_frequency", d.f2_frequency}, {"mu_static", d.mu_static},
-                                 {"mu_kinetic", d.mu_kinetic}});
+  return builtinModel("dupont", modelValues(d, dupontFields()));
 }
 
-Dupont dupontOf(const dynamics::RigidScenario& s) {
-  return {.m1 = modelParameter(s, "m1"), .m2 = modelParameter(s, "m2"),
-          .f1_amplitude = modelParameter(s, "f1_amplitude"), .f1_frequency = modelParameter(s, "f1_frequency"),
-          .f2_amplitude = modelParameter(s, "f2_amplitude"), .f2_frequency = modelParameter(s, "f2_frequency"),
-          .mu_static = modelParameter(s, "mu_static"), .mu_kinetic = modelParameter(s, "mu_kinetic")};
-}
+Dupont dupontOf(const dynamics::RigidScenario& s) { return fromModel(s, dupontFields()); }
 
 std::vector<std::pair<double, std::string>> dupontReference(const Dupont& d, double t_end) {
   d.validate();

@@ -21,19 +21,22 @@ void Incline::validate() const {
   if (!os.str().empty()) throw std::invalid_argument("Incline: expected " + os.str());
 }
 
+namespace {
+const std::vector<ModelField<Incline>>& inclineFields() {
+  static const std::vector<ModelField<Incline>> f{
+      {"mass", &Incline::mass}, {"angle", &Incline::angle}, {"gravity", &Incline::gravity},
+      {"mu_static", &Incline::mu_static}, {"mu_kinetic", &Incline::mu_kinetic},
+      {"push_amplitude", &Incline::push_amplitude}, {"push_frequency", &Incline::push_frequency}};
+  return f;
+}
+}  // namespace
+
 dynamics::RigidScenario inclineRigid(const Incline& in) {
   in.validate();
-  return builtinModel("incline", {{"mass", in.mass}, {"angle", in.angle}, {"gravity", in.gravity},
-                                  {"mu_static", in.mu_static}, {"mu_kinetic", in.mu_kinetic},
-                                  {"push_amplitude", in.push_amplitude}, {"push_frequency", in.push_frequency}});
+  return builtinModel("incline", modelValues(in, inclineFields()));
 }
 
-Incline inclineOf(const dynamics::RigidScenario& s) {
-  return {.mass = modelParameter(s, "mass"), .angle = modelParameter(s, "angle"),
-          .gravity = modelParameter(s, "gravity"), .mu_static = modelParameter(s, "mu_static"),
-          .mu_kinetic = modelParameter(s, "mu_kinetic"), .push_amplitude = modelParameter(s, "push_amplitude"),
-          .push_frequency = modelParameter(s, "push_frequency")};
-}
+Incline inclineOf(const dynamics::RigidScenario& s) { return fromModel(s, inclineFields()); }
 
 std::vector<std::pair<double, std::string>> inclineReference(double t_end, const Incline& in) {
   in.validate();

@@ -46,37 +46,29 @@ dynamics::FrictionParameters journalBearingFrictionParameters(const JournalBeari
   return p;
 }
 
+namespace {
+const std::vector<ModelField<JournalBearing>>& journalBearingFields() {
+  using J = JournalBearing;
+  static const std::vector<ModelField<J>> f{
+      {"bearing_radius", &J::bearing_radius}, {"journal_radius", &J::journal_radius},
+      {"young_modulus", &J::young_modulus}, {"poisson_ratio", &J::poisson_ratio}, {"restitution", &J::restitution},
+      {"mass", &J::mass}, {"inertia", &J::inertia}, {"gravity", &J::gravity}, {"initial_spin", &J::initial_spin},
+      {"mu_static", &J::mu_static}, {"mu_kinetic", &J::mu_kinetic},
+      {"initial_x", [](J& j) -> double& { return j.initial_position.x(); }},
+      {"initial_y", [](J& j) -> double& { return j.initial_position.y(); }},
+      {"initial_vx", [](J& j) -> double& { return j.initial_velocity.x(); }},
+      {"initial_vy", [](J& j) -> double& { return j.initial_velocity.y(); }},
+      {"continuous_contact_time", &J::continuous_contact_time}};
+  return f;
+}
+}  // namespace
+
 dynamics::RigidScenario journalBearingRigid(const JournalBearing& jb) {
   jb.validate();
-  return builtinModel(
-      "journal-bearing",
-      {{"bearing_radius", jb.bearing_radius}, {"journal_radius", jb.journal_radius},
-       {"young_modulus", jb.young_modulus}, {"poisson_ratio", jb.poisson_ratio}, {"restitution", jb.restitution},
-       {"mass", jb.mass}, {"inertia", jb.inertia}, {"gravity", jb.gravity}, {"initial_spin", jb.initial_spin},
-       {"mu_static", jb.mu_static}, {"mu_kinetic", jb.mu_kinetic}, {"initial_x", jb.initial_position.x()},
-       {"initial_y", jb.initial_position.y()}, {"initial_vx", jb.initial_velocity.x()},
-       {"initial_vy", jb.initial_velocity.y()}, {"continuous_contact_time", jb.continuous_contact_time}});
+  return builtinModel("journal-bearing", modelValues(jb, journalBearingFields()));
 }
 
-JournalBearing journalBearingOf(const dynamics::RigidScenario& s) {
-  const auto p = [&](std::string_view name) { return modelParameter(s, name); };
-  JournalBearing jb;
-  jb.bearing_radius = p("bearing_radius");
-  jb.journal_radius = p("journal_radius");
-  jb.young_modulus = p("young_modulus");
-  jb.poisson_ratio = p("poisson_ratio");
-  jb.restitution = p("restitution");
-  jb.mass = p("mass");
-  jb.inertia = p("inertia");
-  jb.gravity = p("gravity");
-  jb.initial_spin = p("initial_spin");
-  jb.mu_static = p("mu_static");
-  jb.mu_kinetic = p("mu_kinetic");
-  jb.initial_position = {p("initial_x"), p("initial_y")};
-  jb.initial_velocity = {p("initial_vx"), p("initial_vy")};
-  jb.continuous_contact_time = p("continuous_contact_time");
-  return jb;
-}
+JournalBearing journalBearingOf(const dynamics::RigidScenario& s) { return fromModel(s, journalBearingFields()); }
 
 std::string_view toString(ContactMode m) {
   switch (m) {

@@ -99,45 +99,30 @@ SliderKinematics idealSlider(const MuvengeiSliderCrank& d, double t) {
   return k;
 }
 
+namespace {
+const std::vector<ModelField<MuvengeiSliderCrank>>& muvengeiFields() {
+  using M = MuvengeiSliderCrank;
+  static const std::vector<ModelField<M>> f{
+      {"crank_length", &M::crank_length}, {"crank_mass", &M::crank_mass}, {"crank_inertia", &M::crank_inertia},
+      {"rod_length", &M::rod_length}, {"rod_mass", &M::rod_mass}, {"rod_inertia", &M::rod_inertia},
+      {"slider_mass", &M::slider_mass}, {"slider_inertia", &M::slider_inertia},
+      {"bearing_radius", &M::bearing_radius}, {"clearance", &M::clearance}, {"young_modulus", &M::young_modulus},
+      {"poisson_ratio", &M::poisson_ratio}, {"restitution", &M::restitution}, {"crank_speed", &M::crank_speed},
+      {"gravity", &M::gravity}, {"mu_k", &M::mu_k}, {"mu_s", &M::mu_s}, {"sigma0", &M::sigma0},
+      {"sigma1", &M::sigma1}, {"sigma2", &M::sigma2}, {"stribeck_exponent", &M::stribeck_exponent},
+      {"stribeck_fraction", &M::stribeck_fraction}};
+  return f;
+}
+}  // namespace
+
 dynamics::RigidScenario muvengeiRigid(const MuvengeiSliderCrank& d) {
   d.validate();
-  dynamics::RigidScenario s = builtinModel(
-      "muvengei-lugre",
-      {{"crank_length", d.crank_length}, {"crank_mass", d.crank_mass}, {"crank_inertia", d.crank_inertia},
-       {"rod_length", d.rod_length}, {"rod_mass", d.rod_mass}, {"rod_inertia", d.rod_inertia},
-       {"slider_mass", d.slider_mass}, {"slider_inertia", d.slider_inertia}, {"bearing_radius", d.bearing_radius},
-       {"clearance", d.clearance}, {"young_modulus", d.young_modulus}, {"poisson_ratio", d.poisson_ratio},
-       {"restitution", d.restitution}, {"crank_speed", d.crank_speed}, {"gravity", d.gravity}, {"mu_k", d.mu_k},
-       {"mu_s", d.mu_s}, {"sigma0", d.sigma0}, {"sigma1", d.sigma1}, {"sigma2", d.sigma2},
-       {"stribeck_exponent", d.stribeck_exponent}, {"stribeck_fraction", d.stribeck_fraction}});
+  const dynamics::RigidScenario s = builtinModel("muvengei-lugre", modelValues(d, muvengeiFields()));
   return d.ideal ? dynamics::withIdealClearanceJoints(s) : s;
 }
 
 MuvengeiSliderCrank muvengeiOf(const dynamics::RigidScenario& s) {
-  const auto p = [&](std::string_view name) { return modelParameter(s, name); };
-  MuvengeiSliderCrank d;
-  d.crank_length = p("crank_length");
-  d.crank_mass = p("crank_mass");
-  d.crank_inertia = p("crank_inertia");
-  d.rod_length = p("rod_length");
-  d.rod_mass = p("rod_mass");
-  d.rod_inertia = p("rod_inertia");
-  d.slider_mass = p("slider_mass");
-  d.slider_inertia = p("slider_inertia");
-  d.bearing_radius = p("bearing_radius");
-  d.clearance = p("clearance");
-  d.young_modulus = p("young_modulus");
-  d.poisson_ratio = p("poisson_ratio");
-  d.restitution = p("restitution");
-  d.crank_speed = p("crank_speed");
-  d.gravity = p("gravity");
-  d.mu_k = p("mu_k");
-  d.mu_s = p("mu_s");
-  d.sigma0 = p("sigma0");
-  d.sigma1 = p("sigma1");
-  d.sigma2 = p("sigma2");
-  d.stribeck_exponent = p("stribeck_exponent");
-  d.stribeck_fraction = p("stribeck_fraction");
+  MuvengeiSliderCrank d = fromModel(s, muvengeiFields());
   d.ideal = std::none_of(s.contacts.begin(), s.contacts.end(), [](const dynamics::RigidContact& c) {
     return c.shape == dynamics::RigidContact::Shape::kJournalBearing;
   });

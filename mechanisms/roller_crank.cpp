@@ -52,26 +52,25 @@ dynamics::FrictionParameters rollerCrankFrictionParameters() {
   return p;
 }
 
+namespace {
+const std::vector<ModelField<RollerCrank>>& rollerCrankFields() {
+  using R = RollerCrank;
+  static const std::vector<ModelField<R>> f{
+      {"crank_length", &R::crank_length}, {"crank_mass", &R::crank_mass}, {"crank_inertia", &R::crank_inertia},
+      {"rod_length", &R::rod_length}, {"rod_mass", &R::rod_mass}, {"rod_inertia", &R::rod_inertia},
+      {"roller_radius", &R::roller_radius}, {"roller_mass", &R::roller_mass},
+      {"roller_inertia", &R::roller_inertia}, {"roller_height", &R::roller_height}, {"gravity", &R::gravity},
+      {"crank_angle", &R::crank_angle}, {"crank_rate", &R::crank_rate},
+      {"baumgarte_alpha", &R::baumgarte_alpha}, {"baumgarte_beta", &R::baumgarte_beta}};
+  return f;
+}
+}  // namespace
+
 dynamics::RigidScenario rollerCrankRigid(const RollerCrank& rc) {
   rc.validate();
-  return builtinModel(
-      "roller-crank",
-      {{"crank_length", rc.crank_length}, {"crank_mass", rc.crank_mass}, {"crank_inertia", rc.crank_inertia},
-       {"rod_length", rc.rod_length}, {"rod_mass", rc.rod_mass}, {"rod_inertia", rc.rod_inertia},
-       {"roller_radius", rc.roller_radius}, {"roller_mass", rc.roller_mass}, {"roller_inertia", rc.roller_inertia},
-       {"roller_height", rc.roller_height}, {"gravity", rc.gravity}, {"crank_angle", rc.crank_angle},
-       {"crank_rate", rc.crank_rate}, {"baumgarte_alpha", rc.baumgarte_alpha},
-       {"baumgarte_beta", rc.baumgarte_beta}});
+  return builtinModel("roller-crank", modelValues(rc, rollerCrankFields()));
 }
 
-RollerCrank rollerCrankOf(const dynamics::RigidScenario& s) {
-  const auto p = [&](std::string_view name) { return modelParameter(s, name); };
-  return {.crank_length = p("crank_length"), .crank_mass = p("crank_mass"), .crank_inertia = p("crank_inertia"),
-          .rod_length = p("rod_length"), .rod_mass = p("rod_mass"), .rod_inertia = p("rod_inertia"),
-          .roller_radius = p("roller_radius"), .roller_mass = p("roller_mass"),
-          .roller_inertia = p("roller_inertia"), .roller_height = p("roller_height"), .gravity = p("gravity"),
-          .crank_angle = p("crank_angle"), .crank_rate = p("crank_rate"),
-          .baumgarte_alpha = p("baumgarte_alpha"), .baumgarte_beta = p("baumgarte_beta")};
-}
+RollerCrank rollerCrankOf(const dynamics::RigidScenario& s) { return fromModel(s, rollerCrankFields()); }
 
 }  // namespace stickslip::mechanisms
