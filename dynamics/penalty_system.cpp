@@ -68,10 +68,12 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
   guide_element_.assign(contacts.size(), -1);
   for (std::size_t e = 0; e < joint_friction_.size(); ++e)
     if (joint_friction_[e].kind == PenaltyJointFriction::Kind::kGuide) guide_element_[joint_friction_[e].index] = int(e);
-  for (const RevoluteFriction& f : mechanism.jointFriction())
+  for (const RevoluteFriction& f : mechanism.jointFriction()) {
+    pins_ = pins_ || f.slot >= 0;
     if (f.slot >= 0 && kind_[std::size_t(f.slot)] == Kind::kGuide && guide_element_[std::size_t(f.slot)] < 0)
       throw std::invalid_argument(f.name + ": expected an element for its slot '" + contacts[std::size_t(f.slot)].name +
                                   "', a guide, whose normal force is its pin's load");
+  }
   contact_forces_ = Eigen::VectorXd::Zero(2 * Eigen::Index(contacts.size()));
   applied_.assign(contacts.size(), 0.0);
   for (std::size_t k = 0; k < contacts.size(); ++k)
@@ -166,6 +168,7 @@ double PenaltySystem::elementReaction(std::size_t e, const Eigen::Ref<const Eige
 }
 
 const Eigen::VectorXd& PenaltySystem::contactForces(const Eigen::Ref<const Eigen::VectorXd>& lambda) const {
+  if (!pins_) return contact_forces_;  // only a pin reads them
   for (std::size_t k = 0; k < last_.size(); ++k) {
     const auto i = 2 * Eigen::Index(k);
     const int g = guide_element_[k];

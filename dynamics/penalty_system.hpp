@@ -228,6 +228,7 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   Eigen::VectorXd lambda0_, lambda1_;
   std::vector<int> guide_element_;          // per contact: its guide's element, or −1
   mutable Eigen::VectorXd contact_forces_;  // (N_k, F_k) interleaved, for a pin's slot
+  bool pins_ = false;                       // a joint friction is a pin in a slot
   std::string failure_;
 };
 

@@ -503,25 +503,30 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
   // with μs, and keeps that solution if it sticks (else back to μk; also when the joints'
   // bounds do not converge with μs, as at an impact). Each switches at most once each way, so
   // at most 2 (na + nj) + 2 passes.
+  // The coefficient active contact i, or joint e, is solved with; a joint's bound b = μ r |Λ|
+  // follows (scaled, or from |Λ| when μ was 0).
+  const auto setContactMu = [&](Eigen::Index i, double mu) {
+    mu_used_(i) = mu;
+    p.M(4 * i + 3, 4 * i) = mu;
+  };
+  const auto setJointMu = [&](Eigen::Index e, double mu) {
+    joint_bound_(e) = joint_mu_(e) > 0.0 ? joint_bound_(e) * (mu / joint_mu_(e))
+                                         : mu * joints_[static_cast<std::size_t>(e)].radius * joint_reaction_(e);
+    joint_mu_(e) = mu;
+  };
   std::fill(reversal_tried_.begin(), reversal_tried_.end(), 0);
   bool retrying = false;
   for (;;) {
     if (!solveBounds()) {
       if (!retrying) return false;
       for (Eigen::Index i = 0; i < na; ++i) {
-        const RigidContact& c = contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
-        if (reversal_tried_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])] &&
-            mu_used_(i) == c.mu_static) {
-          mu_used_(i) = c.mu_kinetic;
-          p.M(4 * i + 3, 4 * i) = c.mu_kinetic;
-        }
+        const auto k = static_cast<std::size_t>(active_[static_cast<std::size_t>(i)]);
+        if (reversal_tried_[k] && mu_used_(i) == contacts_[k].mu_static) setContactMu(i, contacts_[k].mu_kinetic);
       }
       for (Eigen::Index e = 0; e < nj; ++e) {
         const RevoluteFriction& j = joints_[static_cast<std::size_t>(e)];
-        if (reversal_tried_[contacts_.size() + static_cast<std::size_t>(e)] && joint_mu_(e) == j.mu_static) {
-          joint_bound_(e) *= j.mu_kinetic / j.mu_static;
-          joint_mu_(e) = j.mu_kinetic;
-        }
+        if (reversal_tried_[contacts_.size() + static_cast<std::size_t>(e)] && joint_mu_(e) == j.mu_static)
+          setJointMu(e, j.mu_kinetic);
       }
       status_ = RunStatus::kOk;
       message_.clear();
@@ -538,8 +543,7 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
         const double ut = w.row(2 * i + 1).dot(r_.head(ncol)) + qf_(2 * i + 1);
         if (ut * sliding_(k) < 0.0 && std::abs(ut) > slipFloor(i, ncol)) {
           reversal_tried_[static_cast<std::size_t>(k)] = 1;
-          mu_used_(i) = c.mu_static;
-          p.M(4 * i + 3, 4 * i) = c.mu_static;
+          setContactMu(i, c.mu_static);
           again = retrying = true;
           continue;
         }
@@ -547,8 +551,7 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
       if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
       // Slipping: the LCP's sliding speed λ = |u_t| is basic and above round-off.
       if (res.z(4 * i + 3) > slipFloor(i, ncol)) {
-        mu_used_(i) = c.mu_kinetic;
-        p.M(4 * i + 3, 4 * i) = c.mu_kinetic;
+        setContactMu(i, c.mu_kinetic);
         again = true;
       }
     }
@@ -558,14 +561,12 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
       if (joint_mu_(e) == j.mu_kinetic && j.mu_static > j.mu_kinetic && joint_slipped_[std::size_t(e)] &&
           !reversal_tried_[tried] && rate(e) * joint_rate_(e) < 0.0 && std::abs(rate(e)) > options_.stick_velocity) {
         reversal_tried_[tried] = 1;
-        joint_bound_(e) *= j.mu_static / joint_mu_(e);
-        joint_mu_(e) = j.mu_static;
+        setJointMu(e, j.mu_static);
         again = retrying = true;
         continue;
       }
       if (joint_mu_(e) == j.mu_kinetic || std::abs(rate(e)) <= options_.stick_velocity) continue;
-      joint_bound_(e) *= j.mu_kinetic / joint_mu_(e);
-      joint_mu_(e) = j.mu_kinetic;
+      setJointMu(e, j.mu_kinetic);
       again = true;
     }
     if (!again) return true;
