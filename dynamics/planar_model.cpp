@@ -173,6 +173,15 @@ int PlanarModel::addJoint(PlanarJoint joint, Eigen::Index rows) {
   return static_cast<int>(joints_.size()) - 1;
 }
 
+PlanarModel PlanarModel::withoutDrivers() const {
+  PlanarModel passive = *this;
+  passive.joints_.clear();
+  passive.rows_ = 0;
+  for (const PlanarJoint& j : joints_)
+    if (j.type != JointType::kRheonomicDriver) passive.addJoint(j, j.rows);
+  return passive;
+}
+
 int PlanarModel::addRevolute(BodyIndex i, const Vector2d& s_i, BodyIndex j, const Vector2d& s_j,
                              std::string name) {
   checkPair(i, j, "PlanarModel::addRevolute");

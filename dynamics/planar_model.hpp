@@ -94,6 +94,9 @@ class PlanarModel final : public MultibodySystem {
   /// θ_j − θ_i = θ0, a scleronomic constraint (a driver that holds an angle still); its
   /// multiplier is the holding torque, signed as a driver's.
   int addAngle(BodyIndex i, BodyIndex j, double theta0, std::string name = "angle");
+  /// The same model with its rheonomic drivers removed (the other joints' rows renumbered):
+  /// the passive mechanism, whose static load a locked structure carries.
+  PlanarModel withoutDrivers() const;
   /// θ_j − θ_i = θ(t); its multiplier is the driving torque: −λ acts on j, +λ on i.
   int addRheonomicDriver(BodyIndex i, BodyIndex j, std::function<double(double)> angle,
                          std::function<double(double)> angle_rate,

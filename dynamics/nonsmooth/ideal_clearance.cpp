@@ -27,7 +27,7 @@ RigidScenario withIdealClearanceJoints(const RigidScenario& s) {
   Eigen::VectorXd phi(ideal.model.constraintCount());
   ideal.model.constraints(0.0, ideal.q0, phi);
   if (phi.lpNorm<Eigen::Infinity>() > 1e-12) {
-    const AssemblyResult r = assemble(ideal.model, 0.0, {}, ideal.q0, ideal.v0);
+    const AssemblyResult r = assemble(ideal.model, 0.0, ideal.initial_held, ideal.q0, ideal.v0);
     if (!r.ok())
       throw std::invalid_argument("--ideal: the initial state of '" + s.name +
                                   "' cannot be assembled with ideal joints: " + r.message);

@@ -3,7 +3,7 @@
 /// contact replaced by an ideal revolute joint between the journal's and the bearing's
 /// centres (`--ideal`, for a built-in or a model file alike). The joint is named after the
 /// contact. Where the journal does not start centred, the initial state is assembled onto the
-/// new joints (least change, dynamics/model_assembly.hpp).
+/// new joints (least change, dynamics/model_assembly.hpp), the held coordinates kept.
 
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 

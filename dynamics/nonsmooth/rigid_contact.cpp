@@ -61,6 +61,8 @@ void RigidContact::validate(const PlanarModel& model) const {
   else if (smooth_friction && frictional())
     os << "expected mu_static = mu_kinetic = 0 with the regularized friction law '"
        << smooth_friction->name() << "' (its parameters carry the coefficient)";
+  else if (preloaded && shape != Shape::kJournalBearing)
+    os << "expected a journal-bearing contact to start preloaded, got a disk-line one";
   if (!os.str().empty()) throw std::invalid_argument(name + ": " + os.str());
   if (shape == Shape::kJournalBearing) journal_bearing.validate(name);
   else geometry.validate(name);
@@ -154,6 +156,14 @@ int addClosingJoint(PlanarModel& model, const RigidContact& c) {
   const Eigen::Vector2d tangent(g.line_normal_on_j.y(), -g.line_normal_on_j.x());
   return model.addPointOnLine(c.body_j, g.line_point_on_j + c.radius * g.line_normal_on_j, tangent, c.body_i,
                               g.point_on_i, c.name);
+}
+
+PlanarModel withClosingJoints(const PlanarModel& model, const std::vector<RigidContact>& contacts) {
+  PlanarModel closed = model;
+  for (const RigidContact& c : contacts)
+    if (c.normal == RigidContact::Normal::kBilateral && c.shape == RigidContact::Shape::kDiskLine)
+      addClosingJoint(closed, c);
+  return closed;
 }
 
 }  // namespace stickslip::dynamics

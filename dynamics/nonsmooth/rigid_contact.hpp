@@ -77,6 +77,9 @@ struct RigidContact {
   double mu_static = 0.0;      ///< μs ≥ μk
   double mu_kinetic = 0.0;     ///< μk ≥ 0
   double restitution = 0.0;    ///< Newton's e ∈ [0, 1] (unilateral contacts)
+  /// kJournalBearing: the initial state puts it carrying the mechanism's static load
+  /// (dynamics/nonsmooth/clearance_preload.hpp).
+  bool preloaded = false;
   /// Surface speed v_s(t) of the line along its tangent and its rate [m/s, m/s²]; empty: 0.
   std::function<double(double)> surface_speed, surface_acceleration;
 
@@ -96,6 +99,9 @@ struct RigidScenario {
   std::vector<RigidContact> contacts;
   std::vector<RevoluteFriction> joint_friction;
   Eigen::VectorXd q0, v0;
+  /// The coordinates (velocity indices) whose initial position and velocity are given, the
+  /// others being assembled to them (dynamics/model_assembly.hpp).
+  std::vector<Eigen::Index> initial_held;
   /// Baumgarte's terms [1/s] of the joints' acceleration equations in the routes that solve
   /// them at acceleration level (event-driven, penalty), as the mechanism's source states them;
   /// 0 and 0: plain Lagrange multipliers.
@@ -138,5 +144,9 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
 /// centre on body i stays. Returns the joint's index. Throws std::invalid_argument for another
 /// kind of contact.
 int addClosingJoint(PlanarModel& model, const RigidContact& c);
+
+/// `model` with the closing joint of every bilateral disk–line contact of `contacts`: the
+/// constraints an initial state must close.
+PlanarModel withClosingJoints(const PlanarModel& model, const std::vector<RigidContact>& contacts);
 
 }  // namespace stickslip::dynamics
