@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -13,7 +14,10 @@
 #include <utility>
 #include <vector>
 
+#include "dynamics/friction/friction_parameters.hpp"
+#include "dynamics/friction/make_friction_law.hpp"
 #include "dynamics/model_assembly.hpp"
+#include "dynamics/nonsmooth/clearance_preload.hpp"
 #include "dynamics/planar_mechanism.hpp"
 #include "mechanisms/input_error.hpp"
 
@@ -572,7 +576,8 @@ void Loader::forces(const YAML::Node& n) {
 void Loader::contact(const YAML::Node& c, const std::string& path, const std::string& type) {
   using dynamics::RigidContact;
   std::vector<std::string> keys{"type", "name", "body_i", "body_j", "normal", "restitution", "mu", "mu_static",
-                                "mu_kinetic", "compliant_law", "impact_velocity", "rigid_restitution"};
+                                "mu_kinetic", "compliant_law", "impact_velocity", "rigid_restitution",
+                                "smooth_friction"};
   if (type == "point_line")
     keys.insert(keys.end(), {"point_i", "radius", "line_point", "line_normal", "surface_speed", "surface_acceleration",
                              "pin_friction"});
@@ -680,6 +685,32 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     if (rc.normal == RigidContact::Normal::kCompliant)
       rc.impact_velocity = numberAtLeast(c, path, "impact_velocity", rc.impact_velocity, 0.0, true);
   }
+  if (const YAML::Node f = c["smooth_friction"]; f.IsDefined()) {
+    // A regularized law of the catalogue in place of set-valued Coulomb; mu_k = 0: none.
+    const std::string fpath = path + ".smooth_friction";
+    if (rc.normal != RigidContact::Normal::kCompliant)
+      fail(f, fpath, "only for normal: compliant (a rigid contact's friction is set-valued)");
+    requireMap(f, fpath, "a map with law and the law's parameters (mu_k, ...)");
+    std::vector<std::string> names{"law"}, laws;
+    for (std::string_view n : dynamics::frictionParameterNames()) names.emplace_back(n);
+    for (std::string_view n : dynamics::frictionLawNames()) laws.emplace_back(n);
+    checkKeys(f, fpath, names);
+    const std::string law = scalar(required(f, fpath, "law", "a friction law of the catalogue, e.g. ambrosio"), fpath + ".law");
+    if (std::find(laws.begin(), laws.end(), law) == laws.end())
+      fail(f["law"], fpath + ".law", "unknown friction law '" + law + "'" + didYouMean(law, laws));
+    required(f, fpath, "mu_k", "the law's kinetic coefficient (0: no friction)");
+    dynamics::FrictionParameters p;
+    for (std::size_t k = 1; k < names.size(); ++k)
+      if (f[names[k]].IsDefined()) p.set(names[k], number(f[names[k]], fpath + "." + names[k]));
+    if (!f["mu_s"].IsDefined()) p.mu_s = p.mu_k;
+    if (p.mu_k != 0.0) {
+      try {
+        rc.smooth_friction = dynamics::makeFrictionLaw(law, p);
+      } catch (const std::invalid_argument& e) {
+        fail(f, fpath, e.what());
+      }
+    }
+  }
   if (const YAML::Node f = c["pin_friction"]; f.IsDefined()) {
     // Blajer's pin-in-slot joint: the point a pin turning with friction in the slot the line is.
     const std::string fpath = path + ".pin_friction";
@@ -696,10 +727,10 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
 }
 
 void Loader::initial(const YAML::Node& n, const YAML::Node& model) {
-  std::vector<Eigen::Index> held;
+  std::vector<Eigen::Index>& held = s_.initial_held;
   if (n.IsDefined() && !n.IsNull()) {
-    requireMap(n, "model.initial", "a map with independent: [coordinate names]");
-    checkKeys(n, "model.initial", {"independent"});
+    requireMap(n, "model.initial", "a map with independent: [coordinate names], preloaded: [contact names]");
+    checkKeys(n, "model.initial", {"independent", "preloaded"});
     const YAML::Node ind = n["independent"];
     if (ind.IsDefined() && !ind.IsNull()) {
       if (!ind.IsSequence()) fail(ind, "model.initial.independent", "expected a list of coordinates, e.g. [theta_crank]");
@@ -718,21 +749,42 @@ void Loader::initial(const YAML::Node& n, const YAML::Node& model) {
         held.push_back(index);
       }
     }
+    const YAML::Node pre = n["preloaded"];
+    if (pre.IsDefined() && !pre.IsNull()) {
+      if (!pre.IsSequence()) fail(pre, "model.initial.preloaded", "expected a list of journal_bearing contacts, e.g. [clearance]");
+      std::vector<std::string> journals;
+      for (const dynamics::RigidContact& c : s_.contacts)
+        if (c.shape == dynamics::RigidContact::Shape::kJournalBearing) journals.push_back(c.name);
+      for (std::size_t k = 0; k < pre.size(); ++k) {
+        const std::string path = "model.initial.preloaded[" + std::to_string(k) + "]";
+        const std::string name = scalar(pre[k], path);
+        auto it = std::find_if(s_.contacts.begin(), s_.contacts.end(), [&](const auto& c) { return c.name == name; });
+        if (it == s_.contacts.end() || it->shape != dynamics::RigidContact::Shape::kJournalBearing)
+          fail(pre[k], path, "expected the name of a journal_bearing contact, got '" + name + "'" +
+                                 didYouMean(name, journals));
+        if (it->preloaded) fail(pre[k], path, "given twice");
+        it->preloaded = true;
+      }
+    }
   }
-  // Bilateral contacts are closed constraints too: assembled with their point-on-line joints.
-  dynamics::PlanarModel closed = s_.model;
-  for (const dynamics::RigidContact& c : s_.contacts)
-    if (c.normal == dynamics::RigidContact::Normal::kBilateral && c.shape == dynamics::RigidContact::Shape::kDiskLine)
-      dynamics::addClosingJoint(closed, c);
-  if (closed.constraintCount() == 0) return;
-  const dynamics::AssemblyResult r = dynamics::assemble(closed, 0.0, held, s_.q0, s_.v0);
-  if (!r.ok()) {
-    std::ostringstream os;
-    os << "kinematic assembly cannot close the joints, drivers and bilateral contacts at t = 0 from the bodies' positions ("
-       << dynamics::toString(r.status) << ": " << r.message << "; residual " << r.position_residual
-       << "): give positions nearer to an assembled configuration, or hold fewer or other coordinates in "
-          "initial.independent";
-    fail(n.IsDefined() ? lineOf(n) : lineOf(model), "model.initial", os.str());
+  const dynamics::PlanarModel closed = dynamics::withClosingJoints(s_.model, s_.contacts);
+  const int line = n.IsDefined() ? lineOf(n) : lineOf(model);
+  if (closed.constraintCount() > 0) {
+    const dynamics::AssemblyResult r = dynamics::assemble(closed, 0.0, held, s_.q0, s_.v0);
+    if (!r.ok()) {
+      std::ostringstream os;
+      os << "kinematic assembly cannot close the joints, drivers and bilateral contacts at t = 0 from the bodies' "
+            "positions ("
+         << dynamics::toString(r.status) << ": " << r.message << "; residual " << r.position_residual
+         << "): give positions nearer to an assembled configuration, or hold fewer or other coordinates in "
+            "initial.independent";
+      fail(line, "model.initial", os.str());
+    }
+  }
+  try {
+    dynamics::preloadClearanceJoints(s_);
+  } catch (const std::invalid_argument& e) {
+    fail(line, "model.initial.preloaded", e.what());
   }
 }
 
@@ -864,9 +916,20 @@ dynamics::RigidScenario loadPlanarModelText(std::string_view text, std::string_v
   try {
     return loadPlanarModel(root["model"], file);
   } catch (const InputError& e) {
-    // Located where the value was given: the one the message names, else the only one.
+    // Located where the value was given: the one the message names as a parameter, else the
+    // last given of those it names at all, else the only one.
     const std::string what = e.what();
     const ParameterValue* blamed = values.size() == 1 ? &values.front() : nullptr;
+    const auto names = [&](const std::string& word) {
+      for (std::size_t at = what.find(word); at != std::string::npos; at = what.find(word, at + 1)) {
+        const auto part = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+        if ((at == 0 || !part(what[at - 1])) && (at + word.size() == what.size() || !part(what[at + word.size()])))
+          return true;
+      }
+      return false;
+    };
+    for (const ParameterValue& v : values)
+      if (names(v.name)) blamed = &v;
     for (const ParameterValue& v : values)
       if (what.find("model.parameters." + v.name + ":") != std::string::npos) blamed = &v;
     if (!blamed) throw;

@@ -42,12 +42,17 @@
 ///         # {type: hertz | hunt_crossley | lankarani_nikravesh | flores, stiffness, exponent,
 ///         # restitution, min_impact_velocity}, impact_velocity, and rigid_restitution: the
 ///         # Newton's e with which Moreau–Jean (rigid contacts only) takes it as unilateral
+///         # compliant: smooth_friction {law: ambrosio, mu_k: 0.1, modified_v0: 1e-4, ...}, a
+///         # regularized static law of the catalogue with its FrictionParameters by name in
+///         # place of set-valued Coulomb (mu_k required; 0: none; mu_s defaults to mu_k)
 ///         # point_line, bilateral, radius 0: pin_friction {radius, mu_static, mu_kinetic}, the
 ///         # point a pin turning in the line as a slot (Blajer's pin-in-slot joint), its torque
 ///         # μ r |R| with R the slot's normal and friction force; named by its `name`, else
 ///         # "<contact>.pin"
 ///       initial:
 ///         independent: [y_roller]          # coordinates held at the bodies' values
+///         preloaded: [clearance]           # journal_bearing contacts that start carrying the
+///                                          # static load (dynamics/nonsmooth/clearance_preload.hpp)
 ///
 /// Every number may be an expression of the parameters and pi. Expressions (muParser) of
 /// forces and torques may use t, the parameters, pi and the state by body name: x_B, y_B,
@@ -56,7 +61,8 @@
 /// Initial state: positions and velocities from the bodies (default 0); the coordinates in
 /// initial.independent (and their velocities) are held, the others are corrected by kinematic
 /// assembly at t = 0 (dynamics/model_assembly.hpp) so that every joint, driver and bilateral
-/// contact is closed.
+/// contact is closed; then each preloaded journal is placed against its bearing as the
+/// mechanism's static load pushes it, rolling.
 ///
 /// The expressions keep their variables inside the scenario: run one loaded scenario from one
 /// thread at a time (load it once per thread for parallel runs).

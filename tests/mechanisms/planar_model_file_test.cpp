@@ -270,6 +270,37 @@ TEST_CASE("model file: rigid_restitution, the e with which Moreau-Jean takes a c
             .rfind("m.yaml:5: model.contacts[0].rigid_restitution: only for normal: compliant", 0) == 0);
 }
 
+TEST_CASE("model file: smooth_friction, a regularized law of the catalogue on a compliant contact", "[model-file]") {
+  const std::string ball = R"Y(model:
+  gravity: [0, -9.81]
+  bodies:
+    - {name: ball, mass: 1, inertia: 0.005, position: [0, 1, 0]}
+  contacts:
+    - {type: point_line, body_i: ball, radius: 0.1, normal: compliant,
+       compliant_law: {type: hertz, stiffness: 1e7, exponent: 1.5},
+)Y";
+  const auto s = mechanisms::loadPlanarModelText(
+      ball + "       smooth_friction: {law: ambrosio, mu_k: 0.2, modified_v0: 1e-4, modified_v1: 1e-3}}\n", "m.yaml");
+  REQUIRE(s.contacts.at(0).smooth_friction);
+  CHECK(s.contacts[0].smooth_friction->name() == "ambrosio");
+  CHECK(s.contacts[0].smooth_friction->force({1.0, 10.0, 0.0}, {}) == Approx(-2.0));  // μk N beyond v1
+  CHECK_FALSE(s.contacts[0].frictional());
+  // mu_k = 0: no law (a switch parameter can turn it off).
+  CHECK_FALSE(mechanisms::loadPlanarModelText(ball + "       smooth_friction: {law: ambrosio, mu_k: 0}}\n", "m.yaml")
+                  .contacts[0]
+                  .smooth_friction);
+  CHECK_THAT(errorOf(ball + "       smooth_friction: {law: ambrosio}}\n"),
+             Catch::Contains("m.yaml:8: model.contacts[0].smooth_friction.mu_k: missing"));
+  CHECK_THAT(errorOf(ball + "       smooth_friction: {law: ambrosia, mu_k: 0.1}}\n"),
+             Catch::Contains("unknown friction law 'ambrosia'") && Catch::Contains("did you mean 'ambrosio'"));
+  CHECK_THAT(errorOf(ball + "       smooth_friction: {law: lugre, mu_k: 0.1}}\n"),
+             Catch::Contains("expected a static regularized friction law"));
+  CHECK_THAT(errorOf(ball + "       mu: 0.1, smooth_friction: {law: ambrosio, mu_k: 0.1}}\n"),
+             Catch::Contains("mu_static = mu_kinetic = 0"));
+  CHECK_THAT(errorOf(blockModel("  contacts:\n    - {type: point_line, body_i: block, smooth_friction: {law: tanh, mu_k: 1}}\n")),
+             Catch::Contains("m.yaml:5: model.contacts[0].smooth_friction: only for normal: compliant"));
+}
+
 TEST_CASE("model file: errors name file, line, key path, what was expected", "[model-file][errors]") {
   // Unknown key, with the nearest valid one.
   CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1, inertia: 0.01, mas: 2}\n") ==
