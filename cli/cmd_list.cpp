@@ -15,12 +15,12 @@ void declare(po::options_description&, po::positional_options_description&) {}
 int run(const po::variables_map&, std::ostream& out, std::ostream&) {
   out << "scenario (methods)\n";
   for (const auto& s : mechanisms::rigidScenarios()) {
-    // The minimal form takes it, by its own judgement.
-    const bool minimal =
-        mechanisms::routeRefusal(mechanisms::loadScenario(s.name), mechanisms::Route::kMinimalForm).empty();
-    out << "  " << std::left << std::setw(22) << s.name
-        << (s.moreau_jean ? "event-driven, moreau-jean, penalty" : "event-driven, penalty")
-        << (minimal ? ", minimal-form" : "") << "\n      " << s.summary << "\n";
+    // Moreau–Jean and the minimal form take it by their own judgement.
+    const mechanisms::Scenario scenario = mechanisms::loadScenario(s.name);
+    const auto takes = [&](mechanisms::Route r) { return mechanisms::routeRefusal(scenario, r).empty(); };
+    out << "  " << std::left << std::setw(22) << s.name << "event-driven"
+        << (takes(mechanisms::Route::kMoreauJean) ? ", moreau-jean" : "") << ", penalty"
+        << (takes(mechanisms::Route::kMinimalForm) ? ", minimal-form" : "") << "\n      " << s.summary << "\n";
     if (const auto* f = mechanisms::builtinModelFile(s.name)) out << "      model file: " << f->path << "\n";
   }
   out << "\nstickslip show NAME prints a scenario as a file to edit and run.\n";

@@ -7,7 +7,6 @@
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
-#include "mechanisms/scenario_data.hpp"
 
 namespace stickslip::cli {
 

@@ -19,18 +19,31 @@ namespace stickslip::mechanisms {
 
 const std::vector<RigidScenarioInfo>& rigidScenarios() {
   // Zheng et al.'s examples: the compliant clearance joint (stiff, BDF), v_t below 1e-5 m/s
-  // zero, their modified Coulomb on the penalty route, the quantities their figures plot.
-  auto zheng = [](std::string name, std::string summary, double t_end) {
-    return RigidScenarioInfo{.name = std::move(name),
-                             .summary = std::move(summary),
-                             .t_end = t_end,
-                             .h = 1e-4,
-                             .stiff = true,
-                             .zero_velocity = 1e-5,
-                             .penalty_friction = "ambrosio",
-                             .compare_outputs = {"crank.theta", "crank.omega", "slider.x", "clearance-A.N",
-                                                 "clearance-A.F", "clearance-A.v_t"},
-                             .analyses = {zhengCrankHold}};
+  // zero, their modified Coulomb on the penalty route (its v0, v1 from the model), their
+  // friction cases on the nonsmooth routes, the quantities their figures plot.
+  auto zheng = [](std::string name, std::string summary, double t_end, std::vector<RunAnalysis> analyses = {}) {
+    return RigidScenarioInfo{
+        .name = std::move(name),
+        .summary = std::move(summary),
+        .t_end = t_end,
+        .h = 1e-4,
+        .stiff = true,
+        .zero_velocity = 1e-5,
+        .penalty_friction = "ambrosio",
+        .compare_outputs = {"crank.theta", "crank.omega", "slider.x", "clearance-A.N", "clearance-A.F",
+                            "clearance-A.v_t"},
+        .analyses = std::move(analyses),
+        .friction_from_model = [](const dynamics::RigidScenario& s) {
+          dynamics::FrictionParameters p;
+          p.modified_v0 = modelParameter(s, "modified_v0");
+          p.modified_v1 = modelParameter(s, "modified_v1");
+          return p;
+        },
+        .friction_choices = {{"coulomb-stiction", "dry, set-valued, mu < mu_s (the model's)", {}},
+                             {"coulomb", "dry, set-valued, mu_s = mu", {{"mu_static", "mu_kinetic"}}},
+                             {"ambrosio", "Zheng's modified Coulomb, regularized (compliant joint)",
+                              {{"modified_coulomb", "true"}}},
+                             {"none", "frictionless", {{"mu_kinetic", "0"}, {"mu_static", "0"}}}}};
   };
   static const std::vector<RigidScenarioInfo> all{
       {.name = "belt",
@@ -69,7 +82,8 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
        .friction_parameters = journalBearingFrictionParameters(JournalBearing{})},
       zheng("zheng-torque", "Zheng et al. Example I: slider-crank, clearance joint in permanent contact, torque 0.5 sin(2 pi t), mu = 0.10, mu_s = 0.11", 2.0),
       zheng("zheng-rheonomic", "Zheng et al. Example II: the crank driven as 0.5 sin(2 pi t) rad, mu = 0.05, mu_s = 0.055", 2.0),
-      zheng("zheng-equilibrium", "Zheng et al. Example III: the free slider-crank at rest at theta1 = pi - 0.01; dry Coulomb mu = 0.15, mu_s = 0.2 holds it", 5.0),
+      zheng("zheng-equilibrium", "Zheng et al. Example III: the free slider-crank at rest at theta1 = pi - 0.01; dry Coulomb mu = 0.15, mu_s = 0.2 holds it", 5.0,
+            {zhengCrankHold}),
       {.name = "blajer-1",
        .summary = "Blajer & Markiewicz Example 1: four-bar with a sliding link, friction in every joint (DAE 26 -> 12)",
        .t_end = 3.0, .h = 1e-4, .default_method = "minimal-form"},
@@ -119,51 +133,43 @@ const RigidScenarioInfo& rigidScenarioInfo(std::string_view name) {
   throw std::invalid_argument("unknown scenario '" + std::string(name) + "' (built-in: " + names + ")");
 }
 
-dynamics::RigidScenario buildRigidScenario(std::string_view name, const ScenarioData& data,
-                                           std::string_view friction, bool ideal, bool rigid) {
-  rigidScenarioInfo(name);
-  if (builtinModelFile(name)) {
-    if (friction != "default")
-      throw std::invalid_argument("--friction: scenario '" + std::string(name) +
-                                  "' has set-valued Coulomb friction only (a choice of friction exists for "
-                                  "zheng-torque, zheng-rheonomic, zheng-equilibrium)");
-    const dynamics::RigidScenario s = builtinModel(name);
-    return ideal ? dynamics::withIdealClearanceJoints(s) : s;
-  }
-  // Zheng et al.'s cases: no friction, modified Coulomb, Coulomb with μ = μs, and Coulomb
-  // with μ < μs (the scenarios' default); and the ideal-joint mechanism.
-  ZhengSliderCrank z = scenarioDataOf<ZhengSliderCrank>(data, name);
-  z.ideal = ideal;
-  z.rigid_contact = rigid && !ideal;
-  if (friction == "ambrosio") {
-    if (z.rigid_contact)
-      throw std::invalid_argument("--friction: ambrosio (modified Coulomb) needs the compliant "
-                                  "clearance joint of " + std::string(name) +
-                                  " (event-driven or penalty); the rigid joint takes "
-                                  "coulomb-stiction, coulomb or none");
-    z.modified_coulomb = true;
-  }
-  else if (friction == "coulomb")
-    z.mu_static = z.mu_kinetic;
-  else if (friction == "none")
-    z.mu_kinetic = z.mu_static = 0.0;
-  else if (friction != "default" && friction != "coulomb-stiction")
-    throw std::invalid_argument("--friction: expected coulomb-stiction (dry, mu < mu_s; default), "
-                                "coulomb (dry, mu = mu_s), ambrosio (modified Coulomb) or none "
-                                "for " + std::string(name) + ", got '" + std::string(friction) + "'");
-  return zhengRigid(z);
+const std::vector<std::string>& builtinScenarioNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const RigidScenarioInfo& s : rigidScenarios()) n.push_back(s.name);
+    return n;
+  }();
+  return names;
 }
 
-dynamics::MinimalFormModel buildMinimalForm(std::string_view name, const ScenarioData& data) {
-  dynamics::RigidScenario s = buildRigidScenario(name, data);
-  s.name = name;  // a refusal names the scenario the user ran
-  return dynamics::minimalFormModel(s);
+std::vector<ParameterValue> frictionChoice(const RigidScenarioInfo& info, std::string_view friction) {
+  std::string names;
+  for (const FrictionChoice& c : info.friction_choices) {
+    if (c.name == friction || (friction == "default" && &c == &info.friction_choices.front())) {
+      std::vector<ParameterValue> values;
+      for (const auto& [key, value] : c.values) values.push_back({key, value, "--friction", 0, "--friction " + c.name});
+      return values;
+    }
+    names += (names.empty() ? "" : ", ") + c.name + " (" + c.summary + ")";
+  }
+  if (friction == "default" && info.friction_choices.empty()) return {};
+  if (names.empty())
+    throw std::invalid_argument("--friction: the law of the penalty route; '" + info.name +
+                                "' states its set-valued friction in its model (a choice of friction exists for "
+                                "zheng-torque, zheng-rheonomic, zheng-equilibrium)");
+  throw std::invalid_argument("--friction: expected one of " + names + " for " + info.name + ", got '" +
+                              std::string(friction) + "'");
 }
 
-dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction,
-                                           bool ideal, bool rigid) {
-  rigidScenarioInfo(name);
-  return buildRigidScenario(name, defaultScenarioData(name), friction, ideal, rigid);
+dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction, bool ideal) {
+  BuiltinModelSource source = builtinModelSource(name);
+  for (ParameterValue& v : frictionChoice(rigidScenarioInfo(name), friction)) {
+    std::erase_if(source.values, [&](const ParameterValue& w) { return w.name == v.name; });
+    source.values.push_back(std::move(v));
+  }
+  dynamics::RigidScenario s = loadPlanarModelText(source.file->text, source.file->path, source.values);
+  s.name = name;
+  return ideal ? dynamics::withIdealClearanceJoints(s) : s;
 }
 
 }  // namespace stickslip::mechanisms

@@ -1,16 +1,16 @@
 #pragma once
-/// \file The built-in scenarios of the nonsmooth formulations, by name, with their default
-/// data and the run settings they are meant for.
+/// \file The built-in scenarios by name: each a model file (builtin_models.hpp) with the run
+/// settings it is meant for, its references and its analyses.
 
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "dynamics/minimal_form_route.hpp"
+#include "dynamics/friction/friction_parameters.hpp"
 #include "dynamics/run_result.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
-#include "mechanisms/scenario_data.hpp"
+#include "mechanisms/planar_model_file.hpp"
 
 namespace stickslip::mechanisms {
 
@@ -22,6 +22,14 @@ struct Analysis;     // run_scenario.hpp
 /// apply to the run (another route, another variant of the mechanism).
 using RunAnalysis = std::optional<Analysis> (*)(const Scenario&, const ScenarioRun&);
 
+/// A choice of friction a built-in offers (`--friction NAME` on its nonsmooth routes): the
+/// values it gives its model's parameters (expressions of the others).
+struct FrictionChoice {
+  std::string name;
+  std::string summary;
+  std::vector<std::pair<std::string, std::string>> values;
+};
+
 struct RigidScenarioInfo {
   std::string name;
   std::string summary;       ///< one line, with its source
@@ -32,9 +40,6 @@ struct RigidScenarioInfo {
   /// of 1e-8 instead of Adams at 1e-10.
   bool stiff = false;
   double zero_velocity = 1e-8;  ///< |v_t| below this counts as zero at an event [m/s]
-  /// Moreau–Jean runs it (zheng-*: with the rigid clearance joint, buildRigidScenario's
-  /// `rigid`); false: a compliant contact, event-driven only.
-  bool moreau_jean = true;
   /// The route `stickslip run` takes when none is given: the one the built-in was made for.
   std::string default_method = "event-driven";
   /// The catalogue law the penalty route puts in place of set-valued Coulomb unless
@@ -50,6 +55,9 @@ struct RigidScenarioInfo {
   /// The penalty route's law parameters derived from its model's parameters (muvengei-lugre:
   /// per unit load, vs from the ideal mechanism), in place of friction_parameters.
   dynamics::FrictionParameters (*friction_from_model)(const dynamics::RigidScenario&) = nullptr;
+  /// The choices of `--friction` its nonsmooth routes take (zheng-*), the first the default:
+  /// each sets some of its model's parameters. Empty: its friction is its model's.
+  std::vector<FrictionChoice> friction_choices{};
   /// The friction catalogue's parameters its penalty route starts from (`friction_parameters:`),
   /// or nothing when its laws take theirs from its data (zheng-*, muvengei-lugre). μs and μk
   /// are each contact's, not among them.
@@ -60,27 +68,17 @@ struct RigidScenarioInfo {
 const std::vector<RigidScenarioInfo>& rigidScenarios();
 /// Throws std::invalid_argument naming the valid scenarios for an unknown name.
 const RigidScenarioInfo& rigidScenarioInfo(std::string_view name);
-/// Builds the scenario from `data` (its defaultScenarioData or a scenario file's); a built-in
-/// model file (builtin_models.hpp) with its own values (a Scenario's model holds the user's). For the
-/// zheng-* scenarios, `friction` chooses the clearance joint's friction — "coulomb-stiction"
-/// (dry, set-valued, μ < μs; their default), "coulomb" (dry, μs = μ), "ambrosio" (Zheng's
-/// modified Coulomb, regularized) or "none" — and `ideal` replaces the clearance joint by an
-/// ideal revolute; `rigid` makes it a rigid unilateral joint (ZhengSliderCrank::rigid_contact,
-/// for Moreau–Jean; not with "ambrosio"). Other scenarios take only "default", no `ideal`
-/// and ignore `rigid` (their contacts are rigid already). Throws
-/// std::invalid_argument for an unknown name or choice, or data of another scenario.
-dynamics::RigidScenario buildRigidScenario(std::string_view name, const ScenarioData& data,
-                                           std::string_view friction = "default",
-                                           bool ideal = false, bool rigid = false);
-/// The same with the scenario's default data.
-dynamics::RigidScenario buildRigidScenario(std::string_view name,
-                                           std::string_view friction = "default",
-                                           bool ideal = false, bool rigid = false);
+/// Every built-in scenario's name, in `stickslip list` order.
+const std::vector<std::string>& builtinScenarioNames();
 
-/// The built-in in Blajer's terms: the mechanism the other routes run, through
-/// dynamics/minimal_form_route.hpp, except blajer-2's pin-in-slot joint (its default), which
-/// only the minimal form has. Throws std::invalid_argument with the reason the minimal form
-/// cannot take the mechanism.
-dynamics::MinimalFormModel buildMinimalForm(std::string_view name, const ScenarioData& data);
+/// The values choice `friction` of built-in `info` gives its model's parameters, located as
+/// `--friction`. Throws std::invalid_argument naming the choices (or that it has none).
+std::vector<ParameterValue> frictionChoice(const RigidScenarioInfo& info, std::string_view friction);
+
+/// Built-in `name` (its model file) with its choice of friction (`friction`; "default": the
+/// model's own) and, with `ideal`, its clearance joints made ideal revolutes. Throws
+/// std::invalid_argument for an unknown name or choice.
+dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction = "default",
+                                           bool ideal = false);
 
 }  // namespace stickslip::mechanisms

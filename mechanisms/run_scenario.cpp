@@ -12,6 +12,7 @@
 #include "dynamics/nonsmooth/ideal_clearance.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/nonsmooth/rigid_counterpart.hpp"
 #include "dynamics/penalty_route.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
@@ -21,15 +22,14 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-/// Run defaults of a model file: a compliant contact makes the phases stiff (BDF) and rules
-/// out Moreau–Jean, as for the built-ins; 1 s.
+/// Run defaults of a model file: a compliant contact makes the phases stiff (BDF), as for the
+/// built-ins; 1 s.
 RigidScenarioInfo modelInfo(const Scenario& s) {
   RigidScenarioInfo info;
   info.name = s.name;
   info.summary = "a mechanism of its own, from " + s.source;
   for (const dynamics::RigidContact& c : s.model->contacts)
     info.stiff = info.stiff || c.normal == dynamics::RigidContact::Normal::kCompliant;
-  info.moreau_jean = !info.stiff;
   return info;
 }
 
@@ -179,34 +179,30 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   }
   if (o.integrator && *o.integrator != "bdf" && *o.integrator != "rk4")
     throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + *o.integrator + "'");
-  if (scenario.model && p.route != Route::kPenalty && o.friction)
-    throw std::invalid_argument("--friction: the law of the penalty route; '" + scenario.name +
-                                "' is a model file, which states its set-valued friction itself");
+  // The nonsmooth routes take a built-in's choice of friction, as values of its model's
+  // parameters; the penalty route puts --friction's law in place of set-valued Coulomb.
+  dynamics::RigidScenario mechanism = *scenario.model;
+  if (o.friction && p.route != Route::kPenalty) {
+    std::vector<ParameterValue> values = scenario.model_parameters;
+    for (ParameterValue& v : frictionChoice(p.info, *o.friction)) {
+      std::erase_if(values, [&](const ParameterValue& w) { return w.name == v.name; });
+      values.push_back(std::move(v));
+    }
+    mechanism = loadPlanarModelText(scenario.model_text, scenario.model_source, values);
+    mechanism.name = scenario.name;
+  }
+  if (o.ideal) mechanism = dynamics::withIdealClearanceJoints(mechanism);
 
   if (p.route == Route::kMinimalForm) {
-    p.minimal = std::make_unique<dynamics::MinimalFormModel>(
-        scenario.model ? dynamics::minimalFormModel(o.ideal ? dynamics::withIdealClearanceJoints(*scenario.model)
-                                                            : *scenario.model)
-                       : buildMinimalForm(scenario.name, scenario.data));
+    p.minimal = std::make_unique<dynamics::MinimalFormModel>(dynamics::minimalFormModel(mechanism));
     p.form = std::make_unique<dynamics::MinimalForm>(p.minimal->model, p.minimal->friction, p.minimal->options,
                                                      p.minimal->x0);
     return;
   }
-  // The nonsmooth routes take a built-in's choice of friction; the penalty route puts
-  // --friction's law in place of set-valued Coulomb.
-  p.mechanism = std::make_unique<dynamics::RigidScenario>(
-      scenario.model ? (o.ideal ? dynamics::withIdealClearanceJoints(*scenario.model) : *scenario.model)
-                     : buildRigidScenario(scenario.name, scenario.data,
-                                          o.friction && p.route != Route::kPenalty ? *o.friction : "default", o.ideal,
-                                          p.route == Route::kMoreauJean));
-  if (p.route == Route::kMoreauJean)  // rigid contacts only: those compliant ones that say how
-    for (dynamics::RigidContact& c : p.mechanism->contacts)
-      if (c.normal == dynamics::RigidContact::Normal::kCompliant && c.rigid_restitution && !c.smooth_friction) {
-        c.normal = dynamics::RigidContact::Normal::kUnilateral;
-        c.restitution = *c.rigid_restitution;
-      }
+  if (p.route == Route::kMoreauJean) mechanism = dynamics::withRigidContacts(std::move(mechanism));
+  p.mechanism = std::make_unique<dynamics::RigidScenario>(std::move(mechanism));
   const dynamics::RigidScenario& s = *p.mechanism;
-  if (p.route == Route::kMoreauJean && !p.info.moreau_jean)
+  if (p.route == Route::kMoreauJean)
     for (const auto& c : s.contacts)
       if (c.normal == dynamics::RigidContact::Normal::kCompliant)
         throw std::invalid_argument("--method: moreau-jean takes rigid contacts (unilateral or bilateral); contact '" +
@@ -220,7 +216,7 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   po.friction_law = o.friction ? *o.friction : frictional ? p.info.penalty_friction : "none";
   po.friction_parameters = p.info.friction_from_model && scenario.model
                                ? p.info.friction_from_model(*scenario.model)
-                               : penaltyFrictionParameters(scenario.data, scenario.friction);
+                               : scenario.friction.value_or(dynamics::FrictionParameters{});
   po.passive = p.info.passive;
   const bool jumps = po.friction_law != "none" && catalogueLaw(po.friction_law, po.friction_parameters)->jumpsAtZero();
   if (o.friction && po.friction_law != "none" && !frictional)

@@ -53,10 +53,10 @@ std::optional<Analysis> inclineExactChanges(const Scenario& s, const ScenarioRun
 }
 
 std::optional<Analysis> zhengCrankHold(const Scenario& s, const ScenarioRun& run) {
-  const auto& z = std::get<ZhengSliderCrank>(s.data);
   const dynamics::RunResult& r = run.result;
   const Eigen::Index theta1 = r.column("crank.theta");
-  if (z.drive != ZhengSliderCrank::Drive::kFree || r.history.rows() == 0 || theta1 < 0) return {};
+  const bool at_rest = s.model->v0.lpNorm<Eigen::Infinity>() == 0.0;  // else there is nothing to hold
+  if (!at_rest || r.history.rows() == 0 || theta1 < 0) return {};
   // Sticking, θ1 moves only within the integrator's tolerance (1e-12 rad over the 5 s default
   // run); slipping, it falls by ~3e-3 rad within a tenth of a second: 1e-6 rad separates the
   // two with room on both sides.

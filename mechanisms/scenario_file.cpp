@@ -32,61 +32,12 @@ bool parseNumber(std::string_view text, double& x) {
   return ec == std::errc() && ptr == end && std::isfinite(x);
 }
 
-std::vector<std::string> keysOf(const std::vector<ScenarioParameter>& ps) {
-  std::vector<std::string> keys;
-  for (const auto& p : ps) keys.push_back(p.key);
-  return keys;
-}
-
-std::string rangeText(ScenarioParameter::Range r) {
-  switch (r) {
-    case ScenarioParameter::Range::kPositive: return "a number > 0";
-    case ScenarioParameter::Range::kNonNegative: return "a number >= 0";
-    case ScenarioParameter::Range::kUnit: return "a number in [0, 1]";
-    case ScenarioParameter::Range::kAny: break;
-  }
-  return "a finite number";
-}
-
-bool inRange(double x, ScenarioParameter::Range r) {
-  switch (r) {
-    case ScenarioParameter::Range::kPositive: return x > 0.0;
-    case ScenarioParameter::Range::kNonNegative: return x >= 0.0;
-    case ScenarioParameter::Range::kUnit: return x >= 0.0 && x <= 1.0;
-    case ScenarioParameter::Range::kAny: break;
-  }
-  return true;
-}
-
-/// Sets parameter `key` of `scenario` from `text`; `where` locates it for the error.
+/// Sets parameter `key` of `scenario`'s model to `text`, checked when the model is rebuilt
+/// (rebuildModel); `origin`, `line` and `written` locate it for the error.
 void setParameter(Scenario& scenario, const std::string& key, const std::string& text,
                   std::string_view origin, int line, const std::string& written) {
-  if (scenario.model) {  // checked when the model is rebuilt (rebuildModel)
-    std::erase_if(scenario.model_parameters, [&](const ParameterValue& v) { return v.name == key; });
-    scenario.model_parameters.push_back({key, text, std::string(origin), line, written});
-    return;
-  }
-  std::vector<ScenarioParameter> ps = scenarioParameters(scenario.data);
-  const std::string path = "parameters." + key;
-  for (ScenarioParameter& p : ps) {
-    if (p.key != key) continue;
-    if (bool** b = std::get_if<bool*>(&p.value)) {
-      if (text != "true" && text != "false")
-        throw InputError(located(origin, line, path, "expected true or false, got '" + text + "'"));
-      **b = text == "true";
-      return;
-    }
-    double x = 0.0;
-    if (!parseNumber(text, x))
-      throw InputError(located(origin, line, path, "expected " + rangeText(p.range) + ", got '" + text + "'"));
-    if (!inRange(x, p.range))
-      throw InputError(located(origin, line, path, "expected " + rangeText(p.range) + " (" + p.doc +
-                                                       "), got " + text));
-    *std::get<double*>(p.value) = x;
-    return;
-  }
-  throw InputError(located(origin, line, path,
-                           "unknown parameter of scenario '" + scenario.name + "'" + didYouMean(key, keysOf(ps))));
+  std::erase_if(scenario.model_parameters, [&](const ParameterValue& v) { return v.name == key; });
+  scenario.model_parameters.push_back({key, text, std::string(origin), line, written});
 }
 
 void setFrictionParameter(Scenario& scenario, const std::string& key, const std::string& text,
@@ -115,21 +66,17 @@ void rebuildModel(Scenario& scenario) {
   scenario.model = std::make_shared<const dynamics::RigidScenario>(std::move(m));
 }
 
-/// Built-in `name` with its defaults: its model file, or its data.
+/// Built-in `name` with its defaults: its model file.
 Scenario builtinScenario(const std::string& name) {
   Scenario s;
   s.name = name;
   s.builtin = true;
   s.friction = rigidScenarioInfo(name).friction_parameters;
-  if (builtinModelFile(name)) {
-    BuiltinModelSource source = builtinModelSource(name);
-    s.model_text = source.file->text;
-    s.model_source = source.file->path;
-    s.model_parameters = std::move(source.values);
-    rebuildModel(s);
-  } else {
-    s.data = defaultScenarioData(name);
-  }
+  BuiltinModelSource source = builtinModelSource(name);
+  s.model_text = source.file->text;
+  s.model_source = source.file->path;
+  s.model_parameters = std::move(source.values);
+  rebuildModel(s);
   return s;
 }
 
@@ -185,15 +132,12 @@ void readBuiltin(const YAML::Node& root, std::string_view file, Scenario& s) {
       else
         setFrictionParameter(s, key, text, file, lineOf(kv.second));
     }
-    if (s.model && section == std::string_view("parameters")) {
+    if (section == std::string_view("parameters")) {
       rebuildModel(s);
       continue;
     }
     try {
-      if (section == std::string_view("parameters"))
-        validateScenarioData(s.data);
-      else if (s.friction)
-        s.friction->validate("friction law");
+      if (s.friction) s.friction->validate("friction law");
     } catch (const std::invalid_argument& e) {
       throw InputError(located(file, lineOf(ps), section, e.what()));
     }
@@ -314,9 +258,6 @@ void applySetting(Scenario& scenario, std::string_view assignment) {
   if (key.starts_with("parameters.") && key.size() > 11) {
     setParameter(scenario, key.substr(11), value, "--set", 0, key);
   } else if (key.starts_with("model.parameters.") && key.size() > 17) {
-    if (!scenario.model)
-      throw InputError(located("--set", 0, key, "'" + scenario.name + "' is built from data, not a model file: "
-                                                "its parameters are set by parameters.NAME"));
     setParameter(scenario, key.substr(17), value, "--set", 0, key);
   } else if (key.starts_with("friction_parameters.")) {
     setFrictionParameter(scenario, key.substr(20), value, "--set", 0);
@@ -331,12 +272,7 @@ void applySetting(Scenario& scenario, std::string_view assignment) {
 void applySettings(Scenario& scenario, const std::vector<std::string>& assignments) {
   for (const std::string& a : assignments) applySetting(scenario, a);
   if (assignments.empty()) return;
-  if (scenario.model && !scenario.model_parameters.empty()) rebuildModel(scenario);
-  try {
-    validateScenarioData(scenario.data);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(located("--set", 0, "parameters", e.what()));
-  }
+  if (!scenario.model_parameters.empty()) rebuildModel(scenario);
   try {
     if (scenario.friction) scenario.friction->validate("friction law");
   } catch (const std::invalid_argument& e) {
@@ -353,28 +289,15 @@ std::string exactNumber(double x) {
 std::string scenarioYaml(const Scenario& scenario, std::string_view summary,
                          const std::vector<std::pair<std::string, std::string>>& run) {
   std::ostringstream os;
-  ScenarioData data = scenario.data;
   os << "# " << scenario.name << ": " << summary << "\n"
      << "# stickslip run FILE [--set parameters.NAME=VALUE] [--set run.OPTION=VALUE]\n"
      << "scenario: " << scenario.name << "\n"
      << "parameters:\n";
   std::size_t width = 0;
   std::vector<std::string> lines, docs;
-  if (scenario.model) {  // a built-in model file: its parameters as evaluated, its comments
-    for (const auto& [key, x] : scenario.model->parameters) {
-      lines.push_back("  " + key + ": " + exactNumber(x));
-      docs.push_back(parameterComment(scenario.model_text, key));
-    }
-  } else {
-    for (const ScenarioParameter& p : scenarioParameters(data)) {
-      std::string v;
-      if (const auto* b = std::get_if<bool*>(&p.value))
-        v = **b ? "true" : "false";
-      else
-        v = exactNumber(*std::get<double*>(p.value));
-      lines.push_back("  " + p.key + ": " + v);
-      docs.push_back(p.doc);
-    }
+  for (const auto& [key, x] : scenario.model->parameters) {  // as evaluated, with their comments
+    lines.push_back("  " + key + ": " + exactNumber(x));
+    docs.push_back(parameterComment(scenario.model_text, key));
   }
   for (const std::string& l : lines) width = std::max(width, l.size());
   for (std::size_t i = 0; i < lines.size(); ++i)

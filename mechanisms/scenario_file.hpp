@@ -11,9 +11,9 @@
 ///       t_end: 2
 ///
 /// Instead of `scenario:` (and its parameters), a file may describe a mechanism of its own in
-/// a `model:` section (mechanisms/planar_model_file.hpp), run by every route. The built-ins
-/// that are model files themselves (mechanisms/builtin_models.hpp) take `parameters:` and
-/// --set parameters.NAME as values of their model.parameters.
+/// a `model:` section (mechanisms/planar_model_file.hpp), run by every route. A built-in is a
+/// model file itself (mechanisms/builtin_models.hpp): `parameters:` and --set
+/// parameters.NAME are values of its model.parameters.
 ///
 /// `stickslip show NAME` prints every parameter of a built-in in this form, with exact
 /// (shortest round-trip) numbers, so running the printed file repeats the built-in bit for
@@ -28,7 +28,7 @@
 
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "mechanisms/planar_model_file.hpp"
-#include "mechanisms/scenario_data.hpp"
+#include "dynamics/friction/friction_parameters.hpp"
 
 namespace stickslip::mechanisms {
 
@@ -41,22 +41,21 @@ struct RunSetting {
 };
 
 struct Scenario {
-  std::string name;    ///< the built-in mechanism it instantiates, or the model's name
+  std::string name;    ///< the built-in it instantiates, or the model's name
   std::string source;  ///< the file it was read from; "" for a built-in name
-  ScenarioData data;
   /// The penalty route's friction law parameters (`friction_parameters:`), for the scenarios
   /// that have them (RigidScenarioInfo::friction_parameters).
   std::optional<dynamics::FrictionParameters> friction;
   std::vector<RunSetting> run;  ///< one per key, in file order, --set ones replacing
-  /// The mechanism as a model (mechanisms/planar_model_file.hpp): the user's own (`model:`)
-  /// or a built-in that is a model file; data is then std::monostate. Its parameters are set
-  /// by --set [model.]parameters.NAME=VALUE, which rebuilds it from model_text.
+  /// The mechanism (mechanisms/planar_model_file.hpp): the user's own (`model:`) or a
+  /// built-in's model file (builtin_models.hpp). Its parameters are set by
+  /// --set [model.]parameters.NAME=VALUE, which rebuilds it from model_text.
   std::shared_ptr<const dynamics::RigidScenario> model;
   std::string model_text;    ///< the YAML document it was read from
   std::string model_source;  ///< the file that labels its errors
   std::vector<ParameterValue> model_parameters;  ///< values given from outside model_text
   /// `name` is a built-in: its run defaults, references and analyses (rigid_scenarios.hpp)
-  /// apply, whether it is built from data or from its model file.
+  /// apply.
   bool builtin = false;
 };
 
@@ -70,9 +69,8 @@ bool isScenarioFile(std::string_view arg);
 Scenario loadScenario(std::string_view name_or_file);
 
 /// Applies --set KEY=VALUE with KEY `parameters.NAME`, `friction_parameters.NAME`,
-/// `model.parameters.NAME` (a model; the same as parameters.NAME there) or `run.NAME`; throws
-/// InputError.
-/// The data are checked as a whole by applySettings, after every assignment.
+/// `model.parameters.NAME` (the same as parameters.NAME) or `run.NAME`; throws InputError.
+/// The model's parameters are checked as a whole by applySettings, after every assignment.
 void applySetting(Scenario& scenario, std::string_view assignment);
 /// Every assignment in order, then the mechanism's own checks on the result.
 void applySettings(Scenario& scenario, const std::vector<std::string>& assignments);

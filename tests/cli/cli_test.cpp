@@ -487,6 +487,15 @@ TEST_CASE("stickslip run zheng-torque: the paper's friction cases and the ideal 
   CHECK(theta1(stiction) != theta1(equal));                        // μs matters
   CHECK(std::abs(theta1(ideal) - theta1(stiction)) > 1e-3);        // friction changes the motion
   CHECK(cli({"run", "belt", "--method", "event-driven", "--ideal"}).code == 2);
+  // A choice of friction is values of the model's parameters: the same runs as --set.
+  const Run set_equal = cli({"run", "zheng-torque", "--set", "parameters.mu_static=0.1", "--t-end", "1", "--json"});
+  const Run set_modified =
+      cli({"run", "zheng-torque", "--set", "parameters.modified_coulomb=true", "--t-end", "1", "--json"});
+  CHECK(theta1(set_equal) == theta1(equal));
+  CHECK(theta1(set_modified) == theta1(modified));
+  const Run unknown = cli({"run", "zheng-torque", "--friction", "coulomb-stribeck"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("expected one of coulomb-stiction") != std::string::npos);
 }
 
 TEST_CASE("a failed penalty run keeps its CSV and marks it incomplete, exit code 1", "[cli][run]") {

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "cli/cli_run.hpp"
-#include "mechanisms/scenario_data.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
 
 namespace {
 

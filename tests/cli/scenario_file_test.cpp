@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_run.hpp"
-#include "mechanisms/scenario_data.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
 
 namespace fs = std::filesystem;
 
@@ -231,7 +231,8 @@ TEST_CASE("a built-in model file runs as the built-in and as a file — model.pa
   CHECK(withoutTimings(cli({"run", incline, "--t-end", "3", "--json", "--set", "parameters.push_amplitude=0"}).out) ==
         withoutTimings(rest.out));
   requireInputError(cli({"run", "incline", "--set", "model.parameters.mas=2"}), {"no such parameter", "did you mean 'mass'"});
-  requireInputError(cli({"run", "zheng-torque", "--set", "model.parameters.m=2"}), {"built from data"});
+  requireInputError(cli({"run", "zheng-torque", "--set", "model.parameters.mu_statik=2"}),
+                    {"no such parameter", "did you mean 'mu_static'"});
   requireInputError(cli({"show", incline}), {"model:", "its description"});
   const ScratchDir dir("scenario_model");
   requireInputError(cli({"run", dir.write("both.yaml", "scenario: belt\nmodel:\n  bodies: []\n")}),

@@ -62,7 +62,7 @@ TEST_CASE("hold: Zheng's Example III — the critical mu_s is the bisected thres
     mechanisms::ZhengSliderCrank z = mechanisms::zhengExample("equilibrium");
     z.mu_kinetic = 0.1;  // ≤ μs
     z.mu_static = mu;
-    const dynamics::RigidScenario at = mechanisms::buildRigidScenario("zheng-equilibrium", z);
+    const dynamics::RigidScenario at = mechanisms::zhengRigid(z);
     CHECK(dynamics::analyseHold(at, at.q0).holds == (mu > 0.11335));
   }
 }

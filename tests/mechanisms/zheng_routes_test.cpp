@@ -1,7 +1,7 @@
 // Zheng et al.'s Example I (zheng-torque) by the three routes the CLI offers: event-driven
 // (compliant clearance joint, set-valued or regularized friction), the penalty route (the same
 // scenario, dynamics/penalty_route.hpp) and Moreau–Jean (the rigid
-// clearance joint, ZhengSliderCrank::rigid_contact). Each pair is an independent integration
+// clearance joint, dynamics/nonsmooth/rigid_counterpart.hpp). Each pair is an independent integration
 // of one model, or of a model and its rigid limit, and is compared on the crank angle θ1(t).
 #include <catch2/catch.hpp>
 
@@ -10,9 +10,9 @@
 
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/nonsmooth/rigid_counterpart.hpp"
 #include "dynamics/penalty_route.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
-#include "mechanisms/scenario_data.hpp"
 #include "mechanisms/zheng.hpp"
 
 using namespace stickslip;
@@ -21,10 +21,7 @@ namespace {
 
 constexpr double kEnd = 2.0, kSample = 1e-3;
 
-mechanisms::ZhengSliderCrank torqueData() {
-  return mechanisms::scenarioDataOf<mechanisms::ZhengSliderCrank>(
-      mechanisms::defaultScenarioData("zheng-torque"), "zheng-torque");
-}
+mechanisms::ZhengSliderCrank torqueData() { return mechanisms::zhengExample("torque"); }
 
 // θ1 at the sampling instants k·kSample of a history (events add rows between them).
 std::map<long, double> sampledTheta(const Eigen::MatrixXd& history) {
@@ -65,7 +62,7 @@ dynamics::RunResult eventDriven(std::string_view friction) {
 dynamics::RunResult penalty(const dynamics::RigidScenario& s, std::string law, double output_dt = kSample) {
   dynamics::PenaltyRouteOptions o;
   o.friction_law = std::move(law);
-  o.friction_parameters = mechanisms::penaltyFrictionParameters(torqueData(), std::nullopt);
+  o.friction_parameters = mechanisms::rigidScenarioInfo("zheng-torque").friction_from_model(s);
   o.integration.t_end = kEnd;
   o.integration.output_dt = output_dt;
   return dynamics::simulatePenaltyRoute(s, o);
@@ -102,8 +99,7 @@ TEST_CASE("zheng-torque: Moreau-Jean with the rigid clearance joint follows even
   // tenths of a µm of penetration), Moreau–Jean (h = 1e-4 s, θ = 0.5) with its rigid limit.
   const dynamics::RunResult ed = eventDriven("coulomb-stiction");
   REQUIRE(ed.ok());
-  const dynamics::RigidScenario rigid =
-      mechanisms::buildRigidScenario("zheng-torque", "coulomb-stiction", false, true);
+  const dynamics::RigidScenario rigid = dynamics::withRigidContacts(mechanisms::buildRigidScenario("zheng-torque"));
   REQUIRE(rigid.contacts[0].normal == dynamics::RigidContact::Normal::kUnilateral);
   CHECK(rigid.contacts[0].restitution == 0.0);
   dynamics::MoreauJeanOptions o;
