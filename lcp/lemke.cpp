@@ -45,6 +45,8 @@ void LemkeSolver::resize(Eigen::Index n) {
   col_scale_.resize(n);
   d_.resize(n);
   x_.resize(n);
+  z_prev_.resize(n);
+  w_prev_.resize(n);
   column_.resize(n);
   ratio_row_.resize(n);
   trial_.resize(n);
@@ -62,7 +64,7 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
   // A ray proves infeasibility only in exact arithmetic: on nearly singular M a pivot below
   // the tolerance can end the path early. Retry along other paths (unscaled; another
   // covering vector with a finer tolerance) before reporting the first attempt's outcome.
-  const Result first = out;
+  first_ = out;
   int pivots = out.pivots;
   // First the same path letting z₀ leave on near ties: ending it there early on a
   // well-posed problem would trade accuracy for nothing, so only a failed path does.
@@ -78,7 +80,7 @@ void LemkeSolver::solve(const Problem& p, Result& out) {
       return;
     }
   }
-  out = first;
+  out = first_;
   out.pivots = pivots;
   out.message += " (restarts along " + std::to_string(restarts) +
                  " other paths failed too)";
@@ -365,13 +367,14 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
   if (res.relative > 1e3 * std::numeric_limits<double>::epsilon()) {
     // The product-form updates accumulate round-off; re-solve the final basis directly.
     resolveBasis(x_);  // x_ is no longer needed for pivoting
-    const Eigen::VectorXd z_prev = out.z, w_prev = out.w;
+    z_prev_ = out.z;  // workspace vectors: this runs in time-stepping loops
+    w_prev_ = out.w;
     const Residual res_refined = x_.allFinite() ? evaluate(x_) : Residual{HUGE_VAL, HUGE_VAL};
     if (res_refined.absolute <= res.absolute) {
       res = res_refined;
     } else {
-      out.z = z_prev;
-      out.w = w_prev;
+      out.z = z_prev_;
+      out.w = w_prev_;
     }
   }
   out.residual = res.absolute;

@@ -69,8 +69,9 @@ class LemkeSolver final {
   // a basis tried with z₀ leaving on a near tie;
   // basis_[row] = variable, position_[variable] = row or −1, ties_ rows tied in a ratio test.
   Eigen::MatrixXd Ms_, Binv_, basis_matrix_;
-  Eigen::VectorXd qs_, row_scale_, col_scale_, d_, x_, column_, ratio_row_, trial_;
+  Eigen::VectorXd qs_, row_scale_, col_scale_, d_, x_, column_, ratio_row_, trial_, z_prev_, w_prev_;
   std::vector<int> basis_, position_, ties_;
+  Result first_;  ///< the first attempt's outcome while restarts run (reused: no allocation)
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
 };
 
