@@ -29,6 +29,9 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
       "contact problems of the nonsmooth methods: lemke, trial-and-error (event-driven, one "
       "contact), siconos-<fc2d solver>")(
       "theta", po::value<double>()->default_value(0.5), "Moreau-Jean theta in [0.5, 1]")(
+      "projection", po::value<std::string>()->default_value("contacts"),
+      "Moreau-Jean's position projection after each step: contacts (a closed contact that "
+      "penetrates, with the joints; default), positions (also the joints' drift every step) or none")(
       "tolerance", po::value<double>()->default_value(1e-10),
       "CVODE's relative tolerance: event-driven and minimal form (default 1e-10; 1e-8 with compliant "
       "contacts), the penalty route's BDF")(
@@ -119,6 +122,7 @@ mechanisms::RunSettings runSettings(const po::variables_map& vm) {
   if (given("tolerance")) s.tolerance = vm["tolerance"].as<double>();
   s.event_tolerance = vm["event-tolerance"].as<double>();
   s.theta = vm["theta"].as<double>();
+  s.projection = vm["projection"].as<std::string>();
   s.solver = vm["solver"].as<std::string>();
   if (given("friction")) s.friction = vm["friction"].as<std::string>();
   if (given("integrator")) s.integrator = vm["integrator"].as<std::string>();

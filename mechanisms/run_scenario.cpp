@@ -170,6 +170,8 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
     throw std::invalid_argument("--event-tolerance: expected a number > 0, got " + exactNumber(o.event_tolerance));
   if (!(o.theta >= 0.5 && o.theta <= 1.0))
     throw std::invalid_argument("--theta: expected a number in [0.5, 1], got " + exactNumber(o.theta));
+  if (o.projection != "contacts" && o.projection != "positions" && o.projection != "none")
+    throw std::invalid_argument("--projection: expected contacts, positions or none, got '" + o.projection + "'");
   if (o.output_dt) {
     const bool every_step = p.route == Route::kMoreauJean && *o.output_dt == 0.0;
     if (!(*o.output_dt > 0.0 || every_step) || !std::isfinite(*o.output_dt))
@@ -336,6 +338,8 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       mo.solver = o.solver;
       mo.h = out.h = o.dt.value_or(p.info.h);
       mo.theta = o.theta;
+      mo.project_contacts = o.projection != "none";
+      mo.project_positions = o.projection == "positions";
       mo.progress = progress;
       r = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts, s.joint_friction), s.q0, s.v0, mo);
     } else {

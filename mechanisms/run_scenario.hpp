@@ -50,6 +50,9 @@ struct RunSettings {
   std::optional<double> tolerance;
   double event_tolerance = 1e-10;   ///< event-driven: event location [s], > 0
   double theta = 0.5;               ///< Moreau–Jean's θ ∈ [½, 1]
+  /// Moreau–Jean's position projection (MoreauJeanOptions): "contacts" (project_contacts),
+  /// "positions" (project_positions too) or "none".
+  std::string projection = "contacts";
   std::string solver = "lemke";     ///< contact problems of the nonsmooth routes
   /// The penalty route: the catalogue law replacing set-valued Coulomb, or "none". The other
   /// routes: a built-in's choice of friction where it has one (zheng-*).

@@ -158,12 +158,13 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
       results_.push_back(std::move(r));
     }
   }
-  if ((options_.project_positions || options_.joint_velocity_projection) && m > 0) {
-    proj_d_.resize(m, nv);
-    proj_minv_dt_.resize(nv, m);
-    proj_s_.resize(m, m);
-    proj_phi_.resize(m);
-    proj_mu_.resize(m);
+  const Eigen::Index rows = m + (options_.project_contacts ? nc : 0);
+  if ((options_.project_positions || options_.joint_velocity_projection || options_.project_contacts) && rows > 0) {
+    proj_d_.resize(rows, nv);
+    proj_minv_dt_.resize(nv, rows);
+    proj_s_.resize(rows, rows);
+    proj_phi_.resize(rows);
+    proj_mu_.resize(rows);
     proj_ldlt_.compute(Eigen::MatrixXd::Identity(m, m));  // sizes its storage (see eom_solver.cpp)
   }
   message_.reserve(256);
@@ -183,11 +184,11 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
                              Eigen::Ref<Eigen::VectorXd> v) {
   const double theta = options_.theta;
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts_.size());
-  mechanism_.evaluateContacts(t, q, v, kin_, /*drift=*/false);
   // Every position update through the mechanism's map q ← q + H(q) δ.
   q_theta_ = q;
   dq_ = (theta * h) * v;
   mechanism_.addToPositions(dq_, q_theta_);
+  mechanism_.evaluateContacts(t + theta * h, q_theta_, v, kin_, /*drift=*/false);
   const bool updated = options_.joint_velocity_projection
                            ? response_.updateVelocityLevel(t + theta * h, q_theta_, v)
                            : response_.update(t + theta * h, q_theta_, v);
@@ -207,7 +208,8 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
     const bool two_sided =
         contacts_[static_cast<std::size_t>(i)].normal == RigidContact::Normal::kBilateral;
     bilateral += two_sided;
-    if (two_sided || kin_.gap(i) + 0.5 * h * kin_.normal_velocity(i) <= options_.gap_tolerance)
+    if (two_sided || closed_[static_cast<std::size_t>(i)] ||
+        kin_.gap(i) + 0.5 * h * kin_.normal_velocity(i) <= options_.gap_tolerance)
       active_[static_cast<std::size_t>(na++)] = static_cast<int>(i);
   }
 
@@ -264,7 +266,7 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
         if (c.normal == RigidContact::Normal::kBilateral)
           // Hold g = 0: remove the fraction κ of the gap per step, as for the joints.
           qf(2 * a) += side_[static_cast<std::size_t>(i)] * options_.joint_position_feedback *
-                       kin_.gap(i) / h;
+                       (kin_.gap(i) - theta * h * kin_.normal_velocity(i)) / h;
         else
           qf(2 * a) += c.restitution * std::min(kin_.normal_velocity(i), 0.0);
         if (c.surface_speed) qf(2 * a + 1) -= c.surface_speed(t_next);
@@ -299,7 +301,6 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   }
   dq_ = h * ((1.0 - theta) * v_old_ + theta * v);
   mechanism_.addToPositions(dq_, q);
-  if (options_.project_positions) projectPositions(t + h, q);
 
   if (!q.allFinite() || !v.allFinite()) {
     q = q_old_;
@@ -327,6 +328,7 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
     joint_slipped_[static_cast<std::size_t>(e)] =
         std::abs(joint_rate_(e)) > options_.stick_velocity;
   }
+  if (options_.project_positions || (options_.project_contacts && na > 0)) projectPositions(t + h, q, na);
   last_h_ = h;
   return true;
 }
@@ -613,20 +615,49 @@ bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
   return !again || solveOnce();
 }
 
-void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q) {
-  if (proj_d_.rows() == 0) return;
+void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active) {
+  const Eigen::Index m = mechanism_.constraintCount();
   for (int it = 0; it < 5; ++it) {
-    mechanism_.constraints(t, q, proj_phi_);
-    if (proj_phi_.lpNorm<Eigen::Infinity>() <= 1e-12) return;
-    mechanism_.jacobian(t, q, proj_d_);
-    proj_minv_dt_ = proj_d_.transpose();
-    mechanism_.applyInverseMass(proj_minv_dt_);
-    proj_s_.noalias() = proj_d_ * proj_minv_dt_;
+    Eigen::Index rows = 0;
+    double worst = 0.0;
+    if (m > 0 && options_.project_positions) {
+      mechanism_.constraints(t, q, proj_phi_.head(m));
+      mechanism_.jacobian(t, q, proj_d_.topRows(m));
+      worst = proj_phi_.head(m).lpNorm<Eigen::Infinity>();
+      rows = m;
+    }
+    if (options_.project_contacts) {
+      mechanism_.evaluateContacts(t, q, v_old_, kin_, /*drift=*/false);  // kin_ is no longer needed
+      for (Eigen::Index a = 0; a < active; ++a) {
+        const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+        const double g = kin_.gap(i);
+        if (contacts_[static_cast<std::size_t>(i)].normal == RigidContact::Normal::kBilateral || !(r_(2 * a) > 0.0) ||
+            g >= -options_.contact_projection_tolerance)
+          continue;
+        if (rows == 0 && m > 0) {  // the joints move with the contact's correction
+          mechanism_.constraints(t, q, proj_phi_.head(m));
+          mechanism_.jacobian(t, q, proj_d_.topRows(m));
+          rows = m;
+        }
+        proj_phi_(rows) = g;
+        proj_d_.row(rows) = kin_.jacobian.row(2 * i);
+        worst = std::max(worst, -g);
+        ++rows;
+      }
+    }
+    if (rows == 0 || worst <= 1e-12) return;
+    auto d = proj_d_.topRows(rows);
+    auto minv_dt = proj_minv_dt_.leftCols(rows);
+    minv_dt = d.transpose();
+    mechanism_.applyInverseMass(minv_dt);
+    proj_s_.resize(rows, rows);  // allocates only when the number of rows changes
+    proj_s_.noalias() = d * minv_dt;
     proj_ldlt_.compute(proj_s_);
     if (proj_ldlt_.info() != Eigen::Success) return;
-    proj_mu_ = proj_phi_;
-    proj_ldlt_.solveInPlace(proj_mu_);
-    dq_.noalias() = -proj_minv_dt_ * proj_mu_;
+    proj_rhs_ = -proj_phi_.head(rows);  // plain vectors: a solve or product of blocks allocates
+    proj_mu_ = proj_ldlt_.solve(proj_rhs_);
+    dq_.setZero();
+    for (Eigen::Index c = 0; c < rows; ++c) dq_ += proj_mu_(c) * minv_dt.col(c);  // no product kernel
     mechanism_.addToPositions(dq_, q);
   }
 }

@@ -493,6 +493,16 @@ TEST_CASE("stickslip run zheng-torque: the paper's friction cases and the ideal 
       cli({"run", "zheng-torque", "--set", "parameters.modified_coulomb=true", "--t-end", "1", "--json"});
   CHECK(theta1(set_equal) == theta1(equal));
   CHECK(theta1(set_modified) == theta1(modified));
+  // Moreau–Jean's projection is the user's: none lets the rigid journal sink into its bearing.
+  const Run bogus = cli({"run", "zheng-torque", "--method", "moreau-jean", "--projection", "contact"});
+  CHECK(bogus.code == 2);
+  CHECK(bogus.err.find("--projection: expected contacts, positions or none") != std::string::npos);
+  const Run unprojected = cli({"run", "zheng-torque", "--method", "moreau-jean", "--set", "run.projection=none",
+                               "--t-end", "0.5", "--json"});
+  const Run projected = cli({"run", "zheng-torque", "--method", "moreau-jean", "--t-end", "0.5", "--json"});
+  REQUIRE(unprojected.code == 0);
+  REQUIRE(projected.code == 0);
+  CHECK(theta1(unprojected) != theta1(projected));
   const Run unknown = cli({"run", "zheng-torque", "--friction", "coulomb-stribeck"});
   CHECK(unknown.code == 2);
   CHECK(unknown.err.find("expected one of coulomb-stiction") != std::string::npos);

@@ -83,6 +83,7 @@ TEST_CASE("mechanism: the engines run a mechanism whose mass they apply by block
   MoreauJeanOptions mo;
   mo.t_end = 1.0;
   mo.h = 1e-4;
+  mo.project_contacts = false;  // its Newton updates would add to the count below
   const RunResult a = simulateMoreauJean(planar, s.q0, s.v0, mo);
   const RunResult b = simulateMoreauJean(blocks, s.q0, s.v0, mo);
   INFO(a.message);
