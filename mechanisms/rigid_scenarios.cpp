@@ -142,31 +142,35 @@ const std::vector<std::string>& builtinScenarioNames() {
   return names;
 }
 
-std::vector<ParameterValue> frictionChoice(const RigidScenarioInfo& info, std::string_view friction) {
+void applyFrictionChoice(std::vector<ParameterValue>& values, const RigidScenarioInfo& info,
+                         std::string_view friction) {
   std::string names;
   for (const FrictionChoice& c : info.friction_choices) {
     if (c.name == friction || (friction == "default" && &c == &info.friction_choices.front())) {
-      std::vector<ParameterValue> values;
-      for (const auto& [key, value] : c.values) values.push_back({key, value, "--friction", 0, "--friction " + c.name});
-      return values;
+      for (const auto& [key, value] : c.values) {
+        std::erase_if(values, [&](const ParameterValue& v) { return v.name == key; });
+        values.push_back({key, value, "--friction", 0, "--friction " + c.name});
+      }
+      return;
     }
     names += (names.empty() ? "" : ", ") + c.name + " (" + c.summary + ")";
   }
-  if (friction == "default" && info.friction_choices.empty()) return {};
-  if (names.empty())
+  if (friction == "default") return;
+  if (names.empty()) {
+    std::string offering;
+    for (const RigidScenarioInfo& s : rigidScenarios())
+      if (!s.friction_choices.empty()) offering += (offering.empty() ? "" : ", ") + s.name;
     throw std::invalid_argument("--friction: the law of the penalty route; '" + info.name +
-                                "' states its set-valued friction in its model (a choice of friction exists for "
-                                "zheng-torque, zheng-rheonomic, zheng-equilibrium)");
+                                "' states its set-valued friction in its model (a choice of friction exists for " +
+                                offering + ")");
+  }
   throw std::invalid_argument("--friction: expected one of " + names + " for " + info.name + ", got '" +
                               std::string(friction) + "'");
 }
 
 dynamics::RigidScenario buildRigidScenario(std::string_view name, std::string_view friction, bool ideal) {
   BuiltinModelSource source = builtinModelSource(name);
-  for (ParameterValue& v : frictionChoice(rigidScenarioInfo(name), friction)) {
-    std::erase_if(source.values, [&](const ParameterValue& w) { return w.name == v.name; });
-    source.values.push_back(std::move(v));
-  }
+  applyFrictionChoice(source.values, rigidScenarioInfo(name), friction);
   dynamics::RigidScenario s = loadPlanarModelText(source.file->text, source.file->path, source.values);
   s.name = name;
   return ideal ? dynamics::withIdealClearanceJoints(s) : s;

@@ -71,9 +71,11 @@ const RigidScenarioInfo& rigidScenarioInfo(std::string_view name);
 /// Every built-in scenario's name, in `stickslip list` order.
 const std::vector<std::string>& builtinScenarioNames();
 
-/// The values choice `friction` of built-in `info` gives its model's parameters, located as
-/// `--friction`. Throws std::invalid_argument naming the choices (or that it has none).
-std::vector<ParameterValue> frictionChoice(const RigidScenarioInfo& info, std::string_view friction);
+/// `values` (a model's parameter values) with those choice `friction` of built-in `info`
+/// gives, located as `--friction`, in place of any of the same name. Throws
+/// std::invalid_argument naming the choices (or the built-ins that have some).
+void applyFrictionChoice(std::vector<ParameterValue>& values, const RigidScenarioInfo& info,
+                         std::string_view friction);
 
 /// Built-in `name` (its model file) with its choice of friction (`friction`; "default": the
 /// model's own) and, with `ideal`, its clearance joints made ideal revolutes. Throws

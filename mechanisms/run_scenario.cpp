@@ -186,10 +186,7 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   dynamics::RigidScenario mechanism = *scenario.model;
   if (o.friction && p.route != Route::kPenalty) {
     std::vector<ParameterValue> values = scenario.model_parameters;
-    for (ParameterValue& v : frictionChoice(p.info, *o.friction)) {
-      std::erase_if(values, [&](const ParameterValue& w) { return w.name == v.name; });
-      values.push_back(std::move(v));
-    }
+    applyFrictionChoice(values, p.info, *o.friction);
     mechanism = loadPlanarModelText(scenario.model_text, scenario.model_source, values);
     mechanism.name = scenario.name;
   }

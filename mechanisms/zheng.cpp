@@ -9,7 +9,6 @@
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
-#include <variant>
 #include <vector>
 
 namespace stickslip::mechanisms {

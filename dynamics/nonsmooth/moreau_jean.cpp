@@ -626,14 +626,20 @@ void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q
       worst = proj_phi_.head(m).lpNorm<Eigen::Infinity>();
       rows = m;
     }
-    if (options_.project_contacts) {
+    // Only a unilateral contact that pushed in this step can be projected: none, no evaluation.
+    auto pushed = [&](Eigen::Index a) {
+      return contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(a)])].normal !=
+                 RigidContact::Normal::kBilateral &&
+             r_(2 * a) > 0.0;
+    };
+    bool any = false;
+    for (Eigen::Index a = 0; a < active && !any; ++a) any = pushed(a);
+    if (options_.project_contacts && any) {
       mechanism_.evaluateContacts(t, q, v_old_, kin_, /*drift=*/false);  // kin_ is no longer needed
       for (Eigen::Index a = 0; a < active; ++a) {
         const Eigen::Index i = active_[static_cast<std::size_t>(a)];
         const double g = kin_.gap(i);
-        if (contacts_[static_cast<std::size_t>(i)].normal == RigidContact::Normal::kBilateral || !(r_(2 * a) > 0.0) ||
-            g >= -options_.contact_projection_tolerance)
-          continue;
+        if (!pushed(a) || g >= -options_.contact_projection_tolerance) continue;
         if (rows == 0 && m > 0) {  // the joints move with the contact's correction
           mechanism_.constraints(t, q, proj_phi_.head(m));
           mechanism_.jacobian(t, q, proj_d_.topRows(m));
