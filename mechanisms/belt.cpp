@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "dynamics/cvode_integrator.hpp"
+#include "dynamics/friction/friction_law.hpp"
 #include "dynamics/rk4.hpp"
 
 namespace stickslip::mechanisms {

@@ -11,8 +11,12 @@
 
 #include <Eigen/Dense>
 
-#include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
+
+namespace stickslip::dynamics {
+class FrictionLaw;  // dynamics/friction/friction_law.hpp; declared only, so that C++17 users of
+                    // this header (the Siconos peer benchmarks) need not read its std::span
+}  // namespace stickslip::dynamics
 
 namespace stickslip::mechanisms {
 

@@ -47,6 +47,7 @@ cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -n1)
   echo
 } >"$section"
 run "Moreau–Jean on flores-translational: ours vs Siconos' kernel" "$bin/bench_peer_flores"
+run "Moreau–Jean on belt: error against h, ours vs Siconos' kernel" "$bin/bench_peer_belt"
 run "Work–precision on belt and dupont" "$bin/bench_work_precision"
 run "Scaling: a chain of N blocks on a belt" "$bin/bench_scaling"
 run "LCP solvers: ours vs Siconos Numerics" "$bin/stickslip" bench --what lcp

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "dynamics/nonsmooth/stick_statistics.hpp"
