@@ -1,6 +1,6 @@
 // bench_work_precision: error in the stick/slip instants against an exact reference versus CPU
-// time, for every formulation, on the belt (closed form, first 20 s) and on Dupont's two
-// masses (precise Coulomb reference, 10 s).
+// time, for every formulation, on the belt (closed form, first 20 s), on Dupont's two masses
+// and on the pushed incline (precise Coulomb references, coulomb_reference.hpp, 10 s).
 //
 //   bench_work_precision [--json] [--plot DIR] [--repeats N]
 //
@@ -41,6 +41,7 @@
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/dupont.hpp"
+#include "mechanisms/incline.hpp"
 
 using namespace stickslip;
 
@@ -49,7 +50,7 @@ namespace {
 using Events = std::vector<dynamics::ModeChange>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kBeltEnd = 20.0, kDupontEnd = 10.0;  // [s]
+constexpr double kBeltEnd = 20.0, kDupontEnd = 10.0, kInclineEnd = 10.0;  // [s]
 // History sampling [s]: the penalty instants are read off the samples; the nonsmooth runs
 // report their events exactly and need no history (sampling costs them a force solve each).
 constexpr double kPenaltyOutputDt = 1e-4, kNonsmoothOutputDt = 0.1;
@@ -230,7 +231,7 @@ bool writePlot(const std::filesystem::path& dir, const std::vector<Point>& point
   gp << "set terminal pngcairo size 1000,700\nset output 'work_precision.png'\n"
         "set datafile separator ','\nset logscale xy\nset format xy '10^{%L}'\n"
         "set xlabel 'CPU [s]'\nset ylabel 'max |t - t_{ref}| of the stick/slip instants [s]'\n"
-        "set title 'Work-precision: belt (20 s) and dupont (10 s)'\nset key outside below\nset "
+        "set title 'Work-precision: belt (20 s), dupont and incline (10 s)'\nset key outside below\nset "
         "grid\n"
         "plot ";
   for (std::size_t i = 0; i < series.size(); ++i)
@@ -288,13 +289,15 @@ int main(int argc, char** argv) {
   }
 
   const dynamics::RigidScenario belt = mechanisms::beltRigid({}),
-                                dupont = mechanisms::dupontRigid({});
+                                dupont = mechanisms::dupontRigid({}),
+                                incline = mechanisms::inclineRigid();
   Events belt_nonsmooth_ref, belt_penalty_ref;
   for (const auto& [t, kind] : mechanisms::beltClosedForm({}).events(kBeltEnd)) {
     belt_penalty_ref.emplace_back(t, kind);  // the penalty route reports "stick" / "slip"
     belt_nonsmooth_ref.emplace_back(t, kind == "stick" ? "stick" : "slip-");  // behind the belt
   }
-  const Events dupont_ref = mechanisms::dupontReference({}, kDupontEnd);
+  const Events dupont_ref = mechanisms::dupontReference({}, kDupontEnd),
+               incline_ref = mechanisms::inclineReference(kInclineEnd);
 
   const std::vector<PenaltyLaw> laws{
       {"switch",
@@ -321,7 +324,8 @@ int main(int argc, char** argv) {
       const Events& reference;
     };
     for (const Case& c : {Case{"belt", belt, kBeltEnd, belt_nonsmooth_ref},
-                          Case{"dupont", dupont, kDupontEnd, dupont_ref}}) {
+                          Case{"dupont", dupont, kDupontEnd, dupont_ref},
+                          Case{"incline", incline, kInclineEnd, incline_ref}}) {
       for (const double rtol : {1e-4, 1e-6, 1e-8, 1e-10, 1e-12})
         points.push_back(measure(c.name, "event-driven", "rtol", rtol, c.reference,
                                  eventDriven(c.scenario, c.t_end, rtol), repeats));
@@ -358,8 +362,9 @@ int main(int argc, char** argv) {
                 kClaimExact, kClaimPenalty, claim ? "PASS" : "FAIL", kClaimExact, exact_text,
                 kClaimPenalty, penalty_text);
 
-  // Moreau–Jean: error ≤ 2 h at every h and a fitted order ≥ 0.95, on both scenarios.
-  std::vector<Convergence> orders{convergence(points, "belt"), convergence(points, "dupont")};
+  // Moreau–Jean: error ≤ 2 h at every h and a fitted order ≥ 0.95, on every scenario.
+  std::vector<Convergence> orders{convergence(points, "belt"), convergence(points, "dupont"),
+                                  convergence(points, "incline")};
   bool first_order = true;
   std::string order_text;
   for (const Convergence& c : orders) {
@@ -399,8 +404,8 @@ int main(int argc, char** argv) {
   } else {
     std::cout
         << "Work-precision: max |t - t_ref| of the stick/slip instants vs CPU; belt over "
-        << kBeltEnd << " s (closed form), dupont over " << kDupontEnd
-        << " s (Coulomb reference)\n\n"
+        << kBeltEnd << " s (closed form), dupont and incline over " << kDupontEnd
+        << " s (Coulomb references)\n\n"
         << "| scenario | method | parameter | error [s] | CPU [s] |\n|---|---|---|---:|---:|\n";
     for (const Point& p : points) {
       char line[256];

@@ -155,6 +155,7 @@ class Engine {
   ContactMode trialAndError(const lcp::FrictionProblem2D& p, bool stick_candidate, double mu_s,
                             double tol, Eigen::Vector2d& r) const;
   void project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v);
+  void removeDrift(double t, Eigen::VectorXd& q, Eigen::VectorXd& v);
   void record(double t, const Eigen::Ref<const Eigen::VectorXd>& y);
   void addEvent(double t, Eigen::Index k, EventKind kind) {
     run_.events.push_back({t, static_cast<int>(k), kind});
@@ -466,6 +467,32 @@ void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
   const Eigen::MatrixXd gat = response_.inverseMass() * rows_.topRows(n).transpose();
   const Eigen::MatrixXd s = rows_.topRows(n) * gat;
   v -= gat * s.completeOrthogonalDecomposition().solve(err.head(n));
+}
+
+// The integrator leaves the closed contacts of the phase that ends off their constraints by
+// its tolerance (g, ġ ≈ rtol), and the mode decision at the event reads g and ġ against
+// gap_tolerance and velocity_tolerance: a loose rtol would have a sliding block "lift off" a
+// slope below its surface and fall through it. So the unilateral ones are put back on
+// g = 0 (Gauss–Newton steps Δq = −G Jₙᵀ (Jₙ G Jₙᵀ)⁻¹ g, G keeping the joints to first order)
+// and the velocities projected with the ending phase's modes before anything is decided.
+void Engine::removeDrift(double t, Eigen::VectorXd& q, Eigen::VectorXd& v) {
+  for (int iteration = 0; iteration < 4 && nq_ == nv_; ++iteration) {  // q̇ = v (planar)
+    update(t, q, v);
+    Eigen::Index n = 0;
+    double worst = 0.0;
+    Eigen::VectorXd err(nc_);
+    for (Eigen::Index k = 0; k < nc_; ++k) {
+      if (!closed(modes_[std::size_t(k)]) || compliant(k) || bilateral(k)) continue;
+      rows_.row(n) = kin_.jacobian.row(2 * k);
+      err(n++) = kin_.gap(k);
+      worst = std::max(worst, std::abs(kin_.gap(k)));
+    }
+    if (n == 0 || worst <= 1e-3 * opt_.gap_tolerance) break;
+    const Eigen::MatrixXd gat = response_.inverseMass() * rows_.topRows(n).transpose();
+    const Eigen::MatrixXd s = rows_.topRows(n) * gat;
+    q -= gat * s.completeOrthogonalDecomposition().solve(err.head(n));
+  }
+  project(t, q, v);
 }
 
 bool Engine::impact(double t, Eigen::VectorXd& v) {
@@ -984,6 +1011,7 @@ double Engine::groupMargin(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
 
 void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool initial,
                          const std::vector<int>& fired) {
+  if (!initial) removeDrift(t, q, v);
   update(t, q, v);
   if (impact(t, v)) update(t, q, v);
   modes_at_event_ = modes_;
