@@ -48,7 +48,7 @@ cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -n1)
 } >"$section"
 run "Moreau–Jean on flores-translational: ours vs Siconos' kernel" "$bin/bench_peer_flores"
 run "Moreau–Jean on belt: error against h, ours vs Siconos' kernel" "$bin/bench_peer_belt"
-run "Work–precision on belt and dupont" "$bin/bench_work_precision"
+run "Work–precision on belt, dupont and incline" "$bin/bench_work_precision"
 run "Scaling: a chain of N blocks on a belt" "$bin/bench_scaling"
 run "LCP solvers: ours vs Siconos Numerics" "$bin/stickslip" bench --what lcp
 run "Equations of motion: the thesis' methods on the slider-crank" "$bin/stickslip" bench --what eom
