@@ -3,7 +3,6 @@
 #include <ostream>
 
 #include "cli/command.hpp"
-#include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::cli {
@@ -17,18 +16,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
 
 int show(const po::variables_map& vm, std::ostream& out, std::ostream&) {
   mechanisms::Scenario s = mechanisms::loadScenario(vm["scenario"].as<std::string>());
-  if (s.model && !s.builtin)
-    throw std::invalid_argument(s.source + ": describes a mechanism of its own (model:); the file itself is its "
-                                "description (show prints the built-in scenarios)");
   if (vm.count("set")) mechanisms::applySettings(s, vm["set"].as<std::vector<std::string>>());
-  std::vector<std::pair<std::string, std::string>> run;
-  bool method = false;
-  for (const auto& r : s.run) {
-    run.emplace_back(r.key, r.value);
-    method = method || r.key == "method";
-  }
-  if (!method) run.insert(run.begin(), {"method", mechanisms::rigidScenarioInfo(s.name).default_method});
-  out << mechanisms::scenarioYaml(s, mechanisms::rigidScenarioInfo(s.name).summary, run);
+  out << mechanisms::showScenario(s);
   return kExitOk;
 }
 

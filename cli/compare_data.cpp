@@ -99,4 +99,15 @@ std::string columnUnit(std::string_view name) {
   return "";
 }
 
+std::vector<std::string> movingCoordinates(const Series& s) {
+  std::vector<std::string> out;
+  for (std::size_t c = 1; c < s.names.size() && out.size() < 6; ++c) {
+    const std::string& n = s.names[c];
+    const bool coordinate = n.ends_with(".x") || n.ends_with(".y") || n.ends_with(".theta");
+    const auto col = s.data.col(Eigen::Index(c));
+    if (coordinate && s.rows() > 0 && col.maxCoeff() - col.minCoeff() > 0.0) out.push_back(n);
+  }
+  return out;
+}
+
 }  // namespace stickslip::cli

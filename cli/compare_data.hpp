@@ -40,6 +40,10 @@ std::vector<std::string> contactsWith(const Series& s, const std::vector<std::st
 /// both columns.
 double frictionWork(const Series& s);
 
+/// The coordinates (.x, .y, .theta columns) of `s` that move, at most six: what compare sets
+/// side by side without a list of outputs.
+std::vector<std::string> movingCoordinates(const Series& s);
+
 /// Unit of a column from its name ("m", "rad", "m/s", "rad/s", "N", "J", "s" or "").
 std::string columnUnit(std::string_view name);
 

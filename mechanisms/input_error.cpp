@@ -4,13 +4,17 @@
 
 namespace stickslip::mechanisms {
 
-std::string located(std::string_view file, int line, std::string_view key, std::string_view what) {
+std::string Location::text() const {
   std::string s;
-  if (!file.empty()) s += std::string(file) + ":";
+  if (!file.empty()) s += file + ":";
   if (line > 0) s += std::to_string(line) + ":";
   if (!s.empty()) s += " ";
-  if (!key.empty()) s += std::string(key) + ": ";
-  return s + std::string(what);
+  if (!key.empty()) s += key + ": ";
+  return s + reason;
+}
+
+Location located(std::string_view file, int line, std::string_view key, std::string_view what) {
+  return {std::string(file), line, std::string(key), std::string(what)};
 }
 
 namespace {

@@ -144,6 +144,8 @@ void readBuiltin(const YAML::Node& root, std::string_view file, Scenario& s) {
   }
 }
 
+Scenario parseText(const std::string& text, std::string_view file);
+
 Scenario parseFile(std::string_view file) {
   std::ifstream in{std::string(file), std::ios::binary};
   if (!in || std::filesystem::is_directory(std::string(file)))
@@ -151,9 +153,13 @@ Scenario parseFile(std::string_view file) {
                                           "a built-in name needs no .yaml (stickslip list)"));
   std::ostringstream text;
   text << in.rdbuf();
+  return parseText(text.str(), file);
+}
+
+Scenario parseText(const std::string& text, std::string_view file) {
   YAML::Node root;
   try {
-    root = YAML::Load(text.str());
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw InputError(located(file, e.mark.line + 1, "", "YAML syntax error: " + e.msg));
   }
@@ -176,7 +182,7 @@ Scenario parseFile(std::string_view file) {
       if (root[section])
         throw InputError(located(file, lineOf(root[section]), section,
                                  "belongs to a built-in scenario; a model keeps its constants in model.parameters"));
-    s.model_text = text.str();
+    s.model_text = text;
     s.model_source = file;
     s.model = std::make_shared<const dynamics::RigidScenario>(loadPlanarModel(root["model"], file));
     s.name = s.model->name;
@@ -248,6 +254,22 @@ Scenario loadScenario(std::string_view name_or_file) {
                      " (stickslip list shows the built-in ones; a file must end in .yaml)");
   return builtinScenario(name);
 }
+
+std::string showScenario(const Scenario& s) {
+  if (s.model && !s.builtin)
+    throw std::invalid_argument(s.source + ": describes a mechanism of its own (model:); the file itself is its "
+                                "description (show prints the built-in scenarios)");
+  std::vector<std::pair<std::string, std::string>> run;
+  bool method = false;
+  for (const auto& r : s.run) {
+    run.emplace_back(r.key, r.value);
+    method = method || r.key == "method";
+  }
+  if (!method) run.insert(run.begin(), {"method", rigidScenarioInfo(s.name).default_method});
+  return scenarioYaml(s, rigidScenarioInfo(s.name).summary, run);
+}
+
+Scenario loadScenarioText(const std::string& text, std::string_view label) { return parseText(text, label); }
 
 void applySetting(Scenario& scenario, std::string_view assignment) {
   const std::size_t eq = assignment.find('=');

@@ -67,6 +67,8 @@ bool isScenarioFile(std::string_view arg);
 /// syntax, unknown key or scenario (with the nearest valid one), wrong type, a value out of
 /// range, data the mechanism rejects.
 Scenario loadScenario(std::string_view name_or_file);
+/// A scenario file's text; `label` stands for the file in errors and as its source.
+Scenario loadScenarioText(const std::string& text, std::string_view label);
 
 /// Applies --set KEY=VALUE with KEY `parameters.NAME`, `friction_parameters.NAME`,
 /// `model.parameters.NAME` (the same as parameters.NAME) or `run.NAME`; throws InputError.
@@ -79,6 +81,11 @@ void applySettings(Scenario& scenario, const std::vector<std::string>& assignmen
 /// meaning and unit, and `run` settings (key, value) in order.
 std::string scenarioYaml(const Scenario& scenario, std::string_view summary,
                          const std::vector<std::pair<std::string, std::string>>& run);
+
+/// What `stickslip show` prints: a built-in scenario as a file, with every parameter, its run
+/// settings and the default method. Throws std::invalid_argument for a mechanism of its own
+/// (model:), whose file is its description.
+std::string showScenario(const Scenario& scenario);
 
 /// The shortest text that reads back as exactly `x`.
 std::string exactNumber(double x);
