@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages stickslip needs (only those missing), configures a Release
-# build in build/ and builds the `stickslip` executable (build/bin/stickslip).
+# build in build/, builds the `stickslip` executable (build/bin/stickslip) and the Python
+# module (build/python), and puts the module on Debian Python's path: a stickslip.pth in the
+# user's site directory, so that /usr/bin/python3 -c "import stickslip" works.
 #   scripts/setup.sh            build the CLI
 #   scripts/setup.sh --tests    also build the test executables
 #   scripts/setup.sh --bench    also install Siconos' kernel and build benchmarks/ (its peer)
@@ -11,6 +13,7 @@ packages=(
   g++ cmake make pkg-config
   libeigen3-dev libsiconos-numerics-dev libboost-program-options-dev catch2
   libsundials-dev libyaml-cpp-dev libmuparser-dev nlohmann-json3-dev gnuplot-nox libbenchmark-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
 )
 mode=${1:-}
 case "$mode" in
@@ -31,7 +34,7 @@ if ((${#missing[@]})); then
 fi
 
 build_dir=${BUILD_DIR:-build}
-targets=(--target stickslip)
+targets=(--target stickslip --target stickslip_python)
 benchmarks=OFF
 [[ $mode == --tests ]] && targets=()
 [[ $mode == --bench ]] && benchmarks=ON
@@ -40,3 +43,7 @@ cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
 if [[ $benchmarks == ON ]]; then
   cmake --build "$build_dir" -j "$(nproc)" --target benchmarks
 fi
+# Debian's interpreter, not another python3 earlier on PATH.
+site=$(/usr/bin/python3 -m site --user-site)
+mkdir -p "$site"
+echo "$(cd "$build_dir" && pwd)/python" >"$site/stickslip.pth"

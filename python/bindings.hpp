@@ -1,0 +1,17 @@
+#pragma once
+/// \file The parts of the Python module `stickslip` (module.cpp puts them together):
+///   stickslip.Scenario, InputError       scenario_bindings.cpp
+///   stickslip.run, compare, Result       run_bindings.cpp
+///   stickslip.lcp                        lcp_bindings.cpp
+/// Errors: mechanisms::InputError becomes stickslip.InputError (a ValueError with attributes
+/// file, line, key and reason), any other std::invalid_argument a ValueError.
+
+#include <pybind11/pybind11.h>
+
+namespace stickslip::python {
+
+void bindScenario(pybind11::module_& m);
+void bindRun(pybind11::module_& m);
+void bindLcp(pybind11::module_& lcp);
+
+}  // namespace stickslip::python

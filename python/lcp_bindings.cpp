@@ -1,0 +1,113 @@
+// stickslip.lcp (python/bindings.hpp): the complementarity solvers of lcp/solve.hpp on NumPy
+// data, and Siconos' .dat files. Arrays are copied in and out (Eigen's dense types).
+#include <pybind11/eigen.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <variant>
+
+#include "lcp/siconos_format.hpp"
+#include "lcp/solve.hpp"
+#include "python/bindings.hpp"
+
+namespace py = pybind11;
+
+namespace stickslip::python {
+
+void bindLcp(py::module_& m) {
+  using namespace lcp;
+  const auto status = [](Status s) { return std::string(toString(s)); };
+  py::class_<Result>(m, "Result", "An LCP solve: z, w = M z + q, status, residual ‖min(z, w)‖∞, pivots.")
+      .def_readonly("z", &Result::z)
+      .def_readonly("w", &Result::w)
+      .def_property_readonly("status", [status](const Result& r) { return status(r.status); })
+      .def_property_readonly("ok", &Result::ok)
+      .def_readonly("pivots", &Result::pivots)
+      .def_readonly("residual", &Result::residual)
+      .def_readonly("relative_residual", &Result::relative_residual)
+      .def_readonly("message", &Result::message);
+  py::class_<FrictionResult>(m, "FrictionResult",
+                             "A planar friction solve: reactions r and velocities u = W r + q per contact (normal, "
+                             "tangent), status, natural-map residual, pivots.")
+      .def_readonly("r", &FrictionResult::r)
+      .def_readonly("u", &FrictionResult::u)
+      .def_property_readonly("status", [status](const FrictionResult& r) { return status(r.status); })
+      .def_property_readonly("ok", &FrictionResult::ok)
+      .def_readonly("pivots", &FrictionResult::pivots)
+      .def_readonly("residual", &FrictionResult::residual)
+      .def_readonly("relative_residual", &FrictionResult::relative_residual)
+      .def_readonly("message", &FrictionResult::message);
+  py::class_<MixedResult>(m, "MixedResult", "A mixed LCP solve: u free, v ⊥ w, status, residual, pivots.")
+      .def_readonly("u", &MixedResult::u)
+      .def_readonly("v", &MixedResult::v)
+      .def_readonly("w", &MixedResult::w)
+      .def_property_readonly("status", [status](const MixedResult& r) { return status(r.status); })
+      .def_property_readonly("ok", &MixedResult::ok)
+      .def_readonly("pivots", &MixedResult::pivots)
+      .def_readonly("residual", &MixedResult::residual)
+      .def_readonly("relative_residual", &MixedResult::relative_residual)
+      .def_readonly("message", &MixedResult::message);
+
+  m.def(
+      "solve",
+      [](Eigen::MatrixXd M, Eigen::VectorXd q, const std::string& solver) {
+        const Problem p{std::move(M), std::move(q)};
+        py::gil_scoped_release release;
+        return solveLcp(solver, p);
+      },
+      py::arg("M"), py::arg("q"), py::arg("solver") = "lemke",
+      "LCP(M, q): z ≥ 0, w = M z + q ≥ 0, zᵀw = 0. Solvers: lcp.solvers('lcp').");
+  m.def(
+      "solve_friction",
+      [](Eigen::MatrixXd W, Eigen::VectorXd q, Eigen::VectorXd mu, const std::string& solver) {
+        const FrictionProblem2D p{std::move(W), std::move(q), std::move(mu)};
+        py::gil_scoped_release release;
+        return solveFriction(solver, p);
+      },
+      py::arg("W"), py::arg("q"), py::arg("mu"), py::arg("solver") = "lemke",
+      "Planar Coulomb contact u = W r + q (Siconos' fc2d, per contact normal then tangent). Solvers: "
+      "lcp.solvers('fc2d').");
+  m.def(
+      "solve_mlcp",
+      [](Eigen::MatrixXd A, Eigen::MatrixXd B, Eigen::MatrixXd C, Eigen::MatrixXd D, Eigen::VectorXd a,
+         Eigen::VectorXd b, const std::string& solver) {
+        const MixedProblem p{std::move(A), std::move(B), std::move(C), std::move(D), std::move(a), std::move(b)};
+        py::gil_scoped_release release;
+        return solveMlcp(solver, p);
+      },
+      py::arg("A"), py::arg("B"), py::arg("C"), py::arg("D"), py::arg("a"), py::arg("b"), py::arg("solver") = "lemke",
+      "Mixed LCP in Siconos' form: A u + C v + a = 0, w = D u + B v + b, 0 ≤ w ⊥ v ≥ 0.");
+  m.def(
+      "solvers",
+      [](const std::string& kind) {
+        if (kind == "lcp") return lcpSolverNames();
+        if (kind == "mlcp") return mlcpSolverNames();
+        if (kind == "fc2d") return frictionSolverNames();
+        throw py::value_error("solvers: expected kind 'lcp', 'mlcp' or 'fc2d', got '" + kind + "'");
+      },
+      py::arg("kind") = "lcp");
+  m.def(
+      "read_dat",
+      [](const std::string& path) {
+        const DatProblem problem = readDat(path);
+        py::dict out;
+        out["kind"] = datKindName(problem);
+        if (const auto* p = std::get_if<Problem>(&problem)) {
+          out["M"] = p->M;
+          out["q"] = p->q;
+        } else if (const auto* f = std::get_if<FrictionProblem2D>(&problem)) {
+          out["W"] = f->W;
+          out["q"] = f->q;
+          out["mu"] = f->mu;
+        } else {
+          const auto& x = std::get<MixedProblem>(problem);
+          out["A"] = x.A, out["B"] = x.B, out["C"] = x.C, out["D"] = x.D, out["a"] = x.a, out["b"] = x.b;
+        }
+        return out;
+      },
+      py::arg("path"),
+      "Reads a Siconos .dat problem: {'kind': 'lcp', 'M', 'q'}, {'kind': 'fc2d', 'W', 'q', 'mu'} or "
+      "{'kind': 'mlcp', 'A', 'B', 'C', 'D', 'a', 'b'}. Raises ValueError naming the file.");
+}
+
+}  // namespace stickslip::python

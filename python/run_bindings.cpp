@@ -1,0 +1,216 @@
+// stickslip.run, stickslip.compare and stickslip.Result (python/bindings.hpp).
+//
+// A Result owns its run. Its arrays are read-only NumPy views into the run's history (no
+// copy; the Result stays alive as long as a view does): `history` (samples × columns,
+// column-major), `t`, `column(name)` and the per-contact `N`, `F`, `v_t`. `q` and `v` gather
+// the bodies' coordinates, which the history interleaves per body, so they are owned copies.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/compare_data.hpp"
+#include "cli/run_options.hpp"
+#include "cli/run_output.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
+#include "mechanisms/run_scenario.hpp"
+#include "python/bindings.hpp"
+#include "python/setting_text.hpp"
+
+namespace py = pybind11;
+
+namespace stickslip::python {
+namespace {
+
+struct Result {
+  mechanisms::ScenarioRun run;
+  std::string method;  ///< as asked: "penalty:ambrosio"
+};
+
+/// `stickslip run` arguments: the method ("penalty:LAW" passes LAW as --friction) and each
+/// keyword as its option (t_end → --t-end); a bool is a switch.
+std::vector<std::string> runArgs(const std::string& method, const py::kwargs& settings) {
+  std::vector<std::string> args;
+  if (!method.empty()) {
+    const auto colon = method.find(':');
+    args.insert(args.end(), {"--method", method.substr(0, colon)});
+    if (colon != std::string::npos) args.insert(args.end(), {"--friction", method.substr(colon + 1)});
+  }
+  for (const auto& [key, value] : settings) {
+    std::string option = "--" + key.cast<std::string>();
+    std::replace(option.begin(), option.end(), '_', '-');
+    if (py::isinstance<py::bool_>(value)) {
+      if (value.cast<bool>()) args.push_back(option);
+      continue;
+    }
+    args.insert(args.end(), {option, settingText(value)});
+  }
+  return args;
+}
+
+std::shared_ptr<Result> runOne(const mechanisms::Scenario& scenario, const std::string& method,
+                               const py::kwargs& settings) {
+  auto result = std::make_shared<Result>();
+  result->method = method;
+  mechanisms::ScenarioRunner runner(scenario, cli::runSettings(scenario, runArgs(method, settings)));
+  py::gil_scoped_release release;  // other Python threads run meanwhile
+  result->run = runner.run();
+  return result;
+}
+
+/// A read-only view of `rows` doubles from `data` with `stride` bytes between them, kept
+/// alive by `owner`.
+py::array view(const double* data, py::ssize_t rows, py::ssize_t stride, py::handle owner) {
+  py::array a(py::dtype::of<double>(), {rows}, {stride}, data, owner);
+  a.attr("flags").attr("writeable") = false;
+  return a;
+}
+
+py::array columnView(const Result& r, py::handle owner, const std::string& name) {
+  const auto& cols = r.run.result.columns;
+  const auto it = std::find(cols.begin(), cols.end(), name);
+  if (it == cols.end()) throw py::key_error("no column '" + name + "' in this run");
+  const Eigen::MatrixXd& h = r.run.result.history;
+  return view(h.data() + h.rows() * (it - cols.begin()), h.rows(), sizeof(double), owner);
+}
+
+/// Contact name → view of its column "NAME.suffix", for every contact that has one.
+py::dict perContact(const Result& r, py::handle owner, const std::string& suffix) {
+  py::dict out;
+  for (const std::string& c : r.run.result.columns)
+    if (c.size() > suffix.size() && c.ends_with(suffix))
+      out[py::str(c.substr(0, c.size() - suffix.size()))] = columnView(r, owner, c);
+  return out;
+}
+
+/// The coordinates ("x", "y", "theta") or velocities ("vx", "vy", "omega") of every body, as
+/// an owned samples × 3·bodies array in the history's body order.
+py::array_t<double> bodyColumns(const Result& r, const std::array<const char*, 3>& suffixes) {
+  std::vector<Eigen::Index> picked;
+  const auto& cols = r.run.result.columns;
+  for (std::size_t c = 1; c < cols.size(); ++c)
+    if (cols[c].ends_with(std::string(".") + suffixes[0]) && c + 2 < cols.size() &&
+        cols[c + 1].ends_with(std::string(".") + suffixes[1]) && cols[c + 2].ends_with(std::string(".") + suffixes[2]))
+      for (std::size_t k = 0; k < 3; ++k) picked.push_back(Eigen::Index(c + k));
+  const Eigen::MatrixXd& h = r.run.result.history;
+  py::array_t<double> out({py::ssize_t(h.rows()), py::ssize_t(picked.size())});
+  auto o = out.mutable_unchecked<2>();
+  for (py::ssize_t j = 0; j < py::ssize_t(picked.size()); ++j)
+    for (py::ssize_t i = 0; i < py::ssize_t(h.rows()); ++i) o(i, j) = h(i, picked[std::size_t(j)]);
+  return out;
+}
+
+py::object fromJson(const nlohmann::json& j) {
+  return py::module_::import("json").attr("loads")(j.dump());
+}
+
+}  // namespace
+
+void bindRun(py::module_& m) {
+  py::class_<Result, std::shared_ptr<Result>>(m, "Result", "One run of a scenario (stickslip.run).")
+      .def_property_readonly("scenario", [](const Result& r) { return r.run.scenario; })
+      .def_property_readonly("method", [](const Result& r) { return r.method; })
+      .def_property_readonly("status", [](const Result& r) { return std::string(dynamics::toString(r.run.result.status)); },
+                             "ok, contact-solver-failure, integrator-failure, no-consistent-mode, not-converged, "
+                             "energy-increase or limit-reached")
+      .def_property_readonly("ok", [](const Result& r) { return r.run.result.ok(); })
+      .def_property_readonly("message", [](const Result& r) { return r.run.result.message; })
+      .def_property_readonly("columns", [](const Result& r) { return r.run.result.columns; })
+      .def_property_readonly(
+          "history",
+          [](py::object self) {
+            const Result& r = self.cast<const Result&>();
+            const Eigen::MatrixXd& h = r.run.result.history;
+            py::array a(py::dtype::of<double>(), {py::ssize_t(h.rows()), py::ssize_t(h.cols())},
+                        {py::ssize_t(sizeof(double)), py::ssize_t(sizeof(double) * h.rows())}, h.data(), self);
+            a.attr("flags").attr("writeable") = false;
+            return a;
+          },
+          "Samples × columns (read-only view, column-major).")
+      .def_property_readonly("t", [](py::object self) { return columnView(self.cast<const Result&>(), self, "t"); })
+      .def("column", [](py::object self, const std::string& name) { return columnView(self.cast<const Result&>(), self, name); },
+           py::arg("name"), "One history column by name (read-only view).")
+      .def_property_readonly("q", [](const Result& r) { return bodyColumns(r, {"x", "y", "theta"}); },
+                             "Body positions (x, y, θ per body), samples × 3·bodies (an owned copy).")
+      .def_property_readonly("v", [](const Result& r) { return bodyColumns(r, {"vx", "vy", "omega"}); },
+                             "Body velocities (vx, vy, ω per body), samples × 3·bodies (an owned copy).")
+      .def_property_readonly("N", [](py::object self) { return perContact(self.cast<const Result&>(), self, ".N"); },
+                             "Contact name → normal force [N] (read-only views).")
+      .def_property_readonly("F", [](py::object self) { return perContact(self.cast<const Result&>(), self, ".F"); },
+                             "Contact name → friction force [N] (read-only views).")
+      .def_property_readonly("v_t", [](py::object self) { return perContact(self.cast<const Result&>(), self, ".v_t"); },
+                             "Contact name → sliding velocity [m/s] (read-only views).")
+      .def_property_readonly("events", [](const Result& r) { return fromJson(cli::runJson(r.run)["events"]); },
+                             "[{t, contact, kind, approximate}], as `stickslip run --json` writes them.")
+      .def_property_readonly("energy_initial", [](const Result& r) { return r.run.energy_initial; })
+      .def_property_readonly("energy_final", [](const Result& r) { return r.run.energy_final; })
+      .def_property_readonly("friction_work", [](const Result& r) { return r.run.result.friction_work; })
+      .def_property_readonly("cpu_seconds", [](const Result& r) { return r.run.result.cpu_seconds; })
+      .def_property_readonly("steps", [](const Result& r) { return r.run.result.steps; })
+      .def("json", [](const Result& r) { return fromJson(cli::runJson(r.run)); },
+           "Everything `stickslip run --json` prints, as a dict.")
+      .def("__repr__", [](const Result& r) {
+        return "<stickslip.Result " + r.run.scenario + " by " + r.method + ": " +
+               std::string(dynamics::toString(r.run.result.status)) + ", " + std::to_string(r.run.result.history.rows()) +
+               " samples>";
+      });
+
+  m.def("run", &runOne, py::arg("scenario"), py::arg("method") = "",
+        "Runs the scenario by a route: event-driven, moreau-jean, penalty[:LAW] or minimal-form (\"\": the "
+        "scenario's default). Keywords are `stickslip run`'s options (t_end=2, dt=1e-4, output_dt, tolerance, "
+        "solver, friction, projection, theta, integrator, ideal=True); the scenario's run: settings apply "
+        "under them. The GIL is released while it runs. Raises InputError / ValueError for bad input; a "
+        "run that fails returns with its status and message.");
+
+  m.def(
+      "compare",
+      [](const mechanisms::Scenario& scenario, const std::vector<std::string>& methods,
+         std::optional<std::vector<std::string>> outputs, const py::kwargs& settings) {
+        if (methods.empty()) throw py::value_error("compare: expected at least one method");
+        std::vector<std::shared_ptr<Result>> runs;
+        for (const std::string& method : methods) runs.push_back(runOne(scenario, method, settings));
+        std::vector<cli::Series> series;
+        for (const auto& r : runs) series.push_back({r->run.result.columns, r->run.result.history});
+        std::vector<std::string> columns = outputs.value_or(std::vector<std::string>{});
+        if (!outputs && scenario.builtin)
+          for (const auto& o : mechanisms::rigidScenarioInfo(scenario.name).compare_outputs)
+            if (series.front().column(o) >= 0) columns.push_back(o);
+        if (!outputs && columns.empty()) columns = cli::movingCoordinates(series.front());
+        py::list summary, deviations;
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+          const mechanisms::ScenarioRun& run = runs[i]->run;
+          const double work = std::isfinite(run.result.friction_work) ? run.result.friction_work
+                                                                      : cli::frictionWork(series[i]);
+          summary.append(py::dict(py::arg("method") = methods[i],
+                                  py::arg("status") = std::string(dynamics::toString(run.result.status)),
+                                  py::arg("cpu_seconds") = run.result.cpu_seconds, py::arg("steps") = run.result.steps,
+                                  py::arg("events") = run.result.events.size(),
+                                  py::arg("lcp_solves") = run.result.lcp_solves,
+                                  py::arg("transitions") = run.stick.transitions,
+                                  py::arg("transitions_estimated") = run.penalty.has_value(),
+                                  py::arg("stick_fraction") = run.stick.stick_fraction, py::arg("friction_work") = work));
+          for (const std::string& o : columns) {
+            const cli::Deviation d = cli::deviation(series.front(), series[i], o);
+            deviations.append(py::dict(py::arg("method") = methods[i], py::arg("output") = o,
+                                       py::arg("max") = d.max_abs, py::arg("rms") = d.rms,
+                                       py::arg("samples") = d.samples));
+          }
+        }
+        py::dict by_method;
+        for (std::size_t i = 0; i < runs.size(); ++i) by_method[py::str(methods[i])] = runs[i];
+        return py::dict(py::arg("runs") = by_method, py::arg("summary") = summary,
+                        py::arg("deviations") = deviations);
+      },
+      py::arg("scenario"), py::arg("methods"), py::arg("outputs") = py::none(),
+      "Runs the scenario by each method and sets them side by side as `stickslip compare` does: "
+      "{'runs': {method: Result}, 'summary': [one row per method], 'deviations': [{method, output, max, "
+      "rms, samples}] from the first method}. Keywords go to every run.");
+}
+
+}  // namespace stickslip::python

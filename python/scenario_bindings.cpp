@@ -1,0 +1,78 @@
+// stickslip.Scenario and stickslip.InputError (python/bindings.hpp).
+#include <pybind11/stl.h>
+
+#include <string>
+
+#include "mechanisms/input_error.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
+#include "mechanisms/scenario_file.hpp"
+#include "python/bindings.hpp"
+#include "python/setting_text.hpp"
+
+namespace py = pybind11;
+
+namespace stickslip::python {
+
+std::string settingText(py::handle value) {
+  if (py::isinstance<py::bool_>(value)) return value.cast<bool>() ? "true" : "false";
+  if (py::isinstance<py::float_>(value)) return py::repr(value).cast<std::string>();  // round-trips
+  if (py::isinstance<py::int_>(value) || py::isinstance<py::str>(value)) return py::str(value).cast<std::string>();
+  throw py::type_error("a setting's value must be a number, a string or a bool, got " +
+                       py::repr(value).cast<std::string>());
+}
+
+void bindScenario(py::module_& m) {
+  static py::exception<mechanisms::InputError> input_error(m, "InputError", PyExc_ValueError);
+  input_error.doc() =
+      "Bad input (a scenario file, a setting): a ValueError whose message is 'FILE:LINE: KEY: "
+      "REASON', with attributes file (None for a setting), line (None when unknown), key (the "
+      "dotted path, None when none) and reason.";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const mechanisms::InputError& e) {
+      const mechanisms::Location& w = e.where();
+      const py::object type = py::reinterpret_borrow<py::object>(input_error.ptr());
+      const py::object error = type(e.what());
+      const auto optional = [](const std::string& s) { return s.empty() ? py::object(py::none()) : py::object(py::str(s)); };
+      error.attr("file") = optional(w.file == "--set" ? std::string() : w.file);  // a setting: no file
+      error.attr("line") = w.line > 0 ? py::object(py::int_(w.line)) : py::none();
+      error.attr("key") = optional(w.key);
+      error.attr("reason") = py::str(w.reason.empty() ? std::string(e.what()) : w.reason);
+      PyErr_SetObject(input_error.ptr(), error.ptr());
+    }
+  });
+
+  using mechanisms::Scenario;
+  py::class_<Scenario>(m, "Scenario",
+                       "A mechanism with its parameters and run settings: a built-in (stickslip.builtins()), "
+                       "a scenario or model file (.yaml), or such a file's text (Scenario.from_yaml).")
+      .def(py::init([](const std::string& name_or_file) { return mechanisms::loadScenario(name_or_file); }),
+           py::arg("name_or_file"))
+      .def_static("from_yaml", &mechanisms::loadScenarioText, py::arg("text"), py::arg("label") = "<string>",
+                  "A scenario from a file's text; `label` names it in errors.")
+      .def_readonly("name", &Scenario::name)
+      .def_property_readonly("source", [](const Scenario& s) -> py::object {
+        return s.source.empty() ? py::object(py::none()) : py::object(py::str(s.source));
+      }, "The file it was read from (the label for from_yaml); None for a built-in.")
+      .def_readonly("builtin", &Scenario::builtin)
+      .def(
+          "set",
+          [](Scenario& s, const std::string& key, py::handle value) -> Scenario& {
+            mechanisms::applySettings(s, {key + "=" + settingText(value)});
+            return s;
+          },
+          py::arg("key"), py::arg("value"), py::return_value_policy::reference_internal,
+          "Sets parameters.NAME, friction_parameters.NAME or run.NAME as `--set KEY=VALUE` does, "
+          "with the same checks; returns the scenario. Raises InputError.")
+      .def("copy", [](const Scenario& s) { return Scenario(s); })
+      .def("show", &mechanisms::showScenario,
+           "A built-in scenario as a file (YAML), as `stickslip show` prints it.")
+      .def("__repr__", [](const Scenario& s) {
+        return "<stickslip.Scenario '" + s.name + "'" + (s.source.empty() ? "" : " from " + s.source) + ">";
+      });
+
+  m.def("builtins", [] { return mechanisms::builtinScenarioNames(); }, "The built-in scenarios' names.");
+}
+
+}  // namespace stickslip::python

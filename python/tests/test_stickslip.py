@@ -1,0 +1,201 @@
+"""The Python module against the CLI, the library's own checks and its documented contract.
+
+Run by ctest ("python: pytest") with PYTHONPATH at the module, STICKSLIP_CLI at the
+executable and STICKSLIP_DATA at tests/data/siconos.
+"""
+import gc
+import glob
+import json
+import os
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import stickslip
+
+CLI = os.environ.get("STICKSLIP_CLI", "build/bin/stickslip")
+DATA = os.environ.get("STICKSLIP_DATA", "tests/data/siconos")
+
+
+def cli_json(*args, check=True):
+    out = subprocess.run([CLI, *args, "--json"], check=check, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("method", ["event-driven", "moreau-jean", "penalty"])
+def test_belt_events_equal_the_cli_json_bit_for_bit(method):
+    result = stickslip.run(stickslip.Scenario("belt"), method)
+    expected = cli_json("run", "belt", "--method", method)
+    assert result.ok and expected["status"] == "ok"
+    assert result.events  # the first break-away at least
+    assert result.events == expected["events"]  # floats compared exactly
+    assert result.json()["final_q"] == expected["final_q"]
+
+
+def test_settings_are_the_cli_options():
+    scenario = stickslip.Scenario("belt").set("parameters.mu_static", 0.2)
+    result = stickslip.run(scenario, "moreau-jean", t_end=12.5, dt=1e-3, output_dt=0.01)
+    expected = cli_json("run", "belt", "--set", "parameters.mu_static=0.2", "--method", "moreau-jean",
+                        "--t-end", "12.5", "--dt", "1e-3", "--output-dt", "0.01")
+    assert result.events == expected["events"]
+    assert result.t[-1] == pytest.approx(12.5)
+    # The first break-away of the closed form: k x = mu_s m g with x = v_b t.
+    assert result.events[0]["t"] == pytest.approx(0.2 * 9.81 / 2 / 0.1, abs=1e-3)
+
+
+def test_arrays_follow_the_columns_and_the_closed_form():
+    r = stickslip.run(stickslip.Scenario("belt"), "event-driven", t_end=7.0, output_dt=0.5)
+    h = r.history
+    assert h.shape == (len(r.t), len(r.columns))
+    np.testing.assert_array_equal(r.t, h[:, 0])
+    np.testing.assert_array_equal(r.column("block.x"), h[:, r.columns.index("block.x")])
+    np.testing.assert_array_equal(r.q[:, 0], r.column("block.x"))
+    np.testing.assert_array_equal(r.v[:, 0], r.column("block.vx"))
+    # Stuck to the belt before the break-away at 7.3575 s: x = v_b t, N = m g, F = k x.
+    np.testing.assert_allclose(r.q[:, 0], 0.1 * r.t, atol=1e-9)
+    np.testing.assert_allclose(r.N["block-belt"], 9.81, rtol=1e-9)
+    np.testing.assert_allclose(np.abs(r.F["block-belt"]), 2.0 * 0.1 * r.t, atol=1e-8)
+    # T + V with the spring as an applied force: the kinetic energy m v_b² / 2 while stuck.
+    assert r.energy_initial == pytest.approx(0.5 * 0.1**2) and r.energy_final == pytest.approx(r.energy_initial)
+
+
+def test_views_are_read_only_and_keep_their_run_alive():
+    r = stickslip.run(stickslip.Scenario("belt"), "event-driven", t_end=1.0)
+    t, n, h = r.t, r.N["block-belt"], r.history
+    for view in (t, n, h):
+        assert not view.flags.writeable and not view.flags.owndata
+        with pytest.raises(ValueError):
+            view[0] = 1.0
+    q = r.q
+    assert q.flags.writeable and q.flags.owndata  # an owned copy
+    expected = t.copy()
+    del r
+    gc.collect()
+    np.testing.assert_array_equal(t, expected)  # still valid: the view holds the run
+    assert h.shape[0] == len(expected)
+
+
+def test_bad_input_raises_with_file_line_and_key(tmp_path):
+    with pytest.raises(stickslip.InputError) as e:
+        stickslip.Scenario.from_yaml("scenario: belt\nparameters:\n  mu_statc: 0.2\n", "mine.yaml")
+    assert isinstance(e.value, ValueError)
+    assert (e.value.file, e.value.line, e.value.key) == ("mine.yaml", 3, "parameters.mu_statc")
+    assert "did you mean 'mu_static'" in e.value.reason
+    path = tmp_path / "bad.yaml"
+    path.write_text("scenario: belt\nrun:\n  t_end: soon\n")
+    with pytest.raises(stickslip.InputError) as e:
+        stickslip.run(stickslip.Scenario(str(path)), "event-driven")
+    assert (e.value.file, e.value.line, e.value.key) == (str(path), 3, "run.t_end")
+    assert str(e.value).startswith(f"{path}:3: run.t_end:")
+    with pytest.raises(stickslip.InputError) as e:
+        stickslip.Scenario("belt").set("parameters.mass", -1)
+    assert e.value.file is None and e.value.line is None and e.value.key == "parameters.mass"
+    with pytest.raises(stickslip.InputError, match="did you mean 'belt'"):
+        stickslip.Scenario("blet")
+    with pytest.raises(ValueError, match="unknown method"):
+        stickslip.run(stickslip.Scenario("belt"), "euler")
+    with pytest.raises(TypeError):
+        stickslip.Scenario("belt").set("parameters.mass", [1, 2])
+
+
+def test_show_prints_a_file_that_reads_back():
+    scenario = stickslip.Scenario("incline").set("parameters.mu_static", 0.45)
+    text = scenario.show()
+    assert "mu_static: 0.45" in text
+    again = stickslip.Scenario.from_yaml(text)
+    a = stickslip.run(scenario, "event-driven", t_end=5.0)
+    b = stickslip.run(again, "event-driven", t_end=5.0)
+    assert a.events == b.events and len(a.events) > 0
+
+
+def test_compare_returns_the_cli_tables():
+    c = stickslip.compare(stickslip.Scenario("belt"), ["event-driven", "penalty:ambrosio"], t_end=10.0)
+    assert [row["method"] for row in c["summary"]] == ["event-driven", "penalty:ambrosio"]
+    expected = cli_json("compare", "belt", "--methods", "event-driven,penalty:ambrosio", "--t-end", "10",
+                        "--out-dir", os.environ.get("TMPDIR", "/tmp") + "/stickslip-pytest-compare", "--force")
+    cli_dev = {(m["label"], o): d for m in expected["methods"] for o, d in m.get("deviations", {}).items()}
+    assert c["deviations"], "no deviations"
+    for d in c["deviations"]:
+        ref = cli_dev[(d["method"], d["output"])]
+        assert d["max"] == ref["max"] and d["rms"] == ref["rms"]
+    assert all(d["max"] == 0.0 for d in c["deviations"] if d["method"] == "event-driven")
+    assert c["runs"]["penalty:ambrosio"].ok
+
+
+def dat_files(kind):
+    files = sorted(glob.glob(os.path.join(DATA, kind, "*.dat")))
+    assert files, f"no {kind} problems in {DATA}"
+    return files
+
+
+@pytest.mark.parametrize("path", dat_files("lcp") + dat_files("fc2d"))
+def test_lcp_solve_on_siconos_problems_gives_the_cli_z(path):
+    expected = cli_json("lcp", path, check=False)  # exit 1 when unsolved, with its JSON
+    problem = stickslip.lcp.read_dat(path)
+    if problem["kind"] == "lcp":
+        r = stickslip.lcp.solve(problem["M"], problem["q"])
+        z, w = r.z, r.w
+    else:
+        r = stickslip.lcp.solve_friction(problem["W"], problem["q"], problem["mu"])
+        z, w = r.r, r.u
+    assert r.status == expected["status"] and r.pivots == expected["pivots"]
+    if expected["status"] == "solved":
+        assert z.tolist() == expected["z"] and w.tolist() == expected["w"]
+        assert r.residual == expected["residual"]
+
+
+def test_lcp_solvers_agree_and_report_failures():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((8, 8))
+    m, q = a @ a.T + 0.1 * np.eye(8), rng.standard_normal(8)
+    lemke, enum = stickslip.lcp.solve(m, q), stickslip.lcp.solve(m, q, solver="enum")
+    assert lemke.ok and enum.ok
+    np.testing.assert_allclose(lemke.z, enum.z, atol=1e-10)
+    w = m @ lemke.z + q
+    assert lemke.z.min() >= 0 and w.min() >= -1e-12 and abs(lemke.z @ w) < 1e-10
+    # No solution: z = 0 gives w = q < 0, and M = -I only lowers w.
+    bad = stickslip.lcp.solve(-np.eye(2), np.array([-1.0, -1.0]))
+    assert not bad.ok and bad.status != "solved"
+    with pytest.raises(ValueError, match="solver"):
+        stickslip.lcp.solve(m, q, solver="magic")
+    assert stickslip.lcp.solve(np.eye(3), np.zeros(2)).status == "invalid-input"
+    assert "siconos-lemke" in stickslip.lcp.solvers("fc2d")
+
+
+def test_runs_release_the_gil():
+    scenario = stickslip.Scenario("belt")
+    settings = dict(method="moreau-jean", dt=1e-5, t_end=10.0, output_dt=1.0)
+    start = time.perf_counter()
+    stickslip.run(scenario, **settings)
+    one = time.perf_counter() - start
+    # While a run goes on in a thread, this thread keeps running Python.
+    ticks = 0
+    worker = threading.Thread(target=stickslip.run, args=(scenario,), kwargs=settings)
+    worker.start()
+    while worker.is_alive():
+        ticks += 1
+        time.sleep(0.001)
+    assert ticks > 0.3 * one / 0.001 * 0.5, f"{ticks} ticks in {one:.2f} s: the run held the GIL"
+    # Two runs at once on two threads take about as long as one (ctest runs this alone).
+    threads = [threading.Thread(target=stickslip.run, args=(scenario,), kwargs=settings) for _ in range(2)]
+    start = time.perf_counter()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    both = time.perf_counter() - start
+    cores = len(os.sched_getaffinity(0))
+    if cores >= 2:
+        assert both < 1.5 * one, f"two threads {both:.2f} s vs one run {one:.2f} s"
+
+
+def test_example_draws_the_figure(tmp_path):
+    example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "compare_nonsmooth_regularized.py")
+    out = tmp_path / "belt.png"
+    subprocess.run(["/usr/bin/python3", example, "belt", "--t-end", "10", "--out", str(out)], check=True,
+                   env=dict(os.environ))
+    assert out.stat().st_size > 10000
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
