@@ -35,6 +35,19 @@ def test_belt_events_equal_the_cli_json_bit_for_bit(method):
     assert result.json()["final_q"] == expected["final_q"]
 
 
+def test_every_route_runs_dupont_to_the_same_stick_slip_sequence():
+    scenario = stickslip.Scenario("dupont")
+    kinds = {}
+    for method in ("event-driven", "moreau-jean", "minimal-form", "penalty"):
+        r = stickslip.run(scenario, method, t_end=10.0)
+        assert r.ok, (method, r.message)
+        assert r.events == cli_json("run", "dupont", "--method", method, "--t-end", "10")["events"]
+        kinds[method] = [e["kind"] for e in r.events if e["kind"] in ("stick", "slip+", "slip-")]
+    # The exact routes agree on the sequence (the penalty route's is approximate).
+    assert kinds["event-driven"] == kinds["moreau-jean"] == kinds["minimal-form"]
+    assert len(kinds["event-driven"]) == 10  # Dupont's reference (mechanisms/dupont.hpp)
+
+
 def test_settings_are_the_cli_options():
     scenario = stickslip.Scenario("belt").set("parameters.mu_static", 0.2)
     result = stickslip.run(scenario, "moreau-jean", t_end=12.5, dt=1e-3, output_dt=0.01)
@@ -125,25 +138,36 @@ def test_compare_returns_the_cli_tables():
     assert c["runs"]["penalty:ambrosio"].ok
 
 
-def dat_files(kind):
-    files = sorted(glob.glob(os.path.join(DATA, kind, "*.dat")))
-    assert files, f"no {kind} problems in {DATA}"
+def dat_files():
+    files = sorted(glob.glob(os.path.join(DATA, "*", "*.dat")))
+    files = [f for f in files if os.path.basename(os.path.dirname(f)) in ("lcp", "mlcp", "fc2d")]
+    assert files, f"no problems in {DATA}"
     return files
 
 
-@pytest.mark.parametrize("path", dat_files("lcp") + dat_files("fc2d"))
+@pytest.mark.parametrize("path", dat_files(), ids=os.path.basename)
 def test_lcp_solve_on_siconos_problems_gives_the_cli_z(path):
-    expected = cli_json("lcp", path, check=False)  # exit 1 when unsolved, with its JSON
+    out = subprocess.run([CLI, "lcp", path, "--json"], capture_output=True, text=True)
+    if out.returncode == 2:  # a file the reader refuses: so does read_dat, naming it
+        with pytest.raises(ValueError, match=os.path.basename(path)):
+            stickslip.lcp.read_dat(path)
+        return
+    expected = json.loads(out.stdout)  # exit 1 when unsolved, with its JSON
     problem = stickslip.lcp.read_dat(path)
+    assert problem["kind"] == expected["kind"]
     if problem["kind"] == "lcp":
         r = stickslip.lcp.solve(problem["M"], problem["q"])
-        z, w = r.z, r.w
-    else:
+        got = {"z": r.z, "w": r.w}
+    elif problem["kind"] == "fc2d":
         r = stickslip.lcp.solve_friction(problem["W"], problem["q"], problem["mu"])
-        z, w = r.r, r.u
+        got = {"z": r.r, "w": r.u}
+    else:
+        r = stickslip.lcp.solve_mlcp(*(problem[k] for k in "ABCDab"))
+        got = {"u": r.u, "z": r.v, "w": r.w}
     assert r.status == expected["status"] and r.pivots == expected["pivots"]
     if expected["status"] == "solved":
-        assert z.tolist() == expected["z"] and w.tolist() == expected["w"]
+        for key, value in got.items():
+            assert value.tolist() == expected[key], key
         assert r.residual == expected["residual"]
 
 
@@ -168,9 +192,17 @@ def test_lcp_solvers_agree_and_report_failures():
 def test_runs_release_the_gil():
     scenario = stickslip.Scenario("belt")
     settings = dict(method="moreau-jean", dt=1e-5, t_end=10.0, output_dt=1.0)
-    start = time.perf_counter()
-    stickslip.run(scenario, **settings)
-    one = time.perf_counter() - start
+
+    def wall(threads):  # seconds for `threads` runs started together
+        workers = [threading.Thread(target=stickslip.run, args=(scenario,), kwargs=settings) for _ in range(threads)]
+        start = time.perf_counter()
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        return time.perf_counter() - start
+
+    one = min(wall(1) for _ in range(2))
     # While a run goes on in a thread, this thread keeps running Python.
     ticks = 0
     worker = threading.Thread(target=stickslip.run, args=(scenario,), kwargs=settings)
@@ -178,17 +210,11 @@ def test_runs_release_the_gil():
     while worker.is_alive():
         ticks += 1
         time.sleep(0.001)
-    assert ticks > 0.3 * one / 0.001 * 0.5, f"{ticks} ticks in {one:.2f} s: the run held the GIL"
-    # Two runs at once on two threads take about as long as one (ctest runs this alone).
-    threads = [threading.Thread(target=stickslip.run, args=(scenario,), kwargs=settings) for _ in range(2)]
-    start = time.perf_counter()
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    both = time.perf_counter() - start
-    cores = len(os.sched_getaffinity(0))
-    if cores >= 2:
+    assert ticks > 0.15 * one / 0.001, f"{ticks} ticks in a {one:.2f} s run: it held the GIL"
+    # Two runs at once on two threads take about as long as one (ctest runs this test alone;
+    # the best of three, as the machine is shared).
+    if len(os.sched_getaffinity(0)) >= 2:
+        both = min(wall(2) for _ in range(3))
         assert both < 1.5 * one, f"two threads {both:.2f} s vs one run {one:.2f} s"
 
 
