@@ -56,6 +56,15 @@ void bindScenario(py::module_& m) {
         return s.source.empty() ? py::object(py::none()) : py::object(py::str(s.source));
       }, "The file it was read from (the label for from_yaml); None for a built-in.")
       .def_readonly("builtin", &Scenario::builtin)
+      .def_property_readonly(
+          "parameters",
+          [](const Scenario& s) {
+            py::dict out;
+            if (s.model)
+              for (const auto& [name, value] : s.model->parameters) out[py::str(name)] = value;
+            return out;
+          },
+          "The model's constants (model.parameters, evaluated, with the values set), name → value.")
       .def(
           "set",
           [](Scenario& s, const std::string& key, py::handle value) -> Scenario& {

@@ -114,6 +114,15 @@ def test_bad_input_raises_with_file_line_and_key(tmp_path):
         stickslip.Scenario("belt").set("parameters.mass", [1, 2])
 
 
+def test_parameters_are_the_models_values_with_the_settings():
+    scenario = stickslip.Scenario("belt")
+    assert scenario.parameters["mu_static"] == 0.15 and scenario.parameters["stiffness"] == 2
+    copy = scenario.copy().set("parameters.mu_static", 0.25)
+    assert copy.parameters["mu_static"] == 0.25 and scenario.parameters["mu_static"] == 0.15
+    model = stickslip.Scenario.from_yaml(stickslip.Scenario("incline").show())
+    assert model.parameters == stickslip.Scenario("incline").parameters
+
+
 def test_show_prints_a_file_that_reads_back():
     scenario = stickslip.Scenario("incline").set("parameters.mu_static", 0.45)
     text = scenario.show()
