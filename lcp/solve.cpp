@@ -7,6 +7,8 @@
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/mlcp_to_lcp.hpp"
+#include "lcp/nsgs.hpp"
+#include "lcp/residual.hpp"
 #include "lcp/siconos_backend.hpp"
 
 namespace stickslip::lcp {
@@ -44,7 +46,7 @@ std::vector<std::string> lcpSolverNames() {
 }
 std::vector<std::string> mlcpSolverNames() { return withOurs({"lemke"}, siconosMlcpSolverNames()); }
 std::vector<std::string> frictionSolverNames() {
-  return withOurs({"lemke"}, siconosFc2dSolverNames());
+  return withOurs({"lemke", "nsgs"}, siconosFc2dSolverNames());
 }
 
 Result solveLcp(std::string_view solver, const Problem& p) {
@@ -70,6 +72,14 @@ FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p
     if (solver == "lemke") {
       LemkeSolver lemke;
       return solveFrictionWithLemke(p, lemke);
+    }
+    if (solver == "nsgs") {  // on W's nonzeros; residual then as every backend's
+      FrictionResult r = solveFrictionNsgs({p.W.sparseView(), p.q, p.mu});
+      if (r.status == Status::kInvalidInput) return r;
+      const Residual res = residual(p, r.r);
+      r.residual = res.absolute;
+      r.relative_residual = res.relative;
+      return r;
     }
     return SiconosFc2dSolver(siconosName(solver)).solve(p);
   });

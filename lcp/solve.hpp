@@ -2,7 +2,8 @@
 /// \file Solvers selected by name, as the CLI and the tests name them.
 ///
 /// Ours: `lemke` (every problem kind: MLCP and 2D friction go through their exact LCP
-/// reductions), `enum` (LCP only, n ≤ 20: exhaustive, the independent reference).
+/// reductions), `enum` (LCP only, n ≤ 20: exhaustive, the independent reference), `nsgs`
+/// (2D friction: nonsmooth Gauss–Seidel on W's nonzeros, nsgs.hpp).
 /// Siconos Numerics 4.4: `siconos-<name>`, with the names of siconos_backend.hpp for each
 /// problem kind (e.g. `siconos-lemke`, `siconos-enum`, `siconos-pgs`, `siconos-newton-fb`).
 

@@ -1,0 +1,126 @@
+// Nonsmooth Gauss–Seidel for planar friction (lcp/nsgs.hpp) against Lemke's exact solutions,
+// Siconos' error measure by hand, and the structure it exploits.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "lcp/nsgs.hpp"
+#include "lcp/random_problems.hpp"
+#include "lcp/residual.hpp"
+#include "lcp/siconos_format.hpp"
+#include "lcp/solve.hpp"
+#include "siconos_data.hpp"
+
+using namespace stickslip;
+
+namespace {
+
+lcp::SparseFrictionProblem2D sparse(const lcp::FrictionProblem2D& p) { return {p.W.sparseView(), p.q, p.mu}; }
+
+}  // namespace
+
+TEST_CASE("nsgs: solves random planar friction problems that Lemke solves, to Siconos' error 1e-12",
+          "[nsgs][friction]") {
+  int solved = 0;
+  for (const int nc : {1, 2, 5, 10, 20})
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+      const lcp::FrictionProblem2D p = lcp::randomFrictionProblem(nc, seed);
+      const lcp::FrictionResult lemke = lcp::solveFriction("lemke", p);
+      REQUIRE(lemke.ok());
+      const lcp::FrictionResult nsgs = lcp::solveFrictionNsgs(sparse(p));
+      CAPTURE(nc, seed, nsgs.message);
+      if (!nsgs.ok()) continue;  // a coupled, singular W may stall Gauss–Seidel: counted below
+      ++solved;
+      CHECK(nsgs.relative_residual <= 1e-12);
+      CHECK(lcp::fc2dError(nsgs.r, p.W * nsgs.r + p.q, p.mu, p.q.norm()) <= 1e-12);
+      CHECK(lcp::residual(p, nsgs.r).relative <= 1e-9);  // our natural map agrees
+      // Where the normal reactions are unique (W's normal part nonsingular), they agree.
+      if (nc <= 2) CHECK((nsgs.r - lemke.r).cwiseAbs().maxCoeff() <= 1e-6 * std::max(1.0, lemke.r.cwiseAbs().maxCoeff()));
+    }
+  CHECK(solved >= 45);  // of 50
+}
+
+TEST_CASE("nsgs: Siconos' fc2d problems give Lemke's reactions", "[nsgs][friction][siconos-data]") {
+  for (const auto& file : test::datFiles("fc2d")) {
+    const lcp::FrictionProblem2D p = lcp::readFc2dDat(file);
+    const lcp::FrictionResult lemke = lcp::solveFriction("lemke", p);
+    const lcp::FrictionResult nsgs = lcp::solveFriction("nsgs", p);
+    CAPTURE(file.filename().string(), nsgs.message);
+    REQUIRE(lemke.ok());
+    REQUIRE(nsgs.ok());
+    CHECK(nsgs.residual <= 1e-9 * std::max(1.0, p.q.cwiseAbs().maxCoeff()));
+    CHECK((nsgs.r - lemke.r).cwiseAbs().maxCoeff() <= 1e-7 * std::max(1.0, lemke.r.cwiseAbs().maxCoeff()));
+  }
+}
+
+TEST_CASE("nsgs: decoupled contacts are solved in one sweep, each exactly, at 2000 contacts",
+          "[nsgs][friction][structure]") {
+  // Block-diagonal W (contacts coupled only through forces, as the belt chain): after one
+  // sweep every local problem is the whole problem. Each block is a one-contact problem
+  // from the generator; Lemke solves it alone for the reference.
+  const int nc = 2000;
+  lcp::SparseFrictionProblem2D p;
+  p.W.resize(2 * nc, 2 * nc);
+  p.q.resize(2 * nc);
+  p.mu.resize(nc);
+  std::vector<Eigen::Triplet<double>> entries;
+  Eigen::VectorXd expected(2 * nc);
+  for (int i = 0; i < nc; ++i) {
+    const lcp::FrictionProblem2D one = lcp::randomFrictionProblem(1, std::uint64_t(i) + 100);
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b) entries.emplace_back(2 * i + a, 2 * i + b, one.W(a, b));
+    p.q.segment<2>(2 * i) = one.q;
+    p.mu(i) = one.mu(0);
+    const lcp::FrictionResult r = lcp::solveFriction("lemke", one);
+    REQUIRE(r.ok());
+    expected.segment<2>(2 * i) = r.r;
+  }
+  p.W.setFromTriplets(entries.begin(), entries.end());
+  const lcp::FrictionResult nsgs = lcp::solveFrictionNsgs(p);
+  REQUIRE(nsgs.ok());
+  CHECK(nsgs.pivots == 1);  // sweeps
+  CHECK((nsgs.r - expected).cwiseAbs().maxCoeff() <= 1e-10 * std::max(1.0, expected.cwiseAbs().maxCoeff()));
+}
+
+TEST_CASE("nsgs: Siconos' error measure, warm start, limits and bad input", "[nsgs][friction]") {
+  SECTION("the measure by hand on one contact") {
+    // r = (1, 0.5), u = (0, 0.2), μ = 0.3: x = r − (uₙ + μ|uₜ|, uₜ) = (0.94, 0.3); |xₜ| = 0.3 >
+    // μ xₙ = 0.282, so x projects on the edge: pₙ = (μ·0.3 + 0.94)/(μ² + 1), pₜ = μ pₙ.
+    const Eigen::Vector2d r{1.0, 0.5}, u{0.0, 0.2};
+    const Eigen::VectorXd mu = Eigen::VectorXd::Constant(1, 0.3);
+    const double pn = (0.3 * 0.3 + 0.94) / 1.09, pt = 0.3 * pn;
+    const double expected = std::hypot(1.0 - pn, 0.5 - pt) / std::max(r.norm(), u.norm());
+    CHECK(lcp::fc2dError(r, u, mu, 0.0) == Approx(expected).epsilon(1e-14));
+    // A sticking solution (u = 0, inside the cone) has error 0.
+    CHECK(lcp::fc2dError(Eigen::Vector2d{1.0, 0.1}, Eigen::Vector2d::Zero(), mu, 1.0) == 0.0);
+  }
+  // A coupled problem that takes Gauss–Seidel several sweeps.
+  lcp::FrictionProblem2D p;
+  lcp::FrictionResult first;
+  for (std::uint64_t seed = 1; seed < 100 && first.pivots < 3; ++seed) {
+    p = lcp::randomFrictionProblem(10, seed);
+    first = lcp::solveFrictionNsgs(sparse(p));
+  }
+  REQUIRE(first.ok());
+  REQUIRE(first.pivots >= 3);
+  SECTION("a warm start at the solution stops after one sweep") {
+    const lcp::FrictionResult again = lcp::solveFrictionNsgs(sparse(p), {}, &first.r);
+    REQUIRE(again.ok());
+    CHECK(again.pivots == 1);
+  }
+  SECTION("too few sweeps: the limit, with the error reached") {
+    const lcp::FrictionResult short_run = lcp::solveFrictionNsgs(sparse(p), {1e-12, 1});
+    CHECK(short_run.status == lcp::Status::kPivotLimit);
+    CHECK(short_run.message.find("1 sweeps") != std::string::npos);
+    CHECK(short_run.relative_residual > 1e-12);
+  }
+  SECTION("bad input is reported, not thrown") {
+    lcp::SparseFrictionProblem2D bad = sparse(p);
+    bad.mu.conservativeResize(3);
+    CHECK(lcp::solveFrictionNsgs(bad).status == lcp::Status::kInvalidInput);
+    bad = sparse(p);
+    bad.mu(0) = -0.1;
+    CHECK(lcp::solveFrictionNsgs(bad).status == lcp::Status::kInvalidInput);
+    Eigen::VectorXd warm(3);
+    CHECK(lcp::solveFrictionNsgs(sparse(p), {}, &warm).status == lcp::Status::kInvalidInput);
+  }
+}
