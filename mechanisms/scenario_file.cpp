@@ -255,6 +255,12 @@ Scenario loadScenario(std::string_view name_or_file) {
   return builtinScenario(name);
 }
 
+Scenario withOwnModel(const Scenario& scenario) {
+  Scenario copy = scenario;
+  if (!copy.model_text.empty()) rebuildModel(copy);
+  return copy;
+}
+
 std::string showScenario(const Scenario& s) {
   if (s.model && !s.builtin)
     throw std::invalid_argument(s.source + ": describes a mechanism of its own (model:); the file itself is its "

