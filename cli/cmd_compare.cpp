@@ -212,9 +212,6 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                                     specs.front().label + " writes " + cols + ")");
       }
     }
-  } else if (sc.builtin) {  // the built-in's own choice, where the runs write it
-    for (const auto& o : mechanisms::rigidScenarioInfo(sc.name).compare_outputs)
-      if (std::find(first_columns.begin(), first_columns.end(), o) != first_columns.end()) outputs.push_back(o);
   }
 
   try {
@@ -242,7 +239,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     results.push_back(std::move(r));
   }
   const Series* reference = &*results.front().series;
-  if (!outputs_given && outputs.empty()) outputs = movingCoordinates(*reference);
+  if (!outputs_given) outputs = defaultOutputs(sc, *reference);
   for (auto& r : results)
     for (const auto& o : outputs) r.deviations[o] = deviation(*reference, *r.series, o);
 

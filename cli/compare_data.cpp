@@ -1,5 +1,7 @@
 #include "cli/compare_data.hpp"
 
+#include "mechanisms/rigid_scenarios.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -99,13 +101,17 @@ std::string columnUnit(std::string_view name) {
   return "";
 }
 
-std::vector<std::string> movingCoordinates(const Series& s) {
+std::vector<std::string> defaultOutputs(const mechanisms::Scenario& scenario, const Series& reference) {
   std::vector<std::string> out;
-  for (std::size_t c = 1; c < s.names.size() && out.size() < 6; ++c) {
-    const std::string& n = s.names[c];
+  if (scenario.builtin)
+    for (const auto& o : mechanisms::rigidScenarioInfo(scenario.name).compare_outputs)
+      if (reference.column(o) >= 0) out.push_back(o);
+  if (!out.empty()) return out;
+  for (std::size_t c = 1; c < reference.names.size() && out.size() < 6; ++c) {
+    const std::string& n = reference.names[c];
     const bool coordinate = n.ends_with(".x") || n.ends_with(".y") || n.ends_with(".theta");
-    const auto col = s.data.col(Eigen::Index(c));
-    if (coordinate && s.rows() > 0 && col.maxCoeff() - col.minCoeff() > 0.0) out.push_back(n);
+    const auto col = reference.data.col(Eigen::Index(c));
+    if (coordinate && reference.rows() > 0 && col.maxCoeff() - col.minCoeff() > 0.0) out.push_back(n);
   }
   return out;
 }

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "mechanisms/scenario_file.hpp"
+
 namespace stickslip::cli {
 
 /// One history: column 0 is the time t [s]; the names are every route's
@@ -40,9 +42,10 @@ std::vector<std::string> contactsWith(const Series& s, const std::vector<std::st
 /// both columns.
 double frictionWork(const Series& s);
 
-/// The coordinates (.x, .y, .theta columns) of `s` that move, at most six: what compare sets
-/// side by side without a list of outputs.
-std::vector<std::string> movingCoordinates(const Series& s);
+/// What compare sets side by side without a list of outputs: a built-in's own choice
+/// (RigidScenarioInfo::compare_outputs) where the reference run writes it, else the reference's
+/// coordinates (.x, .y, .theta columns) that move, at most six.
+std::vector<std::string> defaultOutputs(const mechanisms::Scenario& scenario, const Series& reference);
 
 /// Unit of a column from its name ("m", "rad", "m/s", "rad/s", "N", "J", "s" or "").
 std::string columnUnit(std::string_view name);

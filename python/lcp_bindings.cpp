@@ -14,39 +14,36 @@ namespace py = pybind11;
 
 namespace stickslip::python {
 
+namespace {
+
+/// The fields every result type shares: status (its name), ok, pivots, residuals, message.
+template <typename R>
+py::class_<R> resultClass(py::module_& m, const char* name, const char* doc) {
+  return py::class_<R>(m, name, doc)
+      .def_property_readonly("status", [](const R& r) { return std::string(lcp::toString(r.status)); })
+      .def_property_readonly("ok", &R::ok)
+      .def_readonly("pivots", &R::pivots)
+      .def_readonly("residual", &R::residual)
+      .def_readonly("relative_residual", &R::relative_residual)
+      .def_readonly("message", &R::message);
+}
+
+}  // namespace
+
 void bindLcp(py::module_& m) {
   using namespace lcp;
-  const auto status = [](Status s) { return std::string(toString(s)); };
-  py::class_<Result>(m, "Result", "An LCP solve: z, w = M z + q, status, residual ‖min(z, w)‖∞, pivots.")
+  resultClass<Result>(m, "Result", "An LCP solve: z, w = M z + q, status, residual ‖min(z, w)‖∞, pivots.")
       .def_readonly("z", &Result::z)
-      .def_readonly("w", &Result::w)
-      .def_property_readonly("status", [status](const Result& r) { return status(r.status); })
-      .def_property_readonly("ok", &Result::ok)
-      .def_readonly("pivots", &Result::pivots)
-      .def_readonly("residual", &Result::residual)
-      .def_readonly("relative_residual", &Result::relative_residual)
-      .def_readonly("message", &Result::message);
-  py::class_<FrictionResult>(m, "FrictionResult",
-                             "A planar friction solve: reactions r and velocities u = W r + q per contact (normal, "
-                             "tangent), status, natural-map residual, pivots.")
+      .def_readonly("w", &Result::w);
+  resultClass<FrictionResult>(m, "FrictionResult",
+                              "A planar friction solve: reactions r and velocities u = W r + q per contact (normal, "
+                              "tangent), status, natural-map residual, pivots.")
       .def_readonly("r", &FrictionResult::r)
-      .def_readonly("u", &FrictionResult::u)
-      .def_property_readonly("status", [status](const FrictionResult& r) { return status(r.status); })
-      .def_property_readonly("ok", &FrictionResult::ok)
-      .def_readonly("pivots", &FrictionResult::pivots)
-      .def_readonly("residual", &FrictionResult::residual)
-      .def_readonly("relative_residual", &FrictionResult::relative_residual)
-      .def_readonly("message", &FrictionResult::message);
-  py::class_<MixedResult>(m, "MixedResult", "A mixed LCP solve: u free, v ⊥ w, status, residual, pivots.")
+      .def_readonly("u", &FrictionResult::u);
+  resultClass<MixedResult>(m, "MixedResult", "A mixed LCP solve: u free, v ⊥ w, status, residual, pivots.")
       .def_readonly("u", &MixedResult::u)
       .def_readonly("v", &MixedResult::v)
-      .def_readonly("w", &MixedResult::w)
-      .def_property_readonly("status", [status](const MixedResult& r) { return status(r.status); })
-      .def_property_readonly("ok", &MixedResult::ok)
-      .def_readonly("pivots", &MixedResult::pivots)
-      .def_readonly("residual", &MixedResult::residual)
-      .def_readonly("relative_residual", &MixedResult::relative_residual)
-      .def_readonly("message", &MixedResult::message);
+      .def_readonly("w", &MixedResult::w);
 
   m.def(
       "solve",

@@ -17,7 +17,6 @@
 #include "cli/compare_data.hpp"
 #include "cli/run_options.hpp"
 #include "cli/run_output.hpp"
-#include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/run_scenario.hpp"
 #include "python/bindings.hpp"
 #include "python/setting_text.hpp"
@@ -65,10 +64,9 @@ std::shared_ptr<Result> runOne(const mechanisms::Scenario& scenario, const std::
   return result;
 }
 
-/// A read-only view of `rows` doubles from `data` with `stride` bytes between them, kept
-/// alive by `owner`.
-py::array view(const double* data, py::ssize_t rows, py::ssize_t stride, py::handle owner) {
-  py::array a(py::dtype::of<double>(), {rows}, {stride}, data, owner);
+/// A read-only view of `rows` contiguous doubles from `data`, kept alive by `owner`.
+py::array view(const double* data, py::ssize_t rows, py::handle owner) {
+  py::array a(py::dtype::of<double>(), {rows}, {py::ssize_t(sizeof(double))}, data, owner);
   a.attr("flags").attr("writeable") = false;
   return a;
 }
@@ -78,7 +76,7 @@ py::array columnView(const Result& r, py::handle owner, const std::string& name)
   const auto it = std::find(cols.begin(), cols.end(), name);
   if (it == cols.end()) throw py::key_error("no column '" + name + "' in this run");
   const Eigen::MatrixXd& h = r.run.result.history;
-  return view(h.data() + h.rows() * (it - cols.begin()), h.rows(), sizeof(double), owner);
+  return view(h.data() + h.rows() * (it - cols.begin()), h.rows(), owner);
 }
 
 /// Contact name → view of its column "NAME.suffix", for every contact that has one.
@@ -178,11 +176,7 @@ void bindRun(py::module_& m) {
         for (const std::string& method : methods) runs.push_back(runOne(scenario, method, settings));
         std::vector<cli::Series> series;
         for (const auto& r : runs) series.push_back({r->run.result.columns, r->run.result.history});
-        std::vector<std::string> columns = outputs.value_or(std::vector<std::string>{});
-        if (!outputs && scenario.builtin)
-          for (const auto& o : mechanisms::rigidScenarioInfo(scenario.name).compare_outputs)
-            if (series.front().column(o) >= 0) columns.push_back(o);
-        if (!outputs && columns.empty()) columns = cli::movingCoordinates(series.front());
+        const std::vector<std::string> columns = outputs ? *outputs : cli::defaultOutputs(scenario, series.front());
         py::list summary, deviations;
         for (std::size_t i = 0; i < runs.size(); ++i) {
           const mechanisms::ScenarioRun& run = runs[i]->run;

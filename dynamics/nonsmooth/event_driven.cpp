@@ -156,6 +156,9 @@ class Engine {
                             double tol, Eigen::Vector2d& r) const;
   void project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v);
   void removeDrift(double t, Eigen::VectorXd& q, Eigen::VectorXd& v);
+  /// x ← x − G Rᵀ (R G Rᵀ)⁺ err for the first n rows R of rows_ (at the last update()): the
+  /// G-weighted least correction that zeroes R's error, joints kept to first order.
+  void subtractCorrection(Eigen::Index n, const Eigen::VectorXd& err, Eigen::VectorXd& x);
   void record(double t, const Eigen::Ref<const Eigen::VectorXd>& y);
   void addEvent(double t, Eigen::Index k, EventKind kind) {
     run_.events.push_back({t, static_cast<int>(k), kind});
@@ -463,18 +466,21 @@ void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
     rows_.row(n) = joint_rows_.row(e);
     err(n++) = joint_rows_.row(e).dot(v);
   }
-  if (n == 0) return;
+  if (n > 0) subtractCorrection(n, err, v);
+}
+
+void Engine::subtractCorrection(Eigen::Index n, const Eigen::VectorXd& err, Eigen::VectorXd& x) {
   const Eigen::MatrixXd gat = response_.inverseMass() * rows_.topRows(n).transpose();
   const Eigen::MatrixXd s = rows_.topRows(n) * gat;
-  v -= gat * s.completeOrthogonalDecomposition().solve(err.head(n));
+  x -= gat * s.completeOrthogonalDecomposition().solve(err.head(n));
 }
 
 // The integrator leaves the closed contacts of the phase that ends off their constraints by
 // its tolerance (g, ġ ≈ rtol), and the mode decision at the event reads g and ġ against
 // gap_tolerance and velocity_tolerance: a loose rtol would have a sliding block "lift off" a
 // slope below its surface and fall through it. So the unilateral ones are put back on
-// g = 0 (Gauss–Newton steps Δq = −G Jₙᵀ (Jₙ G Jₙᵀ)⁻¹ g, G keeping the joints to first order)
-// and the velocities projected with the ending phase's modes before anything is decided.
+// g = 0 (Gauss–Newton steps of subtractCorrection on the gaps) and the velocities projected
+// with the ending phase's modes before anything is decided.
 void Engine::removeDrift(double t, Eigen::VectorXd& q, Eigen::VectorXd& v) {
   for (int iteration = 0; iteration < 4 && nq_ == nv_; ++iteration) {  // q̇ = v (planar)
     update(t, q, v);
@@ -488,9 +494,7 @@ void Engine::removeDrift(double t, Eigen::VectorXd& q, Eigen::VectorXd& v) {
       worst = std::max(worst, std::abs(kin_.gap(k)));
     }
     if (n == 0 || worst <= 1e-3 * opt_.gap_tolerance) break;
-    const Eigen::MatrixXd gat = response_.inverseMass() * rows_.topRows(n).transpose();
-    const Eigen::MatrixXd s = rows_.topRows(n) * gat;
-    q -= gat * s.completeOrthogonalDecomposition().solve(err.head(n));
+    subtractCorrection(n, err, q);
   }
   project(t, q, v);
 }
