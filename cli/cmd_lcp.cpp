@@ -1,11 +1,13 @@
 // stickslip lcp FILE.dat [--solver NAME] [--json]
 #include <chrono>
 #include <iomanip>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
+#include "lcp/nsgs.hpp"
 #include "lcp/siconos_format.hpp"
 #include "lcp/solve.hpp"
 
@@ -19,12 +21,12 @@ std::string joinNames(const std::vector<std::string>& names) {
 }
 
 void declare(po::options_description& o, po::positional_options_description& p) {
-  const std::string solvers = "solver: for LCPs " + joinNames(lcp::lcpSolverNames()) +
+  const std::string solvers = "solver (auto: lemke for LCPs and MLCPs, for FC2D as lcp::solveFriction chooses): for LCPs " + joinNames(lcp::lcpSolverNames()) +
                               "; for MLCPs " + joinNames(lcp::mlcpSolverNames()) +
                               "; for FC2D " + joinNames(lcp::frictionSolverNames());
   o.add_options()("file", po::value<std::string>()->required(),
                   "Siconos .dat file (LCP, MLCP or FC2D, detected)")(
-      "solver", po::value<std::string>()->default_value("lemke"), solvers.c_str())(
+      "solver", po::value<std::string>()->default_value("auto"), solvers.c_str())(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("file", 1);
 }
@@ -32,12 +34,13 @@ void declare(po::options_description& o, po::positional_options_description& p) 
 // One shape for the three problem kinds: z/w are the complementary pair (LCP: z, w; MLCP:
 // v, w with the free u alongside; FC2D: reactions r and velocities u = W r + q).
 struct Report {
-  std::string kind;
+  std::string kind, solver;  ///< solver: the one that answered
   long n = 0;
   lcp::Status status = lcp::Status::kNotRun;
   Eigen::VectorXd z, w, u;
   int pivots = 0;
   double residual = 0.0, relative_residual = 0.0, time_us = 0.0;
+  double siconos_error = std::numeric_limits<double>::quiet_NaN();  ///< FC2D: fc2dError
   std::string message;
 };
 
@@ -48,28 +51,39 @@ double timeMicroseconds(F&& f) {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
 }
 
+template <typename Friction>
+void solveFriction(const Friction& p, const std::string& solver, Report& rep) {
+  lcp::FrictionResult r;
+  rep.time_us = timeMicroseconds([&] { r = lcp::solveFriction(solver, p); });
+  rep.n = long(p.q.size());
+  rep.solver = r.solver;
+  rep.status = r.status, rep.z = r.r, rep.w = r.u, rep.pivots = r.pivots;
+  rep.residual = r.residual, rep.relative_residual = r.relative_residual, rep.message = r.message;
+  if (r.r.size() == p.q.size() && r.u.size() == p.q.size())
+    rep.siconos_error = lcp::fc2dError(r.r, r.u, p.mu, p.q.norm());
+}
+
 Report solveFile(const lcp::DatProblem& problem, const std::string& solver) {
   Report rep;
   rep.kind = lcp::datKindName(problem);
+  // auto means Lemke for the LCP and MLCP; for friction, solveFriction chooses.
+  rep.solver = solver == "auto" && rep.kind != std::string("fc2d") ? "lemke" : solver;
   if (const auto* lp = std::get_if<lcp::Problem>(&problem)) {
     lcp::Result r;
-    rep.time_us = timeMicroseconds([&] { r = lcp::solveLcp(solver, *lp); });
+    rep.time_us = timeMicroseconds([&] { r = lcp::solveLcp(rep.solver, *lp); });
     rep.n = long(lp->size());
     rep.status = r.status, rep.z = r.z, rep.w = r.w, rep.pivots = r.pivots;
     rep.residual = r.residual, rep.relative_residual = r.relative_residual, rep.message = r.message;
   } else if (const auto* mp = std::get_if<lcp::MixedProblem>(&problem)) {
     lcp::MixedResult r;
-    rep.time_us = timeMicroseconds([&] { r = lcp::solveMlcp(solver, *mp); });
+    rep.time_us = timeMicroseconds([&] { r = lcp::solveMlcp(rep.solver, *mp); });
     rep.n = long(mp->freeSize() + mp->complementaritySize());
     rep.status = r.status, rep.z = r.v, rep.w = r.w, rep.u = r.u, rep.pivots = r.pivots;
     rep.residual = r.residual, rep.relative_residual = r.relative_residual, rep.message = r.message;
+  } else if (const auto* fp = std::get_if<lcp::FrictionProblem2D>(&problem)) {
+    solveFriction(*fp, solver, rep);
   } else {
-    const auto& fp = std::get<lcp::FrictionProblem2D>(problem);
-    lcp::FrictionResult r;
-    rep.time_us = timeMicroseconds([&] { r = lcp::solveFriction(solver, fp); });
-    rep.n = long(fp.q.size());
-    rep.status = r.status, rep.z = r.r, rep.w = r.u, rep.pivots = r.pivots;
-    rep.residual = r.residual, rep.relative_residual = r.relative_residual, rep.message = r.message;
+    solveFriction(std::get<lcp::SparseFrictionProblem2D>(problem), solver, rep);
   }
   return rep;
 }
@@ -82,7 +96,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
 
   if (vm["json"].as<bool>()) {
     nlohmann::json j{{"status", std::string(lcp::toString(rep.status))},
-                     {"solver", solver},
+                     {"solver", rep.solver},
+                     {"requested_solver", solver},
                      {"file", file},
                      {"kind", rep.kind},
                      {"n", rep.n},
@@ -93,16 +108,20 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                      {"pivots", rep.pivots},
                      {"time_us", rep.time_us}};
     if (rep.kind == "mlcp") j["u"] = toJson(rep.u);
+    if (rep.kind == "fc2d") j["siconos_error"] = finiteOrNull(rep.siconos_error);
     if (!rep.message.empty()) j["message"] = rep.message;
     out << j.dump() << "\n";
   } else {
     const char* zname = rep.kind == "fc2d" ? "r" : rep.kind == "mlcp" ? "v" : "z";
     const char* wname = rep.kind == "fc2d" ? "u" : "w";
-    out << file << ": " << rep.kind << " of size " << rep.n << ", solver " << solver << "\n"
+    out << file << ": " << rep.kind << " of size " << rep.n << ", solver " << rep.solver
+        << (rep.solver != solver ? " (" + solver + ")" : std::string()) << "\n"
         << "status             " << rep.status << "\n"
         << "pivots/iterations  " << rep.pivots << "\n"
         << std::scientific << std::setprecision(3) << "residual           " << rep.residual
-        << "  (relative " << rep.relative_residual << ")\n"
+        << "  (relative " << rep.relative_residual << ")\n";
+    if (rep.kind == "fc2d") out << "Siconos' error     " << rep.siconos_error << "  (fc2d_compute_error)\n";
+    out
         << std::fixed << std::setprecision(1) << "time               " << rep.time_us
         << " µs\n";
     if (rep.kind == "mlcp") printVector(out, "u", rep.u);

@@ -27,6 +27,7 @@ nlohmann::json runJson(const mechanisms::ScenarioRun& run) {
   nlohmann::json j{{"scenario", run.scenario},
                    {"method", std::string(mechanisms::toString(run.route))},
                    {"solver", run.solver},
+                   {"contact_solver", r.contact_solver},
                    {"status", std::string(dynamics::toString(r.status))},
                    {"message", r.message},
                    {"t", r.t_end},
@@ -106,7 +107,8 @@ void printRun(std::ostream& out, const mechanisms::ScenarioRun& run) {
         << ", max " << m->reaction_iterations_max << " iterations, " << m->reaction_failures << " not converged, "
         << m->rhs_evaluations << " evaluations\n";
   } else {
-    out << "LCP solves  " << r.lcp_solves << " (" << r.pivots << " pivots)\n";
+    out << "LCP solves  " << r.lcp_solves << " (" << r.pivots
+        << (r.contact_solver == "nsgs" ? " sweeps" : " pivots") << ", solver " << r.contact_solver << ")\n";
   }
   if (r.mode_checks > 0)
     out << "LCP vs trial-and-error: " << r.mode_mismatches << " mismatches in " << r.mode_checks << " decisions\n";

@@ -81,7 +81,7 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
   const Eigen::Index nv = mechanism.velocitySize();
   vdot_free_.resize(nv);
   vdot_probe_.resize(nv);
-  kin_.resize(Eigen::Index(contacts.size()), nv);
+  kin_.resize(contacts, nv);
   lambda0_.resize(mechanism.constraintCount());
   lambda1_.resize(mechanism.constraintCount());
 }

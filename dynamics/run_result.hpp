@@ -63,6 +63,8 @@ struct RunResult {
   RunStatus status = RunStatus::kOk;
   bool ok() const { return status == RunStatus::kOk; }
   std::string message;  ///< why the run stopped early, when !ok()
+  /// The complementarity solver the nonsmooth routes used ("auto" resolved); empty otherwise.
+  std::string contact_solver;
   /// kContactSolverFailure: the solver's own status and the residual of its last iterate.
   lcp::Status solver_status = lcp::Status::kSuccess;
   double solver_residual = std::numeric_limits<double>::quiet_NaN();

@@ -170,6 +170,11 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
     }
   const double norm_Ms = ratio_row_.maxCoeff();
   qs_ = row_scale_.cwiseProduct(p.q);
+  // The LCP is positively homogeneous in q (z solves (M, q) iff α z solves (M, α q)), so q is
+  // brought to O(1) too: the pivot tolerance is absolute, and a q of round-off size (1e-15, a
+  // resting contact's data) would otherwise sit below it and end the path on a ray.
+  const double q_scale = powerOfTwoInverse(qs_.cwiseAbs().maxCoeff());
+  qs_ *= q_scale;
   if (options_.covering.size() == n)
     d_ = options_.covering;
   else
@@ -227,7 +232,7 @@ void LemkeSolver::attempt(const Problem& p, Result& out, const Attempt& how) {
     for (int i = 0; i < n; ++i) {
       if (basis_[i] < n) continue;
       const int j = basis_[i] - int(n);
-      const double zj = std::max(basic(i), 0.0) * col_scale_(j);
+      const double zj = std::max(basic(i), 0.0) * col_scale_(j) / q_scale;
       out.z(j) = zj;
       z_max = std::max(z_max, zj);
       if (zj == 0.0) continue;

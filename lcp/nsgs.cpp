@@ -9,28 +9,11 @@
 
 namespace stickslip::lcp {
 
-void SparseFrictionProblem2D::validate(std::string_view who) const {
-  const Eigen::Index n = q.size();
-  std::ostringstream os;
-  if (n != 2 * mu.size() || W.rows() != n || W.cols() != n)
-    os << "expected W 2nc×2nc, q of size 2nc and mu of size nc, got W " << W.rows() << "×" << W.cols()
-       << ", q " << n << ", mu " << mu.size();
-  else if (!q.allFinite() || !mu.allFinite() || (mu.array() < 0.0).any())
-    os << "expected finite q and finite mu >= 0";
-  else
-    for (Eigen::Index k = 0; k < W.outerSize() && os.tellp() == 0; ++k)
-      for (decltype(W)::InnerIterator it(W, k); it; ++it)
-        if (!std::isfinite(it.value())) {
-          os << "W(" << it.row() << ", " << it.col() << ") is not finite";
-          break;
-        }
-  if (os.tellp() > 0) throw std::invalid_argument(std::string(who) + ": " + os.str());
-}
-
 namespace {
 
 /// fc2dError before its normalization: the 2-norm of r − proj_K(r − û) over the contacts.
-double naturalMapNorm(const Eigen::VectorXd& r, const Eigen::VectorXd& u, const Eigen::VectorXd& mu) {
+double naturalMapNorm(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
+                      const Eigen::Ref<const Eigen::VectorXd>& mu) {
   double sum = 0.0;
   for (Eigen::Index i = 0; i < mu.size(); ++i) {
     const double m = mu(i), rn = r(2 * i), rt = r(2 * i + 1);
@@ -50,7 +33,8 @@ double naturalMapNorm(const Eigen::VectorXd& r, const Eigen::VectorXd& u, const 
 
 }  // namespace
 
-double fc2dError(const Eigen::VectorXd& r, const Eigen::VectorXd& u, const Eigen::VectorXd& mu,
+double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
+                 const Eigen::Ref<const Eigen::VectorXd>& mu,
                  double q_norm) {
   const double scale = std::max({r.norm(), u.norm(), q_norm});
   const double error = naturalMapNorm(r, u, mu);
@@ -67,7 +51,7 @@ bool solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, E
     return true;
   }
   const double det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
-  const double slack = 1e-14 * std::max(1.0, b.cwiseAbs().maxCoeff());
+  const double slack = 1e-14 * b.cwiseAbs().maxCoeff();  // relative: b may be of round-off size
   if (std::abs(det) > std::numeric_limits<double>::epsilon() * a.cwiseAbs().maxCoeff() * a.cwiseAbs().maxCoeff()) {
     const Eigen::Vector2d stick{(-b(0) * a(1, 1) + b(1) * a(0, 1)) / det, (-b(1) * a(0, 0) + b(0) * a(1, 0)) / det};
     if (stick(0) >= 0.0 && std::abs(stick(1)) <= mu * stick(0) * (1.0 + 1e-14)) {
@@ -93,9 +77,9 @@ bool solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, E
 FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOptions& options,
                                  const Eigen::VectorXd* warm_start) {
   FrictionResult out;
-  const Eigen::Index nc = p.contacts(), n = 2 * nc;
+  const Eigen::Index n = p.q.size();
   try {
-    p.validate();
+    p.validate("nsgs");
     if (!(options.tolerance > 0.0) || options.max_sweeps < 1)
       throw std::invalid_argument("nsgs: expected tolerance > 0 and max_sweeps >= 1");
     if (warm_start && warm_start->size() != n)
@@ -105,56 +89,69 @@ FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOpt
     out.status = Status::kInvalidInput;
     out.message = e.what();
     out.r = Eigen::VectorXd::Zero(n);
-    out.u = p.q.size() == n ? p.q : Eigen::VectorXd::Zero(n);
+    out.u = p.q;
     return out;
   }
-  // The contacts' diagonal blocks, read once.
-  std::vector<Eigen::Matrix2d> diagonal(static_cast<std::size_t>(nc), Eigen::Matrix2d::Zero());
-  for (Eigen::Index row = 0; row < n; ++row)
-    for (decltype(p.W)::InnerIterator it(p.W, row); it; ++it)
-      if (it.col() / 2 == row / 2) diagonal[std::size_t(row / 2)](row % 2, it.col() % 2) = it.value();
   out.r = warm_start ? *warm_start : Eigen::VectorXd::Zero(n);
   out.u.resize(n);
-  const double q_norm = p.q.norm();
-  Eigen::Vector2d local;
-  for (int sweep = 1; sweep <= options.max_sweeps; ++sweep) {
-    for (Eigen::Index i = 0; i < nc; ++i) {
-      const Eigen::Matrix2d& a = diagonal[std::size_t(i)];
-      Eigen::Vector2d b{p.q(2 * i), p.q(2 * i + 1)};
-      for (int k = 0; k < 2; ++k)
-        for (decltype(p.W)::InnerIterator it(p.W, 2 * i + k); it; ++it) b(k) += it.value() * out.r(it.col());
-      const Eigen::Vector2d ri = out.r.segment<2>(2 * i);
-      b -= a * ri;
-      if (!solveLocal(a, b, p.mu(i), local)) {
-        out.status = Status::kNumericalFailure;
-        out.message = "nsgs: contact " + std::to_string(i) + "'s local problem has no solution (its diagonal block "
-                      "of W is singular or not positive)";
-        out.u.noalias() = p.W * out.r;
-        out.u += p.q;
-        out.residual = naturalMapNorm(out.r, out.u, p.mu);
-        out.relative_residual = fc2dError(out.r, out.u, p.mu, q_norm);
-        out.pivots = sweep;
-        return out;
-      }
-      out.r.segment<2>(2 * i) = local;
-    }
-    out.u.noalias() = p.W * out.r;
-    out.u += p.q;
-    out.pivots = sweep;
-    out.relative_residual = fc2dError(out.r, out.u, p.mu, q_norm);
-    if (out.relative_residual <= options.tolerance) {
-      out.status = Status::kSuccess;
-      out.residual = naturalMapNorm(out.r, out.u, p.mu);
-      return out;
-    }
-  }
-  out.status = Status::kPivotLimit;
-  out.residual = naturalMapNorm(out.r, out.u, p.mu);
+  NsgsSolver solver;
+  const NsgsSolver::Outcome o = solver.solve(viewOf(p.W), p.q, p.mu, options, out.r, out.u);
+  out.status = o.status;
+  out.pivots = o.sweeps;
+  out.residual = o.residual;
+  out.relative_residual = o.error;
   std::ostringstream os;
-  os << "nsgs: " << options.max_sweeps << " sweeps without reaching error " << options.tolerance << " (error "
-     << out.relative_residual << ")";
+  if (o.status == Status::kNumericalFailure)
+    os << "nsgs: contact " << o.failed_contact
+       << "'s local problem has no solution (its diagonal block of W is singular or not positive)";
+  else if (o.status == Status::kPivotLimit)
+    os << "nsgs: " << options.max_sweeps << " sweeps without reaching error " << options.tolerance << " (error "
+       << o.error << ")";
   out.message = os.str();
   return out;
+}
+
+NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                      const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
+                                      Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u) {
+  Outcome out;
+  const Eigen::Index nc = mu.size(), n = 2 * nc;
+  // The contacts' diagonal blocks, read once per solve.
+  if (diagonal_.size() < std::size_t(nc)) diagonal_.resize(std::size_t(nc));
+  for (Eigen::Index i = 0; i < nc; ++i) diagonal_[std::size_t(i)].setZero();
+  for (Eigen::Index row = 0; row < n; ++row)
+    for (SparseRowView::InnerIterator it(W, row); it; ++it)
+      if (it.col() / 2 == row / 2) diagonal_[std::size_t(row / 2)](row % 2, it.col() % 2) = it.value();
+  const double q_norm = q.norm();
+  auto finish = [&](Status s) {
+    u.noalias() = W * r;
+    u += q;
+    out.status = s;
+    out.residual = naturalMapNorm(r, u, mu);
+    out.error = fc2dError(r, u, mu, q_norm);
+    return out;
+  };
+  Eigen::Vector2d local;
+  for (int sweep = 1; sweep <= options.max_sweeps; ++sweep) {
+    out.sweeps = sweep;
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const Eigen::Matrix2d& a = diagonal_[std::size_t(i)];
+      Eigen::Vector2d b{q(2 * i), q(2 * i + 1)};
+      for (int k = 0; k < 2; ++k)
+        for (SparseRowView::InnerIterator it(W, 2 * i + k); it; ++it) b(k) += it.value() * r(it.col());
+      const Eigen::Vector2d ri = r.segment<2>(2 * i);
+      b -= a * ri;
+      if (!solveLocal(a, b, mu(i), local)) {
+        out.failed_contact = i;
+        return finish(Status::kNumericalFailure);
+      }
+      r.segment<2>(2 * i) = local;
+    }
+    u.noalias() = W * r;
+    u += q;
+    if (fc2dError(r, u, mu, q_norm) <= options.tolerance) return finish(Status::kSuccess);
+  }
+  return finish(Status::kPivotLimit);
 }
 
 }  // namespace stickslip::lcp

@@ -18,29 +18,49 @@
 /// residual and relative_residual are that measure unnormalized and normalized. A warm start
 /// (r from the previous time step) is taken when given.
 
-#include <Eigen/Sparse>
+#include <Eigen/SparseCore>
+#include <vector>
 
 #include "lcp/problem.hpp"
 #include "lcp/result.hpp"
 
 namespace stickslip::lcp {
 
-/// FrictionProblem2D with W stored sparse (row-major: a contact's local problem reads its
-/// two rows). Memory grows with nnz(W).
-struct SparseFrictionProblem2D {
-  Eigen::SparseMatrix<double, Eigen::RowMajor> W;
-  Eigen::VectorXd q;
-  Eigen::VectorXd mu;
-  Eigen::Index contacts() const { return mu.size(); }
-  /// Throws std::invalid_argument: W not 2nc × 2nc with 2nc = q.size(), μ < 0, NaN/Inf.
-  void validate(std::string_view who = "lcp::SparseFrictionProblem2D") const;
-};
-
 struct NsgsOptions {
   double tolerance = 1e-12;  ///< on fc2dError, > 0
   int max_sweeps = 100000;   ///< ≥ 1
 };
 
+using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+/// A compressed row-major matrix held elsewhere (a time-stepper's own arrays).
+using SparseRowView = Eigen::Map<const SparseRowMatrix>;
+inline SparseRowView viewOf(const SparseRowMatrix& w) {
+  return {w.rows(), w.cols(), w.nonZeros(), w.outerIndexPtr(), w.innerIndexPtr(), w.valuePtr()};
+}
+
+/// The solver with its workspace (the contacts' diagonal blocks): solve() allocates nothing
+/// once it has met the largest problem, so that a time-stepper can call it every step on
+/// its own buffers. Sizes are checked by the caller (solveFrictionNsgs validates), not here.
+class NsgsSolver {
+ public:
+  struct Outcome {
+    Status status = Status::kNotRun;  ///< kSuccess, kPivotLimit or kNumericalFailure
+    int sweeps = 0;
+    double error = 0.0;     ///< fc2dError at the end
+    double residual = 0.0;  ///< the same unnormalized
+    Eigen::Index failed_contact = -1;  ///< kNumericalFailure: whose local problem has no solution
+  };
+  /// W compressed (viewOf) 2nc × 2nc, q of size 2nc, μ of size nc. r holds the first iterate
+  /// (a warm start, or zeros) and returns the solution; u returns W r + q.
+  Outcome solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
+                const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
+                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u);
+
+ private:
+  std::vector<Eigen::Matrix2d> diagonal_;
+};
+
+/// Validates p and solves it with a fresh NsgsSolver.
 FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOptions& options = {},
                                  const Eigen::VectorXd* warm_start = nullptr);
 
@@ -49,7 +69,7 @@ FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOpt
 /// r − (u + μ|uₜ| eₙ) (De Saxcé and Feng's modified velocity, ρ = 1), in the 2-norm over the
 /// contacts, divided by max(‖r‖, ‖u‖, ‖q‖) when that exceeds machine ε. Zero iff r solves
 /// the problem with u = W r + q.
-double fc2dError(const Eigen::VectorXd& r, const Eigen::VectorXd& u, const Eigen::VectorXd& mu,
+double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u, const Eigen::Ref<const Eigen::VectorXd>& mu,
                  double q_norm);
 
 }  // namespace stickslip::lcp

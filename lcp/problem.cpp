@@ -1,5 +1,6 @@
 #include "lcp/problem.hpp"
 
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -77,6 +78,24 @@ void FrictionProblem2D::validate(std::string_view who) const {
     if (mu(i) < 0.0)
       fail(who, "friction coefficient mu[" + std::to_string(i) + "] = " + std::to_string(mu(i)) +
                     " is negative");
+}
+
+void SparseFrictionProblem2D::validate(std::string_view who) const {
+  const Eigen::Index n = q.size();
+  std::ostringstream os;
+  if (n != 2 * mu.size() || W.rows() != n || W.cols() != n)
+    os << "expected W 2nc×2nc, q of size 2nc and mu of size nc, got W " << W.rows() << "×" << W.cols()
+       << ", q " << n << ", mu " << mu.size();
+  else if (!q.allFinite() || !mu.allFinite() || (mu.array() < 0.0).any())
+    os << "expected finite q and finite mu >= 0";
+  else
+    for (Eigen::Index k = 0; k < W.outerSize() && os.tellp() == 0; ++k)
+      for (decltype(W)::InnerIterator it(W, k); it; ++it)
+        if (!std::isfinite(it.value())) {
+          os << "W(" << it.row() << ", " << it.col() << ") is not finite";
+          break;
+        }
+  if (os.tellp() > 0) throw std::invalid_argument(std::string(who) + ": " + os.str());
 }
 
 }  // namespace stickslip::lcp

@@ -1,10 +1,11 @@
 #pragma once
 /// \file The complementarity problems stickslip poses and solves.
 ///
-/// Every problem owns dense Eigen data and checks itself with validate(), which throws
+/// Every problem owns its Eigen data (dense, or sparse where named so) and checks itself with validate(), which throws
 /// std::invalid_argument naming the problem, what was expected and what arrived.
 
 #include <Eigen/Dense>
+#include <Eigen/SparseCore>
 #include <string_view>
 
 namespace stickslip::lcp {
@@ -52,6 +53,18 @@ struct FrictionProblem2D {
   Eigen::VectorXd mu;
   Eigen::Index contacts() const { return mu.size(); }
   void validate(std::string_view who = "lcp::FrictionProblem2D") const;
+};
+
+/// FrictionProblem2D with W stored sparse (row-major: a contact's local problem reads its
+/// two rows). Memory grows with nnz(W).
+struct SparseFrictionProblem2D {
+  using Matrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+  Matrix W;
+  Eigen::VectorXd q;
+  Eigen::VectorXd mu;
+  Eigen::Index contacts() const { return mu.size(); }
+  /// Throws std::invalid_argument: W not 2nc × 2nc with 2nc = q.size(), μ < 0, NaN/Inf.
+  void validate(std::string_view who = "lcp::SparseFrictionProblem2D") const;
 };
 
 }  // namespace stickslip::lcp

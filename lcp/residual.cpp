@@ -41,7 +41,10 @@ Residual residual(const HorizontalProblem& p, const Eigen::VectorXd& z, const Ei
   return make(abs, std::max({inf(p.q), inducedInf(p.A) * inf(z), inducedInf(p.B) * inf(w)}));
 }
 
-Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r) {
+namespace {
+
+template <typename Friction>
+Residual frictionResidual(const Friction& p, const Eigen::VectorXd& r, double w_norm) {
   const Eigen::VectorXd u = p.W * r + p.q;
   double abs = 0.0;
   for (Eigen::Index i = 0; i < p.contacts(); ++i) {
@@ -50,7 +53,23 @@ Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r) {
     const double rt_proj = std::clamp(rt - ut, -bound, bound);
     abs = std::max({abs, std::abs(std::min(rn, un)), std::abs(rt - rt_proj)});
   }
-  return make(abs, std::max(inf(p.q), inducedInf(p.W) * inf(r)));
+  return make(abs, std::max(inf(p.q), w_norm * inf(r)));
+}
+
+}  // namespace
+
+Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r) {
+  return frictionResidual(p, r, inducedInf(p.W));
+}
+
+Residual residual(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r) {
+  double w_norm = 0.0;
+  for (Eigen::Index k = 0; k < p.W.outerSize(); ++k) {
+    double row = 0.0;
+    for (SparseFrictionProblem2D::Matrix::InnerIterator it(p.W, k); it; ++it) row += std::abs(it.value());
+    w_norm = std::max(w_norm, row);
+  }
+  return frictionResidual(p, r, w_norm);
 }
 
 double defaultZeroTolerance(const Eigen::MatrixXd& M) {

@@ -27,6 +27,7 @@ Residual residual(const HorizontalProblem& p, const Eigen::VectorXd& z, const Ei
 ///   max(|min(rₙ, uₙ)|, |rₜ − proj[−μ rₙ⁺, μ rₙ⁺](rₜ − uₜ)|),
 /// zero iff r satisfies the conditions of FrictionProblem2D.
 Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r);
+Residual residual(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r);
 
 /// Pivot tolerance derived from the problem's scale: 10·n·max(1, ‖M‖∞)·ε.
 double defaultZeroTolerance(const Eigen::MatrixXd& M);

@@ -47,6 +47,8 @@ struct FrictionResult {
   double residual = std::numeric_limits<double>::quiet_NaN();
   double relative_residual = std::numeric_limits<double>::quiet_NaN();
   std::string message;
+  /// Set by lcp::solveFriction: the solver that produced r (for "auto", the one it chose).
+  std::string solver;
   bool ok() const { return status == Status::kSuccess; }
 };
 

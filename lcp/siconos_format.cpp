@@ -93,6 +93,30 @@ class TokenStream {
                        "' after the end of the problem (sizes do not match the data)");
   }
 
+  /// The next token's text as it stands (words of the CSparse dump).
+  std::string_view word(const std::string& what) { return next(what).text; }
+  /// Skips the rest of line `line` (free text such as the CSparse banner).
+  void skipLine(int line) {
+    while (pos_ < tokens_.size() && tokens_[pos_].line == line) ++pos_;
+  }
+  /// Consumes `expected` or fails naming what was being read.
+  void literal(std::string_view expected, const std::string& what) {
+    const Token t = next(what);
+    if (t.text != expected)
+      fail(t.line, "expected '" + std::string(expected) + "' in " + what + ", got '" + std::string(t.text) + "'");
+  }
+  /// An integer token that may carry a trailing ',' (CSparse's "nnz: 3822,").
+  long long integerWithComma(const std::string& what) {
+    const Token t = next(what);
+    std::string_view s = t.text;
+    if (!s.empty() && s.back() == ',') s.remove_suffix(1);
+    long long value = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (ec != std::errc() || end != s.data() + s.size() || value < 0)
+      fail(t.line, "expected an integer ≥ 0 for " + what + ", got '" + std::string(t.text) + "'");
+    return value;
+  }
+
   const std::string& file() const { return file_; }
   const std::string& who() const { return who_; }
 
@@ -250,16 +274,130 @@ Eigen::MatrixXd readSparseBlock(TokenStream& in, const char* name, long long row
   return m;
 }
 
-/// A NumericsMatrix block as written by Siconos' NM_write_in_file.
-Eigen::MatrixXd readNumericsMatrix(TokenStream& in, const char* name) {
+/// Storage 2: after `storage rows cols`, Siconos' origin flag (which sparse form the matrix
+/// was built in), then the text CSparse's cs_print writes:
+///   CSparse Version …                                       (one line of free text)
+///   <r>-by-<c>, nzmax: <k> nnz: <k>, 1-norm: <x>
+///   col <j> : locations <a> to <b>      then b − a + 1 lines  <i> : <value>
+/// (compressed columns), or, for a matrix still in triplet form,
+///   triplet: <r>-by-<c>, nzmax: <k> nnz: <k>                then nnz lines  <i> <j> : <value>
+/// Values are as printed (6 significant digits for cs_print's %g); duplicates are summed.
+Eigen::SparseMatrix<double> readCompressedSparse(TokenStream& in, const std::string& nm, long long rows,
+                                                 long long cols) {
+  // Which of Siconos' sparse forms the matrix came from (its NSM origin); the dump below
+  // says by itself whether it is by columns or triplets.
+  const int origin_line = in.currentLine();
+  const long long origin = in.integer(nm + " sparse origin flag");
+  if (origin < 0 || origin > 4)
+    in.fail(origin_line, "expected Siconos' sparse origin flag 0…4 for " + nm + ", got " + std::to_string(origin));
+  const int banner = in.currentLine();
+  in.literal("CSparse", nm + " (storage 2 starts with CSparse's banner)");
+  in.skipLine(banner);
+  int line = in.currentLine();
+  std::string_view size = in.word(nm + " CSparse size");
+  const bool triplet = size == "triplet:";
+  if (triplet) size = in.word(nm + " CSparse size");
+  long long r = -1, c = -1;
+  {
+    std::string text(size);
+    if (!text.empty() && text.back() == ',') text.pop_back();
+    const auto by = text.find("-by-");
+    if (by != std::string::npos) {
+      const std::string a = text.substr(0, by), b = text.substr(by + 4);
+      std::from_chars(a.data(), a.data() + a.size(), r);
+      std::from_chars(b.data(), b.data() + b.size(), c);
+    }
+    if (r < 0 || c < 0) in.fail(line, "expected '<rows>-by-<cols>,' for " + nm + ", got '" + text + "'");
+  }
+  if (r != rows || c != cols)
+    in.fail(line, "the CSparse header of " + nm + " says " + dims(r, c) + " but the sizes before it say " +
+                      dims(rows, cols));
+  in.literal("nzmax:", nm + " CSparse header");
+  in.integerWithComma(nm + " nzmax");
+  in.literal("nnz:", nm + " CSparse header");
+  const long long nnz = in.integerWithComma(nm + " nnz");
+  if (!triplet) {
+    in.literal("1-norm:", nm + " CSparse header");
+    in.real(nm + " 1-norm");
+  }
+  in.requireAtLeast(3 * nnz, nm + "'s " + std::to_string(nnz) + " entries");
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(nnz));
+  auto index = [&](const std::string& what, long long bound) {
+    const int at = in.currentLine();
+    const long long k = in.integer(what);
+    if (k < 0 || k >= bound)
+      in.fail(at, what + " = " + std::to_string(k) + " is outside [0, " + std::to_string(bound) + ")");
+    return Eigen::Index(k);
+  };
+  if (triplet) {
+    for (long long k = 0; k < nnz; ++k) {
+      const Eigen::Index i = index(nm + " row index", rows), j = index(nm + " column index", cols);
+      in.literal(":", nm + " entry");
+      entries.emplace_back(i, j, in.real(entry(nm.c_str(), i, j)));
+    }
+  } else {
+    long long expected = 0;  // the next location
+    for (long long j = 0; j < cols; ++j) {
+      line = in.currentLine();
+      in.literal("col", nm + " column header");
+      if (in.integer(nm + " column number") != j)
+        in.fail(line, "expected the header of column " + std::to_string(j) + " of " + nm);
+      in.literal(":", nm + " column header");
+      in.literal("locations", nm + " column header");
+      const long long a = in.integer(nm + " first location");
+      in.literal("to", nm + " column header");
+      const long long b = in.integer(nm + " last location");
+      if (a != expected || b < a - 1 || b >= nnz)
+        in.fail(line, nm + " column " + std::to_string(j) + " holds locations " + std::to_string(a) + " to " +
+                          std::to_string(b) + "; expected to start at " + std::to_string(expected) +
+                          " and stay below nnz = " + std::to_string(nnz));
+      for (long long k = a; k <= b; ++k) {
+        const Eigen::Index i = index(nm + " row index", rows);
+        in.literal(":", nm + " entry");
+        entries.emplace_back(i, Eigen::Index(j), in.real(entry(nm.c_str(), i, Eigen::Index(j))));
+      }
+      expected = b + 1;
+    }
+    if (expected != nnz)
+      in.failHere(nm + "'s columns hold " + std::to_string(expected) + " entries, but nnz = " + std::to_string(nnz));
+  }
+  Eigen::SparseMatrix<double> m(rows, cols);
+  m.setFromTriplets(entries.begin(), entries.end());
+  return m;
+}
+
+/// We store every matrix densely: a sparse block matrix declares its size without data (an
+/// all-zero 10⁶×10⁶ one takes five tokens), so bound the allocation before making it.
+constexpr long long kMaxDenseEntries = 1LL << 26;  // 512 MiB of doubles, n ≈ 8192
+
+/// A NumericsMatrix block as written by Siconos' NM_write_in_file: dense for storages 0
+/// and 1, compressed sparse for storage 2 (in `sparse`, `dense` left empty).
+struct StoredMatrix {
+  Eigen::MatrixXd dense;
+  Eigen::SparseMatrix<double> sparse;
+  bool is_sparse = false;
+  int line = 0;  ///< where the block starts
+  Eigen::Index rows() const { return is_sparse ? sparse.rows() : dense.rows(); }
+  Eigen::Index cols() const { return is_sparse ? sparse.cols() : dense.cols(); }
+  /// The matrix densely; a storage-2 one only within kMaxDenseEntries.
+  Eigen::MatrixXd toDense(const TokenStream& in, const std::string& nm) && {
+    if (!is_sparse) return std::move(dense);
+    if (static_cast<long long>(rows()) * cols() > kMaxDenseEntries)
+      in.fail(line, nm + " is " + dims(rows(), cols()) + " in sparse storage, too large for this reader's dense "
+                         "form (at most " + std::to_string(kMaxDenseEntries) + " entries)");
+    return Eigen::MatrixXd(sparse);
+  }
+};
+
+StoredMatrix readStoredMatrix(TokenStream& in, const char* name) {
   const std::string nm(name);
-  const int line = in.currentLine();
+  StoredMatrix out;
+  out.line = in.currentLine();
+  const int line = out.line;
   const long long storage = in.integer(nm + " storage type");
   const long long rows = in.size(nm + " rows");
   const long long cols = in.size(nm + " columns");
-  // We store every matrix densely: a sparse block matrix declares its size without data (an
-  // all-zero 10⁶×10⁶ one takes five tokens), so bound the allocation before making it.
-  constexpr long long kMaxDenseEntries = 1LL << 26;  // 512 MiB of doubles, n ≈ 8192
   if ((storage == 0 || storage == 1) && rows * cols > kMaxDenseEntries)
     in.fail(line, nm + " is " + dims(rows, cols) + ", too large for dense storage (at most " +
                       std::to_string(kMaxDenseEntries) + " entries)");
@@ -271,18 +409,27 @@ Eigen::MatrixXd readNumericsMatrix(TokenStream& in, const char* name) {
       in.fail(dims_line, "dense header of " + nm + " says " + dims(rows2, cols2) +
                              " but the sizes before it say " + dims(rows, cols));
     in.requireAtLeast(rows * cols, "dense " + nm + " " + dims(rows, cols));
-    Eigen::MatrixXd m(rows, cols);
+    out.dense.resize(rows, cols);
     // Siconos stores and prints dense matrices column-major.
     for (long long j = 0; j < cols; ++j)
-      for (long long i = 0; i < rows; ++i) m(i, j) = in.real(entry(name, i, j));
-    return m;
+      for (long long i = 0; i < rows; ++i) out.dense(i, j) = in.real(entry(name, i, j));
+    return out;
   }
-  if (storage == 1) return readSparseBlock(in, name, rows, cols);
-  if (storage == 2)
-    in.fail(line, nm + " uses storage type 2 (CSparse), which is not supported; expected 0 "
-                       "(dense) or 1 (sparse block)");
-  in.fail(line, "expected storage type 0 (dense) or 1 (sparse block) for " + nm + ", got " +
+  if (storage == 1) {
+    out.dense = readSparseBlock(in, name, rows, cols);
+    return out;
+  }
+  if (storage == 2) {
+    out.sparse = readCompressedSparse(in, nm, rows, cols);
+    out.is_sparse = true;
+    return out;
+  }
+  in.fail(line, "expected storage type 0 (dense), 1 (sparse block) or 2 (compressed sparse) for " + nm + ", got " +
                     std::to_string(storage));
+}
+
+Eigen::MatrixXd readNumericsMatrix(TokenStream& in, const char* name) {
+  return readStoredMatrix(in, name).toDense(in, name);
 }
 
 template <typename P>
@@ -306,15 +453,21 @@ Problem parseLcp(TokenStream& in) {
   return validated(std::move(p), in);
 }
 
-FrictionProblem2D parseFc2d(TokenStream& in) {
+/// A planar friction problem with W as stored.
+struct StoredFc2d {
+  StoredMatrix W;
+  Eigen::VectorXd q, mu;
+};
+
+StoredFc2d parseFc2dStored(TokenStream& in) {
   int line = in.currentLine();
   const long long d = in.integer("the contact dimension d");
   if (d != 2)
     in.fail(line, "expected contact dimension 2 (planar friction), got " + std::to_string(d));
   line = in.currentLine();
   const long long nc = in.size("the number of contacts");
-  FrictionProblem2D p;
-  p.W = readNumericsMatrix(in, "W");
+  StoredFc2d p;
+  p.W = readStoredMatrix(in, "W");
   if (p.W.rows() != p.W.cols())
     in.fail(line, "expected a square W, got " + dims(p.W.rows(), p.W.cols()));
   if (p.W.rows() != 2 * nc)
@@ -322,8 +475,40 @@ FrictionProblem2D parseFc2d(TokenStream& in) {
                       dims(p.W.rows(), p.W.cols()));
   p.q = readVector(in, "q", p.W.rows());
   p.mu = readVector(in, "mu", nc);
+  // Files written by later Siconos versions (FrictionContactProblem*.dat) end with one more
+  // integer, which Siconos' reader leaves unread: skip it too.
+  if (in.remaining() > 0) {
+    const int flag_line = in.currentLine();
+    const long long flag = in.integer("the integer after mu");
+    if (flag != 0 && flag != 1)
+      in.fail(flag_line, "unexpected numeric data '" + std::to_string(flag) +
+                             "' after mu (expected the end of the problem, or a trailing 0 or 1)");
+  }
   in.expectEndOfData();
+  return p;
+}
+
+FrictionProblem2D parseFc2d(TokenStream& in) {
+  StoredFc2d s = parseFc2dStored(in);
+  return validated(FrictionProblem2D{std::move(s.W).toDense(in, "W"), std::move(s.q), std::move(s.mu)}, in);
+}
+
+SparseFrictionProblem2D parseFc2dSparse(TokenStream& in) {
+  StoredFc2d s = parseFc2dStored(in);
+  SparseFrictionProblem2D p;
+  if (s.W.is_sparse) p.W = s.W.sparse;
+  else p.W = s.W.dense.sparseView();
+  p.q = std::move(s.q);
+  p.mu = std::move(s.mu);
   return validated(std::move(p), in);
+}
+
+/// readDat's FC2D: dense when stored dense, sparse when stored sparse.
+DatProblem parseFc2dAsStored(TokenStream& in) {
+  StoredFc2d s = parseFc2dStored(in);
+  if (!s.W.is_sparse)
+    return validated(FrictionProblem2D{std::move(s.W.dense), std::move(s.q), std::move(s.mu)}, in);
+  return validated(SparseFrictionProblem2D{std::move(s.W.sparse), std::move(s.q), std::move(s.mu)}, in);
 }
 
 MixedProblem parseMlcp(TokenStream& in) {
@@ -450,7 +635,7 @@ const char* kindName(Kind k) {
 
 Problem readLcpText(const std::string& text, const std::string& name);
 MixedProblem readMlcpText(const std::string& text, const std::string& name);
-FrictionProblem2D readFc2dText(const std::string& text, const std::string& name);
+DatProblem readFc2dText(const std::string& text, const std::string& name);
 
 DatProblem parseAs(Kind k, const std::string& text, const std::string& name) {
   switch (k) {
@@ -489,9 +674,9 @@ MixedProblem readMlcpText(const std::string& text, const std::string& name) {
   std::istringstream in(text);
   return readWith(parseMlcp, "lcp::readMlcpDat", in, name);
 }
-FrictionProblem2D readFc2dText(const std::string& text, const std::string& name) {
+DatProblem readFc2dText(const std::string& text, const std::string& name) {
   std::istringstream in(text);
-  return readWith(parseFc2d, "lcp::readFc2dDat", in, name);
+  return readWith(parseFc2dAsStored, "lcp::readFc2dDat", in, name);
 }
 
 /// readDat on the whole text of a file; `name` gives the hint and names the file in messages.
@@ -559,6 +744,13 @@ FrictionProblem2D readFc2dDat(const std::filesystem::path& file) {
 }
 FrictionProblem2D readFc2dDat(std::istream& in, const std::string& name) {
   return readWith(parseFc2d, "lcp::readFc2dDat", in, name);
+}
+
+SparseFrictionProblem2D readFc2dDatSparse(const std::filesystem::path& file) {
+  return readFileWith(parseFc2dSparse, "lcp::readFc2dDat", file);
+}
+SparseFrictionProblem2D readFc2dDatSparse(std::istream& in, const std::string& name) {
+  return readWith(parseFc2dSparse, "lcp::readFc2dDat", in, name);
 }
 
 DatProblem readDat(const std::filesystem::path& file) {

@@ -10,11 +10,16 @@
 ///   nbblocks  nrowblocks  ncolblocks  rowblock_end[nrowblocks]  colblock_end[ncolblocks]
 ///   filled1  filled2  rowptr[filled1]  colblock[filled2]
 ///   then per block, in row-pointer order: its number, then its entries column by column,
-/// where *_end are cumulative sizes). Storage 2 (CSparse text dump) is not supported.
+/// where *_end are cumulative sizes) or 2 (compressed sparse: CSparse's text dump, cs_print,
+/// by columns or as triplets; see readCompressedSparse in the source). Matrices are read
+/// densely, within 2²⁶ entries, except W of FC2D through readFc2dDatSparse and readDat.
 ///
 /// Layouts (n, m, nc: integers; M: a NumericsMatrix block):
 ///   LCP   n  M  q[n]
-///   FC    d  nc  M  q[d·nc]  mu[nc]                   (only d = 2 is read here)
+///   FC    d  nc  M  q[d·nc]  mu[nc]  [0|1]             (only d = 2 is read here; the last
+///                                                       integer, written by later Siconos
+///                                                       versions and unread by its reader, is
+///                                                       skipped)
 ///   MLCP  hasM  hasABCD  n  m
 ///         [hasM:    blocksRows…(ending at n+m)  blocksIsComp[#blocks]  M  q[cols of M]]
 ///         [hasABCD: A[n×n] B[m×m] C[n×m] D[m×n] row by row,  a[n]  b[m]]
@@ -56,7 +61,13 @@ MixedProblem readMlcpDat(std::istream& in, const std::string& name);
 FrictionProblem2D readFc2dDat(const std::filesystem::path& file);
 FrictionProblem2D readFc2dDat(std::istream& in, const std::string& name);
 
-using DatProblem = std::variant<Problem, MixedProblem, FrictionProblem2D>;
+/// The same with W kept sparse whatever its storage (memory ∝ nnz(W)).
+SparseFrictionProblem2D readFc2dDatSparse(const std::filesystem::path& file);
+SparseFrictionProblem2D readFc2dDatSparse(std::istream& in, const std::string& name);
+
+/// An FC2D problem comes as FrictionProblem2D when W is stored dense (storages 0, 1) and as
+/// SparseFrictionProblem2D when it is stored compressed (storage 2).
+using DatProblem = std::variant<Problem, MixedProblem, FrictionProblem2D, SparseFrictionProblem2D>;
 
 /// Reads a .dat file of unknown kind. The file name (then its folder's name) is a hint:
 /// "mlcp" → MLCP, "fc2d" → FC2D, "lcp" → LCP; the hinted kind is tried first and wins if it

@@ -46,7 +46,7 @@ std::vector<std::string> lcpSolverNames() {
 }
 std::vector<std::string> mlcpSolverNames() { return withOurs({"lemke"}, siconosMlcpSolverNames()); }
 std::vector<std::string> frictionSolverNames() {
-  return withOurs({"lemke", "nsgs"}, siconosFc2dSolverNames());
+  return withOurs({"auto", "lemke", "nsgs"}, siconosFc2dSolverNames());
 }
 
 Result solveLcp(std::string_view solver, const Problem& p) {
@@ -67,21 +67,67 @@ MixedResult solveMlcp(std::string_view solver, const MixedProblem& p) {
   });
 }
 
+namespace {
+
+/// Our NSGS, with residual and relative_residual as every solver reports them (residual.hpp)
+/// and Siconos' error measure in the message on failure.
+template <typename Friction>
+FrictionResult nsgsOn(const Friction& p, const SparseFrictionProblem2D& sparse) {
+  FrictionResult r = solveFrictionNsgs(sparse);
+  if (r.status == Status::kInvalidInput) return r;
+  const Residual res = residual(p, r.r);
+  r.residual = res.absolute;
+  r.relative_residual = res.relative;
+  return r;
+}
+
+FrictionResult withSolver(FrictionResult r, std::string_view name) {
+  r.solver = std::string(name);
+  return r;
+}
+
+FrictionResult solveDense(std::string_view solver, const FrictionProblem2D& p) {
+  if (solver == "lemke") {
+    LemkeSolver lemke;
+    return solveFrictionWithLemke(p, lemke);
+  }
+  return SiconosFc2dSolver(siconosName(solver)).solve(p);
+}
+
+}  // namespace
+
 FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p) {
   return checked("FC2D", solver, frictionSolverNames(), [&] {
-    if (solver == "lemke") {
-      LemkeSolver lemke;
-      return solveFrictionWithLemke(p, lemke);
+    if (solver == "nsgs") return withSolver(nsgsOn(p, {p.W.sparseView(), p.q, p.mu}), solver);
+    if (solver == "auto") {
+      if (p.contacts() <= kAutoLemkeContacts) return withSolver(solveDense("lemke", p), "lemke");
+      FrictionResult r = withSolver(nsgsOn(p, {p.W.sparseView(), p.q, p.mu}), "nsgs");
+      if (r.ok() || r.status == Status::kInvalidInput || p.contacts() > kDenseFrictionContacts) return r;
+      return withSolver(solveDense("lemke", p), "lemke");
     }
-    if (solver == "nsgs") {  // on W's nonzeros; residual then as every backend's
-      FrictionResult r = solveFrictionNsgs({p.W.sparseView(), p.q, p.mu});
-      if (r.status == Status::kInvalidInput) return r;
-      const Residual res = residual(p, r.r);
-      r.residual = res.absolute;
-      r.relative_residual = res.relative;
+    return withSolver(solveDense(solver, p), solver);
+  });
+}
+
+FrictionResult solveFriction(std::string_view solver, const SparseFrictionProblem2D& p) {
+  return checked("FC2D", solver, frictionSolverNames(), [&]() -> FrictionResult {
+    if (solver == "nsgs" || (solver == "auto" && p.contacts() > kAutoLemkeContacts)) {
+      FrictionResult r = withSolver(nsgsOn(p, p), "nsgs");
+      if (solver == "nsgs" || r.ok() || r.status == Status::kInvalidInput || p.contacts() > kDenseFrictionContacts)
+        return r;
+    }
+    const std::string_view dense = solver == "auto" ? "lemke" : solver;
+    if (p.contacts() > kDenseFrictionContacts) {
+      FrictionResult r;
+      r.status = Status::kInvalidInput;
+      r.solver = std::string(dense);
+      r.message = std::string(dense) + " works on a dense W, and this one has " + std::to_string(p.contacts()) +
+                  " contacts (more than " + std::to_string(kDenseFrictionContacts) + "): use nsgs or auto";
+      r.r = Eigen::VectorXd::Zero(p.q.size());
+      r.u = p.q;
       return r;
     }
-    return SiconosFc2dSolver(siconosName(solver)).solve(p);
+    return withSolver(solveDense(dense, {Eigen::MatrixXd(p.W), p.q, p.mu}), dense);
   });
 }
 

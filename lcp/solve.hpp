@@ -3,7 +3,10 @@
 ///
 /// Ours: `lemke` (every problem kind: MLCP and 2D friction go through their exact LCP
 /// reductions), `enum` (LCP only, n ≤ 20: exhaustive, the independent reference), `nsgs`
-/// (2D friction: nonsmooth Gauss–Seidel on W's nonzeros, nsgs.hpp).
+/// (2D friction: nonsmooth Gauss–Seidel on W's nonzeros, nsgs.hpp), and for 2D friction
+/// `auto`: Lemke for at most kAutoLemkeContacts contacts (exact, and the fastest there), else
+/// NSGS to Siconos' error 1e-12 with Lemke as the fallback if NSGS stops short and W fits
+/// the dense limit. FrictionResult::solver says which answered.
 /// Siconos Numerics 4.4: `siconos-<name>`, with the names of siconos_backend.hpp for each
 /// problem kind (e.g. `siconos-lemke`, `siconos-enum`, `siconos-pgs`, `siconos-newton-fb`).
 
@@ -26,5 +29,11 @@ std::vector<std::string> frictionSolverNames();
 Result solveLcp(std::string_view solver, const Problem& p);
 MixedResult solveMlcp(std::string_view solver, const MixedProblem& p);
 FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p);
+/// The same on a sparse W. The dense solvers (ours and Siconos') get W densely, within
+/// kDenseFrictionContacts contacts; beyond, they return kInvalidInput saying so.
+FrictionResult solveFriction(std::string_view solver, const SparseFrictionProblem2D& p);
+
+inline constexpr Eigen::Index kAutoLemkeContacts = 16;
+inline constexpr Eigen::Index kDenseFrictionContacts = 1024;
 
 }  // namespace stickslip::lcp

@@ -53,7 +53,7 @@ struct RunSettings {
   /// Moreau–Jean's position projection (MoreauJeanOptions): "contacts" (project_contacts),
   /// "positions" (project_positions too) or "none".
   std::string projection = "contacts";
-  std::string solver = "lemke";     ///< contact problems of the nonsmooth routes
+  std::string solver = "auto";      ///< contact problems of the nonsmooth routes
   /// The penalty route: the catalogue law replacing set-valued Coulomb, or "none". The other
   /// routes: a built-in's choice of friction where it has one (zheng-*).
   std::optional<std::string> friction;

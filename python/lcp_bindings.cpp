@@ -1,10 +1,12 @@
 // stickslip.lcp (python/bindings.hpp): the complementarity solvers of lcp/solve.hpp on NumPy
 // data, and Siconos' .dat files. Arrays are copied in and out (Eigen's dense types).
 #include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "lcp/siconos_format.hpp"
 #include "lcp/solve.hpp"
@@ -39,7 +41,8 @@ void bindLcp(py::module_& m) {
                               "A planar friction solve: reactions r and velocities u = W r + q per contact (normal, "
                               "tangent), status, natural-map residual, pivots.")
       .def_readonly("r", &FrictionResult::r)
-      .def_readonly("u", &FrictionResult::u);
+      .def_readonly("u", &FrictionResult::u)
+      .def_readonly("solver", &FrictionResult::solver);
   resultClass<MixedResult>(m, "MixedResult", "A mixed LCP solve: u free, v ⊥ w, status, residual, pivots.")
       .def_readonly("u", &MixedResult::u)
       .def_readonly("v", &MixedResult::v)
@@ -61,7 +64,7 @@ void bindLcp(py::module_& m) {
         py::gil_scoped_release release;
         return solveFriction(solver, p);
       },
-      py::arg("W"), py::arg("q"), py::arg("mu"), py::arg("solver") = "lemke",
+      py::arg("W"), py::arg("q"), py::arg("mu"), py::arg("solver") = "auto",
       "Planar Coulomb contact u = W r + q (Siconos' fc2d, per contact normal then tangent). Solvers: "
       "lcp.solvers('fc2d').");
   m.def(
@@ -96,6 +99,24 @@ void bindLcp(py::module_& m) {
           out["W"] = f->W;
           out["q"] = f->q;
           out["mu"] = f->mu;
+        } else if (const auto* f = std::get_if<SparseFrictionProblem2D>(&problem)) {
+          // Stored compressed (storage 2): W as coordinates, so that NumPy alone reads it.
+          std::vector<Eigen::Index> rows, cols;
+          std::vector<double> values;
+          for (Eigen::Index k = 0; k < f->W.outerSize(); ++k)
+            for (SparseFrictionProblem2D::Matrix::InnerIterator it(f->W, k); it; ++it) {
+              rows.push_back(it.row());
+              cols.push_back(it.col());
+              values.push_back(it.value());
+            }
+          py::dict w;
+          w["shape"] = py::make_tuple(f->W.rows(), f->W.cols());
+          w["row"] = py::array(py::cast(rows));
+          w["col"] = py::array(py::cast(cols));
+          w["value"] = py::array(py::cast(values));
+          out["W"] = w;
+          out["q"] = f->q;
+          out["mu"] = f->mu;
         } else {
           const auto& x = std::get<MixedProblem>(problem);
           out["A"] = x.A, out["B"] = x.B, out["C"] = x.C, out["D"] = x.D, out["a"] = x.a, out["b"] = x.b;
@@ -103,7 +124,8 @@ void bindLcp(py::module_& m) {
         return out;
       },
       py::arg("path"),
-      "Reads a Siconos .dat problem: {'kind': 'lcp', 'M', 'q'}, {'kind': 'fc2d', 'W', 'q', 'mu'} or "
+      "Reads a Siconos .dat problem: {'kind': 'lcp', 'M', 'q'}, {'kind': 'fc2d', 'W', 'q', 'mu'} (W stored "
+      "compressed comes as {'shape', 'row', 'col', 'value'}) or "
       "{'kind': 'mlcp', 'A', 'B', 'C', 'D', 'a', 'b'}. Raises ValueError naming the file.");
 }
 

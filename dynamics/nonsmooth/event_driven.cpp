@@ -79,9 +79,9 @@ class Engine {
     if (opt.solver.rfind("siconos-", 0) == 0)
       siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
     else if (opt.solver != "lemke" && opt.solver != "trial-and-error")
-      throw std::invalid_argument("EventDrivenOptions: expected solver lemke, trial-and-error or "
+      throw std::invalid_argument("EventDrivenOptions: expected solver auto, lemke, trial-and-error or "
                                   "siconos-<fc2d solver>, got '" + opt.solver + "'");
-    kin_.resize(nc_, nv_);
+    kin_.resize(contacts, nv_);
     modes_.assign(contacts.size(), ContactMode::kOpen);
     side_.assign(contacts.size(), 1.0);
     normal_force_ = Eigen::VectorXd::Zero(nc_);
@@ -1173,8 +1173,14 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
 
 RunResult simulateEventDriven(const Mechanism& mechanism, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
                               const EventDrivenOptions& options) {
-  Engine engine(mechanism, options);
-  return engine.run(q0, v0);
+  // "auto": event-driven's complementarity problems are Lemke's (per event, on the contacts
+  // whose mode is open to question).
+  EventDrivenOptions resolved = options;
+  if (resolved.solver == "auto") resolved.solver = "lemke";
+  Engine engine(mechanism, resolved);
+  RunResult run = engine.run(q0, v0);
+  run.contact_solver = resolved.solver;
+  return run;
 }
 
 RunResult simulateEventDriven(const RigidScenario& s, const EventDrivenOptions& options) {

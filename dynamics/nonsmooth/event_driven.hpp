@@ -77,7 +77,7 @@ struct EventDrivenOptions {
   double plastic_velocity = 1e-4;      ///< impacts slower than this are plastic [m/s]
   double baumgarte_alpha = 10.0;       ///< joints and closed contacts [1/s], ≥ 0
   double baumgarte_beta = 10.0;        ///< [1/s], ≥ 0
-  std::string solver = "lemke";        ///< lemke | trial-and-error | siconos-<fc2d solver>
+  std::string solver = "lemke";        ///< auto (= lemke) | lemke | trial-and-error | siconos-<fc2d solver>
   bool cross_check = true;             ///< single contact: LCP vs trial-and-error
   double output_dt = 1e-3;             ///< history sampling [s], > 0 (events add rows)
   /// Guard against event accumulation over the run; besides, more than 50 events each within

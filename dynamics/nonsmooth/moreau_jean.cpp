@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "lcp/siconos_backend.hpp"
+#include "lcp/solve.hpp"
 
 namespace stickslip::dynamics {
 namespace {
@@ -64,13 +65,15 @@ void MoreauJeanOptions::validate() const {
   require(gap_tolerance >= 0.0 && std::isfinite(gap_tolerance), "gap_tolerance >= 0",
           gap_tolerance);
   require(max_steps >= 1, "max_steps >= 1", max_steps);
-  if (solver == "lemke") return;
+  require(nsgs_tolerance > 0.0 && std::isfinite(nsgs_tolerance), "nsgs_tolerance > 0", nsgs_tolerance);
+  require(nsgs_max_sweeps >= 1, "nsgs_max_sweeps >= 1", nsgs_max_sweeps);
+  if (solver == "auto" || solver == "lemke" || solver == "nsgs") return;
   if (isSiconos(solver)) {
     const auto names = lcp::siconosFc2dSolverNames();
     const std::string name = solver.substr(std::char_traits<char>::length(kSiconosPrefix));
     if (std::find(names.begin(), names.end(), name) != names.end()) return;
   }
-  std::string valid = "lemke";
+  std::string valid = "auto, lemke, nsgs";
   for (const std::string& n : lcp::siconosFc2dSolverNames()) valid += ", siconos-" + n;
   require(false, ("solver one of " + valid).c_str(), "'" + solver + "'");
 }
@@ -98,14 +101,24 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
                                   ": expected a unilateral or bilateral rigid contact for "
                                   "Moreau–Jean, got another normal law");
   }
-  if (!joint_friction.empty() && isSiconos(options_.solver))
+  if (!joint_friction.empty() && options_.solver != "lemke" && options_.solver != "auto")
     throw std::invalid_argument(joint_friction.front().name +
                                 ": friction in revolute joints needs the Moreau–Jean solver "
                                 "'lemke', got '" + options_.solver + "'");
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
   const Eigen::Index nj = static_cast<Eigen::Index>(joint_friction.size());
   const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
-  kin_.resize(nc, nv);
+  const auto bilateral = std::find_if(contacts.begin(), contacts.end(), [](const RigidContact& c) {
+    return c.normal == RigidContact::Normal::kBilateral;
+  });
+  if (options_.solver == "nsgs" && bilateral != contacts.end())
+    throw std::invalid_argument(bilateral->name + ": a bilateral contact needs the Moreau–Jean solver 'lemke' (its "
+                                "impulse has either sign), got 'nsgs'");
+  use_nsgs_ = options_.solver == "nsgs" || (options_.solver == "auto" && nj == 0 && bilateral == contacts.end() &&
+                                            nc > lcp::kAutoLemkeContacts);
+  contact_solver_ = use_nsgs_ ? "nsgs" : options_.solver == "auto" ? "lemke" : options_.solver;
+  sparse_assembly_ = use_nsgs_ && m == 0 && model.inverseMassDiagonal() != nullptr;
+  kin_.resize(contacts, nv);
   q_theta_.resize(model.positionSize());
   q_old_.resize(model.positionSize());
   v_old_.resize(nv);
@@ -119,10 +132,35 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   closed_.assign(static_cast<std::size_t>(nc), 0);
   slipped_.assign(static_cast<std::size_t>(nc), 0);
   side_.assign(static_cast<std::size_t>(nc), 1.0);
-  jat_.setZero(nv, 2 * nc + nj);
-  gjt_.setZero(nv, 2 * nc + nj);
-  w_.setZero(2 * nc + nj, 2 * nc + nj);
+  if (!sparse_assembly_) {  // the dense W of every solver but sparse NSGS
+    jat_.setZero(nv, 2 * nc + nj);
+    gjt_.setZero(nv, 2 * nc + nj);
+    w_.setZero(2 * nc + nj, 2 * nc + nj);
+  }
   qf_.setZero(2 * nc + nj);
+  wnn_.setZero(nc);
+  last_impulse_.setZero(2 * nc);
+  if (use_nsgs_) {
+    nsgs_r_.setZero(2 * nc);
+    nsgs_u_.setZero(2 * nc);
+    position_.assign(static_cast<std::size_t>(nc), -1);
+    w_outer_.assign(static_cast<std::size_t>(2 * nc + 1), 0);
+    // Contacts sharing a (moving) body couple in W; the pattern is fixed by the bodies.
+    coupled_.assign(static_cast<std::size_t>(nc), {});
+    std::size_t capacity = 0;
+    for (Eigen::Index k = 0; k < nc; ++k) {
+      const RigidContact& a = contacts[std::size_t(k)];
+      for (Eigen::Index l = 0; l < nc; ++l) {
+        const RigidContact& b = contacts[std::size_t(l)];
+        const auto shares = [&](BodyIndex x) { return x != kGround && (x == b.body_i || x == b.body_j); };
+        if (k == l || shares(a.body_i) || shares(a.body_j)) coupled_[std::size_t(k)].push_back(int(l));
+      }
+      capacity += 4 * coupled_[std::size_t(k)].size();
+    }
+    if (!sparse_assembly_) capacity = std::size_t(4 * nc * nc);
+    w_inner_.resize(capacity);
+    w_values_.resize(capacity);
+  }
   r_.setZero(2 * nc + nj);
   joint_cols_.setZero(nv, nj);
   for (Eigen::Index e = 0; e < nj; ++e)
@@ -144,21 +182,13 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
                                               std::char_traits<char>::length(kSiconosPrefix))),
                                           {},
                                           {}});
-  } else {
-    for (Eigen::Index na = 0; na <= nc; ++na) {
-      lcp::Problem p;
-      p.M.setZero(4 * na + 2 * nj, 4 * na + 2 * nj);
-      p.q.setZero(4 * na + 2 * nj);
-      problems_.push_back(std::move(p));
-      lemke_.emplace_back();
-      lcp::Result r;
-      r.z.setZero(4 * na + 2 * nj);
-      r.w.setZero(4 * na + 2 * nj);
-      r.message.reserve(256);
-      results_.push_back(std::move(r));
-    }
+  } else if (!use_nsgs_) {  // one slot per active-set size, filled when first met
+    problems_.resize(static_cast<std::size_t>(nc + 1));
+    lemke_.resize(static_cast<std::size_t>(nc + 1));
+    results_.resize(static_cast<std::size_t>(nc + 1));
   }
-  const Eigen::Index rows = m + (options_.project_contacts ? nc : 0);
+  // Room for the joints and a few penetrating contacts; projectPositions grows it if more.
+  const Eigen::Index rows = m + (options_.project_contacts ? std::min<Eigen::Index>(nc, 8) : 0);
   if ((options_.project_positions || options_.joint_velocity_projection || options_.project_contacts) && rows > 0) {
     proj_d_.resize(rows, nv);
     proj_minv_dt_.resize(nv, rows);
@@ -221,6 +251,20 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   const Eigen::Index ncol = 2 * na + nj;  // contact columns, then the joints'
   if (ncol == 0) {
     v = v_free_;
+  } else if (sparse_assembly_) {
+    assembleSparse(na, t + h);
+    if (!solveNsgs(na, h)) return false;
+    // v = v_free + M⁻¹ J_Aᵀ P over J's nonzeros.
+    v = v_free_;
+    const Eigen::VectorXd& minv = *mechanism_.inverseMassDiagonal();
+    for (Eigen::Index a = 0; a < na; ++a) {
+      const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+      for (Eigen::Index row = 0; row < 2; ++row)
+        for (ContactJacobian::InnerIterator it(kin_.jacobian, 2 * i + row); it; ++it)
+          v(it.col()) += minv(it.col()) * it.value() * r_(2 * a + row);
+      impulse_(2 * i) = r_(2 * a);
+      impulse_(2 * i + 1) = r_(2 * a + 1);
+    }
   } else {
     const double t_next = t + h;
     auto jat = jat_.leftCols(ncol);
@@ -314,7 +358,7 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
     const Eigen::Index i = active_[static_cast<std::size_t>(a)];
     closed_[static_cast<std::size_t>(i)] =
         contacts_[static_cast<std::size_t>(i)].normal == RigidContact::Normal::kBilateral ||
-        r_(2 * a) * w_(2 * a, 2 * a) > kImpulseFloor * options_.stick_velocity;
+        r_(2 * a) * wnn_(a) > kImpulseFloor * options_.stick_velocity;
   }
   for (Eigen::Index i = 0; i < nc; ++i) {
     const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
@@ -330,6 +374,7 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   }
   if (options_.project_positions || (options_.project_contacts && na > 0)) projectPositions(t + h, q, na);
   last_h_ = h;
+  last_impulse_ = impulse_;
   return true;
 }
 
@@ -342,7 +387,122 @@ std::string MoreauJeanStepper::activeNames(Eigen::Index na) const {
 }
 
 bool MoreauJeanStepper::solveContacts(Eigen::Index na, double h) {
-  return siconos_ ? solveSiconos(na) : solveLemke(na, h);
+  for (Eigen::Index a = 0; a < na; ++a) wnn_(a) = w_(2 * a, 2 * a);
+  if (siconos_) return solveSiconos(na);
+  if (!use_nsgs_) return solveLemke(na, h);
+  sparseFromDense(na);
+  return solveNsgs(na, h);
+}
+
+void MoreauJeanStepper::assembleSparse(Eigen::Index na, double t_next) {
+  const Eigen::VectorXd& minv = *mechanism_.inverseMassDiagonal();
+  const ContactJacobian& j = kin_.jacobian;
+  // (row x of J) M⁻¹ (row y of J)ᵀ: a merge of two sorted rows of at most six entries.
+  const auto product = [&](Eigen::Index x, Eigen::Index y) {
+    double sum = 0.0;
+    ContactJacobian::InnerIterator a(j, x), b(j, y);
+    while (a && b) {
+      if (a.col() < b.col()) ++a;
+      else if (b.col() < a.col()) ++b;
+      else {
+        sum += a.value() * minv(a.col()) * b.value();
+        ++a;
+        ++b;
+      }
+    }
+    return sum;
+  };
+  for (Eigen::Index a = 0; a < na; ++a) position_[std::size_t(active_[std::size_t(a)])] = int(a);
+  int nnz = 0;
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index k = active_[std::size_t(a)];
+    for (Eigen::Index row = 0; row < 2; ++row) {
+      for (const int l : coupled_[std::size_t(k)]) {
+        const int b = position_[std::size_t(l)];
+        if (b < 0) continue;
+        for (Eigen::Index col = 0; col < 2; ++col) {
+          w_inner_[std::size_t(nnz)] = int(2 * b + col);
+          w_values_[std::size_t(nnz)] = product(2 * k + row, 2 * l + col);
+          ++nnz;
+        }
+      }
+      w_outer_[std::size_t(2 * a + row + 1)] = nnz;
+    }
+    wnn_(a) = product(2 * k, 2 * k);
+    const RigidContact& c = contacts_[std::size_t(k)];
+    qf_(2 * a) = j.row(2 * k).dot(v_free_) + c.restitution * std::min(kin_.normal_velocity(k), 0.0);
+    qf_(2 * a + 1) = j.row(2 * k + 1).dot(v_free_) - (c.surface_speed ? c.surface_speed(t_next) : 0.0);
+  }
+  for (Eigen::Index a = 0; a < na; ++a) position_[std::size_t(active_[std::size_t(a)])] = -1;
+}
+
+void MoreauJeanStepper::sparseFromDense(Eigen::Index na) {
+  int nnz = 0;
+  for (Eigen::Index row = 0; row < 2 * na; ++row) {
+    for (Eigen::Index col = 0; col < 2 * na; ++col)
+      if (w_(row, col) != 0.0) {
+        w_inner_[std::size_t(nnz)] = int(col);
+        w_values_[std::size_t(nnz)] = w_(row, col);
+        ++nnz;
+      }
+    w_outer_[std::size_t(row + 1)] = nnz;
+  }
+}
+
+double MoreauJeanStepper::sparseSlipFloor(Eigen::Index i) const {
+  double terms = std::abs(qf_(2 * i + 1));
+  for (int k = w_outer_[std::size_t(2 * i + 1)]; k < w_outer_[std::size_t(2 * i + 2)]; ++k)
+    terms += std::abs(w_values_[std::size_t(k)] * r_(w_inner_[std::size_t(k)]));
+  return kSlipRoundOff * terms;
+}
+
+bool MoreauJeanStepper::solveNsgs(Eigen::Index na, double h) {
+  const Eigen::Index n = 2 * na;
+  const lcp::SparseRowView w(n, n, w_outer_[std::size_t(n)], w_outer_.data(), w_inner_.data(), w_values_.data());
+  // Warm start: each contact's impulse of the last step, rescaled to this step's length.
+  const double scale = last_h_ > 0.0 ? h / last_h_ : 0.0;
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index k = active_[std::size_t(a)];
+    nsgs_r_.segment<2>(2 * a) = scale * last_impulse_.segment<2>(2 * k);
+  }
+  const lcp::NsgsOptions options{options_.nsgs_tolerance, options_.nsgs_max_sweeps};
+  std::fill(reversal_tried_.begin(), reversal_tried_.end(), 0);
+  for (;;) {
+    const lcp::NsgsSolver::Outcome o =
+        nsgs_.solve(w, qf_.head(n), mu_used_.head(na), options, nsgs_r_.head(n), nsgs_u_.head(n));
+    ++lcp_solves_;
+    pivots_ += o.sweeps;
+    if (o.status != lcp::Status::kSuccess) {
+      std::ostringstream os;
+      os << "nsgs on " << na << " active contact(s): " << lcp::toString(o.status) << " after " << o.sweeps
+         << " sweeps, Siconos' error " << o.error << " (tolerance " << options.tolerance << ")";
+      if (o.failed_contact >= 0)
+        os << "; the local problem of '" << contacts_[std::size_t(active_[std::size_t(o.failed_contact)])].name
+           << "' has no solution";
+      return fail(RunStatus::kContactSolverFailure, os.str(), o.status, o.residual);
+    }
+    r_.head(n) = nsgs_r_.head(n);
+    // μs ↔ μk as the Lemke path decides it (solveLemke), from u_t = W r + q.
+    bool again = false;
+    for (Eigen::Index a = 0; a < na; ++a) {
+      const Eigen::Index k = active_[std::size_t(a)];
+      const RigidContact& c = contacts_[std::size_t(k)];
+      const double ut = nsgs_u_(2 * a + 1);
+      if (mu_used_(a) == c.mu_kinetic && c.mu_static > c.mu_kinetic && r_(2 * a) > 0.0 && slipped_[std::size_t(k)] &&
+          !reversal_tried_[std::size_t(k)] && ut * sliding_(k) < 0.0 && std::abs(ut) > sparseSlipFloor(a)) {
+        reversal_tried_[std::size_t(k)] = 1;
+        mu_used_(a) = c.mu_static;
+        again = true;
+        continue;
+      }
+      if (mu_used_(a) == c.mu_kinetic || r_(2 * a) <= 0.0) continue;
+      if (std::abs(ut) > sparseSlipFloor(a)) {
+        mu_used_(a) = c.mu_kinetic;
+        again = true;
+      }
+    }
+    if (!again) return true;
+  }
 }
 
 void MoreauJeanStepper::jointReactions(Eigen::Index na, double h) {
@@ -373,6 +533,13 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
   const Eigen::Index ncol = 2 * na + nj, nz = 4 * na;  // nz: first joint variable
   lcp::Problem& p = problems_[static_cast<std::size_t>(na)];
   lcp::Result& res = results_[static_cast<std::size_t>(na)];
+  if (p.M.rows() != 4 * na + 2 * nj) {  // this active-set size is met for the first time
+    p.M.setZero(4 * na + 2 * nj, 4 * na + 2 * nj);
+    p.q.setZero(4 * na + 2 * nj);
+    res.z.setZero(4 * na + 2 * nj);
+    res.w.setZero(4 * na + 2 * nj);
+    res.message.reserve(256);
+  }
   lcp::LemkeSolver& lemke = lemke_[static_cast<std::size_t>(na)];
   const auto w = w_.topLeftCorner(ncol, ncol);
   p.M.setZero();
@@ -645,6 +812,13 @@ void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q
           mechanism_.jacobian(t, q, proj_d_.topRows(m));
           rows = m;
         }
+        if (rows >= proj_d_.rows()) {  // more penetrating contacts than ever: grow (allocates)
+          const Eigen::Index capacity = 2 * rows + 1;
+          proj_d_.conservativeResize(capacity, Eigen::NoChange);
+          proj_phi_.conservativeResize(capacity);
+          proj_minv_dt_.resize(proj_d_.cols(), capacity);
+          proj_mu_.resize(capacity);
+        }
         proj_phi_(rows) = g;
         proj_d_.row(rows) = kin_.jacobian.row(2 * i);
         worst = std::max(worst, -g);
@@ -857,6 +1031,7 @@ RunResult simulateMoreauJean(const Mechanism& mechanism, const Eigen::VectorXd& 
   run.history.conservativeResize(written, Eigen::NoChange);
   run.friction_work = friction_work;
   run.lcp_solves = stepper.lcpSolves();
+  run.contact_solver = stepper.contactSolver();
   run.pivots = stepper.pivots();
   run.t_end = t;
   run.final_q = q;

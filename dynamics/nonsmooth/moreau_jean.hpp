@@ -44,11 +44,21 @@
 /// a step (Blajer's Example 1 with friction everywhere, at h = 1e-4 s).
 ///
 /// Solvers: "lemke" writes the exact 4-per-contact LCP of friction_to_lcp.hpp into a
-/// workspace sized once (one problem and one LemkeSolver per active-set size, created at
-/// construction), so a step allocates nothing once every active-set size has been met (the
-/// test nonsmooth_moreau_jean_test measures it). "siconos-<name>" uses
-/// lcp::SiconosFc2dSolver (lemke, enum, nsgs, cpg), which copies into its own buffers and
-/// returns new vectors: it allocates per step.
+/// workspace sized once per active-set size (one problem and one LemkeSolver each, made when
+/// that size is first met), so a step allocates nothing once every active-set size has been
+/// met (the test nonsmooth_moreau_jean_test measures it). Its W = [J_A; C_E] G [J_A; C_E]ᵀ is
+/// dense, (2 na + nj)² entries for ~(2 na)² nv operations.
+/// "nsgs" (lcp/nsgs.hpp, unilateral contacts without joint friction) works on the sparse W:
+/// with no ideal joints (G = M⁻¹, diagonal) W_A = J_A M⁻¹ J_Aᵀ is assembled directly in
+/// compressed rows, its nonzero blocks those of contacts that share a body (the pattern of
+/// such pairs is found once), so a step costs O(nnz(J) + nnz(W) · sweeps) and allocates
+/// nothing; with ideal joints G couples what they connect, and W is formed densely as for
+/// Lemke and handed to NSGS by its nonzeros. NSGS starts from the contacts' impulses of the
+/// last step (scaled by the step ratio) and stops at Siconos' error nsgs_tolerance.
+/// "auto" (the default) takes nsgs for more than lcp::kAutoLemkeContacts unilateral contacts
+/// without joint friction, else lemke; contactSolver() says which.
+/// "siconos-<name>" uses lcp::SiconosFc2dSolver (lemke, enum, nsgs, cpg), which copies into
+/// its own buffers and returns new vectors: it allocates per step.
 ///
 /// Events. After each step every contact is classified: open (no normal impulse, or not
 /// active), stick (P_n > 0, |v_t| ≤ stick_velocity), slip+ / slip− (P_n > 0, v_t ≷ 0). A
@@ -115,6 +125,7 @@
 #include "dynamics/planar_mechanism.hpp"
 #include "dynamics/run_result.hpp"
 #include "lcp/lemke.hpp"
+#include "lcp/nsgs.hpp"
 #include "lcp/problem.hpp"
 #include "lcp/result.hpp"
 
@@ -124,8 +135,12 @@ struct MoreauJeanOptions {
   double t_end = 1.0;  ///< [s], > 0
   double h = 1e-4;     ///< time step [s], > 0 (the last step is shortened to land on t_end)
   double theta = 0.5;  ///< θ ∈ [½, 1]
-  /// "lemke" or "siconos-<fc2d name>" (lcp::siconosFc2dSolverNames()).
-  std::string solver = "lemke";
+  /// "auto", "lemke", "nsgs" or "siconos-<fc2d name>" (lcp::siconosFc2dSolverNames()).
+  std::string solver = "auto";
+  /// NSGS: stop at Siconos' fc2d error ≤ nsgs_tolerance (> 0), or fail the step after
+  /// nsgs_max_sweeps (≥ 1) sweeps.
+  double nsgs_tolerance = 1e-12;
+  int nsgs_max_sweeps = 10000;
   double output_dt = 1e-3;  ///< history sampling [s], ≥ 0 (0: every step)
   /// Called with the simulated time after every step (a progress bar); empty: not called,
   /// at the cost of one test per step. It must not throw.
@@ -174,8 +189,8 @@ struct MoreauJeanOptions {
 class MoreauJeanStepper {
  public:
   /// Throws std::invalid_argument for invalid options, a contact that is not rigid (unilateral
-  /// or bilateral), joint friction with a solver other than "lemke", or an unknown solver
-  /// name. Keeps a reference to the mechanism.
+  /// or bilateral), joint friction with a solver other than "lemke" (or "auto"), a bilateral
+  /// contact with "nsgs", or an unknown solver name. Keeps a reference to the mechanism.
   MoreauJeanStepper(const Mechanism& mechanism, const MoreauJeanOptions& options);
   ~MoreauJeanStepper();
   MoreauJeanStepper(const MoreauJeanStepper&) = delete;
@@ -201,6 +216,8 @@ class MoreauJeanStepper {
   /// Fixed-point iterations on the joint-friction bounds, over all steps.
   long jointIterations() const { return joint_iterations_; }
   long lcpSolves() const { return lcp_solves_; }
+  /// The contact solver in use: "lemke", "nsgs" or "siconos-<name>" ("auto" resolved).
+  const std::string& contactSolver() const { return contact_solver_; }
   long pivots() const { return pivots_; }
   /// Why the last step failed: its status, the message, and for an unsolved contact problem
   /// the solver's status and residual.
@@ -221,6 +238,13 @@ class MoreauJeanStepper {
   /// |Λ_e| of every joint friction for the impulses r_ (2 active + joint columns).
   void jointReactions(Eigen::Index active, double h);
   bool solveSiconos(Eigen::Index active);
+  /// NSGS path: W_A (compressed rows) and qf_ for the active set from the sparse J and the
+  /// diagonal M⁻¹ (no ideal joints), or W_A from the dense w_.
+  void assembleSparse(Eigen::Index active, double t_next);
+  void sparseFromDense(Eigen::Index active);
+  bool solveNsgs(Eigen::Index active, double h);
+  /// slipFloor on the compressed W_A.
+  double sparseSlipFloor(Eigen::Index i) const;
 
   /// The projection of project_positions / project_contacts; `active` the step's active set.
   void projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
@@ -258,6 +282,17 @@ class MoreauJeanStepper {
   std::vector<lcp::LemkeSolver> lemke_;  ///< index na
   std::vector<lcp::Result> results_;     ///< index na
   std::unique_ptr<Siconos> siconos_;
+  std::string contact_solver_;
+  // NSGS: whether W is assembled sparse (no joints, diagonal M⁻¹); per contact the contacts
+  // sharing a body with it (itself included, ascending), its active index (−1: inactive);
+  // W_A in compressed rows (capacity for every contact active); the solver, its iterate and
+  // velocities; the last step's impulses per contact (the warm start).
+  bool use_nsgs_ = false, sparse_assembly_ = false;
+  std::vector<std::vector<int>> coupled_;
+  std::vector<int> position_, w_outer_, w_inner_;
+  std::vector<double> w_values_;
+  lcp::NsgsSolver nsgs_;
+  Eigen::VectorXd nsgs_r_, nsgs_u_, last_impulse_, wnn_;
   // Velocity and position projections onto the joints.
   Eigen::MatrixXd proj_d_, proj_minv_dt_, proj_s_;  ///< rows: the joints', then the contacts'
   Eigen::VectorXd proj_phi_, proj_rhs_, proj_mu_;

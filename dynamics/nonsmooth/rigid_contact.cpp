@@ -69,13 +69,23 @@ void RigidContact::validate(const PlanarModel& model) const {
   if (compliant_law) std::visit([&](const auto& l) { l.validate(name); }, *compliant_law);
 }
 
-void ContactKinematics::resize(Eigen::Index contacts, Eigen::Index velocities) {
+void ContactKinematics::resize(const std::vector<RigidContact>& list, Eigen::Index velocities) {
+  const auto contacts = static_cast<Eigen::Index>(list.size());
   gap.resize(contacts);
   normal_velocity.resize(contacts);
   sliding_velocity.resize(contacts);
   normal_drift.resize(contacts);
   tangential_drift.resize(contacts);
-  jacobian.setZero(2 * contacts, velocities);
+  std::vector<Eigen::Triplet<double>> pattern;
+  pattern.reserve(static_cast<std::size_t>(12 * contacts));
+  for (Eigen::Index k = 0; k < contacts; ++k)
+    for (const BodyIndex b : {list[std::size_t(k)].body_i, list[std::size_t(k)].body_j})
+      if (b != kGround)
+        for (Eigen::Index d = 0; d < 3; ++d)
+          for (Eigen::Index r = 2 * k; r < 2 * k + 2; ++r) pattern.emplace_back(r, PlanarModel::coordinate(b, d), 0.0);
+  jacobian.resize(2 * contacts, velocities);
+  jacobian.setFromTriplets(pattern.begin(), pattern.end());
+  jacobian.makeCompressed();
   normal.resize(static_cast<std::size_t>(contacts));
   point.resize(static_cast<std::size_t>(contacts));
   bodies.assign(static_cast<std::size_t>(velocities / 3 + 1), PlanarBodyState{});
@@ -88,7 +98,13 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
                       bool drift) {
   const auto nc = static_cast<Eigen::Index>(contacts.size());
   if (out.gap.size() != nc || out.jacobian.cols() != model.velocitySize())
-    out.resize(nc, model.velocitySize());
+    out.resize(contacts, model.velocitySize());
+  // Writes into the fixed pattern (a binary search among a row's ≤ 6 entries; no insertion).
+  auto put = [&](Eigen::Index row, BodyIndex b, const Eigen::Ref<const Eigen::RowVector3d>& values) {
+    if (b == kGround) return;
+    const Eigen::Index c = PlanarModel::coordinate(b, 0);
+    for (Eigen::Index d = 0; d < 3; ++d) out.jacobian.coeffRef(row, c + d) = values(d);
+  };
   std::fill(out.body_ready.begin() + 1, out.body_ready.end(), 0);  // the ground stays at rest
   out.body_ready[0] = 1;
   auto body = [&](BodyIndex b) -> const PlanarBodyState& {
@@ -104,11 +120,10 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
     if (c.shape == RigidContact::Shape::kJournalBearing) {
       const JournalBearingKinematics jb = journalBearingKinematics(
           c.journal_bearing, pose(q, c.body_i), pose(v, c.body_i), pose(q, c.body_j), pose(v, c.body_j));
-      out.jacobian.middleRows<2>(2 * k).setZero();
-      if (c.body_i != kGround)
-        out.jacobian.block<2, 3>(2 * k, PlanarModel::coordinate(c.body_i, 0)) = jb.jacobian.leftCols<3>();
-      if (c.body_j != kGround)
-        out.jacobian.block<2, 3>(2 * k, PlanarModel::coordinate(c.body_j, 0)) += jb.jacobian.rightCols<3>();
+      for (Eigen::Index r = 0; r < 2; ++r) {
+        put(2 * k + r, c.body_i, jb.jacobian.block<1, 3>(r, 0));
+        put(2 * k + r, c.body_j, jb.jacobian.block<1, 3>(r, 3));
+      }
       out.gap(k) = jb.gap();
       out.normal_velocity(k) = jb.gapRate();
       out.sliding_velocity(k) = jb.tangential_velocity;
@@ -121,27 +136,19 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
     // c.geometry was validated with the contact (RigidContact::validate).
     const PointLineKinematics pl =
         pointLineKinematics(c.geometry, body(c.body_i), body(c.body_j), drift);
-    auto row_n = out.jacobian.row(2 * k);
-    auto row_t = out.jacobian.row(2 * k + 1);
-    row_n.setZero();
-    row_t.setZero();
-    if (c.body_i != kGround) {
-      const Eigen::Index i = PlanarModel::coordinate(c.body_i, 0);
-      row_n.segment<3>(i) = pl.jacobian.block<1, 3>(0, 0);
-      row_t.segment<3>(i) = -pl.jacobian.block<1, 3>(1, 0);
-      row_t(i + 2) += c.radius;
-    }
-    if (c.body_j != kGround) {
-      const Eigen::Index j = PlanarModel::coordinate(c.body_j, 0);
-      row_n.segment<3>(j) += pl.jacobian.block<1, 3>(0, 3);
-      row_t.segment<3>(j) -= pl.jacobian.block<1, 3>(1, 3);
-      row_t(j + 2) -= c.radius;
-    }
+    // The tangent of the contact is minus the point–line one; the disk's rim moves with the
+    // bodies' rotation at ±ρ.
+    const Eigen::RowVector3d ti = -pl.jacobian.block<1, 3>(1, 0) + Eigen::RowVector3d(0.0, 0.0, c.radius);
+    const Eigen::RowVector3d tj = -pl.jacobian.block<1, 3>(1, 3) - Eigen::RowVector3d(0.0, 0.0, c.radius);
+    put(2 * k, c.body_i, pl.jacobian.block<1, 3>(0, 0));
+    put(2 * k, c.body_j, pl.jacobian.block<1, 3>(0, 3));
+    put(2 * k + 1, c.body_i, ti);
+    put(2 * k + 1, c.body_j, tj);
     const double vs = c.surface_speed ? c.surface_speed(t) : 0.0;
     const double as = c.surface_acceleration ? c.surface_acceleration(t) : 0.0;
     out.gap(k) = pl.gap - c.radius;
     out.normal_velocity(k) = pl.gap_rate;
-    out.sliding_velocity(k) = row_t.dot(v) - vs;
+    out.sliding_velocity(k) = out.jacobian.row(2 * k + 1).dot(v) - vs;
     out.normal_drift(k) = pl.jdot_qdot(0);
     out.tangential_drift(k) = -pl.jdot_qdot(1) - as;  // NaN without drift  // t = −(point-line tangent)
     out.normal[static_cast<std::size_t>(k)] = pl.normal;

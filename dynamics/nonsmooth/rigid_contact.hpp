@@ -34,6 +34,7 @@
 ///    force like N, with no stick or slip modes (μs = μk = 0 then).
 
 #include <Eigen/Dense>
+#include <Eigen/SparseCore>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -117,17 +118,23 @@ std::vector<std::string> historyColumns(const MultibodySystem& model, const std:
                                         const std::vector<RevoluteFriction>& joint_friction);
 
 /// Kinematics of every contact at (t, q, v); sized once by resize(), then refilled.
+/// The contacts' Jacobian, stored by rows (ContactKinematics::jacobian).
+using ContactJacobian = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
 struct ContactKinematics {
   Eigen::VectorXd gap, normal_velocity, sliding_velocity;  ///< g, ġ, v_t (size nc)
   Eigen::VectorXd normal_drift, tangential_drift;          ///< b_n, b_t (size nc)
-  /// Rows 2k (J_n of contact k) and 2k + 1 (J_t), size 2 nc × nv.
-  Eigen::MatrixXd jacobian;
+  /// Rows 2k (J_n of contact k) and 2k + 1 (J_t), 2 nc × nv, stored by rows: a contact's
+  /// rows hold its two bodies' coordinates only, a pattern fixed by resize(), so memory and
+  /// every product grow with the contacts, not with contacts × coordinates.
+  ContactJacobian jacobian;
   std::vector<Eigen::Vector2d> normal, point;  ///< world normal n and contact point per contact
   /// Per body (index + 1, 0: the ground): its state, and whether this evaluation computed it.
   std::vector<PlanarBodyState> bodies;
   std::vector<char> body_ready;
 
-  void resize(Eigen::Index contacts, Eigen::Index velocities);
+  /// Sizes everything for `contacts` and builds the Jacobian's pattern from their bodies.
+  void resize(const std::vector<RigidContact>& contacts, Eigen::Index velocities);
 };
 
 /// Fills `out` (resized if needed) for every contact, which must have passed

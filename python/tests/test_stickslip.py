@@ -167,6 +167,13 @@ def test_lcp_solve_on_siconos_problems_gives_the_cli_z(path):
     if problem["kind"] == "lcp":
         r = stickslip.lcp.solve(problem["M"], problem["q"])
         got = {"z": r.z, "w": r.w}
+    elif problem["kind"] == "fc2d" and isinstance(problem["W"], dict):  # stored compressed
+        w = problem["W"]
+        assert w["shape"] == (len(problem["q"]), len(problem["q"])) and len(w["row"]) == len(w["value"]) > 0
+        dense = np.zeros(w["shape"])
+        np.add.at(dense, (w["row"], w["col"]), w["value"])
+        assert np.allclose(dense, dense.T, rtol=0, atol=1e-3 * abs(dense).max())  # a Delassus matrix
+        return
     elif problem["kind"] == "fc2d":
         r = stickslip.lcp.solve_friction(problem["W"], problem["q"], problem["mu"])
         got = {"z": r.r, "w": r.u}
