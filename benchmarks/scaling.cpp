@@ -4,15 +4,19 @@
 //   bench_scaling [--max-n N] [--budget S] [--json]
 //
 // Moreau–Jean (h = 1e-4 s): µs per step, the LCP size (4 × active contacts, Lemke's
-// formulation), pivots per solve (iterations per solve for the iterative Siconos solvers
-// nsgs and cpg), for Lemke and the Siconos fc2d solvers. Each (solver, N) steps until S
+// formulation), pivots per solve (sweeps or iterations for the iterative solvers), for ours
+// (nsgs on the sparse W, auto — the default, which takes nsgs beyond 4 contacts — and Lemke)
+// and the Siconos fc2d solvers given the dense W. Each (solver, N) steps until S
 // seconds of CPU are used (default 1; at least 20 steps, at most 12 s of simulated time).
 // Event-driven: µs per event (everything between two events: integration, the event's
 // complementarity problems, the restart) over a fixed simulated window of 12 s (at most 20000
 // events); once a size takes more than 10 s of CPU, the larger sizes of that solver are
 // skipped. 12 s, not less: block 0 starts at its spring's rest length, so with N = 1 the first
-// break-away is at the belt's t₁ = 7.36 s and with N = 2 block 0 breaks away at ≈ 10.9 s. The whole default run (--max-n 256) stays within five minutes on two cores.
+// break-away is at the belt's t₁ = 7.36 s and with N = 2 block 0 breaks away at ≈ 10.9 s.
+// The dense solvers stop at the N given in main() (their cost per step grows as N²–N³).
 // Growth exponents are least-squares slopes of log µs against log N over N ≥ 16.
+// The same Moreau–Jean rows ("coupled") on a hanging chain of N links with clearance joints
+// (mechanisms/clearance_chain.hpp), whose contacts are all coupled through the links.
 //
 // The chain (spacing 4 m) starts with the springs pre-loaded (offset_amplitude 1.5 m, as in
 // tests/mechanisms/belt_chain_test.cpp) so that blocks slide and stick from t = 0 and the timed
@@ -32,6 +36,7 @@
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/belt_chain.hpp"
+#include "mechanisms/clearance_chain.hpp"
 
 using namespace stickslip;
 using Clock = std::chrono::steady_clock;
@@ -78,10 +83,10 @@ mechanisms::BeltChain chainOf(int n) {
   return c;
 }
 
-Row runMoreauJean(int n, const std::string& solver, double budget) {
-  Row row = rowOf("moreau-jean", solver, n);
-  const mechanisms::BeltChain chain = chainOf(n);
-  const dynamics::RigidScenario s = mechanisms::beltChainRigid(chain);
+/// Moreau–Jean on scenario s (N = n) with `solver` for `budget` CPU seconds (file comment).
+Row runMoreauJean(const std::string& formulation, const dynamics::RigidScenario& s, int n,
+                  const std::string& solver, double budget) {
+  Row row = rowOf(formulation, solver, n);
   dynamics::MoreauJeanOptions o;
   o.h = kStep;
   o.solver = solver;
@@ -89,23 +94,23 @@ Row runMoreauJean(int n, const std::string& solver, double budget) {
   try {
     const dynamics::PlanarMechanism stepper_mechanism(s.model, s.contacts);
     dynamics::MoreauJeanStepper stepper(stepper_mechanism, o);
+    const Eigen::Index nc = Eigen::Index(s.contacts.size());
     Eigen::VectorXd q = s.q0, v = s.v0;
-    double t = 0.0, active_sum = 0.0, slip_sum = 0.0;
+    double t = 0.0, closed_sum = 0.0, slip_sum = 0.0;
     long steps = 0;
     const long max_steps = std::lround(kMaxMjTime / kStep);
     row.ok = true;
     const auto t0 = Clock::now();
     double elapsed = 0.0;
     while (steps < max_steps && (steps < 20 || elapsed < budget)) {
-      // Active as the stepper decides it: the block's gap y predicted half a step ahead.
-      for (int i = 0; i < n; ++i) {
-        active_sum += q(3 * i + 1) + 0.5 * kStep * v(3 * i + 1) <= o.gap_tolerance;
-        slip_sum += std::abs(v(3 * i) - chain.belt.belt_speed) > 1e-6;
-      }
       if (!stepper.step(t, kStep, q, v)) {
         row.ok = false;
         row.message = "step at t = " + std::to_string(t) + " s failed: " + stepper.message();
         break;
+      }
+      for (Eigen::Index i = 0; i < nc; ++i) {
+        closed_sum += stepper.closed(i);
+        slip_sum += stepper.closed(i) && std::abs(stepper.slidingVelocity()(i)) > 1e-6;
       }
       t += kStep;
       ++steps;
@@ -115,8 +120,8 @@ Row runMoreauJean(int n, const std::string& solver, double budget) {
     row.sim_time = t;
     row.units = steps;
     row.us_per_unit = steps > 0 ? 1e6 * elapsed / double(steps) : NAN;
-    row.lcp_size = steps > 0 ? 4.0 * active_sum / double(steps) : 0.0;
-    row.slipping = steps > 0 ? slip_sum / (double(steps) * n) : 0.0;
+    row.lcp_size = steps > 0 ? 4.0 * closed_sum / double(steps) : 0.0;
+    row.slipping = steps > 0 ? slip_sum / (double(steps) * double(nc)) : 0.0;
     row.lcp_solves = stepper.lcpSolves();
     row.pivots_per_solve =
         stepper.lcpSolves() > 0 ? double(stepper.pivots()) / double(stepper.lcpSolves()) : 0.0;
@@ -125,6 +130,12 @@ Row runMoreauJean(int n, const std::string& solver, double budget) {
     row.message = e.what();
   }
   return row;
+}
+
+mechanisms::ClearanceChain clearanceChainOf(int n) {
+  mechanisms::ClearanceChain c;
+  c.links = n;
+  return c;
 }
 
 Row runEventDriven(int n, const std::string& solver) {
@@ -174,7 +185,7 @@ double growthExponent(const std::vector<Row>& rows) {
 
 void usage(std::ostream& os) {
   os << "usage: bench_scaling [--max-n N] [--budget SECONDS] [--json]\n"
-        "  --max-n N     largest chain (N = 1, 2, 4, … ≤ N; default 256)\n"
+        "  --max-n N     largest chain (N = 1, 2, 4, … ≤ N; default 1024)\n"
         "  --budget S    Moreau–Jean CPU seconds per solver and N (default 1)\n"
         "  --json        one JSON object instead of the tables\n";
 }
@@ -182,7 +193,7 @@ void usage(std::ostream& os) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int max_n = 256;
+  int max_n = 1024;
   double budget = 1.0;
   bool json = false;
   for (int i = 1; i < argc; ++i) {
@@ -225,12 +236,19 @@ int main(int argc, char** argv) {
     std::string name;
     int max_n;
   };
-  const std::vector<Solver> mj_solvers = {{"lemke", 1 << 30},
-                                          {"siconos-lemke", 1 << 30},
+  // Lemke's dense LCP (4 N)² and the dense W the Siconos solvers are given grow as N²–N³:
+  // each is run as far as it takes seconds, not minutes, per step.
+  const std::vector<Solver> mj_solvers = {{"nsgs", 1 << 30},
+                                          {"auto", 1 << 30},
+                                          {"lemke", 256},
+                                          {"siconos-lemke", 256},
                                           {"siconos-nsgs", 1 << 30},
-                                          {"siconos-cpg", 1 << 30},
+                                          {"siconos-cpg", 512},
                                           {"siconos-enum", 2}};
-  const std::vector<Solver> ed_solvers = {{"lemke", 1 << 30}, {"siconos-lemke", 1 << 30}};
+  const std::vector<Solver> ed_solvers = {{"lemke", 64}, {"siconos-lemke", 64}};  // N = 64 takes 9 s
+  // The hanging clearance chain: every contact coupled to its neighbours (block-tridiagonal W).
+  const std::vector<Solver> coupled_solvers = {
+      {"nsgs", 1 << 30}, {"auto", 1 << 30}, {"lemke", 128}, {"siconos-lemke", 64}, {"siconos-nsgs", 1 << 30}};
 
   std::vector<int> sizes;
   for (int n = 1; n <= max_n; n *= 2) sizes.push_back(n);
@@ -251,8 +269,12 @@ int main(int argc, char** argv) {
   std::map<std::string, Row> ed_last;  // event-driven: the last size run, per solver
   const auto start = Clock::now();
   for (int n : sizes) {
+    const dynamics::RigidScenario belt = mechanisms::beltChainRigid(chainOf(n));
     for (const Solver& s : mj_solvers)
-      if (n <= s.max_n) add(runMoreauJean(n, s.name, budget));
+      if (n <= s.max_n) add(runMoreauJean("moreau-jean", belt, n, s.name, budget));
+    const dynamics::RigidScenario links = mechanisms::clearanceChainRigid(clearanceChainOf(n));
+    for (const Solver& s : coupled_solvers)
+      if (n <= s.max_n) add(runMoreauJean("coupled", links, n, s.name, budget));
     for (const Solver& s : ed_solvers) {
       if (n > s.max_n) continue;
       // The last size this solver ran: once it took more than kEdSkipAfter (a run that failed
@@ -297,6 +319,24 @@ int main(int argc, char** argv) {
   std::map<int, double> lemke_us;
   for (const Row& r : table[std::make_pair(std::string("moreau-jean"), std::string("lemke"))])
     if (r.ok) lemke_us[r.n] = r.us_per_unit;
+  // Per formulation of Moreau–Jean: auto (ours, as a user gets it) and the fastest Siconos
+  // solver per N.
+  struct Against {
+    std::map<int, double> auto_us;
+    std::map<int, std::pair<std::string, double>> siconos_best;
+  };
+  std::map<std::string, Against> against;
+  for (const auto& [key, rows] : table) {
+    if (key.first == "event-driven") continue;
+    Against& a = against[key.first];
+    for (const Row& r : rows) {
+      if (!r.ok) continue;
+      if (key.second == "auto") a.auto_us[r.n] = r.us_per_unit;
+      if (key.second.rfind("siconos-", 0) == 0 &&
+          (!a.siconos_best.count(r.n) || r.us_per_unit < a.siconos_best[r.n].second))
+        a.siconos_best[r.n] = {key.second, r.us_per_unit};
+    }
+  }
   int lemke_overtaken = 0;  // first N where another solver is faster
   bool lemke_regains = false;  // Lemke the fastest again at some larger N
   for (const auto& [n, name] : fastest) {
@@ -315,21 +355,26 @@ int main(int argc, char** argv) {
                         {"message", r.message},
                         {"sim_time", r.sim_time},
                         {"cpu_seconds", r.cpu_seconds},
-                        {r.formulation == "moreau-jean" ? "steps" : "events", r.units},
-                        {r.formulation == "moreau-jean" ? "us_per_step" : "us_per_event",
+                        {r.formulation != "event-driven" ? "steps" : "events", r.units},
+                        {r.formulation != "event-driven" ? "us_per_step" : "us_per_event",
                          r.us_per_unit},
                         {"lcp_size", r.lcp_size},
                         {"lcp_solves", r.lcp_solves},
                         {"pivots_or_iterations_per_solve", r.pivots_per_solve},
-                        {r.formulation == "moreau-jean" ? "slipping_fraction" : "slip_events",
+                        {r.formulation != "event-driven" ? "slipping_fraction" : "slip_events",
                          r.slipping}});
       const double e = growthExponent(table[key]);
       exponents.push_back({{"formulation", key.first},
                            {"solver", key.second},
                            {"exponent", std::isfinite(e) ? nlohmann::json(e) : nlohmann::json()}});
     }
-    nlohmann::json fast = nlohmann::json::object();
+    nlohmann::json fast = nlohmann::json::object(), ratios = nlohmann::json::array();
     for (const auto& [n, name] : fastest) fast[std::to_string(n)] = name;
+    for (auto& [formulation, a] : against)
+      for (const auto& [n, s] : a.siconos_best)
+        if (a.auto_us.count(n))
+          ratios.push_back({{"formulation", formulation}, {"n", n}, {"auto_us", a.auto_us[n]},
+                            {"best_siconos", s.first}, {"best_siconos_us", s.second}, {"ratio", a.auto_us[n] / s.second}});
     std::cout << nlohmann::json{{"h", kStep},
                                 {"spacing", kSpacing},
                                 {"offset_amplitude", kOffset},
@@ -341,6 +386,7 @@ int main(int argc, char** argv) {
                                 {"rows", rows},
                                 {"exponents", exponents},
                                 {"fastest_moreau_jean", fast},
+                                {"auto_against_best_siconos", ratios},
                                 {"lemke_overtaken_at_n",
                                  lemke_overtaken > 0 ? nlohmann::json(lemke_overtaken) : nlohmann::json()}}
                      .dump()
@@ -368,6 +414,21 @@ int main(int argc, char** argv) {
       else
         std::snprintf(line, sizeof line, "| %s | %d | failed: %.200s | | | | |\n", r.solver.c_str(),
                       r.n, r.message.c_str());
+      std::cout << line;
+    }
+  }
+  std::cout << "\nMoreau–Jean on the hanging clearance chain (mechanisms/clearance_chain.hpp: coupled contacts)\n\n"
+            << "| solver | N | steps | µs/step | LCP size (4 × closed) | sweeps or pivots / solve | slipping % |\n"
+            << "|---|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& key : order) {
+    if (key.first != "coupled") continue;
+    for (const Row& r : table[key]) {
+      if (r.ok)
+        std::snprintf(line, sizeof line, "| %s | %d | %ld | %.1f | %.0f | %.1f | %.0f |\n", r.solver.c_str(), r.n,
+                      r.units, r.us_per_unit, r.lcp_size, r.pivots_per_solve, 100.0 * r.slipping);
+      else
+        std::snprintf(line, sizeof line, "| %s | %d | failed: %.200s | | | | |\n", r.solver.c_str(), r.n,
+                      r.message.c_str());
       std::cout << line;
     }
   }
@@ -409,7 +470,7 @@ int main(int argc, char** argv) {
                     key.second.c_str(), e, ns.c_str());
       char fit[200];
       std::snprintf(fit, sizeof fit, "fit: %s %s: µs per %s ∝ N^%.2f (N = %s)\n", key.first.c_str(),
-                    key.second.c_str(), key.first == "moreau-jean" ? "step" : "event", e, ns.c_str());
+                    key.second.c_str(), key.first != "event-driven" ? "step" : "event", e, ns.c_str());
       fits.push_back(fit);
     } else {
       std::snprintf(line, sizeof line, "| %s | %s | — | fewer than 3 sizes ok |\n", key.first.c_str(),
@@ -427,6 +488,15 @@ int main(int argc, char** argv) {
     else
       std::snprintf(line, sizeof line, "N = %d: %s %.1f µs, lemke failed\n", n, name.c_str(), best[n]);
     std::cout << line;
+  }
+  for (auto& [formulation, a] : against) {
+    std::cout << "\n" << formulation << ": auto (ours, as a user gets it) against the best Siconos solver, per N:\n";
+    for (const auto& [n, s] : a.siconos_best)
+      if (a.auto_us.count(n)) {
+        std::snprintf(line, sizeof line, "%s N = %d: auto %.1f µs, best Siconos %s %.1f µs, ratio %.3f\n",
+                      formulation.c_str(), n, a.auto_us[n], s.first.c_str(), s.second, a.auto_us[n] / s.second);
+        std::cout << line;
+      }
   }
   if (lemke_overtaken > 0)
     std::cout << "Lemke stops being the fastest Moreau–Jean solver at N = " << lemke_overtaken

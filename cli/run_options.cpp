@@ -26,7 +26,7 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
       "KEY=VALUE: change a parameter of the mechanism (parameters.NAME, see stickslip show) or a run "
       "setting (run.OPTION, as the options here with '_' for '-'); repeatable")(
       "solver", po::value<std::string>()->default_value("auto"),
-      "contact problems of the nonsmooth methods: auto (default: Moreau-Jean takes nsgs for more than 16 "
+      "contact problems of the nonsmooth methods: auto (default: Moreau-Jean takes nsgs for more than 4 "
       "unilateral contacts without joint friction, else lemke; event-driven lemke), lemke, nsgs (Moreau-Jean), "
       "trial-and-error (event-driven, one contact), siconos-<fc2d solver>")(
       "theta", po::value<double>()->default_value(0.5), "Moreau-Jean theta in [0.5, 1]")(

@@ -33,7 +33,7 @@ FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p
 /// kDenseFrictionContacts contacts; beyond, they return kInvalidInput saying so.
 FrictionResult solveFriction(std::string_view solver, const SparseFrictionProblem2D& p);
 
-inline constexpr Eigen::Index kAutoLemkeContacts = 16;
+inline constexpr Eigen::Index kAutoLemkeContacts = 4;
 inline constexpr Eigen::Index kDenseFrictionContacts = 1024;
 
 }  // namespace stickslip::lcp

@@ -99,24 +99,24 @@ void bindLcp(py::module_& m) {
           out["W"] = f->W;
           out["q"] = f->q;
           out["mu"] = f->mu;
-        } else if (const auto* f = std::get_if<SparseFrictionProblem2D>(&problem)) {
+        } else if (const auto* s = std::get_if<SparseFrictionProblem2D>(&problem)) {
           // Stored compressed (storage 2): W as coordinates, so that NumPy alone reads it.
           std::vector<Eigen::Index> rows, cols;
           std::vector<double> values;
-          for (Eigen::Index k = 0; k < f->W.outerSize(); ++k)
-            for (SparseFrictionProblem2D::Matrix::InnerIterator it(f->W, k); it; ++it) {
+          for (Eigen::Index k = 0; k < s->W.outerSize(); ++k)
+            for (SparseFrictionProblem2D::Matrix::InnerIterator it(s->W, k); it; ++it) {
               rows.push_back(it.row());
               cols.push_back(it.col());
               values.push_back(it.value());
             }
           py::dict w;
-          w["shape"] = py::make_tuple(f->W.rows(), f->W.cols());
+          w["shape"] = py::make_tuple(s->W.rows(), s->W.cols());
           w["row"] = py::array(py::cast(rows));
           w["col"] = py::array(py::cast(cols));
           w["value"] = py::array(py::cast(values));
           out["W"] = w;
-          out["q"] = f->q;
-          out["mu"] = f->mu;
+          out["q"] = s->q;
+          out["mu"] = s->mu;
         } else {
           const auto& x = std::get<MixedProblem>(problem);
           out["A"] = x.A, out["B"] = x.B, out["C"] = x.C, out["D"] = x.D, out["a"] = x.a, out["b"] = x.b;

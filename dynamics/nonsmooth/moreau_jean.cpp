@@ -430,6 +430,7 @@ void MoreauJeanStepper::assembleSparse(Eigen::Index na, double t_next) {
     }
     wnn_(a) = product(2 * k, 2 * k);
     const RigidContact& c = contacts_[std::size_t(k)];
+    mu_used_(a) = slipped_[std::size_t(k)] ? c.mu_kinetic : c.mu_static;
     qf_(2 * a) = j.row(2 * k).dot(v_free_) + c.restitution * std::min(kin_.normal_velocity(k), 0.0);
     qf_(2 * a + 1) = j.row(2 * k + 1).dot(v_free_) - (c.surface_speed ? c.surface_speed(t_next) : 0.0);
   }

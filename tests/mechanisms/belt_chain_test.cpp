@@ -143,3 +143,27 @@ TEST_CASE("belt chain: validate() rejects bad input, naming the field", "[belt-c
   mechanisms::BeltChain good;
   CHECK_NOTHROW(good.validate());
 }
+
+TEST_CASE("belt chain N = 32, pre-loaded: Moreau–Jean by NSGS on the sparse W (auto) repeats Lemke's run",
+          "[belt-chain][moreau-jean][nsgs]") {
+  const dynamics::RigidScenario s = mechanisms::beltChainRigid(preloadedChain(32));
+  dynamics::MoreauJeanOptions o;
+  o.t_end = 2.0;
+  o.h = 1e-4;
+  const dynamics::RunResult by_auto = dynamics::simulateMoreauJean(s, o);
+  o.solver = "lemke";
+  const dynamics::RunResult by_lemke = dynamics::simulateMoreauJean(s, o);
+  REQUIRE(by_auto.ok());
+  REQUIRE(by_lemke.ok());
+  CHECK(by_auto.contact_solver == "nsgs");
+  REQUIRE(by_lemke.events.size() >= 32);
+  REQUIRE(by_auto.events.size() == by_lemke.events.size());
+  for (std::size_t k = 0; k < by_lemke.events.size(); ++k) {
+    CAPTURE(describe(by_lemke.events[k]), describe(by_auto.events[k]));
+    CHECK(by_auto.events[k].contact == by_lemke.events[k].contact);
+    CHECK(by_auto.events[k].kind == by_lemke.events[k].kind);
+    CHECK(by_auto.events[k].t == Approx(by_lemke.events[k].t).margin(1e-9));
+  }
+  CHECK((by_auto.final_q - by_lemke.final_q).cwiseAbs().maxCoeff() <= 1e-9);
+  CHECK((by_auto.final_v - by_lemke.final_v).cwiseAbs().maxCoeff() <= 1e-8);
+}
