@@ -247,8 +247,11 @@ int main(int argc, char** argv) {
                                           {"siconos-enum", 2}};
   const std::vector<Solver> ed_solvers = {{"lemke", 64}, {"siconos-lemke", 64}};  // N = 64 takes 9 s
   // The hanging clearance chain: every contact coupled to its neighbours (block-tridiagonal W).
+  // Gauss–Seidel (ours and Siconos') stops converging within 10⁴ sweeps from N = 32 on (the
+  // tension has to travel the chain), Siconos' Lemke fails from N = 2, and auto is Lemke
+  // here (a coupled group), whose dense LCP grows as N² per pivot: each is run while it works.
   const std::vector<Solver> coupled_solvers = {
-      {"nsgs", 1 << 30}, {"auto", 1 << 30}, {"lemke", 128}, {"siconos-lemke", 64}, {"siconos-nsgs", 1 << 30}};
+      {"nsgs", 16}, {"auto", 256}, {"lemke", 256}, {"siconos-lemke", 1}, {"siconos-nsgs", 16}};
 
   std::vector<int> sizes;
   for (int n = 1; n <= max_n; n *= 2) sizes.push_back(n);

@@ -1,7 +1,8 @@
 #pragma once
-/// \file The tables printed by `stickslip bench eom` and `stickslip bench friction`.
+/// \file The tables printed by `stickslip bench eom`, `bench fc2d` and `bench friction`.
 
 #include <iosfwd>
+#include <string>
 
 #include "cli/command.hpp"
 
@@ -10,6 +11,10 @@ namespace stickslip::cli {
 /// The EOM methods of thesis §2.3 on the planar slider-crank: constraint violation, energy
 /// drift, CPU time (thesis Figs. 2.7–2.10).
 int benchEom(double h, double t_end, bool json, std::ostream& out, std::ostream& err);
+/// Siconos' planar friction problems in `data` (every .dat): our NSGS and Lemke and Siconos'
+/// fc2d solvers, Siconos' error measure, seconds, the matrix's and the process's memory.
+int benchFc2d(const std::string& data, double tolerance, int max_sweeps, int siconos_max_iterations, bool json,
+              std::ostream& out, std::ostream& err);
 /// Every friction law on the belt: CPU time relative to `linear` (review Table 4), stick
 /// fraction, first slip.
 int benchFriction(double t_end, bool json, std::ostream& out, std::ostream& err);

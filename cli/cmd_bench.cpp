@@ -1,4 +1,5 @@
 // stickslip bench lcp [--sizes 2,4,...] [--families spd,friction] [--instances K] [--json]
+// (bench eom, friction: bench_dynamics.cpp; bench fc2d: bench_fc2d.cpp)
 //
 // Our Lemke against Siconos Numerics' Lemke on the same instances in the same process,
 // alternating blocks of solves of the two so that machine noise hits both alike; median µs
@@ -119,7 +120,7 @@ Row benchOne(const std::string& family, int n, int instances, double min_time_us
 void declare(po::options_description& o, po::positional_options_description& p) {
   o.add_options()("what", po::value<std::string>()->required(),
                   "what to benchmark: lcp (ours vs Siconos), eom (slider-crank methods), "
-                  "friction (belt, every law)")(
+                  "fc2d (Siconos' planar friction problems, ours vs Siconos' solvers), friction (belt, every law)")(
       "sizes", po::value<std::string>()->default_value("2,4,8,16,32,64,128,256"),
       "LCP sizes n (friction: n/4 contacts, n rounded to a multiple of 4)")(
       "families", po::value<std::string>()->default_value("spd,friction"),
@@ -128,6 +129,12 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "min-time-ms", po::value<double>()->default_value(40.0),
       "keep repeating an instance until both solvers spent this long on it")(
       "dt", po::value<double>()->default_value(1e-3), "eom: RK4 step [s]")(
+      "data", po::value<std::string>()->default_value("../shared/data/siconos/fc2d"),
+      "fc2d: the folder of Siconos .dat problems")(
+      "tolerance", po::value<double>(), "fc2d: Siconos' error to reach (default 1e-8)")(
+      "max-iterations", po::value<int>()->default_value(100000), "fc2d: our NSGS's sweeps at most")(
+      "siconos-max-iterations", po::value<int>()->default_value(2000),
+      "fc2d: Siconos' iterations at most (its dense NSGS sweep costs (2 nc)^2)")(
       "t-end", po::value<double>(), "eom, friction: end time [s] (default 10 and 20)")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("what", 1);
@@ -143,8 +150,13 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   };
   if (what == "eom") return benchEom(positive("dt", 1e-3), positive("t-end", 10.0), json, out, err);
   if (what == "friction") return benchFriction(positive("t-end", 20.0), json, out, err);
+  if (what == "fc2d") {
+    const int sweeps = vm["max-iterations"].as<int>(), theirs = vm["siconos-max-iterations"].as<int>();
+    if (sweeps < 1 || theirs < 1) throw std::invalid_argument("--max-iterations, --siconos-max-iterations: expected ≥ 1");
+    return benchFc2d(vm["data"].as<std::string>(), positive("tolerance", 1e-8), sweeps, theirs, json, out, err);
+  }
   if (what != "lcp")
-    throw std::invalid_argument("expected lcp, eom or friction after 'bench', got '" + what + "'");
+    throw std::invalid_argument("expected lcp, eom, fc2d or friction after 'bench', got '" + what + "'");
   const std::vector<int> sizes = parseSizes(vm["sizes"].as<std::string>());
   std::vector<std::string> families;
   {
@@ -212,7 +224,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 const Command& benchCommand() {
-  static const Command c{"bench", "benchmarks: lcp (ours vs Siconos), eom, friction", declare, run};
+  static const Command c{"bench", "benchmarks: lcp (ours vs Siconos), eom, fc2d, friction", declare, run};
   return c;
 }
 

@@ -56,7 +56,9 @@
 /// Lemke and handed to NSGS by its nonzeros. NSGS starts from the contacts' impulses of the
 /// last step (scaled by the step ratio) and stops at Siconos' error nsgs_tolerance.
 /// "auto" (the default) takes nsgs for more than lcp::kAutoLemkeContacts unilateral contacts
-/// without joint friction, else lemke; contactSolver() says which.
+/// without joint friction, none coupled through shared bodies to more than 3 others (Gauss–
+/// Seidel converges slowly along a coupled chain, where Lemke is the faster); else lemke.
+/// contactSolver() says which.
 /// "siconos-<name>" uses lcp::SiconosFc2dSolver (lemke, enum, nsgs, cpg), which copies into
 /// its own buffers and returns new vectors: it allocates per step.
 ///
