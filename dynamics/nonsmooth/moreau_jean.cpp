@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 #include "lcp/siconos_backend.hpp"
-#include "lcp/solve.hpp"
 
 namespace stickslip::dynamics {
 namespace {
@@ -143,9 +142,9 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   if (options_.solver == "nsgs" && bilateral != contacts.end())
     throw std::invalid_argument(bilateral->name + ": a bilateral contact needs the Moreau–Jean solver 'lemke' (its "
                                 "impulse has either sign), got 'nsgs'");
-  use_nsgs_ = options_.solver == "nsgs" || (options_.solver == "auto" && nj == 0 && bilateral == contacts.end() &&
-                                            nc > lcp::kAutoLemkeContacts &&
-                                            largestCoupledGroup(contacts) <= kAutoNsgsGroup);
+  use_nsgs_ = options_.solver == "nsgs" ||
+              (options_.solver == "auto" && nc > 0 && nj == 0 && m == 0 && model.inverseMassDiagonal() != nullptr &&
+               bilateral == contacts.end() && largestCoupledGroup(contacts) <= kAutoNsgsGroup);
   contact_solver_ = use_nsgs_ ? "nsgs" : options_.solver == "auto" ? "lemke" : options_.solver;
   sparse_assembly_ = use_nsgs_ && m == 0 && model.inverseMassDiagonal() != nullptr;
   kin_.resize(contacts, nv);

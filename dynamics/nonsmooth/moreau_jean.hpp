@@ -55,10 +55,11 @@
 /// nothing; with ideal joints G couples what they connect, and W is formed densely as for
 /// Lemke and handed to NSGS by its nonzeros. NSGS starts from the contacts' impulses of the
 /// last step (scaled by the step ratio) and stops at Siconos' error nsgs_tolerance.
-/// "auto" (the default) takes nsgs for more than lcp::kAutoLemkeContacts unilateral contacts
-/// without joint friction, none coupled through shared bodies to more than 3 others (Gauss–
-/// Seidel converges slowly along a coupled chain, where Lemke is the faster); else lemke.
-/// contactSolver() says which.
+/// "auto" (the default) takes nsgs where W is assembled sparse (no ideal joints), with
+/// unilateral contacts only, no joint friction, and no contact coupled through shared bodies
+/// to more than 3 others: there it is exact in one sweep for decoupled contacts and faster than
+/// Lemke at every size measured (bench_scaling); along a coupled chain Gauss–Seidel converges
+/// slowly and Lemke is the faster; else lemke. contactSolver() says which.
 /// "siconos-<name>" uses lcp::SiconosFc2dSolver (lemke, enum, nsgs, cpg), which copies into
 /// its own buffers and returns new vectors: it allocates per step.
 ///

@@ -29,7 +29,7 @@ TEST_CASE("clearance chain: every journal starts on its bearing, pulled down, mo
 TEST_CASE("clearance chain: Moreau–Jean by NSGS repeats Lemke's run, and auto chooses Lemke for it",
           "[clearance-chain][moreau-jean][nsgs]") {
   mechanisms::ClearanceChain chain;
-  chain.links = 4;
+  chain.links = 6;
   const dynamics::RigidScenario s = mechanisms::clearanceChainRigid(chain);
   dynamics::MoreauJeanOptions o;
   o.t_end = 0.5;
@@ -39,7 +39,7 @@ TEST_CASE("clearance chain: Moreau–Jean by NSGS repeats Lemke's run, and auto 
   const dynamics::RunResult by_nsgs = dynamics::simulateMoreauJean(s, o);
   REQUIRE(by_auto.ok());
   REQUIRE(by_nsgs.ok());
-  CHECK(by_auto.contact_solver == "lemke");  // four contacts coupled in a row
+  CHECK(by_auto.contact_solver == "lemke");  // six contacts coupled in a row
   REQUIRE(by_auto.events.size() >= 4);
   REQUIRE(by_nsgs.events.size() == by_auto.events.size());
   for (std::size_t k = 0; k < by_auto.events.size(); ++k) {
