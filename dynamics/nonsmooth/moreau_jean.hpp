@@ -56,10 +56,11 @@
 /// Lemke and handed to NSGS by its nonzeros. NSGS starts from the contacts' impulses of the
 /// last step (scaled by the step ratio) and stops at Siconos' error nsgs_tolerance.
 /// "auto" (the default) takes nsgs where W is assembled sparse (no ideal joints), with
-/// unilateral contacts only, no joint friction, and no contact coupled through shared bodies
-/// to more than 3 others: there it is exact in one sweep for decoupled contacts and faster than
-/// Lemke at every size measured (bench_scaling); along a coupled chain Gauss–Seidel converges
-/// slowly and Lemke is the faster; else lemke. contactSolver() says which.
+/// unilateral contacts only and no joint friction, when the contacts are decoupled (no two
+/// share a body: one sweep is exact, and faster than Lemke at every size bench_scaling
+/// measures), or coupled in groups of at most 4 among more than 16 contacts; else lemke
+/// (along a coupled chain Gauss–Seidel converges slowly and Lemke is the faster).
+/// contactSolver() says which.
 /// "siconos-<name>" uses lcp::SiconosFc2dSolver (lemke, enum, nsgs, cpg), which copies into
 /// its own buffers and returns new vectors: it allocates per step.
 ///
