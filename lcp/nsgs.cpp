@@ -123,12 +123,14 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
     for (SparseRowView::InnerIterator it(W, row); it; ++it)
       if (it.col() / 2 == row / 2) diagonal_[std::size_t(row / 2)](row % 2, it.col() % 2) = it.value();
   const double q_norm = q.norm();
-  auto finish = [&](Status s) {
-    u.noalias() = W * r;
-    u += q;
+  auto finish = [&](Status s) {  // u and the error are current unless a local problem failed
+    if (s == Status::kNumericalFailure) {
+      u.noalias() = W * r;
+      u += q;
+      out.error = fc2dError(r, u, mu, q_norm);
+    }
     out.status = s;
     out.residual = naturalMapNorm(r, u, mu);
-    out.error = fc2dError(r, u, mu, q_norm);
     return out;
   };
   Eigen::Vector2d local;
@@ -149,7 +151,8 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
     }
     u.noalias() = W * r;
     u += q;
-    if (fc2dError(r, u, mu, q_norm) <= options.tolerance) return finish(Status::kSuccess);
+    out.error = fc2dError(r, u, mu, q_norm);
+    if (out.error <= options.tolerance) return finish(Status::kSuccess);
   }
   return finish(Status::kPivotLimit);
 }

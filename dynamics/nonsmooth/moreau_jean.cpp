@@ -182,17 +182,25 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
     nsgs_u_.setZero(2 * nc);
     position_.assign(static_cast<std::size_t>(nc), -1);
     w_outer_.assign(static_cast<std::size_t>(2 * nc + 1), 0);
-    // Contacts sharing a (moving) body couple in W; the pattern is fixed by the bodies.
+    // Contacts sharing a (moving) body couple in W; the pattern is fixed by the bodies: per
+    // body its contacts, then per contact those of its two bodies (ascending, once each).
+    std::vector<std::vector<int>> on_body;
+    for (Eigen::Index k = 0; k < nc; ++k)
+      for (const BodyIndex b : {contacts[std::size_t(k)].body_i, contacts[std::size_t(k)].body_j}) {
+        if (b == kGround) continue;
+        if (on_body.size() <= std::size_t(b)) on_body.resize(std::size_t(b) + 1);
+        on_body[std::size_t(b)].push_back(int(k));
+      }
     coupled_.assign(static_cast<std::size_t>(nc), {});
     std::size_t capacity = 0;
     for (Eigen::Index k = 0; k < nc; ++k) {
-      const RigidContact& a = contacts[std::size_t(k)];
-      for (Eigen::Index l = 0; l < nc; ++l) {
-        const RigidContact& b = contacts[std::size_t(l)];
-        const auto shares = [&](BodyIndex x) { return x != kGround && (x == b.body_i || x == b.body_j); };
-        if (k == l || shares(a.body_i) || shares(a.body_j)) coupled_[std::size_t(k)].push_back(int(l));
-      }
-      capacity += 4 * coupled_[std::size_t(k)].size();
+      std::vector<int>& row = coupled_[std::size_t(k)];
+      row.push_back(int(k));
+      for (const BodyIndex b : {contacts[std::size_t(k)].body_i, contacts[std::size_t(k)].body_j})
+        if (b != kGround) row.insert(row.end(), on_body[std::size_t(b)].begin(), on_body[std::size_t(b)].end());
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+      capacity += 4 * row.size();
     }
     if (!sparse_assembly_) capacity = std::size_t(4 * nc * nc);
     w_inner_.resize(capacity);
@@ -520,27 +528,35 @@ bool MoreauJeanStepper::solveNsgs(Eigen::Index na, double h) {
       return fail(RunStatus::kContactSolverFailure, os.str(), o.status, o.residual);
     }
     r_.head(n) = nsgs_r_.head(n);
-    // μs ↔ μk as the Lemke path decides it (solveLemke), from u_t = W r + q.
     bool again = false;
     for (Eigen::Index a = 0; a < na; ++a) {
-      const Eigen::Index k = active_[std::size_t(a)];
-      const RigidContact& c = contacts_[std::size_t(k)];
       const double ut = nsgs_u_(2 * a + 1);
-      if (mu_used_(a) == c.mu_kinetic && c.mu_static > c.mu_kinetic && r_(2 * a) > 0.0 && slipped_[std::size_t(k)] &&
-          !reversal_tried_[std::size_t(k)] && ut * sliding_(k) < 0.0 && std::abs(ut) > sparseSlipFloor(a)) {
-        reversal_tried_[std::size_t(k)] = 1;
-        mu_used_(a) = c.mu_static;
-        again = true;
-        continue;
-      }
-      if (mu_used_(a) == c.mu_kinetic || r_(2 * a) <= 0.0) continue;
-      if (std::abs(ut) > sparseSlipFloor(a)) {
-        mu_used_(a) = c.mu_kinetic;
-        again = true;
-      }
+      const double mu = nextMu(
+          a, [&] { return ut; }, [&] { return sparseSlipFloor(a); },
+          [&] { return std::abs(ut) > sparseSlipFloor(a); });
+      again = again || mu != mu_used_(a);
+      mu_used_(a) = mu;
     }
     if (!again) return true;
   }
+}
+
+template <typename Velocity, typename Floor, typename Slips>
+double MoreauJeanStepper::nextMu(Eigen::Index a, Velocity ut, Floor floor, Slips slips) {
+  const auto k = static_cast<std::size_t>(active_[static_cast<std::size_t>(a)]);
+  const RigidContact& c = contacts_[k];
+  if (r_(2 * a) <= 0.0) return mu_used_(a);
+  if (mu_used_(a) == c.mu_kinetic) {
+    if (c.mu_static > c.mu_kinetic && slipped_[k] && !reversal_tried_[k]) {
+      const double u = ut();
+      if (u * sliding_(Eigen::Index(k)) < 0.0 && std::abs(u) > floor()) {
+        reversal_tried_[k] = 1;
+        return c.mu_static;
+      }
+    }
+    return mu_used_(a);
+  }
+  return slips() ? c.mu_kinetic : mu_used_(a);
 }
 
 void MoreauJeanStepper::jointReactions(Eigen::Index na, double h) {
@@ -743,24 +759,15 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
     retrying = false;
     bool again = false;
     for (Eigen::Index i = 0; i < na; ++i) {
-      const Eigen::Index k = active_[static_cast<std::size_t>(i)];
-      const RigidContact& c = contacts_[static_cast<std::size_t>(k)];
-      if (mu_used_(i) == c.mu_kinetic && c.mu_static > c.mu_kinetic && r_(2 * i) > 0.0 &&
-          slipped_[static_cast<std::size_t>(k)] && !reversal_tried_[static_cast<std::size_t>(k)]) {
-        const double ut = w.row(2 * i + 1).dot(r_.head(ncol)) + qf_(2 * i + 1);
-        if (ut * sliding_(k) < 0.0 && std::abs(ut) > slipFloor(i, ncol)) {
-          reversal_tried_[static_cast<std::size_t>(k)] = 1;
-          setContactMu(i, c.mu_static);
-          again = retrying = true;
-          continue;
-        }
-      }
-      if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
-      // Slipping: the LCP's sliding speed λ = |u_t| is basic and above round-off.
-      if (res.z(4 * i + 3) > slipFloor(i, ncol)) {
-        setContactMu(i, c.mu_kinetic);
-        again = true;
-      }
+      const double mu = nextMu(
+          i, [&] { return w.row(2 * i + 1).dot(r_.head(ncol)) + qf_(2 * i + 1); },
+          [&] { return slipFloor(i, ncol); },
+          // Slipping: the LCP's sliding speed λ = |u_t| is basic and above round-off.
+          [&] { return res.z(4 * i + 3) > slipFloor(i, ncol); });
+      if (mu == mu_used_(i)) continue;
+      retrying = retrying || mu > mu_used_(i);  // a reversal's μs: undone if the bounds fail
+      setContactMu(i, mu);
+      again = true;
     }
     for (Eigen::Index e = 0; e < nj; ++e) {
       const RevoluteFriction& j = joints_[static_cast<std::size_t>(e)];

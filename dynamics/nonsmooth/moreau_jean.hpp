@@ -249,6 +249,13 @@ class MoreauJeanStepper {
   bool solveNsgs(Eigen::Index active, double h);
   /// slipFloor on the compressed W_A.
   double sparseSlipFloor(Eigen::Index i) const;
+  /// The coefficient active contact a is solved with next (file comment, Static and kinetic
+  /// friction), after a solve with mu_used_(a): μs for a reversal inside the step (tried once
+  /// per step, marked in reversal_tried_), μk for a break-away, else mu_used_(a). `ut()` is its
+  /// sliding velocity, `floor()` the round-off below which it is none, `slips()` whether a
+  /// contact solved with μs slips; each is evaluated only if needed.
+  template <typename Velocity, typename Floor, typename Slips>
+  double nextMu(Eigen::Index a, Velocity ut, Floor floor, Slips slips);
 
   /// The projection of project_positions / project_contacts; `active` the step's active set.
   void projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);

@@ -16,10 +16,13 @@
 #include <vector>
 
 #include "lcp/siconos_format.hpp"
+#include "message_of.hpp"
 #include "siconos_data.hpp"
 
 namespace fs = std::filesystem;
 using namespace stickslip::lcp;
+
+using stickslip::test::messageOf;
 
 namespace {
 
@@ -58,16 +61,6 @@ class TempFile {
  private:
   fs::path dir_, path_;
 };
-
-template <typename F>
-std::string messageOf(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
 
 }  // namespace
 

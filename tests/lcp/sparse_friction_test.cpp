@@ -13,10 +13,13 @@
 #include "lcp/residual.hpp"
 #include "lcp/siconos_format.hpp"
 #include "lcp/solve.hpp"
+#include "message_of.hpp"
 #include "siconos_data.hpp"
 
 using namespace stickslip;
 namespace fs = std::filesystem;
+
+using stickslip::test::messageOf;
 
 namespace {
 
@@ -38,16 +41,6 @@ Eigen::Matrix4d expectedW() {
   Eigen::Matrix4d w;
   w << 2, 1, 0, 0, 1, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 5;
   return w;
-}
-
-template <typename F>
-std::string messageOf(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 lcp::SparseFrictionProblem2D readText(const std::string& text) {
