@@ -18,6 +18,7 @@
 #include "cli/command.hpp"
 #include "cli/compare_data.hpp"
 #include "cli/compare_plots.hpp"
+#include "cli/method_list.hpp"
 #include "cli/output.hpp"
 #include "cli/run_options.hpp"
 #include "cli/run_output.hpp"
@@ -29,55 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string>& methodNames() { return mechanisms::routeNames(); }
-
-struct MethodSpec {
-  std::string label;     ///< as given: "penalty:ambrosio"
-  std::string method;    ///< "penalty"
-  std::string friction;  ///< "ambrosio", or "" for the scenario's default
-  std::string file;      ///< CSV file name in the output directory
-};
-
-std::vector<MethodSpec> parseMethods(const std::string& list, const std::string& scenario) {
-  std::vector<MethodSpec> specs;
-  std::map<std::string, int> seen;
-  std::stringstream in(list);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (item.empty()) continue;
-    MethodSpec s;
-    s.label = item;
-    const auto colon = item.find(':');
-    s.method = item.substr(0, colon);
-    if (colon != std::string::npos) s.friction = item.substr(colon + 1);
-    if (std::find(methodNames().begin(), methodNames().end(), s.method) == methodNames().end())
-      throw std::invalid_argument("--methods: unknown method '" + s.method +
-                                  "' (expected event-driven, moreau-jean, penalty[:LAW] or "
-                                  "minimal-form; a friction law follows a colon)");
-    if (colon != std::string::npos && s.friction.empty())
-      throw std::invalid_argument("--methods: '" + item + "': expected a friction law after ':'");
-    std::string stem = scenario + "-" + item;
-    std::replace(stem.begin(), stem.end(), ':', '-');
-    const int n = ++seen[stem];
-    s.file = stem;
-    if (n > 1) s.file.append("-").append(std::to_string(n));
-    s.file.append(".csv");
-    if (n > 1) s.label.append(" (").append(std::to_string(n)).append(")");
-    specs.push_back(std::move(s));
-  }
-  if (specs.empty()) throw std::invalid_argument("--methods: expected at least one method");
-  return specs;
-}
-
-std::vector<std::string> splitList(const std::string& list) {
-  std::vector<std::string> out;
-  std::stringstream in(list);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 struct Outcome {
   MethodSpec spec;
   bool ok = false;
@@ -88,19 +40,6 @@ struct Outcome {
   bool friction_work_from_run = false;  ///< reported by the run, not estimated from its samples
   std::map<std::string, Deviation> deviations;
 };
-
-/// `stickslip run` arguments for one method.
-std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& m, std::optional<double> t_end) {
-  std::vector<std::string> a{"--method", m.method};
-  if (!m.friction.empty()) a.insert(a.end(), {"--friction", m.friction});
-  if (t_end) {
-    std::ostringstream t;
-    t << std::setprecision(17) << *t_end;
-    a.insert(a.end(), {"--t-end", t.str()});
-  }
-  if (vm.count("solver")) a.insert(a.end(), {"--solver", vm["solver"].as<std::string>()});
-  return a;
-}
 
 std::string fixed(double x, int precision) {
   if (!std::isfinite(x)) return "-";

@@ -29,6 +29,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cli/method_list.hpp"
 #include "cli/command.hpp"
 #include "cli/compare_plots.hpp"
 #include "cli/progress.hpp"
@@ -267,14 +268,6 @@ std::string join(const std::vector<std::string>& v, const std::string& separator
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : separator) + x;
   return s;
-}
-
-std::vector<std::string> splitList(const std::string& s) {
-  std::vector<std::string> v;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) v.push_back(item);
-  return v;
 }
 
 /// The printed report: a table of the points with the chosen figures, then, with one

@@ -7,8 +7,8 @@
 namespace stickslip::cli {
 namespace {
 
-std::array<const Command*, 10> allCommands() {
-  return {&listCommand(),  &showCommand(),   &runCommand(),  &compareCommand(), &sweepCommand(),
+std::array<const Command*, 11> allCommands() {
+  return {&listCommand(),  &showCommand(),   &runCommand(),  &compareCommand(), &animateCommand(), &sweepCommand(),
           &mergeCommand(), &verifyCommand(), &holdCommand(), &lcpCommand(),     &benchCommand()};
 }
 

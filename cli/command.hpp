@@ -32,6 +32,7 @@ const Command& compareCommand();
 const Command& sweepCommand();
 const Command& mergeCommand();
 const Command& holdCommand();
+const Command& animateCommand();
 
 /// Parses `args` for `cmd` and runs it; bad usage → kExitInput, std::invalid_argument from
 /// the library (bad files, bad values) → kExitInput with its message.

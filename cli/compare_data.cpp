@@ -1,9 +1,13 @@
 #include "cli/compare_data.hpp"
 
+#include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <limits>
 
 namespace stickslip::cli {
@@ -21,6 +25,43 @@ int Series::column(std::string_view name) const {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return int(i);
   return -1;
+}
+
+Series readSeriesCsv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw mechanisms::InputError(mechanisms::located(path, 0, "", "cannot be read"));
+  Series s;
+  std::vector<double> values;
+  std::string text;
+  int line = 0;
+  while (std::getline(in, text)) {
+    ++line;
+    if (text.empty() || text[0] == '#') continue;
+    std::stringstream cells(text);
+    std::vector<std::string> row;
+    for (std::string cell; std::getline(cells, cell, ',');) row.push_back(cell);
+    if (s.names.empty()) {
+      if (row.empty() || row[0] != "t")
+        throw mechanisms::InputError(mechanisms::located(path, line, "", "expected a header whose first column is t"));
+      s.names = row;
+      continue;
+    }
+    if (row.size() != s.names.size())
+      throw mechanisms::InputError(mechanisms::located(
+          path, line, "", "expected " + std::to_string(s.names.size()) + " values, got " + std::to_string(row.size())));
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      char* end = nullptr;
+      const double x = std::strtod(row[c].c_str(), &end);
+      if (row[c].empty() || *end != '\0')
+        throw mechanisms::InputError(mechanisms::located(path, line, s.names[c], "expected a number, got '" + row[c] + "'"));
+      values.push_back(x);
+    }
+  }
+  if (s.names.empty()) throw mechanisms::InputError(mechanisms::located(path, line, "", "no header"));
+  const Eigen::Index cols = Eigen::Index(s.names.size());
+  s.data = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+      values.data(), Eigen::Index(values.size()) / cols, cols);
+  return s;
 }
 
 Deviation deviation(const Series& reference, const Series& other, const std::string& column) {

@@ -22,6 +22,11 @@ struct Series {
   Eigen::Index rows() const { return data.rows(); }
 };
 
+/// The history in a CSV that `stickslip run --out` (or compare) wrote: a header of column
+/// names, then rows of numbers ("nan" allowed); lines starting with '#' are skipped. Throws
+/// mechanisms::InputError naming the file, line and column of anything else.
+Series readSeriesCsv(const std::string& path);
+
 /// Deviation of `other` from `reference` in one column: `other` interpolated linearly at the
 /// reference's sample times that lie in both runs' time spans (rows at a repeated time, such as
 /// an event's left and right values, pair up in order); max and root-mean-square of the

@@ -251,9 +251,8 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
 
 bool gnuplotAvailable() { return std::system("gnuplot --version > /dev/null 2>&1") == 0; }
 
-bool renderPlot(const std::string& dir, const std::string& name, std::string& log) {
-  const std::string command =
-      "cd " + shellQuoted(dir) + " && gnuplot " + shellQuoted(name + ".gp") + " 2>&1";
+bool runGnuplot(const std::string& dir, const std::string& script, std::string& log) {
+  const std::string command = "cd " + shellQuoted(dir) + " && gnuplot " + shellQuoted(script) + " 2>&1";
   log.clear();
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) {
@@ -262,8 +261,11 @@ bool renderPlot(const std::string& dir, const std::string& name, std::string& lo
   }
   std::array<char, 4096> buffer{};
   while (std::fgets(buffer.data(), int(buffer.size()), pipe) != nullptr) log += buffer.data();
-  const int status = pclose(pipe);
-  bool ok = status == 0;
+  return pclose(pipe) == 0;
+}
+
+bool renderPlot(const std::string& dir, const std::string& name, std::string& log) {
+  bool ok = runGnuplot(dir, name + ".gp", log);
   for (const char* ext : {".png", ".svg"}) {
     const fs::path file = fs::path(dir) / (name + ext);
     std::error_code ec;

@@ -31,6 +31,9 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
 /// Whether a gnuplot executable answers `gnuplot --version`.
 bool gnuplotAvailable();
 
+/// Runs `gnuplot SCRIPT` in `dir`; false on failure, gnuplot's messages in `log`.
+bool runGnuplot(const std::string& dir, const std::string& script, std::string& log);
+
 /// Runs `gnuplot NAME.gp` in `dir`; false with gnuplot's messages in `log` on failure or when
 /// the PNG or SVG is missing or empty afterwards.
 bool renderPlot(const std::string& dir, const std::string& name, std::string& log);

@@ -4,7 +4,8 @@
 # module (build/python), and puts the module on Debian Python's path: a stickslip.pth in the
 # user's site directory, so that /usr/bin/python3 -c "import stickslip" works.
 #   scripts/setup.sh            build the CLI
-#   scripts/setup.sh --tests    also build the test executables
+#   scripts/setup.sh --tests    also build the test executables (and install chromium, for the
+#                               browser test of `stickslip animate`)
 #   scripts/setup.sh --bench    also install Siconos' kernel and build benchmarks/ (its peer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,8 @@ packages=(
 )
 mode=${1:-}
 case "$mode" in
-  "" | --tests) ;;
+  "") ;;
+  --tests) packages+=(chromium) ;;  # the browser test of `stickslip animate`
   --bench) packages+=(libsiconos-kernel-dev) ;;
   *) echo "setup: unknown option '$mode' (expected --tests or --bench)" >&2; exit 2 ;;
 esac

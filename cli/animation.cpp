@@ -1,0 +1,284 @@
+#include "cli/animation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace stickslip::cli {
+namespace {
+
+using dynamics::BodyIndex;
+using dynamics::ContactMode;
+using dynamics::EventKind;
+using dynamics::JointType;
+using dynamics::kGround;
+using dynamics::RigidContact;
+using Eigen::Vector2d;
+
+double cross(const Vector2d& o, const Vector2d& a, const Vector2d& b) {
+  return (a - o).x() * (b - o).y() - (a - o).y() * (b - o).x();
+}
+
+/// Convex hull (Andrew's monotone chain), counter-clockwise; collinear points give the two
+/// ends, coincident ones a single point.
+std::vector<Vector2d> convexHull(std::vector<Vector2d> p, double tolerance) {
+  std::sort(p.begin(), p.end(), [](const Vector2d& a, const Vector2d& b) {
+    return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
+  });
+  std::vector<Vector2d> unique;
+  for (const Vector2d& x : p)
+    if (unique.empty() || (x - unique.back()).norm() > tolerance) unique.push_back(x);
+  if (unique.size() < 3) return unique;
+  std::vector<Vector2d> hull(2 * unique.size());
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < unique.size(); ++i) {
+    while (k >= 2 && cross(hull[k - 2], hull[k - 1], unique[i]) <= tolerance * tolerance) --k;
+    hull[k++] = unique[i];
+  }
+  for (std::size_t i = unique.size() - 1, lower = k + 1; i-- > 0;) {
+    while (k >= lower && cross(hull[k - 2], hull[k - 1], unique[i]) <= tolerance * tolerance) --k;
+    hull[k++] = unique[i];
+  }
+  hull.resize(k - 1);
+  return hull;
+}
+
+Vector2d rotate(double theta, const Vector2d& s) {
+  const double c = std::cos(theta), sn = std::sin(theta);
+  return {c * s.x() - sn * s.y(), sn * s.x() + c * s.y()};
+}
+
+/// The world position of local point s of body b at pose row `pose`.
+Vector2d world(const Eigen::Ref<const Eigen::RowVectorXd>& pose, BodyIndex b, const Vector2d& s) {
+  if (b == kGround) return s;
+  return Vector2d(pose(3 * b), pose(3 * b + 1)) + rotate(pose(3 * b + 2), s);
+}
+
+ContactMode modeOfSample(double n, double v_t, double zero_velocity) {
+  if (!(n > 0.0)) return ContactMode::kOpen;
+  if (!std::isfinite(v_t) || std::abs(v_t) <= zero_velocity) return ContactMode::kStick;
+  return v_t > 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
+}
+
+}  // namespace
+
+AnimationTrack animationTrack(const dynamics::RigidScenario& scenario, const std::string& label,
+                              const std::vector<std::string>& columns, const Eigen::MatrixXd& history,
+                              const dynamics::RunResult* result, std::size_t max_frames, double zero_velocity) {
+  const dynamics::PlanarModel& model = scenario.model;
+  const auto& contacts = scenario.contacts;
+  const Eigen::Index nq = model.positionSize();
+  const std::size_t nc = contacts.size();
+  auto find = [&](const std::string& name) -> Eigen::Index {
+    const auto it = std::find(columns.begin(), columns.end(), name);
+    return it == columns.end() ? -1 : Eigen::Index(it - columns.begin());
+  };
+  if (find("t") != 0) throw std::invalid_argument(label + ": the history's first column is not t");
+  std::vector<Eigen::Index> q_col(std::size_t(nq), -1);
+  for (Eigen::Index i = 0; i < nq; ++i) {
+    q_col[std::size_t(i)] = find(model.positionName(i));
+    if (q_col[std::size_t(i)] < 0)
+      throw std::invalid_argument(label + ": no column '" + model.positionName(i) +
+                                  "' (the positions of every body of '" + scenario.name + "' are needed)");
+  }
+  std::vector<Eigen::Index> n_col(nc), f_col(nc), vt_col(nc);
+  for (std::size_t k = 0; k < nc; ++k) {
+    n_col[k] = find(contacts[k].name + ".N");
+    f_col[k] = find(contacts[k].name + ".F");
+    vt_col[k] = find(contacts[k].name + ".v_t");
+  }
+  auto value = [&](Eigen::Index r, Eigen::Index c) {
+    return c < 0 ? std::numeric_limits<double>::quiet_NaN() : history(r, c);
+  };
+  const Eigen::Index rows = history.rows();
+
+  AnimationTrack track;
+  track.label = label;
+  if (result)
+    for (const auto& e : result->events)
+      if (e.contact >= 0 && std::size_t(e.contact) < nc) track.events.push_back(e);
+  std::stable_sort(track.events.begin(), track.events.end(),
+                   [](const dynamics::ContactEvent& a, const dynamics::ContactEvent& b) { return a.t < b.t; });
+
+  // The rows drawn: evenly strided, the last, and those at and just before every event.
+  std::vector<char> keep(std::size_t(rows), 0);
+  const Eigen::Index stride =
+      std::max<Eigen::Index>(1, (rows + Eigen::Index(max_frames) - 1) / std::max<Eigen::Index>(1, Eigen::Index(max_frames)));
+  for (Eigen::Index r = 0; r < rows; r += stride) keep[std::size_t(r)] = 1;
+  if (rows > 0) keep[std::size_t(rows - 1)] = 1;
+  const double* times = history.col(0).data();
+  for (const auto& e : track.events) {
+    const Eigen::Index r = Eigen::Index(std::lower_bound(times, times + rows, e.t) - times);
+    for (Eigen::Index s = std::max<Eigen::Index>(0, r - 1); s <= std::min(rows - 1, r + 1); ++s) keep[std::size_t(s)] = 1;
+  }
+  const Eigen::Index frames = std::count(keep.begin(), keep.end(), 1);
+  track.pose.resize(frames, std::max<Eigen::Index>(nq, 0));
+  track.contact.resize(frames, Eigen::Index(6 * nc));
+  track.mode.resize(frames, Eigen::Index(nc));
+  track.impact.setZero(frames, Eigen::Index(nc));
+
+  std::vector<ContactMode> mode(nc, ContactMode::kOpen);
+  const bool initial_given = result && result->initial_modes.size() >= nc;
+  for (std::size_t k = 0; k < nc; ++k)
+    mode[k] = initial_given ? result->initial_modes[k]
+                            : (rows > 0 ? modeOfSample(value(0, n_col[k]), value(0, vt_col[k]), zero_velocity)
+                                        : ContactMode::kOpen);
+  dynamics::ContactKinematics kin;
+  Eigen::VectorXd q(nq), v = Eigen::VectorXd::Zero(model.velocitySize());
+  std::size_t next_event = 0;
+  Eigen::Index f = 0;
+  std::vector<char> impact(nc, 0);
+  for (Eigen::Index r = 0; r < rows; ++r) {
+    const double t = history(r, 0);
+    const bool last_at_t = r + 1 == rows || history(r + 1, 0) != t;
+    for (; next_event < track.events.size(); ++next_event) {
+      const auto& e = track.events[next_event];
+      if (!(e.t < t || (e.t == t && last_at_t))) break;
+      const std::size_t k = std::size_t(e.contact);
+      switch (e.kind) {
+        case EventKind::kStick: mode[k] = ContactMode::kStick; break;
+        case EventKind::kSlipPositive: mode[k] = ContactMode::kSlipPositive; break;
+        case EventKind::kSlipNegative: mode[k] = ContactMode::kSlipNegative; break;
+        case EventKind::kOpen: mode[k] = ContactMode::kOpen; break;
+        case EventKind::kClose: mode[k] = modeOfSample(1.0, value(r, vt_col[k]), zero_velocity); break;
+        case EventKind::kImpact: impact[k] = 1; break;
+      }
+    }
+    if (!result)
+      for (std::size_t k = 0; k < nc; ++k) mode[k] = modeOfSample(value(r, n_col[k]), value(r, vt_col[k]), zero_velocity);
+    if (!keep[std::size_t(r)]) continue;
+    for (Eigen::Index i = 0; i < nq; ++i) q(i) = history(r, q_col[std::size_t(i)]);
+    track.t.push_back(t);
+    track.pose.row(f) = q.transpose();
+    if (nc > 0) dynamics::evaluateContacts(model, contacts, t, q, v, kin, false);
+    for (std::size_t k = 0; k < nc; ++k) {
+      const Eigen::Index c = Eigen::Index(6 * k);
+      track.contact.block<1, 2>(f, c) = kin.point[k].transpose();
+      track.contact.block<1, 2>(f, c + 2) = kin.normal[k].transpose();
+      track.contact(f, c + 4) = value(r, n_col[k]);
+      track.contact(f, c + 5) = value(r, f_col[k]);
+      track.mode(f, Eigen::Index(k)) = int(mode[k]);
+      track.impact(f, Eigen::Index(k)) = impact[k];
+      impact[k] = 0;
+    }
+    ++f;
+  }
+  return track;
+}
+
+AnimationScene animationScene(const dynamics::RigidScenario& scenario, const std::vector<AnimationTrack>& tracks) {
+  const dynamics::PlanarModel& model = scenario.model;
+  const int nb = model.bodyCount();
+  AnimationScene scene;
+  scene.bodies.resize(std::size_t(nb));
+  std::vector<std::vector<Vector2d>> points(static_cast<std::size_t>(nb));
+  for (int b = 0; b < nb; ++b) scene.bodies[std::size_t(b)].name = model.body(b).name;
+  auto attach = [&](BodyIndex b, const Vector2d& s, bool joint) {
+    if (b == kGround) {
+      if (joint) scene.ground_joints.push_back(s);
+      return;
+    }
+    points[std::size_t(b)].push_back(s);
+    if (joint) scene.bodies[std::size_t(b)].joints.push_back(s);
+  };
+  // Lines (contact lines, guides): a body's as segments, the ground's across the scene later.
+  struct Line { BodyIndex body; Vector2d point, direction; };
+  std::vector<Line> lines;
+  for (const auto& j : model.joints()) {
+    switch (j.type) {
+      case JointType::kRevolute:
+      case JointType::kFixed:
+        attach(j.body_i, j.s_i, true);
+        attach(j.body_j, j.s_j, true);
+        break;
+      case JointType::kTranslational:
+      case JointType::kPointOnLine:
+        lines.push_back({j.body_i, j.s_i, j.u_i.normalized()});
+        if (j.body_i != kGround) points[std::size_t(j.body_i)].push_back(j.s_i);
+        attach(j.body_j, j.s_j, true);
+        break;
+      case JointType::kAngle:
+      case JointType::kRheonomicDriver:
+        break;
+    }
+  }
+  for (const RigidContact& c : scenario.contacts) {
+    scene.contacts.push_back(c.name);
+    scene.mu_static.push_back(c.mu_static);
+    scene.tangent_sign.push_back(c.shape == RigidContact::Shape::kJournalBearing ? -1 : 1);
+    if (c.shape == RigidContact::Shape::kJournalBearing) {
+      const auto& jb = c.journal_bearing;
+      for (auto [b, s, r, kind] : {std::tuple{c.body_i, jb.journal_centre_on_i, jb.journal_radius, "journal"},
+                                   std::tuple{c.body_j, jb.bearing_centre_on_j, jb.bearing_radius, "bearing"}}) {
+        if (b == kGround) {
+          scene.ground_joints.push_back(s);
+          continue;
+        }
+        points[std::size_t(b)].push_back(s);
+        scene.bodies[std::size_t(b)].circles.push_back({s, r, kind});
+      }
+    } else {
+      const Vector2d& n = c.geometry.line_normal_on_j;
+      lines.push_back({c.body_j, c.geometry.line_point_on_j, Vector2d(n.y(), -n.x())});
+      if (c.body_i != kGround) {
+        points[std::size_t(c.body_i)].push_back(c.geometry.point_on_i);
+        if (c.radius > 0.0) scene.bodies[std::size_t(c.body_i)].circles.push_back({c.geometry.point_on_i, c.radius, "disk"});
+      }
+    }
+  }
+
+  // The box the motion stays in: every body's centroid and attached points at every frame.
+  Vector2d lo = Vector2d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  auto include = [&](const Vector2d& p, double pad) {
+    lo = lo.cwiseMin(p - Vector2d::Constant(pad));
+    hi = hi.cwiseMax(p + Vector2d::Constant(pad));
+  };
+  for (const AnimationTrack& tr : tracks)
+    for (Eigen::Index f = 0; f < tr.pose.rows(); ++f)
+      for (int b = 0; b < nb; ++b) {
+        include(world(tr.pose.row(f), b, Vector2d::Zero()), 0.0);
+        for (const Vector2d& s : points[std::size_t(b)]) include(world(tr.pose.row(f), b, s), 0.0);
+        for (const auto& c : scene.bodies[std::size_t(b)].circles) include(world(tr.pose.row(f), b, c.centre), c.radius);
+      }
+  for (const Vector2d& g : scene.ground_joints) include(g, 0.0);
+  if (!lo.allFinite()) lo = hi = Vector2d::Zero();
+  double extent = (hi - lo).maxCoeff();
+  if (!(extent > 0.0)) extent = 1.0;
+  scene.block_size = 0.08 * extent;
+  const double tolerance = 1e-9 * extent;
+  for (int b = 0; b < nb; ++b) {
+    AnimationBody& body = scene.bodies[std::size_t(b)];
+    body.hull = convexHull(points[std::size_t(b)], tolerance);
+    if (body.hull.size() < 2) body.hull.clear();  // a block (or just a disk)
+  }
+  const double pad = 0.1 * extent + scene.block_size;
+  scene.lower = lo - Vector2d::Constant(pad);
+  scene.upper = hi + Vector2d::Constant(pad);
+  const Vector2d centre = 0.5 * (scene.lower + scene.upper);
+  const double reach = (scene.upper - scene.lower).norm();
+  for (const Line& l : lines) {
+    if (l.body == kGround) {
+      // Across the scene: the part of the line inside the box (Liang–Barsky), if any.
+      const Vector2d foot = l.point + l.direction * l.direction.dot(centre - l.point);
+      double s0 = -reach, s1 = reach;
+      for (int axis = 0; axis < 2; ++axis) {
+        const double d = l.direction(axis), x = foot(axis);
+        if (d == 0.0) {
+          if (x < scene.lower(axis) || x > scene.upper(axis)) s0 = s1 + 1.0;
+          continue;
+        }
+        const double a = (scene.lower(axis) - x) / d, b = (scene.upper(axis) - x) / d;
+        s0 = std::max(s0, std::min(a, b));
+        s1 = std::min(s1, std::max(a, b));
+      }
+      if (s0 < s1) scene.ground_lines.push_back({foot + s0 * l.direction, foot + s1 * l.direction});
+    } else {
+      const double half = 0.5 * extent;
+      scene.bodies[std::size_t(l.body)].segments.push_back({l.point - half * l.direction, l.point + half * l.direction});
+    }
+  }
+  return scene;
+}
+
+}  // namespace stickslip::cli

@@ -1,0 +1,33 @@
+#pragma once
+/// \file The methods `compare` and `animate` run side by side on one scenario:
+/// "event-driven,penalty:ambrosio,moreau-jean", each a route with an optional friction law after
+/// a colon, and the `stickslip run` arguments each is run with.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+
+namespace stickslip::cli {
+
+struct MethodSpec {
+  std::string label;     ///< as given: "penalty:ambrosio" (" (2)" added to a repeat)
+  std::string method;    ///< "penalty"
+  std::string friction;  ///< "ambrosio", or "" for the scenario's default
+  std::string file;      ///< "SCENARIO-penalty-ambrosio.csv", unique within the list
+};
+
+/// Throws std::invalid_argument naming `option` for an unknown route, a colon without a law or
+/// an empty list.
+std::vector<MethodSpec> parseMethods(const std::string& list, const std::string& scenario,
+                                     const std::string& option = "--methods");
+
+/// `stickslip run` arguments for one method: --method, --friction, and --t-end and --solver
+/// when given (vm's "solver").
+std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& m, std::optional<double> t_end);
+
+/// The non-empty items of a comma-separated list.
+std::vector<std::string> splitList(const std::string& list);
+
+}  // namespace stickslip::cli

@@ -1,0 +1,149 @@
+"""`stickslip animate`'s page in a real browser (Debian's headless Chromium, started here).
+
+For belt (event-driven) and zheng-torque (three methods overlaid) the page must load with no
+console message and no script error; at given instants the DOM's contact modes must be those
+of the run's events (belt: stick before the closed form's break-away at 7.3575 s, slip after);
+a screenshot is taken. A browser that cannot be started is a failure, never a skip.
+
+Environment: STICKSLIP_CLI (the executable), CHROMIUM (default: chromium on PATH),
+STICKSLIP_ARTIFACTS (where the pages and screenshots are kept; default a temporary directory).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CLI = os.environ.get("STICKSLIP_CLI", "stickslip")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+BELT_BREAKAWAY = 7.3575  # k x = mu_s m g (thesis Table 3.1; DESIGN 7)
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAILED:", message)
+
+
+def chromium():
+    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        sys.exit("cannot start a browser: chromium was not found (Debian: apt-get install chromium; "
+                 "scripts/setup.sh --tests installs it)")
+    return path
+
+
+def browse(page, instant, *extra):
+    """Runs headless Chromium on page#t=instant (a number, or a number and "&bench") with a fresh profile: (stdout, stderr)."""
+    with tempfile.TemporaryDirectory() as profile:
+        url = "file://" + os.path.abspath(page) + "#t=%s" % instant
+        try:
+            p = subprocess.run([chromium(), *FLAGS, "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
+                                "--window-size=1100,800", *extra, url],
+                               capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            sys.exit("cannot start a browser: %s: %s" % (chromium(), e))
+        if p.returncode != 0:
+            sys.exit("cannot start a browser: %s exited with %d:\n%s" % (chromium(), p.returncode, p.stderr[-2000:]))
+        return p.stdout, p.stderr
+
+
+def modes_at(page, instant, runs, contacts):
+    dom, log = browse(page, instant, "--dump-dom")
+    console = [l for l in log.splitlines() if ":CONSOLE" in l or "Uncaught" in l]
+    check(not console, "%s at t = %g: console messages:\n%s" % (page, instant, "\n".join(console)))
+    errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
+    check(errors is not None and errors.group(1).strip() == "",
+          "%s at t = %g: script errors: %s" % (page, instant, errors.group(1) if errors else "no errors element"))
+    clock = re.search(r'id="clock" data-t="([^"]*)"', dom)
+    check(clock is not None and abs(float(clock.group(1)) - instant) < 1e-9,
+          "%s: the page did not go to t = %g (clock %s)" % (page, instant, clock.group(1) if clock else None))
+    modes = {}
+    for r in range(runs):
+        for k in range(contacts):
+            m = re.search(r'id="mode-%d-%d" data-mode="([^"]*)"' % (r, k), dom)
+            modes[(r, k)] = m.group(1) if m else None
+    return modes
+
+
+def animate(out_dir, name, *args):
+    page = os.path.join(out_dir, name + ".html")
+    p = subprocess.run([CLI, "animate", name, "--out", page, "--force", *args], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("stickslip animate %s failed (%d): %s" % (name, p.returncode, p.stderr))
+    html = open(page, encoding="utf-8").read()
+    check(not re.search(r"https?:|src=|href=|url\(", html), page + ": refers to something outside the file")
+    return page
+
+
+def screenshot(page, instant, png):
+    browse(page, instant, "--screenshot=" + png)
+    check(os.path.isfile(png) and os.path.getsize(png) > 5000, png + ": no screenshot")
+
+
+def mode_after(events, contact, instant, initial):
+    """The mode a contact is in at `instant` by the run's events (stick/slip/open)."""
+    mode = initial
+    for e in events:
+        if e["contact"] == contact and e["t"] <= instant and e["kind"] in ("stick", "slip+", "slip-", "open"):
+            mode = e["kind"]
+    return mode
+
+
+def main():
+    out_dir = os.environ.get("STICKSLIP_ARTIFACTS") or tempfile.mkdtemp(prefix="stickslip-browser-")
+    os.makedirs(out_dir, exist_ok=True)
+    chromium()
+
+    # belt, event-driven: its events, then the page at instants around each.
+    run = subprocess.run([CLI, "run", "belt", "--method", "event-driven", "--t-end", "20", "--json"],
+                         capture_output=True, text=True, check=True)
+    events = json.loads(run.stdout)["events"]
+    check(abs(events[0]["t"] - BELT_BREAKAWAY) < 1e-6 and events[0]["kind"].startswith("slip"),
+          "belt: the first event is not the break-away at 7.3575 s: %s" % events[0])
+    page = animate(out_dir, "belt", "--methods", "event-driven", "--t-end", "20")
+    instants = [0.0, BELT_BREAKAWAY - 0.01, BELT_BREAKAWAY + 0.01]
+    for e in events[1:]:
+        instants += [e["t"] - 0.01, e["t"] + 0.01]
+    for t in instants:
+        expected = mode_after(events, "block-belt", t, "stick")
+        got = modes_at(page, t, 1, 1)[(0, 0)]
+        check(got == expected, "belt at t = %g: the page shows %s, the run's events %s" % (t, got, expected))
+    check(modes_at(page, BELT_BREAKAWAY - 0.01, 1, 1)[(0, 0)] == "stick", "belt: not sticking before 7.3575 s")
+    check(modes_at(page, BELT_BREAKAWAY + 0.01, 1, 1)[(0, 0)].startswith("slip"), "belt: not slipping after 7.3575 s")
+    screenshot(page, 8.0, os.path.join(out_dir, "belt.png"))
+    # Smooth: a frame of the 20 s run (thousands of frames) drawn far within 1/60 s.
+    dom, _ = browse(page, "1&bench", "--dump-dom")
+    cost = re.search(r'data-render-ms="([^"]*)"', dom)
+    check(cost is not None and float(cost.group(1)) < 16.0, "belt: drawing a frame takes %s ms" % (cost and cost.group(1)))
+    print("belt, 20 s: %s ms per frame" % (cost and cost.group(1)))
+
+    # zheng-torque, three methods overlaid: the event-driven run's modes as its events say.
+    methods = ["event-driven", "penalty:ambrosio", "moreau-jean"]
+    run = subprocess.run([CLI, "run", "zheng-torque", "--method", "event-driven", "--t-end", "2", "--json"],
+                         capture_output=True, text=True, check=True)
+    events = json.loads(run.stdout)["events"]
+    page = animate(out_dir, "zheng-torque", "--methods", ",".join(methods), "--t-end", "2")
+    changes = [e for e in events if e["kind"] in ("stick", "slip+", "slip-")]
+    check(len(changes) >= 2, "zheng-torque: expected stick-slip in 2 s, events: %s" % events)
+    for i, e in enumerate(changes[:4]):
+        for t in ((e["t"] - 1e-4, e["t"] + 1e-4) if i else (e["t"] + 1e-4,)):
+            modes = modes_at(page, t, len(methods), 1)
+            expected = mode_after(events, "clearance-A", t, None)
+            check(modes[(0, 0)] == expected,
+                  "zheng-torque at t = %g: the page shows %s, the run's events %s" % (t, modes[(0, 0)], expected))
+            check(all(modes[(r, 0)] in ("open", "stick", "slip+", "slip-", "impact") for r in range(len(methods))),
+                  "zheng-torque at t = %g: modes %s" % (t, modes))
+    screenshot(page, 0.6, os.path.join(out_dir, "zheng-torque.png"))
+
+    print("pages and screenshots in", out_dir)
+    if failures:
+        sys.exit("%d check(s) failed" % len(failures))
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
