@@ -1,6 +1,7 @@
 #include "dynamics/nonsmooth/clearance_preload.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <numbers>
 #include <stdexcept>
 #include <vector>
@@ -70,10 +71,14 @@ void preloadClearanceJoints(RigidScenario& s) {
         off = std::max(off, (eccentricity(m, s.contacts[loaded[l]], s.q0) - ecc[l]).norm());
       if (off <= 1e-15) return;
     }
-    // Round-off stalls the refresh near 1e-15 m: only a miss of the clearance's scale fails.
-    if (off > 1e-9 * s.contacts[loaded[0]].journal_bearing.clearance())
-      fail(loaded[0], "the journals do not settle at their eccentricities against the bearings (off by " +
-                          std::to_string(off) + " m)");
+    // Round-off stalls the refresh near 1e-15 m, more near a dead centre, where the assembly
+    // is ill-conditioned (1.1e-13 m at θ1 = 3.1075 and 3.175 on zheng-equilibrium): only a miss
+    // of the clearance's scale fails.
+    if (off > 1e-6 * s.contacts[loaded[0]].journal_bearing.clearance()) {
+      std::ostringstream text;
+      text << "the journals do not settle at their eccentricities against the bearings (off by " << off << " m)";
+      fail(loaded[0], text.str());
+    }
   };
 
   // Steps 1–3: load, placement, assembly, until the eccentricities settle.
