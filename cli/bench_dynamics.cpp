@@ -1,4 +1,4 @@
-// stickslip bench eom | friction: the thesis' comparisons as tables (README keeps them).
+// stickslip bench eom | friction: the thesis' comparisons as tables (docs/benchmarks.md keeps them).
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>

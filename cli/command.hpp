@@ -39,7 +39,8 @@ const Command& animateCommand();
 int runCommand(const Command& cmd, const std::vector<std::string>& args, std::ostream& out,
                std::ostream& err);
 
-/// `stickslip COMMAND ...`: picks the subcommand.
+/// `stickslip COMMAND ...`: picks the subcommand; `stickslip --help-markdown` prints every
+/// command's options as Markdown (the manual's docs/reference/options.md).
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int dispatch(int argc, char** argv);
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the benchmarks (scripts/setup.sh --bench installs Siconos' kernel for the peer), runs
-# every one of them, and rewrites the generated part of README.md's Benchmarks section — the
+# every one of them, and rewrites the generated part of the manual's benchmarks page (docs/benchmarks.md) — the
 # lines between the two "benchmarks:generated" markers — with the machine, the date, each
 # command and its output. About ten minutes on two cores; run it on a quiet machine.
-#   scripts/bench.sh             run all and update README.md
-#   scripts/bench.sh --print     run all and print the section; README.md untouched
+#   scripts/bench.sh             run all and update docs/benchmarks.md
+#   scripts/bench.sh --print     run all and print the section; docs/benchmarks.md untouched
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -12,8 +12,9 @@ mode=${1:-}
 
 begin='<!-- benchmarks:generated:begin (scripts/bench.sh writes this part) -->'
 end='<!-- benchmarks:generated:end -->'
-if [[ -z $mode ]] && ! { grep -qxF "$begin" README.md && grep -qxF "$end" README.md; }; then
-  echo "bench: README.md lacks the markers '$begin' and '$end'; nothing run" >&2
+page=docs/benchmarks.md
+if [[ -z $mode ]] && ! { grep -qxF "$begin" "$page" && grep -qxF "$end" "$page"; }; then
+  echo "bench: $page lacks the markers '$begin' and '$end'; nothing run" >&2
   exit 2
 fi
 
@@ -22,7 +23,7 @@ bin=${BUILD_DIR:-build}/bin
 section=$(mktemp)
 trap 'rm -f "$section" "$section.readme"' EXIT
 
-# Tables go to the README as they are; every other line becomes its own paragraph.
+# Tables go to the page as they are; every other line becomes its own paragraph.
 run() {
   local title=$1
   shift
@@ -30,7 +31,7 @@ run() {
   local output
   output=$("$@")  # a failing benchmark stops the script: no partial section is written
   {
-    printf '### %s\n\n`%s`\n\n' "$title" "$*"
+    printf '## %s\n\n`%s`\n\n' "$title" "$*"
     awk '/^\|/ { print; table = 1; next }
          table { print ""; table = 0 }
          NF { print; print "" }' <<<"$output"
@@ -60,10 +61,10 @@ if [[ $mode == --print ]]; then
   cat "$section"
   exit 0
 fi
-# Replace the old generated part in a complete copy first, then write it over README.md.
+# Replace the old generated part in a complete copy first, then write it over the page.
 awk -v begin="$begin" -v end="$end" -v file="$section" '
   $0 == begin { while ((getline line < file) > 0) print line; skip = 1; next }
   $0 == end { skip = 0; next }
-  !skip { print }' README.md >"$section.readme"
-cat "$section.readme" >README.md
-echo "bench: README.md's Benchmarks section updated" >&2
+  !skip { print }' "$page" >"$section.page"
+cat "$section.page" >"$page"
+echo "bench: $page updated" >&2

@@ -4,8 +4,8 @@
 # module (build/python), and puts the module on Debian Python's path: a stickslip.pth in the
 # user's site directory, so that /usr/bin/python3 -c "import stickslip" works.
 #   scripts/setup.sh            build the CLI
-#   scripts/setup.sh --tests    also build the test executables (and install chromium, for the
-#                               browser test of `stickslip animate`)
+#   scripts/setup.sh --tests    also build the test executables (and install chromium, mkdocs and
+#                               doxygen: the browser test of `stickslip animate`, the manual)
 #   scripts/setup.sh --bench    also install Siconos' kernel and build benchmarks/ (its peer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ packages=(
 mode=${1:-}
 case "$mode" in
   "") ;;
-  --tests) packages+=(chromium) ;;  # the browser test of `stickslip animate`
+  --tests) packages+=(chromium mkdocs doxygen) ;;  # the browser test of `animate`; the manual
   --bench) packages+=(libsiconos-kernel-dev) ;;
   *) echo "setup: unknown option '$mode' (expected --tests or --bench)" >&2; exit 2 ;;
 esac

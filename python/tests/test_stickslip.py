@@ -212,7 +212,7 @@ def test_runs_release_the_gil_and_run_safely_side_by_side():
     alone = stickslip.run(scenario, **settings)
     one = time.perf_counter() - start
     # While a run goes on in a thread, this thread keeps running Python. (Not timed against
-    # a second core: the machine is shared; README's Python section gives the measurement.)
+    # a second core: the machine is shared; the manual's Python page (docs/guide/python.md) gives the measurement.)
     ticks = 0
     worker = threading.Thread(target=stickslip.run, args=(scenario,), kwargs=settings)
     worker.start()

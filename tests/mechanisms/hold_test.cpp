@@ -40,7 +40,7 @@ TEST_CASE("hold: Zheng's Example III — the critical mu_s is the bisected thres
   CHECK(r.cross_check_ok);
   REQUIRE(r.elements.size() == 1);
   const dynamics::HoldElement& joint = r.elements[0];
-  // README: a sweep of simulations finds "held flips between 0.11335 and 0.11336".
+  // docs/guide/hold.md: a sweep of simulations finds "held flips between 0.11335 and 0.11336".
   CHECK(joint.critical_mu > 0.11335);
   CHECK(joint.critical_mu < 0.11336);
   CHECK(joint.critical_mu == Approx(std::abs(joint.friction) / joint.normal).epsilon(1e-10));
