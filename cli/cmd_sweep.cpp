@@ -29,9 +29,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "cli/method_list.hpp"
 #include "cli/command.hpp"
 #include "cli/compare_plots.hpp"
+#include "cli/method_list.hpp"
 #include "cli/progress.hpp"
 #include "cli/sweep_table.hpp"
 
