@@ -55,6 +55,7 @@ void drawInstant(std::ostream& os, const AnimationScene& scene, const std::vecto
   }() + " s";
   for (std::size_t r = 0; r < tracks.size(); ++r) {
     const AnimationTrack& tr = tracks[r];
+    if (tr.t.empty()) continue;  // a run that failed before its first sample
     const Eigen::Index f = frameAt(tr, t);
     const std::string colour = kRunColours[r % 6];
     for (std::size_t b = 0; b < scene.bodies.size(); ++b) {

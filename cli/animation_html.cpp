@@ -171,7 +171,7 @@ const char* const kScript = R"JS(
   const MODES = ["open", "stick", "slip+", "slip-"];
   const nb = D.bodies, nc = D.contacts.length;
   const byId = function (id) { return document.getElementById(id); };
-  const tEnd = Math.max.apply(null, D.runs.map(function (r) { return r.t[r.t.length - 1]; }));
+  const tEnd = Math.max.apply(null, [0].concat(D.runs.map(function (r) { return r.t.length ? r.t[r.t.length - 1] : 0; })));
   const slider = byId("time"), clock = byId("clock"), play = byId("play"), speed = byId("speed");
   slider.max = tEnd;
   let t = 0, playing = true, last = null;
@@ -197,6 +197,7 @@ const char* const kScript = R"JS(
   }
   function render() {
     D.runs.forEach(function (run, r) {
+      if (!run.t.length) return;  // a run that failed before its first sample
       const f = frameAt(run, t);
       for (let b = 0; b < nb; ++b) {
         const p = 3 * (f * nb + b);

@@ -1,4 +1,4 @@
-// stickslip.run, stickslip.compare and stickslip.Result (python/bindings.hpp).
+// stickslip.run, stickslip.compare, stickslip.animate and stickslip.Result (python/bindings.hpp).
 //
 // A Result owns its run. Its arrays are read-only NumPy views into the run's history (no
 // copy; the Result stays alive as long as a view does): `history` (samples × columns,
@@ -10,13 +10,19 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli/animation.hpp"
+#include "cli/animation_html.hpp"
 #include "cli/compare_data.hpp"
 #include "cli/run_options.hpp"
 #include "cli/run_output.hpp"
+#include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/run_scenario.hpp"
 #include "python/bindings.hpp"
 #include "python/setting_text.hpp"
@@ -206,6 +212,35 @@ void bindRun(py::module_& m) {
       "Runs the scenario by each method and sets them side by side as `stickslip compare` does: "
       "{'runs': {method: Result}, 'summary': [one row per method], 'deviations': [{method, output, max, "
       "rms, samples}] from the first method}. Keywords go to every run.");
+
+  m.def(
+      "animate",
+      [](const mechanisms::Scenario& scenario, const std::vector<std::shared_ptr<Result>>& runs,
+         std::optional<std::string> path, bool force, int max_frames) {
+        if (runs.empty()) throw py::value_error("animate: expected at least one Result");
+        if (max_frames < 2) throw py::value_error("animate: max_frames: expected at least 2, got " + std::to_string(max_frames));
+        if (path && !force && std::filesystem::exists(*path))
+          throw py::value_error("animate: " + *path + " exists; pass force=True to overwrite it");
+        const double zero = scenario.builtin ? mechanisms::rigidScenarioInfo(scenario.name).zero_velocity : 1e-8;
+        std::vector<cli::AnimationTrack> tracks;
+        for (const auto& r : runs)
+          tracks.push_back(cli::animationTrack(*scenario.model, r->method.empty() ? std::string(mechanisms::toString(r->run.route)) : r->method,
+                                               r->run.result.columns, r->run.result.history, &r->run.result,
+                                               std::size_t(max_frames), zero));
+        std::ostringstream page;
+        std::string title = "stickslip animate " + scenario.name + ":";  // as the CLI's
+        for (const auto& t : tracks) title += " " + t.label + (&t == &tracks.back() ? "" : ",");
+        cli::writeAnimationHtml(page, title, cli::animationScene(*scenario.model, tracks), tracks);
+        if (path) {
+          std::ofstream f(*path);
+          if (!(f << page.str())) throw py::value_error("animate: " + *path + " cannot be written");
+        }
+        return page.str();
+      },
+      py::arg("scenario"), py::arg("runs"), py::arg("path") = py::none(), py::arg("force") = false,
+      py::arg("max_frames") = 4000,
+      "The page `stickslip animate` writes (a self-contained HTML string) for these runs of the scenario, "
+      "overlaid; written to `path` too when given (an existing file only with force=True).");
 }
 
 }  // namespace stickslip::python

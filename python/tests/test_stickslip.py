@@ -147,6 +147,23 @@ def test_compare_returns_the_cli_tables():
     assert c["runs"]["penalty:ambrosio"].ok
 
 
+def test_animate_draws_the_runs_as_the_cli_does(tmp_path):
+    s = stickslip.Scenario("belt")
+    runs = [stickslip.run(s, "event-driven", t_end=10.0), stickslip.run(s, "penalty:ambrosio", t_end=10.0)]
+    page = stickslip.animate(s, runs, str(tmp_path / "belt.html"))
+    assert (tmp_path / "belt.html").read_text() == page
+    assert 'id="mode-1-0"' in page and "https:" not in page and "http:" not in page
+    # The CLI's page for the same runs is the same page.
+    subprocess.run([CLI, "animate", "belt", "--methods", "event-driven,penalty:ambrosio", "--t-end", "10",
+                    "--out", str(tmp_path / "cli.html")], check=True, capture_output=True)
+    cli_page = (tmp_path / "cli.html").read_text()
+    assert cli_page == page
+    with pytest.raises(ValueError, match="exists; pass force=True"):
+        stickslip.animate(s, runs, str(tmp_path / "belt.html"))
+    with pytest.raises(ValueError, match="no column 'crank.x'"):
+        stickslip.animate(stickslip.Scenario("zheng-torque"), runs)
+
+
 def dat_files():
     files = sorted(glob.glob(os.path.join(DATA, "*", "*.dat")))
     files = [f for f in files if os.path.basename(os.path.dirname(f)) in ("lcp", "mlcp", "fc2d")]

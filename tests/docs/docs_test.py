@@ -12,10 +12,12 @@ resolves, the options reference is the program's own, and every command it shows
    project's. Its exit code must be 0, or N where the line ends with "# exit N". Left out, and
    why: scripts/setup.sh and scripts/test.sh (the set-up commands: CI runs them around this
    test), scripts/bench.sh (ten minutes on a quiet machine), Slurm's sbatch and a block that
-   starts with "#!" (a job script for a cluster).
+   starts with "#!" (a job script for a cluster). The README's ```python example runs with
+   Debian's /usr/bin/python3.
 5. The C++ API: `doxygen docs/Doxyfile`, run in the project, writes build/api/html/index.html.
 
-Environment: STICKSLIP_CLI (the executable), STICKSLIP_SOURCE (the project).
+Environment: STICKSLIP_CLI (the executable), STICKSLIP_SOURCE (the project), PYTHONPATH (the
+module's build directory).
 """
 import os
 import re
@@ -137,6 +139,14 @@ def main():
 
     # 4. Every example runs.
     run_examples()
+
+    # The README's Python example runs too (the module on PYTHONPATH, as CTest sets it).
+    blocks = re.findall(r"^```python\n(.*?)^```", readme, re.M | re.S)
+    check(blocks, "README.md has no Python example")
+    for code in blocks:
+        p = subprocess.run(["/usr/bin/python3", "-c", code], capture_output=True, text=True, cwd=tempfile.gettempdir())
+        print("README.md: python example: exit %d" % p.returncode, flush=True)
+        check(p.returncode == 0, "README.md's Python example fails:\n" + p.stderr[-1500:])
 
     # 5. The API from the headers.
     if not shutil.which("doxygen"):
