@@ -267,6 +267,12 @@ const char* const kScript = R"JS(
 
 }  // namespace
 
+std::string animationTitle(const std::string& scenario, const std::vector<AnimationTrack>& tracks) {
+  std::string title = "stickslip animate " + scenario + ":";
+  for (std::size_t r = 0; r < tracks.size(); ++r) title += (r ? ", " : " ") + tracks[r].label;
+  return title;
+}
+
 void writeAnimationHtml(std::ostream& os, const std::string& title, const AnimationScene& scene,
                         const std::vector<AnimationTrack>& tracks) {
   os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << escaped(title)

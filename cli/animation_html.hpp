@@ -20,6 +20,9 @@
 
 namespace stickslip::cli {
 
+/// "stickslip animate SCENARIO: label1, label2": the page's title.
+std::string animationTitle(const std::string& scenario, const std::vector<AnimationTrack>& tracks);
+
 void writeAnimationHtml(std::ostream& os, const std::string& title, const AnimationScene& scene,
                         const std::vector<AnimationTrack>& tracks);
 

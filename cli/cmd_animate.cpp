@@ -133,12 +133,10 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   }
   const AnimationScene scene = animationScene(model, tracks);
 
-  std::string title = scenario + ":";
-  for (const auto& t : tracks) title += " " + t.label + (&t == &tracks.back() ? "" : ",");
   if (!html.empty()) {
     std::ofstream f(html);
     if (!f) throw std::invalid_argument("--out " + html + ": cannot be written");
-    writeAnimationHtml(f, "stickslip animate " + title, scene, tracks);
+    writeAnimationHtml(f, animationTitle(scenario, tracks), scene, tracks);
     if (!f) throw std::invalid_argument("--out " + html + ": cannot be written");
     out << "page      " << html << " (" << fs::file_size(html) / 1024 << " KiB";
     for (const auto& t : tracks) out << "; " << t.label << ": " << t.t.size() << " frames";

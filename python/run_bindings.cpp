@@ -228,9 +228,8 @@ void bindRun(py::module_& m) {
                                                r->run.result.columns, r->run.result.history, &r->run.result,
                                                std::size_t(max_frames), zero));
         std::ostringstream page;
-        std::string title = "stickslip animate " + scenario.name + ":";  // as the CLI's
-        for (const auto& t : tracks) title += " " + t.label + (&t == &tracks.back() ? "" : ",");
-        cli::writeAnimationHtml(page, title, cli::animationScene(*scenario.model, tracks), tracks);
+        cli::writeAnimationHtml(page, cli::animationTitle(scenario.name, tracks), cli::animationScene(*scenario.model, tracks),
+                                tracks);
         if (path) {
           std::ofstream f(*path);
           if (!(f << page.str())) throw py::value_error("animate: " + *path + " cannot be written");
