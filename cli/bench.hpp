@@ -1,5 +1,5 @@
 #pragma once
-/// \file The tables printed by `stickslip bench eom`, `bench fc2d` and `bench friction`.
+/// \file The tables printed by `stickslip bench eom`, `bench fc2d`, `bench fc3d` and `bench friction`.
 
 #include <iosfwd>
 #include <string>
@@ -14,6 +14,10 @@ int benchEom(double h, double t_end, bool json, std::ostream& out, std::ostream&
 /// Siconos' planar friction problems in `data` (every .dat): our NSGS and Lemke and Siconos'
 /// fc2d solvers, Siconos' error measure, seconds, the matrix's and the process's memory.
 int benchFc2d(const std::string& data, double tolerance, int max_sweeps, int siconos_max_iterations, bool json,
+              std::ostream& out, std::ostream& err);
+/// Siconos' spatial friction problems in `data`: our Lemke on a faceted cone (`facets`) and
+/// Siconos' fc3d solvers, every answer's Siconos fc3d error, seconds.
+int benchFc3d(const std::string& data, double tolerance, int siconos_max_iterations, int facets, bool json,
               std::ostream& out, std::ostream& err);
 /// Every friction law on the belt: CPU time relative to `linear` (review Table 4), stick
 /// fraction, first slip.

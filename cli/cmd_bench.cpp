@@ -1,5 +1,5 @@
 // stickslip bench lcp [--sizes 2,4,...] [--families spd,friction] [--instances K] [--json]
-// (bench eom, friction: bench_dynamics.cpp; bench fc2d: bench_fc2d.cpp)
+// (bench eom, friction: bench_dynamics.cpp; bench fc2d: bench_fc2d.cpp; bench fc3d: bench_fc3d.cpp)
 //
 // Our Lemke against Siconos Numerics' Lemke on the same instances in the same process,
 // alternating blocks of solves of the two so that machine noise hits both alike; median µs
@@ -120,7 +120,8 @@ Row benchOne(const std::string& family, int n, int instances, double min_time_us
 void declare(po::options_description& o, po::positional_options_description& p) {
   o.add_options()("what", po::value<std::string>()->required(),
                   "what to benchmark: lcp (ours vs Siconos), eom (slider-crank methods), "
-                  "fc2d (Siconos' planar friction problems, ours vs Siconos' solvers), friction (belt, every law)")(
+                  "fc2d (Siconos' planar friction problems, ours vs Siconos' solvers), fc3d (Siconos' spatial ones: our faceted "
+                  "Lemke and Siconos' fc3d solvers), friction (belt, every law)")(
       "sizes", po::value<std::string>()->default_value("2,4,8,16,32,64,128,256"),
       "LCP sizes n (friction: n/4 contacts, n rounded to a multiple of 4)")(
       "families", po::value<std::string>()->default_value("spd,friction"),
@@ -129,12 +130,13 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "min-time-ms", po::value<double>()->default_value(40.0),
       "keep repeating an instance until both solvers spent this long on it")(
       "dt", po::value<double>()->default_value(1e-3), "eom: RK4 step [s]")(
-      "data", po::value<std::string>()->default_value("../shared/data/siconos/fc2d"),
-      "fc2d: the folder of Siconos .dat problems")(
-      "tolerance", po::value<double>(), "fc2d: Siconos' error to reach (default 1e-8)")(
+      "data", po::value<std::string>(),
+      "fc2d, fc3d: the folder of Siconos .dat problems (default ../shared/data/siconos/fc2d or fc3d)")(
+      "tolerance", po::value<double>(), "fc2d, fc3d: Siconos' error to reach (default 1e-8)")(
+      "facets", po::value<int>()->default_value(8), "fc3d: directions per contact of our faceted cone, >= 3")(
       "max-iterations", po::value<int>()->default_value(100000), "fc2d: our NSGS's sweeps at most")(
       "siconos-max-iterations", po::value<int>()->default_value(2000),
-      "fc2d: Siconos' iterations at most (its dense NSGS sweep costs (2 nc)^2)")(
+      "fc2d, fc3d: Siconos' iterations at most (its dense NSGS sweep costs (2 nc)^2)")(
       "t-end", po::value<double>(), "eom, friction: end time [s] (default 10 and 20)")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("what", 1);
@@ -153,10 +155,18 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   if (what == "fc2d") {
     const int sweeps = vm["max-iterations"].as<int>(), theirs = vm["siconos-max-iterations"].as<int>();
     if (sweeps < 1 || theirs < 1) throw std::invalid_argument("--max-iterations, --siconos-max-iterations: expected ≥ 1");
-    return benchFc2d(vm["data"].as<std::string>(), positive("tolerance", 1e-8), sweeps, theirs, json, out, err);
+    const std::string data = vm.count("data") ? vm["data"].as<std::string>() : "../shared/data/siconos/fc2d";
+    return benchFc2d(data, positive("tolerance", 1e-8), sweeps, theirs, json, out, err);
+  }
+  if (what == "fc3d") {
+    const int theirs = vm["siconos-max-iterations"].as<int>(), facets = vm["facets"].as<int>();
+    if (theirs < 1) throw std::invalid_argument("--siconos-max-iterations: expected ≥ 1");
+    if (facets < 3) throw std::invalid_argument("--facets: expected at least 3, got " + std::to_string(facets));
+    const std::string data = vm.count("data") ? vm["data"].as<std::string>() : "../shared/data/siconos/fc3d";
+    return benchFc3d(data, positive("tolerance", 1e-8), theirs, facets, json, out, err);
   }
   if (what != "lcp")
-    throw std::invalid_argument("expected lcp, eom, fc2d or friction after 'bench', got '" + what + "'");
+    throw std::invalid_argument("expected lcp, eom, fc2d, fc3d or friction after 'bench', got '" + what + "'");
   const std::vector<int> sizes = parseSizes(vm["sizes"].as<std::string>());
   std::vector<std::string> families;
   {
@@ -224,7 +234,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 const Command& benchCommand() {
-  static const Command c{"bench", "benchmarks: lcp (ours vs Siconos), eom, fc2d, friction", declare, run};
+  static const Command c{"bench", "benchmarks: lcp (ours vs Siconos), eom, fc2d, fc3d, friction", declare, run};
   return c;
 }
 

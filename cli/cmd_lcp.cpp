@@ -1,5 +1,6 @@
-// stickslip lcp FILE.dat [--solver NAME] [--json]
+// stickslip lcp FILE.dat [--solver NAME] [--facets K] [--json]
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -7,7 +8,9 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
+#include "lcp/friction_facets.hpp"
 #include "lcp/nsgs.hpp"
+#include "lcp/siconos_backend.hpp"
 #include "lcp/siconos_format.hpp"
 #include "lcp/solve.hpp"
 
@@ -23,10 +26,15 @@ std::string joinNames(const std::vector<std::string>& names) {
 void declare(po::options_description& o, po::positional_options_description& p) {
   const std::string solvers = "solver (auto: lemke for LCPs and MLCPs, for FC2D as lcp::solveFriction chooses): for LCPs " + joinNames(lcp::lcpSolverNames()) +
                               "; for MLCPs " + joinNames(lcp::mlcpSolverNames()) +
-                              "; for FC2D " + joinNames(lcp::frictionSolverNames());
+                              "; for FC2D " + joinNames(lcp::frictionSolverNames()) +
+                              "; for FC3D " + joinNames(lcp::friction3dSolverNames()) +
+                              " (lemke = auto: our Lemke on a faceted cone, see --facets)";
   o.add_options()("file", po::value<std::string>()->required(),
-                  "Siconos .dat file (LCP, MLCP or FC2D, detected)")(
+                  "Siconos .dat file (LCP, MLCP, FC2D or FC3D, detected)")(
       "solver", po::value<std::string>()->default_value("auto"), solvers.c_str())(
+      "facets", po::value<int>()->default_value(8),
+      "FC3D by our Lemke: directions per contact of the faceted Coulomb cone, >= 3 (the friction force's "
+      "magnitude within 1 - cos(pi/K) of the round cone's: 7.6 % at 8)")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("file", 1);
 }
@@ -40,7 +48,9 @@ struct Report {
   Eigen::VectorXd z, w, u;
   int pivots = 0;
   double residual = 0.0, relative_residual = 0.0, time_us = 0.0;
-  double siconos_error = std::numeric_limits<double>::quiet_NaN();  ///< FC2D: fc2dError
+  /// Siconos' error measure: FC2D fc2dError, FC3D fc3d_compute_error.
+  double siconos_error = std::numeric_limits<double>::quiet_NaN();
+  double facet_bound = std::numeric_limits<double>::quiet_NaN();  ///< FC3D by our Lemke: 1 − cos(π/k)
   std::string message;
 };
 
@@ -63,11 +73,22 @@ void solveFriction(const Friction& p, const std::string& solver, Report& rep) {
     rep.siconos_error = lcp::fc2dError(r.r, r.u, p.mu, p.q.norm());
 }
 
-Report solveFile(const lcp::DatProblem& problem, const std::string& solver) {
+Report solveFile(const lcp::DatProblem& problem, const std::string& solver, int facets) {
   Report rep;
   rep.kind = lcp::datKindName(problem);
   // auto means Lemke for the LCP and MLCP; for friction, solveFriction chooses.
   rep.solver = solver == "auto" && rep.kind != std::string("fc2d") ? "lemke" : solver;
+  if (const auto* p3 = std::get_if<lcp::FrictionProblem3D>(&problem)) {
+    lcp::FrictionResult r;
+    rep.time_us = timeMicroseconds([&] { r = lcp::solveFriction(solver, *p3, facets); });
+    rep.n = long(p3->q.size());
+    rep.solver = r.solver;
+    rep.status = r.status, rep.z = r.r, rep.w = r.u, rep.pivots = r.pivots;
+    rep.residual = r.residual, rep.relative_residual = r.relative_residual, rep.message = r.message;
+    if (r.r.size() == p3->q.size()) rep.siconos_error = lcp::siconosFc3dError(*p3, r.r);
+    if (rep.solver == "lemke") rep.facet_bound = lcp::facetBound(facets);
+    return rep;
+  }
   if (const auto* lp = std::get_if<lcp::Problem>(&problem)) {
     lcp::Result r;
     rep.time_us = timeMicroseconds([&] { r = lcp::solveLcp(rep.solver, *lp); });
@@ -92,7 +113,9 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const std::string file = vm["file"].as<std::string>();
   const std::string solver = vm["solver"].as<std::string>();
   const lcp::DatProblem problem = lcp::readDat(file);  // throws invalid_argument on bad input
-  const Report rep = solveFile(problem, solver);
+  const int facets = vm["facets"].as<int>();
+  if (facets < 3) throw std::invalid_argument("--facets: expected at least 3, got " + std::to_string(facets));
+  const Report rep = solveFile(problem, solver, facets);
 
   if (vm["json"].as<bool>()) {
     nlohmann::json j{{"status", std::string(lcp::toString(rep.status))},
@@ -108,19 +131,25 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                      {"pivots", rep.pivots},
                      {"time_us", rep.time_us}};
     if (rep.kind == "mlcp") j["u"] = toJson(rep.u);
-    if (rep.kind == "fc2d") j["siconos_error"] = finiteOrNull(rep.siconos_error);
+    if (rep.kind == "fc2d" || rep.kind == "fc3d") j["siconos_error"] = finiteOrNull(rep.siconos_error);
+    if (std::isfinite(rep.facet_bound)) j["facets"] = facets, j["facet_bound"] = rep.facet_bound;
     if (!rep.message.empty()) j["message"] = rep.message;
     out << j.dump() << "\n";
   } else {
-    const char* zname = rep.kind == "fc2d" ? "r" : rep.kind == "mlcp" ? "v" : "z";
-    const char* wname = rep.kind == "fc2d" ? "u" : "w";
+    const bool friction = rep.kind == "fc2d" || rep.kind == "fc3d";
+    const char* zname = friction ? "r" : rep.kind == "mlcp" ? "v" : "z";
+    const char* wname = friction ? "u" : "w";
     out << file << ": " << rep.kind << " of size " << rep.n << ", solver " << rep.solver
         << (rep.solver != solver ? " (" + solver + ")" : std::string()) << "\n"
         << "status             " << rep.status << "\n"
         << "pivots/iterations  " << rep.pivots << "\n"
         << std::scientific << std::setprecision(3) << "residual           " << rep.residual
         << "  (relative " << rep.relative_residual << ")\n";
-    if (rep.kind == "fc2d") out << "Siconos' error     " << rep.siconos_error << "  (fc2d_compute_error)\n";
+    if (friction)
+      out << "Siconos' error     " << rep.siconos_error << "  (" << rep.kind << "_compute_error)\n";
+    if (std::isfinite(rep.facet_bound))
+      out << "faceted cone       " << facets << " facets: |F| within " << 100.0 * rep.facet_bound
+          << " % of mu N where a contact slides\n";
     out
         << std::fixed << std::setprecision(1) << "time               " << rep.time_us
         << " µs\n";

@@ -80,6 +80,19 @@ void FrictionProblem2D::validate(std::string_view who) const {
                     " is negative");
 }
 
+void FrictionProblem3D::validate(std::string_view who) const {
+  const Eigen::Index n = 3 * mu.size();
+  if (W.rows() != n || W.cols() != n || q.size() != n)
+    fail(who, "expected W 3nc×3nc and q of size 3nc with nc = " + std::to_string(mu.size()) + ", got W " + dims(W) +
+                  ", q " + std::to_string(q.size()));
+  requireFinite(who, "W", W);
+  requireFinite(who, "q", q);
+  requireFinite(who, "mu", mu);
+  for (Eigen::Index i = 0; i < mu.size(); ++i)
+    if (mu(i) < 0.0)
+      fail(who, "friction coefficient mu[" + std::to_string(i) + "] = " + std::to_string(mu(i)) + " is negative");
+}
+
 void SparseFrictionProblem2D::validate(std::string_view who) const {
   const Eigen::Index n = q.size();
   std::ostringstream os;

@@ -67,4 +67,18 @@ struct SparseFrictionProblem2D {
   void validate(std::string_view who = "lcp::SparseFrictionProblem2D") const;
 };
 
+/// Spatial frictional contact with nc contacts, u = W r + q, unknowns ordered per contact
+/// i as (normal 3i, tangents 3i+1, 3i+2), as in Siconos' fc3d; the Coulomb cone
+/// K_i = {‖rₜ‖ ≤ μᵢ rₙ} and, with De Saxcé's modified velocity ûᵢ = uᵢ + (μᵢ‖uₜ‖, 0, 0),
+///   K_i ∋ rᵢ ⊥ ûᵢ ∈ K_i*:   uₙ ≥ 0, rₙ ≥ 0, uₙ rₙ = 0; stick uₜ = 0, ‖rₜ‖ ≤ μ rₙ;
+///   slip rₜ = −μ rₙ uₜ/‖uₜ‖.
+struct FrictionProblem3D {
+  Eigen::MatrixXd W;
+  Eigen::VectorXd q;
+  Eigen::VectorXd mu;
+  Eigen::Index contacts() const { return mu.size(); }
+  /// Throws std::invalid_argument: W not 3nc × 3nc, q not of size 3nc, μ < 0, NaN/Inf.
+  void validate(std::string_view who = "lcp::FrictionProblem3D") const;
+};
+
 }  // namespace stickslip::lcp

@@ -8,6 +8,7 @@
 #include <NonSmoothDrivers.h>
 #include <NumericsMatrix.h>
 #include <NumericsVerbose.h>
+#include <fc3d_compute_error.h>
 #include <SolverOptions.h>
 #include <lcp_cst.h>
 #include <mlcp_cst.h>
@@ -18,6 +19,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -54,6 +57,15 @@ constexpr NamedId kFc2dSolvers[] = {
     {"enum", SICONOS_FRICTION_2D_ENUM},
     {"nsgs", SICONOS_FRICTION_2D_NSGS},
     {"cpg", SICONOS_FRICTION_2D_CPG},
+};
+
+// Siconos' spatial (fc3d) solvers on the exact Coulomb cone: Gauss–Seidel with its default
+// local solver, Alart–Curnier's semismooth Newton, the proximal point, extragradient.
+constexpr NamedId kFc3dSolvers[] = {
+    {"nsgs", SICONOS_FRICTION_3D_NSGS},
+    {"nsn-ac", SICONOS_FRICTION_3D_NSN_AC},
+    {"prox", SICONOS_FRICTION_3D_PROX},
+    {"vi-eg", SICONOS_FRICTION_3D_VI_EG},
 };
 
 template <std::size_t N>
@@ -216,6 +228,7 @@ void finish(R& out, int info, bool pivoting, int iterations, const SiconosOption
 std::vector<std::string> siconosLcpSolverNames() { return namesOf(kLcpSolvers); }
 std::vector<std::string> siconosMlcpSolverNames() { return namesOf(kMlcpSolvers); }
 std::vector<std::string> siconosFc2dSolverNames() { return namesOf(kFc2dSolvers); }
+std::vector<std::string> siconosFc3dSolverNames() { return namesOf(kFc3dSolvers); }
 
 // ---------------------------------------------------------------------------------------- LCP
 
@@ -500,6 +513,101 @@ FrictionResult SiconosFc2dSolver::solve(const FrictionProblem2D& p) {
   if (!finite) {
     out.status = Status::kNumericalFailure;
     out.message = "siconos " + s.name + " returned non-finite values";
+  }
+  return out;
+}
+
+// --------------------------------------------------------------------------------------- FC3D
+
+namespace {
+
+/// p's data in Siconos' problem structure, viewing `W` (a copy we own: Siconos takes it mutable).
+struct Fc3dView {
+  Eigen::MatrixXd W;
+  Eigen::VectorXd q, mu;
+  std::unique_ptr<DenseView> matrix;
+  FrictionContactProblem fc{};
+  explicit Fc3dView(const FrictionProblem3D& p) : W(p.W), q(p.q), mu(p.mu) {
+    matrix = std::make_unique<DenseView>(W.data(), int(W.rows()), int(W.cols()));
+    fc.dimension = 3;
+    fc.numberOfContacts = int(p.contacts());
+    fc.M = matrix->get();
+    fc.q = q.data();
+    fc.mu = mu.data();
+  }
+};
+
+}  // namespace
+
+double siconosFc3dError(const FrictionProblem3D& p, const Eigen::VectorXd& r) {
+  p.validate("lcp::siconosFc3dError");
+  if (r.size() != p.q.size()) throw std::invalid_argument("lcp::siconosFc3dError: r has the wrong size");
+  if (p.contacts() == 0) return 0.0;
+  Fc3dView view(p);
+  Eigen::VectorXd z = r, w = p.W * r + p.q;
+  Options options;
+  options.create(SICONOS_FRICTION_3D_NSGS, SiconosOptions{});
+  double error = 0.0;
+  fc3d_compute_error(&view.fc, z.data(), w.data(), 1e-16, options.get(), p.q.norm(), &error);
+  return error;
+}
+
+struct SiconosFc3dSolver::Impl {
+  std::string name;
+  int id = 0;
+  SiconosOptions opts;
+};
+
+SiconosFc3dSolver::SiconosFc3dSolver(std::string_view name, SiconosOptions options) : impl_(std::make_unique<Impl>()) {
+  constexpr const char* who = "lcp::SiconosFc3dSolver";
+  impl_->id = idOf(who, name, kFc3dSolvers);
+  checkOptions(who, options);
+  impl_->name = std::string(name);
+  impl_->opts = options;
+}
+SiconosFc3dSolver::~SiconosFc3dSolver() = default;
+SiconosFc3dSolver::SiconosFc3dSolver(SiconosFc3dSolver&&) noexcept = default;
+SiconosFc3dSolver& SiconosFc3dSolver::operator=(SiconosFc3dSolver&&) noexcept = default;
+const std::string& SiconosFc3dSolver::name() const { return impl_->name; }
+
+FrictionResult SiconosFc3dSolver::solve(const FrictionProblem3D& p) {
+  p.validate("lcp::SiconosFc3dSolver");
+  const Impl& s = *impl_;
+  FrictionResult out;
+  out.solver = "siconos-" + s.name;
+  out.r.setZero(p.q.size());
+  out.u = p.q;
+  if (p.contacts() == 0) return out;
+  Fc3dView view(p);
+  Options options;  // fresh per solve: the fc3d solvers keep internal data in them
+  options.create(s.id, s.opts);
+  SolverOptions* o = options.get();
+  int info = 0;
+  {
+    const Silence quiet(s.opts.quiet);
+    info = fc3d_driver(&view.fc, out.r.data(), out.u.data(), o);
+  }
+  out.pivots = o->iparam[SICONOS_IPARAM_ITER_DONE];
+  if (!out.r.allFinite()) {
+    out.r.setZero();
+    out.u = p.q;
+    out.status = Status::kNumericalFailure;
+    out.message = "siconos " + s.name + " returned non-finite values";
+    return out;
+  }
+  out.u = p.W * out.r + p.q;
+  out.relative_residual = siconosFc3dError(p, out.r);
+  out.residual = out.relative_residual * std::max(p.q.norm(), std::numeric_limits<double>::epsilon());
+  if (info == 0 && out.relative_residual <= s.opts.tolerance * 10.0) {
+    out.status = Status::kSuccess;
+  } else if (out.pivots >= s.opts.max_iterations) {
+    out.status = Status::kPivotLimit;
+    out.message = "siconos " + s.name + ": iteration limit " + std::to_string(s.opts.max_iterations) +
+                  " reached (info " + std::to_string(info) + "), error " + std::to_string(out.relative_residual);
+  } else {
+    out.status = Status::kNumericalFailure;
+    out.message = "siconos " + s.name + ": failed (info " + std::to_string(info) + "), error " +
+                  std::to_string(out.relative_residual);
   }
   return out;
 }

@@ -58,6 +58,14 @@ std::vector<std::string> siconosLcpSolverNames();
 std::vector<std::string> siconosMlcpSolverNames();
 /// Names accepted by SiconosFc2dSolver: lemke, enum, nsgs, cpg (4.4 has no 2D Latin).
 std::vector<std::string> siconosFc2dSolverNames();
+/// Names accepted by SiconosFc3dSolver: nsgs, nsn-ac (Alart–Curnier semismooth Newton), prox
+/// (proximal point), vi-eg (extragradient), all on the exact Coulomb cone.
+std::vector<std::string> siconosFc3dSolverNames();
+
+/// Siconos' own error measure of a spatial friction problem (fc3d_compute_error): the natural
+/// map of r and De Saxcé's modified velocity û = u + (μ‖uₜ‖, 0, 0), u = W r + q, as a 2-norm
+/// over the contacts, relative to ‖q‖ (absolute when ‖q‖ is round-off).
+double siconosFc3dError(const FrictionProblem3D& p, const Eigen::VectorXd& r);
 
 class SiconosLcpSolver final {
  public:
@@ -112,6 +120,27 @@ class SiconosFc2dSolver final {
 
   /// Solves p; throws std::invalid_argument if p is invalid.
   FrictionResult solve(const FrictionProblem2D& p);
+
+  const std::string& name() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Siconos Numerics' fc3d solvers. `pivots` holds their iteration count, `relative_residual`
+/// Siconos' fc3d error of the answer (success: ≤ 10 × the tolerance asked for).
+class SiconosFc3dSolver final {
+ public:
+  explicit SiconosFc3dSolver(std::string_view name, SiconosOptions options = {});
+  ~SiconosFc3dSolver();
+  SiconosFc3dSolver(SiconosFc3dSolver&&) noexcept;
+  SiconosFc3dSolver& operator=(SiconosFc3dSolver&&) noexcept;
+  SiconosFc3dSolver(const SiconosFc3dSolver&) = delete;
+  SiconosFc3dSolver& operator=(const SiconosFc3dSolver&) = delete;
+
+  /// Solves p; throws std::invalid_argument if p is invalid.
+  FrictionResult solve(const FrictionProblem3D& p);
 
   const std::string& name() const;
 

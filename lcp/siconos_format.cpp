@@ -453,26 +453,28 @@ Problem parseLcp(TokenStream& in) {
   return validated(std::move(p), in);
 }
 
-/// A planar friction problem with W as stored.
-struct StoredFc2d {
+/// A friction problem with W as stored.
+struct StoredFriction {
   StoredMatrix W;
   Eigen::VectorXd q, mu;
 };
 
-StoredFc2d parseFc2dStored(TokenStream& in) {
+/// A friction problem of contact dimension `dimension` (2: fc2d, 3: fc3d) with W as stored.
+StoredFriction parseFrictionStored(TokenStream& in, long long dimension) {
   int line = in.currentLine();
   const long long d = in.integer("the contact dimension d");
-  if (d != 2)
-    in.fail(line, "expected contact dimension 2 (planar friction), got " + std::to_string(d));
+  if (d != dimension)
+    in.fail(line, "expected contact dimension " + std::to_string(dimension) +
+                      (dimension == 2 ? " (planar friction)" : " (spatial friction)") + ", got " + std::to_string(d));
   line = in.currentLine();
   const long long nc = in.size("the number of contacts");
-  StoredFc2d p;
+  StoredFriction p;
   p.W = readStoredMatrix(in, "W");
   if (p.W.rows() != p.W.cols())
     in.fail(line, "expected a square W, got " + dims(p.W.rows(), p.W.cols()));
-  if (p.W.rows() != 2 * nc)
-    in.fail(line, "expected W 2nc×2nc with nc = " + std::to_string(nc) + ", got " +
-                      dims(p.W.rows(), p.W.cols()));
+  if (p.W.rows() != dimension * nc)
+    in.fail(line, "expected W " + std::to_string(dimension) + "nc×" + std::to_string(dimension) +
+                      "nc with nc = " + std::to_string(nc) + ", got " + dims(p.W.rows(), p.W.cols()));
   p.q = readVector(in, "q", p.W.rows());
   p.mu = readVector(in, "mu", nc);
   // Files written by later Siconos versions (FrictionContactProblem*.dat) end with one more
@@ -488,13 +490,22 @@ StoredFc2d parseFc2dStored(TokenStream& in) {
   return p;
 }
 
+StoredFriction parseFc2dStored(TokenStream& in) { return parseFrictionStored(in, 2); }
+
+FrictionProblem3D parseFc3d(TokenStream& in) {
+  StoredFriction s = parseFrictionStored(in, 3);
+  return validated(FrictionProblem3D{std::move(s.W).toDense(in, "W"), std::move(s.q), std::move(s.mu)}, in);
+}
+
+DatProblem parseFc3dAsDat(TokenStream& in) { return parseFc3d(in); }
+
 FrictionProblem2D parseFc2d(TokenStream& in) {
-  StoredFc2d s = parseFc2dStored(in);
+  StoredFriction s = parseFc2dStored(in);
   return validated(FrictionProblem2D{std::move(s.W).toDense(in, "W"), std::move(s.q), std::move(s.mu)}, in);
 }
 
 SparseFrictionProblem2D parseFc2dSparse(TokenStream& in) {
-  StoredFc2d s = parseFc2dStored(in);
+  StoredFriction s = parseFc2dStored(in);
   SparseFrictionProblem2D p;
   if (s.W.is_sparse) p.W = s.W.sparse;
   else p.W = s.W.dense.sparseView();
@@ -505,7 +516,7 @@ SparseFrictionProblem2D parseFc2dSparse(TokenStream& in) {
 
 /// readDat's FC2D: dense when stored dense, sparse when stored sparse.
 DatProblem parseFc2dAsStored(TokenStream& in) {
-  StoredFc2d s = parseFc2dStored(in);
+  StoredFriction s = parseFc2dStored(in);
   if (!s.W.is_sparse)
     return validated(FrictionProblem2D{std::move(s.W.dense), std::move(s.q), std::move(s.mu)}, in);
   return validated(SparseFrictionProblem2D{std::move(s.W.sparse), std::move(s.q), std::move(s.mu)}, in);
@@ -622,13 +633,14 @@ MixedProblem parseMlcp(TokenStream& in) {
   return validated(std::move(p), in);
 }
 
-enum class Kind { kLcp, kMlcp, kFc2d };
+enum class Kind { kLcp, kMlcp, kFc2d, kFc3d };
 
 const char* kindName(Kind k) {
   switch (k) {
     case Kind::kLcp: return "lcp";
     case Kind::kMlcp: return "mlcp";
     case Kind::kFc2d: return "fc2d";
+    case Kind::kFc3d: return "fc3d";
   }
   return "?";
 }
@@ -636,12 +648,14 @@ const char* kindName(Kind k) {
 Problem readLcpText(const std::string& text, const std::string& name);
 MixedProblem readMlcpText(const std::string& text, const std::string& name);
 DatProblem readFc2dText(const std::string& text, const std::string& name);
+DatProblem readFc3dText(const std::string& text, const std::string& name);
 
 DatProblem parseAs(Kind k, const std::string& text, const std::string& name) {
   switch (k) {
     case Kind::kLcp: return readLcpText(text, name);
     case Kind::kMlcp: return readMlcpText(text, name);
     case Kind::kFc2d: return readFc2dText(text, name);
+    case Kind::kFc3d: return readFc3dText(text, name);
   }
   throw std::logic_error("lcp::readDat: unknown kind");
 }
@@ -651,6 +665,7 @@ std::optional<Kind> hintFrom(std::string name) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (name.find("mlcp") != std::string::npos) return Kind::kMlcp;
   if (name.find("fc2d") != std::string::npos) return Kind::kFc2d;
+  if (name.find("fc3d") != std::string::npos) return Kind::kFc3d;
   if (name.find("lcp") != std::string::npos) return Kind::kLcp;
   return std::nullopt;
 }
@@ -678,6 +693,10 @@ DatProblem readFc2dText(const std::string& text, const std::string& name) {
   std::istringstream in(text);
   return readWith(parseFc2dAsStored, "lcp::readFc2dDat", in, name);
 }
+DatProblem readFc3dText(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  return readWith(parseFc3dAsDat, "lcp::readFc3dDat", in, name);
+}
 
 /// readDat on the whole text of a file; `name` gives the hint and names the file in messages.
 DatProblem readDatText(const std::string& text, const std::string& name) {
@@ -694,7 +713,7 @@ DatProblem readDatText(const std::string& text, const std::string& name) {
     }
   }
   std::vector<std::pair<Kind, DatProblem>> parsed;
-  for (Kind k : {Kind::kLcp, Kind::kMlcp, Kind::kFc2d}) {
+  for (Kind k : {Kind::kLcp, Kind::kMlcp, Kind::kFc2d, Kind::kFc3d}) {
     if (hint && k == *hint) continue;
     try {
       parsed.emplace_back(k, parseAs(k, text, name));
@@ -710,7 +729,7 @@ DatProblem readDatText(const std::string& text, const std::string& name) {
   } else {
     msg += "ambiguous: the content parses as";
     for (const auto& [k, p] : parsed) msg += std::string(" ") + kindName(k);
-    msg += "; put lcp, mlcp or fc2d in the file name to choose";
+    msg += "; put lcp, mlcp, fc2d or fc3d in the file name to choose";
   }
   throw std::invalid_argument(msg);
 }
@@ -753,6 +772,13 @@ SparseFrictionProblem2D readFc2dDatSparse(std::istream& in, const std::string& n
   return readWith(parseFc2dSparse, "lcp::readFc2dDat", in, name);
 }
 
+FrictionProblem3D readFc3dDat(const std::filesystem::path& file) {
+  return readFileWith(parseFc3d, "lcp::readFc3dDat", file);
+}
+FrictionProblem3D readFc3dDat(std::istream& in, const std::string& name) {
+  return readWith(parseFc3d, "lcp::readFc3dDat", in, name);
+}
+
 DatProblem readDat(const std::filesystem::path& file) {
   // Report an unreadable file once, not once per kind.
   std::ifstream in(file, std::ios::binary);
@@ -766,6 +792,7 @@ const char* datKindName(const DatProblem& p) {
   switch (p.index()) {
     case 0: return "lcp";
     case 1: return "mlcp";
+    case 4: return "fc3d";
     default: return "fc2d";
   }
 }

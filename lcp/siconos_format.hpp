@@ -65,12 +65,18 @@ FrictionProblem2D readFc2dDat(std::istream& in, const std::string& name);
 SparseFrictionProblem2D readFc2dDatSparse(const std::filesystem::path& file);
 SparseFrictionProblem2D readFc2dDatSparse(std::istream& in, const std::string& name);
 
+/// Reads a spatial frictional contact problem (W, q, μ) written with dimension 3; unknowns per
+/// contact (normal, tangent, tangent); W dense or sparse-block (given densely).
+FrictionProblem3D readFc3dDat(const std::filesystem::path& file);
+FrictionProblem3D readFc3dDat(std::istream& in, const std::string& name);
+
 /// An FC2D problem comes as FrictionProblem2D when W is stored dense (storages 0, 1) and as
-/// SparseFrictionProblem2D when it is stored compressed (storage 2).
-using DatProblem = std::variant<Problem, MixedProblem, FrictionProblem2D, SparseFrictionProblem2D>;
+/// SparseFrictionProblem2D when it is stored compressed (storage 2); an FC3D problem as
+/// FrictionProblem3D.
+using DatProblem = std::variant<Problem, MixedProblem, FrictionProblem2D, SparseFrictionProblem2D, FrictionProblem3D>;
 
 /// Reads a .dat file of unknown kind. The file name (then its folder's name) is a hint:
-/// "mlcp" → MLCP, "fc2d" → FC2D, "lcp" → LCP; the hinted kind is tried first and wins if it
+/// "mlcp" → MLCP, "fc2d" → FC2D, "fc3d" → FC3D, "lcp" → LCP; the hinted kind is tried first and wins if it
 /// parses. Otherwise every kind is tried and the one that parses is returned. Throws
 /// std::invalid_argument, listing what each attempt reported, if none parses, or if several
 /// parse and the name gives no hint.
@@ -78,7 +84,7 @@ DatProblem readDat(const std::filesystem::path& file);
 /// The same from a stream; `name` plays the file name's part, as hint and in messages.
 DatProblem readDat(std::istream& in, const std::string& name);
 
-/// "lcp", "mlcp" or "fc2d" for the alternative held by p.
+/// "lcp", "mlcp", "fc2d" or "fc3d" for the alternative held by p.
 const char* datKindName(const DatProblem& p);
 
 }  // namespace stickslip::lcp

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "lcp/enumeration.hpp"
+#include "lcp/friction_facets.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/mlcp_to_lcp.hpp"
@@ -48,6 +49,7 @@ std::vector<std::string> mlcpSolverNames() { return withOurs({"lemke"}, siconosM
 std::vector<std::string> frictionSolverNames() {
   return withOurs({"auto", "lemke", "nsgs"}, siconosFc2dSolverNames());
 }
+std::vector<std::string> friction3dSolverNames() { return withOurs({"auto", "lemke"}, siconosFc3dSolverNames()); }
 
 Result solveLcp(std::string_view solver, const Problem& p) {
   return checked("LCP", solver, lcpSolverNames(), [&] {
@@ -128,6 +130,13 @@ FrictionResult solveFriction(std::string_view solver, const SparseFrictionProble
       return r;
     }
     return withSolver(solveDense(dense, {Eigen::MatrixXd(p.W), p.q, p.mu}), dense);
+  });
+}
+
+FrictionResult solveFriction(std::string_view solver, const FrictionProblem3D& p, int facets) {
+  return checked("FC3D", solver, friction3dSolverNames(), [&]() -> FrictionResult {
+    if (solver == "lemke" || solver == "auto") return solveFrictionFaceted(p, facets);
+    return SiconosFc3dSolver(siconosName(solver)).solve(p);
   });
 }
 

@@ -22,6 +22,9 @@ namespace stickslip::lcp {
 std::vector<std::string> lcpSolverNames();
 std::vector<std::string> mlcpSolverNames();
 std::vector<std::string> frictionSolverNames();
+/// Spatial friction: `lemke` (= `auto`: the faceted cone, friction_facets.hpp) and Siconos'
+/// fc3d solvers on the exact cone (`siconos-nsgs`, `siconos-nsn-ac`, `siconos-prox`, `siconos-vi-eg`).
+std::vector<std::string> friction3dSolverNames();
 
 /// Each throws std::invalid_argument for an unknown solver name (listing the valid ones), and
 /// the Siconos backends also for invalid problem data (ours report it as kInvalidInput);
@@ -32,6 +35,9 @@ FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p
 /// The same on a sparse W. The dense solvers (ours and Siconos') get W densely, within
 /// kDenseFrictionContacts contacts; beyond, they return kInvalidInput saying so.
 FrictionResult solveFriction(std::string_view solver, const SparseFrictionProblem2D& p);
+
+/// Spatial friction; `facets` directions per contact for our faceted Lemke.
+FrictionResult solveFriction(std::string_view solver, const FrictionProblem3D& p, int facets = 8);
 
 inline constexpr Eigen::Index kAutoLemkeContacts = 4;
 inline constexpr Eigen::Index kDenseFrictionContacts = 1024;

@@ -99,6 +99,10 @@ void bindLcp(py::module_& m) {
           out["W"] = f->W;
           out["q"] = f->q;
           out["mu"] = f->mu;
+        } else if (const auto* f3 = std::get_if<FrictionProblem3D>(&problem)) {
+          out["W"] = f3->W;
+          out["q"] = f3->q;
+          out["mu"] = f3->mu;
         } else if (const auto* s = std::get_if<SparseFrictionProblem2D>(&problem)) {
           // Stored compressed (storage 2): W as coordinates, so that NumPy alone reads it.
           std::vector<Eigen::Index> rows, cols;
@@ -124,8 +128,8 @@ void bindLcp(py::module_& m) {
         return out;
       },
       py::arg("path"),
-      "Reads a Siconos .dat problem: {'kind': 'lcp', 'M', 'q'}, {'kind': 'fc2d', 'W', 'q', 'mu'} (W stored "
-      "compressed comes as {'shape', 'row', 'col', 'value'}) or "
+      "Reads a Siconos .dat problem: {'kind': 'lcp', 'M', 'q'}, {'kind': 'fc2d' or 'fc3d', 'W', 'q', 'mu'} (an "
+      "fc2d W stored compressed comes as {'shape', 'row', 'col', 'value'}) or "
       "{'kind': 'mlcp', 'A', 'B', 'C', 'D', 'a', 'b'}. Raises ValueError naming the file.");
 }
 

@@ -53,6 +53,7 @@ run "Work–precision on belt, dupont and incline" "$bin/bench_work_precision"
 run "Scaling: a chain of N blocks on a belt, and a hanging clearance chain" "$bin/bench_scaling"
 run "LCP solvers: ours vs Siconos Numerics" "$bin/stickslip" bench --what lcp
 run "Siconos' planar friction problems: ours vs Siconos' solvers" "$bin/stickslip" bench --what fc2d --data tests/data/siconos/fc2d-more
+run "Siconos' spatial friction problems: our faceted Lemke vs Siconos' fc3d solvers" "$bin/stickslip" bench --what fc3d --data tests/data/siconos/fc3d
 run "Equations of motion: the thesis' methods on the slider-crank" "$bin/stickslip" bench --what eom
 run "Every friction law on the belt (penalty route)" "$bin/stickslip" bench --what friction
 echo "$end" >>"$section"

@@ -69,6 +69,39 @@ TEST_CASE("stickslip lcp solves a Siconos file and prints one JSON object", "[cl
   }
 }
 
+TEST_CASE("stickslip lcp on a spatial (fc3d) file: faceted Lemke and Siconos' exact cone, Siconos' error", "[cli]") {
+  const std::string file = kData + "/fc3d/Rover1039.dat";
+  Run r = cli({"lcp", file, "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["kind"] == "fc3d");
+  CHECK(j["solver"] == "lemke");
+  CHECK(j["facets"] == 8);
+  CHECK(j["facet_bound"].get<double>() == Approx(1.0 - std::cos(M_PI / 8)));
+  const double faceted = j["siconos_error"].get<double>();
+  CHECK(faceted > 0.0);
+  CHECK(faceted < 0.05);
+  r = cli({"lcp", file, "--facets", "64", "--json"});
+  CHECK(nlohmann::json::parse(r.out)["siconos_error"].get<double>() < faceted);
+  r = cli({"lcp", file, "--solver", "siconos-nsgs", "--json"});
+  REQUIRE(r.code == 0);
+  j = nlohmann::json::parse(r.out);
+  CHECK(j["solver"] == "siconos-nsgs");
+  CHECK(j["siconos_error"].get<double>() <= 1e-8);
+  CHECK_FALSE(j.contains("facets"));
+  r = cli({"lcp", file});
+  CHECK(r.out.find("Siconos' error") != std::string::npos);
+  CHECK(r.out.find("(fc3d_compute_error)") != std::string::npos);
+  CHECK(r.out.find("faceted cone       8 facets") != std::string::npos);
+  r = cli({"lcp", file, "--facets", "2"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--facets: expected at least 3, got 2") != std::string::npos);
+  r = cli({"lcp", file, "--solver", "nsgs"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("unknown FC3D solver 'nsgs'") != std::string::npos);
+}
+
 TEST_CASE("stickslip lcp reports an unsolvable problem with exit code 1", "[cli]") {
   // w = −z − 1 < 0 for every z ≥ 0: no solution; Lemke must say so, not print numbers.
   TempFile f("ray.dat", "1\n0\n1\n1\n1 1\n-1\n-1\n");

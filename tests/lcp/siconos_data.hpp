@@ -1,5 +1,5 @@
 #pragma once
-// The Siconos test collection copied into tests/data/siconos (lcp/, mlcp/, fc2d/).
+// The Siconos test collection copied into tests/data/siconos (lcp/, mlcp/, fc2d/, fc2d-more/, fc3d/).
 #include <algorithm>
 #include <filesystem>
 #include <vector>
