@@ -407,34 +407,26 @@ int main(int argc, char** argv) {
             << "Moreau–Jean\n\n"
             << "| solver | N | steps | µs/step | LCP size | pivots or iterations / solve | slipping % |\n"
             << "|---|---:|---:|---:|---:|---:|---:|\n";
-  for (const auto& key : order) {
-    if (key.first != "moreau-jean") continue;
-    for (const Row& r : table[key]) {
-      if (r.ok)
-        std::snprintf(line, sizeof line, "| %s | %d | %ld | %.1f | %.0f | %.1f | %.0f |\n",
-                      r.solver.c_str(), r.n, r.units, r.us_per_unit, r.lcp_size,
-                      r.pivots_per_solve, 100.0 * r.slipping);
-      else
-        std::snprintf(line, sizeof line, "| %s | %d | failed: %.200s | | | | |\n", r.solver.c_str(),
-                      r.n, r.message.c_str());
-      std::cout << line;
+  // The Moreau–Jean rows of one mechanism (key.first), solver by solver.
+  const auto moreauJeanRows = [&](const std::string& kind) {
+    for (const auto& key : order) {
+      if (key.first != kind) continue;
+      for (const Row& r : table[key]) {
+        if (r.ok)
+          std::snprintf(line, sizeof line, "| %s | %d | %ld | %.1f | %.0f | %.1f | %.0f |\n", r.solver.c_str(), r.n,
+                        r.units, r.us_per_unit, r.lcp_size, r.pivots_per_solve, 100.0 * r.slipping);
+        else
+          std::snprintf(line, sizeof line, "| %s | %d | failed: %.200s | | | | |\n", r.solver.c_str(), r.n,
+                        r.message.c_str());
+        std::cout << line;
+      }
     }
-  }
+  };
+  moreauJeanRows("moreau-jean");
   std::cout << "\nMoreau–Jean on the hanging clearance chain (mechanisms/clearance_chain.hpp: coupled contacts)\n\n"
             << "| solver | N | steps | µs/step | LCP size (4 × closed) | sweeps or pivots / solve | slipping % |\n"
             << "|---|---:|---:|---:|---:|---:|---:|\n";
-  for (const auto& key : order) {
-    if (key.first != "coupled") continue;
-    for (const Row& r : table[key]) {
-      if (r.ok)
-        std::snprintf(line, sizeof line, "| %s | %d | %ld | %.1f | %.0f | %.1f | %.0f |\n", r.solver.c_str(), r.n,
-                      r.units, r.us_per_unit, r.lcp_size, r.pivots_per_solve, 100.0 * r.slipping);
-      else
-        std::snprintf(line, sizeof line, "| %s | %d | failed: %.200s | | | | |\n", r.solver.c_str(), r.n,
-                      r.message.c_str());
-      std::cout << line;
-    }
-  }
+  moreauJeanRows("coupled");
   std::cout << "\nEvent-driven\n\n"
             << "| solver | N | simulated s | CPU s | events | slip starts | µs/event | LCP solves | pivots or iterations / solve |\n"
             << "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";

@@ -44,17 +44,6 @@ std::vector<Vector2d> convexHull(std::vector<Vector2d> p, double tolerance) {
   return hull;
 }
 
-Vector2d rotate(double theta, const Vector2d& s) {
-  const double c = std::cos(theta), sn = std::sin(theta);
-  return {c * s.x() - sn * s.y(), sn * s.x() + c * s.y()};
-}
-
-/// The world position of local point s of body b at pose row `pose`.
-Vector2d world(const Eigen::Ref<const Eigen::RowVectorXd>& pose, BodyIndex b, const Vector2d& s) {
-  if (b == kGround) return s;
-  return Vector2d(pose(3 * b), pose(3 * b + 1)) + rotate(pose(3 * b + 2), s);
-}
-
 ContactMode modeOfSample(double n, double v_t, double zero_velocity) {
   if (!(n > 0.0)) return ContactMode::kOpen;
   if (!std::isfinite(v_t) || std::abs(v_t) <= zero_velocity) return ContactMode::kStick;
@@ -62,6 +51,12 @@ ContactMode modeOfSample(double n, double v_t, double zero_velocity) {
 }
 
 }  // namespace
+
+Vector2d worldPoint(const AnimationTrack& track, Eigen::Index f, int body, const Vector2d& local) {
+  if (body == kGround) return local;
+  const Eigen::Index c = 3 * Eigen::Index(body);
+  return Vector2d(track.pose(f, c), track.pose(f, c + 1)) + Eigen::Rotation2Dd(track.pose(f, c + 2)) * local;
+}
 
 AnimationTrack animationTrack(const dynamics::RigidScenario& scenario, const std::string& label,
                               const std::vector<std::string>& columns, const Eigen::MatrixXd& history,
@@ -237,9 +232,9 @@ AnimationScene animationScene(const dynamics::RigidScenario& scenario, const std
   for (const AnimationTrack& tr : tracks)
     for (Eigen::Index f = 0; f < tr.pose.rows(); ++f)
       for (int b = 0; b < nb; ++b) {
-        include(world(tr.pose.row(f), b, Vector2d::Zero()), 0.0);
-        for (const Vector2d& s : points[std::size_t(b)]) include(world(tr.pose.row(f), b, s), 0.0);
-        for (const auto& c : scene.bodies[std::size_t(b)].circles) include(world(tr.pose.row(f), b, c.centre), c.radius);
+        include(worldPoint(tr, f, b, Vector2d::Zero()), 0.0);
+        for (const Vector2d& s : points[std::size_t(b)]) include(worldPoint(tr, f, b, s), 0.0);
+        for (const auto& c : scene.bodies[std::size_t(b)].circles) include(worldPoint(tr, f, b, c.centre), c.radius);
       }
   for (const Vector2d& g : scene.ground_joints) include(g, 0.0);
   if (!lo.allFinite()) lo = hi = Vector2d::Zero();
@@ -250,7 +245,10 @@ AnimationScene animationScene(const dynamics::RigidScenario& scenario, const std
   for (int b = 0; b < nb; ++b) {
     AnimationBody& body = scene.bodies[std::size_t(b)];
     body.hull = convexHull(points[std::size_t(b)], tolerance);
-    if (body.hull.size() < 2) body.hull.clear();  // a block (or just a disk)
+    if (body.hull.size() < 2) body.hull.clear();
+    body.block = body.hull.empty() && std::none_of(body.circles.begin(), body.circles.end(), [](const auto& c) {
+                   return c.kind == "disk" && c.centre.isZero(0.0);
+                 });
   }
   const double pad = 0.1 * extent + scene.block_size;
   scene.lower = lo - Vector2d::Constant(pad);

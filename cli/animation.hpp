@@ -28,13 +28,14 @@ namespace stickslip::cli {
 
 struct AnimationBody {
   std::string name;
-  /// Outline in the body's frame: a closed polygon (hull.size() ≥ 3), a bar (2 points), or a
-  /// block (empty: a square of the scene's block_size).
+  /// Outline in the body's frame: a closed polygon (hull.size() ≥ 3), a bar (2 points), or
+  /// none (a block, or a disk).
   std::vector<Eigen::Vector2d> hull;
   struct Circle { Eigen::Vector2d centre; double radius; std::string kind; };  ///< disk, journal, bearing
   std::vector<Circle> circles;
   std::vector<Eigen::Vector2d> joints;  ///< joint points, marked
   std::vector<std::pair<Eigen::Vector2d, Eigen::Vector2d>> segments;  ///< contact lines it carries
+  bool block = false;  ///< drawn as a square of the scene's block_size (no hull, no disk at its centroid)
 };
 
 struct AnimationScene {
@@ -60,6 +61,9 @@ struct AnimationTrack {
   Eigen::MatrixXi mode, impact;
   std::vector<dynamics::ContactEvent> events;  ///< contact events only, as the run gave them
 };
+
+/// World position of point `local` of body `body` (kGround: `local` itself) at frame f.
+Eigen::Vector2d worldPoint(const AnimationTrack& track, Eigen::Index f, int body, const Eigen::Vector2d& local);
 
 /// The scene of `scenario`'s mechanism moving through `tracks`' poses (filled by
 /// animationTrack; they set the box).

@@ -1,5 +1,7 @@
 #include "cli/animation_gif.hpp"
 
+#include "cli/compare_plots.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -20,22 +22,10 @@ std::string xy(const Vector2d& p) {
   return s.str();
 }
 
-/// gnuplot string literal: single quotes, a quote doubled.
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
-  return q + "'";
-}
 
 Eigen::Index frameAt(const AnimationTrack& track, double t) {
   const auto it = std::upper_bound(track.t.begin(), track.t.end(), t);
   return std::max<Eigen::Index>(0, Eigen::Index(it - track.t.begin()) - 1);
-}
-
-Vector2d world(const AnimationTrack& tr, Eigen::Index f, std::size_t b, const Vector2d& s) {
-  const double x = tr.pose(f, Eigen::Index(3 * b)), y = tr.pose(f, Eigen::Index(3 * b + 1)),
-               th = tr.pose(f, Eigen::Index(3 * b + 2));
-  return Vector2d(x, y) + Eigen::Rotation2Dd(th) * s;
 }
 
 void segment(std::ostream& os, const Vector2d& a, const Vector2d& b, const std::string& style) {
@@ -60,12 +50,10 @@ void drawInstant(std::ostream& os, const AnimationScene& scene, const std::vecto
     const std::string colour = kRunColours[r % 6];
     for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
       const AnimationBody& body = scene.bodies[b];
-      auto at = [&](const Vector2d& s) { return world(tr, f, b, s); };
+      auto at = [&](const Vector2d& s) { return worldPoint(tr, f, int(b), s); };
       if (body.hull.size() == 2) segment(os, at(body.hull[0]), at(body.hull[1]), "lw 5 lc rgb '" + colour + "'");
       std::vector<Vector2d> outline = body.hull;
-      bool disk_at_centroid = false;
-      for (const auto& c : body.circles) disk_at_centroid = disk_at_centroid || (c.kind == "disk" && c.centre.norm() == 0.0);
-      if (body.hull.empty() && !disk_at_centroid) {
+      if (body.block) {
         const double h = 0.5 * scene.block_size;
         outline = {{-h, -h}, {h, -h}, {h, h}, {-h, h}};
       }
@@ -97,7 +85,7 @@ void drawInstant(std::ostream& os, const AnimationScene& scene, const std::vecto
       title += " " + scene.contacts[k] + " " + (impact ? "impact" : kModeNames[mode]);
     }
   }
-  os << "set title " << quoted(title) << " noenhanced\nplot NaN notitle\n";
+  os << "set title " << gnuplotQuoted(title) << " noenhanced\nplot NaN notitle\n";
 }
 
 }  // namespace
@@ -130,7 +118,7 @@ void writeAnimationGnuplot(std::ostream& os, const AnimationScene& scene, const 
   const int delay = std::max(1, int(std::lround(100.0 / options.fps)));  // GIF delays are in 1/100 s
   if (!gif.empty()) {
     os << "set terminal gif animate delay " << delay << " loop 0 optimize size " << options.width << ","
-       << options.height << "\nset output " << quoted(gif) << "\n";
+       << options.height << "\nset output " << gnuplotQuoted(gif) << "\n";
     for (double t : instants) drawInstant(os, scene, tracks, t);
     os << "unset output\n";
   }
@@ -139,7 +127,7 @@ void writeAnimationGnuplot(std::ostream& os, const AnimationScene& scene, const 
     for (std::size_t i = 0; i < instants.size(); ++i) {
       std::ostringstream name;
       name << frames_dir << "/frame_" << std::setw(5) << std::setfill('0') << i << ".png";
-      os << "set output " << quoted(name.str()) << "\n";
+      os << "set output " << gnuplotQuoted(name.str()) << "\n";
       drawInstant(os, scene, tracks, instants[i]);
     }
     os << "unset output\n";

@@ -109,9 +109,7 @@ void writeSvg(std::ostream& os, const AnimationScene& scene, std::size_t runs) {
         line(os, body.hull[0], body.hull[1], "bar");
       else if (body.hull.size() > 2)
         os << "<polygon class=\"plate\" points=\"" << points(body.hull) << "\"/>";
-      bool disk_at_centroid = false;
-      for (const auto& c : body.circles) disk_at_centroid = disk_at_centroid || (c.kind == "disk" && c.centre.norm() == 0.0);
-      if (body.hull.empty() && !disk_at_centroid) {
+      if (body.block) {
         const double s = scene.block_size;
         os << "<rect class=\"block\" x=\"" << num(-s / 2) << "\" y=\"" << num(-s / 2) << "\" width=\"" << num(s)
            << "\" height=\"" << num(s) << "\"/>";

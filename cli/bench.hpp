@@ -1,8 +1,10 @@
 #pragma once
 /// \file The tables printed by `stickslip bench eom`, `bench fc2d`, `bench fc3d` and `bench friction`.
 
+#include <filesystem>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "cli/command.hpp"
 
@@ -11,6 +13,10 @@ namespace stickslip::cli {
 /// The EOM methods of thesis §2.3 on the planar slider-crank: constraint violation, energy
 /// drift, CPU time (thesis Figs. 2.7–2.10).
 int benchEom(double h, double t_end, bool json, std::ostream& out, std::ostream& err);
+/// The .dat files of folder `data`, sorted; throws std::invalid_argument naming --data when it
+/// is not a folder or holds none (`kind`: "fc2d" or "fc3d", for the message).
+std::vector<std::filesystem::path> benchProblemFiles(const std::string& data, const std::string& kind);
+
 /// Siconos' planar friction problems in `data` (every .dat): our NSGS and Lemke and Siconos'
 /// fc2d solvers, Siconos' error measure, seconds, the matrix's and the process's memory.
 int benchFc2d(const std::string& data, double tolerance, int max_sweeps, int siconos_max_iterations, bool json,

@@ -62,14 +62,7 @@ Fc2dRow timed(const std::string& file, const std::string& solver, const lcp::Spa
 int benchFc2d(const std::string& data, double tolerance, int max_iterations, int siconos_max_iterations, bool json,
               std::ostream& out, std::ostream& err) {
   namespace fs = std::filesystem;
-  if (!fs::is_directory(data))
-    throw std::invalid_argument("--data: '" + data + "' is not a directory (expected Siconos' fc2d problems, e.g. "
-                                "../shared/data/siconos/fc2d)");
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(data))
-    if (e.path().extension() == ".dat") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  if (files.empty()) throw std::invalid_argument("--data: no .dat files in '" + data + "'");
+  const std::vector<fs::path> files = benchProblemFiles(data, "fc2d");
 
   std::vector<Fc2dRow> rows;
   for (const fs::path& path : files) {

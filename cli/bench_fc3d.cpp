@@ -37,14 +37,7 @@ struct Fc3dRow {
 int benchFc3d(const std::string& data, double tolerance, int siconos_max_iterations, int facets, bool json,
               std::ostream& out, std::ostream& err) {
   namespace fs = std::filesystem;
-  if (!fs::is_directory(data))
-    throw std::invalid_argument("--data: '" + data + "' is not a directory (expected Siconos' fc3d problems, e.g. "
-                                "../shared/data/siconos/fc3d)");
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(data))
-    if (e.path().extension() == ".dat") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  if (files.empty()) throw std::invalid_argument("--data: no .dat files in '" + data + "'");
+  const std::vector<fs::path> files = benchProblemFiles(data, "fc3d");
 
   std::vector<Fc3dRow> rows;
   for (const fs::path& path : files) {

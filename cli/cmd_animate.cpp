@@ -113,11 +113,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     if (vm.count("methods")) specs = parseMethods(vm["methods"].as<std::string>(), scenario);
     else specs.push_back(MethodSpec{});  // the scenario's own method
     std::vector<std::unique_ptr<mechanisms::ScenarioRunner>> runners;
-    for (const MethodSpec& s : specs) {
-      std::vector<std::string> args = runArgs(vm, s, t_end);
-      if (s.method.empty()) args.erase(args.begin(), args.begin() + 2);  // no --method
-      runners.push_back(std::make_unique<mechanisms::ScenarioRunner>(sc, runSettings(sc, args)));
-    }
+    for (const MethodSpec& s : specs)
+      runners.push_back(std::make_unique<mechanisms::ScenarioRunner>(sc, runSettings(sc, runArgs(vm, s, t_end))));
     const double zero = sc.builtin ? mechanisms::rigidScenarioInfo(sc.name).zero_velocity : 1e-8;
     for (std::size_t i = 0; i < specs.size(); ++i) {
       const mechanisms::ScenarioRun r = runners[i]->run();

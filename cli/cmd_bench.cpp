@@ -6,6 +6,7 @@
 // per solve and ratio.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -116,6 +117,23 @@ Row benchOne(const std::string& family, int n, int instances, double min_time_us
   row.siconos_pivots /= row.instances;
   return row;
 }
+
+}  // namespace
+
+std::vector<std::filesystem::path> benchProblemFiles(const std::string& data, const std::string& kind) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(data))
+    throw std::invalid_argument("--data: '" + data + "' is not a directory (expected Siconos' " + kind +
+                                " problems, e.g. ../shared/data/siconos/" + kind + ")");
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(data))
+    if (e.path().extension() == ".dat") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw std::invalid_argument("--data: no .dat files in '" + data + "'");
+  return files;
+}
+
+namespace {
 
 void declare(po::options_description& o, po::positional_options_description& p) {
   o.add_options()("what", po::value<std::string>()->required(),

@@ -19,12 +19,6 @@ bool endsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-/// gnuplot string literal: single quotes, a quote doubled.
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
-  return q + "'";
-}
 
 /// POSIX shell word: single quotes, a quote written as '\''.
 std::string shellQuoted(const std::string& s) {
@@ -78,23 +72,23 @@ void writeScript(const std::string& dir, const std::string& name, const std::str
     << " font \",10\" background rgb \"white\"\n"
     << "  }\n"
     << "  set output \"" << name << ".\" . fmt\n"
-    << "  set multiplot layout " << rows << "," << columns << " title " << quoted(title) << "\n";
+    << "  set multiplot layout " << rows << "," << columns << " title " << gnuplotQuoted(title) << "\n";
   for (const Panel& p : panels) {
-    f << "  set title " << quoted(p.title) << " noenhanced\n"
-      << "  set xlabel " << quoted(p.xlabel) << " noenhanced\n"
-      << "  set ylabel " << quoted(p.ylabel) << " noenhanced\n"
+    f << "  set title " << gnuplotQuoted(p.title) << " noenhanced\n"
+      << "  set xlabel " << gnuplotQuoted(p.xlabel) << " noenhanced\n"
+      << "  set ylabel " << gnuplotQuoted(p.ylabel) << " noenhanced\n"
       << (p.equal_axes ? "  set size ratio -1\n" : "  set size noratio\n")
       << "  unset object\n  set autoscale xy\n"
       << p.setup << "  plot ";
     bool first = true;
     for (std::size_t r = 0; r < runs.size(); ++r) {
       if (p.using_[r].empty()) continue;
-      f << (first ? "" : ", \\\n       ") << quoted(runs[r].csv_file) << " skip 1 using "
+      f << (first ? "" : ", \\\n       ") << gnuplotQuoted(runs[r].csv_file) << " skip 1 using "
         << p.using_[r] << " with lines lw "
         << (r == 0   ? "3"
             : r == 1 ? "2"
                      : "1.2")
-        << " title " << quoted(runs[r].label);  // the first (reference) widest, so overlaps show
+        << " title " << gnuplotQuoted(runs[r].label);  // the first (reference) widest, so overlaps show
       first = false;
     }
     f << "\n";
@@ -247,6 +241,12 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
     written.push_back(names[3]);
   }
   return written;
+}
+
+std::string gnuplotQuoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
+  return q + "'";
 }
 
 bool gnuplotAvailable() { return std::system("gnuplot --version > /dev/null 2>&1") == 0; }

@@ -28,6 +28,9 @@ std::vector<std::string> writePlotScripts(const std::string& dir, const std::str
                                           const std::vector<PlotSource>& runs,
                                           const std::vector<std::string>& outputs);
 
+/// A gnuplot string literal: single quotes, a quote doubled.
+std::string gnuplotQuoted(const std::string& s);
+
 /// Whether a gnuplot executable answers `gnuplot --version`.
 bool gnuplotAvailable();
 

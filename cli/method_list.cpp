@@ -40,7 +40,8 @@ std::vector<MethodSpec> parseMethods(const std::string& list, const std::string&
 }
 
 std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& m, std::optional<double> t_end) {
-  std::vector<std::string> a{"--method", m.method};
+  std::vector<std::string> a;
+  if (!m.method.empty()) a.insert(a.end(), {"--method", m.method});
   if (!m.friction.empty()) a.insert(a.end(), {"--friction", m.friction});
   if (t_end) {
     std::ostringstream t;

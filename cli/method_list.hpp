@@ -23,8 +23,8 @@ struct MethodSpec {
 std::vector<MethodSpec> parseMethods(const std::string& list, const std::string& scenario,
                                      const std::string& option = "--methods");
 
-/// `stickslip run` arguments for one method: --method, --friction, and --t-end and --solver
-/// when given (vm's "solver").
+/// `stickslip run` arguments for one method: --method (none for an empty method: the
+/// scenario's own), --friction, and --t-end and --solver when given (vm's "solver").
 std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& m, std::optional<double> t_end);
 
 /// The non-empty items of a comma-separated list.

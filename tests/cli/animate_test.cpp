@@ -69,6 +69,8 @@ TEST_CASE("animate: the scene of zheng-torque comes from its model", "[cli][anim
   // The slider: one point (B and the guide at its centre), a block; the guide a ground line
   // along x; O a joint to the ground.
   CHECK(scene.bodies[2].hull.empty());
+  CHECK(scene.bodies[2].block);
+  CHECK_FALSE(crank.block);
   REQUIRE(scene.ground_lines.size() == 1);
   CHECK(std::abs(scene.ground_lines[0].first.y()) < 1e-15);
   CHECK(std::abs(scene.ground_lines[0].second.y()) < 1e-15);

@@ -10,6 +10,7 @@
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/belt_chain.hpp"
+#include "same_run.hpp"
 
 using namespace stickslip;
 
@@ -157,13 +158,5 @@ TEST_CASE("belt chain N = 32, pre-loaded: Moreau–Jean by NSGS on the sparse W 
   REQUIRE(by_lemke.ok());
   CHECK(by_auto.contact_solver == "nsgs");
   REQUIRE(by_lemke.events.size() >= 32);
-  REQUIRE(by_auto.events.size() == by_lemke.events.size());
-  for (std::size_t k = 0; k < by_lemke.events.size(); ++k) {
-    CAPTURE(describe(by_lemke.events[k]), describe(by_auto.events[k]));
-    CHECK(by_auto.events[k].contact == by_lemke.events[k].contact);
-    CHECK(by_auto.events[k].kind == by_lemke.events[k].kind);
-    CHECK(by_auto.events[k].t == Approx(by_lemke.events[k].t).margin(1e-9));
-  }
-  CHECK((by_auto.final_q - by_lemke.final_q).cwiseAbs().maxCoeff() <= 1e-9);
-  CHECK((by_auto.final_v - by_lemke.final_v).cwiseAbs().maxCoeff() <= 1e-8);
+  test::checkSameRun(by_lemke, by_auto, 1e-9, 1e-9, 1e-8);
 }

@@ -6,6 +6,7 @@
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "dynamics/planar_mechanism.hpp"
 #include "mechanisms/clearance_chain.hpp"
+#include "same_run.hpp"
 
 using namespace stickslip;
 
@@ -41,12 +42,5 @@ TEST_CASE("clearance chain: Moreau–Jean by NSGS repeats Lemke's run, and auto 
   REQUIRE(by_nsgs.ok());
   CHECK(by_auto.contact_solver == "lemke");  // six contacts coupled in a row
   REQUIRE(by_auto.events.size() >= 4);
-  REQUIRE(by_nsgs.events.size() == by_auto.events.size());
-  for (std::size_t k = 0; k < by_auto.events.size(); ++k) {
-    CHECK(by_nsgs.events[k].contact == by_auto.events[k].contact);
-    CHECK(by_nsgs.events[k].kind == by_auto.events[k].kind);
-    CHECK(by_nsgs.events[k].t == Approx(by_auto.events[k].t).margin(1e-9));
-  }
-  CHECK((by_nsgs.final_q - by_auto.final_q).cwiseAbs().maxCoeff() <= 1e-8);
-  CHECK((by_nsgs.final_v - by_auto.final_v).cwiseAbs().maxCoeff() <= 1e-6);
+  test::checkSameRun(by_auto, by_nsgs, 1e-9, 1e-8, 1e-6);
 }
