@@ -150,9 +150,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     if (std::isfinite(rep.facet_bound))
       out << "faceted cone       " << facets << " facets: |F| within " << 100.0 * rep.facet_bound
           << " % of mu N where a contact slides\n";
-    out
-        << std::fixed << std::setprecision(1) << "time               " << rep.time_us
-        << " µs\n";
+    if (!rep.message.empty() && rep.status == lcp::Status::kSuccess) out << "note               " << rep.message << "\n";
+    out << std::fixed << std::setprecision(1) << "time               " << rep.time_us << " µs\n";
     if (rep.kind == "mlcp") printVector(out, "u", rep.u);
     printVector(out, zname, rep.z);
     printVector(out, wname, rep.w);

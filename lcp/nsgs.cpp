@@ -7,7 +7,22 @@
 #include <stdexcept>
 #include <vector>
 
+#include "lcp/nsgs_finish.hpp"
+
 namespace stickslip::lcp {
+
+double fc2dContactTerm(double mu, const Eigen::Vector2d& r, const Eigen::Vector2d& u) {
+  // x = r − û with û = (uₙ + μ|uₜ|, uₜ); p = proj_K(x) on K = {|xₜ| ≤ μ xₙ}.
+  double xn = r(0) - (u(0) + mu * std::abs(u(1))), xt = r(1) - u(1);
+  const double at = std::abs(xt);
+  if (mu * at <= -xn) {  // in the polar cone: projects to the apex
+    xn = xt = 0.0;
+  } else if (at > mu * xn) {  // outside K: onto its nearer edge
+    xn = (mu * at + xn) / (mu * mu + 1.0);
+    xt = std::copysign(mu * xn, xt);
+  }
+  return (r(0) - xn) * (r(0) - xn) + (r(1) - xt) * (r(1) - xt);
+}
 
 namespace {
 
@@ -15,19 +30,7 @@ namespace {
 double naturalMapNorm(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
                       const Eigen::Ref<const Eigen::VectorXd>& mu) {
   double sum = 0.0;
-  for (Eigen::Index i = 0; i < mu.size(); ++i) {
-    const double m = mu(i), rn = r(2 * i), rt = r(2 * i + 1);
-    // x = r − û with û = (uₙ + μ|uₜ|, uₜ); p = proj_K(x) on K = {|xₜ| ≤ μ xₙ}.
-    double xn = rn - (u(2 * i) + m * std::abs(u(2 * i + 1))), xt = rt - u(2 * i + 1);
-    const double at = std::abs(xt);
-    if (m * at <= -xn) {  // in the polar cone: projects to the apex
-      xn = xt = 0.0;
-    } else if (at > m * xn) {  // outside K: onto its nearer edge
-      xn = (m * at + xn) / (m * m + 1.0);
-      xt = std::copysign(m * xn, xt);
-    }
-    sum += (rn - xn) * (rn - xn) + (rt - xt) * (rt - xt);
-  }
+  for (Eigen::Index i = 0; i < mu.size(); ++i) sum += fc2dContactTerm(mu(i), r.segment<2>(2 * i), u.segment<2>(2 * i));
   return std::sqrt(sum);
 }
 
@@ -95,9 +98,42 @@ FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOpt
   out.r = warm_start ? *warm_start : Eigen::VectorXd::Zero(n);
   out.u.resize(n);
   NsgsSolver solver;
-  const NsgsSolver::Outcome o = solver.solve(viewOf(p.W), p.q, p.mu, options, out.r, out.u);
+  // Sweeps in chunks, the finish between them: first once the error reaches kNsgsFinishFrom,
+  // then every kNsgsFinishEvery sweeps.
+  NsgsFinishOutcome finish;
+  int finishes = 0;
+  NsgsSolver::Outcome o;
+  int sweeps = 0;
+  while (true) {
+    NsgsOptions chunk = options;
+    chunk.max_sweeps = options.max_sweeps - sweeps;
+    if (options.exact_finish) {
+      chunk.max_sweeps = std::min(chunk.max_sweeps, kNsgsFinishEvery);
+      if (finishes == 0) chunk.tolerance = std::max(options.tolerance, kNsgsFinishFrom);
+    }
+    o = solver.solve(viewOf(p.W), p.q, p.mu, chunk, out.r, out.u);
+    sweeps += o.sweeps;
+    if (o.status == Status::kNumericalFailure || o.error <= options.tolerance) break;
+    if (options.exact_finish) {
+      const NsgsFinishOutcome f = finishNsgs(p, {options.tolerance}, solver, out.r, out.u);
+      ++finishes;
+      sweeps += f.sweeps;
+      finish.rounds += f.rounds;
+      finish.largest_block = std::max(finish.largest_block, f.largest_block);
+      o.error = f.error;
+      o.residual = naturalMapNorm(out.r, out.u, p.mu);
+      if (f.error <= options.tolerance) {
+        o.status = Status::kSuccess;
+        break;
+      }
+    }
+    if (sweeps >= options.max_sweeps) {
+      o.status = Status::kPivotLimit;
+      break;
+    }
+  }
   out.status = o.status;
-  out.pivots = o.sweeps;
+  out.pivots = sweeps;
   out.residual = o.residual;
   out.relative_residual = o.error;
   std::ostringstream os;
@@ -107,6 +143,10 @@ FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOpt
   else if (o.status == Status::kPivotLimit)
     os << "nsgs: " << options.max_sweeps << " sweeps without reaching error " << options.tolerance << " (error "
        << o.error << ")";
+  if (finishes > 0)
+    os << (os.tellp() > 0 ? "; " : "nsgs: ") << "exact finish: " << finishes << (finishes == 1 ? " attempt, " : " attempts, ")
+       << finish.rounds << (finish.rounds == 1 ? " round" : " rounds") << ", largest Lemke block " << finish.largest_block
+       << " contacts";
   out.message = os.str();
   return out;
 }

@@ -18,6 +18,7 @@
 /// residual and relative_residual are that measure unnormalized and normalized. A warm start
 /// (r from the previous time step) is taken when given.
 
+#include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <vector>
 
@@ -29,7 +30,12 @@ namespace stickslip::lcp {
 struct NsgsOptions {
   double tolerance = 1e-12;  ///< on fc2dError, > 0
   int max_sweeps = 100000;   ///< ≥ 1
+  /// solveFrictionNsgs only: the exact finish (nsgs_finish.hpp) once the sweeps reach error
+  /// kNsgsFinishFrom, and again every kNsgsFinishEvery sweeps while they fall short.
+  bool exact_finish = true;
 };
+inline constexpr double kNsgsFinishFrom = 1e-6;
+inline constexpr int kNsgsFinishEvery = 1000;
 
 using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 /// A compressed row-major matrix held elsewhere (a time-stepper's own arrays).
@@ -60,7 +66,8 @@ class NsgsSolver {
   std::vector<Eigen::Matrix2d> diagonal_;
 };
 
-/// Validates p and solves it with a fresh NsgsSolver.
+/// Validates p and solves it with a fresh NsgsSolver and, when options.exact_finish, the exact
+/// finish. FrictionResult::pivots counts every sweep; the message says what the finish did.
 FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOptions& options = {},
                                  const Eigen::VectorXd* warm_start = nullptr);
 
@@ -71,5 +78,9 @@ FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOpt
 /// the problem with u = W r + q.
 double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u, const Eigen::Ref<const Eigen::VectorXd>& mu,
                  double q_norm);
+
+/// One contact's term of fc2dError: |rᵢ − proj_K(rᵢ − ûᵢ)|², before the sum, the square root
+/// and the normalization.
+double fc2dContactTerm(double mu, const Eigen::Vector2d& r, const Eigen::Vector2d& u);
 
 }  // namespace stickslip::lcp

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "lcp/nsgs.hpp"
+#include "lcp/nsgs_finish.hpp"
 #include "lcp/random_problems.hpp"
 #include "lcp/residual.hpp"
 #include "lcp/siconos_format.hpp"
@@ -108,7 +109,7 @@ TEST_CASE("nsgs: Siconos' error measure, warm start, limits and bad input", "[ns
     CHECK(again.pivots == 1);
   }
   SECTION("too few sweeps: the limit, with the error reached") {
-    const lcp::FrictionResult short_run = lcp::solveFrictionNsgs(sparse(p), {1e-12, 1});
+    const lcp::FrictionResult short_run = lcp::solveFrictionNsgs(sparse(p), {1e-12, 1, false});
     CHECK(short_run.status == lcp::Status::kPivotLimit);
     CHECK(short_run.message.find("1 sweeps") != std::string::npos);
     CHECK(short_run.relative_residual > 1e-12);
@@ -123,4 +124,46 @@ TEST_CASE("nsgs: Siconos' error measure, warm start, limits and bad input", "[ns
     Eigen::VectorXd warm(3);
     CHECK(lcp::solveFrictionNsgs(sparse(p), {}, &warm).status == lcp::Status::kInvalidInput);
   }
+}
+
+TEST_CASE("nsgs: the exact finish solves the granular pile on which sweeps alone stall", "[nsgs][friction][finish]") {
+  // 2020 contacts, W hyperstatic and printed to six digits: Gauss–Seidel stalls above 1e-7.
+  const lcp::SparseFrictionProblem2D p =
+      lcp::readFc2dDatSparse(test::kSiconosData / "fc2d-more" / "fc2d_granularflowonwall_02020_00213.dat");
+  const lcp::FrictionResult swept = lcp::solveFrictionNsgs(p, {1e-12, 3000, false});
+  CHECK(swept.status == lcp::Status::kPivotLimit);
+  CHECK(swept.relative_residual > 1e-7);
+  const lcp::FrictionResult finished = lcp::solveFrictionNsgs(p, {1e-12, 3000, true});
+  CAPTURE(finished.message);
+  REQUIRE(finished.ok());
+  CHECK(finished.pivots < 3000);
+  CHECK_THAT(finished.message, Catch::Contains("exact finish"));
+  CHECK(lcp::fc2dError(finished.r, p.W * finished.r + p.q, p.mu, p.q.norm()) <= 1e-12);
+  CHECK(lcp::residual(p, finished.r).relative <= 1e-12);  // the independent natural map agrees
+}
+
+TEST_CASE("nsgs: the exact finish ends at Lemke's velocities from a rough iterate, and never worsens one",
+          "[nsgs][friction][finish]") {
+  int finished = 0, tried = 0;
+  for (const int nc : {5, 10, 20})
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+      const lcp::FrictionProblem2D dense = lcp::randomFrictionProblem(nc, seed);
+      const lcp::SparseFrictionProblem2D p = sparse(dense);
+      const lcp::FrictionResult lemke = lcp::solveFriction("lemke", dense);
+      REQUIRE(lemke.ok());
+      // Two sweeps from zero: an iterate with many modes still wrong.
+      lcp::NsgsSolver nsgs;
+      Eigen::VectorXd r = Eigen::VectorXd::Zero(2 * nc), u(2 * nc);
+      const double before = nsgs.solve(lcp::viewOf(p.W), p.q, p.mu, {1e-12, 2}, r, u).error;
+      const lcp::NsgsFinishOutcome out = lcp::finishNsgs(p, {1e-12}, nsgs, r, u);
+      CAPTURE(nc, seed, before, out.error, out.rounds);
+      ++tried;
+      CHECK(out.error <= before);
+      CHECK(out.error == Approx(lcp::fc2dError(r, p.W * r + p.q, p.mu, p.q.norm())).margin(1e-15));
+      if (out.error > 1e-12) continue;
+      ++finished;
+      const double scale = std::max(lemke.u.cwiseAbs().maxCoeff(), p.q.cwiseAbs().maxCoeff());
+      CHECK((u - lemke.u).cwiseAbs().maxCoeff() <= 1e-9 * scale);
+    }
+  CHECK(finished >= tried * 9 / 10);
 }
