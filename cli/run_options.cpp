@@ -27,8 +27,9 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
       "setting (run.OPTION, as the options here with '_' for '-'); repeatable")(
       "solver", po::value<std::string>()->default_value("auto"),
       "contact problems of the nonsmooth methods: auto (default: Moreau-Jean takes nsgs for more than 4 "
-      "unilateral contacts without joint friction, else lemke; event-driven lemke), lemke, nsgs (Moreau-Jean), "
-      "trial-and-error (event-driven, one contact), siconos-<fc2d solver>")(
+      "unilateral contacts without joint friction, else lemke; event-driven takes nsgs for more than 4 touching "
+      "contacts on its sparse path, else lemke), lemke, nsgs, trial-and-error (event-driven, one contact), "
+      "siconos-<fc2d solver>")(
       "theta", po::value<double>()->default_value(0.5), "Moreau-Jean theta in [0.5, 1]")(
       "projection", po::value<std::string>()->default_value("contacts"),
       "Moreau-Jean's position projection after each step: contacts (a closed contact that "

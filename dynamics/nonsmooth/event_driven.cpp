@@ -9,12 +9,17 @@
 #include <stdexcept>
 #include <utility>
 
+#include <Eigen/SparseLU>
+#include <Eigen/SparseQR>
+
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/constrained_response.hpp"
 #include "lcp/friction_hlcp.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
+#include "lcp/nsgs.hpp"
 #include "lcp/siconos_backend.hpp"
+#include "lcp/solve.hpp"
 #include "lcp/trial_and_error.hpp"
 
 namespace stickslip::dynamics {
@@ -78,10 +83,19 @@ class Engine {
     opt.validate();
     if (opt.solver.rfind("siconos-", 0) == 0)
       siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
-    else if (opt.solver != "lemke" && opt.solver != "trial-and-error")
-      throw std::invalid_argument("EventDrivenOptions: expected solver auto, lemke, trial-and-error or "
+    else if (opt.solver != "lemke" && opt.solver != "auto" && opt.solver != "nsgs" && opt.solver != "trial-and-error")
+      throw std::invalid_argument("EventDrivenOptions: expected solver auto, lemke, nsgs, trial-and-error or "
                                   "siconos-<fc2d solver>, got '" + opt.solver + "'");
     kin_.resize(contacts, nv_);
+    minv_ = mechanism.inverseMassDiagonal();
+    const bool structure = nj_ == 0 && mechanism.constraintCount() == 0 && minv_ != nullptr && nq_ == nv_ &&
+                           std::none_of(contacts.begin(), contacts.end(), [](const RigidContact& c) {
+                             return c.normal == RigidContact::Normal::kBilateral;
+                           });
+    sparse_ = structure && opt.sparse_path && (nc_ >= kSparseFromContacts || opt.solver == "nsgs");
+    if (opt.solver == "nsgs" && !sparse_)
+      throw std::invalid_argument("EventDrivenOptions: solver nsgs needs the sparse path (no joints, no joint "
+                                  "friction, no bilateral contact, a diagonal mass matrix); use lemke");
     modes_.assign(contacts.size(), ContactMode::kOpen);
     side_.assign(contacts.size(), 1.0);
     normal_force_ = Eigen::VectorXd::Zero(nc_);
@@ -98,8 +112,11 @@ class Engine {
     torque_ = Eigen::VectorXd::Zero(nj_);
     reaction_ = Eigen::VectorXd::Zero(nj_);
     lambda_ = Eigen::VectorXd::Zero(mechanism.constraintCount());
-    rows_.resize(2 * nc_ + nj_, nv_);
-    cols_.resize(nv_, 2 * nc_ + nj_);
+    if (!sparse_) {
+      rows_.resize(2 * nc_ + nj_, nv_);
+      cols_.resize(nv_, 2 * nc_ + nj_);
+      gb_.resize(nv_, 2 * nc_ + nj_);
+    }
     joint_rows_ = Eigen::MatrixXd::Zero(nj_, nv_);
     Eigen::VectorXd row(nv_);
     for (Eigen::Index e = 0; e < nj_; ++e) {
@@ -111,7 +128,6 @@ class Engine {
     known_.resize(nv_);
     extra_.resize(nv_);
     force_.resize(nv_);
-    gb_.resize(nv_, 2 * nc_ + nj_);
     unknown_.reserve(std::size_t(2 * nc_ + nj_));
     vdot_.resize(nv_);
   }
@@ -149,6 +165,10 @@ class Engine {
   /// lcp/friction_hlcp.hpp; Siconos' solvers see them on their present side.
   lcp::FrictionResult solveProblem(const lcp::FrictionProblem2D& p,
                                    const std::vector<bool>& two_sided = {});
+  /// The sparse path's NSGS on `sparse` (its q and μ taken from p), falling back to
+  /// solveProblem on the dense W (written into p) when it stops short within
+  /// lcp::kDenseFrictionContacts contacts.
+  lcp::FrictionResult solveSparse(lcp::SparseFrictionProblem2D& sparse, lcp::FrictionProblem2D& p);
   /// Throws RunFailure for an unsolved problem: time, size, solver, status, residual, detail.
   [[noreturn]] void unsolved(const lcp::FrictionResult& r, const lcp::FrictionProblem2D& p,
                              double t, const std::string& detail = "") const;
@@ -202,6 +222,43 @@ class Engine {
                      const Eigen::Ref<const Eigen::VectorXd>& v);
   Eigen::VectorXd torque_, reaction_, lambda_;  // joint friction T, |R| and the multipliers
   Eigen::MatrixXd rows_, cols_;
+  // The sparse path (sparse_: no joints, no joint friction, no bilateral contact, M diagonal):
+  // the mode system's rows R and columns C kept as sparse rows (C transposed), so that its
+  // matrix R M⁻¹ C, the event's W and the projections cost what the contacts' coupling costs.
+  bool sparse_ = false;
+  bool used_nsgs_ = false, used_lemke_ = false;  // which solvers answered, for RunResult::contact_solver
+  const Eigen::VectorXd* minv_ = nullptr;  // M⁻¹'s diagonal on the sparse path
+  std::vector<Eigen::Triplet<double>> row_entries_, col_entries_;
+  lcp::SparseRowMatrix sparse_rows_, sparse_cols_t_;
+  Eigen::SparseMatrix<double> sparse_system_;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> sparse_lu_;
+  Eigen::VectorXd sparse_work_;
+  /// Row n of R (or of Cᵀ) = scale × row jrow of the contact Jacobian; added to it with add.
+  void setRow(Eigen::Index n, Eigen::Index jrow, double scale) {
+    if (!sparse_) rows_.row(n) = scale * kin_.jacobian.row(jrow);
+    else pushRow(row_entries_, n, jrow, scale);
+  }
+  void setCol(Eigen::Index n, Eigen::Index jrow, double scale, bool add = false) {
+    if (sparse_) pushRow(col_entries_, n, jrow, scale);
+    else if (add) cols_.col(n) += scale * kin_.jacobian.row(jrow).transpose();
+    else cols_.col(n) = scale * kin_.jacobian.row(jrow).transpose();
+  }
+  void pushRow(std::vector<Eigen::Triplet<double>>& entries, Eigen::Index n, Eigen::Index jrow, double scale) const {
+    for (ContactJacobian::InnerIterator it(kin_.jacobian, jrow); it; ++it)
+      entries.emplace_back(int(n), int(it.col()), scale * it.value());
+  }
+  /// Before an assembly by setRow and setCol: drops what an abandoned one left.
+  void startRows() {
+    row_entries_.clear();
+    col_entries_.clear();
+  }
+  /// R and Cᵀ (n rows each) from the entries pushed since startRows().
+  void buildSparseRows(Eigen::Index n) {
+    sparse_rows_.resize(n, nv_);
+    sparse_rows_.setFromTriplets(row_entries_.begin(), row_entries_.end());
+    sparse_cols_t_.resize(n, nv_);
+    sparse_cols_t_.setFromTriplets(col_entries_.begin(), col_entries_.end());
+  }
   // Workspace of phase(), sized once.
   Eigen::MatrixXd joint_rows_;  // row e: C_e, the constant row of joint e's rate ṡ = C_e v
   Eigen::VectorXd rhs_, known_, extra_, force_, r_;
@@ -225,6 +282,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                    const Eigen::Ref<const Eigen::VectorXd>& v) {
   update(t, q, v);
   const double a = opt_.baumgarte_alpha, b = opt_.baumgarte_beta;
+  startRows();
   Eigen::Index n = 0;
   Eigen::VectorXd& rhs = rhs_;
   auto& unknown = unknown_;
@@ -249,27 +307,25 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
     if (!closed(m)) continue;
-    const auto jn = kin_.jacobian.row(2 * k), jt = kin_.jacobian.row(2 * k + 1);
     if (compliant(k)) {
       if (m == ContactMode::kStick) {
-        rows_.row(n) = jt;
-        cols_.col(n) = jt.transpose();
+        setRow(n, 2 * k + 1, 1.0);
+        setCol(n, 2 * k + 1, 1.0);
         rhs(n) = -kin_.tangential_drift(k) - 2.0 * a * kin_.sliding_velocity(k);
         unknown.emplace_back(k, 1);
         ++n;
       }
       continue;
     }
-    rows_.row(n) = jn;
-    cols_.col(n) = jn.transpose();
-    if (slipping(m))
-      cols_.col(n) -= direction(m) * slipCoefficient(k) * side_[std::size_t(k)] * jt.transpose();
+    setRow(n, 2 * k, 1.0);
+    setCol(n, 2 * k, 1.0);
+    if (slipping(m)) setCol(n, 2 * k + 1, -direction(m) * slipCoefficient(k) * side_[std::size_t(k)], true);
     rhs(n) = -kin_.normal_drift(k) - 2.0 * a * kin_.normal_velocity(k) - b * b * kin_.gap(k);
     unknown.emplace_back(k, 0);
     ++n;
     if (m == ContactMode::kStick && !contact_tied_[std::size_t(k)]) {
-      rows_.row(n) = jt;
-      cols_.col(n) = jt.transpose();
+      setRow(n, 2 * k + 1, 1.0);
+      setCol(n, 2 * k + 1, 1.0);
       rhs(n) = -kin_.tangential_drift(k) - 2.0 * a * kin_.sliding_velocity(k);
       unknown.emplace_back(k, 1);
       ++n;
@@ -283,11 +339,17 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     unknown.emplace_back(e, 2);
     ++n;
   }
-  auto gb = gb_.leftCols(n);
   auto& r = r_;
-  if (n > 0) {
-    gb.noalias() = response_.inverseMass() * cols_.leftCols(n);
-    lu_.compute(rows_.topRows(n) * gb);
+  if (sparse_) {
+    buildSparseRows(n);
+    if (n > 0) {
+      sparse_system_ = sparse_rows_ * minv_->asDiagonal() * Eigen::SparseMatrix<double>(sparse_cols_t_.transpose());
+      sparse_lu_.compute(sparse_system_);
+      if (sparse_lu_.info() != Eigen::Success) return false;
+    }
+  } else if (n > 0) {
+    gb_.leftCols(n).noalias() = response_.inverseMass() * cols_.leftCols(n);
+    lu_.compute(rows_.topRows(n) * gb_.leftCols(n));
     if (!lu_.isInvertible()) return false;
   }
   // Generalized force of the slipping joint frictions, Σ Cᵀ T, iterated to a fixed point.
@@ -296,11 +358,18 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     for (Eigen::Index e = 0; e < nj_; ++e)
       if (slipping(joint_modes_[std::size_t(e)])) extra_ += torque_(e) * joint_rows_.row(e).transpose();
     vdot_ = response_.freeAcceleration();
-    vdot_.noalias() += response_.inverseMass() * extra_;
+    if (sparse_) vdot_.noalias() += minv_->asDiagonal() * extra_;
+    else vdot_.noalias() += response_.inverseMass() * extra_;
     force_ = extra_;
-    if (n > 0) {
+    if (n > 0 && sparse_) {
+      r = sparse_lu_.solve(rhs.head(n) - sparse_rows_ * vdot_);
+      if (!r.allFinite()) return false;
+      sparse_work_ = sparse_cols_t_.transpose() * r;  // C r
+      vdot_.noalias() += minv_->asDiagonal() * sparse_work_;
+      force_ += sparse_work_;
+    } else if (n > 0) {
       r = lu_.solve(rhs.head(n) - rows_.topRows(n) * vdot_);
-      vdot_.noalias() += gb * r;
+      vdot_.noalias() += gb_.leftCols(n) * r;
       force_.noalias() += cols_.leftCols(n) * r;
     }
     response_.multipliers(force_, lambda_);
@@ -395,12 +464,25 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
 lcp::FrictionResult Engine::solveProblem(const lcp::FrictionProblem2D& p,
                                          const std::vector<bool>& two_sided) {
   const bool any_two_sided = std::find(two_sided.begin(), two_sided.end(), true) != two_sided.end();
+  used_lemke_ = used_lemke_ || !siconos_;
   lcp::FrictionResult r = siconos_        ? siconos_->solve(p)
                           : any_two_sided ? lcp::solveFrictionHlcpWithLemke(p, two_sided, lemke_)
                                           : lcp::solveFrictionWithLemke(p, lemke_);
   ++run_.lcp_solves;
   run_.pivots += r.pivots;
   return r;
+}
+
+lcp::FrictionResult Engine::solveSparse(lcp::SparseFrictionProblem2D& sparse, lcp::FrictionProblem2D& p) {
+  sparse.q = p.q;
+  sparse.mu = p.mu;
+  lcp::FrictionResult r = lcp::solveFrictionNsgs(sparse);
+  ++run_.lcp_solves;
+  run_.pivots += r.pivots;
+  used_nsgs_ = true;
+  if (r.ok() || p.contacts() > lcp::kDenseFrictionContacts) return r;
+  p.W = Eigen::MatrixXd(sparse.W);  // Gauss–Seidel stopped short: Lemke, exact, on the dense W
+  return solveProblem(p);
 }
 
 void Engine::unsolved(const lcp::FrictionResult& r, const lcp::FrictionProblem2D& p, double t,
@@ -447,17 +529,18 @@ ContactMode Engine::trialAndError(const lcp::FrictionProblem2D& p, bool stick_ca
 
 void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
   update(t, q, v);
+  startRows();
   Eigen::Index n = 0;
   Eigen::VectorXd err(2 * nc_ + nj_);
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
     if (!closed(m)) continue;
     if (!compliant(k)) {
-      rows_.row(n) = kin_.jacobian.row(2 * k);
+      setRow(n, 2 * k, 1.0);
       err(n++) = kin_.normal_velocity(k);
     }
     if (m == ContactMode::kStick && !contact_tied_[std::size_t(k)]) {
-      rows_.row(n) = kin_.jacobian.row(2 * k + 1);
+      setRow(n, 2 * k + 1, 1.0);
       err(n++) = kin_.sliding_velocity(k);
     }
   }
@@ -470,6 +553,18 @@ void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
 }
 
 void Engine::subtractCorrection(Eigen::Index n, const Eigen::VectorXd& err, Eigen::VectorXd& x) {
+  if (sparse_) {
+    // G = M⁻¹. S y = err in the least-squares sense: S's null space is Rᵀ's, so M⁻¹Rᵀ y is
+    // the same for every least-squares y, and a rank-revealing QR gives one.
+    buildSparseRows(n);
+    const Eigen::SparseMatrix<double> gat = minv_->asDiagonal() * Eigen::SparseMatrix<double>(sparse_rows_.transpose());
+    const Eigen::SparseMatrix<double> s = sparse_rows_ * gat;
+    Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr(s);
+    if (qr.info() != Eigen::Success)
+      throw RunFailure(RunStatus::kIntegratorFailure, "the projection's QR failed (" + std::to_string(n) + " rows)");
+    x -= gat * qr.solve(err.head(n));
+    return;
+  }
   const Eigen::MatrixXd gat = response_.inverseMass() * rows_.topRows(n).transpose();
   const Eigen::MatrixXd s = rows_.topRows(n) * gat;
   x -= gat * s.completeOrthogonalDecomposition().solve(err.head(n));
@@ -484,12 +579,13 @@ void Engine::subtractCorrection(Eigen::Index n, const Eigen::VectorXd& err, Eige
 void Engine::removeDrift(double t, Eigen::VectorXd& q, Eigen::VectorXd& v) {
   for (int iteration = 0; iteration < 4 && nq_ == nv_; ++iteration) {  // q̇ = v (planar)
     update(t, q, v);
+    startRows();
     Eigen::Index n = 0;
     double worst = 0.0;
     Eigen::VectorXd err(nc_);
     for (Eigen::Index k = 0; k < nc_; ++k) {
       if (!closed(modes_[std::size_t(k)]) || compliant(k) || bilateral(k)) continue;
-      rows_.row(n) = kin_.jacobian.row(2 * k);
+      setRow(n, 2 * k, 1.0);
       err(n++) = kin_.gap(k);
       worst = std::max(worst, std::abs(kin_.gap(k)));
     }
@@ -599,7 +695,7 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
          << " s: no side of the bilateral contacts admits a solution (Painlevé-type)";
       throw RunFailure(RunStatus::kNoConsistentMode, os.str());
     }
-    Eigen::MatrixXd rows(2 * nk, nv_), cols(nv_, 2 * nk);
+    startRows();
     lcp::FrictionProblem2D p;
     p.q.resize(2 * nk);
     p.mu.resize(nk);
@@ -608,25 +704,35 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
       const Eigen::Index k = set[std::size_t(i)];
       const RigidContact& c = contact(k);
       const double sigma = bilateral(k) ? side_[std::size_t(k)] : 1.0;
-      const auto jn = kin_.jacobian.row(2 * k), jt = kin_.jacobian.row(2 * k + 1);
-      rows.row(2 * i) = sigma * jn;
-      rows.row(2 * i + 1) = jt;
-      cols.col(2 * i) = sigma * jn.transpose();
-      cols.col(2 * i + 1) = jt.transpose();
+      setRow(2 * i, 2 * k, sigma);
+      setRow(2 * i + 1, 2 * k + 1, 1.0);
+      setCol(2 * i, 2 * k, sigma);
+      setCol(2 * i + 1, 2 * k + 1, 1.0);
       const double vt = kin_.sliding_velocity(k);
       candidate[std::size_t(i)] = c.frictional() && std::abs(vt) <= opt_.velocity_tolerance;
       if (candidate[std::size_t(i)]) {
         p.mu(i) = c.mu_static;
       } else {
         p.mu(i) = 0.0;  // frictionless, or sliding with its kinetic force on the normal column
-        cols.col(2 * i) -= sgn(vt) * c.mu_kinetic * jt.transpose();
+        if (sgn(vt) != 0.0) setCol(2 * i, 2 * k + 1, -sgn(vt) * c.mu_kinetic, true);
       }
       p.q(2 * i) = sigma * kin_.normal_drift(k);
       p.q(2 * i + 1) = kin_.tangential_drift(k);
     }
-    const Eigen::MatrixXd gb = response_.inverseMass() * cols;
-    p.W = rows * gb;
-    p.q += rows * response_.freeAcceleration();
+    // Many contacts on the sparse path: W stays sparse and NSGS (with its exact finish) solves
+    // it; otherwise W is dense, for Lemke.
+    const bool by_nsgs = sparse_ && (opt_.solver == "nsgs" || (opt_.solver == "auto" && nk > lcp::kAutoLemkeContacts));
+    lcp::SparseFrictionProblem2D sparse_problem;
+    if (sparse_) {
+      buildSparseRows(2 * nk);
+      sparse_problem.W = sparse_rows_ * minv_->asDiagonal() * Eigen::SparseMatrix<double>(sparse_cols_t_.transpose());
+      p.q += sparse_rows_ * response_.freeAcceleration();
+      if (!by_nsgs || nk == 1) p.W = Eigen::MatrixXd(sparse_problem.W);
+    } else {
+      const Eigen::MatrixXd gb = response_.inverseMass() * cols_.leftCols(2 * nk);
+      p.W = rows_.topRows(2 * nk) * gb;
+      p.q += rows_.topRows(2 * nk) * response_.freeAcceleration();
+    }
     const double tol = 1e-9 * std::max(1.0, p.q.lpNorm<Eigen::Infinity>());
     if (nk == 1 && !bilateral(set[0]) && contact(set[0]).frictional() && !candidate[0] &&
         p.W(0, 0) < 0.0 && p.q(0) > tol) {
@@ -650,7 +756,7 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
     if (nk > 0 && opt_.solver != "trial-and-error") {
       std::vector<bool> two_sided(std::size_t(nk), false);
       for (Eigen::Index i = 0; i < nk; ++i) two_sided[std::size_t(i)] = bilateral(set[std::size_t(i)]);
-      const lcp::FrictionResult res = solveProblem(p, two_sided);
+      const lcp::FrictionResult res = by_nsgs ? solveSparse(sparse_problem, p) : solveProblem(p, two_sided);
       if (!res.ok()) {
         // Name the contacts; with one sliding, no solution at the acceleration level (Lemke's
         // secondary ray) is Painlevé's paradox: the friction's moment pulls the contact into
@@ -1166,6 +1272,11 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
   run_.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
       samples_.data(), Eigen::Index(samples_.size()) / cols, cols);
   run_.cpu_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  // "auto": Lemke per event, or NSGS on the sparse path beyond lcp::kAutoLemkeContacts.
+  run_.contact_solver = opt_.solver != "auto" && opt_.solver != "nsgs" ? opt_.solver
+                        : used_nsgs_ && used_lemke_                    ? "nsgs+lemke"
+                        : used_nsgs_                                   ? "nsgs"
+                                                                       : "lemke";
   return std::move(run_);
 }
 
@@ -1173,14 +1284,8 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
 
 RunResult simulateEventDriven(const Mechanism& mechanism, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
                               const EventDrivenOptions& options) {
-  // "auto": event-driven's complementarity problems are Lemke's (per event, on the contacts
-  // whose mode is open to question).
-  EventDrivenOptions resolved = options;
-  if (resolved.solver == "auto") resolved.solver = "lemke";
-  Engine engine(mechanism, resolved);
-  RunResult run = engine.run(q0, v0);
-  run.contact_solver = resolved.solver;
-  return run;
+  Engine engine(mechanism, options);
+  return engine.run(q0, v0);
 }
 
 RunResult simulateEventDriven(const RigidScenario& s, const EventDrivenOptions& options) {

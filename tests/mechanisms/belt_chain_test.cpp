@@ -160,3 +160,43 @@ TEST_CASE("belt chain N = 32, pre-loaded: Moreau–Jean by NSGS on the sparse W 
   REQUIRE(by_lemke.events.size() >= 32);
   test::checkSameRun(by_lemke, by_auto, 1e-9, 1e-9, 1e-8);
 }
+
+TEST_CASE("belt chain N = 32, pre-loaded: event-driven on the sparse path (auto: NSGS per event) repeats the dense Lemke run",
+          "[belt-chain][event-driven][nsgs]") {
+  const dynamics::RigidScenario s = mechanisms::beltChainRigid(preloadedChain(32));
+  dynamics::EventDrivenOptions o;
+  o.t_end = 2.0;
+  o.solver = "auto";
+  const dynamics::RunResult sparse = dynamics::simulateEventDriven(s, o);
+  o.solver = "lemke";
+  const dynamics::RunResult sparse_lemke = dynamics::simulateEventDriven(s, o);
+  o.sparse_path = false;
+  const dynamics::RunResult dense = dynamics::simulateEventDriven(s, o);
+  INFO(sparse.message << " / " << sparse_lemke.message << " / " << dense.message);
+  REQUIRE(sparse.ok());
+  REQUIRE(sparse_lemke.ok());
+  REQUIRE(dense.ok());
+  CHECK(sparse.contact_solver == "nsgs");
+  CHECK(dense.contact_solver == "lemke");
+  REQUIRE(dense.events.size() >= 20);  // 25: most blocks switch in the 2 s
+  test::checkSameRun(dense, sparse, 1e-9, 1e-9, 1e-8);
+  test::checkSameRun(dense, sparse_lemke, 1e-9, 1e-9, 1e-8);
+}
+
+TEST_CASE("event-driven: nsgs needs the sparse path", "[belt-chain][event-driven][nsgs]") {
+  const dynamics::RigidScenario s = mechanisms::beltChainRigid(preloadedChain(2));
+  dynamics::EventDrivenOptions o;
+  o.t_end = 2.0;
+  o.solver = "nsgs";
+  // Two blocks are below kSparseFromContacts, but nsgs takes the sparse path: same run as Lemke's.
+  const dynamics::RunResult by_nsgs = dynamics::simulateEventDriven(s, o);
+  o.solver = "lemke";
+  const dynamics::RunResult by_lemke = dynamics::simulateEventDriven(s, o);
+  REQUIRE(by_nsgs.ok());
+  REQUIRE(by_lemke.ok());
+  CHECK(by_nsgs.contact_solver == "nsgs");
+  test::checkSameRun(by_lemke, by_nsgs, 1e-9, 1e-9, 1e-8);
+  o.solver = "nsgs";
+  o.sparse_path = false;
+  CHECK_THROWS_WITH(dynamics::simulateEventDriven(s, o), Catch::Contains("sparse path"));
+}
