@@ -26,7 +26,6 @@ ConstrainedResponse::ConstrainedResponse(const MultibodySystem& model, double ba
   dt_.resize(nv, m);
   minv_dt_.resize(nv, m);
   s_.resize(m, m);
-  g_.resize(nv, nv);
   s_cholesky_.resize(m);
 }
 
@@ -93,7 +92,7 @@ bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorX
 
 const Eigen::MatrixXd& ConstrainedResponse::inverseMass() {
   if (g_current_) return g_;
-  g_.setIdentity();
+  g_.setIdentity(model_.velocitySize(), model_.velocitySize());
   model_.applyInverseMass(g_);
   // G = M⁻¹ − M⁻¹Dᵀ S⁻¹ D M⁻¹, column by column through S⁻¹ (D M⁻¹) = S⁻¹ minv_dtᵀ.
   for (Eigen::Index c = 0; c < g_.cols() && d_.rows() > 0; ++c) {

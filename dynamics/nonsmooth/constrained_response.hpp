@@ -12,7 +12,8 @@
 /// joints' velocity equations, and the Delassus matrix J G Jᵀ is symmetric PSD.
 /// The joint multipliers (thesis sign: −Dᵀλ is the joint force) are
 ///   λ = S⁻¹ (D M⁻¹ (Q + Jᵀ r) − γ̃).
-/// Workspace is sized in the constructor; update() and the products allocate nothing.
+/// Workspace is sized in the constructor, G's (nv × nv) on its first use; update() and the
+/// products allocate nothing after that.
 
 #include <Eigen/Dense>
 #include <string>
@@ -42,7 +43,7 @@ class ConstrainedResponse {
 
   const Eigen::VectorXd& freeAcceleration() const { return a0_; }  ///< a₀ (size nv)
   /// G (nv × nv), formed on the first call after update(): a time step without contacts
-  /// never needs it.
+  /// never needs it, nor does event-driven's sparse path, which never stores it.
   const Eigen::MatrixXd& inverseMass();
   /// gjt = G Jᵀ for the columns jt = Jᵀ (nv × k), without forming G:
   /// M⁻¹Jᵀ − M⁻¹Dᵀ S⁻¹ (D M⁻¹ Jᵀ) — k solves instead of nv when few contacts are active.

@@ -25,6 +25,15 @@ mechanisms::BeltChain preloadedChain(int blocks) {
   return chain;
 }
 
+/// The pre-loaded chain's first 2 s, event-driven.
+dynamics::RunResult eventDriven(int blocks, const std::string& solver, bool sparse_path = true) {
+  dynamics::EventDrivenOptions o;
+  o.t_end = 2.0;
+  o.solver = solver;
+  o.sparse_path = sparse_path;
+  return dynamics::simulateEventDriven(mechanisms::beltChainRigid(preloadedChain(blocks)), o);
+}
+
 std::string describe(const dynamics::ContactEvent& e) {
   return std::to_string(e.t) + " s, contact " + std::to_string(e.contact) + " " +
          std::string(dynamics::toString(e.kind));
@@ -163,15 +172,8 @@ TEST_CASE("belt chain N = 32, pre-loaded: Moreau–Jean by NSGS on the sparse W 
 
 TEST_CASE("belt chain N = 32, pre-loaded: event-driven on the sparse path (auto: NSGS per event) repeats the dense Lemke run",
           "[belt-chain][event-driven][nsgs]") {
-  const dynamics::RigidScenario s = mechanisms::beltChainRigid(preloadedChain(32));
-  dynamics::EventDrivenOptions o;
-  o.t_end = 2.0;
-  o.solver = "auto";
-  const dynamics::RunResult sparse = dynamics::simulateEventDriven(s, o);
-  o.solver = "lemke";
-  const dynamics::RunResult sparse_lemke = dynamics::simulateEventDriven(s, o);
-  o.sparse_path = false;
-  const dynamics::RunResult dense = dynamics::simulateEventDriven(s, o);
+  const dynamics::RunResult sparse = eventDriven(32, "auto"), sparse_lemke = eventDriven(32, "lemke"),
+                            dense = eventDriven(32, "lemke", false);
   INFO(sparse.message << " / " << sparse_lemke.message << " / " << dense.message);
   REQUIRE(sparse.ok());
   REQUIRE(sparse_lemke.ok());
@@ -184,19 +186,11 @@ TEST_CASE("belt chain N = 32, pre-loaded: event-driven on the sparse path (auto:
 }
 
 TEST_CASE("event-driven: nsgs needs the sparse path", "[belt-chain][event-driven][nsgs]") {
-  const dynamics::RigidScenario s = mechanisms::beltChainRigid(preloadedChain(2));
-  dynamics::EventDrivenOptions o;
-  o.t_end = 2.0;
-  o.solver = "nsgs";
   // Two blocks are below kSparseFromContacts, but nsgs takes the sparse path: same run as Lemke's.
-  const dynamics::RunResult by_nsgs = dynamics::simulateEventDriven(s, o);
-  o.solver = "lemke";
-  const dynamics::RunResult by_lemke = dynamics::simulateEventDriven(s, o);
+  const dynamics::RunResult by_nsgs = eventDriven(2, "nsgs"), by_lemke = eventDriven(2, "lemke");
   REQUIRE(by_nsgs.ok());
   REQUIRE(by_lemke.ok());
   CHECK(by_nsgs.contact_solver == "nsgs");
   test::checkSameRun(by_lemke, by_nsgs, 1e-9, 1e-9, 1e-8);
-  o.solver = "nsgs";
-  o.sparse_path = false;
-  CHECK_THROWS_WITH(dynamics::simulateEventDriven(s, o), Catch::Contains("sparse path"));
+  CHECK_THROWS_WITH(eventDriven(2, "nsgs", false), Catch::Contains("sparse path"));
 }
