@@ -156,9 +156,10 @@ class Engine {
   void handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool initial,
                    const std::vector<int>& fired = {});
   bool impact(double t, Eigen::VectorXd& v);
-  /// Throws RunFailure when the impact's contact impulses put energy in (beyond round-off).
-  void checkImpactWork(double t, const std::vector<Eigen::Index>& set,
-                       const lcp::FrictionProblem2D& p, const Eigen::VectorXd& impulse) const;
+  /// Throws RunFailure when the impact's contact impulses P put energy in (beyond round-off);
+  /// q and W P of the impact's problem.
+  void checkImpactWork(double t, const std::vector<Eigen::Index>& set, const Eigen::VectorXd& q,
+                       const Eigen::VectorXd& w_impulse, const Eigen::VectorXd& impulse) const;
   void decideModes(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
                    const std::vector<int>& fired);
   /// Our Lemke solves bilateral contacts (two_sided) as the friction HLCP of
@@ -608,25 +609,40 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
   if (!any) return false;
   const auto nk = static_cast<Eigen::Index>(set.size());
   const Eigen::VectorXd pre = kin_.normal_velocity;
+  // The sparse path (no bilateral contact there) keeps W and the velocity jump sparse.
+  const bool by_nsgs = sparse_ && (opt_.solver == "nsgs" || (opt_.solver == "auto" && nk > lcp::kAutoLemkeContacts));
   for (int attempt = 0; attempt < 4 * (1 << std::min<int>(int(nk), 8)); ++attempt) {
-    Eigen::MatrixXd j(2 * nk, nv_);
+    Eigen::MatrixXd j(sparse_ ? 0 : 2 * nk, nv_), gjt;
     lcp::FrictionProblem2D p;
+    lcp::SparseFrictionProblem2D sparse_problem;
     p.q.resize(2 * nk);
     p.mu.resize(nk);
+    startRows();
     for (Eigen::Index i = 0; i < nk; ++i) {
       const Eigen::Index k = set[std::size_t(i)];
       const double sigma = bilateral(k) ? side_[std::size_t(k)] : 1.0;
-      j.row(2 * i) = sigma * kin_.jacobian.row(2 * k);
-      j.row(2 * i + 1) = kin_.jacobian.row(2 * k + 1);
+      if (sparse_) {
+        setRow(2 * i, 2 * k, 1.0);
+        setRow(2 * i + 1, 2 * k + 1, 1.0);
+      } else {
+        j.row(2 * i) = sigma * kin_.jacobian.row(2 * k);
+        j.row(2 * i + 1) = kin_.jacobian.row(2 * k + 1);
+      }
       const double gdot = sigma * kin_.normal_velocity(k);
       const double e = (!bilateral(k) && -gdot > opt_.plastic_velocity) ? contact(k).restitution : 0.0;
       p.q(2 * i) = gdot + e * std::min(gdot, 0.0);
       p.q(2 * i + 1) = kin_.sliding_velocity(k);
       p.mu(i) = contact(k).mu_kinetic;
     }
-    const Eigen::MatrixXd gjt = response_.inverseMass() * j.transpose();
-    p.W = j * gjt;
-    const lcp::FrictionResult r = solveProblem(p);
+    if (sparse_) {
+      buildSparseRows(2 * nk);
+      sparse_problem.W = sparse_rows_ * minv_->asDiagonal() * Eigen::SparseMatrix<double>(sparse_rows_.transpose());
+      if (!by_nsgs) p.W = Eigen::MatrixXd(sparse_problem.W);
+    } else {
+      gjt = response_.inverseMass() * j.transpose();
+      p.W = j * gjt;
+    }
+    const lcp::FrictionResult r = by_nsgs ? solveSparse(sparse_problem, p) : solveProblem(p);
     if (!r.ok()) unsolved(r, p, t);
     // A bilateral contact that the impulse would pull off its side: try the other side.
     bool flipped = false;
@@ -639,8 +655,9 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
       }
     }
     if (flipped) continue;
-    checkImpactWork(t, set, p, r.r);
-    v += gjt * r.r;
+    checkImpactWork(t, set, p.q, sparse_ ? Eigen::VectorXd(sparse_problem.W * r.r) : Eigen::VectorXd(p.W * r.r), r.r);
+    if (sparse_) v += minv_->asDiagonal() * (sparse_rows_.transpose() * r.r);
+    else v += gjt * r.r;
     for (Eigen::Index i = 0; i < nk; ++i) {
       const Eigen::Index k = set[std::size_t(i)];
       if (!bilateral(k) && pre(k) < -opt_.velocity_tolerance) addEvent(t, k, EventKind::kImpact);
@@ -652,16 +669,16 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
   throw RunFailure(RunStatus::kNoConsistentMode, os.str());
 }
 
-void Engine::checkImpactWork(double t, const std::vector<Eigen::Index>& set,
-                             const lcp::FrictionProblem2D& p, const Eigen::VectorXd& impulse) const {
+void Engine::checkImpactWork(double t, const std::vector<Eigen::Index>& set, const Eigen::VectorXd& q,
+                             const Eigen::VectorXd& w_impulse, const Eigen::VectorXd& impulse) const {
   // The impulses' work ½ Pᵀ(u⁻ + u⁺), u⁺ = u⁻ + W P, with u⁻ the contacts' relative velocities
-  // before the impact (p.q without Newton's e ġ⁻): it must not be positive.
+  // before the impact (q without Newton's e ġ⁻): it must not be positive.
   double work = 0.0, scale = 0.0;
   for (Eigen::Index i = 0; i < 2 * Eigen::Index(set.size()); ++i) {
     const Eigen::Index k = set[std::size_t(i / 2)];
     const double sigma = bilateral(k) ? side_[std::size_t(k)] : 1.0;
-    const double before = i % 2 == 0 ? sigma * kin_.normal_velocity(k) : p.q(i);
-    const double after = before + p.W.row(i).dot(impulse);
+    const double before = i % 2 == 0 ? sigma * kin_.normal_velocity(k) : q(i);
+    const double after = before + w_impulse(i);
     work += 0.5 * impulse(i) * (before + after);
     scale += 0.5 * std::abs(impulse(i)) * (std::abs(before) + std::abs(after));
   }

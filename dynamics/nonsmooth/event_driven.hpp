@@ -47,18 +47,18 @@
 /// lcp::kAutoLemkeContacts contacts, else lemke; RunResult::contact_solver says which
 /// answered), "siconos-<fc2d solver>", or "trial-and-error" (one contact at a time: assume
 /// stick, accept if |F| ≤ μs N, else slip against the sticking force; Zheng et al. §3.3).
+/// With `cross_check`, every decision on a single friction contact is made by both the LCP
+/// and trial-and-error, and disagreements are counted (RunResult::mode_mismatches).
 ///
-/// The sparse path, taken when the mechanism has no joints, no joint friction, no bilateral
+/// The sparse path is taken when the mechanism has no joints, no joint friction, no bilateral
 /// contact and a diagonal mass matrix (a chain of blocks, a pile of disks), and has at least
 /// kSparseFromContacts contacts or the solver is nsgs (measured on the belt chain: per event
-/// the dense path costs 1.9 ms at 8 blocks and 4.6 ms at 16, the sparse 2.7 and 2.3): the rows of the
-/// mode system, of the event's W = J M⁻¹ Jᵀ and of the projections are sparse rows of the
-/// contact Jacobian, and their products and factorizations (sparse LU, rank-revealing sparse
-/// QR) cost what the contacts' coupling costs, not (2 nc)³. Elsewhere G (constrained_response.hpp)
-/// couples the bodies through the joints and the matrices are dense. Impacts are dense on
-/// either path. With `cross_check`, every decision on a
-/// single friction contact is made by both the LCP and trial-and-error, and disagreements
-/// are counted (RunResult::mode_mismatches).
+/// the dense path costs 1.9 ms at 8 blocks and 4.6 ms at 16, the sparse 2.7 and 2.3). The
+/// rows of the mode system, of the events' and impacts' W = J M⁻¹ Jᵀ and of the projections
+/// are then sparse rows of the contact Jacobian, and their products and factorizations
+/// (sparse LU, rank-revealing sparse QR) cost what the contacts' coupling costs, not (2 nc)³.
+/// Elsewhere G (constrained_response.hpp) couples the bodies through the joints and the
+/// matrices are dense.
 ///
 /// Event times: CVODE locates a sign change of a root function to 100 ε (|t| + |h|)
 /// [SUNDIALS CVODE guide, root finding]; `event_tolerance` (default 1e-10 s) must not be

@@ -1,10 +1,12 @@
 // A disk bouncing and rolling on the floor, event-driven: Newton's restitution at each impact
-// and Coulomb friction bringing a spinning disk to rolling without slipping.
+// and Coulomb friction bringing a spinning disk to rolling without slipping; the same run on
+// the sparse path.
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "dynamics/nonsmooth/event_driven.hpp"
 #include "mechanisms/bouncing_ball.hpp"
+#include "same_run.hpp"
 
 using namespace stickslip;
 using dynamics::EventKind;
@@ -61,4 +63,23 @@ TEST_CASE("ball: a sliding disk reaches rolling without slipping at (2 v0 - r w0
     CHECK(r.final_v(0) + b.radius * r.final_v(2) == Approx(0.0).margin(1e-9));
     CHECK(r.mode_mismatches == 0);
   }
+}
+
+TEST_CASE("ball: on the sparse path (nsgs) the impacts, slip and roll repeat the dense Lemke run",
+          "[ball][event-driven][nsgs]") {
+  const dynamics::RigidScenario s = mechanisms::bouncingBall();  // bounces with friction, then rolls
+  dynamics::EventDrivenOptions o;
+  o.t_end = 3.0;
+  const dynamics::PlanarMechanism mechanism(s.model, s.contacts);
+  const dynamics::RunResult dense = dynamics::simulateEventDriven(mechanism, s.q0, s.v0, o);
+  o.solver = "nsgs";
+  const dynamics::RunResult sparse = dynamics::simulateEventDriven(mechanism, s.q0, s.v0, o);
+  INFO(dense.message << " / " << sparse.message);
+  REQUIRE(dense.ok());
+  REQUIRE(sparse.ok());
+  CHECK(sparse.contact_solver == "nsgs");
+  std::size_t impacts = 0;
+  for (const auto& e : dense.events) impacts += e.kind == EventKind::kImpact;
+  REQUIRE(impacts >= 5);
+  test::checkSameRun(dense, sparse, 1e-9, 1e-9, 1e-8);
 }
