@@ -248,6 +248,14 @@ class Engine {
     for (ContactJacobian::InnerIterator it(kin_.jacobian, jrow); it; ++it)
       entries.emplace_back(int(n), int(it.col()), scale * it.value());
   }
+  /// R M⁻¹ Cᵀ for the rows Cᵀ given (sparse_cols_t_, or sparse_rows_ for R M⁻¹ Rᵀ).
+  lcp::SparseRowMatrix rowsInverseMassCols(const lcp::SparseRowMatrix& cols_t) const {
+    return sparse_rows_ * minv_->asDiagonal() * Eigen::SparseMatrix<double>(cols_t.transpose());
+  }
+  /// Whether a problem of nk contacts goes to NSGS on the sparse W (else Lemke on the dense W).
+  bool byNsgs(Eigen::Index nk) const {
+    return sparse_ && (opt_.solver == "nsgs" || (opt_.solver == "auto" && nk > lcp::kAutoLemkeContacts));
+  }
   /// Before an assembly by setRow and setCol: drops what an abandoned one left.
   void startRows() {
     row_entries_.clear();
@@ -344,7 +352,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   if (sparse_) {
     buildSparseRows(n);
     if (n > 0) {
-      sparse_system_ = sparse_rows_ * minv_->asDiagonal() * Eigen::SparseMatrix<double>(sparse_cols_t_.transpose());
+      sparse_system_ = rowsInverseMassCols(sparse_cols_t_);
       sparse_lu_.compute(sparse_system_);
       if (sparse_lu_.info() != Eigen::Success) return false;
     }
@@ -610,7 +618,7 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
   const auto nk = static_cast<Eigen::Index>(set.size());
   const Eigen::VectorXd pre = kin_.normal_velocity;
   // The sparse path (no bilateral contact there) keeps W and the velocity jump sparse.
-  const bool by_nsgs = sparse_ && (opt_.solver == "nsgs" || (opt_.solver == "auto" && nk > lcp::kAutoLemkeContacts));
+  const bool by_nsgs = byNsgs(nk);
   for (int attempt = 0; attempt < 4 * (1 << std::min<int>(int(nk), 8)); ++attempt) {
     Eigen::MatrixXd j(sparse_ ? 0 : 2 * nk, nv_), gjt;
     lcp::FrictionProblem2D p;
@@ -636,7 +644,7 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
     }
     if (sparse_) {
       buildSparseRows(2 * nk);
-      sparse_problem.W = sparse_rows_ * minv_->asDiagonal() * Eigen::SparseMatrix<double>(sparse_rows_.transpose());
+      sparse_problem.W = rowsInverseMassCols(sparse_rows_);  // the impulses act along the rows
       if (!by_nsgs) p.W = Eigen::MatrixXd(sparse_problem.W);
     } else {
       gjt = response_.inverseMass() * j.transpose();
@@ -738,11 +746,11 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
     }
     // Many contacts on the sparse path: W stays sparse and NSGS (with its exact finish) solves
     // it; otherwise W is dense, for Lemke.
-    const bool by_nsgs = sparse_ && (opt_.solver == "nsgs" || (opt_.solver == "auto" && nk > lcp::kAutoLemkeContacts));
+    const bool by_nsgs = byNsgs(nk);
     lcp::SparseFrictionProblem2D sparse_problem;
     if (sparse_) {
       buildSparseRows(2 * nk);
-      sparse_problem.W = sparse_rows_ * minv_->asDiagonal() * Eigen::SparseMatrix<double>(sparse_cols_t_.transpose());
+      sparse_problem.W = rowsInverseMassCols(sparse_cols_t_);
       p.q += sparse_rows_ * response_.freeAcceleration();
       if (!by_nsgs || nk == 1) p.W = Eigen::MatrixXd(sparse_problem.W);
     } else {
