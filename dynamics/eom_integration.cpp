@@ -38,6 +38,7 @@ EomRunResult integrateRk4(EomSolver& solver, double t0, double t_end, double h,
   for (long k = 0; k < n; ++k) {
     const double t = t0 + static_cast<double>(k) * step;
     if (!rk4.step(f, t, step, y)) break;
+    sys.normalizePositions(y.head(nq));
     const double t_next = k + 1 == n ? t_end : t + step;
     status = solver.project(t_next, y.head(nq), y.tail(nv));
     if (status != EomStatus::kSuccess) break;

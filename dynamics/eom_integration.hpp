@@ -2,7 +2,8 @@
 /// \file Fixed-step RK4 time loop for the constrained equations of motion (thesis §2.4).
 ///
 /// Each step integrates y = [q; v] with ẏ = [H v; v̇(t, q, v)] (EomSolver::derivative) by
-/// Rk4, then applies the method's post-step projection (EomSolver::project: coordinate
+/// Rk4, then sets the Euler parameters' unit norm back (MultibodySystem::normalizePositions)
+/// and applies the method's post-step projection (EomSolver::project: coordinate
 /// partitioning, direct correction). The run stops at the first step whose EOM solve or
 /// projection fails, reporting that status and the time reached.
 

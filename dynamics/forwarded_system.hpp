@@ -51,6 +51,7 @@ class ForwardedSystem : public Base {
   void addToPositions(const Eigen::Ref<const Eigen::VectorXd>& delta, Eigen::Ref<Eigen::VectorXd> q) const override {
     system_.addToPositions(delta, q);
   }
+  void normalizePositions(Eigen::Ref<Eigen::VectorXd> q) const override { system_.normalizePositions(q); }
   std::string positionName(Eigen::Index i) const override { return system_.positionName(i); }
   std::string velocityName(Eigen::Index i) const override { return system_.velocityName(i); }
   std::string accelerationName(Eigen::Index i) const override { return system_.accelerationName(i); }

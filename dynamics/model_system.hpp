@@ -73,6 +73,9 @@ class MultibodySystem {
   /// renormalizes its Euler parameters here).
   virtual void addToPositions(const Eigen::Ref<const Eigen::VectorXd>& delta,
                               Eigen::Ref<Eigen::VectorXd> q) const = 0;
+  /// Projects q back onto its manifold after an integration step: a spatial model sets each
+  /// body's ‖p‖ = 1; nothing to do for planar coordinates.
+  virtual void normalizePositions(Eigen::Ref<Eigen::VectorXd> /*q*/) const {}
   /// Names of position coordinate i, velocity i and its rate, for histories ("q3", "v3", "a3"
   /// unless the model knows better).
   virtual std::string positionName(Eigen::Index i) const { return "q" + std::to_string(i); }
