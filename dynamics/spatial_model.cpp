@@ -16,12 +16,6 @@ using Eigen::Vector4d;
 using Eigen::VectorXd;
 using Row6 = Eigen::Matrix<double, 1, 6>;
 
-Matrix3d skew(const Vector3d& a) {
-  Matrix3d s;
-  s << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return s;
-}
-
 /// Pose and velocity of one body; the ground is at rest at the origin with A = I.
 struct Pose {
   Vector3d r = Vector3d::Zero();
@@ -54,7 +48,7 @@ Vec bodyVector(const Pose& p, const Vector3d& local) {
   const Vector3d wu = p.w.cross(local);
   out.rate = p.a * wu;
   out.accel = p.a * p.w.cross(wu);
-  out.d_w = -p.a * skew(local);
+  out.d_w = -p.a * skewMatrix(local);
   return out;
 }
 
@@ -114,10 +108,16 @@ Vector3d unit(const Vector3d& axis, const char* who) {
 
 }  // namespace
 
+Matrix3d skewMatrix(const Vector3d& a) {
+  Matrix3d s;
+  s << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
+  return s;
+}
+
 Matrix3d rotationMatrix(const Vector4d& p) {
   const double e0 = p(0);
   const Vector3d e = p.tail<3>();
-  return (2.0 * e0 * e0 - 1.0) * Matrix3d::Identity() + 2.0 * (e * e.transpose() + e0 * skew(e));
+  return (2.0 * e0 * e0 - 1.0) * Matrix3d::Identity() + 2.0 * (e * e.transpose() + e0 * skewMatrix(e));
 }
 
 Vector4d eulerParameters(const Vector3d& axis, double angle) {
@@ -581,6 +581,10 @@ std::vector<SpatialJointReaction> SpatialModel::reactions(double t, const Eigen:
     out.push_back(r);
   }
   return out;
+}
+
+Matrix3d SpatialModel::rotation(const Eigen::Ref<const VectorXd>& q, BodyIndex b) const {
+  return b == kGround ? Matrix3d::Identity() : rotationMatrix(q.segment<4>(7 * b + 3));
 }
 
 Vector3d SpatialModel::pointPosition(const Eigen::Ref<const VectorXd>& q, BodyIndex b, const Vector3d& s) const {

@@ -52,6 +52,8 @@ namespace stickslip::dynamics {
 
 using Quaternion4 = Eigen::Vector4d;  ///< Euler parameters (e0, e1, e2, e3)
 
+/// ã, the matrix of the cross product: ã x = a × x.
+Eigen::Matrix3d skewMatrix(const Eigen::Vector3d& a);
 /// A(p) for unit p (the rotation from body to global axes).
 Eigen::Matrix3d rotationMatrix(const Eigen::Vector4d& p);
 /// Unit Euler parameters of the rotation by `angle` [rad] about the unit `axis`.
@@ -175,6 +177,8 @@ class SpatialModel final : public MultibodySystem {
   /// Reactions of every joint from the multipliers λ (size m) at (q, t).
   std::vector<SpatialJointReaction> reactions(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                               const Eigen::Ref<const Eigen::VectorXd>& lambda) const;
+  /// A of body b at q (the identity for the ground).
+  Eigen::Matrix3d rotation(const Eigen::Ref<const Eigen::VectorXd>& q, BodyIndex b) const;
   /// Global position and velocity of local point s of body b.
   Eigen::Vector3d pointPosition(const Eigen::Ref<const Eigen::VectorXd>& q, BodyIndex b, const Eigen::Vector3d& s) const;
   Eigen::Vector3d pointVelocity(const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,

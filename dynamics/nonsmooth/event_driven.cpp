@@ -1031,9 +1031,31 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   }
   for (Eigen::Index pass = 0; pass <= nj_ && !rest.empty(); ++pass) {
     if (!phase(t, q, v)) {
-      std::ostringstream os;
-      os << "singular mode system at t = " << t << " s with the revolute joints stuck";
-      throw RunFailure(RunStatus::kIntegratorFailure, os.str());
+      // A stuck joint whose row the joints already hold — a slider at a crank's dead centre,
+      // where no free motion moves it — leaves its friction undetermined and the mode system
+      // singular. Its rate is zero by kinematics, and it reverses: it slips the way its rate
+      // accelerates without friction.
+      Eigen::Index dependent = -1;
+      for (const Eigen::Index e : rest)
+        if (joint_modes_[std::size_t(e)] == ContactMode::kStick) {
+          joint_modes_[std::size_t(e)] = ContactMode::kSlipPositive;
+          torque_(e) = 0.0;
+          if (phase(t, q, v)) {
+            dependent = e;
+            break;
+          }
+          joint_modes_[std::size_t(e)] = ContactMode::kStick;
+        }
+      if (dependent < 0) {
+        std::ostringstream os;
+        os << "singular mode system at t = " << t << " s with joint friction stuck";
+        throw RunFailure(RunStatus::kIntegratorFailure, os.str());
+      }
+      const ContactMode m = joint_rows_.row(dependent).dot(vdot_) >= 0.0 ? ContactMode::kSlipPositive
+                                                                          : ContactMode::kSlipNegative;
+      joint_modes_[std::size_t(dependent)] = m;
+      torque_(dependent) = -direction(m) * joint(dependent).mu_kinetic * joint(dependent).radius * reaction_(dependent);
+      continue;
     }
     Eigen::Index worst = -1;
     double worst_excess = 0.0;
@@ -1272,6 +1294,7 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
       }
       q = y.head(nq_);
       v = y.tail(nv_);
+      mechanism_.normalizePositions(q);  // Euler parameters back to unit norm at each restart
       handleEvent(t, q, v, false, step.roots);
       y << q, v;
       run_.steps += ode.statistics().steps;

@@ -9,6 +9,7 @@
 #include "dynamics/eom_solver.hpp"
 #include "dynamics/model_assembly.hpp"
 #include "dynamics/spatial_model.hpp"
+#include "dynamics/spatial_slider_crank.hpp"
 
 using namespace stickslip::dynamics;
 using Eigen::Matrix3d;
@@ -193,39 +194,6 @@ TEST_CASE("spatial: a spherical pendulum swings with its closed-form small-oscil
   const double expected = 2 * kPi * std::sqrt((jt + mass * l * l) / (mass * g * l)) * (1 + theta0 * theta0 / 16);
   CHECK(period == Approx(expected).epsilon(2e-6));
 }
-
-namespace {
-
-/// The thesis' spatial slider-crank (Tables 2.1–2.2), built here directly: crank about y at
-/// the origin, rod by a spherical joint at the crank tip and a universal joint at the slider,
-/// slider along z on the line x = 0, y = 0.147. The crank speed is held in assembly.
-struct SpatialSliderCrank {
-  SpatialModel model;
-  VectorXd q0, v0;
-  AssemblyResult assembly;
-  SpatialSliderCrank() {
-    model.setGravity({0, 0, -9.81});
-    const BodyIndex crank = model.addBody("crank", 0.12, principal(1e-4, 1e-4, 1e-5));
-    const BodyIndex rod = model.addBody("rod", 0.5, principal(4e-3, 4e-4, 4e-3));
-    const BodyIndex slider = model.addBody("slider", 0.5, principal(1e-4, 1e-4, 1e-4));
-    q0 = VectorXd::Zero(21);
-    const Eigen::Vector4d rod_p = Eigen::Vector4d(0.8680, -0.4966, 0, 0).normalized();
-    setBody(q0, crank, {0, 0, 0.05}, {1, 0, 0, 0});
-    setBody(q0, rod, {0, 0.0735, -0.025}, rod_p);
-    setBody(q0, slider, {0, 0.147, -0.15}, {1, 0, 0, 0});
-    model.addRevolute(kGround, Vector3d::Zero(), Vector3d::UnitY(), crank, {0, 0, -0.05}, Vector3d::UnitY());
-    model.addSpherical(crank, {0, 0, 0.05}, rod, {0, -0.145, 0});
-    // Cross axes: x on the slider, and on the rod the direction of Table 2.2's rod ω.
-    const Vector3d rod_axis = rotationMatrix(rod_p).transpose() * Vector3d(0, -1.5661, -1.6112).normalized();
-    model.addUniversal(rod, {0, 0.145, 0}, rod_axis, slider, Vector3d::Zero(), Vector3d::UnitX());
-    model.addTranslational(kGround, {0, 0.147, 0}, Vector3d::UnitZ(), slider, Vector3d::Zero(), q0);
-    v0 = VectorXd::Zero(18);
-    v0.segment<3>(3) << 0, -6.2832, 0;  // crank ω′ = ω (A = I)
-    assembly = assemble(model, 0.0, {SpatialModel::velocityIndex(crank, 4)}, q0, v0);
-  }
-};
-
-}  // namespace
 
 TEST_CASE("spatial: the slider-crank assembles with one degree of freedom, Table 2.2's velocities", "[spatial]") {
   SpatialSliderCrank sc;

@@ -1,0 +1,75 @@
+#pragma once
+/// \file A spatial mechanism as the routes see it (mechanism.hpp): a SpatialModel and the
+/// Coulomb friction of its ideal joints. Event-driven, Moreau–Jean and the penalty route take it
+/// through the same calls as a planar mechanism.
+///
+/// Friction in a joint with multipliers λ (its rows in SpatialModel's order):
+///  - revolute, pin radius r: the torque about the axis T = −sign(ṡ) μk r |R| while it turns,
+///    |T| ≤ μs r |R| while it sticks; ṡ = a′_jᵀ ω′_j − a′_iᵀ ω′_i the relative spin (exact on the
+///    constraint manifold, where a_i = a_j), |R| = ‖(λ1, λ2, λ3)‖ the resultant of the radial and
+///    axial force (the point rows' multipliers are its global components). The pin's bending
+///    moment adds no load.
+///  - translational, slider length ℓ along the axis: the force F = −sign(ṡ) μk L along the axis
+///    while it slides, |F| ≤ μs L while it sticks; ṡ = a_iᵀ ḋ the sliding velocity. The load L
+///    counts the moment couples of a finite slider: a transverse moment M about the slider's
+///    centre (its joint point s′_j) is carried by two opposite wall forces ∓(1/ℓ) a × M at its
+///    ends, so with N the transverse force the ends carry F₁,₂ = ½ N ± (1/ℓ) a × M and
+///      L = ‖F₁‖ + ‖F₂‖ = ½ ‖n − (2/ℓ) m‖ + ½ ‖n + (2/ℓ) m‖,
+///    n = (λ3, λ4) and m = (λ1, λ2) the components of N and of a × M along (f_i, k_i), up to
+///    sign (the dot-2 rows' multipliers are the transverse force, the first two dot-1 rows' the
+///    transverse moment; L = ‖n‖ when M = 0, and ℓ = 0 means a point slider, L = ‖n‖). Torsion
+///    about the axis adds no load. The
+///    guide must be the ground (either side), so that the sliding direction is fixed.
+/// Both rows are constant on the constraint manifold (rotation about body axes is locked where
+/// the row would turn), so they are computed once, from the pose given to the constructor.
+/// The routes take μ times the lever (RevoluteFriction::radius: r, or 1 for a slider's force) and
+/// |R| or L from jointFrictionReaction().
+
+#include <string>
+#include <vector>
+
+#include "dynamics/forwarded_system.hpp"
+#include "dynamics/mechanism.hpp"
+#include "dynamics/spatial_model.hpp"
+
+namespace stickslip::dynamics {
+
+struct SpatialJointFriction {
+  std::string name = "joint friction";
+  int joint = 0;              ///< a revolute or translational joint of the model
+  double mu_static = 0.0;     ///< μs ≥ μk
+  double mu_kinetic = 0.0;    ///< μk ≥ 0
+  double radius = 0.0;        ///< revolute: the pin radius r [m], > 0
+  double slider_length = 0.0; ///< translational: ℓ [m] ≥ 0 (0: a point slider)
+};
+
+class SpatialMechanism final : public ForwardedSystem<Mechanism> {
+ public:
+  /// Keeps a reference to `model` (it must outlive this). `q` is a pose on the constraint
+  /// manifold (the assembled initial state). Throws std::invalid_argument naming the friction
+  /// for a joint that is not revolute or translational, a translational joint between two
+  /// moving bodies, or coefficients or lengths out of range.
+  SpatialMechanism(const SpatialModel& model, const Eigen::Ref<const Eigen::VectorXd>& q,
+                   std::vector<SpatialJointFriction> friction = {});
+
+  const SpatialModel& model() const { return model_; }
+  const std::vector<SpatialJointFriction>& friction() const { return friction_; }
+
+  const std::vector<RigidContact>& contacts() const override { return contacts_; }
+  const std::vector<RevoluteFriction>& jointFriction() const override { return levers_; }
+  void evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
+                        ContactKinematics& out, bool drift = true) const override;
+  double jointFrictionRate(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v) const override;
+  double jointFrictionReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda,
+                               const Eigen::Ref<const Eigen::VectorXd>& contact_forces) const override;
+  void addJointFrictionRow(std::size_t e, double s, Eigen::Ref<Eigen::VectorXd> row) const override;
+
+ private:
+  const SpatialModel& model_;
+  std::vector<SpatialJointFriction> friction_;
+  std::vector<RevoluteFriction> levers_;  ///< name, μs, μk and the lever, as the routes read them
+  Eigen::MatrixXd rows_;                  ///< ṡ = rows_.row(e) v
+  std::vector<RigidContact> contacts_;    ///< none yet
+};
+
+}  // namespace stickslip::dynamics
