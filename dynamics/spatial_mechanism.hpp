@@ -36,11 +36,11 @@ namespace stickslip::dynamics {
 
 struct SpatialJointFriction {
   std::string name = "joint friction";
-  int joint = 0;              ///< a revolute or translational joint of the model
-  double mu_static = 0.0;     ///< μs ≥ μk
-  double mu_kinetic = 0.0;    ///< μk ≥ 0
-  double radius = 0.0;        ///< revolute: the pin radius r [m], > 0
-  double slider_length = 0.0; ///< translational: ℓ [m] ≥ 0 (0: a point slider)
+  int joint = 0;               ///< a revolute or translational joint of the model
+  double mu_static = 0.0;      ///< μs ≥ μk
+  double mu_kinetic = 0.0;     ///< μk ≥ 0
+  double radius = 0.0;         ///< revolute: the pin radius r [m], > 0
+  double slider_length = 0.0;  ///< translational: ℓ [m] ≥ 0 (0: a point slider)
 };
 
 class SpatialMechanism final : public ForwardedSystem<Mechanism> {
@@ -57,11 +57,14 @@ class SpatialMechanism final : public ForwardedSystem<Mechanism> {
 
   const std::vector<RigidContact>& contacts() const override { return contacts_; }
   const std::vector<RevoluteFriction>& jointFriction() const override { return levers_; }
-  void evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
-                        ContactKinematics& out, bool drift = true) const override;
-  double jointFrictionRate(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v) const override;
-  double jointFrictionReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda,
-                               const Eigen::Ref<const Eigen::VectorXd>& contact_forces) const override;
+  void evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                        const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
+                        bool drift = true) const override;
+  double jointFrictionRate(std::size_t e,
+                           const Eigen::Ref<const Eigen::VectorXd>& v) const override;
+  double jointFrictionReaction(
+      std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda,
+      const Eigen::Ref<const Eigen::VectorXd>& contact_forces) const override;
   void addJointFrictionRow(std::size_t e, double s, Eigen::Ref<Eigen::VectorXd> row) const override;
 
  private:

@@ -102,7 +102,8 @@ std::string bodyLabel(const std::vector<SpatialBody>& bodies, BodyIndex b) {
 Vector3d unit(const Vector3d& axis, const char* who) {
   const double n = axis.norm();
   if (!(n > 1e-12) || !std::isfinite(n))
-    throw std::invalid_argument(std::string(who) + ": a joint axis must have nonzero, finite length");
+    throw std::invalid_argument(std::string(who) +
+                                ": a joint axis must have nonzero, finite length");
   return axis / n;
 }
 
@@ -117,7 +118,8 @@ Matrix3d skewMatrix(const Vector3d& a) {
 Matrix3d rotationMatrix(const Vector4d& p) {
   const double e0 = p(0);
   const Vector3d e = p.tail<3>();
-  return (2.0 * e0 * e0 - 1.0) * Matrix3d::Identity() + 2.0 * (e * e.transpose() + e0 * skewMatrix(e));
+  return (2.0 * e0 * e0 - 1.0) * Matrix3d::Identity() +
+         2.0 * (e * e.transpose() + e0 * skewMatrix(e));
 }
 
 Vector4d eulerParameters(const Vector3d& axis, double angle) {
@@ -173,22 +175,30 @@ void SpatialModel::checkBody(BodyIndex b, const char* who) const {
 void SpatialModel::checkPair(BodyIndex i, BodyIndex j, const char* who) const {
   checkBody(i, who);
   checkBody(j, who);
-  if (i == j) throw std::invalid_argument(std::string(who) + ": a joint needs two different bodies");
+  if (i == j)
+    throw std::invalid_argument(std::string(who) + ": a joint needs two different bodies");
 }
 
 BodyIndex SpatialModel::addBody(std::string name, double mass, const Matrix3d& inertia) {
   if (!(mass > 0.0) || !std::isfinite(mass))
-    throw std::invalid_argument("body '" + name + "': mass must be > 0, got " + std::to_string(mass));
+    throw std::invalid_argument("body '" + name + "': mass must be > 0, got " +
+                                std::to_string(mass));
   const double scale = inertia.cwiseAbs().maxCoeff();
-  if (!inertia.allFinite() || !(scale > 0.0) || (inertia - inertia.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale)
-    throw std::invalid_argument("body '" + name + "': the inertia tensor must be finite, nonzero and symmetric");
-  const Vector3d moments = Eigen::SelfAdjointEigenSolver<Matrix3d>(inertia, Eigen::EigenvaluesOnly).eigenvalues();
+  if (!inertia.allFinite() || !(scale > 0.0) ||
+      (inertia - inertia.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale)
+    throw std::invalid_argument("body '" + name +
+                                "': the inertia tensor must be finite, nonzero and symmetric");
+  const Vector3d moments =
+      Eigen::SelfAdjointEigenSolver<Matrix3d>(inertia, Eigen::EigenvaluesOnly).eigenvalues();
   if (!(moments(0) > 1e-12 * scale))
-    throw std::invalid_argument("body '" + name + "': the inertia tensor must be positive definite (smallest "
-                                "principal moment " + std::to_string(moments(0)) + ")");
+    throw std::invalid_argument("body '" + name +
+                                "': the inertia tensor must be positive definite (smallest "
+                                "principal moment " +
+                                std::to_string(moments(0)) + ")");
   if (moments(0) + moments(1) < moments(2) * (1.0 - 1e-12))
-    throw std::invalid_argument("body '" + name + "': principal moments " + std::to_string(moments(0)) + ", " +
-                                std::to_string(moments(1)) + ", " + std::to_string(moments(2)) +
+    throw std::invalid_argument("body '" + name + "': principal moments " +
+                                std::to_string(moments(0)) + ", " + std::to_string(moments(1)) +
+                                ", " + std::to_string(moments(2)) +
                                 " violate J1 + J2 >= J3: no rigid body has them");
   bodies_.push_back({std::move(name), mass, inertia});
   inverse_inertia_.push_back(inertia.inverse());
@@ -203,7 +213,8 @@ int SpatialModel::addJoint(SpatialJoint joint, Eigen::Index rows) {
   return static_cast<int>(joints_.size()) - 1;
 }
 
-int SpatialModel::addSpherical(BodyIndex i, const Vector3d& s_i, BodyIndex j, const Vector3d& s_j, std::string name) {
+int SpatialModel::addSpherical(BodyIndex i, const Vector3d& s_i, BodyIndex j, const Vector3d& s_j,
+                               std::string name) {
   checkPair(i, j, "addSpherical");
   SpatialJoint jt;
   jt.type = SpatialJointType::kSpherical;
@@ -217,8 +228,8 @@ int SpatialModel::addSpherical(BodyIndex i, const Vector3d& s_i, BodyIndex j, co
 
 namespace {
 SpatialJoint axisJoint(SpatialJointType type, std::string name, BodyIndex i, const Vector3d& s_i,
-                       const Vector3d& axis_i, BodyIndex j, const Vector3d& s_j, const Vector3d& axis_j,
-                       const char* who) {
+                       const Vector3d& axis_i, BodyIndex j, const Vector3d& s_j,
+                       const Vector3d& axis_j, const char* who) {
   SpatialJoint jt;
   jt.type = type;
   jt.name = std::move(name);
@@ -235,30 +246,37 @@ SpatialJoint axisJoint(SpatialJointType type, std::string name, BodyIndex i, con
 int SpatialModel::addRevolute(BodyIndex i, const Vector3d& s_i, const Vector3d& axis_i, BodyIndex j,
                               const Vector3d& s_j, const Vector3d& axis_j, std::string name) {
   checkPair(i, j, "addRevolute");
-  return addJoint(axisJoint(SpatialJointType::kRevolute, std::move(name), i, s_i, axis_i, j, s_j, axis_j, "addRevolute"),
+  return addJoint(axisJoint(SpatialJointType::kRevolute, std::move(name), i, s_i, axis_i, j, s_j,
+                            axis_j, "addRevolute"),
                   5);
 }
 
-int SpatialModel::addUniversal(BodyIndex i, const Vector3d& s_i, const Vector3d& axis_i, BodyIndex j,
-                               const Vector3d& s_j, const Vector3d& axis_j, std::string name) {
+int SpatialModel::addUniversal(BodyIndex i, const Vector3d& s_i, const Vector3d& axis_i,
+                               BodyIndex j, const Vector3d& s_j, const Vector3d& axis_j,
+                               std::string name) {
   checkPair(i, j, "addUniversal");
-  return addJoint(
-      axisJoint(SpatialJointType::kUniversal, std::move(name), i, s_i, axis_i, j, s_j, axis_j, "addUniversal"), 4);
+  return addJoint(axisJoint(SpatialJointType::kUniversal, std::move(name), i, s_i, axis_i, j, s_j,
+                            axis_j, "addUniversal"),
+                  4);
 }
 
-int SpatialModel::addCylindrical(BodyIndex i, const Vector3d& s_i, const Vector3d& axis_i, BodyIndex j,
-                                 const Vector3d& s_j, const Vector3d& axis_j, std::string name) {
+int SpatialModel::addCylindrical(BodyIndex i, const Vector3d& s_i, const Vector3d& axis_i,
+                                 BodyIndex j, const Vector3d& s_j, const Vector3d& axis_j,
+                                 std::string name) {
   checkPair(i, j, "addCylindrical");
-  return addJoint(
-      axisJoint(SpatialJointType::kCylindrical, std::move(name), i, s_i, axis_i, j, s_j, axis_j, "addCylindrical"), 4);
+  return addJoint(axisJoint(SpatialJointType::kCylindrical, std::move(name), i, s_i, axis_i, j, s_j,
+                            axis_j, "addCylindrical"),
+                  4);
 }
 
-int SpatialModel::addTranslational(BodyIndex i, const Vector3d& s_i, const Vector3d& axis_i, BodyIndex j,
-                                   const Vector3d& s_j, const Eigen::Ref<const VectorXd>& q, std::string name) {
+int SpatialModel::addTranslational(BodyIndex i, const Vector3d& s_i, const Vector3d& axis_i,
+                                   BodyIndex j, const Vector3d& s_j,
+                                   const Eigen::Ref<const VectorXd>& q, std::string name) {
   checkPair(i, j, "addTranslational");
-  if (q.size() != positionSize()) throw std::invalid_argument("addTranslational: q has the wrong size");
-  SpatialJoint jt = axisJoint(SpatialJointType::kTranslational, std::move(name), i, s_i, axis_i, j, s_j, axis_i,
-                              "addTranslational");
+  if (q.size() != positionSize())
+    throw std::invalid_argument("addTranslational: q has the wrong size");
+  SpatialJoint jt = axisJoint(SpatialJointType::kTranslational, std::move(name), i, s_i, axis_i, j,
+                              s_j, axis_i, "addTranslational");
   jt.frame_j = pose(q, nullptr, j).a.transpose() * pose(q, nullptr, i).a * jt.frame_i;
   return addJoint(std::move(jt), 5);
 }
@@ -278,20 +296,24 @@ int SpatialModel::addFixed(BodyIndex i, const Vector3d& s_i, BodyIndex j, const 
   return addJoint(std::move(jt), 6);
 }
 
-int SpatialModel::addDriver(int revolute, const Eigen::Ref<const VectorXd>& q, std::function<double(double)> angle,
+int SpatialModel::addDriver(int revolute, const Eigen::Ref<const VectorXd>& q,
+                            std::function<double(double)> angle,
                             std::function<double(double)> angle_rate,
                             std::function<double(double)> angle_acceleration, std::string name) {
   if (revolute < 0 || revolute >= static_cast<int>(joints_.size()) ||
       joints_[static_cast<std::size_t>(revolute)].type != SpatialJointType::kRevolute)
-    throw std::invalid_argument("addDriver: joint " + std::to_string(revolute) + " is not a revolute joint");
+    throw std::invalid_argument("addDriver: joint " + std::to_string(revolute) +
+                                " is not a revolute joint");
   if (q.size() != positionSize()) throw std::invalid_argument("addDriver: q has the wrong size");
   if (!angle || !angle_rate || !angle_acceleration)
-    throw std::invalid_argument("addDriver: the angle, its rate and its acceleration are all required");
+    throw std::invalid_argument(
+        "addDriver: the angle, its rate and its acceleration are all required");
   SpatialJoint jt = joints_[static_cast<std::size_t>(revolute)];
   jt.type = SpatialJointType::kDriver;
   jt.name = std::move(name);
   // g_j: f_i as seen from j in the pose q, so θ = 0 there (the revolute keeps it ⊥ a_j).
-  jt.frame_j.col(0) = pose(q, nullptr, jt.body_j).a.transpose() * pose(q, nullptr, jt.body_i).a * jt.frame_i.col(0);
+  jt.frame_j.col(0) =
+      pose(q, nullptr, jt.body_j).a.transpose() * pose(q, nullptr, jt.body_i).a * jt.frame_i.col(0);
   jt.angle = std::move(angle);
   jt.angle_rate = std::move(angle_rate);
   jt.angle_acceleration = std::move(angle_acceleration);
@@ -300,39 +322,46 @@ int SpatialModel::addDriver(int revolute, const Eigen::Ref<const VectorXd>& q, s
 
 void SpatialModel::setGravity(const Vector3d& g) { gravity_ = g; }
 
-void SpatialModel::addAppliedForce(BodyIndex b, const Vector3d& s, std::function<Vector3d(double)> force) {
+void SpatialModel::addAppliedForce(BodyIndex b, const Vector3d& s,
+                                   std::function<Vector3d(double)> force) {
   checkBody(b, "addAppliedForce");
-  if (b == kGround) throw std::invalid_argument("addAppliedForce: a force on the ground does nothing");
+  if (b == kGround)
+    throw std::invalid_argument("addAppliedForce: a force on the ground does nothing");
   applied_forces_.push_back({b, s, std::move(force)});
 }
 
 void SpatialModel::addAppliedTorque(BodyIndex b, std::function<Vector3d(double)> torque) {
   checkBody(b, "addAppliedTorque");
-  if (b == kGround) throw std::invalid_argument("addAppliedTorque: a torque on the ground does nothing");
+  if (b == kGround)
+    throw std::invalid_argument("addAppliedTorque: a torque on the ground does nothing");
   applied_torques_.push_back({b, std::move(torque)});
 }
 
-void SpatialModel::addSpringDamper(BodyIndex i, const Vector3d& s_i, BodyIndex j, const Vector3d& s_j, double k,
-                                   double c, double rest_length) {
+void SpatialModel::addSpringDamper(BodyIndex i, const Vector3d& s_i, BodyIndex j,
+                                   const Vector3d& s_j, double k, double c, double rest_length) {
   checkPair(i, j, "addSpringDamper");
   if (!(k >= 0.0) || !(c >= 0.0) || !(rest_length >= 0.0))
     throw std::invalid_argument("addSpringDamper: stiffness, damping and rest length must be >= 0");
   springs_.push_back({i, j, s_i, s_j, k, c, rest_length});
 }
 
-void SpatialModel::addGeneralizedForce(GeneralizedForce force) { callbacks_.push_back(std::move(force)); }
+void SpatialModel::addGeneralizedForce(GeneralizedForce force) {
+  callbacks_.push_back(std::move(force));
+}
 
 void SpatialModel::applyMass(Eigen::Ref<Eigen::MatrixXd> x) const {
   for (int b = 0; b < bodyCount(); ++b) {
     x.middleRows<3>(6 * b) *= bodies_[static_cast<std::size_t>(b)].mass;
-    x.middleRows<3>(6 * b + 3) = bodies_[static_cast<std::size_t>(b)].inertia * x.middleRows<3>(6 * b + 3);
+    x.middleRows<3>(6 * b + 3) =
+        bodies_[static_cast<std::size_t>(b)].inertia * x.middleRows<3>(6 * b + 3);
   }
 }
 
 void SpatialModel::applyInverseMass(Eigen::Ref<Eigen::MatrixXd> x) const {
   for (int b = 0; b < bodyCount(); ++b) {
     x.middleRows<3>(6 * b) /= bodies_[static_cast<std::size_t>(b)].mass;
-    x.middleRows<3>(6 * b + 3) = inverse_inertia_[static_cast<std::size_t>(b)] * x.middleRows<3>(6 * b + 3);
+    x.middleRows<3>(6 * b + 3) =
+        inverse_inertia_[static_cast<std::size_t>(b)] * x.middleRows<3>(6 * b + 3);
   }
 }
 
@@ -341,13 +370,15 @@ double SpatialModel::potentialEnergy(const Eigen::Ref<const VectorXd>& q) const 
   for (int b = 0; b < bodyCount(); ++b)
     v -= bodies_[static_cast<std::size_t>(b)].mass * gravity_.dot(q.segment<3>(7 * b));
   for (const SpringDamper& s : springs_) {
-    const double stretch = (pointPosition(q, s.j, s.s_j) - pointPosition(q, s.i, s.s_i)).norm() - s.rest;
+    const double stretch =
+        (pointPosition(q, s.j, s.s_j) - pointPosition(q, s.i, s.s_i)).norm() - s.rest;
     v += 0.5 * s.k * stretch * stretch;
   }
   return v;
 }
 
-void SpatialModel::evaluateJoint(const SpatialJoint& jt, double t, const Eigen::Ref<const VectorXd>& q,
+void SpatialModel::evaluateJoint(const SpatialJoint& jt, double t,
+                                 const Eigen::Ref<const VectorXd>& q,
                                  const Eigen::Ref<const VectorXd>* v, JointRows& rows) const {
   const Pose pi = pose(q, v, jt.body_i), pj = pose(q, v, jt.body_j);
   const auto fi = bodyVector(pi, jt.frame_i.col(0)), ki = bodyVector(pi, jt.frame_i.col(1));
@@ -397,7 +428,8 @@ void SpatialModel::evaluateJoint(const SpatialJoint& jt, double t, const Eigen::
       put(dot1(ki, aj));
       put(dot2(fi, d));
       put(dot2(ki, d));
-      if (jt.type == SpatialJointType::kTranslational) put(dot1(fi, bodyVector(pj, jt.frame_j.col(1))));
+      if (jt.type == SpatialJointType::kTranslational)
+        put(dot1(fi, bodyVector(pj, jt.frame_j.col(1))));
       break;
     }
     case SpatialJointType::kFixed: {
@@ -427,7 +459,8 @@ void SpatialModel::evaluateJoint(const SpatialJoint& jt, double t, const Eigen::
   }
 }
 
-void SpatialModel::constraints(double t, const Eigen::Ref<const VectorXd>& q, Eigen::Ref<VectorXd> phi) const {
+void SpatialModel::constraints(double t, const Eigen::Ref<const VectorXd>& q,
+                               Eigen::Ref<VectorXd> phi) const {
   JointRows rows;
   for (const SpatialJoint& jt : joints_) {
     evaluateJoint(jt, t, q, nullptr, rows);
@@ -435,13 +468,16 @@ void SpatialModel::constraints(double t, const Eigen::Ref<const VectorXd>& q, Ei
   }
 }
 
-void SpatialModel::jacobian(double t, const Eigen::Ref<const VectorXd>& q, Eigen::Ref<Eigen::MatrixXd> jac) const {
+void SpatialModel::jacobian(double t, const Eigen::Ref<const VectorXd>& q,
+                            Eigen::Ref<Eigen::MatrixXd> jac) const {
   jac.setZero();
   JointRows rows;
   for (const SpatialJoint& jt : joints_) {
     evaluateJoint(jt, t, q, nullptr, rows);
-    if (jt.body_i != kGround) jac.block(jt.row, 6 * jt.body_i, jt.rows, 6) += rows.d_i.topRows(jt.rows);
-    if (jt.body_j != kGround) jac.block(jt.row, 6 * jt.body_j, jt.rows, 6) += rows.d_j.topRows(jt.rows);
+    if (jt.body_i != kGround)
+      jac.block(jt.row, 6 * jt.body_i, jt.rows, 6) += rows.d_i.topRows(jt.rows);
+    if (jt.body_j != kGround)
+      jac.block(jt.row, 6 * jt.body_j, jt.rows, 6) += rows.d_j.topRows(jt.rows);
   }
 }
 
@@ -456,8 +492,8 @@ void SpatialModel::constraintTimeDerivative(double t, const Eigen::Ref<const Vec
   }
 }
 
-void SpatialModel::gamma(double t, const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v,
-                         Eigen::Ref<VectorXd> gam) const {
+void SpatialModel::gamma(double t, const Eigen::Ref<const VectorXd>& q,
+                         const Eigen::Ref<const VectorXd>& v, Eigen::Ref<VectorXd> gam) const {
   JointRows rows;
   for (const SpatialJoint& jt : joints_) {
     evaluateJoint(jt, t, q, &v, rows);
@@ -466,7 +502,8 @@ void SpatialModel::gamma(double t, const Eigen::Ref<const VectorXd>& q, const Ei
 }
 
 void SpatialModel::generalizedForces(double t, const Eigen::Ref<const VectorXd>& q,
-                                     const Eigen::Ref<const VectorXd>& v, Eigen::Ref<VectorXd> forces) const {
+                                     const Eigen::Ref<const VectorXd>& v,
+                                     Eigen::Ref<VectorXd> forces) const {
   forces.setZero();
   for (int b = 0; b < bodyCount(); ++b) {
     const SpatialBody& body = bodies_[static_cast<std::size_t>(b)];
@@ -477,11 +514,13 @@ void SpatialModel::generalizedForces(double t, const Eigen::Ref<const VectorXd>&
   auto addForceAt = [&](BodyIndex b, const Vector3d& s, const Vector3d& f) {
     if (b == kGround) return;
     forces.segment<3>(6 * b) += f;
-    forces.segment<3>(6 * b + 3) += s.cross(rotationMatrix(q.segment<4>(7 * b + 3)).transpose() * f);
+    forces.segment<3>(6 * b + 3) +=
+        s.cross(rotationMatrix(q.segment<4>(7 * b + 3)).transpose() * f);
   };
   for (const AppliedForce& a : applied_forces_) addForceAt(a.body, a.s, a.f(t));
   for (const AppliedTorque& a : applied_torques_)
-    forces.segment<3>(6 * a.body + 3) += rotationMatrix(q.segment<4>(7 * a.body + 3)).transpose() * a.n(t);
+    forces.segment<3>(6 * a.body + 3) +=
+        rotationMatrix(q.segment<4>(7 * a.body + 3)).transpose() * a.n(t);
   for (const SpringDamper& s : springs_) {
     const Vector3d l = pointPosition(q, s.j, s.s_j) - pointPosition(q, s.i, s.s_i);
     const double length = l.norm();
@@ -495,18 +534,20 @@ void SpatialModel::generalizedForces(double t, const Eigen::Ref<const VectorXd>&
   for (const GeneralizedForce& g : callbacks_) g(t, q, v, forces);
 }
 
-void SpatialModel::positionRate(const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v,
+void SpatialModel::positionRate(const Eigen::Ref<const VectorXd>& q,
+                                const Eigen::Ref<const VectorXd>& v,
                                 Eigen::Ref<VectorXd> qdot) const {
   for (int b = 0; b < bodyCount(); ++b) {
     qdot.segment<3>(7 * b) = v.segment<3>(6 * b);
     const double e0 = q(7 * b + 3);
     const Vector3d e = q.segment<3>(7 * b + 4), w = v.segment<3>(6 * b + 3);
-    qdot(7 * b + 3) = -0.5 * e.dot(w);                          // ṗ = ½ Lᵀ ω′
+    qdot(7 * b + 3) = -0.5 * e.dot(w);  // ṗ = ½ Lᵀ ω′
     qdot.segment<3>(7 * b + 4) = 0.5 * (e0 * w + e.cross(w));
   }
 }
 
-void SpatialModel::addToPositions(const Eigen::Ref<const VectorXd>& delta, Eigen::Ref<VectorXd> q) const {
+void SpatialModel::addToPositions(const Eigen::Ref<const VectorXd>& delta,
+                                  Eigen::Ref<VectorXd> q) const {
   for (int b = 0; b < bodyCount(); ++b) {
     q.segment<3>(7 * b) += delta.segment<3>(6 * b);
     const Vector3d rot = delta.segment<3>(6 * b + 3);
@@ -544,12 +585,14 @@ std::string SpatialModel::accelerationName(Eigen::Index i) const {
 std::string SpatialModel::constraintRowName(Eigen::Index row) const {
   for (const SpatialJoint& jt : joints_)
     if (row >= jt.row && row < jt.row + jt.rows)
-      return "joint '" + jt.name + "' (" + bodyLabel(bodies_, jt.body_i) + "–" + bodyLabel(bodies_, jt.body_j) +
-             ") row " + std::to_string(row - jt.row + 1) + "/" + std::to_string(jt.rows);
+      return "joint '" + jt.name + "' (" + bodyLabel(bodies_, jt.body_i) + "–" +
+             bodyLabel(bodies_, jt.body_j) + ") row " + std::to_string(row - jt.row + 1) + "/" +
+             std::to_string(jt.rows);
   return MultibodySystem::constraintRowName(row);
 }
 
-Vector3d SpatialModel::angularMomentum(const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v) const {
+Vector3d SpatialModel::angularMomentum(const Eigen::Ref<const VectorXd>& q,
+                                       const Eigen::Ref<const VectorXd>& v) const {
   Vector3d h = Vector3d::Zero();
   for (int b = 0; b < bodyCount(); ++b) {
     const SpatialBody& body = bodies_[static_cast<std::size_t>(b)];
@@ -559,17 +602,18 @@ Vector3d SpatialModel::angularMomentum(const Eigen::Ref<const VectorXd>& q, cons
   return h;
 }
 
-std::vector<SpatialJointReaction> SpatialModel::reactions(double t, const Eigen::Ref<const VectorXd>& q,
-                                                          const Eigen::Ref<const VectorXd>& lambda) const {
+std::vector<SpatialJointReaction> SpatialModel::reactions(
+    double t, const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& lambda) const {
   if (lambda.size() != rows_)
-    throw std::invalid_argument("SpatialModel::reactions: expected λ of size " + std::to_string(rows_) + ", got " +
-                                std::to_string(lambda.size()));
+    throw std::invalid_argument("SpatialModel::reactions: expected λ of size " +
+                                std::to_string(rows_) + ", got " + std::to_string(lambda.size()));
   std::vector<SpatialJointReaction> out;
   out.reserve(joints_.size());
   JointRows rows;
   for (const SpatialJoint& jt : joints_) {
     evaluateJoint(jt, t, q, nullptr, rows);
-    const Eigen::Matrix<double, 6, 1> g = -rows.d_i.topRows(jt.rows).transpose() * lambda.segment(jt.row, jt.rows);
+    const Eigen::Matrix<double, 6, 1> g =
+        -rows.d_i.topRows(jt.rows).transpose() * lambda.segment(jt.row, jt.rows);
     const Pose pi = pose(q, nullptr, jt.body_i);
     SpatialJointReaction r;
     r.force = g.head<3>();
@@ -587,13 +631,15 @@ Matrix3d SpatialModel::rotation(const Eigen::Ref<const VectorXd>& q, BodyIndex b
   return b == kGround ? Matrix3d::Identity() : rotationMatrix(q.segment<4>(7 * b + 3));
 }
 
-Vector3d SpatialModel::pointPosition(const Eigen::Ref<const VectorXd>& q, BodyIndex b, const Vector3d& s) const {
+Vector3d SpatialModel::pointPosition(const Eigen::Ref<const VectorXd>& q, BodyIndex b,
+                                     const Vector3d& s) const {
   const Pose p = pose(q, nullptr, b);
   return p.r + p.a * s;
 }
 
-Vector3d SpatialModel::pointVelocity(const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v,
-                                     BodyIndex b, const Vector3d& s) const {
+Vector3d SpatialModel::pointVelocity(const Eigen::Ref<const VectorXd>& q,
+                                     const Eigen::Ref<const VectorXd>& v, BodyIndex b,
+                                     const Vector3d& s) const {
   if (b == kGround) return Vector3d::Zero();
   const Matrix3d a = rotationMatrix(q.segment<4>(7 * b + 3));
   return v.segment<3>(6 * b) + a * Vector3d(v.segment<3>(6 * b + 3)).cross(s);

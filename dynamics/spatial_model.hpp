@@ -67,11 +67,19 @@ Eigen::Matrix3d frameFromAxis(const Eigen::Vector3d& axis);
 
 struct SpatialBody {
   std::string name;
-  double mass = 0.0;                                   ///< [kg], > 0
-  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();   ///< J′ about the centroid, body axes [kg·m²]
+  double mass = 0.0;                                  ///< [kg], > 0
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  ///< J′ about the centroid, body axes [kg·m²]
 };
 
-enum class SpatialJointType { kSpherical, kRevolute, kUniversal, kCylindrical, kTranslational, kFixed, kDriver };
+enum class SpatialJointType {
+  kSpherical,
+  kRevolute,
+  kUniversal,
+  kCylindrical,
+  kTranslational,
+  kFixed,
+  kDriver
+};
 
 /// Description of one joint or driver (see the file comment for its equations).
 struct SpatialJoint {
@@ -84,8 +92,8 @@ struct SpatialJoint {
   /// universal joint a_i and a_j are its two cross axes).
   Eigen::Matrix3d frame_i = Eigen::Matrix3d::Identity(), frame_j = Eigen::Matrix3d::Identity();
   std::function<double(double)> angle, angle_rate, angle_acceleration;  ///< driver: θ(t), θ′, θ″
-  Eigen::Index row = 0;   ///< first row in Φ
-  Eigen::Index rows = 0;  ///< number of rows
+  Eigen::Index row = 0;                                                 ///< first row in Φ
+  Eigen::Index rows = 0;                                                ///< number of rows
 };
 
 /// Reaction of one joint on body i at its joint point (see the file comment).
@@ -109,33 +117,38 @@ class SpatialModel final : public MultibodySystem {
   /// relative orientation.
   int addSpherical(BodyIndex i, const Eigen::Vector3d& s_i, BodyIndex j, const Eigen::Vector3d& s_j,
                    std::string name = "spherical");
-  int addRevolute(BodyIndex i, const Eigen::Vector3d& s_i, const Eigen::Vector3d& axis_i, BodyIndex j,
-                  const Eigen::Vector3d& s_j, const Eigen::Vector3d& axis_j, std::string name = "revolute");
+  int addRevolute(BodyIndex i, const Eigen::Vector3d& s_i, const Eigen::Vector3d& axis_i,
+                  BodyIndex j, const Eigen::Vector3d& s_j, const Eigen::Vector3d& axis_j,
+                  std::string name = "revolute");
   /// Cross axes axis_i on i and axis_j on j (kinematic assembly makes them perpendicular).
-  int addUniversal(BodyIndex i, const Eigen::Vector3d& s_i, const Eigen::Vector3d& axis_i, BodyIndex j,
-                   const Eigen::Vector3d& s_j, const Eigen::Vector3d& axis_j, std::string name = "universal");
-  int addCylindrical(BodyIndex i, const Eigen::Vector3d& s_i, const Eigen::Vector3d& axis_i, BodyIndex j,
-                     const Eigen::Vector3d& s_j, const Eigen::Vector3d& axis_j, std::string name = "cylindrical");
-  int addTranslational(BodyIndex i, const Eigen::Vector3d& s_i, const Eigen::Vector3d& axis_i, BodyIndex j,
-                       const Eigen::Vector3d& s_j, const Eigen::Ref<const Eigen::VectorXd>& q,
+  int addUniversal(BodyIndex i, const Eigen::Vector3d& s_i, const Eigen::Vector3d& axis_i,
+                   BodyIndex j, const Eigen::Vector3d& s_j, const Eigen::Vector3d& axis_j,
+                   std::string name = "universal");
+  int addCylindrical(BodyIndex i, const Eigen::Vector3d& s_i, const Eigen::Vector3d& axis_i,
+                     BodyIndex j, const Eigen::Vector3d& s_j, const Eigen::Vector3d& axis_j,
+                     std::string name = "cylindrical");
+  int addTranslational(BodyIndex i, const Eigen::Vector3d& s_i, const Eigen::Vector3d& axis_i,
+                       BodyIndex j, const Eigen::Vector3d& s_j,
+                       const Eigen::Ref<const Eigen::VectorXd>& q,
                        std::string name = "translational");
   int addFixed(BodyIndex i, const Eigen::Vector3d& s_i, BodyIndex j, const Eigen::Vector3d& s_j,
                const Eigen::Ref<const Eigen::VectorXd>& q, std::string name = "fixed");
   /// θ(t) of body j about the axis of revolute joint `revolute` (added before), measured from
   /// the pose q (θ = 0 there); its multiplier is the driving torque.
-  int addDriver(int revolute, const Eigen::Ref<const Eigen::VectorXd>& q, std::function<double(double)> angle,
-                std::function<double(double)> angle_rate, std::function<double(double)> angle_acceleration,
-                std::string name = "driver");
+  int addDriver(int revolute, const Eigen::Ref<const Eigen::VectorXd>& q,
+                std::function<double(double)> angle, std::function<double(double)> angle_rate,
+                std::function<double(double)> angle_acceleration, std::string name = "driver");
 
   /// Uniform gravity g [m/s²] on every body.
   void setGravity(const Eigen::Vector3d& g);
   /// Force f(t) (global components [N]) at local point s of body b.
-  void addAppliedForce(BodyIndex b, const Eigen::Vector3d& s, std::function<Eigen::Vector3d(double)> force);
+  void addAppliedForce(BodyIndex b, const Eigen::Vector3d& s,
+                       std::function<Eigen::Vector3d(double)> force);
   /// Torque n(t) (global components [N·m]) on body b.
   void addAppliedTorque(BodyIndex b, std::function<Eigen::Vector3d(double)> torque);
   /// Linear spring–damper between P_i and P_j: tension k (L − L0) + c L̇ pulls them together.
-  void addSpringDamper(BodyIndex i, const Eigen::Vector3d& s_i, BodyIndex j, const Eigen::Vector3d& s_j, double k,
-                       double c, double rest_length);
+  void addSpringDamper(BodyIndex i, const Eigen::Vector3d& s_i, BodyIndex j,
+                       const Eigen::Vector3d& s_j, double k, double c, double rest_length);
   /// Any other generalized force (contacts, joint friction); called last in generalizedForces().
   void addGeneralizedForce(GeneralizedForce force);
 
@@ -152,17 +165,23 @@ class SpatialModel final : public MultibodySystem {
   void applyMass(Eigen::Ref<Eigen::MatrixXd> x) const override;
   void applyInverseMass(Eigen::Ref<Eigen::MatrixXd> x) const override;
   double potentialEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const override;
-  void constraints(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Ref<Eigen::VectorXd> phi) const override;
-  void jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Ref<Eigen::MatrixXd> jac) const override;
+  void constraints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                   Eigen::Ref<Eigen::VectorXd> phi) const override;
+  void jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                Eigen::Ref<Eigen::MatrixXd> jac) const override;
   void constraintTimeDerivative(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                 Eigen::Ref<Eigen::VectorXd> phi_t) const override;
-  void gamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
+  void gamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+             const Eigen::Ref<const Eigen::VectorXd>& v,
              Eigen::Ref<Eigen::VectorXd> gam) const override;
-  void generalizedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
+  void generalizedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                         const Eigen::Ref<const Eigen::VectorXd>& v,
                          Eigen::Ref<Eigen::VectorXd> forces) const override;
-  void positionRate(const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
+  void positionRate(const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& v,
                     Eigen::Ref<Eigen::VectorXd> qdot) const override;
-  void addToPositions(const Eigen::Ref<const Eigen::VectorXd>& delta, Eigen::Ref<Eigen::VectorXd> q) const override;
+  void addToPositions(const Eigen::Ref<const Eigen::VectorXd>& delta,
+                      Eigen::Ref<Eigen::VectorXd> q) const override;
   void normalizePositions(Eigen::Ref<Eigen::VectorXd> q) const override;
   /// "B.x", "B.y", "B.z", "B.e0" … "B.e3"; "B.vx" … "B.vz", "B.wx" … "B.wz" (body axes);
   /// "B.ax" … "B.az", "B.alphax" … "B.alphaz".
@@ -175,19 +194,33 @@ class SpatialModel final : public MultibodySystem {
   Eigen::Vector3d angularMomentum(const Eigen::Ref<const Eigen::VectorXd>& q,
                                   const Eigen::Ref<const Eigen::VectorXd>& v) const;
   /// Reactions of every joint from the multipliers λ (size m) at (q, t).
-  std::vector<SpatialJointReaction> reactions(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
-                                              const Eigen::Ref<const Eigen::VectorXd>& lambda) const;
+  std::vector<SpatialJointReaction> reactions(
+      double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+      const Eigen::Ref<const Eigen::VectorXd>& lambda) const;
   /// A of body b at q (the identity for the ground).
   Eigen::Matrix3d rotation(const Eigen::Ref<const Eigen::VectorXd>& q, BodyIndex b) const;
   /// Global position and velocity of local point s of body b.
-  Eigen::Vector3d pointPosition(const Eigen::Ref<const Eigen::VectorXd>& q, BodyIndex b, const Eigen::Vector3d& s) const;
-  Eigen::Vector3d pointVelocity(const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
-                                BodyIndex b, const Eigen::Vector3d& s) const;
+  Eigen::Vector3d pointPosition(const Eigen::Ref<const Eigen::VectorXd>& q, BodyIndex b,
+                                const Eigen::Vector3d& s) const;
+  Eigen::Vector3d pointVelocity(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                const Eigen::Ref<const Eigen::VectorXd>& v, BodyIndex b,
+                                const Eigen::Vector3d& s) const;
 
  private:
-  struct AppliedForce { BodyIndex body; Eigen::Vector3d s; std::function<Eigen::Vector3d(double)> f; };
-  struct AppliedTorque { BodyIndex body; std::function<Eigen::Vector3d(double)> n; };
-  struct SpringDamper { BodyIndex i, j; Eigen::Vector3d s_i, s_j; double k, c, rest; };
+  struct AppliedForce {
+    BodyIndex body;
+    Eigen::Vector3d s;
+    std::function<Eigen::Vector3d(double)> f;
+  };
+  struct AppliedTorque {
+    BodyIndex body;
+    std::function<Eigen::Vector3d(double)> n;
+  };
+  struct SpringDamper {
+    BodyIndex i, j;
+    Eigen::Vector3d s_i, s_j;
+    double k, c, rest;
+  };
 
   void checkBody(BodyIndex b, const char* who) const;
   void checkPair(BodyIndex i, BodyIndex j, const char* who) const;

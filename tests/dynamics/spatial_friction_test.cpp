@@ -71,15 +71,19 @@ struct EventDrivenRun {
     for (const auto& e : run.events) reversals.push_back(e.t);
     const Eigen::Index tc = run.column("slider.F"), vc = 1 + 21 + kSliderVz;
     for (Eigen::Index i = 1; i < run.history.rows(); ++i)
-      work -= 0.5 * (run.history(i, tc) * run.history(i, vc) + run.history(i - 1, tc) * run.history(i - 1, vc)) *
+      work -= 0.5 *
+              (run.history(i, tc) * run.history(i, vc) +
+               run.history(i - 1, tc) * run.history(i - 1, vc)) *
               (run.history(i, 0) - run.history(i - 1, 0));
   }
 };
 
 }  // namespace
 
-TEST_CASE("spatial friction: event-driven slides the slider through its reversals, energy balanced by friction work",
-          "[spatial][friction]") {
+TEST_CASE(
+    "spatial friction: event-driven slides the slider through its reversals, energy balanced by "
+    "friction work",
+    "[spatial][friction]") {
   Fixture f;
   REQUIRE(f.sc.assembly.ok());
   const EventDrivenRun ed(f);
@@ -89,7 +93,8 @@ TEST_CASE("spatial friction: event-driven slides the slider through its reversal
   REQUIRE(ed.run.events.size() >= 30);
   for (std::size_t i = 0; i < ed.run.events.size(); ++i) {
     CHECK(ed.run.events[i].contact == 0);
-    CHECK(ed.run.events[i].kind == (i % 2 == 0 ? EventKind::kSlipPositive : EventKind::kSlipNegative));
+    CHECK(ed.run.events[i].kind ==
+          (i % 2 == 0 ? EventKind::kSlipPositive : EventKind::kSlipNegative));
   }
   const double e0 = f.energy(f.sc.q0, f.sc.v0), e1 = f.energy(ed.run.final_q, ed.run.final_v);
   INFO("E0 = " << e0 << " J, E(5 s) = " << e1 << " J, W = " << ed.work << " J");
@@ -98,8 +103,10 @@ TEST_CASE("spatial friction: event-driven slides the slider through its reversal
   CHECK(std::abs(ed.run.final_q.segment<4>(10).norm() - 1.0) < 1e-12);  // renormalized at events
 }
 
-TEST_CASE("spatial friction: the penalty route's reversals converge to event-driven's as its regularization tightens",
-          "[spatial][friction]") {
+TEST_CASE(
+    "spatial friction: the penalty route's reversals converge to event-driven's as its "
+    "regularization tightens",
+    "[spatial][friction]") {
   Fixture f;
   REQUIRE(f.sc.assembly.ok());
   const EventDrivenRun ed(f);
@@ -122,17 +129,20 @@ TEST_CASE("spatial friction: the penalty route's reversals converge to event-dri
     const PenaltyRun pr = simulatePenalty(ps, ps.initialState(0.0, f.sc.q0, f.sc.v0), io);
     REQUIRE(pr.status == PenaltyStatus::kSuccess);
     std::vector<double> reversals = signChanges(pr.history, 1 + 21 + kSliderVz);
-    if (!reversals.empty() && reversals.front() < 1e-3) reversals.erase(reversals.begin());  // the start at rest
+    if (!reversals.empty() && reversals.front() < 1e-3)
+      reversals.erase(reversals.begin());  // the start at rest
     INFO("v0 = " << v0);
     CHECK(maxGap(reversals, ed.reversals) < 5e-5);  // 3.1e-5 s at v0 = 1e-3, 4.4e-7 s at 1e-4
     const Eigen::Index nq = 21, nv = 18;
     const double work = pr.final_state(nq + nv);  // y = [q; v; W]: this law has no state
     CHECK(work == Approx(ed.work).epsilon(1e-4));
-    CHECK(std::abs(f.energy(pr.final_state.head(nq), pr.final_state.segment(nq, nv)) + work - e0) < 1e-5);
+    CHECK(std::abs(f.energy(pr.final_state.head(nq), pr.final_state.segment(nq, nv)) + work - e0) <
+          1e-5);
   }
 }
 
-TEST_CASE("spatial friction: Moreau–Jean reverses the slider with event-driven, within its step", "[spatial][friction]") {
+TEST_CASE("spatial friction: Moreau–Jean reverses the slider with event-driven, within its step",
+          "[spatial][friction]") {
   Fixture f;
   REQUIRE(f.sc.assembly.ok());
   const EventDrivenRun ed(f);
@@ -164,9 +174,11 @@ struct HangingSlider {
   VectorXd q0 = VectorXd::Zero(7), v0 = VectorXd::Zero(6);
   HangingSlider(double offset, double length, double mu_s, double mu_k) {
     model.setGravity({0, 0, -9.81});
-    const BodyIndex b = model.addBody("slider", 0.5, Eigen::Matrix3d(Eigen::Vector3d(1e-4, 1e-4, 1e-4).asDiagonal()));
+    const BodyIndex b = model.addBody(
+        "slider", 0.5, Eigen::Matrix3d(Eigen::Vector3d(1e-4, 1e-4, 1e-4).asDiagonal()));
     q0 << offset, 0, 0, 1, 0, 0, 0;
-    model.addTranslational(kGround, Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitZ(), b, {-offset, 0, 0}, q0);
+    model.addTranslational(kGround, Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitZ(), b,
+                           {-offset, 0, 0}, q0);
     friction.name = "guide";
     friction.joint = 0;
     friction.mu_static = mu_s;
@@ -178,8 +190,10 @@ struct HangingSlider {
 
 }  // namespace
 
-TEST_CASE("spatial friction: a slider loaded off its axis jams when its couple's wall forces hold it (ℓ ≤ 2 μs e)",
-          "[spatial][friction]") {
+TEST_CASE(
+    "spatial friction: a slider loaded off its axis jams when its couple's wall forces hold it (ℓ "
+    "≤ 2 μs e)",
+    "[spatial][friction]") {
   // Held, the slider carries the weight F = m g at its centre, e from the centroid: the couple
   // F e is carried by wall forces ±F e/ℓ at its ends, the load is L = 2 F e/ℓ, and it sticks iff
   // m g ≤ μs L, i.e. ℓ ≤ 2 μs e (the drawer that jams). Sliding, the friction F = μk L is itself
@@ -195,8 +209,10 @@ TEST_CASE("spatial friction: a slider loaded off its axis jams when its couple's
     CHECK(r.events.empty());
     CHECK(r.final_q(2) == Approx(0.0).margin(1e-12));
     const Eigen::Index last = r.history.rows() - 1;
-    CHECK(std::abs(r.history(last, r.column("guide.F"))) == Approx(0.5 * g).epsilon(1e-9));  // holds the weight
-    CHECK(r.history(last, r.column("guide.reaction")) == Approx(2 * 0.5 * g * 0.03 / length).epsilon(1e-9));
+    CHECK(std::abs(r.history(last, r.column("guide.F"))) ==
+          Approx(0.5 * g).epsilon(1e-9));  // holds the weight
+    CHECK(r.history(last, r.column("guide.reaction")) ==
+          Approx(2 * 0.5 * g * 0.03 / length).epsilon(1e-9));
   }
   {
     HangingSlider s(0.02, length, 0.2, 0.1);  // 2 μs e = 0.008 < ℓ: slides
@@ -218,14 +234,16 @@ TEST_CASE("spatial friction: a slider loaded off its axis jams when its couple's
   }
 }
 
-TEST_CASE("spatial friction: a pendulum held by its pin's friction, or not (l sin φ ≤ μs r)", "[spatial][friction]") {
+TEST_CASE("spatial friction: a pendulum held by its pin's friction, or not (l sin φ ≤ μs r)",
+          "[spatial][friction]") {
   // At rest the pin carries the weight, |R| = m g, and friction holds the gravity torque
   // m g l sin φ iff l sin φ ≤ μs r.
   const double l = 0.1, r = 0.02, mu_s = 0.3;
   for (const double phi : {0.05, 0.07}) {  // l sin φ = 0.0050 ≤ 0.006 holds; 0.0070 does not
     SpatialModel model;
     model.setGravity({0, 0, -9.81});
-    const BodyIndex b = model.addBody("bob", 0.4, Eigen::Matrix3d(Eigen::Vector3d(2e-4, 2e-4, 1e-4).asDiagonal()));
+    const BodyIndex b =
+        model.addBody("bob", 0.4, Eigen::Matrix3d(Eigen::Vector3d(2e-4, 2e-4, 1e-4).asDiagonal()));
     VectorXd q0(7), v0 = VectorXd::Zero(6);
     q0 << l * std::sin(phi), 0, -l * std::cos(phi), 1, 0, 0, 0;
     model.addRevolute(kGround, Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitY(), b,
@@ -255,23 +273,27 @@ TEST_CASE("spatial friction: a pendulum held by its pin's friction, or not (l si
   }
 }
 
-TEST_CASE("spatial friction: joint friction the model cannot take is refused, naming it", "[spatial][friction]") {
+TEST_CASE("spatial friction: joint friction the model cannot take is refused, naming it",
+          "[spatial][friction]") {
   SpatialSliderCrank sc;
   SpatialJointFriction f = sliderFriction();
   f.joint = 1;  // the spherical joint
-  CHECK_THROWS_WITH(SpatialMechanism(sc.model, sc.q0, {f}), Catch::Contains("'slider'") && Catch::Contains("neither"));
+  CHECK_THROWS_WITH(SpatialMechanism(sc.model, sc.q0, {f}),
+                    Catch::Contains("'slider'") && Catch::Contains("neither"));
   f.joint = 0;
   f.radius = 0.0;  // a revolute joint without a pin radius
   CHECK_THROWS_WITH(SpatialMechanism(sc.model, sc.q0, {f}), Catch::Contains("pin radius"));
   f = sliderFriction();
   f.mu_static = 0.05;  // below μk
-  CHECK_THROWS_WITH(SpatialMechanism(sc.model, sc.q0, {f}), Catch::Contains("mu_static >= mu_kinetic"));
+  CHECK_THROWS_WITH(SpatialMechanism(sc.model, sc.q0, {f}),
+                    Catch::Contains("mu_static >= mu_kinetic"));
   SpatialModel two;
   two.addBody("a", 1.0, Eigen::Matrix3d::Identity());
   two.addBody("b", 1.0, Eigen::Matrix3d::Identity());
   VectorXd q = VectorXd::Zero(14);
   q(3) = q(10) = 1.0;
-  two.addTranslational(0, Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitX(), 1, Eigen::Vector3d::Zero(), q);
+  two.addTranslational(0, Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitX(), 1,
+                       Eigen::Vector3d::Zero(), q);
   f = sliderFriction();
   f.joint = 0;
   CHECK_THROWS_WITH(SpatialMechanism(two, q, {f}), Catch::Contains("ground as its guide"));
