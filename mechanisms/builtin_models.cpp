@@ -29,13 +29,43 @@ BuiltinModelSource builtinModelSource(std::string_view name) {
   return base;
 }
 
-dynamics::RigidScenario builtinModel(std::string_view name, const std::vector<std::pair<std::string, double>>& values) {
+namespace {
+
+/// What built-in `name` loads with `values` (exact numbers) in place of its parameters'.
+BuiltinModelSource withValues(std::string_view name, const std::vector<std::pair<std::string, double>>& values,
+                              const char* origin) {
   BuiltinModelSource source = builtinModelSource(name);
-  for (const auto& [key, x] : values) {
+  for (const auto& value : values) {
+    const std::string& key = value.first;  // (clang's C++20 does not capture structured bindings)
     std::erase_if(source.values, [&](const ParameterValue& v) { return v.name == key; });
-    source.values.push_back({key, exactNumber(x), "builtinModel", 0, key});
+    source.values.push_back({key, exactNumber(value.second), origin, 0, key});
   }
+  return source;
+}
+
+}  // namespace
+
+dynamics::RigidScenario builtinModel(std::string_view name, const std::vector<std::pair<std::string, double>>& values) {
+  const BuiltinModelSource source = withValues(name, values, "builtinModel");
   dynamics::RigidScenario s = loadPlanarModelText(source.file->text, source.file->path, source.values);
+  s.name = name;
+  return s;
+}
+
+bool isSpatial(const BuiltinModelFile& f) {
+  return modelFileDimension(builtinModelSource(f.name).file->text) == 3;  // a variant: its base's
+}
+
+std::vector<std::string> builtinSpatialModelNames() {
+  std::vector<std::string> names;
+  for (const BuiltinModelFile& f : builtinModelFiles())
+    if (isSpatial(f)) names.emplace_back(f.name);
+  return names;
+}
+
+SpatialScenario builtinSpatialModel(std::string_view name, const std::vector<std::pair<std::string, double>>& values) {
+  const BuiltinModelSource source = withValues(name, values, "builtinSpatialModel");
+  SpatialScenario s = loadSpatialModelText(source.file->text, source.file->path, source.values);
   s.name = name;
   return s;
 }

@@ -6,6 +6,8 @@
 /// the same model, and the C++ builders of these built-ins (beltRigid, dupontRigid, ...)
 /// load it with their structs' values as its parameters. What the file does not hold — run
 /// defaults, references, analyses — is attached by name in rigid_scenarios.cpp.
+/// A spatial file (`dimension: 3`, spatial_model_file.hpp) is loaded by builtinSpatialModel;
+/// it is not a scenario the routes run (rigid_scenarios.hpp), and builtinModel refuses it.
 
 #include <functional>
 #include <string>
@@ -15,6 +17,7 @@
 
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "mechanisms/planar_model_file.hpp"
+#include "mechanisms/spatial_model_file.hpp"
 
 namespace stickslip::mechanisms {
 
@@ -44,6 +47,19 @@ BuiltinModelSource builtinModelSource(std::string_view name);
 /// for a name that is not a built-in model file.
 dynamics::RigidScenario builtinModel(std::string_view name,
                                      const std::vector<std::pair<std::string, double>>& values = {});
+
+/// Whether built-in model file `f` describes a spatial mechanism (`dimension: 3`).
+bool isSpatial(const BuiltinModelFile& f);
+
+/// The names of the built-in model files that are spatial, in table order.
+std::vector<std::string> builtinSpatialModelNames();
+
+/// The spatial mechanism of built-in `name` (a spatial model file), assembled, with `values`
+/// in place of its parameters' (as builtinModel), named `name`. Throws InputError for a value
+/// the model rejects or for a planar file (model.dimension), std::invalid_argument for a name
+/// that is not a built-in model file.
+SpatialScenario builtinSpatialModel(std::string_view name,
+                                    const std::vector<std::pair<std::string, double>>& values = {});
 
 /// The value of parameter `name` of a mechanism loaded from a model file; throws
 /// std::invalid_argument naming the mechanism when it has none of that name.

@@ -1,15 +1,8 @@
 #include "mechanisms/planar_model_file.hpp"
 
-#include <muParser.h>
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <cmath>
-#include <fstream>
 #include <memory>
-#include <set>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -20,329 +13,59 @@
 #include "dynamics/nonsmooth/clearance_preload.hpp"
 #include "dynamics/planar_mechanism.hpp"
 #include "mechanisms/input_error.hpp"
+#include "mechanisms/model_file_reader.hpp"
 
 namespace stickslip::mechanisms {
 namespace {
 
 using dynamics::BodyIndex;
 using dynamics::kGround;
+using namespace model_file;
 
-int lineOf(const YAML::Node& n) { return n.IsDefined() && n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
-
-bool isIdentifier(std::string_view s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
-/// The state seen by expressions: time, and q, v of every body (sized once, never resized:
-/// the parsers hold pointers into it).
-struct StateVariables {
-  double t = 0.0;
-  std::vector<double> q, v;
-  void set(double time, const Eigen::Ref<const Eigen::VectorXd>& qq, const Eigen::Ref<const Eigen::VectorXd>& vv) {
-    t = time;
-    std::copy(qq.data(), qq.data() + q.size(), q.begin());
-    std::copy(vv.data(), vv.data() + v.size(), v.begin());
-  }
-};
-
-/// One muParser expression. Expressions of t only keep their own t; expressions of the state
-/// read the shared StateVariables (filled by the caller before evaluate()).
-class Expression {
+class Loader : public ModelFileReader {
  public:
-  Expression() = default;
-  Expression(const Expression&) = delete;
-  Expression& operator=(const Expression&) = delete;
-  mu::Parser parser;
-  double own_t = 0.0;
-  std::shared_ptr<StateVariables> state;  ///< kept alive while the parser points into it
-  bool uses_state = false;
-  bool uses_time = false;
-  double at(double t) {
-    own_t = t;
-    return parser.Eval();
-  }
-  double evaluate() const { return parser.Eval(); }
-};
-
-/// Five-point central differences of f at t: f′ with step 1e-3 and f″ with step 1e-2 (truncation
-/// O(h⁴), round-off about 1e-13 and 1e-12 relative). Used when a driver or a belt speed omits
-/// its rate or acceleration.
-double firstDerivative(Expression& f, double t) {
-  constexpr double h = 1e-3;
-  return (f.at(t - 2 * h) - 8 * f.at(t - h) + 8 * f.at(t + h) - f.at(t + 2 * h)) / (12 * h);
-}
-double secondDerivative(Expression& f, double t) {
-  constexpr double h = 1e-2;
-  return (-f.at(t - 2 * h) + 16 * f.at(t - h) - 30 * f.at(t) + 16 * f.at(t + h) - f.at(t + 2 * h)) / (12 * h * h);
-}
-
-class Loader {
- public:
-  Loader(std::string_view file) : file_(file) {}
+  using ModelFileReader::ModelFileReader;
   dynamics::RigidScenario load(const YAML::Node& model);
 
  private:
-  enum class Vars { kConstants, kTime, kState };
-
-  [[noreturn]] void fail(const YAML::Node& n, const std::string& path, const std::string& what) const {
-    throw InputError(located(file_, lineOf(n), path, what));
-  }
-  [[noreturn]] void fail(int line, const std::string& path, const std::string& what) const {
-    throw InputError(located(file_, line, path, what));
-  }
-
-  void requireMap(const YAML::Node& n, const std::string& path, const std::string& what) const;
-  void checkKeys(const YAML::Node& n, const std::string& path, const std::vector<std::string>& valid) const;
-  YAML::Node required(const YAML::Node& n, const std::string& path, const std::string& key,
-                      const std::string& what) const;
-  std::string scalar(const YAML::Node& n, const std::string& path) const;
-  std::shared_ptr<Expression> expression(const YAML::Node& n, const std::string& path, Vars vars) const;
-  double number(const YAML::Node& n, const std::string& path) const;
-  /// The expression at `n` as written, with its value `x` when it is not a plain number.
-  static std::string valueText(const YAML::Node& n, double x) {
-    std::ostringstream os;
-    os << x;
-    return n.Scalar() == os.str() ? os.str() : n.Scalar() + " = " + os.str();
-  }
-  double number(const YAML::Node& parent, const std::string& path, const std::string& key, double fallback) const;
-  double numberAtLeast(const YAML::Node& parent, const std::string& path, const std::string& key, double fallback,
-                       double low, bool strict) const;
   Eigen::Vector2d vector2(const YAML::Node& parent, const std::string& path, const std::string& key,
-                          const Eigen::Vector2d& fallback) const;
-  BodyIndex body(const YAML::Node& parent, const std::string& path, const std::string& key, bool ground_default) const;
-  std::function<double(double)> timeFunction(const std::shared_ptr<Expression>& e) const;
-  /// Runs `build` for item `n` at `path`: an std::invalid_argument from the library (data the
-  /// checks here did not foresee) becomes an InputError naming the item.
-  template <typename Build>
-  void item(const YAML::Node& n, const std::string& path, Build build) {
-    try {
-      build();
-    } catch (const InputError&) {
-      throw;
-    } catch (const std::invalid_argument& e) {
-      fail(n, path, e.what());
-    }
+                          const Eigen::Vector2d& fallback) const {
+    return vector<2>(parent, path, key, fallback, "[x, y] (two numbers)");
   }
 
-  void parameters(const YAML::Node& n);
   void bodies(const YAML::Node& n);
   void joints(const YAML::Node& n);
   void drivers(const YAML::Node& n);
   void forces(const YAML::Node& n);
   void contact(const YAML::Node& n, const std::string& path, const std::string& type);
-  void friction(const YAML::Node& n, const std::string& path, double& mu_static, double& mu_kinetic) const;
   /// A `friction:` / `pin_friction:` map {radius, mu_static, mu_kinetic (or mu)} read into
   /// `f` (its name and joint or slot set) and added to the joint frictions.
   void jointFriction(const YAML::Node& n, const std::string& path, dynamics::RevoluteFriction f,
                      const char* radius_meaning);
   void initial(const YAML::Node& n, const YAML::Node& model);
 
-  std::string file_;
-  std::vector<std::pair<std::string, double>> parameters_;
-  std::vector<std::string> body_names_;
   std::vector<std::string> state_names_;  ///< x_B, y_B, theta_B, vx_B, vy_B, omega_B per body
-  std::shared_ptr<StateVariables> state_ = std::make_shared<StateVariables>();
   dynamics::RigidScenario s_;
   std::vector<int> contact_lines_, friction_lines_;
   std::vector<std::string> contact_paths_, friction_paths_;
 };
 
-void Loader::requireMap(const YAML::Node& n, const std::string& path, const std::string& what) const {
-  if (!n.IsMap()) fail(n, path, "expected " + what);
-}
-
-void Loader::checkKeys(const YAML::Node& n, const std::string& path, const std::vector<std::string>& valid) const {
-  std::set<std::string> seen;
-  for (const auto& kv : n) {
-    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
-    const std::string where = path + "." + key;
-    if (!kv.first.IsScalar()) fail(kv.first, path, "expected a plain key (one of " + joined(valid) + ")");
-    if (std::find(valid.begin(), valid.end(), key) == valid.end())
-      fail(kv.first, where, "unknown key (expected one of " + joined(valid) + ")" + didYouMean(key, valid));
-    if (!seen.insert(key).second) fail(kv.first, where, "given twice");
-  }
-}
-
-YAML::Node Loader::required(const YAML::Node& n, const std::string& path, const std::string& key,
-                            const std::string& what) const {
-  const YAML::Node v = n[key];
-  if (!v.IsDefined() || v.IsNull()) fail(n, path + "." + key, "missing: give " + what);
-  return v;
-}
-
-std::string Loader::scalar(const YAML::Node& n, const std::string& path) const {
-  if (!n.IsScalar())
-    fail(n, path, "expected a single value, got a " + std::string(n.IsMap() ? "map" : n.IsSequence() ? "list" : "null"));
-  return n.Scalar();
-}
-
-std::shared_ptr<Expression> Loader::expression(const YAML::Node& n, const std::string& path, Vars vars) const {
-  const std::string text = scalar(n, path);
-  auto e = std::make_shared<Expression>();
-  std::vector<std::string> names{"pi"};
-  try {
-    e->parser.DefineConst("pi", M_PI);
-    for (const auto& [name, value] : parameters_) {
-      e->parser.DefineConst(name, value);
-      names.push_back(name);
-    }
-    if (vars == Vars::kTime) {
-      e->parser.DefineVar("t", &e->own_t);
-      names.push_back("t");
-    } else if (vars == Vars::kState) {
-      e->state = state_;
-      e->parser.DefineVar("t", &state_->t);
-      names.push_back("t");
-      for (std::size_t k = 0; k < body_names_.size(); ++k)
-        for (int c = 0; c < 3; ++c) {
-          e->parser.DefineVar(state_names_[6 * k + c], &state_->q[3 * k + c]);
-          e->parser.DefineVar(state_names_[6 * k + 3 + c], &state_->v[3 * k + c]);
-        }
-      names.insert(names.end(), state_names_.begin(), state_names_.end());
-    }
-    e->parser.SetExpr(text);
-    e->parser.Eval();  // parses now: syntax errors at load time
-    for (const auto& used : e->parser.GetUsedVar())
-      (used.first == "t" ? e->uses_time : e->uses_state) = true;
-  } catch (const mu::Parser::exception_type& err) {
-    std::string what = "expression \"" + text + "\": " + err.GetMsg();
-    if (err.GetMsg().find("position") == std::string::npos && err.GetPos() >= 0)
-      what += " (at position " + std::to_string(err.GetPos()) + ")";
-    if (err.GetCode() == mu::ecUNASSIGNABLE_TOKEN) {
-      const std::string hint = didYouMean(err.GetToken(), names);
-      if (!hint.empty()) what += hint;
-      else if (vars == Vars::kConstants) what += " (only numbers, pi and model.parameters here)";
-      else if (vars == Vars::kTime) what += " (a function of t and model.parameters only)";
-      else what += " (variables: t, x_B, y_B, theta_B, vx_B, vy_B, omega_B for each body B, and model.parameters)";
-    }
-    fail(n, path, what);
-  }
-  return e;
-}
-
-double Loader::number(const YAML::Node& n, const std::string& path) const {
-  const std::string text = scalar(n, path);
-  double x = 0.0;
-  const char* begin = text.data() + (!text.empty() && text[0] == '+' ? 1 : 0);
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(begin, end, x);
-  if (ec == std::errc() && ptr == end && begin != end) {
-    if (!std::isfinite(x)) fail(n, path, "expected a finite number, got " + text);
-    return x;
-  }
-  x = expression(n, path, Vars::kConstants)->evaluate();
-  if (!std::isfinite(x)) fail(n, path, "expected a finite number, got " + text + " = " + std::to_string(x));
-  return x;
-}
-
-double Loader::number(const YAML::Node& parent, const std::string& path, const std::string& key, double fallback) const {
-  const YAML::Node n = parent[key];
-  if (!n.IsDefined()) return fallback;
-  return number(n, path + "." + key);
-}
-
-double Loader::numberAtLeast(const YAML::Node& parent, const std::string& path, const std::string& key,
-                             double fallback, double low, bool strict) const {
-  const YAML::Node n = parent[key];
-  if (!n.IsDefined()) return fallback;
-  const double x = number(n, path + "." + key);
-  if (strict ? !(x > low) : !(x >= low)) {
-    std::ostringstream os;
-    os << "expected a number " << (strict ? "> " : ">= ") << low << ", got " << x;
-    fail(n, path + "." + key, os.str());
-  }
-  return x;
-}
-
-Eigen::Vector2d Loader::vector2(const YAML::Node& parent, const std::string& path, const std::string& key,
-                                const Eigen::Vector2d& fallback) const {
-  const YAML::Node n = parent[key];
-  if (!n.IsDefined()) return fallback;
-  const std::string where = path + "." + key;
-  if (!n.IsSequence() || n.size() != 2) fail(n, where, "expected [x, y] (two numbers)");
-  return {number(n[0], where + "[0]"), number(n[1], where + "[1]")};
-}
-
-BodyIndex Loader::body(const YAML::Node& parent, const std::string& path, const std::string& key,
-                       bool ground_default) const {
-  const YAML::Node n = parent[key];
-  const std::string where = path + "." + key;
-  if (!n.IsDefined()) {
-    if (ground_default) return kGround;
-    fail(parent, where, "missing: name a body of model.bodies or ground");
-  }
-  const std::string name = scalar(n, where);
-  if (name == "ground") return kGround;
-  const auto it = std::find(body_names_.begin(), body_names_.end(), name);
-  if (it == body_names_.end()) {
-    std::vector<std::string> valid = body_names_;
-    valid.push_back("ground");
-    fail(n, where, "unknown body '" + name + "' (expected ground or one of model.bodies: " + joined(body_names_) + ")" +
-                       didYouMean(name, valid));
-  }
-  return static_cast<BodyIndex>(it - body_names_.begin());
-}
-
-std::function<double(double)> Loader::timeFunction(const std::shared_ptr<Expression>& e) const {
-  return [e](double t) { return e->at(t); };
-}
-
-void Loader::parameters(const YAML::Node& n) {
-  if (!n.IsDefined() || n.IsNull()) return;
-  requireMap(n, "model.parameters", "a map of name: value");
-  std::set<std::string> seen;
-  for (const auto& kv : n) {
-    const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
-    const std::string path = "model.parameters." + name;
-    if (!isIdentifier(name)) fail(kv.first, path, "expected a name of letters, digits and '_' (not starting with a digit)");
-    if (!seen.insert(name).second) fail(kv.first, path, "given twice");
-    if (name == "t" || name == "pi" ||
-        std::find(state_names_.begin(), state_names_.end(), name) != state_names_.end())
-      fail(kv.first, path, "reserved name (t, pi and the state variables x_B, y_B, theta_B, vx_B, vy_B, omega_B); "
-                           "choose another");
-    // May use the parameters above it; true and false are 1 and 0 (a switch: μ·switch).
-    const bool flag = kv.second.IsScalar() && (kv.second.Scalar() == "true" || kv.second.Scalar() == "false");
-    const double x = flag ? double(kv.second.Scalar() == "true") : number(kv.second, path);
-    parameters_.emplace_back(name, x);
-  }
-}
-
 void Loader::bodies(const YAML::Node& n) {
-  const std::vector<std::string> keys{"name", "mass", "inertia", "position", "velocity"};
-  const std::size_t nb = body_names_.size();
-  s_.q0 = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(3 * nb));
-  s_.v0 = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(3 * nb));
-  for (std::size_t k = 0; k < nb; ++k) {
-    const YAML::Node b = n[k];
-    const std::string path = "model.bodies[" + std::to_string(k) + "]";
-    checkKeys(b, path, keys);
-    const double mass = number(required(b, path, "mass", "the mass [kg] > 0"), path + ".mass");
-    if (!(mass > 0.0)) fail(b["mass"], path + ".mass", "expected a mass > 0 [kg], got " + valueText(b["mass"], mass));
+  const auto nb = static_cast<Eigen::Index>(body_names_.size());
+  s_.q0 = Eigen::VectorXd::Zero(3 * nb);
+  s_.v0 = Eigen::VectorXd::Zero(3 * nb);
+  forEachBody(n, {"name", "mass", "inertia", "position", "velocity"}, [&](std::size_t k, const YAML::Node& b,
+                                                                         const std::string& path, double mass) {
     const double inertia = number(required(b, path, "inertia", "the moment of inertia about the centroid [kg m^2] > 0"),
                                   path + ".inertia");
     if (!(inertia > 0.0))
       fail(b["inertia"], path + ".inertia",
            "expected a moment of inertia > 0 [kg m^2], got " + valueText(b["inertia"], inertia));
     item(b, path, [&] { s_.model.addBody(body_names_[k], mass, inertia); });
-    for (const char* key : {"position", "velocity"}) {
-      const YAML::Node p = b[key];
-      if (!p.IsDefined()) continue;
-      const std::string where = path + "." + key;
-      if (!p.IsSequence() || p.size() != 3)
-        fail(p, where, std::string("expected [") + (key == std::string("position") ? "x, y, theta" : "vx, vy, omega") +
-                           "] (three numbers)");
-      Eigen::VectorXd& target = key == std::string("position") ? s_.q0 : s_.v0;
-      for (int c = 0; c < 3; ++c)
-        target(static_cast<Eigen::Index>(3 * k + c)) = number(p[c], where + "[" + std::to_string(c) + "]");
-    }
-  }
+    const auto at = static_cast<Eigen::Index>(3 * k);
+    s_.q0.segment<3>(at) = vector<3>(b, path, "position", Eigen::Vector3d::Zero(), "[x, y, theta] (three numbers)");
+    s_.v0.segment<3>(at) = vector<3>(b, path, "velocity", Eigen::Vector3d::Zero(), "[vx, vy, omega] (three numbers)");
+  });
 }
 
 void Loader::jointFriction(const YAML::Node& n, const std::string& path, dynamics::RevoluteFriction f,
@@ -356,32 +79,11 @@ void Loader::jointFriction(const YAML::Node& n, const std::string& path, dynamic
   }
   required(n, path, "radius", radius_meaning);
   f.radius = numberAtLeast(n, path, "radius", 0.0, 0.0, true);
-  friction(n, path, f.mu_static, f.mu_kinetic);
+  coulomb(n, path, f.mu_static, f.mu_kinetic);
   if (f.mu_static == 0.0) return;  // μs = μk = 0: an ideal joint, no friction element
   s_.joint_friction.push_back(std::move(f));
   friction_lines_.push_back(lineOf(n));
   friction_paths_.push_back(path);
-}
-
-void Loader::friction(const YAML::Node& n, const std::string& path, double& mu_static, double& mu_kinetic) const {
-  const bool both = n["mu"].IsDefined(), s = n["mu_static"].IsDefined(), k = n["mu_kinetic"].IsDefined();
-  if (both && (s || k)) fail(n["mu"], path + ".mu", "give either mu (both coefficients) or mu_static and mu_kinetic");
-  if (both) {
-    mu_static = mu_kinetic = numberAtLeast(n, path, "mu", 0.0, 0.0, false);
-    return;
-  }
-  if (s != k)
-    fail(n[s ? "mu_static" : "mu_kinetic"], path + (s ? ".mu_static" : ".mu_kinetic"),
-         std::string("give mu_kinetic and mu_static together (or mu for both); ") + (s ? "mu_kinetic" : "mu_static") +
-             " is missing");
-  mu_kinetic = numberAtLeast(n, path, "mu_kinetic", 0.0, 0.0, false);
-  mu_static = numberAtLeast(n, path, "mu_static", 0.0, 0.0, false);
-  if (!(mu_kinetic <= mu_static)) {
-    std::ostringstream os;
-    os << "expected mu_kinetic <= mu_static, got mu_kinetic = " << mu_kinetic << " > mu_static = " << mu_static
-       << "; lower mu_kinetic or raise mu_static";
-    fail(n["mu_kinetic"], path + ".mu_kinetic", os.str());
-  }
 }
 
 void Loader::joints(const YAML::Node& n) {
@@ -391,10 +93,7 @@ void Loader::joints(const YAML::Node& n) {
     const std::string path = "model.joints[" + std::to_string(k) + "]";
     item(j, path, [&] {
     requireMap(j, path, "a map with type, body_i, point_i, body_j, point_j");
-    const std::string type = scalar(required(j, path, "type", "one of " + joined(types)), path + ".type");
-    if (std::find(types.begin(), types.end(), type) == types.end())
-      fail(j["type"], path + ".type", "unknown joint type '" + type + "' (expected " + joined(types) + ")" +
-                                          didYouMean(type, types));
+    const std::string type = choice(j, path, "type", types, "joint type");
     if (type == "clearance") {
       contact(j, path, "journal_bearing");
       return;
@@ -404,17 +103,14 @@ void Loader::joints(const YAML::Node& n) {
     if (type == "translational" || type == "fixed") keys.push_back("theta0");
     if (type == "revolute") keys.push_back("friction");
     checkKeys(j, path, keys);
-    const std::string name = j["name"].IsDefined() ? scalar(j["name"], path + ".name") : type;
-    const BodyIndex bi = body(j, path, "body_i", false), bj = body(j, path, "body_j", false);
-    if (bi == bj) fail(j["body_j"], path + ".body_j", "expected a body other than body_i (a joint connects two bodies)");
+    const std::string name = scalar(j, path, "name", type);
+    const auto [bi, bj] = bodyPair(j, path, " (a joint connects two bodies)");
     const Eigen::Vector2d si = vector2(j, path, "point_i", Eigen::Vector2d::Zero());
     const Eigen::Vector2d sj = vector2(j, path, "point_j", Eigen::Vector2d::Zero());
     const double theta0 = number(j, path, "theta0", 0.0);
-    Eigen::Vector2d u = vector2(j, path, "axis_i", Eigen::Vector2d::UnitX());
-    if ((type == "translational" || type == "point_on_line")) {
-      if (!(u.norm() > 0.0) || !std::isfinite(u.norm())) fail(j["axis_i"], path + ".axis_i", "expected a nonzero direction");
-      if (std::abs(u.norm() - 1.0) > 1e-12) u /= u.norm();
-    }
+    const Eigen::Vector2d u = type == "translational" || type == "point_on_line"
+                                  ? direction<2>(j, path, "axis_i", Eigen::Vector2d::UnitX(), "[x, y] (two numbers)", "")
+                                  : Eigen::Vector2d::UnitX();
     int index = 0;
     if (type == "revolute") index = s_.model.addRevolute(bi, si, bj, sj, name);
     else if (type == "translational") index = s_.model.addTranslational(bi, si, u, bj, sj, theta0, name);
@@ -437,36 +133,16 @@ void Loader::drivers(const YAML::Node& n) {
     item(d, path, [&] {
     requireMap(d, path, "a map with body_i, body_j, angle (and rate, acceleration)");
     checkKeys(d, path, {"name", "body_i", "body_j", "angle", "rate", "acceleration"});
-    const std::string name = d["name"].IsDefined() ? scalar(d["name"], path + ".name") : "driver";
+    const std::string name = scalar(d, path, "name", "driver");
     const BodyIndex bi = body(d, path, "body_i", true), bj = body(d, path, "body_j", false);
     if (bi == bj) fail(d["body_j"], path + ".body_j", "expected a body other than body_i");
-    const auto angle = expression(required(d, path, "angle", "theta_j - theta_i as an expression of t [rad]"),
-                                  path + ".angle", Vars::kTime);
+    TimeSignal angle = timeSignal(d, path, "angle", "rate", "acceleration", "theta_j - theta_i as an expression of t [rad]");
     // An angle that does not depend on t holds the bodies' relative rotation: a scleronomic
     // constraint, which keeps the mechanism's motion free (the minimal form needs that).
-    if (!angle->uses_time) {
-      for (const char* key : {"rate", "acceleration"})
-        if (d[key].IsDefined() && number(d[key], path + "." + key) != 0.0)
-          fail(d[key], path + "." + key, "expected 0: the angle does not change with t");
-      s_.model.addAngle(bi, bj, angle->at(0.0), name);
-      return;
-    }
-    // Rate and acceleration not given: differentiated numerically (five-point differences).
-    std::function<double(double)> rate, acceleration;
-    std::shared_ptr<Expression> r;
-    if (d["rate"].IsDefined()) {
-      r = expression(d["rate"], path + ".rate", Vars::kTime);
-      rate = timeFunction(r);
-    } else {
-      rate = [angle](double t) { return firstDerivative(*angle, t); };
-    }
-    if (d["acceleration"].IsDefined())
-      acceleration = timeFunction(expression(d["acceleration"], path + ".acceleration", Vars::kTime));
-    else if (r)
-      acceleration = [r](double t) { return firstDerivative(*r, t); };
+    if (!angle.of_time) s_.model.addAngle(bi, bj, angle.value(0.0), name);
     else
-      acceleration = [angle](double t) { return secondDerivative(*angle, t); };
-    s_.model.addRheonomicDriver(bi, bj, timeFunction(angle), std::move(rate), std::move(acceleration), name);
+      s_.model.addRheonomicDriver(bi, bj, std::move(angle.value), std::move(angle.rate), std::move(angle.acceleration),
+                                  name);
     });
   }
 }
@@ -478,10 +154,7 @@ void Loader::forces(const YAML::Node& n) {
     const std::string path = "model.forces[" + std::to_string(k) + "]";
     item(f, path, [&] {
     requireMap(f, path, "a map with type and its data");
-    const std::string type = scalar(required(f, path, "type", "one of " + joined(types)), path + ".type");
-    if (std::find(types.begin(), types.end(), type) == types.end())
-      fail(f["type"], path + ".type", "unknown force type '" + type + "' (expected " + joined(types) + ")" +
-                                          didYouMean(type, types));
+    const std::string type = choice(f, path, "type", types, "force type");
     if (type == "force") {
       checkKeys(f, path, {"type", "body", "point", "fx", "fy", "magnitude", "direction"});
       const BodyIndex b = body(f, path, "body", false);
@@ -549,17 +222,14 @@ void Loader::forces(const YAML::Node& n) {
       }
     } else if (type == "spring_damper") {
       checkKeys(f, path, {"type", "body_i", "point_i", "body_j", "point_j", "stiffness", "damping", "rest_length"});
-      const BodyIndex bi = body(f, path, "body_i", false), bj = body(f, path, "body_j", false);
-      if (bi == bj) fail(f["body_j"], path + ".body_j", "expected a body other than body_i");
+      const auto [bi, bj] = bodyPair(f, path);
+      const SpringDamper c = springDamper(f, path);
       s_.model.addSpringDamper(bi, vector2(f, path, "point_i", Eigen::Vector2d::Zero()), bj,
-                               vector2(f, path, "point_j", Eigen::Vector2d::Zero()),
-                               numberAtLeast(f, path, "stiffness", 0.0, 0.0, false),
-                               numberAtLeast(f, path, "damping", 0.0, 0.0, false),
-                               numberAtLeast(f, path, "rest_length", 0.0, 0.0, false));
+                               vector2(f, path, "point_j", Eigen::Vector2d::Zero()), c.stiffness, c.damping,
+                               c.rest_length);
     } else if (type == "rotational_spring_damper") {
       checkKeys(f, path, {"type", "body_i", "body_j", "stiffness", "damping", "theta0"});
-      const BodyIndex bi = body(f, path, "body_i", false), bj = body(f, path, "body_j", false);
-      if (bi == bj) fail(f["body_j"], path + ".body_j", "expected a body other than body_i");
+      const auto [bi, bj] = bodyPair(f, path);
       s_.model.addRotationalSpringDamper(bi, bj, numberAtLeast(f, path, "stiffness", 0.0, 0.0, false),
                                          numberAtLeast(f, path, "damping", 0.0, 0.0, false),
                                          number(f, path, "theta0", 0.0));
@@ -593,11 +263,8 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     rc.shape = RigidContact::Shape::kDiskLine;
     rc.geometry.point_on_i = vector2(c, path, "point_i", Eigen::Vector2d::Zero());
     rc.geometry.line_point_on_j = vector2(c, path, "line_point", Eigen::Vector2d::Zero());
-    Eigen::Vector2d nrm = vector2(c, path, "line_normal", Eigen::Vector2d::UnitY());
-    if (!(nrm.norm() > 0.0) || !std::isfinite(nrm.norm()))
-      fail(c["line_normal"], path + ".line_normal", "expected a nonzero direction (the line's normal, towards the free side)");
-    if (std::abs(nrm.norm() - 1.0) > 1e-12) nrm /= nrm.norm();
-    rc.geometry.line_normal_on_j = nrm;
+    rc.geometry.line_normal_on_j = direction<2>(c, path, "line_normal", Eigen::Vector2d::UnitY(), "[x, y] (two numbers)",
+                                                " (the line's normal, towards the free side)");
     rc.radius = numberAtLeast(c, path, "radius", 0.0, 0.0, false);
     if (c["surface_acceleration"].IsDefined() && !c["surface_speed"].IsDefined())
       fail(c["surface_acceleration"], path + ".surface_acceleration", "goes with surface_speed; give surface_speed too");
@@ -639,7 +306,7 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
       fail(c["restitution"], path + ".restitution", "expected a coefficient of restitution in [0, 1], got " +
                                                         valueText(c["restitution"], rc.restitution));
   }
-  friction(c, path, rc.mu_static, rc.mu_kinetic);
+  coulomb(c, path, rc.mu_static, rc.mu_kinetic);
   for (const char* key : {"impact_velocity", "rigid_restitution"})
     if (c[key].IsDefined() && rc.normal != RigidContact::Normal::kCompliant)
       fail(c[key], path + "." + key, "only for normal: compliant");
@@ -658,10 +325,7 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     const YAML::Node law = required(c, path, "compliant_law", "the normal law: {type, stiffness, exponent, ...}");
     requireMap(law, lpath, "a map with type, stiffness, exponent (restitution, min_impact_velocity)");
     const std::vector<std::string> laws{"hertz", "hunt_crossley", "lankarani_nikravesh", "flores"};
-    const std::string lt = scalar(required(law, lpath, "type", "one of " + joined(laws)), lpath + ".type");
-    if (std::find(laws.begin(), laws.end(), lt) == laws.end())
-      fail(law["type"], lpath + ".type", "unknown normal law '" + lt + "' (expected " + joined(laws) + ")" +
-                                             didYouMean(lt, laws));
+    const std::string lt = choice(law, lpath, "type", laws, "normal law");
     if (lt == "hertz") checkKeys(law, lpath, {"type", "stiffness", "exponent"});
     else checkKeys(law, lpath, {"type", "stiffness", "exponent", "restitution", "min_impact_velocity"});
     required(law, lpath, "stiffness", "K [N/m^n] > 0");
@@ -731,24 +395,11 @@ void Loader::initial(const YAML::Node& n, const YAML::Node& model) {
   if (n.IsDefined() && !n.IsNull()) {
     requireMap(n, "model.initial", "a map with independent: [coordinate names], preloaded: [contact names]");
     checkKeys(n, "model.initial", {"independent", "preloaded"});
-    const YAML::Node ind = n["independent"];
-    if (ind.IsDefined() && !ind.IsNull()) {
-      if (!ind.IsSequence()) fail(ind, "model.initial.independent", "expected a list of coordinates, e.g. [theta_crank]");
-      std::vector<std::string> coordinates;
-      for (std::size_t k = 0; k < body_names_.size(); ++k)
-        for (int c = 0; c < 3; ++c) coordinates.push_back(state_names_[6 * k + c]);
-      for (std::size_t k = 0; k < ind.size(); ++k) {
-        const std::string path = "model.initial.independent[" + std::to_string(k) + "]";
-        const std::string name = scalar(ind[k], path);
-        const auto it = std::find(coordinates.begin(), coordinates.end(), name);
-        if (it == coordinates.end())
-          fail(ind[k], path, "unknown coordinate '" + name + "' (expected x_B, y_B or theta_B for a body B)" +
-                                 didYouMean(name, coordinates));
-        const auto index = static_cast<Eigen::Index>(it - coordinates.begin());
-        if (std::find(held.begin(), held.end(), index) != held.end()) fail(ind[k], path, "given twice");
-        held.push_back(index);
-      }
-    }
+    std::vector<std::string> coordinates;
+    for (std::size_t k = 0; k < body_names_.size(); ++k)
+      for (int c = 0; c < 3; ++c) coordinates.push_back(state_names_[6 * k + c]);
+    held = nameIndices(n["independent"], "model.initial.independent", coordinates,
+                       "a list of coordinates, e.g. [theta_crank]", "coordinate", "x_B, y_B or theta_B for a body B");
     const YAML::Node pre = n["preloaded"];
     if (pre.IsDefined() && !pre.IsNull()) {
       if (!pre.IsSequence()) fail(pre, "model.initial.preloaded", "expected a list of journal_bearing contacts, e.g. [clearance]");
@@ -771,15 +422,7 @@ void Loader::initial(const YAML::Node& n, const YAML::Node& model) {
   const int line = n.IsDefined() ? lineOf(n) : lineOf(model);
   if (closed.constraintCount() > 0) {
     const dynamics::AssemblyResult r = dynamics::assemble(closed, 0.0, held, s_.q0, s_.v0);
-    if (!r.ok()) {
-      std::ostringstream os;
-      os << "kinematic assembly cannot close the joints, drivers and bilateral contacts at t = 0 from the bodies' "
-            "positions ("
-         << dynamics::toString(r.status) << ": " << r.message << "; residual " << r.position_residual
-         << "): give positions nearer to an assembled configuration, or hold fewer or other coordinates in "
-            "initial.independent";
-      fail(line, "model.initial", os.str());
-    }
+    if (!r.ok()) fail(line, "model.initial", assemblyFailure(r, "the joints, drivers and bilateral contacts"));
   }
   try {
     dynamics::preloadClearanceJoints(s_);
@@ -791,32 +434,35 @@ void Loader::initial(const YAML::Node& n, const YAML::Node& model) {
 dynamics::RigidScenario Loader::load(const YAML::Node& model) {
   if (!model.IsDefined() || model.IsNull()) fail(0, "model", "missing: describe the mechanism (bodies, joints, ...)");
   requireMap(model, "model", "a map with bodies, joints, drivers, forces, contacts, initial");
+  modelDimension(model, file_, 2,
+                 "a spatial mechanism (dimension: 3): the command line does not run one yet (run, compare, sweep, "
+                 "hold and animate take planar ones, dimension: 2); mechanisms::loadSpatialModel "
+                 "(mechanisms/spatial_model_file.hpp) loads it for the library's routes");
   checkKeys(model, "model",
             {"name", "parameters", "gravity", "baumgarte", "bodies", "joints", "drivers", "forces", "contacts",
-             "initial"});
-  s_.name = model["name"].IsDefined() ? scalar(model["name"], "model.name") : "model";
+             "initial"},
+            {"dimension"});
+  s_.name = scalar(model, "model", "name", "model");
 
   // Body names first: they make the state variables that parameters must not shadow.
   const YAML::Node bs = required(model, "model", "bodies", "a list of bodies {name, mass, inertia}");
-  if (!bs.IsSequence() || bs.size() == 0) fail(bs, "model.bodies", "expected a list of bodies {name, mass, inertia}");
-  for (std::size_t k = 0; k < bs.size(); ++k) {
-    const std::string path = "model.bodies[" + std::to_string(k) + "]";
-    requireMap(bs[k], path, "a map with name, mass, inertia (position, velocity)");
-    const std::string name = scalar(required(bs[k], path, "name", "the body's name"), path + ".name");
-    if (!isIdentifier(name))
-      fail(bs[k]["name"], path + ".name", "expected a name of letters, digits and '_' (it names the state variables x_" +
-                                              name + ", ...)");
-    if (name == "ground") fail(bs[k]["name"], path + ".name", "'ground' is the fixed frame; choose another name");
-    if (std::find(body_names_.begin(), body_names_.end(), name) != body_names_.end())
-      fail(bs[k]["name"], path + ".name", "body '" + name + "' given twice");
-    body_names_.push_back(name);
+  readBodyNames(bs, "name, mass, inertia", "name, mass, inertia (position, velocity)",
+                [](const std::string& name) { return "the state variables x_" + name; });
+  for (const std::string& name : body_names_) {
     for (const char* c : {"x_", "y_", "theta_"}) state_names_.push_back(c + name);
     for (const char* c : {"vx_", "vy_", "omega_"}) state_names_.push_back(c + name);
   }
   state_->q.assign(3 * body_names_.size(), 0.0);
   state_->v.assign(3 * body_names_.size(), 0.0);
+  for (std::size_t k = 0; k < body_names_.size(); ++k)
+    for (std::size_t c = 0; c < 3; ++c) {
+      state_variables_.emplace_back(state_names_[6 * k + c], &state_->q[3 * k + c]);
+      state_variables_.emplace_back(state_names_[6 * k + 3 + c], &state_->v[3 * k + c]);
+    }
+  state_hint_ = "x_B, y_B, theta_B, vx_B, vy_B, omega_B for each body B";
 
-  parameters(model["parameters"]);
+  readParameters(model["parameters"], state_names_,
+                 "t, pi and the state variables x_B, y_B, theta_B, vx_B, vy_B, omega_B");
   bodies(bs);
   if (model["gravity"].IsDefined()) s_.model.setGravity(vector2(model, "model", "gravity", Eigen::Vector2d::Zero()));
   if (const YAML::Node b = model["baumgarte"]; b.IsDefined()) {
@@ -825,25 +471,14 @@ dynamics::RigidScenario Loader::load(const YAML::Node& model) {
     s_.baumgarte_alpha = numberAtLeast(b, "model.baumgarte", "alpha", s_.baumgarte_alpha, 0.0, false);
     s_.baumgarte_beta = numberAtLeast(b, "model.baumgarte", "beta", s_.baumgarte_beta, 0.0, false);
   }
-  const auto list = [&](const char* key) {
-    const YAML::Node n = model[key];
-    if (n.IsDefined() && !n.IsNull() && !n.IsSequence())
-      fail(n, std::string("model.") + key, "expected a list (- item per line)");
-    return n.IsDefined() && !n.IsNull() ? n : YAML::Node(YAML::NodeType::Sequence);
-  };
-  joints(list("joints"));
-  drivers(list("drivers"));
-  forces(list("forces"));
-  const YAML::Node cs = list("contacts");
-  const std::vector<std::string> contact_types{"point_line", "journal_bearing"};
+  joints(list(model, "joints"));
+  drivers(list(model, "drivers"));
+  forces(list(model, "forces"));
+  const YAML::Node cs = list(model, "contacts");
   for (std::size_t k = 0; k < cs.size(); ++k) {
     const std::string path = "model.contacts[" + std::to_string(k) + "]";
     requireMap(cs[k], path, "a map with type (point_line or journal_bearing), body_i, body_j, ...");
-    const std::string type = scalar(required(cs[k], path, "type", "point_line or journal_bearing"), path + ".type");
-    if (std::find(contact_types.begin(), contact_types.end(), type) == contact_types.end())
-      fail(cs[k]["type"], path + ".type", "unknown contact type '" + type + "' (expected point_line, journal_bearing)" +
-                                              didYouMean(type, contact_types));
-    contact(cs[k], path, type);
+    contact(cs[k], path, choice(cs[k], path, "type", {"point_line", "journal_bearing"}, "contact type"));
   }
   // The library's own checks (none should fire after the ones above; they name the item).
   for (std::size_t k = 0; k < s_.contacts.size(); ++k) {
@@ -880,70 +515,20 @@ dynamics::RigidScenario Loader::load(const YAML::Node& model) {
 }  // namespace
 
 dynamics::RigidScenario loadPlanarModel(const YAML::Node& model, std::string_view file) {
-  try {
-    return Loader(file).load(model);
-  } catch (const YAML::Exception& e) {  // a shape the checks above did not foresee
-    throw InputError(located(file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "model", "unexpected YAML: " + e.msg));
-  }
+  dynamics::RigidScenario s;
+  withYamlErrors(file, [&] { s = Loader(file).load(model); });
+  return s;
 }
 
 dynamics::RigidScenario loadPlanarModelText(std::string_view text, std::string_view file,
                                             const std::vector<ParameterValue>& values) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::ParserException& e) {
-    throw InputError(located(file, e.mark.line + 1, "", "YAML syntax error: " + e.msg));
-  } catch (const YAML::Exception& e) {
-    throw InputError(located(file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "YAML error: " + e.msg));
-  }
-  if (!root.IsMap()) throw InputError(located(file, lineOf(root), "", "expected a map with the key model"));
-  if (values.empty()) return loadPlanarModel(root["model"], file);
-  YAML::Node constants = root["model"]["parameters"];
-  std::vector<std::string> names;
-  if (constants.IsMap())
-    for (const auto& kv : constants) names.push_back(kv.first.Scalar());
-  for (const ParameterValue& v : values) {
-    if (std::find(names.begin(), names.end(), v.name) == names.end()) {
-      std::string all;
-      for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
-      throw InputError(located(v.origin, v.line, v.key,
-                               "no such parameter in " + std::string(file) + didYouMean(v.name, names) +
-                                   " (it has: " + all + ")"));
-    }
-    constants[v.name] = v.value;
-  }
-  try {
-    return loadPlanarModel(root["model"], file);
-  } catch (const InputError& e) {
-    // Located where the value was given: the one the message names as a parameter, else the
-    // last given of those it names at all, else the only one.
-    const std::string what = e.what();
-    const ParameterValue* blamed = values.size() == 1 ? &values.front() : nullptr;
-    const auto names = [&](const std::string& word) {
-      for (std::size_t at = what.find(word); at != std::string::npos; at = what.find(word, at + 1)) {
-        const auto part = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-        if ((at == 0 || !part(what[at - 1])) && (at + word.size() == what.size() || !part(what[at + word.size()])))
-          return true;
-      }
-      return false;
-    };
-    for (const ParameterValue& v : values)
-      if (names(v.name)) blamed = &v;
-    for (const ParameterValue& v : values)
-      if (what.find("model.parameters." + v.name + ":") != std::string::npos) blamed = &v;
-    if (!blamed) throw;
-    throw InputError(located(blamed->origin, blamed->line, blamed->key,
-                             "the value " + blamed->value + " is rejected by " + what));
-  }
+  dynamics::RigidScenario s;
+  model_file::loadModelText(text, file, values, [&](const YAML::Node& model) { s = loadPlanarModel(model, file); });
+  return s;
 }
 
 dynamics::RigidScenario loadPlanarModelFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(located(path, 0, "", "cannot read the model file (missing or unreadable)"));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return loadPlanarModelText(text.str(), path);
+  return loadPlanarModelText(model_file::readModelFile(path), path);
 }
 
 }  // namespace stickslip::mechanisms

@@ -4,6 +4,8 @@
 /// Examples: mechanisms/scenarios/{incline,belt,slider_crank}.yaml.
 ///
 ///     model:
+///       dimension: 2                       # optional; 3 is a spatial mechanism, which this
+///                                          # refuses (spatial_model_file.hpp reads it)
 ///       name: roller-crank                 # the scenario's name (default "model")
 ///       parameters: {r: 0.05, w: 10}       # constants; a value may use those above it;
 ///                                          # true and false are 1 and 0
@@ -76,6 +78,7 @@
 #include <vector>
 
 #include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "mechanisms/parameter_value.hpp"
 
 namespace YAML {
 class Node;
@@ -85,16 +88,6 @@ namespace stickslip::mechanisms {
 
 /// The `model:` node of a parsed YAML document. `file` labels the errors. Throws InputError.
 dynamics::RigidScenario loadPlanarModel(const YAML::Node& model, std::string_view file);
-
-/// A value given from outside the file for one of its model.parameters (--set, a scenario
-/// file's `parameters:`); `origin`, `line` and `key` locate it in an error.
-struct ParameterValue {
-  std::string name;   ///< the parameter's name
-  std::string value;  ///< an expression, as written
-  std::string origin;
-  int line = 0;
-  std::string key;    ///< as the user wrote it, e.g. "parameters.mass"
-};
 
 /// YAML text whose top-level key `model` describes the mechanism (other top-level keys are
 /// the scenario file's and are not looked at), with `values` in place of those parameters.

@@ -147,9 +147,9 @@ void applyFrictionChoice(std::vector<ParameterValue>& values, const RigidScenari
   std::string names;
   for (const FrictionChoice& c : info.friction_choices) {
     if (c.name == friction || (friction == "default" && &c == &info.friction_choices.front())) {
-      for (const auto& [key, value] : c.values) {
-        std::erase_if(values, [&](const ParameterValue& v) { return v.name == key; });
-        values.push_back({key, value, "--friction", 0, "--friction " + c.name});
+      for (const auto& given : c.values) {
+        std::erase_if(values, [&](const ParameterValue& v) { return v.name == given.first; });
+        values.push_back({given.first, given.second, "--friction", 0, "--friction " + c.name});
       }
       return;
     }

@@ -108,9 +108,21 @@ void requireUniqueKeys(const YAML::Node& n, std::string_view file, std::string_v
   }
 }
 
+/// Throws InputError (at `file`, `line`, `key`) when `name` is a spatial built-in: no route
+/// runs one yet.
+void refuseSpatial(const std::string& name, std::string_view file, int line, std::string_view key) {
+  const BuiltinModelFile* f = builtinModelFile(name);
+  if (f && isSpatial(*f))
+    throw InputError(located(file, line, key,
+                             "'" + name + "' is a spatial mechanism (dimension: 3, " + std::string(f->path) +
+                                 "): the command line does not run a spatial mechanism yet; run, compare, sweep, hold, animate and "
+                                 "show take the planar scenarios (stickslip list)"));
+}
+
 /// The built-in named by `scenario:` with the file's parameters and friction_parameters.
 void readBuiltin(const YAML::Node& root, std::string_view file, Scenario& s) {
   const std::string name = scalarText(root["scenario"], file, "scenario");
+  refuseSpatial(name, file, lineOf(root["scenario"]), "scenario");
   if (std::find(builtinScenarioNames().begin(), builtinScenarioNames().end(), name) ==
       builtinScenarioNames().end())
     throw InputError(located(file, lineOf(root["scenario"]), "scenario",
@@ -249,6 +261,7 @@ bool isScenarioFile(std::string_view arg) {
 Scenario loadScenario(std::string_view name_or_file) {
   if (isScenarioFile(name_or_file)) return parseFile(name_or_file);
   const std::string name(name_or_file);
+  refuseSpatial(name, "", 0, "");
   if (std::find(builtinScenarioNames().begin(), builtinScenarioNames().end(), name) == builtinScenarioNames().end())
     throw InputError("unknown scenario '" + name + "'" + didYouMean(name, builtinScenarioNames()) +
                      " (stickslip list shows the built-in ones; a file must end in .yaml)");

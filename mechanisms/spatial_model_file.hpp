@@ -1,0 +1,115 @@
+#pragma once
+/// \file A spatial mechanism described in a YAML file (`model:` section with `dimension: 3`),
+/// built into a dynamics::SpatialModel (dynamics/spatial_model.hpp) with its assembled initial
+/// state and its joints' friction, which dynamics::SpatialMechanism gives the routes. Example:
+/// mechanisms/scenarios/spatial-slider-crank.yaml. The command line does not run a spatial
+/// mechanism yet: the planar loader (planar_model_file.hpp), and with it run, compare, sweep,
+/// hold and animate, refuses `dimension: 3` with a located error.
+///
+///     model:
+///       dimension: 3                       # required: without it (or with 2) a model is planar
+///       name: spatial-slider-crank         # the scenario's name (default "model")
+///       parameters: {L: 0.29, w: 6.2832}   # constants; a value may use those above it;
+///                                          # true and false are 1 and 0
+///       gravity: [0, 0, -9.81]             # [m/s²] (default none)
+///       bodies:                            # name, mass > 0, inertia about the centroid in body
+///       axes
+///         - name: crank
+///           mass: 0.12
+///           inertia: [1e-4, 1e-4, 1e-5]    # principal moments [Ixx, Iyy, Izz], or the tensor as
+///           six
+///                                          # values [Ixx, Iyy, Izz, Ixy, Iyz, Ixz] or a 3 x 3
+///                                          list; # symmetric positive definite, J1 + J2 >= J3
+///           position: [0, 0, 0.05]         # the centroid r [m] (default 0)
+///           orientation: [1, 0, 0, 0]      # Euler parameters (e0, e1, e2, e3), unit to 1e-6, or
+///                                          # {axis: [0, 1, 0], angle: 0.3}: a rotation [rad] about
+///                                          a # nonzero axis (global); default: body axes = global
+///           velocity: [-0.3142, 0, 0]      # ṙ [m/s], global (default 0)
+///           angular_velocity: [0, -6.2832, 0]   # ω [rad/s] in GLOBAL axes; the model's v holds
+///                                               # ω′ = Aᵀ ω (body axes)
+///       joints:                            # body_i/body_j: a body or ground; point_i/point_j: the
+///                                          # joint's point in each body's axes (default [0, 0,
+///                                          0]); # name (default the type)
+///         - {type: revolute, name: crank-pin, body_i: ground, axis_i: [0, 1, 0], body_j: crank,
+///            point_j: [0, 0, -0.05], axis_j: [0, 1, 0]}      # axes parallel (5 rows)
+///         - {type: spherical, body_i: crank, point_i: [0, 0, 0.05], body_j: rod, point_j: [0,
+///         -0.145, 0]} # revolute: friction {radius, mu_static, mu_kinetic (or mu)}, Coulomb
+///         friction torque # μ r |R| in the pin; translational: friction {slider_length, mu_static,
+///         mu_kinetic (or # mu)}, μ times the load of a slider of that length, its couples' wall
+///         forces included # (dynamics/spatial_mechanism.hpp; 0: a point slider), the ground its
+///         guide # universal: axis_i, axis_j its two cross axes (kept perpendicular; 4 rows); #
+///         cylindrical: axis_i, axis_j along the joint (4 rows); translational: axis_i, the #
+///         sliding axis on i, the relative orientation of the bodies' given poses held (5 rows); #
+///         fixed: the given relative pose held (6 rows). Axes: nonzero, normalized.
+///       drivers:                           # a revolute joint driven: body_j's rotation about its
+///         - {joint: crank-pin, angle: w*t, rate: w, acceleration: 0}   # axis relative to body_i,
+///                                          # measured from the bodies' given poses (angle 0
+///                                          there); # rate, acceleration omitted: five-point
+///                                          differences
+///       forces:                            # components global; expressions of t and parameters
+///         - {type: force, body: slider, point: [0, 0, 0], fx: 0, fy: 0, fz: -2*sin(t)}   # [N]
+///         - {type: torque, body: crank, tx: 0, ty: -0.1, tz: 0}                          # [N m]
+///         - {type: spring_damper, body_i, point_i, body_j, point_j, stiffness, damping,
+///         rest_length}
+///       initial:
+///         independent: [crank.wy]          # velocities held (with their rotation or translation)
+///
+/// Velocity names are the model's: B.vx, B.vy, B.vz (the centroid's velocity, global) and B.wx,
+/// B.wy, B.wz (the angular velocity in body axes). Initial state: the bodies' poses and
+/// velocities as given; the velocities in initial.independent (and the coordinates they move)
+/// are held, the rest corrected by kinematic assembly at t = 0 (dynamics/model_assembly.hpp)
+/// so that every joint and driver is closed; none held when the list is omitted (as in the
+/// planar files). A failed assembly is an error on model.initial with its residual.
+///
+/// Every number may be an expression of the parameters and pi; forces, torques and drivers of
+/// t too (the state is not among their variables). The expressions keep their variables inside
+/// the scenario: use one loaded scenario from one thread at a time.
+///
+/// Errors are mechanisms::InputError: "FILE:LINE: model.KEY.PATH: what was expected", with
+/// the nearest valid name for a misspelt key, type, body or joint and muParser's message for
+/// an expression.
+
+#include <Eigen/Dense>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dynamics/model_assembly.hpp"
+#include "dynamics/spatial_mechanism.hpp"
+#include "dynamics/spatial_model.hpp"
+#include "mechanisms/parameter_value.hpp"
+
+namespace YAML {
+class Node;
+}
+
+namespace stickslip::mechanisms {
+
+/// A spatial mechanism and its assembled initial state.
+struct SpatialScenario {
+  std::string name;
+  dynamics::SpatialModel model;
+  Eigen::VectorXd q0, v0;  ///< sizes model.positionSize(), model.velocitySize()
+  std::vector<std::pair<std::string, double>> parameters;  ///< model.parameters with their values
+  std::vector<dynamics::SpatialJointFriction> friction;    ///< the joints' Coulomb friction
+  dynamics::AssemblyResult
+      assembly;  ///< how q0, v0 were assembled (success; 0 iterations without joints)
+};
+
+/// The `model:` node of a parsed YAML document. `file` labels the errors. Throws InputError.
+SpatialScenario loadSpatialModel(const YAML::Node& model, std::string_view file);
+
+/// YAML text whose top-level key `model` describes the mechanism, with `values` in place of
+/// those parameters (as loadPlanarModelText). Throws InputError.
+SpatialScenario loadSpatialModelText(std::string_view text, std::string_view file,
+                                     const std::vector<ParameterValue>& values = {});
+
+/// As loadSpatialModelText for the contents of the file at `path`.
+SpatialScenario loadSpatialModelFile(const std::string& path);
+
+/// The dimension the model file `text` declares (model.dimension): 3 for a spatial model, else
+/// 2 (planar, also when the text does not parse or says something else: its loader reports it).
+int modelFileDimension(std::string_view text);
+
+}  // namespace stickslip::mechanisms
