@@ -137,7 +137,7 @@ namespace {
 
 void declare(po::options_description& o, po::positional_options_description& p) {
   o.add_options()("what", po::value<std::string>()->required(),
-                  "what to benchmark: lcp (ours vs Siconos), eom (slider-crank methods), "
+                  "what to benchmark: lcp (ours vs Siconos), eom (the EOM methods on a slider-crank), "
                   "fc2d (Siconos' planar friction problems, ours vs Siconos' solvers), fc3d (Siconos' spatial ones: our faceted "
                   "Lemke and Siconos' fc3d solvers), friction (belt, every law)")(
       "sizes", po::value<std::string>()->default_value("2,4,8,16,32,64,128,256"),
@@ -148,6 +148,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "min-time-ms", po::value<double>()->default_value(40.0),
       "keep repeating an instance until both solvers spent this long on it")(
       "dt", po::value<double>()->default_value(1e-3), "eom: RK4 step [s]")(
+      "mechanism", po::value<std::string>()->default_value("spatial-slider-crank"),
+      "eom: spatial-slider-crank (the thesis' mechanism) or slider-crank (its planar counterpart)")(
       "data", po::value<std::string>(),
       "fc2d, fc3d: the folder of Siconos .dat problems (default ../shared/data/siconos/fc2d or fc3d)")(
       "tolerance", po::value<double>(), "fc2d, fc3d: Siconos' error to reach (default 1e-8)")(
@@ -155,7 +157,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "max-iterations", po::value<int>()->default_value(100000), "fc2d: our NSGS's sweeps at most")(
       "siconos-max-iterations", po::value<int>()->default_value(2000),
       "fc2d, fc3d: Siconos' iterations at most (its dense NSGS sweep costs (2 nc)^2)")(
-      "t-end", po::value<double>(), "eom, friction: end time [s] (default 10 and 20)")(
+      "t-end", po::value<double>(), "eom, friction: end time [s] (default 20, the thesis')")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("what", 1);
 }
@@ -168,7 +170,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     if (!(x > 0.0)) throw std::invalid_argument(std::string("--") + key + ": expected > 0");
     return x;
   };
-  if (what == "eom") return benchEom(positive("dt", 1e-3), positive("t-end", 10.0), json, out, err);
+  if (what == "eom")
+    return benchEom(vm["mechanism"].as<std::string>(), positive("dt", 1e-3), positive("t-end", 20.0), json, out, err);
   if (what == "friction") return benchFriction(positive("t-end", 20.0), json, out, err);
   if (what == "fc2d") {
     const int sweeps = vm["max-iterations"].as<int>(), theirs = vm["siconos-max-iterations"].as<int>();

@@ -5,7 +5,7 @@
 #include <Eigen/Dense>
 
 #include "dynamics/eom_integration.hpp"
-#include "dynamics/planar_model.hpp"
+#include "dynamics/model_system.hpp"
 
 namespace stickslip::dynamics {
 
@@ -13,15 +13,16 @@ struct EomRunStatistics {
   EomRunResult run;
   double max_phi = 0.0;      ///< max over the run of ‖Φ‖₂
   double max_phi_dot = 0.0;  ///< max of ‖D v + Φt‖₂
-  double max_drift = 0.0;    ///< max |E − E0| / |E0|, E = T + V
-  double final_drift = 0.0;  ///< (E(t_end) − E0) / |E0|
+  double max_drift = 0.0;    ///< max |E − E0| [J], E = T + V (thesis Eq. 2.103)
+  double final_drift = 0.0;  ///< E(t_end) − E0 [J]
   double max_lambda = 0.0;   ///< max ‖λ‖₂ seen after a step
-  double cpu_seconds = 0.0;  ///< wall time of the integration loop
+  double cpu_seconds = 0.0;  ///< wall time of a second run of the integration loop alone
 };
 
-/// Integrates `model` from (0, q0, v0) to t_end with `method` and RK4 step h, recording the
-/// statistics above after every step. Throws as integrateRk4 does.
-EomRunStatistics runWithStatistics(const PlanarModel& model, const Eigen::VectorXd& q0,
+/// Integrates `system` from (0, q0, v0) to t_end with `method` and RK4 step h, recording the
+/// statistics above after every step, then times the same run without recording. Throws as
+/// integrateRk4 does.
+EomRunStatistics runWithStatistics(const MultibodySystem& model, const Eigen::VectorXd& q0,
                                    const Eigen::VectorXd& v0, EomMethod method, double h,
                                    double t_end, const EomOptions& options = {});
 

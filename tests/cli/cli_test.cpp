@@ -262,15 +262,21 @@ TEST_CASE("stickslip verify prints the table and exits 0 when every check passes
 }
 
 TEST_CASE("stickslip bench eom and bench friction print the thesis' comparisons", "[cli][bench]") {
-  const Run eom = cli({"bench", "eom", "--t-end", "0.2", "--json"});
-  INFO(eom.err);
-  REQUIRE(eom.code == 0);
-  const auto j = nlohmann::json::parse(eom.out);
-  REQUIRE(j["rows"].size() == 8);  // the eight methods of thesis §2.3
-  for (const auto& row : j["rows"]) {
-    CHECK(row["status"] == "success");
-    CHECK(row["max_phi"].get<double>() < 1e-4);
+  for (const char* mechanism : {"spatial-slider-crank", "slider-crank"}) {
+    const Run eom = cli({"bench", "eom", "--mechanism", mechanism, "--t-end", "0.2", "--json"});
+    INFO(mechanism << ": " << eom.err);
+    REQUIRE(eom.code == 0);
+    const auto j = nlohmann::json::parse(eom.out);
+    CHECK(j["mechanism"] == mechanism);
+    REQUIRE(j["rows"].size() == 8);  // the eight methods of thesis §2.3
+    for (const auto& row : j["rows"]) {
+      CHECK(row["status"] == "success");
+      CHECK(row["max_phi"].get<double>() < 1e-4);
+    }
   }
+  const Run unknown = cli({"bench", "eom", "--mechanism", "belt"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("spatial-slider-crank") != std::string::npos);
   const Run fr = cli({"bench", "friction", "--t-end", "0.5", "--json"});
   INFO(fr.err);
   REQUIRE(fr.code == 0);
