@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/one_blas_thread.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
 
@@ -168,6 +169,7 @@ nlohmann::json toJson(const Point& p) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  stickslip::bench::restartWithOneBlasThread(argv);
   double h_min = 1e-5;
   bool json = false;
   for (int i = 1; i < argc; ++i) {

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/one_blas_thread.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/flores_translational.hpp"
 
@@ -367,6 +368,7 @@ Options parse(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  stickslip::bench::restartWithOneBlasThread(argv);
   const Options o = parse(argc, argv);
   const FloresTranslational d;
 

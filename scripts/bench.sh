@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the benchmarks (scripts/setup.sh --bench installs Siconos' kernel for the peer), runs
-# every one of them, and rewrites the generated part of the manual's benchmarks page (docs/benchmarks.md) — the
+# Builds the benchmarks (scripts/setup.sh --bench installs Siconos' kernel and mechanics for
+# the peers), runs every one of them, and rewrites the generated part of the manual's
+# benchmarks page (docs/benchmarks.md) — the
 # lines between the two "benchmarks:generated" markers — with the machine, the date, each
 # command and its output. About ten minutes on two cores; run it on a quiet machine.
 #   scripts/bench.sh             run all and update docs/benchmarks.md
@@ -48,6 +49,7 @@ cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -n1)
   echo
 } >"$section"
 run "Moreau–Jean on flores-translational: ours vs Siconos' kernel" "$bin/bench_peer_flores"
+run "Moreau–Jean on the spatial slider-crank: ours vs Siconos' NewtonEulerDS and joints" "$bin/bench_peer_spatial"
 run "Moreau–Jean on belt: error against h, ours vs Siconos' kernel" "$bin/bench_peer_belt"
 run "Work–precision on belt, dupont and incline" "$bin/bench_work_precision"
 run "Scaling: a chain of N blocks on a belt, and a hanging clearance chain" "$bin/bench_scaling"

@@ -6,7 +6,7 @@
 #   scripts/setup.sh            build the CLI
 #   scripts/setup.sh --tests    also build the test executables (and install chromium, mkdocs and
 #                               doxygen: the browser test of `stickslip animate`, the manual)
-#   scripts/setup.sh --bench    also install Siconos' kernel and build benchmarks/ (its peer)
+#   scripts/setup.sh --bench    also install Siconos' kernel and mechanics and build benchmarks/ (the peers)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +20,7 @@ mode=${1:-}
 case "$mode" in
   "") ;;
   --tests) packages+=(chromium mkdocs doxygen) ;;  # the browser test of `animate`; the manual
-  --bench) packages+=(libsiconos-kernel-dev) ;;
+  --bench) packages+=(libsiconos-kernel-dev libsiconos-mechanics-dev) ;;
   *) echo "setup: unknown option '$mode' (expected --tests or --bench)" >&2; exit 2 ;;
 esac
 missing=()
