@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "benchmarks/one_blas_thread.hpp"
+#include "benchmarks/peer_options.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/flores_translational.hpp"
 
@@ -329,20 +330,11 @@ double median(std::vector<double> x) {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(a + " needs a value");
-      return argv[++i];
-    };
-    auto number = [&]() {
-      const std::string s = value();
-      char* end = nullptr;
-      const double x = std::strtod(s.c_str(), &end);
-      if (end == s.c_str() || *end != '\0' || !std::isfinite(x) || x <= 0.0)
-        usage(a + " expects a positive number, got '" + s + "'");
-      return x;
-    };
+  stickslip::bench::OptionReader args(argc, argv, usage);
+  while (args.next()) {
+    const std::string& a = args.option();
+    const auto value = [&] { return args.value(); };
+    const auto number = [&] { return args.positive(); };
     if (a == "--rounds") o.rounds = static_cast<int>(number());
     else if (a == "--t-end") o.t_end = number();
     else if (a == "--dt") o.h = number();

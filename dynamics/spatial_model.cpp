@@ -213,23 +213,24 @@ int SpatialModel::addJoint(SpatialJoint joint, Eigen::Index rows) {
   return static_cast<int>(joints_.size()) - 1;
 }
 
-int SpatialModel::addSpherical(BodyIndex i, const Vector3d& s_i, BodyIndex j, const Vector3d& s_j,
-                               std::string name) {
-  checkPair(i, j, "addSpherical");
-  SpatialJoint jt;
-  jt.type = SpatialJointType::kSpherical;
-  jt.name = std::move(name);
-  jt.body_i = i;
-  jt.body_j = j;
-  jt.s_i = s_i;
-  jt.s_j = s_j;
-  return addJoint(std::move(jt), 3);
+namespace {
+
+/// The rows of a joint of each type (see the file comment of spatial_model.hpp).
+Eigen::Index rowCount(SpatialJointType type) {
+  switch (type) {
+    case SpatialJointType::kSpherical: return 3;
+    case SpatialJointType::kUniversal:
+    case SpatialJointType::kCylindrical: return 4;
+    case SpatialJointType::kRevolute:
+    case SpatialJointType::kTranslational: return 5;
+    case SpatialJointType::kFixed: return 6;
+    case SpatialJointType::kDriver: return 1;
+  }
+  return 0;
 }
 
-namespace {
-SpatialJoint axisJoint(SpatialJointType type, std::string name, BodyIndex i, const Vector3d& s_i,
-                       const Vector3d& axis_i, BodyIndex j, const Vector3d& s_j,
-                       const Vector3d& axis_j, const char* who) {
+SpatialJoint makeJoint(SpatialJointType type, std::string name, BodyIndex i, const Vector3d& s_i,
+                       BodyIndex j, const Vector3d& s_j) {
   SpatialJoint jt;
   jt.type = type;
   jt.name = std::move(name);
@@ -237,63 +238,67 @@ SpatialJoint axisJoint(SpatialJointType type, std::string name, BodyIndex i, con
   jt.body_j = j;
   jt.s_i = s_i;
   jt.s_j = s_j;
-  jt.frame_i = frameFromAxis(unit(axis_i, who));
-  jt.frame_j = frameFromAxis(unit(axis_j, who));
   return jt;
 }
+
 }  // namespace
+
+int SpatialModel::addSpherical(BodyIndex i, const Vector3d& s_i, BodyIndex j, const Vector3d& s_j,
+                               std::string name) {
+  checkPair(i, j, "addSpherical");
+  return addJoint(makeJoint(SpatialJointType::kSpherical, std::move(name), i, s_i, j, s_j),
+                  rowCount(SpatialJointType::kSpherical));
+}
+
+int SpatialModel::addAxisJoint(SpatialJointType type, BodyIndex i, const Vector3d& s_i,
+                               const Vector3d& axis_i, BodyIndex j, const Vector3d& s_j,
+                               const Vector3d& axis_j, std::string name, const char* who) {
+  checkPair(i, j, who);
+  SpatialJoint jt = makeJoint(type, std::move(name), i, s_i, j, s_j);
+  jt.frame_i = frameFromAxis(unit(axis_i, who));
+  jt.frame_j = frameFromAxis(unit(axis_j, who));
+  return addJoint(std::move(jt), rowCount(type));
+}
 
 int SpatialModel::addRevolute(BodyIndex i, const Vector3d& s_i, const Vector3d& axis_i, BodyIndex j,
                               const Vector3d& s_j, const Vector3d& axis_j, std::string name) {
-  checkPair(i, j, "addRevolute");
-  return addJoint(axisJoint(SpatialJointType::kRevolute, std::move(name), i, s_i, axis_i, j, s_j,
-                            axis_j, "addRevolute"),
-                  5);
+  return addAxisJoint(SpatialJointType::kRevolute, i, s_i, axis_i, j, s_j, axis_j, std::move(name),
+                      "addRevolute");
 }
 
 int SpatialModel::addUniversal(BodyIndex i, const Vector3d& s_i, const Vector3d& axis_i,
                                BodyIndex j, const Vector3d& s_j, const Vector3d& axis_j,
                                std::string name) {
-  checkPair(i, j, "addUniversal");
-  return addJoint(axisJoint(SpatialJointType::kUniversal, std::move(name), i, s_i, axis_i, j, s_j,
-                            axis_j, "addUniversal"),
-                  4);
+  return addAxisJoint(SpatialJointType::kUniversal, i, s_i, axis_i, j, s_j, axis_j, std::move(name),
+                      "addUniversal");
 }
 
 int SpatialModel::addCylindrical(BodyIndex i, const Vector3d& s_i, const Vector3d& axis_i,
                                  BodyIndex j, const Vector3d& s_j, const Vector3d& axis_j,
                                  std::string name) {
-  checkPair(i, j, "addCylindrical");
-  return addJoint(axisJoint(SpatialJointType::kCylindrical, std::move(name), i, s_i, axis_i, j, s_j,
-                            axis_j, "addCylindrical"),
-                  4);
+  return addAxisJoint(SpatialJointType::kCylindrical, i, s_i, axis_i, j, s_j, axis_j,
+                      std::move(name), "addCylindrical");
 }
 
 int SpatialModel::addTranslational(BodyIndex i, const Vector3d& s_i, const Vector3d& axis_i,
                                    BodyIndex j, const Vector3d& s_j,
                                    const Eigen::Ref<const VectorXd>& q, std::string name) {
-  checkPair(i, j, "addTranslational");
   if (q.size() != positionSize())
     throw std::invalid_argument("addTranslational: q has the wrong size");
-  SpatialJoint jt = axisJoint(SpatialJointType::kTranslational, std::move(name), i, s_i, axis_i, j,
-                              s_j, axis_i, "addTranslational");
+  const int k = addAxisJoint(SpatialJointType::kTranslational, i, s_i, axis_i, j, s_j, axis_i,
+                             std::move(name), "addTranslational");
+  SpatialJoint& jt = joints_.back();  // j's frame: i's, as seen from j in the pose q
   jt.frame_j = pose(q, nullptr, j).a.transpose() * pose(q, nullptr, i).a * jt.frame_i;
-  return addJoint(std::move(jt), 5);
+  return k;
 }
 
 int SpatialModel::addFixed(BodyIndex i, const Vector3d& s_i, BodyIndex j, const Vector3d& s_j,
                            const Eigen::Ref<const VectorXd>& q, std::string name) {
   checkPair(i, j, "addFixed");
   if (q.size() != positionSize()) throw std::invalid_argument("addFixed: q has the wrong size");
-  SpatialJoint jt;
-  jt.type = SpatialJointType::kFixed;
-  jt.name = std::move(name);
-  jt.body_i = i;
-  jt.body_j = j;
-  jt.s_i = s_i;
-  jt.s_j = s_j;
+  SpatialJoint jt = makeJoint(SpatialJointType::kFixed, std::move(name), i, s_i, j, s_j);
   jt.frame_j = pose(q, nullptr, j).a.transpose() * pose(q, nullptr, i).a;
-  return addJoint(std::move(jt), 6);
+  return addJoint(std::move(jt), rowCount(SpatialJointType::kFixed));
 }
 
 int SpatialModel::addDriver(int revolute, const Eigen::Ref<const VectorXd>& q,
@@ -317,7 +322,7 @@ int SpatialModel::addDriver(int revolute, const Eigen::Ref<const VectorXd>& q,
   jt.angle = std::move(angle);
   jt.angle_rate = std::move(angle_rate);
   jt.angle_acceleration = std::move(angle_acceleration);
-  return addJoint(std::move(jt), 1);
+  return addJoint(std::move(jt), rowCount(SpatialJointType::kDriver));
 }
 
 void SpatialModel::setGravity(const Vector3d& g) { gravity_ = g; }

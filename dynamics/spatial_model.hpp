@@ -225,6 +225,10 @@ class SpatialModel final : public MultibodySystem {
   void checkBody(BodyIndex b, const char* who) const;
   void checkPair(BodyIndex i, BodyIndex j, const char* who) const;
   int addJoint(SpatialJoint joint, Eigen::Index rows);
+  /// A joint with an axis on each body (revolute, universal, cylindrical, translational).
+  int addAxisJoint(SpatialJointType type, BodyIndex i, const Eigen::Vector3d& s_i,
+                   const Eigen::Vector3d& axis_i, BodyIndex j, const Eigen::Vector3d& s_j,
+                   const Eigen::Vector3d& axis_j, std::string name, const char* who);
   /// One joint's rows of Φ, Φt, and of Φq H for body i and for body j (6 columns each: ṙ,
   /// ω′); of γ when v is given (null: at rest).
   struct JointRows {
