@@ -1,7 +1,9 @@
 #include "dynamics/eom_statistics.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace stickslip::dynamics {
 
@@ -27,12 +29,17 @@ EomRunStatistics runWithStatistics(const MultibodySystem& model, const Eigen::Ve
                          s.max_drift = std::max(s.max_drift, std::abs(s.final_drift));
                          s.max_lambda = std::max(s.max_lambda, solver.multipliers().norm());
                        });
-  q = q0;
-  v = v0;
-  EomSolver timed(model, method, options);
-  const auto start = std::chrono::steady_clock::now();
-  integrateRk4(timed, 0.0, t_end, h, q, v);
-  s.cpu_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.cpu_seconds = std::numeric_limits<double>::infinity();
+  for (int repeat = 0; repeat < kTimedRuns; ++repeat) {
+    q = q0;
+    v = v0;
+    EomSolver timed(model, method, options);
+    const auto start = std::chrono::steady_clock::now();
+    integrateRk4(timed, 0.0, t_end, h, q, v);
+    s.cpu_seconds =
+        std::min(s.cpu_seconds,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
   return s;
 }
 
