@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "benchmarks/one_blas_thread.hpp"
-#include "benchmarks/peer_options.hpp"
+#include "benchmarks/peer_common.hpp"
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "mechanisms/flores_translational.hpp"
 
@@ -366,19 +366,11 @@ int main(int argc, char** argv) {
 
   std::vector<double> us_ours, us_siconos;
   Run ours, sic;
-  for (int round = 0; round < o.rounds; ++round) {
-    ours = runOurs(d, o);
-    sic = runSiconos(d, o);
-    if (!ours.ok || !sic.ok) {
-      std::cerr << "bench_peer_flores: " << (ours.ok ? sic.message : ours.message) << "\n";
-      return 1;
-    }
-    us_ours.push_back(ours.usPerStep());
-    us_siconos.push_back(sic.usPerStep());
-    if (!o.json)
-      std::fprintf(stderr, "round %d: ours %.3f µs/step, Siconos %.3f µs/step\n", round + 1,
-                   us_ours.back(), us_siconos.back());
-  }
+  const auto run_ours = [&] { return runOurs(d, o); };
+  const auto run_siconos = [&] { return runSiconos(d, o); };
+  if (!stickslip::bench::alternateRounds(o.rounds, o.json, "bench_peer_flores", run_ours, run_siconos, ours, sic,
+                                         us_ours, us_siconos))
+    return 1;
 
   // Trajectory differences at the common output instants (same stride on both sides).
   const Eigen::Index n = std::min(ours.rows, sic.rows);
