@@ -201,6 +201,9 @@ BodyIndex SpatialModel::addBody(std::string name, double mass, const Matrix3d& i
                                 ", " + std::to_string(moments(2)) +
                                 " violate J1 + J2 >= J3: no rigid body has them");
   bodies_.push_back({std::move(name), mass, inertia});
+  mass_.push_back(mass);
+  inverse_mass_.push_back(1.0 / mass);
+  inertia_.push_back(inertia);
   inverse_inertia_.push_back(inertia.inverse());
   return bodyCount() - 1;
 }
@@ -354,20 +357,26 @@ void SpatialModel::addGeneralizedForce(GeneralizedForce force) {
   callbacks_.push_back(std::move(force));
 }
 
-void SpatialModel::applyMass(Eigen::Ref<Eigen::MatrixXd> x) const {
-  for (int b = 0; b < bodyCount(); ++b) {
-    x.middleRows<3>(6 * b) *= bodies_[static_cast<std::size_t>(b)].mass;
-    x.middleRows<3>(6 * b + 3) =
-        bodies_[static_cast<std::size_t>(b)].inertia * x.middleRows<3>(6 * b + 3);
+namespace {
+/// x ← diag(s I₃, J) x per body, column by column through a fixed-size temporary: the product
+/// into the block it reads would otherwise allocate Eigen's aliasing temporary.
+void applyBlocks(Eigen::Ref<Eigen::MatrixXd> x, const std::vector<double>& scale,
+                 const std::vector<Matrix3d>& rotational) {
+  for (std::size_t b = 0; b < scale.size(); ++b) {
+    const Eigen::Index row = 6 * Eigen::Index(b);
+    x.middleRows<3>(row) *= scale[b];
+    for (Eigen::Index c = 0; c < x.cols(); ++c) {
+      const Vector3d w = rotational[b] * x.block<3, 1>(row + 3, c);
+      x.block<3, 1>(row + 3, c) = w;
+    }
   }
 }
+}  // namespace
+
+void SpatialModel::applyMass(Eigen::Ref<Eigen::MatrixXd> x) const { applyBlocks(x, mass_, inertia_); }
 
 void SpatialModel::applyInverseMass(Eigen::Ref<Eigen::MatrixXd> x) const {
-  for (int b = 0; b < bodyCount(); ++b) {
-    x.middleRows<3>(6 * b) /= bodies_[static_cast<std::size_t>(b)].mass;
-    x.middleRows<3>(6 * b + 3) =
-        inverse_inertia_[static_cast<std::size_t>(b)] * x.middleRows<3>(6 * b + 3);
-  }
+  applyBlocks(x, inverse_mass_, inverse_inertia_);
 }
 
 double SpatialModel::potentialEnergy(const Eigen::Ref<const VectorXd>& q) const {

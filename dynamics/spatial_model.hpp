@@ -239,7 +239,8 @@ class SpatialModel final : public MultibodySystem {
                      const Eigen::Ref<const Eigen::VectorXd>* v, JointRows& rows) const;
 
   std::vector<SpatialBody> bodies_;
-  std::vector<Eigen::Matrix3d> inverse_inertia_;
+  std::vector<double> mass_, inverse_mass_;                // per body, for applyMass()
+  std::vector<Eigen::Matrix3d> inertia_, inverse_inertia_;
   std::vector<SpatialJoint> joints_;
   Eigen::Index rows_ = 0;
   Eigen::Vector3d gravity_ = Eigen::Vector3d::Zero();
