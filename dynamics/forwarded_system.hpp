@@ -56,6 +56,7 @@ class ForwardedSystem : public Base {
   std::string velocityName(Eigen::Index i) const override { return system_.velocityName(i); }
   std::string accelerationName(Eigen::Index i) const override { return system_.accelerationName(i); }
   std::string constraintRowName(Eigen::Index row) const override { return system_.constraintRowName(row); }
+  std::string multiplierName(Eigen::Index row) const override { return system_.multiplierName(row); }
 
  private:
   const MultibodySystem& system_;

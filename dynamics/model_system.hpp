@@ -85,6 +85,9 @@ class MultibodySystem {
   virtual std::string constraintRowName(Eigen::Index row) const {
     return "row " + std::to_string(row);
   }
+  /// The history column of row `row`'s multiplier: "J.lambda" for a joint J of one row,
+  /// "J.lambda0", "J.lambda1", … for one of several; default "lambda<row>".
+  virtual std::string multiplierName(Eigen::Index row) const { return "lambda" + std::to_string(row); }
 };
 
 }  // namespace stickslip::dynamics

@@ -60,22 +60,22 @@ RigidContact compliantContact(const RigidContact& c) {
 /// The stick/slip modes estimated from the samples (penalty_route.hpp): the initial modes and
 /// an approximate event at every change, merged into the run's events in time order. A contact
 /// is loaded while closed (δ ≥ 0; a guide or two-sided contact always), a joint friction always.
-void addSampledModes(const RigidScenario& s, const std::vector<bool>& always_closed,
+void addSampledModes(const Mechanism& mechanism, const std::vector<bool>& always_closed,
                      const std::vector<bool>& frictional, double stick_velocity, RunResult& r) {
-  const Eigen::Index n = s.model.velocitySize(), rows = r.history.rows();
-  const auto nc = Eigen::Index(s.contacts.size()), nj = Eigen::Index(s.joint_friction.size());
+  const Eigen::Index n = mechanism.velocitySize(), nq = mechanism.positionSize(), rows = r.history.rows();
+  const auto nc = Eigen::Index(mechanism.contacts().size()), nj = Eigen::Index(mechanism.jointFriction().size());
   if (rows == 0) return;
   // Per row and element: its mode.
   std::vector<ContactMode> modes(std::size_t(rows * (nc + nj)));
   ContactKinematics kin;
-  Eigen::VectorXd q(n), v(n);
+  Eigen::VectorXd q(nq), v(n);
   for (Eigen::Index i = 0; i < rows; ++i) {
-    q = r.history.row(i).segment(1, n).transpose();
-    v = r.history.row(i).segment(1 + n, n).transpose();
-    if (nc > 0) evaluateContacts(s.model, s.contacts, r.history(i, 0), q, v, kin, false);
+    q = r.history.row(i).segment(1, nq).transpose();
+    v = r.history.row(i).segment(1 + nq, n).transpose();
+    if (nc > 0) mechanism.evaluateContacts(r.history(i, 0), q, v, kin, false);
     for (Eigen::Index k = 0; k < nc + nj; ++k) {
       const bool contact = k < nc;
-      const double v_t = contact ? kin.sliding_velocity(k) : s.joint_friction[std::size_t(k - nc)].rate(s.model, s.contacts, v);
+      const double v_t = contact ? kin.sliding_velocity(k) : mechanism.jointFrictionRate(std::size_t(k - nc), v);
       // Closed (δ ≥ 0): a contact just touching at t = 0 carries no force yet but sticks if it
       // does not slide.
       const bool loaded = !contact || always_closed[std::size_t(k)] || kin.gap(k) <= 0.0;
@@ -129,21 +129,26 @@ NormalLaw defaultCompliantLaw(const RigidContact& c) {
   return law;
 }
 
-PenaltyRoute::PenaltyRoute(const RigidScenario& s, PenaltyRouteOptions o)
-    : s_(s), options_(std::move(o)), model_(s.model) {
-  const PenaltyRouteOptions& opt = options_;
-  if (!(opt.stick_velocity > 0.0))
+/// Throws unless the options are valid.
+static void checkOptions(const PenaltyRouteOptions& o) {
+  if (!(o.stick_velocity > 0.0))
     throw std::invalid_argument("PenaltyRouteOptions: expected stick_velocity > 0, got " +
-                                std::to_string(opt.stick_velocity));
+                                std::to_string(o.stick_velocity));
+}
+
+PenaltyRoute::PenaltyRoute(const RigidScenario& s, PenaltyRouteOptions o)
+    : options_(std::move(o)), q0_(s.q0), v0_(s.v0), model_(std::make_unique<PlanarModel>(s.model)) {
+  const PenaltyRouteOptions& opt = options_;
+  checkOptions(opt);
   // The model with a closing joint per guide; the other contacts made compliant, in the
   // scenario's order; a law per contact and per reaction-dependent friction.
-  const std::size_t nc = s.contacts.size(), nj = s.joint_friction.size();
+  const std::size_t nc = s.contacts.size();
   std::vector<RigidContact> contacts;
   std::vector<std::shared_ptr<const FrictionLaw>> contact_friction(nc);
   std::vector<PenaltyJointFriction> elements;
-  element_of_.assign(nc + nj, -1);
+  element_of_.assign(nc, -1);
   always_closed_.assign(nc, false);
-  frictional_.assign(nc + nj, false);
+  frictional_.assign(nc, false);
   for (std::size_t k = 0; k < nc; ++k) {
     const RigidContact& c = s.contacts[k];
     c.validate(s.model);
@@ -155,37 +160,73 @@ PenaltyRoute::PenaltyRoute(const RigidScenario& s, PenaltyRouteOptions o)
                           : nullptr;
     frictional_[k] = law != nullptr;
     if (isGuide(c)) {
-      const int joint = addClosingJoint(model_, c);
+      const int joint = addClosingJoint(*model_, c);
       element_of_[k] = int(elements.size());
-      elements.push_back({PenaltyJointFriction::Kind::kGuide, k, model_.joints()[std::size_t(joint)].row, std::move(law)});
+      elements.push_back({PenaltyJointFriction::Kind::kGuide, k, model_->joints()[std::size_t(joint)].row, std::move(law)});
     } else {
       contact_friction[k] = std::move(law);
     }
   }
-  for (std::size_t e = 0; e < nj; ++e) {
-    const RevoluteFriction& f = s.joint_friction[e];
-    if (auto law = regularized(opt, f.mu_static, f.mu_kinetic, "joint friction '" + f.name + "'")) {
-      frictional_[nc + e] = true;
-      element_of_[nc + e] = int(elements.size());
-      elements.push_back({PenaltyJointFriction::Kind::kJoint, e, 0, std::move(law)});
-    }
+  planar_ = std::make_unique<PlanarMechanism>(*model_, std::move(contacts), s.joint_friction);
+  mechanism_ = planar_.get();
+  build(std::move(contact_friction), std::move(elements), s.baumgarte_alpha, s.baumgarte_beta);
+}
+
+PenaltyRoute::PenaltyRoute(const Mechanism& mechanism, Eigen::VectorXd q0, Eigen::VectorXd v0, double baumgarte_alpha,
+                           double baumgarte_beta, PenaltyRouteOptions o)
+    : options_(std::move(o)), q0_(std::move(q0)), v0_(std::move(v0)), mechanism_(&mechanism) {
+  checkOptions(options_);
+  if (q0_.size() != mechanism.positionSize() || v0_.size() != mechanism.velocitySize())
+    throw std::invalid_argument("PenaltyRoute: the initial state has " + std::to_string(q0_.size()) + " positions and " +
+                                std::to_string(v0_.size()) + " velocities, the mechanism " +
+                                std::to_string(mechanism.positionSize()) + " and " +
+                                std::to_string(mechanism.velocitySize()));
+  const std::vector<RigidContact>& contacts = mechanism.contacts();
+  std::vector<std::shared_ptr<const FrictionLaw>> contact_friction(contacts.size());
+  element_of_.assign(contacts.size(), -1);
+  always_closed_.assign(contacts.size(), false);
+  frictional_.assign(contacts.size(), false);
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const RigidContact& c = contacts[k];
+    const bool two_sided = c.normal == RigidContact::Normal::kBilateral && c.compliant_law;
+    if (c.normal != RigidContact::Normal::kCompliant && !two_sided)
+      throw std::invalid_argument("contact '" + c.name + "': the penalty route over a mechanism takes compliant "
+                                  "contacts only (a rigid one needs its compliant law and a guide its closing "
+                                  "joint: the planar route does both)");
+    always_closed_[k] = two_sided;
+    contact_friction[k] = c.smooth_friction ? c.smooth_friction
+                          : c.frictional()  ? regularized(options_, c.mu_static, c.mu_kinetic, "contact '" + c.name + "'")
+                                            : nullptr;
+    frictional_[k] = contact_friction[k] != nullptr;
   }
-  mechanism_ = std::make_unique<PlanarMechanism>(model_, std::move(contacts), s.joint_friction);
+  build(std::move(contact_friction), {}, baumgarte_alpha, baumgarte_beta);
+}
+
+void PenaltyRoute::build(std::vector<std::shared_ptr<const FrictionLaw>> contact_friction,
+                         std::vector<PenaltyJointFriction> elements, double baumgarte_alpha, double baumgarte_beta) {
+  const Mechanism& m = *mechanism_;
+  const std::size_t nc = m.contacts().size();
+  for (std::size_t e = 0; e < m.jointFriction().size(); ++e) {
+    const RevoluteFriction& f = m.jointFriction()[e];
+    std::shared_ptr<const FrictionLaw> law =
+        regularized(options_, f.mu_static, f.mu_kinetic, "joint friction '" + f.name + "'");
+    frictional_.push_back(law != nullptr);
+    element_of_.push_back(law ? int(elements.size()) : -1);
+    if (law) elements.push_back({PenaltyJointFriction::Kind::kJoint, e, 0, std::move(law)});
+  }
   EomOptions eom;
-  eom.baumgarte_alpha = s.baumgarte_alpha;
-  eom.baumgarte_beta = s.baumgarte_beta;
-  system_ = std::make_unique<PenaltySystem>(*mechanism_, std::move(contact_friction), EomMethod::kBaumgarte, eom,
+  eom.baumgarte_alpha = baumgarte_alpha;
+  eom.baumgarte_beta = baumgarte_beta;
+  system_ = std::make_unique<PenaltySystem>(m, std::move(contact_friction), EomMethod::kBaumgarte, eom,
                                             std::move(elements));
 
   // Every route's columns, then the route's own: accelerations, multipliers, friction states
   // and the dissipated work.
-  columns_ = historyColumns(s.model, s.contacts, s.joint_friction);
-  for (Eigen::Index i = 0; i < s.model.velocitySize(); ++i) columns_.push_back(s.model.accelerationName(i));
-  for (const PlanarJoint& joint : model_.joints())
-    for (Eigen::Index row = 0; row < joint.rows; ++row)
-      columns_.push_back(joint.name + ".lambda" + (joint.rows > 1 ? std::to_string(row) : ""));
-  for (std::size_t k = 0; k < nc + nj; ++k)
-    addStateColumns(k < nc ? s.contacts[k].name : s.joint_friction[k - nc].name, stateCount(k), columns_);
+  columns_ = historyColumns(m, m.contacts(), m.jointFriction());
+  for (Eigen::Index i = 0; i < m.velocitySize(); ++i) columns_.push_back(m.accelerationName(i));
+  for (Eigen::Index row = 0; row < m.constraintCount(); ++row) columns_.push_back(m.multiplierName(row));
+  for (std::size_t k = 0; k < element_of_.size(); ++k)
+    addStateColumns(k < nc ? m.contacts()[k].name : m.jointFriction()[k - nc].name, stateCount(k), columns_);
   columns_.push_back("friction_work");
 }
 
@@ -193,7 +234,7 @@ PenaltyRoute::~PenaltyRoute() = default;
 
 int PenaltyRoute::stateCount(std::size_t k) const {
   if (element_of_[k] >= 0) return system_->jointFriction()[std::size_t(element_of_[k])].frictionStateSize();
-  return k < s_.contacts.size() ? system_->contactFrictionStateSize(Eigen::Index(k)) : 0;
+  return k < mechanism_->contacts().size() ? system_->contactFrictionStateSize(Eigen::Index(k)) : 0;
 }
 
 Eigen::Index PenaltyRoute::stateOffset(std::size_t k) const {
@@ -202,9 +243,9 @@ Eigen::Index PenaltyRoute::stateOffset(std::size_t k) const {
 }
 
 RunResult PenaltyRoute::run(const PenaltyIntegrationOptions& options) {
-  const RigidScenario& s = s_;
+  const Mechanism& mech = *mechanism_;
   PenaltySystem& system = *system_;
-  const Eigen::VectorXd y0 = system.initialState(0.0, s.q0, s.v0);
+  const Eigen::VectorXd y0 = system.initialState(0.0, q0_, v0_);
   PenaltyIntegrationOptions integration = options;
   if (options_.passive)
     integration.max_energy_gain =
@@ -221,24 +262,25 @@ RunResult PenaltyRoute::run(const PenaltyIntegrationOptions& options) {
   r.steps = p.steps;
   r.cpu_seconds = p.cpu_seconds;
   r.t_end = p.t;
-  const std::size_t nc = s.contacts.size(), nj = s.joint_friction.size();
+  const std::size_t nc = mech.contacts().size(), nj = mech.jointFriction().size();
   for (const ContactCrossing& c : p.events)
     r.events.push_back({c.t, c.contact, c.closing ? EventKind::kClose : EventKind::kOpen, false, c.penetration_rate});
 
   // Where the penalty history has each quantity (penalty_system.hpp: t, y, per contact
   // δ, v_t, Fₙ, Fₜ, the energy, v̇, λ, per element |R|, friction, N).
-  const Eigen::Index n = s.model.velocitySize(), ny = system.stateSize(), m = model_.constraintCount();
+  const Eigen::Index n = mech.velocitySize(), nq = mech.positionSize(), ny = system.stateSize(),
+                     m = mech.constraintCount();
   const Eigen::Index contact_block = 1 + ny, extras = contact_block + 4 * Eigen::Index(nc) + 1;  // after the energy
   const Eigen::Index element_block = extras + n + m;
   r.columns = columns_;
-  const auto common = Eigen::Index(historyColumns(s.model, s.contacts, s.joint_friction).size());
+  const auto common = Eigen::Index(historyColumns(mech, mech.contacts(), mech.jointFriction()).size());
   r.history.resize(p.history.rows(), Eigen::Index(r.columns.size()));
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (Eigen::Index i = 0; i < p.history.rows(); ++i) {
     auto row = r.history.row(i);
     const auto sample = p.history.row(i);
-    row.head(1 + 2 * n) = sample.head(1 + 2 * n);
-    Eigen::Index c = 1 + 2 * n;
+    row.head(1 + nq + n) = sample.head(1 + nq + n);
+    Eigen::Index c = 1 + nq + n;
     for (std::size_t k = 0; k < nc; ++k, c += 2) {
       if (element_of_[k] < 0) {
         const Eigen::Index at = contact_block + 4 * Eigen::Index(k);  // δ, v_t, Fₙ, Fₜ
@@ -258,13 +300,13 @@ RunResult PenaltyRoute::run(const PenaltyIntegrationOptions& options) {
     row.segment(common, n + m) = sample.segment(extras, n + m);
     c = common + n + m;
     for (std::size_t k = 0; k < nc + nj; ++k)
-      for (int z = 0; z < stateCount(k); ++z) row(c++) = sample(1 + 2 * n + stateOffset(k) + z);
+      for (int z = 0; z < stateCount(k); ++z) row(c++) = sample(1 + nq + n + stateOffset(k) + z);
     row(c) = sample(1 + system.workIndex());
   }
-  addSampledModes(s, always_closed_, frictional_, options_.stick_velocity, r);
+  addSampledModes(mech, always_closed_, frictional_, options_.stick_velocity, r);
   r.friction_work = p.final_state(system.workIndex());
-  r.final_q = p.final_state.head(n);
-  r.final_v = p.final_state.segment(n, n);
+  r.final_q = p.final_state.head(nq);
+  r.final_v = p.final_state.segment(nq, n);
   return r;
 }
 

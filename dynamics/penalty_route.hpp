@@ -1,5 +1,6 @@
 #pragma once
-/// \file The penalty (regularized) route over a mechanism (DESIGN §1b): the RigidScenario's
+/// \file The penalty (regularized) route over a mechanism (DESIGN §1b), planar (a RigidScenario)
+/// or any other (a Mechanism with compliant contacts only: a spatial one): its
 /// bodies, joints, drivers and force elements unchanged, its contacts and joint friction
 /// turned into smooth forces, integrated by simulatePenalty (penalty_system.hpp).
 ///
@@ -66,8 +67,9 @@ struct PenaltyRouteOptions {
   PenaltyIntegrationOptions integration;
   /// |v_t| below which a loaded frictional contact counts as sticking (file comment) [m/s], > 0.
   double stick_velocity = 1e-3;
-  /// Nothing drives the mechanism (no drivers, loads or moving surfaces): its energy can only
-  /// fall, and a rise of more than 1 % of the initial energy stops the run as a failure
+  /// Nothing drives the mechanism (no drivers, loads or moving surfaces): its energy (plus the
+  /// friction work dissipated) can only fall, and a rise of more than 1 % of the initial
+  /// energy (PenaltyIntegrationOptions::max_energy_gain) stops the run as a failure
   /// instead of reporting a wrong motion (integration.max_energy_gain, if smaller, still holds).
   bool passive = false;
 };
@@ -83,6 +85,12 @@ class PenaltyRoute {
   /// Throws std::invalid_argument for an invalid contact or joint friction, an unknown law or
   /// invalid options.
   PenaltyRoute(const RigidScenario& mechanism, PenaltyRouteOptions options);
+  /// Any mechanism (a spatial one) from the consistent state (q0, v0), its joints stabilized by
+  /// Baumgarte's terms α, β [1/s]. Its contacts must already be compliant (one- or two-sided):
+  /// making a rigid contact compliant and closing a guide are the planar constructor's. Keeps a
+  /// reference to `mechanism`. Throws as the other.
+  PenaltyRoute(const Mechanism& mechanism, Eigen::VectorXd q0, Eigen::VectorXd v0, double baumgarte_alpha,
+               double baumgarte_beta, PenaltyRouteOptions options);
   ~PenaltyRoute();
   PenaltyRoute(const PenaltyRoute&) = delete;
   PenaltyRoute& operator=(const PenaltyRoute&) = delete;
@@ -97,10 +105,17 @@ class PenaltyRoute {
   int stateCount(std::size_t element) const;            ///< friction states of contact k or joint friction
   Eigen::Index stateOffset(std::size_t element) const;  ///< their offset in z
 
-  const RigidScenario& s_;
+  /// What both constructors share, once the mechanism is in the route's terms: the joint
+  /// frictions' laws, the system and the columns.
+  void build(std::vector<std::shared_ptr<const FrictionLaw>> contact_friction, std::vector<PenaltyJointFriction> elements,
+             double baumgarte_alpha, double baumgarte_beta);
+
   PenaltyRouteOptions options_;
-  PlanarModel model_;  ///< the scenario's, with a closing joint per guide
-  std::unique_ptr<PlanarMechanism> mechanism_;
+  Eigen::VectorXd q0_, v0_;
+  /// A planar scenario's model with a closing joint per guide, and the mechanism over it.
+  std::unique_ptr<PlanarModel> model_;
+  std::unique_ptr<PlanarMechanism> planar_;
+  const Mechanism* mechanism_ = nullptr;  ///< the mechanism run: planar_ or the caller's
   std::unique_ptr<PenaltySystem> system_;
   // Per contact (a guide) and per joint friction (after the contacts): its reaction-dependent
   // friction element; −1: none.

@@ -247,8 +247,10 @@ struct PenaltyIntegrationOptions {
   long max_total_steps = 2000000;
   int max_stalled_events = 200;
   /// For a passive system (no drivers, no applied work): stop with kEnergyIncrease when the
-  /// sampled total energy exceeds its initial value by more than this [J] — a numerical
-  /// instability or a friction law that is not dissipative here. Infinite: no check.
+  /// sampled total energy E, or E plus the friction work W dissipated so far when W > 0,
+  /// exceeds its initial value by more than this [J]: a friction law that is not dissipative
+  /// here (W < 0, E rises), or a numerical instability (the equations conserve E + W).
+  /// Infinite: no check.
   double max_energy_gain = std::numeric_limits<double>::infinity();
   /// Called with the simulated time after every sample (a progress bar); empty: not called.
   std::function<void(double)> progress;
@@ -281,8 +283,9 @@ struct PenaltyRun {
 };
 
 /// Integrates the system from y0 at t = 0 to options.t_end (BDF with root functions on the
-/// one-sided contacts' gaps, or RK4 with the crossings interpolated inside each step),
-/// recording the contact events and δ̇⁽⁻⁾ as described in the file comment. Throws
+/// one-sided contacts' gaps, or RK4 with the crossings interpolated inside each step and the
+/// positions normalized after it, MultibodySystem::normalizePositions; BDF holds a spatial
+/// body's ‖p‖ = 1 to its tolerance only), recording the contact events and δ̇⁽⁻⁾ as described in the file comment. Throws
 /// std::invalid_argument for bad options or a y0 of the wrong size; integration failures are
 /// statuses.
 PenaltyRun simulatePenalty(PenaltySystem& system, const Eigen::VectorXd& y0, const PenaltyIntegrationOptions& options);

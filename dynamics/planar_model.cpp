@@ -165,6 +165,13 @@ std::string PlanarModel::constraintRowName(Eigen::Index row) const {
   return MultibodySystem::constraintRowName(row);
 }
 
+std::string PlanarModel::multiplierName(Eigen::Index row) const {
+  for (const PlanarJoint& j : joints_)
+    if (row >= j.row && row < j.row + j.rows)
+      return j.name + ".lambda" + (j.rows > 1 ? std::to_string(row - j.row) : "");
+  return MultibodySystem::multiplierName(row);
+}
+
 int PlanarModel::addJoint(PlanarJoint joint, Eigen::Index rows) {
   joint.row = rows_;
   joint.rows = rows;

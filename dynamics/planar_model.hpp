@@ -164,6 +164,7 @@ class PlanarModel final : public MultibodySystem {
   std::string accelerationName(Eigen::Index i) const override;
   /// "joint 'name' row i/n" for the joint or driver that owns the row.
   std::string constraintRowName(Eigen::Index row) const override;
+  std::string multiplierName(Eigen::Index row) const override;
 
   /// T = ½ vᵀ M v [J].
   double kineticEnergy(const Eigen::Ref<const Eigen::VectorXd>& v) const override;

@@ -605,6 +605,13 @@ std::string SpatialModel::constraintRowName(Eigen::Index row) const {
   return MultibodySystem::constraintRowName(row);
 }
 
+std::string SpatialModel::multiplierName(Eigen::Index row) const {
+  for (const SpatialJoint& j : joints_)
+    if (row >= j.row && row < j.row + j.rows)
+      return j.name + ".lambda" + (j.rows > 1 ? std::to_string(row - j.row) : "");
+  return MultibodySystem::multiplierName(row);
+}
+
 Vector3d SpatialModel::angularMomentum(const Eigen::Ref<const VectorXd>& q,
                                        const Eigen::Ref<const VectorXd>& v) const {
   Vector3d h = Vector3d::Zero();

@@ -189,6 +189,7 @@ class SpatialModel final : public MultibodySystem {
   std::string velocityName(Eigen::Index i) const override;
   std::string accelerationName(Eigen::Index i) const override;
   std::string constraintRowName(Eigen::Index row) const override;
+  std::string multiplierName(Eigen::Index row) const override;
 
   /// Angular momentum about the origin, global components: Σ m r × ṙ + A J′ ω′ [kg·m²/s].
   Eigen::Vector3d angularMomentum(const Eigen::Ref<const Eigen::VectorXd>& q,

@@ -169,13 +169,15 @@ TEST_CASE("journal-bearing, review Fig. 12: Brown-McPhee keeps F/N within mu_s, 
 
   // Standard LuGre's bristle damping σ1 ż ignores the load: F/N leaves the friction cone at
   // the impacts. (Its relaxation time g(v)/(σ0 |v|) vanishes with the load, so neither
-  // integrator carries it far: the first 0.02 s, by RK4 with 0.1 µs steps.)
-  dynamics::PenaltyRouteOptions rk = options("lugre", 0.02, true);
+  // integrator carries it far: the first 0.015 s, by RK4 with 0.1 µs steps. At 0.0154 s the
+  // relaxation outruns the step, and E + W, which only the contact's damping changes, rises:
+  // the passive guard stops the run there.)
+  dynamics::PenaltyRouteOptions rk = options("lugre", 0.015, true);
   rk.integration.dt = 1e-7;
   const auto lugre = simulate(jb, rk).run;
   INFO(lugre.message);
   REQUIRE(lugre.ok());  // energy only fell
-  CHECK(largestRatio(lugre) > 1.3 * jb.mu_static);  // 0.24 measured in the first 0.02 s
+  CHECK(largestRatio(lugre) > 1.3 * jb.mu_static);  // from the first impact, at 4.5 ms
 }
 
 TEST_CASE("journal-bearing: a rise of the energy of the undriven journal stops the run",
