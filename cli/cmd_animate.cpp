@@ -99,7 +99,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
         throw std::invalid_argument(std::string(option) + ": " + file + " exists; pass --force to overwrite it");
   }
 
-  const dynamics::RigidScenario& model = *sc.model;
+  const dynamics::RigidScenario& model = mechanisms::planarModel(sc, "animate");
   std::vector<AnimationTrack> tracks;
   bool all_ok = true;
   if (vm.count("run")) {

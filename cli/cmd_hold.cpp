@@ -80,7 +80,7 @@ std::string range(const dynamics::HoldInterval& r) {
 int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   mechanisms::Scenario sc = mechanisms::loadScenario(vm["scenario"].as<std::string>());
   if (vm.count("set")) mechanisms::applySettings(sc, vm["set"].as<std::vector<std::string>>());
-  const dynamics::RigidScenario& s = *sc.model;
+  const dynamics::RigidScenario& s = mechanisms::planarModel(sc, "hold");
   dynamics::HoldOptions o;
   o.t = vm["time"].as<double>();
   o.margins = !vm["no-margins"].as<bool>();

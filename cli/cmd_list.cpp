@@ -18,16 +18,10 @@ int run(const po::variables_map&, std::ostream& out, std::ostream&) {
     // Moreau–Jean and the minimal form take it by their own judgement.
     const mechanisms::Scenario scenario = mechanisms::loadScenario(s.name);
     const auto takes = [&](mechanisms::Route r) { return mechanisms::routeRefusal(scenario, r).empty(); };
-    out << "  " << std::left << std::setw(22) << s.name << "event-driven"
+    out << "  " << std::left << std::setw(31) << s.name << "event-driven"
         << (takes(mechanisms::Route::kMoreauJean) ? ", moreau-jean" : "") << ", penalty"
         << (takes(mechanisms::Route::kMinimalForm) ? ", minimal-form" : "") << "\n      " << s.summary << "\n";
     if (const auto* f = mechanisms::builtinModelFile(s.name)) out << "      model file: " << f->path << "\n";
-  }
-  if (const auto spatial = mechanisms::builtinSpatialModelNames(); !spatial.empty()) {
-    out << "\nspatial mechanisms (dimension: 3; the library's routes and bench eom run them, run and compare not yet)\n";
-    for (const auto& name : spatial)
-      out << "  " << std::left << std::setw(22) << name << "model file: " << mechanisms::builtinModelFile(name)->path
-          << "\n";
   }
   out << "\nstickslip show NAME prints a scenario as a file to edit and run.\n";
   return kExitOk;

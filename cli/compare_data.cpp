@@ -130,12 +130,13 @@ double frictionWork(const Series& s) {
 
 std::string columnUnit(std::string_view name) {
   if (name == "t") return "s";
-  for (std::string_view tail : {".x", ".y", ".e_x", ".e_y"})
+  for (std::string_view tail : {".x", ".y", ".z", ".e_x", ".e_y"})
     if (endsWith(name, tail)) return "m";
   if (endsWith(name, ".theta")) return "rad";
-  for (std::string_view tail : {".vx", ".vy", ".v_t"})
+  for (std::string_view tail : {".vx", ".vy", ".vz", ".v_t"})
     if (endsWith(name, tail)) return "m/s";
-  if (endsWith(name, ".omega")) return "rad/s";
+  for (std::string_view tail : {".omega", ".wx", ".wy", ".wz"})  // a spatial body's ω′, body axes
+    if (endsWith(name, tail)) return "rad/s";
   for (std::string_view tail : {".N", ".F", ".reaction"})
     if (endsWith(name, tail)) return "N";
   if (name == "energy") return "J";
@@ -150,7 +151,7 @@ std::vector<std::string> defaultOutputs(const mechanisms::Scenario& scenario, co
   if (!out.empty()) return out;
   for (std::size_t c = 1; c < reference.names.size() && out.size() < 6; ++c) {
     const std::string& n = reference.names[c];
-    const bool coordinate = n.ends_with(".x") || n.ends_with(".y") || n.ends_with(".theta");
+    const bool coordinate = n.ends_with(".x") || n.ends_with(".y") || n.ends_with(".z") || n.ends_with(".theta");
     const auto col = reference.data.col(Eigen::Index(c));
     if (coordinate && reference.rows() > 0 && col.maxCoeff() - col.minCoeff() > 0.0) out.push_back(n);
   }

@@ -49,7 +49,7 @@ double frictionWork(const Series& s);
 
 /// What compare sets side by side without a list of outputs: a built-in's own choice
 /// (RigidScenarioInfo::compare_outputs) where the reference run writes it, else the reference's
-/// coordinates (.x, .y, .theta columns) that move, at most six.
+/// coordinates (.x, .y, .z, .theta columns) that move, at most six.
 std::vector<std::string> defaultOutputs(const mechanisms::Scenario& scenario, const Series& reference);
 
 /// Unit of a column from its name ("m", "rad", "m/s", "rad/s", "N", "J", "s" or "").

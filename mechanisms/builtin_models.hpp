@@ -6,8 +6,8 @@
 /// the same model, and the C++ builders of these built-ins (beltRigid, dupontRigid, ...)
 /// load it with their structs' values as its parameters. What the file does not hold — run
 /// defaults, references, analyses — is attached by name in rigid_scenarios.cpp.
-/// A spatial file (`dimension: 3`, spatial_model_file.hpp) is loaded by builtinSpatialModel;
-/// it is not a scenario the routes run (rigid_scenarios.hpp), and builtinModel refuses it.
+/// A spatial file (`dimension: 3`, spatial_model_file.hpp) is loaded by builtinSpatialModel
+/// (builtinModel refuses it); as a scenario, every route but the minimal form runs it.
 
 #include <functional>
 #include <string>

@@ -1,5 +1,6 @@
 #include "mechanisms/rigid_scenarios.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "dynamics/nonsmooth/ideal_clearance.hpp"
@@ -16,6 +17,22 @@
 #include "mechanisms/zheng.hpp"
 
 namespace stickslip::mechanisms {
+namespace {
+
+/// The thesis' Table 4.1 (its μs, μk are the model's): vs = 1 mm/s, δσ = 2, σ0 = 1e5 N/m,
+/// σ1 = √1e5 N·s/m, σ2 = 0, and no viscous term.
+dynamics::FrictionParameters spatialSliderCrankFriction() {
+  dynamics::FrictionParameters p;
+  p.stribeck_velocity = 1e-3;
+  p.stribeck_exponent = 2.0;
+  p.sigma0 = 1e5;
+  p.sigma1 = std::sqrt(1e5);
+  p.sigma2 = 0.0;
+  p.viscous = 0.0;
+  return p;
+}
+
+}  // namespace
 
 const std::vector<RigidScenarioInfo>& rigidScenarios() {
   // Zheng et al.'s examples: the compliant clearance joint (stiff, BDF), v_t below 1e-5 m/s
@@ -121,6 +138,26 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
        .penalty_friction = "lugre-nondimensional",
        .analyses = {muvengeiCycle},
        .friction_from_model = [](const dynamics::RigidScenario& s) { return muvengeiFrictionParameters(muvengeiOf(s)); }},
+      // Marques' thesis, spatial: nothing drives them (the crank starts at 2 pi rad/s).
+      {.name = "spatial-slider-crank",
+       .summary = "Marques' thesis Tables 2.1-2.2: spatial slider-crank with ideal joints (dimension: 3), the crank "
+                  "started at 2 pi rad/s",
+       .t_end = 1.0,
+       .h = 1e-4,
+       .passive = true,
+       .compare_outputs = {"crank.wy", "slider.z", "slider.vz"}},
+      {.name = "spatial-slider-crank-friction",
+       .summary = "Marques' thesis 4.1, Table 4.1: the spatial slider-crank with Coulomb friction in its translational "
+                  "joint, mu_s = 0.2, mu_k = 0.1, a cube slider of 0.01 m (compare --methods "
+                  "event-driven,penalty:coulomb,penalty:stribeck,penalty:dahl,penalty:lugre)",
+       .t_end = 5.0,
+       .h = 1e-4,
+       .penalty_dt = 5e-5,  // the thesis' RK4 step (no contact to resolve)
+       .default_method = "penalty",
+       .penalty_friction = "coulomb",
+       .passive = true,
+       .compare_outputs = {"slider.z", "slider.vz", "guide.F", "guide.v_t"},
+       .friction_parameters = spatialSliderCrankFriction()},
   };
   return all;
 }

@@ -14,6 +14,8 @@
 #include "dynamics/nonsmooth/moreau_jean.hpp"
 #include "dynamics/nonsmooth/rigid_counterpart.hpp"
 #include "dynamics/penalty_route.hpp"
+#include "dynamics/planar_mechanism.hpp"
+#include "dynamics/spatial_mechanism.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 
@@ -28,8 +30,9 @@ RigidScenarioInfo modelInfo(const Scenario& s) {
   RigidScenarioInfo info;
   info.name = s.name;
   info.summary = "a mechanism of its own, from " + s.source;
-  for (const dynamics::RigidContact& c : s.model->contacts)
-    info.stiff = info.stiff || c.normal == dynamics::RigidContact::Normal::kCompliant;
+  if (s.model)
+    for (const dynamics::RigidContact& c : s.model->contacts)
+      info.stiff = info.stiff || c.normal == dynamics::RigidContact::Normal::kCompliant;
   return info;
 }
 
@@ -47,31 +50,34 @@ std::unique_ptr<dynamics::FrictionLaw> catalogueLaw(std::string_view name, const
   return dynamics::makeFrictionLaw(name, p);
 }
 
-bool anyFriction(const dynamics::RigidScenario& s) {
-  return !s.joint_friction.empty() ||
-         std::any_of(s.contacts.begin(), s.contacts.end(), [](const auto& c) { return c.frictional(); });
+/// Set-valued friction in a joint or a contact (μs or μk > 0).
+bool anyFriction(const dynamics::Mechanism& m) {
+  const auto frictional = [](const auto& e) { return e.mu_static > 0.0 || e.mu_kinetic > 0.0; };
+  return std::any_of(m.jointFriction().begin(), m.jointFriction().end(), frictional) ||
+         std::any_of(m.contacts().begin(), m.contacts().end(), frictional);
 }
 
 /// Appends the columns every route shares after its own (run_scenario.hpp): each contact's v_t
 /// (and a journal's e_x, e_y), each joint friction's ṡ, and the energy T + V.
 class SharedColumns {
  public:
-  explicit SharedColumns(const dynamics::RigidScenario& s) : s_(s) {}
+  explicit SharedColumns(const dynamics::Mechanism& m) : m_(m) {}
   void names(std::vector<std::string>& out) const {
-    for (const auto& c : s_.contacts) {
+    for (const auto& c : m_.contacts()) {
       out.push_back(c.name + ".v_t");
       if (c.shape == dynamics::RigidContact::Shape::kJournalBearing) {
         out.push_back(c.name + ".e_x");
         out.push_back(c.name + ".e_y");
       }
     }
-    for (const auto& j : s_.joint_friction) out.push_back(j.name + ".v_t");
+    for (const auto& j : m_.jointFriction()) out.push_back(j.name + ".v_t");
     out.push_back("energy");
   }
   void append(dynamics::RunResult& r) {
     std::vector<std::string> added;
     names(added);
-    const Eigen::Index from = r.history.cols(), nq = s_.model.positionSize(), nv = s_.model.velocitySize();
+    const std::vector<dynamics::RigidContact>& contacts = m_.contacts();
+    const Eigen::Index from = r.history.cols(), nq = m_.positionSize(), nv = m_.velocitySize();
     r.history.conservativeResize(Eigen::NoChange, from + Eigen::Index(added.size()));
     r.columns.insert(r.columns.end(), added.begin(), added.end());
     Eigen::VectorXd q(nq), v(nv);
@@ -80,25 +86,24 @@ class SharedColumns {
       q = r.history.row(i).segment(1, nq).transpose();
       v = r.history.row(i).segment(1 + nq, nv).transpose();
       Eigen::Index c = from;
-      if (!s_.contacts.empty()) dynamics::evaluateContacts(s_.model, s_.contacts, r.history(i, 0), q, v, k, false);
-      for (std::size_t n = 0; n < s_.contacts.size(); ++n) {
+      if (!contacts.empty()) m_.evaluateContacts(r.history(i, 0), q, v, k, false);
+      for (std::size_t n = 0; n < contacts.size(); ++n) {
         r.history(i, c++) = k.sliding_velocity(Eigen::Index(n));
-        if (s_.contacts[n].shape == dynamics::RigidContact::Shape::kJournalBearing) {
+        if (contacts[n].shape == dynamics::RigidContact::Shape::kJournalBearing) {
           // g = c − |e| and the contact's normal, the push on the journal, is −e/|e|
           // (rigid_contact.cpp): e = −(c − g) n.
-          const Eigen::Vector2d e =
-              (k.gap(Eigen::Index(n)) - s_.contacts[n].journal_bearing.clearance()) * k.normal[n];
+          const Eigen::Vector2d e = (k.gap(Eigen::Index(n)) - contacts[n].journal_bearing.clearance()) * k.normal[n];
           r.history(i, c++) = e.x();
           r.history(i, c++) = e.y();
         }
       }
-      for (const auto& j : s_.joint_friction) r.history(i, c++) = j.rate(s_.model, s_.contacts, v);
-      r.history(i, c++) = s_.model.kineticEnergy(v) + s_.model.potentialEnergy(q);
+      for (std::size_t e = 0; e < m_.jointFriction().size(); ++e) r.history(i, c++) = m_.jointFrictionRate(e, v);
+      r.history(i, c++) = m_.kineticEnergy(v) + m_.potentialEnergy(q);
     }
   }
 
  private:
-  const dynamics::RigidScenario& s_;
+  const dynamics::Mechanism& m_;
 };
 
 }  // namespace
@@ -132,8 +137,13 @@ struct ScenarioRunner::Plan {
   Route route = Route::kEventDriven;
   RigidScenarioInfo info;
   double t_end = 1.0;
-  /// The mechanism the absolute routes run (unset for the minimal form).
-  std::unique_ptr<dynamics::RigidScenario> mechanism;
+  /// The mechanism the absolute routes run (unset for the minimal form): a planar scenario or a
+  /// spatial one, and over it the mechanism as the routes see it with its initial state.
+  std::unique_ptr<dynamics::RigidScenario> planar;
+  std::shared_ptr<const SpatialScenario> spatial;
+  std::unique_ptr<dynamics::Mechanism> mechanism;
+  Eigen::VectorXd q0, v0;
+  double baumgarte_alpha = 0.0, baumgarte_beta = 0.0;
   /// The minimal form's: its model, and the reduction built on it.
   std::unique_ptr<dynamics::MinimalFormModel> minimal;
   std::unique_ptr<dynamics::MinimalForm> form;
@@ -181,6 +191,44 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   }
   if (o.integrator && *o.integrator != "bdf" && *o.integrator != "rk4")
     throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + *o.integrator + "'");
+  if (scenario.spatial) {
+    planSpatial(p);
+  } else {
+    planPlanar(p);
+    if (p.route == Route::kMinimalForm) return;
+  }
+  if (p.route != Route::kPenalty) return;
+
+  const dynamics::Mechanism& m = *p.mechanism;
+  dynamics::PenaltyRouteOptions& po = p.penalty_options;
+  const bool frictional = anyFriction(m);
+  po.friction_law = o.friction ? *o.friction : frictional ? p.info.penalty_friction : "none";
+  po.friction_parameters = p.info.friction_from_model && scenario.model
+                               ? p.info.friction_from_model(*scenario.model)
+                               : scenario.friction.value_or(dynamics::FrictionParameters{});
+  po.passive = p.info.passive;
+  const bool jumps = po.friction_law != "none" && catalogueLaw(po.friction_law, po.friction_parameters)->jumpsAtZero();
+  if (o.friction && po.friction_law != "none" && !frictional)
+    throw std::invalid_argument("--friction: '" + scenario.name + "' has no set-valued friction for " +
+                                po.friction_law + " to replace (no contact or joint with mu_s or mu_k > 0)");
+  p.penalty.law = po.friction_law;
+  p.penalty.stick_velocity = po.stick_velocity;
+  // BDF unless told otherwise or the law jumps at v_t = 0 (it stalls BDF).
+  p.penalty.integrator = o.integrator.value_or(jumps ? "rk4" : "bdf");
+  using Integrator = dynamics::PenaltyIntegrationOptions::Integrator;
+  po.integration.integrator = p.penalty.integrator == "rk4" ? Integrator::kRk4 : Integrator::kBdf;
+  po.integration.t_end = p.t_end;
+  po.integration.dt = o.dt.value_or(p.info.penalty_dt);
+  po.integration.output_dt = o.output_dt.value_or(p.info.output_dt);
+  if (o.tolerance) po.integration.relative_tolerance = *o.tolerance;
+  p.penalty_route = p.planar ? std::make_unique<dynamics::PenaltyRoute>(*p.planar, po)
+                             : std::make_unique<dynamics::PenaltyRoute>(m, p.q0, p.v0, p.baumgarte_alpha,
+                                                                        p.baumgarte_beta, po);
+}
+
+void ScenarioRunner::planPlanar(Plan& p) {
+  const Scenario& scenario = *p.scenario;
+  const RunSettings& o = p.settings;
   // The nonsmooth routes take a built-in's choice of friction, as values of its model's
   // parameters; the penalty route puts --friction's law in place of set-valued Coulomb.
   dynamics::RigidScenario mechanism = *scenario.model;
@@ -199,8 +247,8 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
     return;
   }
   if (p.route == Route::kMoreauJean) mechanism = dynamics::withRigidContacts(std::move(mechanism));
-  p.mechanism = std::make_unique<dynamics::RigidScenario>(std::move(mechanism));
-  const dynamics::RigidScenario& s = *p.mechanism;
+  p.planar = std::make_unique<dynamics::RigidScenario>(std::move(mechanism));
+  const dynamics::RigidScenario& s = *p.planar;
   if (p.route == Route::kMoreauJean)
     for (const auto& c : s.contacts)
       if (c.normal == dynamics::RigidContact::Normal::kCompliant)
@@ -208,31 +256,33 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
                                     c.name + "' of '" + scenario.name +
                                     "' is compliant, a force of its penetration (event-driven or penalty run it; its "
                                     "rigid_restitution: e lets Moreau–Jean take it as a rigid contact)");
-  if (p.route != Route::kPenalty) return;
+  p.mechanism = std::make_unique<dynamics::PlanarMechanism>(s);
+  p.q0 = s.q0;
+  p.v0 = s.v0;
+  p.baumgarte_alpha = s.baumgarte_alpha;
+  p.baumgarte_beta = s.baumgarte_beta;
+}
 
-  dynamics::PenaltyRouteOptions& po = p.penalty_options;
-  const bool frictional = anyFriction(s);
-  po.friction_law = o.friction ? *o.friction : frictional ? p.info.penalty_friction : "none";
-  po.friction_parameters = p.info.friction_from_model && scenario.model
-                               ? p.info.friction_from_model(*scenario.model)
-                               : scenario.friction.value_or(dynamics::FrictionParameters{});
-  po.passive = p.info.passive;
-  const bool jumps = po.friction_law != "none" && catalogueLaw(po.friction_law, po.friction_parameters)->jumpsAtZero();
-  if (o.friction && po.friction_law != "none" && !frictional)
-    throw std::invalid_argument("--friction: '" + scenario.name + "' has no set-valued friction for " +
-                                po.friction_law + " to replace (no contact or joint with mu_s or mu_k > 0)");
-  p.penalty.law = po.friction_law;
-  p.penalty.stick_velocity = po.stick_velocity;
-  // BDF unless told otherwise or the law jumps at v_t = 0 (it stalls BDF).
-  p.penalty.integrator = o.integrator.value_or(jumps ? "rk4" : "bdf");
-  using Integrator = dynamics::PenaltyIntegrationOptions::Integrator;
-  po.integration.integrator = p.penalty.integrator == "rk4" ? Integrator::kRk4 : Integrator::kBdf;
-  po.integration.t_end = p.t_end;
-  // RK4: 10 µs resolves the default steel contacts of bodies of tens of grams and up.
-  po.integration.dt = o.dt.value_or(1e-5);
-  po.integration.output_dt = o.output_dt.value_or(p.info.output_dt);
-  if (o.tolerance) po.integration.relative_tolerance = *o.tolerance;
-  p.penalty_route = std::make_unique<dynamics::PenaltyRoute>(s, po);
+void ScenarioRunner::planSpatial(Plan& p) {
+  const Scenario& scenario = *p.scenario;
+  const RunSettings& o = p.settings;
+  if (o.friction && p.route != Route::kPenalty) {
+    std::vector<ParameterValue> values;
+    applyFrictionChoice(values, p.info, *o.friction);  // a spatial mechanism offers none: says so
+  }
+  if (o.ideal)
+    throw std::invalid_argument("--ideal: '" + scenario.name + "' is spatial and has no clearance joint to make ideal");
+  if (p.route == Route::kMinimalForm)
+    throw std::invalid_argument("the minimal form cannot take '" + scenario.name +
+                                "': it reduces planar mechanisms, and this one is spatial (dimension: 3)");
+  p.spatial = scenario.spatial;
+  const SpatialScenario& s = *p.spatial;
+  p.mechanism = std::make_unique<dynamics::SpatialMechanism>(s.model, s.q0, s.friction);
+  p.q0 = s.q0;
+  p.v0 = s.v0;
+  // A spatial model file states no stabilization: the planar routes' default terms.
+  p.baumgarte_alpha = dynamics::RigidScenario{}.baumgarte_alpha;
+  p.baumgarte_beta = dynamics::RigidScenario{}.baumgarte_beta;
 }
 
 ScenarioRunner::~ScenarioRunner() = default;
@@ -256,10 +306,10 @@ std::vector<std::string> ScenarioRunner::columns() const {
     c.push_back("energy");
     return c;
   }
-  const dynamics::RigidScenario& s = *p.mechanism;
+  const dynamics::Mechanism& m = *p.mechanism;
   std::vector<std::string> c = p.penalty_route ? p.penalty_route->columns()
-                                               : dynamics::historyColumns(s.model, s.contacts, s.joint_friction);
-  SharedColumns(s).names(c);
+                                               : dynamics::historyColumns(m, m.contacts(), m.jointFriction());
+  SharedColumns(m).names(c);
   return c;
 }
 
@@ -313,7 +363,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       r.history(i, from + nj) = model.kineticEnergy(xdot) + model.potentialEnergy(x);
     }
   } else {
-    const dynamics::RigidScenario& s = *p.mechanism;
+    const dynamics::Mechanism& m = *p.mechanism;
     if (p.route == Route::kEventDriven) {
       dynamics::EventDrivenOptions eo;
       eo.output_dt = o.output_dt.value_or(p.info.output_dt);
@@ -324,10 +374,10 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       eo.absolute_tolerance = 1e-2 * eo.relative_tolerance;
       eo.velocity_tolerance = p.info.zero_velocity;
       eo.event_tolerance = o.event_tolerance;
-      eo.baumgarte_alpha = s.baumgarte_alpha;
-      eo.baumgarte_beta = s.baumgarte_beta;
+      eo.baumgarte_alpha = p.baumgarte_alpha;
+      eo.baumgarte_beta = p.baumgarte_beta;
       eo.progress = progress;
-      r = dynamics::simulateEventDriven(s, eo);
+      r = dynamics::simulateEventDriven(m, p.q0, p.v0, eo);
     } else if (p.route == Route::kMoreauJean) {
       dynamics::MoreauJeanOptions mo;
       mo.output_dt = o.output_dt.value_or(p.info.output_dt);
@@ -338,7 +388,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       mo.project_contacts = o.projection != "none";
       mo.project_positions = o.projection == "positions";
       mo.progress = progress;
-      r = dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts, s.joint_friction), s.q0, s.v0, mo);
+      r = dynamics::simulateMoreauJean(m, p.q0, p.v0, mo);
     } else {
       dynamics::PenaltyIntegrationOptions integration = p.penalty_options.integration;
       integration.progress = progress;
@@ -352,15 +402,15 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       }
       out.penalty = p.penalty;
     }
-    for (const auto& c : s.contacts) out.elements.push_back(c.name);
-    for (const auto& j : s.joint_friction) out.elements.push_back(j.name);
-    SharedColumns(s).append(r);
+    for (const auto& c : m.contacts()) out.elements.push_back(c.name);
+    for (const auto& j : m.jointFriction()) out.elements.push_back(j.name);
+    SharedColumns(m).append(r);
     // The frictional contacts and joint frictions the run starts sticking in, as the route
     // decided at t = 0.
     std::vector<bool> sticking;
     for (std::size_t k = 0; k < r.initial_modes.size(); ++k)
       sticking.push_back(r.initial_modes[k] == dynamics::ContactMode::kStick &&
-                         (k >= s.contacts.size() || s.contacts[k].frictional()));
+                         (k >= m.contacts().size() || m.contacts()[k].frictional()));
     out.stick = dynamics::stickStatistics(r.events, sticking, 0.0, r.t_end);
   }
   const Eigen::Index energy = r.column("energy");

@@ -126,6 +126,9 @@ class ScenarioRunner {
 
  private:
   struct Plan;
+  /// The mechanism of a planar or a spatial scenario, in the route's terms.
+  static void planPlanar(Plan& p);
+  static void planSpatial(Plan& p);
   std::unique_ptr<Plan> plan_;
 };
 

@@ -61,9 +61,17 @@ void setFrictionParameter(Scenario& scenario, const std::string& key, const std:
 
 /// The model again from its text with the values given from outside it.
 void rebuildModel(Scenario& scenario) {
+  if (modelFileDimension(scenario.model_text) == 3) {
+    SpatialScenario m = loadSpatialModelText(scenario.model_text, scenario.model_source, scenario.model_parameters);
+    if (scenario.builtin) m.name = scenario.name;  // a variant's, not its base's
+    scenario.spatial = std::make_shared<const SpatialScenario>(std::move(m));
+    scenario.model = nullptr;
+    return;
+  }
   dynamics::RigidScenario m = loadPlanarModelText(scenario.model_text, scenario.model_source, scenario.model_parameters);
   if (scenario.builtin) m.name = scenario.name;  // a variant's, not its base's
   scenario.model = std::make_shared<const dynamics::RigidScenario>(std::move(m));
+  scenario.spatial = nullptr;
 }
 
 /// Built-in `name` with its defaults: its model file.
@@ -108,21 +116,9 @@ void requireUniqueKeys(const YAML::Node& n, std::string_view file, std::string_v
   }
 }
 
-/// Throws InputError (at `file`, `line`, `key`) when `name` is a spatial built-in: no route
-/// runs one yet.
-void refuseSpatial(const std::string& name, std::string_view file, int line, std::string_view key) {
-  const BuiltinModelFile* f = builtinModelFile(name);
-  if (f && isSpatial(*f))
-    throw InputError(located(file, line, key,
-                             "'" + name + "' is a spatial mechanism (dimension: 3, " + std::string(f->path) +
-                                 "): the command line does not run a spatial mechanism yet; run, compare, sweep, hold, animate and "
-                                 "show take the planar scenarios (stickslip list)"));
-}
-
 /// The built-in named by `scenario:` with the file's parameters and friction_parameters.
 void readBuiltin(const YAML::Node& root, std::string_view file, Scenario& s) {
   const std::string name = scalarText(root["scenario"], file, "scenario");
-  refuseSpatial(name, file, lineOf(root["scenario"]), "scenario");
   if (std::find(builtinScenarioNames().begin(), builtinScenarioNames().end(), name) ==
       builtinScenarioNames().end())
     throw InputError(located(file, lineOf(root["scenario"]), "scenario",
@@ -196,13 +192,13 @@ Scenario parseText(const std::string& text, std::string_view file) {
                                  "belongs to a built-in scenario; a model keeps its constants in model.parameters"));
     s.model_text = text;
     s.model_source = file;
-    s.model = std::make_shared<const dynamics::RigidScenario>(loadPlanarModel(root["model"], file));
-    s.name = s.model->name;
+    rebuildModel(s);
+    s.name = s.model ? s.model->name : s.spatial->name;
   } else if (!root["scenario"]) {
     throw InputError(located(file, 0, "scenario", "missing: name a built-in mechanism (stickslip list shows them) "
                                                   "or describe one in a model: section"));
   }
-  if (!s.model) readBuiltin(root, file, s);
+  if (!s.model && !s.spatial) readBuiltin(root, file, s);
   if (const YAML::Node run = root["run"]; run && !run.IsNull()) {
     if (!run.IsMap()) throw InputError(located(file, lineOf(run), "run", "expected a map of option: value"));
     requireUniqueKeys(run, file, "run");
@@ -261,7 +257,6 @@ bool isScenarioFile(std::string_view arg) {
 Scenario loadScenario(std::string_view name_or_file) {
   if (isScenarioFile(name_or_file)) return parseFile(name_or_file);
   const std::string name(name_or_file);
-  refuseSpatial(name, "", 0, "");
   if (std::find(builtinScenarioNames().begin(), builtinScenarioNames().end(), name) == builtinScenarioNames().end())
     throw InputError("unknown scenario '" + name + "'" + didYouMean(name, builtinScenarioNames()) +
                      " (stickslip list shows the built-in ones; a file must end in .yaml)");
@@ -275,7 +270,7 @@ Scenario withOwnModel(const Scenario& scenario) {
 }
 
 std::string showScenario(const Scenario& s) {
-  if (s.model && !s.builtin)
+  if (!s.builtin)
     throw std::invalid_argument(s.source + ": describes a mechanism of its own (model:); the file itself is its "
                                 "description (show prints the built-in scenarios)");
   std::vector<std::pair<std::string, std::string>> run;
@@ -289,6 +284,17 @@ std::string showScenario(const Scenario& s) {
 }
 
 Scenario loadScenarioText(const std::string& text, std::string_view label) { return parseText(text, label); }
+
+const dynamics::RigidScenario& planarModel(const Scenario& scenario, std::string_view what) {
+  if (!scenario.model)
+    throw std::invalid_argument(std::string(what) + " takes planar mechanisms; '" + scenario.name +
+                                "' is spatial (dimension: 3): run and compare take it");
+  return *scenario.model;
+}
+
+const std::vector<std::pair<std::string, double>>& modelParameters(const Scenario& scenario) {
+  return scenario.spatial ? scenario.spatial->parameters : scenario.model->parameters;
+}
 
 void applySetting(Scenario& scenario, std::string_view assignment) {
   const std::size_t eq = assignment.find('=');
@@ -336,7 +342,7 @@ std::string scenarioYaml(const Scenario& scenario, std::string_view summary,
      << "parameters:\n";
   std::size_t width = 0;
   std::vector<std::string> lines, docs;
-  for (const auto& [key, x] : scenario.model->parameters) {  // as evaluated, with their comments
+  for (const auto& [key, x] : modelParameters(scenario)) {  // as evaluated, with their comments
     lines.push_back("  " + key + ": " + exactNumber(x));
     docs.push_back(parameterComment(scenario.model_text, key));
   }

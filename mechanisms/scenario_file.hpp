@@ -11,7 +11,8 @@
 ///       t_end: 2
 ///
 /// Instead of `scenario:` (and its parameters), a file may describe a mechanism of its own in
-/// a `model:` section (mechanisms/planar_model_file.hpp), run by every route. A built-in is a
+/// a `model:` section (mechanisms/planar_model_file.hpp; spatial_model_file.hpp with
+/// `dimension: 3`), run by every route. A built-in is a
 /// model file itself (mechanisms/builtin_models.hpp): `parameters:` and --set
 /// parameters.NAME are values of its model.parameters.
 ///
@@ -28,6 +29,7 @@
 
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 #include "mechanisms/planar_model_file.hpp"
+#include "mechanisms/spatial_model_file.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
 
 namespace stickslip::mechanisms {
@@ -51,6 +53,9 @@ struct Scenario {
   /// built-in's model file (builtin_models.hpp). Its parameters are set by
   /// --set [model.]parameters.NAME=VALUE, which rebuilds it from model_text.
   std::shared_ptr<const dynamics::RigidScenario> model;
+  /// A spatial mechanism (`dimension: 3`, spatial_model_file.hpp) in its place: then `model`
+  /// is null. Every route but the minimal form runs it.
+  std::shared_ptr<const SpatialScenario> spatial;
   std::string model_text;    ///< the YAML document it was read from
   std::string model_source;  ///< the file that labels its errors
   std::vector<ParameterValue> model_parameters;  ///< values given from outside model_text
@@ -67,6 +72,13 @@ bool isScenarioFile(std::string_view arg);
 /// syntax, unknown key or scenario (with the nearest valid one), wrong type, a value out of
 /// range, data the mechanism rejects.
 Scenario loadScenario(std::string_view name_or_file);
+/// The scenario's planar mechanism; throws std::invalid_argument("<what> draws planar
+/// mechanisms …") for a spatial one.
+const dynamics::RigidScenario& planarModel(const Scenario& scenario, std::string_view what);
+
+/// The values of the scenario's model.parameters, as evaluated (planar or spatial).
+const std::vector<std::pair<std::string, double>>& modelParameters(const Scenario& scenario);
+
 /// A scenario file's text; `label` stands for the file in errors and as its source.
 Scenario loadScenarioText(const std::string& text, std::string_view label);
 

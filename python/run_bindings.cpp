@@ -222,13 +222,14 @@ void bindRun(py::module_& m) {
         if (path && !force && std::filesystem::exists(*path))
           throw py::value_error("animate: " + *path + " exists; pass force=True to overwrite it");
         const double zero = scenario.builtin ? mechanisms::rigidScenarioInfo(scenario.name).zero_velocity : 1e-8;
+        const dynamics::RigidScenario& model = mechanisms::planarModel(scenario, "animate");
         std::vector<cli::AnimationTrack> tracks;
         for (const auto& r : runs)
-          tracks.push_back(cli::animationTrack(*scenario.model, r->method.empty() ? std::string(mechanisms::toString(r->run.route)) : r->method,
+          tracks.push_back(cli::animationTrack(model, r->method.empty() ? std::string(mechanisms::toString(r->run.route)) : r->method,
                                                r->run.result.columns, r->run.result.history, &r->run.result,
                                                std::size_t(max_frames), zero));
         std::ostringstream page;
-        cli::writeAnimationHtml(page, cli::animationTitle(scenario.name, tracks), cli::animationScene(*scenario.model, tracks),
+        cli::writeAnimationHtml(page, cli::animationTitle(scenario.name, tracks), cli::animationScene(model, tracks),
                                 tracks);
         if (path) {
           std::ofstream f(*path);

@@ -60,8 +60,7 @@ void bindScenario(py::module_& m) {
           "parameters",
           [](const Scenario& s) {
             py::dict out;
-            if (s.model)
-              for (const auto& [name, value] : s.model->parameters) out[py::str(name)] = value;
+            for (const auto& [name, value] : mechanisms::modelParameters(s)) out[py::str(name)] = value;
             return out;
           },
           "The model's constants (model.parameters, evaluated, with the values set), name → value.")

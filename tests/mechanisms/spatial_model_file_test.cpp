@@ -97,7 +97,7 @@ TEST_CASE("spatial slider-crank built-in: assembled, 1 DoF, the crank's speed he
   CHECK(longer.q0(SpatialModel::positionIndex(2, 2)) == Approx(0.1 - std::sqrt(0.09 - 0.147 * 0.147)));
 }
 
-TEST_CASE("spatial model file: the command line refuses a spatial mechanism, the planar loader dimension: 3",
+TEST_CASE("spatial model file: scenarios load a spatial mechanism, the planar loader refuses dimension: 3",
           "[spatial][model-file]") {
   CHECK(mechanisms::builtinSpatialModelNames() ==
         std::vector<std::string>{"spatial-slider-crank", "spatial-slider-crank-friction"});
@@ -117,13 +117,24 @@ TEST_CASE("spatial model file: the command line refuses a spatial mechanism, the
   CHECK_THROWS_WITH(mechanisms::builtinModel("spatial-slider-crank"),
                     Catch::StartsWith("mechanisms/scenarios/spatial-slider-crank.yaml:") &&
                         Catch::Contains("model.dimension: a spatial mechanism"));
-  // Run, compare, ... by name or as a scenario file's built-in: exit 2 (InputError), naming it.
-  CHECK_THROWS_AS(mechanisms::loadScenario("spatial-slider-crank"), mechanisms::InputError);
-  CHECK_THROWS_WITH(mechanisms::loadScenario("spatial-slider-crank"),
-                    Catch::Contains("'spatial-slider-crank' is a spatial mechanism (dimension: 3") &&
-                        Catch::Contains("the command line does not run a spatial mechanism yet"));
-  CHECK_THROWS_WITH(mechanisms::loadScenarioText("scenario: spatial-slider-crank\n", "f.yaml"),
-                    Catch::StartsWith("f.yaml:1: scenario: 'spatial-slider-crank' is a spatial mechanism"));
+  // A scenario by name or as a scenario file's built-in: spatial in place of planar, with the
+  // file's parameters; the commands that draw planar mechanisms say so.
+  const mechanisms::Scenario by_name = mechanisms::loadScenario("spatial-slider-crank");
+  REQUIRE(by_name.spatial);
+  CHECK(!by_name.model);
+  const mechanisms::Scenario file =
+      mechanisms::loadScenarioText("scenario: spatial-slider-crank-friction\nparameters: {mu_static: 0.3}\n", "f.yaml");
+  REQUIRE(file.spatial);
+  CHECK(file.spatial->name == "spatial-slider-crank-friction");
+  REQUIRE(file.spatial->friction.size() == 1);
+  CHECK(file.spatial->friction[0].mu_static == 0.3);
+  CHECK(file.spatial->friction[0].mu_kinetic == 0.1);
+  CHECK_THROWS_WITH(mechanisms::planarModel(file, "animate"),
+                    "animate takes planar mechanisms; 'spatial-slider-crank-friction' is spatial (dimension: 3): run "
+                    "and compare take it");
+  CHECK_THROWS_WITH(mechanisms::loadScenarioText("scenario: spatial-slider-crank\nparameters: {rod_length: 0.1}\n",
+                                                 "f.yaml"),
+                    Catch::StartsWith("f.yaml:2: parameters.rod_length"));
   // The spatial loader: dimension required, and 3.
   CHECK(errorOf("model:\n  bodies:\n    - {name: b, mass: 1, inertia: [1, 1, 1]}\n") ==
         "s.yaml:2: model.dimension: missing: a spatial model says dimension: 3 (a model without it, or with 2, is "
