@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "dynamics/joint_friction.hpp"
 #include "dynamics/model_system.hpp"
 #include "dynamics/nonsmooth/rigid_contact.hpp"
 
@@ -26,7 +27,7 @@ class Mechanism : public MultibodySystem {
   /// evaluateContacts().
   virtual const std::vector<RigidContact>& contacts() const = 0;
   /// The joints' Coulomb friction, for its coefficients, lever and names.
-  virtual const std::vector<RevoluteFriction>& jointFriction() const = 0;
+  virtual const std::vector<JointFriction>& jointFriction() const = 0;
 
   /// Kinematics of every contact at (t, q, v) into `out` (resized if needed; allocates
   /// nothing once sized). drift = false leaves the drift terms b_n, b_t uncomputed (NaN).

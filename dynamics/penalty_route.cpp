@@ -207,7 +207,7 @@ void PenaltyRoute::build(std::vector<std::shared_ptr<const FrictionLaw>> contact
   const Mechanism& m = *mechanism_;
   const std::size_t nc = m.contacts().size();
   for (std::size_t e = 0; e < m.jointFriction().size(); ++e) {
-    const RevoluteFriction& f = m.jointFriction()[e];
+    const JointFriction& f = m.jointFriction()[e];
     std::shared_ptr<const FrictionLaw> law =
         regularized(options_, f.mu_static, f.mu_kinetic, "joint friction '" + f.name + "'");
     frictional_.push_back(law != nullptr);

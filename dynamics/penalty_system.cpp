@@ -68,10 +68,11 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
   guide_element_.assign(contacts.size(), -1);
   for (std::size_t e = 0; e < joint_friction_.size(); ++e)
     if (joint_friction_[e].kind == PenaltyJointFriction::Kind::kGuide) guide_element_[joint_friction_[e].index] = int(e);
-  for (const RevoluteFriction& f : mechanism.jointFriction()) {
-    pins_ = pins_ || f.slot >= 0;
-    if (f.slot >= 0 && kind_[std::size_t(f.slot)] == Kind::kGuide && guide_element_[std::size_t(f.slot)] < 0)
-      throw std::invalid_argument(f.name + ": expected an element for its slot '" + contacts[std::size_t(f.slot)].name +
+  for (const JointFriction& f : mechanism.jointFriction()) {
+    const int slot = f.load_contact;
+    pins_ = pins_ || slot >= 0;
+    if (slot >= 0 && kind_[std::size_t(slot)] == Kind::kGuide && guide_element_[std::size_t(slot)] < 0)
+      throw std::invalid_argument(f.name + ": expected an element for its slot '" + contacts[std::size_t(slot)].name +
                                   "', a guide, whose normal force is its pin's load");
   }
   contact_forces_ = Eigen::VectorXd::Zero(2 * Eigen::Index(contacts.size()));
@@ -155,7 +156,7 @@ void PenaltySystem::generalizedForces(double t, const Eigen::Ref<const Eigen::Ve
       joint_torque_[e] = force;
       forces += force * kin_.jacobian.row(2 * Eigen::Index(f.index) + 1).transpose();
     } else {
-      joint_torque_[e] = mechanism_.jointFriction()[f.index].radius * force;
+      joint_torque_[e] = mechanism_.jointFriction()[f.index].lever * force;
       mechanism_.addJointFrictionRow(f.index, joint_torque_[e], forces);
     }
   }
@@ -182,7 +183,7 @@ double PenaltySystem::elementVelocity(std::size_t e, const Eigen::Ref<const Eige
   const PenaltyJointFriction& f = joint_friction_[e];
   return f.kind == PenaltyJointFriction::Kind::kGuide
              ? kin_.sliding_velocity(Eigen::Index(f.index))
-             : mechanism_.jointFriction()[f.index].radius * mechanism_.jointFrictionRate(f.index, v);
+             : mechanism_.jointFriction()[f.index].lever * mechanism_.jointFrictionRate(f.index, v);
 }
 
 EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
@@ -214,7 +215,7 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
     // The law's force times its velocity: T ṡ for a joint (T = r F, u = r ṡ), F v_t for a guide.
     const double force = f.kind == PenaltyJointFriction::Kind::kGuide
                              ? joint_torque_[e]
-                             : joint_torque_[e] / mechanism_.jointFriction()[f.index].radius;
+                             : joint_torque_[e] / mechanism_.jointFriction()[f.index].lever;
     dissipation -= force * u;
     const int nze = f.frictionStateSize();
     if (nze == 0) continue;

@@ -9,7 +9,10 @@ PlanarMechanism::PlanarMechanism(const PlanarModel& model, std::vector<RigidCont
       contacts_(std::move(contacts)),
       joint_friction_(std::move(joint_friction)) {
   for (const RigidContact& c : contacts_) c.validate(model_);
-  for (const RevoluteFriction& j : joint_friction_) j.validate(model_, contacts_);
+  for (const RevoluteFriction& j : joint_friction_) {
+    j.validate(model_, contacts_);
+    friction_.push_back({j.name, j.mu_static, j.mu_kinetic, j.radius, j.slot});
+  }
 }
 
 PlanarMechanism::PlanarMechanism(const RigidScenario& scenario)

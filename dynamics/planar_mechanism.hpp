@@ -24,7 +24,7 @@ class PlanarMechanism final : public ForwardedSystem<Mechanism> {
   const PlanarModel& model() const { return model_; }
 
   const std::vector<RigidContact>& contacts() const override { return contacts_; }
-  const std::vector<RevoluteFriction>& jointFriction() const override { return joint_friction_; }
+  const std::vector<JointFriction>& jointFriction() const override { return friction_; }
   void evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                         const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
                         bool drift = true) const override;
@@ -37,6 +37,7 @@ class PlanarMechanism final : public ForwardedSystem<Mechanism> {
   const PlanarModel& model_;
   std::vector<RigidContact> contacts_;
   std::vector<RevoluteFriction> joint_friction_;
+  std::vector<JointFriction> friction_;  ///< joint_friction_ as the routes read it
 };
 
 }  // namespace stickslip::dynamics

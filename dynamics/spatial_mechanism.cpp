@@ -57,13 +57,7 @@ SpatialMechanism::SpatialMechanism(const SpatialModel& model,
           who + "friction is modelled in revolute and translational joints; joint '" + jt.name +
           "' is neither");
     }
-    RevoluteFriction lever_record;
-    lever_record.name = f.name;
-    lever_record.joint = f.joint;
-    lever_record.radius = lever;
-    lever_record.mu_static = f.mu_static;
-    lever_record.mu_kinetic = f.mu_kinetic;
-    levers_.push_back(lever_record);
+    levers_.push_back({f.name, f.mu_static, f.mu_kinetic, lever});
   }
 }
 

@@ -22,7 +22,7 @@
 ///    guide must be the ground (either side), so that the sliding direction is fixed.
 /// Both rows are constant on the constraint manifold (rotation about body axes is locked where
 /// the row would turn), so they are computed once, from the pose given to the constructor.
-/// The routes take μ times the lever (RevoluteFriction::radius: r, or 1 for a slider's force) and
+/// The routes take μ times the lever (JointFriction::lever: r, or 1 for a slider's force) and
 /// |R| or L from jointFrictionReaction().
 
 #include <string>
@@ -56,7 +56,7 @@ class SpatialMechanism final : public ForwardedSystem<Mechanism> {
   const std::vector<SpatialJointFriction>& friction() const { return friction_; }
 
   const std::vector<RigidContact>& contacts() const override { return contacts_; }
-  const std::vector<RevoluteFriction>& jointFriction() const override { return levers_; }
+  const std::vector<JointFriction>& jointFriction() const override { return levers_; }
   void evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                         const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
                         bool drift = true) const override;
@@ -70,7 +70,7 @@ class SpatialMechanism final : public ForwardedSystem<Mechanism> {
  private:
   const SpatialModel& model_;
   std::vector<SpatialJointFriction> friction_;
-  std::vector<RevoluteFriction> levers_;  ///< name, μs, μk and the lever, as the routes read them
+  std::vector<JointFriction> levers_;     ///< name, μs, μk and the lever, as the routes read them
   Eigen::MatrixXd rows_;                  ///< ṡ = rows_.row(e) v
   std::vector<RigidContact> contacts_;    ///< none yet
 };

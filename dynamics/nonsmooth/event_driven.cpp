@@ -136,7 +136,7 @@ class Engine {
 
  private:
   const RigidContact& contact(Eigen::Index k) const { return contacts_[std::size_t(k)]; }
-  const RevoluteFriction& joint(Eigen::Index e) const { return joints_[std::size_t(e)]; }
+  const JointFriction& joint(Eigen::Index e) const { return joints_[std::size_t(e)]; }
   static bool slipping(ContactMode m) {
     return m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative;
   }
@@ -187,7 +187,7 @@ class Engine {
 
   const Mechanism& mechanism_;
   const std::vector<RigidContact>& contacts_;
-  const std::vector<RevoluteFriction>& joints_;
+  const std::vector<JointFriction>& joints_;
   const EventDrivenOptions& opt_;
   ConstrainedResponse response_;
   Eigen::Index nc_, nj_, nv_, nq_;
@@ -390,7 +390,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       if (!slipping(m)) continue;
       const double mu = std::isnan(mu_override_[std::size_t(e)]) ? joint(e).mu_kinetic
                                                                   : mu_override_[std::size_t(e)];
-      const double next = -direction(m) * mu * joint(e).radius * reaction_(e);
+      const double next = -direction(m) * mu * joint(e).lever * reaction_(e);
       change = std::max(change, std::abs(next - torque_(e)));
       size = std::max(size, std::abs(next));
       torque_(e) = next;
@@ -466,7 +466,7 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
     else if (grouped)  // the group's one root, on its first member
       g(2 * nc_ + e) = std::exchange(first, false) ? margin : 1.0;
     else
-      g(2 * nc_ + e) = joint(e).mu_static * joint(e).radius * reaction_(e) - std::abs(torque_(e));
+      g(2 * nc_ + e) = joint(e).mu_static * joint(e).lever * reaction_(e) - std::abs(torque_(e));
   }
 }
 
@@ -1054,14 +1054,14 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
       const ContactMode m = joint_rows_.row(dependent).dot(vdot_) >= 0.0 ? ContactMode::kSlipPositive
                                                                           : ContactMode::kSlipNegative;
       joint_modes_[std::size_t(dependent)] = m;
-      torque_(dependent) = -direction(m) * joint(dependent).mu_kinetic * joint(dependent).radius * reaction_(dependent);
+      torque_(dependent) = -direction(m) * joint(dependent).mu_kinetic * joint(dependent).lever * reaction_(dependent);
       continue;
     }
     Eigen::Index worst = -1;
     double worst_excess = 0.0;
     for (Eigen::Index e = 0; e < nj_; ++e) {
       if (joint_modes_[std::size_t(e)] != ContactMode::kStick) continue;
-      const double limit = joint(e).mu_static * joint(e).radius * reaction_(e);
+      const double limit = joint(e).mu_static * joint(e).lever * reaction_(e);
       const double excess = std::abs(torque_(e)) - limit;
       // Break-away: the torque has just reached the limit (its root fired) and keeps growing.
       const bool at_limit = !fired.empty() && fired[std::size_t(2 * nc_ + e)] != 0 &&
@@ -1075,7 +1075,7 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
     if (worst < 0) break;
     auto slip = [&](ContactMode m) {
       joint_modes_[std::size_t(worst)] = m;
-      torque_(worst) = -direction(m) * joint(worst).mu_kinetic * joint(worst).radius * reaction_(worst);
+      torque_(worst) = -direction(m) * joint(worst).mu_kinetic * joint(worst).lever * reaction_(worst);
     };
     slip(torque_(worst) > 0.0 ? ContactMode::kSlipNegative : ContactMode::kSlipPositive);
     // At a kinematic reversal (the joint's rate carried by no free motion: a link turning back

@@ -326,11 +326,11 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
       last_h_ = h;
     }
     for (Eigen::Index e = 0; e < nj; ++e) {
-      const RevoluteFriction& j = joints_[static_cast<std::size_t>(e)];
+      const JointFriction& j = joints_[static_cast<std::size_t>(e)];
       jat_.col(2 * na + e) = joint_cols_.col(e);
       joint_mu_(e) = joint_slipped_[static_cast<std::size_t>(e)] ? j.mu_kinetic : j.mu_static;
       // The last step's mean reaction over this step.
-      joint_bound_(e) = joint_mu_(e) * j.radius * joint_reaction_(e) * (h / last_h_);
+      joint_bound_(e) = joint_mu_(e) * j.lever * joint_reaction_(e) * (h / last_h_);
     }
     // A bilateral contact is posed as unilateral on the side σ of its last normal impulse
     // (normal row σ J_n); if that side would separate, σ flips and the problem is solved
@@ -682,8 +682,8 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
       Eigen::Index worst = 0;
       double worst_excess = -1.0, worst_change = 0.0;
       for (Eigen::Index e = 0; e < nj; ++e) {
-        const RevoluteFriction& j = joints_[static_cast<std::size_t>(e)];
-        const double next = joint_mu_(e) * j.radius * joint_reaction_(e);
+        const JointFriction& j = joints_[static_cast<std::size_t>(e)];
+        const double next = joint_mu_(e) * j.lever * joint_reaction_(e);
         const double change = std::abs(next - joint_bound_(e));
         const double tol = kBoundTolerance * (h + joint_bound_(e));
         // A joint at rest with its τ inside the new bound is solved for that bound too.
@@ -708,7 +708,7 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
       was_at_rest = at_rest;
       bound_before_ = joint_bound_;
       for (Eigen::Index e = 0; e < nj; ++e)
-        joint_bound_(e) = joint_mu_(e) * joints_[static_cast<std::size_t>(e)].radius * joint_reaction_(e);
+        joint_bound_(e) = joint_mu_(e) * joints_[static_cast<std::size_t>(e)].lever * joint_reaction_(e);
       if (converged) return true;
       if (it + 1 >= kMaxBoundIterations) {
         std::ostringstream os;
@@ -734,7 +734,7 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
   };
   const auto setJointMu = [&](Eigen::Index e, double mu) {
     joint_bound_(e) = joint_mu_(e) > 0.0 ? joint_bound_(e) * (mu / joint_mu_(e))
-                                         : mu * joints_[static_cast<std::size_t>(e)].radius * joint_reaction_(e);
+                                         : mu * joints_[static_cast<std::size_t>(e)].lever * joint_reaction_(e);
     joint_mu_(e) = mu;
   };
   std::fill(reversal_tried_.begin(), reversal_tried_.end(), 0);
@@ -747,7 +747,7 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
         if (reversal_tried_[k] && mu_used_(i) == contacts_[k].mu_static) setContactMu(i, contacts_[k].mu_kinetic);
       }
       for (Eigen::Index e = 0; e < nj; ++e) {
-        const RevoluteFriction& j = joints_[static_cast<std::size_t>(e)];
+        const JointFriction& j = joints_[static_cast<std::size_t>(e)];
         if (reversal_tried_[contacts_.size() + static_cast<std::size_t>(e)] && joint_mu_(e) == j.mu_static)
           setJointMu(e, j.mu_kinetic);
       }
@@ -770,7 +770,7 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
       again = true;
     }
     for (Eigen::Index e = 0; e < nj; ++e) {
-      const RevoluteFriction& j = joints_[static_cast<std::size_t>(e)];
+      const JointFriction& j = joints_[static_cast<std::size_t>(e)];
       const std::size_t tried = contacts_.size() + static_cast<std::size_t>(e);
       if (joint_mu_(e) == j.mu_kinetic && j.mu_static > j.mu_kinetic && joint_slipped_[std::size_t(e)] &&
           !reversal_tried_[tried] && rate(e) * joint_rate_(e) < 0.0 && std::abs(rate(e)) > options_.stick_velocity) {
@@ -922,7 +922,7 @@ RunResult simulateMoreauJean(const Mechanism& mechanism, const Eigen::VectorXd& 
   options.validate();
   const auto& model = mechanism;
   const std::vector<RigidContact>& contacts = mechanism.contacts();
-  const std::vector<RevoluteFriction>& joint_friction = mechanism.jointFriction();
+  const std::vector<JointFriction>& joint_friction = mechanism.jointFriction();
   const Eigen::Index nq = model.positionSize(), nv = model.velocitySize();
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
   const Eigen::Index nj = static_cast<Eigen::Index>(joint_friction.size());

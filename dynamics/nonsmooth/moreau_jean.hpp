@@ -280,7 +280,7 @@ class MoreauJeanStepper {
   Eigen::VectorXd qf_, r_;
   // Joint friction: rows C_e as columns (nv × nj), bound b, coefficient in use, last step's
   // τ, |Λ|, ṡ⁺; joint impulse Λ (m), and the step's Δv and non-joint impulse (nv).
-  const std::vector<RevoluteFriction>& joints_;
+  const std::vector<JointFriction>& joints_;
   Eigen::MatrixXd joint_cols_;
   Eigen::VectorXd joint_bound_, bound_before_, joint_mu_, joint_tau_, joint_reaction_, joint_rate_, joint_lambda_,
       step_dv_, step_impulse_;

@@ -10,7 +10,7 @@
 namespace stickslip::dynamics {
 
 std::vector<std::string> historyColumns(const MultibodySystem& model, const std::vector<RigidContact>& contacts,
-                                        const std::vector<RevoluteFriction>& joint_friction) {
+                                        const std::vector<JointFriction>& joint_friction) {
   std::vector<std::string> c{"t"};
   for (Eigen::Index i = 0; i < model.positionSize(); ++i) c.push_back(model.positionName(i));
   for (Eigen::Index i = 0; i < model.velocitySize(); ++i) c.push_back(model.velocityName(i));
@@ -18,7 +18,7 @@ std::vector<std::string> historyColumns(const MultibodySystem& model, const std:
     c.push_back(k.name + ".N");
     c.push_back(k.name + ".F");
   }
-  for (const RevoluteFriction& j : joint_friction) {
+  for (const JointFriction& j : joint_friction) {
     c.push_back(j.name + ".reaction");
     c.push_back(j.name + ".F");
   }

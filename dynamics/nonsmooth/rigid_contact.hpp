@@ -46,6 +46,7 @@
 #include "dynamics/contact/journal_bearing.hpp"
 #include "dynamics/contact/normal_law.hpp"
 #include "dynamics/contact/point_line.hpp"
+#include "dynamics/joint_friction.hpp"
 #include "dynamics/nonsmooth/revolute_friction.hpp"
 #include "dynamics/planar_model.hpp"
 
@@ -115,7 +116,7 @@ struct RigidScenario {
 /// The history columns every route starts with (run_result.hpp): t, the model's positions and
 /// velocities, each contact's "C.N", "C.F", each joint friction's "J.reaction", "J.F".
 std::vector<std::string> historyColumns(const MultibodySystem& model, const std::vector<RigidContact>& contacts,
-                                        const std::vector<RevoluteFriction>& joint_friction);
+                                        const std::vector<JointFriction>& joint_friction);
 
 /// Kinematics of every contact at (t, q, v); sized once by resize(), then refilled.
 /// The contacts' Jacobian, stored by rows (ContactKinematics::jacobian).

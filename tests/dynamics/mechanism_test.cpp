@@ -22,7 +22,7 @@ class BlockMassView final : public ForwardedSystem<Mechanism> {
   mutable long position_updates = 0;
 
   const std::vector<RigidContact>& contacts() const override { return m_.contacts(); }
-  const std::vector<RevoluteFriction>& jointFriction() const override { return m_.jointFriction(); }
+  const std::vector<JointFriction>& jointFriction() const override { return m_.jointFriction(); }
   void evaluateContacts(double t, const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v,
                         ContactKinematics& out, bool drift) const override {
     m_.evaluateContacts(t, q, v, out, drift);
