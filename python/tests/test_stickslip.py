@@ -147,6 +147,22 @@ def test_compare_returns_the_cli_tables():
     assert c["runs"]["penalty:ambrosio"].ok
 
 
+def test_a_spatial_scenario_runs_as_the_cli_runs_it():
+    # The thesis' frictional spatial slider-crank (Table 4.1): the exact route and the
+    # thesis' Coulomb law, each equal to the CLI's run; the columns named by the model.
+    scenario = stickslip.Scenario("spatial-slider-crank-friction")
+    assert scenario.parameters["mu_static"] == 0.2 and scenario.parameters["slider_length"] == 0.01
+    for method in ("event-driven", "penalty"):
+        r = stickslip.run(scenario, method, t_end=0.3)
+        expected = cli_json("run", "spatial-slider-crank-friction", "--method", method, "--t-end", "0.3")
+        assert r.ok, r.message
+        assert r.events == expected["events"] and len(r.events) > 0  # the reversal near the dead centre
+        assert r.json()["final_q"] == expected["final_q"]
+        assert {"slider.z", "slider.vz", "rod.e0", "guide.F", "guide.v_t"} <= set(r.columns)
+    with pytest.raises(ValueError, match="animate takes planar mechanisms"):
+        stickslip.animate(scenario, [r])
+
+
 def test_animate_draws_the_runs_as_the_cli_does(tmp_path):
     s = stickslip.Scenario("belt")
     runs = [stickslip.run(s, "event-driven", t_end=10.0), stickslip.run(s, "penalty:ambrosio", t_end=10.0)]
