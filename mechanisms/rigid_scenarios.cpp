@@ -149,7 +149,7 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
       {.name = "spatial-slider-crank-friction",
        .summary = "Marques' thesis 4.1, Table 4.1: the spatial slider-crank with Coulomb friction in its translational "
                   "joint, mu_s = 0.2, mu_k = 0.1, a cube slider of 0.01 m (compare --methods "
-                  "event-driven,penalty:coulomb,penalty:stribeck,penalty:dahl,penalty:lugre)",
+                  "event-driven,penalty:coulomb,penalty:stribeck,penalty:dahl)",
        .t_end = 5.0,
        .h = 1e-4,
        .penalty_dt = 5e-5,  // the thesis' RK4 step (no contact to resolve)
