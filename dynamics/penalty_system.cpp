@@ -84,6 +84,8 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
   vdot_probe_.resize(nv);
   kin_.resize(contacts, nv);
   lambda0_.resize(mechanism.constraintCount());
+  multipliers_.resize(mechanism.constraintCount());
+  vdot_unit_.resize(nv);
   lambda1_.resize(mechanism.constraintCount());
 }
 
@@ -257,6 +259,7 @@ EomStatus PenaltySystem::solveJointFriction(double t, const Eigen::Ref<const Eig
   if (with_law == 1) return solveFrictionLoop(last, t, q, v, vdot);
   for (int solve = 1;; ++solve) {
     const EomStatus st = solver_.accelerations(t, q, v, vdot);
+    multipliers_ = solver_.multipliers();
     if (st != EomStatus::kSuccess || joint_friction_.empty()) return st;
     double change = 0.0;
     std::size_t worst = 0;
@@ -288,18 +291,21 @@ EomStatus PenaltySystem::solveFrictionLoop(std::size_t e, double t, const Eigen:
                                            Eigen::Ref<Eigen::VectorXd> vdot) {
   const PenaltyJointFriction& f = joint_friction_[e];
   const bool guide = f.kind == PenaltyJointFriction::Kind::kGuide;
-  // The reaction under a friction force F is λ₀ + F λ₁ (the equations are linear in F).
+  // The reaction under a friction force F is λ₀ + F λ₁, and the accelerations v̇₀ + F v̇₁: the
+  // equations are linear in F.
   EomStatus st = EomStatus::kSuccess;
   for (const double force : {0.0, 1.0}) {
     probe_force_[e] = force;
-    st = solver_.accelerations(t, q, v, vdot);
+    st = force == 0.0 ? solver_.accelerations(t, q, v, vdot) : solver_.accelerations(t, q, v, vdot_unit_);
     if (st != EomStatus::kSuccess) {
       probe_force_[e] = std::numeric_limits<double>::quiet_NaN();
+      multipliers_ = solver_.multipliers();
       return st;
     }
     (force == 0.0 ? lambda0_ : lambda1_) = solver_.multipliers();
   }
   lambda1_ -= lambda0_;
+  vdot_unit_ -= vdot;
   const auto reaction = [&](double force) {
     if (guide) return std::abs(lambda0_(f.row) + force * lambda1_(f.row));
     lambda0_ += force * lambda1_;  // R at λ₀ + F λ₁, without a temporary
@@ -316,14 +322,16 @@ EomStatus PenaltySystem::solveFrictionLoop(std::size_t e, double t, const Eigen:
     return f.law->force(in, z);
   };
   const FrictionLoopSolution loop = dynamics::solveFrictionLoop(reaction, law);
-  probe_force_[e] = loop.force;
-  st = solver_.accelerations(t, q, v, vdot);
+  // The solution at the loop's F, from the two solves (no third).
+  vdot += loop.force * vdot_unit_;
+  multipliers_ = lambda0_ + loop.force * lambda1_;
   probe_force_[e] = std::numeric_limits<double>::quiet_NaN();
+  joint_torque_[e] = guide ? loop.force : mechanism_.jointFriction()[f.index].lever * loop.force;
   reaction_[e] = loop.normal_magnitude;
   for (std::size_t k = 0; k < joint_friction_.size(); ++k) {
-    if (k != e) reaction_[k] = elementReaction(k, solver_.multipliers());
+    if (k != e) reaction_[k] = elementReaction(k, multipliers_);
     if (joint_friction_[k].kind == PenaltyJointFriction::Kind::kGuide)
-      guide_normal_[k] = -solver_.multipliers()(joint_friction_[k].row);
+      guide_normal_[k] = -multipliers_(joint_friction_[k].row);
   }
   if (st == EomStatus::kSuccess && !loop.converged) {
     std::ostringstream os;
@@ -412,7 +420,7 @@ void record(PenaltySystem& sys, double t, const Eigen::VectorXd& y, Eigen::Vecto
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (Eigen::Index i = 0; i < nv; ++i) rows.push_back(solved ? ydot(nq + i) : nan);
   for (Eigen::Index i = 0; i < sys.constraintCount(); ++i)
-    rows.push_back(solved ? sys.eomSolver().multipliers()(i) : nan);
+    rows.push_back(solved ? sys.multipliers()(i) : nan);
   for (int e = 0; e < int(sys.jointFriction().size()); ++e)
     rows.insert(rows.end(), {sys.jointReaction(e), sys.jointFrictionTorque(e), sys.guideNormal(e)});
 }

@@ -169,6 +169,8 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   double totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const;
 
   EomSolver& eomSolver() { return solver_; }
+  /// The joints' multipliers λ of the last derivative(), with its friction.
+  const Eigen::VectorXd& multipliers() const { return multipliers_; }
 
   // MultibodySystem: the mechanism's (ForwardedSystem), with the contact and friction forces
   // added to Q at the friction states of the y passed to the last derivative() call.
@@ -226,6 +228,8 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   mutable std::vector<double> joint_torque_;
   std::vector<double> probe_force_, guide_normal_;
   Eigen::VectorXd lambda0_, lambda1_;
+  Eigen::VectorXd vdot_unit_;     // the loop's v̇ per unit friction force
+  Eigen::VectorXd multipliers_;   // λ of the last derivative()
   std::vector<int> guide_element_;          // per contact: its guide's element, or −1
   mutable Eigen::VectorXd contact_forces_;  // (N_k, F_k) interleaved, for a pin's slot
   bool pins_ = false;                       // a joint friction is a pin in a slot
