@@ -6,12 +6,25 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
 #include "cli/command.hpp"
 
 struct Run {
   int code;
   std::string out, err;
 };
+
+/// The entry of `compare --json`'s output for the method labelled `label`; fails the test
+/// when there is none.
+inline const nlohmann::json& method(const nlohmann::json& j, const std::string& label) {
+  for (const auto& m : j["methods"])
+    if (m["label"] == label) return m;
+  FAIL("no method " << label);
+  static const nlohmann::json none;
+  return none;
+}
 
 inline Run cli(std::vector<std::string> args) {
   std::ostringstream out, err;

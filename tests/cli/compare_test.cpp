@@ -24,14 +24,6 @@ std::string freshDir(const std::string& name) {
   return p.string();
 }
 
-const json& method(const json& j, const std::string& label) {
-  for (const auto& m : j["methods"])
-    if (m["label"] == label) return m;
-  FAIL("no method " << label);
-  static const json none;
-  return none;
-}
-
 }  // namespace
 
 TEST_CASE("compare belt: event-driven vs Moreau-Jean, and event-driven against itself",

@@ -14,18 +14,6 @@
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
-
-const json& method(const json& j, const std::string& label) {
-  for (const auto& m : j["methods"])
-    if (m["label"] == label) return m;
-  FAIL("no method " << label);
-  static const json none;
-  return none;
-}
-
-}  // namespace
-
 TEST_CASE("run spatial-slider-crank: every route but the minimal form, columns named by the model, energy kept",
           "[cli][spatial]") {
   for (const char* route : {"event-driven", "moreau-jean", "penalty"}) {
