@@ -56,7 +56,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   mechanisms::Scenario s;
   if (!inputErrorOnly("loadScenario", [&] { s = mechanisms::loadScenario(file); })) return 0;
 
-  if (s.model) return 0;  // a model file is its own description (fuzz_planar_model checks it)
+  // A model file is its own description (fuzz_planar_model checks it); a built-in, planar or
+  // spatial, prints as a file that loads back and prints the same.
+  if (!s.builtin) return 0;
   const std::string first = printed(s);
   std::ofstream(file, std::ios::binary | std::ios::trunc) << first;
   mechanisms::Scenario again;
