@@ -30,33 +30,46 @@ TEST_CASE("the allocation counter sees Eigen and operator new", "[dynamics][allo
   CHECK(g_allocations == 2);
 }
 
+namespace {
+
+/// Heap allocations over 49 RK4 steps of `method` on `model` from (q0, v0), each followed by the
+/// positions' normalization, the projection and an evaluation of the accelerations, after one
+/// warm-up step (first-call set-up may allocate). `ok`: every step succeeded.
+long stepAllocations(const MultibodySystem& model, EomMethod method, const VectorXd& q0, const VectorXd& v0,
+                     bool& ok) {
+  const Eigen::Index nq = q0.size(), nv = v0.size();
+  EomSolver solver(model, method);
+  Rk4 rk4(nq + nv);
+  const Rk4::Derivative f = [&solver](double t, const Eigen::Ref<const VectorXd>& y, Eigen::Ref<VectorXd> ydot) {
+    return solver.derivative(t, y, ydot) == EomStatus::kSuccess;
+  };
+  VectorXd y(nq + nv), vdot(nv);
+  y << q0, v0;
+  ok = rk4.step(f, 0.0, 1e-3, y) && solver.project(1e-3, y.head(nq), y.tail(nv)) == EomStatus::kSuccess;
+  g_allocations = 0;
+  g_armed = true;
+  for (int k = 1; k < 50; ++k) {
+    ok = ok && rk4.step(f, k * 1e-3, 1e-3, y);
+    model.normalizePositions(y.head(nq));
+    ok = ok && solver.project((k + 1) * 1e-3, y.head(nq), y.tail(nv)) == EomStatus::kSuccess;
+    ok = ok && solver.accelerations(0.0, y.head(nq), y.tail(nv), vdot) == EomStatus::kSuccess;
+  }
+  g_armed = false;
+  return g_allocations;
+}
+
+}  // namespace
+
 TEST_CASE("EOM evaluation, projection and RK4 steps do not allocate", "[dynamics][eom][alloc]") {
   ALLOCATION_TEST_PRELUDE();
   const SliderCrank sc = buildSliderCrank();
   REQUIRE(sc.assembly.ok());
   for (EomMethod method : allEomMethods()) {
     DYNAMIC_SECTION(toString(method)) {
-      EomSolver solver(sc.model, method);
-      Rk4 rk4(18);
-      const Rk4::Derivative f = [&solver](double t, const Eigen::Ref<const VectorXd>& y,
-                                          Eigen::Ref<VectorXd> ydot) {
-        return solver.derivative(t, y, ydot) == EomStatus::kSuccess;
-      };
-      VectorXd y(18), vdot(9);
-      y << sc.q0, sc.v0;
-      REQUIRE(rk4.step(f, 0.0, 1e-3, y));  // warm-up: first-call set-up may allocate
-      REQUIRE(solver.project(1e-3, y.head(9), y.tail(9)) == EomStatus::kSuccess);
-      g_allocations = 0;
-      g_armed = true;
-      bool ok = true;
-      for (int k = 1; k < 50; ++k) {
-        ok = ok && rk4.step(f, k * 1e-3, 1e-3, y);
-        ok = ok && solver.project((k + 1) * 1e-3, y.head(9), y.tail(9)) == EomStatus::kSuccess;
-        ok = ok && solver.accelerations(0.0, y.head(9), y.tail(9), vdot) == EomStatus::kSuccess;
-      }
-      g_armed = false;
+      bool ok = false;
+      const long allocations = stepAllocations(sc.model, method, sc.q0, sc.v0, ok);
       CHECK(ok);
-      CHECK(g_allocations == 0);
+      CHECK(allocations == 0);
     }
   }
 }
@@ -67,28 +80,10 @@ TEST_CASE("the spatial slider-crank's EOM steps do not allocate either", "[dynam
   REQUIRE(sc.assembly.ok());
   for (EomMethod method : allEomMethods()) {
     DYNAMIC_SECTION(toString(method)) {
-      EomSolver solver(sc.model, method);
-      Rk4 rk4(21 + 18);
-      const Rk4::Derivative f = [&solver](double t, const Eigen::Ref<const VectorXd>& y,
-                                          Eigen::Ref<VectorXd> ydot) {
-        return solver.derivative(t, y, ydot) == EomStatus::kSuccess;
-      };
-      VectorXd y(39), vdot(18);
-      y << sc.q0, sc.v0;
-      REQUIRE(rk4.step(f, 0.0, 1e-3, y));  // warm-up
-      REQUIRE(solver.project(1e-3, y.head(21), y.tail(18)) == EomStatus::kSuccess);
-      g_allocations = 0;
-      g_armed = true;
-      bool ok = true;
-      for (int k = 1; k < 50; ++k) {
-        ok = ok && rk4.step(f, k * 1e-3, 1e-3, y);
-        sc.model.normalizePositions(y.head(21));
-        ok = ok && solver.project((k + 1) * 1e-3, y.head(21), y.tail(18)) == EomStatus::kSuccess;
-        ok = ok && solver.accelerations(0.0, y.head(21), y.tail(18), vdot) == EomStatus::kSuccess;
-      }
-      g_armed = false;
+      bool ok = false;
+      const long allocations = stepAllocations(sc.model, method, sc.q0, sc.v0, ok);
       CHECK(ok);
-      CHECK(g_allocations == 0);
+      CHECK(allocations == 0);
     }
   }
 }
