@@ -6,6 +6,14 @@
 
 namespace stickslip::dynamics {
 
+void requirePlanarContacts(const Mechanism& mechanism, std::string_view caller) {
+  for (const RigidContact& c : mechanism.contacts())
+    if (c.shape == RigidContact::Shape::kSpatialClearance)
+      throw std::invalid_argument(std::string(caller) + ": contact '" + c.name +
+                                  "' is a spatial clearance joint's, whose friction acts in the tangent plane; this "
+                                  "route resolves Coulomb friction along one tangent (the penalty route takes it)");
+}
+
 std::optional<std::pair<std::size_t, double>> initialPenetration(const Mechanism& mechanism, const Eigen::VectorXd& q0,
                                                                  double tolerance) {
   ContactKinematics kin;

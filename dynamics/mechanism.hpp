@@ -29,6 +29,8 @@ class Mechanism : public MultibodySystem {
   /// The joints' Coulomb friction, for its coefficients, lever and names.
   virtual const std::vector<JointFriction>& jointFriction() const = 0;
 
+  /// Sizes `out` for contacts(): its vectors, and its Jacobian's pattern from the contacts' bodies.
+  virtual void resizeContacts(ContactKinematics& out) const = 0;
   /// Kinematics of every contact at (t, q, v) into `out` (resized if needed; allocates
   /// nothing once sized). drift = false leaves the drift terms b_n, b_t uncomputed (NaN).
   virtual void evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -53,5 +55,10 @@ std::optional<std::pair<std::size_t, double>> initialPenetration(const Mechanism
 /// bodies apart, adding energy). Compliant contacts (penetration is their state) are left alone.
 void requireNoInitialPenetration(const Mechanism& mechanism, const Eigen::VectorXd& q0, double tolerance,
                                  std::string_view caller);
+
+/// Throws std::invalid_argument("<caller>: contact '<name>' is a spatial clearance joint's …")
+/// for a contact of kind kSpatialClearance: the nonsmooth routes resolve Coulomb friction along
+/// one tangent, and a spatial contact slides in a plane.
+void requirePlanarContacts(const Mechanism& mechanism, std::string_view caller);
 
 }  // namespace stickslip::dynamics

@@ -82,7 +82,7 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
   const Eigen::Index nv = mechanism.velocitySize();
   vdot_free_.resize(nv);
   vdot_probe_.resize(nv);
-  kin_.resize(contacts, nv);
+  mechanism.resizeContacts(kin_);
   lambda0_.resize(mechanism.constraintCount());
   multipliers_.resize(mechanism.constraintCount());
   vdot_unit_.resize(nv);

@@ -25,6 +25,7 @@ class PlanarMechanism final : public ForwardedSystem<Mechanism> {
 
   const std::vector<RigidContact>& contacts() const override { return contacts_; }
   const std::vector<JointFriction>& jointFriction() const override { return friction_; }
+  void resizeContacts(ContactKinematics& out) const override { out.resize(contacts_, velocitySize()); }
   void evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                         const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
                         bool drift = true) const override;

@@ -1,15 +1,19 @@
 #include "dynamics/spatial_mechanism.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 
 namespace stickslip::dynamics {
 
 SpatialMechanism::SpatialMechanism(const SpatialModel& model,
                                    const Eigen::Ref<const Eigen::VectorXd>& q,
-                                   std::vector<SpatialJointFriction> friction)
-    : ForwardedSystem<Mechanism>(model), model_(model), friction_(std::move(friction)) {
+                                   std::vector<SpatialJointFriction> friction,
+                                   std::vector<SpatialClearance> clearances)
+    : ForwardedSystem<Mechanism>(model), model_(model), friction_(std::move(friction)),
+      clearances_(std::move(clearances)) {
   if (q.size() != model.positionSize())
     throw std::invalid_argument("SpatialMechanism: q has the wrong size");
   rows_ = Eigen::MatrixXd::Zero(Eigen::Index(friction_.size()), model.velocitySize());
@@ -59,11 +63,93 @@ SpatialMechanism::SpatialMechanism(const SpatialModel& model,
     }
     levers_.push_back({f.name, f.mu_static, f.mu_kinetic, lever});
   }
+  for (SpatialClearance& c : clearances_) {
+    const std::string who = "clearance joint '" + c.name + "'";
+    for (const BodyIndex b : {c.journal_body, c.bearing_body})
+      if (b != kGround && (b < 0 || b >= model.bodyCount()))
+        throw std::invalid_argument(who + ": no body " + std::to_string(b));
+    if (c.journal_body == c.bearing_body)
+      throw std::invalid_argument(who + ": the journal and the bearing must be on different bodies");
+    c.joint.validate(who);
+    std::visit([&](const auto& law) { law.validate(who); }, c.law);
+    if (!(c.mu_kinetic >= 0.0) || !(c.mu_static >= c.mu_kinetic) || !std::isfinite(c.mu_static))
+      throw std::invalid_argument(who + ": expected mu_static >= mu_kinetic >= 0, got " +
+                                  std::to_string(c.mu_static) + " and " + std::to_string(c.mu_kinetic));
+    for (const char* which : {"radial-A", "radial-B", "axial-A", "axial-B"}) {
+      RigidContact rc;
+      rc.name = c.name + "." + which;
+      rc.normal = RigidContact::Normal::kCompliant;
+      rc.shape = RigidContact::Shape::kSpatialClearance;
+      rc.body_i = c.journal_body;
+      rc.body_j = c.bearing_body;
+      rc.compliant_law = c.law;
+      rc.mu_static = c.mu_static;
+      rc.mu_kinetic = c.mu_kinetic;
+      contacts_.push_back(std::move(rc));
+    }
+  }
 }
 
-void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::VectorXd>&,
-                                        const Eigen::Ref<const Eigen::VectorXd>&,
-                                        ContactKinematics&, bool) const {}
+namespace {
+SpatialPose poseOf(const SpatialModel& model, const Eigen::Ref<const Eigen::VectorXd>& q, BodyIndex b) {
+  if (b == kGround) return {};
+  return {q.segment<3>(SpatialModel::positionIndex(b, 0)), model.rotation(q, b)};
+}
+}  // namespace
+
+SpatialClearanceGeometry SpatialMechanism::clearanceGeometry(std::size_t c,
+                                                            const Eigen::Ref<const Eigen::VectorXd>& q) const {
+  const SpatialClearance& cl = clearances_.at(c);
+  return spatialClearanceGeometry(cl.joint, poseOf(model_, q, cl.journal_body), poseOf(model_, q, cl.bearing_body));
+}
+
+void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                        const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
+                                        bool) const {
+  const auto nc = Eigen::Index(contacts_.size());
+  if (out.gap.size() != nc || out.jacobian.cols() != model_.velocitySize())
+    resizeContacts(out);
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  // Writes into the fixed pattern (no insertion); `part` is 0 for body i, 1 for body j.
+  const auto put = [&](Eigen::Index row, BodyIndex b, const Eigen::Matrix<double, 1, 12>& values, int part) {
+    if (b == kGround) return;
+    for (Eigen::Index d = 0; d < 6; ++d) out.jacobian.coeffRef(row, 6 * b + d) = values(6 * part + d);
+  };
+  Eigen::Matrix<double, 12, 1> body_velocities;
+  for (std::size_t c = 0; c < clearances_.size(); ++c) {
+    const SpatialClearance& cl = clearances_[c];
+    const SpatialPose pi = poseOf(model_, q, cl.journal_body), pj = poseOf(model_, q, cl.bearing_body);
+    const SpatialClearanceGeometry g = spatialClearanceGeometry(cl.joint, pi, pj);
+    body_velocities.setZero();
+    if (cl.journal_body != kGround) body_velocities.head<6>() = v.segment<6>(6 * cl.journal_body);
+    if (cl.bearing_body != kGround) body_velocities.tail<6>() = v.segment<6>(6 * cl.bearing_body);
+    for (std::size_t w = 0; w < 4; ++w) {
+      const SpatialClearanceContact& ct = g.contacts[w];
+      const auto k = Eigen::Index(4 * c + w);
+      const Eigen::Matrix<double, 1, 12> normal_row = velocityRow(ct, ct.normal, pi, pj);
+      // v_rel from its three rows along (n, t1, t2); its tangential part is the sliding.
+      const Eigen::Matrix3d frame = frameFromAxis(ct.normal);
+      const double t1 = velocityRow(ct, frame.col(0), pi, pj).dot(body_velocities);
+      const double t2 = velocityRow(ct, frame.col(1), pi, pj).dot(body_velocities);
+      const double speed = std::hypot(t1, t2);
+      const Eigen::Vector3d t = speed > 0.0 ? Eigen::Vector3d((t1 * frame.col(0) + t2 * frame.col(1)) / speed)
+                                            : Eigen::Vector3d(frame.col(0));
+      const Eigen::Matrix<double, 1, 12> tangent_row = velocityRow(ct, t, pi, pj);
+      for (int part = 0; part < 2; ++part) {
+        const BodyIndex b = part == 0 ? cl.journal_body : cl.bearing_body;
+        put(2 * k, b, -normal_row, part);
+        put(2 * k + 1, b, tangent_row, part);
+      }
+      out.gap(k) = -ct.penetration;
+      out.normal_velocity(k) = -normal_row.dot(body_velocities);
+      out.sliding_velocity(k) = speed;
+      out.normal_drift(k) = kNaN;
+      out.tangential_drift(k) = kNaN;
+      out.normal[std::size_t(k)].setConstant(kNaN);  // planar fields: not for a spatial contact
+      out.point[std::size_t(k)].setConstant(kNaN);
+    }
+  }
+}
 
 double SpatialMechanism::jointFrictionRate(std::size_t e,
                                            const Eigen::Ref<const Eigen::VectorXd>& v) const {

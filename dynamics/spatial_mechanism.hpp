@@ -24,10 +24,24 @@
 /// the row would turn), so they are computed once, from the pose given to the constructor.
 /// The routes take μ times the lever (JointFriction::lever: r, or 1 for a slider's force) and
 /// |R| or L from jointFrictionReaction().
+///
+/// Clearance joints (SpatialClearance): a journal on one body in a bearing on another, joined by
+/// no joint of the model but by four compliant contacts, the candidates of
+/// contact/spatial_clearance.hpp, named "<name>.radial-A", "…radial-B", "…axial-A", "…axial-B"
+/// (body_i the journal's, body_j the bearing's). Their kinematics (ContactKinematics, 6 columns
+/// per body): g = −δ, ġ = −nᵀ v_rel, J_n = −(the row of nᵀ v_rel); the sliding speed
+/// v_t = ‖v_T‖ ≥ 0 and J_t the row of tᵀ v_rel with t = v_T/‖v_T‖ the sliding direction (a fixed
+/// direction ⊥ n when v_T = 0), so that a friction force Fₜ = law(v_t, Fₙ) ≤ 0 acts against the
+/// sliding, Fₜ t on the journal (thesis eqs. 4.42–4.45). A law with an internal state (Dahl,
+/// LuGre) therefore keeps one scalar state along the present sliding direction. The drift terms
+/// are not computed (NaN): only the penalty route takes these contacts; the nonsmooth routes,
+/// whose Coulomb friction would need both tangent directions, refuse them.
 
 #include <string>
 #include <vector>
 
+#include "dynamics/contact/normal_law.hpp"
+#include "dynamics/contact/spatial_clearance.hpp"
 #include "dynamics/forwarded_system.hpp"
 #include "dynamics/mechanism.hpp"
 #include "dynamics/spatial_model.hpp"
@@ -43,20 +57,35 @@ struct SpatialJointFriction {
   double slider_length = 0.0;  ///< translational: ℓ [m] ≥ 0 (0: a point slider)
 };
 
+/// A spatial revolute clearance joint (see the file comment).
+struct SpatialClearance {
+  std::string name = "clearance";
+  BodyIndex journal_body = kGround, bearing_body = kGround;  ///< different bodies (or the ground)
+  SpatialClearanceJoint joint;                              ///< centres and axes in their bodies' axes
+  NormalLaw law;                                            ///< every candidate's compliant law
+  double mu_static = 0.0, mu_kinetic = 0.0;                 ///< Coulomb friction, μs ≥ μk ≥ 0
+};
+
 class SpatialMechanism final : public ForwardedSystem<Mechanism> {
  public:
   /// Keeps a reference to `model` (it must outlive this). `q` is a pose on the constraint
   /// manifold (the assembled initial state). Throws std::invalid_argument naming the friction
   /// for a joint that is not revolute or translational, a translational joint between two
-  /// moving bodies, or coefficients or lengths out of range.
+  /// moving bodies, or coefficients or lengths out of range; naming the clearance joint for
+  /// bodies that do not exist or coincide, an invalid geometry or law, or friction out of range.
   SpatialMechanism(const SpatialModel& model, const Eigen::Ref<const Eigen::VectorXd>& q,
-                   std::vector<SpatialJointFriction> friction = {});
+                   std::vector<SpatialJointFriction> friction = {},
+                   std::vector<SpatialClearance> clearances = {});
 
   const SpatialModel& model() const { return model_; }
   const std::vector<SpatialJointFriction>& friction() const { return friction_; }
+  const std::vector<SpatialClearance>& clearances() const { return clearances_; }
+  /// The four candidates of clearance joint c at q (its contacts 4c … 4c + 3 in contacts()).
+  SpatialClearanceGeometry clearanceGeometry(std::size_t c, const Eigen::Ref<const Eigen::VectorXd>& q) const;
 
   const std::vector<RigidContact>& contacts() const override { return contacts_; }
   const std::vector<JointFriction>& jointFriction() const override { return levers_; }
+  void resizeContacts(ContactKinematics& out) const override { out.resize(contacts_, velocitySize(), 6); }
   void evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                         const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
                         bool drift = true) const override;
@@ -72,7 +101,8 @@ class SpatialMechanism final : public ForwardedSystem<Mechanism> {
   std::vector<SpatialJointFriction> friction_;
   std::vector<JointFriction> levers_;     ///< name, μs, μk and the lever, as the routes read them
   Eigen::MatrixXd rows_;                  ///< ṡ = rows_.row(e) v
-  std::vector<RigidContact> contacts_;    ///< none yet
+  std::vector<SpatialClearance> clearances_;
+  std::vector<RigidContact> contacts_;    ///< four per clearance joint
 };
 
 }  // namespace stickslip::dynamics

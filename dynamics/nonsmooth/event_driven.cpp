@@ -81,12 +81,13 @@ class Engine {
     const auto& contacts = contacts_;
     const auto& joints = joints_;
     opt.validate();
+    requirePlanarContacts(mechanism, "event-driven");
     if (opt.solver.rfind("siconos-", 0) == 0)
       siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
     else if (opt.solver != "lemke" && opt.solver != "auto" && opt.solver != "nsgs" && opt.solver != "trial-and-error")
       throw std::invalid_argument("EventDrivenOptions: expected solver auto, lemke, nsgs, trial-and-error or "
                                   "siconos-<fc2d solver>, got '" + opt.solver + "'");
-    kin_.resize(contacts, nv_);
+    mechanism.resizeContacts(kin_);
     minv_ = mechanism.inverseMassDiagonal();
     const bool structure = nj_ == 0 && mechanism.constraintCount() == 0 && minv_ != nullptr && nq_ == nv_ &&
                            std::none_of(contacts.begin(), contacts.end(), [](const RigidContact& c) {

@@ -129,6 +129,7 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   const auto& model = mechanism;
   const auto& contacts = contacts_;
   const auto& joint_friction = joints_;
+  requirePlanarContacts(mechanism, "Moreau–Jean");
   for (const RigidContact& c : contacts) {
     // Rigid normals only: a compliant normal force belongs to the regularized route.
     if (c.normal != RigidContact::Normal::kUnilateral &&
@@ -155,7 +156,7 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
                bilateral == contacts.end() && autoTakesNsgs(contacts));
   contact_solver_ = use_nsgs_ ? "nsgs" : options_.solver == "auto" ? "lemke" : options_.solver;
   sparse_assembly_ = use_nsgs_ && m == 0 && model.inverseMassDiagonal() != nullptr;
-  kin_.resize(contacts, nv);
+  mechanism.resizeContacts(kin_);
   q_theta_.resize(model.positionSize());
   q_old_.resize(model.positionSize());
   v_old_.resize(nv);

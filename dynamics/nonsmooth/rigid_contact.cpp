@@ -69,7 +69,8 @@ void RigidContact::validate(const PlanarModel& model) const {
   if (compliant_law) std::visit([&](const auto& l) { l.validate(name); }, *compliant_law);
 }
 
-void ContactKinematics::resize(const std::vector<RigidContact>& list, Eigen::Index velocities) {
+void ContactKinematics::resize(const std::vector<RigidContact>& list, Eigen::Index velocities,
+                               Eigen::Index body_velocities) {
   const auto contacts = static_cast<Eigen::Index>(list.size());
   gap.resize(contacts);
   normal_velocity.resize(contacts);
@@ -77,12 +78,12 @@ void ContactKinematics::resize(const std::vector<RigidContact>& list, Eigen::Ind
   normal_drift.resize(contacts);
   tangential_drift.resize(contacts);
   std::vector<Eigen::Triplet<double>> pattern;
-  pattern.reserve(static_cast<std::size_t>(12 * contacts));
+  pattern.reserve(static_cast<std::size_t>(4 * body_velocities * contacts));
   for (Eigen::Index k = 0; k < contacts; ++k)
     for (const BodyIndex b : {list[std::size_t(k)].body_i, list[std::size_t(k)].body_j})
       if (b != kGround)
-        for (Eigen::Index d = 0; d < 3; ++d)
-          for (Eigen::Index r = 2 * k; r < 2 * k + 2; ++r) pattern.emplace_back(r, PlanarModel::coordinate(b, d), 0.0);
+        for (Eigen::Index d = 0; d < body_velocities; ++d)
+          for (Eigen::Index r = 2 * k; r < 2 * k + 2; ++r) pattern.emplace_back(r, b * body_velocities + d, 0.0);
   jacobian.resize(2 * contacts, velocities);
   jacobian.setFromTriplets(pattern.begin(), pattern.end());
   jacobian.makeCompressed();

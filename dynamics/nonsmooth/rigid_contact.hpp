@@ -57,7 +57,9 @@ class FrictionLaw;
 
 struct RigidContact {
   enum class Normal { kUnilateral, kBilateral, kCompliant };
-  enum class Shape { kDiskLine, kJournalBearing };
+  /// kSpatialClearance: one of the four candidates of a spatial revolute clearance joint
+  /// (contact/spatial_clearance.hpp), whose kinematics its SpatialMechanism computes.
+  enum class Shape { kDiskLine, kJournalBearing, kSpatialClearance };
 
   std::string name = "contact";
   Normal normal = Normal::kUnilateral;
@@ -134,8 +136,10 @@ struct ContactKinematics {
   std::vector<PlanarBodyState> bodies;
   std::vector<char> body_ready;
 
-  /// Sizes everything for `contacts` and builds the Jacobian's pattern from their bodies.
-  void resize(const std::vector<RigidContact>& contacts, Eigen::Index velocities);
+  /// Sizes everything for `contacts` and builds the Jacobian's pattern from their bodies, each
+  /// with `body_velocities` coordinates (3 planar: ẋ, ẏ, θ̇; 6 spatial: ṙ, ω′), body b's from
+  /// b · body_velocities.
+  void resize(const std::vector<RigidContact>& contacts, Eigen::Index velocities, Eigen::Index body_velocities = 3);
 };
 
 /// Fills `out` (resized if needed) for every contact, which must have passed

@@ -23,6 +23,7 @@ class BlockMassView final : public ForwardedSystem<Mechanism> {
 
   const std::vector<RigidContact>& contacts() const override { return m_.contacts(); }
   const std::vector<JointFriction>& jointFriction() const override { return m_.jointFriction(); }
+  void resizeContacts(ContactKinematics& out) const override { m_.resizeContacts(out); }
   void evaluateContacts(double t, const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v,
                         ContactKinematics& out, bool drift) const override {
     m_.evaluateContacts(t, q, v, out, drift);
