@@ -431,6 +431,29 @@ std::string readModelFile(const std::string& path) {
   return text.str();
 }
 
+dynamics::NormalLaw ModelFileReader::normalLaw(const YAML::Node& law, const std::string& lpath) const {
+  requireMap(law, lpath, "a map with type, stiffness, exponent (restitution, min_impact_velocity)");
+  const std::vector<std::string> laws{"hertz", "hunt_crossley", "lankarani_nikravesh", "flores"};
+  const std::string lt = choice(law, lpath, "type", laws, "normal law");
+  if (lt == "hertz") checkKeys(law, lpath, {"type", "stiffness", "exponent"});
+  else checkKeys(law, lpath, {"type", "stiffness", "exponent", "restitution", "min_impact_velocity"});
+  required(law, lpath, "stiffness", "K [N/m^n] > 0");
+  const double K = numberAtLeast(law, lpath, "stiffness", 0.0, 0.0, true);
+  const double n = numberAtLeast(law, lpath, "exponent", 1.5, 1.0, false);
+  if (lt == "hertz") return dynamics::HertzLaw{K, n};
+  dynamics::DissipativeHertzParameters p;
+  p.stiffness = K;
+  p.exponent = n;
+  p.restitution = number(law, lpath, "restitution", p.restitution);
+  if (!(p.restitution >= 0.0 && p.restitution <= 1.0) || (lt == "flores" && p.restitution == 0.0))
+    fail(law["restitution"], lpath + ".restitution",
+         std::string("expected a coefficient of restitution in ") + (lt == "flores" ? "(0, 1]" : "[0, 1]"));
+  p.min_impact_velocity = numberAtLeast(law, lpath, "min_impact_velocity", p.min_impact_velocity, 0.0, true);
+  if (lt == "hunt_crossley") return dynamics::HuntCrossleyLaw{p};
+  if (lt == "lankarani_nikravesh") return dynamics::LankaraniNikraveshLaw{p};
+  return dynamics::FloresLaw{p};
+}
+
 void ModelFileReader::coulomb(const YAML::Node& n, const std::string& path, double& mu_static, double& mu_kinetic) const {
   const bool both = n["mu"].IsDefined(), s = n["mu_static"].IsDefined(), k = n["mu_kinetic"].IsDefined();
   if (both && (s || k)) fail(n["mu"], path + ".mu", "give either mu (both coefficients) or mu_static and mu_kinetic");

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "dynamics/contact/normal_law.hpp"
 #include "dynamics/model_assembly.hpp"
 #include "dynamics/planar_model.hpp"  // BodyIndex, kGround
 #include "mechanisms/input_error.hpp"
@@ -103,6 +104,9 @@ class ModelFileReader {
   /// Coulomb's coefficients of a map: mu (both), or mu_static and mu_kinetic together with
   /// 0 <= mu_kinetic <= mu_static.
   void coulomb(const YAML::Node& n, const std::string& path, double& mu_static, double& mu_kinetic) const;
+  /// A compliant normal law's map {type, stiffness, exponent (restitution, min_impact_velocity)},
+  /// type one of hertz, hunt_crossley, lankarani_nikravesh, flores (contact/normal_law.hpp).
+  dynamics::NormalLaw normalLaw(const YAML::Node& law, const std::string& path) const;
   double numberAtLeast(const YAML::Node& parent, const std::string& path, const std::string& key, double fallback,
                        double low, bool strict) const;
   /// The expression at `n` as written, with its value `x` when it is not a plain number.

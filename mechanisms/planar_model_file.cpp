@@ -323,29 +323,7 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
   if (rc.normal == RigidContact::Normal::kCompliant || c["compliant_law"].IsDefined()) {
     const std::string lpath = path + ".compliant_law";
     const YAML::Node law = required(c, path, "compliant_law", "the normal law: {type, stiffness, exponent, ...}");
-    requireMap(law, lpath, "a map with type, stiffness, exponent (restitution, min_impact_velocity)");
-    const std::vector<std::string> laws{"hertz", "hunt_crossley", "lankarani_nikravesh", "flores"};
-    const std::string lt = choice(law, lpath, "type", laws, "normal law");
-    if (lt == "hertz") checkKeys(law, lpath, {"type", "stiffness", "exponent"});
-    else checkKeys(law, lpath, {"type", "stiffness", "exponent", "restitution", "min_impact_velocity"});
-    required(law, lpath, "stiffness", "K [N/m^n] > 0");
-    const double K = numberAtLeast(law, lpath, "stiffness", 0.0, 0.0, true);
-    const double n = numberAtLeast(law, lpath, "exponent", 1.5, 1.0, false);
-    if (lt == "hertz") {
-      rc.compliant_law = dynamics::HertzLaw{K, n};
-    } else {
-      dynamics::DissipativeHertzParameters p;
-      p.stiffness = K;
-      p.exponent = n;
-      p.restitution = number(law, lpath, "restitution", p.restitution);
-      if (!(p.restitution >= 0.0 && p.restitution <= 1.0) || (lt == "flores" && p.restitution == 0.0))
-        fail(law["restitution"], lpath + ".restitution",
-             std::string("expected a coefficient of restitution in ") + (lt == "flores" ? "(0, 1]" : "[0, 1]"));
-      p.min_impact_velocity = numberAtLeast(law, lpath, "min_impact_velocity", p.min_impact_velocity, 0.0, true);
-      if (lt == "hunt_crossley") rc.compliant_law = dynamics::HuntCrossleyLaw{p};
-      else if (lt == "lankarani_nikravesh") rc.compliant_law = dynamics::LankaraniNikraveshLaw{p};
-      else rc.compliant_law = dynamics::FloresLaw{p};
-    }
+    rc.compliant_law = normalLaw(law, lpath);
     if (rc.normal == RigidContact::Normal::kCompliant)
       rc.impact_velocity = numberAtLeast(c, path, "impact_velocity", rc.impact_velocity, 0.0, true);
   }

@@ -143,6 +143,19 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
        // Table 4.1's vs, δσ, σ0, σ1, σ2 are the review's Table 3 (the same authors); the penalty
        // route takes μs and μk from the joint.
        .friction_parameters = rollerCrankFrictionParameters()},
+      {.name = "spatial-slider-crank-clearance",
+       .summary = "Marques' thesis 4.2, Tables 4.2-4.3: the spatial slider-crank with radial and axial clearance in "
+                  "the crank's pin (simulation 1; --set journal_length=0.0195: 2, journal_radius=0.00975: 3; "
+                  "--ideal: the ideal pin)",
+       .t_end = 1.0,
+       .h = 1e-4,
+       .output_dt = 1e-4,
+       .penalty_dt = 5e-7,  // the thesis' RK4 step, which resolves the impacts
+       .default_method = "penalty",
+       .penalty_friction = "coulomb",
+       .passive = true,
+       .compare_outputs = {"slider.z", "slider.vz", "slider.az", "crank.wy"},
+       .friction_parameters = rollerCrankFrictionParameters()},  // Table 4.4 = Table 4.1's laws
   };
   return all;
 }

@@ -270,14 +270,18 @@ void ScenarioRunner::planSpatial(Plan& p) {
     std::vector<ParameterValue> values;
     applyFrictionChoice(values, p.info, *o.friction);  // a spatial mechanism offers none: says so
   }
-  if (o.ideal)
-    throw std::invalid_argument("--ideal: '" + scenario.name + "' is spatial and has no clearance joint to make ideal");
   if (p.route == Route::kMinimalForm)
     throw std::invalid_argument("the minimal form cannot take '" + scenario.name +
                                 "': it reduces planar mechanisms, and this one is spatial (dimension: 3)");
-  p.spatial = scenario.spatial;
+  p.spatial = o.ideal ? std::make_shared<const SpatialScenario>(withIdealClearanceJoints(*scenario.spatial, "--ideal"))
+                      : scenario.spatial;
   const SpatialScenario& s = *p.spatial;
-  p.mechanism = std::make_unique<dynamics::SpatialMechanism>(s.model, s.q0, s.friction);
+  if (!s.clearances.empty() && (p.route == Route::kEventDriven || p.route == Route::kMoreauJean))
+    throw std::invalid_argument("--method: " + std::string(toString(p.route)) + " cannot take '" + scenario.name +
+                                "' yet: its clearance joint '" + s.clearances.front().name +
+                                "' has spatial contacts, whose Coulomb friction acts in the tangent plane (the penalty "
+                                "route runs it; --ideal makes the joint ideal)");
+  p.mechanism = std::make_unique<dynamics::SpatialMechanism>(s.model, s.q0, s.friction, s.clearances);
   p.q0 = s.q0;
   p.v0 = s.v0;
   // A spatial model file states no stabilization: the planar routes' default terms.

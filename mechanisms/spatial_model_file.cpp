@@ -42,6 +42,9 @@ class Loader : public ModelFileReader {
   /// A joint's `friction:` map, for the joint just added.
   void jointFriction(const YAML::Node& n, const std::string& path, const std::string& type,
                      const std::string& name, BodyIndex bi, BodyIndex bj);
+  /// A revolute joint's `clearance:` map: the joint becomes a clearance joint, journal on i.
+  void clearance(const YAML::Node& n, const std::string& path, const std::string& name, BodyIndex bi,
+                 const Vector3d& si, const Vector3d& ai, BodyIndex bj, const Vector3d& sj, const Vector3d& aj);
   void drivers(const YAML::Node& n);
   void forces(const YAML::Node& n);
   /// Three expressions of t: parent[keys[c]], 0 when not given; at least one given.
@@ -51,6 +54,7 @@ class Loader : public ModelFileReader {
   void initial(const YAML::Node& n, const YAML::Node& model);
 
   SpatialScenario s_;
+  std::vector<char> starts_ideal_;  ///< per clearance joint: its `start: ideal`
 };
 
 Matrix3d Loader::inertia(const YAML::Node& n, const std::string& path) const {
@@ -145,6 +149,7 @@ void Loader::joints(const YAML::Node& n) {
     if (two_axes || type == "translational") keys.push_back("axis_i");
     if (two_axes) keys.push_back("axis_j");
     if (type == "revolute" || type == "translational") keys.push_back("friction");
+    if (type == "revolute") keys.push_back("clearance");
     checkKeys(j, path, keys);
     const std::string name = scalar(j, path, "name", type);
     const std::pair<BodyIndex, BodyIndex> pair =
@@ -154,6 +159,12 @@ void Loader::joints(const YAML::Node& n) {
     const Vector3d ai =
         type == "spherical" || type == "fixed" ? Vector3d::UnitZ() : axis(j, path, "axis_i");
     const Vector3d aj = two_axes ? axis(j, path, "axis_j") : Vector3d::UnitZ();
+    if (const YAML::Node c = j["clearance"]; c.IsDefined()) {
+      if (j["friction"].IsDefined())
+        fail(j["friction"], path + ".friction", "a clearance joint's friction is in its clearance map (mu_static, mu_kinetic)");
+      clearance(c, path + ".clearance", name, bi, si, ai, bj, sj, aj);
+      continue;
+    }
     item(j, path, [&] {
       dynamics::SpatialModel& m = s_.model;
       if (type == "spherical")
@@ -172,6 +183,46 @@ void Loader::joints(const YAML::Node& n) {
     if (const YAML::Node f = j["friction"]; f.IsDefined())
       jointFriction(f, path + ".friction", type, name, bi, bj);
   }
+}
+
+void Loader::clearance(const YAML::Node& n, const std::string& path, const std::string& name, BodyIndex bi,
+                       const Vector3d& si, const Vector3d& ai, BodyIndex bj, const Vector3d& sj, const Vector3d& aj) {
+  requireMap(n, path,
+             "a map with journal_radius, bearing_radius, journal_length, bearing_length, compliant_law "
+             "(mu_static, mu_kinetic, alignment_tolerance, start)");
+  checkKeys(n, path,
+            {"journal_radius", "bearing_radius", "journal_length", "bearing_length", "compliant_law", "mu", "mu_static",
+             "mu_kinetic", "alignment_tolerance", "start"});
+  dynamics::SpatialClearance c;
+  c.name = name;
+  c.journal_body = bi;
+  c.bearing_body = bj;
+  c.joint.journal_centre = si;
+  c.joint.journal_axis = ai;
+  c.joint.bearing_centre = sj;
+  c.joint.bearing_axis = aj;
+  for (const char* key : {"journal_radius", "bearing_radius", "journal_length", "bearing_length"})
+    required(n, path, key, "[m] > 0");
+  c.joint.journal_radius = numberAtLeast(n, path, "journal_radius", 0.0, 0.0, true);
+  c.joint.bearing_radius = numberAtLeast(n, path, "bearing_radius", 0.0, 0.0, true);
+  c.joint.journal_length = numberAtLeast(n, path, "journal_length", 0.0, 0.0, true);
+  c.joint.bearing_length = numberAtLeast(n, path, "bearing_length", 0.0, 0.0, true);
+  if (!(c.joint.bearing_radius > c.joint.journal_radius))
+    fail(n["bearing_radius"], path + ".bearing_radius",
+         "expected bearing_radius > journal_radius (a radial clearance), got " +
+             valueText(n["bearing_radius"], c.joint.bearing_radius));
+  if (!(c.joint.bearing_length > c.joint.journal_length))
+    fail(n["bearing_length"], path + ".bearing_length",
+         "expected bearing_length > journal_length (an axial clearance), got " +
+             valueText(n["bearing_length"], c.joint.bearing_length));
+  c.joint.alignment_tolerance = numberAtLeast(n, path, "alignment_tolerance", 0.0, 0.0, false);
+  c.law = normalLaw(required(n, path, "compliant_law", "the normal law: {type, stiffness, exponent, ...}"),
+                    path + ".compliant_law");
+  coulomb(n, path, c.mu_static, c.mu_kinetic);
+  item(n, path, [&] { c.joint.validate(name); });
+  starts_ideal_.push_back(!n["start"].IsDefined() ||
+                          choice(n, path, "start", {"ideal", "as-placed"}, "initial state") == "ideal");
+  s_.clearances.push_back(std::move(c));
 }
 
 void Loader::jointFriction(const YAML::Node& n, const std::string& path, const std::string& type,
@@ -299,8 +350,17 @@ void Loader::initial(const YAML::Node& n, const YAML::Node& model) {
         "B.vx, B.vy, B.vz (the centroid's, global) or B.wx, B.wy, B.wz (body axes) for a body B");
   }
   s_.assembly.status = dynamics::AssemblyStatus::kSuccess;
-  if (s_.model.constraintCount() == 0) return;
-  s_.assembly = dynamics::assemble(s_.model, 0.0, held, s_.q0, s_.v0);
+  // A clearance joint that starts ideal (the thesis' runs share the ideal mechanism's initial
+  // state) is assembled as an ideal revolute joint: the journal centred, aligned, moving with it.
+  dynamics::SpatialModel closed = s_.model;
+  for (std::size_t k = 0; k < s_.clearances.size(); ++k) {
+    const dynamics::SpatialClearance& c = s_.clearances[k];
+    if (starts_ideal_[k])
+      closed.addRevolute(c.journal_body, c.joint.journal_centre, c.joint.journal_axis, c.bearing_body,
+                         c.joint.bearing_centre, c.joint.bearing_axis, c.name);
+  }
+  if (closed.constraintCount() == 0) return;
+  s_.assembly = dynamics::assemble(closed, 0.0, held, s_.q0, s_.v0);
   if (!s_.assembly.ok())
     fail(n.IsDefined() ? lineOf(n) : lineOf(model), "model.initial",
          assemblyFailure(s_.assembly, "the joints and drivers"));
@@ -351,6 +411,29 @@ SpatialScenario loadSpatialModelText(std::string_view text, std::string_view fil
 
 SpatialScenario loadSpatialModelFile(const std::string& path) {
   return loadSpatialModelText(model_file::readModelFile(path), path);
+}
+
+SpatialScenario withIdealClearanceJoints(const SpatialScenario& s, std::string_view who) {
+  if (s.clearances.empty())
+    throw std::invalid_argument(std::string(who) + ": '" + s.name + "' has no clearance joint to make ideal");
+  SpatialScenario ideal = s;
+  for (const dynamics::SpatialClearance& c : s.clearances)
+    ideal.model.addRevolute(c.journal_body, c.joint.journal_centre, c.joint.journal_axis, c.bearing_body,
+                            c.joint.bearing_centre, c.joint.bearing_axis, c.name);
+  ideal.clearances.clear();
+  const dynamics::SpatialModel& m = ideal.model;
+  Eigen::VectorXd phi(m.constraintCount()), rate(m.constraintCount());
+  Eigen::MatrixXd jac(m.constraintCount(), m.velocitySize());
+  m.constraints(0.0, ideal.q0, phi);
+  m.jacobian(0.0, ideal.q0, jac);
+  m.constraintTimeDerivative(0.0, ideal.q0, rate);
+  rate += jac * ideal.v0;
+  const double residual = std::max(phi.lpNorm<Eigen::Infinity>(), rate.lpNorm<Eigen::Infinity>());
+  if (residual > 1e-9)
+    throw std::invalid_argument(std::string(who) + ": the initial state of '" + s.name +
+                                "' does not close its clearance joints as ideal ones (residual " + std::to_string(residual) +
+                                "): start the journal centred and aligned in its bearing, moving with it");
+  return ideal;
 }
 
 int modelFileDimension(std::string_view text) {

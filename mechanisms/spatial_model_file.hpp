@@ -41,6 +41,14 @@
 ///         cylindrical: axis_i, axis_j along the joint (4 rows); translational: axis_i, the #
 ///         sliding axis on i, the relative orientation of the bodies' given poses held (5 rows); #
 ///         fixed: the given relative pose held (6 rows). Axes: nonzero, normalized.
+///         # revolute with clearance: {journal_radius, bearing_radius, journal_length,
+///         # bearing_length, compliant_law: {type, stiffness, exponent, restitution}, mu_static,
+///         # mu_kinetic (or mu; default 0), alignment_tolerance, start}: no joint rows; the journal
+///         # (point_i, axis_i: its centre and axis on body_i) moves in the bearing (point_j,
+///         # axis_j on body_j) against four compliant contacts (dynamics/spatial_mechanism.hpp);
+///         # start: ideal (default; the initial assembly closes the joint as an ideal one: the
+///         # journal centred, aligned, moving with the bearing) or as-placed (pose and velocity
+///         # as given)
 ///       drivers:                           # a revolute joint driven: body_j's rotation about its
 ///         - {joint: crank-pin, angle: w*t, rate: w, acceleration: 0}   # axis relative to body_i,
 ///                                          # measured from the bodies' given poses (angle 0
@@ -93,6 +101,7 @@ struct SpatialScenario {
   Eigen::VectorXd q0, v0;  ///< sizes model.positionSize(), model.velocitySize()
   std::vector<std::pair<std::string, double>> parameters;  ///< model.parameters with their values
   std::vector<dynamics::SpatialJointFriction> friction;    ///< the joints' Coulomb friction
+  std::vector<dynamics::SpatialClearance> clearances;      ///< revolute joints with clearance
   dynamics::AssemblyResult
       assembly;  ///< how q0, v0 were assembled (success; 0 iterations without joints)
 };
@@ -107,6 +116,12 @@ SpatialScenario loadSpatialModelText(std::string_view text, std::string_view fil
 
 /// As loadSpatialModelText for the contents of the file at `path`.
 SpatialScenario loadSpatialModelFile(const std::string& path);
+
+/// `s` with each clearance joint made an ideal revolute joint (the journal's centre and axis on
+/// the bearing's), for comparison with the ideal mechanism (--ideal). Throws
+/// std::invalid_argument("<who>: …") when `s` has no clearance joint, or when its initial state
+/// does not close the ideal joint (a journal started off centre or tilted), with the residual.
+SpatialScenario withIdealClearanceJoints(const SpatialScenario& s, std::string_view who);
 
 /// The dimension the model file `text` declares (model.dimension): 3 for a spatial model, else
 /// 2 (planar, also when the text does not parse or says something else: its loader reports it).

@@ -35,6 +35,7 @@ inline Run cli(std::vector<std::string> args) {
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -64,6 +65,33 @@ struct ScratchDir {
     return (path / file).string();
   }
 };
+
+/// A history written by `run --out` (CSV with a header row), its columns by name.
+struct History {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> rows;
+  std::vector<double> column(const std::string& name) const {
+    const auto at = std::find(names.begin(), names.end(), name);
+    REQUIRE(at != names.end());
+    std::vector<double> c;
+    for (const auto& r : rows) c.push_back(r[std::size_t(at - names.begin())]);
+    return c;
+  }
+};
+
+inline History readHistory(const std::string& path) {
+  History h;
+  std::ifstream f(path);
+  std::string line, cell;
+  std::getline(f, line);
+  for (std::istringstream header(line); std::getline(header, cell, ',');) h.names.push_back(cell);
+  while (std::getline(f, line)) {
+    std::vector<double> row;
+    for (std::istringstream values(line); std::getline(values, cell, ',');) row.push_back(std::stod(cell));
+    h.rows.push_back(std::move(row));
+  }
+  return h;
+}
 
 /// Runs the stickslip executable as a child process, as a user would; `dir` holds its
 /// captured stdout and stderr.

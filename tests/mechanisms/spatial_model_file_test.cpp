@@ -100,7 +100,7 @@ TEST_CASE("spatial slider-crank built-in: assembled, 1 DoF, the crank's speed he
 TEST_CASE("spatial model file: scenarios load a spatial mechanism, the planar loader refuses dimension: 3",
           "[spatial][model-file]") {
   CHECK(mechanisms::builtinSpatialModelNames() ==
-        std::vector<std::string>{"spatial-slider-crank", "spatial-slider-crank-friction"});
+        std::vector<std::string>{"spatial-slider-crank", "spatial-slider-crank-friction", "spatial-slider-crank-clearance"});
   CHECK_THAT(errorOf(""), Catch::Contains("expected a map with the key model"));
   // The planar loader: dimension 3 refused at its line, 2 (or none) accepted.
   const std::string spatial = oneBody("");
