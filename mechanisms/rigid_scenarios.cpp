@@ -155,6 +155,7 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
        .penalty_friction = "coulomb",
        .passive = true,
        .compare_outputs = {"slider.z", "slider.vz", "slider.az", "crank.wy"},
+       .analyses = {spatialClearanceMotion},
        .friction_parameters = rollerCrankFrictionParameters()},  // Table 4.4 = Table 4.1's laws
   };
   return all;

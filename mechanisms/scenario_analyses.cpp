@@ -1,9 +1,13 @@
 #include "mechanisms/scenario_analyses.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iomanip>
+#include <numeric>
 #include <sstream>
+
+#include "dynamics/contact/spatial_clearance.hpp"
 
 #include "mechanisms/belt.hpp"
 #include "mechanisms/dupont.hpp"
@@ -107,6 +111,70 @@ std::optional<Analysis> journalBearingMotion(const Scenario& s, const ScenarioRu
     a.lines.push_back(m.str());
   }
   return a;
+}
+
+std::optional<Analysis> spatialClearanceMotion(const Scenario& s, const ScenarioRun& run) {
+  const dynamics::RunResult& r = run.result;
+  if (!s.spatial || s.spatial->clearances.empty() || r.history.rows() < 2) return {};
+  const dynamics::SpatialClearance& c = s.spatial->clearances.front();
+  if (r.column(c.name + ".radial-A.N") < 0) return {};  // --ideal: no clearance joint
+  const dynamics::SpatialModel& m = s.spatial->model;
+  const Eigen::Index nq = m.positionSize();
+  const auto pose = [&](const Eigen::VectorXd& q, dynamics::BodyIndex b) {
+    return b == dynamics::kGround ? dynamics::SpatialPose{}
+                                  : dynamics::SpatialPose{q.segment<3>(7 * b), m.rotation(q, b)};
+  };
+  // The bearing's rotation relative to the journal about the journal's axis a: the angle by
+  // which it turns a vector u ⊥ a (exact for a rotation about a).
+  const Eigen::Vector3d a = c.joint.journal_axis, u = dynamics::frameFromAxis(a).col(0);
+  std::array<long, 14> cases{};
+  double turns = 0.0, last = 0.0;
+  for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
+    const Eigen::VectorXd q = r.history.row(i).segment(1, nq).transpose();
+    const dynamics::SpatialPose pi = pose(q, c.journal_body), pj = pose(q, c.bearing_body);
+    ++cases[std::size_t(dynamics::contactCase(dynamics::spatialClearanceGeometry(c.joint, pi, pj)))];
+    const Eigen::Vector3d ru = pi.A.transpose() * pj.A * u;
+    const double angle = std::atan2(a.dot(u.cross(ru)), u.dot(ru));
+    if (i > 0) turns += std::remainder(angle - last, 2.0 * M_PI);
+    last = angle;
+  }
+  turns /= 2.0 * M_PI;
+  const double energy_change = run.energy_final - run.energy_initial;
+  Analysis out;
+  out.figures["turns"] = turns;
+  out.figures["energy_change"] = energy_change;
+  std::ostringstream line;
+  line << "clearance   " << c.name << ": the bearing turned " << std::setprecision(4) << turns
+       << " times about the journal; T + V changed by " << energy_change << " J";
+  out.lines.push_back(line.str());
+  if (const Eigen::Index az = r.column("slider.az"); az >= 0) {
+    std::vector<double> a_abs(std::size_t(r.history.rows())), maxima;
+    for (Eigen::Index i = 0; i < r.history.rows(); ++i) a_abs[std::size_t(i)] = std::abs(r.history(i, az));
+    for (std::size_t i = 1; i + 1 < a_abs.size(); ++i)
+      if (a_abs[i] >= a_abs[i - 1] && a_abs[i] >= a_abs[i + 1]) maxima.push_back(a_abs[i]);
+    std::sort(maxima.rbegin(), maxima.rend());
+    const std::size_t top = std::min<std::size_t>(20, maxima.size());
+    const double largest = top ? std::accumulate(maxima.begin(), maxima.begin() + long(top), 0.0) / double(top) : 0.0;
+    std::sort(a_abs.begin(), a_abs.end());
+    const double p99 = a_abs[a_abs.size() * 99 / 100];
+    out.figures["acceleration_peaks"] = {{"column", "slider.az"}, {"largest", largest}, {"p99", p99}};
+    std::ostringstream peaks;
+    peaks << "peaks       |slider.az|: mean of the " << top << " largest " << largest << " m/s^2, 99th percentile "
+          << p99 << " m/s^2";
+    out.lines.push_back(peaks.str());
+  }
+  nlohmann::json shares = nlohmann::json::object();
+  std::ostringstream line_cases;
+  line_cases << "cases       share of the samples per contact case (thesis Figure 4.7):";
+  for (int k = 1; k <= 13; ++k)
+    if (cases[std::size_t(k)] > 0) {
+      const double share = double(cases[std::size_t(k)]) / double(r.history.rows());
+      shares[std::to_string(k)] = share;
+      line_cases << ' ' << k << ": " << std::setprecision(3) << 100.0 * share << " %";
+    }
+  out.figures["contact_cases"] = shares;
+  out.lines.push_back(line_cases.str());
+  return out;
 }
 
 }  // namespace stickslip::mechanisms

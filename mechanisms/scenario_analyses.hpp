@@ -24,4 +24,12 @@ std::optional<Analysis> zhengCrankHold(const Scenario& s, const ScenarioRun& run
 /// (journal_bearing.hpp: journalBearingPhases). JSON `modes`, `impacts`.
 std::optional<Analysis> journalBearingMotion(const Scenario& s, const ScenarioRun& run);
 
+/// A spatial clearance joint's run (its first clearance joint, a run that has its contacts):
+/// the bearing's net turns about the journal's axis (unwrapped sample to sample), the change of
+/// T + V, the peaks of slider.az (the mean of its 20 largest local maxima of |a|, and the 99th
+/// percentile of |a|, when the model has a body "slider"), and the share of the samples in each of
+/// the thirteen contact cases (contact/spatial_clearance.hpp). JSON `turns`, `energy_change`,
+/// `acceleration_peaks` {largest, p99}, `contact_cases` {"1": share, …}.
+std::optional<Analysis> spatialClearanceMotion(const Scenario& s, const ScenarioRun& run);
+
 }  // namespace stickslip::mechanisms

@@ -6,7 +6,6 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
-#include <numeric>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -45,32 +44,6 @@ ClearanceRun runClearance(const ScratchDir& dir, const std::string& name, std::v
   INFO(r.err);
   REQUIRE(r.code == 0);
   return {json::parse(r.out), readHistory(out)};
-}
-
-/// The crank's net turns about y, unwrapped from its Euler parameters (a rotation about y).
-double crankTurns(const History& h) {
-  const std::vector<double> e0 = h.column("crank.e0"), e2 = h.column("crank.e2");
-  double total = 0.0, last = 2.0 * std::atan2(e2[0], e0[0]);
-  for (std::size_t i = 1; i < e0.size(); ++i) {
-    const double a = 2.0 * std::atan2(e2[i], e0[i]);
-    total += std::remainder(a - last, 2.0 * M_PI);
-    last = a;
-  }
-  return total / (2.0 * M_PI);
-}
-
-/// The slider's acceleration peaks two ways, each robust to the one sample an impact happens to
-/// fall on: the mean of the 20 largest local maxima of |slider.az| (the largest peaks), and its
-/// 99th percentile (the frequent ones).
-std::pair<double, double> accelerationPeaks(const History& h) {
-  std::vector<double> a = h.column("slider.az"), maxima;
-  for (double& x : a) x = std::abs(x);
-  for (std::size_t i = 1; i + 1 < a.size(); ++i)
-    if (a[i] >= a[i - 1] && a[i] >= a[i + 1]) maxima.push_back(a[i]);
-  std::sort(maxima.rbegin(), maxima.rend());
-  REQUIRE(maxima.size() >= 20);
-  std::sort(a.begin(), a.end());
-  return {std::accumulate(maxima.begin(), maxima.begin() + 20, 0.0) / 20.0, a[a.size() * 99 / 100]};
 }
 
 /// The contact phases: the union of every contact's closed intervals, from the run's events.
@@ -125,6 +98,7 @@ TEST_CASE("spatial-slider-crank-clearance: the thesis' findings on simulations 1
     double turns, energy_change;
     std::pair<double, double> peaks;  // the largest, the frequent
   };
+  // The figures of the built-in's analysis (scenario_analyses.hpp: spatialClearanceMotion).
   std::vector<Simulation> sims;
   const std::vector<std::vector<std::string>> sets{
       {}, {"--set", "parameters.journal_length=0.0195"}, {"--set", "parameters.journal_radius=0.00975"}};
@@ -135,7 +109,15 @@ TEST_CASE("spatial-slider-crank-clearance: the thesis' findings on simulations 1
     const ClearanceRun r = runClearance(dir, "sim", args);
     CHECK(r.summary["method"] == "penalty");
     const std::vector<double> t = r.history.column("t"), energy = r.history.column("energy");
-    sims.push_back({crankTurns(r.history), energy.back() - energy.front(), accelerationPeaks(r.history)});
+    const json& peaks = r.summary["acceleration_peaks"];
+    sims.push_back({r.summary["turns"], r.summary["energy_change"], {peaks["largest"], peaks["p99"]}});
+    CHECK(r.summary["energy_change"].get<double>() == Approx(energy.back() - energy.front()));
+    // The samples fall in several of the thirteen contact cases, misaligned ones among them.
+    double shares = 0.0;
+    for (const auto& [contact_case, share] : r.summary["contact_cases"].items()) shares += share.get<double>();
+    CHECK(shares == Approx(1.0));
+    CHECK(r.summary["contact_cases"].size() >= 4);
+    CHECK(r.summary["contact_cases"].contains("5"));  // one rim on the bore
     // Frictionless: between contact phases the mechanism flies freely and keeps T + V (to the
     // integrator's tolerance); across each phase it loses energy.
     const auto phases = contactPhases(r.summary);
