@@ -5,12 +5,14 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 
 #include "dynamics/eom_solver.hpp"
 #include "dynamics/model_slider_crank.hpp"
 #include "dynamics/rk4.hpp"
+#include "dynamics/spatial_mechanism.hpp"
 #include "dynamics/spatial_slider_crank.hpp"
 
 #include "dynamics/allocation_counter.hpp"
@@ -86,4 +88,34 @@ TEST_CASE("the spatial slider-crank's EOM steps do not allocate either", "[dynam
       CHECK(allocations == 0);
     }
   }
+}
+
+TEST_CASE("a spatial clearance joint's contact kinematics do not allocate", "[dynamics][alloc][spatial]") {
+  ALLOCATION_TEST_PRELUDE();
+  SpatialModel model;
+  const BodyIndex journal = model.addBody("journal", 1.0, Eigen::Matrix3d::Identity() * 1e-4);
+  SpatialClearance pin;
+  pin.journal_body = journal;
+  pin.joint.journal_radius = 0.0095;
+  pin.joint.bearing_radius = 0.01;
+  pin.joint.journal_length = 0.019;
+  pin.joint.bearing_length = 0.02;
+  pin.law = LankaraniNikraveshLaw{{6.71e10, 1.5, 0.9}};
+  VectorXd q = VectorXd::Zero(7), v(6);
+  q(3) = 1.0;
+  const SpatialMechanism mechanism(model, q, {}, {pin});
+  ContactKinematics kin;
+  mechanism.resizeContacts(kin);
+  v << 0.1, -0.2, 0.05, 1.0, 2.0, -0.5;
+  g_allocations = 0;
+  g_armed = true;
+  for (int k = 0; k < 50; ++k) {
+    q.head<3>() << 4e-4 * std::cos(0.3 * k), 4e-4 * std::sin(0.3 * k), 2e-4 * std::sin(0.7 * k);
+    q.tail<4>() << 1.0, 0.02 * std::sin(0.5 * k), 0.02 * std::cos(0.5 * k), 0.0;
+    q.tail<4>().normalize();
+    mechanism.evaluateContacts(0.0, q, v, kin, false);
+  }
+  g_armed = false;
+  CHECK(g_allocations == 0);
+  CHECK((kin.gap.array() < 0.0).any());  // the poses touch: the contacts' branches ran
 }
