@@ -64,7 +64,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
                   "built-in scenario (stickslip list) or scenario file (stickslip show NAME)")(
       "methods", po::value<std::string>()->required(),
       "comma-separated: event-driven, moreau-jean, penalty, minimal-form; a friction law after a "
-      "colon is passed as --friction (penalty:ambrosio); the first is the reference of the "
+      "colon is passed as --friction (penalty:ambrosio), /ideal as --ideal (penalty/ideal: the clearance "
+      "joints made ideal); the first is the reference of the "
       "deviations")("out-dir", po::value<std::string>(),
                     "directory of the CSVs and figures (default compare-SCENARIO)")(
       "outputs", po::value<std::string>(),

@@ -137,6 +137,8 @@ std::string columnUnit(std::string_view name) {
     if (endsWith(name, tail)) return "m/s";
   for (std::string_view tail : {".omega", ".wx", ".wy", ".wz"})  // a spatial body's ω′, body axes
     if (endsWith(name, tail)) return "rad/s";
+  for (std::string_view tail : {".ax", ".ay", ".az"})  // the penalty route's accelerations
+    if (endsWith(name, tail)) return "m/s^2";
   for (std::string_view tail : {".N", ".F", ".reaction"})
     if (endsWith(name, tail)) return "N";
   if (name == "energy") return "J";

@@ -17,17 +17,24 @@ std::vector<MethodSpec> parseMethods(const std::string& list, const std::string&
   for (const std::string& item : splitList(list)) {
     MethodSpec s;
     s.label = item;
-    const auto colon = item.find(':');
-    s.method = item.substr(0, colon);
-    if (colon != std::string::npos) s.friction = item.substr(colon + 1);
+    const auto slash = item.find('/');
+    if (slash != std::string::npos && item.substr(slash) != "/ideal")
+      throw std::invalid_argument(option + ": '" + item + "': expected /ideal after the method, got '" +
+                                  item.substr(slash) + "'");
+    s.ideal = slash != std::string::npos;
+    const std::string route_and_law = item.substr(0, slash);
+    const auto colon = route_and_law.find(':');
+    s.method = route_and_law.substr(0, colon);
+    if (colon != std::string::npos) s.friction = route_and_law.substr(colon + 1);
     if (std::find(names.begin(), names.end(), s.method) == names.end())
       throw std::invalid_argument(option + ": unknown method '" + s.method +
                                   "' (expected event-driven, moreau-jean, penalty[:LAW] or "
-                                  "minimal-form; a friction law follows a colon)");
+                                  "minimal-form; a friction law follows a colon, /ideal the clearance joints made ideal)");
     if (colon != std::string::npos && s.friction.empty())
       throw std::invalid_argument(option + ": '" + item + "': expected a friction law after ':'");
     std::string stem = scenario + "-" + item;
     std::replace(stem.begin(), stem.end(), ':', '-');
+    std::replace(stem.begin(), stem.end(), '/', '-');
     const int n = ++seen[stem];
     s.file = stem;
     if (n > 1) s.file.append("-").append(std::to_string(n));
@@ -43,6 +50,7 @@ std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& 
   std::vector<std::string> a;
   if (!m.method.empty()) a.insert(a.end(), {"--method", m.method});
   if (!m.friction.empty()) a.insert(a.end(), {"--friction", m.friction});
+  if (m.ideal) a.push_back("--ideal");
   if (t_end) {
     std::ostringstream t;
     t << std::setprecision(17) << *t_end;

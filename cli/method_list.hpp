@@ -1,7 +1,9 @@
 #pragma once
 /// \file The methods `compare` and `animate` run side by side on one scenario:
 /// "event-driven,penalty:ambrosio,moreau-jean", each a route with an optional friction law after
-/// a colon, and the `stickslip run` arguments each is run with.
+/// a colon and an optional "/ideal" (the scenario's clearance joints made ideal, run's --ideal:
+/// "penalty/ideal,penalty" sets a clearance joint beside its ideal one), and the `stickslip run`
+/// arguments each is run with.
 
 #include <optional>
 #include <string>
@@ -15,16 +17,17 @@ struct MethodSpec {
   std::string label;     ///< as given: "penalty:ambrosio" (" (2)" added to a repeat)
   std::string method;    ///< "penalty"
   std::string friction;  ///< "ambrosio", or "" for the scenario's default
+  bool ideal = false;    ///< "/ideal": clearance joints made ideal (run's --ideal)
   std::string file;      ///< "SCENARIO-penalty-ambrosio.csv", unique within the list
 };
 
-/// Throws std::invalid_argument naming `option` for an unknown route, a colon without a law or
-/// an empty list.
+/// Throws std::invalid_argument naming `option` for an unknown route, a colon without a law, a
+/// slash with anything but "ideal" after it, or an empty list.
 std::vector<MethodSpec> parseMethods(const std::string& list, const std::string& scenario,
                                      const std::string& option = "--methods");
 
 /// `stickslip run` arguments for one method: --method (none for an empty method: the
-/// scenario's own), --friction, and --t-end and --solver when given (vm's "solver").
+/// scenario's own), --friction, --ideal, and --t-end and --solver when given (vm's "solver").
 std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& m, std::optional<double> t_end);
 
 /// The non-empty items of a comma-separated list.

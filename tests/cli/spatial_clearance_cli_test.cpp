@@ -160,6 +160,24 @@ TEST_CASE("spatial-slider-crank-clearance: --ideal is the ideal slider-crank, an
   for (std::size_t k = 0; k < b["final_q"].size(); ++k)
     CHECK(a["final_q"][k].get<double>() == Approx(b["final_q"][k].get<double>()).margin(1e-7));
 
+  // compare sets the clearance joint beside the ideal one (the thesis' Figures 4.10-4.15).
+  const ScratchDir figures("spatial_clearance_compare");
+  const Run side_by_side = cli({"compare", "spatial-slider-crank-clearance", "--methods", "penalty/ideal,penalty",
+                                "--t-end", "0.3", "--out-dir", figures.path.string(), "--force", "--json"});
+  INFO(side_by_side.err);
+  REQUIRE(side_by_side.code == 0);
+  const json c = json::parse(side_by_side.out);
+  CHECK(c["reference"] == "penalty/ideal");
+  const json& clearance = method(c, "penalty");
+  CHECK(clearance["csv"].get<std::string>().ends_with("spatial-slider-crank-clearance-penalty.csv"));
+  CHECK(method(c, "penalty/ideal")["events"] == 0);  // an ideal pin: no contact
+  const double dz = clearance["deviations"]["slider.z"]["max"];
+  CHECK(dz > 1e-3);  // the clearance's ~0.5 mm and the crank's tilt, amplified by the impacts
+  CHECK(dz < 1e-2);
+  const Run bad = cli({"compare", "spatial-slider-crank-clearance", "--methods", "penalty/rigid"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("'penalty/rigid': expected /ideal after the method") != std::string::npos);
+
   for (const char* route : {"event-driven", "moreau-jean"}) {
     const Run r = cli({"run", "spatial-slider-crank-clearance", "--method", route});
     CHECK(r.code == 2);
