@@ -540,8 +540,8 @@ MixedProblem parseMlcp(TokenStream& in) {
     std::vector<long long> rows_at;
     line = in.currentLine();
     rows_at.push_back(in.integer("blocksRows[0]"));
-    if (rows_at[0] != 0 && total > 0)
-      in.fail(line, "blocksRows must start at 0, got " + std::to_string(rows_at[0]));
+    // Also when n + m = 0: a negative start would index the rows below 0 (fuzz_fc3d_reader).
+    if (rows_at[0] != 0) in.fail(line, "blocksRows must start at 0, got " + std::to_string(rows_at[0]));
     while (rows_at.back() < total) {
       line = in.currentLine();
       rows_at.push_back(in.integer(entry("blocksRows", Eigen::Index(rows_at.size()))));

@@ -85,3 +85,13 @@ TEST_CASE("stream readers name the stream in messages and take the hint from it"
     CHECK_THAT(messageOf([&] { readFc2dDat(in, "bad"); }), Catch::Contains("cannot open"));
   }
 }
+
+TEST_CASE("an MLCP with n + m = 0 and blocksRows starting below 0 is refused, not indexed", "[lcp][siconos-format]") {
+  // Found by fuzz_fc3d_reader through readDat's fallback: blocksRows −1, 0 passed the checks
+  // when n + m = 0 and marked row −1 (undefined behaviour).
+  const std::string text = "1 0 0\n0 -1 0\n0 0\n0 -1";
+  std::istringstream in(text);
+  CHECK_THAT(messageOf([&] { readMlcpDat(in, "m.dat"); }), Catch::Contains("blocksRows must start at 0, got -1"));
+  std::istringstream again(text);
+  CHECK_THROWS_AS(readDat(again, "fuzz_fc3d.dat"), std::invalid_argument);
+}
