@@ -52,6 +52,7 @@ struct Report {
   double siconos_error = std::numeric_limits<double>::quiet_NaN();
   double facet_bound = std::numeric_limits<double>::quiet_NaN();  ///< FC3D by our Lemke: 1 − cos(π/k)
   std::string message;
+  std::string warning;  ///< FC3D: W is no Delassus matrix (lcp::delassusWarning)
 };
 
 template <typename F>
@@ -85,6 +86,7 @@ Report solveFile(const lcp::DatProblem& problem, const std::string& solver, int 
     rep.solver = r.solver;
     rep.status = r.status, rep.z = r.r, rep.w = r.u, rep.pivots = r.pivots;
     rep.residual = r.residual, rep.relative_residual = r.relative_residual, rep.message = r.message;
+    rep.warning = r.warning;
     if (r.r.size() == p3->q.size()) rep.siconos_error = lcp::siconosFc3dError(*p3, r.r);
     if (rep.solver == "lemke") rep.facet_bound = lcp::facetBound(facets);
     return rep;
@@ -134,6 +136,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     if (rep.kind == "fc2d" || rep.kind == "fc3d") j["siconos_error"] = finiteOrNull(rep.siconos_error);
     if (std::isfinite(rep.facet_bound)) j["facets"] = facets, j["facet_bound"] = rep.facet_bound;
     if (!rep.message.empty()) j["message"] = rep.message;
+    if (!rep.warning.empty()) j["warning"] = rep.warning;
     out << j.dump() << "\n";
   } else {
     const bool friction = rep.kind == "fc2d" || rep.kind == "fc3d";
@@ -158,6 +161,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   }
   if (!rep.message.empty() && rep.status != lcp::Status::kSuccess)
     err << "stickslip lcp: " << file << ": " << rep.message << "\n";
+  // Answered all the same (status and residual above say how well); the exit code follows the status.
+  if (!rep.warning.empty()) err << "stickslip lcp: " << file << ": warning: " << rep.warning << "\n";
   return exitCodeFor(rep.status);
 }
 

@@ -1,5 +1,7 @@
 #include "lcp/problem.hpp"
 
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -91,6 +93,30 @@ void FrictionProblem3D::validate(std::string_view who) const {
   for (Eigen::Index i = 0; i < mu.size(); ++i)
     if (mu(i) < 0.0)
       fail(who, "friction coefficient mu[" + std::to_string(i) + "] = " + std::to_string(mu(i)) + " is negative");
+}
+
+std::string delassusWarning(const FrictionProblem3D& p) {
+  if (p.W.size() == 0) return "";  // no contacts (maxCoeff of nothing is undefined)
+  const double norm = p.W.cwiseAbs().rowwise().sum().maxCoeff();
+  if (!(norm > 0.0) || !std::isfinite(norm)) return "";
+  std::ostringstream os;
+  os.precision(3);
+  const double asymmetry = (p.W - p.W.transpose()).cwiseAbs().rowwise().sum().maxCoeff() / norm;
+  if (asymmetry > kDelassusSymmetryTol)
+    os << "W is not symmetric (|W - W^T| = " << asymmetry << " |W|, beyond " << kDelassusSymmetryTol << ")";
+  // S + τ‖W‖ I is positive definite iff λ_min(S) > −τ‖W‖: one Cholesky decides in the usual case.
+  const Eigen::MatrixXd S = 0.5 * (p.W + p.W.transpose());
+  const double shift = kDelassusDefinitenessTol * norm;
+  Eigen::LLT<Eigen::MatrixXd> llt(S + shift * Eigen::MatrixXd::Identity(S.rows(), S.cols()));
+  if (llt.info() != Eigen::Success) {
+    const double lmin = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(S, Eigen::EigenvaluesOnly).eigenvalues()(0);
+    if (lmin < -shift || !std::isfinite(lmin))
+      os << (os.tellp() > 0 ? "; " : "") << "W is indefinite (smallest eigenvalue of (W + W^T)/2 = " << lmin / norm
+         << " |W|, below -" << kDelassusDefinitenessTol << " |W|)";
+  }
+  if (os.tellp() == 0) return "";
+  os << ": not a Delassus matrix, the problem may have no solution or several";
+  return os.str();
 }
 
 void SparseFrictionProblem2D::validate(std::string_view who) const {

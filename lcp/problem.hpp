@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
+#include <string>
 #include <string_view>
 
 namespace stickslip::lcp {
@@ -80,5 +81,17 @@ struct FrictionProblem3D {
   /// Throws std::invalid_argument: W not 3nc × 3nc, q not of size 3nc, μ < 0, NaN/Inf.
   void validate(std::string_view who = "lcp::FrictionProblem3D") const;
 };
+
+/// What validate() accepts but a Delassus matrix W = H M⁻¹ Hᵀ never is: W non-symmetric,
+/// ‖W − Wᵀ‖∞ > kDelassusSymmetryTol ‖W‖∞, or its symmetric part S indefinite,
+/// λ_min(S) < −kDelassusDefinitenessTol ‖W‖∞. Such a problem may have no solution, or
+/// several; the solvers still answer it, with status and residual, and this says why to
+/// distrust it. Siconos' fc3d collection stays well within both: asymmetry up to 4.6e-4
+/// (Capsules-i100-889) and λ_min down to −2.7e-8 ‖W‖∞ (Confeti-ex13), the round-off of
+/// their printed digits. Returns "" or the warning; p must be valid. Cost O(n³): one
+/// Cholesky of S + τ‖W‖∞ I, eigenvalues only when it fails.
+std::string delassusWarning(const FrictionProblem3D& p);
+inline constexpr double kDelassusSymmetryTol = 1e-2;
+inline constexpr double kDelassusDefinitenessTol = 1e-6;
 
 }  // namespace stickslip::lcp

@@ -49,6 +49,9 @@ struct FrictionResult {
   std::string message;
   /// Set by lcp::solveFriction: the solver that produced r (for "auto", the one it chose).
   std::string solver;
+  /// Set by lcp::solveFriction for spatial problems whose W is suspect (lcp::delassusWarning),
+  /// whatever the status: a success is still one whose residual was checked.
+  std::string warning;
   bool ok() const { return status == Status::kSuccess; }
 };
 

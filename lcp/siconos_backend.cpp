@@ -552,6 +552,59 @@ double siconosFc3dError(const FrictionProblem3D& p, const Eigen::VectorXd& r) {
   return error;
 }
 
+namespace {
+
+/// Siconos' fc3d error is relative to max(‖q‖, ‖u‖, ‖r‖): a diverging r (a problem without
+/// solution, e.g. W = 0 and uₙ = qₙ < 0) makes it small while uₙ < 0 stays. So a success must
+/// also have uₙ ≥ −tol·scale and rₙ uₙ ≤ tol·‖r‖∞·scale per contact, scale = max(‖q‖∞,
+/// ‖W‖∞‖r‖∞) (velocity units, as uₙ), tol = max(kFc3dVelocityTol, 100 × the tolerance asked
+/// for): on Siconos' collection at tolerance 1e-8 the answers reach 2e-8 (vi-eg on Confeti,
+/// whose small W makes r dominate Siconos' scale); a diverging r leaves O(1). Returns "" or the
+/// first violation.
+constexpr double kFc3dVelocityTol = 1e-6;
+
+std::string scientific(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
+
+std::string normalVelocityViolation(const FrictionProblem3D& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u,
+                                    double tol) {
+  const double rmax = r.cwiseAbs().maxCoeff();
+  const double scale = std::max(p.q.cwiseAbs().maxCoeff(), p.W.cwiseAbs().rowwise().sum().maxCoeff() * rmax);
+  for (Eigen::Index i = 0; i < p.contacts(); ++i) {
+    const double un = u(3 * i), rn = r(3 * i);
+    if (un < -tol * scale || rn * un > tol * rmax * scale)
+      return "u_n = " + scientific(un) + " with r_n = " + scientific(rn) + " at contact " + std::to_string(i);
+  }
+  return "";
+}
+
+/// Siconos 4.4's NSGS local steps (compute_rho_split_spectral_norm, fc3d_AlartCurnier_functions.c)
+/// per contact block B: ρₙ = 1/Bₙₙ and ρₜ = 2/(s + d), s = B₁₁ + B₂₂, d = √(s² − 4(s − B₂₁ + B₁₂))
+/// (0 when the radicand is not positive), computed here as there; it asserts both > 0. We also
+/// ask s > 0 (a Delassus block has a positive diagonal). Returns "" or what fails.
+std::string nsgsStepViolation(const FrictionProblem3D& p) {
+  for (Eigen::Index i = 0; i < p.contacts(); ++i) {
+    const Eigen::Index k = 3 * i;
+    const double sw = p.W(k + 1, k + 1) + p.W(k + 2, k + 2);
+    double dw = sw * sw - 4.0 * (sw - p.W(k + 2, k + 1) + p.W(k + 1, k + 2));
+    dw = dw > 0.0 ? std::sqrt(dw) : 0.0;
+    const double rho_t = 2.0 / (sw + dw);
+    if (!(p.W(k, k) > 0.0))
+      return "W's normal diagonal entries > 0, and W(" + std::to_string(k) + ", " + std::to_string(k) + ") = " +
+             scientific(p.W(k, k)) + " (contact " + std::to_string(i) + ")";
+    if (!(sw > 0.0) || !(rho_t > 0.0) || !std::isfinite(rho_t))
+      return "a positive, finite tangential diagonal, and contact " + std::to_string(i) + " has W(" +
+             std::to_string(k + 1) + ", " + std::to_string(k + 1) + ") + W(" + std::to_string(k + 2) + ", " +
+             std::to_string(k + 2) + ") = " + scientific(sw);
+  }
+  return "";
+}
+
+}  // namespace
+
 struct SiconosFc3dSolver::Impl {
   std::string name;
   int id = 0;
@@ -577,7 +630,19 @@ FrictionResult SiconosFc3dSolver::solve(const FrictionProblem3D& p) {
   out.solver = "siconos-" + s.name;
   out.r.setZero(p.q.size());
   out.u = p.q;
-  if (p.contacts() == 0) return out;
+  if (p.contacts() == 0) {  // nothing to solve: solved, as our Lemke says
+    out.status = Status::kSuccess;
+    out.residual = out.relative_residual = 0.0;
+    return out;
+  }
+  // Siconos' NSGS sizes its local steps from each contact's block and asserts (aborting the
+  // process) that they are positive: refuse such data instead.
+  if (s.id == SICONOS_FRICTION_3D_NSGS)
+    if (const std::string why = nsgsStepViolation(p); !why.empty()) {
+      out.status = Status::kInvalidInput;
+      out.message = "siconos nsgs needs " + why;
+      return out;
+    }
   Fc3dView view(p);
   Options options;  // fresh per solve: the fc3d solvers keep internal data in them
   options.create(s.id, s.opts);
@@ -598,16 +663,23 @@ FrictionResult SiconosFc3dSolver::solve(const FrictionProblem3D& p) {
   out.u = p.W * out.r + p.q;
   out.relative_residual = siconosFc3dError(p, out.r);
   out.residual = out.relative_residual * std::max(p.q.norm(), std::numeric_limits<double>::epsilon());
-  if (info == 0 && out.relative_residual <= s.opts.tolerance * 10.0) {
+  const std::string infeasible =
+      normalVelocityViolation(p, out.r, out.u, std::max(kFc3dVelocityTol, 100.0 * s.opts.tolerance));
+  if (info == 0 && out.relative_residual <= s.opts.tolerance * 10.0 && !infeasible.empty()) {
+    out.status = Status::kNumericalFailure;
+    out.message = "siconos " + s.name + ": error " + scientific(out.relative_residual) + " only relative to |r| = " +
+                  scientific(out.r.norm()) + ", and " + infeasible +
+                  ": no solution found (there may be none)";
+  } else if (info == 0 && out.relative_residual <= s.opts.tolerance * 10.0) {
     out.status = Status::kSuccess;
   } else if (out.pivots >= s.opts.max_iterations) {
     out.status = Status::kPivotLimit;
     out.message = "siconos " + s.name + ": iteration limit " + std::to_string(s.opts.max_iterations) +
-                  " reached (info " + std::to_string(info) + "), error " + std::to_string(out.relative_residual);
+                  " reached (info " + std::to_string(info) + "), error " + scientific(out.relative_residual);
   } else {
     out.status = Status::kNumericalFailure;
     out.message = "siconos " + s.name + ": failed (info " + std::to_string(info) + "), error " +
-                  std::to_string(out.relative_residual);
+                  scientific(out.relative_residual);
   }
   return out;
 }

@@ -129,7 +129,12 @@ class SiconosFc2dSolver final {
 };
 
 /// Siconos Numerics' fc3d solvers. `pivots` holds their iteration count, `relative_residual`
-/// Siconos' fc3d error of the answer (success: ≤ 10 × the tolerance asked for).
+/// Siconos' fc3d error of the answer (success: ≤ 10 × the tolerance asked for, and, since that
+/// error is relative to ‖r‖ too and so shrinks as r diverges, uₙ ≥ −τ max(‖q‖∞, ‖W‖∞‖r‖∞) and
+/// rₙuₙ within τ‖r‖∞ of that scale at every contact, τ = max(1e-6, 100 × the tolerance); else
+/// kNumericalFailure). NSGS
+/// refuses (kInvalidInput) a W with a normal diagonal entry W(3i, 3i) ≤ 0, on which Siconos
+/// 4.4's NSGS aborts the process.
 class SiconosFc3dSolver final {
  public:
   explicit SiconosFc3dSolver(std::string_view name, SiconosOptions options = {});

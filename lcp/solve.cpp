@@ -135,8 +135,13 @@ FrictionResult solveFriction(std::string_view solver, const SparseFrictionProble
 
 FrictionResult solveFriction(std::string_view solver, const FrictionProblem3D& p, int facets) {
   return checked("FC3D", solver, friction3dSolverNames(), [&]() -> FrictionResult {
-    if (solver == "lemke" || solver == "auto") return solveFrictionFaceted(p, facets);
-    return SiconosFc3dSolver(siconosName(solver)).solve(p);
+    FrictionResult r = solver == "lemke" || solver == "auto" ? solveFrictionFaceted(p, facets)
+                                                             : SiconosFc3dSolver(siconosName(solver)).solve(p);
+    // Whatever the status (a solver may refuse what it cannot take), but only on valid data.
+    if (p.W.allFinite() && p.q.allFinite() && p.mu.allFinite() && p.W.rows() == p.q.size() &&
+        p.W.cols() == p.q.size() && p.q.size() == 3 * p.contacts())
+      r.warning = delassusWarning(p);
+    return r;
   });
 }
 

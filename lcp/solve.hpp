@@ -36,7 +36,10 @@ FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p
 /// kDenseFrictionContacts contacts; beyond, they return kInvalidInput saying so.
 FrictionResult solveFriction(std::string_view solver, const SparseFrictionProblem2D& p);
 
-/// Spatial friction; `facets` directions per contact for our faceted Lemke.
+/// Spatial friction; `facets` directions per contact for our faceted Lemke. Invalid data
+/// (μ < 0, NaN/Inf, sizes) is refused as above; a valid W that is no Delassus matrix (not
+/// symmetric, or indefinite: lcp::delassusWarning) is answered, its status and residual
+/// reported as always, with FrictionResult::warning saying so.
 FrictionResult solveFriction(std::string_view solver, const FrictionProblem3D& p, int facets = 8);
 
 inline constexpr Eigen::Index kAutoLemkeContacts = 4;

@@ -102,6 +102,71 @@ TEST_CASE("stickslip lcp on a spatial (fc3d) file: faceted Lemke and Siconos' ex
   CHECK(r.err.find("unknown FC3D solver 'nsgs'") != std::string::npos);
 }
 
+TEST_CASE("stickslip lcp on hostile fc3d files: refused with exit 2, or answered with status and a warning", "[cli]") {
+  // One contact, W = diag or as given (dense storage, column by column), q, mu.
+  const auto fc3d = [](const std::string& w, const std::string& q, const std::string& mu) {
+    return "3\n1\n0\n3 3\n3 3\n" + w + "\n" + q + "\n" + mu + "\n";
+  };
+  SECTION("mu < 0 and NaN: exit 2 naming the file and the reason") {
+    TempFile negative("negative_mu_fc3d.dat", fc3d("1 0 0 0 1 0 0 0 1", "-1 0.5 0", "-0.3"));
+    Run r = cli({"lcp", negative.path.string()});
+    CHECK(r.code == 2);
+    CHECK(r.err.find(negative.path.string()) != std::string::npos);
+    CHECK(r.err.find("mu[0] = -0.300000 is negative") != std::string::npos);
+    TempFile nan("nan_fc3d.dat", fc3d("1 0 0 0 nan 0 0 0 1", "-1 0.5 0", "0.3"));
+    r = cli({"lcp", nan.path.string(), "--solver", "siconos-nsgs"});
+    CHECK(r.code == 2);
+    CHECK(r.err.find(nan.path.string()) != std::string::npos);
+    CHECK(r.err.find("non-finite value 'nan' for W(1, 1)") != std::string::npos);
+  }
+  SECTION("non-symmetric W, solvable: exit 0, with a warning") {
+    TempFile f("asym_fc3d.dat", fc3d("1 0.8 0 0 1 0 0 0 1", "-1 0.2 0", "0.5"));
+    for (const char* solver : {"lemke", "siconos-nsgs"}) {
+      const Run r = cli({"lcp", f.path.string(), "--solver", solver, "--json"});
+      INFO(solver << ": " << r.err);
+      CHECK(r.code == 0);
+      CHECK(r.err.find(f.path.string() + ": warning: W is not symmetric") != std::string::npos);
+      CHECK_THAT(nlohmann::json::parse(r.out)["warning"].get<std::string>(), Catch::Contains("not symmetric"));
+    }
+  }
+  SECTION("negative definite W without a solution: exit 1 with the warning, for every solver") {
+    TempFile f("negdef_fc3d.dat", fc3d("-1 0 0 0 -1 0 0 0 -1", "-1 0.5 0", "0.3"));
+    for (const char* solver : {"lemke", "siconos-nsgs", "siconos-nsn-ac", "siconos-prox", "siconos-vi-eg"}) {
+      const Run r = cli({"lcp", f.path.string(), "--solver", solver, "--json"});
+      INFO(solver << ": " << r.err);
+      CHECK(r.code == 1);  // siconos-nsgs: Siconos asserted W(0, 0) > 0 and aborted the process
+      CHECK(nlohmann::json::parse(r.out)["status"] != "solved");
+      CHECK(r.err.find("warning: W is indefinite") != std::string::npos);
+    }
+  }
+  SECTION("no solution (W = 0, u_n = -1): no solver claims one") {
+    TempFile f("zero_fc3d.dat", fc3d("0 0 0 0 0 0 0 0 0", "-1 1 0", "0.5"));
+    for (const char* solver : {"lemke", "siconos-nsgs", "siconos-nsn-ac", "siconos-prox", "siconos-vi-eg"}) {
+      const Run r = cli({"lcp", f.path.string(), "--solver", solver});
+      INFO(solver << ": " << r.err);
+      CHECK(r.code == 1);  // siconos-prox: "solved" at Siconos' error 1e-12, relative to |r| = 1e12
+    }
+  }
+}
+
+TEST_CASE("stickslip bench fc3d lists the problems NSGS does not solve, with the reason", "[cli][bench]") {
+  const auto dir = std::filesystem::temp_directory_path() / "stickslip_cli_bench_fc3d";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(kData + "/fc3d/FrictionContact3D_1c.dat", dir / "FrictionContact3D_1c.dat");
+  std::ofstream(dir / "zero_w.dat") << "3\n1\n0\n3 3\n3 3\n0 0 0\n0 0 0\n0 0 0\n-1 1 0\n0.5\n";
+  Run r = cli({"bench", "--what", "fc3d", "--data", dir.string()});
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Not solved by siconos-nsgs to 1e-08:\nzero_w.dat: invalid-input") != std::string::npos);
+  CHECK(r.out.find("FrictionContact3D_1c.dat: siconos-nsgs") == std::string::npos);
+  r = cli({"bench", "--what", "fc3d", "--data", dir.string(), "--json"});
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["nsgs_unsolved"].size() == 1);
+  CHECK(j["nsgs_unsolved"][0]["file"] == "zero_w.dat");
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("stickslip lcp reports an unsolvable problem with exit code 1", "[cli]") {
   // w = −z − 1 < 0 for every z ≥ 0: no solution; Lemke must say so, not print numbers.
   TempFile f("ray.dat", "1\n0\n1\n1\n1 1\n-1\n-1\n");
