@@ -26,22 +26,6 @@ constexpr const char* kTarget = "fuzz_dat_reader";
 constexpr double kAccept = 1e-9;         // LemkeOptions::accept_tol, the default of solve.hpp
 constexpr Eigen::Index kMaxLcpSize = 64;  // keeps every input fast
 
-/// Runs read(stream); returns whether it parsed. Only std::invalid_argument may escape it.
-template <typename Read>
-bool tryRead(const std::string& text, const char* who, Read read) {
-  std::istringstream stream(text);
-  try {
-    read(stream);
-    return true;
-  } catch (const std::invalid_argument&) {
-    return false;
-  } catch (const std::exception& e) {
-    fuzz::fail(kTarget, std::string(who) + " threw something else than invalid_argument: " + e.what());
-  } catch (...) {
-    fuzz::fail(kTarget, std::string(who) + " threw a non-standard exception");
-  }
-}
-
 void checkSolved(const char* kind, lcp::Status status, double relative, bool finite) {
   if (status != lcp::Status::kSuccess) return;
   if (!finite) fuzz::fail(kTarget, std::string(kind) + ": success with a non-finite solution");
@@ -93,17 +77,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   lcp::Problem lcp_problem;
   lcp::MixedProblem mlcp_problem;
   lcp::FrictionProblem2D fc2d_problem;
-  const bool is_lcp = tryRead(text, "readLcpDat", [&](std::istream& s) {
+  const bool is_lcp = fuzz::tryRead(kTarget, text, "readLcpDat", [&](std::istream& s) {
     lcp_problem = lcp::readLcpDat(s, "fuzz.dat");
   });
-  const bool is_mlcp = tryRead(text, "readMlcpDat", [&](std::istream& s) {
+  const bool is_mlcp = fuzz::tryRead(kTarget, text, "readMlcpDat", [&](std::istream& s) {
     mlcp_problem = lcp::readMlcpDat(s, "fuzz.dat");
   });
-  const bool is_fc2d = tryRead(text, "readFc2dDat", [&](std::istream& s) {
+  const bool is_fc2d = fuzz::tryRead(kTarget, text, "readFc2dDat", [&](std::istream& s) {
     fc2d_problem = lcp::readFc2dDat(s, "fuzz.dat");
   });
   std::string kind;
-  tryRead(text, "readDat", [&](std::istream& s) { kind = lcp::datKindName(lcp::readDat(s, "fuzz.dat")); });
+  fuzz::tryRead(kTarget, text, "readDat", [&](std::istream& s) { kind = lcp::datKindName(lcp::readDat(s, "fuzz.dat")); });
   if ((kind == "lcp" && !is_lcp) || (kind == "mlcp" && !is_mlcp) || (kind == "fc2d" && !is_fc2d))
     fuzz::fail(kTarget, "readDat returned " + kind + " but that reader rejects the text");
 

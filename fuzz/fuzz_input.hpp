@@ -11,7 +11,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace stickslip::fuzz {
@@ -80,6 +83,23 @@ class FuzzInput {
 [[noreturn]] inline void fail(const char* target, const std::string& what) {
   std::fprintf(stderr, "%s: invariant violated: %s\n", target, what.c_str());
   std::abort();
+}
+
+/// Runs read(stream) on `text`; returns whether it parsed. A reader may refuse its input only by
+/// std::invalid_argument: anything else it throws stops the fuzzer, naming `who`.
+template <typename Read>
+bool tryRead(const char* target, const std::string& text, const char* who, Read read) {
+  std::istringstream stream(text);
+  try {
+    read(stream);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  } catch (const std::exception& e) {
+    fail(target, std::string(who) + " threw something else than invalid_argument: " + e.what());
+  } catch (...) {
+    fail(target, std::string(who) + " threw a non-standard exception");
+  }
 }
 
 }  // namespace stickslip::fuzz
