@@ -90,17 +90,9 @@ SpatialMechanism::SpatialMechanism(const SpatialModel& model,
   }
 }
 
-namespace {
-SpatialPose poseOf(const SpatialModel& model, const Eigen::Ref<const Eigen::VectorXd>& q, BodyIndex b) {
+SpatialPose bodyPose(const SpatialModel& model, const Eigen::Ref<const Eigen::VectorXd>& q, BodyIndex b) {
   if (b == kGround) return {};
   return {q.segment<3>(SpatialModel::positionIndex(b, 0)), model.rotation(q, b)};
-}
-}  // namespace
-
-SpatialClearanceGeometry SpatialMechanism::clearanceGeometry(std::size_t c,
-                                                            const Eigen::Ref<const Eigen::VectorXd>& q) const {
-  const SpatialClearance& cl = clearances_.at(c);
-  return spatialClearanceGeometry(cl.joint, poseOf(model_, q, cl.journal_body), poseOf(model_, q, cl.bearing_body));
 }
 
 void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -118,7 +110,7 @@ void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::Ve
   Eigen::Matrix<double, 12, 1> body_velocities;
   for (std::size_t c = 0; c < clearances_.size(); ++c) {
     const SpatialClearance& cl = clearances_[c];
-    const SpatialPose pi = poseOf(model_, q, cl.journal_body), pj = poseOf(model_, q, cl.bearing_body);
+    const SpatialPose pi = bodyPose(model_, q, cl.journal_body), pj = bodyPose(model_, q, cl.bearing_body);
     const SpatialClearanceGeometry g = spatialClearanceGeometry(cl.joint, pi, pj);
     body_velocities.setZero();
     if (cl.journal_body != kGround) body_velocities.head<6>() = v.segment<6>(6 * cl.journal_body);
@@ -126,14 +118,12 @@ void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::Ve
     for (std::size_t w = 0; w < 4; ++w) {
       const SpatialClearanceContact& ct = g.contacts[w];
       const auto k = Eigen::Index(4 * c + w);
+      const Eigen::Vector3d v_rel = relativeVelocity(ct, pi, pj, body_velocities);
+      const double rate = ct.normal.dot(v_rel);
+      const Eigen::Vector3d sliding = v_rel - rate * ct.normal;  // v_T
+      const double speed = sliding.norm();
+      const Eigen::Vector3d t = speed > 0.0 ? Eigen::Vector3d(sliding / speed) : frameFromAxis(ct.normal).col(0);
       const Eigen::Matrix<double, 1, 12> normal_row = velocityRow(ct, ct.normal, pi, pj);
-      // v_rel from its three rows along (n, t1, t2); its tangential part is the sliding.
-      const Eigen::Matrix3d frame = frameFromAxis(ct.normal);
-      const double t1 = velocityRow(ct, frame.col(0), pi, pj).dot(body_velocities);
-      const double t2 = velocityRow(ct, frame.col(1), pi, pj).dot(body_velocities);
-      const double speed = std::hypot(t1, t2);
-      const Eigen::Vector3d t = speed > 0.0 ? Eigen::Vector3d((t1 * frame.col(0) + t2 * frame.col(1)) / speed)
-                                            : Eigen::Vector3d(frame.col(0));
       const Eigen::Matrix<double, 1, 12> tangent_row = velocityRow(ct, t, pi, pj);
       for (int part = 0; part < 2; ++part) {
         const BodyIndex b = part == 0 ? cl.journal_body : cl.bearing_body;
@@ -141,7 +131,7 @@ void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::Ve
         put(2 * k + 1, b, tangent_row, part);
       }
       out.gap(k) = -ct.penetration;
-      out.normal_velocity(k) = -normal_row.dot(body_velocities);
+      out.normal_velocity(k) = -rate;
       out.sliding_velocity(k) = speed;
       out.normal_drift(k) = kNaN;
       out.tangential_drift(k) = kNaN;

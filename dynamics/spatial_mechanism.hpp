@@ -57,6 +57,9 @@ struct SpatialJointFriction {
   double slider_length = 0.0;  ///< translational: ℓ [m] ≥ 0 (0: a point slider)
 };
 
+/// Body b's pose at q as the contact geometry reads it (the ground: r = 0, A = I).
+SpatialPose bodyPose(const SpatialModel& model, const Eigen::Ref<const Eigen::VectorXd>& q, BodyIndex b);
+
 /// A spatial revolute clearance joint (see the file comment).
 struct SpatialClearance {
   std::string name = "clearance";
@@ -80,8 +83,6 @@ class SpatialMechanism final : public ForwardedSystem<Mechanism> {
   const SpatialModel& model() const { return model_; }
   const std::vector<SpatialJointFriction>& friction() const { return friction_; }
   const std::vector<SpatialClearance>& clearances() const { return clearances_; }
-  /// The four candidates of clearance joint c at q (its contacts 4c … 4c + 3 in contacts()).
-  SpatialClearanceGeometry clearanceGeometry(std::size_t c, const Eigen::Ref<const Eigen::VectorXd>& q) const;
 
   const std::vector<RigidContact>& contacts() const override { return contacts_; }
   const std::vector<JointFriction>& jointFriction() const override { return levers_; }

@@ -138,9 +138,11 @@ FrictionResult solveFriction(std::string_view solver, const FrictionProblem3D& p
     FrictionResult r = solver == "lemke" || solver == "auto" ? solveFrictionFaceted(p, facets)
                                                              : SiconosFc3dSolver(siconosName(solver)).solve(p);
     // Whatever the status (a solver may refuse what it cannot take), but only on valid data.
-    if (p.W.allFinite() && p.q.allFinite() && p.mu.allFinite() && p.W.rows() == p.q.size() &&
-        p.W.cols() == p.q.size() && p.q.size() == 3 * p.contacts())
+    try {
+      p.validate();
       r.warning = delassusWarning(p);
+    } catch (const std::invalid_argument&) {
+    }
     return r;
   });
 }

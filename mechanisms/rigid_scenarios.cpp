@@ -145,7 +145,7 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
        .friction_parameters = rollerCrankFrictionParameters()},
       {.name = "spatial-slider-crank-clearance",
        .summary = "Marques' thesis 4.2, Tables 4.2-4.3: the spatial slider-crank with radial and axial clearance in "
-                  "the crank's pin (simulation 1; --set journal_length=0.0195: 2, journal_radius=0.00975: 3; "
+                  "the crank's pin (simulation 1; --set parameters.journal_length=0.0195: 2, parameters.journal_radius=0.00975: 3; "
                   "--ideal: the ideal pin)",
        .t_end = 1.0,
        .h = 1e-4,

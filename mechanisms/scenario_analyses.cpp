@@ -120,10 +120,6 @@ std::optional<Analysis> spatialClearanceMotion(const Scenario& s, const Scenario
   if (r.column(c.name + ".radial-A.N") < 0) return {};  // --ideal: no clearance joint
   const dynamics::SpatialModel& m = s.spatial->model;
   const Eigen::Index nq = m.positionSize();
-  const auto pose = [&](const Eigen::VectorXd& q, dynamics::BodyIndex b) {
-    return b == dynamics::kGround ? dynamics::SpatialPose{}
-                                  : dynamics::SpatialPose{q.segment<3>(7 * b), m.rotation(q, b)};
-  };
   // The bearing's rotation relative to the journal about the journal's axis a: the angle by
   // which it turns a vector u ⊥ a (exact for a rotation about a).
   const Eigen::Vector3d a = c.joint.journal_axis, u = dynamics::frameFromAxis(a).col(0);
@@ -131,7 +127,7 @@ std::optional<Analysis> spatialClearanceMotion(const Scenario& s, const Scenario
   double turns = 0.0, last = 0.0;
   for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
     const Eigen::VectorXd q = r.history.row(i).segment(1, nq).transpose();
-    const dynamics::SpatialPose pi = pose(q, c.journal_body), pj = pose(q, c.bearing_body);
+    const dynamics::SpatialPose pi = dynamics::bodyPose(m, q, c.journal_body), pj = dynamics::bodyPose(m, q, c.bearing_body);
     ++cases[std::size_t(dynamics::contactCase(dynamics::spatialClearanceGeometry(c.joint, pi, pj)))];
     const Eigen::Vector3d ru = pi.A.transpose() * pj.A * u;
     const double angle = std::atan2(a.dot(u.cross(ru)), u.dot(ru));

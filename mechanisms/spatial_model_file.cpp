@@ -18,6 +18,13 @@ using namespace model_file;
 
 constexpr const char* kXyz = "[x, y, z] (three numbers)";
 
+/// The ideal revolute joint a clearance joint stands for: the journal's centre and axis on the
+/// bearing's.
+void addIdealJoint(dynamics::SpatialModel& model, const dynamics::SpatialClearance& c) {
+  model.addRevolute(c.journal_body, c.joint.journal_centre, c.joint.journal_axis, c.bearing_body,
+                    c.joint.bearing_centre, c.joint.bearing_axis, c.name);
+}
+
 class Loader : public ModelFileReader {
  public:
   using ModelFileReader::ModelFileReader;
@@ -355,9 +362,7 @@ void Loader::initial(const YAML::Node& n, const YAML::Node& model) {
   dynamics::SpatialModel closed = s_.model;
   for (std::size_t k = 0; k < s_.clearances.size(); ++k) {
     const dynamics::SpatialClearance& c = s_.clearances[k];
-    if (starts_ideal_[k])
-      closed.addRevolute(c.journal_body, c.joint.journal_centre, c.joint.journal_axis, c.bearing_body,
-                         c.joint.bearing_centre, c.joint.bearing_axis, c.name);
+    if (starts_ideal_[k]) addIdealJoint(closed, c);
   }
   if (closed.constraintCount() == 0) return;
   s_.assembly = dynamics::assemble(closed, 0.0, held, s_.q0, s_.v0);
@@ -417,9 +422,7 @@ SpatialScenario withIdealClearanceJoints(const SpatialScenario& s, std::string_v
   if (s.clearances.empty())
     throw std::invalid_argument(std::string(who) + ": '" + s.name + "' has no clearance joint to make ideal");
   SpatialScenario ideal = s;
-  for (const dynamics::SpatialClearance& c : s.clearances)
-    ideal.model.addRevolute(c.journal_body, c.joint.journal_centre, c.joint.journal_axis, c.bearing_body,
-                            c.joint.bearing_centre, c.joint.bearing_axis, c.name);
+  for (const dynamics::SpatialClearance& c : s.clearances) addIdealJoint(ideal.model, c);
   ideal.clearances.clear();
   const dynamics::SpatialModel& m = ideal.model;
   Eigen::VectorXd phi(m.constraintCount()), rate(m.constraintCount());

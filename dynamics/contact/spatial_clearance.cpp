@@ -128,6 +128,14 @@ int contactCase(const SpatialClearanceGeometry& g) {
   }
 }
 
+Eigen::Vector3d relativeVelocity(const SpatialClearanceContact& contact, const SpatialPose& i, const SpatialPose& j,
+                                 const Eigen::Matrix<double, 12, 1>& velocities) {
+  // A material point at x moves at ṙ + (A ω′) × (x − r).
+  const Eigen::Vector3d journal = velocities.segment<3>(0) + (i.A * velocities.segment<3>(3)).cross(contact.journal_point - i.r);
+  const Eigen::Vector3d bearing = velocities.segment<3>(6) + (j.A * velocities.segment<3>(9)).cross(contact.bearing_point - j.r);
+  return journal - bearing;
+}
+
 Eigen::Matrix<double, 1, 12> velocityRow(const SpatialClearanceContact& contact, const Eigen::Vector3d& d,
                                          const SpatialPose& i, const SpatialPose& j) {
   Eigen::Matrix<double, 1, 12> row;

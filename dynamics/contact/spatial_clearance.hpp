@@ -111,6 +111,10 @@ SpatialClearanceGeometry spatialClearanceGeometry(const SpatialClearanceJoint& j
 ///   13 all four.
 int contactCase(const SpatialClearanceGeometry& g);
 
+/// v_rel at `contact` for the bodies' velocities (ṙ_i, ω′_i, ṙ_j, ω′_j) (see the file comment).
+Eigen::Vector3d relativeVelocity(const SpatialClearanceContact& contact, const SpatialPose& i, const SpatialPose& j,
+                                 const Eigen::Matrix<double, 12, 1>& velocities);
+
 /// The row of dᵀ v_rel over (ṙ_i, ω′_i, ṙ_j, ω′_j) at `contact` (see the file comment).
 Eigen::Matrix<double, 1, 12> velocityRow(const SpatialClearanceContact& contact, const Eigen::Vector3d& d,
                                          const SpatialPose& i, const SpatialPose& j);

@@ -158,6 +158,10 @@ TEST_CASE("spatial clearance: the velocity rows give the rates of the depths") {
     const double fd = (plus.contacts[w].penetration - minus.contacts[w].penetration) / (2.0 * h);
     CHECK(rate == Approx(fd).epsilon(1e-6).margin(1e-10));
     CHECK(std::abs(rate) > 1e-3);  // a real motion, not a vacuous match
+    // v_rel itself, along the normal and along any other direction, is what the rows give.
+    const Eigen::Vector3d v_rel = relativeVelocity(g.contacts[w], pi, pj, v), d = Eigen::Vector3d(1, -2, 2) / 3.0;
+    CHECK(g.contacts[w].normal.dot(v_rel) == Approx(rate).epsilon(1e-12));
+    CHECK(d.dot(v_rel) == Approx(velocityRow(g.contacts[w], d, pi, pj).dot(v)).epsilon(1e-12));
   }
 }
 
