@@ -16,6 +16,7 @@
 /// force of magnitude between μ rₙ cos(π/k) and μ rₙ, at most π/k away from the direction
 /// opposed to the sliding velocity. k = 8: 7.6 % in magnitude; k = 32: 0.48 %.
 
+#include "lcp/lemke.hpp"
 #include "lcp/problem.hpp"
 #include "lcp/result.hpp"
 
@@ -28,5 +29,23 @@ double facetBound(int facets);
 /// FrictionResult: r (3 nc), u = W r + q, Lemke's status, pivots and LCP residual.
 /// Invalid input (p invalid, facets < 3) is Status::kInvalidInput.
 FrictionResult solveFrictionFaceted(const FrictionProblem3D& p, int facets);
+
+/// The same with its workspace (the LCP, the map T, Lemke's) kept between calls, for a time
+/// loop: once a problem size has been met, solve() allocates nothing. It does not validate p
+/// (NaN or Inf still come back as Lemke's kInvalidInput). Not thread-safe.
+class FacetedFrictionSolver final {
+ public:
+  /// Throws std::invalid_argument for facets < 3.
+  explicit FacetedFrictionSolver(int facets);
+  void solve(const FrictionProblem3D& p, FrictionResult& out);
+  int facets() const { return facets_; }
+
+ private:
+  int facets_;
+  Eigen::MatrixXd T_, TW_;  ///< z-space rows (rₙ, dⱼᵀ rₜ, 0) per contact, from r-space; T W
+  Problem lcp_;
+  Result z_;
+  LemkeSolver lemke_;
+};
 
 }  // namespace stickslip::lcp
