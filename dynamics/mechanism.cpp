@@ -11,7 +11,8 @@ void requirePlanarContacts(const Mechanism& mechanism, std::string_view caller) 
     if (c.shape == RigidContact::Shape::kSpatialClearance)
       throw std::invalid_argument(std::string(caller) + ": contact '" + c.name +
                                   "' is a spatial clearance joint's, whose friction acts in the tangent plane; this "
-                                  "route resolves Coulomb friction along one tangent (the penalty route takes it)");
+                                  "route resolves Coulomb friction along one tangent (Moreau–Jean and the penalty "
+                                  "route take it)");
 }
 
 std::optional<std::pair<std::size_t, double>> initialPenetration(const Mechanism& mechanism, const Eigen::VectorXd& q0,

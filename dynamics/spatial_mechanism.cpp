@@ -75,10 +75,17 @@ SpatialMechanism::SpatialMechanism(const SpatialModel& model,
     if (!(c.mu_kinetic >= 0.0) || !(c.mu_static >= c.mu_kinetic) || !std::isfinite(c.mu_static))
       throw std::invalid_argument(who + ": expected mu_static >= mu_kinetic >= 0, got " +
                                   std::to_string(c.mu_static) + " and " + std::to_string(c.mu_kinetic));
+    if (c.rigid_restitution && !(*c.rigid_restitution >= 0.0 && *c.rigid_restitution <= 1.0))
+      throw std::invalid_argument(who + ": expected rigid_restitution in [0, 1], got " +
+                                  std::to_string(*c.rigid_restitution));
+    if (c.rigid && !c.rigid_restitution)
+      throw std::invalid_argument(who + ": a rigid clearance joint needs its rigid_restitution (Newton's e)");
     for (const char* which : {"radial-A", "radial-B", "axial-A", "axial-B"}) {
       RigidContact rc;
       rc.name = c.name + "." + which;
-      rc.normal = RigidContact::Normal::kCompliant;
+      rc.normal = c.rigid ? RigidContact::Normal::kUnilateral : RigidContact::Normal::kCompliant;
+      rc.rigid_restitution = c.rigid_restitution;
+      if (c.rigid) rc.restitution = *c.rigid_restitution;
       rc.shape = RigidContact::Shape::kSpatialClearance;
       rc.body_i = c.journal_body;
       rc.body_j = c.bearing_body;
@@ -103,9 +110,10 @@ void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::Ve
     resizeContacts(out);
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   // Writes into the fixed pattern (no insertion); `part` is 0 for body i, 1 for body j.
-  const auto put = [&](Eigen::Index row, BodyIndex b, const Eigen::Matrix<double, 1, 12>& values, int part) {
+  const auto put = [&](ContactJacobian& rows, Eigen::Index row, BodyIndex b, const Eigen::Matrix<double, 1, 12>& values,
+                       int part) {
     if (b == kGround) return;
-    for (Eigen::Index d = 0; d < 6; ++d) out.jacobian.coeffRef(row, 6 * b + d) = values(6 * part + d);
+    for (Eigen::Index d = 0; d < 6; ++d) rows.coeffRef(row, 6 * b + d) = values(6 * part + d);
   };
   Eigen::Matrix<double, 12, 1> body_velocities;
   for (std::size_t c = 0; c < clearances_.size(); ++c) {
@@ -125,10 +133,12 @@ void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::Ve
       const Eigen::Vector3d t = speed > 0.0 ? Eigen::Vector3d(sliding / speed) : frameFromAxis(ct.normal).col(0);
       const Eigen::Matrix<double, 1, 12> normal_row = velocityRow(ct, ct.normal, pi, pj);
       const Eigen::Matrix<double, 1, 12> tangent_row = velocityRow(ct, t, pi, pj);
+      const Eigen::Matrix<double, 1, 12> second_row = velocityRow(ct, ct.normal.cross(t), pi, pj);
       for (int part = 0; part < 2; ++part) {
         const BodyIndex b = part == 0 ? cl.journal_body : cl.bearing_body;
-        put(2 * k, b, -normal_row, part);
-        put(2 * k + 1, b, tangent_row, part);
+        put(out.jacobian, 2 * k, b, -normal_row, part);
+        put(out.jacobian, 2 * k + 1, b, tangent_row, part);
+        put(out.second_tangent, k, b, second_row, part);
       }
       out.gap(k) = -ct.penetration;
       out.normal_velocity(k) = -rate;

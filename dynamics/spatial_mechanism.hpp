@@ -33,10 +33,12 @@
 /// v_t = ‖v_T‖ ≥ 0 and J_t the row of tᵀ v_rel with t = v_T/‖v_T‖ the sliding direction (a fixed
 /// direction ⊥ n when v_T = 0), so that a friction force Fₜ = law(v_t, Fₙ) ≤ 0 acts against the
 /// sliding, Fₜ t on the journal (thesis eqs. 4.42–4.45). A law with an internal state (Dahl,
-/// LuGre) therefore keeps one scalar state along the present sliding direction. The drift terms
-/// are not computed (NaN): only the penalty route takes these contacts; the nonsmooth routes,
-/// whose Coulomb friction would need both tangent directions, refuse them.
+/// LuGre) therefore keeps one scalar state along the present sliding direction. The second
+/// tangent row (ContactKinematics::second_tangent) is that of bᵀ v_rel, b = n × t: with J_n and
+/// J_t the three rows of Moreau–Jean's spatial contact problem (moreau_jean.hpp). The drift
+/// terms are not computed (NaN): event-driven, which needs them, refuses these contacts.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +69,11 @@ struct SpatialClearance {
   SpatialClearanceJoint joint;                              ///< centres and axes in their bodies' axes
   NormalLaw law;                                            ///< every candidate's compliant law
   double mu_static = 0.0, mu_kinetic = 0.0;                 ///< Coulomb friction, μs ≥ μk ≥ 0
+  /// Newton's e ∈ [0, 1] with which the routes of rigid contacts take the joint; unset: they
+  /// cannot. `rigid`: the candidates are unilateral rigid contacts with it (Moreau–Jean), else
+  /// compliant with `law` (penalty).
+  std::optional<double> rigid_restitution;
+  bool rigid = false;
 };
 
 class SpatialMechanism final : public ForwardedSystem<Mechanism> {

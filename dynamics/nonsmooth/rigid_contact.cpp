@@ -87,6 +87,15 @@ void ContactKinematics::resize(const std::vector<RigidContact>& list, Eigen::Ind
   jacobian.resize(2 * contacts, velocities);
   jacobian.setFromTriplets(pattern.begin(), pattern.end());
   jacobian.makeCompressed();
+  pattern.clear();
+  for (Eigen::Index k = 0; k < contacts; ++k)
+    if (list[std::size_t(k)].shape == RigidContact::Shape::kSpatialClearance)
+      for (const BodyIndex b : {list[std::size_t(k)].body_i, list[std::size_t(k)].body_j})
+        if (b != kGround)
+          for (Eigen::Index d = 0; d < body_velocities; ++d) pattern.emplace_back(k, b * body_velocities + d, 0.0);
+  second_tangent.resize(contacts, velocities);
+  second_tangent.setFromTriplets(pattern.begin(), pattern.end());
+  second_tangent.makeCompressed();
   normal.resize(static_cast<std::size_t>(contacts));
   point.resize(static_cast<std::size_t>(contacts));
   bodies.assign(static_cast<std::size_t>(velocities / 3 + 1), PlanarBodyState{});

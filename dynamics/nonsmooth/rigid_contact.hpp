@@ -131,6 +131,9 @@ struct ContactKinematics {
   /// rows hold its two bodies' coordinates only, a pattern fixed by resize(), so memory and
   /// every product grow with the contacts, not with contacts × coordinates.
   ContactJacobian jacobian;
+  /// Row k: a spatial contact's second tangent row, J_b v = bᵀ v_rel with b = n × t, so that
+  /// (t, b) spans its tangent plane (spatial_mechanism.hpp); empty for a planar contact.
+  ContactJacobian second_tangent;
   std::vector<Eigen::Vector2d> normal, point;  ///< world normal n and contact point per contact
   /// Per body (index + 1, 0: the ground): its state, and whether this evaluation computed it.
   std::vector<PlanarBodyState> bodies;
