@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "lcp/friction_facets.hpp"
 #include "lcp/siconos_backend.hpp"
 
 namespace stickslip::dynamics {
@@ -103,15 +104,18 @@ void MoreauJeanOptions::validate() const {
   require(max_steps >= 1, "max_steps >= 1", max_steps);
   require(nsgs_tolerance > 0.0 && std::isfinite(nsgs_tolerance), "nsgs_tolerance > 0", nsgs_tolerance);
   require(nsgs_max_sweeps >= 1, "nsgs_max_sweeps >= 1", nsgs_max_sweeps);
+  require(facets >= 3, "facets >= 3", facets);
   if (solver == "auto" || solver == "lemke" || solver == "nsgs") return;
   if (isSiconos(solver)) {
-    const auto names = lcp::siconosFc2dSolverNames();
     const std::string name = solver.substr(std::char_traits<char>::length(kSiconosPrefix));
-    if (std::find(names.begin(), names.end(), name) != names.end()) return;
+    for (const auto& names : {lcp::siconosFc2dSolverNames(), lcp::siconosFc3dSolverNames()})
+      if (std::find(names.begin(), names.end(), name) != names.end()) return;
   }
   std::string valid = "auto, lemke, nsgs";
   for (const std::string& n : lcp::siconosFc2dSolverNames()) valid += ", siconos-" + n;
-  require(false, ("solver one of " + valid).c_str(), "'" + solver + "'");
+  valid += " (planar contacts); auto, lemke";
+  for (const std::string& n : lcp::siconosFc3dSolverNames()) valid += ", siconos-" + n;
+  require(false, ("solver one of " + valid + " (spatial contacts)").c_str(), "'" + solver + "'");
 }
 
 struct MoreauJeanStepper::Siconos {
@@ -119,6 +123,25 @@ struct MoreauJeanStepper::Siconos {
   lcp::FrictionProblem2D problem;
   lcp::FrictionResult result;
 };
+
+/// The spatial contact problem per active-set size (na: 3na unknowns) and its solver: our
+/// faceted Lemke, or one of Siconos' fc3d solvers on the exact cone.
+struct MoreauJeanStepper::Spatial {
+  std::vector<lcp::FrictionProblem3D> problems;  ///< index na
+  std::vector<lcp::FacetedFrictionSolver> faceted;
+  std::unique_ptr<lcp::SiconosFc3dSolver> siconos;
+  lcp::FrictionResult result;
+  Eigen::VectorXd tangent_impulse;  ///< (P_t, P_b) per contact (zero if inactive)
+  Eigen::Index solved = -1;         ///< the last step's active-set size; −1: no problem solved
+};
+
+const lcp::FrictionProblem3D* MoreauJeanStepper::spatialProblem() const {
+  return spatial_ && spatial_->solved >= 0 ? &spatial_->problems[std::size_t(spatial_->solved)] : nullptr;
+}
+
+const lcp::FrictionResult* MoreauJeanStepper::spatialResult() const {
+  return spatial_ && spatial_->solved >= 0 ? &spatial_->result : nullptr;
+}
 
 MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJeanOptions& options)
     : mechanism_(mechanism),
@@ -129,7 +152,10 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   const auto& model = mechanism;
   const auto& contacts = contacts_;
   const auto& joint_friction = joints_;
-  requirePlanarContacts(mechanism, "Moreau–Jean");
+  const auto isSpatial = [](const RigidContact& c) { return c.shape == RigidContact::Shape::kSpatialClearance; };
+  const bool spatial = std::any_of(contacts.begin(), contacts.end(), isSpatial);
+  if (spatial && !std::all_of(contacts.begin(), contacts.end(), isSpatial))
+    throw std::invalid_argument("Moreau–Jean: a mechanism's contacts are all spatial or all planar");
   for (const RigidContact& c : contacts) {
     // Rigid normals only: a compliant normal force belongs to the regularized route.
     if (c.normal != RigidContact::Normal::kUnilateral &&
@@ -138,6 +164,13 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
                                   ": expected a unilateral or bilateral rigid contact for "
                                   "Moreau–Jean, got another normal law");
   }
+  if (spatial && !joint_friction.empty())
+    throw std::invalid_argument(joint_friction.front().name +
+                                ": Moreau–Jean does not yet take friction in joints together with spatial contacts "
+                                "(the penalty route does)");
+  if (spatial && options_.solver == "nsgs")
+    throw std::invalid_argument("Moreau–Jean: the solver 'nsgs' is planar; spatial contacts take lemke (the faceted "
+                                "cone) or a Siconos fc3d solver (siconos-nsgs, …)");
   if (!joint_friction.empty() && options_.solver != "lemke" && options_.solver != "auto")
     throw std::invalid_argument(joint_friction.front().name +
                                 ": friction in revolute joints needs the Moreau–Jean solver "
@@ -151,10 +184,21 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   if (options_.solver == "nsgs" && bilateral != contacts.end())
     throw std::invalid_argument(bilateral->name + ": a bilateral contact needs the Moreau–Jean solver 'lemke' (its "
                                 "impulse has either sign), got 'nsgs'");
-  use_nsgs_ = options_.solver == "nsgs" ||
-              (options_.solver == "auto" && nc > 0 && nj == 0 && m == 0 && model.inverseMassDiagonal() != nullptr &&
-               bilateral == contacts.end() && autoTakesNsgs(contacts));
+  if (isSiconos(options_.solver)) {
+    const std::string name = options_.solver.substr(std::char_traits<char>::length(kSiconosPrefix));
+    const auto names = spatial ? lcp::siconosFc3dSolverNames() : lcp::siconosFc2dSolverNames();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw std::invalid_argument("Moreau–Jean: '" + options_.solver + "' is a Siconos solver for " +
+                                  (spatial ? "planar" : "spatial") + " contacts; this mechanism's are " +
+                                  (spatial ? "spatial" : "planar"));
+  }
+  use_nsgs_ = !spatial && (options_.solver == "nsgs" ||
+                            (options_.solver == "auto" && nc > 0 && nj == 0 && m == 0 &&
+                             model.inverseMassDiagonal() != nullptr && bilateral == contacts.end() &&
+                             autoTakesNsgs(contacts)));
   contact_solver_ = use_nsgs_ ? "nsgs" : options_.solver == "auto" ? "lemke" : options_.solver;
+  if (spatial && !isSiconos(options_.solver))
+    contact_solver_ = "lemke (" + std::to_string(options_.facets) + " facets)";
   sparse_assembly_ = use_nsgs_ && m == 0 && model.inverseMassDiagonal() != nullptr;
   mechanism.resizeContacts(kin_);
   q_theta_.resize(model.positionSize());
@@ -170,12 +214,13 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   closed_.assign(static_cast<std::size_t>(nc), 0);
   slipped_.assign(static_cast<std::size_t>(nc), 0);
   side_.assign(static_cast<std::size_t>(nc), 1.0);
+  const Eigen::Index rows_per_contact = spatial ? 3 : 2;
   if (!sparse_assembly_) {  // the dense W of every solver but sparse NSGS
-    jat_.setZero(nv, 2 * nc + nj);
-    gjt_.setZero(nv, 2 * nc + nj);
-    w_.setZero(2 * nc + nj, 2 * nc + nj);
+    jat_.setZero(nv, rows_per_contact * nc + nj);
+    gjt_.setZero(nv, rows_per_contact * nc + nj);
+    w_.setZero(rows_per_contact * nc + nj, rows_per_contact * nc + nj);
   }
-  qf_.setZero(2 * nc + nj);
+  qf_.setZero(rows_per_contact * nc + nj);
   wnn_.setZero(nc);
   last_impulse_.setZero(2 * nc);
   if (use_nsgs_) {
@@ -222,7 +267,24 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   step_impulse_.setZero(nv);
   joint_slipped_.assign(static_cast<std::size_t>(nj), 0);
   reversal_tried_.assign(static_cast<std::size_t>(nc + nj), 0);
-  if (isSiconos(options_.solver)) {
+  if (spatial) {
+    spatial_ = std::make_unique<Spatial>();
+    Spatial& sp = *spatial_;
+    sp.problems.resize(static_cast<std::size_t>(nc + 1));
+    for (Eigen::Index na = 0; na <= nc; ++na) {
+      lcp::FrictionProblem3D& p = sp.problems[std::size_t(na)];
+      p.W.setZero(3 * na, 3 * na);
+      p.q.setZero(3 * na);
+      p.mu.setZero(na);
+    }
+    if (isSiconos(options_.solver))
+      sp.siconos = std::make_unique<lcp::SiconosFc3dSolver>(
+          options_.solver.substr(std::char_traits<char>::length(kSiconosPrefix)));
+    else
+      sp.faceted.assign(static_cast<std::size_t>(nc + 1), lcp::FacetedFrictionSolver(options_.facets));
+    sp.tangent_impulse.setZero(2 * nc);
+    sp.result.message.reserve(256);
+  } else if (isSiconos(options_.solver)) {
     siconos_ =
         std::make_unique<Siconos>(Siconos{lcp::SiconosFc2dSolver(options_.solver.substr(
                                               std::char_traits<char>::length(kSiconosPrefix))),
@@ -295,8 +357,12 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   joint_tau_.setZero();
   const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
   const Eigen::Index ncol = 2 * na + nj;  // contact columns, then the joints'
+  if (spatial_) spatial_->solved = -1;
   if (ncol == 0) {
     v = v_free_;
+  } else if (spatial_) {
+    if (!solveSpatial(na, v)) return false;
+    spatial_->solved = na;
   } else if (sparse_assembly_) {
     assembleSparse(na, t + h);
     if (!solveNsgs(na, h)) return false;
@@ -408,8 +474,16 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   }
   for (Eigen::Index i = 0; i < nc; ++i) {
     const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
-    sliding_(i) =
-        kin_.jacobian.row(2 * i + 1).dot(v) - (c.surface_speed ? c.surface_speed(t + h) : 0.0);
+    if (spatial_) {
+      // ‖v_T⁺‖, and as P_t the friction impulse along v_T⁺ (−‖P_T‖ at rest), so that
+      // −P_t v_t⁺ = −P_Tᵀ v_T⁺ is the step's friction work.
+      const Eigen::Vector2d vt(kin_.jacobian.row(2 * i + 1).dot(v), kin_.second_tangent.row(i).dot(v));
+      const Eigen::Vector2d pt = spatial_->tangent_impulse.segment<2>(2 * i);
+      sliding_(i) = vt.norm();
+      impulse_(2 * i + 1) = sliding_(i) > options_.stick_velocity ? pt.dot(vt) / sliding_(i) : -pt.norm();
+    } else {
+      sliding_(i) = kin_.jacobian.row(2 * i + 1).dot(v) - (c.surface_speed ? c.surface_speed(t + h) : 0.0);
+    }
     slipped_[static_cast<std::size_t>(i)] =
         closed_[static_cast<std::size_t>(i)] && std::abs(sliding_(i)) > options_.stick_velocity;
   }
@@ -786,6 +860,74 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
     }
     if (!again) return true;
   }
+}
+
+bool MoreauJeanStepper::solveSpatial(Eigen::Index na, Eigen::Ref<Eigen::VectorXd> v) {
+  Spatial& sp = *spatial_;
+  const Eigen::Index n = 3 * na;
+  auto jat = jat_.leftCols(n);
+  auto gjt = gjt_.leftCols(n);
+  lcp::FrictionProblem3D& p = sp.problems[std::size_t(na)];
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index i = active_[std::size_t(a)];
+    const RigidContact& c = contacts_[std::size_t(i)];
+    jat.col(3 * a) = kin_.jacobian.row(2 * i).transpose();
+    jat.col(3 * a + 1) = kin_.jacobian.row(2 * i + 1).transpose();
+    jat.col(3 * a + 2) = kin_.second_tangent.row(i).transpose();
+    mu_used_(a) = slipped_[std::size_t(i)] ? c.mu_kinetic : c.mu_static;
+  }
+  response_.inverseMassTimesColumns(jat, gjt);
+  for (Eigen::Index c = 0; c < n; ++c) {  // contiguous columns: no product kernel
+    p.q(c) = jat.col(c).dot(v_free_);
+    for (Eigen::Index r = 0; r < n; ++r) p.W(r, c) = jat.col(r).dot(gjt.col(c));
+  }
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index i = active_[std::size_t(a)];
+    p.q(3 * a) += contacts_[std::size_t(i)].restitution * kin_.normal_velocity(i);
+    wnn_(a) = p.W(3 * a, 3 * a);
+  }
+  lcp::FrictionResult& res = sp.result;
+  // μs first where the contact did not slip; a contact that slips with it is solved again with
+  // μk (at most na solves: each switch is final).
+  for (;;) {
+    p.mu = mu_used_.head(na);
+    if (sp.siconos) res = sp.siconos->solve(p);
+    else sp.faceted[std::size_t(na)].solve(p, res);
+    ++lcp_solves_;
+    pivots_ += res.pivots;
+    if (!res.ok()) {
+      std::ostringstream os;
+      os << contact_solver_ << " on " << na << " active spatial contact(s) " << activeNames(na) << ": "
+         << lcp::toString(res.status) << ", residual " << res.residual << " (relative " << res.relative_residual
+         << "): " << res.message;
+      return fail(RunStatus::kContactSolverFailure, os.str(), res.status, res.residual);
+    }
+    bool again = false;
+    for (Eigen::Index a = 0; a < na; ++a) {
+      const RigidContact& c = contacts_[std::size_t(active_[std::size_t(a)])];
+      if (mu_used_(a) == c.mu_kinetic || res.r(3 * a) <= 0.0) continue;
+      // Round-off of u_T's sums (slipFloor's measure, over both tangent rows).
+      double terms = std::abs(p.q(3 * a + 1)) + std::abs(p.q(3 * a + 2));
+      for (Eigen::Index col = 0; col < n; ++col)
+        terms += std::abs(p.W(3 * a + 1, col) * res.r(col)) + std::abs(p.W(3 * a + 2, col) * res.r(col));
+      if (res.u.segment<2>(3 * a + 1).norm() > kSlipRoundOff * terms) {
+        mu_used_(a) = c.mu_kinetic;
+        again = true;
+      }
+    }
+    if (!again) break;
+  }
+  v = v_free_;
+  for (Eigen::Index c = 0; c < n; ++c) v += res.r(c) * gjt.col(c);  // G J_Aᵀ P
+  sp.tangent_impulse.setZero();
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index i = active_[std::size_t(a)];
+    impulse_(2 * i) = res.r(3 * a);
+    sp.tangent_impulse.segment<2>(2 * i) = res.r.segment<2>(3 * a + 1);
+    r_(2 * a) = res.r(3 * a);  // the planar layout the mode bookkeeping and projection read
+    r_(2 * a + 1) = 0.0;
+  }
+  return true;
 }
 
 double MoreauJeanStepper::slipFloor(Eigen::Index i, Eigen::Index ncol) const {

@@ -64,6 +64,26 @@
 /// "siconos-<name>" uses lcp::SiconosFc2dSolver (lemke, enum, nsgs, cpg), which copies into
 /// its own buffers and returns new vectors: it allocates per step.
 ///
+/// Spatial contacts (a SpatialMechanism's rigid clearance joints, spatial_mechanism.hpp). Each
+/// active contact has three rows, J_n, J_t and J_b (ContactKinematics::second_tangent), and
+/// the step's problem is Siconos' fc3d (lcp::FrictionProblem3D, r = (P_n, P_t, P_b)):
+///   W = J_A G J_Aᵀ (3na × 3na),  q_n = J_n v_free + e min(ġ_k, 0),  q_(t,b) = J_(t,b) v_free,
+///   u_n ≥ 0 ⊥ P_n ≥ 0,  ‖P_T‖ ≤ μ P_n,  u_T ≠ 0 ⇒ P_T = −μ P_n u_T/‖u_T‖,
+/// the round Coulomb cone in the tangent plane: its friction impulse has a direction, not a
+/// sign. Newton's law acts on every active contact, a separating one too (e ġ_k, not the planar
+/// e min(ġ_k, 0)): then a frictionless step's impulse changes T by −½ (1 − e)/(1 + e) Pᵀ W P ≤ 0
+/// (Moreau), where with the min a journal striking one wall while it left the opposite one
+/// pressed that one to a stop and gained energy. "lemke" (and "auto") solves it on the faceted cone with `facets` directions
+/// (lcp/friction_facets.hpp: inscribed, a sliding contact's impulse within 1 − cos(π/k) of
+/// μ P_n and π/k of the direction opposing u_T; a stuck or open one exact), its workspace kept
+/// per active-set size so that a step allocates nothing once each size has been met;
+/// "siconos-<fc3d name>" solves the exact cone and allocates per step. μs and μk as above: μs
+/// where the contact did not slip in the last step, solved again with μk when it slips
+/// (‖u_T‖ above the round-off of its sums). No joint friction and no bilateral contacts with
+/// them. In the history and the events a spatial contact's sliding velocity is ‖v_T⁺‖ ≥ 0
+/// (a slip is reported as kSlipPositive) and its F the friction impulse along v_T⁺ over the
+/// step (−‖P_T‖/h at rest), so that −F ‖v_T⁺‖ h = −P_Tᵀ v_T⁺ is the step's friction work.
+///
 /// Events. After each step every contact is classified: open (no normal impulse, or not
 /// active), stick (P_n > 0, |v_t| ≤ stick_velocity), slip+ / slip− (P_n > 0, v_t ≷ 0). A
 /// change seen after the step happened inside it and is reported at its middle t_k + h/2
@@ -139,12 +159,17 @@ struct MoreauJeanOptions {
   double t_end = 1.0;  ///< [s], > 0
   double h = 1e-4;     ///< time step [s], > 0 (the last step is shortened to land on t_end)
   double theta = 0.5;  ///< θ ∈ [½, 1]
-  /// "auto", "lemke", "nsgs" or "siconos-<fc2d name>" (lcp::siconosFc2dSolverNames()).
+  /// Planar contacts: "auto", "lemke", "nsgs" or "siconos-<fc2d name>"
+  /// (lcp::siconosFc2dSolverNames()); spatial: "auto" = "lemke" (the faceted cone) or
+  /// "siconos-<fc3d name>" (lcp::siconosFc3dSolverNames(), the exact cone).
   std::string solver = "auto";
   /// NSGS: stop at Siconos' fc2d error ≤ nsgs_tolerance (> 0), or fail the step after
   /// nsgs_max_sweeps (≥ 1) sweeps.
   double nsgs_tolerance = 1e-12;
   int nsgs_max_sweeps = 10000;
+  /// Spatial contacts, solver "lemke" (or "auto"): directions of the faceted cone, ≥ 3
+  /// (lcp/friction_facets.hpp: a sliding contact's friction within 1 − cos(π/facets) of μ P_n).
+  int facets = 8;
   double output_dt = 1e-3;  ///< history sampling [s], ≥ 0 (0: every step)
   /// Called with the simulated time after every step (a progress bar); empty: not called,
   /// at the cost of one test per step. It must not throw.
@@ -194,7 +219,9 @@ class MoreauJeanStepper {
  public:
   /// Throws std::invalid_argument for invalid options, a contact that is not rigid (unilateral
   /// or bilateral), joint friction with a solver other than "lemke" (or "auto"), a bilateral
-  /// contact with "nsgs", or an unknown solver name. Keeps a reference to the mechanism.
+  /// contact with "nsgs", an unknown solver name or one for the other kind of contacts, or
+  /// spatial contacts with joint friction, with planar contacts or with "nsgs". Keeps a
+  /// reference to the mechanism.
   MoreauJeanStepper(const Mechanism& mechanism, const MoreauJeanOptions& options);
   ~MoreauJeanStepper();
   MoreauJeanStepper(const MoreauJeanStepper&) = delete;
@@ -217,6 +244,10 @@ class MoreauJeanStepper {
   const Eigen::VectorXd& jointTorqueImpulses() const { return joint_tau_; }
   const Eigen::VectorXd& jointReactionImpulses() const { return joint_reaction_; }
   const Eigen::VectorXd& jointRates() const { return joint_rate_; }
+  /// Spatial contacts: the last step's contact problem and its final solution, or nullptr when
+  /// the step solved none (no active contact, or planar contacts). For checks by other solvers.
+  const lcp::FrictionProblem3D* spatialProblem() const;
+  const lcp::FrictionResult* spatialResult() const;
   /// Fixed-point iterations on the joint-friction bounds, over all steps.
   long jointIterations() const { return joint_iterations_; }
   long lcpSolves() const { return lcp_solves_; }
@@ -235,7 +266,10 @@ class MoreauJeanStepper {
   bool fail(RunStatus status, const std::string& why, lcp::Status solver = lcp::Status::kSuccess,
             double residual = std::numeric_limits<double>::quiet_NaN());
   struct Siconos;
+  struct Spatial;
   bool solveContacts(Eigen::Index active, double h);
+  /// The spatial contact problem of the active set (file comment, Spatial contacts); sets v.
+  bool solveSpatial(Eigen::Index active, Eigen::Ref<Eigen::VectorXd> v);
   /// 'name', 'name', … of the active contacts, for messages.
   std::string activeNames(Eigen::Index active) const;
   bool solveLemke(Eigen::Index active, double h);
@@ -293,6 +327,7 @@ class MoreauJeanStepper {
   std::vector<lcp::LemkeSolver> lemke_;  ///< index na
   std::vector<lcp::Result> results_;     ///< index na
   std::unique_ptr<Siconos> siconos_;
+  std::unique_ptr<Spatial> spatial_;  ///< set for a mechanism of spatial contacts
   std::string contact_solver_;
   // NSGS: whether W is assembled sparse (no joints, diagonal M⁻¹); per contact the contacts
   // sharing a body with it (itself included, ascending), its active index (−1: inactive);
