@@ -189,6 +189,7 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
                                   std::string(p.route == Route::kMoreauJean ? " or 0 (every step)" : "") + ", got " +
                                   exactNumber(*o.output_dt));
   }
+  if (o.facets < 3) throw std::invalid_argument("--facets: expected an integer >= 3, got " + std::to_string(o.facets));
   if (o.integrator && *o.integrator != "bdf" && *o.integrator != "rk4")
     throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + *o.integrator + "'");
   if (scenario.spatial) {
@@ -276,12 +277,22 @@ void ScenarioRunner::planSpatial(Plan& p) {
   p.spatial = o.ideal ? std::make_shared<const SpatialScenario>(withIdealClearanceJoints(*scenario.spatial, "--ideal"))
                       : scenario.spatial;
   const SpatialScenario& s = *p.spatial;
-  if (!s.clearances.empty() && (p.route == Route::kEventDriven || p.route == Route::kMoreauJean))
-    throw std::invalid_argument("--method: " + std::string(toString(p.route)) + " cannot take '" + scenario.name +
-                                "' yet: its clearance joint '" + s.clearances.front().name +
-                                "' has spatial contacts, whose Coulomb friction acts in the tangent plane (the penalty "
-                                "route runs it; --ideal makes the joint ideal)");
-  p.mechanism = std::make_unique<dynamics::SpatialMechanism>(s.model, s.q0, s.friction, s.clearances);
+  if (!s.clearances.empty() && p.route == Route::kEventDriven)
+    throw std::invalid_argument("--method: event-driven cannot take '" + scenario.name + "' yet: its clearance joint '" +
+                                s.clearances.front().name +
+                                "' has spatial contacts, whose Coulomb friction acts in the tangent plane (Moreau–Jean "
+                                "and the penalty route run it; --ideal makes the joint ideal)");
+  std::vector<dynamics::SpatialClearance> clearances = s.clearances;
+  if (p.route == Route::kMoreauJean)
+    for (dynamics::SpatialClearance& c : clearances) {
+      if (!c.rigid_restitution)
+        throw std::invalid_argument("--method: moreau-jean takes rigid contacts; clearance joint '" + c.name + "' of '" +
+                                    scenario.name +
+                                    "' is compliant (the penalty route runs it; its rigid_restitution: e lets "
+                                    "Moreau–Jean take it as rigid)");
+      c.rigid = true;
+    }
+  p.mechanism = std::make_unique<dynamics::SpatialMechanism>(s.model, s.q0, s.friction, std::move(clearances));
   p.q0 = s.q0;
   p.v0 = s.v0;
   // A spatial model file states no stabilization: the planar routes' default terms.
@@ -387,6 +398,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       mo.output_dt = o.output_dt.value_or(p.info.output_dt);
       mo.t_end = p.t_end;
       mo.solver = o.solver;
+      mo.facets = o.facets;
       mo.h = out.h = o.dt.value_or(p.info.h);
       mo.theta = o.theta;
       mo.project_contacts = o.projection != "none";

@@ -196,10 +196,10 @@ void Loader::clearance(const YAML::Node& n, const std::string& path, const std::
                        const Vector3d& si, const Vector3d& ai, BodyIndex bj, const Vector3d& sj, const Vector3d& aj) {
   requireMap(n, path,
              "a map with journal_radius, bearing_radius, journal_length, bearing_length, compliant_law "
-             "(mu_static, mu_kinetic, alignment_tolerance, start)");
+             "(mu_static, mu_kinetic, rigid_restitution, alignment_tolerance, start)");
   checkKeys(n, path,
             {"journal_radius", "bearing_radius", "journal_length", "bearing_length", "compliant_law", "mu", "mu_static",
-             "mu_kinetic", "alignment_tolerance", "start"});
+             "mu_kinetic", "rigid_restitution", "alignment_tolerance", "start"});
   dynamics::SpatialClearance c;
   c.name = name;
   c.journal_body = bi;
@@ -226,6 +226,13 @@ void Loader::clearance(const YAML::Node& n, const std::string& path, const std::
   c.law = normalLaw(required(n, path, "compliant_law", "the normal law: {type, stiffness, exponent, ...}"),
                     path + ".compliant_law");
   coulomb(n, path, c.mu_static, c.mu_kinetic);
+  if (n["rigid_restitution"].IsDefined()) {
+    const double e = number(n["rigid_restitution"], path + ".rigid_restitution");
+    if (!(e >= 0.0 && e <= 1.0))
+      fail(n["rigid_restitution"], path + ".rigid_restitution",
+           "expected a coefficient of restitution in [0, 1], got " + valueText(n["rigid_restitution"], e));
+    c.rigid_restitution = e;
+  }
   item(n, path, [&] { c.joint.validate(name); });
   starts_ideal_.push_back(!n["start"].IsDefined() ||
                           choice(n, path, "start", {"ideal", "as-placed"}, "initial state") == "ideal");
