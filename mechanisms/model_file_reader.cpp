@@ -161,6 +161,16 @@ double ModelFileReader::number(const YAML::Node& parent, const std::string& path
   return number(n, path + "." + key);
 }
 
+std::optional<double> ModelFileReader::restitution(const YAML::Node& parent, const std::string& path,
+                                                   const std::string& key) const {
+  const YAML::Node n = parent[key];
+  if (!n.IsDefined()) return std::nullopt;
+  const double e = number(n, path + "." + key);
+  if (!(e >= 0.0 && e <= 1.0))
+    fail(n, path + "." + key, "expected a coefficient of restitution in [0, 1], got " + valueText(n, e));
+  return e;
+}
+
 double ModelFileReader::numberAtLeast(const YAML::Node& parent, const std::string& path, const std::string& key,
                                       double fallback, double low, bool strict) const {
   const YAML::Node n = parent[key];

@@ -12,6 +12,7 @@
 #include <Eigen/Dense>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -109,6 +110,8 @@ class ModelFileReader {
   dynamics::NormalLaw normalLaw(const YAML::Node& law, const std::string& path) const;
   double numberAtLeast(const YAML::Node& parent, const std::string& path, const std::string& key, double fallback,
                        double low, bool strict) const;
+  /// parent[key] as a coefficient of restitution in [0, 1]; nothing when not given.
+  std::optional<double> restitution(const YAML::Node& parent, const std::string& path, const std::string& key) const;
   /// The expression at `n` as written, with its value `x` when it is not a plain number.
   static std::string valueText(const YAML::Node& n, double x);
   /// The list at `n` of exactly `count` numbers into `out`; else "expected `shape`".

@@ -300,23 +300,12 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
   else
     fail(c["normal"], path + ".normal", "unknown normal law '" + normal + "' (expected " + joined(normals) + ")" +
                                             didYouMean(normal, normals));
-  if (c["restitution"].IsDefined()) {
-    rc.restitution = number(c["restitution"], path + ".restitution");
-    if (!(rc.restitution >= 0.0 && rc.restitution <= 1.0))
-      fail(c["restitution"], path + ".restitution", "expected a coefficient of restitution in [0, 1], got " +
-                                                        valueText(c["restitution"], rc.restitution));
-  }
+  rc.restitution = restitution(c, path, "restitution").value_or(rc.restitution);
   coulomb(c, path, rc.mu_static, rc.mu_kinetic);
   for (const char* key : {"impact_velocity", "rigid_restitution"})
     if (c[key].IsDefined() && rc.normal != RigidContact::Normal::kCompliant)
       fail(c[key], path + "." + key, "only for normal: compliant");
-  if (c["rigid_restitution"].IsDefined()) {
-    const double e = number(c["rigid_restitution"], path + ".rigid_restitution");
-    if (!(e >= 0.0 && e <= 1.0))
-      fail(c["rigid_restitution"], path + ".rigid_restitution",
-           "expected a coefficient of restitution in [0, 1], got " + valueText(c["rigid_restitution"], e));
-    rc.rigid_restitution = e;
-  }
+  rc.rigid_restitution = restitution(c, path, "rigid_restitution");
   if (c["compliant_law"].IsDefined() && rc.normal == RigidContact::Normal::kBilateral)
     fail(c["compliant_law"], path + ".compliant_law", "only for normal: compliant or unilateral (the penalty route's law)");
   // A unilateral contact's compliant_law is the one the penalty route gives it.

@@ -226,13 +226,7 @@ void Loader::clearance(const YAML::Node& n, const std::string& path, const std::
   c.law = normalLaw(required(n, path, "compliant_law", "the normal law: {type, stiffness, exponent, ...}"),
                     path + ".compliant_law");
   coulomb(n, path, c.mu_static, c.mu_kinetic);
-  if (n["rigid_restitution"].IsDefined()) {
-    const double e = number(n["rigid_restitution"], path + ".rigid_restitution");
-    if (!(e >= 0.0 && e <= 1.0))
-      fail(n["rigid_restitution"], path + ".rigid_restitution",
-           "expected a coefficient of restitution in [0, 1], got " + valueText(n["rigid_restitution"], e));
-    c.rigid_restitution = e;
-  }
+  c.rigid_restitution = restitution(n, path, "rigid_restitution");
   item(n, path, [&] { c.joint.validate(name); });
   starts_ideal_.push_back(!n["start"].IsDefined() ||
                           choice(n, path, "start", {"ideal", "as-placed"}, "initial state") == "ideal");

@@ -114,7 +114,7 @@ TEST_CASE("moreau-jean, spatial clearance: frictionless impacts of a spinning, t
 
 TEST_CASE("moreau-jean, spatial clearance: each step's faceted answer lies within its bound of Siconos' exact cone",
           "[moreau-jean][spatial][facets]") {
-  // Siconos' NSGS drives a frictional run (μ = 0.3); every contact problem it solved is solved
+  // Siconos' NSGS drives a frictional run (μ = 0.3); the contact problems it solved are solved
   // again on the faceted cone. Each faceted answer obeys Coulomb's law within the facets' bound,
   // and it approaches the exact one as the facets multiply.
   FreeJournal f = freeJournal(0.5, 0.3, true);
@@ -132,7 +132,7 @@ TEST_CASE("moreau-jean, spatial clearance: each step's faceted answer lies withi
   for (int k = 0; k < 30000; ++k) {
     REQUIRE(stepper.step(k * o.h, o.h, q, v));
     const auto* p = stepper.spatialProblem();
-    if (p == nullptr) continue;
+    if (p == nullptr || k % 20 != 0) continue;  // every 20th step: 1138 problems
     const stickslip::lcp::FrictionResult& exact = *stepper.spatialResult();
     ++problems;
     for (Eigen::Index i = 0; i < p->contacts(); ++i)
