@@ -379,7 +379,6 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
     }
   } else {
     const double t_next = t + h;
-    auto jat = jat_.leftCols(ncol);
     auto gjt = gjt_.leftCols(ncol);
     auto w = w_.topLeftCorner(ncol, ncol);
     auto qf = qf_.head(ncol);
@@ -411,11 +410,7 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
         jat_.col(2 * a + 1) = kin_.jacobian.row(2 * i + 1).transpose();
         mu_used_(a) = slipped_[static_cast<std::size_t>(i)] ? c.mu_kinetic : c.mu_static;
       }
-      response_.inverseMassTimesColumns(jat, gjt);
-      for (Eigen::Index c = 0; c < ncol; ++c) {  // contiguous columns: no product kernel
-        qf(c) = jat.col(c).dot(v_free_);
-        for (Eigen::Index r = 0; r < ncol; ++r) w(r, c) = jat.col(r).dot(gjt.col(c));
-      }
+      formDelassus(ncol);
       for (Eigen::Index a = 0; a < na; ++a) {
         const Eigen::Index i = active_[static_cast<std::size_t>(a)];
         const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
@@ -836,9 +831,9 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
     for (Eigen::Index i = 0; i < na; ++i) {
       const double mu = nextMu(
           i, [&] { return w.row(2 * i + 1).dot(r_.head(ncol)) + qf_(2 * i + 1); },
-          [&] { return slipFloor(i, ncol); },
+          [&] { return slipFloor(2 * i + 1, ncol, r_); },
           // Slipping: the LCP's sliding speed λ = |u_t| is basic and above round-off.
-          [&] { return res.z(4 * i + 3) > slipFloor(i, ncol); });
+          [&] { return res.z(4 * i + 3) > slipFloor(2 * i + 1, ncol, r_); });
       if (mu == mu_used_(i)) continue;
       retrying = retrying || mu > mu_used_(i);  // a reversal's μs: undone if the bounds fail
       setContactMu(i, mu);
@@ -865,27 +860,23 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
 bool MoreauJeanStepper::solveSpatial(Eigen::Index na, Eigen::Ref<Eigen::VectorXd> v) {
   Spatial& sp = *spatial_;
   const Eigen::Index n = 3 * na;
-  auto jat = jat_.leftCols(n);
-  auto gjt = gjt_.leftCols(n);
   lcp::FrictionProblem3D& p = sp.problems[std::size_t(na)];
   for (Eigen::Index a = 0; a < na; ++a) {
     const Eigen::Index i = active_[std::size_t(a)];
     const RigidContact& c = contacts_[std::size_t(i)];
-    jat.col(3 * a) = kin_.jacobian.row(2 * i).transpose();
-    jat.col(3 * a + 1) = kin_.jacobian.row(2 * i + 1).transpose();
-    jat.col(3 * a + 2) = kin_.second_tangent.row(i).transpose();
+    jat_.col(3 * a) = kin_.jacobian.row(2 * i).transpose();
+    jat_.col(3 * a + 1) = kin_.jacobian.row(2 * i + 1).transpose();
+    jat_.col(3 * a + 2) = kin_.second_tangent.row(i).transpose();
     mu_used_(a) = slipped_[std::size_t(i)] ? c.mu_kinetic : c.mu_static;
   }
-  response_.inverseMassTimesColumns(jat, gjt);
-  for (Eigen::Index c = 0; c < n; ++c) {  // contiguous columns: no product kernel
-    p.q(c) = jat.col(c).dot(v_free_);
-    for (Eigen::Index r = 0; r < n; ++r) p.W(r, c) = jat.col(r).dot(gjt.col(c));
-  }
+  formDelassus(n);
   for (Eigen::Index a = 0; a < na; ++a) {
     const Eigen::Index i = active_[std::size_t(a)];
-    p.q(3 * a) += contacts_[std::size_t(i)].restitution * kin_.normal_velocity(i);
-    wnn_(a) = p.W(3 * a, 3 * a);
+    qf_(3 * a) += contacts_[std::size_t(i)].restitution * kin_.normal_velocity(i);
+    wnn_(a) = w_(3 * a, 3 * a);
   }
+  p.W = w_.topLeftCorner(n, n);  // sized once per active-set size: copies, no allocation
+  p.q = qf_.head(n);
   lcp::FrictionResult& res = sp.result;
   // μs first where the contact did not slip; a contact that slips with it is solved again with
   // μk (at most na solves: each switch is final).
@@ -906,11 +897,7 @@ bool MoreauJeanStepper::solveSpatial(Eigen::Index na, Eigen::Ref<Eigen::VectorXd
     for (Eigen::Index a = 0; a < na; ++a) {
       const RigidContact& c = contacts_[std::size_t(active_[std::size_t(a)])];
       if (mu_used_(a) == c.mu_kinetic || res.r(3 * a) <= 0.0) continue;
-      // Round-off of u_T's sums (slipFloor's measure, over both tangent rows).
-      double terms = std::abs(p.q(3 * a + 1)) + std::abs(p.q(3 * a + 2));
-      for (Eigen::Index col = 0; col < n; ++col)
-        terms += std::abs(p.W(3 * a + 1, col) * res.r(col)) + std::abs(p.W(3 * a + 2, col) * res.r(col));
-      if (res.u.segment<2>(3 * a + 1).norm() > kSlipRoundOff * terms) {
+      if (res.u.segment<2>(3 * a + 1).norm() > slipFloor(3 * a + 1, n, res.r) + slipFloor(3 * a + 2, n, res.r)) {
         mu_used_(a) = c.mu_kinetic;
         again = true;
       }
@@ -918,7 +905,7 @@ bool MoreauJeanStepper::solveSpatial(Eigen::Index na, Eigen::Ref<Eigen::VectorXd
     if (!again) break;
   }
   v = v_free_;
-  for (Eigen::Index c = 0; c < n; ++c) v += res.r(c) * gjt.col(c);  // G J_Aᵀ P
+  for (Eigen::Index c = 0; c < n; ++c) v += res.r(c) * gjt_.col(c);  // G J_Aᵀ P
   sp.tangent_impulse.setZero();
   for (Eigen::Index a = 0; a < na; ++a) {
     const Eigen::Index i = active_[std::size_t(a)];
@@ -930,9 +917,19 @@ bool MoreauJeanStepper::solveSpatial(Eigen::Index na, Eigen::Ref<Eigen::VectorXd
   return true;
 }
 
-double MoreauJeanStepper::slipFloor(Eigen::Index i, Eigen::Index ncol) const {
-  double terms = std::abs(qf_(2 * i + 1));
-  for (Eigen::Index j = 0; j < ncol; ++j) terms += std::abs(w_(2 * i + 1, j) * r_(j));
+void MoreauJeanStepper::formDelassus(Eigen::Index ncol) {
+  const auto jat = jat_.leftCols(ncol);
+  auto gjt = gjt_.leftCols(ncol);
+  response_.inverseMassTimesColumns(jat, gjt);
+  for (Eigen::Index c = 0; c < ncol; ++c) {  // contiguous columns: no product kernel
+    qf_(c) = jat.col(c).dot(v_free_);
+    for (Eigen::Index r = 0; r < ncol; ++r) w_(r, c) = jat.col(r).dot(gjt.col(c));
+  }
+}
+
+double MoreauJeanStepper::slipFloor(Eigen::Index row, Eigen::Index ncol, const Eigen::VectorXd& r) const {
+  double terms = std::abs(qf_(row));
+  for (Eigen::Index j = 0; j < ncol; ++j) terms += std::abs(w_(row, j) * r(j));
   return kSlipRoundOff * terms;
 }
 
@@ -962,7 +959,7 @@ bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
     const RigidContact& c =
         contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
     if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
-    if (std::abs(s.result.u(2 * i + 1)) > slipFloor(i, 2 * na)) {
+    if (std::abs(s.result.u(2 * i + 1)) > slipFloor(2 * i + 1, 2 * na, r_)) {
       mu_used_(i) = c.mu_kinetic;
       again = true;
     }

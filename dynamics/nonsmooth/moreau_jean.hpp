@@ -293,12 +293,15 @@ class MoreauJeanStepper {
 
   /// The projection of project_positions / project_contacts; `active` the step's active set.
   void projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
-  /// The |u_t| above which active contact i, solved with μs, slips: round-off of the sum
-  /// u_t = W_t r + q_t over its ncol terms (kSlipRoundOff of their magnitudes). Not
-  /// stick_velocity: just past a break-away μs P_n still nearly balances the load and u_t
-  /// grows from zero quadratically, so an absolute threshold held μs for √(threshold / rate),
-  /// the belt's break-aways 3e-4 s late at every h (moreau_jean_accuracy_test).
-  double slipFloor(Eigen::Index i, Eigen::Index ncol) const;
+  /// The |u| above which tangent row `row` of the dense problem, solved with μs, slips:
+  /// round-off of the sum u = W_row r + q_row over its ncol terms (kSlipRoundOff of their
+  /// magnitudes). Not stick_velocity: just past a break-away μs P_n still nearly balances the
+  /// load and u_t grows from zero quadratically, so an absolute threshold held μs for
+  /// √(threshold / rate), the belt's break-aways 3e-4 s late at every h
+  /// (moreau_jean_accuracy_test).
+  double slipFloor(Eigen::Index row, Eigen::Index ncol, const Eigen::VectorXd& r) const;
+  /// w_ = jat_ᵀ G jat_ and qf_ = jat_ᵀ v_free over the first ncol columns of jat_ (gjt_ = G jat_).
+  void formDelassus(Eigen::Index ncol);
 
   const Mechanism& mechanism_;
   const std::vector<RigidContact>& contacts_;

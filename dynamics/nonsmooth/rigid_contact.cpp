@@ -77,24 +77,24 @@ void ContactKinematics::resize(const std::vector<RigidContact>& list, Eigen::Ind
   sliding_velocity.resize(contacts);
   normal_drift.resize(contacts);
   tangential_drift.resize(contacts);
-  std::vector<Eigen::Triplet<double>> pattern;
+  // Rows (2k, 2k + 1) of the Jacobian, and row k of the second tangent for a spatial contact.
+  std::vector<Eigen::Triplet<double>> pattern, second;
   pattern.reserve(static_cast<std::size_t>(4 * body_velocities * contacts));
-  for (Eigen::Index k = 0; k < contacts; ++k)
-    for (const BodyIndex b : {list[std::size_t(k)].body_i, list[std::size_t(k)].body_j})
+  for (Eigen::Index k = 0; k < contacts; ++k) {
+    const RigidContact& c = list[std::size_t(k)];
+    for (const BodyIndex b : {c.body_i, c.body_j})
       if (b != kGround)
-        for (Eigen::Index d = 0; d < body_velocities; ++d)
-          for (Eigen::Index r = 2 * k; r < 2 * k + 2; ++r) pattern.emplace_back(r, b * body_velocities + d, 0.0);
+        for (Eigen::Index col = b * body_velocities; col < (b + 1) * body_velocities; ++col) {
+          pattern.emplace_back(2 * k, col, 0.0);
+          pattern.emplace_back(2 * k + 1, col, 0.0);
+          if (c.shape == RigidContact::Shape::kSpatialClearance) second.emplace_back(k, col, 0.0);
+        }
+  }
   jacobian.resize(2 * contacts, velocities);
   jacobian.setFromTriplets(pattern.begin(), pattern.end());
   jacobian.makeCompressed();
-  pattern.clear();
-  for (Eigen::Index k = 0; k < contacts; ++k)
-    if (list[std::size_t(k)].shape == RigidContact::Shape::kSpatialClearance)
-      for (const BodyIndex b : {list[std::size_t(k)].body_i, list[std::size_t(k)].body_j})
-        if (b != kGround)
-          for (Eigen::Index d = 0; d < body_velocities; ++d) pattern.emplace_back(k, b * body_velocities + d, 0.0);
   second_tangent.resize(contacts, velocities);
-  second_tangent.setFromTriplets(pattern.begin(), pattern.end());
+  second_tangent.setFromTriplets(second.begin(), second.end());
   second_tangent.makeCompressed();
   normal.resize(static_cast<std::size_t>(contacts));
   point.resize(static_cast<std::size_t>(contacts));
