@@ -57,8 +57,8 @@ void requireNoInitialPenetration(const Mechanism& mechanism, const Eigen::Vector
                                  std::string_view caller);
 
 /// Throws std::invalid_argument("<caller>: contact '<name>' is a spatial clearance joint's …")
-/// for a contact of kind kSpatialClearance: event-driven resolves Coulomb friction along one
-/// tangent, and a spatial contact slides in a plane.
-void requirePlanarContacts(const Mechanism& mechanism, std::string_view caller);
+/// for a frictional contact of kind kSpatialClearance: event-driven resolves stick and slip
+/// along one tangent, and a spatial contact slides in a plane.
+void requireFrictionlessSpatialContacts(const Mechanism& mechanism, std::string_view caller);
 
 }  // namespace stickslip::dynamics

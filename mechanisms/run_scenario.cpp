@@ -277,19 +277,21 @@ void ScenarioRunner::planSpatial(Plan& p) {
   p.spatial = o.ideal ? std::make_shared<const SpatialScenario>(withIdealClearanceJoints(*scenario.spatial, "--ideal"))
                       : scenario.spatial;
   const SpatialScenario& s = *p.spatial;
-  if (!s.clearances.empty() && p.route == Route::kEventDriven)
-    throw std::invalid_argument("--method: event-driven cannot take '" + scenario.name + "' yet: its clearance joint '" +
-                                s.clearances.front().name +
-                                "' has spatial contacts, whose Coulomb friction acts in the tangent plane (Moreau–Jean "
-                                "and the penalty route run it; --ideal makes the joint ideal)");
   std::vector<dynamics::SpatialClearance> clearances = s.clearances;
-  if (p.route == Route::kMoreauJean)
+  if (p.route == Route::kMoreauJean || p.route == Route::kEventDriven)
     for (dynamics::SpatialClearance& c : clearances) {
+      const std::string route = p.route == Route::kMoreauJean ? "moreau-jean" : "event-driven";
       if (!c.rigid_restitution)
-        throw std::invalid_argument("--method: moreau-jean takes rigid contacts; clearance joint '" + c.name + "' of '" +
+        throw std::invalid_argument("--method: " + route + " takes the clearance joint as rigid; clearance joint '" +
+                                    c.name + "' of '" + scenario.name +
+                                    "' is compliant (the penalty route runs it; its rigid_restitution: e lets " + route +
+                                    " take it as rigid)");
+      if (p.route == Route::kEventDriven && (c.mu_static > 0.0 || c.mu_kinetic > 0.0))
+        throw std::invalid_argument("--method: event-driven cannot take clearance joint '" + c.name + "' of '" +
                                     scenario.name +
-                                    "' is compliant (the penalty route runs it; its rigid_restitution: e lets "
-                                    "Moreau–Jean take it as rigid)");
+                                    "' with friction yet: its Coulomb friction acts in the tangent plane, and "
+                                    "event-driven resolves stick and slip along one tangent (moreau-jean and the "
+                                    "penalty route run it; without friction event-driven does)");
       c.rigid = true;
     }
   p.mechanism = std::make_unique<dynamics::SpatialMechanism>(s.model, s.q0, s.friction, std::move(clearances));

@@ -81,7 +81,7 @@ class Engine {
     const auto& contacts = contacts_;
     const auto& joints = joints_;
     opt.validate();
-    requirePlanarContacts(mechanism, "event-driven");
+    requireFrictionlessSpatialContacts(mechanism, "event-driven");
     if (opt.solver.rfind("siconos-", 0) == 0)
       siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
     else if (opt.solver != "lemke" && opt.solver != "auto" && opt.solver != "nsgs" && opt.solver != "trial-and-error")
@@ -618,6 +618,9 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
   if (!any) return false;
   const auto nk = static_cast<Eigen::Index>(set.size());
   const Eigen::VectorXd pre = kin_.normal_velocity;
+  double fastest = 0.0;  // the impact's fastest approach: below plastic_velocity it is plastic
+  for (const Eigen::Index k : set)
+    if (!bilateral(k)) fastest = std::max(fastest, -kin_.normal_velocity(k));
   // The sparse path (no bilateral contact there) keeps W and the velocity jump sparse.
   const bool by_nsgs = byNsgs(nk);
   for (int attempt = 0; attempt < 4 * (1 << std::min<int>(int(nk), 8)); ++attempt) {
@@ -638,8 +641,17 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
         j.row(2 * i + 1) = kin_.jacobian.row(2 * k + 1);
       }
       const double gdot = sigma * kin_.normal_velocity(k);
-      const double e = (!bilateral(k) && -gdot > opt_.plastic_velocity) ? contact(k).restitution : 0.0;
-      p.q(2 * i) = gdot + e * std::min(gdot, 0.0);
+      if (contact(k).shape == RigidContact::Shape::kSpatialClearance) {
+        // Moreau's form e ġ⁻ on every contact of the set, a separating one too, with the joint's
+        // one e, as Moreau–Jean's spatial path: then ΔT = −½ (1 − e)/(1 + e) PᵀWP ≤ 0 without
+        // friction. With e min(ġ⁻, 0) a journal striking one rim while the opposite rim, also at
+        // g = 0, separates would stop that one and gain energy.
+        const double e = fastest > opt_.plastic_velocity ? contact(k).restitution : 0.0;
+        p.q(2 * i) = (1.0 + e) * gdot;
+      } else {
+        const double e = (!bilateral(k) && -gdot > opt_.plastic_velocity) ? contact(k).restitution : 0.0;
+        p.q(2 * i) = gdot + e * std::min(gdot, 0.0);
+      }
       p.q(2 * i + 1) = kin_.sliding_velocity(k);
       p.mu(i) = contact(k).mu_kinetic;
     }

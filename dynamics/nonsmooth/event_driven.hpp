@@ -29,7 +29,11 @@
 ///     friction μk; v⁺ = v⁻ + G Jᵀ P. Impacts slower than `plastic_velocity` use e = 0 (an
 ///     accumulation of impacts — a ball coming to rest — ends in finite steps). Newton's law
 ///     with friction can put energy in (Kane's paradox); an impact whose impulses do positive
-///     work ½ Pᵀ(u⁻ + u⁺) stops the run, naming the contacts.
+///     work ½ Pᵀ(u⁻ + u⁺) stops the run, naming the contacts. The candidates of a spatial
+///     clearance joint take Moreau's form (1 + e) ġ⁻ on every contact of the impact, a
+///     separating one too, with one e (as Moreau–Jean's spatial path): the journal meets one rim
+///     while the opposite one, also at g = 0, leaves, and the form e min(ġ⁻, 0) would stop that
+///     one and gain energy; Moreau's loses ½ (1 − e)/(1 + e) PᵀWP ≥ 0.
 ///  2. Mode decision at the acceleration level over the contacts at g ≈ 0, ġ ≈ 0: the same
 ///     problem class with u = (g̈, v̇_t) = W r + (J a₀ + b); contacts with v_t ≈ 0 have the
 ///     friction segment |F| ≤ μs N (Glocker–Pfeiffer saturations, exactly the planar friction
@@ -49,6 +53,9 @@
 /// stick, accept if |F| ≤ μs N, else slip against the sticking force; Zheng et al. §3.3).
 /// With `cross_check`, every decision on a single friction contact is made by both the LCP
 /// and trial-and-error, and disagreements are counted (RunResult::mode_mismatches).
+/// Spatial contacts (a rigid spatial clearance joint's, spatial_mechanism.hpp) are taken
+/// without friction: their normal rows and drift terms are the planar contacts'; a frictional
+/// one is refused (std::invalid_argument), its stick and slip being in the tangent plane.
 ///
 /// The sparse path is taken when the mechanism has no joints, no joint friction, no bilateral
 /// contact and a diagonal mass matrix (a chain of blocks, a pile of disks), and has at least
