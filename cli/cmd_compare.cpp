@@ -220,6 +220,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
                        {"steps", res.steps},
                        {"events", res.events.size()},
                        {"lcp_solves", res.lcp_solves},
+                       {"contact_solver", res.contact_solver},
                        {"transitions", r.run->stick.transitions},
                        {"stick_fraction", r.run->stick.stick_fraction},
                        {"stick_from", r.run->penalty ? "velocity-threshold" : "modes"},

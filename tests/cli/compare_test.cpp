@@ -49,6 +49,7 @@ TEST_CASE("compare belt: event-driven vs Moreau-Jean, and event-driven against i
         Approx((7.3575 + 4.905 + (20.0 - 17.499344493139790)) / 20.0).epsilon(1e-8));
   CHECK(ed["events"] == 4);
   CHECK(ed["lcp_solves"].get<long>() > 0);
+  CHECK(ed["contact_solver"] == "lemke");  // which solver answered, as run --json says
   CHECK(mj["steps"] == 200000);  // h = 1e-4 s over 20 s
   // Friction dissipates: positive work, the same for both methods to O(h).
   // Each slip phase dissipates mu_k m g times the sliding distance, the belt's 0.1 m/s x 2.6185 s
