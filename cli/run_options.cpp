@@ -29,10 +29,10 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
       "contact problems of the nonsmooth methods: auto (default: Moreau-Jean takes nsgs for more than 4 "
       "unilateral contacts without joint friction, else lemke; event-driven takes nsgs for more than 4 touching "
       "contacts on its sparse path, else lemke), lemke, nsgs, trial-and-error (event-driven, one contact), "
-      "siconos-<fc2d solver>; spatial contacts (Moreau-Jean): auto = lemke on the faceted cone (--facets), or "
+      "siconos-<fc2d solver>; spatial contacts: auto = lemke on the faceted cone (--facets), or (Moreau-Jean) "
       "siconos-<fc3d solver> on the exact cone")(
       "facets", po::value<int>()->default_value(8),
-      "Moreau-Jean with spatial contacts and lemke: directions of the faceted friction cone, >= 3 (a sliding "
+      "spatial contacts and lemke: directions of the faceted friction cone, >= 3 (a sliding "
       "contact's friction within 1 - cos(pi/K) of mu N)")(
       "theta", po::value<double>()->default_value(0.5), "Moreau-Jean theta in [0.5, 1]")(
       "projection", po::value<std::string>()->default_value("contacts"),

@@ -169,7 +169,8 @@ void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::Ve
       const Eigen::Vector3d t = speed > 0.0 ? Eigen::Vector3d(sliding / speed) : frameFromAxis(ct.normal).col(0);
       const Eigen::Matrix<double, 1, 12> normal_row = velocityRow(ct, ct.normal, pi, pj);
       const Eigen::Matrix<double, 1, 12> tangent_row = velocityRow(ct, t, pi, pj);
-      const Eigen::Matrix<double, 1, 12> second_row = velocityRow(ct, ct.normal.cross(t), pi, pj);
+      const Eigen::Vector3d binormal = ct.normal.cross(t);
+      const Eigen::Matrix<double, 1, 12> second_row = velocityRow(ct, binormal, pi, pj);
       for (int part = 0; part < 2; ++part) {
         const BodyIndex b = part == 0 ? cl.journal_body : cl.bearing_body;
         put(out.jacobian, 2 * k, b, -normal_row, part);
@@ -179,10 +180,11 @@ void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::Ve
       out.gap(k) = -ct.penetration;
       out.normal_velocity(k) = -rate;
       out.sliding_velocity(k) = speed;
+      out.frame[std::size_t(k)] << ct.normal, t, binormal;
       if (!drift) {
-        out.normal_drift(k) = out.tangential_drift(k) = kNaN;
+        out.normal_drift(k) = out.tangential_drift(k) = out.second_drift(k) = kNaN;
       } else if (tau == 0.0) {
-        out.normal_drift(k) = out.tangential_drift(k) = 0.0;
+        out.normal_drift(k) = out.tangential_drift(k) = out.second_drift(k) = 0.0;
       } else {
         const SpatialClearanceContact &a = ahead.contacts[w], &b = behind.contacts[w];
         const auto change = [&](const Eigen::Matrix<double, 1, 12>& row_ahead, const Eigen::Matrix<double, 1, 12>& row_behind) {
@@ -190,6 +192,7 @@ void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::Ve
         };
         out.normal_drift(k) = -change(velocityRow(a, a.normal, pi_ahead, pj_ahead), velocityRow(b, b.normal, pi_behind, pj_behind));
         out.tangential_drift(k) = change(velocityRow(a, t, pi_ahead, pj_ahead), velocityRow(b, t, pi_behind, pj_behind));
+        out.second_drift(k) = change(velocityRow(a, binormal, pi_ahead, pj_ahead), velocityRow(b, binormal, pi_behind, pj_behind));
       }
       out.normal[std::size_t(k)].setConstant(kNaN);  // planar fields: not for a spatial contact
       out.point[std::size_t(k)].setConstant(kNaN);

@@ -286,12 +286,6 @@ void ScenarioRunner::planSpatial(Plan& p) {
                                     c.name + "' of '" + scenario.name +
                                     "' is compliant (the penalty route runs it; its rigid_restitution: e lets " + route +
                                     " take it as rigid)");
-      if (p.route == Route::kEventDriven && (c.mu_static > 0.0 || c.mu_kinetic > 0.0))
-        throw std::invalid_argument("--method: event-driven cannot take clearance joint '" + c.name + "' of '" +
-                                    scenario.name +
-                                    "' with friction yet: its Coulomb friction acts in the tangent plane, and "
-                                    "event-driven resolves stick and slip along one tangent (moreau-jean and the "
-                                    "penalty route run it; without friction event-driven does)");
       c.rigid = true;
     }
   p.mechanism = std::make_unique<dynamics::SpatialMechanism>(s.model, s.q0, s.friction, std::move(clearances));
@@ -386,6 +380,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       eo.output_dt = o.output_dt.value_or(p.info.output_dt);
       eo.t_end = p.t_end;
       eo.solver = o.solver;
+      eo.facets = o.facets;
       if (p.info.stiff) eo.integrator = dynamics::OdeMethod::kBdf;
       eo.relative_tolerance = o.tolerance.value_or(p.info.stiff ? 1e-8 : 1e-10);
       eo.absolute_tolerance = 1e-2 * eo.relative_tolerance;

@@ -14,6 +14,7 @@
 
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/nonsmooth/constrained_response.hpp"
+#include "lcp/friction_facets.hpp"
 #include "lcp/friction_hlcp.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
@@ -42,6 +43,7 @@ void EventDrivenOptions::validate() const {
   else if (!(max_step >= 0.0)) os << "max_step >= 0, got " << max_step;
   else if (max_events < 1) os << "max_events >= 1, got " << max_events;
   else if (max_steps < 1) os << "max_steps >= 1, got " << max_steps;
+  else if (facets < 3) os << "facets >= 3, got " << facets;
   if (!os.str().empty()) throw std::invalid_argument("EventDrivenOptions: expected " + os.str());
 }
 
@@ -81,8 +83,14 @@ class Engine {
     const auto& contacts = contacts_;
     const auto& joints = joints_;
     opt.validate();
-    requireFrictionlessSpatialContacts(mechanism, "event-driven");
-    if (opt.solver.rfind("siconos-", 0) == 0)
+    spatial_ = std::any_of(contacts.begin(), contacts.end(), [](const RigidContact& c) {
+      return c.shape == RigidContact::Shape::kSpatialClearance;
+    });
+    if (spatial_) {
+      requireSpatialContacts(opt);
+      faceted_ = std::make_unique<lcp::FacetedFrictionSolver>(opt.facets);
+    }
+    if (opt.solver.rfind("siconos-", 0) == 0 && !spatial_)
       siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
     else if (opt.solver != "lemke" && opt.solver != "auto" && opt.solver != "nsgs" && opt.solver != "trial-and-error")
       throw std::invalid_argument("EventDrivenOptions: expected solver auto, lemke, nsgs, trial-and-error or "
@@ -113,11 +121,15 @@ class Engine {
     torque_ = Eigen::VectorXd::Zero(nj_);
     reaction_ = Eigen::VectorXd::Zero(nj_);
     lambda_ = Eigen::VectorXd::Zero(mechanism.constraintCount());
+    // Rows per contact: n, t, and a spatial contact's second tangent b.
+    const Eigen::Index rows = (spatial_ ? 3 : 2) * nc_ + nj_;
     if (!sparse_) {
-      rows_.resize(2 * nc_ + nj_, nv_);
-      cols_.resize(nv_, 2 * nc_ + nj_);
-      gb_.resize(nv_, 2 * nc_ + nj_);
+      rows_.resize(rows, nv_);
+      cols_.resize(nv_, rows);
+      gb_.resize(nv_, rows);
     }
+    slip_direction_.assign(contacts.size(), Eigen::Vector3d::Zero());
+    friction_second_ = Eigen::VectorXd::Zero(nc_);
     joint_rows_ = Eigen::MatrixXd::Zero(nj_, nv_);
     Eigen::VectorXd row(nv_);
     for (Eigen::Index e = 0; e < nj_; ++e) {
@@ -125,11 +137,11 @@ class Engine {
       mechanism_.addJointFrictionRow(std::size_t(e), 1.0, row);
       joint_rows_.row(e) = row.transpose();
     }
-    rhs_.resize(2 * nc_ + nj_);
+    rhs_.resize(rows);
     known_.resize(nv_);
     extra_.resize(nv_);
     force_.resize(nv_);
-    unknown_.reserve(std::size_t(2 * nc_ + nj_));
+    unknown_.reserve(std::size_t(rows));
     vdot_.resize(nv_);
   }
 
@@ -178,6 +190,28 @@ class Engine {
                             double tol, Eigen::Vector2d& r) const;
   void project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v);
   void removeDrift(double t, Eigen::VectorXd& q, Eigen::VectorXd& v);
+
+  // Spatial contacts (a spatial clearance joint's, event_driven.hpp): three rows each (n, t, b),
+  // friction in the tangent plane, a slip mode with its direction. They come alone (a spatial
+  // mechanism has no planar contact) and take the dense path (Euler parameters: q̇ ≠ v).
+  /// Throws std::invalid_argument for what the spatial path does not take (the file comment).
+  void requireSpatialContacts(const EventDrivenOptions& opt) const;
+  bool impactSpatial(double t, Eigen::VectorXd& v);
+  void decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
+                     const std::vector<int>& fired);
+  /// The solved fc3d problem of a spatial impact or mode decision: throws RunFailure unless solved.
+  const lcp::FrictionResult& solveSpatial(double t, const lcp::FrictionProblem3D& p,
+                                          const std::vector<Eigen::Index>& set);
+  /// A spatial contact slipping from rest: its kinetic force acts against slip_direction_
+  /// (world) until the sliding speed reaches twice velocity_tolerance; then against v_T.
+  bool anchored(Eigen::Index k) const { return slip_direction_[std::size_t(k)].squaredNorm() > 0.0; }
+  /// Adds scale × (the row of sᵀ v_rel) of spatial contact k, s a unit tangent (world), to
+  /// column n of cols_.
+  void addTangentCol(Eigen::Index n, Eigen::Index k, const Eigen::Vector3d& s, double scale) {
+    const Eigen::Matrix3d& f = kin_.frame[std::size_t(k)];
+    cols_.col(n) += scale * s.dot(f.col(1)) * kin_.jacobian.row(2 * k + 1).transpose();
+    cols_.col(n) += scale * s.dot(f.col(2)) * kin_.second_tangent.row(k).transpose();
+  }
   /// x ← x − G Rᵀ (R G Rᵀ)⁺ err for the first n rows R of rows_ (at the last update()): the
   /// G-weighted least correction that zeroes R's error, joints kept to first order.
   void subtractCorrection(Eigen::Index n, const Eigen::VectorXd& err, Eigen::VectorXd& x);
@@ -185,6 +219,12 @@ class Engine {
   void addEvent(double t, Eigen::Index k, EventKind kind) {
     run_.events.push_back({t, static_cast<int>(k), kind});
   }
+
+  bool spatial_ = false;
+  std::vector<Eigen::Vector3d> slip_direction_;  // an anchored slip's direction; 0: along v_T
+  Eigen::VectorXd friction_second_;              // a stuck spatial contact's force along b
+  std::unique_ptr<lcp::FacetedFrictionSolver> faceted_;
+  lcp::FrictionResult spatial_result_;
 
   const Mechanism& mechanism_;
   const std::vector<RigidContact>& contacts_;
@@ -274,7 +314,9 @@ class Engine {
   Eigen::VectorXd rhs_, known_, extra_, force_, r_;
   Eigen::MatrixXd gb_;
   Eigen::FullPivLU<Eigen::MatrixXd> lu_;
-  std::vector<std::pair<Eigen::Index, int>> unknown_;  // (element, 0 normal / 1 friction / 2 joint)
+  Eigen::MatrixXd system_;  // spatial contacts: the mode system, solved by cod_
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;
+  std::vector<std::pair<Eigen::Index, int>> unknown_;  // (element, 0 normal / 1 friction / 2 joint / 3 friction along b)
   std::vector<double> samples_;
   RunResult run_;
 };
@@ -329,7 +371,8 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     }
     setRow(n, 2 * k, 1.0);
     setCol(n, 2 * k, 1.0);
-    if (slipping(m)) setCol(n, 2 * k + 1, -direction(m) * slipCoefficient(k) * side_[std::size_t(k)], true);
+    if (slipping(m) && anchored(k)) addTangentCol(n, k, slip_direction_[std::size_t(k)], -contact(k).mu_kinetic);
+    else if (slipping(m)) setCol(n, 2 * k + 1, -direction(m) * slipCoefficient(k) * side_[std::size_t(k)], true);
     rhs(n) = -kin_.normal_drift(k) - 2.0 * a * kin_.normal_velocity(k) - b * b * kin_.gap(k);
     unknown.emplace_back(k, 0);
     ++n;
@@ -339,6 +382,13 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       rhs(n) = -kin_.tangential_drift(k) - 2.0 * a * kin_.sliding_velocity(k);
       unknown.emplace_back(k, 1);
       ++n;
+      if (spatial_) {  // and along b, where v_b = 0 (t is along v_T)
+        rows_.row(n) = kin_.second_tangent.row(k);
+        cols_.col(n) = kin_.second_tangent.row(k).transpose();
+        rhs(n) = -kin_.second_drift(k);
+        unknown.emplace_back(k, 3);
+        ++n;
+      }
     }
   }
   for (Eigen::Index e = 0; e < nj_; ++e) {
@@ -359,8 +409,15 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     }
   } else if (n > 0) {
     gb_.leftCols(n).noalias() = response_.inverseMass() * cols_.leftCols(n);
-    lu_.compute(rows_.topRows(n) * gb_.leftCols(n));
-    if (!lu_.isInvertible()) return false;
+    if (spatial_) {
+      // Two rims stuck on one generator of the bore have dependent rows along it (how they
+      // share the friction is indeterminate): the least-squares forces of least norm.
+      system_ = rows_.topRows(n) * gb_.leftCols(n);
+      cod_.compute(system_);
+    } else {
+      lu_.compute(rows_.topRows(n) * gb_.leftCols(n));
+      if (!lu_.isInvertible()) return false;
+    }
   }
   // Generalized force of the slipping joint frictions, Σ Cᵀ T, iterated to a fixed point.
   for (int it = 0;; ++it) {
@@ -377,6 +434,13 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       sparse_work_ = sparse_cols_t_.transpose() * r;  // C r
       vdot_.noalias() += minv_->asDiagonal() * sparse_work_;
       force_ += sparse_work_;
+    } else if (n > 0 && spatial_) {
+      extra_ = rhs.head(n) - rows_.topRows(n) * vdot_;  // reused: the rows' right-hand side
+      r = cod_.solve(extra_);
+      // Dependent rows with different right-hand sides: no acceleration satisfies them all.
+      if (!((system_ * r - extra_).norm() <= 1e-8 * (1.0 + extra_.norm()))) return false;
+      vdot_.noalias() += gb_.leftCols(n) * r;
+      force_.noalias() += cols_.leftCols(n) * r;
     } else if (n > 0) {
       r = lu_.solve(rhs.head(n) - rows_.topRows(n) * vdot_);
       vdot_.noalias() += gb_.leftCols(n) * r;
@@ -415,10 +479,12 @@ void Engine::contactForces(Eigen::Index n) {
   for (Eigen::Index k = 0; k < nc_; ++k)
     if (!compliant(k)) normal_force_(k) = 0.0;
   friction_force_.setZero();
+  friction_second_.setZero();
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto [k, what] = unknown_[std::size_t(i)];
     if (what == 0) normal_force_(k) = r_(i);
     else if (what == 1) friction_force_(k) = r_(i);
+    else if (what == 3) friction_second_(k) = r_(i);
     else torque_(k) = r_(i);
   }
   for (Eigen::Index k = 0; k < nc_; ++k) {
@@ -446,8 +512,16 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
                : !closed(m)  ? kin_.gap(k)
                : bilateral(k) ? side_[std::size_t(k)] * normal_force_(k) + kSideHysteresis
                               : normal_force_(k);
+    // A spatial slip from rest ends when its speed reaches 2 velocity_tolerance (then against
+    // v_T), a slip against v_T when the speed falls to half of it (the mode decision's
+    // threshold lies between); a spatial stick when the force leaves the round cone.
+    const double vt = kin_.sliding_velocity(k), vtol = opt_.velocity_tolerance;
     if (!c.frictional())
       g(2 * k + 1) = 1.0;
+    else if (spatial_ && slipping(m))
+      g(2 * k + 1) = anchored(k) ? 2.0 * vtol - vt : vt - 0.5 * vtol;
+    else if (spatial_ && m == ContactMode::kStick)
+      g(2 * k + 1) = c.mu_static * std::abs(normal_force_(k)) - std::hypot(friction_force_(k), friction_second_(k));
     else if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative)
       g(2 * k + 1) = (m == ContactMode::kSlipPositive ? 1.0 : -1.0) * kin_.sliding_velocity(k);
     else if (m == ContactMode::kStick && contact_tied_[std::size_t(k)])
@@ -541,7 +615,7 @@ void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
   update(t, q, v);
   startRows();
   Eigen::Index n = 0;
-  Eigen::VectorXd err(2 * nc_ + nj_);
+  Eigen::VectorXd err(rhs_.size());
   for (Eigen::Index k = 0; k < nc_; ++k) {
     const ContactMode m = modes_[std::size_t(k)];
     if (!closed(m)) continue;
@@ -552,6 +626,10 @@ void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
     if (m == ContactMode::kStick && !contact_tied_[std::size_t(k)]) {
       setRow(n, 2 * k + 1, 1.0);
       err(n++) = kin_.sliding_velocity(k);
+      if (spatial_) {
+        rows_.row(n) = kin_.second_tangent.row(k);
+        err(n++) = kin_.second_tangent.row(k).dot(v);
+      }
     }
   }
   for (Eigen::Index e = 0; e < nj_; ++e) {
@@ -618,9 +696,6 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
   if (!any) return false;
   const auto nk = static_cast<Eigen::Index>(set.size());
   const Eigen::VectorXd pre = kin_.normal_velocity;
-  double fastest = 0.0;  // the impact's fastest approach: below plastic_velocity it is plastic
-  for (const Eigen::Index k : set)
-    if (!bilateral(k)) fastest = std::max(fastest, -kin_.normal_velocity(k));
   // The sparse path (no bilateral contact there) keeps W and the velocity jump sparse.
   const bool by_nsgs = byNsgs(nk);
   for (int attempt = 0; attempt < 4 * (1 << std::min<int>(int(nk), 8)); ++attempt) {
@@ -641,17 +716,8 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
         j.row(2 * i + 1) = kin_.jacobian.row(2 * k + 1);
       }
       const double gdot = sigma * kin_.normal_velocity(k);
-      if (contact(k).shape == RigidContact::Shape::kSpatialClearance) {
-        // Moreau's form e ġ⁻ on every contact of the set, a separating one too, with the joint's
-        // one e, as Moreau–Jean's spatial path: then ΔT = −½ (1 − e)/(1 + e) PᵀWP ≤ 0 without
-        // friction. With e min(ġ⁻, 0) a journal striking one rim while the opposite rim, also at
-        // g = 0, separates would stop that one and gain energy.
-        const double e = fastest > opt_.plastic_velocity ? contact(k).restitution : 0.0;
-        p.q(2 * i) = (1.0 + e) * gdot;
-      } else {
-        const double e = (!bilateral(k) && -gdot > opt_.plastic_velocity) ? contact(k).restitution : 0.0;
-        p.q(2 * i) = gdot + e * std::min(gdot, 0.0);
-      }
+      const double e = (!bilateral(k) && -gdot > opt_.plastic_velocity) ? contact(k).restitution : 0.0;
+      p.q(2 * i) = gdot + e * std::min(gdot, 0.0);
       p.q(2 * i + 1) = kin_.sliding_velocity(k);
       p.mu(i) = contact(k).mu_kinetic;
     }
@@ -690,15 +756,185 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
   throw RunFailure(RunStatus::kNoConsistentMode, os.str());
 }
 
+void Engine::requireSpatialContacts(const EventDrivenOptions& opt) const {
+  const auto refuse = [](const std::string& why) { throw std::invalid_argument("event-driven: " + why); };
+  if (opt.solver != "auto" && opt.solver != "lemke")
+    refuse("spatial contacts take the solver lemke (our Lemke on the faceted cone, facets " +
+           std::to_string(opt.facets) + "), got '" + opt.solver + "'");
+  bool friction = false;
+  for (const RigidContact& c : contacts_) {
+    if (c.shape != RigidContact::Shape::kSpatialClearance)
+      refuse("contact '" + c.name + "' is planar, and others of the mechanism are spatial");
+    if (c.normal == RigidContact::Normal::kCompliant && c.frictional())
+      refuse("contact '" + c.name + "' is compliant with Coulomb friction in its tangent plane; event-driven takes "
+             "a spatial clearance joint's friction on its rigid contacts (rigid_restitution)");
+    friction = friction || c.frictional();
+  }
+  if (friction && nj_ > 0)
+    refuse("friction in joint '" + joint(0).name + "' together with a spatial clearance joint's friction");
+}
+
+const lcp::FrictionResult& Engine::solveSpatial(double t, const lcp::FrictionProblem3D& p,
+                                                const std::vector<Eigen::Index>& set) {
+  faceted_->solve(p, spatial_result_);
+  ++run_.lcp_solves;
+  run_.pivots += spatial_result_.pivots;
+  used_lemke_ = true;
+  if (spatial_result_.ok()) return spatial_result_;
+  std::ostringstream os;
+  os << "contact problem at t = " << t << " s (" << p.contacts() << " spatial contacts:";
+  for (const Eigen::Index k : set) os << " '" << contact(k).name << "'";
+  os << ") not solved by lemke (" << opt_.facets << " facets): " << lcp::toString(spatial_result_.status)
+     << ", residual " << spatial_result_.residual
+     << (spatial_result_.message.empty() ? "" : " (" + spatial_result_.message + ")");
+  throw RunFailure(RunStatus::kContactSolverFailure, os.str(), spatial_result_.status, spatial_result_.residual);
+}
+
+// The impact of spatial contacts: the fc3d problem over (n, t, b) of every contact at g ≈ 0,
+// Moreau's form (1 + e) ġ⁻ on each with the impact's one e (the file comment), kinetic friction.
+bool Engine::impactSpatial(double t, Eigen::VectorXd& v) {
+  std::vector<Eigen::Index> set;
+  bool any = false;
+  double fastest = 0.0;  // the impact's fastest approach: below plastic_velocity it is plastic
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    if (compliant(k) || kin_.gap(k) > opt_.gap_tolerance) continue;
+    set.push_back(k);
+    fastest = std::max(fastest, -kin_.normal_velocity(k));
+    any = any || kin_.normal_velocity(k) < -opt_.velocity_tolerance;
+  }
+  if (!any) return false;
+  const auto nk = Eigen::Index(set.size());
+  Eigen::MatrixXd j(3 * nk, nv_);
+  lcp::FrictionProblem3D p;
+  p.q.resize(3 * nk);
+  p.mu.resize(nk);
+  for (Eigen::Index i = 0; i < nk; ++i) {
+    const Eigen::Index k = set[std::size_t(i)];
+    j.row(3 * i) = kin_.jacobian.row(2 * k);
+    j.row(3 * i + 1) = kin_.jacobian.row(2 * k + 1);
+    j.row(3 * i + 2) = kin_.second_tangent.row(k);
+    const double e = fastest > opt_.plastic_velocity ? contact(k).restitution : 0.0;
+    p.q(3 * i) = (1.0 + e) * kin_.normal_velocity(k);
+    p.q(3 * i + 1) = kin_.sliding_velocity(k);
+    p.q(3 * i + 2) = j.row(3 * i + 2).dot(v);  // 0 to round-off: t is along v_T
+    p.mu(i) = contact(k).mu_kinetic;
+  }
+  const Eigen::MatrixXd gjt = response_.inverseMass() * j.transpose();
+  p.W = j * gjt;
+  const lcp::FrictionResult& r = solveSpatial(t, p, set);
+  checkImpactWork(t, set, p.q, p.W * r.r, r.r);
+  v += gjt * r.r;
+  for (const Eigen::Index k : set) {
+    slip_direction_[std::size_t(k)].setZero();  // decided again after the impact
+    if (kin_.normal_velocity(k) < -opt_.velocity_tolerance) addEvent(t, k, EventKind::kImpact);
+  }
+  return true;
+}
+
+// The mode decision of spatial contacts: the fc3d problem at the acceleration level over the
+// contacts at g ≈ 0, ġ ≈ 0, u = (g̈, v̇_t, v̇_b) = W r + R a₀ + (b_n, b_t, b_b). A contact at rest
+// (‖v_T‖ ≤ velocity_tolerance) has the cone ‖F_T‖ ≤ μs N; a sliding one carries its kinetic
+// force −μk N t in W's normal column, its cone shut (μ = 0). At rest: v̇_T = 0 sticks, else it
+// slips from rest against its tangential acceleration's direction, anchored until it slides.
+void Engine::decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
+                           const std::vector<int>& fired) {
+  update(t, q, v);
+  std::vector<Eigen::Index> set;
+  std::vector<ContactMode> next(contacts_.size(), ContactMode::kOpen);
+  for (Eigen::Index k = 0; k < nc_; ++k)
+    if (!compliant(k) && kin_.gap(k) <= opt_.gap_tolerance && std::abs(kin_.normal_velocity(k)) <= opt_.velocity_tolerance)
+      set.push_back(k);
+  const auto nk = Eigen::Index(set.size());
+  std::vector<Eigen::Vector3d> direction(contacts_.size(), Eigen::Vector3d::Zero());
+  if (nk > 0) {
+    lcp::FrictionProblem3D p;
+    p.q.resize(3 * nk);
+    p.mu.resize(nk);
+    std::vector<bool> rest(std::size_t(nk), false);
+    cols_.leftCols(3 * nk).setZero();
+    for (Eigen::Index i = 0; i < nk; ++i) {
+      const Eigen::Index k = set[std::size_t(i)];
+      const RigidContact& c = contact(k);
+      rows_.row(3 * i) = kin_.jacobian.row(2 * k);
+      rows_.row(3 * i + 1) = kin_.jacobian.row(2 * k + 1);
+      rows_.row(3 * i + 2) = kin_.second_tangent.row(k);
+      cols_.leftCols(3 * nk).middleCols(3 * i, 3) = rows_.middleRows(3 * i, 3).transpose();
+      rest[std::size_t(i)] = c.frictional() && kin_.sliding_velocity(k) <= opt_.velocity_tolerance;
+      p.mu(i) = rest[std::size_t(i)] ? c.mu_static : 0.0;
+      if (!rest[std::size_t(i)] && c.frictional()) cols_.col(3 * i) -= c.mu_kinetic * kin_.jacobian.row(2 * k + 1).transpose();
+      p.q.segment<3>(3 * i) << kin_.normal_drift(k), kin_.tangential_drift(k), kin_.second_drift(k);
+    }
+    p.W = rows_.topRows(3 * nk) * (response_.inverseMass() * cols_.leftCols(3 * nk));
+    p.q += rows_.topRows(3 * nk) * response_.freeAcceleration();
+    const lcp::FrictionResult& res = solveSpatial(t, p, set);
+    const double tol = 1e-9 * std::max(1.0, p.q.lpNorm<Eigen::Infinity>());
+    for (Eigen::Index i = 0; i < nk; ++i) {
+      const Eigen::Index k = set[std::size_t(i)];
+      const Eigen::Matrix3d& f = kin_.frame[std::size_t(k)];
+      const Eigen::Vector3d force = res.r(3 * i + 1) * f.col(1) + res.r(3 * i + 2) * f.col(2);
+      const Eigen::Vector3d accel = res.u(3 * i + 1) * f.col(1) + res.u(3 * i + 2) * f.col(2);
+      ContactMode& m = next[std::size_t(k)];
+      if (res.r(3 * i) <= tol && res.u(3 * i) > tol) m = ContactMode::kOpen;
+      else if (!rest[std::size_t(i)]) m = ContactMode::kSlipPositive;  // sliding on, or frictionless
+      else if (accel.norm() > tol) m = ContactMode::kSlipPositive, direction[std::size_t(k)] = accel.normalized();
+      else m = ContactMode::kStick;
+      // Break-away (as planar contacts): the sticking force has just reached μs N.
+      const bool limit_fired = !fired.empty() && fired[std::size_t(2 * k + 1)] != 0 &&
+                               modes_[std::size_t(k)] == ContactMode::kStick;
+      if (limit_fired && m == ContactMode::kStick && force.norm() >= (1.0 - 1e-6) * p.mu(i) * res.r(3 * i) &&
+          force.norm() > 0.0) {
+        m = ContactMode::kSlipPositive;
+        direction[std::size_t(k)] = -force.normalized();
+      }
+    }
+    // The contacts that slip from rest do so with μk: their direction is the tangential
+    // acceleration's under kinetic friction, which the problem with μk gives (where W_TT is
+    // anisotropic it differs much from the direction at μs).
+    bool again = false;
+    for (Eigen::Index i = 0; i < nk; ++i) {
+      const Eigen::Index k = set[std::size_t(i)];
+      if (direction[std::size_t(k)].squaredNorm() == 0.0) continue;
+      p.mu(i) = contact(k).mu_kinetic;
+      again = true;
+    }
+    if (again) {
+      const lcp::FrictionResult& slip = solveSpatial(t, p, set);
+      for (Eigen::Index i = 0; i < nk; ++i) {
+        const Eigen::Index k = set[std::size_t(i)];
+        const Eigen::Matrix3d& f = kin_.frame[std::size_t(k)];
+        const Eigen::Vector3d accel = slip.u(3 * i + 1) * f.col(1) + slip.u(3 * i + 2) * f.col(2);
+        if (direction[std::size_t(k)].squaredNorm() > 0.0 && accel.norm() > tol)
+          direction[std::size_t(k)] = accel.normalized();
+      }
+    }
+  }
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    if (compliant(k)) continue;
+    const ContactMode before = modes_[std::size_t(k)], after = next[std::size_t(k)];
+    // A slip from rest (or through it) is an event; one already anchored goes on.
+    const bool starts = direction[std::size_t(k)].squaredNorm() > 0.0 && !(slipping(before) && anchored(k));
+    if (!initial && (before != after || starts)) {
+      if (after == ContactMode::kOpen) addEvent(t, k, EventKind::kOpen);
+      else if (after == ContactMode::kStick) addEvent(t, k, EventKind::kStick);
+      else if (contact(k).frictional() && (after != before || !closed(before) || starts))
+        addEvent(t, k, EventKind::kSlipPositive);
+      else if (!closed(before)) addEvent(t, k, EventKind::kClose);
+    }
+    modes_[std::size_t(k)] = after;
+    slip_direction_[std::size_t(k)] = direction[std::size_t(k)];
+  }
+}
+
 void Engine::checkImpactWork(double t, const std::vector<Eigen::Index>& set, const Eigen::VectorXd& q,
                              const Eigen::VectorXd& w_impulse, const Eigen::VectorXd& impulse) const {
   // The impulses' work ½ Pᵀ(u⁻ + u⁺), u⁺ = u⁻ + W P, with u⁻ the contacts' relative velocities
   // before the impact (q without Newton's e ġ⁻): it must not be positive.
   double work = 0.0, scale = 0.0;
-  for (Eigen::Index i = 0; i < 2 * Eigen::Index(set.size()); ++i) {
-    const Eigen::Index k = set[std::size_t(i / 2)];
+  const Eigen::Index rows = impulse.size() / Eigen::Index(set.size());  // 2, or 3 for spatial contacts
+  for (Eigen::Index i = 0; i < impulse.size(); ++i) {
+    const Eigen::Index k = set[std::size_t(i / rows)];
     const double sigma = bilateral(k) ? side_[std::size_t(k)] : 1.0;
-    const double before = i % 2 == 0 ? sigma * kin_.normal_velocity(k) : q(i);
+    const double before = i % rows == 0 ? sigma * kin_.normal_velocity(k) : q(i);
     const double after = before + w_impulse(i);
     work += 0.5 * impulse(i) * (before + after);
     scale += 0.5 * std::abs(impulse(i)) * (std::abs(before) + std::abs(after));
@@ -1183,10 +1419,11 @@ void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool 
                          const std::vector<int>& fired) {
   if (!initial) removeDrift(t, q, v);
   update(t, q, v);
-  if (impact(t, v)) update(t, q, v);
+  if (spatial_ ? impactSpatial(t, v) : impact(t, v)) update(t, q, v);
   modes_at_event_ = modes_;
   events_at_event_ = run_.events.size();
-  decideModes(t, q, v, initial, fired);
+  if (spatial_) decideSpatial(t, q, v, initial, fired);
+  else decideModes(t, q, v, initial, fired);
   decideCompliant(t, q, v, initial, fired);
   if (nj_ > 0) decideJoints(t, q, v, initial, fired);
   project(t, q, v);
@@ -1202,7 +1439,10 @@ void Engine::record(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
   for (Eigen::Index i = 0; i < y.size(); ++i) samples_.push_back(y(i));
   for (Eigen::Index k = 0; k < nc_; ++k) {
     samples_.push_back(normal_force_(k));
+    // A stuck spatial contact's F is −‖F_T‖, as Moreau–Jean's at rest (its t is arbitrary).
+    const bool stuck_spatial = spatial_ && modes_[std::size_t(k)] == ContactMode::kStick;
     samples_.push_back(contact_tied_[std::size_t(k)] ? std::numeric_limits<double>::quiet_NaN()
+                       : stuck_spatial               ? -std::hypot(friction_force_(k), friction_second_(k))
                                                      : friction_force_(k));
   }
   // A stuck group's friction torques, and hence its reactions, are indeterminate (Blajer).
@@ -1334,7 +1574,8 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
       samples_.data(), Eigen::Index(samples_.size()) / cols, cols);
   run_.cpu_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   // "auto": Lemke per event, or NSGS on the sparse path beyond lcp::kAutoLemkeContacts.
-  run_.contact_solver = opt_.solver != "auto" && opt_.solver != "nsgs" ? opt_.solver
+  run_.contact_solver = spatial_ ? "lemke (" + std::to_string(opt_.facets) + " facets)"
+                        : opt_.solver != "auto" && opt_.solver != "nsgs" ? opt_.solver
                         : used_nsgs_ && used_lemke_                    ? "nsgs+lemke"
                         : used_nsgs_                                   ? "nsgs"
                                                                        : "lemke";

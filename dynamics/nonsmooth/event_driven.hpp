@@ -53,9 +53,26 @@
 /// stick, accept if |F| ≤ μs N, else slip against the sticking force; Zheng et al. §3.3).
 /// With `cross_check`, every decision on a single friction contact is made by both the LCP
 /// and trial-and-error, and disagreements are counted (RunResult::mode_mismatches).
-/// Spatial contacts (a rigid spatial clearance joint's, spatial_mechanism.hpp) are taken
-/// without friction: their normal rows and drift terms are the planar contacts'; a frictional
-/// one is refused (std::invalid_argument), its stick and slip being in the tangent plane.
+///
+/// Spatial contacts (a rigid spatial clearance joint's, spatial_mechanism.hpp) have three rows,
+/// n, t along the sliding velocity v_T, and b = n × t, and Coulomb friction in the tangent plane:
+///  - sticking: the rows v̇_t = −2α v_t and v̇_b = 0 with the forces F_t, F_b (any basis of the
+///    plane gives the same motion); root μs N − ‖F_T‖. Two rims stuck on one generator of the
+///    bore have dependent rows, so the mode system is solved by least squares (the forces of
+///    least norm: how the rims share the friction is indeterminate);
+///  - sliding: the kinetic force −μk N t on the normal's column, t = v_T/‖v_T‖; root
+///    ‖v_T‖ − ½ velocity_tolerance;
+///  - slipping from rest: the mode carries its slip direction s (world), the kinetic force is
+///    −μk N s until ‖v_T‖ reaches 2 velocity_tolerance (root), then it slides.
+/// Impacts and mode decisions solve Siconos' fc3d problem over (n, t, b) on the faceted cone
+/// (lcp/friction_facets.hpp, `facets`) by our Lemke: at impact u = W P + ((1 + e) ġ⁻, v_t, v_b)
+/// with μk; at a decision u = (g̈, v̇_t, v̇_b) = W r + R a₀ + (b_n, b_t, b_b), μs for the contacts
+/// at rest, a sliding one's kinetic force in W's normal column and its cone shut (μ = 0). A
+/// contact at rest with v̇_T ≠ 0 slips: its direction is v̇_T's in the problem solved again with
+/// μk for it (where W_TT is anisotropic, the direction at μs is far off: the sliding then grew
+/// across s and fell back at once, event after event). Their solver is "lemke" or "auto";
+/// compliant frictional spatial contacts, planar contacts beside them and joint friction with
+/// their friction are refused (std::invalid_argument).
 ///
 /// The sparse path is taken when the mechanism has no joints, no joint friction, no bilateral
 /// contact and a diagonal mass matrix (a chain of blocks, a pile of disks), and has at least
@@ -100,6 +117,8 @@ struct EventDrivenOptions {
   double baumgarte_alpha = 10.0;       ///< joints and closed contacts [1/s], ≥ 0
   double baumgarte_beta = 10.0;        ///< [1/s], ≥ 0
   std::string solver = "lemke";        ///< auto | lemke | nsgs | trial-and-error | siconos-<fc2d solver>
+  /// Spatial contacts (auto or lemke): directions of the faceted friction cone, ≥ 3.
+  int facets = 8;
   bool sparse_path = true;             ///< false: dense matrices even where the sparse path applies
   bool cross_check = true;             ///< single contact: LCP vs trial-and-error
   double output_dt = 1e-3;             ///< history sampling [s], > 0 (events add rows)

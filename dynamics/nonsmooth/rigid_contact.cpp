@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -96,6 +97,8 @@ void ContactKinematics::resize(const std::vector<RigidContact>& list, Eigen::Ind
   second_tangent.resize(contacts, velocities);
   second_tangent.setFromTriplets(second.begin(), second.end());
   second_tangent.makeCompressed();
+  second_drift.setConstant(contacts, std::numeric_limits<double>::quiet_NaN());
+  frame.assign(static_cast<std::size_t>(contacts), Eigen::Matrix3d::Constant(std::numeric_limits<double>::quiet_NaN()));
   normal.resize(static_cast<std::size_t>(contacts));
   point.resize(static_cast<std::size_t>(contacts));
   bodies.assign(static_cast<std::size_t>(velocities / 3 + 1), PlanarBodyState{});

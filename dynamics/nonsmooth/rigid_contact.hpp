@@ -134,6 +134,10 @@ struct ContactKinematics {
   /// Row k: a spatial contact's second tangent row, J_b v = bᵀ v_rel with b = n × t, so that
   /// (t, b) spans its tangent plane (spatial_mechanism.hpp); empty for a planar contact.
   ContactJacobian second_tangent;
+  /// A spatial contact's drift of its second tangent row, b_b (size nc; NaN for a planar one),
+  /// and its world frame: the columns n, t, b of its three rows.
+  Eigen::VectorXd second_drift;
+  std::vector<Eigen::Matrix3d> frame;
   std::vector<Eigen::Vector2d> normal, point;  ///< world normal n and contact point per contact
   /// Per body (index + 1, 0: the ground): its state, and whether this evaluation computed it.
   std::vector<PlanarBodyState> bodies;

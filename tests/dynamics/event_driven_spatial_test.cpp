@@ -1,7 +1,7 @@
-// Event-driven on a rigid, frictionless spatial revolute clearance joint: the contacts' drift
-// terms against the gap's second difference along a rigid motion, Newton's impact law and the
-// energy between and across impacts, Moreau–Jean converging to it as its step shrinks, and the
-// refusal of friction.
+// Event-driven on a rigid spatial revolute clearance joint: the contacts' drift terms against the
+// gap's second difference along a rigid motion, Newton's impact law and the energy between and
+// across impacts, Moreau–Jean converging to it as its step shrinks, stick and slip in the tangent
+// plane against the incline's closed forms, and the refusals.
 #include <catch2/catch.hpp>
 #include <Eigen/Geometry>
 #include <algorithm>
@@ -151,10 +151,88 @@ TEST_CASE("event-driven, spatial clearance: Moreau–Jean converges to it as its
   CHECK(errors[2] < 1e-7);
 }
 
-TEST_CASE("event-driven, spatial clearance: friction in the tangent plane is refused with the reason",
-          "[event-driven][spatial]") {
-  FreeJournal f = freeJournal(0.9, 0.1, false);
-  const SpatialMechanism mechanism(f.model, f.q0, {}, {f.clearance});
-  CHECK_THROWS_WITH(simulateEventDriven(mechanism, f.q0, f.v0, EventDrivenOptions{}),
-                    Catch::Contains("contact 'pin.radial-A' is a spatial clearance joint's with Coulomb friction"));
+namespace {
+
+/// The journal resting on the bore's bottom (both rims on it) under gravity tilted by α
+/// towards −z, the bearing's axis: a block on an incline of slope tan α, μs = 0.2, μk = 0.1.
+struct Incline {
+  FreeJournal f = freeJournal(0.9, 0.0, false);
+  double alpha, g = 9.81;
+  explicit Incline(double slope) : alpha(std::atan(slope)) {
+    f.clearance.mu_static = 0.2;
+    f.clearance.mu_kinetic = 0.1;
+    f.model.setGravity(g * Vector3d(0.0, -std::cos(alpha), -std::sin(alpha)));
+    f.q0(1) = -(f.clearance.joint.bearing_radius - f.clearance.joint.journal_radius);
+  }
+};
+
+double frictionSum(const RunResult& r, Eigen::Index row) {
+  double sum = 0.0;
+  for (std::size_t c = 0; c < r.columns.size(); ++c)
+    if (r.columns[c].ends_with(".F")) sum += r.history(row, Eigen::Index(c));
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("event-driven, spatial clearance: a journal sliding down the bore stops and sticks at the closed-form "
+          "instant",
+          "[event-driven][spatial][friction]") {
+  // tan α = 0.05 < μk: sliding down at v0 it decelerates at a = g (μk cos α − sin α), stops at
+  // v0/a after v0²/(2a), and sticks (tan α < μs), held by m g sin α.
+  Incline in(0.05);
+  const double v0 = 0.01, a = in.g * (0.1 * std::cos(in.alpha) - std::sin(in.alpha));
+  in.f.v0(2) = -v0;
+  const SpatialMechanism mechanism(in.f.model, in.f.q0, {}, {in.f.clearance});
+  EventDrivenOptions o;
+  o.t_end = 0.05;
+  const RunResult r = simulateEventDriven(mechanism, in.f.q0, in.f.v0, o);
+  INFO(r.message);
+  REQUIRE(r.ok());
+  std::vector<double> stuck;
+  for (const ContactEvent& ev : r.events) {
+    CHECK(ev.kind == EventKind::kStick);  // nothing else: no impact, no lift-off
+    stuck.push_back(ev.t);
+  }
+  REQUIRE(stuck.size() == 2);  // both rims
+  for (const double t : stuck) CHECK(t == Approx(v0 / a).epsilon(1e-6));
+  CHECK(r.final_q(2) == Approx(-v0 * v0 / (2.0 * a)).epsilon(1e-6));
+  CHECK(r.final_v.norm() < 1e-8);
+  // At rest the rims' friction holds the journal's weight along the axis (F = −‖F_T‖ each).
+  CHECK(-frictionSum(r, r.history.rows() - 1) == Approx(in.g * std::sin(in.alpha)).epsilon(1e-6));
+}
+
+TEST_CASE("event-driven, spatial clearance: on a slope steeper than μs the journal breaks away down the axis",
+          "[event-driven][spatial][friction]") {
+  // tan α = 0.3 > μs: from rest it slips at once, in the direction the problem with μk gives,
+  // and slides down at g (sin α − μk cos α), whichever the facets.
+  for (const int facets : {8, 32}) {
+    INFO(facets << " facets");
+    Incline in(0.3);
+    const SpatialMechanism mechanism(in.f.model, in.f.q0, {}, {in.f.clearance});
+    EventDrivenOptions o;
+    o.t_end = 0.02;
+    o.facets = facets;
+    const RunResult r = simulateEventDriven(mechanism, in.f.q0, in.f.v0, o);
+    INFO(r.message);
+    REQUIRE(r.ok());
+    const double a = in.g * (std::sin(in.alpha) - 0.1 * std::cos(in.alpha));
+    CHECK(r.final_q(2) == Approx(-0.5 * a * o.t_end * o.t_end).epsilon(1e-6));
+    CHECK(std::abs(r.final_q(0)) < 1e-10);         // no sideways drift
+    CHECK(r.final_v.segment<3>(3).norm() < 1e-8);  // nor any rolling
+    CHECK(r.contact_solver == "lemke (" + std::to_string(facets) + " facets)");
+  }
+}
+
+TEST_CASE("event-driven, spatial clearance: what it cannot take is refused with the reason", "[event-driven][spatial]") {
+  Incline in(0.05);
+  const SpatialMechanism rigid(in.f.model, in.f.q0, {}, {in.f.clearance});
+  EventDrivenOptions o;
+  o.solver = "siconos-nsgs";
+  CHECK_THROWS_WITH(simulateEventDriven(rigid, in.f.q0, in.f.v0, o),
+                    Catch::Contains("spatial contacts take the solver lemke (our Lemke on the faceted cone"));
+  in.f.clearance.rigid = false;
+  const SpatialMechanism compliant(in.f.model, in.f.q0, {}, {in.f.clearance});
+  CHECK_THROWS_WITH(simulateEventDriven(compliant, in.f.q0, in.f.v0, EventDrivenOptions{}),
+                    Catch::Contains("contact 'pin.radial-A' is compliant with Coulomb friction in its tangent plane"));
 }
