@@ -6,15 +6,6 @@
 
 namespace stickslip::dynamics {
 
-void requireFrictionlessSpatialContacts(const Mechanism& mechanism, std::string_view caller) {
-  for (const RigidContact& c : mechanism.contacts())
-    if (c.shape == RigidContact::Shape::kSpatialClearance && c.frictional())
-      throw std::invalid_argument(std::string(caller) + ": contact '" + c.name +
-                                  "' is a spatial clearance joint's with Coulomb friction, which acts in the tangent "
-                                  "plane; this route resolves stick and slip along one tangent (Moreau–Jean and the "
-                                  "penalty route take it; without friction this route does)");
-}
-
 std::optional<std::pair<std::size_t, double>> initialPenetration(const Mechanism& mechanism, const Eigen::VectorXd& q0,
                                                                  double tolerance) {
   ContactKinematics kin;

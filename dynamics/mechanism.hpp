@@ -56,9 +56,4 @@ std::optional<std::pair<std::size_t, double>> initialPenetration(const Mechanism
 void requireNoInitialPenetration(const Mechanism& mechanism, const Eigen::VectorXd& q0, double tolerance,
                                  std::string_view caller);
 
-/// Throws std::invalid_argument("<caller>: contact '<name>' is a spatial clearance joint's …")
-/// for a frictional contact of kind kSpatialClearance: event-driven resolves stick and slip
-/// along one tangent, and a spatial contact slides in a plane.
-void requireFrictionlessSpatialContacts(const Mechanism& mechanism, std::string_view caller);
-
 }  // namespace stickslip::dynamics

@@ -39,8 +39,9 @@
 /// terms b = (d/dt J(q)) v, for event-driven's acceleration rows g̈ = J_n v̇ + b_n: the rows'
 /// rate along the bodies' present motion (ṙ, ω′ held: poses r ± τ ṙ, A exp(±τ [ω′]×)) by a
 /// central difference, the normal's turning included (g is the farthest point's, so ġ = J_n v
-/// holds exactly and g̈ = J_n v̇ + b_n); b_t is that of the row along the present t held
-/// fixed. τ moves the joint's fastest point by 1e-5 R_J: the truncation error is ~1e-10 of b
+/// holds exactly and g̈ = J_n v̇ + b_n); b_t and b_b (ContactKinematics::second_drift) are
+/// those of the rows along the present t and b held fixed, and ContactKinematics::frame the
+/// directions (n, t, b). τ moves the joint's fastest point by 1e-5 R_J: the truncation error is ~1e-10 of b
 /// and the round-off ~1e-11 (a test compares b_n with the second difference of the gap along
 /// a rigid motion).
 

@@ -175,6 +175,8 @@ class Engine {
                        const Eigen::VectorXd& w_impulse, const Eigen::VectorXd& impulse) const;
   void decideModes(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
                    const std::vector<int>& fired);
+  /// Records contact k's change of mode at a decision (a slip that starts again: `restarts`).
+  void modeEvent(double t, Eigen::Index k, ContactMode before, ContactMode after, bool restarts);
   /// Our Lemke solves bilateral contacts (two_sided) as the friction HLCP of
   /// lcp/friction_hlcp.hpp; Siconos' solvers see them on their present side.
   lcp::FrictionResult solveProblem(const lcp::FrictionProblem2D& p,
@@ -315,6 +317,7 @@ class Engine {
   Eigen::MatrixXd gb_;
   Eigen::FullPivLU<Eigen::MatrixXd> lu_;
   Eigen::MatrixXd system_;  // spatial contacts: the mode system, solved by cod_
+  Eigen::VectorXd system_rhs_, system_check_;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;
   std::vector<std::pair<Eigen::Index, int>> unknown_;  // (element, 0 normal / 1 friction / 2 joint / 3 friction along b)
   std::vector<double> samples_;
@@ -435,10 +438,12 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       vdot_.noalias() += minv_->asDiagonal() * sparse_work_;
       force_ += sparse_work_;
     } else if (n > 0 && spatial_) {
-      extra_ = rhs.head(n) - rows_.topRows(n) * vdot_;  // reused: the rows' right-hand side
-      r = cod_.solve(extra_);
+      system_rhs_.noalias() = rhs.head(n) - rows_.topRows(n) * vdot_;
+      r = cod_.solve(system_rhs_);
       // Dependent rows with different right-hand sides: no acceleration satisfies them all.
-      if (!((system_ * r - extra_).norm() <= 1e-8 * (1.0 + extra_.norm()))) return false;
+      system_check_.noalias() = system_ * r;
+      system_check_ -= system_rhs_;
+      if (!(system_check_.norm() <= 1e-8 * (1.0 + system_rhs_.norm()))) return false;
       vdot_.noalias() += gb_.leftCols(n) * r;
       force_.noalias() += cols_.leftCols(n) * r;
     } else if (n > 0) {
@@ -824,10 +829,8 @@ bool Engine::impactSpatial(double t, Eigen::VectorXd& v) {
   const lcp::FrictionResult& r = solveSpatial(t, p, set);
   checkImpactWork(t, set, p.q, p.W * r.r, r.r);
   v += gjt * r.r;
-  for (const Eigen::Index k : set) {
-    slip_direction_[std::size_t(k)].setZero();  // decided again after the impact
+  for (const Eigen::Index k : set)
     if (kin_.normal_velocity(k) < -opt_.velocity_tolerance) addEvent(t, k, EventKind::kImpact);
-  }
   return true;
 }
 
@@ -851,7 +854,6 @@ void Engine::decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::Vect
     p.q.resize(3 * nk);
     p.mu.resize(nk);
     std::vector<bool> rest(std::size_t(nk), false);
-    cols_.leftCols(3 * nk).setZero();
     for (Eigen::Index i = 0; i < nk; ++i) {
       const Eigen::Index k = set[std::size_t(i)];
       const RigidContact& c = contact(k);
@@ -910,17 +912,11 @@ void Engine::decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::Vect
   }
   for (Eigen::Index k = 0; k < nc_; ++k) {
     if (compliant(k)) continue;
-    const ContactMode before = modes_[std::size_t(k)], after = next[std::size_t(k)];
+    const ContactMode before = modes_[std::size_t(k)];
     // A slip from rest (or through it) is an event; one already anchored goes on.
     const bool starts = direction[std::size_t(k)].squaredNorm() > 0.0 && !(slipping(before) && anchored(k));
-    if (!initial && (before != after || starts)) {
-      if (after == ContactMode::kOpen) addEvent(t, k, EventKind::kOpen);
-      else if (after == ContactMode::kStick) addEvent(t, k, EventKind::kStick);
-      else if (contact(k).frictional() && (after != before || !closed(before) || starts))
-        addEvent(t, k, EventKind::kSlipPositive);
-      else if (!closed(before)) addEvent(t, k, EventKind::kClose);
-    }
-    modes_[std::size_t(k)] = after;
+    if (!initial) modeEvent(t, k, before, next[std::size_t(k)], starts);
+    modes_[std::size_t(k)] = next[std::size_t(k)];
     slip_direction_[std::size_t(k)] = direction[std::size_t(k)];
   }
 }
@@ -1114,17 +1110,18 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
   }
   for (Eigen::Index k = 0; k < nc_; ++k) {
     if (compliant(k)) continue;
-    const ContactMode before = modes_[std::size_t(k)], after = next[std::size_t(k)];
-    if (!initial && before != after) {
-      if (after == ContactMode::kOpen) addEvent(t, k, EventKind::kOpen);
-      else if (after == ContactMode::kStick) addEvent(t, k, EventKind::kStick);
-      else if (contact(k).frictional() && (after != before || !closed(before)))
-        addEvent(t, k, after == ContactMode::kSlipPositive ? EventKind::kSlipPositive
-                                                          : EventKind::kSlipNegative);
-      else if (!closed(before)) addEvent(t, k, EventKind::kClose);
-    }
-    modes_[std::size_t(k)] = after;
+    if (!initial) modeEvent(t, k, modes_[std::size_t(k)], next[std::size_t(k)], false);
+    modes_[std::size_t(k)] = next[std::size_t(k)];
   }
+}
+
+void Engine::modeEvent(double t, Eigen::Index k, ContactMode before, ContactMode after, bool restarts) {
+  if (before == after && !restarts) return;
+  if (after == ContactMode::kOpen) addEvent(t, k, EventKind::kOpen);
+  else if (after == ContactMode::kStick) addEvent(t, k, EventKind::kStick);
+  else if (contact(k).frictional() && (after != before || !closed(before) || restarts))
+    addEvent(t, k, after == ContactMode::kSlipPositive ? EventKind::kSlipPositive : EventKind::kSlipNegative);
+  else if (!closed(before)) addEvent(t, k, EventKind::kClose);
 }
 
 // Friction of compliant contacts, whose normal force is known: with one such contact at
