@@ -169,6 +169,12 @@ def test_a_spatial_scenario_runs_as_the_cli_runs_it():
     assert r.ok, r.message
     assert r.json()["contact_solver"] == "lemke (16 facets)"
     assert r.json()["final_q"] == expected["final_q"] and len(r.events) > 0
+    # And event-driven, each impact located, as the CLI.
+    r = stickslip.run(stickslip.Scenario("spatial-slider-crank-clearance"), "event-driven", t_end=0.05)
+    expected = cli_json("run", "spatial-slider-crank-clearance", "--method", "event-driven", "--t-end", "0.05")
+    assert r.ok, r.message
+    assert r.events == expected["events"] and len(r.events) > 5
+    assert r.json()["final_q"] == expected["final_q"]
 
 
 def test_animate_draws_the_runs_as_the_cli_does(tmp_path):
