@@ -133,7 +133,8 @@ void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::Ve
       const Eigen::Vector3d t = speed > 0.0 ? Eigen::Vector3d(sliding / speed) : frameFromAxis(ct.normal).col(0);
       const Eigen::Matrix<double, 1, 12> normal_row = velocityRow(ct, ct.normal, pi, pj);
       const Eigen::Matrix<double, 1, 12> tangent_row = velocityRow(ct, t, pi, pj);
-      const Eigen::Matrix<double, 1, 12> second_row = velocityRow(ct, ct.normal.cross(t), pi, pj);
+      const Eigen::Vector3d second = ct.normal.cross(t);
+      const Eigen::Matrix<double, 1, 12> second_row = velocityRow(ct, second, pi, pj);
       for (int part = 0; part < 2; ++part) {
         const BodyIndex b = part == 0 ? cl.journal_body : cl.bearing_body;
         put(out.jacobian, 2 * k, b, -normal_row, part);
@@ -145,6 +146,7 @@ void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::Ve
       out.sliding_velocity(k) = speed;
       out.normal_drift(k) = kNaN;
       out.tangential_drift(k) = kNaN;
+      out.tangent_frame[std::size_t(k)] << ct.normal, t, second;
       out.normal[std::size_t(k)].setConstant(kNaN);  // planar fields: not for a spatial contact
       out.point[std::size_t(k)].setConstant(kNaN);
     }

@@ -32,11 +32,12 @@
 /// per body): g = −δ, ġ = −nᵀ v_rel, J_n = −(the row of nᵀ v_rel); the sliding speed
 /// v_t = ‖v_T‖ ≥ 0 and J_t the row of tᵀ v_rel with t = v_T/‖v_T‖ the sliding direction (a fixed
 /// direction ⊥ n when v_T = 0), so that a friction force Fₜ = law(v_t, Fₙ) ≤ 0 acts against the
-/// sliding, Fₜ t on the journal (thesis eqs. 4.42–4.45). A law with an internal state (Dahl,
-/// LuGre) therefore keeps one scalar state along the present sliding direction. The second
-/// tangent row (ContactKinematics::second_tangent) is that of bᵀ v_rel, b = n × t: with J_n and
-/// J_t the three rows of Moreau–Jean's spatial contact problem (moreau_jean.hpp). The drift
-/// terms are not computed (NaN): event-driven, which needs them, refuses these contacts.
+/// sliding, Fₜ t on the journal (thesis eqs. 4.42–4.45). The second tangent row
+/// (ContactKinematics::second_tangent) is that of bᵀ v_rel, b = n × t: with J_n and J_t the three
+/// rows of Moreau–Jean's spatial contact problem (moreau_jean.hpp), and with the world n, t, b
+/// (ContactKinematics::tangent_frame) what the penalty route's laws with a vector state in the
+/// tangent plane read (Dahl, LuGre: tangent_plane_friction.hpp). The drift terms are not
+/// computed (NaN): event-driven, which needs them, refuses these contacts.
 
 #include <optional>
 #include <string>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -98,6 +99,8 @@ void ContactKinematics::resize(const std::vector<RigidContact>& list, Eigen::Ind
   second_tangent.makeCompressed();
   normal.resize(static_cast<std::size_t>(contacts));
   point.resize(static_cast<std::size_t>(contacts));
+  tangent_frame.assign(static_cast<std::size_t>(contacts),
+                       Eigen::Matrix3d::Constant(std::numeric_limits<double>::quiet_NaN()));
   bodies.assign(static_cast<std::size_t>(velocities / 3 + 1), PlanarBodyState{});
   body_ready.assign(bodies.size(), 0);
 }

@@ -135,6 +135,10 @@ struct ContactKinematics {
   /// (t, b) spans its tangent plane (spatial_mechanism.hpp); empty for a planar contact.
   ContactJacobian second_tangent;
   std::vector<Eigen::Vector2d> normal, point;  ///< world normal n and contact point per contact
+  /// A spatial contact's world normal n and sliding direction t (columns 0 and 1; the second
+  /// tangent b = n × t in column 2), for a friction law with a vector state in its tangent plane
+  /// (tangent_plane_friction.hpp); NaN for a planar contact.
+  std::vector<Eigen::Matrix3d> tangent_frame;
   /// Per body (index + 1, 0: the ground): its state, and whether this evaluation computed it.
   std::vector<PlanarBodyState> bodies;
   std::vector<char> body_ready;
