@@ -4,6 +4,7 @@
 // __libc_*), which catches Eigen's aligned_malloc as well as operator new.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -146,6 +147,7 @@ TEST_CASE("the penalty route's derivative with bristle vectors on a spatial clea
       y.segment(13, sys.frictionStateSize()).setConstant(1e-6);
       bool ok = sys.derivative(0.0, y, ydot) == EomStatus::kSuccess;  // warm-up
       int touching = 0;
+      double largest_rate = 0.0;
       g_allocations = 0;
       g_armed = true;
       for (int k = 0; k < 50; ++k) {
@@ -155,12 +157,13 @@ TEST_CASE("the penalty route's derivative with bristle vectors on a spatial clea
         y.segment<4>(3).normalize();
         ok = ok && sys.derivative(0.0, y, ydot) == EomStatus::kSuccess;
         touching += (sys.kinematics().gap.array() < 0.0).count() > 0 ? 1 : 0;
+        largest_rate = std::max(largest_rate, ydot.segment(13, sys.frictionStateSize()).norm());
       }
       g_armed = false;
       CHECK(ok);
       CHECK(g_allocations == 0);
       CHECK(touching > 10);  // the friction of loaded contacts ran
-      CHECK(ydot.segment(13, sys.frictionStateSize()).norm() > 0.0);
+      CHECK(largest_rate > 0.0);  // and the bristles of loaded ones
     }
   }
 }
