@@ -107,9 +107,14 @@ void addSampledModes(const Mechanism& mechanism, const std::vector<bool>& always
                    [](const ContactEvent& a, const ContactEvent& b) { return a.t < b.t; });
 }
 
-/// "C.z" (a law with one state) or "C.z0", "C.z1", … for each state of a friction law.
-void addStateColumns(const std::string& name, int states, std::vector<std::string>& columns) {
-  for (int i = 0; i < states; ++i) columns.push_back(name + ".z" + (states > 1 ? std::to_string(i) : ""));
+/// "C.z" (a law with one state) or "C.z0", "C.z1", … for each state of a friction law; a law
+/// lifted to a spatial contact's plane has a vector per state, "C.zx", "C.zy", "C.zz" (or
+/// "C.z0x", … for several).
+void addStateColumns(const std::string& name, int states, bool vectors, std::vector<std::string>& columns) {
+  const int per_state = vectors ? 3 : 1, count = states / per_state;
+  for (int i = 0; i < count; ++i)
+    for (int d = 0; d < per_state; ++d)
+      columns.push_back(name + ".z" + (count > 1 ? std::to_string(i) : "") + (vectors ? std::string(1, "xyz"[d]) : ""));
 }
 
 }  // namespace
@@ -226,7 +231,8 @@ void PenaltyRoute::build(std::vector<std::shared_ptr<const FrictionLaw>> contact
   for (Eigen::Index i = 0; i < m.velocitySize(); ++i) columns_.push_back(m.accelerationName(i));
   for (Eigen::Index row = 0; row < m.constraintCount(); ++row) columns_.push_back(m.multiplierName(row));
   for (std::size_t k = 0; k < element_of_.size(); ++k)
-    addStateColumns(k < nc ? m.contacts()[k].name : m.jointFriction()[k - nc].name, stateCount(k), columns_);
+    addStateColumns(k < nc ? m.contacts()[k].name : m.jointFriction()[k - nc].name, stateCount(k),
+                    k < nc && system_->planeFriction(Eigen::Index(k)) != nullptr, columns_);
   columns_.push_back("friction_work");
 }
 

@@ -32,11 +32,13 @@
 ///  - The joints by Baumgarte's stabilization with the mechanism's terms (RigidScenario).
 ///
 /// The result has every route's history columns (run_result.hpp: t, q, v, per contact N and F in
-/// rigid_contact.hpp's tangent convention, a guide's N its joint's reaction, per joint friction
+/// rigid_contact.hpp's tangent convention — a spatial contact's F is the friction's component
+/// along its sliding direction t, penalty_system.hpp —, a guide's N its joint's reaction, per joint friction
 /// |R| and T), then the route's own: the accelerations ("B.ax", "B.ay", "B.alpha"), the
 /// multipliers of every joint row ("J.lambda0", "J.lambda1"; a one-row joint "J.lambda"; the
 /// guides' closing joints last, named after their contacts; thesis sign, M v̇ + Dᵀλ = Q) at the
-/// sample, the friction laws' states ("C.z", or "C.z0", "C.z1", …) and "friction_work", the
+/// sample, the friction laws' states ("C.z", or "C.z0", "C.z1", …; a spatial contact's bristle
+/// vectors in world axes "C.zx", "C.zy", "C.zz") and "friction_work", the
 /// work the friction forces have dissipated so far (integrated with the state; also the
 /// result's friction_work). Its events are the contacts' closings
 /// (kClose) and openings (kOpen) at the integrator's crossing times and, since a regularized

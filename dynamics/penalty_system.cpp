@@ -10,6 +10,7 @@
 #include <string>
 
 #include "dynamics/cvode_integrator.hpp"
+#include "dynamics/friction/make_friction_law.hpp"
 #include "dynamics/friction_loop.hpp"
 #include "dynamics/rk4.hpp"
 
@@ -42,6 +43,7 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
                                                                  : Kind::kGuide);
     if (kind_.back() == Kind::kGuide && contact_friction_[k])
       throw std::invalid_argument(c.name + ": a guide's friction is its element's, not the contact's");
+    plane_friction_.push_back(planeForm(c, contact_friction_[k]));
     z_offset_.push_back(nz_);
     nz_ += contactFrictionStateSize(Eigen::Index(k));
   }
@@ -90,8 +92,29 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
 }
 
 int PenaltySystem::contactFrictionStateSize(Eigen::Index k) const {
+  if (const TangentPlaneFriction* plane = planeFriction(k)) return plane->stateSize();
   const auto& law = contact_friction_[std::size_t(k)];
   return law ? law->stateSize() : 0;
+}
+
+std::unique_ptr<const TangentPlaneFriction> PenaltySystem::planeForm(const RigidContact& c,
+                                                                     const std::shared_ptr<const FrictionLaw>& law) {
+  // A static law has no memory of the direction: its scalar force along t is the plane's.
+  if (!law || law->stateSize() == 0 || c.shape != RigidContact::Shape::kSpatialClearance) return nullptr;
+  if (TangentPlaneFriction::lifts(*law)) return std::make_unique<const TangentPlaneFriction>(law);
+  std::string liftable;
+  for (const std::string_view name : frictionLawNames()) {
+    try {
+      const std::unique_ptr<FrictionLaw> l = makeFrictionLaw(name);
+      if (l->stateSize() > 0 && TangentPlaneFriction::lifts(*l)) liftable += (liftable.empty() ? "" : ", ") + std::string(name);
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  throw std::invalid_argument("contact '" + c.name + "': friction law '" + std::string(law->name()) +
+                              "' cannot act on this spatial contact: it keeps its state" + (law->stateSize() > 1 ? "s" : "") +
+                              " along one sliding direction, the contact slides in a plane, and the law has no "
+                              "isotropic (vector) form there; the laws with states that have one: " +
+                              liftable + " (static laws need none)");
 }
 
 void PenaltySystem::evaluateContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -107,7 +130,7 @@ void PenaltySystem::evaluateContacts(double t, const Eigen::Ref<const Eigen::Vec
     e.penetration = -kin_.gap(i);
     e.penetration_rate = -kin_.normal_velocity(i);
     e.tangential_velocity = kin_.sliding_velocity(i);
-    e.normal_force = e.friction_force = 0.0;
+    e.normal_force = e.friction_force = e.second_tangent_force = 0.0;
     const RigidContact& c = contacts[k];
     if (kind_[k] == Kind::kGuide) continue;  // its joint's reaction, the element's friction
     if (kind_[k] == Kind::kTwoSided) {
@@ -125,6 +148,13 @@ void PenaltySystem::evaluateContacts(double t, const Eigen::Ref<const Eigen::Vec
     const bool held = pass_ != Pass::kFull && law && law->usesAppliedForce();
     if (held) {
       e.friction_force = pass_ == Pass::kProbe && int(k) == probe_ ? 1.0 : 0.0;
+    } else if (const TangentPlaneFriction* plane = planeFriction(i); plane && e.normal_force != 0.0) {
+      // The vector law's F_T, by its components along t and b = n × t.
+      const Eigen::Matrix3d& frame = kin_.frame[k];
+      const Eigen::Vector3d f =
+          plane->force(planeInput(k, e), std::span<const double>(z.data() + z_offset_[k], std::size_t(plane->stateSize())));
+      e.friction_force = frame.col(1).dot(f);
+      e.second_tangent_force = frame.col(2).dot(f);
     } else if (law && e.normal_force != 0.0) {
       const FrictionInput in{e.tangential_velocity, std::abs(e.normal_force), applied_[k]};
       e.friction_force = law->force(in, std::span<const double>(z.data() + z_offset_[k],
@@ -142,6 +172,7 @@ void PenaltySystem::generalizedForces(double t, const Eigen::Ref<const Eigen::Ve
     const auto i = Eigen::Index(k);
     if (last_[k].normal_force != 0.0) forces += last_[k].normal_force * kin_.jacobian.row(2 * i).transpose();
     if (last_[k].friction_force != 0.0) forces += last_[k].friction_force * kin_.jacobian.row(2 * i + 1).transpose();
+    if (last_[k].second_tangent_force != 0.0) forces += last_[k].second_tangent_force * kin_.second_tangent.row(i).transpose();
   }
   for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
     const PenaltyJointFriction& f = joint_friction_[e];
@@ -204,9 +235,19 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
   const EomStatus st = solveJointFriction(t, q, v, ydot.segment(nq, nv));
   double dissipation = 0.0;  // −Σ F v of every friction
   for (std::size_t k = 0; k < last_.size(); ++k) {
+    // −F_T · v_T: a spatial contact's v_T = v_t t, so its force along b does no work.
     dissipation -= last_[k].friction_force * last_[k].tangential_velocity;
     const int nzk = contactFrictionStateSize(Eigen::Index(k));
     if (nzk == 0) continue;
+    if (const TangentPlaneFriction* plane = planeFriction(Eigen::Index(k))) {
+      // Unloaded: no junctions to deflect; the bristles hold still until they restart.
+      if (last_[k].normal_force == 0.0)
+        ydot.segment(zs + z_offset_[k], nzk).setZero();
+      else
+        plane->stateRate(planeInput(k, last_[k]), std::span<const double>(y.data() + zs + z_offset_[k], std::size_t(nzk)),
+                         std::span<double>(ydot.data() + zs + z_offset_[k], std::size_t(nzk)));
+      continue;
+    }
     const FrictionInput in{last_[k].tangential_velocity, std::abs(last_[k].normal_force), 0.0};
     contact_friction_[k]->stateRate(in, std::span<const double>(y.data() + zs + z_offset_[k], std::size_t(nzk)),
                                     std::span<double>(ydot.data() + zs + z_offset_[k], std::size_t(nzk)));
@@ -359,6 +400,10 @@ Eigen::VectorXd PenaltySystem::initialState(double t, const Eigen::VectorXd& q, 
     status_[k] = {last_[k].penetration > 0.0, std::max(last_[k].penetration_rate, 0.0)};
     const int nzk = contactFrictionStateSize(Eigen::Index(k));
     if (nzk == 0) continue;
+    if (const TangentPlaneFriction* plane = planeFriction(Eigen::Index(k))) {
+      plane->initialState(std::span<double>(y.data() + zs + z_offset_[k], std::size_t(nzk)));
+      continue;
+    }
     const FrictionInput in{last_[k].tangential_velocity, std::abs(last_[k].normal_force), 0.0};
     contact_friction_[k]->initialState(in, std::span<double>(y.data() + zs + z_offset_[k], std::size_t(nzk)));
   }
@@ -379,6 +424,15 @@ Eigen::VectorXd PenaltySystem::initialState(double t, const Eigen::VectorXd& q, 
 
 void PenaltySystem::setContactStatus(int k, bool closed, double impact_velocity) {
   status_.at(std::size_t(k)) = {closed, impact_velocity};
+}
+
+void PenaltySystem::restartBristles(int k, double t, Eigen::Ref<Eigen::VectorXd> y) const {
+  const TangentPlaneFriction* plane = planeFriction(k);
+  if (!plane) return;
+  const Eigen::Index nq = mechanism_.positionSize(), nv = mechanism_.velocitySize();
+  evaluateContacts(t, y.head(nq), y.segment(nq, nv), y.segment(nq + nv, nz_), last_);
+  plane->steadyState(planeInput(std::size_t(k), last_[std::size_t(k)]),
+                     std::span<double>(y.data() + nq + nv + z_offset_[std::size_t(k)], std::size_t(plane->stateSize())));
 }
 
 double PenaltySystem::totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const {
@@ -468,6 +522,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
   const auto addEvent = [&](double t, int k, bool closing, double delta_rate) {
     sys.setContactStatus(k, closing,
                          closing ? delta_rate : sys.contactStatus()[std::size_t(k)].impact_velocity);
+    if (closing) sys.restartBristles(k, t, y);
     run.events.push_back({t, k, closing, delta_rate});
   };
 

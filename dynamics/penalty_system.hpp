@@ -23,6 +23,25 @@
 /// on the state y = [q; v; z; W] (z: the friction states of every contact, in contact order,
 /// then of every reaction-dependent friction; W the work the friction forces have dissipated).
 ///
+/// A spatial contact (RigidContact::Shape::kSpatialClearance) slides in a plane: v_t = ‖v_T‖ ≥ 0
+/// along t = v_T/‖v_T‖, and the second tangent b = n × t (ContactKinematics::second_tangent).
+/// A static law's Fₜ ≤ 0 along t is the plane's friction. A law with bristle states is lifted to
+/// the plane (tangent_plane_friction.hpp): its states are vectors z_i in world axes (3 per state,
+/// in y's z), its force F_T a vector in the plane, which enters Q by both tangent rows,
+/// J_tᵀ (tᵀF_T) + J_bᵀ (bᵀF_T); the work is −F_T·v_T = −(tᵀF_T) v_t, and ContactForce reports
+/// friction_force = tᵀF_T and second_tangent_force = bᵀF_T. While such a contact carries no load
+/// its bristles hold still (ż = 0): an open candidate's contact point and sliding velocity follow
+/// no surface. When it closes (simulatePenalty: at the crossing BDF locates, or at the end of the
+/// RK4 step it falls in) they restart in the law's steady state for the present v_T and load
+/// (TangentPlaneFriction::steadyState). For Dahl and LuGre that is undeflected, their own limit:
+/// their relaxation rate σ0 s/g grows without bound as the load vanishes, so ∫ σ0 s/g dt
+/// diverges as a contact closes while sliding and erases the bristle. For the load-scaled laws
+/// (lugre-wojtyra, lugre-nondimensional, Bliman–Sorine) it is our choice: a contact that forms
+/// while sliding starts at the kinetic level, rather than from undeflected bristles, whose
+/// damping term σ1 ż = σ1 v at the onset of an impact exceeds μ N many times over (measured:
+/// docs/theory/spatial.md). A law with states and no such lift
+/// (elasto-plastic, reset-integrator, Liang, GMS, Gonthier) is refused, naming the contact.
+///
 /// Friction whose load is a constraint's reaction (PenaltyJointFriction), Blajer & Markiewicz
 /// eqs. 2.4–2.5:
 ///  - in a joint of the mechanism with friction (mechanism.jointFriction()), the torque
@@ -67,6 +86,7 @@
 /// mechanism). Not thread-safe: one PenaltySystem per thread.
 
 #include <Eigen/Dense>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -77,6 +97,7 @@
 #include "dynamics/eom_solver.hpp"
 #include "dynamics/forwarded_system.hpp"
 #include "dynamics/friction/friction_law.hpp"
+#include "dynamics/friction/tangent_plane_friction.hpp"
 #include "dynamics/mechanism.hpp"
 
 namespace stickslip::dynamics {
@@ -100,6 +121,7 @@ struct ContactForce {
   double tangential_velocity = 0.0;  ///< v_t [m/s]
   double normal_force = 0.0;         ///< Fₙ (≥ 0 but on a two-sided contact's free side) [N]
   double friction_force = 0.0;       ///< Fₜ along the contact's tangent [N]
+  double second_tangent_force = 0.0; ///< a spatial contact's friction along b = n × t [N]
 };
 
 /// Per-contact discrete state: whether a contact is recorded as closed and its δ̇⁽⁻⁾.
@@ -135,6 +157,8 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   /// Offset in z (not in y) of contact k's friction states, and their count.
   Eigen::Index frictionStateOffset(Eigen::Index k) const { return z_offset_[std::size_t(k)]; }
   int contactFrictionStateSize(Eigen::Index k) const;
+  /// Contact k's law lifted to its tangent plane (its states are then world vectors), or null.
+  const TangentPlaneFriction* planeFriction(Eigen::Index k) const { return plane_friction_[std::size_t(k)].get(); }
   /// Offset in z of element e's friction states.
   Eigen::Index jointFrictionStateOffset(Eigen::Index e) const { return joint_z_offset_[std::size_t(e)]; }
 
@@ -164,6 +188,9 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   const std::vector<ContactStatus>& contactStatus() const { return status_; }
   /// Records contact k as closed (impact velocity δ̇⁽⁻⁾ = `impact_velocity`) or open.
   void setContactStatus(int k, bool closed, double impact_velocity);
+  /// Contact k's lifted bristles in y set to their steady state at (t, y) (nothing for other
+  /// contacts), as simulatePenalty sets them when the contact closes (file comment).
+  void restartBristles(int k, double t, Eigen::Ref<Eigen::VectorXd> y) const;
 
   /// T + V of the mechanism + Σ elastic contact energy [J] at y (for energy checks).
   double totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const;
@@ -181,6 +208,15 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
 
  private:
   enum class Kind { kOneSided, kTwoSided, kGuide };
+  /// Contact c's law lifted to its plane: null for a planar contact or a law without states;
+  /// throws std::invalid_argument for a law with states that has no lift.
+  static std::unique_ptr<const TangentPlaneFriction> planeForm(const RigidContact& c,
+                                                               const std::shared_ptr<const FrictionLaw>& law);
+  /// What a lifted law reads at contact k of the last evaluation, with its force e.
+  PlaneFrictionInput planeInput(std::size_t k, const ContactForce& e) const {
+    const Eigen::Matrix3d& frame = kin_.frame[k];
+    return {frame.col(0), e.tangential_velocity * frame.col(1), std::abs(e.normal_force)};
+  }
   /// The accelerations with the reaction-dependent friction resolved (file comment).
   EomStatus solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
@@ -200,6 +236,7 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
 
   const Mechanism& mechanism_;
   std::vector<std::shared_ptr<const FrictionLaw>> contact_friction_;
+  std::vector<std::unique_ptr<const TangentPlaneFriction>> plane_friction_;
   std::vector<Kind> kind_;
   std::vector<PenaltyJointFriction> joint_friction_;
   std::vector<Eigen::Index> z_offset_, joint_z_offset_;

@@ -32,18 +32,18 @@
 /// per body): g = −δ, ġ = −nᵀ v_rel, J_n = −(the row of nᵀ v_rel); the sliding speed
 /// v_t = ‖v_T‖ ≥ 0 and J_t the row of tᵀ v_rel with t = v_T/‖v_T‖ the sliding direction (a fixed
 /// direction ⊥ n when v_T = 0), so that a friction force Fₜ = law(v_t, Fₙ) ≤ 0 acts against the
-/// sliding, Fₜ t on the journal (thesis eqs. 4.42–4.45). A law with an internal state (Dahl,
-/// LuGre) therefore keeps one scalar state along the present sliding direction. The second
-/// tangent row (ContactKinematics::second_tangent) is that of bᵀ v_rel, b = n × t: with J_n and
-/// J_t the three rows of Moreau–Jean's spatial contact problem (moreau_jean.hpp). The drift
-/// terms b = (d/dt J(q)) v, for event-driven's acceleration rows g̈ = J_n v̇ + b_n: the rows'
-/// rate along the bodies' present motion (ṙ, ω′ held: poses r ± τ ṙ, A exp(±τ [ω′]×)) by a
-/// central difference, the normal's turning included (g is the farthest point's, so ġ = J_n v
-/// holds exactly and g̈ = J_n v̇ + b_n); b_t and b_b (ContactKinematics::second_drift) are
-/// those of the rows along the present t and b held fixed, and ContactKinematics::frame the
-/// directions (n, t, b). τ moves the joint's fastest point by 1e-5 R_J: the truncation error is ~1e-10 of b
-/// and the round-off ~1e-11 (a test compares b_n with the second difference of the gap along
-/// a rigid motion).
+/// sliding, Fₜ t on the journal (thesis eqs. 4.42–4.45). The second tangent row
+/// (ContactKinematics::second_tangent) is that of bᵀ v_rel, b = n × t: with J_n and J_t the three
+/// rows of Moreau–Jean's and event-driven's spatial contact problems, and with the world n, t, b
+/// (ContactKinematics::frame) what the penalty route's laws with a vector state in the tangent
+/// plane read (Dahl, LuGre: tangent_plane_friction.hpp). The drift terms b = (d/dt J(q)) v, for
+/// event-driven's acceleration rows g̈ = J_n v̇ + b_n: the rows' rate along the bodies' present
+/// motion (ṙ, ω′ held: poses r ± τ ṙ, A exp(±τ [ω′]×)) by a central difference, the normal's
+/// turning included (g is the farthest point's, so ġ = J_n v holds exactly and
+/// g̈ = J_n v̇ + b_n); b_t and b_b (ContactKinematics::second_drift) are those of the rows along
+/// the present t and b held fixed. τ moves the joint's fastest point by 1e-5 R_J: the truncation
+/// error is ~1e-10 of b and the round-off ~1e-11 (a test compares b_n with the second
+/// difference of the gap along a rigid motion).
 
 #include <optional>
 #include <string>

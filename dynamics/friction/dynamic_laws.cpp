@@ -12,9 +12,19 @@ using friction_detail::sgn;
 using friction_detail::stribeckCoefficient;
 
 // Unloaded contact: the bristles relax with the bristle time constant (dynamic_laws.hpp).
-double relaxRate(const FrictionParameters& p, double z) {
-  const double tau = p.sigma1 > 0.0 ? p.sigma1 / p.sigma0 : 1e-3;
-  return -z / tau;
+double relaxTime(const FrictionParameters& p) { return p.sigma1 > 0.0 ? p.sigma1 / p.sigma0 : 1e-3; }
+double relaxRate(const FrictionParameters& p, double z) { return -z / relaxTime(p); }
+
+// ż = v − (σ0 s/level) z while the friction level is positive, else the unloaded relaxation.
+BristleCoefficients bristleRates(const FrictionParameters& p, double speed, double level) {
+  BristleCoefficients b;
+  if (level > 0.0) {
+    b.drive = 1.0;
+    b.decay = p.sigma0 * speed / level;
+  } else {
+    b.decay = 1.0 / relaxTime(p);
+  }
+  return b;
 }
 
 }  // namespace
@@ -26,6 +36,14 @@ void DahlFriction::stateRate(const FrictionInput& in, std::span<const double> s,
   const double fc = p_.mu_k * in.normal_force;
   rate[0] = fc > 0.0 ? in.velocity - p_.sigma0 * std::abs(in.velocity) * s[0] / fc
                      : relaxRate(p_, s[0]);
+}
+
+bool DahlFriction::linearBristles(double speed, double n, std::span<BristleCoefficients> b,
+                                  double& viscous) const {
+  b[0] = bristleRates(p_, speed, p_.mu_k * n);
+  b[0].stiffness = p_.sigma0;
+  viscous = 0.0;
+  return true;
 }
 
 // ---- LuGre -----------------------------------------------------------------------------------
@@ -49,6 +67,15 @@ double LuGreFriction::steadyForce(double v, double n) const {
   return -(stribeckCoefficient(p_, v) * n * sgn(v) + p_.sigma2 * v);
 }
 
+bool LuGreFriction::linearBristles(double speed, double n, std::span<BristleCoefficients> b,
+                                   double& viscous) const {
+  b[0] = bristleRates(p_, speed, stribeckCoefficient(p_, speed) * n);
+  b[0].stiffness = p_.sigma0;
+  b[0].damping = p_.sigma1;
+  viscous = p_.sigma2;
+  return true;
+}
+
 // ---- LuGre, Wojtyra's load scaling -----------------------------------------------------------
 
 double LuGreWojtyraFriction::zRate(double v, double z) const {
@@ -69,6 +96,15 @@ void LuGreWojtyraFriction::stateRate(const FrictionInput& in, std::span<const do
 
 double LuGreWojtyraFriction::steadyForce(double v, double n) const {
   return -(stribeckCoefficient(p_, v) * n * sgn(v) + p_.sigma2 * v);
+}
+
+bool LuGreWojtyraFriction::linearBristles(double speed, double n, std::span<BristleCoefficients> b,
+                                          double& viscous) const {
+  b[0] = bristleRates(p_, speed, stribeckCoefficient(p_, speed) * p_.reference_normal_force);
+  b[0].stiffness = p_.sigma0 * n / p_.reference_normal_force;
+  b[0].damping = p_.sigma1 * n / p_.reference_normal_force;
+  viscous = p_.sigma2;
+  return true;
 }
 
 // ---- LuGre, nondimensional (Muvengei et al.) -------------------------------------------------
@@ -103,6 +139,17 @@ void LuGreNondimensionalFriction::stateRate(const FrictionInput& in, std::span<c
 
 double LuGreNondimensionalFriction::steadyForce(double v, double n) const {
   return -(stribeckCoefficient(p_, v) * sgn(v) + p_.sigma2 * v / p_.reference_normal_force) * n;
+}
+
+bool LuGreNondimensionalFriction::linearBristles(double speed, double n, std::span<BristleCoefficients> b,
+                                                 double& viscous) const {
+  const double sbar = speed / p_.stribeck_velocity, beta = sbar / gBar(sbar);
+  b[0].drive = rate_scale_ / p_.stribeck_velocity;
+  b[0].decay = rate_scale_ * beta;
+  b[0].stiffness = p_.mu_k * n * (1.0 - beta * sigma1_bar_);
+  b[0].damping = 0.0;
+  viscous = p_.mu_k * n * (sigma1_bar_ + sigma2_bar_) / p_.stribeck_velocity;
+  return true;
 }
 
 // ---- Elasto-plastic (Dupont) -----------------------------------------------------------------
@@ -154,6 +201,16 @@ void ResetIntegratorFriction::stateRate(const FrictionInput& in, std::span<const
   rate[0] = zRate(in.velocity, in.normal_force, s[0]);
 }
 
+// ---- Bliman–Sorine ---------------------------------------------------------------------------
+
+bool BlimanSorine1Friction::linearBristles(double speed, double n, std::span<BristleCoefficients> b,
+                                           double& viscous) const {
+  const double eps = p_.bliman_sorine_length;
+  b[0] = {p_.mu_k * n / eps, speed / eps, 1.0, 0.0};
+  viscous = 0.0;
+  return true;
+}
+
 // ---- Bliman–Sorine, second order -------------------------------------------------------------
 
 namespace {
@@ -183,6 +240,15 @@ void BlimanSorine2Friction::stateRate(const FrictionInput& in, std::span<const d
   const double f1 = phi_ * in.normal_force, f2 = (phi_ - p_.mu_k) * in.normal_force;
   rate[0] = (f1 * v - av * s[0]) / (p_.bliman_sorine_eta * eps);
   rate[1] = (-f2 * v - av * s[1]) / eps;
+}
+
+bool BlimanSorine2Friction::linearBristles(double speed, double n, std::span<BristleCoefficients> b,
+                                           double& viscous) const {
+  const double eps = p_.bliman_sorine_length, fast = p_.bliman_sorine_eta * eps;
+  b[0] = {phi_ * n / fast, speed / fast, 1.0, 0.0};
+  b[1] = {-(phi_ - p_.mu_k) * n / eps, speed / eps, 1.0, 0.0};
+  viscous = 0.0;
+  return true;
 }
 
 // ---- Generalized Maxwell-slip ----------------------------------------------------------------

@@ -47,6 +47,8 @@ class DahlFriction final : public SingleStateLaw {
   double steadyForce(double v, double n) const override {
     return -p_.mu_k * n * friction_detail::sgn(v);
   }
+  bool linearBristles(double speed, double normal_force, std::span<BristleCoefficients> bristles,
+                      double& viscous) const override;
 
  private:
   FrictionParameters p_;
@@ -65,6 +67,8 @@ class LuGreFriction final : public SingleStateLaw {
   void stateRate(const FrictionInput& in, std::span<const double> s,
                  std::span<double> rate) const override;
   double steadyForce(double v, double n) const override;
+  bool linearBristles(double speed, double normal_force, std::span<BristleCoefficients> bristles,
+                      double& viscous) const override;
 
  private:
   double zRate(double v, double n, double z) const;
@@ -86,6 +90,8 @@ class LuGreWojtyraFriction final : public SingleStateLaw {
   void stateRate(const FrictionInput& in, std::span<const double> s,
                  std::span<double> rate) const override;
   double steadyForce(double v, double n) const override;
+  bool linearBristles(double speed, double normal_force, std::span<BristleCoefficients> bristles,
+                      double& viscous) const override;
 
  private:
   double zRate(double v, double z) const;
@@ -111,6 +117,8 @@ class LuGreNondimensionalFriction final : public SingleStateLaw {
   void stateRate(const FrictionInput& in, std::span<const double> s,
                  std::span<double> rate) const override;
   double steadyForce(double v, double n) const override;
+  bool linearBristles(double speed, double normal_force, std::span<BristleCoefficients> bristles,
+                      double& viscous) const override;
 
  private:
   double gBar(double vbar) const;
@@ -181,6 +189,8 @@ class BlimanSorine1Friction final : public SingleStateLaw {
   double steadyForce(double v, double n) const override {
     return -p_.mu_k * n * friction_detail::sgn(v);
   }
+  bool linearBristles(double speed, double normal_force, std::span<BristleCoefficients> bristles,
+                      double& viscous) const override;
 
  private:
   FrictionParameters p_;
@@ -210,6 +220,8 @@ class BlimanSorine2Friction final : public FrictionLaw {
   double steadyForce(double v, double n) const override {
     return -p_.mu_k * n * friction_detail::sgn(v);
   }
+  bool linearBristles(double speed, double normal_force, std::span<BristleCoefficients> bristles,
+                      double& viscous) const override;
   /// f1/N: the fast model's level per unit normal force [-].
   double fastCoefficient() const { return phi_; }
 

@@ -12,6 +12,12 @@
 /// stateRate() and passes them back to force(). Static laws have stateSize() == 0.
 /// force() and stateRate() never allocate and are const: one law object may serve many
 /// contacts and threads.
+///
+/// Linear bristle laws (Dahl, LuGre and its load-scaled forms, Bliman–Sorine) say so through
+/// linearBristles(): at a sliding speed s = |v| and load N their states z_i obey
+///   ż_i = α_i v − β_i z_i,   R = Σ_i (a_i z_i + b_i ż_i) + c v,   F = −R,
+/// with coefficients of s and N alone. That form is what lifts a law isotropically to a
+/// contact that slides in a plane (tangent_plane_friction.hpp): each z_i becomes a vector.
 
 #include <limits>
 #include <span>
@@ -24,6 +30,14 @@ struct FrictionInput {
   double velocity = 0.0;       ///< sliding velocity v of the body on the surface [m/s]
   double normal_force = 0.0;   ///< normal force N ≥ 0 [N]
   double applied_force = 0.0;  ///< tangential force Fₑ on the body from all other forces [N]
+};
+
+/// Coefficients of one bristle state of a linear bristle law (see the file comment).
+struct BristleCoefficients {
+  double drive = 0.0;      ///< α_i: ż_i per unit sliding velocity [state/m]
+  double decay = 0.0;      ///< β_i: the state's relaxation rate [1/s]
+  double stiffness = 0.0;  ///< a_i: force per unit state [N/state]
+  double damping = 0.0;    ///< b_i: force per unit state rate [N·s/state]
 };
 
 /// A friction law of the catalogue. Preconditions of force() and stateRate() (not checked on
@@ -75,6 +89,18 @@ class FrictionLaw {
   /// force() itself; dynamic laws give the closed form of their steady state.
   virtual double steadyForce(double v, double normal_force) const {
     return force({v, normal_force, 0.0}, {});
+  }
+  /// For a linear bristle law (file comment): fills `bristles` (size stateSize()) and
+  /// `viscous` (c [N·s/m]) at sliding speed `speed` ≥ 0 and load N ≥ 0, and returns true.
+  /// Along a line, force() and stateRate() at v = ±speed equal these terms' to round-off.
+  /// Other laws (static ones, and those whose rates are not linear in v and z) return false.
+  virtual bool linearBristles(double speed, double normal_force, std::span<BristleCoefficients> bristles,
+                              double& viscous) const {
+    static_cast<void>(speed);
+    static_cast<void>(normal_force);
+    static_cast<void>(bristles);
+    static_cast<void>(viscous);
+    return false;
   }
 };
 

@@ -134,9 +134,12 @@ struct ContactKinematics {
   /// Row k: a spatial contact's second tangent row, J_b v = bᵀ v_rel with b = n × t, so that
   /// (t, b) spans its tangent plane (spatial_mechanism.hpp); empty for a planar contact.
   ContactJacobian second_tangent;
-  /// A spatial contact's drift of its second tangent row, b_b (size nc; NaN for a planar one),
-  /// and its world frame: the columns n, t, b of its three rows.
+  /// A spatial contact's drift of its second tangent row, b_b (size nc; NaN for a planar one).
   Eigen::VectorXd second_drift;
+  /// A spatial contact's world normal n, sliding direction t and second tangent b = n × t, the
+  /// directions of its three rows (columns 0–2): for event-driven's tangent forces and a friction
+  /// law with a vector state in its tangent plane (tangent_plane_friction.hpp); NaN for a planar
+  /// contact.
   std::vector<Eigen::Matrix3d> frame;
   std::vector<Eigen::Vector2d> normal, point;  ///< world normal n and contact point per contact
   /// Per body (index + 1, 0: the ground): its state, and whether this evaluation computed it.

@@ -325,3 +325,49 @@ TEST_CASE("spatial-slider-crank-clearance: --ideal is the ideal slider-crank, an
   CHECK(both.code == 2);
   CHECK(both.err.find("a clearance joint's friction is in its clearance map") != std::string::npos);
 }
+
+TEST_CASE("spatial-slider-crank-clearance with Table 4.4's friction: bristle laws keep a vector in the tangent plane, "
+          "and a law without one is refused",
+          "[cli][spatial][clearance][friction]") {
+  const ScratchDir dir("spatial_clearance_bristles");
+  // The load-scaled LuGre (bristle state independent of the load) and Bliman–Sorine's first order
+  // (a Dahl law whose stiffness scales with the load), 0.3 s of simulation 1 by BDF.
+  for (const std::string law : {"lugre-wojtyra", "bliman-sorine-1"}) {
+    INFO(law);
+    const ClearanceRun r = runClearance(dir, law, {"run", "spatial-slider-crank-clearance", "--set", "parameters.mu_static=0.2",
+                                                   "--set", "parameters.mu_kinetic=0.1", "--friction", law, "--t-end", "0.3"});
+    CHECK(r.summary["status"] == "ok");
+    CHECK(r.summary["integrator"] == "bdf");
+    // Friction takes work from the motion, T + V falls, and T + V plus that work never rises
+    // above its start (the contacts' damping takes the rest).
+    const std::vector<double> energy = r.history.column("energy"), work = r.history.column("friction_work");
+    CHECK(r.summary["friction_work"].get<double>() > 0.1);
+    CHECK(r.summary["energy_change"].get<double>() < -0.1);
+    double highest = -1e300;
+    for (std::size_t i = 0; i < energy.size(); ++i) highest = std::max(highest, energy[i] + work[i] - energy.front());
+    CHECK(highest < 0.01 * std::abs(energy.front()));
+    CHECK(energy.back() + work.back() < energy.front());
+    // A bristle vector per candidate contact, in world axes.
+    for (const char* c : {"radial-A", "radial-B", "axial-A", "axial-B"})
+      for (const char* d : {"x", "y", "z"}) CHECK(r.history.column(std::string("crank-pin.") + c + ".z" + d).size() == energy.size());
+    if (law == "lugre-wojtyra") {
+      // However the sliding direction turns, the bristle stays within the scalar law's bound
+      // μs N_E/σ0 (N_E = 9.81 N).
+      double largest = 0.0;
+      for (const char* c : {"radial-A", "radial-B", "axial-A", "axial-B"}) {
+        const std::string p = std::string("crank-pin.") + c + ".z";
+        const std::vector<double> x = r.history.column(p + "x"), y = r.history.column(p + "y"), z = r.history.column(p + "z");
+        for (std::size_t i = 0; i < x.size(); ++i) largest = std::max(largest, std::hypot(x[i], y[i], z[i]));
+      }
+      CHECK(largest > 1e-6);
+      CHECK(largest <= 0.2 * 9.81 / 1e5 * (1.0 + 1e-6));
+    }
+  }
+  // A law whose state has no isotropic form is refused, naming the contact and the law.
+  const Run gms = cli({"run", "spatial-slider-crank-clearance", "--set", "parameters.mu_static=0.2", "--set",
+                       "parameters.mu_kinetic=0.1", "--friction", "gms"});
+  CHECK(gms.code == 2);
+  CHECK(gms.err.find("contact 'crank-pin.radial-A': friction law 'gms' cannot act on this spatial contact") !=
+        std::string::npos);
+  CHECK(gms.err.find("the laws with states that have one: dahl, lugre, lugre-wojtyra") != std::string::npos);
+}

@@ -4,13 +4,16 @@
 // __libc_*), which catches Eigen's aligned_malloc as well as operator new.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <new>
 
 #include "dynamics/eom_solver.hpp"
+#include "dynamics/friction/make_friction_law.hpp"
 #include "dynamics/model_slider_crank.hpp"
+#include "dynamics/penalty_system.hpp"
 #include "dynamics/rk4.hpp"
 #include "dynamics/spatial_mechanism.hpp"
 #include "dynamics/spatial_slider_crank.hpp"
@@ -118,4 +121,49 @@ TEST_CASE("a spatial clearance joint's contact kinematics do not allocate", "[dy
   g_armed = false;
   CHECK(g_allocations == 0);
   CHECK((kin.gap.array() < 0.0).any());  // the poses touch: the contacts' branches ran
+}
+
+TEST_CASE("the penalty route's derivative with bristle vectors on a spatial clearance joint does not allocate",
+          "[dynamics][alloc][spatial][penalty]") {
+  ALLOCATION_TEST_PRELUDE();
+  SpatialModel model;
+  const BodyIndex journal = model.addBody("journal", 1.0, Eigen::Matrix3d::Identity() * 1e-4);
+  SpatialClearance pin;
+  pin.journal_body = journal;
+  pin.joint.journal_radius = 0.0095;
+  pin.joint.bearing_radius = 0.01;
+  pin.joint.journal_length = 0.019;
+  pin.joint.bearing_length = 0.02;
+  pin.law = LankaraniNikraveshLaw{{6.71e10, 1.5, 0.9}};
+  VectorXd q = VectorXd::Zero(7), v(6);
+  q(3) = 1.0;
+  const SpatialMechanism mechanism(model, q, {}, {pin});
+  for (const char* name : {"lugre", "dahl", "bliman-sorine-2"}) {
+    DYNAMIC_SECTION(name) {
+      PenaltySystem sys(mechanism, std::vector<std::shared_ptr<const FrictionLaw>>(4, makeFrictionLaw(name)));
+      REQUIRE(sys.planeFriction(0) != nullptr);
+      v << 0.1, -0.2, 0.05, 1.0, 2.0, -0.5;
+      VectorXd y = sys.initialState(0.0, q, v), ydot(y.size());
+      y.segment(13, sys.frictionStateSize()).setConstant(1e-6);
+      bool ok = sys.derivative(0.0, y, ydot) == EomStatus::kSuccess;  // warm-up
+      int touching = 0;
+      double largest_rate = 0.0;
+      g_allocations = 0;
+      g_armed = true;
+      for (int k = 0; k < 50; ++k) {
+        // The journal pressed into the bore and tilted, at a pose that turns from call to call.
+        y.head<3>() << 5.1e-4 * std::cos(0.3 * k), 5.1e-4 * std::sin(0.3 * k), 2e-4 * std::sin(0.7 * k);
+        y.segment<4>(3) << 1.0, 0.02 * std::sin(0.5 * k), 0.02 * std::cos(0.5 * k), 0.0;
+        y.segment<4>(3).normalize();
+        ok = ok && sys.derivative(0.0, y, ydot) == EomStatus::kSuccess;
+        touching += (sys.kinematics().gap.array() < 0.0).count() > 0 ? 1 : 0;
+        largest_rate = std::max(largest_rate, ydot.segment(13, sys.frictionStateSize()).norm());
+      }
+      g_armed = false;
+      CHECK(ok);
+      CHECK(g_allocations == 0);
+      CHECK(touching > 10);  // the friction of loaded contacts ran
+      CHECK(largest_rate > 0.0);  // and the bristles of loaded ones
+    }
+  }
 }
