@@ -93,17 +93,25 @@ TEST_CASE("the spatial slider-crank's EOM steps do not allocate either", "[dynam
   }
 }
 
+/// A journal (body 0) in a bearing on the ground: Table 4.2's simulation 1 geometry and its law.
+struct JournalInGround {
+  SpatialModel model;
+  SpatialClearance pin;
+  JournalInGround() {
+    pin.journal_body = model.addBody("journal", 1.0, Eigen::Matrix3d::Identity() * 1e-4);
+    pin.joint.journal_radius = 0.0095;
+    pin.joint.bearing_radius = 0.01;
+    pin.joint.journal_length = 0.019;
+    pin.joint.bearing_length = 0.02;
+    pin.law = LankaraniNikraveshLaw{{6.71e10, 1.5, 0.9}};
+  }
+};
+
 TEST_CASE("a spatial clearance joint's contact kinematics do not allocate", "[dynamics][alloc][spatial]") {
   ALLOCATION_TEST_PRELUDE();
-  SpatialModel model;
-  const BodyIndex journal = model.addBody("journal", 1.0, Eigen::Matrix3d::Identity() * 1e-4);
-  SpatialClearance pin;
-  pin.journal_body = journal;
-  pin.joint.journal_radius = 0.0095;
-  pin.joint.bearing_radius = 0.01;
-  pin.joint.journal_length = 0.019;
-  pin.joint.bearing_length = 0.02;
-  pin.law = LankaraniNikraveshLaw{{6.71e10, 1.5, 0.9}};
+  const JournalInGround ground;
+  const SpatialModel& model = ground.model;
+  const SpatialClearance& pin = ground.pin;
   VectorXd q = VectorXd::Zero(7), v(6);
   q(3) = 1.0;
   const SpatialMechanism mechanism(model, q, {}, {pin});
@@ -126,15 +134,9 @@ TEST_CASE("a spatial clearance joint's contact kinematics do not allocate", "[dy
 TEST_CASE("the penalty route's derivative with bristle vectors on a spatial clearance joint does not allocate",
           "[dynamics][alloc][spatial][penalty]") {
   ALLOCATION_TEST_PRELUDE();
-  SpatialModel model;
-  const BodyIndex journal = model.addBody("journal", 1.0, Eigen::Matrix3d::Identity() * 1e-4);
-  SpatialClearance pin;
-  pin.journal_body = journal;
-  pin.joint.journal_radius = 0.0095;
-  pin.joint.bearing_radius = 0.01;
-  pin.joint.journal_length = 0.019;
-  pin.joint.bearing_length = 0.02;
-  pin.law = LankaraniNikraveshLaw{{6.71e10, 1.5, 0.9}};
+  const JournalInGround ground;
+  const SpatialModel& model = ground.model;
+  const SpatialClearance& pin = ground.pin;
   VectorXd q = VectorXd::Zero(7), v(6);
   q(3) = 1.0;
   const SpatialMechanism mechanism(model, q, {}, {pin});

@@ -88,8 +88,7 @@ TEST_CASE("event-driven, spatial clearance: a spinning, tilting journal keeps T 
   // The journal and its free housing spinning (Moreau–Jean's energy test): rims and end walls,
   // two or three contacts at once. Moreau's form of Newton's law on every contact of an impact
   // (a separating one too) makes each impact dissipate ½ (1 − e)/(1 + e) Pᵀ W P.
-  FreeJournal f = freeJournal(0.9, 0.0, true);
-  f.v0 << 0.0, 0.0, 0.01, 30.0, 0.0, 5.0, 0.0, 0.0, 0.0, 0.0, 0.0, -3.0;
+  const FreeJournal f = spinningJournal();
   const SpatialMechanism mechanism(f.model, f.q0, {}, {f.clearance});
   EventDrivenOptions o;
   o.t_end = 0.3;
@@ -127,8 +126,7 @@ TEST_CASE("event-driven, spatial clearance: Moreau–Jean converges to it as its
           "[event-driven][spatial][moreau-jean]") {
   // The spinning journal over its first impacts (before their sequence turns chaotic): Moreau–
   // Jean's error at the end falls with its step h, to first order (an impact within a step).
-  FreeJournal f = freeJournal(0.9, 0.0, true);
-  f.v0 << 0.0, 0.0, 0.01, 30.0, 0.0, 5.0, 0.0, 0.0, 0.0, 0.0, 0.0, -3.0;
+  const FreeJournal f = spinningJournal();
   const SpatialMechanism mechanism(f.model, f.q0, {}, {f.clearance});
   EventDrivenOptions eo;
   eo.t_end = 0.01;

@@ -38,6 +38,14 @@ inline FreeJournal freeJournal(double restitution, double mu, bool housing) {
   return f;
 }
 
+/// The journal and its free housing spinning, the journal tilting about x: impacts on the rims
+/// and the end walls, often two or three contacts at once.
+inline FreeJournal spinningJournal() {
+  FreeJournal f = freeJournal(0.9, 0.0, true);
+  f.v0 << 0.0, 0.0, 0.01, 30.0, 0.0, 5.0, 0.0, 0.0, 0.0, 0.0, 0.0, -3.0;
+  return f;
+}
+
 inline double kineticEnergy(const SpatialModel& model, const Eigen::VectorXd& v) {
   Eigen::MatrixXd mv = v;
   model.applyMass(mv);

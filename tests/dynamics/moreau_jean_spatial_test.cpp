@@ -46,8 +46,7 @@ TEST_CASE("moreau-jean, spatial clearance: frictionless impacts of a spinning, t
   // A journal in a free housing, both spinning: impacts on the rims and the end walls, often
   // two or three contacts at once with coupled impulses. Newton's law on every active contact
   // (also one that separates) makes each step dissipate ½ (1 − e)/(1 + e) Pᵀ W P.
-  FreeJournal f = freeJournal(0.9, 0.0, true);
-  f.v0 << 0.0, 0.0, 0.01, 30.0, 0.0, 5.0, 0.0, 0.0, 0.0, 0.0, 0.0, -3.0;  // tilting about x, spinning
+  const FreeJournal f = spinningJournal();
   const SpatialMechanism mechanism(f.model, f.q0, {}, {f.clearance});
   MoreauJeanOptions o;
   o.h = 1e-5;
