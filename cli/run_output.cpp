@@ -58,6 +58,7 @@ nlohmann::json runJson(const mechanisms::ScenarioRun& run) {
     j["friction"] = run.penalty->law;
     j["integrator"] = run.penalty->integrator;
     j["stick_velocity"] = run.penalty->stick_velocity;
+    j["relaxed_steps"] = r.relaxed_steps;
     if (!run.penalty->bdf_failure.empty()) j["bdf_failure"] = run.penalty->bdf_failure;
   }
   if (const auto& m = run.minimal_form) {
@@ -99,6 +100,7 @@ void printRun(std::ostream& out, const mechanisms::ScenarioRun& run) {
       << "steps       " << r.steps;
   if (run.route == mechanisms::Route::kMoreauJean && r.steps > 0)
     out << "  (" << 1e6 * r.cpu_seconds / double(r.steps) << " us/step)";
+  if (r.relaxed_steps > 0) out << "  (" << r.relaxed_steps << " with bristles relaxed exactly)";
   out << "\n";
   if (const auto& m = run.minimal_form) {
     out << "dimensions  absolute DAE " << m->absolute << " (2n + m, n = " << m->n << ", m = " << m->m << "), minimal "

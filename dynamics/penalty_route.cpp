@@ -266,6 +266,7 @@ RunResult PenaltyRoute::run(const PenaltyIntegrationOptions& options) {
     case PenaltyStatus::kIntegratorFailure: r.fail(RunStatus::kIntegratorFailure, p.message); break;
   }
   r.steps = p.steps;
+  r.relaxed_steps = p.relaxed_steps;
   r.cpu_seconds = p.cpu_seconds;
   r.t_end = p.t;
   const std::size_t nc = mech.contacts().size(), nj = mech.jointFriction().size();

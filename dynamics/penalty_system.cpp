@@ -1,6 +1,7 @@
 #include "dynamics/penalty_system.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -44,6 +45,8 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
     if (kind_.back() == Kind::kGuide && contact_friction_[k])
       throw std::invalid_argument(c.name + ": a guide's friction is its element's, not the contact's");
     plane_friction_.push_back(planeForm(c, contact_friction_[k]));
+    linear_.push_back(contact_friction_[k] && TangentPlaneFriction::lifts(*contact_friction_[k]));
+    bristles_ = bristles_ || linear_.back();
     z_offset_.push_back(nz_);
     nz_ += contactFrictionStateSize(Eigen::Index(k));
   }
@@ -66,7 +69,8 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
     joint_z_offset_.push_back(nz_);
     nz_ += f.frictionStateSize();
   }
-  z_ = Eigen::VectorXd::Zero(nz_);
+  z_ = zrate_ = Eigen::VectorXd::Zero(nz_);
+  rated_.assign(contacts.size(), 0);
   guide_element_.assign(contacts.size(), -1);
   for (std::size_t e = 0; e < joint_friction_.size(); ++e)
     if (joint_friction_[e].kind == PenaltyJointFriction::Kind::kGuide) guide_element_[joint_friction_[e].index] = int(e);
@@ -148,6 +152,8 @@ void PenaltySystem::evaluateContacts(double t, const Eigen::Ref<const Eigen::Vec
     const bool held = pass_ != Pass::kFull && law && law->usesAppliedForce();
     if (held) {
       e.friction_force = pass_ == Pass::kProbe && int(k) == probe_ ? 1.0 : 0.0;
+    } else if (rating_ && rated_[k] && e.normal_force != 0.0) {
+      ratedFriction(k, e);
     } else if (const TangentPlaneFriction* plane = planeFriction(i); plane && e.normal_force != 0.0) {
       // The vector law's F_T, by its components along t and b = n × t.
       const Eigen::Matrix3d& frame = kin_.frame[k];
@@ -221,6 +227,78 @@ double PenaltySystem::elementVelocity(std::size_t e, const Eigen::Ref<const Eige
 
 EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
                                     Eigen::Ref<Eigen::VectorXd> ydot) {
+  return evaluate(t, y, ydot, nullptr, nullptr, nullptr);
+}
+
+EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
+                                    const Rk4::RelaxedStage& stage, Eigen::Ref<Eigen::VectorXd> ydot,
+                                    Eigen::Ref<Eigen::VectorXd> drive, Eigen::Ref<Eigen::VectorXd> decay) {
+  if (drive.size() != stateSize() || decay.size() != stateSize())
+    throw std::invalid_argument("PenaltySystem::derivative: expected drives and decays of size " +
+                                std::to_string(stateSize()));
+  drive.setZero();
+  decay.setZero();
+  return evaluate(t, y, ydot, &stage, drive.data(), decay.data());
+}
+
+void PenaltySystem::relaxBristles(const Rk4::RelaxedStage& stage, double* drive, double* decay) {
+  const Eigen::Index zs = mechanism_.positionSize() + mechanism_.velocitySize();
+  std::array<BristleCoefficients, TangentPlaneFriction::kMaxBristles> b;
+  for (std::size_t k = 0; k < last_.size(); ++k) {
+    rated_[k] = 0;
+    if (!linear_[k]) continue;
+    const ContactForce& e = last_[k];
+    const bool plane = planeFriction(Eigen::Index(k)) != nullptr;
+    if (plane && e.normal_force == 0.0) continue;  // unloaded: held still
+    const FrictionLaw& law = *contact_friction_[k];
+    double viscous = 0.0;
+    static_cast<void>(law.linearBristles(std::abs(e.tangential_velocity), std::abs(e.normal_force),
+                                         std::span(b.data(), std::size_t(law.stateSize())), viscous));
+    // The sliding velocity: v_T = v_t t in world axes on a spatial contact, v_t on a planar one.
+    const Eigen::Vector3d velocity = plane ? Eigen::Vector3d(e.tangential_velocity * kin_.frame[k].col(1))
+                                           : Eigen::Vector3d(e.tangential_velocity, 0.0, 0.0);
+    const int dims = plane ? 3 : 1;
+    for (int i = 0; i < law.stateSize(); ++i)
+      for (int c = 0; c < dims; ++c) {
+        const Eigen::Index j = z_offset_[k] + dims * i + c;
+        const double a = drive[zs + j] = b[std::size_t(i)].drive * velocity(c);
+        const double d = decay[zs + j] = b[std::size_t(i)].decay;
+        if (!stage.relaxes(zs + j)) continue;
+        rated_[k] = 1;
+        zrate_(j) = Rk4::meanRate(z_(j), a, d, stage.step);  // from the step's start value
+        z_(j) = Rk4::relaxed(z_(j), a, d, stage.offset);
+      }
+  }
+}
+
+void PenaltySystem::ratedFriction(std::size_t k, ContactForce& e) const {
+  const FrictionLaw& law = *contact_friction_[k];
+  std::array<BristleCoefficients, TangentPlaneFriction::kMaxBristles> b;
+  double viscous = 0.0;
+  static_cast<void>(law.linearBristles(std::abs(e.tangential_velocity), std::abs(e.normal_force),
+                                       std::span(b.data(), std::size_t(law.stateSize())), viscous));
+  const Eigen::Index o = z_offset_[k];
+  if (!planeFriction(Eigen::Index(k))) {
+    double r = viscous * e.tangential_velocity;  // R = −F
+    for (int i = 0; i < law.stateSize(); ++i) r += b[std::size_t(i)].stiffness * z_(o + i) + b[std::size_t(i)].damping * zrate_(o + i);
+    e.friction_force = -r;
+    return;
+  }
+  // The vector form's R = Σ (a_i Π z_i + b_i Π ż_i) + c v_T (tangent_plane_friction.hpp).
+  const Eigen::Matrix3d& frame = kin_.frame[k];
+  const Eigen::Vector3d n = frame.col(0);
+  const auto tangential = [&](const Eigen::Vector3d& x) { return Eigen::Vector3d(x - n.dot(x) * n); };
+  Eigen::Vector3d r = viscous * e.tangential_velocity * frame.col(1);
+  for (int i = 0; i < law.stateSize(); ++i)
+    r += b[std::size_t(i)].stiffness * tangential(z_.segment<3>(o + 3 * i)) +
+         b[std::size_t(i)].damping * tangential(zrate_.segment<3>(o + 3 * i));
+  e.friction_force = -frame.col(1).dot(r);
+  e.second_tangent_force = -frame.col(2).dot(r);
+}
+
+EomStatus PenaltySystem::evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
+                                  Eigen::Ref<Eigen::VectorXd> ydot, const Rk4::RelaxedStage* stage, double* drive,
+                                  double* decay) {
   const Eigen::Index nq = mechanism_.positionSize(), nv = mechanism_.velocitySize(), zs = nq + nv;
   if (y.size() != stateSize() || ydot.size() != stateSize())
     throw std::invalid_argument("PenaltySystem::derivative: expected y and ẏ of size " +
@@ -230,7 +308,11 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
   const auto q = y.head(nq), v = y.segment(nq, nv);
   mechanism_.positionRate(q, v, ydot.head(nq));
   // The contacts at this state (their kinematics feed the guides' velocities and Fₑ).
+  rating_ = false;
   evaluateContacts(t, q, v, z_, last_);
+  // Relaxed bristles change the friction forces only, which the solve below computes again.
+  if (stage) relaxBristles(*stage, drive, decay);
+  rating_ = stage != nullptr;
   if (!held_.empty()) computeAppliedForces(t, q, v);
   const EomStatus st = solveJointFriction(t, q, v, ydot.segment(nq, nv));
   double dissipation = 0.0;  // −Σ F v of every friction
@@ -239,17 +321,21 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
     dissipation -= last_[k].friction_force * last_[k].tangential_velocity;
     const int nzk = contactFrictionStateSize(Eigen::Index(k));
     if (nzk == 0) continue;
+    if (rating_ && rated_[k]) {
+      ydot.segment(zs + z_offset_[k], nzk) = zrate_.segment(z_offset_[k], nzk);
+      continue;
+    }
     if (const TangentPlaneFriction* plane = planeFriction(Eigen::Index(k))) {
       // Unloaded: no junctions to deflect; the bristles hold still until they restart.
       if (last_[k].normal_force == 0.0)
         ydot.segment(zs + z_offset_[k], nzk).setZero();
       else
-        plane->stateRate(planeInput(k, last_[k]), std::span<const double>(y.data() + zs + z_offset_[k], std::size_t(nzk)),
+        plane->stateRate(planeInput(k, last_[k]), std::span<const double>(z_.data() + z_offset_[k], std::size_t(nzk)),
                          std::span<double>(ydot.data() + zs + z_offset_[k], std::size_t(nzk)));
       continue;
     }
     const FrictionInput in{last_[k].tangential_velocity, std::abs(last_[k].normal_force), 0.0};
-    contact_friction_[k]->stateRate(in, std::span<const double>(y.data() + zs + z_offset_[k], std::size_t(nzk)),
+    contact_friction_[k]->stateRate(in, std::span<const double>(z_.data() + z_offset_[k], std::size_t(nzk)),
                                     std::span<double>(ydot.data() + zs + z_offset_[k], std::size_t(nzk)));
   }
   for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
@@ -267,6 +353,7 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
                      std::span<double>(ydot.data() + zs + joint_z_offset_[e], std::size_t(nze)));
   }
   ydot(workIndex()) = dissipation;
+  rating_ = false;
   return st;
 }
 
@@ -616,12 +703,23 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
     Rk4 rk4(y.size());
     const Rk4::Derivative f = [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy,
                                   Eigen::Ref<Eigen::VectorXd> dydt) { return rhs(tt, yy, dydt); };
+    // Bristles whose relaxation outruns the step are integrated exactly over it (rk4.hpp).
+    const Rk4::RelaxingDerivative relaxing =
+        [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, const Rk4::RelaxedStage& stage,
+            Eigen::Ref<Eigen::VectorXd> dydt, Eigen::Ref<Eigen::VectorXd> drive, Eigen::Ref<Eigen::VectorXd> decay) {
+          ++run.rhs_evaluations;
+          if (sys.derivative(tt, yy, stage, dydt, drive, decay) != EomStatus::kSuccess) {
+            eom_ok = false;
+            return false;
+          }
+          return dydt.allFinite();
+        };
     Eigen::VectorXd pen1(nc), rate1(nc);
     kinematics(0.0, y, pen, rate);
     const long n_steps = long(std::ceil(o.t_end / o.dt - 1e-9));
     for (long i = 0; i < n_steps; ++i) {
       const double h = std::min(o.dt, o.t_end - t);
-      if (!rk4.step(f, t, h, y)) {
+      if (!(sys.hasBristles() ? rk4.step(relaxing, t, h, y) : rk4.step(f, t, h, y))) {
         run.status = eom_ok ? PenaltyStatus::kIntegratorFailure : PenaltyStatus::kEomFailure;
         run.message = eom_ok ? "non-finite derivative at t = " + std::to_string(t) + " s" : sys.eomFailure();
         break;
@@ -647,6 +745,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
         if (!energyHolds()) break;
       }
     }
+    run.relaxed_steps = rk4.relaxedSteps();
   }
   run.cpu_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   run.t = t;

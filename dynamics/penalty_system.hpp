@@ -99,6 +99,7 @@
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/friction/tangent_plane_friction.hpp"
 #include "dynamics/mechanism.hpp"
+#include "dynamics/rk4.hpp"
 
 namespace stickslip::dynamics {
 
@@ -168,6 +169,16 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
 
   /// ẏ = f(t, y). Returns the EOM status (accelerations undefined unless kSuccess).
   EomStatus derivative(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> ydot);
+  /// Whether some contact's law has a linear bristle form (FrictionLaw::linearBristles).
+  bool hasBristles() const { return bristles_; }
+  /// ẏ as derivative(), in the form of Rk4::RelaxingDerivative (rk4.hpp; "bristles relaxed" in
+  /// the file comment): each bristle state of a contact whose law has a linear bristle form gets
+  /// its drive a_j = α v (a component of α v_T on a spatial contact) and decay d_j = β in y's
+  /// layout (0 elsewhere, and on an unloaded spatial contact, whose bristles hold still). Where
+  /// the stage relaxes state j, its force takes the relaxed state and the step's mean rate.
+  EomStatus derivative(double t, const Eigen::Ref<const Eigen::VectorXd>& y, const Rk4::RelaxedStage& stage,
+                       Eigen::Ref<Eigen::VectorXd> ydot, Eigen::Ref<Eigen::VectorXd> drive,
+                       Eigen::Ref<Eigen::VectorXd> decay);
 
   /// Every contact at (t, q, v) with friction states z (size frictionStateSize(), y's layout)
   /// and the impact velocities of their statuses (or the current δ̇ of a contact not recorded
@@ -217,6 +228,16 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
     const Eigen::Matrix3d& frame = kin_.frame[k];
     return {frame.col(0), e.tangential_velocity * frame.col(1), std::abs(e.normal_force)};
   }
+  /// Both derivative()s; stage, drive and decay null for the first.
+  EomStatus evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> ydot,
+                     const Rk4::RelaxedStage* stage, double* drive, double* decay);
+  /// The bristles' drives and decays into drive and decay (y's layout), from the contacts of the
+  /// last evaluation; where the stage relaxes a state, its relaxed value into z_, its mean rate
+  /// into zrate_, and its contact marked in rated_.
+  void relaxBristles(const Rk4::RelaxedStage& stage, double* drive, double* decay);
+  /// Contact k's friction from its law's bristle coefficients at the states z_ and rates zrate_
+  /// (a relaxed contact's, rated_), along t and b: F = −Σ (a_i z_i + b_i ż_i) − c v.
+  void ratedFriction(std::size_t k, ContactForce& e) const;
   /// The accelerations with the reaction-dependent friction resolved (file comment).
   EomStatus solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
@@ -270,6 +291,13 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   std::vector<int> guide_element_;          // per contact: its guide's element, or −1
   mutable Eigen::VectorXd contact_forces_;  // (N_k, F_k) interleaved, for a pin's slot
   bool pins_ = false;                       // a joint friction is a pin in a slot
+  std::vector<char> linear_;                // per contact: its law has a linear bristle form
+  bool bristles_ = false;                   // some contact's does
+  // A relaxed stage (relaxBristles): the contacts whose friction takes the rates zrate_, while
+  // the stage's forces are computed (rating_).
+  std::vector<char> rated_;
+  Eigen::VectorXd zrate_;
+  bool rating_ = false;
   std::string failure_;
 };
 
@@ -314,6 +342,7 @@ struct PenaltyRun {
   double t = 0.0;          ///< time reached
   long steps = 0;          ///< accepted steps (RK4 steps, or CVODE's internal steps)
   long rhs_evaluations = 0;
+  long relaxed_steps = 0;  ///< RK4 steps that integrated some bristle exactly (rk4.hpp)
   double cpu_seconds = 0.0;
   std::vector<ContactCrossing> events;
   /// Sampled every output_dt; columns: t, y (stateSize), per contact (δ, v_t, Fₙ, Fₜ), the

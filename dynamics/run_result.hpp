@@ -74,6 +74,7 @@ struct RunResult {
   /// by the route (judge from the initial state).
   std::vector<ContactMode> initial_modes;
   long steps = 0;              ///< integrator steps (event-driven) or time steps (Moreau–Jean)
+  long relaxed_steps = 0;      ///< penalty route by RK4: steps that relaxed some bristle exactly (rk4.hpp)
   long lcp_solves = 0;         ///< complementarity problems solved
   long pivots = 0;             ///< Lemke pivots over all solves
   /// Single-contact runs with cross-checking: mode decisions where the LCP and
