@@ -16,6 +16,7 @@
 #include "dynamics/friction/make_friction_law.hpp"
 #include "dynamics/friction/tangent_plane_friction.hpp"
 #include "dynamics/penalty_system.hpp"
+#include "dynamics/rk4.hpp"
 #include "dynamics/spatial_mechanism.hpp"
 
 using namespace stickslip::dynamics;
@@ -361,4 +362,54 @@ TEST_CASE("spatial bristles: a journal pressed on its bore holds a load that tur
   REQUIRE(sliding.ok);
   CHECK(sliding.largest_shift > 3e-3);
   CHECK(sliding.worst_balance > 0.1);
+}
+
+TEST_CASE("spatial bristles: RK4's relaxed stage — drives and decays are the law's rates, and a relaxed state "
+          "enters the force as itself with the step's mean rate",
+          "[dynamics][penalty][spatial][friction][rk4]") {
+  // The pressed journal (both rims loaded) sliding along y and tilting, its bristles deflected.
+  PressedJournal j(0.0, 0.0);
+  VectorXd v0 = j.v0;
+  v0 << 0.0, 0.02, 0.005, 0.3, 0.0, 0.1;
+  for (const std::string name : {"dahl", "lugre"}) {
+    CAPTURE(name);
+    const std::shared_ptr<const FrictionLaw> law = makeFrictionLaw(name, tableParameters());
+    PenaltySystem sys(*j.mechanism, std::vector<std::shared_ptr<const FrictionLaw>>(4, law));
+    REQUIRE(sys.hasBristles());
+    VectorXd y = sys.initialState(0.0, j.q0, v0);
+    const Eigen::Index n = y.size(), zs = 13, nz = sys.frictionStateSize();
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> u(-2e-5, 2e-5);
+    for (Eigen::Index i = 0; i < nz; ++i) y(zs + i) = u(rng);
+    VectorXd plain(n), staged(n), drive(n), decay(n);
+    REQUIRE(sys.derivative(0.0, y, plain) == EomStatus::kSuccess);
+    // Nothing relaxed: the same ẏ, with ż = a − d z for every bristle state.
+    REQUIRE(sys.derivative(0.0, y, Rk4::RelaxedStage{}, staged, drive, decay) == EomStatus::kSuccess);
+    CHECK(staged == plain);
+    CHECK(drive.head(zs).isZero());
+    CHECK((decay.segment(zs, 6).array() > 0.0).all());  // both rims loaded,
+    CHECK(decay.segment(zs + 6, 6).isZero());           // the end walls open: held still
+    for (Eigen::Index i = zs; i < zs + nz; ++i) CHECK(plain(i) == Approx(drive(i) - decay(i) * y(i)).margin(1e-15));
+    // Every state relaxed at offset τ of a step h: ż is the mean rate over h from its value in
+  // y, and the accelerations are those of y with the states relaxed over τ, but for LuGre's
+  // damping σ1 ż, which takes the mean rate (β h ≈ 2 here, so that the two rates differ).
+    Eigen::Array<bool, Eigen::Dynamic, 1> all = Eigen::Array<bool, Eigen::Dynamic, 1>::Zero(n);
+    all.segment(zs, nz).setConstant(true);
+    const double tau = 5e-3, h = 1e-2;
+    VectorXd relaxed(n), atRelaxed(n);
+    REQUIRE(sys.derivative(0.0, y, Rk4::RelaxedStage{&all, tau, h}, relaxed, drive, decay) == EomStatus::kSuccess);
+    VectorXd moved = y;
+    for (Eigen::Index i = zs; i < zs + nz; ++i) {
+      CHECK(relaxed(i) == Approx(Rk4::meanRate(y(i), drive(i), decay(i), h)).margin(1e-15));
+      moved(i) = Rk4::relaxed(y(i), drive(i), decay(i), tau);
+    }
+    REQUIRE(sys.derivative(0.0, moved, atRelaxed) == EomStatus::kSuccess);
+    const double scale = atRelaxed.segment(7, 6).cwiseAbs().maxCoeff();
+    const double gap = (relaxed.segment(7, 6) - atRelaxed.segment(7, 6)).cwiseAbs().maxCoeff();
+    CAPTURE(gap, scale);
+    if (name == "dahl")
+      CHECK(gap <= 1e-12 * scale);  // no damping: the relaxed state is all there is
+    else
+      CHECK(gap > 1e-6 * scale);  // σ1 times (mean rate − rate at the relaxed state)
+  }
 }
