@@ -70,6 +70,7 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
     nz_ += f.frictionStateSize();
   }
   z_ = zrate_ = Eigen::VectorXd::Zero(nz_);
+  impulse_ = vdot_impulse_ = Eigen::VectorXd::Zero(mechanism.velocitySize());
   rated_.assign(contacts.size(), 0);
   guide_element_.assign(contacts.size(), -1);
   for (std::size_t e = 0; e < joint_friction_.size(); ++e)
@@ -173,6 +174,7 @@ void PenaltySystem::generalizedForces(double t, const Eigen::Ref<const Eigen::Ve
                                       const Eigen::Ref<const Eigen::VectorXd>& v,
                                       Eigen::Ref<Eigen::VectorXd> forces) const {
   mechanism_.generalizedForces(t, q, v, forces);
+  if (impulsive_) forces += impulse_;
   evaluateContacts(t, q, v, z_, last_);
   for (std::size_t k = 0; k < last_.size(); ++k) {
     const auto i = Eigen::Index(k);
@@ -522,6 +524,51 @@ void PenaltySystem::restartBristles(int k, double t, Eigen::Ref<Eigen::VectorXd>
                      std::span<double>(y.data() + nq + nv + z_offset_[std::size_t(k)], std::size_t(plane->stateSize())));
 }
 
+double PenaltySystem::releaseBristles(int k, double t, Eigen::Ref<Eigen::VectorXd> y) {
+  const auto c = std::size_t(k);
+  if (!linear_[c]) return 0.0;
+  const Eigen::Index nq = mechanism_.positionSize(), nv = mechanism_.velocitySize(), zs = nq + nv;
+  const FrictionLaw& law = *contact_friction_[c];
+  std::array<BristleCoefficients, TangentPlaneFriction::kMaxBristles> b;
+  double viscous = 0.0;
+  static_cast<void>(law.linearBristles(0.0, 0.0, std::span(b.data(), std::size_t(law.stateSize())), viscous));
+  if (std::all_of(b.begin(), b.begin() + law.stateSize(), [](const BristleCoefficients& x) { return x.damping == 0.0; }))
+    return 0.0;
+  const auto q = y.head(nq), v = y.segment(nq, nv);
+  z_ = y.segment(zs, nz_);
+  evaluateContacts(t, q, v, z_, last_);
+  // I = Σ b_i Π z_i along the contact's tangent rows (planar: its one tangent).
+  const Eigen::Index o = z_offset_[c];
+  const bool plane = planeFriction(k) != nullptr;
+  const Eigen::Vector3d n = kin_.frame[c].col(0);
+  Eigen::Vector3d impulse = Eigen::Vector3d::Zero();
+  for (int i = 0; i < law.stateSize(); ++i) {
+    const double damping = b[std::size_t(i)].damping;
+    if (plane) {
+      const Eigen::Vector3d zi = z_.segment<3>(o + 3 * i);
+      impulse += damping * (zi - n.dot(zi) * n);
+    } else {
+      impulse(0) += damping * z_(o + i);
+    }
+  }
+  y.segment(zs + o, contactFrictionStateSize(k)).setZero();
+  if (impulse.isZero()) return 0.0;
+  const double along_t = plane ? kin_.frame[c].col(1).dot(impulse) : impulse(0);
+  impulse_ = along_t * kin_.jacobian.row(2 * k + 1).transpose();
+  if (plane) impulse_ += kin_.frame[c].col(2).dot(impulse) * kin_.second_tangent.row(k).transpose();
+  // The jump Δv: the constrained response to the impulse, as to a force over unit time.
+  if (solver_.accelerations(t, q, v, vdot_free_) != EomStatus::kSuccess) return 0.0;
+  impulsive_ = true;
+  const EomStatus st = solver_.accelerations(t, q, v, vdot_impulse_);
+  impulsive_ = false;
+  if (st != EomStatus::kSuccess) return 0.0;
+  vdot_impulse_ -= vdot_free_;  // Δv
+  // Its work p·(v⁻ + v⁺)/2 is done by the friction: the dissipated work W falls by it.
+  y(workIndex()) -= impulse_.dot(v + 0.5 * vdot_impulse_);
+  y.segment(nq, nv) += vdot_impulse_;
+  return impulse.norm();
+}
+
 double PenaltySystem::totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const {
   const Eigen::Index nq = mechanism_.positionSize(), nv = mechanism_.velocitySize();
   double e = mechanism_.kineticEnergy(y.segment(nq, nv)) + mechanism_.potentialEnergy(y.head(nq));
@@ -609,7 +656,10 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
   const auto addEvent = [&](double t, int k, bool closing, double delta_rate) {
     sys.setContactStatus(k, closing,
                          closing ? delta_rate : sys.contactStatus()[std::size_t(k)].impact_velocity);
-    if (closing) sys.restartBristles(k, t, y);
+    if (closing)
+      sys.restartBristles(k, t, y);
+    else
+      sys.releaseBristles(k, t, y);
     run.events.push_back({t, k, closing, delta_rate});
   };
 

@@ -202,6 +202,11 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   /// Contact k's lifted bristles in y set to their steady state at (t, y) (nothing for other
   /// contacts), as simulatePenalty sets them when the contact closes (file comment).
   void restartBristles(int k, double t, Eigen::Ref<Eigen::VectorXd> y) const;
+  /// Contact k opening at (t, y): its bristles' release ("bristles relaxed" in the file
+  /// comment) applied to y — the velocity jump of the impulse I = Σ b_i Π z_i (b_i the law's
+  /// damping at N = 0), the work it does taken from W, and the bristles zeroed. Nothing for a
+  /// law without damping at N = 0 (Dahl; the load-scaled laws). Returns ‖I‖ [N·s].
+  double releaseBristles(int k, double t, Eigen::Ref<Eigen::VectorXd> y);
 
   /// T + V of the mechanism + Σ elastic contact energy [J] at y (for energy checks).
   double totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const;
@@ -298,6 +303,9 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   std::vector<char> rated_;
   Eigen::VectorXd zrate_;
   bool rating_ = false;
+  // releaseBristles(): a generalized impulse added to Q while its velocity jump is solved for.
+  Eigen::VectorXd impulse_, vdot_impulse_;
+  bool impulsive_ = false;
   std::string failure_;
 };
 

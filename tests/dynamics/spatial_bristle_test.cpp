@@ -413,3 +413,43 @@ TEST_CASE("spatial bristles: RK4's relaxed stage — drives and decays are the l
       CHECK(gap > 1e-6 * scale);  // σ1 times (mean rate − rate at the relaxed state)
   }
 }
+
+TEST_CASE("spatial bristles: an opening contact releases LuGre's bristle as the impulse σ1 Π z, with the "
+          "energy it gives taken from the friction work",
+          "[dynamics][penalty][spatial][friction]") {
+  // LuGre's relaxation rate σ0 s/g → ∞ as the load vanishes: the bristle z relaxes to 0 as a
+  // contact opens, and the damping's force −σ1 Π ż acts as the impulse σ1 Π z. Dahl (σ1 = 0)
+  // has no impulse.
+  PressedJournal j(0.0, 0.0);
+  VectorXd v0 = j.v0;
+  v0 << 0.0, 0.02, 0.005, 0.3, 0.0, 0.1;
+  for (const std::string name : {"dahl", "lugre"}) {
+    CAPTURE(name);
+    const std::shared_ptr<const FrictionLaw> law = makeFrictionLaw(name, tableParameters());
+    PenaltySystem sys(*j.mechanism, std::vector<std::shared_ptr<const FrictionLaw>>(4, law));
+    VectorXd y = sys.initialState(0.0, j.q0, v0);
+    const Eigen::Index zs = 13;
+    y.segment<3>(zs) << 0.0, 3e-5, -1e-5;  // radial-A's bristle; the normal is along x
+    y(sys.workIndex()) = 0.5;
+    const VectorXd before = y;
+    const double impulse = sys.releaseBristles(0, 0.0, y);
+    if (name == "dahl") {
+      CHECK(impulse == 0.0);
+      CHECK(y == before);
+      continue;
+    }
+    // Π z = (0, 3e-5, −1e-5) up to the normal's tilt; the journal (1 kg, free) takes σ1 Π z.
+    const double sigma1 = std::sqrt(1e5);
+    const Vector3d n = sys.kinematics().frame[0].col(0);
+    const Vector3d z(0.0, 3e-5, -1e-5);
+    const Vector3d expected = sigma1 * (z - n.dot(z) * n);
+    CHECK(impulse == Approx(expected.norm()).epsilon(1e-12));
+    CHECK((y.segment<3>(7) - before.segment<3>(7) - expected).norm() < 1e-12 * expected.norm());
+    CHECK(y.segment(zs, 3).isZero());
+    // T + V + W unchanged: the impulse's work is the friction's.
+    const double e0 = sys.totalEnergy(before) + before(sys.workIndex());
+    const double e1 = sys.totalEnergy(y) + y(sys.workIndex());
+    CHECK(e1 == Approx(e0).epsilon(1e-13));
+    CHECK(y(sys.workIndex()) < before(sys.workIndex()));  // it speeds the journal up along its slide
+  }
+}
