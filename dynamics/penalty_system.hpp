@@ -42,6 +42,18 @@
 /// docs/theory/spatial.md). A law with states and no such lift
 /// (elasto-plastic, reset-integrator, Liang, GMS, Gonthier) is refused, naming the contact.
 ///
+/// Bristles relaxed. A contact law with a linear bristle form has ż = α v − β z per state, and
+/// for Dahl and LuGre β = σ0 s/g → ∞ as the load vanishes. simulatePenalty's RK4 takes the
+/// states of such contacts as Rk4's relaxing components (rk4.hpp): derivative() with a stage
+/// reports each state's drive α v and decay β, and where the stage relaxes a state it uses the
+/// relaxed value for the force's a Π z and the step's mean rate for its b Π ż (ratedFriction;
+/// F = −Σ(a_i Π z_i + b_i Π ż_i) − c v_T, the law's own coefficients). The joint and guide
+/// elements' states are not relaxed (their load comes from the friction loop). When a contact
+/// opens, a law with damping at N = 0 (LuGre's σ1) releases its bristle: z relaxes to 0 as
+/// N → 0, so the damping acts as the impulse I = Σ b_i Π z_i, applied by releaseBristles() as
+/// the velocity jump Δv of the constrained equations under the generalized impulse
+/// J_tᵀ(tᵀI) + J_bᵀ(bᵀI), with the work p·(v⁻ + v⁺)/2 taken from W.
+///
 /// Friction whose load is a constraint's reaction (PenaltyJointFriction), Blajer & Markiewicz
 /// eqs. 2.4–2.5:
 ///  - in a joint of the mechanism with friction (mechanism.jointFriction()), the torque
