@@ -524,6 +524,47 @@ void PenaltySystem::restartBristles(int k, double t, Eigen::Ref<Eigen::VectorXd>
                      std::span<double>(y.data() + nq + nv + z_offset_[std::size_t(k)], std::size_t(plane->stateSize())));
 }
 
+double PenaltySystem::addDampingImpulse(std::size_t k, double speed, double load, const double* dz) {
+  const FrictionLaw& law = *contact_friction_[k];
+  std::array<BristleCoefficients, TangentPlaneFriction::kMaxBristles> b;
+  double viscous = 0.0;
+  static_cast<void>(law.linearBristles(speed, load, std::span(b.data(), std::size_t(law.stateSize())), viscous));
+  // I = −Σ b_i Π Δz_i along the contact's tangent rows (planar: its one tangent).
+  const bool plane = planeFriction(Eigen::Index(k)) != nullptr;
+  const Eigen::Matrix3d& frame = kin_.frame[k];
+  Eigen::Vector3d impulse = Eigen::Vector3d::Zero();
+  for (int i = 0; i < law.stateSize(); ++i) {
+    const double damping = b[std::size_t(i)].damping;
+    if (plane) {
+      const Eigen::Vector3d d = Eigen::Map<const Eigen::Vector3d>(dz + 3 * i);
+      impulse -= damping * (d - frame.col(0).dot(d) * frame.col(0));
+    } else {
+      impulse(0) -= damping * dz[i];
+    }
+  }
+  const auto row = Eigen::Index(k);
+  impulse_ += (plane ? frame.col(1).dot(impulse) : impulse(0)) * kin_.jacobian.row(2 * row + 1).transpose();
+  if (plane) impulse_ += frame.col(2).dot(impulse) * kin_.second_tangent.row(row).transpose();
+  return impulse.norm();
+}
+
+void PenaltySystem::applyImpulse(double t, Eigen::Ref<Eigen::VectorXd> y) {
+  const Eigen::Index nq = mechanism_.positionSize(), nv = mechanism_.velocitySize();
+  const auto q = y.head(nq), v = y.segment(nq, nv);
+  // The jump Δv: the constrained response to the impulse, as to a force over unit time.
+  bool solved = solver_.accelerations(t, q, v, vdot_free_) == EomStatus::kSuccess;
+  impulsive_ = true;
+  solved = solved && solver_.accelerations(t, q, v, vdot_impulse_) == EomStatus::kSuccess;
+  impulsive_ = false;
+  if (solved) {
+    vdot_impulse_ -= vdot_free_;  // Δv
+    // Its work p·(v⁻ + v⁺)/2 is done by the friction: the dissipated work W falls by it.
+    y(workIndex()) -= impulse_.dot(v + 0.5 * vdot_impulse_);
+    y.segment(nq, nv) += vdot_impulse_;
+  }
+  impulse_.setZero();
+}
+
 double PenaltySystem::releaseBristles(int k, double t, Eigen::Ref<Eigen::VectorXd> y) {
   const auto c = std::size_t(k);
   if (!linear_[c]) return 0.0;
@@ -534,39 +575,30 @@ double PenaltySystem::releaseBristles(int k, double t, Eigen::Ref<Eigen::VectorX
   static_cast<void>(law.linearBristles(0.0, 0.0, std::span(b.data(), std::size_t(law.stateSize())), viscous));
   if (std::all_of(b.begin(), b.begin() + law.stateSize(), [](const BristleCoefficients& x) { return x.damping == 0.0; }))
     return 0.0;
-  const auto q = y.head(nq), v = y.segment(nq, nv);
   z_ = y.segment(zs, nz_);
-  evaluateContacts(t, q, v, z_, last_);
-  // I = Σ b_i Π z_i along the contact's tangent rows (planar: its one tangent).
-  const Eigen::Index o = z_offset_[c];
-  const bool plane = planeFriction(k) != nullptr;
-  const Eigen::Vector3d n = kin_.frame[c].col(0);
-  Eigen::Vector3d impulse = Eigen::Vector3d::Zero();
-  for (int i = 0; i < law.stateSize(); ++i) {
-    const double damping = b[std::size_t(i)].damping;
-    if (plane) {
-      const Eigen::Vector3d zi = z_.segment<3>(o + 3 * i);
-      impulse += damping * (zi - n.dot(zi) * n);
-    } else {
-      impulse(0) += damping * z_(o + i);
-    }
+  evaluateContacts(t, y.head(nq), y.segment(nq, nv), z_, last_);
+  auto states = y.segment(zs + z_offset_[c], contactFrictionStateSize(k));
+  std::array<double, 3 * TangentPlaneFriction::kMaxBristles> dz{};
+  Eigen::Map<Eigen::VectorXd>(dz.data(), states.size()) = -states;  // relaxed to nothing
+  const double size = addDampingImpulse(c, 0.0, 0.0, dz.data());
+  states.setZero();
+  applyImpulse(t, y);
+  return size;
+}
+
+void PenaltySystem::correctRelaxedDamping(double t, Eigen::Ref<Eigen::VectorXd> y,
+                                          const Eigen::Ref<const Eigen::VectorXd>& mismatch) {
+  const Eigen::Index nq = mechanism_.positionSize(), nv = mechanism_.velocitySize(), zs = nq + nv;
+  if (mismatch.segment(zs, nz_).isZero()) return;
+  z_ = y.segment(zs, nz_);
+  evaluateContacts(t, y.head(nq), y.segment(nq, nv), z_, last_);
+  for (std::size_t k = 0; k < last_.size(); ++k) {
+    const int n = contactFrictionStateSize(Eigen::Index(k));
+    if (linear_[k] && !mismatch.segment(zs + z_offset_[k], n).isZero())
+      addDampingImpulse(k, std::abs(last_[k].tangential_velocity), std::abs(last_[k].normal_force),
+                        mismatch.data() + zs + z_offset_[k]);
   }
-  y.segment(zs + o, contactFrictionStateSize(k)).setZero();
-  if (impulse.isZero()) return 0.0;
-  const double along_t = plane ? kin_.frame[c].col(1).dot(impulse) : impulse(0);
-  impulse_ = along_t * kin_.jacobian.row(2 * k + 1).transpose();
-  if (plane) impulse_ += kin_.frame[c].col(2).dot(impulse) * kin_.second_tangent.row(k).transpose();
-  // The jump Δv: the constrained response to the impulse, as to a force over unit time.
-  if (solver_.accelerations(t, q, v, vdot_free_) != EomStatus::kSuccess) return 0.0;
-  impulsive_ = true;
-  const EomStatus st = solver_.accelerations(t, q, v, vdot_impulse_);
-  impulsive_ = false;
-  if (st != EomStatus::kSuccess) return 0.0;
-  vdot_impulse_ -= vdot_free_;  // Δv
-  // Its work p·(v⁻ + v⁺)/2 is done by the friction: the dissipated work W falls by it.
-  y(workIndex()) -= impulse_.dot(v + 0.5 * vdot_impulse_);
-  y.segment(nq, nv) += vdot_impulse_;
-  return impulse.norm();
+  if (!impulse_.isZero()) applyImpulse(t, y);
 }
 
 double PenaltySystem::totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const {
@@ -775,6 +807,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
         break;
       }
       ++run.steps;
+      if (sys.hasBristles()) sys.correctRelaxedDamping(t + h, y, rk4.relaxedMismatch());
       sys.mechanism().normalizePositions(y.head(sys.mechanism().positionSize()));  // Euler parameters' unit norm
       kinematics(t + h, y, pen1, rate1);
       for (int k = 0; k < nc; ++k) {

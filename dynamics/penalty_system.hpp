@@ -47,7 +47,8 @@
 /// states of such contacts as Rk4's relaxing components (rk4.hpp): derivative() with a stage
 /// reports each state's drive α v and decay β, and where the stage relaxes a state it uses the
 /// relaxed value for the force's a Π z and the step's mean rate for its b Π ż (ratedFriction;
-/// F = −Σ(a_i Π z_i + b_i Π ż_i) − c v_T, the law's own coefficients). The joint and guide
+/// F = −Σ(a_i Π z_i + b_i Π ż_i) − c v_T, the law's own coefficients), and after the step
+/// correctRelaxedDamping() applies the impulse those rates left owing. The joint and guide
 /// elements' states are not relaxed (their load comes from the friction loop). When a contact
 /// opens, a law with damping at N = 0 (LuGre's σ1) releases its bristle: z relaxes to 0 as
 /// N → 0, so the damping acts as the impulse I = Σ b_i Π z_i, applied by releaseBristles() as
@@ -219,6 +220,11 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   /// damping at N = 0), the work it does taken from W, and the bristles zeroed. Nothing for a
   /// law without damping at N = 0 (Dahl; the load-scaled laws). Returns ‖I‖ [N·s].
   double releaseBristles(int k, double t, Eigen::Ref<Eigen::VectorXd> y);
+  /// After an RK4 step (t, y at its end) that relaxed some bristles: the impulse their damping
+  /// owes, −Σ b_i Π m_i with m the change of each relaxed state less the change its stage rates
+  /// gave the forces (Rk4::relaxedMismatch), applied as releaseBristles() applies its own. So
+  /// the damping's impulse over a step is −b Π Δz, as ∫ b ż dt is.
+  void correctRelaxedDamping(double t, Eigen::Ref<Eigen::VectorXd> y, const Eigen::Ref<const Eigen::VectorXd>& mismatch);
 
   /// T + V of the mechanism + Σ elastic contact energy [J] at y (for energy checks).
   double totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const;
@@ -252,6 +258,13 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   /// last evaluation; where the stage relaxes a state, its relaxed value into z_, its mean rate
   /// into zrate_, and its contact marked in rated_.
   void relaxBristles(const Rk4::RelaxedStage& stage, double* drive, double* decay);
+  /// Adds to impulse_ the generalized impulse −Σ b_i Π Δz_i of contact k's bristle damping
+  /// (b_i at sliding speed and load) for the change dz of its states (their layout, from kin_);
+  /// returns its size [N·s].
+  double addDampingImpulse(std::size_t k, double speed, double load, const double* dz);
+  /// Applies impulse_ to y as the constrained velocity jump, its work p·(v⁻ + v⁺)/2 taken from
+  /// W, and clears it.
+  void applyImpulse(double t, Eigen::Ref<Eigen::VectorXd> y);
   /// Contact k's friction from its law's bristle coefficients at the states z_ and rates zrate_
   /// (a relaxed contact's, rated_), along t and b: F = −Σ (a_i z_i + b_i ż_i) − c v.
   void ratedFriction(std::size_t k, ContactForce& e) const;

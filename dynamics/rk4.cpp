@@ -58,7 +58,7 @@ bool Rk4::relaxedStages(const RelaxingDerivative& f, double t, double h, const E
 bool Rk4::step(const RelaxingDerivative& f, double t, double h, Eigen::Ref<Eigen::VectorXd> y) {
   checkStep(h, y.size());
   if (a1_.size() != size())
-    for (Eigen::VectorXd* w : {&a1_, &a2_, &a3_, &a4_, &d1_, &d2_, &d3_, &d4_}) w->setZero(size());
+    for (Eigen::VectorXd* w : {&a1_, &a2_, &a3_, &a4_, &d1_, &d2_, &d3_, &d4_, &mismatch_}) w->setZero(size());
   // The first stage decides; it is evaluated again (its rates are the step's means) for the
   // components it relaxes.
   if (!f(t, y, {nullptr, 0.0, h}, k1_, a1_, d1_)) return false;
@@ -72,7 +72,9 @@ bool Rk4::step(const RelaxingDerivative& f, double t, double h, Eigen::Ref<Eigen
     if (!relaxedStages(f, t, h, y, true)) return false;
   }
   for (Eigen::Index j = 0; j < size(); ++j) {
+    mismatch_(j) = 0.0;
     if (relaxed_(j)) {
+      const double start = y(j);
       const double decay = (d1_(j) + 2.0 * d2_(j) + 2.0 * d3_(j) + d4_(j)) / 6.0;
       if (d1_(j) > 0.0 && d4_(j) > 0.0) {
         // Towards the target s = a/d, taken linear from the first stage's to the last's.
@@ -82,6 +84,7 @@ bool Rk4::step(const RelaxingDerivative& f, double t, double h, Eigen::Ref<Eigen
         const double drive = (a1_(j) + 2.0 * a2_(j) + 2.0 * a3_(j) + a4_(j)) / 6.0;
         y(j) = relaxed(y(j), drive, decay, h);
       }
+      mismatch_(j) = y(j) - start - (h / 6.0) * (k1_(j) + 2.0 * k2_(j) + 2.0 * k3_(j) + k4_(j));
     } else {
       y(j) += (h / 6.0) * (k1_(j) + 2.0 * k2_(j) + 2.0 * k3_(j) + k4_(j));
     }

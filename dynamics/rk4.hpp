@@ -78,6 +78,10 @@ class Rk4 {
   Eigen::Index size() const { return k1_.size(); }
   /// Steps taken by the RelaxingDerivative form that integrated some component exactly.
   long relaxedSteps() const { return relaxed_steps_; }
+  /// After such a step: for each relaxed component, its change less h times the RK4 mean of its
+  /// stage rates — what a force proportional to its rate (a bristle's damping) has not
+  /// delivered of ∫ rate dt over the step; 0 for the others.
+  const Eigen::VectorXd& relaxedMismatch() const { return mismatch_; }
 
  private:
   void checkStep(double h, Eigen::Index n) const;
@@ -88,7 +92,7 @@ class Rk4 {
 
   Eigen::VectorXd k1_, k2_, k3_, k4_, stage_;
   // Relaxing steps: each stage's drives and decays, the relaxed set.
-  Eigen::VectorXd a1_, a2_, a3_, a4_, d1_, d2_, d3_, d4_;
+  Eigen::VectorXd a1_, a2_, a3_, a4_, d1_, d2_, d3_, d4_, mismatch_;
   Eigen::Array<bool, Eigen::Dynamic, 1> relaxed_, grown_;
   long relaxed_steps_ = 0;
 };

@@ -102,6 +102,7 @@ TEST_CASE("RK4 relaxes a fast linear decay exactly, where its own stages blow up
   CHECK(y(0) == Approx(a / d + (1.0 - a / d) * std::exp(-d * 5 * h)).epsilon(1e-14));
   CHECK(y(1) == Approx(5 * h).epsilon(1e-14));  // the clock keeps RK4's update
   CHECK(rk4.relaxedSteps() == 5);
+  CHECK(rk4.relaxedMismatch()(0) == Approx(0.0).margin(1e-15));  // constant a, d: the rates are exact
   CHECK(std::abs(plain(0)) > 1e10);
   // The relaxed value and its limits: τ = 0 is y0, d = 0 is a straight line, d = +∞ is 0 (the
   // bristle erased); the mean rate over a step.
@@ -161,4 +162,10 @@ TEST_CASE("RK4 with relaxing components: plain RK4 while slow, second order whil
   REQUIRE(rk4.step(relaxing([](double) { return 0.0; }, [](double t) { return 4e6 * t * t; }), 0.0, 0.01, y));
   CHECK(rk4.relaxedSteps() == 1);
   CHECK(y(0) == Approx(std::exp(-4.0 / 3.0)).epsilon(1e-12));
+  // The stages' mean rates, each the mean over h of its own frozen decay (e^{−d_i h} − 1)/h,
+  // change y by Σ w_i (e^{−d_i h} − 1) with d h = 0, 1, 1, 4: what they leave of the true change
+  // is the mismatch a rate-driven force is owed. The clock owes nothing.
+  CHECK(rk4.relaxedMismatch()(0) ==
+        Approx(std::exp(-4.0 / 3.0) - (1.0 + 4.0 * std::exp(-1.0) + std::exp(-4.0)) / 6.0).epsilon(1e-12));
+  CHECK(rk4.relaxedMismatch()(1) == 0.0);
 }

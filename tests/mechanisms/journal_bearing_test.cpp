@@ -181,6 +181,35 @@ TEST_CASE("journal-bearing, review Fig. 12: Brown-McPhee keeps F/N within mu_s, 
   CHECK(largestRatio(lugre) > 1.3 * jb.mu_static);  // from the first impact, at 4.5 ms
 }
 
+TEST_CASE("journal-bearing: LuGre's first impact converges in the step, and its bristle's release gives back "
+          "the work the contact took",
+          "[mechanisms][journal-bearing]") {
+  // As the load vanishes at the separation, LuGre's bristle relaxes to zero and its damping
+  // σ1 ż acts as the impulse σ1 z along the slide: the journal leaves with its spin nearly
+  // unchanged, and the friction work, 2.9e-5 J while the contact lasted, falls back to under a
+  // tenth of it. RK4's relaxed stages and the impulses they owe give the same spin at 1 µs and
+  // 0.1 µs steps.
+  const mechanisms::JournalBearing jb = withFriction();
+  std::vector<double> spin;
+  for (const double h : {1e-6, 1e-7}) {
+    dynamics::PenaltyRouteOptions rk = options("lugre", 0.006, true);
+    rk.integration.dt = h;
+    rk.integration.output_dt = 2e-6;
+    const auto r = simulate(jb, rk).run;
+    INFO(r.message);
+    REQUIRE(r.ok());
+    CHECK(r.relaxed_steps > 0);
+    const Eigen::Index w = r.column("friction_work");
+    const double most = r.history.col(w).maxCoeff(), last = r.history(r.history.rows() - 1, w);
+    CAPTURE(h, most, last);
+    CHECK(most > 2.5e-5);
+    CHECK(std::abs(last) < 0.1 * most);
+    spin.push_back(r.final_v(2));
+  }
+  CHECK(spin[0] == Approx(-6.25).epsilon(1e-3));
+  CHECK(std::abs(spin[0] - spin[1]) < 1e-3);
+}
+
 TEST_CASE("journal-bearing: a rise of the energy of the undriven journal stops the run",
           "[mechanisms][journal-bearing]") {
   // Dahl's bristle state cannot follow the load to zero at the first impact: BDF's solution
