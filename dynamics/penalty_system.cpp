@@ -245,7 +245,7 @@ EomStatus PenaltySystem::derivative(double t, const Eigen::Ref<const Eigen::Vect
 
 void PenaltySystem::relaxBristles(const Rk4::RelaxedStage& stage, double* drive, double* decay) {
   const Eigen::Index zs = mechanism_.positionSize() + mechanism_.velocitySize();
-  std::array<BristleCoefficients, TangentPlaneFriction::kMaxBristles> b;
+  TangentPlaneFriction::Coefficients b;
   for (std::size_t k = 0; k < last_.size(); ++k) {
     rated_[k] = 0;
     if (!linear_[k]) continue;
@@ -253,9 +253,7 @@ void PenaltySystem::relaxBristles(const Rk4::RelaxedStage& stage, double* drive,
     const bool plane = planeFriction(Eigen::Index(k)) != nullptr;
     if (plane && e.normal_force == 0.0) continue;  // unloaded: held still
     const FrictionLaw& law = *contact_friction_[k];
-    double viscous = 0.0;
-    static_cast<void>(law.linearBristles(std::abs(e.tangential_velocity), std::abs(e.normal_force),
-                                         std::span(b.data(), std::size_t(law.stateSize())), viscous));
+    TangentPlaneFriction::coefficients(law, std::abs(e.tangential_velocity), std::abs(e.normal_force), b);
     // The sliding velocity: v_T = v_t t in world axes on a spatial contact, v_t on a planar one.
     const Eigen::Vector3d velocity = plane ? Eigen::Vector3d(e.tangential_velocity * kin_.frame[k].col(1))
                                            : Eigen::Vector3d(e.tangential_velocity, 0.0, 0.0);
@@ -275,10 +273,9 @@ void PenaltySystem::relaxBristles(const Rk4::RelaxedStage& stage, double* drive,
 
 void PenaltySystem::ratedFriction(std::size_t k, ContactForce& e) const {
   const FrictionLaw& law = *contact_friction_[k];
-  std::array<BristleCoefficients, TangentPlaneFriction::kMaxBristles> b;
-  double viscous = 0.0;
-  static_cast<void>(law.linearBristles(std::abs(e.tangential_velocity), std::abs(e.normal_force),
-                                       std::span(b.data(), std::size_t(law.stateSize())), viscous));
+  TangentPlaneFriction::Coefficients b;
+  const double viscous =
+      TangentPlaneFriction::coefficients(law, std::abs(e.tangential_velocity), std::abs(e.normal_force), b);
   const Eigen::Index o = z_offset_[k];
   if (!planeFriction(Eigen::Index(k))) {
     double r = viscous * e.tangential_velocity;  // R = −F
@@ -526,9 +523,8 @@ void PenaltySystem::restartBristles(int k, double t, Eigen::Ref<Eigen::VectorXd>
 
 double PenaltySystem::addDampingImpulse(std::size_t k, double speed, double load, const double* dz) {
   const FrictionLaw& law = *contact_friction_[k];
-  std::array<BristleCoefficients, TangentPlaneFriction::kMaxBristles> b;
-  double viscous = 0.0;
-  static_cast<void>(law.linearBristles(speed, load, std::span(b.data(), std::size_t(law.stateSize())), viscous));
+  TangentPlaneFriction::Coefficients b;
+  TangentPlaneFriction::coefficients(law, speed, load, b);
   // I = −Σ b_i Π Δz_i along the contact's tangent rows (planar: its one tangent).
   const bool plane = planeFriction(Eigen::Index(k)) != nullptr;
   const Eigen::Matrix3d& frame = kin_.frame[k];
@@ -570,9 +566,8 @@ double PenaltySystem::releaseBristles(int k, double t, Eigen::Ref<Eigen::VectorX
   if (!linear_[c]) return 0.0;
   const Eigen::Index nq = mechanism_.positionSize(), nv = mechanism_.velocitySize(), zs = nq + nv;
   const FrictionLaw& law = *contact_friction_[c];
-  std::array<BristleCoefficients, TangentPlaneFriction::kMaxBristles> b;
-  double viscous = 0.0;
-  static_cast<void>(law.linearBristles(0.0, 0.0, std::span(b.data(), std::size_t(law.stateSize())), viscous));
+  TangentPlaneFriction::Coefficients b;
+  TangentPlaneFriction::coefficients(law, 0.0, 0.0, b);
   if (std::all_of(b.begin(), b.begin() + law.stateSize(), [](const BristleCoefficients& x) { return x.damping == 0.0; }))
     return 0.0;
   z_ = y.segment(zs, nz_);

@@ -6,24 +6,19 @@
 #include <utility>
 
 namespace stickslip::dynamics {
-namespace {
 
-using Bristles = std::array<BristleCoefficients, TangentPlaneFriction::kMaxBristles>;
-
-/// The law's coefficients at (s, N) into `b` (its first stateSize() entries); returns c.
-double coefficients(const FrictionLaw& law, double speed, double normal_force, Bristles& b) {
+double TangentPlaneFriction::coefficients(const FrictionLaw& law, double speed, double normal_force,
+                                          Coefficients& b) {
   double viscous = 0.0;
   static_cast<void>(law.linearBristles(speed, normal_force, std::span(b.data(), std::size_t(law.stateSize())),
                                        viscous));
   return viscous;
 }
 
-}  // namespace
-
 bool TangentPlaneFriction::lifts(const FrictionLaw& law) {
   const int n = law.stateSize();
   if (n < 1 || n > kMaxBristles) return false;
-  Bristles b;
+  Coefficients b;
   double viscous = 0.0;
   return law.linearBristles(0.0, 0.0, std::span(b.data(), std::size_t(n)), viscous);
 }
@@ -42,7 +37,7 @@ void TangentPlaneFriction::initialState(std::span<double> z) const {
 
 void TangentPlaneFriction::steadyState(const PlaneFrictionInput& in, std::span<double> z) const {
   const Eigen::Vector3d& v = in.sliding_velocity;
-  Bristles b;
+  Coefficients b;
   static_cast<void>(coefficients(*law_, v.norm(), in.normal_force, b));
   for (int i = 0; i < bristles(); ++i) {
     const BristleCoefficients& c = b[std::size_t(i)];
@@ -53,7 +48,7 @@ void TangentPlaneFriction::steadyState(const PlaneFrictionInput& in, std::span<d
 
 Eigen::Vector3d TangentPlaneFriction::force(const PlaneFrictionInput& in, std::span<const double> z) const {
   const Eigen::Vector3d& v = in.sliding_velocity;
-  Bristles b;
+  Coefficients b;
   const double viscous = coefficients(*law_, v.norm(), in.normal_force, b);
   Eigen::Vector3d r = viscous * v;  // R = −F_T
   for (int i = 0; i < bristles(); ++i) {
@@ -69,7 +64,7 @@ Eigen::Vector3d TangentPlaneFriction::force(const PlaneFrictionInput& in, std::s
 void TangentPlaneFriction::stateRate(const PlaneFrictionInput& in, std::span<const double> z,
                                      std::span<double> rate) const {
   const Eigen::Vector3d& v = in.sliding_velocity;
-  Bristles b;
+  Coefficients b;
   static_cast<void>(coefficients(*law_, v.norm(), in.normal_force, b));
   for (int i = 0; i < bristles(); ++i) {
     const BristleCoefficients& c = b[std::size_t(i)];

@@ -37,6 +37,7 @@
 /// and the constructor throws.
 
 #include <Eigen/Core>
+#include <array>
 #include <memory>
 #include <span>
 
@@ -56,8 +57,13 @@ class TangentPlaneFriction {
   /// The most bristle states a lifted law may have (Bliman–Sorine's second order has two).
   static constexpr int kMaxBristles = 2;
 
+  using Coefficients = std::array<BristleCoefficients, kMaxBristles>;
+
   /// Whether `law` has a linear bristle form with at most kMaxBristles states.
   static bool lifts(const FrictionLaw& law);
+  /// A lifting law's coefficients at sliding speed s and load N into the first stateSize()
+  /// entries of `b`; returns its viscous coefficient c.
+  static double coefficients(const FrictionLaw& law, double speed, double normal_force, Coefficients& b);
   /// Throws std::invalid_argument naming the law when lifts() is false (or the law is null).
   explicit TangentPlaneFriction(std::shared_ptr<const FrictionLaw> law);
 
