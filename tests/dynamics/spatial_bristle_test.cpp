@@ -364,19 +364,30 @@ TEST_CASE("spatial bristles: a journal pressed on its bore holds a load that tur
   CHECK(sliding.worst_balance > 0.1);
 }
 
+namespace {
+
+/// The pressed journal's velocity sliding along y and tilting (both rims stay loaded).
+const VectorXd kSliding = (VectorXd(6) << 0.0, 0.02, 0.005, 0.3, 0.0, 0.1).finished();
+
+/// The pressed journal's penalty system with Table 4.4's `law` on every contact.
+std::unique_ptr<PenaltySystem> slidingJournal(const PressedJournal& j, const std::string& law) {
+  return std::make_unique<PenaltySystem>(
+      *j.mechanism, std::vector<std::shared_ptr<const FrictionLaw>>(4, makeFrictionLaw(law, tableParameters())));
+}
+
+}  // namespace
+
 TEST_CASE("spatial bristles: RK4's relaxed stage — drives and decays are the law's rates, and a relaxed state "
           "enters the force as itself with the step's mean rate",
           "[dynamics][penalty][spatial][friction][rk4]") {
-  // The pressed journal (both rims loaded) sliding along y and tilting, its bristles deflected.
-  PressedJournal j(0.0, 0.0);
-  VectorXd v0 = j.v0;
-  v0 << 0.0, 0.02, 0.005, 0.3, 0.0, 0.1;
+  // The pressed journal sliding, its bristles deflected.
+  const PressedJournal j(0.0, 0.0);
   for (const std::string name : {"dahl", "lugre"}) {
     CAPTURE(name);
-    const std::shared_ptr<const FrictionLaw> law = makeFrictionLaw(name, tableParameters());
-    PenaltySystem sys(*j.mechanism, std::vector<std::shared_ptr<const FrictionLaw>>(4, law));
+    const std::unique_ptr<PenaltySystem> system = slidingJournal(j, name);
+    PenaltySystem& sys = *system;
     REQUIRE(sys.hasBristles());
-    VectorXd y = sys.initialState(0.0, j.q0, v0);
+    VectorXd y = sys.initialState(0.0, j.q0, kSliding);
     const Eigen::Index n = y.size(), zs = 13, nz = sys.frictionStateSize();
     std::mt19937 rng(7);
     std::uniform_real_distribution<double> u(-2e-5, 2e-5);
@@ -420,14 +431,12 @@ TEST_CASE("spatial bristles: an opening contact releases LuGre's bristle as the 
   // LuGre's relaxation rate σ0 s/g → ∞ as the load vanishes: the bristle z relaxes to 0 as a
   // contact opens, and the damping's force −σ1 Π ż acts as the impulse σ1 Π z. Dahl (σ1 = 0)
   // has no impulse.
-  PressedJournal j(0.0, 0.0);
-  VectorXd v0 = j.v0;
-  v0 << 0.0, 0.02, 0.005, 0.3, 0.0, 0.1;
+  const PressedJournal j(0.0, 0.0);
   for (const std::string name : {"dahl", "lugre"}) {
     CAPTURE(name);
-    const std::shared_ptr<const FrictionLaw> law = makeFrictionLaw(name, tableParameters());
-    PenaltySystem sys(*j.mechanism, std::vector<std::shared_ptr<const FrictionLaw>>(4, law));
-    VectorXd y = sys.initialState(0.0, j.q0, v0);
+    const std::unique_ptr<PenaltySystem> system = slidingJournal(j, name);
+    PenaltySystem& sys = *system;
+    VectorXd y = sys.initialState(0.0, j.q0, kSliding);
     const Eigen::Index zs = 13;
     y.segment<3>(zs) << 0.0, 3e-5, -1e-5;  // radial-A's bristle; the normal is along x
     y(sys.workIndex()) = 0.5;
