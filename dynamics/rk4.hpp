@@ -22,10 +22,12 @@
 /// s₁ = a_j,4/d_j,4 (where a stage has d_j = 0, the step uses e^{−d̄ h} y_j + h φ(d̄ h) ā with the
 /// Simpson average ā instead). It is exact for constant a_j and d_j, second order in h for
 /// varying ones, and stiffly accurate: as d_j h grows it tends to the end's relaxed value s₁.
-/// The new y_j is a convex combination of y_j, s₀ and s₁, whatever d_j h. The stage rate is the mean because where the rate drives other components (a
-/// bristle's damping force b ż), its weighted sum over the stages must be the step's change:
-/// the instantaneous a − d y at the first stage is d h times larger and would kick them. The
-/// other components keep RK4's stages and update.
+/// The new y_j is a convex combination of y_j, s₀ and s₁, whatever d_j h.
+///
+/// The stage rate is the mean because it may drive other components (a bristle's damping force
+/// b ż): the instantaneous a − d y at the first stage is d h times larger and would kick them.
+/// What the stage rates' RK4 mean leaves of the step's true change is relaxedMismatch(), for
+/// the caller to apply. The other components keep RK4's stages and update, bit for bit.
 
 #include <Eigen/Dense>
 #include <functional>
