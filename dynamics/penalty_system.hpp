@@ -328,7 +328,8 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   std::vector<char> rated_;
   Eigen::VectorXd zrate_;
   bool rating_ = false;
-  // releaseBristles(): a generalized impulse added to Q while its velocity jump is solved for.
+  // The bristle impulses (releaseBristles, correctRelaxedDamping): a generalized impulse added
+  // to Q while its velocity jump is solved for (applyImpulse).
   Eigen::VectorXd impulse_, vdot_impulse_;
   bool impulsive_ = false;
   std::string failure_;

@@ -8,7 +8,9 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <new>
+#include <vector>
 
 #include "dynamics/eom_solver.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
@@ -93,10 +95,13 @@ TEST_CASE("the spatial slider-crank's EOM steps do not allocate either", "[dynam
   }
 }
 
-/// A journal (body 0) in a bearing on the ground: Table 4.2's simulation 1 geometry and its law.
+/// A journal (body 0) in a bearing on the ground: Table 4.2's simulation 1 geometry and its law,
+/// centred and upright (q), as a mechanism.
 struct JournalInGround {
   SpatialModel model;
   SpatialClearance pin;
+  VectorXd q = VectorXd::Zero(7);
+  std::unique_ptr<const SpatialMechanism> mechanism;
   JournalInGround() {
     pin.journal_body = model.addBody("journal", 1.0, Eigen::Matrix3d::Identity() * 1e-4);
     pin.joint.journal_radius = 0.0095;
@@ -104,17 +109,17 @@ struct JournalInGround {
     pin.joint.journal_length = 0.019;
     pin.joint.bearing_length = 0.02;
     pin.law = LankaraniNikraveshLaw{{6.71e10, 1.5, 0.9}};
+    q(3) = 1.0;
+    mechanism = std::make_unique<const SpatialMechanism>(model, q, std::vector<SpatialJointFriction>{},
+                                                         std::vector<SpatialClearance>{pin});
   }
 };
 
 TEST_CASE("a spatial clearance joint's contact kinematics do not allocate", "[dynamics][alloc][spatial]") {
   ALLOCATION_TEST_PRELUDE();
   const JournalInGround ground;
-  const SpatialModel& model = ground.model;
-  const SpatialClearance& pin = ground.pin;
-  VectorXd q = VectorXd::Zero(7), v(6);
-  q(3) = 1.0;
-  const SpatialMechanism mechanism(model, q, {}, {pin});
+  const SpatialMechanism& mechanism = *ground.mechanism;
+  VectorXd q = ground.q, v(6);
   ContactKinematics kin;
   mechanism.resizeContacts(kin);
   v << 0.1, -0.2, 0.05, 1.0, 2.0, -0.5;
@@ -135,11 +140,9 @@ TEST_CASE("the penalty route's derivative with bristle vectors on a spatial clea
           "[dynamics][alloc][spatial][penalty]") {
   ALLOCATION_TEST_PRELUDE();
   const JournalInGround ground;
-  const SpatialModel& model = ground.model;
-  const SpatialClearance& pin = ground.pin;
-  VectorXd q = VectorXd::Zero(7), v(6);
-  q(3) = 1.0;
-  const SpatialMechanism mechanism(model, q, {}, {pin});
+  const SpatialMechanism& mechanism = *ground.mechanism;
+  const VectorXd& q = ground.q;
+  VectorXd v(6);
   for (const char* name : {"lugre", "dahl", "bliman-sorine-2"}) {
     DYNAMIC_SECTION(name) {
       PenaltySystem sys(mechanism, std::vector<std::shared_ptr<const FrictionLaw>>(4, makeFrictionLaw(name)));
