@@ -1,6 +1,7 @@
 #include "cli/run_output.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <string>
 
@@ -50,6 +51,7 @@ nlohmann::json runJson(const mechanisms::ScenarioRun& run) {
     j["solver_status"] = std::string(lcp::toString(r.solver_status));
     j["solver_residual"] = finiteOrNull(r.solver_residual);
   }
+  if (run.route == mechanisms::Route::kEventDriven) j["max_penetration"] = finiteOrNull(r.max_penetration);
   if (run.route == mechanisms::Route::kMoreauJean) {
     j["h"] = run.h;
     j["us_per_step"] = r.steps > 0 ? 1e6 * r.cpu_seconds / double(r.steps) : 0.0;
@@ -102,6 +104,7 @@ void printRun(std::ostream& out, const mechanisms::ScenarioRun& run) {
     out << "  (" << 1e6 * r.cpu_seconds / double(r.steps) << " us/step)";
   if (r.relaxed_steps > 0) out << "  (" << r.relaxed_steps << " with bristles relaxed exactly)";
   out << "\n";
+  if (std::isfinite(r.max_penetration)) out << "penetration " << r.max_penetration << " m at most (rigid contacts)\n";
   if (const auto& m = run.minimal_form) {
     out << "dimensions  absolute DAE " << m->absolute << " (2n + m, n = " << m->n << ", m = " << m->m << "), minimal "
         << m->minimal << " (k1 + k + m, k1 = " << m->k1 << ", k = " << m->k << ")\n"

@@ -7,7 +7,8 @@
 /// message, solver_status and solver_residual (a contact problem not solved), t, steps,
 /// lcp_solves, pivots, mode_checks, mode_mismatches, cpu_seconds, events [{t, contact, kind,
 /// approximate}], friction_work, energy_initial, energy_final, final_q, final_v, transitions,
-/// stick_fraction, columns (the CSV's), then the route's own (Moreau–Jean: h, us_per_step;
+/// stick_fraction, columns (the CSV's), then the route's own (event-driven: max_penetration;
+/// Moreau–Jean: h, us_per_step;
 /// penalty: friction, integrator, stick_velocity, relaxed_steps, bdf_failure; minimal form: dimensions,
 /// rhs_evaluations, reaction_iterations_mean, reaction_iterations_max, reaction_failures,
 /// stick_intervals) and the scenario's analyses (mechanisms/scenario_analyses.hpp).

@@ -83,6 +83,9 @@ struct RunResult {
   long mode_checks = 0;        ///< decisions cross-checked
   double cpu_seconds = 0.0;
   double t_end = 0.0;          ///< time reached [s]
+  /// Event-driven: the deepest penetration −g of a rigid unilateral contact over the samples
+  /// and events [m] (within its event tolerances, a few gap_tolerance); NaN elsewhere.
+  double max_penetration = std::numeric_limits<double>::quiet_NaN();
   /// Energy dissipated by friction, −∫ Σ F_k v_t,k dt [J]; Moreau–Jean sums −P_t v_t⁺ over
   /// its steps (every step, not only the sampled ones); NaN where a route does not report it.
   double friction_work = std::numeric_limits<double>::quiet_NaN();

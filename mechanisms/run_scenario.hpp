@@ -55,6 +55,8 @@ struct RunSettings {
   std::string projection = "contacts";
   std::string solver = "auto";      ///< contact problems of the nonsmooth routes
   int facets = 8;                   ///< Moreau–Jean, spatial contacts, lemke: the faceted cone's, ≥ 3
+  /// Event-driven, spatial contacts: "newton" or "newton-tangential" (EventDrivenOptions).
+  std::string impact_law = "newton";
   /// The penalty route: the catalogue law replacing set-valued Coulomb, or "none". The other
   /// routes: a built-in's choice of friction where it has one (zheng-*).
   std::optional<std::string> friction;

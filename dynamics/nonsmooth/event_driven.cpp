@@ -44,6 +44,8 @@ void EventDrivenOptions::validate() const {
   else if (max_events < 1) os << "max_events >= 1, got " << max_events;
   else if (max_steps < 1) os << "max_steps >= 1, got " << max_steps;
   else if (facets < 3) os << "facets >= 3, got " << facets;
+  else if (impact_law != "newton" && impact_law != "newton-tangential")
+    os << "impact_law newton or newton-tangential, got '" << impact_law << "'";
   if (!os.str().empty()) throw std::invalid_argument("EventDrivenOptions: expected " + os.str());
 }
 
@@ -89,6 +91,9 @@ class Engine {
     if (spatial_) {
       requireSpatialContacts(opt);
       faceted_ = std::make_unique<lcp::FacetedFrictionSolver>(opt.facets);
+    } else if (opt.impact_law != "newton") {
+      throw std::invalid_argument("event-driven: the impact law " + opt.impact_law +
+                                  " is for spatial contacts (one e per impact); planar contacts take newton");
     }
     if (opt.solver.rfind("siconos-", 0) == 0 && !spatial_)
       siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
@@ -108,6 +113,7 @@ class Engine {
     modes_.assign(contacts.size(), ContactMode::kOpen);
     side_.assign(contacts.size(), 1.0);
     normal_force_ = Eigen::VectorXd::Zero(nc_);
+    root_level_ = Eigen::VectorXd::Zero(nc_);
     friction_force_ = Eigen::VectorXd::Zero(nc_);
     contact_forces_ = Eigen::VectorXd::Zero(2 * nc_);
     smooth_friction_ = Eigen::VectorXd::Zero(nc_);
@@ -169,9 +175,9 @@ class Engine {
   void handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool initial,
                    const std::vector<int>& fired = {});
   bool impact(double t, Eigen::VectorXd& v);
-  /// Throws RunFailure when the impact's contact impulses P put energy in (beyond round-off);
-  /// q and W P of the impact's problem.
-  void checkImpactWork(double t, const std::vector<Eigen::Index>& set, const Eigen::VectorXd& q,
+  /// Throws RunFailure when the impact's contact impulses P put energy in (beyond round-off):
+  /// ½ Pᵀ(u⁻ + u⁺), u⁺ = u⁻ + W P, with u⁻ the contacts' relative velocities before it.
+  void checkImpactWork(double t, const std::vector<Eigen::Index>& set, const Eigen::VectorXd& before,
                        const Eigen::VectorXd& w_impulse, const Eigen::VectorXd& impulse) const;
   void decideModes(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
                    const std::vector<int>& fired);
@@ -201,12 +207,28 @@ class Engine {
   bool impactSpatial(double t, Eigen::VectorXd& v);
   void decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool initial,
                      const std::vector<int>& fired);
-  /// The solved fc3d problem of a spatial impact or mode decision: throws RunFailure unless solved.
+  /// Solves the fc3d problem of a spatial impact or mode decision into spatial_result_.
+  bool trySpatial(const lcp::FrictionProblem3D& p);
+  /// Throws RunFailure for spatial_result_, unsolved, with `detail` after the solver's status.
+  [[noreturn]] void spatialFailure(double t, const lcp::FrictionProblem3D& p, const std::vector<Eigen::Index>& set,
+                                   const std::string& detail = "") const;
   const lcp::FrictionResult& solveSpatial(double t, const lcp::FrictionProblem3D& p,
-                                          const std::vector<Eigen::Index>& set);
+                                          const std::vector<Eigen::Index>& set) {
+    if (!trySpatial(p)) spatialFailure(t, p, set);
+    return spatial_result_;
+  }
   /// A spatial contact slipping from rest: its kinetic force acts against slip_direction_
   /// (world) until the sliding speed reaches twice velocity_tolerance; then against v_T.
   bool anchored(Eigen::Index k) const { return slip_direction_[std::size_t(k)].squaredNorm() > 0.0; }
+  /// Contact k's normal force has fallen to zero at this event (unloaded_, handleEvent) and the
+  /// decision leaves it n of the set's largest normal force n_max. The decision's LCP is
+  /// degenerate there (N = 0 and g̈ = 0 both hold), and its N is only as near zero as the
+  /// event's location and the drift's removal leave it (~1e-7 N). But a force that kept
+  /// falling would pull, and a phase that starts within CVODE's root tolerance of the crossing
+  /// never sees it. So the contact lifts off; should it press again, its gap's root closes it.
+  bool liftsOff(Eigen::Index k, double n, double n_max) const {
+    return unloaded_[std::size_t(k)] && n <= 1e-6 * std::max(1.0, n_max);
+  }
   /// Adds scale × (the row of sᵀ v_rel) of spatial contact k, s a unit tangent (world), to
   /// column n of cols_.
   void addTangentCol(Eigen::Index n, Eigen::Index k, const Eigen::Vector3d& s, double scale) {
@@ -227,6 +249,9 @@ class Engine {
   Eigen::VectorXd friction_second_;              // a stuck spatial contact's force along b
   std::unique_ptr<lcp::FacetedFrictionSolver> faceted_;
   lcp::FrictionResult spatial_result_;
+  std::vector<bool> unloaded_;  // per contact, at the present event: liftsOff()
+  Eigen::VectorXd drift_step_;   // removeDrift's correction of a spatial mechanism
+  Eigen::VectorXd root_level_;  // per contact, for the present phase: where its unilateral root fires
 
   const Mechanism& mechanism_;
   const std::vector<RigidContact>& contacts_;
@@ -514,9 +539,9 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
     // A bilateral contact's side flips only once its force has clearly changed sign: at a
     // dead centre it sits at round-off and would otherwise fire on every step.
     g(2 * k) = compliant(k)  ? 1.0
-               : !closed(m)  ? kin_.gap(k)
+               : !closed(m)  ? kin_.gap(k) - root_level_(k)
                : bilateral(k) ? side_[std::size_t(k)] * normal_force_(k) + kSideHysteresis
-                              : normal_force_(k);
+                              : normal_force_(k) - root_level_(k);
     // A spatial slip from rest ends when its speed reaches 2 velocity_tolerance (then against
     // v_T), a slip against v_T when the speed falls to half of it (the mode decision's
     // threshold lies between); a spatial stick when the force leaves the round cone.
@@ -670,20 +695,28 @@ void Engine::subtractCorrection(Eigen::Index n, const Eigen::VectorXd& err, Eige
 // g = 0 (Gauss–Newton steps of subtractCorrection on the gaps) and the velocities projected
 // with the ending phase's modes before anything is decided.
 void Engine::removeDrift(double t, Eigen::VectorXd& q, Eigen::VectorXd& v) {
-  for (int iteration = 0; iteration < 4 && nq_ == nv_; ++iteration) {  // q̇ = v (planar)
+  for (int iteration = 0; iteration < 4; ++iteration) {
     update(t, q, v);
     startRows();
     Eigen::Index n = 0;
     double worst = 0.0;
     Eigen::VectorXd err(nc_);
     for (Eigen::Index k = 0; k < nc_; ++k) {
-      if (!closed(modes_[std::size_t(k)]) || compliant(k) || bilateral(k)) continue;
+      // The closed contacts back onto g = 0, and the open ones that sank below it (an event's
+      // root fires a little below g = 0 where it must: the phase's comment in handleEvent).
+      if (compliant(k) || bilateral(k) || (!closed(modes_[std::size_t(k)]) && kin_.gap(k) >= 0.0)) continue;
       setRow(n, 2 * k, 1.0);
       err(n++) = kin_.gap(k);
       worst = std::max(worst, std::abs(kin_.gap(k)));
     }
     if (n == 0 || worst <= 1e-3 * opt_.gap_tolerance) break;
-    subtractCorrection(n, err, q);
+    if (nq_ == nv_) {  // q̇ = v (planar)
+      subtractCorrection(n, err, q);
+    } else {  // q̇ = H(q) v (Euler parameters): the correction is a velocity-space step
+      drift_step_.setZero(nv_);
+      subtractCorrection(n, err, drift_step_);
+      mechanism_.addToPositions(drift_step_, q);
+    }
   }
   project(t, q, v);
 }
@@ -747,7 +780,12 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
       }
     }
     if (flipped) continue;
-    checkImpactWork(t, set, p.q, sparse_ ? Eigen::VectorXd(sparse_problem.W * r.r) : Eigen::VectorXd(p.W * r.r), r.r);
+    Eigen::VectorXd before = p.q;  // without Newton's e ġ⁻
+    for (Eigen::Index i = 0; i < nk; ++i) {
+      const Eigen::Index k = set[std::size_t(i)];
+      before(2 * i) = (bilateral(k) ? side_[std::size_t(k)] : 1.0) * kin_.normal_velocity(k);
+    }
+    checkImpactWork(t, set, before, sparse_ ? Eigen::VectorXd(sparse_problem.W * r.r) : Eigen::VectorXd(p.W * r.r), r.r);
     if (sparse_) v += minv_->asDiagonal() * (sparse_rows_.transpose() * r.r);
     else v += gjt * r.r;
     for (Eigen::Index i = 0; i < nk; ++i) {
@@ -779,24 +817,28 @@ void Engine::requireSpatialContacts(const EventDrivenOptions& opt) const {
     refuse("friction in joint '" + joint(0).name + "' together with a spatial clearance joint's friction");
 }
 
-const lcp::FrictionResult& Engine::solveSpatial(double t, const lcp::FrictionProblem3D& p,
-                                                const std::vector<Eigen::Index>& set) {
+bool Engine::trySpatial(const lcp::FrictionProblem3D& p) {
   faceted_->solve(p, spatial_result_);
   ++run_.lcp_solves;
   run_.pivots += spatial_result_.pivots;
   used_lemke_ = true;
-  if (spatial_result_.ok()) return spatial_result_;
+  return spatial_result_.ok();
+}
+
+void Engine::spatialFailure(double t, const lcp::FrictionProblem3D& p, const std::vector<Eigen::Index>& set,
+                            const std::string& detail) const {
   std::ostringstream os;
   os << "contact problem at t = " << t << " s (" << p.contacts() << " spatial contacts:";
   for (const Eigen::Index k : set) os << " '" << contact(k).name << "'";
   os << ") not solved by lemke (" << opt_.facets << " facets): " << lcp::toString(spatial_result_.status)
      << ", residual " << spatial_result_.residual
-     << (spatial_result_.message.empty() ? "" : " (" + spatial_result_.message + ")");
+     << (spatial_result_.message.empty() ? "" : " (" + spatial_result_.message + ")") << detail;
   throw RunFailure(RunStatus::kContactSolverFailure, os.str(), spatial_result_.status, spatial_result_.residual);
 }
 
 // The impact of spatial contacts: the fc3d problem over (n, t, b) of every contact at g ≈ 0,
-// Moreau's form (1 + e) ġ⁻ on each with the impact's one e (the file comment), kinetic friction.
+// Moreau's form (1 + e) ġ⁻ on each with the impact's one e (the file comment), kinetic friction;
+// with the impact law newton-tangential, (1 + e) v_T⁻ on the tangential rows too.
 bool Engine::impactSpatial(double t, Eigen::VectorXd& v) {
   std::vector<Eigen::Index> set;
   bool any = false;
@@ -813,21 +855,28 @@ bool Engine::impactSpatial(double t, Eigen::VectorXd& v) {
   lcp::FrictionProblem3D p;
   p.q.resize(3 * nk);
   p.mu.resize(nk);
+  const bool tangential = opt_.impact_law == "newton-tangential";
   for (Eigen::Index i = 0; i < nk; ++i) {
     const Eigen::Index k = set[std::size_t(i)];
     j.row(3 * i) = kin_.jacobian.row(2 * k);
     j.row(3 * i + 1) = kin_.jacobian.row(2 * k + 1);
     j.row(3 * i + 2) = kin_.second_tangent.row(k);
-    const double e = fastest > opt_.plastic_velocity ? contact(k).restitution : 0.0;
-    p.q(3 * i) = (1.0 + e) * kin_.normal_velocity(k);
-    p.q(3 * i + 1) = kin_.sliding_velocity(k);
-    p.q(3 * i + 2) = j.row(3 * i + 2).dot(v);  // 0 to round-off: t is along v_T
     p.mu(i) = contact(k).mu_kinetic;
+  }
+  Eigen::VectorXd before(3 * nk);  // (ġ⁻, v_t⁻, v_b⁻)
+  for (Eigen::Index i = 0; i < nk; ++i) {
+    const Eigen::Index k = set[std::size_t(i)];
+    const double e = fastest > opt_.plastic_velocity ? contact(k).restitution : 0.0;
+    before.segment<3>(3 * i) << kin_.normal_velocity(k), kin_.sliding_velocity(k),
+        j.row(3 * i + 2).dot(v);  // 0 to round-off: t is along v_T
+    p.q.segment<3>(3 * i) = before.segment<3>(3 * i);
+    p.q(3 * i) *= 1.0 + e;
+    if (tangential) p.q.segment<2>(3 * i + 1) *= 1.0 + e;
   }
   const Eigen::MatrixXd gjt = response_.inverseMass() * j.transpose();
   p.W = j * gjt;
   const lcp::FrictionResult& r = solveSpatial(t, p, set);
-  checkImpactWork(t, set, p.q, p.W * r.r, r.r);
+  checkImpactWork(t, set, before, p.W * r.r, r.r);
   v += gjt * r.r;
   for (const Eigen::Index k : set)
     if (kin_.normal_velocity(k) < -opt_.velocity_tolerance) addEvent(t, k, EventKind::kImpact);
@@ -868,15 +917,28 @@ void Engine::decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::Vect
     }
     p.W = rows_.topRows(3 * nk) * (response_.inverseMass() * cols_.leftCols(3 * nk));
     p.q += rows_.topRows(3 * nk) * response_.freeAcceleration();
-    const lcp::FrictionResult& res = solveSpatial(t, p, set);
+    if (!trySpatial(p)) {
+      // With a contact sliding, W's normal block need not be a P-matrix (the kinetic force's
+      // moment pulls the contact shut): no solution is then Painlevé's paradox.
+      const bool sliding = std::any_of(set.begin(), set.end(), [&](Eigen::Index k) {
+        return contact(k).frictional() && kin_.sliding_velocity(k) > opt_.velocity_tolerance;
+      });
+      spatialFailure(t, p, set,
+                     sliding ? " — inconsistent (Painlevé-type) contact problem: no normal forces keep the sliding "
+                               "contacts closed"
+                             : "");
+    }
+    const lcp::FrictionResult& res = spatial_result_;
     const double tol = 1e-9 * std::max(1.0, p.q.lpNorm<Eigen::Infinity>());
+    double n_max = 0.0;
+    for (Eigen::Index i = 0; i < nk; ++i) n_max = std::max(n_max, res.r(3 * i));
     for (Eigen::Index i = 0; i < nk; ++i) {
       const Eigen::Index k = set[std::size_t(i)];
       const Eigen::Matrix3d& f = kin_.frame[std::size_t(k)];
       const Eigen::Vector3d force = res.r(3 * i + 1) * f.col(1) + res.r(3 * i + 2) * f.col(2);
       const Eigen::Vector3d accel = res.u(3 * i + 1) * f.col(1) + res.u(3 * i + 2) * f.col(2);
       ContactMode& m = next[std::size_t(k)];
-      if (res.r(3 * i) <= tol && res.u(3 * i) > tol) m = ContactMode::kOpen;
+      if ((res.r(3 * i) <= tol && res.u(3 * i) > tol) || liftsOff(k, res.r(3 * i), n_max)) m = ContactMode::kOpen;
       else if (!rest[std::size_t(i)]) m = ContactMode::kSlipPositive;  // sliding on, or frictionless
       else if (accel.norm() > tol) m = ContactMode::kSlipPositive, direction[std::size_t(k)] = accel.normalized();
       else m = ContactMode::kStick;
@@ -921,19 +983,13 @@ void Engine::decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::Vect
   }
 }
 
-void Engine::checkImpactWork(double t, const std::vector<Eigen::Index>& set, const Eigen::VectorXd& q,
+void Engine::checkImpactWork(double t, const std::vector<Eigen::Index>& set, const Eigen::VectorXd& before,
                              const Eigen::VectorXd& w_impulse, const Eigen::VectorXd& impulse) const {
-  // The impulses' work ½ Pᵀ(u⁻ + u⁺), u⁺ = u⁻ + W P, with u⁻ the contacts' relative velocities
-  // before the impact (q without Newton's e ġ⁻): it must not be positive.
   double work = 0.0, scale = 0.0;
-  const Eigen::Index rows = impulse.size() / Eigen::Index(set.size());  // 2, or 3 for spatial contacts
   for (Eigen::Index i = 0; i < impulse.size(); ++i) {
-    const Eigen::Index k = set[std::size_t(i / rows)];
-    const double sigma = bilateral(k) ? side_[std::size_t(k)] : 1.0;
-    const double before = i % rows == 0 ? sigma * kin_.normal_velocity(k) : q(i);
-    const double after = before + w_impulse(i);
-    work += 0.5 * impulse(i) * (before + after);
-    scale += 0.5 * std::abs(impulse(i)) * (std::abs(before) + std::abs(after));
+    const double after = before(i) + w_impulse(i);
+    work += 0.5 * impulse(i) * (before(i) + after);
+    scale += 0.5 * std::abs(impulse(i)) * (std::abs(before(i)) + std::abs(after));
   }
   if (!(work > kImpactWorkTolerance * scale)) return;
   std::ostringstream os;
@@ -941,7 +997,10 @@ void Engine::checkImpactWork(double t, const std::vector<Eigen::Index>& set, con
   for (const Eigen::Index k : set) os << " '" << contact(k).name << "'";
   os << ": Newton's restitution with Coulomb friction is not energetically consistent here "
         "(Kane's paradox: a sticking or reversing contact whose impulse couples with the "
-        "normal one); lower the restitution or the friction of these contacts";
+        "normal one); lower the restitution or the friction of these contacts"
+     << (spatial_ ? ", or take the impact law newton-tangential (--impact-law), which restitutes the "
+                    "tangential velocity with the same e and never adds energy"
+                  : "");
   throw RunFailure(RunStatus::kNoConsistentMode, os.str());
 }
 
@@ -1093,6 +1152,8 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
       }
     }
     if (flipped) continue;
+    double n_max = 0.0;
+    for (Eigen::Index i = 0; i < nk; ++i) n_max = std::max(n_max, r(2 * i));
     for (Eigen::Index i = 0; i < nk; ++i) {
       const Eigen::Index k = set[std::size_t(i)];
       ContactMode& m = lcp_mode[std::size_t(i)];
@@ -1104,6 +1165,7 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
       if (limit_fired && m == ContactMode::kStick &&
           std::abs(r(2 * i + 1)) >= (1.0 - 1e-6) * p.mu(i) * r(2 * i))
         m = r(2 * i + 1) > 0.0 ? ContactMode::kSlipNegative : ContactMode::kSlipPositive;
+      if (liftsOff(k, r(2 * i), n_max)) m = ContactMode::kOpen;
       next[std::size_t(k)] = m;
     }
     break;
@@ -1416,6 +1478,13 @@ void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool 
                          const std::vector<int>& fired) {
   if (!initial) removeDrift(t, q, v);
   update(t, q, v);
+  // The closed contacts whose normal force the ending phase has brought to zero.
+  unloaded_.assign(contacts_.size(), false);
+  if (!initial && phase(t, q, v))
+    for (Eigen::Index k = 0; k < nc_; ++k)
+      unloaded_[std::size_t(k)] = closed(modes_[std::size_t(k)]) && !bilateral(k) && !compliant(k) &&
+                                  ((!fired.empty() && fired[std::size_t(2 * k)] != 0) ||
+                                   normal_force_(k) <= kSideHysteresis);
   if (spatial_ ? impactSpatial(t, v) : impact(t, v)) update(t, q, v);
   modes_at_event_ = modes_;
   events_at_event_ = run_.events.size();
@@ -1428,10 +1497,32 @@ void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool 
   if (phase(t, q, v))
     for (Eigen::Index k = 0; k < nc_; ++k)
       if (bilateral(k) && normal_force_(k) != 0.0) side_[std::size_t(k)] = sgn(normal_force_(k));
+  // A unilateral root that starts the phase at zero, within the tolerances that count as zero
+  // (an open contact's gap, a closed one's force), may start at or below it, or return to it
+  // within one of CVODE's steps, and then never be seen to decrease through zero. Such a root
+  // fires a margin below its start or zero instead: a closed contact's 2 kSideHysteresis; an
+  // open contact's 2 gap_tolerance, or if it leaves an impact, max(ġ event_tolerance, 1e-3
+  // gap_tolerance) (back within the event's tolerance in time, above the gap's round-off,
+  // which reaches 1e-14 m on a spatial clearance joint's nearly aligned rims). removeDrift
+  // lifts it out of that depth at the event.
+  root_level_.setZero();
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    if (compliant(k) || bilateral(k)) continue;
+    const double g = kin_.gap(k), gdot = kin_.normal_velocity(k), n = normal_force_(k);
+    if (!closed(modes_[std::size_t(k)]) && g <= opt_.gap_tolerance)
+      root_level_(k) = std::min(g, 0.0) - (gdot > opt_.velocity_tolerance
+                                               ? std::max(gdot * opt_.event_tolerance, 1e-3 * opt_.gap_tolerance)
+                                               : 2.0 * opt_.gap_tolerance);
+    else if (closed(modes_[std::size_t(k)]) && n <= kSideHysteresis)
+      root_level_(k) = std::min(n, 0.0) - 2.0 * kSideHysteresis;
+  }
+
 }
 
 void Engine::record(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
   if (!phase(t, y.head(nq_), y.tail(nv_))) return;
+  for (Eigen::Index k = 0; k < nc_; ++k)
+    if (!compliant(k) && !bilateral(k) && !(run_.max_penetration >= -kin_.gap(k))) run_.max_penetration = -kin_.gap(k);
   samples_.push_back(t);
   for (Eigen::Index i = 0; i < y.size(); ++i) samples_.push_back(y(i));
   for (Eigen::Index k = 0; k < nc_; ++k) {

@@ -73,6 +73,21 @@
 /// across s and fell back at once, event after event). Their solver is "lemke" or "auto";
 /// compliant frictional spatial contacts, planar contacts beside them and joint friction with
 /// their friction are refused (std::invalid_argument).
+///  - impact_law "newton-tangential" restitutes the tangential rows too, u = W P + (1 + e) u⁻:
+///    with ξ = u⁺ + e u⁻ on the cone, an impact changes T by Pᵀξ/(1 + e) − ½ (1 − e)/(1 + e)
+///    PᵀWP ≤ 0 (Pᵀξ ≤ 0 on the cone and its facets), for any number of contacts (Glocker 2013,
+///    Part I: Newton-type laws with equal coefficients). A sticking impact reverses the relative
+///    tangential velocity to −e v_T⁻; a sliding one is Newton's.
+///  - Painlevé: a decision without solution while a contact slides (W's normal block not a
+///    P-matrix) stops the run, named as such.
+///
+/// Unilateral roots at zero. A closed contact whose normal force has fallen to zero at an event
+/// lifts off when the decision leaves it at most 1e-6 of the set's largest force (its LCP is
+/// degenerate there: N = 0 and g̈ = 0). A root that starts a phase within the tolerances that
+/// count as zero (an open contact's gap, a closed one's force) fires a margin below its start
+/// (handleEvent), or CVODE would never see it decrease through zero; at the next event
+/// removeDrift lifts open contacts out of that depth, as it puts closed ones back on g = 0
+/// (a spatial mechanism through H(q)). RunResult::max_penetration reports the deepest −g.
 ///
 /// The sparse path is taken when the mechanism has no joints, no joint friction, no bilateral
 /// contact and a diagonal mass matrix (a chain of blocks, a pile of disks), and has at least
@@ -119,6 +134,9 @@ struct EventDrivenOptions {
   std::string solver = "lemke";        ///< auto | lemke | nsgs | trial-and-error | siconos-<fc2d solver>
   /// Spatial contacts (auto or lemke): directions of the faceted friction cone, ≥ 3.
   int facets = 8;
+  /// Spatial contacts' impacts (file comment): "newton" (the normal velocity restituted) or
+  /// "newton-tangential" (the tangential velocity too, with the same e: never adds energy).
+  std::string impact_law = "newton";
   bool sparse_path = true;             ///< false: dense matrices even where the sparse path applies
   bool cross_check = true;             ///< single contact: LCP vs trial-and-error
   double output_dt = 1e-3;             ///< history sampling [s], > 0 (events add rows)

@@ -1,11 +1,14 @@
 // Event-driven on a rigid spatial revolute clearance joint: the contacts' drift terms against the
-// gap's second difference along a rigid motion, Newton's impact law and the energy between and
-// across impacts, Moreau–Jean converging to it as its step shrinks, stick and slip in the tangent
-// plane against the incline's closed forms, and the refusals.
+// gap's second difference along a rigid motion, Newton's impact law (with and without the
+// tangential restitution) and the energy between and across impacts, Moreau–Jean converging to
+// it as its step shrinks, stick and slip in the tangent plane against the incline's closed
+// forms, and the refusals.
 #include <catch2/catch.hpp>
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "dynamics/free_journal.hpp"
@@ -81,6 +84,45 @@ TEST_CASE("event-driven, spatial clearance: a radial impact rebounds with Newton
   CHECK(kineticEnergy(f.model, r.final_v) == Approx(e * e * kineticEnergy(f.model, f.v0)).epsilon(1e-10));
   REQUIRE(impacts(r) == 2);
   for (const ContactEvent& ev : r.events) CHECK(ev.t == Approx(5e-4 / speed).epsilon(1e-9));
+}
+
+TEST_CASE("event-driven, spatial clearance: the impact law newton-tangential reverses a sticking impact's every "
+          "relative velocity by e, and leaves a sliding one as Newton's law does",
+          "[event-driven][spatial][friction]") {
+  // The journal strikes both rims sliding along the axis. Its six velocities are the two rims'
+  // six relative velocities (J square): an impact that sticks on both, ξ = u⁺ + e u⁻ = 0, gives
+  // v⁺ = −e v⁻ exactly; Newton's law (normal rows only) stops the sliding instead.
+  const double e = 0.9;
+  const auto impact = [&](double mu, const std::string& law) {
+    FreeJournal f = freeJournal(e, mu, false);
+    f.v0(0) = 0.1;   // radially: both rims strike at t = 5 ms
+    f.v0(2) = 0.05;  // sliding along the bore
+    const SpatialMechanism mechanism(f.model, f.q0, {}, {f.clearance});
+    EventDrivenOptions o;
+    o.t_end = 0.0051;
+    o.impact_law = law;
+    const RunResult r = simulateEventDriven(mechanism, f.q0, f.v0, o);
+    INFO(r.message);
+    REQUIRE(r.ok());
+    REQUIRE(impacts(r) == 2);
+    return std::pair{r.final_v, kineticEnergy(f.model, r.final_v) / kineticEnergy(f.model, f.v0)};
+  };
+  const auto [stick, stick_ratio] = impact(2.0, "newton-tangential");
+  VectorXd reversed = VectorXd::Zero(6);
+  reversed(0) = -e * 0.1;
+  reversed(2) = -e * 0.05;
+  CHECK((stick - reversed).norm() < 1e-10);
+  CHECK(stick_ratio == Approx(e * e).epsilon(1e-10));
+  const auto [stopped, stopped_ratio] = impact(2.0, "newton");
+  CHECK(stopped(0) == Approx(-e * 0.1).epsilon(1e-10));
+  CHECK(std::abs(stopped(2)) < 0.05 * 0.6);  // the rims' sliding stopped (the journal rolls a little)
+  CHECK(stopped_ratio < e * e);               // Newton's law takes the sliding energy too
+  // μ = 0.1 cannot stop the sliding: ξ_T and u_T⁺ point the same way, so both laws give one answer.
+  const auto [slide_t, slide_t_ratio] = impact(0.1, "newton-tangential");
+  const auto [slide_n, slide_n_ratio] = impact(0.1, "newton");
+  CHECK((slide_t - slide_n).norm() < 1e-10);
+  CHECK(slide_t(2) > 0.0);
+  CHECK(slide_t(2) < 0.05);
 }
 
 TEST_CASE("event-driven, spatial clearance: a spinning, tilting journal keeps T between impacts and loses it at each",
