@@ -856,16 +856,13 @@ bool Engine::impactSpatial(double t, Eigen::VectorXd& v) {
   p.q.resize(3 * nk);
   p.mu.resize(nk);
   const bool tangential = opt_.impact_law == "newton-tangential";
+  Eigen::VectorXd before(3 * nk);  // (ġ⁻, v_t⁻, v_b⁻)
   for (Eigen::Index i = 0; i < nk; ++i) {
     const Eigen::Index k = set[std::size_t(i)];
     j.row(3 * i) = kin_.jacobian.row(2 * k);
     j.row(3 * i + 1) = kin_.jacobian.row(2 * k + 1);
     j.row(3 * i + 2) = kin_.second_tangent.row(k);
     p.mu(i) = contact(k).mu_kinetic;
-  }
-  Eigen::VectorXd before(3 * nk);  // (ġ⁻, v_t⁻, v_b⁻)
-  for (Eigen::Index i = 0; i < nk; ++i) {
-    const Eigen::Index k = set[std::size_t(i)];
     const double e = fastest > opt_.plastic_velocity ? contact(k).restitution : 0.0;
     before.segment<3>(3 * i) << kin_.normal_velocity(k), kin_.sliding_velocity(k),
         j.row(3 * i + 2).dot(v);  // 0 to round-off: t is along v_T
@@ -1516,7 +1513,6 @@ void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool 
     else if (closed(modes_[std::size_t(k)]) && n <= kSideHysteresis)
       root_level_(k) = std::min(n, 0.0) - 2.0 * kSideHysteresis;
   }
-
 }
 
 void Engine::record(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
