@@ -169,7 +169,7 @@ void bindRun(py::module_& m) {
   m.def("run", &runOne, py::arg("scenario"), py::arg("method") = "",
         "Runs the scenario by a route: event-driven, moreau-jean, penalty[:LAW] or minimal-form (\"\": the "
         "scenario's default). Keywords are `stickslip run`'s options (t_end=2, dt=1e-4, output_dt, tolerance, "
-        "solver, facets, friction, projection, theta, integrator, ideal=True); the scenario's run: settings apply "
+        "solver, facets, impact_law, friction, projection, theta, integrator, ideal=True); the scenario's run: settings apply "
         "under them. The GIL is released while it runs. Raises InputError / ValueError for bad input; a "
         "run that fails returns with its status and message.");
 

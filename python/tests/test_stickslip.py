@@ -175,6 +175,14 @@ def test_a_spatial_scenario_runs_as_the_cli_runs_it():
     assert r.ok, r.message
     assert r.events == expected["events"] and len(r.events) > 5
     assert r.json()["final_q"] == expected["final_q"]
+    # With Table 4.4's friction through the impact law newton-tangential, as the CLI.
+    frictional = clearance.set("parameters.mu_kinetic", 0.1)
+    r = stickslip.run(frictional, "event-driven", t_end=0.1, impact_law="newton-tangential")
+    expected = cli_json("run", "spatial-slider-crank-clearance", "--method", "event-driven", "--t-end", "0.1",
+                        "--set", "parameters.mu_static=0.2", "--set", "parameters.mu_kinetic=0.1",
+                        "--impact-law", "newton-tangential")
+    assert r.ok, r.message
+    assert r.json()["final_q"] == expected["final_q"] and r.json()["max_penetration"] < 3e-9
 
 
 def test_animate_draws_the_runs_as_the_cli_does(tmp_path):
