@@ -84,6 +84,7 @@ void MinimalFormSimulationOptions::validate() const {
   else if (!(output_dt > 0.0)) os << "output_dt > 0, got " << output_dt;
   else if (!(acceleration_tolerance > 0.0)) os << "acceleration_tolerance > 0, got " << acceleration_tolerance;
   else if (max_events < 1) os << "max_events >= 1, got " << max_events;
+  else if (max_total_steps < 1) os << "max_total_steps >= 1, got " << max_total_steps;
   if (!os.str().empty()) throw std::invalid_argument("MinimalFormSimulationOptions: expected " + os.str());
 }
 
@@ -599,6 +600,11 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
       break;
     }
     t = step.t;
+    if (r.steps + ode.statistics().steps > opt_.max_total_steps) {
+      r.fail(RunStatus::kLimitReached, "more than max_total_steps = " + std::to_string(opt_.max_total_steps) +
+                                           " integrator steps by t = " + std::to_string(t) + " s");
+      break;
+    }
     if (step.status == OdeStatus::kReachedTime) {
       ++samples;
       record(t, y);

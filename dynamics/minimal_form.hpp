@@ -202,6 +202,7 @@ struct MinimalFormSimulationOptions {
   /// |u̇₀| below this (scaled by 1 + |h″₀/M″₀₀|) counts as no tendency: stick [1/s²]
   double acceleration_tolerance = 1e-12;
   long max_events = 100000;
+  long max_total_steps = 100'000'000;  ///< CVODE steps over the run; more stop it (limit-reached)
   void validate() const;  ///< throws std::invalid_argument
 };
 

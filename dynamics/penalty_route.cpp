@@ -262,6 +262,7 @@ RunResult PenaltyRoute::run(const PenaltyIntegrationOptions& options) {
   switch (p.status) {
     case PenaltyStatus::kSuccess: break;
     case PenaltyStatus::kEnergyIncrease: r.fail(RunStatus::kEnergyIncrease, p.message); break;
+    case PenaltyStatus::kLimitReached: r.fail(RunStatus::kLimitReached, p.message); break;
     case PenaltyStatus::kEomFailure:
     case PenaltyStatus::kIntegratorFailure: r.fail(RunStatus::kIntegratorFailure, p.message); break;
   }

@@ -614,6 +614,7 @@ std::string_view toString(PenaltyStatus s) {
     case PenaltyStatus::kEomFailure: return "eom-failure";
     case PenaltyStatus::kIntegratorFailure: return "integrator-failure";
     case PenaltyStatus::kEnergyIncrease: return "energy-increase";
+    case PenaltyStatus::kLimitReached: return "limit-reached";
   }
   return "unknown";
 }
@@ -793,7 +794,15 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
         };
     Eigen::VectorXd pen1(nc), rate1(nc);
     kinematics(0.0, y, pen, rate);
-    const long n_steps = long(std::ceil(o.t_end / o.dt - 1e-9));
+    const double needed = std::ceil(o.t_end / o.dt - 1e-9);  // may exceed any integer
+    const bool within = needed <= double(o.max_rk4_steps);
+    if (!within) {
+      std::ostringstream os;
+      os << "t_end / dt needs " << needed << " RK4 steps, more than max_rk4_steps = " << o.max_rk4_steps;
+      run.status = PenaltyStatus::kLimitReached;
+      run.message = os.str();
+    }
+    const long n_steps = within ? std::max(1L, long(needed)) : 0;
     for (long i = 0; i < n_steps; ++i) {
       const double h = std::min(o.dt, o.t_end - t);
       if (!(sys.hasBristles() ? rk4.step(relaxing, t, h, y) : rk4.step(f, t, h, y))) {

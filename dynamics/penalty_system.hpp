@@ -349,6 +349,8 @@ struct PenaltyIntegrationOptions {
   /// all, or after this many contact events in a row that leave t where it was (chattering).
   long max_total_steps = 2000000;
   int max_stalled_events = 200;
+  /// RK4: refuse a run needing more than this many steps (t_end / dt) with kLimitReached.
+  long max_rk4_steps = 100'000'000;
   /// For a passive system (no drivers, no applied work): stop with kEnergyIncrease when the
   /// sampled total energy E, or E plus the friction work W dissipated so far when W > 0,
   /// exceeds its initial value by more than this [J]: a friction law that is not dissipative
@@ -359,7 +361,7 @@ struct PenaltyIntegrationOptions {
   std::function<void(double)> progress;
 };
 
-enum class PenaltyStatus { kSuccess, kEomFailure, kIntegratorFailure, kEnergyIncrease };
+enum class PenaltyStatus { kSuccess, kEomFailure, kIntegratorFailure, kEnergyIncrease, kLimitReached };
 std::string_view toString(PenaltyStatus s);
 
 /// A contact closing (δ crosses 0 upwards) or opening, at an approximate time.

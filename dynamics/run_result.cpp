@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 namespace stickslip::dynamics {
 
@@ -37,6 +38,7 @@ std::string_view toString(RunStatus s) {
     case RunStatus::kNotConverged: return "not-converged";
     case RunStatus::kEnergyIncrease: return "energy-increase";
     case RunStatus::kLimitReached: return "limit-reached";
+    case RunStatus::kIncomplete: return "incomplete";
   }
   return "?";
 }
@@ -50,6 +52,15 @@ void RunResult::fail(RunStatus s, std::string why) {
   if (!ok()) return;
   status = s;
   message = std::move(why);
+}
+
+void RunResult::requireReached(double t_end_asked) {
+  // The routes land on t_end by a shortened last step or CVODE's stop time: round-off only.
+  if (!ok() || t_end >= t_end_asked * (1.0 - 1e-9)) return;
+  std::ostringstream os;
+  os << "the run stopped at t = " << t_end << " s before t_end = " << t_end_asked << " s after " << steps
+     << " steps, naming no failure";
+  fail(RunStatus::kIncomplete, os.str());
 }
 
 std::vector<ModeChange> modeChanges(const RunResult& run, int element) {

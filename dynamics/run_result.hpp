@@ -56,6 +56,9 @@ enum class RunStatus {
   kEnergyIncrease,
   /// A limit on steps or events was reached (Zeno accumulation, max_steps).
   kLimitReached,
+  /// The route returned before t_end without naming a failure (RunResult::requireReached):
+  /// reported, never taken for a finished run.
+  kIncomplete,
 };
 std::string_view toString(RunStatus s);  ///< ok, contact-solver-failure, integrator-failure, …
 
@@ -101,6 +104,9 @@ struct RunResult {
   Eigen::Index column(std::string_view name) const;
   /// Ends the run with `s` and `why` (the first failure is kept).
   void fail(RunStatus s, std::string why);
+  /// A run is ok only when it reached `t_end_asked` (to round-off): an ok run that stopped
+  /// short becomes kIncomplete, its message naming the time it reached.
+  void requireReached(double t_end_asked);
 };
 
 /// A stick/slip change: its time and kind ("stick", "slip+", "slip-").

@@ -42,7 +42,8 @@ void EventDrivenOptions::validate() const {
   else if (!(output_dt > 0.0)) os << "output_dt > 0, got " << output_dt;
   else if (!(max_step >= 0.0)) os << "max_step >= 0, got " << max_step;
   else if (max_events < 1) os << "max_events >= 1, got " << max_events;
-  else if (max_steps < 1) os << "max_steps >= 1, got " << max_steps;
+  else if (max_steps < 1 || max_total_steps < 1)
+    os << "max_steps and max_total_steps >= 1, got " << max_steps << ", " << max_total_steps;
   else if (facets < 3) os << "facets >= 3, got " << facets;
   else if (impact_law != "newton" && impact_law != "newton-tangential")
     os << "impact_law newton or newton-tangential, got '" << impact_law << "'";
@@ -1559,7 +1560,7 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
     co.relative_tolerance = opt_.relative_tolerance;
     co.absolute_tolerance = opt_.absolute_tolerance;
     co.max_step = opt_.max_step;
-    co.max_steps = opt_.max_steps;
+    co.max_steps = std::min(opt_.max_steps, opt_.max_total_steps);
     CvodeIntegrator ode(
         int(nq_ + nv_),
         [this](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dy) {
@@ -1592,6 +1593,11 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
       }
       t = step.t;
       if (opt_.progress) opt_.progress(t);
+      if (run_.steps + ode.statistics().steps > opt_.max_total_steps) {
+        std::ostringstream os;
+        os << "more than max_total_steps = " << opt_.max_total_steps << " integrator steps by t = " << t << " s";
+        throw RunFailure(RunStatus::kLimitReached, os.str());
+      }
       if (step.status == OdeStatus::kReachedTime) {
         record(t, y);
         next_out += opt_.output_dt;

@@ -125,6 +125,7 @@ struct EventDrivenOptions {
   double absolute_tolerance = 1e-12;   ///< CVODE, > 0
   double max_step = 0.0;               ///< [s], 0: unlimited
   long max_steps = 500000;             ///< CVODE steps between two samples or events, ≥ 1
+  long max_total_steps = 100'000'000;  ///< CVODE steps over the run; more stop it (limit-reached), ≥ 1
   double event_tolerance = 1e-10;      ///< [s], see the file comment
   double gap_tolerance = 1e-9;         ///< |g| below this counts as contact [m]
   double velocity_tolerance = 1e-8;    ///< |ġ|, |v_t| below this count as zero [m/s]

@@ -1078,15 +1078,18 @@ RunResult simulateMoreauJean(const Mechanism& mechanism, const Eigen::VectorXd& 
   RunResult run;
   run.columns = historyColumns(model, contacts, joint_friction);
   const double h = options.h, t_end = options.t_end;
-  const long steps = static_cast<long>(std::ceil(t_end / h - 1e-9));
+  // Counted as a double first: t_end / h may exceed any integer (1e300 / 1e-300).
+  const double needed = std::ceil(t_end / h - 1e-9);
   Eigen::VectorXd q = q0, v = v0;
   run.final_q = q;
   run.final_v = v;
-  if (steps > options.max_steps) {
-    run.fail(RunStatus::kLimitReached, "simulateMoreauJean: t_end / h needs " + std::to_string(steps) +
-                                           " steps, more than max_steps = " + std::to_string(options.max_steps));
+  if (!(needed <= double(options.max_steps))) {
+    std::ostringstream os;
+    os << "simulateMoreauJean: t_end / h needs " << needed << " steps, more than max_steps = " << options.max_steps;
+    run.fail(RunStatus::kLimitReached, os.str());
     return run;
   }
+  const long steps = std::max(1L, static_cast<long>(needed));
 
   // Initial modes from (q0, v0), so that a contact resting at t = 0 reports no event.
   std::vector<ContactMode> modes(static_cast<std::size_t>(nc), ContactMode::kOpen);
@@ -1113,9 +1116,10 @@ RunResult simulateMoreauJean(const Mechanism& mechanism, const Eigen::VectorXd& 
   run.initial_modes = modes;
   run.initial_modes.insert(run.initial_modes.end(), joint_modes.begin(), joint_modes.end());
 
+  // At most one sample per step, however fine output_dt.
   const Eigen::Index rows =
       options.output_dt > 0.0
-          ? static_cast<Eigen::Index>(std::floor(t_end / options.output_dt + 1e-9)) + 2
+          ? static_cast<Eigen::Index>(std::min(std::floor(t_end / options.output_dt + 1e-9), double(steps))) + 2
           : steps + 1;
   run.history.setZero(rows, 1 + nq + nv + 2 * nc + 2 * nj);
   Eigen::Index written = 0;
@@ -1202,7 +1206,7 @@ RunResult simulateMoreauJean(const Mechanism& mechanism, const Eigen::VectorXd& 
       before = now;
     }
     if (k == 0) writeForces(run.history.row(0), hk);  // no step behind t = 0: the one it starts
-    if (options.output_dt <= 0.0) {
+    if (options.output_dt < h) {  // 0, or finer than the step: every step (no count to catch up)
       record(t, hk);
     } else if (written < rows &&
                (k + 1 == steps || t >= double(next_sample) * options.output_dt - 1e-6 * h)) {
