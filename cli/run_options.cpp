@@ -65,6 +65,15 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
       "each joint friction's v_t, energy; the JSON's `columns`)")(
       "force", po::bool_switch(), "overwrite --out if it exists")(
       "ideal", po::bool_switch(), "built-ins with a clearance joint: an ideal revolute in its place (the reference)")(
+      "max-steps", po::value<double>()->default_value(1e8, "1e8"),
+      "the most time steps a run may take: Moreau-Jean's and RK4's t_end / dt is refused before the run "
+      "when larger (exit 2), an adaptive integrator stops at it (limit-reached)")(
+      "max-samples", po::value<double>()->default_value(1e7, "1e7"),
+      "the most history rows: t_end / output-dt larger is refused before the run (exit 2)")(
+      "max-history-mb", po::value<double>()->default_value(2048, "2048"),
+      "the most memory of the history [MiB]: samples x columns x 8 bytes larger is refused before the run")(
+      "max-events", po::value<double>()->default_value(1e6, "1e6"),
+      "event-driven and minimal form: the most events; more stop the run (limit-reached)")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("scenario", 1);
 }
@@ -139,6 +148,10 @@ mechanisms::RunSettings runSettings(const po::variables_map& vm) {
   if (given("friction")) s.friction = vm["friction"].as<std::string>();
   if (given("integrator")) s.integrator = vm["integrator"].as<std::string>();
   s.ideal = vm["ideal"].as<bool>();
+  s.limits.max_steps = vm["max-steps"].as<double>();
+  s.limits.max_samples = vm["max-samples"].as<double>();
+  s.limits.max_history_mb = vm["max-history-mb"].as<double>();
+  s.limits.max_events = vm["max-events"].as<double>();
   return s;
 }
 
@@ -158,7 +171,11 @@ mechanisms::RunSettings runSettings(const mechanisms::Scenario& scenario, const 
   std::vector<std::string> all{"--scenario", scenario.name};
   all.insert(all.end(), args.begin(), args.end());
   po::variables_map given;
-  po::store(po::command_line_parser(all).options(opts).run(), given);
+  try {
+    po::store(po::command_line_parser(all).options(opts).run(), given);
+  } catch (const po::error& e) {  // a library caller's (Python's) bad option: a ValueError there
+    throw std::invalid_argument(e.what());
+  }
   try {
     return runSettings(withRunSettings(given, scenario));
   } catch (const mechanisms::InputError&) {

@@ -32,6 +32,7 @@ nlohmann::json runJson(const mechanisms::ScenarioRun& run) {
                    {"status", std::string(dynamics::toString(r.status))},
                    {"message", r.message},
                    {"t", r.t_end},
+                   {"t_end", run.t_end},
                    {"steps", r.steps},
                    {"lcp_solves", r.lcp_solves},
                    {"pivots", r.pivots},

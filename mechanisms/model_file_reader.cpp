@@ -145,12 +145,12 @@ double ModelFileReader::number(const YAML::Node& n, const std::string& path) con
   const char* begin = text.data() + (!text.empty() && text[0] == '+' ? 1 : 0);
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(begin, end, x);
-  if (ec == std::errc() && ptr == end && begin != end) {
-    if (!std::isfinite(x)) fail(n, path, "expected a finite number, got " + text);
-    return x;
-  }
-  x = expression(n, path, Vars::kConstants)->evaluate();
-  if (!std::isfinite(x)) fail(n, path, "expected a finite number, got " + text + " = " + std::to_string(x));
+  const bool literal = ec == std::errc() && ptr == end && begin != end;
+  if (!literal) x = expression(n, path, Vars::kConstants)->evaluate();
+  // A denormal value is a typo or an underflow; the dynamics would divide by it.
+  if (!std::isfinite(x) || std::fpclassify(x) == FP_SUBNORMAL)
+    fail(n, path, "expected a finite number of normal magnitude (0, or above 2.2250738585072014e-308), got " + text +
+                      (literal ? "" : " = " + std::to_string(x)));
   return x;
 }
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -23,6 +25,34 @@ namespace stickslip::mechanisms {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kLargestCount = 1e18;  ///< a limit that still fits a long
+constexpr int kMostFacets = 256;        ///< the facets' bound 1 − cos(π/K) is 7.5e-5 there
+
+/// A denormal number in a run setting is a typo or an overflow upstream: refused by name.
+void requireNormal(const RunSettings& o) {
+  const std::pair<const char*, std::optional<double>> numbers[] = {
+      {"--t-end", o.t_end},
+      {"--dt", o.dt},
+      {"--output-dt", o.output_dt},
+      {"--tolerance", o.tolerance},
+      {"--event-tolerance", o.event_tolerance},
+      {"--theta", o.theta},
+      {"--max-steps", o.limits.max_steps},
+      {"--max-samples", o.limits.max_samples},
+      {"--max-history-mb", o.limits.max_history_mb},
+      {"--max-events", o.limits.max_events}};
+  for (const auto& [name, x] : numbers)
+    if (x && std::fpclassify(*x) == FP_SUBNORMAL)
+      throw std::invalid_argument(std::string(name) + ": " + exactNumber(*x) +
+                                  " is denormal (smaller than 2.2250738585072014e-308 in magnitude)");
+}
+
+/// A count or a size for a message: three significant digits.
+std::string estimate(double x) {
+  std::ostringstream os;
+  os << std::setprecision(3) << x;
+  return os.str();
+}
 
 /// Run defaults of a model file: a compliant contact makes the phases stiff (BDF), as for the
 /// built-ins; 1 s.
@@ -173,11 +203,16 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   p.info = scenario.builtin ? rigidScenarioInfo(scenario.name) : modelInfo(scenario);
   p.route = o.route.value_or(parseRoute(p.info.default_method));
   p.t_end = o.t_end.value_or(p.info.t_end);
+  requireNormal(o);
   for (const auto& [name, x] : {std::pair{"--t-end", o.t_end}, {"--dt", o.dt}, {"--tolerance", o.tolerance}})
     if (x && !(*x > 0.0 && std::isfinite(*x)))
       throw std::invalid_argument(std::string(name) + ": expected a number > 0, got " + exactNumber(*x));
   if (!(o.event_tolerance > 0.0 && std::isfinite(o.event_tolerance)))
     throw std::invalid_argument("--event-tolerance: expected a number > 0, got " + exactNumber(o.event_tolerance));
+  for (const auto& [name, x] : {std::pair{"--max-steps", o.limits.max_steps}, {"--max-samples", o.limits.max_samples},
+                                {"--max-history-mb", o.limits.max_history_mb}, {"--max-events", o.limits.max_events}})
+    if (!(x >= 1.0 && x <= kLargestCount))
+      throw std::invalid_argument(std::string(name) + ": expected a number in [1, 1e18], got " + exactNumber(x));
   if (!(o.theta >= 0.5 && o.theta <= 1.0))
     throw std::invalid_argument("--theta: expected a number in [0.5, 1], got " + exactNumber(o.theta));
   if (o.projection != "contacts" && o.projection != "positions" && o.projection != "none")
@@ -189,7 +224,9 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
                                   std::string(p.route == Route::kMoreauJean ? " or 0 (every step)" : "") + ", got " +
                                   exactNumber(*o.output_dt));
   }
-  if (o.facets < 3) throw std::invalid_argument("--facets: expected an integer >= 3, got " + std::to_string(o.facets));
+  if (o.facets < 3 || o.facets > kMostFacets)
+    throw std::invalid_argument("--facets: expected an integer in [3, " + std::to_string(kMostFacets) + "], got " +
+                                std::to_string(o.facets));
   if (o.impact_law != "newton" && o.impact_law != "newton-tangential")
     throw std::invalid_argument("--impact-law: expected newton or newton-tangential, got '" + o.impact_law + "'");
   if (o.impact_law != "newton" && p.route != Route::kEventDriven)
@@ -201,9 +238,14 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
     planSpatial(p);
   } else {
     planPlanar(p);
-    if (p.route == Route::kMinimalForm) return;
   }
-  if (p.route != Route::kPenalty) return;
+  if (p.route == Route::kPenalty) planPenalty(p);
+  checkBudget();
+}
+
+void ScenarioRunner::planPenalty(Plan& p) {
+  const Scenario& scenario = *p.scenario;
+  const RunSettings& o = p.settings;
 
   const dynamics::Mechanism& m = *p.mechanism;
   dynamics::PenaltyRouteOptions& po = p.penalty_options;
@@ -227,6 +269,8 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   po.integration.dt = o.dt.value_or(p.info.penalty_dt);
   po.integration.output_dt = o.output_dt.value_or(p.info.output_dt);
   if (o.tolerance) po.integration.relative_tolerance = *o.tolerance;
+  po.integration.max_rk4_steps = long(o.limits.max_steps);
+  po.integration.max_total_steps = std::min(po.integration.max_total_steps, long(o.limits.max_steps));
   p.penalty_route = p.planar ? std::make_unique<dynamics::PenaltyRoute>(*p.planar, po)
                              : std::make_unique<dynamics::PenaltyRoute>(m, p.q0, p.v0, p.baumgarte_alpha,
                                                                         p.baumgarte_beta, po);
@@ -301,6 +345,36 @@ void ScenarioRunner::planSpatial(Plan& p) {
   p.baumgarte_beta = dynamics::RigidScenario{}.baumgarte_beta;
 }
 
+void ScenarioRunner::checkBudget() const {
+  const Plan& p = *plan_;
+  const RunSettings& o = p.settings;
+  const RunLimits& limits = o.limits;
+  const std::string t_end = "--t-end " + exactNumber(p.t_end);
+  // A fixed step: Moreau–Jean's, or the penalty route's by RK4.
+  std::optional<double> step;
+  if (p.route == Route::kMoreauJean) step = o.dt.value_or(p.info.h);
+  if (p.route == Route::kPenalty && p.penalty.integrator == "rk4") step = p.penalty_options.integration.dt;
+  const double steps = step ? std::ceil(p.t_end / *step - 1e-9) : 0.0;  // as the routes count them
+  if (steps > limits.max_steps)
+    throw std::invalid_argument(t_end + " --dt " + exactNumber(*step) + " needs " + estimate(steps) +
+                                " steps, more than --max-steps " + estimate(limits.max_steps) +
+                                " (a larger --dt, a shorter --t-end, or a larger --max-steps)");
+  const double output_dt = o.output_dt.value_or(p.info.output_dt);
+  double samples = output_dt > 0.0 ? std::floor(p.t_end / output_dt) + 1.0 : steps + 1.0;
+  if (step) samples = std::min(samples, steps + 1.0);  // a fixed-step route samples at most every step
+  if (samples > limits.max_samples)
+    throw std::invalid_argument(t_end + " --output-dt " + exactNumber(output_dt) + " needs " + estimate(samples) +
+                                " history samples, more than --max-samples " + estimate(limits.max_samples) +
+                                " (a larger --output-dt, a shorter --t-end, or a larger --max-samples)");
+  const double columns = double(this->columns().size());
+  const double mib = samples * columns * 8.0 / (1024.0 * 1024.0);
+  if (mib > limits.max_history_mb)
+    throw std::invalid_argument(t_end + " --output-dt " + exactNumber(output_dt) + " needs " + estimate(samples) +
+                                " samples of " + estimate(columns) + " columns, " + estimate(mib) +
+                                " MiB of history, more than --max-history-mb " + estimate(limits.max_history_mb) +
+                                " (a larger --output-dt, a shorter --t-end, or a larger --max-history-mb)");
+}
+
 ScenarioRunner::~ScenarioRunner() = default;
 
 Route ScenarioRunner::route() const { return plan_->route; }
@@ -337,6 +411,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
   out.scenario = scenario.name;
   out.summary = p.info.summary;
   out.route = p.route;
+  out.t_end = p.t_end;
   out.solver = o.solver;
   dynamics::RunResult& r = out.result;
 
@@ -346,6 +421,8 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
     mo.relative_tolerance = o.tolerance.value_or(1e-10);
     mo.absolute_tolerance = 1e-2 * mo.relative_tolerance;
     mo.output_dt = o.output_dt.value_or(p.info.output_dt);
+    mo.max_total_steps = long(o.limits.max_steps);
+    mo.max_events = long(o.limits.max_events);
     const dynamics::MinimalFormRun m = dynamics::simulateMinimalForm(*p.form, p.minimal->x0, p.minimal->u0, mo);
     r = m.run;
     const dynamics::ReductionDimensions& d = m.dimensions;
@@ -394,6 +471,8 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       eo.event_tolerance = o.event_tolerance;
       eo.baumgarte_alpha = p.baumgarte_alpha;
       eo.baumgarte_beta = p.baumgarte_beta;
+      eo.max_total_steps = long(o.limits.max_steps);
+      eo.max_events = long(o.limits.max_events);
       eo.progress = progress;
       r = dynamics::simulateEventDriven(m, p.q0, p.v0, eo);
     } else if (p.route == Route::kMoreauJean) {
@@ -406,6 +485,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       mo.theta = o.theta;
       mo.project_contacts = o.projection != "none";
       mo.project_positions = o.projection == "positions";
+      mo.max_steps = long(o.limits.max_steps);
       mo.progress = progress;
       r = dynamics::simulateMoreauJean(m, p.q0, p.v0, mo);
     } else {
@@ -432,6 +512,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
                          (k >= m.contacts().size() || m.contacts()[k].frictional()));
     out.stick = dynamics::stickStatistics(r.events, sticking, 0.0, r.t_end);
   }
+  r.requireReached(p.t_end);
   const Eigen::Index energy = r.column("energy");
   if (r.history.rows() > 0) {
     out.energy_initial = r.history(0, energy);

@@ -37,6 +37,17 @@ const std::vector<std::string>& routeNames();
 /// Throws std::invalid_argument("--method: unknown method …") with the nearest name.
 Route parseRoute(std::string_view name);
 
+/// What a run may cost, checked before it starts (ScenarioRunner) where the options tell: the
+/// steps of a fixed-step route (t_end / dt), the history's samples (t_end / output_dt) and its
+/// memory (samples × columns × 8 bytes). An adaptive route (CVODE) stops with limit-reached
+/// when its steps or events pass the limit.
+struct RunLimits {
+  double max_steps = 1e8;
+  double max_samples = 1e7;
+  double max_history_mb = 2048.0;  ///< [MiB]
+  double max_events = 1e6;         ///< event-driven, minimal form
+};
+
 /// How to run a scenario; what is left unset takes the scenario's default (its `run:` section
 /// first, then the built-in's own values).
 struct RunSettings {
@@ -62,6 +73,7 @@ struct RunSettings {
   std::optional<std::string> friction;
   std::optional<std::string> integrator;  ///< the penalty route's: "bdf" or "rk4"
   bool ideal = false;               ///< every clearance joint an ideal revolute (ideal_clearance.hpp)
+  RunLimits limits;
 };
 
 /// One analysis of a run: figures merged into the run's JSON (top-level keys) and lines for
@@ -93,6 +105,7 @@ struct ScenarioRun {
   std::string scenario;        ///< the scenario's name
   std::string summary;         ///< one line on the mechanism, with its source
   Route route = Route::kEventDriven;
+  double t_end = 0.0;          ///< the end time asked [s] (result.t_end: the time reached)
   std::string solver;          ///< the nonsmooth routes' contact solver
   dynamics::RunResult result;  ///< history completed as the file comment says
   /// The names of the event elements: contacts then joint friction (the minimal form: its own).
@@ -109,9 +122,12 @@ struct ScenarioRun {
 /// or "" when it can.
 std::string routeRefusal(const Scenario& scenario, Route route);
 
-/// A run resolved and ready: settings checked, the mechanism built. Construction throws
-/// std::invalid_argument for bad settings or a route that cannot take the mechanism (the
-/// reason); nothing runs until run(). Keeps a reference to the scenario; one runner per thread.
+/// A run resolved and ready: settings checked, the mechanism built, its cost within the
+/// limits. Construction throws std::invalid_argument for bad settings (a non-finite or
+/// denormal number among them), a run beyond RunLimits (the estimate and the limit), or a route
+/// that cannot take the mechanism (the reason); nothing runs until run(). Its result is ok
+/// only when it reached t_end (RunResult::requireReached). Keeps a reference to the scenario;
+/// one runner per thread.
 class ScenarioRunner {
  public:
   ScenarioRunner(const Scenario& scenario, RunSettings settings);
@@ -132,6 +148,10 @@ class ScenarioRunner {
   /// The mechanism of a planar or a spatial scenario, in the route's terms.
   static void planPlanar(Plan& p);
   static void planSpatial(Plan& p);
+  static void planPenalty(Plan& p);  ///< the penalty route's law and integrator over the mechanism
+  /// Throws std::invalid_argument when the run's estimated steps, samples or history memory
+  /// pass RunSettings::limits, with the estimate, the options it comes from and the limit.
+  void checkBudget() const;
   std::unique_ptr<Plan> plan_;
 };
 

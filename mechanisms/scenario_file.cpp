@@ -23,13 +23,13 @@ namespace {
 
 int lineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
 
-/// `text` as a finite number, read exactly (no trailing characters), or nothing.
+/// `text` as a finite number of normal magnitude, read exactly (no trailing characters), or nothing.
 bool parseNumber(std::string_view text, double& x) {
   const char* end = text.data() + text.size();
   const char* begin = text.data();
   if (begin != end && *begin == '+') ++begin;  // from_chars does not take a leading '+'
   const auto [ptr, ec] = std::from_chars(begin, end, x);
-  return ec == std::errc() && ptr == end && std::isfinite(x);
+  return ec == std::errc() && ptr == end && std::isfinite(x) && std::fpclassify(x) != FP_SUBNORMAL;
 }
 
 /// Sets parameter `key` of `scenario`'s model to `text`, checked when the model is rebuilt
@@ -55,7 +55,7 @@ void setFrictionParameter(Scenario& scenario, const std::string& key, const std:
     throw InputError(located(origin, line, path, "follows the mechanism's data in scenario '" + scenario.name +
                                                      "': set parameters." + (key == "mu_s" ? "mu_static" : "mu_kinetic")));
   double x = 0.0;
-  if (!parseNumber(text, x)) throw InputError(located(origin, line, path, "expected a finite number, got '" + text + "'"));
+  if (!parseNumber(text, x)) throw InputError(located(origin, line, path, "expected a finite number (not denormal), got '" + text + "'"));
   scenario.friction->set(key, x);
 }
 

@@ -1,0 +1,85 @@
+// Hostile run options (issue's commands and the fuzz target's findings): every one exits 2
+// with a message naming the option, or runs and reports a status; a run says ok (exit 0)
+// only when it reached t_end.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/cli_run.hpp"
+
+namespace {
+
+/// Exit 2 with one line on stderr that contains `what`, nothing on stdout.
+void refused(const std::vector<std::string>& args, const std::string& what) {
+  std::vector<std::string> all{"run"};
+  all.insert(all.end(), args.begin(), args.end());
+  const Run r = cli(all);
+  INFO(r.err);
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err.find(what) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("hostile options: a step, a sampling or an end time beyond the budget is refused before the run",
+          "[cli][hostile]") {
+  const auto start = std::chrono::steady_clock::now();
+  refused({"belt", "--method", "moreau-jean", "--dt", "1e-300"},
+          "--t-end 20 --dt 1e-300 needs 2e+301 steps, more than --max-steps 1e+08");
+  refused({"belt", "--method", "penalty", "--t-end", "1e300"}, "history samples, more than --max-samples");
+  refused({"belt", "--method", "moreau-jean", "--t-end", "1e300", "--dt", "1e-300"}, "needs inf steps");
+  refused({"belt", "--method", "event-driven", "--output-dt", "1e-12"},
+          "--t-end 20 --output-dt 1e-12 needs 2e+13 history samples, more than --max-samples 1e+07");
+  refused({"belt", "--method", "penalty", "--integrator", "rk4", "--dt", "1e-12"}, "more than --max-steps");
+  refused({"blajer-1", "--method", "minimal-form", "--output-dt", "1e-9"}, "more than --max-samples");
+  refused({"zheng-torque", "--method", "moreau-jean", "--output-dt", "1e-6", "--max-history-mb", "1"},
+          "MiB of history, more than --max-history-mb 1");
+  // Moreau–Jean samples at most every step, however fine the output.
+  const Run every = cli({"run", "belt", "--method", "moreau-jean", "--t-end", "0.01", "--output-dt", "1e-12", "--json"});
+  CHECK(every.code == 0);
+  CHECK(nlohmann::json::parse(every.out)["status"] == "ok");
+  // Refused at once: nothing was run.
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+}
+
+TEST_CASE("hostile options: inf, nan, denormals and overflow are refused naming the option", "[cli][hostile]") {
+  refused({"belt", "--t-end", "inf"}, "--t-end: expected a number > 0, got inf");
+  refused({"belt", "--dt", "nan"}, "--dt: expected a number > 0, got nan");
+  refused({"belt", "--method", "moreau-jean", "--dt", "4.9e-324"}, "--dt: 5e-324 is denormal");
+  refused({"belt", "--output-dt", "1e-310"}, "--output-dt: 1e-310 is denormal");
+  refused({"belt", "--theta", "nan"}, "--theta");
+  refused({"belt", "--t-end", "1e400"}, "--t-end");
+  refused({"belt", "--set", "run.t_end=-inf"}, "run.t_end");
+  refused({"belt", "--set", "parameters.mass=1e-310"}, "parameters.mass");
+  refused({"belt", "--set", "parameters.mass=1e400"}, "parameters.mass");
+  refused({"belt", "--max-steps", "0"}, "--max-steps: expected a number in [1, 1e18], got 0");
+  refused({"belt", "--max-events", "inf"}, "--max-events");
+  refused({"zheng-torque", "--method", "moreau-jean", "--facets", "100000"}, "--facets: expected an integer in [3, 256]");
+}
+
+TEST_CASE("hostile options: a run cut short by its budget says so (exit 1), never ok", "[cli][hostile]") {
+  // By BDF (which gives up and hands the run to RK4, whose t_end / dt is then too many steps),
+  // by event-driven's and the minimal form's CVODE.
+  for (const auto& [scenario, method] : {std::pair{"belt", "event-driven"}, {"belt", "penalty"}, {"blajer-1", "minimal-form"}}) {
+    INFO(method);
+    const Run r = cli({"run", scenario, "--method", method, "--max-steps", "50", "--json"});
+    REQUIRE(r.code == 1);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    CHECK(j["status"] == "limit-reached");
+    CHECK(j["t"].get<double>() < j["t_end"].get<double>());
+    CHECK(r.err.find("limit-reached") != std::string::npos);
+  }
+  const Run events = cli({"run", "belt", "--method", "event-driven", "--max-events", "2", "--json"});
+  CHECK(events.code == 1);
+  CHECK(nlohmann::json::parse(events.out)["status"] == "limit-reached");
+  // A finished run: ok at t_end, exit 0.
+  const Run ok = cli({"run", "belt", "--method", "event-driven", "--json"});
+  REQUIRE(ok.code == 0);
+  const nlohmann::json j = nlohmann::json::parse(ok.out);
+  CHECK(j["status"] == "ok");
+  CHECK(j["t"].get<double>() == Approx(j["t_end"].get<double>()).epsilon(1e-12));
+}
