@@ -30,6 +30,25 @@ py::class_<R> resultClass(py::module_& m, const char* name, const char* doc) {
       .def_readonly("message", &R::message);
 }
 
+/// "(r, c)" of a matrix, "(n,)" of a vector.
+std::string shape(const Eigen::MatrixXd& a) {
+  return "(" + std::to_string(a.rows()) + ", " + std::to_string(a.cols()) + ")";
+}
+std::string shape(const Eigen::VectorXd& a) { return "(" + std::to_string(a.size()) + ",)"; }
+
+/// A Python user's mistake is a ValueError naming the argument, the expected and the given
+/// shape; only the solver's own failures come back as a status.
+template <typename A>
+void requireShape(const char* function, const char* name, const A& a, Eigen::Index rows, Eigen::Index cols = -1) {
+  const bool matrix = cols >= 0;
+  if (a.rows() != rows || (matrix && a.cols() != cols)) {
+    const std::string expected =
+        matrix ? "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")" : "(" + std::to_string(rows) + ",)";
+    throw py::value_error(std::string(function) + ": " + name + " has shape " + shape(a) + ", expected " + expected);
+  }
+  if (!a.allFinite()) throw py::value_error(std::string(function) + ": " + name + " has a NaN or an infinite entry");
+}
+
 }  // namespace
 
 void bindLcp(py::module_& m) {
@@ -51,32 +70,46 @@ void bindLcp(py::module_& m) {
   m.def(
       "solve",
       [](Eigen::MatrixXd M, Eigen::VectorXd q, const std::string& solver) {
+        requireShape("solve", "M", M, M.rows(), M.rows());
+        requireShape("solve", "q", q, M.rows());
         const Problem p{std::move(M), std::move(q)};
         py::gil_scoped_release release;
         return solveLcp(solver, p);
       },
       py::arg("M"), py::arg("q"), py::arg("solver") = "lemke",
-      "LCP(M, q): z ≥ 0, w = M z + q ≥ 0, zᵀw = 0. Solvers: lcp.solvers('lcp').");
+      "LCP(M, q): z ≥ 0, w = M z + q ≥ 0, zᵀw = 0. Solvers: lcp.solvers('lcp'). ValueError unless M is "
+      "(n, n) and q (n,), all finite; a solver's failure is the result's status.");
   m.def(
       "solve_friction",
       [](Eigen::MatrixXd W, Eigen::VectorXd q, Eigen::VectorXd mu, const std::string& solver) {
+        requireShape("solve_friction", "W", W, 2 * mu.size(), 2 * mu.size());
+        requireShape("solve_friction", "q", q, 2 * mu.size());
+        requireShape("solve_friction", "mu", mu, mu.size());
         const FrictionProblem2D p{std::move(W), std::move(q), std::move(mu)};
         py::gil_scoped_release release;
         return solveFriction(solver, p);
       },
       py::arg("W"), py::arg("q"), py::arg("mu"), py::arg("solver") = "auto",
       "Planar Coulomb contact u = W r + q (Siconos' fc2d, per contact normal then tangent). Solvers: "
-      "lcp.solvers('fc2d').");
+      "lcp.solvers('fc2d'). ValueError unless W is (2m, 2m), q (2m,) and mu (m,), all finite.");
   m.def(
       "solve_mlcp",
       [](Eigen::MatrixXd A, Eigen::MatrixXd B, Eigen::MatrixXd C, Eigen::MatrixXd D, Eigen::VectorXd a,
          Eigen::VectorXd b, const std::string& solver) {
+        const Eigen::Index nu = a.size(), nv = b.size();  // free and complementary unknowns
+        requireShape("solve_mlcp", "A", A, nu, nu);
+        requireShape("solve_mlcp", "C", C, nu, nv);
+        requireShape("solve_mlcp", "D", D, nv, nu);
+        requireShape("solve_mlcp", "B", B, nv, nv);
+        requireShape("solve_mlcp", "a", a, nu);
+        requireShape("solve_mlcp", "b", b, nv);
         const MixedProblem p{std::move(A), std::move(B), std::move(C), std::move(D), std::move(a), std::move(b)};
         py::gil_scoped_release release;
         return solveMlcp(solver, p);
       },
       py::arg("A"), py::arg("B"), py::arg("C"), py::arg("D"), py::arg("a"), py::arg("b"), py::arg("solver") = "lemke",
-      "Mixed LCP in Siconos' form: A u + C v + a = 0, w = D u + B v + b, 0 ≤ w ⊥ v ≥ 0.");
+      "Mixed LCP in Siconos' form: A u + C v + a = 0, w = D u + B v + b, 0 ≤ w ⊥ v ≥ 0. ValueError "
+      "unless A is (n, n), C (n, m), D (m, n), B (m, m), a (n,) and b (m,), all finite.");
   m.def(
       "solvers",
       [](const std::string& kind) {

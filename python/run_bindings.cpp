@@ -122,8 +122,8 @@ void bindRun(py::module_& m) {
       .def_property_readonly("scenario", [](const Result& r) { return r.run.scenario; })
       .def_property_readonly("method", [](const Result& r) { return r.method; })
       .def_property_readonly("status", [](const Result& r) { return std::string(dynamics::toString(r.run.result.status)); },
-                             "ok, contact-solver-failure, integrator-failure, no-consistent-mode, not-converged, "
-                             "energy-increase or limit-reached")
+                             "ok (t_end reached), contact-solver-failure, integrator-failure, no-consistent-mode, "
+                             "not-converged, energy-increase, limit-reached or incomplete")
       .def_property_readonly("ok", [](const Result& r) { return r.run.result.ok(); })
       .def_property_readonly("message", [](const Result& r) { return r.run.result.message; })
       .def_property_readonly("columns", [](const Result& r) { return r.run.result.columns; })
@@ -169,7 +169,8 @@ void bindRun(py::module_& m) {
   m.def("run", &runOne, py::arg("scenario"), py::arg("method") = "",
         "Runs the scenario by a route: event-driven, moreau-jean, penalty[:LAW] or minimal-form (\"\": the "
         "scenario's default). Keywords are `stickslip run`'s options (t_end=2, dt=1e-4, output_dt, tolerance, "
-        "solver, facets, impact_law, friction, projection, theta, integrator, ideal=True); the scenario's run: settings apply "
+        "solver, facets, impact_law, friction, projection, theta, integrator, ideal=True, max_steps, max_samples, "
+        "max_history_mb, max_events); the scenario's run: settings apply "
         "under them. The GIL is released while it runs. Raises InputError / ValueError for bad input; a "
         "run that fails returns with its status and message.");
 

@@ -7,6 +7,7 @@ import gc
 import glob
 import json
 import os
+import random
 import subprocess
 import threading
 import time
@@ -256,8 +257,65 @@ def test_lcp_solvers_agree_and_report_failures():
     assert not bad.ok and bad.status != "solved"
     with pytest.raises(ValueError, match="solver"):
         stickslip.lcp.solve(m, q, solver="magic")
-    assert stickslip.lcp.solve(np.eye(3), np.zeros(2)).status == "invalid-input"
+    # A caller's mistake raises with both shapes; only the solver's failures are statuses.
+    with pytest.raises(ValueError, match=r"q has shape \(2,\), expected \(3,\)"):
+        stickslip.lcp.solve(np.eye(3), np.zeros(2))
+    with pytest.raises(ValueError, match=r"M has shape \(2, 3\), expected \(2, 2\)"):
+        stickslip.lcp.solve(np.ones((2, 3)), np.ones(2))
+    with pytest.raises(ValueError, match="NaN or an infinite"):
+        stickslip.lcp.solve(np.eye(2), np.array([np.nan, 1.0]))
+    with pytest.raises(ValueError, match=r"W has shape \(2, 2\), expected \(4, 4\)"):
+        stickslip.lcp.solve_friction(np.eye(2), np.zeros(4), np.array([0.1, 0.2]))
+    with pytest.raises(ValueError, match=r"C has shape \(1, 1\), expected \(1, 2\)"):
+        stickslip.lcp.solve_mlcp(np.eye(1), np.eye(2), np.eye(1), np.ones((2, 1)), np.zeros(1), np.zeros(2))
     assert "siconos-lemke" in stickslip.lcp.solvers("fc2d")
+
+
+HOSTILE = [0.0, -0.0, -1.0, 5e-324, 1e-310, 1e-300, 1e-12, 0.5, 2.0, 1e9, 1e300, float("inf"), float("-inf"),
+           float("nan"), 10**30, "1e400", "x"]
+
+
+def test_hostile_keywords_give_a_value_error_or_an_honest_status():
+    """The fuzz target's invariant through Python's keywords (fuzz/fuzz_run_options.cpp): a
+    ValueError naming the option, or a result that is ok only at t_end, a failure with its
+    message. The budget keywords keep each run short."""
+    rng = random.Random(47)
+    scenarios = [stickslip.Scenario("belt"), stickslip.Scenario("blajer-1")]
+    keys = ["t_end", "dt", "output_dt", "tolerance", "event_tolerance", "theta"]
+    outcomes = {"refused": 0, "ok": 0, "failed": 0}
+    for _ in range(160):
+        scenario = rng.choice(scenarios)
+        method = rng.choice(["event-driven", "moreau-jean", "penalty", "minimal-form"])
+        settings = {k: rng.choice(HOSTILE) for k in rng.sample(keys, rng.randint(1, 3))}
+        settings.update(max_steps=2e4, max_samples=2e3, max_events=2e3)
+        try:
+            result = stickslip.run(scenario, method, **settings)
+        except ValueError as e:
+            assert str(e), settings
+            outcomes["refused"] += 1
+            continue
+        asked = result.json()["t_end"]
+        if result.ok:
+            assert result.steps > 0 and result.t[-1] >= asked * (1 - 1e-9), (method, settings)
+            outcomes["ok"] += 1
+        else:
+            assert result.status != "ok" and result.message, (method, settings)
+            outcomes["failed"] += 1
+    assert min(outcomes.values()) > 0, outcomes  # every outcome was met
+
+
+def test_runs_beyond_the_budget_are_refused_before_they_start():
+    belt = stickslip.Scenario("belt")
+    with pytest.raises(ValueError, match=r"needs 2e\+13 history samples, more than --max-samples 1e\+07"):
+        stickslip.run(belt, "event-driven", output_dt=1e-12)
+    with pytest.raises(ValueError, match=r"--dt 1e-300 needs 2e\+301 steps, more than --max-steps"):
+        stickslip.run(belt, "moreau-jean", dt=1e-300)
+    with pytest.raises(ValueError, match=r"--t-end: expected a number > 0, got inf"):
+        stickslip.run(belt, "penalty", t_end=float("inf"))
+    with pytest.raises(ValueError, match="denormal"):
+        stickslip.run(belt, "moreau-jean", dt=5e-324)
+    with pytest.raises(ValueError, match="--t-end"):
+        stickslip.run(belt, "moreau-jean", t_end="x")
 
 
 def test_runs_release_the_gil_and_run_safely_side_by_side():
