@@ -568,6 +568,7 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
   co.relative_tolerance = opt_.relative_tolerance;
   co.absolute_tolerance = opt_.absolute_tolerance;
   co.max_step = opt_.max_step;
+  co.max_steps = std::min(co.max_steps, opt_.max_total_steps);
   CvodeIntegrator ode(
       int(2 * k_),
       [this](double t, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dy) {
@@ -595,16 +596,18 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
   while (t < opt_.t_end) {
     const double t_out = std::min(opt_.t_end, double(samples + 1) * opt_.output_dt);
     const OdeStep step = ode.advance(t_out, y);
+    // CVODE stops at the budget (its max_steps): a failure there is the budget's.
+    const long taken = r.steps + ode.statistics().steps;
+    if (taken > opt_.max_total_steps || (step.status == OdeStatus::kFailure && taken >= opt_.max_total_steps)) {
+      r.fail(RunStatus::kLimitReached, "more than max_total_steps = " + std::to_string(opt_.max_total_steps) +
+                                           " integrator steps by t = " + std::to_string(step.t) + " s");
+      break;
+    }
     if (step.status == OdeStatus::kFailure) {
       r.fail(RunStatus::kIntegratorFailure, failure_.empty() ? "CVODE: " + step.message : failure_);
       break;
     }
     t = step.t;
-    if (r.steps + ode.statistics().steps > opt_.max_total_steps) {
-      r.fail(RunStatus::kLimitReached, "more than max_total_steps = " + std::to_string(opt_.max_total_steps) +
-                                           " integrator steps by t = " + std::to_string(t) + " s");
-      break;
-    }
     if (step.status == OdeStatus::kReachedTime) {
       ++samples;
       record(t, y);

@@ -734,7 +734,7 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
     co.relative_tolerance = o.relative_tolerance;
     co.absolute_tolerance = o.absolute_tolerance;
     co.max_step = o.max_step;
-    co.max_steps = o.max_steps;
+    co.max_steps = std::min(o.max_steps, o.max_total_steps);
     const OdeRoots roots = [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> g) {
       sys.evaluateContacts(tt, yy.head(nq), yy.segment(nq, nv), yy.segment(nq + nv, sys.frictionStateSize()), forces);
       for (int k = 0; k < nc; ++k) g(k) = crossing(k) ? forces[std::size_t(k)].penetration : 1.0;  // no events

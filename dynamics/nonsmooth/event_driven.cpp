@@ -1583,6 +1583,13 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
     while (t < opt_.t_end) {
       const double target = std::min(next_out, opt_.t_end);
       const OdeStep step = ode.advance(target, y);
+      // CVODE stops at the budget (its max_steps): a failure there is the budget's.
+      const long taken = run_.steps + ode.statistics().steps;
+      if (taken > opt_.max_total_steps || (step.status == OdeStatus::kFailure && taken >= opt_.max_total_steps)) {
+        std::ostringstream os;
+        os << "more than max_total_steps = " << opt_.max_total_steps << " integrator steps by t = " << step.t << " s";
+        throw RunFailure(RunStatus::kLimitReached, os.str());
+      }
       if (step.status == OdeStatus::kFailure) {
         std::ostringstream os;
         os << "integration failed at t = " << step.t << " s: " << step.message;
@@ -1593,11 +1600,6 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
       }
       t = step.t;
       if (opt_.progress) opt_.progress(t);
-      if (run_.steps + ode.statistics().steps > opt_.max_total_steps) {
-        std::ostringstream os;
-        os << "more than max_total_steps = " << opt_.max_total_steps << " integrator steps by t = " << t << " s";
-        throw RunFailure(RunStatus::kLimitReached, os.str());
-      }
       if (step.status == OdeStatus::kReachedTime) {
         record(t, y);
         next_out += opt_.output_dt;
