@@ -632,8 +632,9 @@ TEST_CASE("a failed penalty run keeps its CSV and marks it incomplete, exit code
 
 TEST_CASE("failed nonsmooth runs keep their CSV, marked incomplete with the reason, exit code 1",
           "[cli][run][guards]") {
-  // Event-driven: a CVODE tolerance below round-off (CV_TOO_MUCH_ACC); Moreau-Jean: a step
-  // that would take more than max_steps.
+  // Event-driven: a CVODE tolerance below round-off (CV_TOO_MUCH_ACC), and its step budget
+  // spent at 8 s. A Moreau-Jean step that would take more than --max-steps is refused before
+  // the run, and writes nothing.
   const auto csv = std::filesystem::temp_directory_path() / "stickslip_cli_failed_nonsmooth.csv";
   struct Case {
     std::vector<std::string> args;
@@ -641,7 +642,7 @@ TEST_CASE("failed nonsmooth runs keep their CSV, marked incomplete with the reas
   };
   const Case cases[] = {
       {{"--method", "event-driven", "--tolerance", "1e-30"}, "CV_TOO_MUCH_ACC"},
-      {{"--method", "moreau-jean", "--dt", "1e-10"}, "max_steps"},
+      {{"--method", "event-driven", "--max-steps", "50"}, "max_total_steps"},
   };
   for (const Case& c : cases) {
     std::filesystem::remove(csv);
@@ -658,6 +659,10 @@ TEST_CASE("failed nonsmooth runs keep their CSV, marked incomplete with the reas
     CHECK_THAT(last, Catch::Contains(c.reason));
   }
   std::filesystem::remove(csv);
+  const Run refused = cli({"run", "belt", "--out", csv.string(), "--method", "moreau-jean", "--dt", "1e-10"});
+  CHECK(refused.code == 2);
+  CHECK_THAT(refused.err, Catch::Contains("needs 2e+11 steps, more than --max-steps 1e+08"));
+  CHECK(!std::filesystem::exists(csv));
 }
 
 TEST_CASE("stickslip run zheng-torque: event-driven, penalty and Moreau-Jean end at the same crank angle",

@@ -73,6 +73,15 @@ TEST_CASE("hostile options: a run cut short by its budget says so (exit 1), neve
     CHECK(j["t"].get<double>() < j["t_end"].get<double>());
     CHECK(r.err.find("limit-reached") != std::string::npos);
   }
+  // Found by fuzz_run_options: a link 3e-5 m long makes the minimal form's ODE stiff, and
+  // CVODE took its 500 000 steps per output interval before the budget was looked at (minutes
+  // under the sanitizers). CVODE now stops at the budget itself.
+  const Run stiff = cli({"run", "blajer-1", "--method", "minimal-form", "--set", "run.output_dt=3", "--set",
+                         "parameters.a1=3.0514769605360922e-05", "--max-steps", "3", "--json"});
+  CHECK(stiff.code == 1);
+  const nlohmann::json s = nlohmann::json::parse(stiff.out);
+  CHECK(s["status"] == "limit-reached");
+  CHECK(s["steps"].get<long>() <= 6);
   const Run events = cli({"run", "belt", "--method", "event-driven", "--max-events", "2", "--json"});
   CHECK(events.code == 1);
   CHECK(nlohmann::json::parse(events.out)["status"] == "limit-reached");

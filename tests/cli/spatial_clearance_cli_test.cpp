@@ -329,7 +329,7 @@ TEST_CASE("spatial-slider-crank-clearance: --ideal is the ideal slider-crank, an
   for (const auto& [args, why] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--solver", "nsgs"}, "the solver 'nsgs' is planar"},
            {{"--solver", "siconos-cpg"}, "'siconos-cpg' is a Siconos solver for planar contacts"},
-           {{"--facets", "2"}, "--facets: expected an integer >= 3, got 2"}}) {
+           {{"--facets", "2"}, "--facets: expected an integer in [3, 256], got 2"}}) {
     std::vector<std::string> a{"run", "spatial-slider-crank-clearance", "--method", "moreau-jean"};
     a.insert(a.end(), args.begin(), args.end());
     const Run r = cli(a);
