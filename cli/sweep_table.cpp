@@ -66,6 +66,9 @@ GridParameter parseGridParameter(std::string_view text) {
     const double a = parseNumber(parts[0], where), b = parseNumber(parts[1], where);
     const std::size_t n = parseCount(parts[2], where, "N");
     if (n < 1) throw std::invalid_argument(where + ": N must be at least 1, got 0");
+    if (n > kMostGridPoints)  // refused before its values are written out
+      throw std::invalid_argument(where + ": N must be at most " + std::to_string(kMostGridPoints) + ", got " +
+                                  std::to_string(n));
     for (std::size_t i = 0; i < n; ++i) {
       // The ends exactly as written; in between a + (b − a)·i/(n − 1).
       const double x = i == 0 ? a : i + 1 == n ? b : a + (b - a) * (double(i) / double(n - 1));

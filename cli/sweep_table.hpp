@@ -24,8 +24,12 @@ struct GridParameter {
   std::vector<std::string> values;
 };
 
-/// "KEY=A:B:N" (N points from A to B inclusive, evenly spaced; N = 1 gives A) or
-/// "KEY=V1,V2,..." (the values as written). Throws std::invalid_argument naming --param.
+/// The most points a grid may have.
+inline constexpr std::size_t kMostGridPoints = 10'000'000;
+
+/// "KEY=A:B:N" (N points from A to B inclusive, evenly spaced; N = 1 gives A, at most
+/// kMostGridPoints) or "KEY=V1,V2,..." (the values as written). Throws std::invalid_argument
+/// naming --param.
 GridParameter parseGridParameter(std::string_view text);
 
 /// The shortest text that reads back as the same double (std::to_chars).
@@ -35,7 +39,7 @@ std::string roundTrip(double x);
 /// fastest). Throws std::invalid_argument when it has more than `limit` points.
 class Grid {
  public:
-  explicit Grid(std::vector<GridParameter> parameters, std::size_t limit = 10'000'000);
+  explicit Grid(std::vector<GridParameter> parameters, std::size_t limit = kMostGridPoints);
   std::size_t size() const { return size_; }
   const std::vector<GridParameter>& parameters() const { return parameters_; }
   /// The values of point `index` (< size()), one per parameter.

@@ -72,6 +72,8 @@ TEST_CASE("sweep: bad --param, --shard, --jobs and keys are input errors before 
   requireInputError(sweep({"--param", "mu_static"}), "expected KEY=A:B:N", t);
   requireInputError(sweep({"--param", "k=0.1:0.2"}), "expected A:B:N (three fields), got 2", t);
   requireInputError(sweep({"--param", "k=0.1:0.2:0"}), "N must be at least 1", t);
+  // Found by hand with the fuzzed options: 1e12 values were written out before the grid's limit.
+  requireInputError(sweep({"--param", "k=1:2:1000000000000"}), "N must be at most 10000000, got 1000000000000", t);
   requireInputError(sweep({"--param", "k=0.1:0.2:2.5"}), "N must be a whole number, got '2.5'", t);
   requireInputError(sweep({"--param", "k=0.1:nan:3"}), "'nan' is not a finite number", t);
   requireInputError(sweep({"--param", "k=1,,2"}), "empty value in the list", t);
