@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "benchmarks/one_blas_thread.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
 
 namespace {

@@ -36,7 +36,7 @@
 
 #include "benchmarks/one_blas_thread.hpp"
 #include "benchmarks/peer_common.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/flores_translational.hpp"
 
 namespace {

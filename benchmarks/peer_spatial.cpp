@@ -79,10 +79,10 @@
 
 #include "benchmarks/one_blas_thread.hpp"
 #include "benchmarks/peer_common.hpp"
-#include "dynamics/eom_integration.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
-#include "dynamics/spatial_mechanism.hpp"
-#include "dynamics/spatial_model.hpp"
+#include "dynamics/eom_methods/eom_integration.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
+#include "dynamics/mechanism/spatial_mechanism.hpp"
+#include "dynamics/model/spatial_model.hpp"
 #include "mechanisms/builtin_models.hpp"
 
 namespace {

@@ -33,8 +33,8 @@
 #include <string>
 #include <vector>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/belt_chain.hpp"
 #include "mechanisms/clearance_chain.hpp"
 

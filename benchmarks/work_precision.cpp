@@ -37,8 +37,8 @@
 #include <vector>
 
 #include "dynamics/friction/make_friction_law.hpp"
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "dynamics/nonsmooth/rigid_contact.hpp"
-#include "dynamics/run_result.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
+#include "dynamics/routes/run_result.hpp"
 
 namespace stickslip::cli {
 

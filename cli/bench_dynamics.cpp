@@ -8,9 +8,9 @@
 #include <string>
 
 #include "cli/bench.hpp"
-#include "dynamics/eom_statistics.hpp"
+#include "dynamics/eom_methods/eom_statistics.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
-#include "dynamics/model_slider_crank.hpp"
+#include "dynamics/eom_methods/model_slider_crank.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/builtin_models.hpp"
 

@@ -1,5 +1,5 @@
 // stickslip hold SCENARIO: does set-valued static friction hold the mechanism at rest
-// (dynamics/hold.hpp)? The verdict, the reactions, the critical μs and the load factors.
+// (dynamics/statics/hold.hpp)? The verdict, the reactions, the critical μs and the load factors.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
-#include "dynamics/hold.hpp"
+#include "dynamics/statics/hold.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/scenario_file.hpp"
 

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "dynamics/cvode_integrator.hpp"
+#include "dynamics/integrators/cvode_integrator.hpp"
 #include "dynamics/friction/friction_law.hpp"
-#include "dynamics/rk4.hpp"
+#include "dynamics/integrators/rk4.hpp"
 
 namespace stickslip::mechanisms {
 namespace {

@@ -11,7 +11,7 @@
 
 #include <Eigen/Dense>
 
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 
 namespace stickslip::dynamics {
 class FrictionLaw;  // dynamics/friction/friction_law.hpp; declared only, so that C++17 users of

@@ -18,7 +18,7 @@
 
 #include <Eigen/Dense>
 
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 #include "mechanisms/belt.hpp"
 
 namespace stickslip::mechanisms {

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "dynamics/minimal_form_route.hpp"
+#include "dynamics/routes/minimal_form/minimal_form_route.hpp"
 #include "mechanisms/builtin_models.hpp"
 
 namespace stickslip::mechanisms {

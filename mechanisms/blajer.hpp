@@ -1,12 +1,12 @@
 #pragma once
 /// \file Blajer & Markiewicz's examples ("The minimal-form modelling of mechanisms with
 /// friction", §6) for the minimal form
-/// (dynamics/minimal_form.hpp), and Dupont's two masses (§3) in the same form.
+/// (dynamics/routes/minimal_form/minimal_form.hpp), and Dupont's two masses (§3) in the same form.
 ///
 /// Each example is one mechanism (a RigidScenario) that every route runs: the bodies, the
 /// revolute joints with RevoluteFriction, the guide's rotation held (PlanarModel::addAngle)
 /// and its normal direction a bilateral RigidContact with μs, μk. The minimal form takes it
-/// through dynamics/minimal_form_route.hpp (the guide becomes a point-on-line joint with
+/// through dynamics/routes/minimal_form/minimal_form_route.hpp (the guide becomes a point-on-line joint with
 /// prismatic friction μ |N|, the joints' friction μ d |R|; Example 2's pin in its slot the
 /// pin-in-slot joint). Each is a model file, mechanisms/scenarios/blajer-1.yaml, blajer-2.yaml
 /// (the pin) and blajer-2-slider.yaml (a slider body at B): the builders below load it with
@@ -38,8 +38,8 @@
 #include <string>
 #include <vector>
 
-#include "dynamics/minimal_form_route.hpp"
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/routes/minimal_form/minimal_form_route.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 #include "mechanisms/dupont.hpp"
 
 namespace stickslip::mechanisms {
@@ -80,7 +80,7 @@ struct Blajer2 {
   void validate() const;
 };
 
-/// The minimal form of the build below (dynamics/minimal_form_route.hpp).
+/// The minimal form of the build below (dynamics/routes/minimal_form/minimal_form_route.hpp).
 MinimalFormScenario blajer1MinimalForm(const Blajer1& b);
 MinimalFormScenario blajer2MinimalForm(const Blajer2& b);
 /// The build every route runs (file comment): the guide's angle held (PlanarModel::addAngle)

@@ -5,9 +5,9 @@
 #include <limits>
 #include <string>
 
-#include "dynamics/minimal_form.hpp"
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/routes/minimal_form/minimal_form.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/dupont.hpp"
 

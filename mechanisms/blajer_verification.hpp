@@ -1,6 +1,6 @@
 #pragma once
 /// \file The `blajer-1`, `blajer-2` and (part of) `dupont` cases of `stickslip verify`: the
-/// minimal form (dynamics/minimal_form.hpp), the event-driven absolute formulation and
+/// minimal form (dynamics/routes/minimal_form/minimal_form.hpp), the event-driven absolute formulation and
 /// Moreau–Jean on the same physics (mechanisms/blajer.hpp), against each other or Dupont's
 /// closed-form stick/slip instants.
 #include <vector>

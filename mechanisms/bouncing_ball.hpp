@@ -8,7 +8,7 @@
 ///    brings it to rolling without slipping (ẋ + r ω = 0) at ẋ = (2 v0 − r ω0) / 3: the
 ///    angular momentum about the contact point, J ω − m r ẋ, is conserved.
 
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 
 namespace stickslip::mechanisms {
 

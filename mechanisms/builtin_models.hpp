@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 #include "mechanisms/planar_model_file.hpp"
 #include "mechanisms/spatial_model_file.hpp"
 

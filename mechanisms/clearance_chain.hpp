@@ -11,7 +11,7 @@
 /// journal rests at the bottom of its bearing (gap 0), and every link moves sideways at v0, a
 /// rigid translation the joints allow, so that gravity swings it and the joints turn and slide.
 
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 
 namespace stickslip::mechanisms {
 

@@ -8,7 +8,7 @@
 /// flat, penetrations of a few µm at the impacts), stiff enough that the compliant motion
 /// follows the rigid one (tests/mechanisms/flores_compliant_test.cpp measures how closely).
 
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 #include "mechanisms/flores_translational.hpp"
 
 namespace stickslip::mechanisms {

@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 
 namespace stickslip::mechanisms {
 

@@ -26,8 +26,8 @@
 #include <Eigen/Dense>
 
 #include "dynamics/friction/friction_parameters.hpp"
-#include "dynamics/run_result.hpp"
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/routes/run_result.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 
 namespace stickslip::mechanisms {
 

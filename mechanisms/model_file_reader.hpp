@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "dynamics/contact/normal_law.hpp"
-#include "dynamics/model_assembly.hpp"
-#include "dynamics/planar_model.hpp"  // BodyIndex, kGround
+#include "dynamics/model/model_assembly.hpp"
+#include "dynamics/model/planar_model.hpp"  // BodyIndex, kGround
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/parameter_value.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "dynamics/contact/normal_law.hpp"
-#include "dynamics/nonsmooth/ideal_clearance.hpp"
+#include "dynamics/mechanism/ideal_clearance.hpp"
 #include "mechanisms/builtin_models.hpp"
 
 namespace stickslip::mechanisms {

@@ -30,8 +30,8 @@
 
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/friction/friction_parameters.hpp"
-#include "dynamics/nonsmooth/rigid_contact.hpp"
-#include "dynamics/planar_model.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
+#include "dynamics/model/planar_model.hpp"
 
 namespace stickslip::mechanisms {
 

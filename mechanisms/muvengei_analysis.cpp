@@ -3,7 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 
 namespace stickslip::mechanisms {
 namespace {

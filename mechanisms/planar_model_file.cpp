@@ -9,9 +9,9 @@
 
 #include "dynamics/friction/friction_parameters.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
-#include "dynamics/model_assembly.hpp"
-#include "dynamics/nonsmooth/clearance_preload.hpp"
-#include "dynamics/planar_mechanism.hpp"
+#include "dynamics/model/model_assembly.hpp"
+#include "dynamics/mechanism/clearance_preload.hpp"
+#include "dynamics/mechanism/planar_mechanism.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/model_file_reader.hpp"
 

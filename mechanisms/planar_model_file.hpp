@@ -40,7 +40,7 @@
 ///            bearing_centre: [0, 0], journal_radius: 0.0099, bearing_radius: 0.01}
 ///         # both: normal unilateral (default) | bilateral | compliant, restitution in [0, 1],
 ///         # mu (both coefficients) or mu_static >= mu_kinetic >= 0; unilateral: compliant_law
-///         # optional, the law the penalty route gives it (dynamics/penalty_route.hpp); compliant: compliant_law
+///         # optional, the law the penalty route gives it (dynamics/routes/penalty/penalty_route.hpp); compliant: compliant_law
 ///         # {type: hertz | hunt_crossley | lankarani_nikravesh | flores, stiffness, exponent,
 ///         # restitution, min_impact_velocity}, impact_velocity, and rigid_restitution: the
 ///         # Newton's e with which Moreau–Jean (rigid contacts only) takes it as unilateral
@@ -54,7 +54,7 @@
 ///       initial:
 ///         independent: [y_roller]          # coordinates held at the bodies' values
 ///         preloaded: [clearance]           # journal_bearing contacts that start carrying the
-///                                          # static load (dynamics/nonsmooth/clearance_preload.hpp)
+///                                          # static load (dynamics/mechanism/clearance_preload.hpp)
 ///
 /// Every number may be an expression of the parameters and pi. Expressions (muParser) of
 /// forces and torques may use t, the parameters, pi and the state by body name: x_B, y_B,
@@ -62,7 +62,7 @@
 /// an expression that contains a comma, a colon or starts with a YAML indicator.
 /// Initial state: positions and velocities from the bodies (default 0); the coordinates in
 /// initial.independent (and their velocities) are held, the others are corrected by kinematic
-/// assembly at t = 0 (dynamics/model_assembly.hpp) so that every joint, driver and bilateral
+/// assembly at t = 0 (dynamics/model/model_assembly.hpp) so that every joint, driver and bilateral
 /// contact is closed; then each preloaded journal is placed against its bearing as the
 /// mechanism's static load pushes it, rolling.
 ///
@@ -77,7 +77,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 #include "mechanisms/parameter_value.hpp"
 
 namespace YAML {

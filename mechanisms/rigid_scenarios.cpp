@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "dynamics/nonsmooth/ideal_clearance.hpp"
+#include "dynamics/mechanism/ideal_clearance.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/builtin_models.hpp"
 #include "mechanisms/flores_compliant.hpp"

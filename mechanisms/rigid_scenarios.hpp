@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "dynamics/friction/friction_parameters.hpp"
-#include "dynamics/run_result.hpp"
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/routes/run_result.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 #include "mechanisms/planar_model_file.hpp"
 
 namespace stickslip::mechanisms {

@@ -11,9 +11,9 @@
 ///
 /// The contact's normal force is the reaction that holds the roller on the line; its sliding
 /// velocity that of the roller's material point, v_s = ẋ_r + R θ̇_r. The review's regularized
-/// route is the penalty route's guide (dynamics/penalty_route.hpp): an ideal point-on-line joint
+/// route is the penalty route's guide (dynamics/routes/penalty/penalty_route.hpp): an ideal point-on-line joint
 /// with the friction law applied to its reaction, F = law(v_s, |N|), the loop F ↔ N solved
-/// exactly at every evaluation (dynamics/penalty_system.hpp). For LuGre with a load-independent
+/// exactly at every evaluation (dynamics/routes/penalty/penalty_system.hpp). For LuGre with a load-independent
 /// σ1 that loop can have three roots; as N falls the physical one merges with a second and
 /// vanishes (a fold, t ≈ 0.28 s with Table 2's start): the solution then jumps to a remote
 /// root, where F/N ≫ μs (review Fig. 7f). The nonsmooth routes take the same contact with
@@ -24,8 +24,8 @@
 #include <string>
 
 #include "dynamics/friction/friction_parameters.hpp"
-#include "dynamics/nonsmooth/rigid_contact.hpp"
-#include "dynamics/planar_model.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
+#include "dynamics/model/planar_model.hpp"
 
 namespace stickslip::mechanisms {
 
@@ -52,7 +52,7 @@ dynamics::FrictionParameters rollerCrankFrictionParameters();
 /// The mechanism every route runs: the roller's height held by a bilateral contact of the
 /// roller (a disk of radius R) on the ground line y = h − R with Table 3's μs, μk — set-valued
 /// Coulomb for the nonsmooth routes; the penalty route keeps it a constraint with the friction
-/// law on its reaction (dynamics/penalty_route.hpp), the review's formulation. Rolling at the
+/// law on its reaction (dynamics/routes/penalty/penalty_route.hpp), the review's formulation. Rolling at the
 /// start with θ̇₁ given (review Table 2 for the default data); the joints with the review's
 /// Baumgarte terms. The built-in roller-crank (mechanisms/scenarios/roller-crank.yaml) with
 /// these values.

@@ -10,7 +10,7 @@
 ///   t, the positions and velocities ("B.x", "B.y", "B.theta", "B.vx", "B.vy", "B.omega" per
 ///   body B), each contact's "C.N", "C.F", each joint friction's "J.reaction", "J.F", what the
 ///   route adds (the minimal form: "udotK", "lambdaK"; the penalty route: see
-///   dynamics/penalty_route.hpp), then each contact's sliding velocity "C.v_t" (a journal in a
+///   dynamics/routes/penalty/penalty_route.hpp), then each contact's sliding velocity "C.v_t" (a journal in a
 ///   bearing also its eccentricity "C.e_x", "C.e_y"), each joint friction's rate "J.v_t", and
 ///   "energy", T + V of the model (kinetic, gravity and springs; no contact's elastic energy).
 /// The minimal form's frictional elements are its own (minimal_form_route.hpp): the joints
@@ -24,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include "dynamics/nonsmooth/stick_statistics.hpp"
-#include "dynamics/run_result.hpp"
+#include "dynamics/routes/stick_statistics.hpp"
+#include "dynamics/routes/run_result.hpp"
 #include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::mechanisms {
@@ -91,7 +91,7 @@ struct PenaltyChoice {
   double stick_velocity = 0.0;  ///< |v_t| below which a loaded contact counts as sticking [m/s]
 };
 
-/// The minimal form's figures (dynamics/minimal_form.hpp).
+/// The minimal form's figures (dynamics/routes/minimal_form/minimal_form.hpp).
 struct MinimalFormFigures {
   long absolute = 0, minimal = 0, n = 0, m = 0, k = 0, m2 = 0, k1 = 0;  ///< ReductionDimensions
   long rhs_evaluations = 0, reaction_failures = 0;

@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 #include "mechanisms/planar_model_file.hpp"
 #include "mechanisms/spatial_model_file.hpp"
 #include "dynamics/friction/friction_parameters.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 /// \file A spatial mechanism described in a YAML file (`model:` section with `dimension: 3`),
-/// built into a dynamics::SpatialModel (dynamics/spatial_model.hpp) with its assembled initial
+/// built into a dynamics::SpatialModel (dynamics/model/spatial_model.hpp) with its assembled initial
 /// state and its joints' friction, which dynamics::SpatialMechanism gives the routes. Example:
 /// mechanisms/scenarios/spatial-slider-crank.yaml. The command line does not run a spatial
 /// mechanism yet: the planar loader (planar_model_file.hpp), and with it run, compare, sweep,
@@ -36,7 +36,7 @@
 ///         -0.145, 0]} # revolute: friction {radius, mu_static, mu_kinetic (or mu)}, Coulomb
 ///         friction torque # μ r |R| in the pin; translational: friction {slider_length, mu_static,
 ///         mu_kinetic (or # mu)}, μ times the load of a slider of that length, its couples' wall
-///         forces included # (dynamics/spatial_mechanism.hpp; 0: a point slider), the ground its
+///         forces included # (dynamics/mechanism/spatial_mechanism.hpp; 0: a point slider), the ground its
 ///         guide # universal: axis_i, axis_j its two cross axes (kept perpendicular; 4 rows); #
 ///         cylindrical: axis_i, axis_j along the joint (4 rows); translational: axis_i, the #
 ///         sliding axis on i, the relative orientation of the bodies' given poses held (5 rows); #
@@ -45,7 +45,7 @@
 ///         # bearing_length, compliant_law: {type, stiffness, exponent, restitution}, mu_static,
 ///         # mu_kinetic (or mu; default 0), alignment_tolerance, start}: no joint rows; the journal
 ///         # (point_i, axis_i: its centre and axis on body_i) moves in the bearing (point_j,
-///         # axis_j on body_j) against four compliant contacts (dynamics/spatial_mechanism.hpp);
+///         # axis_j on body_j) against four compliant contacts (dynamics/mechanism/spatial_mechanism.hpp);
 ///         # start: ideal (default; the initial assembly closes the joint as an ideal one: the
 ///         # journal centred, aligned, moving with the bearing) or as-placed (pose and velocity
 ///         # as given)
@@ -65,7 +65,7 @@
 /// Velocity names are the model's: B.vx, B.vy, B.vz (the centroid's velocity, global) and B.wx,
 /// B.wy, B.wz (the angular velocity in body axes). Initial state: the bodies' poses and
 /// velocities as given; the velocities in initial.independent (and the coordinates they move)
-/// are held, the rest corrected by kinematic assembly at t = 0 (dynamics/model_assembly.hpp)
+/// are held, the rest corrected by kinematic assembly at t = 0 (dynamics/model/model_assembly.hpp)
 /// so that every joint and driver is closed; none held when the list is omitted (as in the
 /// planar files). A failed assembly is an error on model.initial with its residual.
 ///
@@ -83,9 +83,9 @@
 #include <utility>
 #include <vector>
 
-#include "dynamics/model_assembly.hpp"
-#include "dynamics/spatial_mechanism.hpp"
-#include "dynamics/spatial_model.hpp"
+#include "dynamics/model/model_assembly.hpp"
+#include "dynamics/mechanism/spatial_mechanism.hpp"
+#include "dynamics/model/spatial_model.hpp"
 #include "mechanisms/parameter_value.hpp"
 
 namespace YAML {

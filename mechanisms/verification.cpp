@@ -6,11 +6,11 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
-#include "dynamics/hold.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
-#include "dynamics/penalty_route.hpp"
+#include "dynamics/statics/hold.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
+#include "dynamics/routes/penalty/penalty_route.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/blajer_verification.hpp"
 #include "mechanisms/bouncing_ball.hpp"

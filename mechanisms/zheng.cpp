@@ -1,8 +1,8 @@
 #include "mechanisms/zheng.hpp"
 
-#include "dynamics/nonsmooth/constrained_response.hpp"
-#include "dynamics/nonsmooth/ideal_clearance.hpp"
-#include "dynamics/nonsmooth/rigid_counterpart.hpp"
+#include "dynamics/model/constrained_response.hpp"
+#include "dynamics/mechanism/ideal_clearance.hpp"
+#include "dynamics/mechanism/rigid_counterpart.hpp"
 #include "mechanisms/builtin_models.hpp"
 
 #include <cmath>

@@ -4,15 +4,15 @@
 /// (the torque drive; with no torque, Example III) and zheng-rheonomic.yaml (the crank's angle
 /// prescribed), which state the mechanism, its data (DESIGN.md §7; the extracted paper lost
 /// its values) and its initial state: the clearance joint in "permanent contact" (Zheng §4),
-/// preloaded by the mechanism's static load (dynamics/nonsmooth/clearance_preload.hpp).
+/// preloaded by the mechanism's static load (dynamics/mechanism/clearance_preload.hpp).
 /// Dry Coulomb (μ, μs) is set-valued, resolved by the event-driven formulation (LCP or
 /// trial-and-error at every zero of v_τ); Ambrósio's modified Coulomb is regularized.
 
 #include <string>
 
 #include "dynamics/friction/friction_law.hpp"
-#include "dynamics/run_result.hpp"
-#include "dynamics/nonsmooth/rigid_contact.hpp"
+#include "dynamics/routes/run_result.hpp"
+#include "dynamics/contact/rigid_contact.hpp"
 
 namespace stickslip::mechanisms {
 
@@ -36,7 +36,7 @@ struct ZhengSliderCrank {
   double rheonomic_amplitude = 0.5;  ///< θ1(t) = 0.5 sin(2π t)
   double theta1 = 0.0, theta1_rate = 0.0;  ///< initial crank angle and rate (kTorque, kFree)
   bool ideal = false;  ///< an ideal revolute at A instead of the clearance joint
-  /// A rigid clearance joint, as Moreau–Jean takes it (dynamics/nonsmooth/rigid_counterpart.hpp):
+  /// A rigid clearance joint, as Moreau–Jean takes it (dynamics/mechanism/rigid_counterpart.hpp):
   /// a unilateral journal-in-bearing contact, g = c − |e| ≥ 0, Newton's restitution
   /// `rigid_restitution` at impacts and set-valued Coulomb (μ, μs), instead of the compliant
   /// Hunt–Crossley one.

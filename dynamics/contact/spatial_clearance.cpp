@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "dynamics/spatial_model.hpp"  // frameFromAxis
+#include "dynamics/model/spatial_model.hpp"  // frameFromAxis
 
 namespace stickslip::dynamics {
 

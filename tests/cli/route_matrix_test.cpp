@@ -25,7 +25,7 @@ std::vector<std::string> allScenarios() {
 }
 
 /// The pairs that exit 2. The minimal form takes the mechanisms whose constraints stay closed
-/// and whose friction slides with one velocity (dynamics/minimal_form_route.hpp).
+/// and whose friction slides with one velocity (dynamics/routes/minimal_form/minimal_form_route.hpp).
 const std::set<std::pair<std::string, std::string>>& refused() {
   static const std::set<std::pair<std::string, std::string>> pairs = [] {
     std::set<std::pair<std::string, std::string>> p;

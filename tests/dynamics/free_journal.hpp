@@ -3,7 +3,7 @@
 // (Moreau–Jean and event-driven).
 #include <Eigen/Dense>
 
-#include "dynamics/spatial_mechanism.hpp"
+#include "dynamics/mechanism/spatial_mechanism.hpp"
 
 namespace stickslip::dynamics::test {
 

@@ -3,8 +3,8 @@
 // dynamics tests (independent of the model file that describes the built-in).
 #include <Eigen/Dense>
 
-#include "dynamics/model_assembly.hpp"
-#include "dynamics/spatial_model.hpp"
+#include "dynamics/model/model_assembly.hpp"
+#include "dynamics/model/spatial_model.hpp"
 
 namespace stickslip::dynamics {
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
 #include "mechanisms/bouncing_ball.hpp"
 #include "same_run.hpp"
 

@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/belt_chain.hpp"
 #include "same_run.hpp"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
 #include "mechanisms/belt.hpp"
 
 using namespace stickslip;

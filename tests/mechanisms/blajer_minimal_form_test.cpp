@@ -1,4 +1,4 @@
-// Blajer & Markiewicz's minimal form (dynamics/minimal_form.hpp) on their Examples 1 and 2
+// Blajer & Markiewicz's minimal form (dynamics/routes/minimal_form/minimal_form.hpp) on their Examples 1 and 2
 // (mechanisms/blajer.hpp) and on Dupont's two masses, against the event-driven absolute
 // formulation, Dupont's closed-form reference and an inverse-dynamics round trip.
 #include <catch2/catch.hpp>
@@ -7,8 +7,8 @@
 #include <cmath>
 #include <memory>
 
-#include "dynamics/minimal_form.hpp"
-#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/routes/minimal_form/minimal_form.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/dupont.hpp"
 

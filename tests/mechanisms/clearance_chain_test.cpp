@@ -3,8 +3,8 @@
 // run, and "auto" leaves such a coupled chain to Lemke.
 #include <catch2/catch.hpp>
 
-#include "dynamics/nonsmooth/moreau_jean.hpp"
-#include "dynamics/planar_mechanism.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
+#include "dynamics/mechanism/planar_mechanism.hpp"
 #include "mechanisms/clearance_chain.hpp"
 #include "same_run.hpp"
 

@@ -1,13 +1,13 @@
 // A clearance joint that starts carrying the mechanism's static load (`initial.preloaded`,
-// dynamics/nonsmooth/clearance_preload.hpp), against closed forms: a journal hanging in a
+// dynamics/mechanism/clearance_preload.hpp), against closed forms: a journal hanging in a
 // fixed bearing, loaded by its weight and a torque, rests where the compliant law's force
 // balances them, and stays there.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/rigid_counterpart.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/mechanism/rigid_counterpart.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/planar_model_file.hpp"
 

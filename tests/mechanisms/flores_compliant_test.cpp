@@ -6,9 +6,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
-#include "dynamics/penalty_route.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
+#include "dynamics/routes/penalty/penalty_route.hpp"
 
 using namespace stickslip;
 

@@ -10,8 +10,8 @@
 #include <cmath>
 #include <iostream>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 
 using namespace stickslip;
 

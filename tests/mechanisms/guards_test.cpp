@@ -5,11 +5,11 @@
 #include <numbers>
 #include <tuple>
 
-#include "dynamics/eom_integration.hpp"
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
-#include "dynamics/penalty_system.hpp"
-#include "dynamics/planar_model.hpp"
+#include "dynamics/eom_methods/eom_integration.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
+#include "dynamics/routes/penalty/penalty_system.hpp"
+#include "dynamics/model/planar_model.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/bouncing_ball.hpp"
 

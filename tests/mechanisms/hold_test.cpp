@@ -1,12 +1,12 @@
-// `hold` (dynamics/hold.hpp) on the seeds' mechanisms: Zheng's Example III against its
+// `hold` (dynamics/statics/hold.hpp) on the seeds' mechanisms: Zheng's Example III against its
 // simulation-bisected threshold and the event-driven reactions at t = 0; Blajer's Examples 1
 // and 2 at rest, their critical load factors against simulations started at rest.
-#include "dynamics/hold.hpp"
+#include "dynamics/statics/hold.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/zheng.hpp"

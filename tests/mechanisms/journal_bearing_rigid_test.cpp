@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/journal_bearing.hpp"
 
 using namespace stickslip;

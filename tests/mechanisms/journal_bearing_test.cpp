@@ -5,7 +5,7 @@
 #include <cmath>
 #include <set>
 
-#include "dynamics/penalty_route.hpp"
+#include "dynamics/routes/penalty/penalty_route.hpp"
 #include "mechanisms/journal_bearing.hpp"
 
 using namespace stickslip;

@@ -1,4 +1,4 @@
-// The minimal form as a route over any mechanism (dynamics/minimal_form_route.hpp): it finds
+// The minimal form as a route over any mechanism (dynamics/routes/minimal_form/minimal_form_route.hpp): it finds
 // the degrees of freedom and Blajer's driver itself, agrees with the event-driven route on a
 // model file of one's own, and refuses, with the physical reason, what it cannot take.
 #include <catch2/catch.hpp>
@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <string>
 
-#include "dynamics/minimal_form_route.hpp"
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/stick_statistics.hpp"
+#include "dynamics/routes/minimal_form/minimal_form_route.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/stick_statistics.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/input_error.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "dynamics/nonsmooth/moreau_jean.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/bouncing_ball.hpp"
 #include "mechanisms/dupont.hpp"

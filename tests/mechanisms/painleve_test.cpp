@@ -9,7 +9,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
 
 using namespace stickslip;
 

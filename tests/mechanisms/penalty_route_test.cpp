@@ -1,4 +1,4 @@
-// The penalty route over a mechanism (dynamics/penalty_route.hpp): model files run by it as by
+// The penalty route over a mechanism (dynamics/routes/penalty/penalty_route.hpp): model files run by it as by
 // the nonsmooth routes, and it is checked against closed forms, the belt's own penalty ODE and
 // the event-driven answer it tightens to.
 #include <catch2/catch.hpp>
@@ -6,8 +6,8 @@
 #include <string>
 
 #include "dynamics/friction/make_friction_law.hpp"
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/penalty_route.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/penalty/penalty_route.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/planar_model_file.hpp"
 

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "dynamics/friction/friction_law.hpp"
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
-#include "dynamics/nonsmooth/stick_statistics.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
+#include "dynamics/routes/stick_statistics.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/incline.hpp"

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/coulomb_reference.hpp"
 

@@ -7,10 +7,10 @@
 #include <cmath>
 
 #include "dynamics/allocation_counter.hpp"  // defines malloc & co. for this executable
-#include "dynamics/eom_solver.hpp"
+#include "dynamics/model/eom_solver.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
-#include "dynamics/penalty_system.hpp"
-#include "dynamics/planar_mechanism.hpp"
+#include "dynamics/routes/penalty/penalty_system.hpp"
+#include "dynamics/mechanism/planar_mechanism.hpp"
 #include "mechanisms/roller_crank_analysis.hpp"
 #include "mechanisms/roller_crank_verification.hpp"
 

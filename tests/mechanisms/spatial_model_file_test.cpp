@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/spatial_mechanism.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/mechanism/spatial_mechanism.hpp"
 #include "mechanisms/builtin_models.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/planar_model_file.hpp"

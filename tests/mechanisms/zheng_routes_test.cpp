@@ -1,17 +1,17 @@
 // Zheng et al.'s Example I (zheng-torque) by the three routes the CLI offers: event-driven
 // (compliant clearance joint, set-valued or regularized friction), the penalty route (the same
-// scenario, dynamics/penalty_route.hpp) and Moreau–Jean (the rigid
-// clearance joint, dynamics/nonsmooth/rigid_counterpart.hpp). Each pair is an independent integration
+// scenario, dynamics/routes/penalty/penalty_route.hpp) and Moreau–Jean (the rigid
+// clearance joint, dynamics/mechanism/rigid_counterpart.hpp). Each pair is an independent integration
 // of one model, or of a model and its rigid limit, and is compared on the crank angle θ1(t).
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <map>
 
-#include "dynamics/nonsmooth/event_driven.hpp"
-#include "dynamics/nonsmooth/moreau_jean.hpp"
-#include "dynamics/nonsmooth/rigid_counterpart.hpp"
-#include "dynamics/penalty_route.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
+#include "dynamics/mechanism/rigid_counterpart.hpp"
+#include "dynamics/routes/penalty/penalty_route.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/zheng.hpp"
 
@@ -191,7 +191,7 @@ TEST_CASE("zheng-torque: frictionless penalty route balances the crank torque's 
 TEST_CASE("zheng-torque: Moreau-Jean on the rigid clearance joint — event-driven's stick/slip changes and normal "
           "force, no drift into the bearing",
           "[zheng][moreau-jean]") {
-  // The same rigid joint by both routes (dynamics/nonsmooth/rigid_counterpart.hpp). At
+  // The same rigid joint by both routes (dynamics/mechanism/rigid_counterpart.hpp). At
   // velocity level alone the journal sinks into its bearing (the O(h²) drift of points on
   // turning bodies); the contact projection keeps it at contact.
   const dynamics::RigidScenario rigid = dynamics::withRigidContacts(mechanisms::buildRigidScenario("zheng-torque"));

@@ -5,7 +5,7 @@
 #include <numbers>
 
 #include "dynamics/friction/friction_law.hpp"
-#include "dynamics/nonsmooth/event_driven.hpp"
+#include "dynamics/routes/event_driven/event_driven.hpp"
 #include "mechanisms/zheng.hpp"
 
 using namespace stickslip;

@@ -1,0 +1,46 @@
+#include "dynamics/eom_methods/eom_statistics.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+namespace stickslip::dynamics {
+
+EomRunStatistics runWithStatistics(const MultibodySystem& model, const Eigen::VectorXd& q0,
+                                   const Eigen::VectorXd& v0, EomMethod method, double h,
+                                   double t_end, const EomOptions& options) {
+  EomSolver solver(model, method, options);
+  const Eigen::Index m = model.constraintCount();
+  Eigen::VectorXd q = q0, v = v0, phi(m), phi_t(m);
+  Eigen::MatrixXd jac(m, model.velocitySize());
+  EomRunStatistics s;
+  const double e0 = model.kineticEnergy(v) + model.potentialEnergy(q);
+  s.run = integrateRk4(solver, 0.0, t_end, h, q, v,
+                       [&](double t, const Eigen::Ref<const Eigen::VectorXd>& qs,
+                           const Eigen::Ref<const Eigen::VectorXd>& vs) {
+                         model.constraints(t, qs, phi);
+                         model.jacobian(t, qs, jac);
+                         model.constraintTimeDerivative(t, qs, phi_t);
+                         s.max_phi = std::max(s.max_phi, phi.norm());
+                         s.max_phi_dot = std::max(s.max_phi_dot, (jac * vs + phi_t).norm());
+                         const double e = model.kineticEnergy(vs) + model.potentialEnergy(qs);
+                         s.final_drift = e - e0;
+                         s.max_drift = std::max(s.max_drift, std::abs(s.final_drift));
+                         s.max_lambda = std::max(s.max_lambda, solver.multipliers().norm());
+                       });
+  s.cpu_seconds = std::numeric_limits<double>::infinity();
+  for (int repeat = 0; repeat < kTimedRuns; ++repeat) {
+    q = q0;
+    v = v0;
+    EomSolver timed(model, method, options);
+    const auto start = std::chrono::steady_clock::now();
+    integrateRk4(timed, 0.0, t_end, h, q, v);
+    s.cpu_seconds =
+        std::min(s.cpu_seconds,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return s;
+}
+
+}  // namespace stickslip::dynamics

@@ -1,0 +1,225 @@
+#include "dynamics/mechanism/spatial_mechanism.hpp"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+#include <variant>
+
+namespace stickslip::dynamics {
+
+SpatialMechanism::SpatialMechanism(const SpatialModel& model,
+                                   const Eigen::Ref<const Eigen::VectorXd>& q,
+                                   std::vector<SpatialJointFriction> friction,
+                                   std::vector<SpatialClearance> clearances)
+    : ForwardedSystem<Mechanism>(model), model_(model), friction_(std::move(friction)),
+      clearances_(std::move(clearances)) {
+  if (q.size() != model.positionSize())
+    throw std::invalid_argument("SpatialMechanism: q has the wrong size");
+  rows_ = Eigen::MatrixXd::Zero(Eigen::Index(friction_.size()), model.velocitySize());
+  for (std::size_t e = 0; e < friction_.size(); ++e) {
+    const SpatialJointFriction& f = friction_[e];
+    const std::string who = "joint friction '" + f.name + "': ";
+    if (f.joint < 0 || f.joint >= int(model.joints().size()))
+      throw std::invalid_argument(who + "no joint " + std::to_string(f.joint));
+    if (!(f.mu_kinetic >= 0.0) || !(f.mu_static >= f.mu_kinetic) || !std::isfinite(f.mu_static))
+      throw std::invalid_argument(who + "expected mu_static >= mu_kinetic >= 0, got " +
+                                  std::to_string(f.mu_static) + " and " +
+                                  std::to_string(f.mu_kinetic));
+    const SpatialJoint& jt = model.joints()[std::size_t(f.joint)];
+    auto row = rows_.row(Eigen::Index(e));
+    double lever = 1.0;
+    if (jt.type == SpatialJointType::kRevolute) {
+      if (!(f.radius > 0.0) || !std::isfinite(f.radius))
+        throw std::invalid_argument(who + "a revolute joint's pin radius must be > 0, got " +
+                                    std::to_string(f.radius));
+      lever = f.radius;
+      if (jt.body_j != kGround) row.segment<3>(6 * jt.body_j + 3) += jt.frame_j.col(2).transpose();
+      if (jt.body_i != kGround) row.segment<3>(6 * jt.body_i + 3) -= jt.frame_i.col(2).transpose();
+    } else if (jt.type == SpatialJointType::kTranslational) {
+      if (jt.body_i != kGround && jt.body_j != kGround)
+        throw std::invalid_argument(
+            who + "friction in a translational joint needs the ground as its guide (joint '" +
+            jt.name + "' joins two moving bodies)");
+      if (!(f.slider_length >= 0.0) || !std::isfinite(f.slider_length))
+        throw std::invalid_argument(who + "the slider length must be >= 0, got " +
+                                    std::to_string(f.slider_length));
+      // ṡ = a_iᵀ (v_Pj − v_Pi), the joint points' velocities ṙ − A s̃′ ω′.
+      const Eigen::Vector3d a = model.rotation(q, jt.body_i) * jt.frame_i.col(2);
+      if (jt.body_j != kGround) {
+        row.segment<3>(6 * jt.body_j) += a.transpose();
+        row.segment<3>(6 * jt.body_j + 3) -=
+            a.transpose() * model.rotation(q, jt.body_j) * skewMatrix(jt.s_j);
+      }
+      if (jt.body_i != kGround) {
+        row.segment<3>(6 * jt.body_i) -= a.transpose();
+        row.segment<3>(6 * jt.body_i + 3) +=
+            a.transpose() * model.rotation(q, jt.body_i) * skewMatrix(jt.s_i);
+      }
+    } else {
+      throw std::invalid_argument(
+          who + "friction is modelled in revolute and translational joints; joint '" + jt.name +
+          "' is neither");
+    }
+    levers_.push_back({f.name, f.mu_static, f.mu_kinetic, lever});
+  }
+  for (SpatialClearance& c : clearances_) {
+    const std::string who = "clearance joint '" + c.name + "'";
+    for (const BodyIndex b : {c.journal_body, c.bearing_body})
+      if (b != kGround && (b < 0 || b >= model.bodyCount()))
+        throw std::invalid_argument(who + ": no body " + std::to_string(b));
+    if (c.journal_body == c.bearing_body)
+      throw std::invalid_argument(who + ": the journal and the bearing must be on different bodies");
+    c.joint.validate(who);
+    std::visit([&](const auto& law) { law.validate(who); }, c.law);
+    if (!(c.mu_kinetic >= 0.0) || !(c.mu_static >= c.mu_kinetic) || !std::isfinite(c.mu_static))
+      throw std::invalid_argument(who + ": expected mu_static >= mu_kinetic >= 0, got " +
+                                  std::to_string(c.mu_static) + " and " + std::to_string(c.mu_kinetic));
+    if (c.rigid_restitution && !(*c.rigid_restitution >= 0.0 && *c.rigid_restitution <= 1.0))
+      throw std::invalid_argument(who + ": expected rigid_restitution in [0, 1], got " +
+                                  std::to_string(*c.rigid_restitution));
+    if (c.rigid && !c.rigid_restitution)
+      throw std::invalid_argument(who + ": a rigid clearance joint needs its rigid_restitution (Newton's e)");
+    for (const char* which : {"radial-A", "radial-B", "axial-A", "axial-B"}) {
+      RigidContact rc;
+      rc.name = c.name + "." + which;
+      rc.normal = c.rigid ? RigidContact::Normal::kUnilateral : RigidContact::Normal::kCompliant;
+      rc.rigid_restitution = c.rigid_restitution;
+      if (c.rigid) rc.restitution = *c.rigid_restitution;
+      rc.shape = RigidContact::Shape::kSpatialClearance;
+      rc.body_i = c.journal_body;
+      rc.body_j = c.bearing_body;
+      rc.compliant_law = c.law;
+      rc.mu_static = c.mu_static;
+      rc.mu_kinetic = c.mu_kinetic;
+      contacts_.push_back(std::move(rc));
+    }
+  }
+}
+
+SpatialPose bodyPose(const SpatialModel& model, const Eigen::Ref<const Eigen::VectorXd>& q, BodyIndex b) {
+  if (b == kGround) return {};
+  return {q.segment<3>(SpatialModel::positionIndex(b, 0)), model.rotation(q, b)};
+}
+
+namespace {
+
+/// The pose after τ of rigid motion at constant (ṙ, ω′): r + τ ṙ, A exp(τ [ω′]×) (Ȧ = A [ω′]×).
+SpatialPose advanced(const SpatialPose& p, const Eigen::Ref<const Eigen::Matrix<double, 6, 1>>& velocity, double tau) {
+  const Eigen::Vector3d turn = tau * velocity.tail<3>();
+  const double angle = turn.norm();
+  SpatialPose out{p.r + tau * velocity.head<3>(), p.A};
+  if (angle > 0.0) out.A = p.A * Eigen::AngleAxisd(angle, turn / angle).toRotationMatrix();
+  return out;
+}
+
+/// The central difference's half step τ for the drift terms (see the header): the fastest point
+/// of the joint moves 1e-5 R_J in τ, so the truncation error is ~1e-10 of b and the round-off
+/// ~1e-11 of it; 0 when nothing moves (b = 0: it is quadratic in the velocities).
+double driftStep(const SpatialClearanceJoint& joint, const Eigen::Matrix<double, 12, 1>& velocities) {
+  const double reach = std::max(joint.journal_centre.norm(), joint.bearing_centre.norm()) + joint.bearing_radius +
+                       0.5 * joint.bearing_length;
+  const double speed = velocities.segment<3>(0).norm() + velocities.segment<3>(6).norm() +
+                       reach * (velocities.segment<3>(3).norm() + velocities.segment<3>(9).norm());
+  return speed > 0.0 ? 1e-5 * joint.journal_radius / speed : 0.0;
+}
+
+}  // namespace
+
+void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                        const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
+                                        bool drift) const {
+  const auto nc = Eigen::Index(contacts_.size());
+  if (out.gap.size() != nc || out.jacobian.cols() != model_.velocitySize())
+    resizeContacts(out);
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  // Writes into the fixed pattern (no insertion); `part` is 0 for body i, 1 for body j.
+  const auto put = [&](ContactJacobian& rows, Eigen::Index row, BodyIndex b, const Eigen::Matrix<double, 1, 12>& values,
+                       int part) {
+    if (b == kGround) return;
+    for (Eigen::Index d = 0; d < 6; ++d) rows.coeffRef(row, 6 * b + d) = values(6 * part + d);
+  };
+  Eigen::Matrix<double, 12, 1> body_velocities;
+  for (std::size_t c = 0; c < clearances_.size(); ++c) {
+    const SpatialClearance& cl = clearances_[c];
+    const SpatialPose pi = bodyPose(model_, q, cl.journal_body), pj = bodyPose(model_, q, cl.bearing_body);
+    const SpatialClearanceGeometry g = spatialClearanceGeometry(cl.joint, pi, pj);
+    body_velocities.setZero();
+    if (cl.journal_body != kGround) body_velocities.head<6>() = v.segment<6>(6 * cl.journal_body);
+    if (cl.bearing_body != kGround) body_velocities.tail<6>() = v.segment<6>(6 * cl.bearing_body);
+    // The drift terms: the rows' rate along the present motion, by a central difference over ±τ.
+    const double tau = drift ? driftStep(cl.joint, body_velocities) : 0.0;
+    SpatialPose pi_ahead = pi, pj_ahead = pj, pi_behind = pi, pj_behind = pj;
+    SpatialClearanceGeometry ahead = g, behind = g;
+    if (tau > 0.0) {
+      pi_ahead = advanced(pi, body_velocities.head<6>(), tau), pi_behind = advanced(pi, body_velocities.head<6>(), -tau);
+      pj_ahead = advanced(pj, body_velocities.tail<6>(), tau), pj_behind = advanced(pj, body_velocities.tail<6>(), -tau);
+      ahead = spatialClearanceGeometry(cl.joint, pi_ahead, pj_ahead);
+      behind = spatialClearanceGeometry(cl.joint, pi_behind, pj_behind);
+    }
+    for (std::size_t w = 0; w < 4; ++w) {
+      const SpatialClearanceContact& ct = g.contacts[w];
+      const auto k = Eigen::Index(4 * c + w);
+      const Eigen::Vector3d v_rel = relativeVelocity(ct, pi, pj, body_velocities);
+      const double rate = ct.normal.dot(v_rel);
+      const Eigen::Vector3d sliding = v_rel - rate * ct.normal;  // v_T
+      const double speed = sliding.norm();
+      const Eigen::Vector3d t = speed > 0.0 ? Eigen::Vector3d(sliding / speed) : frameFromAxis(ct.normal).col(0);
+      const Eigen::Matrix<double, 1, 12> normal_row = velocityRow(ct, ct.normal, pi, pj);
+      const Eigen::Matrix<double, 1, 12> tangent_row = velocityRow(ct, t, pi, pj);
+      const Eigen::Vector3d binormal = ct.normal.cross(t);
+      const Eigen::Matrix<double, 1, 12> second_row = velocityRow(ct, binormal, pi, pj);
+      for (int part = 0; part < 2; ++part) {
+        const BodyIndex b = part == 0 ? cl.journal_body : cl.bearing_body;
+        put(out.jacobian, 2 * k, b, -normal_row, part);
+        put(out.jacobian, 2 * k + 1, b, tangent_row, part);
+        put(out.second_tangent, k, b, second_row, part);
+      }
+      out.gap(k) = -ct.penetration;
+      out.normal_velocity(k) = -rate;
+      out.sliding_velocity(k) = speed;
+      out.frame[std::size_t(k)] << ct.normal, t, binormal;
+      if (!drift) {
+        out.normal_drift(k) = out.tangential_drift(k) = out.second_drift(k) = kNaN;
+      } else if (tau == 0.0) {
+        out.normal_drift(k) = out.tangential_drift(k) = out.second_drift(k) = 0.0;
+      } else {
+        const SpatialClearanceContact &a = ahead.contacts[w], &b = behind.contacts[w];
+        const auto change = [&](const Eigen::Matrix<double, 1, 12>& row_ahead, const Eigen::Matrix<double, 1, 12>& row_behind) {
+          return ((row_ahead - row_behind) * body_velocities).value() / (2.0 * tau);
+        };
+        out.normal_drift(k) = -change(velocityRow(a, a.normal, pi_ahead, pj_ahead), velocityRow(b, b.normal, pi_behind, pj_behind));
+        out.tangential_drift(k) = change(velocityRow(a, t, pi_ahead, pj_ahead), velocityRow(b, t, pi_behind, pj_behind));
+        out.second_drift(k) = change(velocityRow(a, binormal, pi_ahead, pj_ahead), velocityRow(b, binormal, pi_behind, pj_behind));
+      }
+      out.normal[std::size_t(k)].setConstant(kNaN);  // planar fields: not for a spatial contact
+      out.point[std::size_t(k)].setConstant(kNaN);
+    }
+  }
+}
+
+double SpatialMechanism::jointFrictionRate(std::size_t e,
+                                           const Eigen::Ref<const Eigen::VectorXd>& v) const {
+  return rows_.row(Eigen::Index(e)).dot(v);
+}
+
+double SpatialMechanism::jointFrictionReaction(std::size_t e,
+                                               const Eigen::Ref<const Eigen::VectorXd>& lambda,
+                                               const Eigen::Ref<const Eigen::VectorXd>&) const {
+  const SpatialJointFriction& f = friction_[e];
+  const SpatialJoint& jt = model_.joints()[std::size_t(f.joint)];
+  if (jt.type == SpatialJointType::kRevolute) return lambda.segment<3>(jt.row).norm();
+  const Eigen::Vector2d n = lambda.segment<2>(jt.row + 2);
+  if (f.slider_length == 0.0) return n.norm();
+  const Eigen::Vector2d m = (2.0 / f.slider_length) * lambda.segment<2>(jt.row);
+  return 0.5 * ((n - m).norm() + (n + m).norm());
+}
+
+void SpatialMechanism::addJointFrictionRow(std::size_t e, double s,
+                                           Eigen::Ref<Eigen::VectorXd> row) const {
+  row += s * rows_.row(Eigen::Index(e)).transpose();
+}
+
+}  // namespace stickslip::dynamics

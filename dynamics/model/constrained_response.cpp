@@ -1,0 +1,153 @@
+#include "dynamics/model/constrained_response.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "dynamics/model/eom_solver.hpp"
+
+namespace stickslip::dynamics {
+
+ConstrainedResponse::ConstrainedResponse(const MultibodySystem& model, double baumgarte_alpha,
+                                         double baumgarte_beta)
+    : model_(model), inverse_mass_diagonal_(model.inverseMassDiagonal()), alpha_(baumgarte_alpha),
+      beta_(baumgarte_beta) {
+  if (!(alpha_ >= 0.0) || !(beta_ >= 0.0))
+    throw std::invalid_argument("ConstrainedResponse: expected Baumgarte alpha, beta >= 0");
+  const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
+  forces_.resize(nv);
+  a0_.resize(nv);
+  tmp_v_.resize(nv);
+  phi_.resize(m);
+  phi_t_.resize(m);
+  gamma_.resize(m);
+  tmp_m_.resize(m);
+  d_.resize(m, nv);
+  dt_.resize(nv, m);
+  minv_dt_.resize(nv, m);
+  s_.resize(m, m);
+  s_cholesky_.resize(m);
+}
+
+void ConstrainedResponse::scaleByInverseMass(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                                             Eigen::Ref<Eigen::MatrixXd> out) const {
+  if (inverse_mass_diagonal_) {
+    out.noalias() = inverse_mass_diagonal_->asDiagonal() * x;
+  } else {
+    out = x;
+    model_.applyInverseMass(out);
+  }
+}
+
+bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                       const Eigen::Ref<const Eigen::VectorXd>& v) {
+  model_.generalizedForces(t, q, v, forces_);
+  scaleByInverseMass(forces_, a0_);
+  g_current_ = false;
+  gamma_current_ = false;
+  const Eigen::Index m = d_.rows();
+  if (m == 0) return true;
+  model_.constraintsAndJacobian(t, q, phi_, d_);
+  model_.constraintTimeDerivative(t, q, phi_t_);
+  dt_ = d_.transpose();
+  scaleByInverseMass(dt_, minv_dt_);
+  for (Eigen::Index j = 0; j < m; ++j)  // the lower triangle, all the factorization reads
+    for (Eigen::Index i = j; i < m; ++i) s_(i, j) = dt_.col(i).dot(minv_dt_.col(j));
+  // Cholesky of the PSD S: a pivot far below the largest (or a failure) means D is
+  // rank-deficient.
+  const bool factored = s_cholesky_.compute(s_);
+  const auto piv = s_cholesky_.pivots();  // an expression: no temporary
+  const double largest = piv.maxCoeff();
+  if (factored && piv.minCoeff() > 1e-6 * largest) return true;
+  std::ostringstream os;
+  os << "joint Jacobian is rank-deficient at t = " << t
+     << " s (dead centre or redundant joints): smallest Cholesky pivot of D M^-1 D^T is "
+     << piv.minCoeff() << ", largest " << largest
+     << describeDependentRows(model_, d_);
+  message_ = os.str();
+  return false;
+}
+
+bool ConstrainedResponse::updateVelocityLevel(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                              const Eigen::Ref<const Eigen::VectorXd>& v) {
+  return factorJoints(t, q, v);
+}
+
+bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v) {
+  if (!factorJoints(t, q, v)) return false;
+  if (d_.rows() == 0) return true;
+  model_.gamma(t, q, v, gamma_);
+  // Two statements: a product inside a sum would be evaluated into a fresh temporary.
+  gamma_.noalias() -= (2.0 * alpha_) * (d_ * v);
+  gamma_ -= (2.0 * alpha_) * phi_t_;
+  gamma_ -= beta_ * beta_ * phi_;
+  gamma_current_ = true;
+  tmp_m_ = gamma_;
+  tmp_m_.noalias() -= d_ * a0_;
+  s_cholesky_.solveInPlace(tmp_m_);
+  a0_.noalias() += minv_dt_ * tmp_m_;
+  return true;
+}
+
+const Eigen::MatrixXd& ConstrainedResponse::inverseMass() {
+  if (g_current_) return g_;
+  g_.setIdentity(model_.velocitySize(), model_.velocitySize());
+  model_.applyInverseMass(g_);
+  // G = M⁻¹ − M⁻¹Dᵀ S⁻¹ D M⁻¹, column by column through S⁻¹ (D M⁻¹) = S⁻¹ minv_dtᵀ.
+  for (Eigen::Index c = 0; c < g_.cols() && d_.rows() > 0; ++c) {
+    tmp_m_ = minv_dt_.row(c).transpose();
+    s_cholesky_.solveInPlace(tmp_m_);
+    g_.col(c).noalias() -= minv_dt_ * tmp_m_;
+  }
+  g_current_ = true;
+  return g_;
+}
+
+void ConstrainedResponse::inverseMassTimesColumns(const Eigen::Ref<const Eigen::MatrixXd>& jt,
+                                                  Eigen::Ref<Eigen::MatrixXd> gjt) {
+  const Eigen::Index k = jt.cols(), m = d_.rows();
+  scaleByInverseMass(jt, gjt);
+  if (m == 0) return;
+  if (columns_work_.cols() < k) columns_work_.resize(m, k);
+  auto y = columns_work_.leftCols(k);  // D M⁻¹ Jᵀ, then S⁻¹ D M⁻¹ Jᵀ
+  for (Eigen::Index c = 0; c < k; ++c)
+    for (Eigen::Index r = 0; r < m; ++r) y(r, c) = minv_dt_.col(r).dot(jt.col(c));
+  s_cholesky_.solveInPlace(y);
+  for (Eigen::Index c = 0; c < k; ++c)
+    for (Eigen::Index r = 0; r < m; ++r) gjt.col(c) -= y(r, c) * minv_dt_.col(r);
+}
+
+void ConstrainedResponse::projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double feedback_rate) {
+  if (d_.rows() == 0) return;
+  // Column loops over Dᵀ and M⁻¹Dᵀ: contiguous, and no product kernel set-up at these sizes.
+  for (Eigen::Index r = 0; r < d_.rows(); ++r)
+    tmp_m_(r) = phi_t_(r) + feedback_rate * phi_(r) + dt_.col(r).dot(v);
+  s_cholesky_.solveInPlace(tmp_m_);
+  for (Eigen::Index r = 0; r < d_.rows(); ++r) v -= tmp_m_(r) * minv_dt_.col(r);
+}
+
+void ConstrainedResponse::jointImpulse(const Eigen::Ref<const Eigen::VectorXd>& velocity_change,
+                                       const Eigen::Ref<const Eigen::VectorXd>& impulse,
+                                       Eigen::Ref<Eigen::VectorXd> joint_impulse) {
+  if (d_.rows() == 0) return;
+  scaleByInverseMass(impulse, tmp_v_);
+  tmp_v_ -= velocity_change;
+  for (Eigen::Index r = 0; r < d_.rows(); ++r) joint_impulse(r) = dt_.col(r).dot(tmp_v_);
+  s_cholesky_.solveInPlace(joint_impulse);
+}
+
+void ConstrainedResponse::multipliers(const Eigen::Ref<const Eigen::VectorXd>& contact_force,
+                                      Eigen::Ref<Eigen::VectorXd> lambda) {
+  if (d_.rows() == 0) return;
+  if (!gamma_current_)
+    throw std::logic_error("ConstrainedResponse::multipliers: expected update() first, not "
+                           "updateVelocityLevel()");
+  tmp_v_ = forces_ + contact_force;
+  model_.applyInverseMass(tmp_v_);
+  lambda.noalias() = d_ * tmp_v_;
+  lambda -= gamma_;
+  s_cholesky_.solveInPlace(lambda);
+}
+
+}  // namespace stickslip::dynamics

@@ -1,0 +1,90 @@
+#pragma once
+/// \file How a mechanism with its ideal joints (a MultibodySystem) responds to contact forces
+/// and impulses at one configuration — the operator both nonsmooth formulations build their
+/// complementarity problems from.
+///
+/// With contact forces entering as Jᵀ r (rigid_contact.hpp) the equations of motion are
+///   M v̇ + Dᵀλ = Q + Jᵀ r,   D v̇ = γ̃ = γ − 2α Φ̇ − β² Φ   (Baumgarte, thesis Eq. 2.52),
+/// so with S = D M⁻¹ Dᵀ
+///   v̇ = a₀ + G Jᵀ r,   a₀ = M⁻¹Q + M⁻¹Dᵀ S⁻¹ (γ̃ − D M⁻¹ Q),   G = M⁻¹ − M⁻¹Dᵀ S⁻¹ D M⁻¹.
+/// a₀ is the motion without contact forces; G is symmetric positive semidefinite with
+/// D G = 0, so an impulse P changes the velocities by Δv = G Jᵀ P without violating the
+/// joints' velocity equations, and the Delassus matrix J G Jᵀ is symmetric PSD.
+/// The joint multipliers (thesis sign: −Dᵀλ is the joint force) are
+///   λ = S⁻¹ (D M⁻¹ (Q + Jᵀ r) − γ̃).
+/// Workspace is sized in the constructor, G's (nv × nv) on its first use; update() and the
+/// products allocate nothing after that.
+
+#include <Eigen/Dense>
+#include <string>
+
+#include "dynamics/model/small_cholesky.hpp"
+#include "dynamics/model/model_system.hpp"
+
+namespace stickslip::dynamics {
+
+class ConstrainedResponse {
+ public:
+  /// Keeps a reference to `model`. α, β ≥ 0 [1/s] (0, 0: no stabilization).
+  ConstrainedResponse(const MultibodySystem& model, double baumgarte_alpha = 0.0,
+                      double baumgarte_beta = 0.0);
+
+  /// Evaluates Q, D, γ̃ at (t, q, v), factors S and forms a₀ and G. Returns false (see
+  /// message()) when S is numerically singular: a dead centre or redundant joints.
+  bool update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+              const Eigen::Ref<const Eigen::VectorXd>& v);
+  /// update() for a caller that imposes the joints at velocity level with projectVelocity():
+  /// Q, D, Φ, Φt and S only, and a₀ = M⁻¹Q without its joint part M⁻¹Dᵀ S⁻¹(γ̃ − D M⁻¹Q).
+  /// The projection removes any M⁻¹Dᵀ y added to the velocity (P(v + M⁻¹Dᵀy) = P(v)), so
+  /// v + h a₀ projects to the same velocity either way, for the cost of neither γ nor a solve.
+  /// multipliers() needs update().
+  bool updateVelocityLevel(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                           const Eigen::Ref<const Eigen::VectorXd>& v);
+
+  const Eigen::VectorXd& freeAcceleration() const { return a0_; }  ///< a₀ (size nv)
+  /// G (nv × nv), formed on the first call after update(): a time step without contacts
+  /// never needs it, nor does event-driven's sparse path, which never stores it.
+  const Eigen::MatrixXd& inverseMass();
+  /// gjt = G Jᵀ for the columns jt = Jᵀ (nv × k), without forming G:
+  /// M⁻¹Jᵀ − M⁻¹Dᵀ S⁻¹ (D M⁻¹ Jᵀ) — k solves instead of nv when few contacts are active.
+  /// Columns, not rows: every loop runs over contiguous memory. Allocates only when k
+  /// exceeds every k seen before.
+  void inverseMassTimesColumns(const Eigen::Ref<const Eigen::MatrixXd>& jt,
+                               Eigen::Ref<Eigen::MatrixXd> gjt);
+  /// v ← v − M⁻¹Dᵀ S⁻¹ (D v + Φt + k Φ): the M-orthogonal projection of v onto the joints'
+  /// velocity equations, with a position feedback rate k ≥ 0 [1/s] (at the last update()).
+  void projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double feedback_rate);
+  const Eigen::VectorXd& forces() const { return forces_; }         ///< Q (size nv)
+  /// Λ (size m) with M Δv = F − DᵀΛ: the joints' impulse over a velocity change Δv (size nv)
+  /// to which the impulse F (size nv) of every other force led, Λ = S⁻¹ D (M⁻¹F − Δv), at the
+  /// last update() or updateVelocityLevel(). Exact when M⁻¹F − Δv lies in the range of M⁻¹Dᵀ,
+  /// as it does for Δv = h a₀ + G F (a step of either kind, projected or not).
+  void jointImpulse(const Eigen::Ref<const Eigen::VectorXd>& velocity_change,
+                    const Eigen::Ref<const Eigen::VectorXd>& impulse,
+                    Eigen::Ref<Eigen::VectorXd> joint_impulse);
+  /// λ (size m) for a total contact force Jᵀ r (size nv), at the last update(). Throws
+  /// std::logic_error after updateVelocityLevel().
+  void multipliers(const Eigen::Ref<const Eigen::VectorXd>& contact_force,
+                   Eigen::Ref<Eigen::VectorXd> lambda);
+  const std::string& message() const { return message_; }
+  const MultibodySystem& model() const { return model_; }
+
+ private:
+  /// out = M⁻¹ x: a row scaling when M is diagonal, else the system's blocks.
+  void scaleByInverseMass(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> out) const;
+
+  const MultibodySystem& model_;
+  const Eigen::VectorXd* inverse_mass_diagonal_;  ///< null unless M is diagonal
+  double alpha_, beta_;
+  Eigen::VectorXd forces_, a0_, phi_, phi_t_, gamma_, tmp_m_, tmp_v_;
+  /// Q, D, Φ, Φt at (t, q, v); S formed and factored. False (message_) if S is singular.
+  bool factorJoints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& v);
+
+  Eigen::MatrixXd d_, dt_, minv_dt_, s_, g_, columns_work_;  // dt_ = Dᵀ: contiguous rows of D
+  SmallCholesky s_cholesky_;
+  bool g_current_ = false, gamma_current_ = false;
+  std::string message_;
+};
+
+}  // namespace stickslip::dynamics

@@ -1,0 +1,686 @@
+#include "dynamics/routes/minimal_form/minimal_form.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <limits>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+
+#include "dynamics/contact/rigid_contact.hpp"
+
+namespace stickslip::dynamics {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double sgn(double v) { return v > 0.0 ? 1.0 : v < 0.0 ? -1.0 : 0.0; }
+
+Eigen::Vector2d rot90(const Eigen::Vector2d& a) { return {-a.y(), a.x()}; }
+Eigen::Matrix2d rotation(double th) {
+  Eigen::Matrix2d A;
+  A << std::cos(th), -std::sin(th), std::sin(th), std::cos(th);
+  return A;
+}
+
+// Joints not needed to connect the bodies to the ground: each one closes a loop.
+std::vector<int> loopClosingJoints(const PlanarModel& model) {
+  std::vector<int> parent(std::size_t(model.bodyCount()) + 1);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](int a) {
+    while (parent[std::size_t(a)] != a) a = parent[std::size_t(a)] = parent[std::size_t(parent[std::size_t(a)])];
+    return a;
+  };
+  std::vector<int> cut;
+  for (std::size_t j = 0; j < model.joints().size(); ++j) {
+    const PlanarJoint& jt = model.joints()[j];
+    const int a = find(jt.body_i + 1), b = find(jt.body_j + 1);
+    if (a == b) cut.push_back(int(j));
+    else parent[std::size_t(a)] = b;
+  }
+  return cut;
+}
+
+}  // namespace
+
+void FrictionalJoint::validate(const PlanarModel& model) const {
+  std::ostringstream os;
+  const bool exists = joint >= 0 && joint < static_cast<int>(model.joints().size());
+  const JointType type = exists ? model.joints()[std::size_t(joint)].type : JointType::kRevolute;
+  if (!exists) os << "expected a joint index in [0, " << model.joints().size() << "), got " << joint;
+  else if (kind == FrictionJointKind::kRevolute && type != JointType::kRevolute)
+    os << "expected joint " << joint << " to be revolute for revolute friction";
+  else if (kind == FrictionJointKind::kPrismatic && type != JointType::kTranslational &&
+           type != JointType::kPointOnLine)
+    os << "expected joint " << joint << " to be translational or point-on-line for prismatic friction";
+  else if (kind == FrictionJointKind::kPinInSlot && type != JointType::kPointOnLine)
+    os << "expected joint " << joint << " to be point-on-line for pin-in-slot friction";
+  else if (kind != FrictionJointKind::kPrismatic && (!(radius > 0.0) || !std::isfinite(radius)))
+    os << "expected a lever arm r > 0, got " << radius;
+
+  else if (!(mu_kinetic >= 0.0) || !(mu_static >= mu_kinetic) || !std::isfinite(mu_static))
+    os << "expected 0 <= mu_kinetic <= mu_static, got mu_kinetic = " << mu_kinetic
+       << ", mu_static = " << mu_static;
+  if (!os.str().empty()) throw std::invalid_argument(name + ": " + os.str());
+}
+
+void MinimalFormOptions::validate() const {
+  std::ostringstream os;
+  if (independent.empty()) os << "at least one independent coordinate (the driver first)";
+  else if (!(position_tolerance > 0.0)) os << "position_tolerance > 0, got " << position_tolerance;
+  else if (max_newton_iterations < 1) os << "max_newton_iterations >= 1, got " << max_newton_iterations;
+  else if (!(reaction_tolerance > 0.0)) os << "reaction_tolerance > 0, got " << reaction_tolerance;
+  else if (max_reaction_iterations < 1) os << "max_reaction_iterations >= 1, got " << max_reaction_iterations;
+  if (!os.str().empty()) throw std::invalid_argument("MinimalFormOptions: expected " + os.str());
+}
+
+void MinimalFormSimulationOptions::validate() const {
+  std::ostringstream os;
+  if (!(t_end > 0.0)) os << "t_end > 0, got " << t_end;
+  else if (!(relative_tolerance > 0.0) || !(absolute_tolerance > 0.0))
+    os << "tolerances > 0, got " << relative_tolerance << ", " << absolute_tolerance;
+  else if (!(max_step >= 0.0)) os << "max_step >= 0, got " << max_step;
+  else if (!(output_dt > 0.0)) os << "output_dt > 0, got " << output_dt;
+  else if (!(acceleration_tolerance > 0.0)) os << "acceleration_tolerance > 0, got " << acceleration_tolerance;
+  else if (max_events < 1) os << "max_events >= 1, got " << max_events;
+  else if (max_total_steps < 1) os << "max_total_steps >= 1, got " << max_total_steps;
+  if (!os.str().empty()) throw std::invalid_argument("MinimalFormSimulationOptions: expected " + os.str());
+}
+
+MinimalForm::MinimalForm(const PlanarModel& model, std::vector<FrictionalJoint> friction,
+                         MinimalFormOptions options, const Eigen::VectorXd& x0)
+    : model_(model), friction_(std::move(friction)), opt_(std::move(options)) {
+  opt_.validate();
+  for (const auto& jt : model_.joints())
+    if (jt.type == JointType::kRheonomicDriver)
+      throw std::invalid_argument("MinimalForm: joint '" + jt.name +
+                                  "' is a rheonomic driver; program the driver motion with inverseDynamics()");
+  for (const auto& f : friction_) f.validate(model_);
+  slot_of_.assign(friction_.size(), -1);
+  for (std::size_t j = 0; j < friction_.size(); ++j)
+    for (std::size_t p = 0; p < friction_.size(); ++p)
+      if (friction_[j].kind == FrictionJointKind::kPinInSlot && friction_[p].kind == FrictionJointKind::kPrismatic &&
+          friction_[p].joint == friction_[j].joint)
+        slot_of_[j] = Eigen::Index(p);
+  dims_.n = model_.positionSize();
+  dims_.m = model_.constraintCount();
+  dims_.k = dims_.n - dims_.m;
+  if (dims_.k < 1)
+    throw std::invalid_argument("MinimalForm: expected a mechanism with n - m >= 1 degrees of freedom, got n = " +
+                                std::to_string(dims_.n) + ", m = " + std::to_string(dims_.m));
+  if (Eigen::Index(opt_.independent.size()) != dims_.k)
+    throw std::invalid_argument("MinimalForm: expected " + std::to_string(dims_.k) +
+                                " independent coordinates (n - m), got " + std::to_string(opt_.independent.size()));
+  std::vector<bool> used(std::size_t(dims_.n), false);
+  for (const Eigen::Index i : opt_.independent) {
+    if (i < 0 || i >= dims_.n || used[std::size_t(i)])
+      throw std::invalid_argument("MinimalForm: independent coordinate " + std::to_string(i) +
+                                  " out of range [0, " + std::to_string(dims_.n) + ") or repeated");
+    used[std::size_t(i)] = true;
+  }
+  for (Eigen::Index i = 0; i < dims_.n; ++i)
+    if (!used[std::size_t(i)]) dependent_.push_back(i);
+  if (x0.size() != dims_.n)
+    throw std::invalid_argument("MinimalForm: expected x0 of size " + std::to_string(dims_.n) + ", got " +
+                                std::to_string(x0.size()));
+
+  const std::vector<int> cut = opt_.cut_joints.empty() ? loopClosingJoints(model_) : opt_.cut_joints;
+  for (const int j : cut) {
+    if (j < 0 || j >= int(model_.joints().size()))
+      throw std::invalid_argument("MinimalFormOptions: cut joint " + std::to_string(j) + " does not exist");
+    dims_.m2 += model_.joints()[std::size_t(j)].rows;
+  }
+  dims_.m1 = dims_.m - dims_.m2;
+  dims_.k1 = dims_.n - dims_.m1;
+
+  minv_ = model_.massDiagonal().cwiseInverse();
+  C_.resize(dims_.m, dims_.n);
+  Cmu_.setZero(Eigen::Index(friction_.size()), dims_.n);
+  phi_.resize(dims_.m);
+  gamma_.resize(dims_.m);
+  Q_.resize(dims_.n);
+  nu_.resize(dims_.n);
+  last_x_ = x0;
+  Eigen::VectorXd xi(dims_.k), x;
+  for (Eigen::Index c = 0; c < dims_.k; ++c) xi(c) = x0(opt_.independent[std::size_t(c)]);
+  if (!solvePositions(0.0, xi, x))
+    throw std::invalid_argument("MinimalForm: the constraints do not assemble at x0 with these independent "
+                                "coordinates (singular C_d or no nearby solution)");
+}
+
+bool MinimalForm::solvePositions(double t, const Eigen::Ref<const Eigen::VectorXd>& xi, Eigen::VectorXd& x) {
+  x = last_x_;
+  for (Eigen::Index c = 0; c < dims_.k; ++c) x(opt_.independent[std::size_t(c)]) = xi(c);
+  Eigen::MatrixXd Cd(dims_.m, dims_.m);
+  for (int it = 0; it <= opt_.max_newton_iterations; ++it) {
+    model_.constraints(t, x, phi_);
+    if (!phi_.allFinite()) return false;
+    if (phi_.lpNorm<Eigen::Infinity>() <= opt_.position_tolerance) {
+      last_x_ = x;
+      return true;
+    }
+    if (it == opt_.max_newton_iterations) break;
+    model_.jacobian(t, x, C_);
+    for (Eigen::Index c = 0; c < dims_.m; ++c) Cd.col(c) = C_.col(dependent_[std::size_t(c)]);
+    lu_.compute(Cd);
+    if (!(std::abs(lu_.determinant()) > 1e-14 * std::max(1.0, Cd.lpNorm<Eigen::Infinity>()))) return false;
+    const Eigen::VectorXd delta = lu_.solve(phi_);
+    for (Eigen::Index c = 0; c < dims_.m; ++c) x(dependent_[std::size_t(c)]) -= delta(c);
+  }
+  return false;
+}
+
+double MinimalForm::slidingRate(std::size_t j, const Eigen::VectorXd& x,
+                                const Eigen::VectorXd& xdot) const {
+  Eigen::VectorXd row(x.size());
+  slidingRow(friction_.at(j), x, row);
+  return row.dot(xdot);
+}
+
+void MinimalForm::slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x,
+                             Eigen::Ref<Eigen::VectorXd> row) const {
+  row.setZero();
+  const PlanarJoint& jt = model_.joints()[std::size_t(fj.joint)];
+  if (fj.kind != FrictionJointKind::kPrismatic) {  // relative rotation
+    if (jt.body_i != kGround) row(PlanarModel::coordinate(jt.body_i, 2)) -= 1.0;
+    if (jt.body_j != kGround) row(PlanarModel::coordinate(jt.body_j, 2)) += 1.0;
+    return;
+  }
+  // s = t_iᵀ d, d = P_j − P_i, t_i = A_i u_i: ṡ = t_iᵀ ḋ + θ̇_i (R t_i)ᵀ d; this is also the
+  // virtual power of a force along t_i at P_j on j and its opposite on i at the same point.
+  const double thi = jt.body_i == kGround ? 0.0 : x(PlanarModel::coordinate(jt.body_i, 2));
+  const double thj = jt.body_j == kGround ? 0.0 : x(PlanarModel::coordinate(jt.body_j, 2));
+  const Eigen::Matrix2d Ai = rotation(thi), Aj = rotation(thj);
+  const Eigen::Vector2d ti = Ai * jt.u_i.normalized();
+  const Eigen::Vector2d d = model_.pointPosition(x, jt.body_j, jt.s_j) - model_.pointPosition(x, jt.body_i, jt.s_i);
+  if (jt.body_j != kGround) {
+    row.segment<2>(PlanarModel::coordinate(jt.body_j, 0)) += ti;
+    row(PlanarModel::coordinate(jt.body_j, 2)) += ti.dot(rot90(Aj * jt.s_j));
+  }
+  if (jt.body_i != kGround) {
+    row.segment<2>(PlanarModel::coordinate(jt.body_i, 0)) -= ti;
+    row(PlanarModel::coordinate(jt.body_i, 2)) += -ti.dot(rot90(Ai * jt.s_i)) + rot90(ti).dot(d);
+  }
+}
+
+double MinimalForm::reactionOf(const FrictionalJoint& fj, const Eigen::VectorXd& lambda) const {
+  const PlanarJoint& jt = model_.joints()[std::size_t(fj.joint)];
+  // Revolute: the two rows are the global force components; prismatic: the first row is the
+  // normal one with a unit normal, so its multiplier is the normal force.
+  return fj.kind == FrictionJointKind::kRevolute ? lambda.segment<2>(jt.row).norm() : std::abs(lambda(jt.row));
+}
+
+double MinimalForm::reactionOf(Eigen::Index j, const Eigen::VectorXd& lambda, const Eigen::VectorXd& f) const {
+  const FrictionalJoint& fj = friction_[std::size_t(j)];
+  const Eigen::Index slot = slot_of_[std::size_t(j)];
+  // The pin carries the normal force and the slot's friction (Blajer eq. 2.5₄).
+  if (slot >= 0) return std::hypot(lambda(model_.joints()[std::size_t(fj.joint)].row), f(slot));
+  return reactionOf(fj, lambda);
+}
+
+bool MinimalForm::kinematics(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,
+                             const Eigen::Ref<const Eigen::VectorXd>& u, MinimalFormState& s) {
+  const Eigen::Index n = dims_.n, m = dims_.m, k = dims_.k;
+  if (!solvePositions(t, xi, s.x)) return false;
+  model_.jacobian(t, s.x, C_);
+  Eigen::MatrixXd Cd(m, m), Ci(m, k);
+  for (Eigen::Index c = 0; c < m; ++c) Cd.col(c) = C_.col(dependent_[std::size_t(c)]);
+  for (Eigen::Index c = 0; c < k; ++c) Ci.col(c) = C_.col(opt_.independent[std::size_t(c)]);
+  lu_.compute(Cd);
+  s.D.setZero(n, k);
+  const Eigen::MatrixXd Dd = -lu_.solve(Ci);
+  for (Eigen::Index c = 0; c < k; ++c) s.D(opt_.independent[std::size_t(c)], c) = 1.0;
+  for (Eigen::Index r = 0; r < m; ++r) s.D.row(dependent_[std::size_t(r)]) = Dd.row(r);
+  s.xdot = s.D * u;
+  model_.gamma(t, s.x, s.xdot, gamma_);
+  const Eigen::VectorXd nud = lu_.solve(gamma_);
+  nu_.setZero();
+  for (Eigen::Index r = 0; r < m; ++r) nu_(dependent_[std::size_t(r)]) = nud(r);
+  model_.generalizedForces(t, s.x, s.xdot, Q_);
+  const Eigen::VectorXd mass = model_.massDiagonal();
+  s.reduced_mass = s.D.transpose() * mass.asDiagonal() * s.D;
+  s.reduced_force = s.D.transpose() * (Q_ - mass.cwiseProduct(nu_));
+  Eigen::VectorXd row(n);
+  for (std::size_t j = 0; j < friction_.size(); ++j) {
+    slidingRow(friction_[j], s.x, row);
+    Cmu_.row(Eigen::Index(j)) = row.transpose();
+  }
+  s.sliding = Cmu_ * s.D;
+  return s.xdot.allFinite() && s.reduced_force.allFinite();
+}
+
+void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& extra, MinimalFormState& s) {
+  const Eigen::Index nj = Eigen::Index(friction_.size());
+  const Eigen::MatrixXd CMinv = C_ * minv_.asDiagonal();
+  const Eigen::LDLT<Eigen::MatrixXd> S(CMinv * C_.transpose());
+  const Eigen::VectorXd lambda0 = S.solve(CMinv * (Q_ + extra) - gamma_);
+  // λ = λ₀ + W f_μ (model sign). Without frictional joints W has no columns, and Eigen's
+  // triangular solve must not see an empty right-hand side (it takes a reference to its
+  // first entry: undefined behaviour).
+  const Eigen::MatrixXd W =
+      nj > 0 ? Eigen::MatrixXd(S.solve(CMinv * Cmu_.transpose())) : Eigen::MatrixXd(C_.rows(), 0);
+  s.friction.setZero(nj);
+  s.reaction.setZero(nj);
+  s.reaction_converged = true;
+  s.reaction_iterations = 0;
+  // M ẍ = Q − Cᵀλ + C_μᵀ f_μ  ⇒  C M⁻¹ Cᵀ λ = C M⁻¹ (Q + C_μᵀ f_μ) − γ.
+  Eigen::MatrixXd G(nj, dims_.m), H(nj, nj), J(nj, nj);
+  Eigen::VectorXd next(nj);
+  for (int it = 1;; ++it) {
+    s.lambda = lambda0 + W * s.friction;
+    G.setZero();
+    H.setZero();
+    for (Eigen::Index j = 0; j < nj; ++j) {
+      const FrictionalJoint& fj = friction_[std::size_t(j)];
+      s.reaction(j) = reactionOf(j, s.lambda, s.friction);
+      const double arm = fj.kind == FrictionJointKind::kPrismatic ? 1.0 : fj.radius;
+      const double gain = -f.direction(j) * f.mu(j) * arm;
+      next(j) = gain * s.reaction(j);
+      // ∂φ_j/∂λ and ∂φ_j/∂f: the unit direction of the joint's reaction, times −d μ r.
+      const Eigen::Index row = model_.joints()[std::size_t(fj.joint)].row, slot = slot_of_[std::size_t(j)];
+      if (fj.kind == FrictionJointKind::kRevolute) {
+        const double norm = s.lambda.segment<2>(row).norm();
+        if (norm > 0.0) G.row(j).segment<2>(row) = gain * s.lambda.segment<2>(row).transpose() / norm;
+      } else if (slot >= 0) {
+        if (s.reaction(j) > 0.0) {
+          G(j, row) = gain * s.lambda(row) / s.reaction(j);
+          H(j, slot) = gain * s.friction(slot) / s.reaction(j);
+        }
+      } else {
+        G(j, row) = gain * sgn(s.lambda(row));
+      }
+    }
+    Eigen::VectorXd step = next - s.friction;
+    if (opt_.reaction_newton && nj > 0) {
+      // Newton on r(f) = f − φ(λ₀ + W f, f): (I − G W − H) δ = φ − f.
+      J = Eigen::MatrixXd::Identity(nj, nj) - G * W - H;
+      const Eigen::PartialPivLU<Eigen::MatrixXd> lu(J);
+      if (std::abs(lu.determinant()) > 1e-12) step = lu.solve(step);
+    }
+    const double change = step.lpNorm<Eigen::Infinity>(), size = (s.friction + step).lpNorm<Eigen::Infinity>();
+    s.friction += step;
+    s.reaction_iterations = it;
+    if (nj == 0 || change <= opt_.reaction_tolerance * std::max(1.0, size)) break;
+    if (it >= opt_.max_reaction_iterations) {
+      s.reaction_converged = false;
+      break;
+    }
+  }
+  s.lambda = lambda0 + W * s.friction;
+  for (Eigen::Index j = 0; j < nj; ++j) s.reaction(j) = reactionOf(j, s.lambda, s.friction);
+}
+
+bool MinimalForm::evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,
+                           const Eigen::Ref<const Eigen::VectorXd>& u, const FrictionSetting& friction,
+                           bool locked, MinimalFormState& s) {
+  const Eigen::Index k = dims_.k, nj = Eigen::Index(friction_.size());
+  if (!kinematics(t, xi, u, s)) return false;
+  if (locked) {
+    // Stiction: u₀ is held; the friction forces, hence λ, are indeterminate (Blajer §5).
+    s.udot.setZero(k);
+    if (k > 1) {
+      const Eigen::MatrixXd Mrr = s.reduced_mass.bottomRightCorner(k - 1, k - 1);
+      s.udot.tail(k - 1) = Mrr.ldlt().solve(s.reduced_force.tail(k - 1));
+    }
+    s.lambda.setConstant(dims_.m, kNaN);
+    s.reaction.setConstant(nj, kNaN);
+    s.friction.setConstant(nj, kNaN);
+    s.friction_force.setZero(k);
+    s.friction_force(0) = kNaN;
+    s.reaction_iterations = 0;
+    s.reaction_converged = true;
+    return true;
+  }
+  FrictionSetting f = friction;
+  for (Eigen::Index j = 0; j < nj; ++j)  // NaN: the sign of the present sliding rate
+    if (std::isnan(f.direction(j))) f.direction(j) = sgn(s.sliding.row(j).dot(u));
+  reactions(f, Eigen::VectorXd::Zero(dims_.n), s);
+  s.friction_force = s.sliding.transpose() * s.friction;
+  s.udot = s.reduced_mass.ldlt().solve(s.reduced_force + s.friction_force);
+  return s.udot.allFinite();
+}
+
+FrictionSetting MinimalForm::none() const {
+  const Eigen::Index nj = Eigen::Index(friction_.size());
+  return {Eigen::VectorXd::Zero(nj), Eigen::VectorXd::Zero(nj)};
+}
+
+FrictionSetting MinimalForm::against(const MinimalFormState& s, double sigma, bool static_limit) const {
+  FrictionSetting f = none();
+  for (std::size_t j = 0; j < friction_.size(); ++j) {
+    const Eigen::Index e = Eigen::Index(j);
+    f.direction(e) = sgn(s.sliding(e, 0) * sigma);
+    f.mu(e) = static_limit ? friction_[j].mu_static : friction_[j].mu_kinetic;
+  }
+  return f;
+}
+
+MinimalForm::InverseDynamics MinimalForm::inverseDynamics(double t, double q, double qd, double qdd,
+                                                          const Eigen::VectorXd& drive) {
+  if (dims_.k != 1)
+    throw std::invalid_argument("MinimalForm::inverseDynamics: expected a 1-DoF mechanism, got k = " +
+                                std::to_string(dims_.k));
+  if (drive.size() != dims_.n)
+    throw std::invalid_argument("MinimalForm::inverseDynamics: expected a drive direction of size " +
+                                std::to_string(dims_.n) + ", got " + std::to_string(drive.size()));
+  InverseDynamics out;
+  MinimalFormState s;
+  const Eigen::VectorXd xi = Eigen::VectorXd::Constant(1, q), u = Eigen::VectorXd::Constant(1, qd);
+  if (!kinematics(t, xi, u, s))
+    throw std::invalid_argument("MinimalForm::inverseDynamics: the positions do not assemble at q = " +
+                                std::to_string(q));
+  const double bd = s.D.col(0).dot(drive);
+  if (!(std::abs(bd) > 1e-12 * std::max(1.0, drive.norm())))
+    throw std::invalid_argument("MinimalForm::inverseDynamics: the drive direction does no work on the driver (Dᵀb = 0)");
+  const double sigma = qd != 0.0 ? sgn(qd) : sgn(qdd);
+  const FrictionSetting f = against(s, sigma, false);
+  const Eigen::Index nj = Eigen::Index(friction_.size());
+  // With the friction f_μ fixed, τ follows from 5.4₂ and λ from 5.4₃ (τ enters Q as b τ);
+  // then f_μ from λ, to a fixed point.
+  const Eigen::MatrixXd CMinv = C_ * minv_.asDiagonal();
+  const Eigen::LDLT<Eigen::MatrixXd> S(CMinv * C_.transpose());
+  const Eigen::VectorXd lambda0 = S.solve(CMinv * Q_ - gamma_), wb = S.solve(CMinv * drive);
+  const Eigen::MatrixXd W = S.solve(CMinv * Cmu_.transpose());
+  Eigen::VectorXd fmu = Eigen::VectorXd::Zero(nj);
+  out.reaction.setZero(nj);
+  for (int it = 1;; ++it) {
+    out.torque = (s.reduced_mass(0, 0) * qdd - s.reduced_force(0) - s.sliding.col(0).dot(fmu)) / bd;
+    out.lambda = lambda0 + wb * out.torque + W * fmu;
+    double change = 0.0, size = 0.0;
+    for (Eigen::Index j = 0; j < nj; ++j) {
+      const FrictionalJoint& fj = friction_[std::size_t(j)];
+      out.reaction(j) = reactionOf(j, out.lambda, fmu);
+      const double arm = fj.kind == FrictionJointKind::kPrismatic ? 1.0 : fj.radius;
+      const double next = -f.direction(j) * f.mu(j) * arm * out.reaction(j);
+      change = std::max(change, std::abs(next - fmu(j)));
+      size = std::max(size, std::abs(next));
+      fmu(j) = next;
+    }
+    out.iterations = it;
+    if (change <= opt_.reaction_tolerance * std::max(1.0, size)) {
+      out.converged = true;
+      break;
+    }
+    if (it >= opt_.max_reaction_iterations) break;
+  }
+  out.torque = (s.reduced_mass(0, 0) * qdd - s.reduced_force(0) - s.sliding.col(0).dot(fmu)) / bd;
+  out.lambda = lambda0 + wb * out.torque + W * fmu;
+  out.x = s.x;
+  return out;
+}
+
+std::vector<std::pair<double, double>> stickIntervals(const std::vector<ContactEvent>& events, int contact,
+                                                      double t_end) {
+  std::vector<std::pair<double, double>> out;
+  double start = kNaN;
+  for (const auto& e : events) {
+    if (e.contact != contact) continue;
+    if (e.kind == EventKind::kStick && std::isnan(start)) start = e.t;
+    else if ((e.kind == EventKind::kSlipPositive || e.kind == EventKind::kSlipNegative) && !std::isnan(start)) {
+      out.emplace_back(start, e.t);
+      start = kNaN;
+    }
+  }
+  if (!std::isnan(start)) out.emplace_back(start, t_end);
+  return out;
+}
+
+namespace {
+
+// The phase machine of simulateMinimalForm.
+class Simulation {
+ public:
+  Simulation(MinimalForm& form, const MinimalFormSimulationOptions& opt)
+      : form_(form), opt_(opt), k_(form.k()), nj_(Eigen::Index(form.friction().size())) {
+    dir_.setZero(nj_);
+    break_away_.setConstant(nj_, kNaN);
+  }
+
+  MinimalFormRun run(const Eigen::VectorXd& x0, const Eigen::VectorXd& u0);
+
+ private:
+  FrictionSetting slipSetting() const {
+    FrictionSetting f = form_.none();
+    for (Eigen::Index j = 0; j < nj_; ++j) {
+      f.direction(j) = dir_(j) != 0.0 ? dir_(j) : kNaN;
+      f.mu(j) = form_.friction()[std::size_t(j)].mu_kinetic;
+    }
+    return f;
+  }
+  bool eval(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
+    const bool ok = form_.evaluate(t, y.head(k_), y.tail(k_), slipSetting(), stuck_, st_);
+    if (!ok) {
+      std::ostringstream os;
+      os << "the positions do not assemble at t = " << t << " s (x_I = " << y.head(k_).transpose() << ")";
+      failure_ = os.str();
+      return false;
+    }
+    ++result_.rhs_evaluations;
+    result_.reaction_iterations += st_.reaction_iterations;
+    result_.max_reaction_iterations = std::max(result_.max_reaction_iterations, st_.reaction_iterations);
+    if (!st_.reaction_converged) ++result_.reaction_failures;
+    for (Eigen::Index j = 0; j < nj_; ++j)
+      for (Eigen::Index c = 1; c < k_; ++c)
+        if (std::abs(st_.sliding(j, c)) > 1e-9 * (1.0 + std::abs(st_.sliding(j, 0)))) {
+          failure_ = "joint '" + form_.friction()[std::size_t(j)].name +
+                     "' slides with an independent velocity other than the driver's: Blajer's stick "
+                     "detection needs every sliding rate carried by u0";
+          return false;
+        }
+    return true;
+  }
+  // Release function while stuck: −σ u̇₀(μs against σ), σ the tendency without friction.
+  double release(double t, const Eigen::Ref<const Eigen::VectorXd>& y, double* tendency = nullptr) {
+    MinimalFormState s;
+    if (!form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s)) return 1.0;
+    const double a0 = s.udot(0);
+    const double scale = 1.0 + std::abs(s.reduced_force(0) / s.reduced_mass(0, 0));
+    const double sigma = std::abs(a0) <= opt_.acceleration_tolerance * scale ? 0.0 : sgn(a0);
+    if (tendency) *tendency = sigma;
+    if (!form_.evaluate(t, y.head(k_), y.tail(k_), form_.against(s, sigma == 0.0 ? 1.0 : sigma, true), false, s))
+      return 1.0;
+    return -(sigma == 0.0 ? 1.0 : sigma) * s.udot(0);
+  }
+  void roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> g) {
+    g.setOnes();
+    if (stuck_) {
+      g(0) = release(t, y);
+      return;
+    }
+    if (!eval(t, y)) return;
+    g(0) = sigma_ * y(k_);
+    for (Eigen::Index j = 0; j < nj_; ++j)
+      if (dir_(j) != 0.0) g(1 + j) = dir_(j) * st_.sliding(j, 0) * sigma_;
+  }
+  void decide(double t, Eigen::VectorXd& y, bool initial, bool released);
+  void event(double t, Eigen::Index j, double direction, bool stick) {
+    if (direction == 0.0 && !stick) return;
+    result_.run.events.push_back({t, int(j), stick ? EventKind::kStick
+                                             : direction > 0 ? EventKind::kSlipPositive
+                                                             : EventKind::kSlipNegative});
+  }
+  void record(double t, const Eigen::VectorXd& y);
+
+  MinimalForm& form_;
+  const MinimalFormSimulationOptions& opt_;
+  Eigen::Index k_, nj_;
+  bool stuck_ = false;
+  double sigma_ = 1.0, stick_start_ = 0.0;
+  Eigen::VectorXd dir_;  // per joint: sign of ṡ_j in this slip phase (0: not yet known)
+  Eigen::VectorXd break_away_;  // per joint: when it broke away with its direction unknown (NaN: not)
+  MinimalFormState st_;
+  std::string failure_;
+  MinimalFormRun result_;
+  std::vector<Eigen::VectorXd> rows_;
+};
+
+void Simulation::decide(double t, Eigen::VectorXd& y, bool initial, bool released) {
+  const bool was_stuck = stuck_;
+  const Eigen::VectorXd before = dir_;
+  y(k_) = 0.0;
+  double sigma = 0.0;
+  const double g = release(t, y, &sigma);
+  stuck_ = !(released && sigma != 0.0) && (sigma == 0.0 || g >= 0.0);
+  if (stuck_) {
+    if (!was_stuck || initial) {
+      stick_start_ = t;
+      if (!initial)
+        for (Eigen::Index j = 0; j < nj_; ++j) event(t, j, 0.0, true);
+    }
+    dir_.setZero();
+    break_away_.setConstant(kNaN);
+    return;
+  }
+  if (was_stuck && !initial) result_.stick_intervals.emplace_back(stick_start_, t);
+  sigma_ = sigma;
+  MinimalFormState s;
+  form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s);
+  for (Eigen::Index j = 0; j < nj_; ++j) {
+    dir_(j) = sgn(s.sliding(j, 0) * sigma_);
+    if (!initial && (was_stuck || dir_(j) != before(j))) event(t, j, dir_(j), false);
+    // At a dead centre its slip's direction shows once it moves: reported then, at this time.
+    break_away_(j) = !initial && was_stuck && dir_(j) == 0.0 ? t : kNaN;
+  }
+}
+
+void Simulation::record(double t, const Eigen::VectorXd& y) {
+  if (!form_.evaluate(t, y.head(k_), y.tail(k_), slipSetting(), stuck_, st_)) return;
+  const Eigen::Index n = form_.dimensions().n, m = form_.dimensions().m;
+  Eigen::VectorXd row(1 + 2 * n + k_ + m + 2 * nj_);
+  row << t, st_.x, st_.xdot, st_.udot, st_.lambda, Eigen::VectorXd::Zero(2 * nj_);
+  for (Eigen::Index j = 0; j < nj_; ++j) {
+    row(1 + 2 * n + k_ + m + 2 * j) = st_.reaction(j);
+    row(2 + 2 * n + k_ + m + 2 * j) = st_.friction(j);
+  }
+  rows_.push_back(row);
+}
+
+MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& u0) {
+  const std::clock_t start = std::clock();
+  RunResult& r = result_.run;
+  result_.dimensions = form_.dimensions();
+  Eigen::VectorXd y(2 * k_);
+  for (Eigen::Index c = 0; c < k_; ++c) y(c) = x0(form_.options().independent[std::size_t(c)]);
+  y.tail(k_) = u0;
+  CvodeOptions co;
+  co.method = opt_.integrator;
+  co.relative_tolerance = opt_.relative_tolerance;
+  co.absolute_tolerance = opt_.absolute_tolerance;
+  co.max_step = opt_.max_step;
+  co.max_steps = std::min(co.max_steps, opt_.max_total_steps);
+  CvodeIntegrator ode(
+      int(2 * k_),
+      [this](double t, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dy) {
+        if (!eval(t, yy)) return false;
+        dy.head(k_) = yy.tail(k_);
+        dy.tail(k_) = st_.udot;
+        if (stuck_) dy(0) = dy(k_) = 0.0;
+        return true;
+      },
+      co, int(1 + nj_),
+      [this](double t, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> g) { roots(t, yy, g); });
+  ode.setRootDirections(std::vector<int>(std::size_t(1 + nj_), -1));
+
+  double t = 0.0;
+  if (y(k_) == 0.0) decide(t, y, true, false);
+  else {
+    sigma_ = sgn(y(k_));
+    MinimalFormState s;
+    form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s);
+    for (Eigen::Index j = 0; j < nj_; ++j) dir_(j) = sgn(s.sliding(j, 0) * sigma_);
+  }
+  ode.reset(t, y);
+  record(t, y);
+  long samples = 0, events = 0;
+  while (t < opt_.t_end) {
+    const double t_out = std::min(opt_.t_end, double(samples + 1) * opt_.output_dt);
+    const OdeStep step = ode.advance(t_out, y);
+    // CVODE stops at the budget (its max_steps): a failure there is the budget's.
+    const long taken = r.steps + ode.statistics().steps;
+    if (taken > opt_.max_total_steps || (step.status == OdeStatus::kFailure && taken >= opt_.max_total_steps)) {
+      r.fail(RunStatus::kLimitReached, "more than max_total_steps = " + std::to_string(opt_.max_total_steps) +
+                                           " integrator steps by t = " + std::to_string(step.t) + " s");
+      break;
+    }
+    if (step.status == OdeStatus::kFailure) {
+      r.fail(RunStatus::kIntegratorFailure, failure_.empty() ? "CVODE: " + step.message : failure_);
+      break;
+    }
+    t = step.t;
+    if (step.status == OdeStatus::kReachedTime) {
+      ++samples;
+      record(t, y);
+      // A joint that started at a dead centre (ṡ_j ≡ 0 at the decision) gets its direction
+      // as soon as it moves, so that its next reversal is located.
+      bool known = false;
+      if (!stuck_ && eval(t, y))
+        for (Eigen::Index j = 0; j < nj_; ++j)
+          if (dir_(j) == 0.0 && std::abs(st_.sliding(j, 0)) > 1e-9) {
+            dir_(j) = sgn(st_.sliding(j, 0) * sigma_);
+            known = true;
+            if (!std::isnan(break_away_(j))) {
+              const ContactEvent e{break_away_(j), int(j), dir_(j) > 0 ? EventKind::kSlipPositive : EventKind::kSlipNegative};
+              auto& ev = result_.run.events;
+              ev.insert(std::upper_bound(ev.begin(), ev.end(), e, [](const ContactEvent& a, const ContactEvent& b) { return a.t < b.t; }), e);
+              break_away_(j) = kNaN;
+            }
+          }
+      if (known) {
+        r.steps += ode.statistics().steps;
+        ode.reset(t, y);
+      }
+      continue;
+    }
+    if (++events > opt_.max_events) {
+      r.fail(RunStatus::kLimitReached, "more than max_events events by t = " + std::to_string(t) + " s");
+      break;
+    }
+    if (step.roots[0] != 0) {
+      decide(t, y, false, stuck_);
+    } else {
+      for (Eigen::Index j = 0; j < nj_; ++j)
+        if (step.roots[std::size_t(1 + j)] != 0) {
+          dir_(j) = -dir_(j);
+          event(t, j, dir_(j), false);
+        }
+    }
+    record(t, y);
+    r.steps += ode.statistics().steps;
+    ode.reset(t, y);
+  }
+  if (stuck_) result_.stick_intervals.emplace_back(stick_start_, t);
+  r.steps += ode.statistics().steps;
+  r.t_end = t;
+  const PlanarModel& model = form_.model();
+  r.columns = historyColumns(model, {}, {});
+  for (Eigen::Index c = 0; c < k_; ++c) r.columns.push_back("udot" + std::to_string(c));
+  for (Eigen::Index c = 0; c < form_.dimensions().m; ++c) r.columns.push_back("lambda" + std::to_string(c));
+  for (const FrictionalJoint& j : form_.friction()) {
+    r.columns.push_back(j.name + ".reaction");
+    r.columns.push_back(j.name + ".F");
+  }
+  r.history.resize(Eigen::Index(rows_.size()), Eigen::Index(r.columns.size()));
+  for (std::size_t i = 0; i < rows_.size(); ++i) r.history.row(Eigen::Index(i)) = rows_[i].transpose();
+  if (form_.evaluate(t, y.head(k_), y.tail(k_), slipSetting(), stuck_, st_)) {
+    r.final_q = st_.x;
+    r.final_v = st_.xdot;
+  }
+  r.cpu_seconds = double(std::clock() - start) / CLOCKS_PER_SEC;
+  return result_;
+}
+
+}  // namespace
+
+MinimalFormRun simulateMinimalForm(MinimalForm& form, const Eigen::VectorXd& x0, const Eigen::VectorXd& u0,
+                                   const MinimalFormSimulationOptions& options) {
+  options.validate();
+  if (x0.size() != form.dimensions().n || u0.size() != form.k())
+    throw std::invalid_argument("simulateMinimalForm: expected x0 of size " + std::to_string(form.dimensions().n) +
+                                " and u0 of size " + std::to_string(form.k()) + ", got " +
+                                std::to_string(x0.size()) + " and " + std::to_string(u0.size()));
+  Simulation sim(form, options);
+  return sim.run(x0, u0);
+}
+
+}  // namespace stickslip::dynamics

@@ -1,0 +1,187 @@
+#include "dynamics/routes/minimal_form/minimal_form_route.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace stickslip::dynamics {
+namespace {
+
+// Relative thresholds of the rank decisions: far below the scale of a joint's Jacobian entries
+// (lengths and ones), far above round-off.
+constexpr double kRankThreshold = 1e-10;
+
+// The reason a contact has no place in the minimal form, or "".
+std::string contactRefusal(const RigidContact& c) {
+  const std::string who = "contact '" + c.name + "'";
+  if (c.shape == RigidContact::Shape::kJournalBearing)
+    return who + " is a clearance joint, whose journal may leave the bearing wall; the minimal form keeps "
+                 "every constraint closed";
+  if (c.normal == RigidContact::Normal::kUnilateral)
+    return who + " is unilateral and may open, changing the degrees of freedom; the minimal form keeps every "
+                 "constraint closed";
+  if (c.normal == RigidContact::Normal::kCompliant)
+    return who + " is compliant (a force of the penetration), not a constraint of the minimal form";
+  if (c.surface_speed)
+    return who + " slides on a moving surface: sticking there is a sliding rate equal to the surface's, not "
+                 "Blajer's u0 = 0";
+  if (c.frictional() && c.radius > 0.0)
+    return who + " is a frictional disk (radius " + std::to_string(c.radius) +
+           " m): its sliding rate includes its rolling, which a point-on-line joint does not see";
+  return "";
+}
+
+// Everything but the choice of coordinates: the converted model, its friction, and the
+// sliding-rate rows C_μ at q0 (one per frictional element, in the friction list's order).
+struct Converted {
+  MinimalFormModel m;
+  Eigen::MatrixXd sliding;
+  std::string refusal;
+};
+
+Converted convert(const RigidScenario& s) {
+  Converted out;
+  for (const PlanarJoint& jt : s.model.joints())
+    if (jt.type == JointType::kRheonomicDriver) {
+      out.refusal = "driver '" + jt.name + "' prescribes an angle in time; the minimal form reduces a "
+                    "scleronomic mechanism (hold an angle with a driver whose angle does not depend on t)";
+      return out;
+    }
+  for (const RigidContact& c : s.contacts)
+    if (std::string r = contactRefusal(c); !r.empty()) {
+      out.refusal = r;
+      return out;
+    }
+  MinimalFormModel& m = out.m;
+  m.name = s.name;
+  m.model = s.model;
+  const Eigen::Index n = s.model.positionSize();
+  std::vector<Eigen::VectorXd> rows;
+  ContactKinematics k;
+  evaluateContacts(s.model, s.contacts, 0.0, s.q0, s.v0, k, false);
+  std::vector<int> closing;  // per contact: the joint that keeps it closed
+  for (const RigidContact& rc : s.contacts) closing.push_back(addClosingJoint(m.model, rc));
+  for (const RevoluteFriction& rf : s.joint_friction) {
+    FrictionalJoint f;
+    f.name = rf.name;
+    f.joint = rf.slot >= 0 ? closing[std::size_t(rf.slot)] : rf.joint;
+    f.kind = rf.slot >= 0 ? FrictionJointKind::kPinInSlot : FrictionJointKind::kRevolute;
+    f.radius = rf.radius;
+    f.mu_static = rf.mu_static;
+    f.mu_kinetic = rf.mu_kinetic;
+    m.friction.push_back(f);
+    Eigen::VectorXd row = Eigen::VectorXd::Zero(n);
+    rf.addRow(s.model, s.contacts, 1.0, row);
+    rows.push_back(row);
+  }
+  for (std::size_t c = 0; c < s.contacts.size(); ++c) {
+    const RigidContact& rc = s.contacts[c];
+    if (!rc.frictional()) continue;
+    FrictionalJoint f;
+    f.name = rc.name;
+    f.joint = closing[c];
+    f.kind = FrictionJointKind::kPrismatic;
+    f.mu_static = rc.mu_static;
+    f.mu_kinetic = rc.mu_kinetic;
+    m.friction.push_back(f);
+    rows.push_back(k.jacobian.row(Eigen::Index(2 * c + 1)).transpose());
+  }
+  out.sliding.resize(Eigen::Index(rows.size()), n);
+  for (std::size_t r = 0; r < rows.size(); ++r) out.sliding.row(Eigen::Index(r)) = rows[r].transpose();
+  m.x0 = s.q0;
+  return out;
+}
+
+// Preference class of coordinate i as the driver: 0 the rotation of a body pinned to the
+// ground, 1 another rotation, 2 a translation.
+int driverClass(const PlanarModel& model, Eigen::Index i) {
+  if (i % 3 != 2) return 2;
+  const BodyIndex b = BodyIndex(i / 3);
+  for (const PlanarJoint& jt : model.joints())
+    if (jt.type == JointType::kRevolute && ((jt.body_i == kGround && jt.body_j == b) ||
+                                            (jt.body_j == kGround && jt.body_i == b)))
+      return 0;
+  return 1;
+}
+
+// Chooses the independent coordinates (file comment); "" or the reason there are none.
+std::string chooseCoordinates(const RigidScenario& s, Converted& c) {
+  MinimalFormModel& m = c.m;
+  const Eigen::Index n = m.model.positionSize(), rows = m.model.constraintCount();
+  Eigen::MatrixXd C(rows, n);
+  m.model.jacobian(0.0, s.q0, C);
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(C);
+  lu.setThreshold(kRankThreshold);
+  if (lu.rank() < rows) {
+    std::ostringstream os;
+    os << "the joints and guides are redundant at the initial state (rank " << lu.rank() << " of " << rows
+       << " constraint rows); the minimal form needs independent constraints";
+    return os.str();
+  }
+  const Eigen::Index k = n - rows;
+  if (k < 1) return "the mechanism has no degree of freedom";
+  const Eigen::MatrixXd N = Eigen::HouseholderQR<Eigen::MatrixXd>(lu.kernel()).householderQ() *
+                            Eigen::MatrixXd::Identity(n, k);  // orthonormal basis
+  // z: the direction in N's coordinates of the one motion that slides; without friction, the
+  // motion of the preferred coordinate.
+  const Eigen::MatrixXd S = c.sliding * N;
+  // Coordinate i with weight w before `best` (−1: none yet): a lower class, or a larger weight.
+  auto before = [&](Eigen::Index i, double w, Eigen::Index best, double w_best) {
+    const int ci = driverClass(m.model, i);
+    return best < 0 || ci < driverClass(m.model, best) || (ci == driverClass(m.model, best) && w > w_best);
+  };
+  Eigen::VectorXd z;
+  if (S.rows() > 0 && S.norm() > kRankThreshold * std::max(1.0, c.sliding.norm())) {
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(S, Eigen::ComputeFullV);
+    const Eigen::VectorXd sv = svd.singularValues();
+    if (sv.size() > 1 && sv(1) > kRankThreshold * sv(0))
+      return "its " + std::to_string(k) + " degrees of freedom make the frictional elements slide with more "
+             "than one independent velocity; Blajer's stick-slip decision is on one";
+    z = svd.matrixV().col(0);
+  } else {
+    Eigen::Index best = -1;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (N.row(i).norm() > kRankThreshold && before(i, N.row(i).norm(), best, best < 0 ? 0.0 : N.row(best).norm()))
+        best = i;
+    z = N.row(best).transpose().normalized();
+  }
+  const Eigen::MatrixXd basis = Eigen::HouseholderQR<Eigen::MatrixXd>(z).householderQ();  // z, z⊥
+  const Eigen::VectorXd sliding_motion = N * z;
+  const Eigen::MatrixXd still = N * basis.rightCols(k - 1);
+  // The driver: moved by the sliding motion, by no other.
+  const double scale = sliding_motion.norm();
+  Eigen::Index driver = -1;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double a = std::abs(sliding_motion(i));
+    if (!(a > kRankThreshold * scale) || (k > 1 && still.row(i).norm() > kRankThreshold)) continue;
+    if (before(i, a, driver, driver < 0 ? 0.0 : std::abs(sliding_motion(driver)))) driver = i;
+  }
+  if (driver < 0)
+    return "no coordinate is moved by the sliding alone: every candidate for Blajer's driver u0 also moves with "
+           "the other degrees of freedom";
+  m.options.independent = {driver};
+  if (k > 1) {
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(still.transpose());
+    for (Eigen::Index c2 = 0; c2 < k - 1; ++c2) m.options.independent.push_back(qr.colsPermutation().indices()(c2));
+  }
+  m.u0.resize(k);
+  for (Eigen::Index i = 0; i < k; ++i) m.u0(i) = s.v0(m.options.independent[std::size_t(i)]);
+  m.drive = Eigen::VectorXd::Unit(n, driver);
+  return "";
+}
+
+}  // namespace
+
+std::string minimalFormRefusal(const RigidScenario& s) {
+  Converted c = convert(s);
+  return c.refusal.empty() ? chooseCoordinates(s, c) : c.refusal;
+}
+
+MinimalFormModel minimalFormModel(const RigidScenario& s) {
+  Converted c = convert(s);
+  if (c.refusal.empty()) c.refusal = chooseCoordinates(s, c);
+  if (!c.refusal.empty()) throw std::invalid_argument("the minimal form cannot take '" + s.name + "': " + c.refusal);
+  return std::move(c.m);
+}
+
+}  // namespace stickslip::dynamics

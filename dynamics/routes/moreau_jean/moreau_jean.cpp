@@ -1,0 +1,1235 @@
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "lcp/friction_facets.hpp"
+#include "lcp/siconos_backend.hpp"
+
+namespace stickslip::dynamics {
+namespace {
+
+constexpr const char* kOptionsWho = "MoreauJeanOptions";
+constexpr const char* kSiconosPrefix = "siconos-";
+/// A normal impulse counts only if the normal velocity change W_nn P_n it causes exceeds
+/// this fraction of stick_velocity: iterative backends leave round-off-sized impulses.
+constexpr double kImpulseFloor = 1e-3;
+/// A contact solved with μs slips when |u_t| exceeds this fraction of the terms it sums
+/// (slipFloor; Lemke leaves a saturated contact that sticks with up to ≈ 4e-11 of them:
+/// blajer-2's guide).
+constexpr double kSlipRoundOff = 1e-9;
+/// Joint friction: fixed point on the bounds b (moreau_jean.hpp).
+constexpr int kMaxBoundIterations = 100;
+constexpr double kBoundTolerance = 1e-10;
+
+template <typename T>
+void require(bool ok, const char* what, T got) {
+  if (ok) return;
+  std::ostringstream os;
+  os << kOptionsWho << ": expected " << what << ", got " << got;
+  throw std::invalid_argument(os.str());
+}
+
+bool isSiconos(const std::string& solver) { return solver.rfind(kSiconosPrefix, 0) == 0; }
+
+ContactMode modeOf(bool closed, double sliding_velocity, double stick_velocity) {
+  if (!closed) return ContactMode::kOpen;
+  if (std::abs(sliding_velocity) <= stick_velocity) return ContactMode::kStick;
+  return sliding_velocity > 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
+}
+
+/// "auto" takes NSGS for decoupled contacts (each its own group: one sweep is exact), and for
+/// groups of at most kAutoNsgsGroup coupled contacts once there are more than
+/// kAutoNsgsContacts contacts (Lemke's dense pivots then cost more than the sweeps). Measured
+/// on bench_scaling's hanging clearance chain: Gauss–Seidel takes 25 sweeps per step at 2
+/// links, 1400 at 16 (10× Lemke's time), and does not converge in 10⁴ at 32; Lemke's exact
+/// pivoting was 1.4× faster already at 2 links.
+constexpr std::size_t kAutoNsgsGroup = 4;
+constexpr std::size_t kAutoNsgsContacts = 16;
+
+/// The size of the largest set of contacts joined through shared bodies (the ground excepted):
+/// the blocks of W that Gauss–Seidel must iterate on.
+std::size_t largestCoupledGroup(const std::vector<RigidContact>& contacts) {
+  std::vector<std::size_t> parent(contacts.size());
+  for (std::size_t k = 0; k < parent.size(); ++k) parent[k] = k;
+  const auto root = [&](std::size_t k) {
+    while (parent[k] != k) k = parent[k] = parent[parent[k]];
+    return k;
+  };
+  std::vector<std::size_t> owner;  // per body: a contact on it, + 1 (0: none yet)
+  for (std::size_t k = 0; k < contacts.size(); ++k)
+    for (const BodyIndex b : {contacts[k].body_i, contacts[k].body_j}) {
+      if (b == kGround) continue;
+      if (owner.size() <= std::size_t(b)) owner.resize(std::size_t(b) + 1, 0);
+      if (owner[std::size_t(b)] == 0) owner[std::size_t(b)] = k + 1;
+      else parent[root(k)] = root(owner[std::size_t(b)] - 1);
+    }
+  std::vector<std::size_t> size(contacts.size(), 0);
+  std::size_t largest = 0;
+  for (std::size_t k = 0; k < contacts.size(); ++k) largest = std::max(largest, ++size[root(k)]);
+  return largest;
+}
+
+bool autoTakesNsgs(const std::vector<RigidContact>& contacts) {
+  const std::size_t group = largestCoupledGroup(contacts);
+  return group == 1 || (group <= kAutoNsgsGroup && contacts.size() > kAutoNsgsContacts);
+}
+
+/// Validates before any member is built from the options, so that our message comes first.
+const MoreauJeanOptions& validated(const MoreauJeanOptions& o) {
+  o.validate();
+  return o;
+}
+
+}  // namespace
+
+void MoreauJeanOptions::validate() const {
+  require(t_end > 0.0 && std::isfinite(t_end), "t_end > 0", t_end);
+  require(h > 0.0 && std::isfinite(h), "h > 0", h);
+  require(theta >= 0.5 && theta <= 1.0, "theta in [0.5, 1]", theta);
+  require(output_dt >= 0.0 && std::isfinite(output_dt), "output_dt >= 0", output_dt);
+  require(stick_velocity > 0.0 && std::isfinite(stick_velocity), "stick_velocity > 0",
+          stick_velocity);
+  require(joint_position_feedback >= 0.0 && joint_position_feedback <= 1.0,
+          "joint_position_feedback in [0, 1]", joint_position_feedback);
+  require(joint_baumgarte_alpha >= 0.0 && std::isfinite(joint_baumgarte_alpha),
+          "joint_baumgarte_alpha >= 0", joint_baumgarte_alpha);
+  require(joint_baumgarte_beta >= 0.0 && std::isfinite(joint_baumgarte_beta),
+          "joint_baumgarte_beta >= 0", joint_baumgarte_beta);
+  require(gap_tolerance >= 0.0 && std::isfinite(gap_tolerance), "gap_tolerance >= 0",
+          gap_tolerance);
+  require(max_steps >= 1, "max_steps >= 1", max_steps);
+  require(nsgs_tolerance > 0.0 && std::isfinite(nsgs_tolerance), "nsgs_tolerance > 0", nsgs_tolerance);
+  require(nsgs_max_sweeps >= 1, "nsgs_max_sweeps >= 1", nsgs_max_sweeps);
+  require(facets >= 3, "facets >= 3", facets);
+  if (solver == "auto" || solver == "lemke" || solver == "nsgs") return;
+  if (isSiconos(solver)) {
+    const std::string name = solver.substr(std::char_traits<char>::length(kSiconosPrefix));
+    for (const auto& names : {lcp::siconosFc2dSolverNames(), lcp::siconosFc3dSolverNames()})
+      if (std::find(names.begin(), names.end(), name) != names.end()) return;
+  }
+  std::string valid = "auto, lemke, nsgs";
+  for (const std::string& n : lcp::siconosFc2dSolverNames()) valid += ", siconos-" + n;
+  valid += " (planar contacts); auto, lemke";
+  for (const std::string& n : lcp::siconosFc3dSolverNames()) valid += ", siconos-" + n;
+  require(false, ("solver one of " + valid + " (spatial contacts)").c_str(), "'" + solver + "'");
+}
+
+struct MoreauJeanStepper::Siconos {
+  lcp::SiconosFc2dSolver solver;
+  lcp::FrictionProblem2D problem;
+  lcp::FrictionResult result;
+};
+
+/// The spatial contact problem per active-set size (na: 3na unknowns) and its solver: our
+/// faceted Lemke, or one of Siconos' fc3d solvers on the exact cone.
+struct MoreauJeanStepper::Spatial {
+  std::vector<lcp::FrictionProblem3D> problems;  ///< index na
+  std::vector<lcp::FacetedFrictionSolver> faceted;
+  std::unique_ptr<lcp::SiconosFc3dSolver> siconos;
+  lcp::FrictionResult result;
+  Eigen::VectorXd tangent_impulse;  ///< (P_t, P_b) per contact (zero if inactive)
+  Eigen::Index solved = -1;         ///< the last step's active-set size; −1: no problem solved
+};
+
+const lcp::FrictionProblem3D* MoreauJeanStepper::spatialProblem() const {
+  return spatial_ && spatial_->solved >= 0 ? &spatial_->problems[std::size_t(spatial_->solved)] : nullptr;
+}
+
+const lcp::FrictionResult* MoreauJeanStepper::spatialResult() const {
+  return spatial_ && spatial_->solved >= 0 ? &spatial_->result : nullptr;
+}
+
+MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJeanOptions& options)
+    : mechanism_(mechanism),
+      contacts_(mechanism.contacts()),
+      options_(validated(options)),
+      response_(mechanism, options_.joint_baumgarte_alpha, options_.joint_baumgarte_beta),
+      joints_(mechanism.jointFriction()) {
+  const auto& model = mechanism;
+  const auto& contacts = contacts_;
+  const auto& joint_friction = joints_;
+  const auto isSpatial = [](const RigidContact& c) { return c.shape == RigidContact::Shape::kSpatialClearance; };
+  const bool spatial = std::any_of(contacts.begin(), contacts.end(), isSpatial);
+  if (spatial && !std::all_of(contacts.begin(), contacts.end(), isSpatial))
+    throw std::invalid_argument("Moreau–Jean: a mechanism's contacts are all spatial or all planar");
+  for (const RigidContact& c : contacts) {
+    // Rigid normals only: a compliant normal force belongs to the regularized route.
+    if (c.normal != RigidContact::Normal::kUnilateral &&
+        c.normal != RigidContact::Normal::kBilateral)
+      throw std::invalid_argument(c.name +
+                                  ": expected a unilateral or bilateral rigid contact for "
+                                  "Moreau–Jean, got another normal law");
+  }
+  if (spatial && !joint_friction.empty())
+    throw std::invalid_argument(joint_friction.front().name +
+                                ": Moreau–Jean does not yet take friction in joints together with spatial contacts "
+                                "(the penalty route does)");
+  if (spatial && options_.solver == "nsgs")
+    throw std::invalid_argument("Moreau–Jean: the solver 'nsgs' is planar; spatial contacts take lemke (the faceted "
+                                "cone) or a Siconos fc3d solver (siconos-nsgs, …)");
+  if (!joint_friction.empty() && options_.solver != "lemke" && options_.solver != "auto")
+    throw std::invalid_argument(joint_friction.front().name +
+                                ": friction in revolute joints needs the Moreau–Jean solver "
+                                "'lemke', got '" + options_.solver + "'");
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
+  const Eigen::Index nj = static_cast<Eigen::Index>(joint_friction.size());
+  const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
+  const auto bilateral = std::find_if(contacts.begin(), contacts.end(), [](const RigidContact& c) {
+    return c.normal == RigidContact::Normal::kBilateral;
+  });
+  if (options_.solver == "nsgs" && bilateral != contacts.end())
+    throw std::invalid_argument(bilateral->name + ": a bilateral contact needs the Moreau–Jean solver 'lemke' (its "
+                                "impulse has either sign), got 'nsgs'");
+  if (isSiconos(options_.solver)) {
+    const std::string name = options_.solver.substr(std::char_traits<char>::length(kSiconosPrefix));
+    const auto names = spatial ? lcp::siconosFc3dSolverNames() : lcp::siconosFc2dSolverNames();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw std::invalid_argument("Moreau–Jean: '" + options_.solver + "' is a Siconos solver for " +
+                                  (spatial ? "planar" : "spatial") + " contacts; this mechanism's are " +
+                                  (spatial ? "spatial" : "planar"));
+  }
+  use_nsgs_ = !spatial && (options_.solver == "nsgs" ||
+                            (options_.solver == "auto" && nc > 0 && nj == 0 && m == 0 &&
+                             model.inverseMassDiagonal() != nullptr && bilateral == contacts.end() &&
+                             autoTakesNsgs(contacts)));
+  contact_solver_ = use_nsgs_ ? "nsgs" : options_.solver == "auto" ? "lemke" : options_.solver;
+  if (spatial && !isSiconos(options_.solver))
+    contact_solver_ = "lemke (" + std::to_string(options_.facets) + " facets)";
+  sparse_assembly_ = use_nsgs_ && m == 0 && model.inverseMassDiagonal() != nullptr;
+  mechanism.resizeContacts(kin_);
+  q_theta_.resize(model.positionSize());
+  q_old_.resize(model.positionSize());
+  v_old_.resize(nv);
+  dq_.resize(nv);
+  v_free_.resize(nv);
+  impulse_.setZero(2 * nc);
+  approach_.setZero(nc);
+  sliding_.setZero(nc);
+  mu_used_.setZero(nc);
+  active_.assign(static_cast<std::size_t>(nc), 0);
+  closed_.assign(static_cast<std::size_t>(nc), 0);
+  slipped_.assign(static_cast<std::size_t>(nc), 0);
+  side_.assign(static_cast<std::size_t>(nc), 1.0);
+  const Eigen::Index rows_per_contact = spatial ? 3 : 2;
+  if (!sparse_assembly_) {  // the dense W of every solver but sparse NSGS
+    jat_.setZero(nv, rows_per_contact * nc + nj);
+    gjt_.setZero(nv, rows_per_contact * nc + nj);
+    w_.setZero(rows_per_contact * nc + nj, rows_per_contact * nc + nj);
+  }
+  qf_.setZero(rows_per_contact * nc + nj);
+  wnn_.setZero(nc);
+  last_impulse_.setZero(2 * nc);
+  if (use_nsgs_) {
+    nsgs_r_.setZero(2 * nc);
+    nsgs_u_.setZero(2 * nc);
+    position_.assign(static_cast<std::size_t>(nc), -1);
+    w_outer_.assign(static_cast<std::size_t>(2 * nc + 1), 0);
+    // Contacts sharing a (moving) body couple in W; the pattern is fixed by the bodies: per
+    // body its contacts, then per contact those of its two bodies (ascending, once each).
+    std::vector<std::vector<int>> on_body;
+    for (Eigen::Index k = 0; k < nc; ++k)
+      for (const BodyIndex b : {contacts[std::size_t(k)].body_i, contacts[std::size_t(k)].body_j}) {
+        if (b == kGround) continue;
+        if (on_body.size() <= std::size_t(b)) on_body.resize(std::size_t(b) + 1);
+        on_body[std::size_t(b)].push_back(int(k));
+      }
+    coupled_.assign(static_cast<std::size_t>(nc), {});
+    std::size_t capacity = 0;
+    for (Eigen::Index k = 0; k < nc; ++k) {
+      std::vector<int>& row = coupled_[std::size_t(k)];
+      row.push_back(int(k));
+      for (const BodyIndex b : {contacts[std::size_t(k)].body_i, contacts[std::size_t(k)].body_j})
+        if (b != kGround) row.insert(row.end(), on_body[std::size_t(b)].begin(), on_body[std::size_t(b)].end());
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+      capacity += 4 * row.size();
+    }
+    if (!sparse_assembly_) capacity = std::size_t(4 * nc * nc);
+    w_inner_.resize(capacity);
+    w_values_.resize(capacity);
+  }
+  r_.setZero(2 * nc + nj);
+  joint_cols_.setZero(nv, nj);
+  for (Eigen::Index e = 0; e < nj; ++e)
+    mechanism_.addJointFrictionRow(std::size_t(e), 1.0, joint_cols_.col(e));
+  joint_bound_.setZero(nj);
+  bound_before_.setZero(nj);
+  joint_mu_.setZero(nj);
+  joint_tau_.setZero(nj);
+  joint_reaction_.setZero(nj);
+  joint_rate_.setZero(nj);
+  joint_lambda_.setZero(m);
+  step_dv_.setZero(nv);
+  step_impulse_.setZero(nv);
+  joint_slipped_.assign(static_cast<std::size_t>(nj), 0);
+  reversal_tried_.assign(static_cast<std::size_t>(nc + nj), 0);
+  if (spatial) {
+    spatial_ = std::make_unique<Spatial>();
+    Spatial& sp = *spatial_;
+    sp.problems.resize(static_cast<std::size_t>(nc + 1));
+    for (Eigen::Index na = 0; na <= nc; ++na) {
+      lcp::FrictionProblem3D& p = sp.problems[std::size_t(na)];
+      p.W.setZero(3 * na, 3 * na);
+      p.q.setZero(3 * na);
+      p.mu.setZero(na);
+    }
+    if (isSiconos(options_.solver))
+      sp.siconos = std::make_unique<lcp::SiconosFc3dSolver>(
+          options_.solver.substr(std::char_traits<char>::length(kSiconosPrefix)));
+    else
+      sp.faceted.assign(static_cast<std::size_t>(nc + 1), lcp::FacetedFrictionSolver(options_.facets));
+    sp.tangent_impulse.setZero(2 * nc);
+    sp.result.message.reserve(256);
+  } else if (isSiconos(options_.solver)) {
+    siconos_ =
+        std::make_unique<Siconos>(Siconos{lcp::SiconosFc2dSolver(options_.solver.substr(
+                                              std::char_traits<char>::length(kSiconosPrefix))),
+                                          {},
+                                          {}});
+  } else if (!use_nsgs_) {  // one slot per active-set size, filled when first met
+    problems_.resize(static_cast<std::size_t>(nc + 1));
+    lemke_.resize(static_cast<std::size_t>(nc + 1));
+    results_.resize(static_cast<std::size_t>(nc + 1));
+  }
+  // Room for the joints and a few penetrating contacts; projectPositions grows it if more.
+  const Eigen::Index rows = m + (options_.project_contacts ? std::min<Eigen::Index>(nc, 8) : 0);
+  if ((options_.project_positions || options_.joint_velocity_projection || options_.project_contacts) && rows > 0) {
+    proj_d_.resize(rows, nv);
+    proj_minv_dt_.resize(nv, rows);
+    proj_s_.resize(rows, rows);
+    proj_phi_.resize(rows);
+    proj_mu_.resize(rows);
+    proj_ldlt_.compute(Eigen::MatrixXd::Identity(m, m));  // sizes its storage (see eom_solver.cpp)
+  }
+  message_.reserve(256);
+}
+
+MoreauJeanStepper::~MoreauJeanStepper() = default;
+
+bool MoreauJeanStepper::fail(RunStatus status, const std::string& why, lcp::Status solver, double residual) {
+  status_ = status;
+  message_ = why;
+  solver_status_ = solver;
+  solver_residual_ = residual;
+  return false;
+}
+
+bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
+                             Eigen::Ref<Eigen::VectorXd> v) {
+  const double theta = options_.theta;
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts_.size());
+  // Every position update through the mechanism's map q ← q + H(q) δ.
+  q_theta_ = q;
+  dq_ = (theta * h) * v;
+  mechanism_.addToPositions(dq_, q_theta_);
+  mechanism_.evaluateContacts(t + theta * h, q_theta_, v, kin_, /*drift=*/false);
+  const bool updated = options_.joint_velocity_projection
+                           ? response_.updateVelocityLevel(t + theta * h, q_theta_, v)
+                           : response_.update(t + theta * h, q_theta_, v);
+  if (!updated) return fail(RunStatus::kIntegratorFailure, response_.message());
+  v_free_ = v + h * response_.freeAcceleration();
+  if (options_.joint_velocity_projection)
+    response_.projectVelocity(v_free_, options_.joint_position_feedback / h);
+  if (!v_free_.allFinite()) {
+    return fail(RunStatus::kIntegratorFailure, "the forces or the free velocity are NaN or Inf");
+  }
+
+  // Active set: bilateral contacts always; unilateral ones from the gap predicted half a
+  // step ahead (γ = ½).
+  Eigen::Index na = 0, bilateral = 0;
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    approach_(i) = kin_.normal_velocity(i);
+    const bool two_sided =
+        contacts_[static_cast<std::size_t>(i)].normal == RigidContact::Normal::kBilateral;
+    bilateral += two_sided;
+    if (two_sided || closed_[static_cast<std::size_t>(i)] ||
+        kin_.gap(i) + 0.5 * h * kin_.normal_velocity(i) <= options_.gap_tolerance)
+      active_[static_cast<std::size_t>(na++)] = static_cast<int>(i);
+  }
+
+  q_old_ = q;
+  v_old_ = v;
+  impulse_.setZero();
+  joint_tau_.setZero();
+  const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
+  const Eigen::Index ncol = 2 * na + nj;  // contact columns, then the joints'
+  if (spatial_) spatial_->solved = -1;
+  if (ncol == 0) {
+    v = v_free_;
+  } else if (spatial_) {
+    if (!solveSpatial(na, v)) return false;
+    spatial_->solved = na;
+  } else if (sparse_assembly_) {
+    assembleSparse(na, t + h);
+    if (!solveNsgs(na, h)) return false;
+    // v = v_free + M⁻¹ J_Aᵀ P over J's nonzeros.
+    v = v_free_;
+    const Eigen::VectorXd& minv = *mechanism_.inverseMassDiagonal();
+    for (Eigen::Index a = 0; a < na; ++a) {
+      const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+      for (Eigen::Index row = 0; row < 2; ++row)
+        for (ContactJacobian::InnerIterator it(kin_.jacobian, 2 * i + row); it; ++it)
+          v(it.col()) += minv(it.col()) * it.value() * r_(2 * a + row);
+      impulse_(2 * i) = r_(2 * a);
+      impulse_(2 * i + 1) = r_(2 * a + 1);
+    }
+  } else {
+    const double t_next = t + h;
+    auto gjt = gjt_.leftCols(ncol);
+    auto w = w_.topLeftCorner(ncol, ncol);
+    auto qf = qf_.head(ncol);
+    if (nj > 0 && !joint_reaction_known_) {
+      // First step: start the bounds' fixed point from the reactions with P = τ = 0.
+      step_dv_ = v_free_ - v_old_;
+      step_impulse_ = h * response_.forces();
+      response_.jointImpulse(step_dv_, step_impulse_, joint_lambda_);
+      for (Eigen::Index e = 0; e < nj; ++e)
+        joint_reaction_(e) = mechanism_.jointFrictionReaction(std::size_t(e), joint_lambda_, impulse_);
+      last_h_ = h;
+    }
+    for (Eigen::Index e = 0; e < nj; ++e) {
+      const JointFriction& j = joints_[static_cast<std::size_t>(e)];
+      jat_.col(2 * na + e) = joint_cols_.col(e);
+      joint_mu_(e) = joint_slipped_[static_cast<std::size_t>(e)] ? j.mu_kinetic : j.mu_static;
+      // The last step's mean reaction over this step.
+      joint_bound_(e) = joint_mu_(e) * j.lever * joint_reaction_(e) * (h / last_h_);
+    }
+    // A bilateral contact is posed as unilateral on the side σ of its last normal impulse
+    // (normal row σ J_n); if that side would separate, σ flips and the problem is solved
+    // again. One side always holds, so each contact flips at most once per step.
+    for (Eigen::Index attempt = 0;; ++attempt) {
+      for (Eigen::Index a = 0; a < na; ++a) {
+        const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+        const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
+        const double side = side_[static_cast<std::size_t>(i)];
+        jat_.col(2 * a) = side * kin_.jacobian.row(2 * i).transpose();
+        jat_.col(2 * a + 1) = kin_.jacobian.row(2 * i + 1).transpose();
+        mu_used_(a) = slipped_[static_cast<std::size_t>(i)] ? c.mu_kinetic : c.mu_static;
+      }
+      formDelassus(ncol);
+      for (Eigen::Index a = 0; a < na; ++a) {
+        const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+        const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
+        if (c.normal == RigidContact::Normal::kBilateral)
+          // Hold g = 0: remove the fraction κ of the gap per step, as for the joints.
+          qf(2 * a) += side_[static_cast<std::size_t>(i)] * options_.joint_position_feedback *
+                       (kin_.gap(i) - theta * h * kin_.normal_velocity(i)) / h;
+        else
+          qf(2 * a) += c.restitution * std::min(kin_.normal_velocity(i), 0.0);
+        if (c.surface_speed) qf(2 * a + 1) -= c.surface_speed(t_next);
+      }
+      if (!solveContacts(na, h)) return false;
+      bool flipped = false;
+      for (Eigen::Index a = 0; a < na && bilateral > 0; ++a) {
+        const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+        if (contacts_[static_cast<std::size_t>(i)].normal != RigidContact::Normal::kBilateral ||
+            r_(2 * a) > 0.0)
+          continue;
+        const double un = w.row(2 * a).dot(r_.head(ncol)) + qf(2 * a);
+        if (un > options_.stick_velocity) {
+          side_[static_cast<std::size_t>(i)] = -side_[static_cast<std::size_t>(i)];
+          flipped = true;
+        }
+      }
+      if (!flipped) break;
+      if (attempt >= 2 * bilateral) {
+        return fail(RunStatus::kNoConsistentMode,
+                    "bilateral contacts: no side of their normal impulses is consistent");
+      }
+    }
+    v = v_free_;
+    for (Eigen::Index c = 0; c < ncol; ++c) v += r_(c) * gjt.col(c);  // G (J_Aᵀ P + C_Eᵀ τ)
+    for (Eigen::Index a = 0; a < na; ++a) {
+      const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+      impulse_(2 * i) = side_[static_cast<std::size_t>(i)] * r_(2 * a);
+      impulse_(2 * i + 1) = r_(2 * a + 1);
+    }
+    joint_tau_ = r_.segment(2 * na, nj);
+  }
+  dq_ = h * ((1.0 - theta) * v_old_ + theta * v);
+  mechanism_.addToPositions(dq_, q);
+
+  if (!q.allFinite() || !v.allFinite()) {
+    q = q_old_;
+    v = v_old_;
+    return fail(RunStatus::kIntegratorFailure, "the state became NaN or Inf");
+  }
+
+  // Mode bookkeeping for the next step's coefficient and for event reporting.
+  std::fill(closed_.begin(), closed_.end(), 0);
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+    closed_[static_cast<std::size_t>(i)] =
+        contacts_[static_cast<std::size_t>(i)].normal == RigidContact::Normal::kBilateral ||
+        r_(2 * a) * wnn_(a) > kImpulseFloor * options_.stick_velocity;
+  }
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    const RigidContact& c = contacts_[static_cast<std::size_t>(i)];
+    if (spatial_) {
+      // ‖v_T⁺‖, and as P_t the friction impulse along v_T⁺ (−‖P_T‖ at rest), so that
+      // −P_t v_t⁺ = −P_Tᵀ v_T⁺ is the step's friction work.
+      const Eigen::Vector2d vt(kin_.jacobian.row(2 * i + 1).dot(v), kin_.second_tangent.row(i).dot(v));
+      const Eigen::Vector2d pt = spatial_->tangent_impulse.segment<2>(2 * i);
+      sliding_(i) = vt.norm();
+      impulse_(2 * i + 1) = sliding_(i) > options_.stick_velocity ? pt.dot(vt) / sliding_(i) : -pt.norm();
+    } else {
+      sliding_(i) = kin_.jacobian.row(2 * i + 1).dot(v) - (c.surface_speed ? c.surface_speed(t + h) : 0.0);
+    }
+    slipped_[static_cast<std::size_t>(i)] =
+        closed_[static_cast<std::size_t>(i)] && std::abs(sliding_(i)) > options_.stick_velocity;
+  }
+  for (Eigen::Index e = 0; e < nj; ++e) {
+    joint_rate_(e) = joint_cols_.col(e).dot(v);
+    joint_slipped_[static_cast<std::size_t>(e)] =
+        std::abs(joint_rate_(e)) > options_.stick_velocity;
+  }
+  if (options_.project_positions || (options_.project_contacts && na > 0)) projectPositions(t + h, q, na);
+  last_h_ = h;
+  last_impulse_ = impulse_;
+  return true;
+}
+
+std::string MoreauJeanStepper::activeNames(Eigen::Index na) const {
+  std::string names;
+  for (Eigen::Index a = 0; a < na; ++a)
+    names += (a == 0 ? "'" : ", '") +
+             contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(a)])].name + "'";
+  return names;
+}
+
+bool MoreauJeanStepper::solveContacts(Eigen::Index na, double h) {
+  for (Eigen::Index a = 0; a < na; ++a) wnn_(a) = w_(2 * a, 2 * a);
+  if (siconos_) return solveSiconos(na);
+  if (!use_nsgs_) return solveLemke(na, h);
+  sparseFromDense(na);
+  return solveNsgs(na, h);
+}
+
+void MoreauJeanStepper::assembleSparse(Eigen::Index na, double t_next) {
+  const Eigen::VectorXd& minv = *mechanism_.inverseMassDiagonal();
+  const ContactJacobian& j = kin_.jacobian;
+  // (row x of J) M⁻¹ (row y of J)ᵀ: a merge of two sorted rows of at most six entries.
+  const auto product = [&](Eigen::Index x, Eigen::Index y) {
+    double sum = 0.0;
+    ContactJacobian::InnerIterator a(j, x), b(j, y);
+    while (a && b) {
+      if (a.col() < b.col()) ++a;
+      else if (b.col() < a.col()) ++b;
+      else {
+        sum += a.value() * minv(a.col()) * b.value();
+        ++a;
+        ++b;
+      }
+    }
+    return sum;
+  };
+  for (Eigen::Index a = 0; a < na; ++a) position_[std::size_t(active_[std::size_t(a)])] = int(a);
+  int nnz = 0;
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index k = active_[std::size_t(a)];
+    for (Eigen::Index row = 0; row < 2; ++row) {
+      for (const int l : coupled_[std::size_t(k)]) {
+        const int b = position_[std::size_t(l)];
+        if (b < 0) continue;
+        for (Eigen::Index col = 0; col < 2; ++col) {
+          w_inner_[std::size_t(nnz)] = int(2 * b + col);
+          w_values_[std::size_t(nnz)] = product(2 * k + row, 2 * l + col);
+          ++nnz;
+        }
+      }
+      w_outer_[std::size_t(2 * a + row + 1)] = nnz;
+    }
+    wnn_(a) = product(2 * k, 2 * k);
+    const RigidContact& c = contacts_[std::size_t(k)];
+    mu_used_(a) = slipped_[std::size_t(k)] ? c.mu_kinetic : c.mu_static;
+    qf_(2 * a) = j.row(2 * k).dot(v_free_) + c.restitution * std::min(kin_.normal_velocity(k), 0.0);
+    qf_(2 * a + 1) = j.row(2 * k + 1).dot(v_free_) - (c.surface_speed ? c.surface_speed(t_next) : 0.0);
+  }
+  for (Eigen::Index a = 0; a < na; ++a) position_[std::size_t(active_[std::size_t(a)])] = -1;
+}
+
+void MoreauJeanStepper::sparseFromDense(Eigen::Index na) {
+  int nnz = 0;
+  for (Eigen::Index row = 0; row < 2 * na; ++row) {
+    for (Eigen::Index col = 0; col < 2 * na; ++col)
+      if (w_(row, col) != 0.0) {
+        w_inner_[std::size_t(nnz)] = int(col);
+        w_values_[std::size_t(nnz)] = w_(row, col);
+        ++nnz;
+      }
+    w_outer_[std::size_t(row + 1)] = nnz;
+  }
+}
+
+double MoreauJeanStepper::sparseSlipFloor(Eigen::Index i) const {
+  double terms = std::abs(qf_(2 * i + 1));
+  for (int k = w_outer_[std::size_t(2 * i + 1)]; k < w_outer_[std::size_t(2 * i + 2)]; ++k)
+    terms += std::abs(w_values_[std::size_t(k)] * r_(w_inner_[std::size_t(k)]));
+  return kSlipRoundOff * terms;
+}
+
+bool MoreauJeanStepper::solveNsgs(Eigen::Index na, double h) {
+  const Eigen::Index n = 2 * na;
+  const lcp::SparseRowView w(n, n, w_outer_[std::size_t(n)], w_outer_.data(), w_inner_.data(), w_values_.data());
+  // Warm start: each contact's impulse of the last step, rescaled to this step's length.
+  const double scale = last_h_ > 0.0 ? h / last_h_ : 0.0;
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index k = active_[std::size_t(a)];
+    nsgs_r_.segment<2>(2 * a) = scale * last_impulse_.segment<2>(2 * k);
+  }
+  const lcp::NsgsOptions options{options_.nsgs_tolerance, options_.nsgs_max_sweeps};
+  std::fill(reversal_tried_.begin(), reversal_tried_.end(), 0);
+  for (;;) {
+    const lcp::NsgsSolver::Outcome o =
+        nsgs_.solve(w, qf_.head(n), mu_used_.head(na), options, nsgs_r_.head(n), nsgs_u_.head(n));
+    ++lcp_solves_;
+    pivots_ += o.sweeps;
+    if (o.status != lcp::Status::kSuccess) {
+      std::ostringstream os;
+      os << "nsgs on " << na << " active contact(s): " << lcp::toString(o.status) << " after " << o.sweeps
+         << " sweeps, Siconos' error " << o.error << " (tolerance " << options.tolerance << ")";
+      if (o.failed_contact >= 0)
+        os << "; the local problem of '" << contacts_[std::size_t(active_[std::size_t(o.failed_contact)])].name
+           << "' has no solution";
+      return fail(RunStatus::kContactSolverFailure, os.str(), o.status, o.residual);
+    }
+    r_.head(n) = nsgs_r_.head(n);
+    bool again = false;
+    for (Eigen::Index a = 0; a < na; ++a) {
+      const double ut = nsgs_u_(2 * a + 1);
+      const double mu = nextMu(
+          a, [&] { return ut; }, [&] { return sparseSlipFloor(a); },
+          [&] { return std::abs(ut) > sparseSlipFloor(a); });
+      again = again || mu != mu_used_(a);
+      mu_used_(a) = mu;
+    }
+    if (!again) return true;
+  }
+}
+
+template <typename Velocity, typename Floor, typename Slips>
+double MoreauJeanStepper::nextMu(Eigen::Index a, Velocity ut, Floor floor, Slips slips) {
+  const auto k = static_cast<std::size_t>(active_[static_cast<std::size_t>(a)]);
+  const RigidContact& c = contacts_[k];
+  if (r_(2 * a) <= 0.0) return mu_used_(a);
+  if (mu_used_(a) == c.mu_kinetic) {
+    if (c.mu_static > c.mu_kinetic && slipped_[k] && !reversal_tried_[k]) {
+      const double u = ut();
+      if (u * sliding_(Eigen::Index(k)) < 0.0 && std::abs(u) > floor()) {
+        reversal_tried_[k] = 1;
+        return c.mu_static;
+      }
+    }
+    return mu_used_(a);
+  }
+  return slips() ? c.mu_kinetic : mu_used_(a);
+}
+
+void MoreauJeanStepper::jointReactions(Eigen::Index na, double h) {
+  // Λ from M Δv = h Q + J_Aᵀ P + C_Eᵀ τ − DᵀΛ with the step's Δv = v_free − v_k + G (…).
+  const Eigen::Index ncol = 2 * na + static_cast<Eigen::Index>(joints_.size());
+  step_dv_ = v_free_ - v_old_;
+  step_impulse_ = h * response_.forces();
+  for (Eigen::Index c = 0; c < ncol; ++c) {
+    step_dv_ += r_(c) * gjt_.col(c);
+    step_impulse_ += r_(c) * jat_.col(c);
+  }
+  response_.jointImpulse(step_dv_, step_impulse_, joint_lambda_);
+  for (Eigen::Index a = 0; a < na; ++a) {  // the contacts' impulses: a pin's is its slot's
+    const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+    impulse_(2 * i) = side_[static_cast<std::size_t>(i)] * r_(2 * a);
+    impulse_(2 * i + 1) = r_(2 * a + 1);
+  }
+  for (std::size_t e = 0; e < joints_.size(); ++e)
+    joint_reaction_(static_cast<Eigen::Index>(e)) = mechanism_.jointFrictionReaction(e, joint_lambda_, impulse_);
+  joint_reaction_known_ = true;
+}
+
+bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
+  // The exact planar-friction LCP of friction_to_lcp.hpp, written in place: per contact
+  // z = (P_n, β⁺, β⁻, λ), P_t = β⁺ − β⁻, w = (u_n, λ + u_t, λ − u_t, μ P_n − β⁺ − β⁻);
+  // then per joint friction z = (a, c), τ = a − b, w = (ṡ⁺ + c, 2b − a) (moreau_jean.hpp).
+  const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
+  const Eigen::Index ncol = 2 * na + nj, nz = 4 * na;  // nz: first joint variable
+  lcp::Problem& p = problems_[static_cast<std::size_t>(na)];
+  lcp::Result& res = results_[static_cast<std::size_t>(na)];
+  if (p.M.rows() != 4 * na + 2 * nj) {  // this active-set size is met for the first time
+    p.M.setZero(4 * na + 2 * nj, 4 * na + 2 * nj);
+    p.q.setZero(4 * na + 2 * nj);
+    res.z.setZero(4 * na + 2 * nj);
+    res.w.setZero(4 * na + 2 * nj);
+    res.message.reserve(256);
+  }
+  lcp::LemkeSolver& lemke = lemke_[static_cast<std::size_t>(na)];
+  const auto w = w_.topLeftCorner(ncol, ncol);
+  p.M.setZero();
+  for (Eigen::Index i = 0; i < na; ++i) {
+    for (Eigen::Index j = 0; j < na; ++j) {
+      const double nn = w(2 * i, 2 * j), nt = w(2 * i, 2 * j + 1);
+      const double tn = w(2 * i + 1, 2 * j), tt = w(2 * i + 1, 2 * j + 1);
+      p.M.block<3, 3>(4 * i, 4 * j) << nn, nt, -nt,  //
+          tn, tt, -tt,                               //
+          -tn, -tt, tt;
+    }
+    for (Eigen::Index f = 0; f < nj; ++f) {  // a_f moves u_n, u_t; τ_f on (β⁺, β⁻) rows
+      const Eigen::Index cf = 2 * na + f, zf = nz + 2 * f;
+      p.M(4 * i, zf) = w(2 * i, cf);
+      p.M(4 * i + 1, zf) = w(2 * i + 1, cf);
+      p.M(4 * i + 2, zf) = -w(2 * i + 1, cf);
+      p.M(zf, 4 * i) = w(cf, 2 * i);
+      p.M(zf, 4 * i + 1) = w(cf, 2 * i + 1);
+      p.M(zf, 4 * i + 2) = -w(cf, 2 * i + 1);
+    }
+    const Eigen::Index k = 4 * i;
+    p.M(k + 1, k + 3) = 1.0;
+    p.M(k + 2, k + 3) = 1.0;
+    p.M(k + 3, k) = mu_used_(i);
+    p.M(k + 3, k + 1) = -1.0;
+    p.M(k + 3, k + 2) = -1.0;
+  }
+  for (Eigen::Index e = 0; e < nj; ++e) {
+    const Eigen::Index ze = nz + 2 * e;
+    for (Eigen::Index f = 0; f < nj; ++f) p.M(ze, nz + 2 * f) = w(2 * na + e, 2 * na + f);
+    p.M(ze, ze + 1) = 1.0;
+    p.M(ze + 1, ze) = -1.0;
+  }
+  // q for the present bounds b: the contacts' rows as without joints, shifted by τ = −b.
+  auto setQ = [&]() {
+    for (Eigen::Index i = 0; i < na; ++i) {
+      double un = qf_(2 * i), ut = qf_(2 * i + 1);
+      for (Eigen::Index f = 0; f < nj; ++f) {
+        un -= w(2 * i, 2 * na + f) * joint_bound_(f);
+        ut -= w(2 * i + 1, 2 * na + f) * joint_bound_(f);
+      }
+      p.q(4 * i) = un;
+      p.q(4 * i + 1) = ut;
+      p.q(4 * i + 2) = -ut;
+      p.q(4 * i + 3) = 0.0;
+    }
+    for (Eigen::Index e = 0; e < nj; ++e) {
+      double rate = qf_(2 * na + e);
+      for (Eigen::Index f = 0; f < nj; ++f) rate -= w(2 * na + e, 2 * na + f) * joint_bound_(f);
+      p.q(nz + 2 * e) = rate;
+      p.q(nz + 2 * e + 1) = 2.0 * joint_bound_(e);
+    }
+  };
+  auto solveOnce = [&]() {
+    lemke.solve(p, res);
+    ++lcp_solves_;
+    pivots_ += res.pivots;
+    if (!res.ok()) {
+      std::ostringstream os;
+      os << "lemke on " << na << " active contact(s) " << activeNames(na);
+      if (nj > 0) os << " and " << nj << " joint friction(s)";
+      os << ": " << lcp::toString(res.status) << ", residual " << res.residual << " (relative "
+         << res.relative_residual << "): " << res.message;
+      return fail(RunStatus::kContactSolverFailure, os.str(), res.status, res.residual);
+    }
+    for (Eigen::Index i = 0; i < na; ++i) {
+      r_(2 * i) = res.z(4 * i);
+      r_(2 * i + 1) = res.z(4 * i + 1) - res.z(4 * i + 2);
+    }
+    for (Eigen::Index e = 0; e < nj; ++e) r_(2 * na + e) = res.z(nz + 2 * e) - joint_bound_(e);
+    return true;
+  };
+  auto rate = [&](Eigen::Index e) {  // ṡ⁺_e of the present solution
+    return w.row(2 * na + e).dot(r_.head(ncol)) + qf_(2 * na + e);
+  };
+  // Fixed point on the bounds b = μ r |Λ| (moreau_jean.hpp); one pass when nj = 0.
+  auto solveBounds = [&]() {
+    bool was_at_rest = false;
+    for (int it = 0;; ++it) {
+      setQ();
+      if (!solveOnce()) return false;
+      if (nj == 0) return true;
+      ++joint_iterations_;
+      jointReactions(na, h);
+      bool converged = true, at_rest = true, cycle = it > 0;
+      Eigen::Index worst = 0;
+      double worst_excess = -1.0, worst_change = 0.0;
+      for (Eigen::Index e = 0; e < nj; ++e) {
+        const JointFriction& j = joints_[static_cast<std::size_t>(e)];
+        const double next = joint_mu_(e) * j.lever * joint_reaction_(e);
+        const double change = std::abs(next - joint_bound_(e));
+        const double tol = kBoundTolerance * (h + joint_bound_(e));
+        // A joint at rest with its τ inside the new bound is solved for that bound too.
+        const bool rest = std::abs(rate(e)) <= options_.stick_velocity;
+        const bool inside = rest && std::abs(r_(2 * na + e)) <= next;
+        at_rest = at_rest && rest;
+        cycle = cycle && std::abs(next - bound_before_(e)) <= tol;
+        if (change > tol && !inside) {
+          converged = false;
+          if (change / tol > worst_excess) {
+            worst_excess = change / tol;
+            worst = e;
+            worst_change = change;
+          }
+        }
+      }
+      // A stuck loop whose friction is statically indeterminate (several joints and a slot at
+      // rest together): the holding impulses form a set, and Lemke may alternate between two of
+      // its vertices, each at rest under the other's bounds. Every solution ends the step at
+      // rest; the present one is kept, with the bounds it was solved for.
+      if (!converged && cycle && at_rest && was_at_rest) return true;
+      was_at_rest = at_rest;
+      bound_before_ = joint_bound_;
+      for (Eigen::Index e = 0; e < nj; ++e)
+        joint_bound_(e) = joint_mu_(e) * joints_[static_cast<std::size_t>(e)].lever * joint_reaction_(e);
+      if (converged) return true;
+      if (it + 1 >= kMaxBoundIterations) {
+        std::ostringstream os;
+        os << "joint friction '" << joints_[static_cast<std::size_t>(worst)].name
+           << "': its bound mu r |Lambda| does not converge in " << kMaxBoundIterations
+           << " iterations (|change| " << worst_change << " N m s, bound "
+           << joint_bound_(worst) << " N m s): the joint is jammed (Painleve-type)";
+        return fail(RunStatus::kNotConverged, os.str());
+      }
+    }
+  };
+  // Break-away inside the step: a contact or joint solved with μs that slips is re-solved
+  // with μk. A reversal inside the step: one that slipped in the last step, solved with μk,
+  // whose sliding velocity changes sign passed through rest, where μs holds: it is solved again
+  // with μs, and keeps that solution if it sticks (else back to μk; also when the joints'
+  // bounds do not converge with μs, as at an impact). Each switches at most once each way, so
+  // at most 2 (na + nj) + 2 passes.
+  // The coefficient active contact i, or joint e, is solved with; a joint's bound b = μ r |Λ|
+  // follows (scaled, or from |Λ| when μ was 0).
+  const auto setContactMu = [&](Eigen::Index i, double mu) {
+    mu_used_(i) = mu;
+    p.M(4 * i + 3, 4 * i) = mu;
+  };
+  const auto setJointMu = [&](Eigen::Index e, double mu) {
+    joint_bound_(e) = joint_mu_(e) > 0.0 ? joint_bound_(e) * (mu / joint_mu_(e))
+                                         : mu * joints_[static_cast<std::size_t>(e)].lever * joint_reaction_(e);
+    joint_mu_(e) = mu;
+  };
+  std::fill(reversal_tried_.begin(), reversal_tried_.end(), 0);
+  bool retrying = false;
+  for (;;) {
+    if (!solveBounds()) {
+      if (!retrying) return false;
+      for (Eigen::Index i = 0; i < na; ++i) {
+        const auto k = static_cast<std::size_t>(active_[static_cast<std::size_t>(i)]);
+        if (reversal_tried_[k] && mu_used_(i) == contacts_[k].mu_static) setContactMu(i, contacts_[k].mu_kinetic);
+      }
+      for (Eigen::Index e = 0; e < nj; ++e) {
+        const JointFriction& j = joints_[static_cast<std::size_t>(e)];
+        if (reversal_tried_[contacts_.size() + static_cast<std::size_t>(e)] && joint_mu_(e) == j.mu_static)
+          setJointMu(e, j.mu_kinetic);
+      }
+      status_ = RunStatus::kOk;
+      message_.clear();
+      retrying = false;
+      continue;
+    }
+    retrying = false;
+    bool again = false;
+    for (Eigen::Index i = 0; i < na; ++i) {
+      const double mu = nextMu(
+          i, [&] { return w.row(2 * i + 1).dot(r_.head(ncol)) + qf_(2 * i + 1); },
+          [&] { return slipFloor(2 * i + 1, ncol, r_); },
+          // Slipping: the LCP's sliding speed λ = |u_t| is basic and above round-off.
+          [&] { return res.z(4 * i + 3) > slipFloor(2 * i + 1, ncol, r_); });
+      if (mu == mu_used_(i)) continue;
+      retrying = retrying || mu > mu_used_(i);  // a reversal's μs: undone if the bounds fail
+      setContactMu(i, mu);
+      again = true;
+    }
+    for (Eigen::Index e = 0; e < nj; ++e) {
+      const JointFriction& j = joints_[static_cast<std::size_t>(e)];
+      const std::size_t tried = contacts_.size() + static_cast<std::size_t>(e);
+      if (joint_mu_(e) == j.mu_kinetic && j.mu_static > j.mu_kinetic && joint_slipped_[std::size_t(e)] &&
+          !reversal_tried_[tried] && rate(e) * joint_rate_(e) < 0.0 && std::abs(rate(e)) > options_.stick_velocity) {
+        reversal_tried_[tried] = 1;
+        setJointMu(e, j.mu_static);
+        again = retrying = true;
+        continue;
+      }
+      if (joint_mu_(e) == j.mu_kinetic || std::abs(rate(e)) <= options_.stick_velocity) continue;
+      setJointMu(e, j.mu_kinetic);
+      again = true;
+    }
+    if (!again) return true;
+  }
+}
+
+bool MoreauJeanStepper::solveSpatial(Eigen::Index na, Eigen::Ref<Eigen::VectorXd> v) {
+  Spatial& sp = *spatial_;
+  const Eigen::Index n = 3 * na;
+  lcp::FrictionProblem3D& p = sp.problems[std::size_t(na)];
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index i = active_[std::size_t(a)];
+    const RigidContact& c = contacts_[std::size_t(i)];
+    jat_.col(3 * a) = kin_.jacobian.row(2 * i).transpose();
+    jat_.col(3 * a + 1) = kin_.jacobian.row(2 * i + 1).transpose();
+    jat_.col(3 * a + 2) = kin_.second_tangent.row(i).transpose();
+    mu_used_(a) = slipped_[std::size_t(i)] ? c.mu_kinetic : c.mu_static;
+  }
+  formDelassus(n);
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index i = active_[std::size_t(a)];
+    qf_(3 * a) += contacts_[std::size_t(i)].restitution * kin_.normal_velocity(i);
+    wnn_(a) = w_(3 * a, 3 * a);
+  }
+  p.W = w_.topLeftCorner(n, n);  // sized once per active-set size: copies, no allocation
+  p.q = qf_.head(n);
+  lcp::FrictionResult& res = sp.result;
+  // μs first where the contact did not slip; a contact that slips with it is solved again with
+  // μk (at most na solves: each switch is final).
+  for (;;) {
+    p.mu = mu_used_.head(na);
+    if (sp.siconos) res = sp.siconos->solve(p);
+    else sp.faceted[std::size_t(na)].solve(p, res);
+    ++lcp_solves_;
+    pivots_ += res.pivots;
+    if (!res.ok()) {
+      std::ostringstream os;
+      os << contact_solver_ << " on " << na << " active spatial contact(s) " << activeNames(na) << ": "
+         << lcp::toString(res.status) << ", residual " << res.residual << " (relative " << res.relative_residual
+         << "): " << res.message;
+      return fail(RunStatus::kContactSolverFailure, os.str(), res.status, res.residual);
+    }
+    bool again = false;
+    for (Eigen::Index a = 0; a < na; ++a) {
+      const RigidContact& c = contacts_[std::size_t(active_[std::size_t(a)])];
+      if (mu_used_(a) == c.mu_kinetic || res.r(3 * a) <= 0.0) continue;
+      if (res.u.segment<2>(3 * a + 1).norm() > slipFloor(3 * a + 1, n, res.r) + slipFloor(3 * a + 2, n, res.r)) {
+        mu_used_(a) = c.mu_kinetic;
+        again = true;
+      }
+    }
+    if (!again) break;
+  }
+  v = v_free_;
+  for (Eigen::Index c = 0; c < n; ++c) v += res.r(c) * gjt_.col(c);  // G J_Aᵀ P
+  sp.tangent_impulse.setZero();
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index i = active_[std::size_t(a)];
+    impulse_(2 * i) = res.r(3 * a);
+    sp.tangent_impulse.segment<2>(2 * i) = res.r.segment<2>(3 * a + 1);
+    r_(2 * a) = res.r(3 * a);  // the planar layout the mode bookkeeping and projection read
+    r_(2 * a + 1) = 0.0;
+  }
+  return true;
+}
+
+void MoreauJeanStepper::formDelassus(Eigen::Index ncol) {
+  const auto jat = jat_.leftCols(ncol);
+  auto gjt = gjt_.leftCols(ncol);
+  response_.inverseMassTimesColumns(jat, gjt);
+  for (Eigen::Index c = 0; c < ncol; ++c) {  // contiguous columns: no product kernel
+    qf_(c) = jat.col(c).dot(v_free_);
+    for (Eigen::Index r = 0; r < ncol; ++r) w_(r, c) = jat.col(r).dot(gjt.col(c));
+  }
+}
+
+double MoreauJeanStepper::slipFloor(Eigen::Index row, Eigen::Index ncol, const Eigen::VectorXd& r) const {
+  double terms = std::abs(qf_(row));
+  for (Eigen::Index j = 0; j < ncol; ++j) terms += std::abs(w_(row, j) * r(j));
+  return kSlipRoundOff * terms;
+}
+
+bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
+  Siconos& s = *siconos_;
+  auto solveOnce = [&]() {
+    s.problem.W = w_.topLeftCorner(2 * na, 2 * na);
+    s.problem.q = qf_.head(2 * na);
+    s.problem.mu = mu_used_.head(na);
+    s.result = s.solver.solve(s.problem);
+    ++lcp_solves_;
+    pivots_ += s.result.pivots;
+    if (!s.result.ok()) {
+      std::ostringstream os;
+      os << "siconos-" << s.solver.name() << " on " << na << " active contact(s) "
+         << activeNames(na) << ": " << lcp::toString(s.result.status) << ", residual "
+         << s.result.residual << " (relative " << s.result.relative_residual
+         << "): " << s.result.message;
+      return fail(RunStatus::kContactSolverFailure, os.str(), s.result.status, s.result.residual);
+    }
+    r_.head(2 * na) = s.result.r;
+    return true;
+  };
+  if (!solveOnce()) return false;
+  bool again = false;
+  for (Eigen::Index i = 0; i < na; ++i) {
+    const RigidContact& c =
+        contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(i)])];
+    if (mu_used_(i) == c.mu_kinetic || r_(2 * i) <= 0.0) continue;
+    if (std::abs(s.result.u(2 * i + 1)) > slipFloor(2 * i + 1, 2 * na, r_)) {
+      mu_used_(i) = c.mu_kinetic;
+      again = true;
+    }
+  }
+  return !again || solveOnce();
+}
+
+void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active) {
+  const Eigen::Index m = mechanism_.constraintCount();
+  for (int it = 0; it < 5; ++it) {
+    Eigen::Index rows = 0;
+    double worst = 0.0;
+    if (m > 0 && options_.project_positions) {
+      mechanism_.constraints(t, q, proj_phi_.head(m));
+      mechanism_.jacobian(t, q, proj_d_.topRows(m));
+      worst = proj_phi_.head(m).lpNorm<Eigen::Infinity>();
+      rows = m;
+    }
+    // Only a unilateral contact that pushed in this step can be projected: none, no evaluation.
+    auto pushed = [&](Eigen::Index a) {
+      return contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(a)])].normal !=
+                 RigidContact::Normal::kBilateral &&
+             r_(2 * a) > 0.0;
+    };
+    bool any = false;
+    for (Eigen::Index a = 0; a < active && !any; ++a) any = pushed(a);
+    if (options_.project_contacts && any) {
+      mechanism_.evaluateContacts(t, q, v_old_, kin_, /*drift=*/false);  // kin_ is no longer needed
+      for (Eigen::Index a = 0; a < active; ++a) {
+        const Eigen::Index i = active_[static_cast<std::size_t>(a)];
+        const double g = kin_.gap(i);
+        if (!pushed(a) || g >= -options_.contact_projection_tolerance) continue;
+        if (rows == 0 && m > 0) {  // the joints move with the contact's correction
+          mechanism_.constraints(t, q, proj_phi_.head(m));
+          mechanism_.jacobian(t, q, proj_d_.topRows(m));
+          rows = m;
+        }
+        if (rows >= proj_d_.rows()) {  // more penetrating contacts than ever: grow (allocates)
+          const Eigen::Index capacity = 2 * rows + 1;
+          proj_d_.conservativeResize(capacity, Eigen::NoChange);
+          proj_phi_.conservativeResize(capacity);
+          proj_minv_dt_.resize(proj_d_.cols(), capacity);
+          proj_mu_.resize(capacity);
+        }
+        proj_phi_(rows) = g;
+        proj_d_.row(rows) = kin_.jacobian.row(2 * i);
+        worst = std::max(worst, -g);
+        ++rows;
+      }
+    }
+    if (rows == 0 || worst <= 1e-12) return;
+    auto d = proj_d_.topRows(rows);
+    auto minv_dt = proj_minv_dt_.leftCols(rows);
+    minv_dt = d.transpose();
+    mechanism_.applyInverseMass(minv_dt);
+    proj_s_.resize(rows, rows);  // allocates only when the number of rows changes
+    proj_s_.noalias() = d * minv_dt;
+    proj_ldlt_.compute(proj_s_);
+    if (proj_ldlt_.info() != Eigen::Success) return;
+    proj_rhs_ = -proj_phi_.head(rows);  // plain vectors: a solve or product of blocks allocates
+    proj_mu_ = proj_ldlt_.solve(proj_rhs_);
+    dq_.setZero();
+    for (Eigen::Index c = 0; c < rows; ++c) dq_ += proj_mu_(c) * minv_dt.col(c);  // no product kernel
+    mechanism_.addToPositions(dq_, q);
+  }
+}
+
+namespace {
+
+bool isSlip(EventKind k) { return k == EventKind::kSlipPositive || k == EventKind::kSlipNegative; }
+
+/// A stick that lasts one step, followed by a slip, is the trace of a velocity that crossed
+/// zero inside the step (the step ends at rest when an impulse within μk P_n stops it, and
+/// the next, with μs, breaks away): it is reported as that slip at the stick's time, and
+/// dropped with it when the slip resumes the direction it had (moreau_jean.hpp, Events).
+void reportReversals(std::vector<ContactEvent>& events, double h) {
+  std::vector<bool> drop(events.size(), false);
+  for (std::size_t a = 0; a < events.size(); ++a) {
+    if (events[a].kind != EventKind::kStick || drop[a]) continue;
+    std::size_t b = a + 1;
+    while (b < events.size() && events[b].contact != events[a].contact) ++b;
+    if (b == events.size() || !isSlip(events[b].kind) || events[b].t - events[a].t > 1.5 * h) continue;
+    std::size_t before = a;
+    while (before > 0 && events[before - 1].contact != events[a].contact) --before;
+    const bool resumed = before > 0 && !drop[before - 1] && events[before - 1].kind == events[b].kind;
+    events[a].kind = events[b].kind;
+    drop[b] = true;
+    if (resumed) drop[a] = true;
+  }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < events.size(); ++i)
+    if (!drop[i]) events[kept++] = events[i];
+  events.resize(kept);
+}
+
+}  // namespace
+
+RunResult simulateMoreauJean(const Mechanism& mechanism, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                             const MoreauJeanOptions& options) {
+  options.validate();
+  const auto& model = mechanism;
+  const std::vector<RigidContact>& contacts = mechanism.contacts();
+  const std::vector<JointFriction>& joint_friction = mechanism.jointFriction();
+  const Eigen::Index nq = model.positionSize(), nv = model.velocitySize();
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
+  const Eigen::Index nj = static_cast<Eigen::Index>(joint_friction.size());
+  if (q0.size() != nq || v0.size() != nv || !q0.allFinite() || !v0.allFinite()) {
+    std::ostringstream os;
+    os << "simulateMoreauJean: expected finite q0 of size " << nq << " and v0 of size " << nv
+       << ", got sizes " << q0.size() << " and " << v0.size();
+    throw std::invalid_argument(os.str());
+  }
+  MoreauJeanStepper stepper(mechanism, options);
+  requireNoInitialPenetration(mechanism, q0, options.gap_tolerance, "simulateMoreauJean");
+
+  RunResult run;
+  run.columns = historyColumns(model, contacts, joint_friction);
+  const double h = options.h, t_end = options.t_end;
+  // Counted as a double first: t_end / h may exceed any integer (1e300 / 1e-300).
+  const double needed = std::ceil(t_end / h - 1e-9);
+  Eigen::VectorXd q = q0, v = v0;
+  run.final_q = q;
+  run.final_v = v;
+  if (!(needed <= double(options.max_steps))) {
+    std::ostringstream os;
+    os << "simulateMoreauJean: t_end / h needs " << needed << " steps, more than max_steps = " << options.max_steps;
+    run.fail(RunStatus::kLimitReached, os.str());
+    return run;
+  }
+  const long steps = std::max(1L, static_cast<long>(needed));
+
+  // Initial modes from (q0, v0), so that a contact resting at t = 0 reports no event.
+  std::vector<ContactMode> modes(static_cast<std::size_t>(nc), ContactMode::kOpen);
+  {
+    ContactKinematics kin;
+    mechanism.evaluateContacts(0.0, q, v, kin);
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const bool two_sided =
+          contacts[static_cast<std::size_t>(i)].normal == RigidContact::Normal::kBilateral;
+      if (!two_sided && (std::abs(kin.gap(i)) > options.gap_tolerance ||
+                         std::abs(kin.normal_velocity(i)) > options.stick_velocity))
+        continue;
+      modes[static_cast<std::size_t>(i)] =
+          modeOf(true, kin.sliding_velocity(i), options.stick_velocity);
+    }
+  }
+  // Joint frictions are never open: stick or slip from ṡ(v0).
+  std::vector<ContactMode> joint_modes(static_cast<std::size_t>(nj));
+  for (Eigen::Index e = 0; e < nj; ++e) {
+    Eigen::VectorXd row = Eigen::VectorXd::Zero(nv);
+    mechanism.addJointFrictionRow(std::size_t(e), 1.0, row);
+    joint_modes[static_cast<std::size_t>(e)] = modeOf(true, row.dot(v), options.stick_velocity);
+  }
+  run.initial_modes = modes;
+  run.initial_modes.insert(run.initial_modes.end(), joint_modes.begin(), joint_modes.end());
+
+  // At most one sample per step, however fine output_dt.
+  const Eigen::Index rows =
+      options.output_dt > 0.0
+          ? static_cast<Eigen::Index>(std::min(std::floor(t_end / options.output_dt + 1e-9), double(steps))) + 2
+          : steps + 1;
+  run.history.setZero(rows, 1 + nq + nv + 2 * nc + 2 * nj);
+  Eigen::Index written = 0;
+  // A row's forces are the impulses of the last step over its length.
+  auto writeForces = [&](auto row, double step) {
+    row.segment(1 + nq + nv, 2 * nc) = stepper.impulses().transpose() / step;
+    for (Eigen::Index e = 0; e < nj; ++e) {
+      row(1 + nq + nv + 2 * nc + 2 * e) = stepper.jointReactionImpulses()(e) / step;
+      row(1 + nq + nv + 2 * nc + 2 * e + 1) = stepper.jointTorqueImpulses()(e) / step;
+    }
+  };
+  auto record = [&](double t, double step) {
+    auto row = run.history.row(written++);
+    row(0) = t;
+    row.segment(1, nq) = q.transpose();
+    row.segment(1 + nq, nv) = v.transpose();
+    if (step > 0.0) writeForces(row, step);
+  };
+  record(0.0, 0.0);
+  long next_sample = 1;
+
+  auto modeEvent = [](ContactMode m) {
+    switch (m) {
+      case ContactMode::kStick:
+        return EventKind::kStick;
+      case ContactMode::kSlipPositive:
+        return EventKind::kSlipPositive;
+      case ContactMode::kSlipNegative:
+        return EventKind::kSlipNegative;
+      case ContactMode::kOpen:
+        break;
+    }
+    return EventKind::kOpen;
+  };
+
+  const auto clock0 = std::chrono::steady_clock::now();
+  double t = 0.0, friction_work = 0.0;
+  for (long k = 0; k < steps; ++k) {
+    const double t_next = k + 1 == steps ? t_end : double(k + 1) * h;
+    const double hk = t_next - t;
+    if (!stepper.step(t, hk, q, v)) {
+      std::ostringstream os;
+      os << "Moreau–Jean stopped at t = " << t << " s (step " << k + 1 << " of " << steps
+         << "): " << stepper.message();
+      run.fail(stepper.status(), os.str());
+      run.solver_status = stepper.solverStatus();
+      run.solver_residual = stepper.solverResidual();
+      break;
+    }
+    t = t_next;
+    ++run.steps;
+    // The step's friction impulse P_t opposes v_t⁺ (maximal dissipation): −P_t v_t⁺ ≥ 0.
+    for (Eigen::Index i = 0; i < nc; ++i)
+      friction_work -= stepper.impulses()(2 * i + 1) * stepper.slidingVelocity()(i);
+    for (Eigen::Index e = 0; e < nj; ++e)  // likewise −τ ṡ⁺ ≥ 0
+      friction_work -= stepper.jointTorqueImpulses()(e) * stepper.jointRates()(e);
+    if (options.progress) options.progress(t);
+    // A change seen at the end of the step happened inside it: timed at its middle, the
+    // estimate whose error is at most h/2 (at its end, up to h).
+    const double t_event = t - 0.5 * hk;
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const RigidContact& c = contacts[static_cast<std::size_t>(i)];
+      const ContactMode now =
+          modeOf(stepper.closed(i), stepper.slidingVelocity()(i), options.stick_velocity);
+      ContactMode& before = modes[static_cast<std::size_t>(i)];
+      if (now == before) continue;
+      const int ci = static_cast<int>(i);
+      if (before == ContactMode::kOpen) {
+        const bool impact = stepper.approachVelocity()(i) < -options.stick_velocity;
+        run.events.push_back({t_event, ci, impact ? EventKind::kImpact : EventKind::kClose});
+        if (c.frictional()) run.events.push_back({t_event, ci, modeEvent(now)});
+      } else if (now == ContactMode::kOpen) {
+        run.events.push_back({t_event, ci, EventKind::kOpen});
+      } else if (c.frictional()) {
+        run.events.push_back({t_event, ci, modeEvent(now)});
+      }
+      before = now;
+    }
+    for (Eigen::Index e = 0; e < nj; ++e) {
+      const ContactMode now = modeOf(true, stepper.jointRates()(e), options.stick_velocity);
+      ContactMode& before = joint_modes[static_cast<std::size_t>(e)];
+      if (now == before) continue;
+      run.events.push_back({t_event, static_cast<int>(nc + e), modeEvent(now)});
+      before = now;
+    }
+    if (k == 0) writeForces(run.history.row(0), hk);  // no step behind t = 0: the one it starts
+    if (options.output_dt < h) {  // 0, or finer than the step: every step (no count to catch up)
+      record(t, hk);
+    } else if (written < rows &&
+               (k + 1 == steps || t >= double(next_sample) * options.output_dt - 1e-6 * h)) {
+      record(t, hk);
+      while (double(next_sample) * options.output_dt <= t + 1e-6 * h) ++next_sample;
+    }
+  }
+  run.cpu_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0).count();
+  reportReversals(run.events, h);
+  run.history.conservativeResize(written, Eigen::NoChange);
+  run.friction_work = friction_work;
+  run.lcp_solves = stepper.lcpSolves();
+  run.contact_solver = stepper.contactSolver();
+  run.pivots = stepper.pivots();
+  run.t_end = t;
+  run.final_q = q;
+  run.final_v = v;
+  return run;
+}
+
+RunResult simulateMoreauJean(const RigidScenario& s, const MoreauJeanOptions& options) {
+  return simulateMoreauJean(PlanarMechanism(s), s.q0, s.v0, options);
+}
+
+}  // namespace stickslip::dynamics
