@@ -3,7 +3,7 @@
 // events in order (contact, kind, time within event_tol) and final states within q_tol, v_tol.
 #include <catch2/catch.hpp>
 
-#include "dynamics/run_result.hpp"
+#include "dynamics/routes/run_result.hpp"
 
 namespace stickslip::test {
 
