@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "lcp/problem.hpp"
+#include "lcp/residual.hpp"
 #include "lcp/result.hpp"
 
 namespace stickslip::lcp {
@@ -59,7 +60,26 @@ class LemkeSolver final {
     double tol_factor;
     bool z0_near_ties = false;  ///< let z₀ leave on a near tie (see attempt())
   };
+  /// One pivoting path's scalars: the norms the residual is relative to, q's scale, the pivot
+  /// tolerance and the pivot budget.
+  struct Path {
+    double norm_M = 0.0, norm_q = 0.0, q_scale = 1.0, tol = 0.0;
+    int max_pivots = 0;
+  };
+  /// One path, in its steps: the input checked, z = 0 when it solves, the problem scaled, the
+  /// pivots followed to a complementary basis, the solution read off and checked.
   void attempt(const Problem& p, Result& out, const Attempt& how);
+  bool validInput(const Problem& p, Result& out) const;
+  bool solvedAtZero(const Problem& p, Result& out) const;
+  bool scaleProblem(const Problem& p, Result& out, const Attempt& how, Path& path);
+  int startBasis(Eigen::Index n, double tol);  ///< the first leaving row
+  bool followPath(const Problem& p, Result& out, const Attempt& how, const Path& path);
+  void pivot(int row, int entering);
+  void enteringColumn(int entering);  ///< column_ = B⁻¹ times the entering variable's column
+  int leavingRow(double piv_tol, double min_ratio, double tol);  ///< among the ratio test's ties
+  Residual evaluate(const Problem& p, Result& out, const Path& path, const Eigen::VectorXd& basic) const;
+  void resolveBasis(Eigen::VectorXd& x);
+  void finish(const Problem& p, Result& out, const Path& path);
   void resize(Eigen::Index n);
   LemkeOptions options_;
   // Workspace, sized once per n: Ms_ = −R M C (scaled, negated: the z columns of the
