@@ -143,13 +143,9 @@ const lcp::FrictionResult* MoreauJeanStepper::spatialResult() const {
   return spatial_ && spatial_->solved >= 0 ? &spatial_->result : nullptr;
 }
 
-MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJeanOptions& options)
-    : mechanism_(mechanism),
-      contacts_(mechanism.contacts()),
-      options_(validated(options)),
-      response_(mechanism, options_.joint_baumgarte_alpha, options_.joint_baumgarte_beta),
-      joints_(mechanism.jointFriction()) {
-  const auto& model = mechanism;
+/// The contacts and the solver fit together (the constructor's contract); whether the
+/// contacts are spatial.
+bool MoreauJeanStepper::checkContactsAndSolver() const {
   const auto& contacts = contacts_;
   const auto& joint_friction = joints_;
   const auto isSpatial = [](const RigidContact& c) { return c.shape == RigidContact::Shape::kSpatialClearance; };
@@ -175,9 +171,6 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
     throw std::invalid_argument(joint_friction.front().name +
                                 ": friction in revolute joints needs the Moreau–Jean solver "
                                 "'lemke', got '" + options_.solver + "'");
-  const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
-  const Eigen::Index nj = static_cast<Eigen::Index>(joint_friction.size());
-  const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
   const auto bilateral = std::find_if(contacts.begin(), contacts.end(), [](const RigidContact& c) {
     return c.normal == RigidContact::Normal::kBilateral;
   });
@@ -192,6 +185,91 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
                                   (spatial ? "planar" : "spatial") + " contacts; this mechanism's are " +
                                   (spatial ? "spatial" : "planar"));
   }
+  return spatial;
+}
+
+/// NSGS's workspaces and the pattern of W: contacts on a common (moving) body couple.
+void MoreauJeanStepper::sizeNsgs() {
+  const auto& contacts = contacts_;
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
+  nsgs_r_.setZero(2 * nc);
+  nsgs_u_.setZero(2 * nc);
+  position_.assign(static_cast<std::size_t>(nc), -1);
+  w_outer_.assign(static_cast<std::size_t>(2 * nc + 1), 0);
+  // Contacts sharing a (moving) body couple in W; the pattern is fixed by the bodies: per
+  // body its contacts, then per contact those of its two bodies (ascending, once each).
+  std::vector<std::vector<int>> on_body;
+  for (Eigen::Index k = 0; k < nc; ++k)
+    for (const BodyIndex b : {contacts[std::size_t(k)].body_i, contacts[std::size_t(k)].body_j}) {
+      if (b == kGround) continue;
+      if (on_body.size() <= std::size_t(b)) on_body.resize(std::size_t(b) + 1);
+      on_body[std::size_t(b)].push_back(int(k));
+    }
+  coupled_.assign(static_cast<std::size_t>(nc), {});
+  std::size_t capacity = 0;
+  for (Eigen::Index k = 0; k < nc; ++k) {
+    std::vector<int>& row = coupled_[std::size_t(k)];
+    row.push_back(int(k));
+    for (const BodyIndex b : {contacts[std::size_t(k)].body_i, contacts[std::size_t(k)].body_j})
+      if (b != kGround) row.insert(row.end(), on_body[std::size_t(b)].begin(), on_body[std::size_t(b)].end());
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    capacity += 4 * row.size();
+  }
+  if (!sparse_assembly_) capacity = std::size_t(4 * nc * nc);
+  w_inner_.resize(capacity);
+  w_values_.resize(capacity);
+}
+
+/// The contact solver's problems and workspaces, one slot per active-set size where it keeps them.
+void MoreauJeanStepper::sizeSolvers(bool spatial) {
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts_.size());
+  if (spatial) {
+    spatial_ = std::make_unique<Spatial>();
+    Spatial& sp = *spatial_;
+    sp.problems.resize(static_cast<std::size_t>(nc + 1));
+    for (Eigen::Index na = 0; na <= nc; ++na) {
+      lcp::FrictionProblem3D& p = sp.problems[std::size_t(na)];
+      p.W.setZero(3 * na, 3 * na);
+      p.q.setZero(3 * na);
+      p.mu.setZero(na);
+    }
+    if (isSiconos(options_.solver))
+      sp.siconos = std::make_unique<lcp::SiconosFc3dSolver>(
+          options_.solver.substr(std::char_traits<char>::length(kSiconosPrefix)));
+    else
+      sp.faceted.assign(static_cast<std::size_t>(nc + 1), lcp::FacetedFrictionSolver(options_.facets));
+    sp.tangent_impulse.setZero(2 * nc);
+    sp.result.message.reserve(256);
+  } else if (isSiconos(options_.solver)) {
+    siconos_ =
+        std::make_unique<Siconos>(Siconos{lcp::SiconosFc2dSolver(options_.solver.substr(
+                                              std::char_traits<char>::length(kSiconosPrefix))),
+                                          {},
+                                          {}});
+  } else if (!use_nsgs_) {  // one slot per active-set size, filled when first met
+    problems_.resize(static_cast<std::size_t>(nc + 1));
+    lemke_.resize(static_cast<std::size_t>(nc + 1));
+    results_.resize(static_cast<std::size_t>(nc + 1));
+  }
+}
+
+MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJeanOptions& options)
+    : mechanism_(mechanism),
+      contacts_(mechanism.contacts()),
+      options_(validated(options)),
+      response_(mechanism, options_.joint_baumgarte_alpha, options_.joint_baumgarte_beta),
+      joints_(mechanism.jointFriction()) {
+  const auto& model = mechanism;
+  const auto& contacts = contacts_;
+  const auto& joint_friction = joints_;
+  const bool spatial = checkContactsAndSolver();
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
+  const Eigen::Index nj = static_cast<Eigen::Index>(joint_friction.size());
+  const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
+  const auto bilateral = std::find_if(contacts.begin(), contacts.end(), [](const RigidContact& c) {
+    return c.normal == RigidContact::Normal::kBilateral;
+  });
   use_nsgs_ = !spatial && (options_.solver == "nsgs" ||
                             (options_.solver == "auto" && nc > 0 && nj == 0 && m == 0 &&
                              model.inverseMassDiagonal() != nullptr && bilateral == contacts.end() &&
@@ -223,35 +301,7 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   qf_.setZero(rows_per_contact * nc + nj);
   wnn_.setZero(nc);
   last_impulse_.setZero(2 * nc);
-  if (use_nsgs_) {
-    nsgs_r_.setZero(2 * nc);
-    nsgs_u_.setZero(2 * nc);
-    position_.assign(static_cast<std::size_t>(nc), -1);
-    w_outer_.assign(static_cast<std::size_t>(2 * nc + 1), 0);
-    // Contacts sharing a (moving) body couple in W; the pattern is fixed by the bodies: per
-    // body its contacts, then per contact those of its two bodies (ascending, once each).
-    std::vector<std::vector<int>> on_body;
-    for (Eigen::Index k = 0; k < nc; ++k)
-      for (const BodyIndex b : {contacts[std::size_t(k)].body_i, contacts[std::size_t(k)].body_j}) {
-        if (b == kGround) continue;
-        if (on_body.size() <= std::size_t(b)) on_body.resize(std::size_t(b) + 1);
-        on_body[std::size_t(b)].push_back(int(k));
-      }
-    coupled_.assign(static_cast<std::size_t>(nc), {});
-    std::size_t capacity = 0;
-    for (Eigen::Index k = 0; k < nc; ++k) {
-      std::vector<int>& row = coupled_[std::size_t(k)];
-      row.push_back(int(k));
-      for (const BodyIndex b : {contacts[std::size_t(k)].body_i, contacts[std::size_t(k)].body_j})
-        if (b != kGround) row.insert(row.end(), on_body[std::size_t(b)].begin(), on_body[std::size_t(b)].end());
-      std::sort(row.begin(), row.end());
-      row.erase(std::unique(row.begin(), row.end()), row.end());
-      capacity += 4 * row.size();
-    }
-    if (!sparse_assembly_) capacity = std::size_t(4 * nc * nc);
-    w_inner_.resize(capacity);
-    w_values_.resize(capacity);
-  }
+  if (use_nsgs_) sizeNsgs();
   r_.setZero(2 * nc + nj);
   joint_cols_.setZero(nv, nj);
   for (Eigen::Index e = 0; e < nj; ++e)
@@ -267,34 +317,7 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   step_impulse_.setZero(nv);
   joint_slipped_.assign(static_cast<std::size_t>(nj), 0);
   reversal_tried_.assign(static_cast<std::size_t>(nc + nj), 0);
-  if (spatial) {
-    spatial_ = std::make_unique<Spatial>();
-    Spatial& sp = *spatial_;
-    sp.problems.resize(static_cast<std::size_t>(nc + 1));
-    for (Eigen::Index na = 0; na <= nc; ++na) {
-      lcp::FrictionProblem3D& p = sp.problems[std::size_t(na)];
-      p.W.setZero(3 * na, 3 * na);
-      p.q.setZero(3 * na);
-      p.mu.setZero(na);
-    }
-    if (isSiconos(options_.solver))
-      sp.siconos = std::make_unique<lcp::SiconosFc3dSolver>(
-          options_.solver.substr(std::char_traits<char>::length(kSiconosPrefix)));
-    else
-      sp.faceted.assign(static_cast<std::size_t>(nc + 1), lcp::FacetedFrictionSolver(options_.facets));
-    sp.tangent_impulse.setZero(2 * nc);
-    sp.result.message.reserve(256);
-  } else if (isSiconos(options_.solver)) {
-    siconos_ =
-        std::make_unique<Siconos>(Siconos{lcp::SiconosFc2dSolver(options_.solver.substr(
-                                              std::char_traits<char>::length(kSiconosPrefix))),
-                                          {},
-                                          {}});
-  } else if (!use_nsgs_) {  // one slot per active-set size, filled when first met
-    problems_.resize(static_cast<std::size_t>(nc + 1));
-    lemke_.resize(static_cast<std::size_t>(nc + 1));
-    results_.resize(static_cast<std::size_t>(nc + 1));
-  }
+  sizeSolvers(spatial);
   // Room for the joints and a few penetrating contacts; projectPositions grows it if more.
   const Eigen::Index rows = m + (options_.project_contacts ? std::min<Eigen::Index>(nc, 8) : 0);
   if ((options_.project_positions || options_.joint_velocity_projection || options_.project_contacts) && rows > 0) {
@@ -649,10 +672,11 @@ void MoreauJeanStepper::jointReactions(Eigen::Index na, double h) {
   joint_reaction_known_ = true;
 }
 
-bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
-  // The exact planar-friction LCP of friction_to_lcp.hpp, written in place: per contact
-  // z = (P_n, β⁺, β⁻, λ), P_t = β⁺ − β⁻, w = (u_n, λ + u_t, λ − u_t, μ P_n − β⁺ − β⁻);
-  // then per joint friction z = (a, c), τ = a − b, w = (ṡ⁺ + c, 2b − a) (moreau_jean.hpp).
+/// The exact planar-friction LCP of friction_to_lcp.hpp, written in place: per contact
+/// z = (P_n, β⁺, β⁻, λ), P_t = β⁺ − β⁻, w = (u_n, λ + u_t, λ − u_t, μ P_n − β⁺ − β⁻); then per
+/// joint friction z = (a, c), τ = a − b, w = (ṡ⁺ + c, 2b − a) (moreau_jean.hpp). Its matrix M
+/// from W; q follows the bounds (setLemkeQ).
+void MoreauJeanStepper::formLemkeMatrix(Eigen::Index na) {
   const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
   const Eigen::Index ncol = 2 * na + nj, nz = 4 * na;  // nz: first joint variable
   lcp::Problem& p = problems_[static_cast<std::size_t>(na)];
@@ -664,7 +688,6 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
     res.w.setZero(4 * na + 2 * nj);
     res.message.reserve(256);
   }
-  lcp::LemkeSolver& lemke = lemke_[static_cast<std::size_t>(na)];
   const auto w = w_.topLeftCorner(ncol, ncol);
   p.M.setZero();
   for (Eigen::Index i = 0; i < na; ++i) {
@@ -697,99 +720,129 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
     p.M(ze, ze + 1) = 1.0;
     p.M(ze + 1, ze) = -1.0;
   }
-  // q for the present bounds b: the contacts' rows as without joints, shifted by τ = −b.
-  auto setQ = [&]() {
-    for (Eigen::Index i = 0; i < na; ++i) {
-      double un = qf_(2 * i), ut = qf_(2 * i + 1);
-      for (Eigen::Index f = 0; f < nj; ++f) {
-        un -= w(2 * i, 2 * na + f) * joint_bound_(f);
-        ut -= w(2 * i + 1, 2 * na + f) * joint_bound_(f);
-      }
-      p.q(4 * i) = un;
-      p.q(4 * i + 1) = ut;
-      p.q(4 * i + 2) = -ut;
-      p.q(4 * i + 3) = 0.0;
+}
+
+/// q for the present bounds b: the contacts' rows as without joints, shifted by τ = −b.
+void MoreauJeanStepper::setLemkeQ(Eigen::Index na) {
+  const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
+  const Eigen::Index ncol = 2 * na + nj, nz = 4 * na;  // nz: first joint variable
+  lcp::Problem& p = problems_[static_cast<std::size_t>(na)];
+  const auto w = w_.topLeftCorner(ncol, ncol);
+  for (Eigen::Index i = 0; i < na; ++i) {
+    double un = qf_(2 * i), ut = qf_(2 * i + 1);
+    for (Eigen::Index f = 0; f < nj; ++f) {
+      un -= w(2 * i, 2 * na + f) * joint_bound_(f);
+      ut -= w(2 * i + 1, 2 * na + f) * joint_bound_(f);
     }
+    p.q(4 * i) = un;
+    p.q(4 * i + 1) = ut;
+    p.q(4 * i + 2) = -ut;
+    p.q(4 * i + 3) = 0.0;
+  }
+  for (Eigen::Index e = 0; e < nj; ++e) {
+    double rate = qf_(2 * na + e);
+    for (Eigen::Index f = 0; f < nj; ++f) rate -= w(2 * na + e, 2 * na + f) * joint_bound_(f);
+    p.q(nz + 2 * e) = rate;
+    p.q(nz + 2 * e + 1) = 2.0 * joint_bound_(e);
+  }
+}
+
+/// One Lemke solve; the impulses r from its z, or false with the failure recorded.
+bool MoreauJeanStepper::solveLemkeOnce(Eigen::Index na) {
+  const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
+  const Eigen::Index nz = 4 * na;  // the first joint variable
+  lcp::Problem& p = problems_[static_cast<std::size_t>(na)];
+  lcp::Result& res = results_[static_cast<std::size_t>(na)];
+  lcp::LemkeSolver& lemke = lemke_[static_cast<std::size_t>(na)];
+  lemke.solve(p, res);
+  ++lcp_solves_;
+  pivots_ += res.pivots;
+  if (!res.ok()) {
+    std::ostringstream os;
+    os << "lemke on " << na << " active contact(s) " << activeNames(na);
+    if (nj > 0) os << " and " << nj << " joint friction(s)";
+    os << ": " << lcp::toString(res.status) << ", residual " << res.residual << " (relative "
+       << res.relative_residual << "): " << res.message;
+    return fail(RunStatus::kContactSolverFailure, os.str(), res.status, res.residual);
+  }
+  for (Eigen::Index i = 0; i < na; ++i) {
+    r_(2 * i) = res.z(4 * i);
+    r_(2 * i + 1) = res.z(4 * i + 1) - res.z(4 * i + 2);
+  }
+  for (Eigen::Index e = 0; e < nj; ++e) r_(2 * na + e) = res.z(nz + 2 * e) - joint_bound_(e);
+  return true;
+}
+
+/// ṡ⁺ of joint friction e in the present solution.
+double MoreauJeanStepper::jointRate(Eigen::Index na, Eigen::Index e) const {
+  const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
+  const Eigen::Index ncol = 2 * na + nj;
+  return w_.topLeftCorner(ncol, ncol).row(2 * na + e).dot(r_.head(ncol)) + qf_(2 * na + e);
+}
+
+/// Fixed point on the joints' bounds b = μ r |Λ| (moreau_jean.hpp); one pass when nj = 0.
+bool MoreauJeanStepper::solveJointBounds(Eigen::Index na, double h) {
+  const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
+  const auto rate = [&](Eigen::Index e) { return jointRate(na, e); };
+  bool was_at_rest = false;
+  for (int it = 0;; ++it) {
+    setLemkeQ(na);
+    if (!solveLemkeOnce(na)) return false;
+    if (nj == 0) return true;
+    ++joint_iterations_;
+    jointReactions(na, h);
+    bool converged = true, at_rest = true, cycle = it > 0;
+    Eigen::Index worst = 0;
+    double worst_excess = -1.0, worst_change = 0.0;
     for (Eigen::Index e = 0; e < nj; ++e) {
-      double rate = qf_(2 * na + e);
-      for (Eigen::Index f = 0; f < nj; ++f) rate -= w(2 * na + e, 2 * na + f) * joint_bound_(f);
-      p.q(nz + 2 * e) = rate;
-      p.q(nz + 2 * e + 1) = 2.0 * joint_bound_(e);
-    }
-  };
-  auto solveOnce = [&]() {
-    lemke.solve(p, res);
-    ++lcp_solves_;
-    pivots_ += res.pivots;
-    if (!res.ok()) {
-      std::ostringstream os;
-      os << "lemke on " << na << " active contact(s) " << activeNames(na);
-      if (nj > 0) os << " and " << nj << " joint friction(s)";
-      os << ": " << lcp::toString(res.status) << ", residual " << res.residual << " (relative "
-         << res.relative_residual << "): " << res.message;
-      return fail(RunStatus::kContactSolverFailure, os.str(), res.status, res.residual);
-    }
-    for (Eigen::Index i = 0; i < na; ++i) {
-      r_(2 * i) = res.z(4 * i);
-      r_(2 * i + 1) = res.z(4 * i + 1) - res.z(4 * i + 2);
-    }
-    for (Eigen::Index e = 0; e < nj; ++e) r_(2 * na + e) = res.z(nz + 2 * e) - joint_bound_(e);
-    return true;
-  };
-  auto rate = [&](Eigen::Index e) {  // ṡ⁺_e of the present solution
-    return w.row(2 * na + e).dot(r_.head(ncol)) + qf_(2 * na + e);
-  };
-  // Fixed point on the bounds b = μ r |Λ| (moreau_jean.hpp); one pass when nj = 0.
-  auto solveBounds = [&]() {
-    bool was_at_rest = false;
-    for (int it = 0;; ++it) {
-      setQ();
-      if (!solveOnce()) return false;
-      if (nj == 0) return true;
-      ++joint_iterations_;
-      jointReactions(na, h);
-      bool converged = true, at_rest = true, cycle = it > 0;
-      Eigen::Index worst = 0;
-      double worst_excess = -1.0, worst_change = 0.0;
-      for (Eigen::Index e = 0; e < nj; ++e) {
-        const JointFriction& j = joints_[static_cast<std::size_t>(e)];
-        const double next = joint_mu_(e) * j.lever * joint_reaction_(e);
-        const double change = std::abs(next - joint_bound_(e));
-        const double tol = kBoundTolerance * (h + joint_bound_(e));
-        // A joint at rest with its τ inside the new bound is solved for that bound too.
-        const bool rest = std::abs(rate(e)) <= options_.stick_velocity;
-        const bool inside = rest && std::abs(r_(2 * na + e)) <= next;
-        at_rest = at_rest && rest;
-        cycle = cycle && std::abs(next - bound_before_(e)) <= tol;
-        if (change > tol && !inside) {
-          converged = false;
-          if (change / tol > worst_excess) {
-            worst_excess = change / tol;
-            worst = e;
-            worst_change = change;
-          }
+      const JointFriction& j = joints_[static_cast<std::size_t>(e)];
+      const double next = joint_mu_(e) * j.lever * joint_reaction_(e);
+      const double change = std::abs(next - joint_bound_(e));
+      const double tol = kBoundTolerance * (h + joint_bound_(e));
+      // A joint at rest with its τ inside the new bound is solved for that bound too.
+      const bool rest = std::abs(rate(e)) <= options_.stick_velocity;
+      const bool inside = rest && std::abs(r_(2 * na + e)) <= next;
+      at_rest = at_rest && rest;
+      cycle = cycle && std::abs(next - bound_before_(e)) <= tol;
+      if (change > tol && !inside) {
+        converged = false;
+        if (change / tol > worst_excess) {
+          worst_excess = change / tol;
+          worst = e;
+          worst_change = change;
         }
       }
-      // A stuck loop whose friction is statically indeterminate (several joints and a slot at
-      // rest together): the holding impulses form a set, and Lemke may alternate between two of
-      // its vertices, each at rest under the other's bounds. Every solution ends the step at
-      // rest; the present one is kept, with the bounds it was solved for.
-      if (!converged && cycle && at_rest && was_at_rest) return true;
-      was_at_rest = at_rest;
-      bound_before_ = joint_bound_;
-      for (Eigen::Index e = 0; e < nj; ++e)
-        joint_bound_(e) = joint_mu_(e) * joints_[static_cast<std::size_t>(e)].lever * joint_reaction_(e);
-      if (converged) return true;
-      if (it + 1 >= kMaxBoundIterations) {
-        std::ostringstream os;
-        os << "joint friction '" << joints_[static_cast<std::size_t>(worst)].name
-           << "': its bound mu r |Lambda| does not converge in " << kMaxBoundIterations
-           << " iterations (|change| " << worst_change << " N m s, bound "
-           << joint_bound_(worst) << " N m s): the joint is jammed (Painleve-type)";
-        return fail(RunStatus::kNotConverged, os.str());
-      }
     }
-  };
+    // A stuck loop whose friction is statically indeterminate (several joints and a slot at
+    // rest together): the holding impulses form a set, and Lemke may alternate between two of
+    // its vertices, each at rest under the other's bounds. Every solution ends the step at
+    // rest; the present one is kept, with the bounds it was solved for.
+    if (!converged && cycle && at_rest && was_at_rest) return true;
+    was_at_rest = at_rest;
+    bound_before_ = joint_bound_;
+    for (Eigen::Index e = 0; e < nj; ++e)
+      joint_bound_(e) = joint_mu_(e) * joints_[static_cast<std::size_t>(e)].lever * joint_reaction_(e);
+    if (converged) return true;
+    if (it + 1 >= kMaxBoundIterations) {
+      std::ostringstream os;
+      os << "joint friction '" << joints_[static_cast<std::size_t>(worst)].name
+         << "': its bound mu r |Lambda| does not converge in " << kMaxBoundIterations
+         << " iterations (|change| " << worst_change << " N m s, bound "
+         << joint_bound_(worst) << " N m s): the joint is jammed (Painleve-type)";
+      return fail(RunStatus::kNotConverged, os.str());
+    }
+  }
+}
+
+bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
+  const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
+  const Eigen::Index ncol = 2 * na + nj;
+  formLemkeMatrix(na);
+  lcp::Problem& p = problems_[static_cast<std::size_t>(na)];
+  const lcp::Result& res = results_[static_cast<std::size_t>(na)];
+  const auto w = w_.topLeftCorner(ncol, ncol);
+  const auto rate = [&](Eigen::Index e) { return jointRate(na, e); };
+  const auto solveBounds = [&] { return solveJointBounds(na, h); };
   // Break-away inside the step: a contact or joint solved with μs that slips is re-solved
   // with μk. A reversal inside the step: one that slipped in the last step, solved with μk,
   // whose sliding velocity changes sign passed through rest, where μs holds: it is solved again

@@ -262,6 +262,9 @@ class MoreauJeanStepper {
   double solverResidual() const { return solver_residual_; }
 
  private:
+  bool checkContactsAndSolver() const;
+  void sizeNsgs();
+  void sizeSolvers(bool spatial);
   /// Records why the step fails; returns false.
   bool fail(RunStatus status, const std::string& why, lcp::Status solver = lcp::Status::kSuccess,
             double residual = std::numeric_limits<double>::quiet_NaN());
@@ -273,6 +276,11 @@ class MoreauJeanStepper {
   /// 'name', 'name', … of the active contacts, for messages.
   std::string activeNames(Eigen::Index active) const;
   bool solveLemke(Eigen::Index active, double h);
+  void formLemkeMatrix(Eigen::Index active);
+  void setLemkeQ(Eigen::Index active);
+  bool solveLemkeOnce(Eigen::Index active);
+  double jointRate(Eigen::Index active, Eigen::Index e) const;
+  bool solveJointBounds(Eigen::Index active, double h);
   /// |Λ_e| of every joint friction for the impulses r_ (2 active + joint columns).
   void jointReactions(Eigen::Index active, double h);
   bool solveSiconos(Eigen::Index active);
