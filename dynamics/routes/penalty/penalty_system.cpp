@@ -641,94 +641,105 @@ void record(PenaltySystem& sys, double t, const Eigen::VectorXd& y, Eigen::Vecto
     rows.insert(rows.end(), {sys.jointReaction(e), sys.jointFrictionTorque(e), sys.guideNormal(e)});
 }
 
-}  // namespace
+/// One integration of simulatePenalty: the state, the history's rows, the contact events, and
+/// the energy check after each sample; by BDF or by RK4.
+class PenaltyIntegration {
+ public:
+  PenaltyIntegration(PenaltySystem& sys, const Eigen::VectorXd& y0, const PenaltyIntegrationOptions& o)
+      : sys_(sys), o_(o), y_(y0), nq_(sys.positionSize()), nv_(sys.velocitySize()), nc_(int(sys.contactCount())),
+        cols_(1 + y0.size() + 4 * nc_ + 1 + nv_ + sys.constraintCount() + 3 * Eigen::Index(sys.jointFriction().size())),
+        ydot_sample_(y0.size()), t0_(std::chrono::steady_clock::now()), pen_(nc_), rate_(nc_) {
+    record(sys_, 0.0, y_, ydot_sample_, forces_, rows_);
+    next_output_ += o_.output_dt;
+    energy_offset_ = std::size_t(1 + y_.size() + 4 * nc_);  // in a row
+    initial_energy_ = energyOfLastRow();
+  }
 
-PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const PenaltyIntegrationOptions& o) {
-  const auto positive = [](double x) { return std::isfinite(x) && x > 0.0; };
-  if (!positive(o.t_end) || !positive(o.dt) || !positive(o.output_dt) ||
-      !positive(o.relative_tolerance) || !positive(o.absolute_tolerance) ||
-      !(std::isfinite(o.max_step) && o.max_step >= 0.0))
-    throw std::invalid_argument(
-        "simulatePenalty: expected finite t_end, dt, output_dt and tolerances > 0 and "
-        "max_step ≥ 0, got t_end " + std::to_string(o.t_end) + ", dt " + std::to_string(o.dt) +
-        ", output_dt " + std::to_string(o.output_dt) + ", rtol " +
-        std::to_string(o.relative_tolerance) + ", atol " + std::to_string(o.absolute_tolerance) +
-        ", max_step " + std::to_string(o.max_step));
-  if (y0.size() != sys.stateSize())
-    throw std::invalid_argument("simulatePenalty: expected y0 of size " +
-                                std::to_string(sys.stateSize()) + ", got " +
-                                std::to_string(y0.size()));
-  const Eigen::Index nq = sys.positionSize(), nv = sys.velocitySize();
-  const auto nc = int(sys.contactCount());
-  PenaltyRun run;
-  Eigen::VectorXd y = y0;
-  std::vector<double> rows;
-  const Eigen::Index cols = 1 + y.size() + 4 * nc + 1 + nv + sys.constraintCount() +
-                            3 * Eigen::Index(sys.jointFriction().size());
-  Eigen::VectorXd ydot_sample(y.size());
-  std::vector<ContactForce> forces;
-  const auto t0 = std::chrono::steady_clock::now();
-
-  // δ and δ̇ of every contact at y (friction plays no part in them); the one-sided contacts'
-  // crossings are the events.
-  Eigen::VectorXd pen(nc), rate(nc);
-  const auto kinematics = [&](double tt, const Eigen::VectorXd& state, Eigen::VectorXd& d, Eigen::VectorXd& dd) {
-    sys.evaluateContacts(tt, state.head(nq), state.segment(nq, nv), state.segment(nq + nv, sys.frictionStateSize()),
-                         forces);
-    for (int k = 0; k < nc; ++k) {
-      d(k) = forces[std::size_t(k)].penetration;
-      dd(k) = forces[std::size_t(k)].penetration_rate;
-    }
-  };
-  const auto crossing = [&](int k) { return sys.compliant(k) && !sys.twoSided(k); };
-  const auto addEvent = [&](double t, int k, bool closing, double delta_rate) {
-    sys.setContactStatus(k, closing,
-                         closing ? delta_rate : sys.contactStatus()[std::size_t(k)].impact_velocity);
-    if (closing)
-      sys.restartBristles(k, t, y);
+  PenaltyRun run() {
+    if (o_.integrator == PenaltyIntegrationOptions::Integrator::kBdf)
+      integrateBdf();
     else
-      sys.releaseBristles(k, t, y);
-    run.events.push_back({t, k, closing, delta_rate});
-  };
+      integrateRk4();
+    run_.cpu_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    run_.t = t_;
+    run_.final_state = y_;
+    run_.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+        rows_.data(), Eigen::Index(rows_.size()) / cols_, cols_);
+    return run_;
+  }
 
-  bool eom_ok = true;
-  const OdeRhs rhs = [&](double t, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dydt) {
-    ++run.rhs_evaluations;
-    if (sys.derivative(t, yy, dydt) != EomStatus::kSuccess) {
-      eom_ok = false;
+ private:
+  /// δ and δ̇ of every contact at `state` (friction plays no part in them).
+  void kinematics(double tt, const Eigen::VectorXd& state, Eigen::VectorXd& d, Eigen::VectorXd& dd) {
+    sys_.evaluateContacts(tt, state.head(nq_), state.segment(nq_, nv_),
+                          state.segment(nq_ + nv_, sys_.frictionStateSize()), forces_);
+    for (int k = 0; k < nc_; ++k) {
+      d(k) = forces_[std::size_t(k)].penetration;
+      dd(k) = forces_[std::size_t(k)].penetration_rate;
+    }
+  }
+  /// The one-sided contacts' crossings are the events.
+  bool crossing(int k) const { return sys_.compliant(k) && !sys_.twoSided(k); }
+  void addEvent(double t, int k, bool closing, double delta_rate) {
+    sys_.setContactStatus(k, closing, closing ? delta_rate : sys_.contactStatus()[std::size_t(k)].impact_velocity);
+    if (closing)
+      sys_.restartBristles(k, t, y_);
+    else
+      sys_.releaseBristles(k, t, y_);
+    run_.events.push_back({t, k, closing, delta_rate});
+  }
+  bool rhs(double t, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dydt) {
+    ++run_.rhs_evaluations;
+    if (sys_.derivative(t, yy, dydt) != EomStatus::kSuccess) {
+      eom_ok_ = false;
       return false;
     }
     return dydt.allFinite();
-  };
-
-  double next_output = 0.0;
-  record(sys, 0.0, y, ydot_sample, forces, rows);
-  next_output += o.output_dt;
-  double t = 0.0;
-  const std::size_t energy_offset = std::size_t(1 + y.size() + 4 * nc);  // in a row
+  }
   // The total energy E, plus the friction work W dissipated so far when W > 0: neither can
   // rise in a passive system. E rises with a law that is not dissipative (W < 0), E + W only
   // by numerical error (the equations conserve it; contact damping dissipates outside W).
-  const auto workOfLastRow = [&] { return rows[rows.size() - std::size_t(cols) + 1 + std::size_t(sys.workIndex())]; };
-  const auto energyOfLastRow = [&] {
-    return rows[rows.size() - std::size_t(cols) + energy_offset] + std::max(workOfLastRow(), 0.0);
-  };
-  const double initial_energy = energyOfLastRow();
-  // After each sample: false (and the run marked) when the energy rose beyond the limit.
-  const auto energyHolds = [&] {
-    if (!(energyOfLastRow() > initial_energy + o.max_energy_gain)) return true;
-    std::ostringstream os;
-    os << "the total energy" << (workOfLastRow() > 0.0 ? " plus the friction work" : "") << " rose from "
-       << initial_energy << " J to " << energyOfLastRow()
-       << " J by t = " << t << " s, more than the " << o.max_energy_gain
-       << " J allowed for this passive system (a numerical instability, or a friction law "
-          "that is not dissipative under a varying load)";
-    run.status = PenaltyStatus::kEnergyIncrease;
-    run.message = os.str();
-    return false;
-  };
+  double workOfLastRow() const { return rows_[rows_.size() - std::size_t(cols_) + 1 + std::size_t(sys_.workIndex())]; }
+  double energyOfLastRow() const {
+    return rows_[rows_.size() - std::size_t(cols_) + energy_offset_] + std::max(workOfLastRow(), 0.0);
+  }
+  /// After each sample: false (and the run marked) when the energy rose beyond the limit.
+  bool energyHolds() {
+    const double t = t_;
+    const PenaltyIntegrationOptions& o = o_;
+    const double initial_energy = initial_energy_;
+    PenaltyRun& run = run_;
+      if (!(energyOfLastRow() > initial_energy + o.max_energy_gain)) return true;
+      std::ostringstream os;
+      os << "the total energy" << (workOfLastRow() > 0.0 ? " plus the friction work" : "") << " rose from "
+         << initial_energy << " J to " << energyOfLastRow()
+         << " J by t = " << t << " s, more than the " << o.max_energy_gain
+         << " J allowed for this passive system (a numerical instability, or a friction law "
+            "that is not dissipative under a varying load)";
+      run.status = PenaltyStatus::kEnergyIncrease;
+      run.message = os.str();
+      return false;
+  }
 
-  if (o.integrator == PenaltyIntegrationOptions::Integrator::kBdf) {
+  /// BDF with root functions on the one-sided contacts' δ.
+  void integrateBdf() {
+    PenaltySystem& sys = sys_;
+    const PenaltyIntegrationOptions& o = o_;
+    PenaltyRun& run = run_;
+    Eigen::VectorXd& y = y_;
+    double& t = t_;
+    const Eigen::Index nq = nq_, nv = nv_;
+    const int nc = nc_;
+    Eigen::VectorXd& pen = pen_;
+    Eigen::VectorXd& rate = rate_;
+    std::vector<ContactForce>& forces = forces_;
+    bool& eom_ok = eom_ok_;
+    double& next_output = next_output_;
+    Eigen::VectorXd& ydot_sample = ydot_sample_;
+    std::vector<double>& rows = rows_;
+    const OdeRhs rhs = [this](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dydt) {
+      return this->rhs(tt, yy, dydt);
+    };
     CvodeOptions co;
     co.method = OdeMethod::kBdf;
     co.relative_tolerance = o.relative_tolerance;
@@ -777,7 +788,26 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
       }
     }
     run.steps += cv.statistics().steps;
-  } else {
+  }
+
+  /// RK4 with the crossings interpolated inside each step and the positions normalized after it.
+  void integrateRk4() {
+    PenaltySystem& sys = sys_;
+    const PenaltyIntegrationOptions& o = o_;
+    PenaltyRun& run = run_;
+    Eigen::VectorXd& y = y_;
+    double& t = t_;
+    const int nc = nc_;
+    Eigen::VectorXd& pen = pen_;
+    Eigen::VectorXd& rate = rate_;
+    std::vector<ContactForce>& forces = forces_;
+    bool& eom_ok = eom_ok_;
+    double& next_output = next_output_;
+    Eigen::VectorXd& ydot_sample = ydot_sample_;
+    std::vector<double>& rows = rows_;
+    const OdeRhs rhs = [this](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dydt) {
+      return this->rhs(tt, yy, dydt);
+    };
     Rk4 rk4(y.size());
     const Rk4::Derivative f = [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy,
                                   Eigen::Ref<Eigen::VectorXd> dydt) { return rhs(tt, yy, dydt); };
@@ -834,12 +864,44 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
     }
     run.relaxed_steps = rk4.relaxedSteps();
   }
-  run.cpu_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  run.t = t;
-  run.final_state = y;
-  run.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-      rows.data(), Eigen::Index(rows.size()) / cols, cols);
-  return run;
+
+  PenaltySystem& sys_;
+  const PenaltyIntegrationOptions& o_;
+  PenaltyRun run_;
+  Eigen::VectorXd y_;
+  const Eigen::Index nq_, nv_;
+  const int nc_;
+  const Eigen::Index cols_;
+  std::vector<double> rows_;
+  Eigen::VectorXd ydot_sample_;
+  std::vector<ContactForce> forces_;
+  const std::chrono::steady_clock::time_point t0_;
+  Eigen::VectorXd pen_, rate_;
+  bool eom_ok_ = true;
+  double next_output_ = 0.0;
+  double t_ = 0.0;
+  std::size_t energy_offset_ = 0;
+  double initial_energy_ = 0.0;
+};
+
+}  // namespace
+
+PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const PenaltyIntegrationOptions& o) {
+  const auto positive = [](double x) { return std::isfinite(x) && x > 0.0; };
+  if (!positive(o.t_end) || !positive(o.dt) || !positive(o.output_dt) ||
+      !positive(o.relative_tolerance) || !positive(o.absolute_tolerance) ||
+      !(std::isfinite(o.max_step) && o.max_step >= 0.0))
+    throw std::invalid_argument(
+        "simulatePenalty: expected finite t_end, dt, output_dt and tolerances > 0 and "
+        "max_step ≥ 0, got t_end " + std::to_string(o.t_end) + ", dt " + std::to_string(o.dt) +
+        ", output_dt " + std::to_string(o.output_dt) + ", rtol " +
+        std::to_string(o.relative_tolerance) + ", atol " + std::to_string(o.absolute_tolerance) +
+        ", max_step " + std::to_string(o.max_step));
+  if (y0.size() != sys.stateSize())
+    throw std::invalid_argument("simulatePenalty: expected y0 of size " +
+                                std::to_string(sys.stateSize()) + ", got " +
+                                std::to_string(y0.size()));
+  return PenaltyIntegration(sys, y0, o).run();
 }
 
 }  // namespace stickslip::dynamics
