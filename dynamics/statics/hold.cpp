@@ -100,18 +100,18 @@ class HoldProblem {
                                             Eigen::VectorXd* dual = nullptr);
   MarginSolution bestMargin(const std::vector<double>& mu, const Choices* start = nullptr);
   Choices initialChoices() const;
+  void requireAtRest(const Eigen::VectorXd& q) const;
+  Eigen::MatrixXd unknowns(const Eigen::VectorXd& q, Eigen::VectorXd& known);
+  void elementReactions();
   double criticalMu(Eigen::Index e, const MarginSolution& at);
   void loadFactor(const MarginSolution& at, HoldLoadFactor& out);
   void intervals(const MarginSolution& at, HoldResult& out);
 };
 
-HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const HoldOptions& o) : s_(s), o_(o) {
-  const PlanarModel& m = s.model;
-  nv_ = m.velocitySize();
-  nc_ = Eigen::Index(s.contacts.size());
-  if (q.size() != m.positionSize())
-    throw std::invalid_argument("expected " + std::to_string(m.positionSize()) + " coordinates, got " +
-                                std::to_string(q.size()));
+/// The configuration is assembled and nothing drives it at t: else std::invalid_argument.
+void HoldProblem::requireAtRest(const Eigen::VectorXd& q) const {
+  const PlanarModel& m = s_.model;
+  const HoldOptions& o = o_;
   const Eigen::Index nm = m.constraintCount();
   Eigen::VectorXd phi(nm), phi_t(nm), gamma(nm);
   const Eigen::VectorXd rest = Eigen::VectorXd::Zero(nv_);
@@ -134,15 +134,20 @@ HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const
     throw std::invalid_argument("not at rest at t = " + str(o.t) + ": '" + m.constraintRowName(i) +
                                 "' is driven (it moves or accelerates there)");
   }
-  ConstrainedResponse cr(m);
-  if (!cr.update(o.t, q, rest)) throw std::invalid_argument("" + cr.message());
+}
 
+/// The unknown contact and joint-friction forces, each its column J_wᵀ of J_w (returned), with
+/// their element's bookkeeping; the known forces of closed compliant contacts added to `known`.
+Eigen::MatrixXd HoldProblem::unknowns(const Eigen::VectorXd& q, Eigen::VectorXd& known) {
+  const RigidScenario& s = s_;
+  const PlanarModel& m = s.model;
+  const HoldOptions& o = o_;
+  const Eigen::VectorXd rest = Eigen::VectorXd::Zero(nv_);
   ContactKinematics k;
   for (const RigidContact& c : s.contacts) c.validate(m);
   for (const RevoluteFriction& f : s.joint_friction) f.validate(m, s.contacts);
   evaluateContacts(m, s.contacts, o.t, q, rest, k, false);
   std::vector<Eigen::VectorXd> columns;  // Jw's
-  Eigen::VectorXd known = Eigen::VectorXd::Zero(nv_);
   auto unknown = [&](const Eigen::VectorXd& column) {
     columns.push_back(column);
     return int(columns.size()) - 1;
@@ -207,6 +212,49 @@ HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const
   Eigen::MatrixXd jw(nv_, p_);
   for (Eigen::Index i = 0; i < p_; ++i) jw.col(i) = columns[std::size_t(i)];
 
+  return jw;
+}
+
+/// Each element's reaction as an affine function of w and s (its slot's N and F, or a
+/// revolute joint's multipliers).
+void HoldProblem::elementReactions() {
+  const RigidScenario& s = s_;
+  const PlanarModel& m = s.model;
+  for (Eigen::Index e = 0; e < elements(); ++e) {
+    Eigen::MatrixXd rw = Eigen::MatrixXd::Zero(2, p_);
+    Eigen::Vector2d r0 = Eigen::Vector2d::Zero(), rl = Eigen::Vector2d::Zero();
+    const RevoluteFriction* f = isJoint(e) ? &s.joint_friction[std::size_t(e - nc_)] : nullptr;
+    if (f && f->slot >= 0) {  // the slot's N and F
+      rw(0, normal_[std::size_t(f->slot)]) = 1.0;
+      if (const int it = friction_[std::size_t(f->slot)]; it >= 0) rw(1, it) = 1.0;
+    } else if (f) {
+      const Eigen::Index r = m.joints()[std::size_t(f->joint)].row;
+      rw = L_.middleRows(r, 2);
+      r0 = lambda0_.segment<2>(r);
+      rl = lambdal_.segment<2>(r);
+    }
+    reaction_w_.push_back(std::move(rw));
+    reaction_zero_.push_back(r0);
+    reaction_load_.push_back(rl);
+  }
+}
+
+HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const HoldOptions& o) : s_(s), o_(o) {
+  const PlanarModel& m = s.model;
+  nv_ = m.velocitySize();
+  nc_ = Eigen::Index(s.contacts.size());
+  if (q.size() != m.positionSize())
+    throw std::invalid_argument("expected " + std::to_string(m.positionSize()) + " coordinates, got " +
+                                std::to_string(q.size()));
+  requireAtRest(q);
+  const Eigen::Index nm = m.constraintCount();
+  const Eigen::VectorXd rest = Eigen::VectorXd::Zero(nv_);
+  ConstrainedResponse cr(m);
+  if (!cr.update(o.t, q, rest)) throw std::invalid_argument("" + cr.message());
+
+  Eigen::VectorXd known = Eigen::VectorXd::Zero(nv_);  // the compliant contacts' forces, Σ N J_n
+  const Eigen::MatrixXd jw = unknowns(q, known);
+
   // Loads: Q_l the applied loads; the base problem is s = 1.
   Eigen::VectorXd ql(nv_);
   m.appliedLoads(o.t, q, ql);
@@ -256,23 +304,7 @@ HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const
     cr.multipliers(known + jw.col(i), col);
     L_.col(i) = col - l_known;
   }
-  for (Eigen::Index e = 0; e < elements(); ++e) {
-    Eigen::MatrixXd rw = Eigen::MatrixXd::Zero(2, p_);
-    Eigen::Vector2d r0 = Eigen::Vector2d::Zero(), rl = Eigen::Vector2d::Zero();
-    const RevoluteFriction* f = isJoint(e) ? &s.joint_friction[std::size_t(e - nc_)] : nullptr;
-    if (f && f->slot >= 0) {  // the slot's N and F
-      rw(0, normal_[std::size_t(f->slot)]) = 1.0;
-      if (const int it = friction_[std::size_t(f->slot)]; it >= 0) rw(1, it) = 1.0;
-    } else if (f) {
-      const Eigen::Index r = m.joints()[std::size_t(f->joint)].row;
-      rw = L_.middleRows(r, 2);
-      r0 = lambda0_.segment<2>(r);
-      rl = lambdal_.segment<2>(r);
-    }
-    reaction_w_.push_back(std::move(rw));
-    reaction_zero_.push_back(r0);
-    reaction_load_.push_back(rl);
-  }
+  elementReactions();
   scale_ = std::max({wp1.lpNorm<Eigen::Infinity>(), wl_.lpNorm<Eigen::Infinity>(),
                      known.lpNorm<Eigen::Infinity>(), 1e-300});
   for (double n : known_normal_) scale_ = std::max(scale_, n);

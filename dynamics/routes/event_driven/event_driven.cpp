@@ -173,6 +173,8 @@ class Engine {
              const Eigen::Ref<const Eigen::VectorXd>& v);
   void contactForces(Eigen::Index n);
   void roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> g);
+  void onEvent(double t, const std::vector<int>& roots, Eigen::VectorXd& y, Eigen::VectorXd& q, Eigen::VectorXd& v,
+               long& events_here, double& last_event_t);
   void handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool initial,
                    const std::vector<int>& fired = {});
   bool impact(double t, Eigen::VectorXd& v);
@@ -1539,6 +1541,47 @@ void Engine::record(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
   }
 }
 
+/// An event at t, where CVODE stopped on `roots`: the guards against events that accumulate,
+/// then the event itself from the state y, which it updates (q, v: its workspaces).
+void Engine::onEvent(double t, const std::vector<int>& roots, Eigen::VectorXd& y, Eigen::VectorXd& q,
+                     Eigen::VectorXd& v, long& events_here, double& last_event_t) {
+  // Root functions 2k, 2k + 1 belong to contact k, 2 nc + e to joint friction e.
+  const auto firing = [&] {
+    std::string names;
+    for (std::size_t k = 0; k < roots.size(); ++k) {
+      if (roots[k] == 0) continue;
+      const std::string& name = Eigen::Index(k) < 2 * nc_ ? contact(Eigen::Index(k) / 2).name
+                                                          : joints_[k - std::size_t(2 * nc_)].name;
+      if (names.find("'" + name + "'") == std::string::npos)
+        names += (names.empty() ? "'" : ", '") + name + "'";
+    }
+    return names.empty() ? std::string("none") : names;
+  };
+  if (std::abs(t - last_event_t) <= opt_.event_tolerance) {
+    if (++events_here > kMaxEventsAtOneInstant) {
+      std::ostringstream os;
+      os << "events accumulate at t = " << t << " s: more than " << kMaxEventsAtOneInstant
+         << " within event_tolerance = " << opt_.event_tolerance << " s, the last at "
+         << firing() << " (Zeno, or modes that contradict each other)";
+      throw RunFailure(RunStatus::kLimitReached, os.str());
+    }
+  } else {
+    events_here = 0;
+  }
+  last_event_t = t;
+  if (long(run_.events.size()) >= opt_.max_events) {
+    std::ostringstream os;
+    os << "more than max_events = " << opt_.max_events << " events by t = " << t
+       << " s, the last at " << firing();
+    throw RunFailure(RunStatus::kLimitReached, os.str());
+  }
+  q = y.head(nq_);
+  v = y.tail(nv_);
+  mechanism_.normalizePositions(q);  // Euler parameters back to unit norm at each restart
+  handleEvent(t, q, v, false, roots);
+  y << q, v;
+}
+
 RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
   if (q0.size() != nq_ || v0.size() != nv_)
     throw std::invalid_argument("simulateEventDriven: expected q0, v0 of sizes " +
@@ -1607,41 +1650,7 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
       }
       // An event: record the state before and after it.
       record(t, y);
-      // Root functions 2k, 2k + 1 belong to contact k, 2 nc + e to joint friction e.
-      const auto firing = [&] {
-        std::string names;
-        for (std::size_t k = 0; k < step.roots.size(); ++k) {
-          if (step.roots[k] == 0) continue;
-          const std::string& name = Eigen::Index(k) < 2 * nc_ ? contact(Eigen::Index(k) / 2).name
-                                                              : joints_[k - std::size_t(2 * nc_)].name;
-          if (names.find("'" + name + "'") == std::string::npos)
-            names += (names.empty() ? "'" : ", '") + name + "'";
-        }
-        return names.empty() ? std::string("none") : names;
-      };
-      if (std::abs(t - last_event_t) <= opt_.event_tolerance) {
-        if (++events_here > kMaxEventsAtOneInstant) {
-          std::ostringstream os;
-          os << "events accumulate at t = " << t << " s: more than " << kMaxEventsAtOneInstant
-             << " within event_tolerance = " << opt_.event_tolerance << " s, the last at "
-             << firing() << " (Zeno, or modes that contradict each other)";
-          throw RunFailure(RunStatus::kLimitReached, os.str());
-        }
-      } else {
-        events_here = 0;
-      }
-      last_event_t = t;
-      if (long(run_.events.size()) >= opt_.max_events) {
-        std::ostringstream os;
-        os << "more than max_events = " << opt_.max_events << " events by t = " << t
-           << " s, the last at " << firing();
-        throw RunFailure(RunStatus::kLimitReached, os.str());
-      }
-      q = y.head(nq_);
-      v = y.tail(nv_);
-      mechanism_.normalizePositions(q);  // Euler parameters back to unit norm at each restart
-      handleEvent(t, q, v, false, step.roots);
-      y << q, v;
+      onEvent(t, step.roots, y, q, v, events_here, last_event_t);
       run_.steps += ode.statistics().steps;
       ode.reset(t, y);
       record(t, y);
