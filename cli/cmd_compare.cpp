@@ -82,6 +82,223 @@ void declare(po::options_description& o, po::positional_options_description& p) 
   p.add("scenario", 1);
 }
 
+/// What `compare` reports: the runs in the order asked (the first the reference), the
+/// outputs compared, and the figures drawn.
+struct Comparison {
+  std::string argument;  ///< the scenario as given
+  const mechanisms::Scenario& scenario;
+  std::string name;      ///< files are named after it: the built-in's name or the file's stem
+  std::string dir;
+  std::vector<std::string> outputs;
+  std::vector<Outcome> results;
+  std::vector<std::string> figures, plot_failures;
+  bool allOk() const {
+    return plot_failures.empty() &&
+           std::all_of(results.begin(), results.end(), [](const Outcome& r) { return r.ok; });
+  }
+};
+
+/// Every method resolved before anything runs: a route that cannot take the mechanism (and any
+/// other bad input) is reported at once, and the columns each will write are known.
+std::vector<std::unique_ptr<mechanisms::ScenarioRunner>> resolveMethods(const po::variables_map& vm,
+                                                                       const mechanisms::Scenario& sc,
+                                                                       const std::string& scenario,
+                                                                       const std::vector<MethodSpec>& specs,
+                                                                       const std::optional<double>& t_end) {
+  std::vector<std::unique_ptr<mechanisms::ScenarioRunner>> runners;
+  std::vector<std::string> unavailable;
+  for (const auto& s : specs) {
+    try {
+      runners.push_back(std::make_unique<mechanisms::ScenarioRunner>(sc, runSettings(sc, runArgs(vm, s, t_end))));
+    } catch (const std::invalid_argument& e) {
+      unavailable.push_back(s.label + ": " + e.what());
+    }
+  }
+  if (!unavailable.empty()) {
+    std::string msg = "--methods: not available for '" + scenario + "':";
+    for (const auto& u : unavailable) msg += "\n  " + u;
+    throw std::invalid_argument(msg);
+  }
+  return runners;
+}
+
+/// --outputs, each written by some method; empty when not given (the scenario's defaults then).
+std::vector<std::string> givenOutputs(const po::variables_map& vm,
+                                      const std::vector<std::unique_ptr<mechanisms::ScenarioRunner>>& runners,
+                                      const std::vector<MethodSpec>& specs) {
+  if (!vm.count("outputs")) return {};
+  const std::vector<std::string> outputs = splitList(vm["outputs"].as<std::string>());
+  const std::vector<std::string> first_columns = runners.front()->columns();
+  for (const auto& o : outputs) {
+    bool found = false;
+    for (const auto& r : runners) {
+      const auto cols = r->columns();
+      found = found || std::find(cols.begin(), cols.end(), o) != cols.end();
+    }
+    if (!found) {
+      std::string cols;
+      for (std::size_t c = 1; c < first_columns.size(); ++c) cols += (c > 1 ? ", " : "") + first_columns[c];
+      throw std::invalid_argument("--outputs: no method writes a column '" + o + "' (" + specs.front().label +
+                                  " writes " + cols + ")");
+    }
+  }
+  return outputs;
+}
+
+/// Runs one method and writes its CSV; its friction work is the run's own when it reports one,
+/// else the samples' trapezoidal estimate.
+Outcome runMethod(const MethodSpec& spec, mechanisms::ScenarioRunner& runner, const std::string& dir,
+                  std::ostream& err) {
+  Outcome r;
+  r.spec = spec;
+  // Progress only for a person watching (DESIGN 6: stderr, when it is a terminal).
+  if (&err == &std::cerr && isatty(STDERR_FILENO) != 0) err << "compare: running " << r.spec.label << " …\n";
+  r.run = runner.run();
+  const dynamics::RunResult& result = r.run->result;
+  r.ok = result.ok();
+  r.status = std::string(dynamics::toString(result.status));
+  r.message = result.message;
+  writeRunCsv((fs::path(dir) / r.spec.file).string(), *r.run);
+  r.series = Series{result.columns, result.history};
+  r.friction_work = result.friction_work;
+  r.friction_work_from_run = std::isfinite(r.friction_work);
+  if (!r.friction_work_from_run) r.friction_work = frictionWork(*r.series);
+  return r;
+}
+
+/// --plot: gnuplot's figures of the outputs, and the ones it failed to draw.
+void drawFigures(Comparison& c) {
+  std::vector<PlotSource> sources;
+  for (const auto& r : c.results) sources.push_back({r.spec.label, r.spec.file, &*r.series});
+  if (sources.empty()) return;
+  for (const auto& name : writePlotScripts(c.dir, c.name, sources, c.outputs)) {
+    std::string log;
+    if (renderPlot(c.dir, name, log))
+      c.figures.push_back(name);
+    else
+      c.plot_failures.push_back(name + ": " + log);
+  }
+}
+
+/// --json: one object, a method per entry with its figures and deviations.
+nlohmann::json comparisonJson(const Comparison& c) {
+  const mechanisms::Scenario& sc = c.scenario;
+  const std::vector<Outcome>& results = c.results;
+  const std::vector<std::string>& figures = c.figures;
+  const std::vector<std::string>& outputs = c.outputs;
+  const std::vector<std::string>& plot_failures = c.plot_failures;
+  const std::string& dir = c.dir;
+  const bool all_ok = c.allOk();
+  nlohmann::json methods = nlohmann::json::array();
+  for (const auto& r : results) {
+    nlohmann::json dev = nlohmann::json::object();
+    for (const auto& [name, d] : r.deviations)
+      dev[name] = {
+          {"max", finiteOrNull(d.max_abs)}, {"rms", finiteOrNull(d.rms)}, {"samples", d.samples}};
+    const dynamics::RunResult& res = r.run->result;
+    nlohmann::json m{{"label", r.spec.label},
+                     {"method", r.spec.method},
+                     {"friction", r.spec.friction},
+                     {"csv", (fs::path(dir) / r.spec.file).string()},
+                     {"status", r.status},
+                     {"message", r.message},
+                     {"cpu_seconds", res.cpu_seconds},
+                     {"steps", res.steps},
+                     {"events", res.events.size()},
+                     {"lcp_solves", res.lcp_solves},
+                     {"contact_solver", res.contact_solver},
+                     {"transitions", r.run->stick.transitions},
+                     {"stick_fraction", r.run->stick.stick_fraction},
+                     {"stick_from", r.run->penalty ? "velocity-threshold" : "modes"},
+                     {"friction_work", finiteOrNull(r.friction_work)},
+                     {"friction_work_from", r.friction_work_from_run ? "run" : "samples"},
+                     {"energy_initial", finiteOrNull(r.run->energy_initial)},
+                     {"energy_final", finiteOrNull(r.run->energy_final)},
+                     {"deviations", dev}};
+    if (r.run->penalty) m["stick_velocity"] = r.run->penalty->stick_velocity;
+    for (const auto& a : r.run->analyses) m["analyses"].update(a.figures);
+    methods.push_back(std::move(m));
+  }
+  nlohmann::json figs = nlohmann::json::array();
+  for (const auto& f : figures)
+    figs.push_back({{"script", (fs::path(dir) / (f + ".gp")).string()},
+                    {"png", (fs::path(dir) / (f + ".png")).string()},
+                    {"svg", (fs::path(dir) / (f + ".svg")).string()}});
+  return nlohmann::json{{"scenario", c.argument},
+                        {"built_in", sc.builtin ? sc.name : std::string()},
+                        {"status", all_ok ? "ok" : "failed"},
+                        {"out_dir", dir},
+                        {"reference", results.front().spec.label},
+                        {"outputs", outputs},
+                        {"methods", methods},
+                        {"figures", figs},
+                        {"plot_failures", plot_failures}};
+}
+
+/// The deviations from the reference, per method and output.
+void printDeviations(std::ostream& out, const Comparison& c, std::size_t w) {
+  const std::vector<Outcome>& results = c.results;
+  const std::vector<std::string>& outputs = c.outputs;
+  std::size_t wo = 8;
+  for (const auto& o : outputs) wo = std::max(wo, o.size() + columnUnit(o).size() + 3);
+  out << "\ndeviation from " << results.front().spec.label
+      << " (linear interpolation on its samples, common time span)\n"
+      << std::left << std::setw(int(w)) << "method" << std::setw(int(wo + 2)) << "output"
+      << std::right << std::setw(12) << "max" << std::setw(12) << "RMS"
+      << "\n";
+  for (std::size_t i = 1; i < results.size(); ++i) {
+    const auto& r = results[i];
+    bool first = true;
+    for (const auto& o : outputs) {
+      const auto it = r.deviations.find(o);
+      const Deviation d = it == r.deviations.end() ? Deviation{NAN, NAN, 0} : it->second;
+      const std::string unit = columnUnit(o);
+      out << std::left << std::setw(int(w)) << (first ? r.spec.label : "")
+          << std::setw(int(wo + 2)) << (unit.empty() ? o : o + " [" + unit + "]") << std::right
+          << std::setw(12) << sci(d.max_abs) << std::setw(12) << sci(d.rms) << "\n";
+      first = false;
+    }
+  }
+}
+
+/// The report: a line per method, its failures and analyses, the deviations, the figures.
+void printComparison(std::ostream& out, const Comparison& c) {
+  const std::vector<Outcome>& results = c.results;
+  const std::vector<std::string>& figures = c.figures;
+  const std::string& dir = c.dir;
+  const std::string& scenario = c.name;
+  std::size_t w = 6;
+  for (const auto& r : results) w = std::max(w, r.spec.label.size());
+  w += 2;
+  out << scenario << ": " << results.size() << " methods, CSVs in " << dir << "/\n\n"
+      << std::left << std::setw(int(w)) << "method" << std::right << std::setw(9) << "status"
+      << std::setw(10) << "cpu [s]" << std::setw(10) << "steps" << std::setw(8) << "events"
+      << std::setw(12) << "LCP solves" << std::setw(13) << "transitions" << std::setw(8)
+      << "stick" << std::setw(19) << "friction work [J]"
+      << "\n";
+  for (const auto& r : results)
+    out << std::left << std::setw(int(w)) << r.spec.label << std::right << std::setw(9)
+        << (r.ok ? "ok" : "FAILED") << std::setw(10) << fixed(r.run->result.cpu_seconds, 3) << std::setw(10)
+        << r.run->result.steps << std::setw(8) << r.run->result.events.size() << std::setw(12)
+        << r.run->result.lcp_solves << std::setw(13) << transitionsText(r) << std::setw(8)
+        << fixed(r.run->stick.stick_fraction, 4) << std::setw(19) << sci(r.friction_work) << "\n";
+  for (const auto& r : results)
+    if (!r.ok) out << "  " << r.spec.label << " failed: " << r.message << "\n";
+  for (const auto& r : results)
+    for (const auto& a : r.run->analyses)
+      for (const auto& line : a.lines) out << r.spec.label << ": " << line << "\n";
+  out << "stick: share of the run with a contact sticking, from the run's stick/slip modes; '~': "
+         "estimated from |v_t| at the samples (regularized friction)\nfriction work: -integral of "
+         "F v_t dt as the run reports it (Moreau-Jean: -sum of P_t v_t+ over its steps), else the "
+         "trapezoidal rule on the samples (impulses at impacts not included)\n";
+  if (results.size() > 1 && !c.outputs.empty()) printDeviations(out, c, w);
+  if (!figures.empty()) {
+    out << "\nfigures (PNG, SVG; gnuplot scripts beside them):\n";
+    for (const auto& f : figures)
+      out << "  " << (fs::path(dir) / f).string() << ".{png,svg,gp}\n";
+  }
+}
+
 int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   // Files are named after the scenario, or after a scenario file's stem.
   const std::string argument = vm["scenario"].as<std::string>();
@@ -118,194 +335,28 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
         throw std::invalid_argument("--out-dir " + dir + ": " + f +
                                     " exists; pass --force to overwrite it");
 
-  // Every method is resolved before anything runs: a route that cannot take the mechanism (and
-  // any other bad input) is reported at once, and the columns each will write are known.
-  std::vector<std::unique_ptr<mechanisms::ScenarioRunner>> runners;
-  std::vector<std::string> unavailable;
-  for (const auto& s : specs) {
-    try {
-      runners.push_back(std::make_unique<mechanisms::ScenarioRunner>(sc, runSettings(sc, runArgs(vm, s, t_end))));
-    } catch (const std::invalid_argument& e) {
-      unavailable.push_back(s.label + ": " + e.what());
-    }
-  }
-  if (!unavailable.empty()) {
-    std::string msg = "--methods: not available for '" + scenario + "':";
-    for (const auto& u : unavailable) msg += "\n  " + u;
-    throw std::invalid_argument(msg);
-  }
-  std::vector<std::string> outputs;
-  const bool outputs_given = vm.count("outputs") > 0;
-  const std::vector<std::string> first_columns = runners.front()->columns();
-  if (outputs_given) {
-    outputs = splitList(vm["outputs"].as<std::string>());
-    for (const auto& o : outputs) {
-      bool found = false;
-      for (const auto& r : runners) {
-        const auto cols = r->columns();
-        found = found || std::find(cols.begin(), cols.end(), o) != cols.end();
-      }
-      if (!found) {
-        std::string cols;
-        for (std::size_t c = 1; c < first_columns.size(); ++c) cols += (c > 1 ? ", " : "") + first_columns[c];
-        throw std::invalid_argument("--outputs: no method writes a column '" + o + "' (" +
-                                    specs.front().label + " writes " + cols + ")");
-      }
-    }
-  }
-
+  const std::vector<std::unique_ptr<mechanisms::ScenarioRunner>> runners = resolveMethods(vm, sc, scenario, specs, t_end);
+  Comparison c{argument, sc, scenario, dir, givenOutputs(vm, runners, specs), {}, {}, {}};
   try {
     fs::create_directories(dir);
   } catch (const fs::filesystem_error& e) {
     throw std::invalid_argument("--out-dir " + dir + ": " + e.code().message());
   }
-  std::vector<Outcome> results;
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    Outcome r;
-    r.spec = specs[i];
-    // Progress only for a person watching (DESIGN 6: stderr, when it is a terminal).
-    if (&err == &std::cerr && isatty(STDERR_FILENO) != 0) err << "compare: running " << r.spec.label << " …\n";
-    r.run = runners[i]->run();
-    const dynamics::RunResult& result = r.run->result;
-    r.ok = result.ok();
-    r.status = std::string(dynamics::toString(result.status));
-    r.message = result.message;
-    writeRunCsv((fs::path(dir) / r.spec.file).string(), *r.run);
-    r.series = Series{result.columns, result.history};
-    // The run's own friction work when it reports one, else the samples' trapezoidal estimate.
-    r.friction_work = result.friction_work;
-    r.friction_work_from_run = std::isfinite(r.friction_work);
-    if (!r.friction_work_from_run) r.friction_work = frictionWork(*r.series);
-    results.push_back(std::move(r));
-  }
-  const Series* reference = &*results.front().series;
-  if (!outputs_given) outputs = defaultOutputs(sc, *reference);
-  for (auto& r : results)
-    for (const auto& o : outputs) r.deviations[o] = deviation(*reference, *r.series, o);
+  for (std::size_t i = 0; i < specs.size(); ++i) c.results.push_back(runMethod(specs[i], *runners[i], dir, err));
+  const Series& reference = *c.results.front().series;
+  if (c.outputs.empty()) c.outputs = defaultOutputs(sc, reference);
+  for (auto& r : c.results)
+    for (const auto& o : c.outputs) r.deviations[o] = deviation(reference, *r.series, o);
+  if (plot) drawFigures(c);
 
-  // Figures.
-  std::vector<std::string> figures, plot_failures;
-  if (plot) {
-    std::vector<PlotSource> sources;
-    for (const auto& r : results)
-      sources.push_back({r.spec.label, r.spec.file, &*r.series});
-    if (!sources.empty()) {
-      for (const auto& name : writePlotScripts(dir, scenario, sources, outputs)) {
-        std::string log;
-        if (renderPlot(dir, name, log))
-          figures.push_back(name);
-        else
-          plot_failures.push_back(name + ": " + log);
-      }
-    }
-  }
-
-  bool all_ok = true;
-  for (const auto& r : results) all_ok = all_ok && r.ok;
-  if (json) {
-    nlohmann::json methods = nlohmann::json::array();
-    for (const auto& r : results) {
-      nlohmann::json dev = nlohmann::json::object();
-      for (const auto& [name, d] : r.deviations)
-        dev[name] = {
-            {"max", finiteOrNull(d.max_abs)}, {"rms", finiteOrNull(d.rms)}, {"samples", d.samples}};
-      const dynamics::RunResult& res = r.run->result;
-      nlohmann::json m{{"label", r.spec.label},
-                       {"method", r.spec.method},
-                       {"friction", r.spec.friction},
-                       {"csv", (fs::path(dir) / r.spec.file).string()},
-                       {"status", r.status},
-                       {"message", r.message},
-                       {"cpu_seconds", res.cpu_seconds},
-                       {"steps", res.steps},
-                       {"events", res.events.size()},
-                       {"lcp_solves", res.lcp_solves},
-                       {"contact_solver", res.contact_solver},
-                       {"transitions", r.run->stick.transitions},
-                       {"stick_fraction", r.run->stick.stick_fraction},
-                       {"stick_from", r.run->penalty ? "velocity-threshold" : "modes"},
-                       {"friction_work", finiteOrNull(r.friction_work)},
-                       {"friction_work_from", r.friction_work_from_run ? "run" : "samples"},
-                       {"energy_initial", finiteOrNull(r.run->energy_initial)},
-                       {"energy_final", finiteOrNull(r.run->energy_final)},
-                       {"deviations", dev}};
-      if (r.run->penalty) m["stick_velocity"] = r.run->penalty->stick_velocity;
-      for (const auto& a : r.run->analyses) m["analyses"].update(a.figures);
-      methods.push_back(std::move(m));
-    }
-    nlohmann::json figs = nlohmann::json::array();
-    for (const auto& f : figures)
-      figs.push_back({{"script", (fs::path(dir) / (f + ".gp")).string()},
-                      {"png", (fs::path(dir) / (f + ".png")).string()},
-                      {"svg", (fs::path(dir) / (f + ".svg")).string()}});
-    out << nlohmann::json{{"scenario", argument},
-                          {"built_in", sc.builtin ? sc.name : std::string()},
-                          {"status", all_ok && plot_failures.empty() ? "ok" : "failed"},
-                          {"out_dir", dir},
-                          {"reference", results.front().spec.label},
-                          {"outputs", outputs},
-                          {"methods", methods},
-                          {"figures", figs},
-                          {"plot_failures", plot_failures}}
-               .dump()
-        << "\n";
-  } else {
-    std::size_t w = 6;
-    for (const auto& r : results) w = std::max(w, r.spec.label.size());
-    w += 2;
-    out << scenario << ": " << results.size() << " methods, CSVs in " << dir << "/\n\n"
-        << std::left << std::setw(int(w)) << "method" << std::right << std::setw(9) << "status"
-        << std::setw(10) << "cpu [s]" << std::setw(10) << "steps" << std::setw(8) << "events"
-        << std::setw(12) << "LCP solves" << std::setw(13) << "transitions" << std::setw(8)
-        << "stick" << std::setw(19) << "friction work [J]"
-        << "\n";
-    for (const auto& r : results)
-      out << std::left << std::setw(int(w)) << r.spec.label << std::right << std::setw(9)
-          << (r.ok ? "ok" : "FAILED") << std::setw(10) << fixed(r.run->result.cpu_seconds, 3) << std::setw(10)
-          << r.run->result.steps << std::setw(8) << r.run->result.events.size() << std::setw(12)
-          << r.run->result.lcp_solves << std::setw(13) << transitionsText(r) << std::setw(8)
-          << fixed(r.run->stick.stick_fraction, 4) << std::setw(19) << sci(r.friction_work) << "\n";
-    for (const auto& r : results)
-      if (!r.ok) out << "  " << r.spec.label << " failed: " << r.message << "\n";
-    for (const auto& r : results)
-      for (const auto& a : r.run->analyses)
-        for (const auto& line : a.lines) out << r.spec.label << ": " << line << "\n";
-    out << "stick: share of the run with a contact sticking, from the run's stick/slip modes; '~': "
-           "estimated from |v_t| at the samples (regularized friction)\nfriction work: -integral of "
-           "F v_t dt as the run reports it (Moreau-Jean: -sum of P_t v_t+ over its steps), else the "
-           "trapezoidal rule on the samples (impulses at impacts not included)\n";
-    if (results.size() > 1 && reference && !outputs.empty()) {
-      std::size_t wo = 8;
-      for (const auto& o : outputs) wo = std::max(wo, o.size() + columnUnit(o).size() + 3);
-      out << "\ndeviation from " << results.front().spec.label
-          << " (linear interpolation on its samples, common time span)\n"
-          << std::left << std::setw(int(w)) << "method" << std::setw(int(wo + 2)) << "output"
-          << std::right << std::setw(12) << "max" << std::setw(12) << "RMS"
-          << "\n";
-      for (std::size_t i = 1; i < results.size(); ++i) {
-        const auto& r = results[i];
-        bool first = true;
-        for (const auto& o : outputs) {
-          const auto it = r.deviations.find(o);
-          const Deviation d = it == r.deviations.end() ? Deviation{NAN, NAN, 0} : it->second;
-          const std::string unit = columnUnit(o);
-          out << std::left << std::setw(int(w)) << (first ? r.spec.label : "")
-              << std::setw(int(wo + 2)) << (unit.empty() ? o : o + " [" + unit + "]") << std::right
-              << std::setw(12) << sci(d.max_abs) << std::setw(12) << sci(d.rms) << "\n";
-          first = false;
-        }
-      }
-    }
-    if (!figures.empty()) {
-      out << "\nfigures (PNG, SVG; gnuplot scripts beside them):\n";
-      for (const auto& f : figures)
-        out << "  " << (fs::path(dir) / f).string() << ".{png,svg,gp}\n";
-    }
-  }
-  for (const auto& f : plot_failures) err << "stickslip compare: gnuplot failed on " << f << "\n";
-  for (const auto& r : results)
+  if (json)
+    out << comparisonJson(c).dump() << "\n";
+  else
+    printComparison(out, c);
+  for (const auto& f : c.plot_failures) err << "stickslip compare: gnuplot failed on " << f << "\n";
+  for (const auto& r : c.results)
     if (!r.ok) err << "stickslip compare: " << r.spec.label << " failed: " << r.message << "\n";
-  return all_ok && plot_failures.empty() ? kExitOk : kExitFailure;
+  return c.allOk() ? kExitOk : kExitFailure;
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include <functional>
 #include <iomanip>
 #include <ostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -351,84 +352,102 @@ bool plotSweep(const std::string& csv_path, const SweepTable& t, const std::vect
   return renderPlot(dir, name, log);
 }
 
-int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
-  const std::string scenario = vm["scenario"].as<std::string>();
-  const std::string command = vm["command"].as<std::string>();
-  if (command != "run" && command != "hold")
-    throw std::invalid_argument("--command: expected run or hold, got '" + command + "'");
-  const bool plot = vm["plot"].as<bool>();
-  if (plot && vm["param"].as<std::vector<std::string>>().size() != 1)
-    throw std::invalid_argument("--plot: draws figures against one --param; give exactly one");
-  if (plot && !gnuplotAvailable()) throw std::invalid_argument("--plot: gnuplot is not installed (apt-get install gnuplot-nox)");
+/// The sweep asked for: the command per point, the grid and this shard of it, the settings
+/// every point shares, and where the table goes. Throws std::invalid_argument for bad options.
+struct SweepPlan {
+  std::string scenario, command, path;
+  bool plot = false, timings = false;
   std::vector<GridParameter> params;
-  for (const std::string& p : vm["param"].as<std::vector<std::string>>()) {
-    params.push_back(parseGridParameter(p));
-    checkKey("--param", params.back().key);
-  }
-  const Grid grid(params);
-  std::vector<std::string> fixed;
-  if (vm.count("set"))
-    for (const std::string& s : vm["set"].as<std::vector<std::string>>()) {
-      const std::string key = s.substr(0, s.find('='));
-      checkKey("--set", key);
-      for (const auto& p : grid.parameters())
-        if (p.key == key) throw std::invalid_argument("--set " + s + ": " + key + " is also a --param");
-      fixed.push_back(s);
-    }
-  const Shard shard = parseShard(vm["shard"].as<std::string>());
-  std::size_t jobs = defaultJobs();
-  if (vm.count("jobs")) {
-    if (vm["jobs"].as<long>() < 1)
-      throw std::invalid_argument("--jobs: expected at least 1, got " + std::to_string(vm["jobs"].as<long>()));
-    jobs = std::size_t(vm["jobs"].as<long>());
-  }
-  const std::string path = vm["out"].as<std::string>();
-  checkOutputPath("--out", path, vm["force"].as<bool>());
-  const bool timings = vm["timings"].as<bool>();
+  Grid grid;
+  std::vector<std::string> fixed;  ///< --set KEY=VALUE, the same at every point
+  Shard shard;
+  std::size_t jobs = 1;
+  std::vector<std::size_t> points;  ///< this shard's, by grid index
 
-  std::vector<std::size_t> points;
-  for (std::size_t k = shard.i - 1; k < grid.size(); k += shard.n) points.push_back(k);
-  const auto argsOf = [&](std::size_t k) {
+  explicit SweepPlan(const po::variables_map& vm)
+      : scenario(vm["scenario"].as<std::string>()),
+        command(vm["command"].as<std::string>()),
+        path(vm["out"].as<std::string>()),
+        plot(vm["plot"].as<bool>()),
+        timings(vm["timings"].as<bool>()),
+        params(gridParameters(vm)),
+        grid(params),
+        shard(parseShard(vm["shard"].as<std::string>())),
+        jobs(defaultJobs()) {
+    if (command != "run" && command != "hold")
+      throw std::invalid_argument("--command: expected run or hold, got '" + command + "'");
+    if (plot && params.size() != 1)
+      throw std::invalid_argument("--plot: draws figures against one --param; give exactly one");
+    if (plot && !gnuplotAvailable()) throw std::invalid_argument("--plot: gnuplot is not installed (apt-get install gnuplot-nox)");
+    if (vm.count("set"))
+      for (const std::string& s : vm["set"].as<std::vector<std::string>>()) {
+        const std::string key = s.substr(0, s.find('='));
+        checkKey("--set", key);
+        for (const auto& p : grid.parameters())
+          if (p.key == key) throw std::invalid_argument("--set " + s + ": " + key + " is also a --param");
+        fixed.push_back(s);
+      }
+    if (vm.count("jobs")) {
+      if (vm["jobs"].as<long>() < 1)
+        throw std::invalid_argument("--jobs: expected at least 1, got " + std::to_string(vm["jobs"].as<long>()));
+      jobs = std::size_t(vm["jobs"].as<long>());
+    }
+    checkOutputPath("--out", path, vm["force"].as<bool>());
+    for (std::size_t k = shard.i - 1; k < grid.size(); k += shard.n) points.push_back(k);
+  }
+
+  /// The command line of point k: `command scenario --json --set ...`.
+  std::vector<std::string> args(std::size_t k) const {
     std::vector<std::string> a{command, scenario, "--json"};
     for (const auto& s : fixed) a.insert(a.end(), {"--set", s});
     const std::vector<std::string> values = grid.point(k);
     for (std::size_t p = 0; p < values.size(); ++p) a.insert(a.end(), {"--set", grid.parameters()[p].key + "=" + values[p]});
     return a;
-  };
+  }
 
-  SweepTable table;
-  for (const auto& p : grid.parameters()) table.keys.push_back(p.key);
-  const auto start = std::chrono::steady_clock::now();
+ private:
+  static std::vector<GridParameter> gridParameters(const po::variables_map& vm) {
+    std::vector<GridParameter> params;
+    for (const std::string& p : vm["param"].as<std::vector<std::string>>()) {
+      params.push_back(parseGridParameter(p));
+      checkKey("--param", params.back().key);
+    }
+    return params;
+  }
+};
+
+/// Runs every point of the plan into `table`, the first alone so that an input error is
+/// reported once. Returns an exit code when the sweep stops early (the message on `err`).
+std::optional<int> runSweep(const SweepPlan& plan, SweepTable& table, std::ostream& err) {
   ProgressBar bar("sweep");
   std::size_t finished = 0;
   const auto record = [&](const Child* c, int status) {
     if (c) {
-      SweepTable::Row row = rowOf(*c, status, timings, command == "hold");
-      row.grid_size = grid.size();
-      row.values = grid.point(c->point);
+      SweepTable::Row row = rowOf(*c, status, plan.timings, plan.command == "hold");
+      row.grid_size = plan.grid.size();
+      row.values = plan.grid.point(c->point);
       table.rows.push_back(std::move(row));
       ++finished;
     }
     if (bar.enabled())
-      bar.update(double(finished) / double(std::max<std::size_t>(points.size(), 1)),
-                 std::to_string(finished) + "/" + std::to_string(points.size()) + " points");
+      bar.update(double(finished) / double(std::max<std::size_t>(plan.points.size(), 1)),
+                 std::to_string(finished) + "/" + std::to_string(plan.points.size()) + " points");
   };
+  const auto argsOf = [&](std::size_t k) { return plan.args(k); };
   try {
     const StopSignals stop_signals;
-    // The first point alone: an input error (a mistyped key, a bad value) is then reported
-    // once, before the others start, instead of once per point.
-    if (!points.empty()) {
-      runPoints({points[0]}, 1, argsOf, record);
+    if (!plan.points.empty()) {
+      runPoints({plan.points[0]}, 1, argsOf, record);
       if (table.rows[0].exit_code == "2") {
         bar.finish();
         std::string where;
         for (std::size_t k = 0; k < table.keys.size(); ++k)
           where += (k ? ", " : "") + table.keys[k] + "=" + table.rows[0].values[k];
-        err << "stickslip sweep: point " << points[0] << " (" << where << "): " << table.rows[0].error
+        err << "stickslip sweep: point " << plan.points[0] << " (" << where << "): " << table.rows[0].error
             << "\n";
         return kExitInput;
       }
-      runPoints({points.begin() + 1, points.end()}, jobs, argsOf, record);
+      runPoints({plan.points.begin() + 1, plan.points.end()}, plan.jobs, argsOf, record);
     }
   } catch (const std::runtime_error& e) {
     bar.finish();
@@ -436,20 +455,12 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     return kExitFailure;
   }
   bar.finish();
+  return std::nullopt;
+}
 
-  std::set<std::string> figures;
-  for (const auto& r : table.rows)
-    for (const auto& [k, v] : r.figures) figures.insert(k);
-  table.figures.assign(figures.begin(), figures.end());
-  std::ostringstream csv;
-  table.write(csv);
-  try {
-    writeFileAtomically(path, csv.str());
-  } catch (const std::exception& e) {
-    err << "stickslip sweep: " << e.what() << "\n";
-    return kExitFailure;
-  }
-
+/// The figures the report shows: --show's, else those every point reports as true or false.
+std::vector<std::string> shownFigures(const po::variables_map& vm, const SweepTable& table,
+                                      const std::set<std::string>& figures, std::ostream& err) {
   std::vector<std::string> shown;
   if (vm.count("show")) {
     shown = splitList(vm["show"].as<std::string>());
@@ -464,41 +475,74 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
           }))
         shown.push_back(f);
   }
+  return shown;
+}
+
+/// --plot: the numeric figures shown (hold: each critical μs) against the one parameter.
+int drawSweep(const po::variables_map& vm, const SweepPlan& plan, const SweepTable& table,
+              const std::set<std::string>& figures, const std::vector<std::string>& shown, std::ostream& out,
+              std::ostream& err) {
+  std::vector<std::string> drawn;
+  const auto numeric = [&](const std::string& f) {
+    return figures.count(f) && std::any_of(table.rows.begin(), table.rows.end(), [&](const SweepTable::Row& r) {
+             const auto it = r.figures.find(f);
+             return it != r.figures.end() && isNumber(it->second);
+           });
+  };
+  if (vm.count("show")) {
+    for (const auto& f : shown)
+      if (numeric(f)) drawn.push_back(f);
+  } else if (plan.command == "hold") {
+    for (const auto& f : figures)
+      if (f.starts_with("critical_mu_s.") && numeric(f)) drawn.push_back(f);
+  }
+  std::string log;
+  if (drawn.empty()) {
+    err << "stickslip sweep: --plot: no numeric figure to draw (name them with --show)\n";
+    return kExitInput;
+  }
+  if (!plotSweep(plan.path, table, drawn, log)) {
+    err << "stickslip sweep: --plot: gnuplot failed: " << log << "\n";
+    return kExitFailure;
+  }
+  const std::filesystem::path path(plan.path);
+  const std::string base = (path.parent_path() / path.stem()).string();
+  out << "plot: " << base << ".png, " << base << ".svg (script " << base << ".gp)\n";
+  return kExitOk;
+}
+
+int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
+  const SweepPlan plan(vm);
+  SweepTable table;
+  for (const auto& p : plan.grid.parameters()) table.keys.push_back(p.key);
+  const auto start = std::chrono::steady_clock::now();
+  if (const std::optional<int> stopped = runSweep(plan, table, err)) return *stopped;
+
+  std::set<std::string> figures;
+  for (const auto& r : table.rows)
+    for (const auto& [k, v] : r.figures) figures.insert(k);
+  table.figures.assign(figures.begin(), figures.end());
+  std::ostringstream csv;
+  table.write(csv);
+  try {
+    writeFileAtomically(plan.path, csv.str());
+  } catch (const std::exception& e) {
+    err << "stickslip sweep: " << e.what() << "\n";
+    return kExitFailure;
+  }
+
+  const std::vector<std::string> shown = shownFigures(vm, table, figures, err);
   std::size_t failed = 0, bad = 0;
   for (const auto& r : table.rows) failed += r.outcome != "ok", bad += r.outcome == "bad-input";
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  out << "sweep " << scenario << ": " << points.size() << " of " << grid.size() << " points (shard "
-      << shard.i << "/" << shard.n << "), " << std::min(jobs, std::max<std::size_t>(points.size(), 1))
-      << " at once, " << std::setprecision(3) << seconds << " s\n";
+  out << "sweep " << plan.scenario << ": " << plan.points.size() << " of " << plan.grid.size() << " points (shard "
+      << plan.shard.i << "/" << plan.shard.n << "), "
+      << std::min(plan.jobs, std::max<std::size_t>(plan.points.size(), 1)) << " at once, " << std::setprecision(3)
+      << seconds << " s\n";
   report(out, table, shown);
-  out << "table: " << path << " (" << table.rows.size() << " rows)\n";
-  if (plot) {
-    std::vector<std::string> drawn;
-    const auto numeric = [&](const std::string& f) {
-      return figures.count(f) && std::any_of(table.rows.begin(), table.rows.end(), [&](const SweepTable::Row& r) {
-               const auto it = r.figures.find(f);
-               return it != r.figures.end() && isNumber(it->second);
-             });
-    };
-    if (vm.count("show")) {
-      for (const auto& f : shown)
-        if (numeric(f)) drawn.push_back(f);
-    } else if (command == "hold") {
-      for (const auto& f : figures)
-        if (f.starts_with("critical_mu_s.") && numeric(f)) drawn.push_back(f);
-    }
-    std::string log;
-    if (drawn.empty()) {
-      err << "stickslip sweep: --plot: no numeric figure to draw (name them with --show)\n";
-      return kExitInput;
-    }
-    if (!plotSweep(path, table, drawn, log)) {
-      err << "stickslip sweep: --plot: gnuplot failed: " << log << "\n";
-      return kExitFailure;
-    }
-    const std::string base = (std::filesystem::path(path).parent_path() / std::filesystem::path(path).stem()).string();
-    out << "plot: " << base << ".png, " << base << ".svg (script " << base << ".gp)\n";
-  }
+  out << "table: " << plan.path << " (" << table.rows.size() << " rows)\n";
+  if (plan.plot)
+    if (const int drawn = drawSweep(vm, plan, table, figures, shown, out, err); drawn != kExitOk) return drawn;
   if (failed > 0) {
     err << "stickslip sweep: " << failed << " of " << table.rows.size() << " points failed";
     for (const auto& r : table.rows)

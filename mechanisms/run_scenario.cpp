@@ -403,6 +403,51 @@ std::vector<std::string> ScenarioRunner::columns() const {
   return c;
 }
 
+void ScenarioRunner::runMinimalForm(ScenarioRun& out) const {
+  const Plan& p = *plan_;
+  const RunSettings& o = p.settings;
+  dynamics::RunResult& r = out.result;
+  dynamics::MinimalFormSimulationOptions mo;
+  mo.t_end = p.t_end;
+  mo.relative_tolerance = o.tolerance.value_or(1e-10);
+  mo.absolute_tolerance = 1e-2 * mo.relative_tolerance;
+  mo.output_dt = o.output_dt.value_or(p.info.output_dt);
+  mo.max_total_steps = long(o.limits.max_steps);
+  mo.max_events = long(o.limits.max_events);
+  const dynamics::MinimalFormRun m = dynamics::simulateMinimalForm(*p.form, p.minimal->x0, p.minimal->u0, mo);
+  r = m.run;
+  const dynamics::ReductionDimensions& d = m.dimensions;
+  MinimalFormFigures f;
+  f.absolute = d.absolute();
+  f.minimal = d.minimal();
+  f.n = d.n, f.m = d.m, f.k = d.k, f.m2 = d.m2, f.k1 = d.k1;
+  f.rhs_evaluations = m.rhs_evaluations;
+  f.reaction_failures = m.reaction_failures;
+  f.reaction_iterations_mean = m.rhs_evaluations > 0 ? double(m.reaction_iterations) / double(m.rhs_evaluations) : 0.0;
+  f.reaction_iterations_max = m.max_reaction_iterations;
+  f.reaction_newton = p.minimal->options.reaction_newton;
+  f.stick_intervals = m.stick_intervals;
+  out.minimal_form = f;
+  // Per element from its events, as the other routes count them (every element sticks
+  // with the mechanism).
+  const bool starts_stuck = !m.stick_intervals.empty() && m.stick_intervals.front().first <= 0.0;
+  out.stick = dynamics::stickStatistics(r.events, std::vector<bool>(p.minimal->friction.size(), starts_stuck), 0.0,
+                                        r.t_end);
+  for (const auto& j : p.minimal->friction) out.elements.push_back(j.name);
+  // The shared columns: each element's sliding rate, the energy.
+  const dynamics::PlanarModel& model = p.minimal->model;
+  const Eigen::Index n = d.n, from = r.history.cols(), nj = Eigen::Index(p.minimal->friction.size());
+  r.history.conservativeResize(Eigen::NoChange, from + nj + 1);
+  for (const auto& j : p.minimal->friction) r.columns.push_back(j.name + ".v_t");
+  r.columns.push_back("energy");
+  for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
+    const Eigen::VectorXd x = r.history.row(i).segment(1, n).transpose();
+    const Eigen::VectorXd xdot = r.history.row(i).segment(1 + n, n).transpose();
+    for (Eigen::Index j = 0; j < nj; ++j) r.history(i, from + j) = p.form->slidingRate(std::size_t(j), x, xdot);
+    r.history(i, from + nj) = model.kineticEnergy(xdot) + model.potentialEnergy(x);
+  }
+}
+
 ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
   Plan& p = *plan_;
   const Scenario& scenario = *p.scenario;
@@ -416,45 +461,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
   dynamics::RunResult& r = out.result;
 
   if (p.route == Route::kMinimalForm) {
-    dynamics::MinimalFormSimulationOptions mo;
-    mo.t_end = p.t_end;
-    mo.relative_tolerance = o.tolerance.value_or(1e-10);
-    mo.absolute_tolerance = 1e-2 * mo.relative_tolerance;
-    mo.output_dt = o.output_dt.value_or(p.info.output_dt);
-    mo.max_total_steps = long(o.limits.max_steps);
-    mo.max_events = long(o.limits.max_events);
-    const dynamics::MinimalFormRun m = dynamics::simulateMinimalForm(*p.form, p.minimal->x0, p.minimal->u0, mo);
-    r = m.run;
-    const dynamics::ReductionDimensions& d = m.dimensions;
-    MinimalFormFigures f;
-    f.absolute = d.absolute();
-    f.minimal = d.minimal();
-    f.n = d.n, f.m = d.m, f.k = d.k, f.m2 = d.m2, f.k1 = d.k1;
-    f.rhs_evaluations = m.rhs_evaluations;
-    f.reaction_failures = m.reaction_failures;
-    f.reaction_iterations_mean = m.rhs_evaluations > 0 ? double(m.reaction_iterations) / double(m.rhs_evaluations) : 0.0;
-    f.reaction_iterations_max = m.max_reaction_iterations;
-    f.reaction_newton = p.minimal->options.reaction_newton;
-    f.stick_intervals = m.stick_intervals;
-    out.minimal_form = f;
-    // Per element from its events, as the other routes count them (every element sticks
-    // with the mechanism).
-    const bool starts_stuck = !m.stick_intervals.empty() && m.stick_intervals.front().first <= 0.0;
-    out.stick = dynamics::stickStatistics(r.events, std::vector<bool>(p.minimal->friction.size(), starts_stuck), 0.0,
-                                          r.t_end);
-    for (const auto& j : p.minimal->friction) out.elements.push_back(j.name);
-    // The shared columns: each element's sliding rate, the energy.
-    const dynamics::PlanarModel& model = p.minimal->model;
-    const Eigen::Index n = d.n, from = r.history.cols(), nj = Eigen::Index(p.minimal->friction.size());
-    r.history.conservativeResize(Eigen::NoChange, from + nj + 1);
-    for (const auto& j : p.minimal->friction) r.columns.push_back(j.name + ".v_t");
-    r.columns.push_back("energy");
-    for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
-      const Eigen::VectorXd x = r.history.row(i).segment(1, n).transpose();
-      const Eigen::VectorXd xdot = r.history.row(i).segment(1 + n, n).transpose();
-      for (Eigen::Index j = 0; j < nj; ++j) r.history(i, from + j) = p.form->slidingRate(std::size_t(j), x, xdot);
-      r.history(i, from + nj) = model.kineticEnergy(xdot) + model.potentialEnergy(x);
-    }
+    runMinimalForm(out);
   } else {
     const dynamics::Mechanism& m = *p.mechanism;
     if (p.route == Route::kEventDriven) {

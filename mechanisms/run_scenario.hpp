@@ -152,6 +152,8 @@ class ScenarioRunner {
   /// Throws std::invalid_argument when the run's estimated steps, samples or history memory
   /// pass RunSettings::limits, with the estimate, the options it comes from and the limit.
   void checkBudget() const;
+  /// The minimal form's run: its own figures and the shared columns over its coordinates.
+  void runMinimalForm(ScenarioRun& out) const;
   std::unique_ptr<Plan> plan_;
 };
 
