@@ -284,53 +284,6 @@ void LemkeSolver::resolveBasis(Eigen::VectorXd& x) {
   x = lu_.solve(qs_);
 }
 
-void LemkeSolver::pivot(int r, int entering) {
-  // Pivot on row r with the entering column a = column_: x ← x − t a, x_r ← t.
-  const Eigen::Index n = x_.size();
-  const double ar = column_(r);
-  const double t = x_(r) / ar;
-  {
-    double* x = x_.data();
-    const double* a = column_.data();
-    for (Eigen::Index i = 0; i < n; ++i) x[i] -= t * a[i];
-    x[r] = t;
-  }
-  // B⁻¹ ← E B⁻¹, column by column; B⁻¹ starts as I and stays sparse for a while, so
-  // columns whose row-r entry is zero are skipped.
-  {
-    const double* a = column_.data();
-    for (Eigen::Index j = 0; j < n; ++j) {
-      double* col = Binv_.col(j).data();
-      const double f = col[r] / ar;
-      if (f == 0.0) continue;
-      for (Eigen::Index i = 0; i < n; ++i) col[i] -= a[i] * f;
-      col[r] = f;
-    }
-  }
-  const int leaving = basis_[r];
-  position_[leaving] = -1;
-  basis_[r] = entering;
-  position_[entering] = r;
-}
-
-void LemkeSolver::enteringColumn(int entering) {
-  const Eigen::Index n = x_.size();
-  if (entering < n) {
-    column_ = Binv_.col(entering);
-    return;
-  }
-  // a = B⁻¹ N_j, skipping the zeros of N_j (contact problems are sparse).
-  double* a = column_.data();
-  std::fill(a, a + n, 0.0);
-  const double* nj = Ms_.col(entering - n).data();
-  for (Eigen::Index k = 0; k < n; ++k) {
-    const double s = nj[k];
-    if (s == 0.0) continue;
-    const double* b = Binv_.col(k).data();
-    for (Eigen::Index i = 0; i < n; ++i) a[i] += s * b[i];
-  }
-}
-
 int LemkeSolver::leavingRow(double piv_tol, double min_ratio, double tol) {
   const Eigen::Index n = x_.size();
   const int z0 = int(2 * n);
@@ -364,9 +317,31 @@ bool LemkeSolver::followPath(const Problem& p, Result& out, const Attempt& how, 
   int r = startBasis(n, tol);
   int entering = z0;
   for (;;) {
+    // Pivot on row r with the entering column a = column_: x ← x − t a, x_r ← t.
+    const double ar = column_(r);
+    const double t = x_(r) / ar;
+    {
+      double* x = x_.data();
+      const double* a = column_.data();
+      for (Eigen::Index i = 0; i < n; ++i) x[i] -= t * a[i];
+      x[r] = t;
+    }
+    // B⁻¹ ← E B⁻¹, column by column; B⁻¹ starts as I and stays sparse for a while, so
+    // columns whose row-r entry is zero are skipped.
+    {
+      const double* a = column_.data();
+      for (Eigen::Index j = 0; j < n; ++j) {
+        double* col = Binv_.col(j).data();
+        const double f = col[r] / ar;
+        if (f == 0.0) continue;
+        for (Eigen::Index i = 0; i < n; ++i) col[i] -= a[i] * f;
+        col[r] = f;
+      }
+    }
     const int leaving = basis_[r];
-    const double t = x_(r) / column_(r);
-    pivot(r, entering);
+    position_[leaving] = -1;
+    basis_[r] = entering;
+    position_[entering] = r;
     ++out.pivots;
     if (!std::isfinite(t)) {
       failed(out, Status::kNumericalFailure, "non-finite basic value after pivot " + std::to_string(out.pivots), n);
@@ -383,7 +358,20 @@ bool LemkeSolver::followPath(const Problem& p, Result& out, const Attempt& how, 
 
     // The complement of the leaving variable enters.
     entering = complementOf(leaving, int(n));
-    enteringColumn(entering);
+    if (entering < n) {
+      column_ = Binv_.col(entering);
+    } else {
+      // a = B⁻¹ N_j, skipping the zeros of N_j (contact problems are sparse).
+      double* a = column_.data();
+      std::fill(a, a + n, 0.0);
+      const double* nj = Ms_.col(entering - n).data();
+      for (Eigen::Index k = 0; k < n; ++k) {
+        const double s = nj[k];
+        if (s == 0.0) continue;
+        const double* b = Binv_.col(k).data();
+        for (Eigen::Index i = 0; i < n; ++i) a[i] += s * b[i];
+      }
+    }
 
     // Minimum ratio test over rows whose basic variable decreases as `entering` grows.
     double column_max = 1.0;

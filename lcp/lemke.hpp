@@ -74,8 +74,6 @@ class LemkeSolver final {
   bool scaleProblem(const Problem& p, Result& out, const Attempt& how, Path& path);
   int startBasis(Eigen::Index n, double tol);  ///< the first leaving row
   bool followPath(const Problem& p, Result& out, const Attempt& how, const Path& path);
-  void pivot(int row, int entering);
-  void enteringColumn(int entering);  ///< column_ = B⁻¹ times the entering variable's column
   int leavingRow(double piv_tol, double min_ratio, double tol);  ///< among the ratio test's ties
   Residual evaluate(const Problem& p, Result& out, const Path& path, const Eigen::VectorXd& basic) const;
   void resolveBasis(Eigen::VectorXd& x);
