@@ -721,6 +721,14 @@ class PenaltyIntegration {
       return false;
   }
 
+  /// Records a history row at t and tells the progress; false when the energy check stops the run.
+  bool sample() {
+    record(sys_, t_, y_, ydot_sample_, forces_, rows_);
+    if (o_.progress) o_.progress(t_);
+    next_output_ += o_.output_dt;
+    return energyHolds();
+  }
+
   /// BDF with root functions on the one-sided contacts' δ.
   void integrateBdf() {
     PenaltySystem& sys = sys_;
@@ -735,8 +743,6 @@ class PenaltyIntegration {
     std::vector<ContactForce>& forces = forces_;
     bool& eom_ok = eom_ok_;
     double& next_output = next_output_;
-    Eigen::VectorXd& ydot_sample = ydot_sample_;
-    std::vector<double>& rows = rows_;
     const OdeRhs rhs = [this](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dydt) {
       return this->rhs(tt, yy, dydt);
     };
@@ -780,12 +786,7 @@ class PenaltyIntegration {
         cv.reset(t, y);
         continue;
       }
-      if (t >= target) {
-        record(sys, t, y, ydot_sample, forces, rows);
-        if (o.progress) o.progress(t);
-        next_output += o.output_dt;
-        if (!energyHolds()) break;
-      }
+      if (t >= target && !sample()) break;
     }
     run.steps += cv.statistics().steps;
   }
@@ -800,17 +801,10 @@ class PenaltyIntegration {
     const int nc = nc_;
     Eigen::VectorXd& pen = pen_;
     Eigen::VectorXd& rate = rate_;
-    std::vector<ContactForce>& forces = forces_;
     bool& eom_ok = eom_ok_;
-    double& next_output = next_output_;
-    Eigen::VectorXd& ydot_sample = ydot_sample_;
-    std::vector<double>& rows = rows_;
-    const OdeRhs rhs = [this](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dydt) {
-      return this->rhs(tt, yy, dydt);
-    };
     Rk4 rk4(y.size());
     const Rk4::Derivative f = [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy,
-                                  Eigen::Ref<Eigen::VectorXd> dydt) { return rhs(tt, yy, dydt); };
+                                  Eigen::Ref<Eigen::VectorXd> dydt) { return this->rhs(tt, yy, dydt); };
     // Bristles whose relaxation outruns the step are integrated exactly over it (rk4.hpp).
     const Rk4::RelaxingDerivative relaxing =
         [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, const Rk4::RelaxedStage& stage,
@@ -855,12 +849,7 @@ class PenaltyIntegration {
       pen = pen1;
       rate = rate1;
       t += h;
-      if (t >= next_output - 1e-9 * o.dt || i + 1 == n_steps) {
-        record(sys, t, y, ydot_sample, forces, rows);
-        if (o.progress) o.progress(t);
-        next_output += o.output_dt;
-        if (!energyHolds()) break;
-      }
+      if ((t >= next_output_ - 1e-9 * o.dt || i + 1 == n_steps) && !sample()) break;
     }
     run.relaxed_steps = rk4.relaxedSteps();
   }
