@@ -24,18 +24,24 @@ double staticPenetration(const NormalLaw& law, double normal) {
   return std::visit([&](const auto& l) { return std::pow(normal / l.stiffness, 1.0 / l.exponent); }, law);
 }
 
+/// The contacts that start preloaded, by index.
+std::vector<std::size_t> preloaded(const RigidScenario& s) {
+  std::vector<std::size_t> loaded;
+  for (std::size_t k = 0; k < s.contacts.size(); ++k)
+    if (s.contacts[k].preloaded) loaded.push_back(k);
+  return loaded;
+}
+
 /// The preload's state: the preloaded contacts and the eccentricities e they settle at.
 class Preload {
  public:
   explicit Preload(RigidScenario& s)
-      : s_(s), m_(s.model), loaded_(preloaded(s)),
-        closed_(loaded_.empty() ? s.model : withClosingJoints(s.model, s.contacts)) {
+      : s_(s), m_(s.model), loaded_(preloaded(s)), closed_(withClosingJoints(s.model, s.contacts)) {
     bool driven = false;
     for (const PlanarJoint& j : m_.joints()) driven = driven || j.type == JointType::kRheonomicDriver;
     at_rest_ = !driven && s.v0.lpNorm<Eigen::Infinity>() == 0.0;
     rest_ = Eigen::VectorXd::Zero(m_.velocitySize());
   }
-  bool any() const { return !loaded_.empty(); }
 
   /// Each journal's e from the initial state, at the clearance's distance (a centred one along x).
   void startFromInitialState() {
@@ -199,13 +205,6 @@ class Preload {
   }
 
  private:
-  static std::vector<std::size_t> preloaded(const RigidScenario& s) {
-    std::vector<std::size_t> loaded;
-    for (std::size_t k = 0; k < s.contacts.size(); ++k)
-      if (s.contacts[k].preloaded) loaded.push_back(k);
-    return loaded;
-  }
-
   [[noreturn]] void fail(std::size_t k, const std::string& why) const {
     throw std::invalid_argument(s_.contacts[k].name + ": cannot start preloaded: " + why);
   }
@@ -258,8 +257,8 @@ class Preload {
 }  // namespace
 
 void preloadClearanceJoints(RigidScenario& s) {
+  if (preloaded(s).empty()) return;  // nothing to place: no closing joints built
   Preload preload(s);
-  if (!preload.any()) return;
   preload.startFromInitialState();
   preload.settleUnderLoad();
   preload.equilibrateCompliant();

@@ -7,6 +7,7 @@
 #include <limits>
 #include <span>
 #include <sstream>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -655,6 +656,7 @@ class PenaltyIntegration {
     initial_energy_ = energyOfLastRow();
   }
 
+  /// Runs once; the integration is spent afterwards.
   PenaltyRun run() {
     if (o_.integrator == PenaltyIntegrationOptions::Integrator::kBdf)
       integrateBdf();
@@ -665,7 +667,7 @@ class PenaltyIntegration {
     run_.final_state = y_;
     run_.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
         rows_.data(), Eigen::Index(rows_.size()) / cols_, cols_);
-    return run_;
+    return std::move(run_);  // the history is not copied
   }
 
  private:
