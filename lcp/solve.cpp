@@ -10,6 +10,7 @@
 #include "lcp/mlcp_to_lcp.hpp"
 #include "lcp/nsgs.hpp"
 #include "lcp/residual.hpp"
+#include "lcp/round_cone.hpp"
 #include "lcp/siconos_backend.hpp"
 
 namespace stickslip::lcp {
@@ -49,7 +50,9 @@ std::vector<std::string> mlcpSolverNames() { return withOurs({"lemke"}, siconosM
 std::vector<std::string> frictionSolverNames() {
   return withOurs({"auto", "lemke", "nsgs"}, siconosFc2dSolverNames());
 }
-std::vector<std::string> friction3dSolverNames() { return withOurs({"auto", "lemke"}, siconosFc3dSolverNames()); }
+std::vector<std::string> friction3dSolverNames() {
+  return withOurs({"auto", "nsgs", "newton", "lemke"}, siconosFc3dSolverNames());
+}
 
 Result solveLcp(std::string_view solver, const Problem& p) {
   return checked("LCP", solver, lcpSolverNames(), [&] {
@@ -135,8 +138,17 @@ FrictionResult solveFriction(std::string_view solver, const SparseFrictionProble
 
 FrictionResult solveFriction(std::string_view solver, const FrictionProblem3D& p, int facets) {
   return checked("FC3D", solver, friction3dSolverNames(), [&]() -> FrictionResult {
-    FrictionResult r = solver == "lemke" || solver == "auto" ? solveFrictionFaceted(p, facets)
-                                                             : SiconosFc3dSolver(siconosName(solver)).solve(p);
+    FrictionResult r;
+    if (solver == "lemke") {
+      r = solveFrictionFaceted(p, facets);
+      r.solver = "lemke";
+    } else if (solver == "auto" || solver == "nsgs" || solver == "newton") {
+      RoundConeOptions o;
+      o.method = roundConeMethod(std::string(solver));
+      RoundConeSolver(o).solve(p, r);
+    } else {
+      r = withSolver(SiconosFc3dSolver(siconosName(solver)).solve(p), solver);
+    }
     // Whatever the status (a solver may refuse what it cannot take), but only on valid data.
     try {
       p.validate();

@@ -22,8 +22,9 @@ namespace stickslip::lcp {
 std::vector<std::string> lcpSolverNames();
 std::vector<std::string> mlcpSolverNames();
 std::vector<std::string> frictionSolverNames();
-/// Spatial friction: `lemke` (= `auto`: the faceted cone, friction_facets.hpp) and Siconos'
-/// fc3d solvers on the exact cone (`siconos-nsgs`, `siconos-nsn-ac`, `siconos-prox`, `siconos-vi-eg`).
+/// Spatial friction: ours on the round cone, `auto`, `nsgs` and `newton` (round_cone.hpp, exact
+/// to Siconos' error 1e-10), `lemke` on the faceted cone (friction_facets.hpp), and Siconos' fc3d
+/// solvers (`siconos-nsgs`, `siconos-nsn-ac`, `siconos-prox`, `siconos-vi-eg`).
 std::vector<std::string> friction3dSolverNames();
 
 /// Each throws std::invalid_argument for an unknown solver name (listing the valid ones), and
@@ -36,7 +37,8 @@ FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p
 /// kDenseFrictionContacts contacts; beyond, they return kInvalidInput saying so.
 FrictionResult solveFriction(std::string_view solver, const SparseFrictionProblem2D& p);
 
-/// Spatial friction; `facets` directions per contact for our faceted Lemke. Invalid data
+/// Spatial friction; `facets` directions per contact for our faceted Lemke. FrictionResult::solver
+/// says which answered (for auto: nsgs, newton or nsgs+newton). Invalid data
 /// (μ < 0, NaN/Inf, sizes) is refused as above; a valid W that is no Delassus matrix (not
 /// symmetric, or indefinite: lcp::delassusWarning) is answered, its status and residual
 /// reported as always, with FrictionResult::warning saying so.

@@ -1,0 +1,205 @@
+#include "lcp/alart_curnier.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "lcp/friction_cone.hpp"
+
+namespace stickslip::lcp {
+
+namespace {
+
+constexpr double kArmijo = 1e-4;
+constexpr int kHalvings = 10;  // a step below 2⁻¹⁰ is no progress: the proximal weight rises instead
+
+/// ρ per unknown from the diagonal blocks (header), a fallback where a block is not positive.
+void stepLengths(const ContactBlocks& W, Eigen::VectorXd& rho) {
+  const Eigen::Index nc = W.contacts();
+  double mean = 0.0;
+  for (Eigen::Index i = 0; i < nc; ++i) mean += W.diagonal(i).diagonal().cwiseAbs().sum();
+  mean = nc > 0 ? mean / double(3 * nc) : 1.0;
+  const double fallback = mean > 0.0 ? 1.0 / mean : 1.0;
+  rho.resize(3 * nc);
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    const Eigen::Matrix3d& a = W.diagonal(i);
+    const double tangential = a(1, 1) + a(2, 2);
+    rho(3 * i) = a(0, 0) > 0.0 ? 1.0 / a(0, 0) : fallback;
+    rho(3 * i + 1) = rho(3 * i + 2) = tangential > 0.0 ? 2.0 / tangential : rho(3 * i);
+  }
+}
+
+}  // namespace
+
+double AlartCurnierSolver::residual(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
+                                    const Eigen::Ref<const Eigen::VectorXd>& mu, Eigen::VectorXd& f) {
+  const Eigen::Index nc = mu.size();
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    const Eigen::Index k = 3 * i;
+    const double an = r(k) - rho_(k) * u(k);
+    const Eigen::Vector2d at = r.segment<2>(k + 1) - rho_(k + 1) * u.segment<2>(k + 1);
+    const double pn = std::max(0.0, an), radius = mu(i) * pn, norm_t = at.norm();
+    Eigen::Matrix3d& pi = pi_[std::size_t(i)];
+    pi.setZero();
+    pi(0, 0) = an > 0.0 ? 1.0 : 0.0;
+    Eigen::Vector2d pt;
+    if (norm_t < radius || (norm_t == radius && norm_t > 0.0)) {  // inside the disk: stick
+      pt = at;
+      pi.block<2, 2>(1, 1).setIdentity();
+    } else if (norm_t > 0.0) {  // on its rim: slip (or open when the radius is 0)
+      const Eigen::Vector2d e = at / norm_t;
+      pt = radius * e;
+      pi.block<2, 2>(1, 1) = (radius / norm_t) * (Eigen::Matrix2d::Identity() - e * e.transpose());
+      if (an > 0.0) pi.block<2, 1>(1, 0) = mu(i) * e;
+    } else {
+      pt.setZero();
+    }
+    f(k) = r(k) - pn;
+    f.segment<2>(k + 1) = r.segment<2>(k + 1) - pt;
+  }
+  return f.squaredNorm();
+}
+
+bool AlartCurnierSolver::newtonStep(const ContactBlocks& W, double sigma) {
+  const Eigen::Index nc = W.contacts();
+  // Open contacts (Π_i = 0) have identity rows: Δr_i = −F_i. The others, C, solve
+  // H_CC Δr_C = −F_C − H_CO Δr_O, whose blocks are Π_i ρ_i W_ij, plus (I − Π_i) + σ Π_i ρ_i on the diagonal.
+  Eigen::Index m = 0;
+  bool same_set = true;
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    const Eigen::Index slot = pi_[std::size_t(i)].isZero(0.0) ? -1 : m++;
+    same_set &= slot_[std::size_t(i)] == slot;
+    slot_[std::size_t(i)] = slot;
+  }
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    const Eigen::Index si = slot_[std::size_t(i)];
+    if (si < 0) {
+      dr_.segment<3>(3 * i) = -f_.segment<3>(3 * i);
+      continue;
+    }
+    Eigen::Vector3d rhs = -f_.segment<3>(3 * i);
+    const Eigen::Matrix3d pi_rho = pi_[std::size_t(i)] * rho_.segment<3>(3 * i).asDiagonal();
+    for (const ContactBlocks::Block* b = W.rowBegin(i); b != W.rowEnd(i); ++b)
+      if (slot_[std::size_t(b->col)] < 0) rhs.noalias() += pi_rho * (b->value * f_.segment<3>(3 * b->col));
+    rhs_.segment<3>(3 * si) = rhs;
+  }
+  if (m == 0) return dr_.allFinite();
+  const auto blockOf = [&](Eigen::Index i, Eigen::Index j, const Eigen::Matrix3d& w) {
+    const Eigen::Matrix3d& pi = pi_[std::size_t(i)];
+    const Eigen::Matrix3d pi_rho = pi * rho_.segment<3>(3 * i).asDiagonal();
+    Eigen::Matrix3d h = pi_rho * w;
+    if (j == i) h += Eigen::Matrix3d::Identity() - pi + sigma * pi_rho;
+    return h;
+  };
+  const auto forEachBlock = [&](auto&& put) {  // the closed rows' blocks in closed columns, diagonal included
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const Eigen::Index si = slot_[std::size_t(i)];
+      if (si < 0) continue;
+      bool has_diagonal = false;
+      for (const ContactBlocks::Block* b = W.rowBegin(i); b != W.rowEnd(i); ++b) {
+        const Eigen::Index sj = slot_[std::size_t(b->col)];
+        if (sj < 0) continue;
+        put(si, sj, blockOf(i, b->col, b->value));
+        has_diagonal |= b->col == i;
+      }
+      if (!has_diagonal) put(si, si, blockOf(i, i, Eigen::Matrix3d::Zero()));
+    }
+  };
+  if (3 * m <= kDenseNewtonRows) {  // a matrix and LU per closed-set size, so that a time loop allocates nothing
+    if (dense_.size() <= std::size_t(m)) {
+      dense_.resize(std::size_t(m) + 1);
+      dense_lu_.resize(std::size_t(m) + 1);
+    }
+    Eigen::MatrixXd& h = dense_[std::size_t(m)];
+    h.setZero(3 * m, 3 * m);
+    forEachBlock([&](Eigen::Index si, Eigen::Index sj, const Eigen::Matrix3d& b) { h.block<3, 3>(3 * si, 3 * sj) = b; });
+    Eigen::PartialPivLU<Eigen::MatrixXd>& lu = dense_lu_[std::size_t(m)];
+    lu.compute(h);
+    auto x = solution_.head(3 * m);
+    x.noalias() = lu.permutationP() * rhs_.head(3 * m);
+    lu.matrixLU().triangularView<Eigen::UnitLower>().solveInPlace(x);
+    lu.matrixLU().triangularView<Eigen::Upper>().solveInPlace(x);
+  } else {
+    triplets_.clear();
+    forEachBlock([&](Eigen::Index si, Eigen::Index sj, const Eigen::Matrix3d& h) {
+      for (int c = 0; c < 3; ++c)
+        for (int a = 0; a < 3; ++a) triplets_.emplace_back(3 * si + a, 3 * sj + c, h(a, c));
+    });
+    sparse_.resize(3 * m, 3 * m);
+    sparse_.setFromTriplets(triplets_.begin(), triplets_.end());
+    if (!sparse_lu_) sparse_lu_ = std::make_unique<Eigen::SparseLU<Eigen::SparseMatrix<double>>>();
+    if (!same_set || !pattern_analysed_) {
+      sparse_lu_->analyzePattern(sparse_);
+      pattern_analysed_ = true;
+    }
+    sparse_lu_->factorize(sparse_);
+    if (sparse_lu_->info() != Eigen::Success) return false;
+    solution_.head(3 * m) = sparse_lu_->solve(rhs_.head(3 * m));
+  }
+  for (Eigen::Index i = 0; i < nc; ++i)
+    if (const Eigen::Index si = slot_[std::size_t(i)]; si >= 0) dr_.segment<3>(3 * i) = solution_.segment<3>(3 * si);
+  return dr_.allFinite();
+}
+
+AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                      const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance,
+                                                      int max_iterations, Eigen::Ref<Eigen::VectorXd> r,
+                                                      Eigen::Ref<Eigen::VectorXd> u, double sigma_ceiling) {
+  Outcome out;
+  const Eigen::Index nc = mu.size(), n = 3 * nc;
+  const double q_norm = q.norm();
+  stepLengths(W, rho_);
+  double mean_diagonal = 0.0;
+  for (Eigen::Index i = 0; i < nc; ++i) mean_diagonal += W.diagonal(i).trace();
+  mean_diagonal = nc > 0 ? std::abs(mean_diagonal) / double(n) : 0.0;
+  pi_.resize(std::size_t(nc));
+  slot_.assign(std::size_t(nc), -2);
+  dr_.resize(n);
+  rhs_.resize(n);
+  solution_.resize(n);
+  f_.resize(n);
+  f_trial_.resize(n);
+  r_trial_.resize(n);
+  u_trial_.resize(n);
+  pattern_analysed_ = false;
+
+  W.multiplyAdd(r, q, u);
+  double psi = residual(r, u, mu, f_), cap = kSigmaMin;
+  out.error = fc3dError(r, u, mu, q_norm);
+  for (int it = 1; it <= max_iterations && out.error > tolerance; ++it) {
+    out.iterations = it;
+    // The proximal weight: at most `cap` relative to W, shrinking with F; raised where the step
+    // fails (a singular system or no descent), lowered again after full steps.
+    double alpha = 1.0, psi_trial = 0.0, sigma = 0.0;
+    bool descent = false;
+    while (!descent) {
+      sigma = mean_diagonal * std::min(cap, std::sqrt(psi) / std::max(r.norm(), 1e-300));
+      if (newtonStep(W, sigma)) {
+        alpha = 1.0;
+        for (int h = 0; h <= kHalvings && !descent; ++h, alpha *= 0.5) {
+          r_trial_ = r + alpha * dr_;
+          W.multiplyAdd(r_trial_, q, u_trial_);
+          psi_trial = residual(r_trial_, u_trial_, mu, f_trial_);
+          descent = psi_trial <= (1.0 - 2.0 * kArmijo * alpha) * psi;
+        }
+        if (descent) alpha *= 2.0;
+      }
+      if (descent) break;
+      residual(r, u, mu, f_);  // Π back at r
+      if (cap >= sigma_ceiling) {
+        out.status = Status::kNumericalFailure;
+        return out;
+      }
+      cap = std::min(sigma_ceiling, 100.0 * cap);
+    }
+    if (alpha == 1.0) cap = std::max(kSigmaMin, 0.1 * cap);
+    r = r_trial_;
+    u = u_trial_;
+    f_.swap(f_trial_);
+    psi = psi_trial;
+    out.error = fc3dError(r, u, mu, q_norm);
+  }
+  out.status = out.error <= tolerance ? Status::kSuccess : Status::kPivotLimit;
+  return out;
+}
+
+}  // namespace stickslip::lcp

@@ -1,0 +1,68 @@
+#pragma once
+/// \file A global nonsmooth Newton method for spatial friction on the round cone: Alart and
+/// Curnier's (1991) augmented-Lagrangian equations, solved with a sparse factorization and a
+/// line search, regularized where W is rank-deficient.
+///
+/// Equations, per contact i (ρ = diag(ρₙ, ρₜ, ρₜ) > 0, u = W r + q):
+///   aₙ = rₙ − ρₙuₙ,   aₜ = rₜ − ρₜuₜ,
+///   F(r) = r − (max(0, aₙ), proj_{disk μ max(0, aₙ)}(aₜ)) = 0,
+/// which holds exactly when r solves FrictionProblem3D. With Π the generalized Jacobian of the
+/// projection in a, F's generalized Jacobian is H = (I − Π) + Π ρ W: a block matrix of W's block
+/// pattern. Each iteration solves (H + σ Π ρ) Δ = −F and takes r + αΔ, α halved until
+/// ‖F‖² falls by a fraction (Armijo). σ = w̄ min(kSigmaMax, ‖F‖/‖r‖) (w̄: the mean of W's
+/// diagonal) is a proximal term (Levenberg–Marquardt in spirit): it keeps the system solvable on
+/// the null directions of a hyperstatic W, where the reactions are not unique, and vanishes as
+/// F does, so convergence stays fast. ρₙ = 1/Wₙₙ, ρₜ = 2/(Wₜ₁ₜ₁ + Wₜ₂ₜ₂) per contact.
+///
+/// Open contacts (Π = 0) have identity rows and leave the system; the closed ones' is solved by
+/// dense LU up to kDenseNewtonRows unknowns (a matrix kept per closed-set size: a time loop that
+/// has met a size allocates nothing), by Eigen's SparseLU beyond (its pattern analysed again when
+/// the closed set changes). Stopping rule: Siconos' fc3d error (fc3dError) ≤ tolerance.
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
+#include <memory>
+#include <vector>
+
+#include "lcp/contact_blocks.hpp"
+#include "lcp/status.hpp"
+
+namespace stickslip::lcp {
+
+inline constexpr Eigen::Index kDenseNewtonRows = 150;
+inline constexpr double kSigmaMin = 1e-8, kSigmaMax = 1.0;
+
+class AlartCurnierSolver {
+ public:
+  struct Outcome {
+    Status status = Status::kNotRun;  ///< kSuccess, kPivotLimit, or kNumericalFailure (no descent)
+    int iterations = 0;
+    double error = 0.0;  ///< fc3dError at the end
+  };
+  /// r: the first iterate (in), the last (out); u = W r + q. The caller checks sizes.
+  /// sigma_ceiling: how far the proximal weight may rise (relative to W) before the solve gives
+  /// up with kNumericalFailure; kSigmaMin gives up at the first step that makes no progress.
+  Outcome solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
+                const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance, int max_iterations,
+                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, double sigma_ceiling = kSigmaMax);
+
+ private:
+  /// F at (r, u) into f, and Π per contact into pi_; returns ‖F‖².
+  double residual(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
+                  const Eigen::Ref<const Eigen::VectorXd>& mu, Eigen::VectorXd& f);
+  /// Solves (H + σ Π ρ) dr = −f; false when the factorization fails.
+  bool newtonStep(const ContactBlocks& W, double sigma);
+
+  Eigen::VectorXd rho_, f_, dr_, r_trial_, u_trial_, f_trial_, rhs_, solution_;
+  std::vector<Eigen::Matrix3d> pi_;
+  std::vector<Eigen::Index> slot_;  ///< per contact: its place among the closed ones, −1 if open
+  std::vector<Eigen::MatrixXd> dense_;  ///< index: closed contacts
+  std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> dense_lu_;
+  std::vector<Eigen::Triplet<double>> triplets_;
+  Eigen::SparseMatrix<double> sparse_;
+  std::unique_ptr<Eigen::SparseLU<Eigen::SparseMatrix<double>>> sparse_lu_;  ///< made when first needed
+  bool pattern_analysed_ = false;
+};
+
+}  // namespace stickslip::lcp

@@ -1,0 +1,163 @@
+#include "lcp/round_cone.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "lcp/friction_cone.hpp"
+
+namespace stickslip::lcp {
+
+RoundConeMethod roundConeMethod(const std::string& name) {
+  if (name == "auto") return RoundConeMethod::kAuto;
+  if (name == "nsgs") return RoundConeMethod::kNsgs;
+  if (name == "newton") return RoundConeMethod::kNewton;
+  throw std::invalid_argument("unknown round-cone method '" + name + "' (valid: auto, nsgs, newton)");
+}
+
+namespace {
+
+bool uncoupled(const ContactBlocks& W) {
+  for (Eigen::Index i = 0; i < W.contacts(); ++i)
+    for (const ContactBlocks::Block* b = W.rowBegin(i); b != W.rowEnd(i); ++b)
+      if (b->col != i) return false;
+  return true;
+}
+
+}  // namespace
+
+RoundConeSolver::RoundConeSolver(RoundConeOptions options) : options_(options) {
+  if (!(options.tolerance > 0.0) || options.max_sweeps < 1 || options.max_newton < 1)
+    throw std::invalid_argument("round cone: expected tolerance > 0, max_sweeps >= 1 and max_newton >= 1");
+}
+
+void RoundConeSolver::solve(const FrictionProblem3D& p, FrictionResult& out, const Eigen::VectorXd* warm_start) {
+  try {
+    p.validate("round cone");
+  } catch (const std::invalid_argument& e) {
+    out = FrictionResult{};
+    out.status = Status::kInvalidInput;
+    out.message = e.what();
+    out.r = Eigen::VectorXd::Zero(p.q.size());
+    out.u = p.q;
+    return;
+  }
+  blocks_.assign(p.W);
+  solve(blocks_, p.q, p.mu, out, warm_start);
+}
+
+void RoundConeSolver::solve(const ContactBlocks& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
+                            FrictionResult& out, const Eigen::VectorXd* warm_start) {
+  const bool warm = warm_start && warm_start->size() == q.size() && warm_start->allFinite() && !warm_start->isZero(0.0);
+  solveFrom(W, q, mu, out, warm ? warm_start : nullptr);
+  // A warm start can lie where Gauss–Seidel stalls on a hyperstatic W: then once more from zero.
+  if (warm && out.status == Status::kPivotLimit) solveFrom(W, q, mu, out, nullptr);
+}
+
+void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
+                                FrictionResult& out, const Eigen::VectorXd* warm_start) {
+  const Eigen::Index n = q.size();
+  out.status = Status::kNotRun;
+  out.message.clear();
+  out.warning.clear();
+  if (warm_start)
+    out.r = *warm_start;
+  else
+    out.r.setZero(n);
+  out.u.resize(n);
+  const RoundConeOptions& o = options_;
+  int sweeps = 0, newton = 0;
+  bool used_nsgs = false, used_newton = false;
+  Status status = Status::kPivotLimit;
+  double error = 0.0;
+  std::string failure;  // empty unless a solve fails: no allocation
+  const auto sweep = [&](double target, int count) {
+    const Nsgs3dSolver::Outcome s = nsgs_.solve(W, q, mu, target, count, out.r, out.u);
+
+    sweeps += s.sweeps;
+    used_nsgs = true;
+    error = s.error;
+    if (s.status == Status::kNumericalFailure) {
+      status = s.status;
+      failure = "contact " + std::to_string(s.failed_contact) +
+                " has no local solution (its diagonal block of W is zero while it is pushed in)";
+    }
+    return s.status;
+  };
+  // Newton from the current iterate; the iterate it started from comes back if it ends worse
+  // (its merit ‖F‖² can fall while Siconos' error rises, at a kink or off the solutions).
+  const auto newtonFrom = [&](int count, double sigma_ceiling = kSigmaMax) {
+    const double before = used_nsgs || used_newton ? error : std::numeric_limits<double>::infinity();
+    start_r_ = out.r;
+    const AlartCurnierSolver::Outcome s = newton_.solve(W, q, mu, o.tolerance, count, out.r, out.u, sigma_ceiling);
+    newton += s.iterations;
+    used_newton = true;
+    error = s.error;
+
+    if (error > before) {
+      out.r = start_r_;
+      W.multiplyAdd(out.r, q, out.u);
+      error = before;
+    }
+    return s.status;
+  };
+  if (o.method == RoundConeMethod::kNsgs) {
+    status = sweep(o.tolerance, o.max_sweeps);
+  } else if (o.method == RoundConeMethod::kNewton) {
+    status = newtonFrom(o.max_newton);
+    if (status == Status::kNumericalFailure) failure = "no descent direction (line search failed)";
+  } else if (uncoupled(W)) {  // one sweep solves each contact exactly, hence the problem
+    status = sweep(o.tolerance, 1);
+  } else {
+    // Newton first, given up at its first step without progress (a kink of its equations, or
+    // W's null directions); then, from the same start, sweeps while each at least halves the
+    // error, down to kAutoSweepError, and Newton again, the proximal weight free to rise;
+    // kAutoSweeps sweeps between later attempts.
+    if (newtonFrom(o.max_newton, kAutoSigmaCeiling) != Status::kSuccess) {
+      out.r = start_r_;  // where Newton stopped may hold Gauss–Seidel too (a hyperstatic W)
+      double previous = std::numeric_limits<double>::infinity();
+      for (int k = 0; k < kAutoSweeps && sweeps < o.max_sweeps; ++k) {
+        if (sweep(o.tolerance, 1) == Status::kNumericalFailure || error <= o.tolerance) break;
+        if (error <= kAutoSweepError || error > kAutoSweepRate * previous) break;
+        previous = error;
+      }
+    }
+    while (error > o.tolerance && status != Status::kNumericalFailure && sweeps < o.max_sweeps &&
+           newton < o.max_newton) {
+      if (newtonFrom(o.max_newton - newton) == Status::kSuccess) break;
+      sweep(o.tolerance, std::min(kAutoSweeps, o.max_sweeps - sweeps));
+    }
+    // Last, Newton alone from zero (its proximal weight rising from the first step), which
+    // settles some hyperstatic problems the rounds above leave stalled; the better answer stays.
+    if (error > o.tolerance && status != Status::kNumericalFailure) {
+      start_r_ = out.r;
+      const double stalled = error;
+      out.r.setZero();
+      newton_.solve(W, q, mu, o.tolerance, o.max_newton, out.r, out.u);
+      W.multiplyAdd(out.r, q, out.u);
+      error = fc3dError(out.r, out.u, mu, q.norm());
+      if (error > stalled) {
+        out.r = start_r_;
+        W.multiplyAdd(out.r, q, out.u);
+        error = stalled;
+      }
+    }
+  }
+  out.status = status == Status::kNumericalFailure ? status : error <= o.tolerance ? Status::kSuccess : Status::kPivotLimit;
+  out.solver = used_nsgs && used_newton ? "nsgs+newton" : used_newton ? "newton" : "nsgs";
+  out.pivots = sweeps + newton;
+  out.relative_residual = fc3dError(out.r, out.u, mu, q.norm());
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < mu.size(); ++i) sum += fc3dContactTerm(mu(i), out.r.segment<3>(3 * i), out.u.segment<3>(3 * i));
+  out.residual = std::sqrt(sum);
+  if (out.status == Status::kSuccess) return;  // no message: a time loop's solve allocates nothing
+  std::ostringstream m;
+  m << out.solver << ": " << sweeps << " sweeps, " << newton << " Newton iterations, error " << out.relative_residual;
+  if (!failure.empty()) m << "; " << failure;
+  if (out.status == Status::kPivotLimit) m << "; tolerance " << o.tolerance << " not reached";
+  out.message = m.str();
+}
+
+}  // namespace stickslip::lcp
