@@ -23,10 +23,11 @@ std::vector<std::filesystem::path> benchProblemFiles(const std::string& data, co
 /// fc2d solvers, Siconos' error measure, seconds, the matrix's and the process's memory.
 int benchFc2d(const std::string& data, double tolerance, int max_sweeps, int siconos_max_iterations, bool json,
               std::ostream& out, std::ostream& err);
-/// Siconos' spatial friction problems in `data`: our Lemke on a faceted cone (`facets`) and
-/// Siconos' fc3d solvers, every answer's Siconos fc3d error, seconds.
-int benchFc3d(const std::string& data, double tolerance, int siconos_max_iterations, int facets, bool json,
-              std::ostream& out, std::ostream& err);
+/// Siconos' spatial friction problems in `data`: our round-cone solvers, our Lemke on a faceted
+/// cone (`facets`) and Siconos' fc3d solvers, every answer's Siconos fc3d error, the mean seconds
+/// of solves repeated for min_seconds, and our `auto` against the fastest Siconos solver.
+int benchFc3d(const std::string& data, double tolerance, int siconos_max_iterations, int facets, double min_seconds,
+              bool json, std::ostream& out, std::ostream& err);
 /// Every friction law on the belt: CPU time relative to `linear` (review Table 4), stick
 /// fraction, first slip.
 int benchFriction(double t_end, bool json, std::ostream& out, std::ostream& err);

@@ -138,15 +138,15 @@ namespace {
 void declare(po::options_description& o, po::positional_options_description& p) {
   o.add_options()("what", po::value<std::string>()->required(),
                   "what to benchmark: lcp (ours vs Siconos), eom (the EOM methods on a slider-crank), "
-                  "fc2d (Siconos' planar friction problems, ours vs Siconos' solvers), fc3d (Siconos' spatial ones: our faceted "
-                  "Lemke and Siconos' fc3d solvers), friction (belt, every law)")(
+                  "fc2d (Siconos' planar friction problems, ours vs Siconos' solvers), fc3d (Siconos' spatial ones: our round-cone "
+                  "solvers, our faceted Lemke and Siconos' fc3d solvers), friction (belt, every law)")(
       "sizes", po::value<std::string>()->default_value("2,4,8,16,32,64,128,256"),
       "LCP sizes n (friction: n/4 contacts, n rounded to a multiple of 4)")(
       "families", po::value<std::string>()->default_value("spd,friction"),
       "instance families: spd, pmatrix, friction")(
       "instances", po::value<int>()->default_value(5), "random instances per size")(
       "min-time-ms", po::value<double>()->default_value(40.0),
-      "keep repeating an instance until both solvers spent this long on it")(
+      "lcp: keep repeating an instance until both solvers spent this long on it; fc3d: repeat each solve this long")(
       "dt", po::value<double>()->default_value(1e-3), "eom: RK4 step [s]")(
       "mechanism", po::value<std::string>()->default_value("spatial-slider-crank"),
       "eom: spatial-slider-crank (the thesis' mechanism) or slider-crank (its planar counterpart)")(
@@ -184,7 +184,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     if (theirs < 1) throw std::invalid_argument("--siconos-max-iterations: expected ≥ 1");
     if (facets < 3) throw std::invalid_argument("--facets: expected at least 3, got " + std::to_string(facets));
     const std::string data = vm.count("data") ? vm["data"].as<std::string>() : "../shared/data/siconos/fc3d";
-    return benchFc3d(data, positive("tolerance", 1e-8), theirs, facets, json, out, err);
+    return benchFc3d(data, positive("tolerance", 1e-8), theirs, facets, 1e-3 * positive("min-time-ms", 40.0), json, out,
+                     err);
   }
   if (what != "lcp")
     throw std::invalid_argument("expected lcp, eom, fc2d, fc3d or friction after 'bench', got '" + what + "'");

@@ -82,16 +82,25 @@ void bindLcp(py::module_& m) {
   m.def(
       "solve_friction",
       [](Eigen::MatrixXd W, Eigen::VectorXd q, Eigen::VectorXd mu, const std::string& solver) {
-        requireShape("solve_friction", "W", W, 2 * mu.size(), 2 * mu.size());
-        requireShape("solve_friction", "q", q, 2 * mu.size());
+        // Planar when q has two entries per contact, spatial when it has three.
+        const Eigen::Index d = mu.size() > 0 && q.size() == 3 * mu.size() ? 3 : 2;
+        requireShape("solve_friction", "W", W, d * mu.size(), d * mu.size());
+        requireShape("solve_friction", "q", q, d * mu.size());
         requireShape("solve_friction", "mu", mu, mu.size());
+        if (d == 3) {
+          const FrictionProblem3D p{std::move(W), std::move(q), std::move(mu)};
+          py::gil_scoped_release release;
+          return solveFriction(solver, p);
+        }
         const FrictionProblem2D p{std::move(W), std::move(q), std::move(mu)};
         py::gil_scoped_release release;
         return solveFriction(solver, p);
       },
       py::arg("W"), py::arg("q"), py::arg("mu"), py::arg("solver") = "auto",
-      "Planar Coulomb contact u = W r + q (Siconos' fc2d, per contact normal then tangent). Solvers: "
-      "lcp.solvers('fc2d'). ValueError unless W is (2m, 2m), q (2m,) and mu (m,), all finite.");
+      "Coulomb contact u = W r + q: planar (Siconos' fc2d, per contact normal then tangent; solvers "
+      "lcp.solvers('fc2d')) when q has 2 entries per contact, spatial (fc3d, normal then two tangents, the round "
+      "cone; solvers lcp.solvers('fc3d'), 'auto' ours and exact) when it has 3. ValueError unless W is (dm, dm), q "
+      "(dm,) and mu (m,), all finite.");
   m.def(
       "solve_mlcp",
       [](Eigen::MatrixXd A, Eigen::MatrixXd B, Eigen::MatrixXd C, Eigen::MatrixXd D, Eigen::VectorXd a,
@@ -116,7 +125,8 @@ void bindLcp(py::module_& m) {
         if (kind == "lcp") return lcpSolverNames();
         if (kind == "mlcp") return mlcpSolverNames();
         if (kind == "fc2d") return frictionSolverNames();
-        throw py::value_error("solvers: expected kind 'lcp', 'mlcp' or 'fc2d', got '" + kind + "'");
+        if (kind == "fc3d") return friction3dSolverNames();
+        throw py::value_error("solvers: expected kind 'lcp', 'mlcp', 'fc2d' or 'fc3d', got '" + kind + "'");
       },
       py::arg("kind") = "lcp");
   m.def(
