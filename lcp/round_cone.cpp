@@ -129,21 +129,28 @@ void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q
       if (newtonFrom(o.max_newton - newton) == Status::kSuccess) break;
       sweep(o.tolerance, std::min(kAutoSweeps, o.max_sweeps - sweeps));
     }
-    // Last, Newton alone from zero (its proximal weight rising from the first step), which
-    // settles some hyperstatic problems the rounds above leave stalled; the better answer stays.
-    if (error > o.tolerance && status != Status::kNumericalFailure) {
+    // Last, from zero: Newton alone (its proximal weight free to rise from the first step), then
+    // NSGS alone for the sweeps left; each settles some hyperstatic problems (a journal's four
+    // contacts, W of rank 6 in 12) the rounds above leave stalled. The best answer stays.
+    const auto fromZero = [&](auto&& solve) {
+      if (error <= o.tolerance || status == Status::kNumericalFailure) return;
       start_r_ = out.r;
       const double stalled = error;
       out.r.setZero();
-      newton_.solve(W, q, mu, o.tolerance, o.max_newton, out.r, out.u);
-      W.multiplyAdd(out.r, q, out.u);
-      error = fc3dError(out.r, out.u, mu, q.norm());
-      if (error > stalled) {
+      solve();
+      if (!(error < stalled)) {
         out.r = start_r_;
         W.multiplyAdd(out.r, q, out.u);
         error = stalled;
+        if (status == Status::kNumericalFailure) status = Status::kPivotLimit;
       }
-    }
+    };
+    fromZero([&] {
+      const AlartCurnierSolver::Outcome s = newton_.solve(W, q, mu, o.tolerance, o.max_newton, out.r, out.u);
+      newton += s.iterations;
+      error = s.error;
+    });
+    fromZero([&] { sweep(o.tolerance, std::max(o.max_sweeps - sweeps, kAutoSweeps)); });
   }
   out.status = status == Status::kNumericalFailure ? status : error <= o.tolerance ? Status::kSuccess : Status::kPivotLimit;
   out.solver = used_nsgs && used_newton ? "nsgs+newton" : used_newton ? "newton" : "nsgs";

@@ -271,6 +271,21 @@ def test_lcp_solvers_agree_and_report_failures():
     assert "siconos-lemke" in stickslip.lcp.solvers("fc2d")
 
 
+def test_spatial_friction_on_the_round_cone_as_the_cli():
+    problem = stickslip.lcp.read_dat(os.path.join(DATA, "fc3d", "Rover1039.dat"))
+    r = stickslip.lcp.solve_friction(problem["W"], problem["q"], problem["mu"])  # three entries per contact: fc3d
+    assert r.ok and r.solver in ("newton", "nsgs+newton") and r.relative_residual <= 1e-10
+    cli = cli_json("lcp", os.path.join(DATA, "fc3d", "Rover1039.dat"))
+    assert r.r.tolist() == cli["z"] and r.solver == cli["solver"]
+    # Coulomb's law term by term: in the cone, u_n >= 0, complementary.
+    rr, u = r.r.reshape(-1, 3), r.u.reshape(-1, 3)
+    assert (np.hypot(rr[:, 1], rr[:, 2]) <= problem["mu"] * rr[:, 0] + 1e-9).all()
+    assert (u[:, 0] >= -1e-9).all() and abs(rr[:, 0] @ u[:, 0]) < 1e-9
+    assert {"auto", "nsgs", "newton", "lemke", "siconos-nsn-ac"} <= set(stickslip.lcp.solvers("fc3d"))
+    with pytest.raises(ValueError, match=r"W has shape \(3, 3\), expected \(6, 6\)"):
+        stickslip.lcp.solve_friction(np.eye(3), np.zeros(6), np.array([0.1, 0.2]))
+
+
 HOSTILE = [0.0, -0.0, -1.0, 5e-324, 1e-310, 1e-300, 1e-12, 0.5, 2.0, 1e9, 1e300, float("inf"), float("-inf"),
            float("nan"), 10**30, "1e400", "x"]
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "lcp/friction_facets.hpp"
+#include "lcp/round_cone.hpp"
 #include "lcp/siconos_backend.hpp"
 
 namespace stickslip::dynamics {
@@ -105,7 +106,7 @@ void MoreauJeanOptions::validate() const {
   require(nsgs_tolerance > 0.0 && std::isfinite(nsgs_tolerance), "nsgs_tolerance > 0", nsgs_tolerance);
   require(nsgs_max_sweeps >= 1, "nsgs_max_sweeps >= 1", nsgs_max_sweeps);
   require(facets >= 3, "facets >= 3", facets);
-  if (solver == "auto" || solver == "lemke" || solver == "nsgs") return;
+  if (solver == "auto" || solver == "lemke" || solver == "nsgs" || solver == "newton") return;
   if (isSiconos(solver)) {
     const std::string name = solver.substr(std::char_traits<char>::length(kSiconosPrefix));
     for (const auto& names : {lcp::siconosFc2dSolverNames(), lcp::siconosFc3dSolverNames()})
@@ -113,7 +114,7 @@ void MoreauJeanOptions::validate() const {
   }
   std::string valid = "auto, lemke, nsgs";
   for (const std::string& n : lcp::siconosFc2dSolverNames()) valid += ", siconos-" + n;
-  valid += " (planar contacts); auto, lemke";
+  valid += " (planar contacts); auto, nsgs, newton, lemke";
   for (const std::string& n : lcp::siconosFc3dSolverNames()) valid += ", siconos-" + n;
   require(false, ("solver one of " + valid + " (spatial contacts)").c_str(), "'" + solver + "'");
 }
@@ -124,10 +125,11 @@ struct MoreauJeanStepper::Siconos {
   lcp::FrictionResult result;
 };
 
-/// The spatial contact problem per active-set size (na: 3na unknowns) and its solver: our
-/// faceted Lemke, or one of Siconos' fc3d solvers on the exact cone.
+/// The spatial contact problem per active-set size (na: 3na unknowns) and its solver: ours on the
+/// round cone (lcp/round_cone.hpp), our faceted Lemke, or one of Siconos' fc3d solvers.
 struct MoreauJeanStepper::Spatial {
   std::vector<lcp::FrictionProblem3D> problems;  ///< index na
+  std::vector<lcp::RoundConeSolver> round;       ///< index na (its workspace per size)
   std::vector<lcp::FacetedFrictionSolver> faceted;
   std::unique_ptr<lcp::SiconosFc3dSolver> siconos;
   lcp::FrictionResult result;
@@ -164,9 +166,9 @@ bool MoreauJeanStepper::checkContactsAndSolver() const {
     throw std::invalid_argument(joint_friction.front().name +
                                 ": Moreau–Jean does not yet take friction in joints together with spatial contacts "
                                 "(the penalty route does)");
-  if (spatial && options_.solver == "nsgs")
-    throw std::invalid_argument("Moreau–Jean: the solver 'nsgs' is planar; spatial contacts take lemke (the faceted "
-                                "cone) or a Siconos fc3d solver (siconos-nsgs, …)");
+  if (!spatial && options_.solver == "newton")
+    throw std::invalid_argument("Moreau–Jean: the solver 'newton' is for spatial contacts (the round cone); planar "
+                                "contacts take auto, lemke, nsgs or a Siconos fc2d solver");
   if (!joint_friction.empty() && options_.solver != "lemke" && options_.solver != "auto")
     throw std::invalid_argument(joint_friction.front().name +
                                 ": friction in revolute joints needs the Moreau–Jean solver "
@@ -237,8 +239,10 @@ void MoreauJeanStepper::sizeSolvers(bool spatial) {
     if (isSiconos(options_.solver))
       sp.siconos = std::make_unique<lcp::SiconosFc3dSolver>(
           options_.solver.substr(std::char_traits<char>::length(kSiconosPrefix)));
-    else
+    else if (options_.solver == "lemke" || options_.solver == "auto")
       sp.faceted.assign(static_cast<std::size_t>(nc + 1), lcp::FacetedFrictionSolver(options_.facets));
+    else
+      for (Eigen::Index na = 0; na <= nc; ++na) sp.round.emplace_back(roundConeOptions());
     sp.tangent_impulse.setZero(2 * nc);
     sp.result.message.reserve(256);
   } else if (isSiconos(options_.solver)) {
@@ -275,8 +279,10 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
                              model.inverseMassDiagonal() != nullptr && bilateral == contacts.end() &&
                              autoTakesNsgs(contacts)));
   contact_solver_ = use_nsgs_ ? "nsgs" : options_.solver == "auto" ? "lemke" : options_.solver;
-  if (spatial && !isSiconos(options_.solver))
+  if (spatial && (options_.solver == "lemke" || options_.solver == "auto"))
     contact_solver_ = "lemke (" + std::to_string(options_.facets) + " facets)";
+  if (spatial && (options_.solver == "nsgs" || options_.solver == "newton"))
+    contact_solver_ = options_.solver + " (round cone)";
   sparse_assembly_ = use_nsgs_ && m == 0 && model.inverseMassDiagonal() != nullptr;
   mechanism.resizeContacts(kin_);
   q_theta_.resize(model.positionSize());
@@ -910,6 +916,13 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
   }
 }
 
+lcp::RoundConeOptions MoreauJeanStepper::roundConeOptions() const {
+  lcp::RoundConeOptions o;  // its tolerance: Siconos' fc3d error 1e-10
+  o.method = lcp::roundConeMethod(options_.solver);
+  o.max_sweeps = options_.nsgs_max_sweeps;
+  return o;
+}
+
 bool MoreauJeanStepper::solveSpatial(Eigen::Index na, Eigen::Ref<Eigen::VectorXd> v) {
   Spatial& sp = *spatial_;
   const Eigen::Index n = 3 * na;
@@ -936,7 +949,8 @@ bool MoreauJeanStepper::solveSpatial(Eigen::Index na, Eigen::Ref<Eigen::VectorXd
   for (;;) {
     p.mu = mu_used_.head(na);
     if (sp.siconos) res = sp.siconos->solve(p);
-    else sp.faceted[std::size_t(na)].solve(p, res);
+    else if (!sp.faceted.empty()) sp.faceted[std::size_t(na)].solve(p, res);
+    else sp.round[std::size_t(na)].solve(p, res, sp.solved == na ? &res.r : nullptr);  // warm from the last step
     ++lcp_solves_;
     pivots_ += res.pivots;
     if (!res.ok()) {

@@ -121,30 +121,65 @@ TEST_CASE("moreau-jean, spatial clearance: a step allocates nothing once every a
           "[moreau-jean][spatial][alloc]") {
   ALLOCATION_TEST_PRELUDE();
   // Under gravity the journal comes to rest on the bearing's bottom (e = 0, friction): one or
-  // two active contacts and the faceted Lemke in every step.
-  FreeJournal f = freeJournal(0.0, 0.3, false);
-  f.model.setGravity(Vector3d(0.0, -9.81, 0.0));
+  // two active contacts, by the faceted Lemke and by our round-cone solvers.
+  for (const char* solver : {"lemke", "nsgs", "newton"}) {
+    INFO(solver);
+    FreeJournal f = freeJournal(0.0, 0.3, false);
+    f.model.setGravity(Vector3d(0.0, -9.81, 0.0));
+    const SpatialMechanism mechanism(f.model, f.q0, {}, {f.clearance});
+    MoreauJeanOptions o;
+    o.h = 1e-4;
+    o.solver = solver;
+    MoreauJeanStepper stepper(mechanism, o);
+    VectorXd q = f.q0, v = f.v0;
+    double t = 0.0;
+    for (int k = 0; k < 3000; ++k, t += o.h) REQUIRE(stepper.step(t, o.h, q, v));
+    REQUIRE(stepper.spatialProblem() != nullptr);
+    bool ok = false;
+    const long allocations = allocationsOver(1000, [&] { return stepper.step((t += o.h) - o.h, o.h, q, v); }, ok);
+    CHECK(ok);
+    CHECK(stepper.spatialProblem() != nullptr);
+    CHECK(allocations == 0);
+  }
+}
+
+TEST_CASE("moreau-jean, spatial clearance: each step's round-cone answer is Siconos' exact one",
+          "[moreau-jean][spatial][round]") {
+  // Our NSGS on the round cone drives a frictional run (μ = 0.3); every 20th step's problem is
+  // solved again by Siconos' Newton: both within Siconos' error 1e-8, the same velocities.
+  FreeJournal f = freeJournal(0.5, 0.3, true);
+  f.v0 << 0.1, 0.03, 0.02, 3.0, -2.0, 5.0, 0.0, 0.0, 0.0, 0.0, 4.0, -3.0;
   const SpatialMechanism mechanism(f.model, f.q0, {}, {f.clearance});
   MoreauJeanOptions o;
-  o.h = 1e-4;
+  o.h = 1e-5;
+  o.solver = "nsgs";
   MoreauJeanStepper stepper(mechanism, o);
+  CHECK(stepper.contactSolver() == "nsgs (round cone)");
   VectorXd q = f.q0, v = f.v0;
-  double t = 0.0;
-  for (int k = 0; k < 3000; ++k, t += o.h) REQUIRE(stepper.step(t, o.h, q, v));
-  REQUIRE(stepper.spatialProblem() != nullptr);
-  bool ok = false;
-  const long allocations = allocationsOver(1000, [&] { return stepper.step((t += o.h) - o.h, o.h, q, v); }, ok);
-  CHECK(ok);
-  CHECK(stepper.spatialProblem() != nullptr);
-  CHECK(allocations == 0);
+  int problems = 0, sliding = 0;
+  for (int k = 0; k < 30000; ++k) {
+    REQUIRE(stepper.step(k * o.h, o.h, q, v));
+    const auto* p = stepper.spatialProblem();
+    if (p == nullptr || k % 20 != 0) continue;
+    const stickslip::lcp::FrictionResult& ours = *stepper.spatialResult();
+    ++problems;
+    for (Eigen::Index i = 0; i < p->contacts(); ++i)
+      sliding += ours.r(3 * i) > 0.0 && ours.u.segment<2>(3 * i + 1).norm() > 1e-8;
+    CHECK(stickslip::lcp::siconosFc3dError(*p, ours.r) <= 1e-8);
+    const stickslip::lcp::FrictionResult theirs = stickslip::lcp::SiconosFc3dSolver("nsn-ac").solve(*p);
+    if (!theirs.ok()) continue;
+    CHECK((ours.u - theirs.u).norm() <= 1e-6 * std::max(p->q.norm(), 1e-12));
+  }
+  CHECK(problems > 10);
+  CHECK(sliding > 0);
 }
 
 TEST_CASE("moreau-jean, spatial clearance: what it cannot take is refused with the reason", "[moreau-jean][spatial]") {
   FreeJournal f = freeJournal(0.9, 0.2, false);
   const SpatialMechanism rigid(f.model, f.q0, {}, {f.clearance});
   MoreauJeanOptions o;
-  o.solver = "nsgs";
-  CHECK_THROWS_WITH(MoreauJeanStepper(rigid, o), Catch::Contains("'nsgs' is planar"));
+  o.solver = "cpg";
+  CHECK_THROWS_WITH(MoreauJeanStepper(rigid, o), Catch::Contains("auto, nsgs, newton, lemke"));
   o.solver = "siconos-cpg";  // an fc2d solver
   CHECK_THROWS_WITH(MoreauJeanStepper(rigid, o), Catch::Contains("'siconos-cpg' is a Siconos solver for planar contacts"));
   o.solver = "lemke";
