@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(fuzz_dat_reader fuzz_fc3d_reader fuzz_lemke fuzz_friction fuzz_scenario_file fuzz_planar_model fuzz_run_options)
+((${#targets[@]})) || targets=(fuzz_dat_reader fuzz_fc3d_reader fuzz_round_cone fuzz_lemke fuzz_friction fuzz_scenario_file fuzz_planar_model fuzz_run_options)
 build_dir=${BUILD_DIR:-build-fuzz}
 jobs=${JOBS:-$(nproc)}
 
