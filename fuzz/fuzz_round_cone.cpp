@@ -6,7 +6,9 @@
 ///  - a Delassus matrix W = H Hᵀ from small entries, H of 3nc × k with k ≤ 3nc (k < 3nc: rank-
 ///    deficient, a hyperstatic set), optionally with a contact's block zeroed or a contact
 ///    doubled (two identical rows of H), and μ in [0, 2].
-/// Invariants: solveFriction never throws; r and u have size 3nc; non-finite data or μ < 0 is
+/// Each solver with a tenth of its default budgets (1000 sweeps, 20 Newton iterations), so that
+/// an input without solution stays well within -timeout under the sanitizers.
+/// Invariants: RoundConeSolver::solve never throws; r and u have size 3nc; non-finite data or μ < 0 is
 /// kInvalidInput; a kSuccess answer is finite, has Siconos' fc3d error (recomputed by Siconos)
 /// within 10 × the tolerance, and obeys Coulomb's law term by term — r in the cone, uₙ ≥ 0,
 /// rₙuₙ = 0, a sliding contact's force opposed to its sliding — within 1e-6 of the problem's
@@ -19,8 +21,8 @@
 #include <string>
 
 #include "fuzz/fuzz_input.hpp"
+#include "lcp/round_cone.hpp"
 #include "lcp/siconos_backend.hpp"
-#include "lcp/solve.hpp"
 
 using namespace stickslip;
 
@@ -80,7 +82,11 @@ std::string lawViolation(const lcp::FrictionProblem3D& p, const Eigen::VectorXd&
 void check(const char* solver, const lcp::FrictionProblem3D& p, bool valid) {
   lcp::FrictionResult r;
   try {
-    r = lcp::solveFriction(solver, p);
+    lcp::RoundConeOptions o;  // budgets of a tenth the defaults: a run stays well within -timeout under the sanitizers
+    o.method = lcp::roundConeMethod(solver);
+    o.max_sweeps = 1000;
+    o.max_newton = 20;
+    lcp::RoundConeSolver(o).solve(p, r);
   } catch (const std::exception& e) {
     fuzz::fail(kTarget, std::string(solver) + " threw: " + e.what());
   }

@@ -165,7 +165,8 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
   W.multiplyAdd(r, q, u);
   double psi = residual(r, u, mu, f_), cap = kSigmaMin;
   out.error = fc3dError(r, u, mu, q_norm);
-  for (int it = 1; it <= max_iterations && out.error > tolerance; ++it) {
+  const auto converged = [&] { return out.error <= tolerance && normalViolation(W, q, r, u, tolerance, terms_) < 0; };
+  for (int it = 1; it <= max_iterations && !converged(); ++it) {
     out.iterations = it;
     // The proximal weight: at most `cap` relative to W, shrinking with F; raised where the step
     // fails (a singular system or no descent), lowered again after full steps.
@@ -198,7 +199,7 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
     psi = psi_trial;
     out.error = fc3dError(r, u, mu, q_norm);
   }
-  out.status = out.error <= tolerance ? Status::kSuccess : Status::kPivotLimit;
+  out.status = converged() ? Status::kSuccess : Status::kPivotLimit;
   return out;
 }
 

@@ -17,7 +17,8 @@
 /// Open contacts (Π = 0) have identity rows and leave the system; the closed ones' is solved by
 /// dense LU up to kDenseNewtonRows unknowns (a matrix kept per closed-set size: a time loop that
 /// has met a size allocates nothing), by Eigen's SparseLU beyond (its pattern analysed again when
-/// the closed set changes). Stopping rule: Siconos' fc3d error (fc3dError) ≤ tolerance.
+/// the closed set changes). Stopping rule: Siconos' fc3d error (fc3dError) ≤ tolerance, the
+/// normal rows holding on their own scale too (contact_blocks.hpp: normalViolation).
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
@@ -56,6 +57,7 @@ class AlartCurnierSolver {
 
   Eigen::VectorXd rho_, f_, dr_, r_trial_, u_trial_, f_trial_, rhs_, solution_;
   std::vector<Eigen::Matrix3d> pi_;
+  Eigen::VectorXd terms_;  ///< normalViolation's workspace
   std::vector<Eigen::Index> slot_;  ///< per contact: its place among the closed ones, −1 if open
   std::vector<Eigen::MatrixXd> dense_;  ///< index: closed contacts
   std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> dense_lu_;

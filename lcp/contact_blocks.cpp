@@ -1,6 +1,7 @@
 #include "lcp/contact_blocks.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace stickslip::lcp {
 
@@ -54,6 +55,25 @@ void ContactBlocks::finishRows() {
 void ContactBlocks::multiplyAdd(const Eigen::Ref<const Eigen::VectorXd>& x, const Eigen::Ref<const Eigen::VectorXd>& q,
                                 Eigen::Ref<Eigen::VectorXd> y) const {
   for (Eigen::Index i = 0; i < contacts(); ++i) y.segment<3>(3 * i) = rowTimes(i, x, q);
+}
+
+Eigen::Index normalViolation(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
+                             const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
+                             double tolerance, Eigen::VectorXd& terms) {
+  const Eigen::Index nc = W.contacts();
+  terms.resize(nc);
+  double scale = 0.0;
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    double sum = std::abs(q(3 * i));
+    for (const ContactBlocks::Block* b = W.rowBegin(i); b != W.rowEnd(i); ++b)
+      sum += b->value.row(0).cwiseAbs().dot(r.segment<3>(3 * b->col).cwiseAbs());
+    terms(i) = sum;
+    scale = std::max({scale, sum, std::abs(r(3 * i))});
+  }
+  for (Eigen::Index i = 0; i < nc; ++i)
+    if (!(std::abs(std::min(r(3 * i), u(3 * i))) <= std::max(kNormalCheck * terms(i), 10.0 * tolerance * scale)))
+      return i;
+  return -1;
 }
 
 }  // namespace stickslip::lcp

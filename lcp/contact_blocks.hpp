@@ -49,4 +49,14 @@ class ContactBlocks {
   std::vector<Eigen::Matrix3d> diagonal_;
 };
 
+/// Where Siconos' fc3d error, relative to the largest of ‖r‖, ‖u‖, ‖q‖, can hide a contact pushed
+/// in (a huge tangential velocity elsewhere, of a contact without friction, or a diverging r):
+/// the first contact whose |min(rₙ, uₙ)| exceeds both kNormalCheck × the terms its uₙ sums,
+/// |qₙ| + Σⱼ|Wₙⱼ||rⱼ|, and 10 × tolerance × the largest such sum or rₙ; −1 if none.
+/// `terms` is workspace (resized to nc). u = W r + q.
+Eigen::Index normalViolation(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
+                             const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
+                             double tolerance, Eigen::VectorXd& terms);
+inline constexpr double kNormalCheck = 1e-6;
+
 }  // namespace stickslip::lcp

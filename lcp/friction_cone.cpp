@@ -31,14 +31,16 @@ double fc3dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<co
 
 namespace {
 
-/// Whether r solves u = A r + b on the cone to round-off: its natural-map term against the
-/// scale of the terms that cancel.
-bool solvesLocally(const Eigen::Matrix3d& A, const Eigen::Vector3d& b, double mu, const Eigen::Vector3d& r) {
+/// Whether the slip candidate r = rₙ (1, −μ t) solves u = A r + b to round-off, each condition
+/// against the terms it sums (so that a tiny normal part is not judged on the tangential scale):
+/// uₙ = 0, and uₜ = λ t with λ ≥ 0.
+bool slipsLocally(const Eigen::Matrix3d& A, const Eigen::Vector3d& b, const Eigen::Vector3d& r,
+                  const Eigen::Vector2d& t) {
   if (!r.allFinite()) return false;
-  const Eigen::Vector3d u = A * r + b;
-  const double scale = std::max({b.cwiseAbs().maxCoeff(), A.cwiseAbs().maxCoeff() * r.cwiseAbs().maxCoeff(),
-                                 std::numeric_limits<double>::min()});
-  return std::sqrt(fc3dContactTerm(mu, r, u)) <= 1e-10 * scale;
+  const Eigen::Vector3d u = A * r + b, terms = b.cwiseAbs() + A.cwiseAbs() * r.cwiseAbs();
+  const double tangential = std::hypot(terms(1), terms(2)), tol = 1e-10;
+  const double along = u.tail<2>().dot(t), across = u(1) * t(1) - u(2) * t(0);
+  return std::abs(u(0)) <= tol * terms(0) && std::abs(across) <= tol * tangential && along >= -tol * tangential;
 }
 
 /// Real roots of s⁴ + c₃s³ + c₂s² + c₁s + c₀ (the companion matrix' real eigenvalues, polished by
@@ -103,7 +105,7 @@ bool solveSlip(const Eigen::Matrix3d& A, const Eigen::Vector3d& b, double mu, Ei
     if (!(d > 0.0)) return false;
     const double rn = -b(0) / d;
     const Eigen::Vector3d candidate{rn, -mu * rn * t(0), -mu * rn * t(1)};
-    if (!solvesLocally(A, b, mu, candidate)) return false;
+    if (!slipsLocally(A, b, candidate, t)) return false;
     r = candidate;
     return true;
   };

@@ -50,7 +50,7 @@ Nsgs3dSolver::Outcome Nsgs3dSolver::solve(const ContactBlocks& W, const Eigen::R
     }
     W.multiplyAdd(r, q, u);
     out.error = fc3dError(r, u, mu, q_norm);
-    if (out.error <= tolerance) {
+    if (out.error <= tolerance && normalViolation(W, q, r, u, tolerance, terms_) < 0) {
       out.status = Status::kSuccess;
       return out;
     }

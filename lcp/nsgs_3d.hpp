@@ -9,7 +9,8 @@
 /// local problem's solutions. A contact whose block is zero while it is pushed in (bₙ < 0) has
 /// no solution: the solve ends with kNumericalFailure naming it.
 ///
-/// Stopping rule: Siconos' fc3d error (fc3dError) ≤ tolerance after a sweep; kPivotLimit after
+/// Stopping rule: Siconos' fc3d error (fc3dError) ≤ tolerance after a sweep, the normal rows
+/// holding on their own scale too (contact_blocks.hpp: normalViolation); kPivotLimit after
 /// max_sweeps. Cost per sweep: the blocks of W, plus one 4×4 eigenvalue problem per slipping
 /// contact.
 
@@ -33,6 +34,9 @@ class Nsgs3dSolver {
   Outcome solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance, int max_sweeps,
                 Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u);
+
+ private:
+  Eigen::VectorXd terms_;  ///< normalViolation's workspace
 };
 
 /// Contact i's exact local step (the proximal steps where no mode applies); false when the

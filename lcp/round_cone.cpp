@@ -70,15 +70,16 @@ void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q
   const RoundConeOptions& o = options_;
   int sweeps = 0, newton = 0;
   bool used_nsgs = false, used_newton = false;
+  bool solved = false;  // the last solve stopped on its rule: Siconos' error and the normal rows
   Status status = Status::kPivotLimit;
-  double error = 0.0;
+  double error = std::numeric_limits<double>::infinity();
   std::string failure;  // empty unless a solve fails: no allocation
-  const auto sweep = [&](double target, int count) {
-    const Nsgs3dSolver::Outcome s = nsgs_.solve(W, q, mu, target, count, out.r, out.u);
-
+  const auto sweep = [&](int count) {
+    const Nsgs3dSolver::Outcome s = nsgs_.solve(W, q, mu, o.tolerance, count, out.r, out.u);
     sweeps += s.sweeps;
     used_nsgs = true;
     error = s.error;
+    solved = s.status == Status::kSuccess;
     if (s.status == Status::kNumericalFailure) {
       status = s.status;
       failure = "contact " + std::to_string(s.failed_contact) +
@@ -89,14 +90,14 @@ void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q
   // Newton from the current iterate; the iterate it started from comes back if it ends worse
   // (its merit ‖F‖² can fall while Siconos' error rises, at a kink or off the solutions).
   const auto newtonFrom = [&](int count, double sigma_ceiling = kSigmaMax) {
-    const double before = used_nsgs || used_newton ? error : std::numeric_limits<double>::infinity();
+    const double before = error;
     start_r_ = out.r;
     const AlartCurnierSolver::Outcome s = newton_.solve(W, q, mu, o.tolerance, count, out.r, out.u, sigma_ceiling);
     newton += s.iterations;
     used_newton = true;
     error = s.error;
-
-    if (error > before) {
+    solved = s.status == Status::kSuccess;
+    if (!solved && error > before) {
       out.r = start_r_;
       W.multiplyAdd(out.r, q, out.u);
       error = before;
@@ -104,12 +105,11 @@ void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q
     return s.status;
   };
   if (o.method == RoundConeMethod::kNsgs) {
-    status = sweep(o.tolerance, o.max_sweeps);
+    sweep(o.max_sweeps);
   } else if (o.method == RoundConeMethod::kNewton) {
-    status = newtonFrom(o.max_newton);
-    if (status == Status::kNumericalFailure) failure = "no descent direction (line search failed)";
+    if (newtonFrom(o.max_newton) == Status::kNumericalFailure) failure = "no descent direction (line search failed)";
   } else if (uncoupled(W)) {  // one sweep solves each contact exactly, hence the problem
-    status = sweep(o.tolerance, 1);
+    sweep(1);
   } else {
     // Newton first, given up at its first step without progress (a kink of its equations, or
     // W's null directions); then, from the same start, sweeps while each at least halves the
@@ -119,26 +119,27 @@ void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q
       out.r = start_r_;  // where Newton stopped may hold Gauss–Seidel too (a hyperstatic W)
       double previous = std::numeric_limits<double>::infinity();
       for (int k = 0; k < kAutoSweeps && sweeps < o.max_sweeps; ++k) {
-        if (sweep(o.tolerance, 1) == Status::kNumericalFailure || error <= o.tolerance) break;
+        if (sweep(1) == Status::kNumericalFailure || solved) break;
         if (error <= kAutoSweepError || error > kAutoSweepRate * previous) break;
         previous = error;
       }
     }
-    while (error > o.tolerance && status != Status::kNumericalFailure && sweeps < o.max_sweeps &&
-           newton < o.max_newton) {
+    while (!solved && status != Status::kNumericalFailure && sweeps < o.max_sweeps && newton < o.max_newton) {
+      const double round_start = error;
       if (newtonFrom(o.max_newton - newton) == Status::kSuccess) break;
-      sweep(o.tolerance, std::min(kAutoSweeps, o.max_sweeps - sweeps));
+      sweep(std::min(kAutoSweeps, o.max_sweeps - sweeps));
+      if (error > kAutoStall * round_start) break;  // neither moves it: the fallbacks below
     }
     // Last, from zero: Newton alone (its proximal weight free to rise from the first step), then
     // NSGS alone for the sweeps left; each settles some hyperstatic problems (a journal's four
     // contacts, W of rank 6 in 12) the rounds above leave stalled. The best answer stays.
     const auto fromZero = [&](auto&& solve) {
-      if (error <= o.tolerance || status == Status::kNumericalFailure) return;
+      if (solved || status == Status::kNumericalFailure) return;
       start_r_ = out.r;
       const double stalled = error;
       out.r.setZero();
       solve();
-      if (!(error < stalled)) {
+      if (!solved && !(error < stalled)) {
         out.r = start_r_;
         W.multiplyAdd(out.r, q, out.u);
         error = stalled;
@@ -149,10 +150,11 @@ void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q
       const AlartCurnierSolver::Outcome s = newton_.solve(W, q, mu, o.tolerance, o.max_newton, out.r, out.u);
       newton += s.iterations;
       error = s.error;
+      solved = s.status == Status::kSuccess;
     });
-    fromZero([&] { sweep(o.tolerance, std::max(o.max_sweeps - sweeps, kAutoSweeps)); });
+    fromZero([&] { sweep(std::max(o.max_sweeps - sweeps, kAutoSweeps)); });
   }
-  out.status = status == Status::kNumericalFailure ? status : error <= o.tolerance ? Status::kSuccess : Status::kPivotLimit;
+  out.status = status == Status::kNumericalFailure ? status : solved ? Status::kSuccess : Status::kPivotLimit;
   out.solver = used_nsgs && used_newton ? "nsgs+newton" : used_newton ? "newton" : "nsgs";
   out.pivots = sweeps + newton;
   out.relative_residual = fc3dError(out.r, out.u, mu, q.norm());

@@ -1,14 +1,21 @@
 #pragma once
 /// \file Spatial Coulomb friction solved exactly on the round cone by our own solvers: NSGS with
 /// exact local solves (nsgs_3d.hpp), the Alart–Curnier Newton method (alart_curnier.hpp), and
-/// `auto`, which sweeps first and finishes with Newton, as the planar NSGS has its exact finish.
+/// `auto`, which combines them.
 ///
-/// `auto`: NSGS sweeps while each at least halves Siconos' error (kAutoSweepRate), down to
-/// kAutoSweepError; then Newton from there. Newton converges fast once the modes are about right;
-/// sweeps give it that start cheaply (one sweep solves a single contact exactly). Where Newton
-/// stops short (no descent at a kink of its equations), kAutoSweeps sweeps move the iterate and
-/// Newton starts again, until the tolerance or max_sweeps or max_newton are spent.
-/// FrictionResult::solver says which method answered ("nsgs", "newton", or "nsgs+newton"),
+/// `auto`, in order, each step only while Siconos' error is above the tolerance:
+///  1. contacts that do not couple (W block-diagonal): one NSGS sweep, exact;
+///  2. Newton from the start, given up at its first step without progress (kAutoSigmaCeiling);
+///  3. from the start again, NSGS sweeps while each at least halves the error (kAutoSweepRate),
+///     down to kAutoSweepError;
+///  4. rounds of Newton (its proximal weight free to rise) and kAutoSweeps sweeps, until the
+///     budgets are spent or a round leaves the error above kAutoStall of its start;
+///  5. from zero, Newton alone, then NSGS alone for the sweeps left (hyperstatic sets that the
+///     rounds leave stalled), the best answer kept.
+/// Newton converges fast once the modes are about right; the sweeps give it a start and move the
+/// iterate off the kinks where its line search stops.
+/// Each solver stops on Siconos' error and the normal rows' own check (contact_blocks.hpp:
+/// normalViolation). FrictionResult::solver says which method answered ("nsgs", "newton", or "nsgs+newton"),
 /// pivots counts sweeps plus Newton iterations, residual is the natural-map norm unnormalized
 /// and relative_residual Siconos' fc3d error (fc3dError).
 
@@ -34,6 +41,7 @@ struct RoundConeOptions {
 inline constexpr double kAutoSweepError = 1e-3;
 inline constexpr double kAutoSweepRate = 0.5;
 inline constexpr int kAutoSweeps = 50;
+inline constexpr double kAutoStall = 0.99;  ///< a round that leaves the error above this fraction ends the rounds
 inline constexpr double kAutoSigmaCeiling = kSigmaMin;  // the first Newton gives up at its first step without progress
 
 /// The solvers with their workspace, for a time loop: after the first problem of a given size and

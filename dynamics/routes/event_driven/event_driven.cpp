@@ -19,6 +19,7 @@
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/nsgs.hpp"
+#include "lcp/round_cone.hpp"
 #include "lcp/siconos_backend.hpp"
 #include "lcp/solve.hpp"
 #include "lcp/trial_and_error.hpp"
@@ -91,24 +92,34 @@ class Engine {
     });
     if (spatial_) {
       requireSpatialContacts(opt);
-      faceted_ = std::make_unique<lcp::FacetedFrictionSolver>(opt.facets);
+      if (opt.solver == "nsgs" || opt.solver == "newton" || opt.solver == "round-cone") {
+        lcp::RoundConeOptions round;
+        round.method = lcp::roundConeMethod(opt.solver == "round-cone" ? "auto" : opt.solver);
+        round_ = std::make_unique<lcp::RoundConeSolver>(round);
+      } else {
+        faceted_ = std::make_unique<lcp::FacetedFrictionSolver>(opt.facets);
+      }
     } else if (opt.impact_law != "newton") {
       throw std::invalid_argument("event-driven: the impact law " + opt.impact_law +
                                   " is for spatial contacts (one e per impact); planar contacts take newton");
     }
     if (opt.solver.rfind("siconos-", 0) == 0 && !spatial_)
       siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
-    else if (opt.solver != "lemke" && opt.solver != "auto" && opt.solver != "nsgs" && opt.solver != "trial-and-error")
+    else if (opt.solver != "lemke" && opt.solver != "auto" && opt.solver != "nsgs" && opt.solver != "trial-and-error" &&
+             !(spatial_ && (opt.solver == "newton" || opt.solver == "round-cone")))
       throw std::invalid_argument("EventDrivenOptions: expected solver auto, lemke, nsgs, trial-and-error or "
-                                  "siconos-<fc2d solver>, got '" + opt.solver + "'");
+                                  "siconos-<fc2d solver> (spatial contacts: auto, lemke, round-cone, nsgs or newton), got '" +
+                                  opt.solver + "'");
     mechanism.resizeContacts(kin_);
     minv_ = mechanism.inverseMassDiagonal();
     const bool structure = nj_ == 0 && mechanism.constraintCount() == 0 && minv_ != nullptr && nq_ == nv_ &&
                            std::none_of(contacts.begin(), contacts.end(), [](const RigidContact& c) {
                              return c.normal == RigidContact::Normal::kBilateral;
                            });
-    sparse_ = structure && opt.sparse_path && (nc_ >= kSparseFromContacts || opt.solver == "nsgs");
-    if (opt.solver == "nsgs" && !sparse_)
+    // Spatial contacts' nsgs is the round cone's (lcp/round_cone.hpp), not the planar sparse path's.
+    const bool planar_nsgs = opt.solver == "nsgs" && !spatial_;
+    sparse_ = structure && opt.sparse_path && (nc_ >= kSparseFromContacts || planar_nsgs);
+    if (planar_nsgs && !sparse_)
       throw std::invalid_argument("EventDrivenOptions: solver nsgs needs the sparse path (no joints, no joint "
                                   "friction, no bilateral contact, a diagonal mass matrix); use lemke");
     modes_.assign(contacts.size(), ContactMode::kOpen);
@@ -212,6 +223,8 @@ class Engine {
                      const std::vector<int>& fired);
   /// Solves the fc3d problem of a spatial impact or mode decision into spatial_result_.
   bool trySpatial(const lcp::FrictionProblem3D& p);
+  /// "lemke (K facets)" or "nsgs (round cone)", "newton (round cone)".
+  std::string spatialSolverName() const;
   /// Throws RunFailure for spatial_result_, unsolved, with `detail` after the solver's status.
   [[noreturn]] void spatialFailure(double t, const lcp::FrictionProblem3D& p, const std::vector<Eigen::Index>& set,
                                    const std::string& detail = "") const;
@@ -251,6 +264,7 @@ class Engine {
   std::vector<Eigen::Vector3d> slip_direction_;  // an anchored slip's direction; 0: along v_T
   Eigen::VectorXd friction_second_;              // a stuck spatial contact's force along b
   std::unique_ptr<lcp::FacetedFrictionSolver> faceted_;
+  std::unique_ptr<lcp::RoundConeSolver> round_;  ///< spatial contacts with solver nsgs or newton
   lcp::FrictionResult spatial_result_;
   std::vector<bool> unloaded_;  // per contact, at the present event: liftsOff()
   Eigen::VectorXd drift_step_;   // removeDrift's correction of a spatial mechanism
@@ -804,9 +818,11 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
 
 void Engine::requireSpatialContacts(const EventDrivenOptions& opt) const {
   const auto refuse = [](const std::string& why) { throw std::invalid_argument("event-driven: " + why); };
-  if (opt.solver != "auto" && opt.solver != "lemke")
+  if (opt.solver != "auto" && opt.solver != "lemke" && opt.solver != "nsgs" && opt.solver != "newton" &&
+      opt.solver != "round-cone")
     refuse("spatial contacts take the solver lemke (our Lemke on the faceted cone, facets " +
-           std::to_string(opt.facets) + "), got '" + opt.solver + "'");
+           std::to_string(opt.facets) + "), or round-cone, nsgs or newton (ours on the round cone), got '" +
+           opt.solver + "'");
   bool friction = false;
   for (const RigidContact& c : contacts_) {
     if (c.shape != RigidContact::Shape::kSpatialClearance)
@@ -821,11 +837,20 @@ void Engine::requireSpatialContacts(const EventDrivenOptions& opt) const {
 }
 
 bool Engine::trySpatial(const lcp::FrictionProblem3D& p) {
-  faceted_->solve(p, spatial_result_);
+  if (round_) {
+    round_->solve(p, spatial_result_);
+  } else {
+    faceted_->solve(p, spatial_result_);
+    used_lemke_ = true;
+  }
   ++run_.lcp_solves;
   run_.pivots += spatial_result_.pivots;
-  used_lemke_ = true;
   return spatial_result_.ok();
+}
+
+std::string Engine::spatialSolverName() const {
+  if (!round_) return "lemke (" + std::to_string(opt_.facets) + " facets)";
+  return opt_.solver == "round-cone" ? "round cone (auto)" : opt_.solver + " (round cone)";
 }
 
 void Engine::spatialFailure(double t, const lcp::FrictionProblem3D& p, const std::vector<Eigen::Index>& set,
@@ -833,7 +858,7 @@ void Engine::spatialFailure(double t, const lcp::FrictionProblem3D& p, const std
   std::ostringstream os;
   os << "contact problem at t = " << t << " s (" << p.contacts() << " spatial contacts:";
   for (const Eigen::Index k : set) os << " '" << contact(k).name << "'";
-  os << ") not solved by lemke (" << opt_.facets << " facets): " << lcp::toString(spatial_result_.status)
+  os << ") not solved by " << spatialSolverName() << ": " << lcp::toString(spatial_result_.status)
      << ", residual " << spatial_result_.residual
      << (spatial_result_.message.empty() ? "" : " (" + spatial_result_.message + ")") << detail;
   throw RunFailure(RunStatus::kContactSolverFailure, os.str(), spatial_result_.status, spatial_result_.residual);
@@ -1675,7 +1700,7 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
       samples_.data(), Eigen::Index(samples_.size()) / cols, cols);
   run_.cpu_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   // "auto": Lemke per event, or NSGS on the sparse path beyond lcp::kAutoLemkeContacts.
-  run_.contact_solver = spatial_ ? "lemke (" + std::to_string(opt_.facets) + " facets)"
+  run_.contact_solver = spatial_ ? spatialSolverName()
                         : opt_.solver != "auto" && opt_.solver != "nsgs" ? opt_.solver
                         : used_nsgs_ && used_lemke_                    ? "nsgs+lemke"
                         : used_nsgs_                                   ? "nsgs"

@@ -70,7 +70,9 @@
 /// at rest, a sliding one's kinetic force in W's normal column and its cone shut (μ = 0). A
 /// contact at rest with v̇_T ≠ 0 slips: its direction is v̇_T's in the problem solved again with
 /// μk for it (where W_TT is anisotropic, the direction at μs is far off: the sliding then grew
-/// across s and fell back at once, event after event). Their solver is "lemke" or "auto";
+/// across s and fell back at once, event after event). Their solver is "lemke" or "auto", or
+/// "nsgs" or "newton" for the round cone exactly (lcp/round_cone.hpp; the decision's W carries
+/// the kinetic columns and is not symmetric: both take it);
 /// compliant frictional spatial contacts, planar contacts beside them and joint friction with
 /// their friction are refused (std::invalid_argument).
 ///  - impact_law "newton-tangential" restitutes the tangential rows too, u = W P + (1 + e) u⁻:
@@ -132,7 +134,7 @@ struct EventDrivenOptions {
   double plastic_velocity = 1e-4;      ///< impacts slower than this are plastic [m/s]
   double baumgarte_alpha = 10.0;       ///< joints and closed contacts [1/s], ≥ 0
   double baumgarte_beta = 10.0;        ///< [1/s], ≥ 0
-  std::string solver = "lemke";        ///< auto | lemke | nsgs | trial-and-error | siconos-<fc2d solver>
+  std::string solver = "lemke";        ///< auto | lemke | nsgs | trial-and-error | siconos-<fc2d solver>; spatial: newton too
   /// Spatial contacts (auto or lemke): directions of the faceted friction cone, ≥ 3.
   int facets = 8;
   /// Spatial contacts' impacts (file comment): "newton" (the normal velocity restituted) or

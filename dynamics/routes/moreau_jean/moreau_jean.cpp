@@ -106,7 +106,7 @@ void MoreauJeanOptions::validate() const {
   require(nsgs_tolerance > 0.0 && std::isfinite(nsgs_tolerance), "nsgs_tolerance > 0", nsgs_tolerance);
   require(nsgs_max_sweeps >= 1, "nsgs_max_sweeps >= 1", nsgs_max_sweeps);
   require(facets >= 3, "facets >= 3", facets);
-  if (solver == "auto" || solver == "lemke" || solver == "nsgs" || solver == "newton") return;
+  if (solver == "auto" || solver == "lemke" || solver == "nsgs" || solver == "newton" || solver == "round-cone") return;
   if (isSiconos(solver)) {
     const std::string name = solver.substr(std::char_traits<char>::length(kSiconosPrefix));
     for (const auto& names : {lcp::siconosFc2dSolverNames(), lcp::siconosFc3dSolverNames()})
@@ -114,7 +114,7 @@ void MoreauJeanOptions::validate() const {
   }
   std::string valid = "auto, lemke, nsgs";
   for (const std::string& n : lcp::siconosFc2dSolverNames()) valid += ", siconos-" + n;
-  valid += " (planar contacts); auto, nsgs, newton, lemke";
+  valid += " (planar contacts); auto, round-cone, nsgs, newton, lemke";
   for (const std::string& n : lcp::siconosFc3dSolverNames()) valid += ", siconos-" + n;
   require(false, ("solver one of " + valid + " (spatial contacts)").c_str(), "'" + solver + "'");
 }
@@ -166,9 +166,9 @@ bool MoreauJeanStepper::checkContactsAndSolver() const {
     throw std::invalid_argument(joint_friction.front().name +
                                 ": Moreau–Jean does not yet take friction in joints together with spatial contacts "
                                 "(the penalty route does)");
-  if (!spatial && options_.solver == "newton")
-    throw std::invalid_argument("Moreau–Jean: the solver 'newton' is for spatial contacts (the round cone); planar "
-                                "contacts take auto, lemke, nsgs or a Siconos fc2d solver");
+  if (!spatial && (options_.solver == "newton" || options_.solver == "round-cone"))
+    throw std::invalid_argument("Moreau–Jean: the solver '" + options_.solver + "' is for spatial contacts (the round "
+                                "cone); planar contacts take auto, lemke, nsgs or a Siconos fc2d solver");
   if (!joint_friction.empty() && options_.solver != "lemke" && options_.solver != "auto")
     throw std::invalid_argument(joint_friction.front().name +
                                 ": friction in revolute joints needs the Moreau–Jean solver "
@@ -281,8 +281,8 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   contact_solver_ = use_nsgs_ ? "nsgs" : options_.solver == "auto" ? "lemke" : options_.solver;
   if (spatial && (options_.solver == "lemke" || options_.solver == "auto"))
     contact_solver_ = "lemke (" + std::to_string(options_.facets) + " facets)";
-  if (spatial && (options_.solver == "nsgs" || options_.solver == "newton"))
-    contact_solver_ = options_.solver + " (round cone)";
+  if (spatial && (options_.solver == "nsgs" || options_.solver == "newton" || options_.solver == "round-cone"))
+    contact_solver_ = options_.solver == "round-cone" ? "round cone (auto)" : options_.solver + " (round cone)";
   sparse_assembly_ = use_nsgs_ && m == 0 && model.inverseMassDiagonal() != nullptr;
   mechanism.resizeContacts(kin_);
   q_theta_.resize(model.positionSize());
@@ -918,7 +918,7 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
 
 lcp::RoundConeOptions MoreauJeanStepper::roundConeOptions() const {
   lcp::RoundConeOptions o;  // its tolerance: Siconos' fc3d error 1e-10
-  o.method = lcp::roundConeMethod(options_.solver);
+  o.method = lcp::roundConeMethod(options_.solver == "round-cone" ? "auto" : options_.solver);
   o.max_sweeps = options_.nsgs_max_sweeps;
   return o;
 }

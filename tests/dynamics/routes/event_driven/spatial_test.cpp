@@ -220,39 +220,52 @@ TEST_CASE("event-driven, spatial clearance: a journal sliding down the bore stop
           "[event-driven][spatial][friction]") {
   // tan α = 0.05 < μk: sliding down at v0 it decelerates at a = g (μk cos α − sin α), stops at
   // v0/a after v0²/(2a), and sticks (tan α < μs), held by m g sin α.
-  Incline in(0.05);
-  const double v0 = 0.01, a = in.g * (0.1 * std::cos(in.alpha) - std::sin(in.alpha));
-  in.f.v0(2) = -v0;
-  const SpatialMechanism mechanism(in.f.model, in.f.q0, {}, {in.f.clearance});
-  EventDrivenOptions o;
-  o.t_end = 0.05;
-  const RunResult r = simulateEventDriven(mechanism, in.f.q0, in.f.v0, o);
-  INFO(r.message);
-  REQUIRE(r.ok());
-  std::vector<double> stuck;
-  for (const ContactEvent& ev : r.events) {
-    CHECK(ev.kind == EventKind::kStick);  // nothing else: no impact, no lift-off
-    stuck.push_back(ev.t);
+  // On the faceted cone (lemke) and on the round cone (our nsgs and newton) alike: the instant
+  // within 1e-6 of itself, and the round cone's as close as the facets' (where sticking is exact).
+  std::vector<double> miss;
+  for (const char* solver : {"lemke", "nsgs", "newton"}) {
+    INFO(solver);
+    Incline in(0.05);
+    const double v0 = 0.01, a = in.g * (0.1 * std::cos(in.alpha) - std::sin(in.alpha));
+    in.f.v0(2) = -v0;
+    const SpatialMechanism mechanism(in.f.model, in.f.q0, {}, {in.f.clearance});
+    EventDrivenOptions o;
+    o.t_end = 0.05;
+    o.solver = solver;
+    const RunResult r = simulateEventDriven(mechanism, in.f.q0, in.f.v0, o);
+    INFO(r.message);
+    REQUIRE(r.ok());
+    std::vector<double> stuck;
+    for (const ContactEvent& ev : r.events) {
+      CHECK(ev.kind == EventKind::kStick);  // nothing else: no impact, no lift-off
+      stuck.push_back(ev.t);
+    }
+    REQUIRE(stuck.size() == 2);  // both rims
+    miss.push_back(0.0);
+    for (const double t : stuck) miss.back() = std::max(miss.back(), std::abs(t - v0 / a));
+    CHECK(miss.back() <= 1e-6 * v0 / a);
+    CHECK(r.final_q(2) == Approx(-v0 * v0 / (2.0 * a)).epsilon(1e-6));
+    CHECK(r.final_v.norm() < 1e-8);
+    // At rest the rims' friction holds the journal's weight along the axis (F = −‖F_T‖ each).
+    CHECK(-frictionSum(r, r.history.rows() - 1) == Approx(in.g * std::sin(in.alpha)).epsilon(1e-6));
   }
-  REQUIRE(stuck.size() == 2);  // both rims
-  for (const double t : stuck) CHECK(t == Approx(v0 / a).epsilon(1e-6));
-  CHECK(r.final_q(2) == Approx(-v0 * v0 / (2.0 * a)).epsilon(1e-6));
-  CHECK(r.final_v.norm() < 1e-8);
-  // At rest the rims' friction holds the journal's weight along the axis (F = −‖F_T‖ each).
-  CHECK(-frictionSum(r, r.history.rows() - 1) == Approx(in.g * std::sin(in.alpha)).epsilon(1e-6));
+  CAPTURE(miss);  // measured: 1.02e-8 s for each
+  CHECK(miss[1] <= 1.001 * miss[0]);
+  CHECK(miss[2] <= 1.001 * miss[0]);
 }
 
 TEST_CASE("event-driven, spatial clearance: on a slope steeper than μs the journal breaks away down the axis",
           "[event-driven][spatial][friction]") {
   // tan α = 0.3 > μs: from rest it slips at once, in the direction the problem with μk gives,
   // and slides down at g (sin α − μk cos α), whichever the facets.
-  for (const int facets : {8, 32}) {
+  for (const int facets : {8, 32, 0}) {  // 0: the round cone, by our newton
     INFO(facets << " facets");
     Incline in(0.3);
     const SpatialMechanism mechanism(in.f.model, in.f.q0, {}, {in.f.clearance});
     EventDrivenOptions o;
     o.t_end = 0.02;
-    o.facets = facets;
+    if (facets > 0) o.facets = facets;
+    else o.solver = "newton";
     const RunResult r = simulateEventDriven(mechanism, in.f.q0, in.f.v0, o);
     INFO(r.message);
     REQUIRE(r.ok());
@@ -260,7 +273,7 @@ TEST_CASE("event-driven, spatial clearance: on a slope steeper than μs the jour
     CHECK(r.final_q(2) == Approx(-0.5 * a * o.t_end * o.t_end).epsilon(1e-6));
     CHECK(std::abs(r.final_q(0)) < 1e-10);         // no sideways drift
     CHECK(r.final_v.segment<3>(3).norm() < 1e-8);  // nor any rolling
-    CHECK(r.contact_solver == "lemke (" + std::to_string(facets) + " facets)");
+    CHECK(r.contact_solver == (facets > 0 ? "lemke (" + std::to_string(facets) + " facets)" : "newton (round cone)"));
   }
 }
 

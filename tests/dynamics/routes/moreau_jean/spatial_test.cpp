@@ -179,7 +179,7 @@ TEST_CASE("moreau-jean, spatial clearance: what it cannot take is refused with t
   const SpatialMechanism rigid(f.model, f.q0, {}, {f.clearance});
   MoreauJeanOptions o;
   o.solver = "cpg";
-  CHECK_THROWS_WITH(MoreauJeanStepper(rigid, o), Catch::Contains("auto, nsgs, newton, lemke"));
+  CHECK_THROWS_WITH(MoreauJeanStepper(rigid, o), Catch::Contains("auto, round-cone, nsgs, newton, lemke"));
   o.solver = "siconos-cpg";  // an fc2d solver
   CHECK_THROWS_WITH(MoreauJeanStepper(rigid, o), Catch::Contains("'siconos-cpg' is a Siconos solver for planar contacts"));
   o.solver = "lemke";
