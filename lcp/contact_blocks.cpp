@@ -68,7 +68,7 @@ Eigen::Index normalViolation(const ContactBlocks& W, const Eigen::Ref<const Eige
     for (const ContactBlocks::Block* b = W.rowBegin(i); b != W.rowEnd(i); ++b)
       sum += b->value.row(0).cwiseAbs().dot(r.segment<3>(3 * b->col).cwiseAbs());
     terms(i) = sum;
-    scale = std::max({scale, sum, std::abs(r(3 * i))});
+    scale = std::max(scale, std::abs(q(3 * i)));  // not r's: a diverging r would excuse any contact
   }
   for (Eigen::Index i = 0; i < nc; ++i)
     if (!(std::abs(std::min(r(3 * i), u(3 * i))) <= std::max(kNormalCheck * terms(i), 10.0 * tolerance * scale)))

@@ -52,7 +52,8 @@ class ContactBlocks {
 /// Where Siconos' fc3d error, relative to the largest of ‖r‖, ‖u‖, ‖q‖, can hide a contact pushed
 /// in (a huge tangential velocity elsewhere, of a contact without friction, or a diverging r):
 /// the first contact whose |min(rₙ, uₙ)| exceeds both kNormalCheck × the terms its uₙ sums,
-/// |qₙ| + Σⱼ|Wₙⱼ||rⱼ|, and 10 × tolerance × the largest such sum or rₙ; −1 if none.
+/// |qₙ| + Σⱼ|Wₙⱼ||rⱼ|, and 10 × tolerance × the largest |qₙ| (a scale r cannot inflate); −1 if
+/// none.
 /// `terms` is workspace (resized to nc). u = W r + q.
 Eigen::Index normalViolation(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                              const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
