@@ -13,12 +13,9 @@ constexpr double kArmijo = 1e-4;
 constexpr int kHalvings = 10;  // a step below 2⁻¹⁰ is no progress: the proximal weight rises instead
 
 /// ρ per unknown from the diagonal blocks (header), a fallback where a block is not positive.
-void stepLengths(const ContactBlocks& W, Eigen::VectorXd& rho) {
+void stepLengths(const ContactBlocks& W, double mean_diagonal, Eigen::VectorXd& rho) {
   const Eigen::Index nc = W.contacts();
-  double mean = 0.0;
-  for (Eigen::Index i = 0; i < nc; ++i) mean += W.diagonal(i).diagonal().cwiseAbs().sum();
-  mean = nc > 0 ? mean / double(3 * nc) : 1.0;
-  const double fallback = mean > 0.0 ? 1.0 / mean : 1.0;
+  const double fallback = mean_diagonal > 0.0 ? 1.0 / mean_diagonal : 1.0;
   rho.resize(3 * nc);
   for (Eigen::Index i = 0; i < nc; ++i) {
     const Eigen::Matrix3d& a = W.diagonal(i);
@@ -147,10 +144,10 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
   Outcome out;
   const Eigen::Index nc = mu.size(), n = 3 * nc;
   const double q_norm = q.norm();
-  stepLengths(W, rho_);
   double mean_diagonal = 0.0;
   for (Eigen::Index i = 0; i < nc; ++i) mean_diagonal += W.diagonal(i).trace();
   mean_diagonal = nc > 0 ? std::abs(mean_diagonal) / double(n) : 0.0;
+  stepLengths(W, mean_diagonal, rho_);
   pi_.resize(std::size_t(nc));
   slot_.assign(std::size_t(nc), -2);
   dr_.resize(n);

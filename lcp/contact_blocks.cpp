@@ -19,31 +19,6 @@ void ContactBlocks::assign(const Eigen::Ref<const Eigen::MatrixXd>& W) {
   finishRows();
 }
 
-void ContactBlocks::assign(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W) {
-  using Sparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
-  const Eigen::Index nc = W.rows() / 3;
-  blocks_.clear();
-  row_start_.assign(1, 0);
-  for (Eigen::Index i = 0; i < nc; ++i) {
-    const std::size_t first = blocks_.size();
-    for (int a = 0; a < 3; ++a)
-      for (Sparse::InnerIterator it(W, 3 * i + a); it; ++it) {
-        const Eigen::Index j = it.col() / 3;
-        auto found = blocks_.begin() + std::ptrdiff_t(first);
-        while (found != blocks_.end() && found->col != j) ++found;
-        if (found == blocks_.end()) {
-          blocks_.push_back({j, Eigen::Matrix3d::Zero()});
-          found = blocks_.end() - 1;
-        }
-        found->value(a, it.col() % 3) = it.value();
-      }
-    std::sort(blocks_.begin() + std::ptrdiff_t(first), blocks_.end(),
-              [](const Block& x, const Block& y) { return x.col < y.col; });
-    row_start_.push_back(blocks_.size());
-  }
-  finishRows();
-}
-
 void ContactBlocks::finishRows() {
   const Eigen::Index nc = contacts();
   diagonal_.assign(std::size_t(nc), Eigen::Matrix3d::Zero());

@@ -5,7 +5,6 @@
 /// has W's block pattern).
 
 #include <Eigen/Dense>
-#include <Eigen/SparseCore>
 #include <vector>
 
 namespace stickslip::lcp {
@@ -20,8 +19,6 @@ class ContactBlocks {
   /// From a dense 3nc × 3nc W (blocks that are exactly zero left out). Reuses its storage:
   /// once sized, assigning a problem of no more blocks allocates nothing.
   void assign(const Eigen::Ref<const Eigen::MatrixXd>& W);
-  /// From a compressed row-major W.
-  void assign(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W);
 
   Eigen::Index contacts() const { return Eigen::Index(row_start_.size()) - 1; }
   /// Row of blocks i: blocks [rowBegin(i), rowEnd(i)) of blocks(), by increasing column.
