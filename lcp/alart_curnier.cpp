@@ -160,17 +160,19 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
   pattern_analysed_ = false;
 
   W.multiplyAdd(r, q, u);
-  double psi = residual(r, u, mu, f_), cap = kSigmaMin;
+  double psi = residual(r, u, mu, f_), cap = kSigmaMin, boost = 0.0;
   out.error = fc3dError(r, u, mu, q_norm);
   const auto converged = [&] { return out.error <= tolerance && normalViolation(W, q, r, u, tolerance, terms_) < 0; };
   for (int it = 1; it <= max_iterations && !converged(); ++it) {
     out.iterations = it;
-    // The proximal weight: at most `cap` relative to W, shrinking with F; raised where the step
-    // fails (a singular system or no descent), lowered again after full steps.
-    double alpha = 1.0, psi_trial = 0.0, sigma = 0.0;
+    // The proximal weight relative to W: ‖F‖/‖r‖ capped by `cap`, at least `boost`. Where the
+    // step fails (a singular system or no descent) both rise, by 100 from the weight just used;
+    // full steps lower them again.
+    double alpha = 1.0, psi_trial = 0.0, sigma = 0.0, level = 0.0;
     bool descent = false;
     while (!descent) {
-      sigma = mean_diagonal * std::min(cap, std::sqrt(psi) / std::max(r.norm(), 1e-300));
+      level = std::max(boost, std::min(cap, std::sqrt(psi) / std::max(r.norm(), 1e-300)));
+      sigma = mean_diagonal * level;
       if (newtonStep(W, sigma)) {
         alpha = 1.0;
         for (int h = 0; h <= kHalvings && !descent; ++h, alpha *= 0.5) {
@@ -183,13 +185,17 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
       }
       if (descent) break;
       residual(r, u, mu, f_);  // Π back at r
-      if (cap >= sigma_ceiling) {
+      if (level >= sigma_ceiling) {
         out.status = Status::kNumericalFailure;
         return out;
       }
-      cap = std::min(sigma_ceiling, 100.0 * cap);
+      boost = std::min(sigma_ceiling, std::max(kSigmaMin, 100.0 * level));
+      cap = std::max(cap, boost);
     }
-    if (alpha == 1.0) cap = std::max(kSigmaMin, 0.1 * cap);
+    if (alpha == 1.0) {
+      cap = std::max(kSigmaMin, 0.1 * cap);
+      boost *= 0.1;
+    }
     r = r_trial_;
     u = u_trial_;
     f_.swap(f_trial_);

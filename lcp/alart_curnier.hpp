@@ -9,10 +9,11 @@
 /// which holds exactly when r solves FrictionProblem3D. With Π the generalized Jacobian of the
 /// projection in a, F's generalized Jacobian is H = (I − Π) + Π ρ W: a block matrix of W's block
 /// pattern. Each iteration solves (H + σ Π ρ) Δ = −F and takes r + αΔ, α halved until
-/// ‖F‖² falls by a fraction (Armijo). σ = w̄ min(kSigmaMax, ‖F‖/‖r‖) (w̄: the mean of W's
-/// diagonal) is a proximal term (Levenberg–Marquardt in spirit): it keeps the system solvable on
-/// the null directions of a hyperstatic W, where the reactions are not unique, and vanishes as
-/// F does, so convergence stays fast. ρₙ = 1/Wₙₙ, ρₜ = 2/(Wₜ₁ₜ₁ + Wₜ₂ₜ₂) per contact.
+/// ‖F‖² falls by a fraction (Armijo). σ = w̄ ‖F‖/‖r‖ (w̄: the mean of W's diagonal), raised
+/// a hundredfold from the value used where no step length gives descent, up to kSigmaMax w̄, is
+/// a proximal term (Levenberg–Marquardt in spirit): it keeps the system solvable on the null
+/// directions of a hyperstatic W, where the reactions are not unique, and vanishes as F does,
+/// so convergence stays fast. ρₙ = 1/Wₙₙ, ρₜ = 2/(Wₜ₁ₜ₁ + Wₜ₂ₜ₂) per contact.
 ///
 /// Open contacts (Π = 0) have identity rows and leave the system; the closed ones' is solved by
 /// dense LU up to kDenseNewtonRows unknowns (a matrix kept per closed-set size: a time loop that
