@@ -32,6 +32,12 @@ void ContactBlocks::multiplyAdd(const Eigen::Ref<const Eigen::VectorXd>& x, cons
   for (Eigen::Index i = 0; i < contacts(); ++i) y.segment<3>(3 * i) = rowTimes(i, x, q);
 }
 
+void ContactBlocks::toDense(Eigen::MatrixXd& W) const {
+  W.setZero(3 * contacts(), 3 * contacts());
+  for (Eigen::Index i = 0; i < contacts(); ++i)
+    for (const Block* b = rowBegin(i); b != rowEnd(i); ++b) W.block<3, 3>(3 * i, 3 * b->col) = b->value;
+}
+
 Eigen::Index normalViolation(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                              const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
                              double tolerance, Eigen::VectorXd& terms) {

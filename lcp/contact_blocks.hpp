@@ -31,6 +31,8 @@ class ContactBlocks {
   /// y = W x + q (y of size 3nc, no aliasing with x).
   void multiplyAdd(const Eigen::Ref<const Eigen::VectorXd>& x, const Eigen::Ref<const Eigen::VectorXd>& q,
                    Eigen::Ref<Eigen::VectorXd> y) const;
+  /// W as a dense 3nc × 3nc matrix (resized only when its size changes).
+  void toDense(Eigen::MatrixXd& W) const;
   /// Row i of W times x, plus q_i.
   Eigen::Vector3d rowTimes(Eigen::Index i, const Eigen::Ref<const Eigen::VectorXd>& x,
                            const Eigen::Ref<const Eigen::VectorXd>& q) const {

@@ -33,20 +33,24 @@ FacetedFrictionSolver::FacetedFrictionSolver(int facets) : facets_(facets) {
     throw std::invalid_argument("lcp::FacetedFrictionSolver: expected at least 3 facets, got " + std::to_string(facets));
 }
 
-void FacetedFrictionSolver::solve(const FrictionProblem3D& p, FrictionResult& out) {
+void FacetedFrictionSolver::solve(const FrictionProblem3D& p, FrictionResult& out, const Eigen::VectorXd* turn) {
   const Eigen::Index nc = p.contacts(), k = facets_, block = k + 2;
-  if (T_.rows() != block * nc) {  // a new size: T is fixed by it
+  const bool resized = T_.rows() != block * nc;
+  if (resized) {
     T_.setZero(block * nc, 3 * nc);
+    lcp_.M.resize(block * nc, block * nc);
+    lcp_.q.resize(block * nc);
+  }
+  if (resized || turn || turned_) {  // T is fixed by the size and the turns
     for (Eigen::Index i = 0; i < nc; ++i) {
       T_(block * i, 3 * i) = 1.0;
       for (Eigen::Index j = 0; j < k; ++j) {
-        const double angle = 2.0 * std::numbers::pi * double(j) / double(k);
+        const double angle = 2.0 * std::numbers::pi * double(j) / double(k) + (turn ? (*turn)(i) : 0.0);
         T_(block * i + 1 + j, 3 * i + 1) = std::cos(angle);
         T_(block * i + 1 + j, 3 * i + 2) = std::sin(angle);
       }
     }
-    lcp_.M.resize(block * nc, block * nc);
-    lcp_.q.resize(block * nc);
+    turned_ = turn != nullptr;
   }
   TW_.noalias() = T_ * p.W;
   lcp_.M.noalias() = TW_ * T_.transpose();

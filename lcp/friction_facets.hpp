@@ -37,12 +37,16 @@ class FacetedFrictionSolver final {
  public:
   /// Throws std::invalid_argument for facets < 3.
   explicit FacetedFrictionSolver(int facets);
-  void solve(const FrictionProblem3D& p, FrictionResult& out);
+  /// turn: per contact, an angle θᵢ added to its facets' directions (dⱼ at 2πj/k + θᵢ), so that
+  /// a vertex of the polygon, where it touches the round cone, can lie along a known slip
+  /// direction; none: θ = 0.
+  void solve(const FrictionProblem3D& p, FrictionResult& out, const Eigen::VectorXd* turn = nullptr);
   int facets() const { return facets_; }
 
  private:
   int facets_;
   Eigen::MatrixXd T_, TW_;  ///< z-space rows (rₙ, dⱼᵀ rₜ, 0) per contact, from r-space; T W
+  bool turned_ = false;      ///< T holds turned facets
   Problem lcp_;
   Result z_;
   LemkeSolver lemke_;

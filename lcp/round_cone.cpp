@@ -56,6 +56,34 @@ void RoundConeSolver::solve(const ContactBlocks& W, const Eigen::VectorXd& q, co
   if (warm && out.status == Status::kPivotLimit) solveFrom(W, q, mu, out, nullptr);
 }
 
+bool RoundConeSolver::solveFromFacets(const ContactBlocks& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
+                                      Eigen::VectorXd& r, Eigen::VectorXd& u, int& newton) {
+  const Eigen::Index nc = W.contacts();
+  W.toDense(dense_.W);
+  dense_.q = q;
+  dense_.mu = mu;
+  trial_u_.resize(q.size());
+  for (FacetedFrictionSolver* facets : {&coarse_, &fine_}) {
+    turn_.setZero(nc);
+    for (int k = 0; k < kFacetedTurns; ++k) {
+      facets->solve(dense_, faceted_, k > 0 ? &turn_ : nullptr);
+      if (faceted_.status != Status::kSuccess) break;
+      trial_r_ = faceted_.r;
+      const AlartCurnierSolver::Outcome s =
+          newton_.solve(W, q, mu, options_.tolerance, kFacetedNewton, trial_r_, trial_u_);
+      newton += s.iterations;
+      if (s.status == Status::kSuccess) {
+        r = trial_r_;
+        u = trial_u_;
+        return true;
+      }
+      for (Eigen::Index i = 0; i < nc; ++i)  // a vertex along each friction force: the slip's opposite
+        if (const Eigen::Vector2d t = faceted_.r.segment<2>(3 * i + 1); !t.isZero(0.0)) turn_(i) = std::atan2(t(1), t(0));
+    }
+  }
+  return false;
+}
+
 void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
                                 FrictionResult& out, const Eigen::VectorXd* warm_start) {
   const Eigen::Index n = q.size();
@@ -129,6 +157,11 @@ void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q
       if (newtonFrom(o.max_newton - newton) == Status::kSuccess) break;
       sweep(std::min(kAutoSweeps, o.max_sweeps - sweeps));
       if (error > kAutoStall * round_start) break;  // neither moves it: the fallbacks below
+    }
+    if (!solved && status != Status::kNumericalFailure && W.contacts() <= kFacetedStartContacts &&
+        solveFromFacets(W, q, mu, out.r, out.u, newton)) {
+      solved = used_newton = true;
+      error = fc3dError(out.r, out.u, mu, q.norm());
     }
     // Last, from zero: Newton alone (its proximal weight free to rise from the first step), then
     // NSGS alone for the sweeps left; each settles some hyperstatic problems (a journal's four

@@ -10,8 +10,16 @@
 ///     down to kAutoSweepError;
 ///  4. rounds of Newton (its proximal weight free to rise) and kAutoSweeps sweeps, until the
 ///     budgets are spent or a round leaves the error above kAutoStall of its start;
-///  5. from zero, Newton alone, then NSGS alone for the sweeps left (hyperstatic sets that the
+///  5. small sets (≤ kFacetedStartContacts contacts): Newton from the faceted cone's answer
+///     (friction_facets.hpp), 8 facets then 32, the facets turned to the slip directions of the
+///     last answer between attempts (kFacetedTurns);
+///  6. from zero, Newton alone, then NSGS alone for the sweeps left (hyperstatic sets that the
 ///     rounds leave stalled), the best answer kept.
+/// Step 5 is for hyperstatic sets (a journal's four contacts in its bearing: W of rank 6 in 12)
+/// where Newton and Gauss–Seidel stall in a wrong basin: a contact held in stick where the answer
+/// slips, W's null directions letting ‖F‖ rest above zero. Lemke, a pivoting method that W's rank
+/// does not trouble, lands near the right modes; a vertex of the polygon on each slip direction
+/// makes its answer exact there.
 /// Newton converges fast once the modes are about right; the sweeps give it a start and move the
 /// iterate off the kinks where its line search stops.
 /// Each solver stops on Siconos' error and the normal rows' own check (contact_blocks.hpp:
@@ -24,6 +32,7 @@
 
 #include "lcp/alart_curnier.hpp"
 #include "lcp/contact_blocks.hpp"
+#include "lcp/friction_facets.hpp"
 #include "lcp/nsgs_3d.hpp"
 #include "lcp/problem.hpp"
 #include "lcp/result.hpp"
@@ -43,6 +52,9 @@ inline constexpr double kAutoSweepRate = 0.5;
 inline constexpr int kAutoSweeps = 50;
 inline constexpr double kAutoStall = 0.99;  ///< a round that leaves the error above this fraction ends the rounds
 inline constexpr double kAutoSigmaCeiling = kSigmaMin;  // the first Newton gives up at its first step without progress
+inline constexpr Eigen::Index kFacetedStartContacts = 16;  ///< Lemke's cost grows as the cube of (k + 2) nc
+inline constexpr int kFacetedTurns = 4;                    ///< faceted starts per facet count
+inline constexpr int kFacetedNewton = 50;                  ///< Newton iterations from each
 
 /// The solvers with their workspace, for a time loop: after the first problem of a given size and
 /// block pattern, solve() allocates nothing but Newton's factorization (sparse path only).
@@ -60,11 +72,19 @@ class RoundConeSolver {
  private:
   void solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu, FrictionResult& out,
                  const Eigen::VectorXd* warm_start);
+  /// Step 5 (file comment): true when a Newton solve from a faceted answer met the tolerance
+  /// (r, u its answer); r, u unchanged otherwise. Adds its Newton iterations to `newton`.
+  bool solveFromFacets(const ContactBlocks& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
+                       Eigen::VectorXd& r, Eigen::VectorXd& u, int& newton);
   RoundConeOptions options_;
   ContactBlocks blocks_;
   Nsgs3dSolver nsgs_;
   AlartCurnierSolver newton_;
   Eigen::VectorXd start_r_;  ///< the iterate a Newton solve started from
+  FacetedFrictionSolver coarse_{8}, fine_{32};
+  FrictionProblem3D dense_;  ///< W dense for the faceted starts
+  FrictionResult faceted_;
+  Eigen::VectorXd turn_, trial_r_, trial_u_;
 };
 
 /// "auto", "nsgs", "newton" → the method; throws std::invalid_argument otherwise.

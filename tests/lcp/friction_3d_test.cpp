@@ -10,6 +10,7 @@
 
 #include "lcp/facet_violation.hpp"
 #include "lcp/friction_facets.hpp"
+#include "lcp/round_cone.hpp"
 #include "lcp/siconos_backend.hpp"
 #include "lcp/siconos_format.hpp"
 #include "lcp/solve.hpp"
@@ -79,6 +80,30 @@ TEST_CASE("fc3d: refining the facets converges to Siconos' exact-cone answer", "
     const lcp::FrictionResult exact = lcp::solveFriction("siconos-nsgs", p);
     REQUIRE(exact.ok());
     CHECK(exact.relative_residual <= 1e-8);
+  }
+}
+
+TEST_CASE("fc3d: facets turned so that a vertex lies on each friction force give the exact answer", "[lcp][fc3d]") {
+  for (const char* name : {"FC3D_Example1.dat", "Rover1039.dat", "NESpheres_10_1.dat"}) {
+    CAPTURE(name);
+    const lcp::FrictionProblem3D p = lcp::readFc3dDat(test::kSiconosData / "fc3d" / name);
+    lcp::RoundConeOptions o;
+    o.tolerance = 1e-12;
+    lcp::FrictionResult exact;
+    lcp::RoundConeSolver(o).solve(p, exact);
+    REQUIRE(exact.ok());
+    Eigen::VectorXd turn = Eigen::VectorXd::Zero(p.contacts());
+    for (Eigen::Index i = 0; i < p.contacts(); ++i) turn(i) = std::atan2(exact.r(3 * i + 2), exact.r(3 * i + 1));
+    lcp::FacetedFrictionSolver faceted(8);
+    lcp::FrictionResult plain, turned;
+    faceted.solve(p, plain);
+    faceted.solve(p, turned, &turn);
+    REQUIRE(turned.ok());
+    CAPTURE(lcp::siconosFc3dError(p, plain.r), lcp::siconosFc3dError(p, turned.r));
+    CHECK(lcp::siconosFc3dError(p, plain.r) > 1e-4);
+    CHECK(lcp::siconosFc3dError(p, turned.r) <= 1e-10);
+    faceted.solve(p, plain);  // back to unturned facets
+    CHECK(lcp::siconosFc3dError(p, plain.r) > 1e-4);
   }
 }
 

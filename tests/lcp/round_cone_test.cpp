@@ -121,6 +121,36 @@ TEST_CASE("round cone: every problem of Siconos' fc3d collection solved to its e
   }
 }
 
+TEST_CASE("round cone: the journal's hyperstatic steps (W of rank 6 in 12) solved by auto, a wedged one reported",
+          "[lcp][fc3d][round]") {
+  const std::filesystem::path folder = test::kSiconosData.parent_path() / "fc3d-journal";
+  for (const char* name : {"a", "b", "c", "d"}) {
+    const lcp::FrictionProblem3D p = lcp::readFc3dDat(folder / ("journal-4-contacts-" + std::string(name) + ".dat"));
+    CAPTURE(name);
+    lcp::FrictionResult ours;
+    lcp::RoundConeSolver().solve(p, ours);
+    CAPTURE(ours.message);
+    REQUIRE(ours.ok());
+    CHECK(lcp::siconosFc3dError(p, ours.r) <= 1e-10);
+    CHECK(coulombViolation(p, ours.r, 1e-8) == "");
+  }
+  // -d against Siconos' Newton, which solves it: the same velocities.
+  const lcp::FrictionProblem3D d = lcp::readFc3dDat(folder / "journal-4-contacts-d.dat");
+  lcp::FrictionResult ours;
+  lcp::RoundConeSolver().solve(d, ours);
+  lcp::SiconosOptions so;
+  so.tolerance = 1e-10;
+  const lcp::FrictionResult theirs = lcp::SiconosFc3dSolver("nsn-ac", so).solve(d);
+  REQUIRE(lcp::siconosFc3dError(d, theirs.r) <= 1e-10);
+  CHECK((ours.u - theirs.u).norm() <= 1e-6 * d.q.norm());
+  // Wedged (μ = 1 on both rims): no bounded solution, and auto says it did not reach the tolerance.
+  const lcp::FrictionProblem3D wedged = lcp::readFc3dDat(folder / "journal-wedged-mu1.dat");
+  lcp::FrictionResult none;
+  lcp::RoundConeSolver().solve(wedged, none);
+  CHECK(none.status == lcp::Status::kPivotLimit);
+  CHECK(none.message.find("not reached") != std::string::npos);
+}
+
 TEST_CASE("round cone: nsgs and newton alone, warm starts, and the choice auto makes", "[lcp][fc3d][round]") {
   const lcp::FrictionProblem3D rover = lcp::readFc3dDat(test::kSiconosData / "fc3d" / "Rover1039.dat");
   for (const char* method : {"nsgs", "newton", "auto"}) {
