@@ -29,10 +29,11 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
       "contact problems of the nonsmooth methods: auto (default: Moreau-Jean takes nsgs for more than 4 "
       "unilateral contacts without joint friction, else lemke; event-driven takes nsgs for more than 4 touching "
       "contacts on its sparse path, else lemke), lemke, nsgs, trial-and-error (event-driven, one contact), "
-      "siconos-<fc2d solver>; spatial contacts: auto = lemke on the faceted cone (--facets), round-cone (ours on "
-      "the round cone: Newton and NSGS combined), nsgs, newton, or (Moreau-Jean) siconos-<fc3d solver>")(
+      "siconos-<fc2d solver>; spatial contacts: auto = round-cone (ours on the round cone, exact: Newton and "
+      "NSGS combined), nsgs, newton, lemke (ours on the faceted cone, --facets), or (Moreau-Jean) "
+      "siconos-<fc3d solver>")(
       "facets", po::value<int>()->default_value(8),
-      "spatial contacts and lemke: directions of the faceted friction cone, >= 3 (a sliding "
+      "spatial contacts and --solver lemke: directions of the faceted friction cone, >= 3 (a sliding "
       "contact's friction within 1 - cos(pi/K) of mu N)")(
       "impact-law", po::value<std::string>()->default_value("newton"),
       "event-driven, spatial contacts: newton (the normal velocity restituted with e; an impact whose "

@@ -227,6 +227,9 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   if (o.facets < 3 || o.facets > kMostFacets)
     throw std::invalid_argument("--facets: expected an integer in [3, " + std::to_string(kMostFacets) + "], got " +
                                 std::to_string(o.facets));
+  if (o.facets != RunSettings{}.facets && o.solver != "lemke")
+    throw std::invalid_argument("--facets: the faceted cone is --solver lemke's (spatial contacts); --solver " +
+                                o.solver + " does not use it");
   if (o.impact_law != "newton" && o.impact_law != "newton-tangential")
     throw std::invalid_argument("--impact-law: expected newton or newton-tangential, got '" + o.impact_law + "'");
   if (o.impact_law != "newton" && p.route != Route::kEventDriven)

@@ -65,7 +65,7 @@ struct RunSettings {
   /// "positions" (project_positions too) or "none".
   std::string projection = "contacts";
   std::string solver = "auto";      ///< contact problems of the nonsmooth routes
-  int facets = 8;                   ///< Moreau–Jean, spatial contacts, lemke: the faceted cone's, ≥ 3
+  int facets = 8;                   ///< spatial contacts, solver lemke: the faceted cone's, ≥ 3 (others refuse another value)
   /// Event-driven, spatial contacts: "newton" or "newton-tangential" (EventDrivenOptions).
   std::string impact_law = "newton";
   /// The penalty route: the catalogue law replacing set-valued Coulomb, or "none". The other

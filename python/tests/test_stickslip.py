@@ -164,9 +164,9 @@ def test_a_spatial_scenario_runs_as_the_cli_runs_it():
         stickslip.animate(scenario, [r])
     # The rigid clearance joint: Moreau-Jean with spatial Coulomb on the faceted cone, as the CLI.
     clearance = stickslip.Scenario("spatial-slider-crank-clearance").set("parameters.mu_static", 0.2)
-    r = stickslip.run(clearance, "moreau-jean", t_end=0.05, facets=16)
+    r = stickslip.run(clearance, "moreau-jean", t_end=0.05, solver="lemke", facets=16)
     expected = cli_json("run", "spatial-slider-crank-clearance", "--method", "moreau-jean", "--t-end", "0.05",
-                        "--facets", "16", "--set", "parameters.mu_static=0.2")
+                        "--solver", "lemke", "--facets", "16", "--set", "parameters.mu_static=0.2")
     assert r.ok, r.message
     assert r.json()["contact_solver"] == "lemke (16 facets)"
     assert r.json()["final_q"] == expected["final_q"] and len(r.events) > 0

@@ -59,6 +59,8 @@ TEST_CASE("hostile options: inf, nan, denormals and overflow are refused naming 
   refused({"belt", "--max-steps", "0"}, "--max-steps: expected a number in [1, 1e18], got 0");
   refused({"belt", "--max-events", "inf"}, "--max-events");
   refused({"zheng-torque", "--method", "moreau-jean", "--facets", "100000"}, "--facets: expected an integer in [3, 256]");
+  refused({"spatial-slider-crank-clearance", "--method", "moreau-jean", "--facets", "16"},
+          "--facets: the faceted cone is --solver lemke's (spatial contacts); --solver auto does not use it");
 }
 
 TEST_CASE("hostile options: a run cut short by its budget says so (exit 1), never ok", "[cli][hostile]") {

@@ -92,7 +92,7 @@ class Engine {
     });
     if (spatial_) {
       requireSpatialContacts(opt);
-      if (opt.solver == "nsgs" || opt.solver == "newton" || opt.solver == "round-cone") {
+      if (opt.solver != "lemke") {  // auto, round-cone, nsgs, newton: the round cone
         lcp::RoundConeOptions round;
         round.method = lcp::roundConeMethod(opt.solver == "round-cone" ? "auto" : opt.solver);
         round_ = std::make_unique<lcp::RoundConeSolver>(round);
@@ -223,7 +223,7 @@ class Engine {
                      const std::vector<int>& fired);
   /// Solves the fc3d problem of a spatial impact or mode decision into spatial_result_.
   bool trySpatial(const lcp::FrictionProblem3D& p);
-  /// "lemke (K facets)" or "nsgs (round cone)", "newton (round cone)".
+  /// "round cone (auto)", "nsgs (round cone)", "newton (round cone)" or "lemke (K facets)".
   std::string spatialSolverName() const;
   /// Throws RunFailure for spatial_result_, unsolved, with `detail` after the solver's status.
   [[noreturn]] void spatialFailure(double t, const lcp::FrictionProblem3D& p, const std::vector<Eigen::Index>& set,
@@ -850,7 +850,7 @@ bool Engine::trySpatial(const lcp::FrictionProblem3D& p) {
 
 std::string Engine::spatialSolverName() const {
   if (!round_) return "lemke (" + std::to_string(opt_.facets) + " facets)";
-  return opt_.solver == "round-cone" ? "round cone (auto)" : opt_.solver + " (round cone)";
+  return opt_.solver == "round-cone" || opt_.solver == "auto" ? "round cone (auto)" : opt_.solver + " (round cone)";
 }
 
 void Engine::spatialFailure(double t, const lcp::FrictionProblem3D& p, const std::vector<Eigen::Index>& set,

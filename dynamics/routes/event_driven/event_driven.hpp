@@ -64,15 +64,15 @@
 ///    ‖v_T‖ − ½ velocity_tolerance;
 ///  - slipping from rest: the mode carries its slip direction s (world), the kinetic force is
 ///    −μk N s until ‖v_T‖ reaches 2 velocity_tolerance (root), then it slides.
-/// Impacts and mode decisions solve Siconos' fc3d problem over (n, t, b) on the faceted cone
-/// (lcp/friction_facets.hpp, `facets`) by our Lemke: at impact u = W P + ((1 + e) ġ⁻, v_t, v_b)
+/// Impacts and mode decisions solve Siconos' fc3d problem over (n, t, b): at impact u = W P + ((1 + e) ġ⁻, v_t, v_b)
 /// with μk; at a decision u = (g̈, v̇_t, v̇_b) = W r + R a₀ + (b_n, b_t, b_b), μs for the contacts
 /// at rest, a sliding one's kinetic force in W's normal column and its cone shut (μ = 0). A
 /// contact at rest with v̇_T ≠ 0 slips: its direction is v̇_T's in the problem solved again with
 /// μk for it (where W_TT is anisotropic, the direction at μs is far off: the sliding then grew
-/// across s and fell back at once, event after event). Their solver is "lemke" or "auto", or
-/// "nsgs" or "newton" for the round cone exactly (lcp/round_cone.hpp; the decision's W carries
-/// the kinetic columns and is not symmetric: both take it);
+/// across s and fell back at once, event after event). Their solver is "auto" or "round-cone",
+/// "nsgs" or "newton", ours on the round cone exactly (lcp/round_cone.hpp; the decision's W
+/// carries the kinetic columns and is not symmetric: they take it), or "lemke", ours on the
+/// faceted cone (lcp/friction_facets.hpp, `facets`);
 /// compliant frictional spatial contacts, planar contacts beside them and joint friction with
 /// their friction are refused (std::invalid_argument).
 ///  - impact_law "newton-tangential" restitutes the tangential rows too, u = W P + (1 + e) u⁻:
@@ -134,8 +134,8 @@ struct EventDrivenOptions {
   double plastic_velocity = 1e-4;      ///< impacts slower than this are plastic [m/s]
   double baumgarte_alpha = 10.0;       ///< joints and closed contacts [1/s], ≥ 0
   double baumgarte_beta = 10.0;        ///< [1/s], ≥ 0
-  std::string solver = "lemke";        ///< auto | lemke | nsgs | trial-and-error | siconos-<fc2d solver>; spatial: newton too
-  /// Spatial contacts (auto or lemke): directions of the faceted friction cone, ≥ 3.
+  std::string solver = "lemke";        ///< auto | lemke | nsgs | trial-and-error | siconos-<fc2d solver>; spatial: round-cone, newton too
+  /// Spatial contacts, solver lemke: directions of the faceted friction cone, ≥ 3.
   int facets = 8;
   /// Spatial contacts' impacts (file comment): "newton" (the normal velocity restituted) or
   /// "newton-tangential" (the tangential velocity too, with the same e: never adds energy).

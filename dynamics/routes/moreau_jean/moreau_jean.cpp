@@ -239,7 +239,7 @@ void MoreauJeanStepper::sizeSolvers(bool spatial) {
     if (isSiconos(options_.solver))
       sp.siconos = std::make_unique<lcp::SiconosFc3dSolver>(
           options_.solver.substr(std::char_traits<char>::length(kSiconosPrefix)));
-    else if (options_.solver == "lemke" || options_.solver == "auto")
+    else if (options_.solver == "lemke")
       sp.faceted.assign(static_cast<std::size_t>(nc + 1), lcp::FacetedFrictionSolver(options_.facets));
     else
       for (Eigen::Index na = 0; na <= nc; ++na) sp.round.emplace_back(roundConeOptions());
@@ -279,10 +279,10 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
                              model.inverseMassDiagonal() != nullptr && bilateral == contacts.end() &&
                              autoTakesNsgs(contacts)));
   contact_solver_ = use_nsgs_ ? "nsgs" : options_.solver == "auto" ? "lemke" : options_.solver;
-  if (spatial && (options_.solver == "lemke" || options_.solver == "auto"))
-    contact_solver_ = "lemke (" + std::to_string(options_.facets) + " facets)";
-  if (spatial && (options_.solver == "nsgs" || options_.solver == "newton" || options_.solver == "round-cone"))
-    contact_solver_ = options_.solver == "round-cone" ? "round cone (auto)" : options_.solver + " (round cone)";
+  if (spatial && options_.solver == "lemke") contact_solver_ = "lemke (" + std::to_string(options_.facets) + " facets)";
+  if (spatial && (options_.solver == "nsgs" || options_.solver == "newton"))
+    contact_solver_ = options_.solver + " (round cone)";
+  if (spatial && (options_.solver == "round-cone" || options_.solver == "auto")) contact_solver_ = "round cone (auto)";
   sparse_assembly_ = use_nsgs_ && m == 0 && model.inverseMassDiagonal() != nullptr;
   mechanism.resizeContacts(kin_);
   q_theta_.resize(model.positionSize());

@@ -73,11 +73,11 @@
 /// sign. Newton's law acts on every active contact, a separating one too (e ġ_k, not the planar
 /// e min(ġ_k, 0)): then a frictionless step's impulse changes T by −½ (1 − e)/(1 + e) Pᵀ W P ≤ 0
 /// (Moreau), where with the min a journal striking one wall while it left the opposite one
-/// pressed that one to a stop and gained energy. "lemke" (and "auto") solves it on the faceted cone
-/// with `facets` directions (lcp/friction_facets.hpp: inscribed, a sliding contact's impulse
-/// within 1 − cos(π/k) of μ P_n and π/k of the direction opposing u_T; a stuck or open one
-/// exact); "nsgs" and "newton" exactly on the round cone by our solvers (lcp/round_cone.hpp),
-/// warm-started from the last step's impulse. Both keep their workspace per active-set size, so
+/// pressed that one to a stop and gained energy. "auto" (= "round-cone"), "nsgs" and "newton"
+/// solve it exactly on the round cone by our solvers (lcp/round_cone.hpp), warm-started from
+/// the last step's impulse; "lemke" on the faceted cone with `facets` directions
+/// (lcp/friction_facets.hpp: inscribed, a sliding contact's impulse within 1 − cos(π/k) of μ P_n
+/// and π/k of the direction opposing u_T; a stuck or open one exact). Both keep their workspace per active-set size, so
 /// that a step allocates nothing once each size has been met; "siconos-<fc3d name>" allocates per
 /// step. The round cone is not yet the default: on the clearance joint's four contacts of one
 /// journal (W of rank 6 in 12) with Table 4.4's friction, a step near t = 0.23 s stays above
@@ -165,8 +165,8 @@ struct MoreauJeanOptions {
   double h = 1e-4;     ///< time step [s], > 0 (the last step is shortened to land on t_end)
   double theta = 0.5;  ///< θ ∈ [½, 1]
   /// Planar contacts: "auto", "lemke", "nsgs" or "siconos-<fc2d name>"
-  /// (lcp::siconosFc2dSolverNames()); spatial: "auto" = "lemke" (the faceted cone), "nsgs" or
-  /// "newton" (ours on the round cone, lcp/round_cone.hpp) or
+  /// (lcp::siconosFc2dSolverNames()); spatial: "auto" = "round-cone", "nsgs" or "newton" (ours
+  /// on the round cone, lcp/round_cone.hpp), "lemke" (the faceted cone) or
   /// "siconos-<fc3d name>" (lcp::siconosFc3dSolverNames()).
   std::string solver = "auto";
   /// NSGS: stop at Siconos' fc2d error ≤ nsgs_tolerance (> 0), or fail the step after
@@ -174,7 +174,7 @@ struct MoreauJeanOptions {
   /// Siconos' fc3d error 1e-10).
   double nsgs_tolerance = 1e-12;
   int nsgs_max_sweeps = 10000;
-  /// Spatial contacts, solver "lemke" (or "auto"): directions of the faceted cone, ≥ 3
+  /// Spatial contacts, solver "lemke": directions of the faceted cone, ≥ 3
   /// (lcp/friction_facets.hpp: a sliding contact's friction within 1 − cos(π/facets) of μ P_n).
   int facets = 8;
   double output_dt = 1e-3;  ///< history sampling [s], ≥ 0 (0: every step)
