@@ -67,13 +67,13 @@ std::string lawViolation(const lcp::FrictionProblem3D& p, const Eigen::VectorXd&
   const double vscale = std::max(p.q.cwiseAbs().maxCoeff(), p.W.cwiseAbs().maxCoeff() * rmax);
   for (Eigen::Index i = 0; i < p.contacts(); ++i) {
     const Eigen::Vector3d ri = r.segment<3>(3 * i), ui = u.segment<3>(3 * i);
-    const double rt = ri.tail<2>().norm(), ut = ui.tail<2>().norm();
+    const double rt = ri.tail<2>().stableNorm(), ut = ui.tail<2>().stableNorm();  // no overflow of the squares
     const std::string at = " at contact " + std::to_string(i);
     if (ri(0) < -kLaw * rmax || rt > p.mu(i) * ri(0) + kLaw * rmax) return "r outside the cone" + at;
     if (ui(0) < -kLaw * vscale) return "u_n < 0" + at;
     if (ri(0) * ui(0) > kLaw * rmax * vscale) return "r_n u_n > 0" + at;
     if (ri(0) <= kLaw * rmax || ut <= kLaw * vscale) continue;
-    if ((ri.tail<2>() + p.mu(i) * ri(0) * ui.tail<2>() / ut).norm() > kLaw * rmax + 1e-4 * p.mu(i) * ri(0))
+    if ((ri.tail<2>() + p.mu(i) * ri(0) * ui.tail<2>() / ut).stableNorm() > kLaw * rmax + 1e-4 * p.mu(i) * ri(0))
       return "slip not opposed to u_t" + at;
   }
   return "";

@@ -160,7 +160,7 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
   pattern_analysed_ = false;
 
   W.multiplyAdd(r, q, u);
-  double psi = residual(r, u, mu, f_), cap = kSigmaMin, boost = 0.0;
+  double psi = residual(r, u, mu, f_), cap = std::min(kSigmaStart, sigma_ceiling), boost = 0.0;
   out.error = fc3dError(r, u, mu, q_norm);
   const auto converged = [&] { return out.error <= tolerance && normalViolation(W, q, r, u, tolerance, terms_) < 0; };
   for (int it = 1; it <= max_iterations && !converged(); ++it) {

@@ -9,8 +9,9 @@
 /// which holds exactly when r solves FrictionProblem3D. With Π the generalized Jacobian of the
 /// projection in a, F's generalized Jacobian is H = (I − Π) + Π ρ W: a block matrix of W's block
 /// pattern. Each iteration solves (H + σ Π ρ) Δ = −F and takes r + αΔ, α halved until
-/// ‖F‖² falls by a fraction (Armijo). σ = w̄ ‖F‖/‖r‖ (w̄: the mean of W's diagonal), raised
-/// a hundredfold from the value used where no step length gives descent, up to kSigmaMax w̄, is
+/// ‖F‖² falls by a fraction (Armijo). σ = w̄ min(c, ‖F‖/‖r‖) (w̄: the mean of W's diagonal;
+/// c = kSigmaStart at first, a tenth as much after each full step), raised a hundredfold from the
+/// value used where no step length gives descent, up to kSigmaMax w̄, is
 /// a proximal term (Levenberg–Marquardt in spirit): it keeps the system solvable on the null
 /// directions of a hyperstatic W, where the reactions are not unique, and vanishes as F does,
 /// so convergence stays fast. ρₙ = 1/Wₙₙ, ρₜ = 2/(Wₜ₁ₜ₁ + Wₜ₂ₜ₂) per contact.
@@ -34,6 +35,9 @@ namespace stickslip::lcp {
 
 inline constexpr Eigen::Index kDenseNewtonRows = 150;
 inline constexpr double kSigmaMin = 1e-8, kSigmaMax = 1.0;
+/// The first step's proximal weight at most: from a far start on a hyperstatic W the unweighted
+/// step runs along W's null directions; ‖F‖/‖r‖ lowers the weight as the solve converges.
+inline constexpr double kSigmaStart = 1e-2;
 
 class AlartCurnierSolver {
  public:
@@ -44,7 +48,7 @@ class AlartCurnierSolver {
   };
   /// r: the first iterate (in), the last (out); u = W r + q. The caller checks sizes.
   /// sigma_ceiling: how far the proximal weight may rise (relative to W) before the solve gives
-  /// up with kNumericalFailure; kSigmaMin gives up at the first step that makes no progress.
+  /// up with kNumericalFailure; kSigmaStart gives up at the first step without progress.
   Outcome solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance, int max_iterations,
                 Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, double sigma_ceiling = kSigmaMax);

@@ -139,11 +139,10 @@ void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q
   } else if (uncoupled(W)) {  // one sweep solves each contact exactly, hence the problem
     sweep(1);
   } else {
-    // Newton first, given up at its first step without progress (a kink of its equations, or
-    // W's null directions); then, from the same start, sweeps while each at least halves the
-    // error, down to kAutoSweepError, and Newton again, the proximal weight free to rise;
-    // kAutoSweeps sweeps between later attempts.
-    if (newtonFrom(o.max_newton, kAutoSigmaCeiling) != Status::kSuccess) {
+    // Newton first, given up early (header); then, from the same start, sweeps while each at
+    // least halves the error, down to kAutoSweepError, and Newton again, the proximal weight
+    // free to rise; kAutoSweeps sweeps between later attempts.
+    if (newtonFrom(std::min(kAutoFirstNewton, o.max_newton), kAutoSigmaCeiling) != Status::kSuccess) {
       out.r = start_r_;  // where Newton stopped may hold Gauss–Seidel too (a hyperstatic W)
       double previous = std::numeric_limits<double>::infinity();
       for (int k = 0; k < kAutoSweeps && sweeps < o.max_sweeps; ++k) {

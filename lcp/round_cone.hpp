@@ -5,7 +5,8 @@
 ///
 /// `auto`, in order, each step only while Siconos' error is above the tolerance:
 ///  1. contacts that do not couple (W block-diagonal): one NSGS sweep, exact;
-///  2. Newton from the start, given up at its first step without progress (kAutoSigmaCeiling);
+///  2. Newton from the start, given up where its proximal weight would pass kAutoSigmaCeiling
+///     (a kink of its equations, or W's null directions) or after kAutoFirstNewton iterations;
 ///  3. from the start again, NSGS sweeps while each at least halves the error (kAutoSweepRate),
 ///     down to kAutoSweepError;
 ///  4. rounds of Newton (its proximal weight free to rise) and kAutoSweeps sweeps, until the
@@ -51,7 +52,8 @@ inline constexpr double kAutoSweepError = 1e-3;
 inline constexpr double kAutoSweepRate = 0.5;
 inline constexpr int kAutoSweeps = 50;
 inline constexpr double kAutoStall = 0.99;  ///< a round that leaves the error above this fraction ends the rounds
-inline constexpr double kAutoSigmaCeiling = kSigmaMin;  // the first Newton gives up at its first step without progress
+inline constexpr double kAutoSigmaCeiling = kSigmaStart;  ///< the first Newton's proximal weight at most
+inline constexpr int kAutoFirstNewton = 10;                 ///< and its iterations
 inline constexpr Eigen::Index kFacetedStartContacts = 16;  ///< Lemke's cost grows as the cube of (k + 2) nc
 inline constexpr int kFacetedTurns = 4;                    ///< faceted starts per facet count
 inline constexpr int kFacetedNewton = 50;                  ///< Newton iterations from each
