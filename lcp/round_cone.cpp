@@ -59,11 +59,13 @@ void RoundConeSolver::solve(const ContactBlocks& W, const Eigen::VectorXd& q, co
 bool RoundConeSolver::solveFromFacets(const ContactBlocks& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
                                       Eigen::VectorXd& r, Eigen::VectorXd& u, int& newton) {
   const Eigen::Index nc = W.contacts();
+  if ((coarse_.facets() + 2) * nc > kFacetedStartSize) return false;
   W.toDense(dense_.W);
   dense_.q = q;
   dense_.mu = mu;
   trial_u_.resize(q.size());
-  for (FacetedFrictionSolver* facets : {&coarse_, &fine_}) {
+  for (FacetedFrictionSolver* facets : {&coarse_, &fine_, &finest_}) {
+    if ((facets->facets() + 2) * nc > kFacetedStartSize) break;
     turn_.setZero(nc);
     for (int k = 0; k < kFacetedTurns; ++k) {
       facets->solve(dense_, faceted_, k > 0 ? &turn_ : nullptr);
@@ -157,8 +159,7 @@ void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q
       sweep(std::min(kAutoSweeps, o.max_sweeps - sweeps));
       if (error > kAutoStall * round_start) break;  // neither moves it: the fallbacks below
     }
-    if (!solved && status != Status::kNumericalFailure && W.contacts() <= kFacetedStartContacts &&
-        solveFromFacets(W, q, mu, out.r, out.u, newton)) {
+    if (!solved && status != Status::kNumericalFailure && solveFromFacets(W, q, mu, out.r, out.u, newton)) {
       solved = used_newton = true;
       error = fc3dError(out.r, out.u, mu, q.norm());
     }

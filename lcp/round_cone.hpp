@@ -11,9 +11,9 @@
 ///     down to kAutoSweepError;
 ///  4. rounds of Newton (its proximal weight free to rise) and kAutoSweeps sweeps, until the
 ///     budgets are spent or a round leaves the error above kAutoStall of its start;
-///  5. small sets (≤ kFacetedStartContacts contacts): Newton from the faceted cone's answer
-///     (friction_facets.hpp), 8 facets then 32, the facets turned to the slip directions of the
-///     last answer between attempts (kFacetedTurns);
+///  5. small sets: Newton from the faceted cone's answer (friction_facets.hpp), 8 facets, then
+///     32 and 128 while the faceted LCP stays within kFacetedStartSize unknowns, the facets
+///     turned to the slip directions of the last answer between attempts (kFacetedTurns);
 ///  6. from zero, Newton alone, then NSGS alone for the sweeps left (hyperstatic sets that the
 ///     rounds leave stalled), the best answer kept.
 /// Step 5 is for hyperstatic sets (a journal's four contacts in its bearing: W of rank 6 in 12)
@@ -54,7 +54,7 @@ inline constexpr int kAutoSweeps = 50;
 inline constexpr double kAutoStall = 0.99;  ///< a round that leaves the error above this fraction ends the rounds
 inline constexpr double kAutoSigmaCeiling = kSigmaStart;  ///< the first Newton's proximal weight at most
 inline constexpr int kAutoFirstNewton = 10;                 ///< and its iterations
-inline constexpr Eigen::Index kFacetedStartContacts = 16;  ///< Lemke's cost grows as the cube of (k + 2) nc
+inline constexpr Eigen::Index kFacetedStartSize = 600;  ///< (k + 2) nc at most: Lemke's cost grows as its cube
 inline constexpr int kFacetedTurns = 4;                    ///< faceted starts per facet count
 inline constexpr int kFacetedNewton = 50;                  ///< Newton iterations from each
 
@@ -83,7 +83,7 @@ class RoundConeSolver {
   Nsgs3dSolver nsgs_;
   AlartCurnierSolver newton_;
   Eigen::VectorXd start_r_;  ///< the iterate a Newton solve started from
-  FacetedFrictionSolver coarse_{8}, fine_{32};
+  FacetedFrictionSolver coarse_{8}, fine_{32}, finest_{128};
   FrictionProblem3D dense_;  ///< W dense for the faceted starts
   FrictionResult faceted_;
   Eigen::VectorXd turn_, trial_r_, trial_u_;

@@ -124,7 +124,7 @@ TEST_CASE("round cone: every problem of Siconos' fc3d collection solved to its e
 TEST_CASE("round cone: the journal's hyperstatic steps (W of rank 6 in 12) solved by auto, a wedged one reported",
           "[lcp][fc3d][round]") {
   const std::filesystem::path folder = test::kSiconosData.parent_path() / "fc3d-journal";
-  for (const char* name : {"a", "b", "c", "d"}) {
+  for (const char* name : {"a", "b", "c", "d", "e"}) {
     const lcp::FrictionProblem3D p = lcp::readFc3dDat(folder / ("journal-4-contacts-" + std::string(name) + ".dat"));
     CAPTURE(name);
     lcp::FrictionResult ours;
