@@ -9,12 +9,12 @@
 /// which holds exactly when r solves FrictionProblem3D. With Π the generalized Jacobian of the
 /// projection in a, F's generalized Jacobian is H = (I − Π) + Π ρ W: a block matrix of W's block
 /// pattern. Each iteration solves (H + σ Π ρ) Δ = −F and takes r + αΔ, α halved until
-/// ‖F‖² falls by a fraction (Armijo). σ = w̄ min(c, ‖F‖/‖r‖) (w̄: the mean of W's diagonal;
-/// c = kSigmaStart at first, a tenth as much after each full step), raised a hundredfold from the
-/// value used where no step length gives descent, up to kSigmaMax w̄, is
-/// a proximal term (Levenberg–Marquardt in spirit): it keeps the system solvable on the null
-/// directions of a hyperstatic W, where the reactions are not unique, and vanishes as F does,
-/// so convergence stays fast. ρₙ = 1/Wₙₙ, ρₜ = 2/(Wₜ₁ₜ₁ + Wₜ₂ₜ₂) per contact.
+/// ‖F‖² falls by a fraction (Armijo). σ = w̄ min(c, ‖F‖/‖r‖) is a proximal term
+/// (Levenberg–Marquardt in spirit; w̄: the mean of W's diagonal; c = kSigmaStart at first, a
+/// tenth as much after each full step). Where no step length gives descent it rises a
+/// hundredfold, up to kSigmaMax w̄. It keeps the system solvable on the null directions of a
+/// hyperstatic W, where the reactions are not unique, and vanishes as F does, so convergence
+/// stays fast. ρₙ = 1/Wₙₙ, ρₜ = 2/(Wₜ₁ₜ₁ + Wₜ₂ₜ₂) per contact.
 ///
 /// Open contacts (Π = 0) have identity rows and leave the system; the closed ones' is solved by
 /// dense LU up to kDenseNewtonRows unknowns (a matrix kept per closed-set size: a time loop that
@@ -48,7 +48,7 @@ class AlartCurnierSolver {
   };
   /// r: the first iterate (in), the last (out); u = W r + q. The caller checks sizes.
   /// sigma_ceiling: how far the proximal weight may rise (relative to W) before the solve gives
-  /// up with kNumericalFailure; kSigmaStart gives up at the first step without progress.
+  /// up with kNumericalFailure; kSigmaStart gives up where a step fails at the starting weight.
   Outcome solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance, int max_iterations,
                 Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, double sigma_ceiling = kSigmaMax);

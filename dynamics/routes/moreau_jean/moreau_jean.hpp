@@ -77,11 +77,10 @@
 /// solve it exactly on the round cone by our solvers (lcp/round_cone.hpp), warm-started from
 /// the last step's impulse; "lemke" on the faceted cone with `facets` directions
 /// (lcp/friction_facets.hpp: inscribed, a sliding contact's impulse within 1 − cos(π/k) of μ P_n
-/// and π/k of the direction opposing u_T; a stuck or open one exact). Both keep their workspace per active-set size, so
-/// that a step allocates nothing once each size has been met; "siconos-<fc3d name>" allocates per
-/// step. The round cone is not yet the default: on the clearance joint's four contacts of one
-/// journal (W of rank 6 in 12) with Table 4.4's friction, a step near t = 0.23 s stays above
-/// error 1e-12 for both (as for Siconos' prox). μs and μk as above: μs
+/// and π/k of the direction opposing u_T; a stuck or open one exact). Both keep their workspace
+/// per active-set size, so that a step allocates nothing once each size has been met (the round
+/// cone's faceted starts, for hyperstatic steps, size theirs when first needed);
+/// "siconos-<fc3d name>" allocates per step. μs and μk as above: μs
 /// where the contact did not slip in the last step, solved again with μk when it slips
 /// (‖u_T‖ above the round-off of its sums). No joint friction and no bilateral contacts with
 /// them. In the history and the events a spatial contact's sliding velocity is ‖v_T⁺‖ ≥ 0
