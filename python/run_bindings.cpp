@@ -166,8 +166,13 @@ void bindRun(py::module_& m) {
                " samples>";
       });
 
-  m.def("run", &runOne, py::arg("scenario"), py::arg("method") = "",
-        "Runs the scenario by a route: event-driven, moreau-jean, penalty[:LAW] or minimal-form (\"\": the "
+  m.def(
+      "run",
+      [](const py::object& scenario, const std::string& method, const py::kwargs& settings) {
+        return runOne(scenarioArgument(scenario), method, settings);
+      },
+      py::arg("scenario"), py::arg("method") = "",
+        "Runs the scenario (a Scenario, or a built-in's name or a file) by a route: event-driven, moreau-jean, penalty[:LAW] or minimal-form (\"\": the "
         "scenario's default). Keywords are `stickslip run`'s options (t_end=2, dt=1e-4, output_dt, tolerance, "
         "solver, facets, impact_law, friction, projection, theta, integrator, ideal=True, max_steps, max_samples, "
         "max_history_mb, max_events); the scenario's run: settings apply "
@@ -176,8 +181,9 @@ void bindRun(py::module_& m) {
 
   m.def(
       "compare",
-      [](const mechanisms::Scenario& scenario, const std::vector<std::string>& methods,
+      [](const py::object& scenario_argument, const std::vector<std::string>& methods,
          std::optional<std::vector<std::string>> outputs, const py::kwargs& settings) {
+        const mechanisms::Scenario scenario = scenarioArgument(scenario_argument);
         if (methods.empty()) throw py::value_error("compare: expected at least one method");
         std::vector<std::shared_ptr<Result>> runs;
         for (const std::string& method : methods) runs.push_back(runOne(scenario, method, settings));
@@ -216,8 +222,9 @@ void bindRun(py::module_& m) {
 
   m.def(
       "animate",
-      [](const mechanisms::Scenario& scenario, const std::vector<std::shared_ptr<Result>>& runs,
+      [](const py::object& scenario_argument, const std::vector<std::shared_ptr<Result>>& runs,
          std::optional<std::string> path, bool force, int max_frames) {
+        const mechanisms::Scenario scenario = scenarioArgument(scenario_argument);
         if (runs.empty()) throw py::value_error("animate: expected at least one Result");
         if (max_frames < 2) throw py::value_error("animate: max_frames: expected at least 2, got " + std::to_string(max_frames));
         if (path && !force && std::filesystem::exists(*path))

@@ -21,6 +21,14 @@ std::string settingText(py::handle value) {
                        py::repr(value).cast<std::string>());
 }
 
+mechanisms::Scenario scenarioArgument(const py::handle& scenario) {
+  if (py::isinstance<py::str>(scenario)) return mechanisms::loadScenario(scenario.cast<std::string>());
+  if (!py::isinstance<mechanisms::Scenario>(scenario))
+    throw py::type_error("expected a stickslip.Scenario, a built-in's name or a scenario file, got " +
+                         std::string(py::str(py::type::of(scenario).attr("__name__"))));
+  return scenario.cast<mechanisms::Scenario>();
+}
+
 void bindScenario(py::module_& m) {
   static py::exception<mechanisms::InputError> input_error(m, "InputError", PyExc_ValueError);
   input_error.doc() =

@@ -111,6 +111,14 @@ def test_bad_input_raises_with_file_line_and_key(tmp_path):
         stickslip.Scenario("blet")
     with pytest.raises(ValueError, match="unknown method"):
         stickslip.run(stickslip.Scenario("belt"), "euler")
+    # A name stands for its Scenario wherever one is taken, with the same errors.
+    by_name = stickslip.run("belt", "event-driven", t_end=1.0).json()
+    by_scenario = stickslip.run(stickslip.Scenario("belt"), "event-driven", t_end=1.0).json()
+    assert by_name["events"] == by_scenario["events"] and by_name["final_q"] == by_scenario["final_q"]
+    with pytest.raises(stickslip.InputError, match="did you mean 'belt'"):
+        stickslip.run("blet", "event-driven")
+    with pytest.raises(TypeError, match="a built-in's name or a scenario file, got int"):
+        stickslip.compare(3, ["event-driven"])
     with pytest.raises(TypeError):
         stickslip.Scenario("belt").set("parameters.mass", [1, 2])
 
