@@ -172,12 +172,12 @@ void bindRun(py::module_& m) {
         return runOne(scenarioArgument(scenario), method, settings);
       },
       py::arg("scenario"), py::arg("method") = "",
-        "Runs the scenario (a Scenario, or a built-in's name or a file) by a route: event-driven, moreau-jean, penalty[:LAW] or minimal-form (\"\": the "
-        "scenario's default). Keywords are `stickslip run`'s options (t_end=2, dt=1e-4, output_dt, tolerance, "
-        "solver, facets, impact_law, friction, projection, theta, integrator, ideal=True, max_steps, max_samples, "
-        "max_history_mb, max_events); the scenario's run: settings apply "
-        "under them. The GIL is released while it runs. Raises InputError / ValueError for bad input; a "
-        "run that fails returns with its status and message.");
+      "Runs the scenario (a Scenario, or a built-in's name or a file) by a route: event-driven, moreau-jean, "
+      "penalty[:LAW] or minimal-form (\"\": the scenario's default). Keywords are `stickslip run`'s options "
+      "(t_end=2, dt=1e-4, output_dt, tolerance, solver, facets, impact_law, friction, projection, theta, "
+      "integrator, ideal=True, max_steps, max_samples, max_history_mb, max_events); the scenario's run: settings "
+      "apply under them. The GIL is released while it runs. Raises InputError / ValueError for bad input; a "
+      "run that fails returns with its status and message.");
 
   m.def(
       "compare",
