@@ -60,13 +60,11 @@ bool AlartCurnierSolver::newtonStep(const ContactBlocks& W, double sigma) {
   const Eigen::Index nc = W.contacts();
   // Open contacts (Π_i = 0) have identity rows: Δr_i = −F_i. The others, C, solve
   // H_CC Δr_C = −F_C − H_CO Δr_O, whose blocks are Π_i ρ_i W_ij, plus (I − Π_i) + σ Π_i ρ_i on the diagonal.
-  Eigen::Index m = 0;
-  bool same_set = true;
-  for (Eigen::Index i = 0; i < nc; ++i) {
-    const Eigen::Index slot = pi_[std::size_t(i)].isZero(0.0) ? -1 : m++;
-    same_set &= slot_[std::size_t(i)] == slot;
-    slot_[std::size_t(i)] = slot;
-  }
+  Eigen::Index m = 0, blocks = 0;
+  for (Eigen::Index i = 0; i < nc; ++i) slot_[std::size_t(i)] = pi_[std::size_t(i)].isZero(0.0) ? -1 : m++;
+  for (Eigen::Index i = 0; i < nc; ++i)
+    if (slot_[std::size_t(i)] >= 0)
+      for (const ContactBlocks::Block* b = W.rowBegin(i); b != W.rowEnd(i); ++b) blocks += slot_[std::size_t(b->col)] >= 0;
   for (Eigen::Index i = 0; i < nc; ++i) {
     const Eigen::Index si = slot_[std::size_t(i)];
     if (si < 0) {
@@ -87,7 +85,8 @@ bool AlartCurnierSolver::newtonStep(const ContactBlocks& W, double sigma) {
     if (j == i) h += Eigen::Matrix3d::Identity() - pi + sigma * pi_rho;
     return h;
   };
-  const auto forEachBlock = [&](auto&& put) {  // the closed rows' blocks in closed columns, diagonal included
+  // The closed rows' blocks in closed columns, by increasing column, the diagonal included.
+  const auto forEachBlock = [&](auto&& put) {
     for (Eigen::Index i = 0; i < nc; ++i) {
       const Eigen::Index si = slot_[std::size_t(i)];
       if (si < 0) continue;
@@ -95,13 +94,17 @@ bool AlartCurnierSolver::newtonStep(const ContactBlocks& W, double sigma) {
       for (const ContactBlocks::Block* b = W.rowBegin(i); b != W.rowEnd(i); ++b) {
         const Eigen::Index sj = slot_[std::size_t(b->col)];
         if (sj < 0) continue;
+        if (!has_diagonal && b->col > i) {
+          put(si, si, blockOf(i, i, Eigen::Matrix3d::Zero()));
+          has_diagonal = true;
+        }
         put(si, sj, blockOf(i, b->col, b->value));
         has_diagonal |= b->col == i;
       }
       if (!has_diagonal) put(si, si, blockOf(i, i, Eigen::Matrix3d::Zero()));
     }
   };
-  if (3 * m <= kDenseNewtonRows) {  // a matrix and LU per closed-set size, so that a time loop allocates nothing
+  if (3 * m <= kDenseNewtonRows && (m <= kDenseNewtonContacts || kDenseNewtonFill * double(blocks) >= double(m * m))) {  // a matrix and LU per closed-set size, so that a time loop allocates nothing
     if (dense_.size() <= std::size_t(m)) {
       dense_.resize(std::size_t(m) + 1);
       dense_lu_.resize(std::size_t(m) + 1);
@@ -116,21 +119,31 @@ bool AlartCurnierSolver::newtonStep(const ContactBlocks& W, double sigma) {
     lu.matrixLU().triangularView<Eigen::UnitLower>().solveInPlace(x);
     lu.matrixLU().triangularView<Eigen::Upper>().solveInPlace(x);
   } else {
-    triplets_.clear();
+    // H in compressed rows: a row of blocks gives three rows.
+    outer_.assign(1, 0);
+    inner_.clear();
+    values_.clear();
+    const auto flushRowBlock = [&] {
+      for (int a = 0; a < 3; ++a) {
+        for (const auto& [sj, h] : row_blocks_)
+          for (int c = 0; c < 3; ++c) {
+            inner_.push_back(int(3 * sj + c));
+            values_.push_back(h(a, c));
+          }
+        outer_.push_back(int(inner_.size()));
+      }
+      row_blocks_.clear();
+    };
+    Eigen::Index row_block = 0;
     forEachBlock([&](Eigen::Index si, Eigen::Index sj, const Eigen::Matrix3d& h) {
-      for (int c = 0; c < 3; ++c)
-        for (int a = 0; a < 3; ++a) triplets_.emplace_back(3 * si + a, 3 * sj + c, h(a, c));
+      if (si != row_block) flushRowBlock();
+      row_block = si;
+      row_blocks_.emplace_back(sj, h);
     });
-    sparse_.resize(3 * m, 3 * m);
-    sparse_.setFromTriplets(triplets_.begin(), triplets_.end());
-    if (!sparse_lu_) sparse_lu_ = std::make_unique<Eigen::SparseLU<Eigen::SparseMatrix<double>>>();
-    if (!same_set || !pattern_analysed_) {
-      sparse_lu_->analyzePattern(sparse_);
-      pattern_analysed_ = true;
-    }
-    sparse_lu_->factorize(sparse_);
-    if (sparse_lu_->info() != Eigen::Success) return false;
-    solution_.head(3 * m) = sparse_lu_->solve(rhs_.head(3 * m));
+    flushRowBlock();
+    if (!sparse_lu_.factor(3 * m, outer_.data(), inner_.data(), values_.data())) return false;
+    solution_.head(3 * m) = rhs_.head(3 * m);
+    if (!sparse_lu_.solve(solution_.head(3 * m))) return false;
   }
   for (Eigen::Index i = 0; i < nc; ++i)
     if (const Eigen::Index si = slot_[std::size_t(i)]; si >= 0) dr_.segment<3>(3 * i) = solution_.segment<3>(3 * si);
@@ -140,7 +153,7 @@ bool AlartCurnierSolver::newtonStep(const ContactBlocks& W, double sigma) {
 AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                                                       const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance,
                                                       int max_iterations, Eigen::Ref<Eigen::VectorXd> r,
-                                                      Eigen::Ref<Eigen::VectorXd> u, double sigma_ceiling) {
+                                                      Eigen::Ref<Eigen::VectorXd> u, double sigma_ceiling, int free_steps) {
   Outcome out;
   const Eigen::Index nc = mu.size(), n = 3 * nc;
   const double q_norm = q.norm();
@@ -157,10 +170,10 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
   f_trial_.resize(n);
   r_trial_.resize(n);
   u_trial_.resize(n);
-  pattern_analysed_ = false;
 
   W.multiplyAdd(r, q, u);
-  double psi = residual(r, u, mu, f_), cap = std::min(kSigmaStart, sigma_ceiling), boost = 0.0;
+  const double cap0 = std::min(kSigmaStart, sigma_ceiling);
+  double psi = residual(r, u, mu, f_), cap = cap0, boost = 0.0;
   out.error = fc3dError(r, u, mu, q_norm);
   const auto converged = [&] { return out.error <= tolerance && normalViolation(W, q, r, u, tolerance, terms_) < 0; };
   for (int it = 1; it <= max_iterations && !converged(); ++it) {
@@ -170,7 +183,7 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
     // full steps lower them again.
     double alpha = 1.0, psi_trial = 0.0, sigma = 0.0, level = 0.0;
     bool descent = false;
-    while (!descent) {
+    for (;;) {
       level = std::max(boost, std::min(cap, std::sqrt(psi) / std::max(r.norm(), 1e-300)));
       sigma = mean_diagonal * level;
       if (newtonStep(W, sigma)) {
@@ -186,6 +199,16 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
       if (descent) break;
       residual(r, u, mu, f_);  // Π back at r
       if (level >= sigma_ceiling) {
+        if (free_steps-- > 0 && newtonStep(W, mean_diagonal * std::min(cap0, std::sqrt(psi) / std::max(r.norm(), 1e-300)))) {
+          // no descent anywhere: take the full step (a nonmonotone watchdog), the best iterate kept
+          r_trial_ = r + dr_;
+          W.multiplyAdd(r_trial_, q, u_trial_);
+          psi_trial = residual(r_trial_, u_trial_, mu, f_trial_);
+          alpha = 1.0;
+          boost = 0.0;
+          cap = cap0;
+          break;
+        }
         out.status = Status::kNumericalFailure;
         return out;
       }

@@ -17,23 +17,26 @@
 /// stays fast. ρₙ = 1/Wₙₙ, ρₜ = 2/(Wₜ₁ₜ₁ + Wₜ₂ₜ₂) per contact.
 ///
 /// Open contacts (Π = 0) have identity rows and leave the system; the closed ones' is solved by
-/// dense LU up to kDenseNewtonRows unknowns (a matrix kept per closed-set size: a time loop that
-/// has met a size allocates nothing), by Eigen's SparseLU beyond (its pattern analysed again when
-/// the closed set changes). Stopping rule: Siconos' fc3d error (fc3dError) ≤ tolerance, the
+/// dense LU when small or dense (a matrix kept per closed-set size: a time loop that has met a
+/// size allocates nothing), else by sparse LU (sparse_lu.hpp: KLU, its analysis kept while the
+/// pattern recurs). Stopping rule: Siconos' fc3d error (fc3dError) ≤ tolerance, the
 /// normal rows holding on their own scale too (contact_blocks.hpp: normalViolation).
 
 #include <Eigen/Dense>
-#include <Eigen/SparseCore>
-#include <Eigen/SparseLU>
-#include <memory>
+#include <utility>
 #include <vector>
 
 #include "lcp/contact_blocks.hpp"
+#include "lcp/sparse_lu.hpp"
 #include "lcp/status.hpp"
 
 namespace stickslip::lcp {
 
-inline constexpr Eigen::Index kDenseNewtonRows = 150;
+/// Dense LU up to kDenseNewtonRows unknowns when the closed contacts are at most
+/// kDenseNewtonContacts or fill at least 1/kDenseNewtonFill of their blocks; sparse LU otherwise
+/// (on a chain's block-tridiagonal system KLU is faster from 8 contacts on).
+inline constexpr Eigen::Index kDenseNewtonRows = 150, kDenseNewtonContacts = 8;
+inline constexpr double kDenseNewtonFill = 4.0;
 inline constexpr double kSigmaMin = 1e-8, kSigmaMax = 1.0;
 /// The first step's proximal weight at most: from a far start on a hyperstatic W the unweighted
 /// step runs along W's null directions; ‖F‖/‖r‖ lowers the weight as the solve converges.
@@ -49,9 +52,13 @@ class AlartCurnierSolver {
   /// r: the first iterate (in), the last (out); u = W r + q. The caller checks sizes.
   /// sigma_ceiling: how far the proximal weight may rise (relative to W) before the solve gives
   /// up with kNumericalFailure; kSigmaStart gives up where a step fails at the starting weight.
+  /// free_steps: how many times, instead of giving up, it takes the full step of the starting
+  /// weight though ‖F‖ grows (a nonmonotone watchdog: from a far start on a long chain the
+  /// merit ‖F‖² has kinks where no step along Newton's direction descends).
   Outcome solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance, int max_iterations,
-                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, double sigma_ceiling = kSigmaMax);
+                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, double sigma_ceiling = kSigmaMax,
+                int free_steps = 0);
 
  private:
   /// F at (r, u) into f, and Π per contact into pi_; returns ‖F‖².
@@ -66,10 +73,10 @@ class AlartCurnierSolver {
   std::vector<Eigen::Index> slot_;  ///< per contact: its place among the closed ones, −1 if open
   std::vector<Eigen::MatrixXd> dense_;  ///< index: closed contacts
   std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> dense_lu_;
-  std::vector<Eigen::Triplet<double>> triplets_;
-  Eigen::SparseMatrix<double> sparse_;
-  std::unique_ptr<Eigen::SparseLU<Eigen::SparseMatrix<double>>> sparse_lu_;  ///< made when first needed
-  bool pattern_analysed_ = false;
+  std::vector<std::pair<Eigen::Index, Eigen::Matrix3d>> row_blocks_;  ///< one row of H's blocks
+  std::vector<int> outer_, inner_;  ///< H in compressed rows
+  std::vector<double> values_;
+  SparseLu sparse_lu_;
 };
 
 }  // namespace stickslip::lcp

@@ -7,14 +7,13 @@ namespace stickslip::lcp {
 
 void ContactBlocks::assign(const Eigen::Ref<const Eigen::MatrixXd>& W) {
   const Eigen::Index nc = W.rows() / 3;
-  blocks_.clear();
-  row_start_.assign(1, 0);
+  clear();
   for (Eigen::Index i = 0; i < nc; ++i) {
     for (Eigen::Index j = 0; j < nc; ++j) {
       const auto block = W.block<3, 3>(3 * i, 3 * j);
-      if (!block.isZero(0.0)) blocks_.push_back({j, block});
+      if (!block.isZero(0.0)) add(j, block);
     }
-    row_start_.push_back(blocks_.size());
+    endRow();
   }
   finishRows();
 }

@@ -19,6 +19,15 @@ class ContactBlocks {
   /// From a dense 3nc × 3nc W (blocks that are exactly zero left out). Reuses its storage:
   /// once sized, assigning a problem of no more blocks allocates nothing.
   void assign(const Eigen::Ref<const Eigen::MatrixXd>& W);
+  /// Or row of blocks by row of blocks: clear(), then per row add() by increasing column and
+  /// endRow(), then finish(). Reuses the storage as assign() does.
+  void clear() {
+    blocks_.clear();
+    row_start_.assign(1, 0);
+  }
+  void add(Eigen::Index col, const Eigen::Matrix3d& value) { blocks_.push_back({col, value}); }
+  void endRow() { row_start_.push_back(blocks_.size()); }
+  void finish() { finishRows(); }
 
   Eigen::Index contacts() const { return Eigen::Index(row_start_.size()) - 1; }
   /// Row of blocks i: blocks [rowBegin(i), rowEnd(i)) of blocks(), by increasing column.

@@ -9,6 +9,7 @@
 #include "lcp/lemke.hpp"
 #include "lcp/mlcp_to_lcp.hpp"
 #include "lcp/nsgs.hpp"
+#include "lcp/planar_newton.hpp"
 #include "lcp/residual.hpp"
 #include "lcp/round_cone.hpp"
 #include "lcp/siconos_backend.hpp"
@@ -48,7 +49,7 @@ std::vector<std::string> lcpSolverNames() {
 }
 std::vector<std::string> mlcpSolverNames() { return withOurs({"lemke"}, siconosMlcpSolverNames()); }
 std::vector<std::string> frictionSolverNames() {
-  return withOurs({"auto", "lemke", "nsgs"}, siconosFc2dSolverNames());
+  return withOurs({"auto", "lemke", "nsgs", "newton"}, siconosFc2dSolverNames());
 }
 std::vector<std::string> friction3dSolverNames() {
   return withOurs({"auto", "nsgs", "newton", "lemke"}, siconosFc3dSolverNames());
@@ -104,6 +105,7 @@ FrictionResult solveDense(std::string_view solver, const FrictionProblem2D& p) {
 FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p) {
   return checked("FC2D", solver, frictionSolverNames(), [&] {
     if (solver == "nsgs") return withSolver(nsgsOn(p, {p.W.sparseView(), p.q, p.mu}), solver);
+    if (solver == "newton") return withSolver(solveFrictionNewton({p.W.sparseView(), p.q, p.mu}), solver);
     if (solver == "auto") {
       if (p.contacts() <= kAutoLemkeContacts) return withSolver(solveDense("lemke", p), "lemke");
       FrictionResult r = withSolver(nsgsOn(p, {p.W.sparseView(), p.q, p.mu}), "nsgs");
@@ -116,6 +118,7 @@ FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p
 
 FrictionResult solveFriction(std::string_view solver, const SparseFrictionProblem2D& p) {
   return checked("FC2D", solver, frictionSolverNames(), [&]() -> FrictionResult {
+    if (solver == "newton") return withSolver(solveFrictionNewton(p), solver);
     if (solver == "nsgs" || (solver == "auto" && p.contacts() > kAutoLemkeContacts)) {
       FrictionResult r = withSolver(nsgsOn(p, p), "nsgs");
       if (solver == "nsgs" || r.ok() || r.status == Status::kInvalidInput || p.contacts() > kDenseFrictionContacts)

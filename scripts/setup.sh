@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   g++ cmake make pkg-config
-  libeigen3-dev libsiconos-numerics-dev libboost-program-options-dev catch2
+  libeigen3-dev libsuitesparse-dev libsiconos-numerics-dev libboost-program-options-dev catch2
   libsundials-dev libyaml-cpp-dev libmuparser-dev nlohmann-json3-dev gnuplot-nox libbenchmark-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
 )

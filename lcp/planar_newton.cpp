@@ -1,0 +1,124 @@
+#include "lcp/planar_newton.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace stickslip::lcp {
+
+void PlanarNewtonSolver::embed(SparseRowView W) {
+  const Eigen::Index nc = W.rows() / 2;
+  const int* outer = W.outerIndexPtr();
+  const int* inner = W.innerIndexPtr();
+  const double* value = W.valuePtr();
+  blocks_.clear();
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    // Rows 2i and 2i+1 merged by block column (each sorted by column).
+    int a = outer[2 * i], b = outer[2 * i + 1];
+    const int a_end = outer[2 * i + 1], b_end = outer[2 * i + 2];
+    bool has_diagonal = false;
+    while (a < a_end || b < b_end) {
+      const int col_a = a < a_end ? inner[a] / 2 : INT_MAX, col_b = b < b_end ? inner[b] / 2 : INT_MAX;
+      const int j = std::min(col_a, col_b);
+      Eigen::Matrix3d block = Eigen::Matrix3d::Zero();
+      for (; a < a_end && inner[a] / 2 == j; ++a) block(0, inner[a] % 2) = value[a];
+      for (; b < b_end && inner[b] / 2 == j; ++b) block(1, inner[b] % 2) = value[b];
+      if (j == i) {
+        block(2, 2) = block(1, 1) > 0.0 ? block(1, 1) : block(0, 0) > 0.0 ? block(0, 0) : 1.0;
+        has_diagonal = true;
+      }
+      blocks_.add(j, block);
+    }
+    if (!has_diagonal) {  // keep the unloaded tangent's row: W_ii is zero here
+      Eigen::Matrix3d block = Eigen::Matrix3d::Zero();
+      block(2, 2) = 1.0;
+      blocks_.add(i, block);
+    }
+    blocks_.endRow();
+  }
+  blocks_.finish();
+}
+
+AlartCurnierSolver::Outcome PlanarNewtonSolver::solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                      const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance,
+                                                      int max_iterations, Eigen::Ref<Eigen::VectorXd> r,
+                                                      Eigen::Ref<Eigen::VectorXd> u) {
+  const Eigen::Index nc = mu.size();
+  embed(W);
+  q3_.setZero(3 * nc);
+  r3_.setZero(3 * nc);
+  u3_.resize(3 * nc);
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    q3_.segment<2>(3 * i) = q.segment<2>(2 * i);
+    r3_.segment<2>(3 * i) = r.segment<2>(2 * i);
+  }
+  AlartCurnierSolver::Outcome total;
+  for (;;) {
+    const int budget = std::min(kNewtonRound, max_iterations - total.iterations);
+    const AlartCurnierSolver::Outcome o =
+        newton_.solve(blocks_, q3_, mu, tolerance, budget, r3_, u3_, kSigmaMax, kFreeSteps);
+    total.iterations += o.iterations;
+    total.status = o.status;
+    total.error = o.error;
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      r.segment<2>(2 * i) = r3_.segment<2>(3 * i);
+      u.segment<2>(2 * i) = u3_.segment<2>(3 * i);
+    }
+    if (o.status == Status::kSuccess || total.iterations >= max_iterations) return total;
+    // Lost (no descent, or slow): Gauss–Seidel sweeps move every contact towards its own
+    // solution, from where Newton's steps converge again.
+    const NsgsSolver::Outcome g = nsgs_.solve(W, q, mu, {tolerance, kNsgsSweeps}, r, u);
+    total.error = g.error;
+    if (g.status == Status::kSuccess) {
+      total.status = g.status;
+      return total;
+    }
+    if (g.status == Status::kNumericalFailure) return total;
+    ++total.iterations;  // the sweeps count as one iteration, so that the loop ends
+    for (Eigen::Index i = 0; i < nc; ++i) r3_.segment<2>(3 * i) = r.segment<2>(2 * i);
+  }
+}
+
+FrictionResult solveFrictionNewton(const SparseFrictionProblem2D& p, double tolerance, int max_iterations,
+                                   const Eigen::VectorXd* warm_start) {
+  FrictionResult out;
+  const Eigen::Index n = p.q.size();
+  try {
+    p.validate("newton");
+    if (!(tolerance > 0.0) || max_iterations < 1)
+      throw std::invalid_argument("newton: expected tolerance > 0 and max_iterations >= 1");
+    if (warm_start && warm_start->size() != n)
+      throw std::invalid_argument("newton: the warm start has " + std::to_string(warm_start->size()) +
+                                  " entries, expected " + std::to_string(n));
+  } catch (const std::invalid_argument& e) {
+    out.status = Status::kInvalidInput;
+    out.message = e.what();
+    out.r = Eigen::VectorXd::Zero(n);
+    out.u = p.q;
+    return out;
+  }
+  out.r = warm_start ? *warm_start : Eigen::VectorXd::Zero(n);
+  out.u.resize(n);
+  PlanarNewtonSolver solver;
+  const AlartCurnierSolver::Outcome o = solver.solve(viewOf(p.W), p.q, p.mu, tolerance, max_iterations, out.r, out.u);
+  out.status = o.status;
+  out.pivots = o.iterations;
+  double sum = 0.0;  // fc2dError before its normalization, as NSGS reports it
+  for (Eigen::Index i = 0; i < p.contacts(); ++i)
+    sum += fc2dContactTerm(p.mu(i), out.r.segment<2>(2 * i), out.u.segment<2>(2 * i));
+  out.residual = std::sqrt(sum);
+  out.relative_residual = o.error;
+  std::ostringstream os;
+  if (o.status == Status::kNumericalFailure)
+    os << "newton: no step length gives descent, even with the largest proximal weight (error " << o.error << ")";
+  else if (o.status == Status::kPivotLimit)
+    os << "newton: " << max_iterations << " iterations without reaching error " << tolerance << " (error " << o.error
+       << ")";
+  out.message = os.str();
+  return out;
+}
+
+}  // namespace stickslip::lcp

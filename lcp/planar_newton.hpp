@@ -1,0 +1,56 @@
+#pragma once
+/// \file Planar friction by the global nonsmooth Newton method: the solver for coupled contacts
+/// (a chain of clearance joints, a stack), whose cost per iteration is a sparse factorization of
+/// W's pattern, where Gauss–Seidel needs sweeps that grow with the coupling and Lemke pivots
+/// grow with (2 nc)².
+///
+/// Problem (as FrictionProblem2D, W in compressed rows): u = W r + q, per contact i (rows 2i
+/// normal, 2i+1 tangent) 0 ≤ uₙ ⊥ rₙ ≥ 0, |rₜ| ≤ μᵢ rₙ, uₜ ≠ 0 ⇒ rₜ = −μᵢ rₙ sign(uₜ).
+///
+/// It is solved as the spatial problem whose second tangent is decoupled and unloaded: its row
+/// and column of W hold Wₜₜ on the diagonal only, q_b = 0. There u_b = Wₜₜ r_b, so a sticking
+/// contact has r_b = 0 and a slipping one r_b ∝ −u_b, again r_b = 0: the disk |r_T| ≤ μ rₙ cuts
+/// the planar interval, and the spatial solution is the planar one. Alart and Curnier's Newton
+/// (alart_curnier.hpp) solves it; its stopping measure, fc3dError of the embedded problem, is
+/// fc2dError of the planar one (the cone and De Saxcé's velocity have no b component).
+
+#include <Eigen/Dense>
+
+#include "lcp/alart_curnier.hpp"
+#include "lcp/contact_blocks.hpp"
+#include "lcp/nsgs.hpp"
+
+namespace stickslip::lcp {
+
+/// Newton's iterations before kNsgsSweeps Gauss–Seidel sweeps restart it, and the steps
+/// without descent it may take per round (a nonmonotone watchdog).
+inline constexpr int kNewtonRound = 12, kNsgsSweeps = 10, kFreeSteps = 4;
+
+/// The solver and its workspace: solve() allocates nothing once it has met the largest problem
+/// (the sparse factorization aside, whose pattern is analysed again when the closed set changes).
+class PlanarNewtonSolver {
+ public:
+  /// W 2nc × 2nc (viewOf), q of size 2nc, μ of size nc; r holds the first iterate (a warm start,
+  /// or zeros) and returns the last, u = W r + q. The caller checks sizes. Status kSuccess at
+  /// fc2dError ≤ tolerance, kPivotLimit after max_iterations, kNumericalFailure where no step
+  /// gives descent (AlartCurnierSolver).
+  AlartCurnierSolver::Outcome solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                    const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance,
+                                    int max_iterations, Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u);
+
+ private:
+  /// W's 2×2 blocks into 3×3 ones with the second tangent decoupled (file comment).
+  void embed(SparseRowView W);
+
+  ContactBlocks blocks_;
+  AlartCurnierSolver newton_;
+  NsgsSolver nsgs_;
+  Eigen::VectorXd q3_, r3_, u3_;
+};
+
+/// Validates p and solves it with a fresh PlanarNewtonSolver from r = 0 (or the warm start):
+/// FrictionResult::pivots counts the iterations; residual and relative_residual as NSGS's.
+FrictionResult solveFrictionNewton(const SparseFrictionProblem2D& p, double tolerance = 1e-12,
+                                   int max_iterations = 200, const Eigen::VectorXd* warm_start = nullptr);
+
+}  // namespace stickslip::lcp

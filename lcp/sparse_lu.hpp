@@ -1,0 +1,40 @@
+#pragma once
+/// \file A sparse LU factorization for a sequence of square systems whose pattern recurs (Newton's
+/// Jacobians between changes of the contacts' modes): KLU (SuiteSparse; Davis & Palamadai
+/// Natarajan 2010), its ordering analysed once per pattern, the factors recomputed in place with
+/// the last pivot order (klu_refactor) while that order stays sound, else factored afresh.
+///
+/// Contract: factor(n, outer, inner, values) with A (n × n) in compressed rows, each row's columns
+/// ascending (it compares A's pattern with the last one's itself); solve(x) overwrites x = b with
+/// A⁻¹ b. Both return false when A is singular to working precision. No allocation while the
+/// pattern recurs (KLU allocates in its analysis and its factorization with fresh pivots only).
+/// KLU reads compressed columns: the rows of A are the columns of Aᵀ, which it factors, and
+/// solves with the transpose.
+
+#include <Eigen/Dense>
+#include <memory>
+#include <vector>
+
+namespace stickslip::lcp {
+
+class SparseLu {
+ public:
+  SparseLu();
+  ~SparseLu();
+  SparseLu(SparseLu&&) noexcept;
+  SparseLu& operator=(SparseLu&&) noexcept;
+
+  bool factor(int n, const int* outer, const int* inner, const double* values);
+  bool solve(Eigen::Ref<Eigen::VectorXd> x);
+
+ private:
+  struct Klu;
+  std::unique_ptr<Klu> klu_;
+  std::vector<int> outer_, inner_;  ///< the pattern KLU analysed
+};
+
+/// Below this reciprocal condition estimate (KLU's min |Uᵢᵢ| / max |Uᵢᵢ|) the refactored LU is
+/// discarded and A factored with fresh pivots.
+inline constexpr double kRefactorRcond = 1e-12;
+
+}  // namespace stickslip::lcp
