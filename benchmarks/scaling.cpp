@@ -184,9 +184,11 @@ double growthExponent(const std::vector<Row>& rows) {
 }
 
 void usage(std::ostream& os) {
-  os << "usage: bench_scaling [--max-n N] [--budget SECONDS] [--json]\n"
+  os << "usage: bench_scaling [--max-n N] [--budget SECONDS] [--only PART] [--json]\n"
         "  --max-n N     largest chain (N = 1, 2, 4, … ≤ N; default 1024)\n"
         "  --budget S    Moreau–Jean CPU seconds per solver and N (default 1)\n"
+        "  --only PART   belt (Moreau–Jean on the belt chain), coupled (on the clearance chain) or\n"
+        "                event-driven; default all\n"
         "  --json        one JSON object instead of the tables\n";
 }
 
@@ -196,6 +198,7 @@ int main(int argc, char** argv) {
   int max_n = 1024;
   double budget = 1.0;
   bool json = false;
+  std::string only;  // one part of the benchmark (usage), or all
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -219,6 +222,12 @@ int main(int argc, char** argv) {
       budget = std::atof(v.c_str());
       if (!(budget > 0.0)) {
         std::cerr << "bench_scaling: --budget expects seconds > 0, got '" << v << "'\n";
+        return 2;
+      }
+    } else if (a == "--only") {
+      only = value();
+      if (only != "belt" && only != "coupled" && only != "event-driven") {
+        std::cerr << "bench_scaling: --only expects belt, coupled or event-driven, got '" << only << "'\n";
         return 2;
       }
     } else if (a == "--help" || a == "-h") {
@@ -252,8 +261,8 @@ int main(int argc, char** argv) {
   // Gauss–Seidel (ours and Siconos') stops converging within 10⁴ sweeps from N = 32 on (the
   // tension has to travel the chain), Siconos' Lemke fails from N = 2, and auto is Lemke
   // here (a coupled group), whose dense LCP grows as N² per pivot: each is run while it works.
-  const std::vector<Solver> coupled_solvers = {
-      {"nsgs", 16}, {"auto", 256}, {"lemke", 256}, {"siconos-lemke", 1}, {"siconos-nsgs", 16}};
+  const std::vector<Solver> coupled_solvers = {{"nsgs", 16},         {"newton", 1 << 30},      {"auto", 1 << 30},
+                                               {"lemke", 256},       {"siconos-lemke", 1},     {"siconos-nsgs", 16}};
 
   std::vector<int> sizes;
   for (int n = 1; n <= max_n; n *= 2) sizes.push_back(n);
@@ -276,12 +285,12 @@ int main(int argc, char** argv) {
   for (int n : sizes) {
     const dynamics::RigidScenario belt = mechanisms::beltChainRigid(chainOf(n));
     for (const Solver& s : mj_solvers)
-      if (n <= s.max_n) add(runMoreauJean("moreau-jean", belt, n, s.name, budget));
+      if (n <= s.max_n && (only.empty() || only == "belt")) add(runMoreauJean("moreau-jean", belt, n, s.name, budget));
     const dynamics::RigidScenario links = mechanisms::clearanceChainRigid(clearanceChainOf(n));
     for (const Solver& s : coupled_solvers)
-      if (n <= s.max_n) add(runMoreauJean("coupled", links, n, s.name, budget));
+      if (n <= s.max_n && (only.empty() || only == "coupled")) add(runMoreauJean("coupled", links, n, s.name, budget));
     for (const Solver& s : ed_solvers) {
-      if (n > s.max_n) continue;
+      if (n > s.max_n || !(only.empty() || only == "event-driven")) continue;
       // The last size this solver ran: once it took more than kEdSkipAfter (a run that failed
       // early counted as if extrapolated to the whole window), skip the larger sizes.
       if (ed_last.count(s.name)) {

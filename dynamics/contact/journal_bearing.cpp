@@ -15,9 +15,12 @@ using contact_detail::perp;
 using contact_detail::rotate;
 
 void JournalBearingJoint::validate(std::string_view who) const {
+  const bool finite = journal_centre_on_i.allFinite() && bearing_centre_on_j.allFinite() &&
+                      std::isfinite(journal_radius) && std::isfinite(bearing_radius);
+  // Called on every kinematics evaluation: the message stream is built only when failing.
+  if (finite && journal_radius > 0.0 && bearing_radius > journal_radius) return;
   std::ostringstream os;
-  if (!journal_centre_on_i.allFinite() || !bearing_centre_on_j.allFinite() ||
-      !std::isfinite(journal_radius) || !std::isfinite(bearing_radius)) {
+  if (!finite) {
     os << "expected finite centres and radii, got s'_J = (" << journal_centre_on_i.transpose()
        << "), s'_B = (" << bearing_centre_on_j.transpose() << "), R_J = " << journal_radius
        << ", R_B = " << bearing_radius;

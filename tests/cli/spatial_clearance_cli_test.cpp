@@ -370,9 +370,9 @@ TEST_CASE("spatial-slider-crank-clearance: --ideal is the ideal slider-crank, an
     CHECK(r.code == 2);
     CHECK(r.err.find(why) != std::string::npos);
   }
-  const Run planar_newton = cli({"run", "belt", "--method", "moreau-jean", "--solver", "newton"});
-  CHECK(planar_newton.code == 2);
-  CHECK(planar_newton.err.find("the solver 'newton' is for spatial contacts") != std::string::npos);
+  const Run planar_round_cone = cli({"run", "belt", "--method", "moreau-jean", "--solver", "round-cone"});
+  CHECK(planar_round_cone.code == 2);
+  CHECK(planar_round_cone.err.find("the solver 'round-cone' is for spatial contacts") != std::string::npos);
   const Run none = cli({"run", "spatial-slider-crank", "--ideal"});
   CHECK(none.code == 2);
   CHECK(none.err.find("--ideal: 'spatial-slider-crank' has no clearance joint to make ideal") != std::string::npos);

@@ -1,8 +1,10 @@
 // The hanging clearance chain of the scaling benchmark (mechanisms/clearance_chain.hpp): it
-// starts closed at every joint, Moreau–Jean by NSGS on its block-tridiagonal W repeats Lemke's
-// run, and "auto" leaves such a coupled chain to Lemke.
+// starts closed at every joint, Moreau–Jean by NSGS and by Newton on its block-tridiagonal W
+// repeats Lemke's run, "auto" leaves a short chain to Lemke and a long one to Newton, and
+// event-driven's sparse path (Newton) gives the dense path's events.
 #include <catch2/catch.hpp>
 
+#include "dynamics/routes/event_driven/event_driven.hpp"
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "dynamics/mechanism/planar_mechanism.hpp"
 #include "mechanisms/clearance_chain.hpp"
@@ -43,4 +45,57 @@ TEST_CASE("clearance chain: Moreau–Jean by NSGS repeats Lemke's run, and auto 
   CHECK(by_auto.contact_solver == "lemke");  // six contacts coupled in a row
   REQUIRE(by_auto.events.size() >= 4);
   test::checkSameRun(by_auto, by_nsgs, 1e-9, 1e-8, 1e-6);
+}
+
+namespace {
+
+dynamics::RunResult runChain(int links, const std::string& solver, double t_end) {
+  mechanisms::ClearanceChain chain;
+  chain.links = links;
+  dynamics::MoreauJeanOptions o;
+  o.t_end = t_end;
+  o.h = 1e-4;
+  o.solver = solver;
+  return dynamics::simulateMoreauJean(mechanisms::clearanceChainRigid(chain), o);
+}
+
+}  // namespace
+
+TEST_CASE("clearance chain: Moreau–Jean by Newton on the sparse W repeats Lemke's run, short and long",
+          "[clearance-chain][moreau-jean][newton]") {
+  for (const auto& [links, t_end] : {std::pair{6, 0.5}, std::pair{24, 0.1}}) {
+    CAPTURE(links);
+    const dynamics::RunResult lemke = runChain(links, "lemke", t_end);
+    const dynamics::RunResult newton = runChain(links, "newton", t_end);
+    REQUIRE(lemke.ok());
+    REQUIRE(newton.ok());
+    CHECK(newton.contact_solver == "newton");
+    REQUIRE(lemke.events.size() >= 4);
+    test::checkSameRun(lemke, newton, 1e-9, 1e-8, 1e-6);
+    CHECK(newton.friction_work == Approx(lemke.friction_work).epsilon(1e-6));
+  }
+  CHECK(runChain(24, "auto", 1e-3).contact_solver == "newton");  // 24 contacts coupled in a row
+  CHECK(runChain(8, "auto", 1e-3).contact_solver == "lemke");
+}
+
+TEST_CASE("clearance chain: event-driven's sparse path by Newton gives the dense path's events to 1e-9 s",
+          "[clearance-chain][event-driven][newton]") {
+  mechanisms::ClearanceChain chain;
+  chain.links = 16;
+  const dynamics::RigidScenario s = mechanisms::clearanceChainRigid(chain);
+  dynamics::EventDrivenOptions o;
+  o.t_end = 0.05;
+  o.output_dt = 0.01;
+  o.cross_check = false;
+  o.solver = "auto";
+  const dynamics::RunResult sparse = dynamics::simulateEventDriven(s, o);
+  o.solver = "lemke";
+  o.sparse_path = false;
+  const dynamics::RunResult dense = dynamics::simulateEventDriven(s, o);
+  REQUIRE(sparse.ok());
+  REQUIRE(dense.ok());
+  CHECK(sparse.contact_solver == "newton");  // 16 contacts coupled in a row
+  CHECK(dense.contact_solver == "lemke");
+  REQUIRE(dense.events.size() >= 50);
+  test::checkSameRun(dense, sparse, 1e-9, 1e-8, 1e-6);
 }

@@ -12,6 +12,7 @@
 #include <Eigen/SparseLU>
 #include <Eigen/SparseQR>
 
+#include "dynamics/contact/coupling.hpp"
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/model/constrained_response.hpp"
 #include "lcp/friction_facets.hpp"
@@ -19,6 +20,7 @@
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/nsgs.hpp"
+#include "lcp/planar_newton.hpp"
 #include "lcp/round_cone.hpp"
 #include "lcp/siconos_backend.hpp"
 #include "lcp/solve.hpp"
@@ -105,9 +107,9 @@ class Engine {
     }
     if (opt.solver.rfind("siconos-", 0) == 0 && !spatial_)
       siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
-    else if (opt.solver != "lemke" && opt.solver != "auto" && opt.solver != "nsgs" && opt.solver != "trial-and-error" &&
-             !(spatial_ && (opt.solver == "newton" || opt.solver == "round-cone")))
-      throw std::invalid_argument("EventDrivenOptions: expected solver auto, lemke, nsgs, trial-and-error or "
+    else if (opt.solver != "lemke" && opt.solver != "auto" && opt.solver != "nsgs" && opt.solver != "newton" &&
+             opt.solver != "trial-and-error" && !(spatial_ && opt.solver == "round-cone"))
+      throw std::invalid_argument("EventDrivenOptions: expected solver auto, lemke, nsgs, newton, trial-and-error or "
                                   "siconos-<fc2d solver> (spatial contacts: auto, lemke, round-cone, nsgs or newton), got '" +
                                   opt.solver + "'");
     mechanism.resizeContacts(kin_);
@@ -116,12 +118,17 @@ class Engine {
                            std::none_of(contacts.begin(), contacts.end(), [](const RigidContact& c) {
                              return c.normal == RigidContact::Normal::kBilateral;
                            });
-    // Spatial contacts' nsgs is the round cone's (lcp/round_cone.hpp), not the planar sparse path's.
-    const bool planar_nsgs = opt.solver == "nsgs" && !spatial_;
-    sparse_ = structure && opt.sparse_path && (nc_ >= kSparseFromContacts || planar_nsgs);
-    if (planar_nsgs && !sparse_)
-      throw std::invalid_argument("EventDrivenOptions: solver nsgs needs the sparse path (no joints, no joint "
-                                  "friction, no bilateral contact, a diagonal mass matrix); use lemke");
+    // Spatial contacts' nsgs and newton are the round cone's (lcp/round_cone.hpp), not the planar
+    // sparse path's.
+    const bool planar_sparse_solver = (opt.solver == "nsgs" || opt.solver == "newton") && !spatial_;
+    sparse_ = structure && opt.sparse_path && (nc_ >= kSparseFromContacts || planar_sparse_solver);
+    if (planar_sparse_solver && !sparse_)
+      throw std::invalid_argument("EventDrivenOptions: solver " + opt.solver + " needs the sparse path (no joints, no "
+                                  "joint friction, no bilateral contact, a diagonal mass matrix); use lemke");
+    // auto on the sparse path: Newton for a long coupled group (coupling.hpp), else NSGS.
+    by_newton_ = sparse_ && !spatial_ &&
+                 (opt.solver == "newton" ||
+                  (opt.solver == "auto" && largestCoupledGroup(contacts) >= kNewtonFromCoupledContacts));
     modes_.assign(contacts.size(), ContactMode::kOpen);
     side_.assign(contacts.size(), 1.0);
     normal_force_ = Eigen::VectorXd::Zero(nc_);
@@ -312,7 +319,8 @@ class Engine {
   // the mode system's rows R and columns C kept as sparse rows (C transposed), so that its
   // matrix R M⁻¹ C, the event's W and the projections cost what the contacts' coupling costs.
   bool sparse_ = false;
-  bool used_nsgs_ = false, used_lemke_ = false;  // which solvers answered, for RunResult::contact_solver
+  bool by_newton_ = false;  // the sparse path's solver: Newton (else NSGS)
+  bool used_nsgs_ = false, used_newton_ = false, used_lemke_ = false;  // for RunResult::contact_solver
   const Eigen::VectorXd* minv_ = nullptr;  // M⁻¹'s diagonal on the sparse path
   std::vector<Eigen::Triplet<double>> row_entries_, col_entries_;
   lcp::SparseRowMatrix sparse_rows_, sparse_cols_t_;
@@ -337,9 +345,11 @@ class Engine {
   lcp::SparseRowMatrix rowsInverseMassCols(const lcp::SparseRowMatrix& cols_t) const {
     return sparse_rows_ * minv_->asDiagonal() * Eigen::SparseMatrix<double>(cols_t.transpose());
   }
-  /// Whether a problem of nk contacts goes to NSGS on the sparse W (else Lemke on the dense W).
-  bool byNsgs(Eigen::Index nk) const {
-    return sparse_ && (opt_.solver == "nsgs" || (opt_.solver == "auto" && nk > lcp::kAutoLemkeContacts));
+  /// Whether a problem of nk contacts goes to NSGS or Newton on the sparse W (else Lemke on the
+  /// dense W).
+  bool bySparseSolver(Eigen::Index nk) const {
+    return sparse_ && (opt_.solver == "nsgs" || opt_.solver == "newton" ||
+                       (opt_.solver == "auto" && nk > lcp::kAutoLemkeContacts));
   }
   /// Before an assembly by setRow and setCol: drops what an abandoned one left.
   void startRows() {
@@ -607,12 +617,12 @@ lcp::FrictionResult Engine::solveProblem(const lcp::FrictionProblem2D& p,
 lcp::FrictionResult Engine::solveSparse(lcp::SparseFrictionProblem2D& sparse, lcp::FrictionProblem2D& p) {
   sparse.q = p.q;
   sparse.mu = p.mu;
-  lcp::FrictionResult r = lcp::solveFrictionNsgs(sparse);
+  lcp::FrictionResult r = by_newton_ ? lcp::solveFrictionNewton(sparse) : lcp::solveFrictionNsgs(sparse);
   ++run_.lcp_solves;
   run_.pivots += r.pivots;
-  used_nsgs_ = true;
+  (by_newton_ ? used_newton_ : used_nsgs_) = true;
   if (r.ok() || p.contacts() > lcp::kDenseFrictionContacts) return r;
-  p.W = Eigen::MatrixXd(sparse.W);  // Gauss–Seidel stopped short: Lemke, exact, on the dense W
+  p.W = Eigen::MatrixXd(sparse.W);  // stopped short: Lemke, exact, on the dense W
   return solveProblem(p);
 }
 
@@ -752,7 +762,7 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
   const auto nk = static_cast<Eigen::Index>(set.size());
   const Eigen::VectorXd pre = kin_.normal_velocity;
   // The sparse path (no bilateral contact there) keeps W and the velocity jump sparse.
-  const bool by_nsgs = byNsgs(nk);
+  const bool by_nsgs = bySparseSolver(nk);
   for (int attempt = 0; attempt < 4 * (1 << std::min<int>(int(nk), 8)); ++attempt) {
     Eigen::MatrixXd j(sparse_ ? 0 : 2 * nk, nv_), gjt;
     lcp::FrictionProblem2D p;
@@ -1075,7 +1085,7 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
     }
     // Many contacts on the sparse path: W stays sparse and NSGS (with its exact finish) solves
     // it; otherwise W is dense, for Lemke.
-    const bool by_nsgs = byNsgs(nk);
+    const bool by_nsgs = bySparseSolver(nk);
     lcp::SparseFrictionProblem2D sparse_problem;
     if (sparse_) {
       buildSparseRows(2 * nk);
@@ -1699,12 +1709,13 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
   run_.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
       samples_.data(), Eigen::Index(samples_.size()) / cols, cols);
   run_.cpu_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  // "auto": Lemke per event, or NSGS on the sparse path beyond lcp::kAutoLemkeContacts.
+  // "auto": Lemke per event, or NSGS or Newton on the sparse path beyond lcp::kAutoLemkeContacts.
+  const char* sparse_solver = used_newton_ ? "newton" : "nsgs";
   run_.contact_solver = spatial_ ? spatialSolverName()
-                        : opt_.solver != "auto" && opt_.solver != "nsgs" ? opt_.solver
-                        : used_nsgs_ && used_lemke_                    ? "nsgs+lemke"
-                        : used_nsgs_                                   ? "nsgs"
-                                                                       : "lemke";
+                        : opt_.solver != "auto" && opt_.solver != "nsgs" && opt_.solver != "newton" ? opt_.solver
+                        : (used_nsgs_ || used_newton_) && used_lemke_ ? std::string(sparse_solver) + "+lemke"
+                        : used_nsgs_ || used_newton_                   ? std::string(sparse_solver)
+                                                                       : std::string("lemke");
   return std::move(run_);
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "dynamics/contact/coupling.hpp"
 #include "lcp/friction_facets.hpp"
 #include "lcp/round_cone.hpp"
 #include "lcp/siconos_backend.hpp"
@@ -47,36 +48,21 @@ ContactMode modeOf(bool closed, double sliding_velocity, double stick_velocity) 
 /// kAutoNsgsContacts contacts (Lemke's dense pivots then cost more than the sweeps). Measured
 /// on bench_scaling's hanging clearance chain: Gauss–Seidel takes 25 sweeps per step at 2
 /// links, 1400 at 16 (10× Lemke's time), and does not converge in 10⁴ at 32; Lemke's exact
-/// pivoting was 1.4× faster already at 2 links.
+/// pivoting was 1.4× faster already at 2 links. Longer coupled groups go to Newton
+/// (coupling.hpp), shorter ones to Lemke.
 constexpr std::size_t kAutoNsgsGroup = 4;
 constexpr std::size_t kAutoNsgsContacts = 16;
 
-/// The size of the largest set of contacts joined through shared bodies (the ground excepted):
-/// the blocks of W that Gauss–Seidel must iterate on.
-std::size_t largestCoupledGroup(const std::vector<RigidContact>& contacts) {
-  std::vector<std::size_t> parent(contacts.size());
-  for (std::size_t k = 0; k < parent.size(); ++k) parent[k] = k;
-  const auto root = [&](std::size_t k) {
-    while (parent[k] != k) k = parent[k] = parent[parent[k]];
-    return k;
-  };
-  std::vector<std::size_t> owner;  // per body: a contact on it, + 1 (0: none yet)
-  for (std::size_t k = 0; k < contacts.size(); ++k)
-    for (const BodyIndex b : {contacts[k].body_i, contacts[k].body_j}) {
-      if (b == kGround) continue;
-      if (owner.size() <= std::size_t(b)) owner.resize(std::size_t(b) + 1, 0);
-      if (owner[std::size_t(b)] == 0) owner[std::size_t(b)] = k + 1;
-      else parent[root(k)] = root(owner[std::size_t(b)] - 1);
-    }
-  std::vector<std::size_t> size(contacts.size(), 0);
-  std::size_t largest = 0;
-  for (std::size_t k = 0; k < contacts.size(); ++k) largest = std::max(largest, ++size[root(k)]);
-  return largest;
-}
+/// Newton's iterations per solve at most (and at most nsgs_max_sweeps): warm-started from the
+/// last step it takes a few; far more means it is lost.
+constexpr int kNewtonIterations = 100;
 
-bool autoTakesNsgs(const std::vector<RigidContact>& contacts) {
+enum class AutoChoice { kNsgs, kNewton, kLemke };
+
+AutoChoice autoChoice(const std::vector<RigidContact>& contacts) {
   const std::size_t group = largestCoupledGroup(contacts);
-  return group == 1 || (group <= kAutoNsgsGroup && contacts.size() > kAutoNsgsContacts);
+  if (group == 1 || (group <= kAutoNsgsGroup && contacts.size() > kAutoNsgsContacts)) return AutoChoice::kNsgs;
+  return group >= kNewtonFromCoupledContacts ? AutoChoice::kNewton : AutoChoice::kLemke;
 }
 
 /// Validates before any member is built from the options, so that our message comes first.
@@ -112,7 +98,7 @@ void MoreauJeanOptions::validate() const {
     for (const auto& names : {lcp::siconosFc2dSolverNames(), lcp::siconosFc3dSolverNames()})
       if (std::find(names.begin(), names.end(), name) != names.end()) return;
   }
-  std::string valid = "auto, lemke, nsgs";
+  std::string valid = "auto, lemke, nsgs, newton";
   for (const std::string& n : lcp::siconosFc2dSolverNames()) valid += ", siconos-" + n;
   valid += " (planar contacts); auto, round-cone, nsgs, newton, lemke";
   for (const std::string& n : lcp::siconosFc3dSolverNames()) valid += ", siconos-" + n;
@@ -166,9 +152,9 @@ bool MoreauJeanStepper::checkContactsAndSolver() const {
     throw std::invalid_argument(joint_friction.front().name +
                                 ": Moreau–Jean does not yet take friction in joints together with spatial contacts "
                                 "(the penalty route does)");
-  if (!spatial && (options_.solver == "newton" || options_.solver == "round-cone"))
-    throw std::invalid_argument("Moreau–Jean: the solver '" + options_.solver + "' is for spatial contacts (the round "
-                                "cone); planar contacts take auto, lemke, nsgs or a Siconos fc2d solver");
+  if (!spatial && options_.solver == "round-cone")
+    throw std::invalid_argument("Moreau–Jean: the solver 'round-cone' is for spatial contacts; planar contacts take "
+                                "auto, lemke, nsgs, newton or a Siconos fc2d solver");
   if (!joint_friction.empty() && options_.solver != "lemke" && options_.solver != "auto")
     throw std::invalid_argument(joint_friction.front().name +
                                 ": friction in revolute joints needs the Moreau–Jean solver "
@@ -176,9 +162,9 @@ bool MoreauJeanStepper::checkContactsAndSolver() const {
   const auto bilateral = std::find_if(contacts.begin(), contacts.end(), [](const RigidContact& c) {
     return c.normal == RigidContact::Normal::kBilateral;
   });
-  if (options_.solver == "nsgs" && bilateral != contacts.end())
+  if (!spatial && (options_.solver == "nsgs" || options_.solver == "newton") && bilateral != contacts.end())
     throw std::invalid_argument(bilateral->name + ": a bilateral contact needs the Moreau–Jean solver 'lemke' (its "
-                                "impulse has either sign), got 'nsgs'");
+                                "impulse has either sign), got '" + options_.solver + "'");
   if (isSiconos(options_.solver)) {
     const std::string name = options_.solver.substr(std::char_traits<char>::length(kSiconosPrefix));
     const auto names = spatial ? lcp::siconosFc3dSolverNames() : lcp::siconosFc2dSolverNames();
@@ -251,7 +237,7 @@ void MoreauJeanStepper::sizeSolvers(bool spatial) {
                                               std::char_traits<char>::length(kSiconosPrefix))),
                                           {},
                                           {}});
-  } else if (!use_nsgs_) {  // one slot per active-set size, filled when first met
+  } else if (!use_nsgs_ && !use_newton_) {  // one slot per active-set size, filled when first met
     problems_.resize(static_cast<std::size_t>(nc + 1));
     lemke_.resize(static_cast<std::size_t>(nc + 1));
     results_.resize(static_cast<std::size_t>(nc + 1));
@@ -274,16 +260,18 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   const auto bilateral = std::find_if(contacts.begin(), contacts.end(), [](const RigidContact& c) {
     return c.normal == RigidContact::Normal::kBilateral;
   });
-  use_nsgs_ = !spatial && (options_.solver == "nsgs" ||
-                            (options_.solver == "auto" && nc > 0 && nj == 0 && m == 0 &&
-                             model.inverseMassDiagonal() != nullptr && bilateral == contacts.end() &&
-                             autoTakesNsgs(contacts)));
-  contact_solver_ = use_nsgs_ ? "nsgs" : options_.solver == "auto" ? "lemke" : options_.solver;
+  // auto: by the contacts' coupling where W is assembled sparse and only unilateral contacts meet.
+  const bool automatic = !spatial && options_.solver == "auto" && nc > 0 && nj == 0 && m == 0 &&
+                         model.inverseMassDiagonal() != nullptr && bilateral == contacts.end();
+  const AutoChoice choice = automatic ? autoChoice(contacts) : AutoChoice::kLemke;
+  use_nsgs_ = !spatial && (options_.solver == "nsgs" || choice == AutoChoice::kNsgs);
+  use_newton_ = !spatial && (options_.solver == "newton" || choice == AutoChoice::kNewton);
+  contact_solver_ = use_nsgs_ ? "nsgs" : use_newton_ ? "newton" : options_.solver == "auto" ? "lemke" : options_.solver;
   if (spatial && options_.solver == "lemke") contact_solver_ = "lemke (" + std::to_string(options_.facets) + " facets)";
   if (spatial && (options_.solver == "nsgs" || options_.solver == "newton"))
     contact_solver_ = options_.solver + " (round cone)";
   if (spatial && (options_.solver == "round-cone" || options_.solver == "auto")) contact_solver_ = "round cone (auto)";
-  sparse_assembly_ = use_nsgs_ && m == 0 && model.inverseMassDiagonal() != nullptr;
+  sparse_assembly_ = (use_nsgs_ || use_newton_) && m == 0 && model.inverseMassDiagonal() != nullptr;
   mechanism.resizeContacts(kin_);
   q_theta_.resize(model.positionSize());
   q_old_.resize(model.positionSize());
@@ -307,7 +295,14 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   qf_.setZero(rows_per_contact * nc + nj);
   wnn_.setZero(nc);
   last_impulse_.setZero(2 * nc);
-  if (use_nsgs_) sizeNsgs();
+  if (use_nsgs_ || use_newton_) sizeNsgs();
+  if (sparse_assembly_) {
+    proj_contacts_.assign(std::size_t(nc), 0);
+    proj_rhs_.setZero(nc);
+    proj_outer_.reserve(std::size_t(nc) + 1);
+    proj_inner_.reserve(w_inner_.size() / 4);  // one entry per coupled pair
+    proj_values_.reserve(w_inner_.size() / 4);
+  }
   r_.setZero(2 * nc + nj);
   joint_cols_.setZero(nv, nj);
   for (Eigen::Index e = 0; e < nj; ++e)
@@ -394,7 +389,7 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
     spatial_->solved = na;
   } else if (sparse_assembly_) {
     assembleSparse(na, t + h);
-    if (!solveNsgs(na, h)) return false;
+    if (!solveSparse(na, h)) return false;
     // v = v_free + M⁻¹ J_Aᵀ P over J's nonzeros.
     v = v_free_;
     const Eigen::VectorXd& minv = *mechanism_.inverseMassDiagonal();
@@ -533,29 +528,30 @@ std::string MoreauJeanStepper::activeNames(Eigen::Index na) const {
 bool MoreauJeanStepper::solveContacts(Eigen::Index na, double h) {
   for (Eigen::Index a = 0; a < na; ++a) wnn_(a) = w_(2 * a, 2 * a);
   if (siconos_) return solveSiconos(na);
-  if (!use_nsgs_) return solveLemke(na, h);
+  if (!use_nsgs_ && !use_newton_) return solveLemke(na, h);
   sparseFromDense(na);
-  return solveNsgs(na, h);
+  return solveSparse(na, h);
+}
+
+double MoreauJeanStepper::rowProduct(Eigen::Index x, Eigen::Index y) const {
+  const Eigen::VectorXd& minv = *mechanism_.inverseMassDiagonal();
+  double sum = 0.0;
+  ContactJacobian::InnerIterator a(kin_.jacobian, x), b(kin_.jacobian, y);
+  while (a && b) {  // a merge of two sorted rows of at most six entries
+    if (a.col() < b.col()) ++a;
+    else if (b.col() < a.col()) ++b;
+    else {
+      sum += a.value() * minv(a.col()) * b.value();
+      ++a;
+      ++b;
+    }
+  }
+  return sum;
 }
 
 void MoreauJeanStepper::assembleSparse(Eigen::Index na, double t_next) {
-  const Eigen::VectorXd& minv = *mechanism_.inverseMassDiagonal();
   const ContactJacobian& j = kin_.jacobian;
-  // (row x of J) M⁻¹ (row y of J)ᵀ: a merge of two sorted rows of at most six entries.
-  const auto product = [&](Eigen::Index x, Eigen::Index y) {
-    double sum = 0.0;
-    ContactJacobian::InnerIterator a(j, x), b(j, y);
-    while (a && b) {
-      if (a.col() < b.col()) ++a;
-      else if (b.col() < a.col()) ++b;
-      else {
-        sum += a.value() * minv(a.col()) * b.value();
-        ++a;
-        ++b;
-      }
-    }
-    return sum;
-  };
+  const auto product = [&](Eigen::Index x, Eigen::Index y) { return rowProduct(x, y); };
   for (Eigen::Index a = 0; a < na; ++a) position_[std::size_t(active_[std::size_t(a)])] = int(a);
   int nnz = 0;
   for (Eigen::Index a = 0; a < na; ++a) {
@@ -601,7 +597,7 @@ double MoreauJeanStepper::sparseSlipFloor(Eigen::Index i) const {
   return kSlipRoundOff * terms;
 }
 
-bool MoreauJeanStepper::solveNsgs(Eigen::Index na, double h) {
+bool MoreauJeanStepper::solveSparse(Eigen::Index na, double h) {
   const Eigen::Index n = 2 * na;
   const lcp::SparseRowView w(n, n, w_outer_[std::size_t(n)], w_outer_.data(), w_inner_.data(), w_values_.data());
   // Warm start: each contact's impulse of the last step, rescaled to this step's length.
@@ -613,18 +609,32 @@ bool MoreauJeanStepper::solveNsgs(Eigen::Index na, double h) {
   const lcp::NsgsOptions options{options_.nsgs_tolerance, options_.nsgs_max_sweeps};
   std::fill(reversal_tried_.begin(), reversal_tried_.end(), 0);
   for (;;) {
-    const lcp::NsgsSolver::Outcome o =
-        nsgs_.solve(w, qf_.head(n), mu_used_.head(na), options, nsgs_r_.head(n), nsgs_u_.head(n));
-    ++lcp_solves_;
-    pivots_ += o.sweeps;
-    if (o.status != lcp::Status::kSuccess) {
-      std::ostringstream os;
-      os << "nsgs on " << na << " active contact(s): " << lcp::toString(o.status) << " after " << o.sweeps
-         << " sweeps, Siconos' error " << o.error << " (tolerance " << options.tolerance << ")";
-      if (o.failed_contact >= 0)
-        os << "; the local problem of '" << contacts_[std::size_t(active_[std::size_t(o.failed_contact)])].name
-           << "' has no solution";
-      return fail(RunStatus::kContactSolverFailure, os.str(), o.status, o.residual);
+    if (use_newton_) {
+      const lcp::AlartCurnierSolver::Outcome o =
+          newton_.solve(w, qf_.head(n), mu_used_.head(na), options.tolerance,
+                        std::min(options.max_sweeps, kNewtonIterations), nsgs_r_.head(n), nsgs_u_.head(n));
+      ++lcp_solves_;
+      pivots_ += o.iterations;
+      if (o.status != lcp::Status::kSuccess) {
+        std::ostringstream os;
+        os << "newton on " << na << " active contact(s): " << lcp::toString(o.status) << " after " << o.iterations
+           << " iterations, Siconos' error " << o.error << " (tolerance " << options.tolerance << ")";
+        return fail(RunStatus::kContactSolverFailure, os.str(), o.status, o.error);
+      }
+    } else {
+      const lcp::NsgsSolver::Outcome o =
+          nsgs_.solve(w, qf_.head(n), mu_used_.head(na), options, nsgs_r_.head(n), nsgs_u_.head(n));
+      ++lcp_solves_;
+      pivots_ += o.sweeps;
+      if (o.status != lcp::Status::kSuccess) {
+        std::ostringstream os;
+        os << "nsgs on " << na << " active contact(s): " << lcp::toString(o.status) << " after " << o.sweeps
+           << " sweeps, Siconos' error " << o.error << " (tolerance " << options.tolerance << ")";
+        if (o.failed_contact >= 0)
+          os << "; the local problem of '" << contacts_[std::size_t(active_[std::size_t(o.failed_contact)])].name
+             << "' has no solution";
+        return fail(RunStatus::kContactSolverFailure, os.str(), o.status, o.residual);
+      }
     }
     r_.head(n) = nsgs_r_.head(n);
     bool again = false;
@@ -1034,7 +1044,56 @@ bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
   return !again || solveOnce();
 }
 
+void MoreauJeanStepper::projectContactsSparse(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active) {
+  const Eigen::VectorXd& minv = *mechanism_.inverseMassDiagonal();
+  for (int it = 0; it < 5; ++it) {
+    bool any = false;
+    for (Eigen::Index a = 0; a < active && !any; ++a) any = r_(2 * a) > 0.0;
+    if (!any) return;
+    mechanism_.evaluateContacts(t, q, v_old_, kin_, /*drift=*/false);  // kin_ is no longer needed
+    // The pushed, penetrating contacts; S = J_n M⁻¹ J_nᵀ over them in compressed rows, its
+    // nonzeros those of contacts on a common body (coupled_, ascending).
+    Eigen::Index rows = 0;
+    double worst = 0.0;
+    for (Eigen::Index a = 0; a < active; ++a) {
+      const Eigen::Index i = active_[std::size_t(a)];
+      const double g = kin_.gap(i);
+      if (r_(2 * a) <= 0.0 || g >= -options_.contact_projection_tolerance) continue;
+      position_[std::size_t(i)] = int(rows);
+      proj_contacts_[std::size_t(rows)] = int(i);
+      proj_rhs_(rows++) = -g;
+      worst = std::max(worst, -g);
+    }
+    if (rows > 0) {
+      proj_outer_.assign(1, 0);
+      proj_inner_.clear();
+      proj_values_.clear();
+      for (Eigen::Index a = 0; a < rows; ++a) {
+        const int i = proj_contacts_[std::size_t(a)];
+        for (const int l : coupled_[std::size_t(i)])
+          if (const int b = position_[std::size_t(l)]; b >= 0) {
+            proj_inner_.push_back(b);
+            proj_values_.push_back(rowProduct(2 * i, 2 * l));
+          }
+        proj_outer_.push_back(int(proj_inner_.size()));
+      }
+      for (Eigen::Index a = 0; a < rows; ++a) position_[std::size_t(proj_contacts_[std::size_t(a)])] = -1;
+    }
+    if (rows == 0 || worst <= 1e-12) return;
+    auto mu = proj_rhs_.head(rows);
+    if (!proj_lu_.factor(int(rows), proj_outer_.data(), proj_inner_.data(), proj_values_.data()) ||
+        !proj_lu_.solve(mu))
+      return;
+    dq_.setZero();  // M⁻¹ J_nᵀ μ over J's nonzeros
+    for (Eigen::Index a = 0; a < rows; ++a)
+      for (ContactJacobian::InnerIterator e(kin_.jacobian, 2 * proj_contacts_[std::size_t(a)]); e; ++e)
+        dq_(e.col()) += minv(e.col()) * e.value() * mu(a);
+    mechanism_.addToPositions(dq_, q);
+  }
+}
+
 void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active) {
+  if (sparse_assembly_ && !options_.project_positions) return projectContactsSparse(t, q, active);
   const Eigen::Index m = mechanism_.constraintCount();
   for (int it = 0; it < 5; ++it) {
     Eigen::Index rows = 0;

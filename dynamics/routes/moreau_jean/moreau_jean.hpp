@@ -153,9 +153,11 @@
 #include "dynamics/routes/run_result.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/nsgs.hpp"
+#include "lcp/planar_newton.hpp"
 #include "lcp/problem.hpp"
 #include "lcp/result.hpp"
 #include "lcp/round_cone.hpp"
+#include "lcp/sparse_lu.hpp"
 
 namespace stickslip::dynamics {
 
@@ -292,11 +294,12 @@ class MoreauJeanStepper {
   /// |Λ_e| of every joint friction for the impulses r_ (2 active + joint columns).
   void jointReactions(Eigen::Index active, double h);
   bool solveSiconos(Eigen::Index active);
-  /// NSGS path: W_A (compressed rows) and qf_ for the active set from the sparse J and the
-  /// diagonal M⁻¹ (no ideal joints), or W_A from the dense w_.
+  /// NSGS and Newton's path: W_A (compressed rows) and qf_ for the active set from the sparse J
+  /// and the diagonal M⁻¹ (no ideal joints), or W_A from the dense w_; then the solve, again
+  /// with the coefficients nextMu gives until they hold.
   void assembleSparse(Eigen::Index active, double t_next);
   void sparseFromDense(Eigen::Index active);
-  bool solveNsgs(Eigen::Index active, double h);
+  bool solveSparse(Eigen::Index active, double h);
   /// slipFloor on the compressed W_A.
   double sparseSlipFloor(Eigen::Index i) const;
   /// The coefficient active contact a is solved with next (file comment, Static and kinetic
@@ -309,6 +312,11 @@ class MoreauJeanStepper {
 
   /// The projection of project_positions / project_contacts; `active` the step's active set.
   void projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
+  /// The same for contacts alone where W is assembled sparse: S = J_n M⁻¹ J_nᵀ over the
+  /// penetrating contacts, sparse (contacts on a common body), factored by sparse LU.
+  void projectContactsSparse(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
+  /// (row x of J) M⁻¹ (row y of J)ᵀ with M⁻¹ diagonal, over J's nonzeros.
+  double rowProduct(Eigen::Index x, Eigen::Index y) const;
   /// The |u| above which tangent row `row` of the dense problem, solved with μs, slips:
   /// round-off of the sum u = W_row r + q_row over its ncol terms (kSlipRoundOff of their
   /// magnitudes). Not stick_velocity: just past a break-away μs P_n still nearly balances the
@@ -352,16 +360,20 @@ class MoreauJeanStepper {
   // sharing a body with it (itself included, ascending), its active index (−1: inactive);
   // W_A in compressed rows (capacity for every contact active); the solver, its iterate and
   // velocities; the last step's impulses per contact (the warm start).
-  bool use_nsgs_ = false, sparse_assembly_ = false;
+  bool use_nsgs_ = false, use_newton_ = false, sparse_assembly_ = false;
   std::vector<std::vector<int>> coupled_;
   std::vector<int> position_, w_outer_, w_inner_;
   std::vector<double> w_values_;
   lcp::NsgsSolver nsgs_;
+  lcp::PlanarNewtonSolver newton_;
   Eigen::VectorXd nsgs_r_, nsgs_u_, last_impulse_, wnn_;
   // Velocity and position projections onto the joints.
   Eigen::MatrixXd proj_d_, proj_minv_dt_, proj_s_;  ///< rows: the joints', then the contacts'
   Eigen::VectorXd proj_phi_, proj_rhs_, proj_mu_;
   Eigen::LDLT<Eigen::MatrixXd> proj_ldlt_;
+  std::vector<int> proj_contacts_, proj_outer_, proj_inner_;  ///< the sparse projection's S
+  std::vector<double> proj_values_;
+  lcp::SparseLu proj_lu_;
   long lcp_solves_ = 0, pivots_ = 0;
   RunStatus status_ = RunStatus::kOk;
   std::string message_;

@@ -1,5 +1,5 @@
-// Moreau–Jean with NSGS on the sparse W (moreau_jean.hpp, Solvers) against the same scheme with
-// Lemke's exact LCP, on blocks that rest on a moving belt by two corner points each: contacts
+// Moreau–Jean with NSGS and with Newton on the sparse W (moreau_jean.hpp, Solvers) against the
+// same scheme with Lemke's exact LCP, on blocks that rest on a moving belt by two corner points each: contacts
 // coupled through their block (rotation and the shared tangent), not through the springs. Also
 // the choice "auto" makes, the refusals, and the allocation-free step.
 #include <catch2/catch.hpp>
@@ -72,6 +72,11 @@ TEST_CASE("moreau-jean nsgs: the states and events of Lemke's exact LCP, contact
   REQUIRE(lemke.events.size() >= 10);
   stickslip::test::checkSameRun(lemke, nsgs, 1e-9, 1e-9, 1e-8);
   CHECK(nsgs.friction_work == Approx(lemke.friction_work).epsilon(1e-8));
+  const RunResult newton = run(s, "newton", 3.0);
+  REQUIRE(newton.ok());
+  CHECK(newton.contact_solver == "newton");
+  stickslip::test::checkSameRun(lemke, newton, 1e-9, 1e-9, 1e-8);
+  CHECK(newton.friction_work == Approx(lemke.friction_work).epsilon(1e-8));
 }
 
 TEST_CASE("moreau-jean auto: NSGS for many contacts coupled in pairs, Lemke for few, and with a bilateral contact",
@@ -82,14 +87,16 @@ TEST_CASE("moreau-jean auto: NSGS for many contacts coupled in pairs, Lemke for 
   s.contacts[1].normal = RigidContact::Normal::kBilateral;
   CHECK(run(s, "auto", 0.01).contact_solver == "lemke");
   CHECK_THROWS_WITH(run(s, "nsgs", 0.01), Catch::Contains("block-0-front") && Catch::Contains("bilateral"));
+  CHECK_THROWS_WITH(run(s, "newton", 0.01), Catch::Contains("block-0-front") && Catch::Contains("bilateral"));
 }
 
-TEST_CASE("moreau-jean nsgs steps allocate nothing", "[moreau-jean][nsgs][alloc]") {
+TEST_CASE("moreau-jean nsgs and newton steps allocate nothing", "[moreau-jean][nsgs][newton][alloc]") {
   ALLOCATION_TEST_PRELUDE();
   const RigidScenario s = blocksOnBelt(8);
   MoreauJeanOptions o;
   o.h = 1e-3;
-  o.solver = "nsgs";
+  o.solver = GENERATE(as<std::string>{}, "nsgs", "newton");
+  CAPTURE(o.solver);
   const PlanarMechanism mechanism(s.model, s.contacts);
   MoreauJeanStepper stepper(mechanism, o);
   VectorXd q = s.q0, v = s.v0;

@@ -1,0 +1,24 @@
+#pragma once
+/// \file How a mechanism's contacts couple: two contacts on a common moving body share rows of
+/// W = J M⁻¹ Jᵀ, and a set joined that way is one block Gauss–Seidel must iterate on. The routes
+/// choose their contact solver for "auto" from the largest such set (moreau_jean.hpp,
+/// event_driven.hpp).
+
+#include <cstddef>
+#include <vector>
+
+#include "dynamics/contact/rigid_contact.hpp"
+
+namespace stickslip::dynamics {
+
+/// The size of the largest set of contacts joined through shared bodies (the ground excepted).
+std::size_t largestCoupledGroup(const std::vector<RigidContact>& contacts);
+
+/// Beyond this many contacts in one coupled group, "auto" takes the global nonsmooth Newton on the
+/// sparse W (lcp/planar_newton.hpp): its sparse factorization grows with W's pattern, Lemke's
+/// pivots with (2 nc)², Gauss–Seidel's sweeps with the chain's length. Measured by bench_scaling
+/// on the hanging clearance chain (Moreau–Jean, µs per step): 8 links, Lemke 21.6 and Newton
+/// 24.0; 16 links, Lemke 64.3 and Newton 52.6.
+inline constexpr std::size_t kNewtonFromCoupledContacts = 9;
+
+}  // namespace stickslip::dynamics
