@@ -30,10 +30,16 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "dynamics/routes/event_driven/event_driven.hpp"
+#include "lcp/nsgs.hpp"
+#include "lcp/planar_newton.hpp"
+#include "lcp/siconos_backend.hpp"
+#include "lcp/solve.hpp"
+#include "one_blas_thread.hpp"
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/belt_chain.hpp"
 #include "mechanisms/clearance_chain.hpp"
@@ -51,6 +57,8 @@ constexpr double kEdTime = 12.0;          // simulated window of every event-dri
 constexpr double kEdSkipAfter = 10.0;     // event-driven: larger N skipped past this CPU [s]
 constexpr long kMaxEdEvents = 20000;
 constexpr int kFitFrom = 16;              // exponents are fitted over N ≥ this
+constexpr double kChainEdTime = 0.01;     // event-driven on the clearance chain: simulated window [s]
+constexpr int kProblemStep = 100;         // the chain's contact problem: Moreau–Jean's step this
 
 struct Row {
   std::string formulation, solver;
@@ -138,6 +146,147 @@ mechanisms::ClearanceChain clearanceChainOf(int n) {
   return c;
 }
 
+/// Event-driven on the clearance chain over kChainEdTime: "auto" (the sparse path, Newton from
+/// 6 links) or "dense" (Lemke on the dense path, sparse_path off). The events are kept for the
+/// comparison of the two.
+Row runChainEventDriven(int n, const std::string& solver, std::vector<dynamics::ContactEvent>* events) {
+  Row row = rowOf("coupled event-driven", solver, n);
+  dynamics::EventDrivenOptions o;
+  o.solver = solver == "dense" ? "lemke" : solver;
+  o.sparse_path = solver != "dense";
+  o.cross_check = false;
+  o.output_dt = kChainEdTime;
+  o.max_events = kMaxEdEvents;
+  o.t_end = kChainEdTime;
+  dynamics::RunResult run;
+  try {
+    run = dynamics::simulateEventDriven(mechanisms::clearanceChainRigid(clearanceChainOf(n)), o);
+  } catch (const std::exception& e) {
+    row.message = e.what();
+    return row;
+  }
+  row.ok = run.ok();
+  row.message = run.ok() ? run.contact_solver : run.message;
+  row.sim_time = run.t_end;
+  row.cpu_seconds = run.cpu_seconds;
+  row.units = long(run.events.size());
+  row.us_per_unit = row.units > 0 ? 1e6 * run.cpu_seconds / double(row.units) : NAN;
+  row.lcp_solves = run.lcp_solves;
+  row.pivots_per_solve = run.lcp_solves > 0 ? double(run.pivots) / double(run.lcp_solves) : 0.0;
+  for (const auto& e : run.events) row.slipping += e.kind == dynamics::EventKind::kSlipPositive || e.kind == dynamics::EventKind::kSlipNegative;
+  if (events) *events = run.events;
+  return row;
+}
+
+/// The largest difference of event times between two runs with the same events (contact and kind,
+/// in order); NaN when the lists differ.
+double eventTimeDifference(const std::vector<dynamics::ContactEvent>& a, const std::vector<dynamics::ContactEvent>& b) {
+  if (a.size() != b.size()) return NAN;
+  double worst = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    if (a[k].contact != b[k].contact || a[k].kind != b[k].kind) return NAN;
+    worst = std::max(worst, std::abs(a[k].t - b[k].t));
+  }
+  return worst;
+}
+
+/// One step's contact problem of the clearance chain, solved by each solver alone from r = 0.
+struct ProblemRow {
+  std::string solver;
+  int n = 0;          ///< links
+  int contacts = 0;   ///< closed joints in the problem
+  bool ok = false;
+  double error = NAN;  ///< Siconos' fc2d error of the answer
+  double us = NAN;     ///< per solve
+  int iterations = 0;
+  std::string message;
+};
+
+/// The last problem Moreau–Jean (by Newton) poses in its first kProblemStep steps (the joints
+/// closed, some sticking and some slipping).
+lcp::SparseFrictionProblem2D chainProblem(int n) {
+  const dynamics::RigidScenario s = mechanisms::clearanceChainRigid(clearanceChainOf(n));
+  dynamics::MoreauJeanOptions o;
+  o.h = kStep;
+  o.solver = "newton";
+  const dynamics::PlanarMechanism mechanism(s.model, s.contacts);
+  dynamics::MoreauJeanStepper stepper(mechanism, o);
+  Eigen::VectorXd q = s.q0, v = s.v0;
+  std::optional<lcp::SparseFrictionProblem2D> last;
+  for (int k = 0; k < kProblemStep; ++k) {
+    if (!stepper.step(k * kStep, kStep, q, v)) throw std::runtime_error(stepper.message());
+    if (auto p = stepper.sparseProblem()) last = std::move(p);
+  }
+  if (!last) throw std::runtime_error("no contact closed in " + std::to_string(kProblemStep) + " steps");
+  return *last;
+}
+
+/// The planar problem as Siconos' fc3d one: the second tangent decoupled and unloaded
+/// (lcp/planar_newton.hpp), so that Siconos' Newton (nsn-ac) applies to it.
+lcp::FrictionProblem3D embedded(const lcp::SparseFrictionProblem2D& p) {
+  const Eigen::Index nc = p.contacts();
+  const Eigen::MatrixXd w(p.W);
+  lcp::FrictionProblem3D e;
+  e.W.setZero(3 * nc, 3 * nc);
+  e.q.setZero(3 * nc);
+  e.mu = p.mu;
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    for (Eigen::Index j = 0; j < nc; ++j) e.W.block<2, 2>(3 * i, 3 * j) = w.block<2, 2>(2 * i, 2 * j);
+    e.W(3 * i + 2, 3 * i + 2) = w(2 * i + 1, 2 * i + 1);
+    e.q.segment<2>(3 * i) = p.q.segment<2>(2 * i);
+  }
+  return e;
+}
+
+/// Solves p with `solver` repeatedly for about `budget` seconds (at least once): µs per solve.
+ProblemRow solveChainProblem(const lcp::SparseFrictionProblem2D& p, int n, const std::string& solver, double budget) {
+  ProblemRow row;
+  row.solver = solver;
+  row.n = n;
+  row.contacts = int(p.contacts());
+  const lcp::FrictionProblem2D dense{Eigen::MatrixXd(p.W), p.q, p.mu};
+  const lcp::FrictionProblem3D spatial = solver == "siconos-nsn-ac" ? embedded(p) : lcp::FrictionProblem3D{};
+  lcp::SiconosOptions quiet_off;
+  quiet_off.quiet = false;  // its few system calls per solve are not Siconos' cost
+  std::unique_ptr<lcp::SiconosFc2dSolver> fc2d;
+  std::unique_ptr<lcp::SiconosFc3dSolver> fc3d;
+  if (solver == "siconos-nsgs") fc2d = std::make_unique<lcp::SiconosFc2dSolver>("nsgs", quiet_off);
+  if (solver == "siconos-nsn-ac") fc3d = std::make_unique<lcp::SiconosFc3dSolver>("nsn-ac", quiet_off);
+  lcp::PlanarNewtonSolver newton;
+  Eigen::VectorXd r(p.q.size()), u(p.q.size());
+  long solves = 0;
+  const auto t0 = Clock::now();
+  double elapsed = 0.0;
+  do {
+    if (solver == "newton") {
+      r.setZero();
+      const lcp::AlartCurnierSolver::Outcome o = newton.solve(lcp::viewOf(p.W), p.q, p.mu, 1e-12, 200, r, u);
+      row.ok = o.status == lcp::Status::kSuccess;
+      row.iterations = o.iterations;
+      row.message = std::string(lcp::toString(o.status));
+    } else {
+      lcp::FrictionResult res = fc2d ? fc2d->solve(dense) : fc3d ? fc3d->solve(spatial) : lcp::solveFriction(solver, dense);
+      row.ok = res.ok();
+      row.iterations = res.pivots;
+      row.message = res.ok() ? std::string() : std::string(lcp::toString(res.status)) + (res.message.empty() ? "" : ": " + res.message);
+      if (fc3d) {  // back to the planar unknowns
+        for (Eigen::Index i = 0; i < p.contacts(); ++i) {
+          r.segment<2>(2 * i) = res.r.segment<2>(3 * i);
+          u.segment<2>(2 * i) = res.u.segment<2>(3 * i);
+        }
+      } else {
+        r = res.r;
+        u = res.u;
+      }
+    }
+    ++solves;
+    elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+  } while (elapsed < budget && row.ok);
+  row.us = 1e6 * elapsed / double(solves);
+  row.error = lcp::fc2dError(r, p.W * r + p.q, p.mu, p.q.norm());
+  return row;
+}
+
 Row runEventDriven(int n, const std::string& solver) {
   Row row = rowOf("event-driven", solver, n);
   const mechanisms::BeltChain chain = chainOf(n);
@@ -170,6 +319,8 @@ Row runEventDriven(int n, const std::string& solver) {
   return row;
 }
 
+bool eventDriven(const std::string& formulation) { return formulation.find("event-driven") != std::string::npos; }
+
 /// Least-squares slope of log µs against log N over N ≥ kFitFrom; NaN with fewer than 3 points.
 double growthExponent(const std::vector<Row>& rows) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -187,14 +338,16 @@ void usage(std::ostream& os) {
   os << "usage: bench_scaling [--max-n N] [--budget SECONDS] [--only PART] [--json]\n"
         "  --max-n N     largest chain (N = 1, 2, 4, … ≤ N; default 1024)\n"
         "  --budget S    Moreau–Jean CPU seconds per solver and N (default 1)\n"
-        "  --only PART   belt (Moreau–Jean on the belt chain), coupled (on the clearance chain) or\n"
-        "                event-driven; default all\n"
+        "  --only PART   belt (Moreau–Jean on the belt chain), coupled (Moreau–Jean on the clearance\n"
+        "                chain), event-driven (on the belt chain), coupled-event-driven, coupled-problems\n"
+        "                (one contact problem of the clearance chain, each solver alone); default all\n"
         "  --json        one JSON object instead of the tables\n";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  bench::restartWithOneBlasThread(argv);
   int max_n = 1024;
   double budget = 1.0;
   bool json = false;
@@ -226,8 +379,10 @@ int main(int argc, char** argv) {
       }
     } else if (a == "--only") {
       only = value();
-      if (only != "belt" && only != "coupled" && only != "event-driven") {
-        std::cerr << "bench_scaling: --only expects belt, coupled or event-driven, got '" << only << "'\n";
+      if (only != "belt" && only != "coupled" && only != "event-driven" && only != "coupled-event-driven" &&
+          only != "coupled-problems") {
+        std::cerr << "bench_scaling: --only expects belt, coupled, event-driven, coupled-event-driven or "
+                     "coupled-problems, got '" << only << "'\n";
         return 2;
       }
     } else if (a == "--help" || a == "-h") {
@@ -261,8 +416,17 @@ int main(int argc, char** argv) {
   // Gauss–Seidel (ours and Siconos') stops converging within 10⁴ sweeps from N = 32 on (the
   // tension has to travel the chain), Siconos' Lemke fails from N = 2, and auto is Lemke
   // here (a coupled group), whose dense LCP grows as N² per pivot: each is run while it works.
-  const std::vector<Solver> coupled_solvers = {{"nsgs", 16},         {"newton", 1 << 30},      {"auto", 1 << 30},
-                                               {"lemke", 256},       {"siconos-lemke", 1},     {"siconos-nsgs", 16}};
+  // auto is Lemke up to 5 links, Newton on the sparse W from 6 (coupling.hpp).
+  const std::vector<Solver> coupled_solvers = {{"auto", 1 << 30},     {"newton", 16},      {"nsgs", 16},
+                                               {"lemke", 256},         {"siconos-lemke", 1}, {"siconos-nsgs", 16}};
+  // Event-driven on the clearance chain: the sparse path (auto: Newton from 6 links) and the dense
+  // one (Lemke, G dense), whose cost grows as N³.
+  const std::vector<Solver> coupled_ed_solvers = {{"auto", 512}, {"dense", 64}};
+  // One contact problem of the chain, each solver alone from r = 0: ours, and Siconos' Gauss–Seidel
+  // (fc2d) and Newton (fc3d nsn-ac on the planar problem posed as a spatial one), both given the
+  // dense W they take, so that their cost grows as N² per sweep and N³ per factorization.
+  const std::vector<Solver> problem_solvers = {
+      {"newton", 1 << 30}, {"lemke", 256}, {"siconos-nsgs", 64}, {"siconos-nsn-ac", 256}};
 
   std::vector<int> sizes;
   for (int n = 1; n <= max_n; n *= 2) sizes.push_back(n);
@@ -281,6 +445,8 @@ int main(int argc, char** argv) {
     table[key].push_back(std::move(r));
   };
   std::map<std::string, Row> ed_last;  // event-driven: the last size run, per solver
+  std::map<int, double> same_events;     // clearance chain, event-driven: max |Δt| dense – sparse
+  std::vector<ProblemRow> problems;      // clearance chain: one problem, each solver
   const auto start = Clock::now();
   for (int n : sizes) {
     const dynamics::RigidScenario belt = mechanisms::beltChainRigid(chainOf(n));
@@ -316,6 +482,28 @@ int main(int argc, char** argv) {
       ed_last[s.name] = r;
       add(std::move(r));
     }
+    if (only.empty() || only == "coupled-event-driven") {
+      std::map<std::string, std::vector<dynamics::ContactEvent>> events;
+      for (const Solver& s : coupled_ed_solvers)
+        if (n <= s.max_n) add(runChainEventDriven(n, s.name, &events[s.name]));
+      if (events.count("dense") && !events["dense"].empty())
+        same_events[n] = eventTimeDifference(events["dense"], events["auto"]);
+    }
+    if (only.empty() || only == "coupled-problems") {
+      lcp::SparseFrictionProblem2D p;
+      try {
+        p = chainProblem(n);
+      } catch (const std::exception& e) {
+        std::cerr << "problem N = " << n << ": " << e.what() << "\n";
+        continue;
+      }
+      for (const Solver& s : problem_solvers)
+        if (n <= s.max_n) {
+          problems.push_back(solveChainProblem(p, n, s.name, 0.5 * budget));
+          const ProblemRow& r = problems.back();
+          std::cerr << "problem " << r.solver << " N = " << n << ": " << (r.ok ? "" : "FAILED ") << r.us << " µs\n";
+        }
+    }
   }
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
 
@@ -341,7 +529,7 @@ int main(int argc, char** argv) {
   };
   std::map<std::string, Against> against;
   for (const auto& [key, rows] : table) {
-    if (key.first == "event-driven") continue;
+    if (eventDriven(key.first)) continue;
     Against& a = against[key.first];
     for (const Row& r : rows) {
       if (!r.ok) continue;
@@ -369,13 +557,13 @@ int main(int argc, char** argv) {
                         {"message", r.message},
                         {"sim_time", r.sim_time},
                         {"cpu_seconds", r.cpu_seconds},
-                        {r.formulation != "event-driven" ? "steps" : "events", r.units},
-                        {r.formulation != "event-driven" ? "us_per_step" : "us_per_event",
+                        {!eventDriven(r.formulation) ? "steps" : "events", r.units},
+                        {!eventDriven(r.formulation) ? "us_per_step" : "us_per_event",
                          r.us_per_unit},
                         {"lcp_size", r.lcp_size},
                         {"lcp_solves", r.lcp_solves},
                         {"pivots_or_iterations_per_solve", r.pivots_per_solve},
-                        {r.formulation != "event-driven" ? "slipping_fraction" : "slip_events",
+                        {!eventDriven(r.formulation) ? "slipping_fraction" : "slip_events",
                          r.slipping}});
       const double e = growthExponent(table[key]);
       exponents.push_back({{"formulation", key.first},
@@ -389,6 +577,11 @@ int main(int argc, char** argv) {
         if (a.auto_us.count(n))
           ratios.push_back({{"formulation", formulation}, {"n", n}, {"auto_us", a.auto_us[n]},
                             {"best_siconos", s.first}, {"best_siconos_us", s.second}, {"ratio", a.auto_us[n] / s.second}});
+    nlohmann::json same = nlohmann::json::object(), problem_rows = nlohmann::json::array();
+    for (const auto& [n, dt] : same_events) same[std::to_string(n)] = std::isfinite(dt) ? nlohmann::json(dt) : nlohmann::json();
+    for (const ProblemRow& r : problems)
+      problem_rows.push_back({{"solver", r.solver}, {"n", r.n}, {"contacts", r.contacts}, {"ok", r.ok}, {"error", r.error}, {"us_per_solve", r.us},
+                              {"iterations", r.iterations}, {"message", r.message}});
     std::cout << nlohmann::json{{"h", kStep},
                                 {"spacing", kSpacing},
                                 {"offset_amplitude", kOffset},
@@ -401,6 +594,8 @@ int main(int argc, char** argv) {
                                 {"exponents", exponents},
                                 {"fastest_moreau_jean", fast},
                                 {"auto_against_best_siconos", ratios},
+                                {"coupled_event_driven_max_time_difference", same},
+                                {"coupled_problems", problem_rows},
                                 {"lemke_overtaken_at_n",
                                  lemke_overtaken > 0 ? nlohmann::json(lemke_overtaken) : nlohmann::json()}}
                      .dump()
@@ -438,29 +633,63 @@ int main(int argc, char** argv) {
             << "| solver | N | steps | µs/step | LCP size (4 × closed) | sweeps or pivots / solve | slipping % |\n"
             << "|---|---:|---:|---:|---:|---:|---:|\n";
   moreauJeanRows("coupled");
-  std::cout << "\nEvent-driven\n\n"
-            << "| solver | N | simulated s | CPU s | events | slip starts | µs/event | LCP solves | pivots or iterations / solve |\n"
-            << "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  for (const auto& key : order) {
-    if (key.first != "event-driven") continue;
-    for (const Row& r : table[key]) {
-      if (r.skipped)
-        std::snprintf(line, sizeof line, "| %s | %d | %s | | | | | | |\n", r.solver.c_str(), r.n,
-                      r.message.c_str());
-      else if (r.ok && r.units == 0)
-        std::snprintf(line, sizeof line, "| %s | %d | %.3g | %.2f | 0 | 0 | — | %ld | %.1f |\n",
-                      r.solver.c_str(), r.n, r.sim_time, r.cpu_seconds, r.lcp_solves,
-                      r.pivots_per_solve);
-      else if (r.ok)
-        std::snprintf(line, sizeof line,
-                      "| %s | %d | %.3g | %.2f | %ld | %.0f | %.1f | %ld | %.1f |\n",
-                      r.solver.c_str(), r.n, r.sim_time, r.cpu_seconds, r.units, r.slipping,
-                      r.us_per_unit, r.lcp_solves, r.pivots_per_solve);
-      else
-        std::snprintf(line, sizeof line, "| %s | %d | failed: %.200s | | | | | | |\n",
-                      r.solver.c_str(), r.n, r.message.c_str());
-      std::cout << line;
+  // The event-driven rows of one mechanism (key.first), solver by solver.
+  const auto eventDrivenRows = [&](const std::string& kind) {
+    std::cout << "| solver | N | simulated s | CPU s | events | slip starts | µs/event | LCP solves | pivots or iterations / solve |\n"
+              << "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    for (const auto& key : order) {
+      if (key.first != kind) continue;
+      for (const Row& r : table[key]) {
+        if (r.skipped)
+          std::snprintf(line, sizeof line, "| %s | %d | %s | | | | | | |\n", r.solver.c_str(), r.n, r.message.c_str());
+        else if (r.ok && r.units == 0)
+          std::snprintf(line, sizeof line, "| %s | %d | %.3g | %.2f | 0 | 0 | — | %ld | %.1f |\n", r.solver.c_str(), r.n,
+                        r.sim_time, r.cpu_seconds, r.lcp_solves, r.pivots_per_solve);
+        else if (r.ok)
+          std::snprintf(line, sizeof line, "| %s | %d | %.3g | %.2f | %ld | %.0f | %.1f | %ld | %.1f |\n",
+                        r.solver.c_str(), r.n, r.sim_time, r.cpu_seconds, r.units, r.slipping, r.us_per_unit,
+                        r.lcp_solves, r.pivots_per_solve);
+        else
+          std::snprintf(line, sizeof line, "| %s | %d | failed: %.200s | | | | | | |\n", r.solver.c_str(), r.n,
+                        r.message.c_str());
+        std::cout << line;
+      }
     }
+  };
+  std::cout << "\nEvent-driven\n\n";
+  eventDrivenRows("event-driven");
+  std::cout << "\nEvent-driven on the clearance chain over " << kChainEdTime
+            << " s (auto: the sparse path; dense: Lemke with G dense)\n\n";
+  eventDrivenRows("coupled event-driven");
+  for (const auto& [n, dt] : same_events) {
+    if (std::isfinite(dt))
+      std::snprintf(line, sizeof line, "clearance chain N = %d: the sparse path's events are the dense path's, times within %.2g s\n", n, dt);
+    else
+      std::snprintf(line, sizeof line, "clearance chain N = %d: the sparse and dense paths' events DIFFER\n", n);
+    std::cout << line;
+  }
+  std::cout << "\nOne contact problem of the clearance chain (Moreau–Jean's step " << kProblemStep
+            << "), each solver alone from r = 0 (siconos-nsn-ac: posed as fc3d, the second tangent unloaded)\n\n"
+            << "| solver | N | closed joints | solved | Siconos' error | µs/solve | iterations |\n"
+            << "|---|---:|---:|---|---:|---:|---:|\n";
+  std::map<int, std::pair<std::string, double>> best_siconos;
+  std::map<int, double> ours;
+  for (const ProblemRow& r : problems) {
+    std::snprintf(line, sizeof line, "| %s | %d | %d | %s | %.1e | %.1f | %d |\n", r.solver.c_str(), r.n, r.contacts,
+                  r.ok ? "yes" : ("no: " + r.message.substr(0, 120)).c_str(), r.error, r.us, r.iterations);
+    std::cout << line;
+    if (r.ok && r.solver == "newton") ours[r.n] = r.us;
+    if (r.ok && r.solver.rfind("siconos-", 0) == 0 && (!best_siconos.count(r.n) || r.us < best_siconos[r.n].second))
+      best_siconos[r.n] = {r.solver, r.us};
+  }
+  std::cout << "\n";
+  for (const auto& [n, us] : ours) {
+    if (best_siconos.count(n))
+      std::snprintf(line, sizeof line, "problem N = %d: newton %.1f µs, best Siconos %s %.1f µs, ratio %.3f\n", n, us,
+                    best_siconos[n].first.c_str(), best_siconos[n].second, us / best_siconos[n].second);
+    else
+      std::snprintf(line, sizeof line, "problem N = %d: newton %.1f µs, no Siconos solver solved it (or was run)\n", n, us);
+    std::cout << line;
   }
   std::cout << "\nGrowth exponents (µs per step or event ∝ N^p, least squares over N ≥ " << kFitFrom
             << ")\n\n| formulation | solver | p | fitted N |\n|---|---|---:|---|\n";
@@ -476,7 +705,7 @@ int main(int argc, char** argv) {
                     key.second.c_str(), e, ns.c_str());
       char fit[200];
       std::snprintf(fit, sizeof fit, "fit: %s %s: µs per %s ∝ N^%.2f (N = %s)\n", key.first.c_str(),
-                    key.second.c_str(), key.first != "event-driven" ? "step" : "event", e, ns.c_str());
+                    key.second.c_str(), !eventDriven(key.first) ? "step" : "event", e, ns.c_str());
       fits.push_back(fit);
     } else {
       std::snprintf(line, sizeof line, "| %s | %s | — | fewer than 3 sizes ok |\n", key.first.c_str(),

@@ -104,21 +104,11 @@ bool AlartCurnierSolver::newtonStep(const ContactBlocks& W, double sigma) {
       if (!has_diagonal) put(si, si, blockOf(i, i, Eigen::Matrix3d::Zero()));
     }
   };
-  if (3 * m <= kDenseNewtonRows && (m <= kDenseNewtonContacts || kDenseNewtonFill * double(blocks) >= double(m * m))) {  // a matrix and LU per closed-set size, so that a time loop allocates nothing
-    if (dense_.size() <= std::size_t(m)) {
-      dense_.resize(std::size_t(m) + 1);
-      dense_lu_.resize(std::size_t(m) + 1);
-    }
-    Eigen::MatrixXd& h = dense_[std::size_t(m)];
-    h.setZero(3 * m, 3 * m);
-    forEachBlock([&](Eigen::Index si, Eigen::Index sj, const Eigen::Matrix3d& b) { h.block<3, 3>(3 * si, 3 * sj) = b; });
-    Eigen::PartialPivLU<Eigen::MatrixXd>& lu = dense_lu_[std::size_t(m)];
-    lu.compute(h);
-    auto x = solution_.head(3 * m);
-    x.noalias() = lu.permutationP() * rhs_.head(3 * m);
-    lu.matrixLU().triangularView<Eigen::UnitLower>().solveInPlace(x);
-    lu.matrixLU().triangularView<Eigen::Upper>().solveInPlace(x);
-  } else {
+  // Sparse LU for a large or sparse closed set; dense LU otherwise, and for a small one whose last
+  // pivot order no longer holds (KLU would allocate its fresh factors).
+  const bool small = 3 * m <= kDenseNewtonRows;
+  bool dense = small && (m <= kDenseNewtonContacts || kDenseNewtonFill * double(blocks) >= double(m * m));
+  if (!dense) {
     // H in compressed rows: a row of blocks gives three rows.
     outer_.assign(1, 0);
     inner_.clear();
@@ -141,9 +131,29 @@ bool AlartCurnierSolver::newtonStep(const ContactBlocks& W, double sigma) {
       row_blocks_.emplace_back(sj, h);
     });
     flushRowBlock();
-    if (!sparse_lu_.factor(3 * m, outer_.data(), inner_.data(), values_.data())) return false;
-    solution_.head(3 * m) = rhs_.head(3 * m);
-    if (!sparse_lu_.solve(solution_.head(3 * m))) return false;
+    if (sparse_lu_.factor(3 * m, outer_.data(), inner_.data(), values_.data(), /*fresh_pivots=*/!small)) {
+      solution_.head(3 * m) = rhs_.head(3 * m);
+      if (!sparse_lu_.solve(solution_.head(3 * m))) return false;
+    } else if (small) {
+      dense = true;
+    } else {
+      return false;
+    }
+  }
+  if (dense) {  // a matrix and LU per closed-set size, so that a time loop allocates nothing
+    if (dense_.size() <= std::size_t(m)) {
+      dense_.resize(std::size_t(m) + 1);
+      dense_lu_.resize(std::size_t(m) + 1);
+    }
+    Eigen::MatrixXd& h = dense_[std::size_t(m)];
+    h.setZero(3 * m, 3 * m);
+    forEachBlock([&](Eigen::Index si, Eigen::Index sj, const Eigen::Matrix3d& b) { h.block<3, 3>(3 * si, 3 * sj) = b; });
+    Eigen::PartialPivLU<Eigen::MatrixXd>& lu = dense_lu_[std::size_t(m)];
+    lu.compute(h);
+    auto x = solution_.head(3 * m);
+    x.noalias() = lu.permutationP() * rhs_.head(3 * m);
+    lu.matrixLU().triangularView<Eigen::UnitLower>().solveInPlace(x);
+    lu.matrixLU().triangularView<Eigen::Upper>().solveInPlace(x);
   }
   for (Eigen::Index i = 0; i < nc; ++i)
     if (const Eigen::Index si = slot_[std::size_t(i)]; si >= 0) dr_.segment<3>(3 * i) = solution_.segment<3>(3 * si);
@@ -153,7 +163,9 @@ bool AlartCurnierSolver::newtonStep(const ContactBlocks& W, double sigma) {
 AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                                                       const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance,
                                                       int max_iterations, Eigen::Ref<Eigen::VectorXd> r,
-                                                      Eigen::Ref<Eigen::VectorXd> u, double sigma_ceiling, int free_steps) {
+                                                      Eigen::Ref<Eigen::VectorXd> u, const Weights& weights) {
+  const double sigma_ceiling = weights.ceiling;
+  int free_steps = weights.free_steps;
   Outcome out;
   const Eigen::Index nc = mu.size(), n = 3 * nc;
   const double q_norm = q.norm();
@@ -172,7 +184,7 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
   u_trial_.resize(n);
 
   W.multiplyAdd(r, q, u);
-  const double cap0 = std::min(kSigmaStart, sigma_ceiling);
+  const double cap0 = std::min(weights.start, sigma_ceiling);
   double psi = residual(r, u, mu, f_), cap = cap0, boost = 0.0;
   out.error = fc3dError(r, u, mu, q_norm);
   const auto converged = [&] { return out.error <= tolerance && normalViolation(W, q, r, u, tolerance, terms_) < 0; };

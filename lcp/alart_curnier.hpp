@@ -49,16 +49,28 @@ class AlartCurnierSolver {
     int iterations = 0;
     double error = 0.0;  ///< fc3dError at the end
   };
+  /// The proximal weight's bounds, relative to W (file comment).
+  struct Weights {
+    /// The first step's weight at most; then ‖F‖/‖r‖ takes over. 0 starts with Newton's own
+    /// step (a positive definite W); kSigmaStart keeps a hyperstatic one's first step short.
+    double start = kSigmaStart;
+    /// How far the weight may rise before the solve gives up with kNumericalFailure;
+    /// kSigmaStart gives up where a step fails at the starting weight.
+    double ceiling = kSigmaMax;
+    /// How many times, instead of giving up, the full step of the starting weight is taken
+    /// though ‖F‖ grows (a nonmonotone watchdog: from a far start on a long chain the merit
+    /// ‖F‖² has kinks where no step along Newton's direction descends).
+    int free_steps = 0;
+  };
   /// r: the first iterate (in), the last (out); u = W r + q. The caller checks sizes.
-  /// sigma_ceiling: how far the proximal weight may rise (relative to W) before the solve gives
-  /// up with kNumericalFailure; kSigmaStart gives up where a step fails at the starting weight.
-  /// free_steps: how many times, instead of giving up, it takes the full step of the starting
-  /// weight though ‖F‖ grows (a nonmonotone watchdog: from a far start on a long chain the
-  /// merit ‖F‖² has kinks where no step along Newton's direction descends).
   Outcome solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance, int max_iterations,
-                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, double sigma_ceiling = kSigmaMax,
-                int free_steps = 0);
+                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, const Weights& weights);
+  Outcome solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
+                const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance, int max_iterations,
+                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u) {
+    return solve(W, q, mu, tolerance, max_iterations, r, u, Weights{});
+  }
 
  private:
   /// F at (r, u) into f, and Π per contact into pi_; returns ‖F‖².

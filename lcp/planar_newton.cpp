@@ -56,10 +56,10 @@ AlartCurnierSolver::Outcome PlanarNewtonSolver::solve(SparseRowView W, const Eig
     r3_.segment<2>(3 * i) = r.segment<2>(2 * i);
   }
   AlartCurnierSolver::Outcome total;
-  for (;;) {
+  for (int round = 0;; ++round) {
     const int budget = std::min(kNewtonRound, max_iterations - total.iterations);
     const AlartCurnierSolver::Outcome o =
-        newton_.solve(blocks_, q3_, mu, tolerance, budget, r3_, u3_, kSigmaMax, kFreeSteps);
+        newton_.solve(blocks_, q3_, mu, tolerance, budget, r3_, u3_, {.start = round == 0 ? 0.0 : kSigmaStart, .free_steps = kFreeSteps});
     total.iterations += o.iterations;
     total.status = o.status;
     total.error = o.error;

@@ -122,7 +122,7 @@ void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q
   const auto newtonFrom = [&](int count, double sigma_ceiling = kSigmaMax) {
     const double before = error;
     start_r_ = out.r;
-    const AlartCurnierSolver::Outcome s = newton_.solve(W, q, mu, o.tolerance, count, out.r, out.u, sigma_ceiling);
+    const AlartCurnierSolver::Outcome s = newton_.solve(W, q, mu, o.tolerance, count, out.r, out.u, {.ceiling = sigma_ceiling});
     newton += s.iterations;
     used_newton = true;
     error = s.error;

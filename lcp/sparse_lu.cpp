@@ -25,7 +25,7 @@ SparseLu::~SparseLu() = default;
 SparseLu::SparseLu(SparseLu&&) noexcept = default;
 SparseLu& SparseLu::operator=(SparseLu&&) noexcept = default;
 
-bool SparseLu::factor(int n, const int* outer, const int* inner, const double* values) {
+bool SparseLu::factor(int n, const int* outer, const int* inner, const double* values, bool fresh_pivots) {
   Klu& k = *klu_;
   const int nnz = outer[n];
   const bool same_pattern = k.numeric && int(outer_.size()) == n + 1 && int(inner_.size()) == nnz &&
@@ -39,6 +39,7 @@ bool SparseLu::factor(int n, const int* outer, const int* inner, const double* v
     if (klu_refactor(ap, ai, ax, k.symbolic, k.numeric, &k.common) && klu_rcond(k.symbolic, k.numeric, &k.common) &&
         k.common.rcond > kRefactorRcond)
       return true;
+    if (!fresh_pivots) return false;  // the numeric object stays: a refactor rewrites all of it
     klu_free_numeric(&k.numeric, &k.common);
   } else {
     k.release();

@@ -4,10 +4,13 @@
 /// Natarajan 2010), its ordering analysed once per pattern, the factors recomputed in place with
 /// the last pivot order (klu_refactor) while that order stays sound, else factored afresh.
 ///
-/// Contract: factor(n, outer, inner, values) with A (n × n) in compressed rows, each row's columns
-/// ascending (it compares A's pattern with the last one's itself); solve(x) overwrites x = b with
-/// A⁻¹ b. Both return false when A is singular to working precision. No allocation while the
-/// pattern recurs (KLU allocates in its analysis and its factorization with fresh pivots only).
+/// Contract: factor(n, outer, inner, values, fresh_pivots) with A (n × n) in compressed rows, each
+/// row's columns ascending (it compares A's pattern with the last one's itself). With the same
+/// pattern it refactors in place; where the last pivot order fails (a zero pivot, or a condition
+/// estimate below kRefactorRcond) it factors with fresh pivots only if fresh_pivots, else returns
+/// false and leaves that to the caller. solve(x) overwrites x = b with A⁻¹ b. Both return false
+/// when A is singular to working precision. No allocation while the pattern and the pivot order
+/// hold (KLU allocates in its analysis and in a factorization with fresh pivots).
 /// KLU reads compressed columns: the rows of A are the columns of Aᵀ, which it factors, and
 /// solves with the transpose.
 
@@ -24,7 +27,7 @@ class SparseLu {
   SparseLu(SparseLu&&) noexcept;
   SparseLu& operator=(SparseLu&&) noexcept;
 
-  bool factor(int n, const int* outer, const int* inner, const double* values);
+  bool factor(int n, const int* outer, const int* inner, const double* values, bool fresh_pivots = true);
   bool solve(Eigen::Ref<Eigen::VectorXd> x);
 
  private:

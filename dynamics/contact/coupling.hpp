@@ -17,8 +17,8 @@ std::size_t largestCoupledGroup(const std::vector<RigidContact>& contacts);
 /// Beyond this many contacts in one coupled group, "auto" takes the global nonsmooth Newton on the
 /// sparse W (lcp/planar_newton.hpp): its sparse factorization grows with W's pattern, Lemke's
 /// pivots with (2 nc)², Gauss–Seidel's sweeps with the chain's length. Measured by bench_scaling
-/// on the hanging clearance chain (Moreau–Jean, µs per step): 8 links, Lemke 21.6 and Newton
-/// 24.0; 16 links, Lemke 64.3 and Newton 52.6.
-inline constexpr std::size_t kNewtonFromCoupledContacts = 9;
+/// on the hanging clearance chain (Moreau–Jean, µs per step, Lemke against Newton): 4 links 4.6
+/// and 5.1, 5 links 6.8 and 7.2, 6 links 9.3 and 8.8, 8 links 14.6 and 11.5, 16 links 48 and 20.
+inline constexpr std::size_t kNewtonFromCoupledContacts = 6;
 
 }  // namespace stickslip::dynamics

@@ -133,6 +133,13 @@ const lcp::FrictionResult* MoreauJeanStepper::spatialResult() const {
 
 /// The contacts and the solver fit together (the constructor's contract); whether the
 /// contacts are spatial.
+std::optional<lcp::SparseFrictionProblem2D> MoreauJeanStepper::sparseProblem() const {
+  if (sparse_solved_ < 0) return std::nullopt;
+  const Eigen::Index n = 2 * sparse_solved_;
+  const lcp::SparseRowView w(n, n, w_outer_[std::size_t(n)], w_outer_.data(), w_inner_.data(), w_values_.data());
+  return lcp::SparseFrictionProblem2D{w, qf_.head(n), mu_used_.head(sparse_solved_)};
+}
+
 bool MoreauJeanStepper::checkContactsAndSolver() const {
   const auto& contacts = contacts_;
   const auto& joint_friction = joints_;
@@ -382,6 +389,7 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
   const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
   const Eigen::Index ncol = 2 * na + nj;  // contact columns, then the joints'
   if (spatial_) spatial_->solved = -1;
+  sparse_solved_ = -1;
   if (ncol == 0) {
     v = v_free_;
   } else if (spatial_) {
@@ -599,6 +607,7 @@ double MoreauJeanStepper::sparseSlipFloor(Eigen::Index i) const {
 
 bool MoreauJeanStepper::solveSparse(Eigen::Index na, double h) {
   const Eigen::Index n = 2 * na;
+  sparse_solved_ = na;
   const lcp::SparseRowView w(n, n, w_outer_[std::size_t(n)], w_outer_.data(), w_inner_.data(), w_values_.data());
   // Warm start: each contact's impulse of the last step, rescaled to this step's length.
   const double scale = last_h_ > 0.0 ? h / last_h_ : 0.0;

@@ -145,6 +145,7 @@
 #include <Eigen/Dense>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -258,6 +259,10 @@ class MoreauJeanStepper {
   /// The round-cone solvers' options from these (solver, nsgs_max_sweeps).
   lcp::RoundConeOptions roundConeOptions() const;
   const lcp::FrictionResult* spatialResult() const;
+  /// Planar contacts by nsgs or newton: the last step's contact problem as its solver was last
+  /// given it (W_A from the compressed rows, q, the coefficients), empty when the step solved
+  /// none. For comparisons with other solvers (bench_scaling).
+  std::optional<lcp::SparseFrictionProblem2D> sparseProblem() const;
   /// Fixed-point iterations on the joint-friction bounds, over all steps.
   long jointIterations() const { return joint_iterations_; }
   long lcpSolves() const { return lcp_solves_; }
@@ -361,6 +366,7 @@ class MoreauJeanStepper {
   // W_A in compressed rows (capacity for every contact active); the solver, its iterate and
   // velocities; the last step's impulses per contact (the warm start).
   bool use_nsgs_ = false, use_newton_ = false, sparse_assembly_ = false;
+  Eigen::Index sparse_solved_ = -1;  ///< the last step's active contacts on the sparse solvers' path
   std::vector<std::vector<int>> coupled_;
   std::vector<int> position_, w_outer_, w_inner_;
   std::vector<double> w_values_;
