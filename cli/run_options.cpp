@@ -26,9 +26,11 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
       "KEY=VALUE: change a parameter of the mechanism (parameters.NAME, see stickslip show) or a run "
       "setting (run.OPTION, as the options here with '_' for '-'); repeatable")(
       "solver", po::value<std::string>()->default_value("auto"),
-      "contact problems of the nonsmooth methods: auto (default: Moreau-Jean takes nsgs for more than 4 "
-      "unilateral contacts without joint friction, else lemke; event-driven takes nsgs for more than 4 touching "
-      "contacts on its sparse path, else lemke), lemke, nsgs, trial-and-error (event-driven, one contact), "
+      "contact problems of the nonsmooth methods: auto (default: without joints, a diagonal mass matrix and "
+      "only unilateral contacts, newton where 6 or more contacts are coupled through shared bodies, nsgs where "
+      "they are decoupled or in small groups, else lemke; event-driven: the same on its sparse path beyond 4 "
+      "touching contacts, else lemke), lemke, nsgs, newton (the global nonsmooth Newton on the sparse W), "
+      "trial-and-error (event-driven, one contact), "
       "siconos-<fc2d solver>; spatial contacts: auto = round-cone (ours on the round cone, exact: Newton and "
       "NSGS combined), nsgs, newton, lemke (ours on the faceted cone, --facets), or (Moreau-Jean) "
       "siconos-<fc3d solver>")(

@@ -10,8 +10,8 @@
 /// projection in a, F's generalized Jacobian is H = (I − Π) + Π ρ W: a block matrix of W's block
 /// pattern. Each iteration solves (H + σ Π ρ) Δ = −F and takes r + αΔ, α halved until
 /// ‖F‖² falls by a fraction (Armijo). σ = w̄ min(c, ‖F‖/‖r‖) is a proximal term
-/// (Levenberg–Marquardt in spirit; w̄: the mean of W's diagonal; c = kSigmaStart at first, a
-/// tenth as much after each full step). Where no step length gives descent it rises a
+/// (Levenberg–Marquardt in spirit; w̄: the mean of W's diagonal; c = Weights::start at first,
+/// kSigmaStart by default, a tenth as much after each full step). Where no step length gives descent it rises a
 /// hundredfold, up to kSigmaMax w̄. It keeps the system solvable on the null directions of a
 /// hyperstatic W, where the reactions are not unique, and vanishes as F does, so convergence
 /// stays fast. ρₙ = 1/Wₙₙ, ρₜ = 2/(Wₜ₁ₜ₁ + Wₜ₂ₜ₂) per contact.

@@ -61,6 +61,17 @@ double sgn(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 /// [N]: far below any load of a mechanism, far above the round-off of a vanishing one.
 constexpr double kSideHysteresis = 1e-9;
 
+/// Whether the normal rows and columns of W (every `rows`-th from 0) have a positive definite
+/// symmetric part: then the normal block is a P-matrix, and a contact problem without solution
+/// is not Painlevé's paradox (a sufficient test; false says nothing).
+bool normalBlockIsP(const Eigen::MatrixXd& W, Eigen::Index rows) {
+  const Eigen::Index n = W.rows() / rows;
+  Eigen::MatrixXd normal(n, n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < n; ++j) normal(i, j) = 0.5 * (W(rows * i, rows * j) + W(rows * j, rows * i));
+  return Eigen::LLT<Eigen::MatrixXd>(normal).info() == Eigen::Success;
+}
+
 /// Events closer than event_tolerance to each other beyond this count stop the run (Zeno).
 constexpr long kMaxEventsAtOneInstant = 50;
 
@@ -959,9 +970,11 @@ void Engine::decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::Vect
         return contact(k).frictional() && kin_.sliding_velocity(k) > opt_.velocity_tolerance;
       });
       spatialFailure(t, p, set,
-                     sliding ? " — inconsistent (Painlevé-type) contact problem: no normal forces keep the sliding "
-                               "contacts closed"
-                             : "");
+                     !sliding                   ? ""
+                     : normalBlockIsP(p.W, 3) ? " — not Painlevé's paradox (the normal block is a P-matrix, its "
+                                                  "symmetric part positive definite): the solvers found no solution"
+                                                : " — inconsistent (Painlevé-type) contact problem: no normal forces "
+                                                  "keep the sliding contacts closed");
     }
     const lcp::FrictionResult& res = spatial_result_;
     const double tol = 1e-9 * std::max(1.0, p.q.lpNorm<Eigen::Infinity>());
@@ -1134,9 +1147,16 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
           sliding = sliding || slides;
           os << " " << c.name << (slides ? " (sliding)" : "");
         }
-        if (sliding && res.status == lcp::Status::kRayTermination)
-          os << " — inconsistent (Painlevé-type) contact problem: no normal force keeps the "
-                "sliding contact closed";
+        if (sliding && res.status == lcp::Status::kRayTermination) {
+          // Painlevé needs a normal block that is no P-matrix; one whose symmetric part is
+          // positive definite is one, and then the ray says nothing about existence.
+          if (normalBlockIsP(p.W.size() > 0 ? p.W : Eigen::MatrixXd(sparse_problem.W), 2))
+            os << " — not Painlevé's paradox (the normal block is a P-matrix, its symmetric part positive "
+                  "definite): the solvers found no solution of the friction problem";
+          else
+            os << " — inconsistent (Painlevé-type) contact problem: no normal force keeps the "
+                  "sliding contact closed";
+        }
         unsolved(res, p, t, os.str());
       }
       r = res.r;

@@ -47,9 +47,11 @@
 ///  3. The velocities are projected onto the closed and sticking contacts (ġ = 0, v_t = 0)
 ///     through G, and CVODE restarts.
 /// Solvers: "lemke" (planar friction → LCP → our Lemke), "nsgs" (lcp/nsgs.hpp with its exact
-/// finish, on the sparse path below), "auto" (nsgs on the sparse path beyond
-/// lcp::kAutoLemkeContacts contacts, else lemke; RunResult::contact_solver says which
-/// answered), "siconos-<fc2d solver>", or "trial-and-error" (one contact at a time: assume
+/// finish, on the sparse path below), "newton" (lcp/planar_newton.hpp, on the sparse path),
+/// "auto" (on the sparse path beyond lcp::kAutoLemkeContacts contacts: newton where 6 or more
+/// contacts are coupled through shared bodies, dynamics/contact/coupling.hpp, else nsgs; lemke
+/// otherwise; a sparse solver that stops short hands the problem to Lemke on the dense W;
+/// RunResult::contact_solver says which answered), "siconos-<fc2d solver>", or "trial-and-error" (one contact at a time: assume
 /// stick, accept if |F| ≤ μs N, else slip against the sticking force; Zheng et al. §3.3).
 /// With `cross_check`, every decision on a single friction contact is made by both the LCP
 /// and trial-and-error, and disagreements are counted (RunResult::mode_mismatches).
@@ -134,7 +136,7 @@ struct EventDrivenOptions {
   double plastic_velocity = 1e-4;      ///< impacts slower than this are plastic [m/s]
   double baumgarte_alpha = 10.0;       ///< joints and closed contacts [1/s], ≥ 0
   double baumgarte_beta = 10.0;        ///< [1/s], ≥ 0
-  std::string solver = "lemke";        ///< auto | lemke | nsgs | trial-and-error | siconos-<fc2d solver>; spatial: round-cone, newton too
+  std::string solver = "lemke";        ///< auto | lemke | nsgs | newton | trial-and-error | siconos-<fc2d solver>; spatial: round-cone too
   /// Spatial contacts, solver lemke: directions of the faceted friction cone, ≥ 3.
   int facets = 8;
   /// Spatial contacts' impacts (file comment): "newton" (the normal velocity restituted) or

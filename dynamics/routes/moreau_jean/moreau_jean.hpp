@@ -55,12 +55,17 @@
 /// nothing; with ideal joints G couples what they connect, and W is formed densely as for
 /// Lemke and handed to NSGS by its nonzeros. NSGS starts from the contacts' impulses of the
 /// last step (scaled by the step ratio) and stops at Siconos' error nsgs_tolerance.
-/// "auto" (the default) takes nsgs where W is assembled sparse (no ideal joints), with
-/// unilateral contacts only and no joint friction, when the contacts are decoupled (no two
-/// share a body: one sweep is exact, and faster than Lemke at every size bench_scaling
-/// measures), or coupled in groups of at most 4 among more than 16 contacts; else lemke
-/// (along a coupled chain Gauss–Seidel converges slowly and Lemke is the faster).
-/// contactSolver() says which.
+/// "newton" (lcp/planar_newton.hpp, the same contacts and the same W) solves the step's problem
+/// by the global nonsmooth Newton, warm-started likewise: its sparse factorization keeps its
+/// pattern and pivots from step to step (a step allocates nothing while the closed contacts
+/// and the pivot order stay), and it costs what W's pattern costs, where Gauss–Seidel needs
+/// sweeps that grow with a coupled chain's length. The contacts' position projection is then
+/// sparse too (S = J_n M⁻¹ J_nᵀ over the penetrating contacts).
+/// "auto" (the default), where W is assembled sparse (no ideal joints), with unilateral
+/// contacts only and no joint friction, chooses by the largest group of contacts coupled
+/// through shared bodies (dynamics/contact/coupling.hpp): nsgs when the contacts are
+/// decoupled (one sweep is exact) or in groups of at most 4 among more than 16 contacts,
+/// newton for a group of 6 or more (a chain), else lemke. contactSolver() says which.
 /// "siconos-<name>" uses lcp::SiconosFc2dSolver (lemke, enum, nsgs, cpg), which copies into
 /// its own buffers and returns new vectors: it allocates per step.
 ///
