@@ -212,7 +212,7 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
       residual(r, u, mu, f_);  // Π back at r
       if (level >= sigma_ceiling) {
         if (free_steps-- > 0 && newtonStep(W, mean_diagonal * std::min(cap0, std::sqrt(psi) / std::max(r.norm(), 1e-300)))) {
-          // no descent anywhere: take the full step (a nonmonotone watchdog), the best iterate kept
+          // No descent at any weight: take the full step anyway (a nonmonotone watchdog).
           r_trial_ = r + dr_;
           W.multiplyAdd(r_trial_, q, u_trial_);
           psi_trial = residual(r_trial_, u_trial_, mu, f_trial_);

@@ -58,8 +58,8 @@ AlartCurnierSolver::Outcome PlanarNewtonSolver::solve(SparseRowView W, const Eig
   AlartCurnierSolver::Outcome total;
   for (int round = 0;; ++round) {
     const int budget = std::min(kNewtonRound, max_iterations - total.iterations);
-    const AlartCurnierSolver::Outcome o =
-        newton_.solve(blocks_, q3_, mu, tolerance, budget, r3_, u3_, {.start = round == 0 ? 0.0 : kSigmaStart, .free_steps = kFreeSteps});
+    const AlartCurnierSolver::Weights weights{.start = round == 0 ? 0.0 : kSigmaStart, .free_steps = kFreeSteps};
+    const AlartCurnierSolver::Outcome o = newton_.solve(blocks_, q3_, mu, tolerance, budget, r3_, u3_, weights);
     total.iterations += o.iterations;
     total.status = o.status;
     total.error = o.error;

@@ -559,7 +559,6 @@ double MoreauJeanStepper::rowProduct(Eigen::Index x, Eigen::Index y) const {
 
 void MoreauJeanStepper::assembleSparse(Eigen::Index na, double t_next) {
   const ContactJacobian& j = kin_.jacobian;
-  const auto product = [&](Eigen::Index x, Eigen::Index y) { return rowProduct(x, y); };
   for (Eigen::Index a = 0; a < na; ++a) position_[std::size_t(active_[std::size_t(a)])] = int(a);
   int nnz = 0;
   for (Eigen::Index a = 0; a < na; ++a) {
@@ -570,13 +569,13 @@ void MoreauJeanStepper::assembleSparse(Eigen::Index na, double t_next) {
         if (b < 0) continue;
         for (Eigen::Index col = 0; col < 2; ++col) {
           w_inner_[std::size_t(nnz)] = int(2 * b + col);
-          w_values_[std::size_t(nnz)] = product(2 * k + row, 2 * l + col);
+          w_values_[std::size_t(nnz)] = rowProduct(2 * k + row, 2 * l + col);
           ++nnz;
         }
       }
       w_outer_[std::size_t(2 * a + row + 1)] = nnz;
     }
-    wnn_(a) = product(2 * k, 2 * k);
+    wnn_(a) = rowProduct(2 * k, 2 * k);
     const RigidContact& c = contacts_[std::size_t(k)];
     mu_used_(a) = slipped_[std::size_t(k)] ? c.mu_kinetic : c.mu_static;
     qf_(2 * a) = j.row(2 * k).dot(v_free_) + c.restitution * std::min(kin_.normal_velocity(k), 0.0);
