@@ -146,6 +146,18 @@ mechanisms::ClearanceChain clearanceChainOf(int n) {
   return c;
 }
 
+/// An event-driven run's times and counts into its row (µs per event, slip starts).
+void fillEventRow(const dynamics::RunResult& run, Row& row) {
+  row.sim_time = run.t_end;
+  row.cpu_seconds = run.cpu_seconds;
+  row.units = long(run.events.size());
+  row.us_per_unit = row.units > 0 ? 1e6 * run.cpu_seconds / double(row.units) : NAN;
+  row.lcp_solves = run.lcp_solves;
+  row.pivots_per_solve = run.lcp_solves > 0 ? double(run.pivots) / double(run.lcp_solves) : 0.0;
+  for (const auto& e : run.events)
+    row.slipping += e.kind == dynamics::EventKind::kSlipPositive || e.kind == dynamics::EventKind::kSlipNegative;
+}
+
 /// Event-driven on the clearance chain over kChainEdTime: "auto" (the sparse path, Newton from
 /// 6 links) or "dense" (Lemke on the dense path, sparse_path off). The events are kept for the
 /// comparison of the two.
@@ -165,15 +177,9 @@ Row runChainEventDriven(int n, const std::string& solver, std::vector<dynamics::
     row.message = e.what();
     return row;
   }
+  fillEventRow(run, row);
   row.ok = run.ok();
   row.message = run.ok() ? run.contact_solver : run.message;
-  row.sim_time = run.t_end;
-  row.cpu_seconds = run.cpu_seconds;
-  row.units = long(run.events.size());
-  row.us_per_unit = row.units > 0 ? 1e6 * run.cpu_seconds / double(row.units) : NAN;
-  row.lcp_solves = run.lcp_solves;
-  row.pivots_per_solve = run.lcp_solves > 0 ? double(run.pivots) / double(run.lcp_solves) : 0.0;
-  for (const auto& e : run.events) row.slipping += e.kind == dynamics::EventKind::kSlipPositive || e.kind == dynamics::EventKind::kSlipNegative;
   if (events) *events = run.events;
   return row;
 }
@@ -225,16 +231,13 @@ lcp::SparseFrictionProblem2D chainProblem(int n) {
 /// (lcp/planar_newton.hpp), so that Siconos' Newton (nsn-ac) applies to it.
 lcp::FrictionProblem3D embedded(const lcp::SparseFrictionProblem2D& p) {
   const Eigen::Index nc = p.contacts();
-  const Eigen::MatrixXd w(p.W);
+  lcp::ContactBlocks blocks;
+  lcp::embedPlanar(lcp::viewOf(p.W), blocks);
   lcp::FrictionProblem3D e;
-  e.W.setZero(3 * nc, 3 * nc);
+  blocks.toDense(e.W);
   e.q.setZero(3 * nc);
+  for (Eigen::Index i = 0; i < nc; ++i) e.q.segment<2>(3 * i) = p.q.segment<2>(2 * i);
   e.mu = p.mu;
-  for (Eigen::Index i = 0; i < nc; ++i) {
-    for (Eigen::Index j = 0; j < nc; ++j) e.W.block<2, 2>(3 * i, 3 * j) = w.block<2, 2>(2 * i, 2 * j);
-    e.W(3 * i + 2, 3 * i + 2) = w(2 * i + 1, 2 * i + 1);
-    e.q.segment<2>(3 * i) = p.q.segment<2>(2 * i);
-  }
   return e;
 }
 
@@ -304,18 +307,10 @@ Row runEventDriven(int n, const std::string& solver) {
     row.message = e.what();
     return row;
   }
+  fillEventRow(run, row);
   const bool capped = !run.ok() && long(run.events.size()) >= kMaxEdEvents;
   row.ok = run.ok() || capped;
   row.message = run.ok() ? std::string() : run.message;
-  row.sim_time = run.t_end;
-  row.cpu_seconds = run.cpu_seconds;
-  row.units = long(run.events.size());
-  row.us_per_unit = row.units > 0 ? 1e6 * run.cpu_seconds / double(row.units) : NAN;
-  row.lcp_solves = run.lcp_solves;
-  row.pivots_per_solve = run.lcp_solves > 0 ? double(run.pivots) / double(run.lcp_solves) : 0.0;
-  for (const auto& e : run.events)
-    row.slipping += e.kind == dynamics::EventKind::kSlipPositive ||
-                    e.kind == dynamics::EventKind::kSlipNegative;
   return row;
 }
 

@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "lcp/nsgs_finish.hpp"
@@ -24,23 +25,39 @@ double fc2dContactTerm(double mu, const Eigen::Vector2d& r, const Eigen::Vector2
   return (r(0) - xn) * (r(0) - xn) + (r(1) - xt) * (r(1) - xt);
 }
 
-namespace {
-
-/// fc2dError before its normalization: the 2-norm of r − proj_K(r − û) over the contacts.
-double naturalMapNorm(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
-                      const Eigen::Ref<const Eigen::VectorXd>& mu) {
+double fc2dResidual(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
+                   const Eigen::Ref<const Eigen::VectorXd>& mu) {
   double sum = 0.0;
   for (Eigen::Index i = 0; i < mu.size(); ++i) sum += fc2dContactTerm(mu(i), r.segment<2>(2 * i), u.segment<2>(2 * i));
   return std::sqrt(sum);
 }
 
-}  // namespace
+bool startSparseSolve(const SparseFrictionProblem2D& p, const char* who, bool limits_valid, const char* limits,
+                      const Eigen::VectorXd* warm_start, FrictionResult& out) {
+  const Eigen::Index n = p.q.size();
+  try {
+    p.validate(who);
+    if (!limits_valid) throw std::invalid_argument(std::string(who) + ": expected " + limits);
+    if (warm_start && warm_start->size() != n)
+      throw std::invalid_argument(std::string(who) + ": the warm start has " + std::to_string(warm_start->size()) +
+                                  " entries, expected " + std::to_string(n));
+  } catch (const std::invalid_argument& e) {
+    out.status = Status::kInvalidInput;
+    out.message = e.what();
+    out.r = Eigen::VectorXd::Zero(n);
+    out.u = p.q;
+    return false;
+  }
+  out.r = warm_start ? *warm_start : Eigen::VectorXd::Zero(n);
+  out.u.resize(n);
+  return true;
+}
 
 double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
                  const Eigen::Ref<const Eigen::VectorXd>& mu,
                  double q_norm) {
   const double scale = std::max({r.norm(), u.norm(), q_norm});
-  const double error = naturalMapNorm(r, u, mu);
+  const double error = fc2dResidual(r, u, mu);
   return scale > std::numeric_limits<double>::epsilon() ? error / scale : error;
 }
 
@@ -80,23 +97,9 @@ bool solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, E
 FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOptions& options,
                                  const Eigen::VectorXd* warm_start) {
   FrictionResult out;
-  const Eigen::Index n = p.q.size();
-  try {
-    p.validate("nsgs");
-    if (!(options.tolerance > 0.0) || options.max_sweeps < 1)
-      throw std::invalid_argument("nsgs: expected tolerance > 0 and max_sweeps >= 1");
-    if (warm_start && warm_start->size() != n)
-      throw std::invalid_argument("nsgs: the warm start has " + std::to_string(warm_start->size()) +
-                                  " entries, expected " + std::to_string(n));
-  } catch (const std::invalid_argument& e) {
-    out.status = Status::kInvalidInput;
-    out.message = e.what();
-    out.r = Eigen::VectorXd::Zero(n);
-    out.u = p.q;
+  if (!startSparseSolve(p, "nsgs", options.tolerance > 0.0 && options.max_sweeps >= 1,
+                        "tolerance > 0 and max_sweeps >= 1", warm_start, out))
     return out;
-  }
-  out.r = warm_start ? *warm_start : Eigen::VectorXd::Zero(n);
-  out.u.resize(n);
   NsgsSolver solver;
   // Sweeps in chunks, the finish between them: first once the error reaches kNsgsFinishFrom,
   // then every kNsgsFinishEvery sweeps.
@@ -121,7 +124,7 @@ FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOpt
       finish.rounds += f.rounds;
       finish.largest_block = std::max(finish.largest_block, f.largest_block);
       o.error = f.error;
-      o.residual = naturalMapNorm(out.r, out.u, p.mu);
+      o.residual = fc2dResidual(out.r, out.u, p.mu);
       if (f.error <= options.tolerance) {
         o.status = Status::kSuccess;
         break;
@@ -170,7 +173,7 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
       out.error = fc2dError(r, u, mu, q_norm);
     }
     out.status = s;
-    out.residual = naturalMapNorm(r, u, mu);
+    out.residual = fc2dResidual(r, u, mu);
     return out;
   };
   Eigen::Vector2d local;

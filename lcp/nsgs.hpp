@@ -79,6 +79,17 @@ FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOpt
 double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u, const Eigen::Ref<const Eigen::VectorXd>& mu,
                  double q_norm);
 
+/// fc2dError before its normalization: the 2-norm of r − proj_K(r − û) over the contacts.
+double fc2dResidual(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
+                   const Eigen::Ref<const Eigen::VectorXd>& mu);
+
+/// The checks every sparse planar solver's solveFriction… makes before it starts: p valid, its
+/// limits (limits_valid, described as `limits`) and the warm start's size. On failure out is a
+/// kInvalidInput result naming `who` and the reason (r = 0, u = q) and it returns false; else
+/// out.r holds the start (the warm start or zeros), out.u is sized, and it returns true.
+bool startSparseSolve(const SparseFrictionProblem2D& p, const char* who, bool limits_valid, const char* limits,
+                      const Eigen::VectorXd* warm_start, FrictionResult& out);
+
 /// One contact's term of fc2dError: |rᵢ − proj_K(rᵢ − ûᵢ)|², before the sum, the square root
 /// and the normalization.
 double fc2dContactTerm(double mu, const Eigen::Vector2d& r, const Eigen::Vector2d& u);

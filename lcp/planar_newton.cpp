@@ -2,19 +2,17 @@
 
 #include <algorithm>
 #include <climits>
-#include <cmath>
+#include <optional>
 #include <sstream>
-#include <stdexcept>
-#include <string>
 
 namespace stickslip::lcp {
 
-void PlanarNewtonSolver::embed(SparseRowView W) {
+void embedPlanar(SparseRowView W, ContactBlocks& blocks) {
   const Eigen::Index nc = W.rows() / 2;
   const int* outer = W.outerIndexPtr();
   const int* inner = W.innerIndexPtr();
   const double* value = W.valuePtr();
-  blocks_.clear();
+  blocks.clear();
   for (Eigen::Index i = 0; i < nc; ++i) {
     // Rows 2i and 2i+1 merged by block column (each sorted by column).
     int a = outer[2 * i], b = outer[2 * i + 1];
@@ -30,16 +28,16 @@ void PlanarNewtonSolver::embed(SparseRowView W) {
         block(2, 2) = block(1, 1) > 0.0 ? block(1, 1) : block(0, 0) > 0.0 ? block(0, 0) : 1.0;
         has_diagonal = true;
       }
-      blocks_.add(j, block);
+      blocks.add(j, block);
     }
     if (!has_diagonal) {  // keep the unloaded tangent's row: W_ii is zero here
       Eigen::Matrix3d block = Eigen::Matrix3d::Zero();
       block(2, 2) = 1.0;
-      blocks_.add(i, block);
+      blocks.add(i, block);
     }
-    blocks_.endRow();
+    blocks.endRow();
   }
-  blocks_.finish();
+  blocks.finish();
 }
 
 AlartCurnierSolver::Outcome PlanarNewtonSolver::solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -47,7 +45,7 @@ AlartCurnierSolver::Outcome PlanarNewtonSolver::solve(SparseRowView W, const Eig
                                                       int max_iterations, Eigen::Ref<Eigen::VectorXd> r,
                                                       Eigen::Ref<Eigen::VectorXd> u) {
   const Eigen::Index nc = mu.size();
-  embed(W);
+  embedPlanar(W, blocks_);
   q3_.setZero(3 * nc);
   r3_.setZero(3 * nc);
   u3_.resize(3 * nc);
@@ -83,33 +81,17 @@ AlartCurnierSolver::Outcome PlanarNewtonSolver::solve(SparseRowView W, const Eig
 }
 
 FrictionResult solveFrictionNewton(const SparseFrictionProblem2D& p, double tolerance, int max_iterations,
-                                   const Eigen::VectorXd* warm_start) {
+                                   const Eigen::VectorXd* warm_start, PlanarNewtonSolver* solver) {
   FrictionResult out;
-  const Eigen::Index n = p.q.size();
-  try {
-    p.validate("newton");
-    if (!(tolerance > 0.0) || max_iterations < 1)
-      throw std::invalid_argument("newton: expected tolerance > 0 and max_iterations >= 1");
-    if (warm_start && warm_start->size() != n)
-      throw std::invalid_argument("newton: the warm start has " + std::to_string(warm_start->size()) +
-                                  " entries, expected " + std::to_string(n));
-  } catch (const std::invalid_argument& e) {
-    out.status = Status::kInvalidInput;
-    out.message = e.what();
-    out.r = Eigen::VectorXd::Zero(n);
-    out.u = p.q;
+  if (!startSparseSolve(p, "newton", tolerance > 0.0 && max_iterations >= 1, "tolerance > 0 and max_iterations >= 1",
+                        warm_start, out))
     return out;
-  }
-  out.r = warm_start ? *warm_start : Eigen::VectorXd::Zero(n);
-  out.u.resize(n);
-  PlanarNewtonSolver solver;
-  const AlartCurnierSolver::Outcome o = solver.solve(viewOf(p.W), p.q, p.mu, tolerance, max_iterations, out.r, out.u);
+  std::optional<PlanarNewtonSolver> fresh;
+  if (!solver) solver = &fresh.emplace();
+  const AlartCurnierSolver::Outcome o = solver->solve(viewOf(p.W), p.q, p.mu, tolerance, max_iterations, out.r, out.u);
   out.status = o.status;
   out.pivots = o.iterations;
-  double sum = 0.0;  // fc2dError before its normalization, as NSGS reports it
-  for (Eigen::Index i = 0; i < p.contacts(); ++i)
-    sum += fc2dContactTerm(p.mu(i), out.r.segment<2>(2 * i), out.u.segment<2>(2 * i));
-  out.residual = std::sqrt(sum);
+  out.residual = fc2dResidual(out.r, out.u, p.mu);
   out.relative_residual = o.error;
   std::ostringstream os;
   if (o.status == Status::kNumericalFailure)

@@ -34,6 +34,11 @@ namespace stickslip::lcp {
 /// descent a round may take (AlartCurnierSolver::Weights::free_steps).
 inline constexpr int kNewtonRound = 12, kNsgsSweeps = 10, kFreeSteps = 4;
 
+/// W (2nc × 2nc, compressed rows) as the spatial problem's 3×3 blocks, the second tangent
+/// decoupled with Wₜₜ on its diagonal (file comment); q and r embed likewise, (qₙ, qₜ, 0).
+/// Reuses blocks' storage.
+void embedPlanar(SparseRowView W, ContactBlocks& blocks);
+
 /// The solver and its workspace: solve() allocates nothing once it has met the largest problem
 /// (the sparse factorization aside, whose pattern is analysed again when the closed set changes).
 class PlanarNewtonSolver {
@@ -47,18 +52,18 @@ class PlanarNewtonSolver {
                                     int max_iterations, Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u);
 
  private:
-  /// W's 2×2 blocks into 3×3 ones with the second tangent decoupled (file comment).
-  void embed(SparseRowView W);
-
   ContactBlocks blocks_;
   AlartCurnierSolver newton_;
   NsgsSolver nsgs_;
   Eigen::VectorXd q3_, r3_, u3_;
 };
 
-/// Validates p and solves it with a fresh PlanarNewtonSolver from r = 0 (or the warm start):
-/// FrictionResult::pivots counts the iterations; residual and relative_residual as NSGS's.
+/// Validates p and solves it from r = 0 (or the warm start) with `solver`, or a fresh one when
+/// nullptr (a caller that solves many problems passes its own, whose sparse analysis then
+/// carries over): FrictionResult::pivots counts the iterations; residual and
+/// relative_residual as NSGS's.
 FrictionResult solveFrictionNewton(const SparseFrictionProblem2D& p, double tolerance = 1e-12,
-                                   int max_iterations = 200, const Eigen::VectorXd* warm_start = nullptr);
+                                   int max_iterations = 200, const Eigen::VectorXd* warm_start = nullptr,
+                                   PlanarNewtonSolver* solver = nullptr);
 
 }  // namespace stickslip::lcp

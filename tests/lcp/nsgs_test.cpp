@@ -1,10 +1,12 @@
-// Nonsmooth Gauss–Seidel for planar friction (lcp/nsgs.hpp) against Lemke's exact solutions,
+// Nonsmooth Gauss–Seidel for planar friction (lcp/nsgs.hpp) against Lemke's exact solutions
+// (with the global Newton, lcp/planar_newton.hpp, on the random problems),
 // Siconos' error measure by hand, and the structure it exploits.
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "lcp/nsgs.hpp"
 #include "lcp/nsgs_finish.hpp"
+#include "lcp/planar_newton.hpp"
 #include "lcp/random_problems.hpp"
 #include "lcp/residual.hpp"
 #include "lcp/siconos_format.hpp"
@@ -19,25 +21,30 @@ lcp::SparseFrictionProblem2D sparse(const lcp::FrictionProblem2D& p) { return {p
 
 }  // namespace
 
-TEST_CASE("nsgs: solves random planar friction problems that Lemke solves, to Siconos' error 1e-12",
-          "[nsgs][friction]") {
-  int solved = 0;
-  for (const int nc : {1, 2, 5, 10, 20})
-    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-      const lcp::FrictionProblem2D p = lcp::randomFrictionProblem(nc, seed);
-      const lcp::FrictionResult lemke = lcp::solveFriction("lemke", p);
-      REQUIRE(lemke.ok());
-      const lcp::FrictionResult nsgs = lcp::solveFrictionNsgs(sparse(p));
-      CAPTURE(nc, seed, nsgs.message);
-      if (!nsgs.ok()) continue;  // a coupled, singular W may stall Gauss–Seidel: counted below
-      ++solved;
-      CHECK(nsgs.relative_residual <= 1e-12);
-      CHECK(lcp::fc2dError(nsgs.r, p.W * nsgs.r + p.q, p.mu, p.q.norm()) <= 1e-12);
-      CHECK(lcp::residual(p, nsgs.r).relative <= 1e-9);  // our natural map agrees
-      // Where the normal reactions are unique (W's normal part nonsingular), they agree.
-      if (nc <= 2) CHECK((nsgs.r - lemke.r).cwiseAbs().maxCoeff() <= 1e-6 * std::max(1.0, lemke.r.cwiseAbs().maxCoeff()));
-    }
-  CHECK(solved >= 45);  // of 50
+TEST_CASE("nsgs and newton: solve random planar friction problems that Lemke solves, to Siconos' error 1e-12",
+          "[nsgs][newton][friction]") {
+  // Of 50: a coupled, singular W may stall Gauss–Seidel; Newton solves nearly all.
+  for (const auto& [solver, at_least] : {std::pair{"nsgs", 45}, std::pair{"newton", 48}}) {
+    CAPTURE(solver);
+    int solved = 0;
+    for (const int nc : {1, 2, 5, 10, 20})
+      for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+        const lcp::FrictionProblem2D p = lcp::randomFrictionProblem(nc, seed);
+        const lcp::FrictionResult lemke = lcp::solveFriction("lemke", p);
+        REQUIRE(lemke.ok());
+        const lcp::FrictionResult r = std::string(solver) == "nsgs" ? lcp::solveFrictionNsgs(sparse(p))
+                                                                    : lcp::solveFrictionNewton(sparse(p));
+        CAPTURE(nc, seed, r.message);
+        if (!r.ok()) continue;  // counted below
+        ++solved;
+        CHECK(r.relative_residual <= 1e-12);
+        CHECK(lcp::fc2dError(r.r, p.W * r.r + p.q, p.mu, p.q.norm()) <= 1e-12);
+        CHECK(lcp::residual(p, r.r).relative <= 1e-9);  // our natural map agrees
+        // Where the normal reactions are unique (W's normal part nonsingular), they agree.
+        if (nc <= 2) CHECK((r.r - lemke.r).cwiseAbs().maxCoeff() <= 1e-6 * std::max(1.0, lemke.r.cwiseAbs().maxCoeff()));
+      }
+    CHECK(solved >= at_least);
+  }
 }
 
 TEST_CASE("nsgs: Siconos' fc2d problems give Lemke's reactions", "[nsgs][friction][siconos-data]") {

@@ -1,12 +1,11 @@
 // The global nonsmooth Newton for planar friction (lcp/planar_newton.hpp) against Lemke's exact
-// solutions: random problems, Siconos' fc2d collection, and the coupled chain it exists for,
-// where Gauss–Seidel stalls.
+// solutions: Siconos' fc2d collection, and the coupled chain it exists for, where Gauss–Seidel
+// stalls (random problems: nsgs_test.cpp, with NSGS).
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "lcp/nsgs.hpp"
 #include "lcp/planar_newton.hpp"
-#include "lcp/random_problems.hpp"
 #include "lcp/residual.hpp"
 #include "lcp/siconos_format.hpp"
 #include "lcp/solve.hpp"
@@ -55,26 +54,6 @@ lcp::SparseFrictionProblem2D hangingChain(int n, std::uint64_t seed) {
 }
 
 }  // namespace
-
-TEST_CASE("newton: solves random planar friction problems that Lemke solves, to Siconos' error 1e-12",
-          "[newton][friction]") {
-  int solved = 0;
-  for (const int nc : {1, 2, 5, 10, 20})
-    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-      const lcp::FrictionProblem2D p = lcp::randomFrictionProblem(nc, seed);
-      const lcp::FrictionResult lemke = lcp::solveFriction("lemke", p);
-      REQUIRE(lemke.ok());
-      const lcp::FrictionResult newton = lcp::solveFriction("newton", p);
-      CAPTURE(nc, seed, newton.message);
-      if (!newton.ok()) continue;  // counted below
-      ++solved;
-      CHECK(newton.relative_residual <= 1e-12);
-      CHECK(lcp::fc2dError(newton.r, p.W * newton.r + p.q, p.mu, p.q.norm()) <= 1e-12);
-      CHECK(lcp::residual(p, newton.r).relative <= 1e-9);
-      if (nc <= 2) CHECK((newton.r - lemke.r).cwiseAbs().maxCoeff() <= 1e-6 * std::max(1.0, lemke.r.cwiseAbs().maxCoeff()));
-    }
-  CHECK(solved >= 48);  // of 50
-}
 
 TEST_CASE("newton: Siconos' fc2d problems, to Siconos' error 1e-12 with Lemke's velocities, but the pile of 2020 grains", "[newton][friction][siconos-data]") {
   std::vector<std::filesystem::path> files = test::datFiles("fc2d");

@@ -332,6 +332,7 @@ class Engine {
   bool sparse_ = false;
   bool by_newton_ = false;  // the sparse path's solver: Newton (else NSGS)
   bool used_nsgs_ = false, used_newton_ = false, used_lemke_ = false;  // for RunResult::contact_solver
+  lcp::PlanarNewtonSolver newton_;  // its sparse analysis carries over from event to event
   const Eigen::VectorXd* minv_ = nullptr;  // M⁻¹'s diagonal on the sparse path
   std::vector<Eigen::Triplet<double>> row_entries_, col_entries_;
   lcp::SparseRowMatrix sparse_rows_, sparse_cols_t_;
@@ -628,7 +629,8 @@ lcp::FrictionResult Engine::solveProblem(const lcp::FrictionProblem2D& p,
 lcp::FrictionResult Engine::solveSparse(lcp::SparseFrictionProblem2D& sparse, lcp::FrictionProblem2D& p) {
   sparse.q = p.q;
   sparse.mu = p.mu;
-  lcp::FrictionResult r = by_newton_ ? lcp::solveFrictionNewton(sparse) : lcp::solveFrictionNsgs(sparse);
+  lcp::FrictionResult r = by_newton_ ? lcp::solveFrictionNewton(sparse, 1e-12, 200, nullptr, &newton_)
+                                     : lcp::solveFrictionNsgs(sparse);
   ++run_.lcp_solves;
   run_.pivots += r.pivots;
   (by_newton_ ? used_newton_ : used_nsgs_) = true;

@@ -617,32 +617,38 @@ bool MoreauJeanStepper::solveSparse(Eigen::Index na, double h) {
   const lcp::NsgsOptions options{options_.nsgs_tolerance, options_.nsgs_max_sweeps};
   std::fill(reversal_tried_.begin(), reversal_tried_.end(), 0);
   for (;;) {
+    // One solve by the path's solver: its status, iterations (sweeps), error and residual.
+    lcp::Status status;
+    int count;
+    double error, residual;
+    Eigen::Index failed = -1;  // NSGS: the contact whose local problem has no solution
     if (use_newton_) {
       const lcp::AlartCurnierSolver::Outcome o =
           newton_.solve(w, qf_.head(n), mu_used_.head(na), options.tolerance,
                         std::min(options.max_sweeps, kNewtonIterations), nsgs_r_.head(n), nsgs_u_.head(n));
-      ++lcp_solves_;
-      pivots_ += o.iterations;
-      if (o.status != lcp::Status::kSuccess) {
-        std::ostringstream os;
-        os << "newton on " << na << " active contact(s): " << lcp::toString(o.status) << " after " << o.iterations
-           << " iterations, Siconos' error " << o.error << " (tolerance " << options.tolerance << ")";
-        return fail(RunStatus::kContactSolverFailure, os.str(), o.status, o.error);
-      }
+      status = o.status;
+      count = o.iterations;
+      error = residual = o.error;
     } else {
       const lcp::NsgsSolver::Outcome o =
           nsgs_.solve(w, qf_.head(n), mu_used_.head(na), options, nsgs_r_.head(n), nsgs_u_.head(n));
-      ++lcp_solves_;
-      pivots_ += o.sweeps;
-      if (o.status != lcp::Status::kSuccess) {
-        std::ostringstream os;
-        os << "nsgs on " << na << " active contact(s): " << lcp::toString(o.status) << " after " << o.sweeps
-           << " sweeps, Siconos' error " << o.error << " (tolerance " << options.tolerance << ")";
-        if (o.failed_contact >= 0)
-          os << "; the local problem of '" << contacts_[std::size_t(active_[std::size_t(o.failed_contact)])].name
-             << "' has no solution";
-        return fail(RunStatus::kContactSolverFailure, os.str(), o.status, o.residual);
-      }
+      status = o.status;
+      count = o.sweeps;
+      error = o.error;
+      residual = o.residual;
+      failed = o.failed_contact;
+    }
+    ++lcp_solves_;
+    pivots_ += count;
+    if (status != lcp::Status::kSuccess) {
+      std::ostringstream os;
+      os << contact_solver_ << " on " << na << " active contact(s): " << lcp::toString(status) << " after " << count
+         << (use_newton_ ? " iterations" : " sweeps") << ", Siconos' error " << error << " (tolerance "
+         << options.tolerance << ")";
+      if (failed >= 0)
+        os << "; the local problem of '" << contacts_[std::size_t(active_[std::size_t(failed)])].name
+           << "' has no solution";
+      return fail(RunStatus::kContactSolverFailure, os.str(), status, residual);
     }
     r_.head(n) = nsgs_r_.head(n);
     bool again = false;
