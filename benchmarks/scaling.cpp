@@ -16,7 +16,9 @@
 // The dense solvers stop at the N given in main() (their cost per step grows as N²–N³).
 // Growth exponents are least-squares slopes of log µs against log N over N ≥ 16.
 // The same Moreau–Jean rows ("coupled") on a hanging chain of N links with clearance joints
-// (mechanisms/clearance_chain.hpp), whose contacts are all coupled through the links.
+// (mechanisms/clearance_chain.hpp), whose contacts are all coupled through the links; and
+// ("pinned") on that chain with clearance in 4 joints and ideal pins in the others, Moreau–Jean
+// and event-driven with the joints handled sparse (constrained_response.hpp) or dense.
 //
 // The chain (spacing 4 m) starts with the springs pre-loaded (offset_amplitude 1.5 m, as in
 // tests/mechanisms/belt_chain_test.cpp) so that blocks slide and stick from t = 0 and the timed
@@ -146,6 +148,17 @@ mechanisms::ClearanceChain clearanceChainOf(int n) {
   return c;
 }
 
+/// The pinned chain: N links, clearance in 4 of the joints (0, N/4, N/2, 3N/4), ideal pins in
+/// the others, its joints handled sparse or (sparse = false) dense.
+dynamics::RigidScenario pinnedChainOf(int n, bool sparse) {
+  mechanisms::ClearanceChain c;
+  c.links = n;
+  c.clearance_every = std::max(1, n / 4);
+  dynamics::RigidScenario s = mechanisms::clearanceChainRigid(c);
+  s.model.setSparseJoints(sparse);
+  return s;
+}
+
 /// An event-driven run's times and counts into its row (µs per event, slip starts).
 void fillEventRow(const dynamics::RunResult& run, Row& row) {
   row.sim_time = run.t_end;
@@ -194,6 +207,27 @@ double eventTimeDifference(const std::vector<dynamics::ContactEvent>& a, const s
     worst = std::max(worst, std::abs(a[k].t - b[k].t));
   }
   return worst;
+}
+
+/// Event-driven on the pinned chain over kChainEdTime, its joints handled sparse ("sparse") or
+/// dense ("dense"), "auto" solver either way; the events into *events.
+Row runPinnedEventDriven(int n, const std::string& joints, std::vector<dynamics::ContactEvent>* events) {
+  Row row = rowOf("pinned event-driven", joints, n);
+  dynamics::EventDrivenOptions o;
+  o.output_dt = kChainEdTime;
+  o.t_end = kChainEdTime;
+  dynamics::RunResult run;
+  try {
+    run = dynamics::simulateEventDriven(pinnedChainOf(n, joints == "sparse"), o);
+  } catch (const std::exception& e) {
+    row.message = e.what();
+    return row;
+  }
+  row.ok = run.ok();
+  row.message = run.message;
+  fillEventRow(run, row);
+  *events = run.events;
+  return row;
 }
 
 /// One step's contact problem of the clearance chain, solved by each solver alone from r = 0.
@@ -335,7 +369,9 @@ void usage(std::ostream& os) {
         "  --budget S    Moreau–Jean CPU seconds per solver and N (default 1)\n"
         "  --only PART   belt (Moreau–Jean on the belt chain), coupled (Moreau–Jean on the clearance\n"
         "                chain), event-driven (on the belt chain), coupled-event-driven, coupled-problems\n"
-        "                (one contact problem of the clearance chain, each solver alone); default all\n"
+        "                (one contact problem of the clearance chain, each solver alone), pinned\n"
+        "                (Moreau–Jean on the chain with 4 clearance joints and ideal pins, its joints\n"
+        "                sparse or dense), pinned-event-driven; default all\n"
         "  --json        one JSON object instead of the tables\n";
 }
 
@@ -375,9 +411,9 @@ int main(int argc, char** argv) {
     } else if (a == "--only") {
       only = value();
       if (only != "belt" && only != "coupled" && only != "event-driven" && only != "coupled-event-driven" &&
-          only != "coupled-problems") {
-        std::cerr << "bench_scaling: --only expects belt, coupled, event-driven, coupled-event-driven or "
-                     "coupled-problems, got '" << only << "'\n";
+          only != "coupled-problems" && only != "pinned" && only != "pinned-event-driven") {
+        std::cerr << "bench_scaling: --only expects belt, coupled, event-driven, coupled-event-driven, "
+                     "coupled-problems, pinned or pinned-event-driven, got '" << only << "'\n";
         return 2;
       }
     } else if (a == "--help" || a == "-h") {
@@ -423,6 +459,11 @@ int main(int argc, char** argv) {
   const std::vector<Solver> problem_solvers = {
       {"newton", 1 << 30}, {"lemke", 256}, {"siconos-nsgs", 64}, {"siconos-nsn-ac", 256}};
 
+  // The pinned chain: 4 contacts and 2 (N − 4) joint rows. The dense joints cost O(N³) per
+  // factorization (110 ms per Moreau–Jean step and 56 s per event at N = 256).
+  const std::vector<Solver> pinned_joints = {{"sparse", 1 << 30}, {"dense", 256}};
+  const std::vector<Solver> pinned_ed_joints = {{"sparse", 512}, {"dense", 64}};
+
   std::vector<int> sizes;
   for (int n = 1; n <= max_n; n *= 2) sizes.push_back(n);
 
@@ -441,6 +482,7 @@ int main(int argc, char** argv) {
   };
   std::map<std::string, Row> ed_last;  // event-driven: the last size run, per solver
   std::map<int, double> same_events;     // clearance chain, event-driven: max |Δt| dense – sparse
+  std::map<int, double> pinned_same_events;  // the same on the pinned chain (joints dense – sparse)
   std::vector<ProblemRow> problems;      // clearance chain: one problem, each solver
   const auto start = Clock::now();
   for (int n : sizes) {
@@ -483,6 +525,20 @@ int main(int argc, char** argv) {
         if (n <= s.max_n) add(runChainEventDriven(n, s.name, &events[s.name]));
       if (events.count("dense") && !events["dense"].empty())
         same_events[n] = eventTimeDifference(events["dense"], events["auto"]);
+    }
+    if (n >= 4 && (only.empty() || only == "pinned"))
+      for (const Solver& s : pinned_joints)
+        if (n <= s.max_n) {
+          Row r = runMoreauJean("pinned", pinnedChainOf(n, s.name == "sparse"), n, "auto", budget);
+          r.solver = s.name;
+          add(std::move(r));
+        }
+    if (n >= 4 && (only.empty() || only == "pinned-event-driven")) {
+      std::map<std::string, std::vector<dynamics::ContactEvent>> events;
+      for (const Solver& s : pinned_ed_joints)
+        if (n <= s.max_n) add(runPinnedEventDriven(n, s.name, &events[s.name]));
+      if (events.count("dense") && !events["dense"].empty())
+        pinned_same_events[n] = eventTimeDifference(events["dense"], events["sparse"]);
     }
     if (only.empty() || only == "coupled-problems") {
       lcp::SparseFrictionProblem2D p;
@@ -574,6 +630,9 @@ int main(int argc, char** argv) {
                             {"best_siconos", s.first}, {"best_siconos_us", s.second}, {"ratio", a.auto_us[n] / s.second}});
     nlohmann::json same = nlohmann::json::object(), problem_rows = nlohmann::json::array();
     for (const auto& [n, dt] : same_events) same[std::to_string(n)] = std::isfinite(dt) ? nlohmann::json(dt) : nlohmann::json();
+    nlohmann::json pinned_same = nlohmann::json::object();
+    for (const auto& [n, dt] : pinned_same_events)
+      pinned_same[std::to_string(n)] = std::isfinite(dt) ? nlohmann::json(dt) : nlohmann::json();
     for (const ProblemRow& r : problems)
       problem_rows.push_back({{"solver", r.solver}, {"n", r.n}, {"contacts", r.contacts}, {"ok", r.ok}, {"error", r.error}, {"us_per_solve", r.us},
                               {"iterations", r.iterations}, {"message", r.message}});
@@ -590,6 +649,7 @@ int main(int argc, char** argv) {
                                 {"fastest_moreau_jean", fast},
                                 {"auto_against_best_siconos", ratios},
                                 {"coupled_event_driven_max_time_difference", same},
+                                {"pinned_event_driven_max_time_difference", pinned_same},
                                 {"coupled_problems", problem_rows},
                                 {"lemke_overtaken_at_n",
                                  lemke_overtaken > 0 ? nlohmann::json(lemke_overtaken) : nlohmann::json()}}
@@ -663,6 +723,20 @@ int main(int argc, char** argv) {
       std::snprintf(line, sizeof line, "clearance chain N = %d: the sparse and dense paths' events DIFFER\n", n);
     std::cout << line;
   }
+  std::cout << "\nMoreau–Jean on the pinned chain (4 clearance joints, ideal pins in the others; auto; the joints "
+               "handled sparse or dense)\n\n"
+            << "| joints | N | steps | µs/step | LCP size (4 × closed) | sweeps or pivots / solve | slipping % |\n"
+            << "|---|---:|---:|---:|---:|---:|---:|\n";
+  moreauJeanRows("pinned");
+  std::cout << "\nEvent-driven on the pinned chain over " << kChainEdTime << " s (auto; the joints handled sparse or dense)\n\n";
+  eventDrivenRows("pinned event-driven");
+  for (const auto& [n, dt] : pinned_same_events) {
+    if (std::isfinite(dt))
+      std::snprintf(line, sizeof line, "pinned chain N = %d: sparse joints give the dense joints' events, times within %.2g s\n", n, dt);
+    else
+      std::snprintf(line, sizeof line, "pinned chain N = %d: the sparse and dense joints' events DIFFER\n", n);
+    std::cout << line;
+  }
   std::cout << "\nOne contact problem of the clearance chain (Moreau–Jean's step " << kProblemStep
             << "), each solver alone from r = 0 (siconos-nsn-ac: posed as fc3d, the second tangent unloaded)\n\n"
             << "| solver | N | closed joints | solved | Siconos' error | µs/solve | iterations |\n"
@@ -720,6 +794,7 @@ int main(int argc, char** argv) {
     std::cout << line;
   }
   for (auto& [formulation, a] : against) {
+    if (a.siconos_best.empty()) continue;
     std::cout << "\n" << formulation << ": auto (ours, as a user gets it) against the best Siconos solver, per N:\n";
     for (const auto& [n, s] : a.siconos_best)
       if (a.auto_us.count(n)) {

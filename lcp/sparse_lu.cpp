@@ -58,4 +58,9 @@ bool SparseLu::solve(Eigen::Ref<Eigen::VectorXd> x) {
   return k.numeric && x.size() == k.n && klu_tsolve(k.symbolic, k.numeric, k.n, 1, x.data(), &k.common);
 }
 
+double SparseLu::pivotRatio() {
+  Klu& k = *klu_;
+  return k.numeric && klu_rcond(k.symbolic, k.numeric, &k.common) ? k.common.rcond : 0.0;
+}
+
 }  // namespace stickslip::lcp

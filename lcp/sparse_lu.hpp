@@ -29,6 +29,8 @@ class SparseLu {
 
   bool factor(int n, const int* outer, const int* inner, const double* values, bool fresh_pivots = true);
   bool solve(Eigen::Ref<Eigen::VectorXd> x);
+  /// KLU's reciprocal condition estimate min |Uᵢᵢ| / max |Uᵢᵢ| of the last factorization (0 without one).
+  double pivotRatio();
 
  private:
   struct Klu;

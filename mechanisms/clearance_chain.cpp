@@ -23,6 +23,7 @@ void ClearanceChain::validate() const {
           "0 <= mu_kinetic <= mu_static", mu_static);
   require(std::isfinite(speed), "a finite speed", speed);
   require(gravity >= 0.0 && std::isfinite(gravity), "gravity >= 0", gravity);
+  require(clearance_every >= 1, "clearance_every >= 1", clearance_every);
 }
 
 dynamics::RigidScenario clearanceChainRigid(const ClearanceChain& chain) {
@@ -38,13 +39,22 @@ dynamics::RigidScenario clearanceChainRigid(const ClearanceChain& chain) {
   for (int k = 0; k < n; ++k) {
     const dynamics::BodyIndex link =
         s.model.addBody("link-" + std::to_string(k), chain.mass, chain.mass * chain.length * chain.length / 12.0);
+    const dynamics::BodyIndex above = k == 0 ? dynamics::kGround : link - 1;
+    const Eigen::Vector2d bearing_centre = k == 0 ? Eigen::Vector2d::Zero() : Eigen::Vector2d(0.0, -half);
+    s.v0(3 * k) = chain.speed;
+    if (k % chain.clearance_every != 0) {  // an ideal pin: the link's top on the bearing's centre
+      s.model.addRevolute(link, {0.0, half}, above, bearing_centre, "pin-" + std::to_string(k));
+      s.q0(3 * k + 1) = bearing_y - half;
+      bearing_y -= chain.length;
+      continue;
+    }
     dynamics::RigidContact joint;
     joint.name = "joint-" + std::to_string(k);
     joint.shape = dynamics::RigidContact::Shape::kJournalBearing;
     joint.body_i = link;
-    joint.body_j = k == 0 ? dynamics::kGround : link - 1;
+    joint.body_j = above;
     joint.journal_bearing.journal_centre_on_i = {0.0, half};
-    joint.journal_bearing.bearing_centre_on_j = k == 0 ? Eigen::Vector2d::Zero() : Eigen::Vector2d(0.0, -half);
+    joint.journal_bearing.bearing_centre_on_j = bearing_centre;
     joint.journal_bearing.journal_radius = chain.journal_radius;
     joint.journal_bearing.bearing_radius = chain.journal_radius + c;
     joint.mu_static = chain.mu_static;
@@ -53,7 +63,6 @@ dynamics::RigidScenario clearanceChainRigid(const ClearanceChain& chain) {
     // The journal at the bottom of its bearing: its centre c below the bearing's.
     const double centre_y = bearing_y - c - half;
     s.q0(3 * k + 1) = centre_y;
-    s.v0(3 * k) = chain.speed;
     bearing_y = centre_y - half;
   }
   return s;

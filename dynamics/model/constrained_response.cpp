@@ -22,6 +22,10 @@ ConstrainedResponse::ConstrainedResponse(const MultibodySystem& model, double ba
   phi_t_.resize(m);
   gamma_.resize(m);
   tmp_m_.resize(m);
+  if (m >= kSparseJointRows && model.inverseMassDiagonal() && !model.jacobianPattern().empty()) {
+    sparse_ = std::make_unique<SparseJointSystem>(model);
+    return;
+  }
   d_.resize(m, nv);
   dt_.resize(nv, m);
   minv_dt_.resize(nv, m);
@@ -45,10 +49,19 @@ bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::V
   scaleByInverseMass(forces_, a0_);
   g_current_ = false;
   gamma_current_ = false;
-  const Eigen::Index m = d_.rows();
+  const Eigen::Index m = phi_.size();
   if (m == 0) return true;
-  model_.constraintsAndJacobian(t, q, phi_, d_);
   model_.constraintTimeDerivative(t, q, phi_t_);
+  if (sparse_) {
+    if (sparse_->update(t, q, phi_)) return true;
+    std::ostringstream os;
+    os << "joint Jacobian is rank-deficient at t = " << t
+       << " s (dead centre or redundant joints): the pivot ratio of D M^-1 D^T's sparse LU is "
+       << sparse_->pivotRatio() << describeDependentRows(model_, sparse_->dense());
+    message_ = os.str();
+    return false;
+  }
+  model_.constraintsAndJacobian(t, q, phi_, d_);
   dt_ = d_.transpose();
   scaleByInverseMass(dt_, minv_dt_);
   for (Eigen::Index j = 0; j < m; ++j)  // the lower triangle, all the factorization reads
@@ -76,8 +89,19 @@ bool ConstrainedResponse::updateVelocityLevel(double t, const Eigen::Ref<const E
 bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                  const Eigen::Ref<const Eigen::VectorXd>& v) {
   if (!factorJoints(t, q, v)) return false;
-  if (d_.rows() == 0) return true;
+  if (phi_.size() == 0) return true;
   model_.gamma(t, q, v, gamma_);
+  if (sparse_) {
+    sparse_->multiplyD(v, tmp_m_);
+    gamma_ -= (2.0 * alpha_) * (tmp_m_ + phi_t_);
+    gamma_ -= beta_ * beta_ * phi_;
+    gamma_current_ = true;
+    sparse_->multiplyD(a0_, tmp_m_);
+    tmp_m_ = gamma_ - tmp_m_;
+    sparse_->solve(tmp_m_);
+    sparse_->addInverseMassDt(1.0, tmp_m_, a0_);
+    return true;
+  }
   // Two statements: a product inside a sum would be evaluated into a fresh temporary.
   gamma_.noalias() -= (2.0 * alpha_) * (d_ * v);
   gamma_ -= (2.0 * alpha_) * phi_t_;
@@ -92,6 +116,12 @@ bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorX
 
 const Eigen::MatrixXd& ConstrainedResponse::inverseMass() {
   if (g_current_) return g_;
+  if (sparse_) {  // G's columns are G's products with the unit vectors
+    g_.resize(model_.velocitySize(), model_.velocitySize());
+    inverseMassTimesColumns(Eigen::MatrixXd::Identity(g_.rows(), g_.cols()), g_);
+    g_current_ = true;
+    return g_;
+  }
   g_.setIdentity(model_.velocitySize(), model_.velocitySize());
   model_.applyInverseMass(g_);
   // G = M⁻¹ − M⁻¹Dᵀ S⁻¹ D M⁻¹, column by column through S⁻¹ (D M⁻¹) = S⁻¹ minv_dtᵀ.
@@ -106,9 +136,17 @@ const Eigen::MatrixXd& ConstrainedResponse::inverseMass() {
 
 void ConstrainedResponse::inverseMassTimesColumns(const Eigen::Ref<const Eigen::MatrixXd>& jt,
                                                   Eigen::Ref<Eigen::MatrixXd> gjt) {
-  const Eigen::Index k = jt.cols(), m = d_.rows();
+  const Eigen::Index k = jt.cols(), m = phi_.size();
   scaleByInverseMass(jt, gjt);
   if (m == 0) return;
+  if (sparse_) {
+    for (Eigen::Index c = 0; c < k; ++c) {  // S⁻¹ D (M⁻¹ Jᵀ), column by column
+      sparse_->multiplyD(gjt.col(c), tmp_m_);
+      sparse_->solve(tmp_m_);
+      sparse_->addInverseMassDt(-1.0, tmp_m_, gjt.col(c));
+    }
+    return;
+  }
   if (columns_work_.cols() < k) columns_work_.resize(m, k);
   auto y = columns_work_.leftCols(k);  // D M⁻¹ Jᵀ, then S⁻¹ D M⁻¹ Jᵀ
   for (Eigen::Index c = 0; c < k; ++c)
@@ -119,7 +157,14 @@ void ConstrainedResponse::inverseMassTimesColumns(const Eigen::Ref<const Eigen::
 }
 
 void ConstrainedResponse::projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double feedback_rate) {
-  if (d_.rows() == 0) return;
+  if (phi_.size() == 0) return;
+  if (sparse_) {
+    sparse_->multiplyD(v, tmp_m_);
+    tmp_m_ += phi_t_ + feedback_rate * phi_;
+    sparse_->solve(tmp_m_);
+    sparse_->addInverseMassDt(-1.0, tmp_m_, v);
+    return;
+  }
   // Column loops over Dᵀ and M⁻¹Dᵀ: contiguous, and no product kernel set-up at these sizes.
   for (Eigen::Index r = 0; r < d_.rows(); ++r)
     tmp_m_(r) = phi_t_(r) + feedback_rate * phi_(r) + dt_.col(r).dot(v);
@@ -127,24 +172,48 @@ void ConstrainedResponse::projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double 
   for (Eigen::Index r = 0; r < d_.rows(); ++r) v -= tmp_m_(r) * minv_dt_.col(r);
 }
 
+void ConstrainedResponse::jointCorrection(const Eigen::Ref<const Eigen::VectorXd>& phi, Eigen::Ref<Eigen::VectorXd> dq) {
+  dq.setZero();
+  if (phi_.size() == 0) return;
+  tmp_m_ = phi;
+  if (sparse_) {
+    sparse_->solve(tmp_m_);
+    sparse_->addInverseMassDt(-1.0, tmp_m_, dq);
+    return;
+  }
+  s_cholesky_.solveInPlace(tmp_m_);
+  for (Eigen::Index r = 0; r < phi_.size(); ++r) dq -= tmp_m_(r) * minv_dt_.col(r);
+}
+
 void ConstrainedResponse::jointImpulse(const Eigen::Ref<const Eigen::VectorXd>& velocity_change,
                                        const Eigen::Ref<const Eigen::VectorXd>& impulse,
                                        Eigen::Ref<Eigen::VectorXd> joint_impulse) {
-  if (d_.rows() == 0) return;
+  if (phi_.size() == 0) return;
   scaleByInverseMass(impulse, tmp_v_);
   tmp_v_ -= velocity_change;
+  if (sparse_) {
+    sparse_->multiplyD(tmp_v_, joint_impulse);
+    sparse_->solve(joint_impulse);
+    return;
+  }
   for (Eigen::Index r = 0; r < d_.rows(); ++r) joint_impulse(r) = dt_.col(r).dot(tmp_v_);
   s_cholesky_.solveInPlace(joint_impulse);
 }
 
 void ConstrainedResponse::multipliers(const Eigen::Ref<const Eigen::VectorXd>& contact_force,
                                       Eigen::Ref<Eigen::VectorXd> lambda) {
-  if (d_.rows() == 0) return;
+  if (phi_.size() == 0) return;
   if (!gamma_current_)
     throw std::logic_error("ConstrainedResponse::multipliers: expected update() first, not "
                            "updateVelocityLevel()");
   tmp_v_ = forces_ + contact_force;
   model_.applyInverseMass(tmp_v_);
+  if (sparse_) {
+    sparse_->multiplyD(tmp_v_, lambda);
+    lambda -= gamma_;
+    sparse_->solve(lambda);
+    return;
+  }
   lambda.noalias() = d_ * tmp_v_;
   lambda -= gamma_;
   s_cholesky_.solveInPlace(lambda);

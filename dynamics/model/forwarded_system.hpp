@@ -32,6 +32,11 @@ class ForwardedSystem : public Base {
                               Eigen::Ref<Eigen::MatrixXd> jac) const override {
     system_.constraintsAndJacobian(t, q, phi, jac);
   }
+  std::vector<std::vector<int>> jacobianPattern() const override { return system_.jacobianPattern(); }
+  void constraintsAndSparseJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Ref<Eigen::VectorXd> phi,
+                                    double* values) const override {
+    system_.constraintsAndSparseJacobian(t, q, phi, values);
+  }
   void constraintTimeDerivative(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                 Eigen::Ref<Eigen::VectorXd> phi_t) const override {
     system_.constraintTimeDerivative(t, q, phi_t);

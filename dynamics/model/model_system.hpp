@@ -14,7 +14,9 @@
 /// Nothing here is planar: the methods in eom_solver.hpp and model_assembly.hpp see only this.
 
 #include <Eigen/Dense>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace stickslip::dynamics {
 
@@ -53,6 +55,16 @@ class MultibodySystem {
                                       Eigen::Ref<Eigen::VectorXd> phi, Eigen::Ref<Eigen::MatrixXd> jac) const {
     constraints(t, q, phi);
     jacobian(t, q, jac);
+  }
+  /// D's sparsity for a mechanism with many joints: per row, the velocity columns it may touch
+  /// (ascending, fixed for the model's life), or empty when the model gives none (D is then
+  /// dense to its users).
+  virtual std::vector<std::vector<int>> jacobianPattern() const { return {}; }
+  /// Φ(q, t) and D's values in jacobianPattern()'s order, row after row (`values` holds as
+  /// many as the pattern has entries). Only for a model that gives a pattern.
+  virtual void constraintsAndSparseJacobian(double /*t*/, const Eigen::Ref<const Eigen::VectorXd>& /*q*/,
+                                            Eigen::Ref<Eigen::VectorXd> /*phi*/, double* /*values*/) const {
+    throw std::logic_error("MultibodySystem::constraintsAndSparseJacobian: the model gives no Jacobian pattern");
   }
   /// Φt(q, t), size m (nonzero only for rheonomic constraints).
   virtual void constraintTimeDerivative(double t, const Eigen::Ref<const Eigen::VectorXd>& q,

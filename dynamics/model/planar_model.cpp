@@ -1,5 +1,6 @@
 #include "dynamics/model/planar_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -363,6 +364,46 @@ void PlanarModel::constraintsAndJacobian(double t, const Eigen::Ref<const Vector
     jointResidual(jt, pi, pj, t, phi);
     jointBlocks(jt, pi, pj, ji, jj);
     placeBlocks(jt, ji, jj, jac);
+  }
+}
+
+namespace {
+// A joint's bodies in ascending column order, the ground left out.
+std::vector<BodyIndex> jointBodies(const PlanarJoint& jt) {
+  std::vector<BodyIndex> b;
+  for (const BodyIndex x : {std::min(jt.body_i, jt.body_j), std::max(jt.body_i, jt.body_j)})
+    if (x != kGround) b.push_back(x);
+  return b;
+}
+}  // namespace
+
+std::vector<std::vector<int>> PlanarModel::jacobianPattern() const {
+  if (!sparse_joints_) return {};
+  std::vector<std::vector<int>> rows(static_cast<std::size_t>(rows_));
+  for (const PlanarJoint& jt : joints_)
+    for (Eigen::Index r = jt.row; r < jt.row + jt.rows; ++r)
+      for (const BodyIndex b : jointBodies(jt))
+        for (int c = 0; c < 3; ++c) rows[static_cast<std::size_t>(r)].push_back(static_cast<int>(coordinate(b, c)));
+  return rows;
+}
+
+void PlanarModel::constraintsAndSparseJacobian(double t, const Eigen::Ref<const VectorXd>& q,
+                                               Eigen::Ref<VectorXd> phi, double* values) const {
+  Block ji, jj;
+  for (const PlanarJoint& jt : joints_) {
+    const Pose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
+    jointResidual(jt, pi, pj, t, phi);
+    jointBlocks(jt, pi, pj, ji, jj);
+    // Each row: the lower-indexed body's three columns, then the other's (jacobianPattern).
+    const bool i_first = jt.body_j == kGround || (jt.body_i != kGround && jt.body_i < jt.body_j);
+    const Block& first = i_first ? ji : jj;
+    const Block& second = i_first ? jj : ji;
+    const bool two = jt.body_i != kGround && jt.body_j != kGround;
+    for (Eigen::Index r = 0; r < jt.rows; ++r) {
+      for (int c = 0; c < 3; ++c) *values++ = first(r, c);
+      if (two)
+        for (int c = 0; c < 3; ++c) *values++ = second(r, c);
+    }
   }
 }
 

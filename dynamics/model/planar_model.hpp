@@ -145,6 +145,14 @@ class PlanarModel final : public MultibodySystem {
   void constraintsAndJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                               Eigen::Ref<Eigen::VectorXd> phi,
                               Eigen::Ref<Eigen::MatrixXd> jac) const override;
+  /// Row r of joint J touches the columns of J's two bodies (not the ground's). Empty after
+  /// setSparseJoints(false).
+  std::vector<std::vector<int>> jacobianPattern() const override;
+  /// Whether the model gives its Jacobian's pattern (default true), so that a mechanism with
+  /// many joints is handled sparse (constrained_response.hpp); false keeps it dense, to compare.
+  void setSparseJoints(bool sparse) { sparse_joints_ = sparse; }
+  void constraintsAndSparseJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                    Eigen::Ref<Eigen::VectorXd> phi, double* values) const override;
   void constraintTimeDerivative(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                 Eigen::Ref<Eigen::VectorXd> phi_t) const override;
   void gamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -203,6 +211,7 @@ class PlanarModel final : public MultibodySystem {
   std::vector<PlanarJoint> joints_;
   Eigen::VectorXd mass_, inverse_mass_;
   Eigen::Index rows_ = 0;
+  bool sparse_joints_ = true;
   Eigen::Vector2d gravity_ = Eigen::Vector2d::Zero();
   std::vector<AppliedForce> applied_forces_;
   std::vector<AppliedTorque> applied_torques_;

@@ -1,7 +1,9 @@
 // The hanging clearance chain of the scaling benchmark (mechanisms/clearance_chain.hpp): it
 // starts closed at every joint, Moreau–Jean by NSGS and by Newton on its block-tridiagonal W
 // repeats Lemke's run, "auto" leaves a short chain to Lemke and a long one to Newton, and
-// event-driven's sparse path (Newton) gives the dense path's events.
+// event-driven's sparse path (Newton) gives the dense path's events. With ideal pins in most
+// joints, both routes handle the joints sparse (constrained_response.hpp) and repeat the dense
+// path's run.
 #include <catch2/catch.hpp>
 
 #include "dynamics/routes/event_driven/event_driven.hpp"
@@ -90,4 +92,60 @@ TEST_CASE("clearance chain: event-driven's sparse path by Newton gives the dense
   CHECK(dense.contact_solver == "lemke");
   REQUIRE(dense.events.size() >= 50);
   test::checkSameRun(dense, sparse, 1e-9, 1e-8, 1e-6);
+}
+
+namespace {
+
+// The chain of 32 links with clearance in every eighth joint and ideal pins in the others
+// (56 joint rows): its joints handled sparse, or dense.
+dynamics::RigidScenario pinnedChain(bool sparse) {
+  mechanisms::ClearanceChain chain;
+  chain.links = 32;
+  chain.clearance_every = 8;
+  dynamics::RigidScenario s = mechanisms::clearanceChainRigid(chain);
+  s.model.setSparseJoints(sparse);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("pinned chain: event-driven with the joints handled sparse gives the dense path's events",
+          "[clearance-chain][event-driven][sparse-joints]") {
+  dynamics::EventDrivenOptions o;
+  o.t_end = 0.01;
+  o.output_dt = 0.01;
+  const dynamics::RunResult sparse = dynamics::simulateEventDriven(pinnedChain(true), o);
+  const dynamics::RunResult dense = dynamics::simulateEventDriven(pinnedChain(false), o);
+  REQUIRE(sparse.ok());
+  REQUIRE(dense.ok());
+  REQUIRE(dense.events.size() >= 4);
+  test::checkSameRun(dense, sparse, 1e-9, 1e-8, 1e-6);
+}
+
+TEST_CASE("pinned chain: Moreau–Jean with the joints handled sparse repeats the dense run",
+          "[clearance-chain][moreau-jean][sparse-joints]") {
+  dynamics::MoreauJeanOptions o;
+  o.t_end = 0.05;
+  o.h = 1e-4;
+  // Without the contacts' position projection the two paths do the same arithmetic in another
+  // order: the same events at the same steps.
+  o.project_contacts = false;
+  const dynamics::RunResult sparse = dynamics::simulateMoreauJean(pinnedChain(true), o);
+  const dynamics::RunResult dense = dynamics::simulateMoreauJean(pinnedChain(false), o);
+  REQUIRE(sparse.ok());
+  REQUIRE(dense.ok());
+  REQUIRE(dense.events.size() >= 4);
+  test::checkSameRun(dense, sparse, 1e-12, 1e-9, 1e-7);
+  // The sparse projection eliminates through the step's joint factorization at q_θ, the dense
+  // one factors [D; J_c] at q: both end on the constraints, by different corrections.
+  o.project_contacts = true;
+  const dynamics::RunResult sparse_projected = dynamics::simulateMoreauJean(pinnedChain(true), o);
+  const dynamics::RunResult dense_projected = dynamics::simulateMoreauJean(pinnedChain(false), o);
+  REQUIRE(sparse_projected.ok());
+  REQUIRE(dense_projected.ok());
+  test::checkSameRun(dense_projected, sparse_projected, 1.5 * o.h, 1e-4, 1e-2);
+  const dynamics::RigidScenario s = pinnedChain(true);
+  Eigen::VectorXd phi(s.model.constraintCount());
+  s.model.constraints(o.t_end, sparse_projected.final_q, phi);
+  CHECK(phi.lpNorm<Eigen::Infinity>() <= 1e-6);
 }

@@ -176,6 +176,7 @@ class Engine {
     rhs_.resize(rows);
     known_.resize(nv_);
     extra_.resize(nv_);
+    g_extra_.resize(nv_);
     force_.resize(nv_);
     unknown_.reserve(std::size_t(rows));
     vdot_.resize(nv_);
@@ -354,6 +355,12 @@ class Engine {
       entries.emplace_back(int(n), int(it.col()), scale * it.value());
   }
   /// R M⁻¹ Cᵀ for the rows Cᵀ given (sparse_cols_t_, or sparse_rows_ for R M⁻¹ Rᵀ).
+  /// out = G x for the columns x: through the dense G, or without forming it where the joints are
+  /// handled sparse (constrained_response.hpp).
+  void applyG(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> out) {
+    if (response_.sparse()) response_.inverseMassTimesColumns(x, out);
+    else out.noalias() = response_.inverseMass() * x;
+  }
   lcp::SparseRowMatrix rowsInverseMassCols(const lcp::SparseRowMatrix& cols_t) const {
     return sparse_rows_ * minv_->asDiagonal() * Eigen::SparseMatrix<double>(cols_t.transpose());
   }
@@ -377,7 +384,7 @@ class Engine {
   }
   // Workspace of phase(), sized once.
   Eigen::MatrixXd joint_rows_;  // row e: C_e, the constant row of joint e's rate ṡ = C_e v
-  Eigen::VectorXd rhs_, known_, extra_, force_, r_;
+  Eigen::VectorXd rhs_, known_, extra_, g_extra_, force_, r_;
   Eigen::MatrixXd gb_;
   Eigen::FullPivLU<Eigen::MatrixXd> lu_;
   Eigen::MatrixXd system_;  // spatial contacts: the mode system, solved by cod_
@@ -475,7 +482,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       if (sparse_lu_.info() != Eigen::Success) return false;
     }
   } else if (n > 0) {
-    gb_.leftCols(n).noalias() = response_.inverseMass() * cols_.leftCols(n);
+    applyG(cols_.leftCols(n), gb_.leftCols(n));
     if (spatial_) {
       // Two rims stuck on one generator of the bore have dependent rows along it (how they
       // share the friction is indeterminate): the least-squares forces of least norm.
@@ -493,7 +500,10 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       if (slipping(joint_modes_[std::size_t(e)])) extra_ += torque_(e) * joint_rows_.row(e).transpose();
     vdot_ = response_.freeAcceleration();
     if (sparse_) vdot_.noalias() += minv_->asDiagonal() * extra_;
-    else vdot_.noalias() += response_.inverseMass() * extra_;
+    else {
+      applyG(extra_, g_extra_);
+      vdot_ += g_extra_;
+    }
     force_ = extra_;
     if (n > 0 && sparse_) {
       r = sparse_lu_.solve(rhs.head(n) - sparse_rows_ * vdot_);
@@ -723,7 +733,8 @@ void Engine::subtractCorrection(Eigen::Index n, const Eigen::VectorXd& err, Eige
     x -= gat * qr.solve(err.head(n));
     return;
   }
-  const Eigen::MatrixXd gat = response_.inverseMass() * rows_.topRows(n).transpose();
+  Eigen::MatrixXd gat(nv_, n);
+  applyG(rows_.topRows(n).transpose(), gat);
   const Eigen::MatrixXd s = rows_.topRows(n) * gat;
   x -= gat * s.completeOrthogonalDecomposition().solve(err.head(n));
 }
@@ -804,7 +815,8 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
       sparse_problem.W = rowsInverseMassCols(sparse_rows_);  // the impulses act along the rows
       if (!by_nsgs) p.W = Eigen::MatrixXd(sparse_problem.W);
     } else {
-      gjt = response_.inverseMass() * j.transpose();
+      gjt.resize(nv_, j.rows());
+      applyG(j.transpose(), gjt);
       p.W = j * gjt;
     }
     const lcp::FrictionResult r = by_nsgs ? solveSparse(sparse_problem, p) : solveProblem(p);
@@ -921,7 +933,8 @@ bool Engine::impactSpatial(double t, Eigen::VectorXd& v) {
     p.q(3 * i) *= 1.0 + e;
     if (tangential) p.q.segment<2>(3 * i + 1) *= 1.0 + e;
   }
-  const Eigen::MatrixXd gjt = response_.inverseMass() * j.transpose();
+  Eigen::MatrixXd gjt(nv_, j.rows());
+  applyG(j.transpose(), gjt);
   p.W = j * gjt;
   const lcp::FrictionResult& r = solveSpatial(t, p, set);
   checkImpactWork(t, set, before, p.W * r.r, r.r);
@@ -963,7 +976,8 @@ void Engine::decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::Vect
       if (!rest[std::size_t(i)] && c.frictional()) cols_.col(3 * i) -= c.mu_kinetic * kin_.jacobian.row(2 * k + 1).transpose();
       p.q.segment<3>(3 * i) << kin_.normal_drift(k), kin_.tangential_drift(k), kin_.second_drift(k);
     }
-    p.W = rows_.topRows(3 * nk) * (response_.inverseMass() * cols_.leftCols(3 * nk));
+    applyG(cols_.leftCols(3 * nk), gb_.leftCols(3 * nk));
+    p.W = rows_.topRows(3 * nk) * gb_.leftCols(3 * nk);
     p.q += rows_.topRows(3 * nk) * response_.freeAcceleration();
     if (!trySpatial(p)) {
       // With a contact sliding, W's normal block need not be a P-matrix (the kinetic force's
@@ -1108,8 +1122,8 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
       p.q += sparse_rows_ * response_.freeAcceleration();
       if (!by_nsgs || nk == 1) p.W = Eigen::MatrixXd(sparse_problem.W);
     } else {
-      const Eigen::MatrixXd gb = response_.inverseMass() * cols_.leftCols(2 * nk);
-      p.W = rows_.topRows(2 * nk) * gb;
+      applyG(cols_.leftCols(2 * nk), gb_.leftCols(2 * nk));
+      p.W = rows_.topRows(2 * nk) * gb_.leftCols(2 * nk);
       p.q += rows_.topRows(2 * nk) * response_.freeAcceleration();
     }
     const double tol = 1e-9 * std::max(1.0, p.q.lpNorm<Eigen::Infinity>());
@@ -1272,7 +1286,10 @@ void Engine::decideCompliant(double t, const Eigen::VectorXd& q, const Eigen::Ve
     if (!phase(t, q, v)) throw RunFailure(RunStatus::kIntegratorFailure, "singular mode system at t = " + std::to_string(t) + " s");
     const auto jt = kin_.jacobian.row(2 * k + 1);
     lcp::SingleContact sc;
-    sc.compliance = jt * response_.inverseMass() * jt.transpose();
+    const Eigen::VectorXd jt_column = jt.transpose();
+    Eigen::VectorXd gjt(nv_);
+    applyG(jt_column, gjt);
+    sc.compliance = jt_column.dot(gjt);
     sc.free_acceleration = jt.dot(vdot_) + kin_.tangential_drift(k) - sc.compliance * friction_force_(k);
     sc.normal_force = normal_force_(k);
     sc.mu_static = contact(k).mu_static;

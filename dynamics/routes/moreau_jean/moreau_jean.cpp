@@ -328,7 +328,13 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   sizeSolvers(spatial);
   // Room for the joints and a few penetrating contacts; projectPositions grows it if more.
   const Eigen::Index rows = m + (options_.project_contacts ? std::min<Eigen::Index>(nc, 8) : 0);
-  if ((options_.project_positions || options_.joint_velocity_projection || options_.project_contacts) && rows > 0) {
+  if (response_.sparse() && !options_.project_positions && options_.project_contacts) {
+    proj_contacts_.assign(std::size_t(nc), 0);
+    proj_rhs_.setZero(nc);
+    proj_phi_.setZero(m);
+    proj_jc_.setZero(nv, nc);
+    proj_gjc_.setZero(nv, nc);
+  } else if ((options_.project_positions || options_.joint_velocity_projection || options_.project_contacts) && rows > 0) {
     proj_d_.resize(rows, nv);
     proj_minv_dt_.resize(nv, rows);
     proj_s_.resize(rows, rows);
@@ -1106,8 +1112,47 @@ void MoreauJeanStepper::projectContactsSparse(double t, Eigen::Ref<Eigen::Vector
   }
 }
 
+void MoreauJeanStepper::projectThroughJoints(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active) {
+  auto pushed = [&](Eigen::Index a) {
+    return contacts_[std::size_t(active_[std::size_t(a)])].normal != RigidContact::Normal::kBilateral && r_(2 * a) > 0.0;
+  };
+  for (int it = 0; it < 5; ++it) {
+    bool any = false;
+    for (Eigen::Index a = 0; a < active && !any; ++a) any = pushed(a);
+    if (!any) return;
+    mechanism_.evaluateContacts(t, q, v_old_, kin_, /*drift=*/false);  // kin_ is no longer needed
+    Eigen::Index rows = 0;
+    double worst = 0.0;
+    for (Eigen::Index a = 0; a < active; ++a) {
+      const Eigen::Index i = active_[std::size_t(a)];
+      const double g = kin_.gap(i);
+      if (!pushed(a) || g >= -options_.contact_projection_tolerance) continue;
+      proj_contacts_[std::size_t(rows)] = int(i);
+      proj_rhs_(rows++) = g;
+      worst = std::max(worst, -g);
+    }
+    if (rows == 0 || worst <= 1e-12) return;
+    mechanism_.constraints(t, q, proj_phi_);
+    response_.jointCorrection(proj_phi_, dq_);
+    auto jc = proj_jc_.leftCols(rows);
+    auto gjc = proj_gjc_.leftCols(rows);
+    for (Eigen::Index a = 0; a < rows; ++a) jc.col(a) = kin_.jacobian.row(2 * proj_contacts_[std::size_t(a)]).transpose();
+    response_.inverseMassTimesColumns(jc, gjc);
+    proj_s_.resize(rows, rows);  // allocates only when the number of rows changes
+    proj_s_.noalias() = jc.transpose() * gjc;
+    proj_rhs_.head(rows).noalias() += jc.transpose() * dq_;
+    proj_ldlt_.compute(proj_s_);
+    if (proj_ldlt_.info() != Eigen::Success) return;
+    proj_mu_ = -proj_rhs_.head(rows);  // resizes only when the number of rows changes
+    proj_ldlt_.solveInPlace(proj_mu_);
+    dq_.noalias() += gjc * proj_mu_;
+    mechanism_.addToPositions(dq_, q);
+  }
+}
+
 void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active) {
   if (sparse_assembly_ && !options_.project_positions) return projectContactsSparse(t, q, active);
+  if (response_.sparse() && !options_.project_positions) return projectThroughJoints(t, q, active);
   const Eigen::Index m = mechanism_.constraintCount();
   for (int it = 0; it < 5; ++it) {
     Eigen::Index rows = 0;

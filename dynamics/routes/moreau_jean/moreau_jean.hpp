@@ -325,6 +325,12 @@ class MoreauJeanStepper {
   /// The same for contacts alone where W is assembled sparse: S = J_n M⁻¹ J_nᵀ over the
   /// penetrating contacts, sparse (contacts on a common body), factored by sparse LU.
   void projectContactsSparse(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
+  /// The same where the joints are handled sparse (ConstrainedResponse::sparse()): the joints'
+  /// drift Φ and the penetrating contacts' gaps g corrected by block elimination through the
+  /// step's joint factorization (D, S and G at q_θ; Φ, g and J_c at q):
+  ///   Δq = −M⁻¹Dᵀ S⁻¹ Φ + G J_cᵀ μ,   (J_c G J_cᵀ) μ = −(g + J_c (−M⁻¹Dᵀ S⁻¹ Φ)),
+  /// iterated like the dense projection, whose system [D; J_c] M⁻¹ [D; J_c]ᵀ this eliminates.
+  void projectThroughJoints(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
   /// (row x of J) M⁻¹ (row y of J)ᵀ with M⁻¹ diagonal, over J's nonzeros.
   double rowProduct(Eigen::Index x, Eigen::Index y) const;
   /// The |u| above which tangent row `row` of the dense problem, solved with μs, slips:
@@ -380,6 +386,7 @@ class MoreauJeanStepper {
   Eigen::VectorXd nsgs_r_, nsgs_u_, last_impulse_, wnn_;
   // Velocity and position projections onto the joints.
   Eigen::MatrixXd proj_d_, proj_minv_dt_, proj_s_;  ///< rows: the joints', then the contacts'
+  Eigen::MatrixXd proj_jc_, proj_gjc_;  ///< projectThroughJoints: J_cᵀ and G J_cᵀ (nv × contacts)
   Eigen::VectorXd proj_phi_, proj_rhs_, proj_mu_;
   Eigen::LDLT<Eigen::MatrixXd> proj_ldlt_;
   std::vector<int> proj_contacts_, proj_outer_, proj_inner_;  ///< the sparse projection's S
