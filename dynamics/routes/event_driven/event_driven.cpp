@@ -1411,7 +1411,11 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   } else {
     modes_ = decided;  // no group: the contact decision stands
   }
-  for (Eigen::Index pass = 0; pass <= nj_ && !rest.empty(); ++pass) {
+  // Joints at rest are released one at a time, the one whose sticking torque most exceeds μs r |R|
+  // first; a released joint whose relative acceleration then opposes its slip (a joint released
+  // later took its load: on a hanging chain the pins above) sticks again, once.
+  std::vector<char> restuck(std::size_t(nj_), 0);
+  for (Eigen::Index pass = 0; pass <= 3 * nj_ && !rest.empty(); ++pass) {
     if (!phase(t, q, v)) {
       // A stuck joint whose row the joints already hold — a slider at a crank's dead centre,
       // where no free motion moves it — leaves its friction undetermined and the mode system
@@ -1437,6 +1441,17 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
                                                                           : ContactMode::kSlipNegative;
       joint_modes_[std::size_t(dependent)] = m;
       torque_(dependent) = -direction(m) * joint(dependent).mu_kinetic * joint(dependent).lever * reaction_(dependent);
+      continue;
+    }
+    const double round_off = 1e-9 * std::max(1.0, vdot_.lpNorm<Eigen::Infinity>());
+    const auto back = std::find_if(rest.begin(), rest.end(), [&](Eigen::Index e) {
+      const ContactMode m = joint_modes_[std::size_t(e)];
+      return m != ContactMode::kStick && !restuck[std::size_t(e)] &&
+             direction(m) * joint_rows_.row(e).dot(vdot_) < -round_off;
+    });
+    if (back != rest.end()) {
+      joint_modes_[std::size_t(*back)] = ContactMode::kStick;
+      restuck[std::size_t(*back)] = 1;
       continue;
     }
     Eigen::Index worst = -1;

@@ -16,7 +16,10 @@
 /// (revolute_friction.hpp) adds a friction torque T to the unknowns while a joint sticks
 /// (row ṡ̈ = −2α ṡ) and the force Cᵀ T with T = −s μk r |R| while it slips (a fixed point on
 /// |R|); its root is s ṡ or μs r |R| − |T|, and it is decided after the contacts by trial
-/// and error (revolute_friction.hpp). Several joints at rest in a 1-DoF loop hold each other:
+/// and error (revolute_friction.hpp): the joints at rest are released one at a time, the one
+/// whose sticking torque most exceeds μs r |R| first, and a released joint whose relative
+/// acceleration then opposes its slip (a joint released later took its load, as the pins
+/// above do on a hanging chain) sticks again, once. Several joints at rest in a 1-DoF loop hold each other:
 /// their stick rows are dependent, so they stick as one group with a single row, their
 /// torques and reactions indeterminate (reported as NaN), and the group sticks or breaks
 /// away by Blajer & Markiewicz's criterion (§5): the motion's tendency without friction
@@ -93,6 +96,8 @@
 /// removeDrift lifts open contacts out of that depth, as it puts closed ones back on g = 0
 /// (a spatial mechanism through H(q)). RunResult::max_penetration reports the deepest −g.
 ///
+/// Joints with many rows (a chain of pins) are handled sparse by ConstrainedResponse on either
+/// path: G's products cost O(nnz(D)) per column, never G itself (constrained_response.hpp).
 /// The sparse path is taken when the mechanism has no joints, no joint friction, no bilateral
 /// contact and a diagonal mass matrix (a chain of blocks, a pile of disks), and has at least
 /// kSparseFromContacts contacts or the solver is nsgs (measured on the belt chain: per event
