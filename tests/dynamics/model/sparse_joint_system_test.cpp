@@ -1,11 +1,12 @@
 // ConstrainedResponse with the joints handled sparse (sparse_joint_system.hpp) against the dense
 // path on one model: a chain of links with revolute joints ending in a slider, off its assembly
 // (Φ ≠ 0) and moving. Every product, solve and projection agrees; redundant joints are refused
-// with the rows named.
+// with the rows named; a new configuration's update and the products allocate nothing.
 #include <catch2/catch.hpp>
 
 #include <random>
 
+#include "dynamics/allocation_counter.hpp"
 #include "dynamics/model/constrained_response.hpp"
 #include "dynamics/model/planar_model.hpp"
 
@@ -105,4 +106,31 @@ TEST_CASE("sparse joints: redundant joints are refused, their rows named", "[dyn
   CHECK_FALSE(response.update(0.0, q, v));
   CHECK_THAT(response.message(), Catch::Contains("rank-deficient") && Catch::Contains("second-pin") &&
                                      Catch::Contains("pin-1"));
+}
+
+TEST_CASE("sparse joints: updates at new configurations and the products allocate nothing", "[dynamics][sparse-joints][alloc]") {
+  ALLOCATION_TEST_PRELUDE();
+  const dynamics::PlanarModel model = chain(12);
+  dynamics::ConstrainedResponse response(model, 20.0, 20.0);
+  REQUIRE(response.sparse());
+  const Eigen::Index nv = model.velocitySize(), m = model.constraintCount();
+  VectorXd q(nv), v = VectorXd::Constant(nv, 0.3), w(nv), lambda(m), phi = VectorXd::Constant(m, 1e-4), dq(nv);
+  for (int k = 0; k < 12; ++k) q.segment<3>(3 * k) << 0.01 * k, -0.5 - k, 0.02 * k;
+  MatrixXd jt = MatrixXd::Ones(nv, 2), gjt(nv, 2);
+  REQUIRE(response.update(0.0, q, v));  // KLU's analysis and first factors
+  int step = 0;
+  bool ok = false;
+  const long allocations = allocationsOver(20, [&] {
+    q(2) += 1e-3;  // another configuration: D, S and the factors change, not their patterns
+    const bool updated = response.update(0.01 * ++step, q, v);
+    response.inverseMassTimesColumns(jt, gjt);
+    w = v;
+    response.projectVelocity(w, 0.1);
+    response.jointImpulse(w, v, lambda);
+    response.multipliers(v, lambda);
+    response.jointCorrection(phi, dq);
+    return updated;
+  }, ok);
+  CHECK(ok);
+  CHECK(allocations == 0);
 }
