@@ -57,7 +57,9 @@ bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::V
     std::ostringstream os;
     os << "joint Jacobian is rank-deficient at t = " << t
        << " s (dead centre or redundant joints): the pivot ratio of D M^-1 D^T's sparse LU is "
-       << sparse_->pivotRatio() << describeDependentRows(model_, sparse_->dense());
+       << sparse_->pivotRatio();
+    // The rows are named by a dense SVD of D: seconds beyond a few hundred rows.
+    if (m <= kNamedRowsUpTo) os << describeDependentRows(model_, sparse_->dense());
     message_ = os.str();
     return false;
   }

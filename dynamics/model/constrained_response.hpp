@@ -37,6 +37,8 @@ namespace stickslip::dynamics {
 /// 2.6/4.2 at 14, 4.4/12.3 at 30. Below 16 the gain is a microsecond or two, and the small
 /// mechanisms of the seeds keep the dense path's results unchanged.
 inline constexpr Eigen::Index kSparseJointRows = 16;
+/// A rank-deficient sparse system names its dependent rows up to this many rows.
+inline constexpr Eigen::Index kNamedRowsUpTo = 400;
 
 class ConstrainedResponse {
  public:
