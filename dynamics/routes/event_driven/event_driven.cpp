@@ -354,13 +354,13 @@ class Engine {
     for (ContactJacobian::InnerIterator it(kin_.jacobian, jrow); it; ++it)
       entries.emplace_back(int(n), int(it.col()), scale * it.value());
   }
-  /// R M⁻¹ Cᵀ for the rows Cᵀ given (sparse_cols_t_, or sparse_rows_ for R M⁻¹ Rᵀ).
   /// out = G x for the columns x: through the dense G, or without forming it where the joints are
   /// handled sparse (constrained_response.hpp).
   void applyG(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> out) {
     if (response_.sparse()) response_.inverseMassTimesColumns(x, out);
     else out.noalias() = response_.inverseMass() * x;
   }
+  /// R M⁻¹ Cᵀ for the rows Cᵀ given (sparse_cols_t_, or sparse_rows_ for R M⁻¹ Rᵀ).
   lcp::SparseRowMatrix rowsInverseMassCols(const lcp::SparseRowMatrix& cols_t) const {
     return sparse_rows_ * minv_->asDiagonal() * Eigen::SparseMatrix<double>(cols_t.transpose());
   }

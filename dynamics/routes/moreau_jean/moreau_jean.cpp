@@ -328,12 +328,14 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   sizeSolvers(spatial);
   // Room for the joints and a few penetrating contacts; projectPositions grows it if more.
   const Eigen::Index rows = m + (options_.project_contacts ? std::min<Eigen::Index>(nc, 8) : 0);
-  if (response_.sparse() && !options_.project_positions && options_.project_contacts) {
-    proj_contacts_.assign(std::size_t(nc), 0);
-    proj_rhs_.setZero(nc);
-    proj_phi_.setZero(m);
-    proj_jc_.setZero(nv, nc);
-    proj_gjc_.setZero(nv, nc);
+  if (response_.sparse() && !options_.project_positions) {  // projectThroughJoints: no dense D
+    if (options_.project_contacts) {
+      proj_contacts_.assign(std::size_t(nc), 0);
+      proj_rhs_.setZero(nc);
+      proj_phi_.setZero(m);
+      proj_jc_.setZero(nv, nc);
+      proj_gjc_.setZero(nv, nc);
+    }
   } else if ((options_.project_positions || options_.joint_velocity_projection || options_.project_contacts) && rows > 0) {
     proj_d_.resize(rows, nv);
     proj_minv_dt_.resize(nv, rows);
