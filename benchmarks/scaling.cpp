@@ -628,11 +628,12 @@ int main(int argc, char** argv) {
         if (a.auto_us.count(n))
           ratios.push_back({{"formulation", formulation}, {"n", n}, {"auto_us", a.auto_us[n]},
                             {"best_siconos", s.first}, {"best_siconos_us", s.second}, {"ratio", a.auto_us[n] / s.second}});
-    nlohmann::json same = nlohmann::json::object(), problem_rows = nlohmann::json::array();
-    for (const auto& [n, dt] : same_events) same[std::to_string(n)] = std::isfinite(dt) ? nlohmann::json(dt) : nlohmann::json();
-    nlohmann::json pinned_same = nlohmann::json::object();
-    for (const auto& [n, dt] : pinned_same_events)
-      pinned_same[std::to_string(n)] = std::isfinite(dt) ? nlohmann::json(dt) : nlohmann::json();
+    const auto sameEventsJson = [](const std::map<int, double>& differences) {
+      nlohmann::json same = nlohmann::json::object();
+      for (const auto& [n, dt] : differences) same[std::to_string(n)] = std::isfinite(dt) ? nlohmann::json(dt) : nlohmann::json();
+      return same;
+    };
+    nlohmann::json problem_rows = nlohmann::json::array();
     for (const ProblemRow& r : problems)
       problem_rows.push_back({{"solver", r.solver}, {"n", r.n}, {"contacts", r.contacts}, {"ok", r.ok}, {"error", r.error}, {"us_per_solve", r.us},
                               {"iterations", r.iterations}, {"message", r.message}});
@@ -648,8 +649,8 @@ int main(int argc, char** argv) {
                                 {"exponents", exponents},
                                 {"fastest_moreau_jean", fast},
                                 {"auto_against_best_siconos", ratios},
-                                {"coupled_event_driven_max_time_difference", same},
-                                {"pinned_event_driven_max_time_difference", pinned_same},
+                                {"coupled_event_driven_max_time_difference", sameEventsJson(same_events)},
+                                {"pinned_event_driven_max_time_difference", sameEventsJson(pinned_same_events)},
                                 {"coupled_problems", problem_rows},
                                 {"lemke_overtaken_at_n",
                                  lemke_overtaken > 0 ? nlohmann::json(lemke_overtaken) : nlohmann::json()}}
@@ -716,13 +717,18 @@ int main(int argc, char** argv) {
   std::cout << "\nEvent-driven on the clearance chain over " << kChainEdTime
             << " s (auto: the sparse path; dense: Lemke with G dense)\n\n";
   eventDrivenRows("coupled event-driven");
-  for (const auto& [n, dt] : same_events) {
-    if (std::isfinite(dt))
-      std::snprintf(line, sizeof line, "clearance chain N = %d: the sparse path's events are the dense path's, times within %.2g s\n", n, dt);
-    else
-      std::snprintf(line, sizeof line, "clearance chain N = %d: the sparse and dense paths' events DIFFER\n", n);
-    std::cout << line;
-  }
+  // Per N, whether the sparse and dense runs of `chain` found the same events.
+  const auto sameEventLines = [&](const char* chain, const std::map<int, double>& differences) {
+    for (const auto& [n, dt] : differences) {
+      if (std::isfinite(dt))
+        std::snprintf(line, sizeof line, "%s N = %d: the sparse and dense paths find the same events, times within %.2g s\n",
+                      chain, n, dt);
+      else
+        std::snprintf(line, sizeof line, "%s N = %d: the sparse and dense paths' events DIFFER\n", chain, n);
+      std::cout << line;
+    }
+  };
+  sameEventLines("clearance chain", same_events);
   std::cout << "\nMoreau–Jean on the pinned chain (4 clearance joints, ideal pins in the others; auto; the joints "
                "handled sparse or dense)\n\n"
             << "| joints | N | steps | µs/step | LCP size (4 × closed) | sweeps or pivots / solve | slipping % |\n"
@@ -730,13 +736,7 @@ int main(int argc, char** argv) {
   moreauJeanRows("pinned");
   std::cout << "\nEvent-driven on the pinned chain over " << kChainEdTime << " s (auto; the joints handled sparse or dense)\n\n";
   eventDrivenRows("pinned event-driven");
-  for (const auto& [n, dt] : pinned_same_events) {
-    if (std::isfinite(dt))
-      std::snprintf(line, sizeof line, "pinned chain N = %d: sparse joints give the dense joints' events, times within %.2g s\n", n, dt);
-    else
-      std::snprintf(line, sizeof line, "pinned chain N = %d: the sparse and dense joints' events DIFFER\n", n);
-    std::cout << line;
-  }
+  sameEventLines("pinned chain", pinned_same_events);
   std::cout << "\nOne contact problem of the clearance chain (Moreau–Jean's step " << kProblemStep
             << "), each solver alone from r = 0 (siconos-nsn-ac: posed as fc3d, the second tangent unloaded)\n\n"
             << "| solver | N | closed joints | solved | Siconos' error | µs/solve | iterations |\n"

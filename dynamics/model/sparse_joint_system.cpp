@@ -24,35 +24,32 @@ SparseJointSystem::SparseJointSystem(const MultibodySystem& model)
   d_values_.resize(d_inner_.size());
   minv_d_values_.resize(d_inner_.size());
 
-  // Rows by column, then per row r the rows s it shares a column with: S's pattern, with the
-  // matching pairs of D's entries as each entry's terms.
-  std::vector<std::vector<int>> by_column(static_cast<std::size_t>(nv_));  // entry indices
+  // Per column, D's entries in it with their rows; then per row r the rows s it shares a column
+  // with: S's pattern, with the matching pairs of D's entries (a in row r, b in row s) as terms.
+  std::vector<std::vector<std::pair<int, int>>> by_column(static_cast<std::size_t>(nv_));  // (row, entry)
   for (int r = 0; r < m; ++r)
-    for (int k = d_outer_[r]; k < d_outer_[r + 1]; ++k) by_column[static_cast<std::size_t>(d_inner_[k])].push_back(k);
-  std::vector<int> row_of(d_inner_.size());
-  for (int r = 0; r < m; ++r)
-    for (int k = d_outer_[r]; k < d_outer_[r + 1]; ++k) row_of[static_cast<std::size_t>(k)] = r;
+    for (int k = d_outer_[r]; k < d_outer_[r + 1]; ++k) by_column[std::size_t(d_inner_[k])].emplace_back(r, k);
   s_outer_.assign(1, 0);
   term_outer_.assign(1, 0);
-  std::vector<std::vector<std::pair<int, int>>> terms(static_cast<std::size_t>(m));  // per column s: (a, b)
+  std::vector<std::vector<std::pair<int, int>>> terms(static_cast<std::size_t>(m));  // per row s: (a, b)
   std::vector<int> touched;
   for (int r = 0; r < m; ++r) {
     touched.clear();
     for (int a = d_outer_[r]; a < d_outer_[r + 1]; ++a)
-      for (const int b : by_column[static_cast<std::size_t>(d_inner_[a])]) {
-        auto& t = terms[static_cast<std::size_t>(row_of[static_cast<std::size_t>(b)])];
-        if (t.empty()) touched.push_back(row_of[static_cast<std::size_t>(b)]);
+      for (const auto& [row, b] : by_column[std::size_t(d_inner_[a])]) {
+        auto& t = terms[std::size_t(row)];
+        if (t.empty()) touched.push_back(row);
         t.emplace_back(a, b);
       }
     std::sort(touched.begin(), touched.end());
-    for (const int s : touched) {
-      s_inner_.push_back(s);
-      for (const auto& [a, b] : terms[static_cast<std::size_t>(s)]) {
+    for (const int row : touched) {
+      s_inner_.push_back(row);
+      for (const auto& [a, b] : terms[std::size_t(row)]) {
         term_a_.push_back(a);
         term_b_.push_back(b);
       }
       term_outer_.push_back(static_cast<int>(term_a_.size()));
-      terms[static_cast<std::size_t>(s)].clear();
+      terms[std::size_t(row)].clear();
     }
     s_outer_.push_back(static_cast<int>(s_inner_.size()));
   }

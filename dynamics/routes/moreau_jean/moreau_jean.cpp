@@ -1066,42 +1066,51 @@ bool MoreauJeanStepper::solveSiconos(Eigen::Index na) {
   return !again || solveOnce();
 }
 
+bool MoreauJeanStepper::pushed(Eigen::Index a) const {
+  return contacts_[std::size_t(active_[std::size_t(a)])].normal != RigidContact::Normal::kBilateral && r_(2 * a) > 0.0;
+}
+
+Eigen::Index MoreauJeanStepper::penetratingContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                    Eigen::Index active, double& deepest) {
+  deepest = 0.0;
+  bool any = false;
+  for (Eigen::Index a = 0; a < active && !any; ++a) any = pushed(a);
+  if (!any) return 0;
+  mechanism_.evaluateContacts(t, q, v_old_, kin_, /*drift=*/false);  // kin_ is no longer needed
+  Eigen::Index rows = 0;
+  for (Eigen::Index a = 0; a < active; ++a) {
+    const Eigen::Index i = active_[std::size_t(a)];
+    const double g = kin_.gap(i);
+    if (!pushed(a) || g >= -options_.contact_projection_tolerance) continue;
+    proj_contacts_[std::size_t(rows)] = int(i);
+    proj_rhs_(rows++) = -g;
+    deepest = std::max(deepest, -g);
+  }
+  return rows;
+}
+
 void MoreauJeanStepper::projectContactsSparse(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active) {
   const Eigen::VectorXd& minv = *mechanism_.inverseMassDiagonal();
   for (int it = 0; it < 5; ++it) {
-    bool any = false;
-    for (Eigen::Index a = 0; a < active && !any; ++a) any = r_(2 * a) > 0.0;
-    if (!any) return;
-    mechanism_.evaluateContacts(t, q, v_old_, kin_, /*drift=*/false);  // kin_ is no longer needed
-    // The pushed, penetrating contacts; S = J_n M⁻¹ J_nᵀ over them in compressed rows, its
-    // nonzeros those of contacts on a common body (coupled_, ascending).
-    Eigen::Index rows = 0;
     double worst = 0.0;
-    for (Eigen::Index a = 0; a < active; ++a) {
-      const Eigen::Index i = active_[std::size_t(a)];
-      const double g = kin_.gap(i);
-      if (r_(2 * a) <= 0.0 || g >= -options_.contact_projection_tolerance) continue;
-      position_[std::size_t(i)] = int(rows);
-      proj_contacts_[std::size_t(rows)] = int(i);
-      proj_rhs_(rows++) = -g;
-      worst = std::max(worst, -g);
-    }
-    if (rows > 0) {
-      proj_outer_.assign(1, 0);
-      proj_inner_.clear();
-      proj_values_.clear();
-      for (Eigen::Index a = 0; a < rows; ++a) {
-        const int i = proj_contacts_[std::size_t(a)];
-        for (const int l : coupled_[std::size_t(i)])
-          if (const int b = position_[std::size_t(l)]; b >= 0) {
-            proj_inner_.push_back(b);
-            proj_values_.push_back(rowProduct(2 * i, 2 * l));
-          }
-        proj_outer_.push_back(int(proj_inner_.size()));
-      }
-      for (Eigen::Index a = 0; a < rows; ++a) position_[std::size_t(proj_contacts_[std::size_t(a)])] = -1;
-    }
+    const Eigen::Index rows = penetratingContacts(t, q, active, worst);
     if (rows == 0 || worst <= 1e-12) return;
+    // S = J_n M⁻¹ J_nᵀ over them in compressed rows, its nonzeros those of contacts on a common
+    // body (coupled_, ascending).
+    for (Eigen::Index a = 0; a < rows; ++a) position_[std::size_t(proj_contacts_[std::size_t(a)])] = int(a);
+    proj_outer_.assign(1, 0);
+    proj_inner_.clear();
+    proj_values_.clear();
+    for (Eigen::Index a = 0; a < rows; ++a) {
+      const int i = proj_contacts_[std::size_t(a)];
+      for (const int l : coupled_[std::size_t(i)])
+        if (const int b = position_[std::size_t(l)]; b >= 0) {
+          proj_inner_.push_back(b);
+          proj_values_.push_back(rowProduct(2 * i, 2 * l));
+        }
+      proj_outer_.push_back(int(proj_inner_.size()));
+    }
+    for (Eigen::Index a = 0; a < rows; ++a) position_[std::size_t(proj_contacts_[std::size_t(a)])] = -1;
     auto mu = proj_rhs_.head(rows);
     if (!proj_lu_.factor(int(rows), proj_outer_.data(), proj_inner_.data(), proj_values_.data()) ||
         !proj_lu_.solve(mu))
@@ -1115,24 +1124,9 @@ void MoreauJeanStepper::projectContactsSparse(double t, Eigen::Ref<Eigen::Vector
 }
 
 void MoreauJeanStepper::projectThroughJoints(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active) {
-  auto pushed = [&](Eigen::Index a) {
-    return contacts_[std::size_t(active_[std::size_t(a)])].normal != RigidContact::Normal::kBilateral && r_(2 * a) > 0.0;
-  };
   for (int it = 0; it < 5; ++it) {
-    bool any = false;
-    for (Eigen::Index a = 0; a < active && !any; ++a) any = pushed(a);
-    if (!any) return;
-    mechanism_.evaluateContacts(t, q, v_old_, kin_, /*drift=*/false);  // kin_ is no longer needed
-    Eigen::Index rows = 0;
     double worst = 0.0;
-    for (Eigen::Index a = 0; a < active; ++a) {
-      const Eigen::Index i = active_[std::size_t(a)];
-      const double g = kin_.gap(i);
-      if (!pushed(a) || g >= -options_.contact_projection_tolerance) continue;
-      proj_contacts_[std::size_t(rows)] = int(i);
-      proj_rhs_(rows++) = g;
-      worst = std::max(worst, -g);
-    }
+    const Eigen::Index rows = penetratingContacts(t, q, active, worst);
     if (rows == 0 || worst <= 1e-12) return;
     mechanism_.constraints(t, q, proj_phi_);
     response_.jointCorrection(proj_phi_, dq_);
@@ -1142,10 +1136,10 @@ void MoreauJeanStepper::projectThroughJoints(double t, Eigen::Ref<Eigen::VectorX
     response_.inverseMassTimesColumns(jc, gjc);
     proj_s_.resize(rows, rows);  // allocates only when the number of rows changes
     proj_s_.noalias() = jc.transpose() * gjc;
-    proj_rhs_.head(rows).noalias() += jc.transpose() * dq_;
+    proj_rhs_.head(rows).noalias() -= jc.transpose() * dq_;  // −(g + J_c Δq_Φ)
     proj_ldlt_.compute(proj_s_);
     if (proj_ldlt_.info() != Eigen::Success) return;
-    proj_mu_ = -proj_rhs_.head(rows);  // resizes only when the number of rows changes
+    proj_mu_ = proj_rhs_.head(rows);  // resizes only when the number of rows changes
     proj_ldlt_.solveInPlace(proj_mu_);
     dq_.noalias() += gjc * proj_mu_;
     mechanism_.addToPositions(dq_, q);
@@ -1166,11 +1160,6 @@ void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q
       rows = m;
     }
     // Only a unilateral contact that pushed in this step can be projected: none, no evaluation.
-    auto pushed = [&](Eigen::Index a) {
-      return contacts_[static_cast<std::size_t>(active_[static_cast<std::size_t>(a)])].normal !=
-                 RigidContact::Normal::kBilateral &&
-             r_(2 * a) > 0.0;
-    };
     bool any = false;
     for (Eigen::Index a = 0; a < active && !any; ++a) any = pushed(a);
     if (options_.project_contacts && any) {

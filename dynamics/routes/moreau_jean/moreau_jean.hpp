@@ -320,6 +320,15 @@ class MoreauJeanStepper {
   template <typename Velocity, typename Floor, typename Slips>
   double nextMu(Eigen::Index a, Velocity ut, Floor floor, Slips slips);
 
+  /// Whether active contact a is unilateral and carried a normal impulse in the step: one the
+  /// contact projection may move.
+  bool pushed(Eigen::Index a) const;
+  /// Where some active contact was pushed: the contacts evaluated at (t, q), and those pushed that
+  /// penetrate by more than contact_projection_tolerance listed (contact index in proj_contacts_,
+  /// −g in proj_rhs_). Returns how many (0, without an evaluation, where none was pushed) and
+  /// the deepest −g.
+  Eigen::Index penetratingContacts(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Index active,
+                                   double& deepest);
   /// The projection of project_positions / project_contacts; `active` the step's active set.
   void projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
   /// The same for contacts alone where W is assembled sparse: S = J_n M⁻¹ J_nᵀ over the
