@@ -18,7 +18,9 @@
 // The same Moreau–Jean rows ("coupled") on a hanging chain of N links with clearance joints
 // (mechanisms/clearance_chain.hpp), whose contacts are all coupled through the links; and
 // ("pinned") on that chain with clearance in 4 joints and ideal pins in the others, Moreau–Jean
-// and event-driven with the joints handled sparse (constrained_response.hpp) or dense.
+// and event-driven with the joints handled sparse (constrained_response.hpp) or dense; and
+// ("alternating") with clearance in every other joint, N/2 contacts coupled through N/2 pins:
+// Moreau–Jean auto (Newton, the pins' rows in its problem) against Lemke on the dense J G Jᵀ.
 //
 // The chain (spacing 4 m) starts with the springs pre-loaded (offset_amplitude 1.5 m, as in
 // tests/mechanisms/belt_chain_test.cpp) so that blocks slide and stick from t = 0 and the timed
@@ -157,6 +159,14 @@ dynamics::RigidScenario pinnedChainOf(int n, bool sparse) {
   dynamics::RigidScenario s = mechanisms::clearanceChainRigid(c);
   s.model.setSparseJoints(sparse);
   return s;
+}
+
+/// The alternating chain: clearance in the even joints, ideal pins in the odd ones.
+dynamics::RigidScenario alternatingChainOf(int n) {
+  mechanisms::ClearanceChain c;
+  c.links = n;
+  c.clearance_every = 2;
+  return mechanisms::clearanceChainRigid(c);
 }
 
 /// An event-driven run's times and counts into its row (µs per event, slip starts).
@@ -371,7 +381,8 @@ void usage(std::ostream& os) {
         "                chain), event-driven (on the belt chain), coupled-event-driven, coupled-problems\n"
         "                (one contact problem of the clearance chain, each solver alone), pinned\n"
         "                (Moreau–Jean on the chain with 4 clearance joints and ideal pins, its joints\n"
-        "                sparse or dense), pinned-event-driven; default all\n"
+        "                sparse or dense), pinned-event-driven, alternating (Moreau–Jean on the chain\n"
+        "                with clearance in every other joint, auto against lemke); default all\n"
         "  --json        one JSON object instead of the tables\n";
 }
 
@@ -411,9 +422,9 @@ int main(int argc, char** argv) {
     } else if (a == "--only") {
       only = value();
       if (only != "belt" && only != "coupled" && only != "event-driven" && only != "coupled-event-driven" &&
-          only != "coupled-problems" && only != "pinned" && only != "pinned-event-driven") {
+          only != "coupled-problems" && only != "pinned" && only != "pinned-event-driven" && only != "alternating") {
         std::cerr << "bench_scaling: --only expects belt, coupled, event-driven, coupled-event-driven, "
-                     "coupled-problems, pinned or pinned-event-driven, got '" << only << "'\n";
+                     "coupled-problems, pinned, pinned-event-driven or alternating, got '" << only << "'\n";
         return 2;
       }
     } else if (a == "--help" || a == "-h") {
@@ -463,6 +474,8 @@ int main(int argc, char** argv) {
   // factorization (110 ms per Moreau–Jean step and 56 s per event at N = 256).
   const std::vector<Solver> pinned_joints = {{"sparse", 1 << 30}, {"dense", 256}};
   const std::vector<Solver> pinned_ed_joints = {{"sparse", 512}, {"dense", 64}};
+  // The alternating chain: N/2 contacts, N joint rows. Lemke's dense W costs N² per pivot.
+  const std::vector<Solver> alternating_solvers = {{"auto", 1 << 30}, {"lemke", 256}};
 
   std::vector<int> sizes;
   for (int n = 1; n <= max_n; n *= 2) sizes.push_back(n);
@@ -533,6 +546,9 @@ int main(int argc, char** argv) {
           r.solver = s.name;
           add(std::move(r));
         }
+    if (n >= 4 && (only.empty() || only == "alternating"))
+      for (const Solver& s : alternating_solvers)
+        if (n <= s.max_n) add(runMoreauJean("alternating", alternatingChainOf(n), n, s.name, budget));
     if (n >= 4 && (only.empty() || only == "pinned-event-driven")) {
       std::map<std::string, std::vector<dynamics::ContactEvent>> events;
       for (const Solver& s : pinned_ed_joints)
@@ -734,6 +750,11 @@ int main(int argc, char** argv) {
             << "| joints | N | steps | µs/step | LCP size (4 × closed) | sweeps or pivots / solve | slipping % |\n"
             << "|---|---:|---:|---:|---:|---:|---:|\n";
   moreauJeanRows("pinned");
+  std::cout << "\nMoreau–Jean on the alternating chain (clearance in every other joint, ideal pins in the others; "
+               "auto: Newton with the pins' rows in its problem, lemke: the dense J G Jᵀ)\n\n"
+            << "| solver | N | steps | µs/step | LCP size (4 × closed) | sweeps or pivots / solve | slipping % |\n"
+            << "|---|---:|---:|---:|---:|---:|---:|\n";
+  moreauJeanRows("alternating");
   std::cout << "\nEvent-driven on the pinned chain over " << kChainEdTime << " s (auto; the joints handled sparse or dense)\n\n";
   eventDrivenRows("pinned event-driven");
   sameEventLines("pinned chain", pinned_same_events);

@@ -29,8 +29,12 @@ void stepLengths(const ContactBlocks& W, double mean_diagonal, Eigen::VectorXd& 
 
 double AlartCurnierSolver::residual(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
                                     const Eigen::Ref<const Eigen::VectorXd>& mu, Eigen::VectorXd& f) {
-  const Eigen::Index nc = mu.size();
-  for (Eigen::Index i = 0; i < nc; ++i) {
+  const Eigen::Index nc = mu.size(), contacts = nc - bilateral_;
+  for (Eigen::Index i = contacts; i < nc; ++i) {  // bilateral: the projection is the identity
+    pi_[std::size_t(i)].setIdentity();
+    f.segment<3>(3 * i) = rho_.segment<3>(3 * i).cwiseProduct(u.segment<3>(3 * i));
+  }
+  for (Eigen::Index i = 0; i < contacts; ++i) {
     const Eigen::Index k = 3 * i;
     const double an = r(k) - rho_(k) * u(k);
     const Eigen::Vector2d at = r.segment<2>(k + 1) - rho_(k + 1) * u.segment<2>(k + 1);
@@ -163,7 +167,9 @@ bool AlartCurnierSolver::newtonStep(const ContactBlocks& W, double sigma) {
 AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                                                       const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance,
                                                       int max_iterations, Eigen::Ref<Eigen::VectorXd> r,
-                                                      Eigen::Ref<Eigen::VectorXd> u, const Weights& weights) {
+                                                      Eigen::Ref<Eigen::VectorXd> u, const Weights& weights,
+                                                      Eigen::Index bilateral) {
+  bilateral_ = bilateral;
   const double sigma_ceiling = weights.ceiling;
   int free_steps = weights.free_steps;
   Outcome out;
@@ -186,8 +192,10 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
   W.multiplyAdd(r, q, u);
   const double cap0 = std::min(weights.start, sigma_ceiling);
   double psi = residual(r, u, mu, f_), cap = cap0, boost = 0.0;
-  out.error = fc3dError(r, u, mu, q_norm);
-  const auto converged = [&] { return out.error <= tolerance && normalViolation(W, q, r, u, tolerance, terms_) < 0; };
+  out.error = fc3dError(r, u, mu, q_norm, bilateral);
+  const auto converged = [&] {
+    return out.error <= tolerance && normalViolation(W, q, r, u, tolerance, terms_, bilateral) < 0;
+  };
   for (int it = 1; it <= max_iterations && !converged(); ++it) {
     out.iterations = it;
     // The proximal weight relative to W: ‖F‖/‖r‖ capped by `cap`, at least `boost`. Where the
@@ -235,7 +243,7 @@ AlartCurnierSolver::Outcome AlartCurnierSolver::solve(const ContactBlocks& W, co
     u = u_trial_;
     f_.swap(f_trial_);
     psi = psi_trial;
-    out.error = fc3dError(r, u, mu, q_norm);
+    out.error = fc3dError(r, u, mu, q_norm, bilateral);
   }
   out.status = converged() ? Status::kSuccess : Status::kPivotLimit;
   return out;

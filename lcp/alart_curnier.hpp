@@ -16,6 +16,9 @@
 /// hyperstatic W, where the reactions are not unique, and vanishes as F does, so convergence
 /// stays fast. ρₙ = 1/Wₙₙ, ρₜ = 2/(Wₜ₁ₜ₁ + Wₜ₂ₜ₂) per contact.
 ///
+/// Bilateral blocks (a mechanism's joint rows posed with the contacts, the last `bilateral`
+/// blocks): uᵢ = 0 with rᵢ free, i.e. the projection is the identity, Π = I and Fᵢ = ρᵢ uᵢ.
+///
 /// Open contacts (Π = 0) have identity rows and leave the system; the closed ones' is solved by
 /// dense LU when small or dense (a matrix kept per closed-set size: a time loop that has met a
 /// size allocates nothing), else by sparse LU (sparse_lu.hpp: KLU, its analysis kept while the
@@ -62,10 +65,12 @@ class AlartCurnierSolver {
     /// ‖F‖² has kinks where no step along Newton's direction descends).
     int free_steps = 0;
   };
+  /// The last `bilateral` blocks are bilateral (file comment); their μ is unused.
   /// r: the first iterate (in), the last (out); u = W r + q. The caller checks sizes.
   Outcome solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance, int max_iterations,
-                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, const Weights& weights);
+                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, const Weights& weights,
+                Eigen::Index bilateral = 0);
   Outcome solve(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance, int max_iterations,
                 Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u) {
@@ -79,6 +84,7 @@ class AlartCurnierSolver {
   /// Solves (H + σ Π ρ) dr = −f; false when the factorization fails.
   bool newtonStep(const ContactBlocks& W, double sigma);
 
+  Eigen::Index bilateral_ = 0;  ///< of the present solve
   Eigen::VectorXd rho_, f_, dr_, r_trial_, u_trial_, f_trial_, rhs_, solution_;
   std::vector<Eigen::Matrix3d> pi_;
   Eigen::VectorXd terms_;  ///< normalViolation's workspace

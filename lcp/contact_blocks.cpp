@@ -39,8 +39,8 @@ void ContactBlocks::toDense(Eigen::MatrixXd& W) const {
 
 Eigen::Index normalViolation(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                              const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
-                             double tolerance, Eigen::VectorXd& terms) {
-  const Eigen::Index nc = W.contacts();
+                             double tolerance, Eigen::VectorXd& terms, Eigen::Index bilateral) {
+  const Eigen::Index nc = W.contacts() - bilateral;
   terms.resize(nc);
   double scale = 0.0;
   for (Eigen::Index i = 0; i < nc; ++i) {

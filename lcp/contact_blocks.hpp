@@ -62,10 +62,11 @@ class ContactBlocks {
 /// the first contact whose |min(rₙ, uₙ)| exceeds both kNormalCheck × the terms its uₙ sums,
 /// |qₙ| + Σⱼ|Wₙⱼ||rⱼ|, and 10 × tolerance × the largest |qₙ| (a scale r cannot inflate); −1 if
 /// none.
-/// `terms` is workspace (resized to nc). u = W r + q.
+/// `terms` is workspace (resized to nc). u = W r + q. The last `bilateral` blocks (equality rows)
+/// are not checked.
 Eigen::Index normalViolation(const ContactBlocks& W, const Eigen::Ref<const Eigen::VectorXd>& q,
                              const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
-                             double tolerance, Eigen::VectorXd& terms);
+                             double tolerance, Eigen::VectorXd& terms, Eigen::Index bilateral = 0);
 inline constexpr double kNormalCheck = 1e-6;
 
 }  // namespace stickslip::lcp

@@ -22,9 +22,10 @@ double fc3dContactTerm(double mu, const Eigen::Vector3d& r, const Eigen::Vector3
 }
 
 double fc3dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
-                 const Eigen::Ref<const Eigen::VectorXd>& mu, double q_norm) {
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < mu.size(); ++i) sum += fc3dContactTerm(mu(i), r.segment<3>(3 * i), u.segment<3>(3 * i));
+                 const Eigen::Ref<const Eigen::VectorXd>& mu, double q_norm, Eigen::Index bilateral) {
+  const Eigen::Index contacts = mu.size() - bilateral;
+  double sum = u.segment(3 * contacts, 3 * bilateral).squaredNorm();
+  for (Eigen::Index i = 0; i < contacts; ++i) sum += fc3dContactTerm(mu(i), r.segment<3>(3 * i), u.segment<3>(3 * i));
   const double error = std::sqrt(sum), scale = std::max({r.norm(), u.norm(), q_norm});
   return scale > std::numeric_limits<double>::epsilon() ? error / scale : error;
 }

@@ -26,9 +26,10 @@ double fc2dContactTerm(double mu, const Eigen::Vector2d& r, const Eigen::Vector2
 }
 
 double fc2dResidual(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
-                   const Eigen::Ref<const Eigen::VectorXd>& mu) {
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < mu.size(); ++i) sum += fc2dContactTerm(mu(i), r.segment<2>(2 * i), u.segment<2>(2 * i));
+                   const Eigen::Ref<const Eigen::VectorXd>& mu, Eigen::Index bilateral) {
+  const Eigen::Index contacts = mu.size() - bilateral;
+  double sum = u.segment(2 * contacts, 2 * bilateral).squaredNorm();
+  for (Eigen::Index i = 0; i < contacts; ++i) sum += fc2dContactTerm(mu(i), r.segment<2>(2 * i), u.segment<2>(2 * i));
   return std::sqrt(sum);
 }
 
@@ -54,10 +55,9 @@ bool startSparseSolve(const SparseFrictionProblem2D& p, const char* who, bool li
 }
 
 double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
-                 const Eigen::Ref<const Eigen::VectorXd>& mu,
-                 double q_norm) {
+                 const Eigen::Ref<const Eigen::VectorXd>& mu, double q_norm, Eigen::Index bilateral) {
   const double scale = std::max({r.norm(), u.norm(), q_norm});
-  const double error = fc2dResidual(r, u, mu);
+  const double error = fc2dResidual(r, u, mu, bilateral);
   return scale > std::numeric_limits<double>::epsilon() ? error / scale : error;
 }
 
@@ -90,6 +90,15 @@ bool solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, E
     }
   }
   return false;
+}
+
+/// A bilateral block's local problem: u = A r + b = 0, r free; false when A is singular.
+bool solveBilateral(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, Eigen::Vector2d& r) {
+  const double det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
+  if (!(std::abs(det) > std::numeric_limits<double>::epsilon() * a.cwiseAbs().maxCoeff() * a.cwiseAbs().maxCoeff()))
+    return false;
+  r = {(-b(0) * a(1, 1) + b(1) * a(0, 1)) / det, (-b(1) * a(0, 0) + b(0) * a(1, 0)) / det};
+  return true;
 }
 
 }  // namespace
@@ -156,9 +165,10 @@ FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOpt
 
 NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
                                       const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
-                                      Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u) {
+                                      Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u,
+                                      Eigen::Index bilateral) {
   Outcome out;
-  const Eigen::Index nc = mu.size(), n = 2 * nc;
+  const Eigen::Index nc = mu.size(), n = 2 * nc, contacts = nc - bilateral;
   // The contacts' diagonal blocks, read once per solve.
   if (diagonal_.size() < std::size_t(nc)) diagonal_.resize(std::size_t(nc));
   for (Eigen::Index i = 0; i < nc; ++i) diagonal_[std::size_t(i)].setZero();
@@ -170,10 +180,10 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
     if (s == Status::kNumericalFailure) {
       u.noalias() = W * r;
       u += q;
-      out.error = fc2dError(r, u, mu, q_norm);
+      out.error = fc2dError(r, u, mu, q_norm, bilateral);
     }
     out.status = s;
-    out.residual = fc2dResidual(r, u, mu);
+    out.residual = fc2dResidual(r, u, mu, bilateral);
     return out;
   };
   Eigen::Vector2d local;
@@ -186,7 +196,7 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
         for (SparseRowView::InnerIterator it(W, 2 * i + k); it; ++it) b(k) += it.value() * r(it.col());
       const Eigen::Vector2d ri = r.segment<2>(2 * i);
       b -= a * ri;
-      if (!solveLocal(a, b, mu(i), local)) {
+      if (!(i < contacts ? solveLocal(a, b, mu(i), local) : solveBilateral(a, b, local))) {
         out.failed_contact = i;
         return finish(Status::kNumericalFailure);
       }
@@ -194,7 +204,7 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
     }
     u.noalias() = W * r;
     u += q;
-    out.error = fc2dError(r, u, mu, q_norm);
+    out.error = fc2dError(r, u, mu, q_norm, bilateral);
     if (out.error <= options.tolerance) return finish(Status::kSuccess);
   }
   return finish(Status::kPivotLimit);

@@ -57,10 +57,12 @@ class NsgsSolver {
     Eigen::Index failed_contact = -1;  ///< kNumericalFailure: whose local problem has no solution
   };
   /// W compressed (viewOf) 2nc × 2nc, q of size 2nc, μ of size nc. r holds the first iterate
-  /// (a warm start, or zeros) and returns the solution; u returns W r + q.
+  /// (a warm start, or zeros) and returns the solution; u returns W r + q. The last `bilateral`
+  /// blocks are bilateral (a mechanism's joint rows, two per block): uᵢ = 0 with rᵢ free, their
+  /// μ unused, their local problem W_ii rᵢ = −bᵢ.
   Outcome solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
-                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u);
+                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral = 0);
 
  private:
   std::vector<Eigen::Matrix2d> diagonal_;
@@ -75,13 +77,13 @@ FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOpt
 /// A.13): per contact the distance from r to its projection on the cone K of
 /// r − (u + μ|uₜ| eₙ) (De Saxcé and Feng's modified velocity, ρ = 1), in the 2-norm over the
 /// contacts, divided by max(‖r‖, ‖u‖, ‖q‖) when that exceeds machine ε. Zero iff r solves
-/// the problem with u = W r + q.
+/// the problem with u = W r + q. The last `bilateral` blocks (NsgsSolver::solve) add ‖uᵢ‖².
 double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u, const Eigen::Ref<const Eigen::VectorXd>& mu,
-                 double q_norm);
+                 double q_norm, Eigen::Index bilateral = 0);
 
 /// fc2dError before its normalization: the 2-norm of r − proj_K(r − û) over the contacts.
 double fc2dResidual(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
-                   const Eigen::Ref<const Eigen::VectorXd>& mu);
+                   const Eigen::Ref<const Eigen::VectorXd>& mu, Eigen::Index bilateral = 0);
 
 /// The checks every sparse planar solver's solveFriction… makes before it starts: p valid, its
 /// limits (limits_valid, described as `limits`) and the warm start's size. On failure out is a

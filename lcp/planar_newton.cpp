@@ -43,7 +43,7 @@ void embedPlanar(SparseRowView W, ContactBlocks& blocks) {
 AlartCurnierSolver::Outcome PlanarNewtonSolver::solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
                                                       const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance,
                                                       int max_iterations, Eigen::Ref<Eigen::VectorXd> r,
-                                                      Eigen::Ref<Eigen::VectorXd> u) {
+                                                      Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral) {
   const Eigen::Index nc = mu.size();
   embedPlanar(W, blocks_);
   q3_.setZero(3 * nc);
@@ -57,7 +57,7 @@ AlartCurnierSolver::Outcome PlanarNewtonSolver::solve(SparseRowView W, const Eig
   for (int round = 0;; ++round) {
     const int budget = std::min(kNewtonRound, max_iterations - total.iterations);
     const AlartCurnierSolver::Weights weights{.start = round == 0 ? 0.0 : kSigmaStart, .free_steps = kFreeSteps};
-    const AlartCurnierSolver::Outcome o = newton_.solve(blocks_, q3_, mu, tolerance, budget, r3_, u3_, weights);
+    const AlartCurnierSolver::Outcome o = newton_.solve(blocks_, q3_, mu, tolerance, budget, r3_, u3_, weights, bilateral);
     total.iterations += o.iterations;
     total.status = o.status;
     total.error = o.error;
@@ -68,7 +68,7 @@ AlartCurnierSolver::Outcome PlanarNewtonSolver::solve(SparseRowView W, const Eig
     if (o.status == Status::kSuccess || total.iterations >= max_iterations) return total;
     // Lost (no descent, or slow): Gauss–Seidel sweeps move every contact towards its own
     // solution, from where Newton's steps converge again.
-    const NsgsSolver::Outcome g = nsgs_.solve(W, q, mu, {tolerance, kNsgsSweeps}, r, u);
+    const NsgsSolver::Outcome g = nsgs_.solve(W, q, mu, {tolerance, kNsgsSweeps}, r, u, bilateral);
     total.error = g.error;
     if (g.status == Status::kSuccess) {
       total.status = g.status;

@@ -46,10 +46,13 @@ class PlanarNewtonSolver {
   /// W 2nc × 2nc (viewOf), q of size 2nc, μ of size nc; r holds the first iterate (a warm start,
   /// or zeros) and returns the last, u = W r + q. The caller checks sizes. Status kSuccess at
   /// fc2dError ≤ tolerance, kPivotLimit after max_iterations, kNumericalFailure where no step
-  /// gives descent (AlartCurnierSolver).
+  /// gives descent (AlartCurnierSolver). The last `bilateral` blocks are a mechanism's joint
+  /// rows, two per block: uᵢ = 0, rᵢ free (NsgsSolver::solve), so that contacts coupled through
+  /// joints are solved on the sparse [J; D] M⁻¹ [J; D]ᵀ instead of the dense J G Jᵀ.
   AlartCurnierSolver::Outcome solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
                                     const Eigen::Ref<const Eigen::VectorXd>& mu, double tolerance,
-                                    int max_iterations, Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u);
+                                    int max_iterations, Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u,
+                                    Eigen::Index bilateral = 0);
 
  private:
   ContactBlocks blocks_;

@@ -14,6 +14,15 @@ namespace stickslip::dynamics {
 /// The size of the largest set of contacts joined through shared bodies (the ground excepted).
 std::size_t largestCoupledGroup(const std::vector<RigidContact>& contacts);
 
+/// Where a mechanism's joints join the contacts' problem (its joint rows as bilateral blocks,
+/// moreau_jean.hpp), units couple through shared velocity columns: `columns` lists each unit's
+/// (a contact's, or a block of joint rows'). Returns per unit the units sharing a column with it,
+/// itself included, ascending.
+std::vector<std::vector<int>> couplingByColumns(const std::vector<std::vector<int>>& columns, int velocities);
+/// The largest set of the first `counted` units (the contacts) joined through `coupled`
+/// (couplingByColumns), the others (joint rows) joining but not counted.
+std::size_t largestCoupledGroup(const std::vector<std::vector<int>>& coupled, std::size_t counted);
+
 /// Beyond this many contacts in one coupled group, "auto" takes the global nonsmooth Newton on the
 /// sparse W (lcp/planar_newton.hpp): its sparse factorization grows with W's pattern, Lemke's
 /// pivots with (2 nc)², Gauss–Seidel's sweeps with the chain's length. Measured by bench_scaling

@@ -90,6 +90,8 @@ class ConstrainedResponse {
   const MultibodySystem& model() const { return model_; }
   /// Whether the joints are handled sparse (file comment).
   bool sparse() const { return sparse_ != nullptr; }
+  /// The sparse path's D and S at the last update (null on the dense path).
+  const SparseJointSystem* sparseJoints() const { return sparse_.get(); }
 
  private:
   /// out = M⁻¹ x: a row scaling when M is diagonal, else the system's blocks.

@@ -40,6 +40,16 @@ class SparseJointSystem {
   void addInverseMassDt(double scale, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> out) const;
   /// x ← S⁻¹ x (size m), at the last successful update().
   void solve(Eigen::Ref<Eigen::VectorXd> x);
+  /// Row r of D at the last update: its columns (ascending) and values.
+  struct Row {
+    const int* cols;
+    const double* values;
+    int size;
+  };
+  Row row(Eigen::Index r) const {
+    const int begin = d_outer_[std::size_t(r)];
+    return {d_inner_.data() + begin, d_values_.data() + begin, d_outer_[std::size_t(r) + 1] - begin};
+  }
   /// D as a dense matrix, for failure messages.
   Eigen::MatrixXd dense() const;
 

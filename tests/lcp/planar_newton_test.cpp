@@ -124,3 +124,77 @@ TEST_CASE("newton: bad input is refused with the reason, and a warm start at the
   p.mu(0) = -1.0;
   CHECK(lcp::solveFrictionNewton(p).status == lcp::Status::kInvalidInput);
 }
+
+TEST_CASE("newton and nsgs: joint rows as bilateral blocks give the contacts of the reduced W = J G Jᵀ",
+          "[newton][nsgs][friction][bilateral]") {
+  // A hanging chain of n links: contacts at the even joints (rows J, as hangingChain's), ideal
+  // pins at the odd ones (rows D: the pin's two world directions), M⁻¹ diagonal. The augmented
+  // problem [J; D] M⁻¹ [J; D]ᵀ with D's blocks bilateral (u_D = 0, λ free) eliminates to
+  // W = J G Jᵀ, G = M⁻¹ − M⁻¹Dᵀ (D M⁻¹ Dᵀ)⁻¹ D M⁻¹, which Lemke solves densely.
+  const int n = 24, nc = n / 2, pins = n / 2;
+  const double m = 0.1, L = 0.1;
+  Eigen::VectorXd minv(3 * n);
+  for (int b = 0; b < n; ++b) minv.segment<3>(3 * b) << 1.0 / m, 1.0 / m, 12.0 / (m * L * L);
+  std::vector<Eigen::Triplet<double>> rows;
+  std::uint64_t state = 11;
+  const auto uniform = [&] {  // a fixed LCG: the same problem on every machine
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return double(state >> 11) * 0x1.0p-53;
+  };
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(2 * (nc + pins)), mu = Eigen::VectorXd::Zero(nc + pins);
+  for (int k = 0; k < n; ++k) {
+    const bool contact = k % 2 == 0;
+    const int row0 = contact ? 2 * (k / 2) : 2 * nc + 2 * (k / 2);
+    const double tilt = contact ? 0.1 * (uniform() - 0.5) : 0.0;
+    const Eigen::Vector2d d0(std::sin(tilt), std::cos(tilt)), d1(d0.y(), -d0.x());
+    for (const auto& [body, lever, sign] : {std::tuple{k, 0.5 * L, 1.0}, std::tuple{k - 1, -0.5 * L, -1.0}}) {
+      if (body < 0) continue;
+      for (const auto& [row, d] : {std::pair{row0, d0}, std::pair{row0 + 1, d1}}) {
+        rows.emplace_back(row, 3 * body, sign * d.x());
+        rows.emplace_back(row, 3 * body + 1, sign * d.y());
+        rows.emplace_back(row, 3 * body + 2, sign * (-lever * d.x()));
+      }
+    }
+    if (contact) {
+      q(row0) = -0.0005 * (1.0 + uniform());
+      q(row0 + 1) = 2.0 * (uniform() - 0.5);
+      mu(k / 2) = 0.1;
+    }
+  }
+  Eigen::SparseMatrix<double> R(2 * (nc + pins), 3 * n);
+  R.setFromTriplets(rows.begin(), rows.end());
+  const lcp::SparseRowMatrix augmented = R * minv.asDiagonal() * R.transpose();
+
+  const Eigen::MatrixXd r_dense(R), j = r_dense.topRows(2 * nc), d = r_dense.bottomRows(2 * pins);
+  const Eigen::MatrixXd s = d * minv.asDiagonal() * d.transpose();
+  const Eigen::MatrixXd g = Eigen::MatrixXd(minv.asDiagonal()) -
+                            minv.asDiagonal() * d.transpose() * s.ldlt().solve(d * minv.asDiagonal());
+  const lcp::FrictionResult lemke =
+      lcp::solveFriction("lemke", lcp::FrictionProblem2D{j * g * j.transpose(), q.head(2 * nc), mu.head(nc)});
+  REQUIRE(lemke.ok());
+
+  Eigen::VectorXd r = Eigen::VectorXd::Zero(q.size()), u(q.size());
+  lcp::PlanarNewtonSolver newton;
+  const lcp::AlartCurnierSolver::Outcome o = newton.solve(lcp::viewOf(augmented), q, mu, 1e-12, 200, r, u, pins);
+  REQUIRE(o.status == lcp::Status::kSuccess);
+  CHECK(u.tail(2 * pins).cwiseAbs().maxCoeff() <= 1e-10 * u.head(2 * nc).cwiseAbs().maxCoeff());
+  CHECK((r.head(2 * nc) - lemke.r).cwiseAbs().maxCoeff() <= 1e-8 * lemke.r.cwiseAbs().maxCoeff());
+  // The joints' impulses are those that keep D v unchanged: λ = −S⁻¹ D M⁻¹ Jᵀ P.
+  const Eigen::VectorXd lambda = -s.ldlt().solve(d * minv.asDiagonal() * j.transpose() * lemke.r);
+  CHECK((r.tail(2 * pins) - lambda).cwiseAbs().maxCoeff() <= 1e-8 * lambda.cwiseAbs().maxCoeff());
+
+  // Gauss–Seidel on the same blocks converges too, slowly along the pins.
+  r.setZero();
+  lcp::NsgsSolver nsgs;
+  const lcp::NsgsSolver::Outcome g_out = nsgs.solve(lcp::viewOf(augmented), q, mu, {1e-10, 200000}, r, u, pins);
+  REQUIRE(g_out.status == lcp::Status::kSuccess);
+  CHECK((r.head(2 * nc) - lemke.r).cwiseAbs().maxCoeff() <= 1e-6 * lemke.r.cwiseAbs().maxCoeff());
+  // A bilateral block whose diagonal is singular has no local solution: named, not guessed.
+  lcp::SparseRowMatrix singular = augmented;
+  singular.coeffRef(2 * nc, 2 * nc) = singular.coeffRef(2 * nc + 1, 2 * nc + 1) = 0.0;
+  for (lcp::SparseRowMatrix::InnerIterator it(singular, 2 * nc); it; ++it) it.valueRef() = 0.0;
+  r.setZero();
+  const lcp::NsgsSolver::Outcome bad = nsgs.solve(lcp::viewOf(singular), q, mu, {1e-10, 10}, r, u, pins);
+  CHECK(bad.status == lcp::Status::kNumericalFailure);
+  CHECK(bad.failed_contact == nc);
+}

@@ -149,3 +149,37 @@ TEST_CASE("pinned chain: Moreau–Jean with the joints handled sparse repeats th
   s.model.constraints(o.t_end, sparse_projected.final_q, phi);
   CHECK(phi.lpNorm<Eigen::Infinity>() <= 1e-6);
 }
+
+TEST_CASE("half-pinned chain: Moreau–Jean with the joints in Newton's problem repeats Lemke's run",
+          "[clearance-chain][moreau-jean][sparse-joints][newton]") {
+  // Clearance in every other joint: 12 contacts coupled through 12 ideal pins, whose 24 rows
+  // join Newton's problem as bilateral blocks; an angle between links 3 and 4 makes 25 rows, the
+  // last block padded.
+  for (const bool odd : {false, true}) {
+    for (const bool projected : {false, true}) {
+      CAPTURE(odd, projected);
+      mechanisms::ClearanceChain chain;
+      chain.links = 24;
+      chain.clearance_every = 2;
+      dynamics::RigidScenario s = mechanisms::clearanceChainRigid(chain);
+      if (odd) s.model.addAngle(3, 4, 0.0, "stiff");
+      REQUIRE(s.model.constraintCount() == (odd ? 25 : 24));
+      dynamics::MoreauJeanOptions o;
+      o.t_end = 0.05;
+      o.h = 1e-4;
+      o.project_contacts = projected;
+      const dynamics::RunResult newton = dynamics::simulateMoreauJean(s, o);
+      o.solver = "lemke";
+      const dynamics::RunResult lemke = dynamics::simulateMoreauJean(s, o);
+      REQUIRE(newton.ok());
+      REQUIRE(lemke.ok());
+      CHECK(newton.contact_solver == "newton");
+      REQUIRE(lemke.events.size() >= 20);
+      test::checkSameRun(lemke, newton, 1e-12, 1e-9, 1e-7);
+      CHECK(newton.friction_work == Approx(lemke.friction_work).epsilon(1e-9));
+      Eigen::VectorXd phi(s.model.constraintCount());
+      s.model.constraints(o.t_end, newton.final_q, phi);
+      CHECK(phi.lpNorm<Eigen::Infinity>() <= 1e-6);
+    }
+  }
+}

@@ -59,9 +59,10 @@ constexpr int kNewtonIterations = 100;
 
 enum class AutoChoice { kNsgs, kNewton, kLemke };
 
-AutoChoice autoChoice(const std::vector<RigidContact>& contacts) {
-  const std::size_t group = largestCoupledGroup(contacts);
-  if (group == 1 || (group <= kAutoNsgsGroup && contacts.size() > kAutoNsgsContacts)) return AutoChoice::kNsgs;
+/// From the largest coupled group of the nc contacts; `joints`: they are coupled through joints
+/// that join the problem, where Gauss–Seidel would sweep along the joints too: never NSGS.
+AutoChoice autoChoice(std::size_t group, std::size_t nc, bool joints) {
+  if (!joints && (group == 1 || (group <= kAutoNsgsGroup && nc > kAutoNsgsContacts))) return AutoChoice::kNsgs;
   return group >= kNewtonFromCoupledContacts ? AutoChoice::kNewton : AutoChoice::kLemke;
 }
 
@@ -134,7 +135,7 @@ const lcp::FrictionResult* MoreauJeanStepper::spatialResult() const {
 /// The contacts and the solver fit together (the constructor's contract); whether the
 /// contacts are spatial.
 std::optional<lcp::SparseFrictionProblem2D> MoreauJeanStepper::sparseProblem() const {
-  if (sparse_solved_ < 0) return std::nullopt;
+  if (sparse_solved_ < 0 || joint_blocks_ > 0) return std::nullopt;
   const Eigen::Index n = 2 * sparse_solved_;
   const lcp::SparseRowView w(n, n, w_outer_[std::size_t(n)], w_outer_.data(), w_inner_.data(), w_values_.data());
   return lcp::SparseFrictionProblem2D{w, qf_.head(n), mu_used_.head(sparse_solved_)};
@@ -184,33 +185,35 @@ bool MoreauJeanStepper::checkContactsAndSolver() const {
 }
 
 /// NSGS's workspaces and the pattern of W: contacts on a common (moving) body couple.
-void MoreauJeanStepper::sizeNsgs() {
-  const auto& contacts = contacts_;
-  const Eigen::Index nc = static_cast<Eigen::Index>(contacts.size());
-  nsgs_r_.setZero(2 * nc);
-  nsgs_u_.setZero(2 * nc);
-  position_.assign(static_cast<std::size_t>(nc), -1);
-  w_outer_.assign(static_cast<std::size_t>(2 * nc + 1), 0);
-  // Contacts sharing a (moving) body couple in W; the pattern is fixed by the bodies: per
-  // body its contacts, then per contact those of its two bodies (ascending, once each).
-  std::vector<std::vector<int>> on_body;
-  for (Eigen::Index k = 0; k < nc; ++k)
-    for (const BodyIndex b : {contacts[std::size_t(k)].body_i, contacts[std::size_t(k)].body_j}) {
-      if (b == kGround) continue;
-      if (on_body.size() <= std::size_t(b)) on_body.resize(std::size_t(b) + 1);
-      on_body[std::size_t(b)].push_back(int(k));
+void MoreauJeanStepper::coupleUnits(Eigen::Index joint_blocks) {
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts_.size());
+  // Units couple in W where their rows share a velocity column (fixed patterns: the contact
+  // Jacobian's, sized by resizeContacts, and the model's joint rows).
+  std::vector<std::vector<int>> columns(std::size_t(nc + joint_blocks));
+  const int* outer = kin_.jacobian.outerIndexPtr();
+  const int* inner = kin_.jacobian.innerIndexPtr();
+  for (Eigen::Index k = 0; k < nc; ++k) columns[std::size_t(k)].assign(inner + outer[2 * k], inner + outer[2 * k + 2]);
+  if (joint_blocks > 0) {
+    const std::vector<std::vector<int>> pattern = mechanism_.jacobianPattern();
+    for (std::size_t r = 0; r < pattern.size(); ++r) {
+      std::vector<int>& unit = columns[std::size_t(nc) + r / 2];
+      unit.insert(unit.end(), pattern[r].begin(), pattern[r].end());
     }
-  coupled_.assign(static_cast<std::size_t>(nc), {});
-  std::size_t capacity = 0;
-  for (Eigen::Index k = 0; k < nc; ++k) {
-    std::vector<int>& row = coupled_[std::size_t(k)];
-    row.push_back(int(k));
-    for (const BodyIndex b : {contacts[std::size_t(k)].body_i, contacts[std::size_t(k)].body_j})
-      if (b != kGround) row.insert(row.end(), on_body[std::size_t(b)].begin(), on_body[std::size_t(b)].end());
-    std::sort(row.begin(), row.end());
-    row.erase(std::unique(row.begin(), row.end()), row.end());
-    capacity += 4 * row.size();
   }
+  coupled_ = couplingByColumns(columns, int(mechanism_.velocitySize()));
+}
+
+void MoreauJeanStepper::sizeNsgs() {
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts_.size());
+  const Eigen::Index units = nc + joint_blocks_;
+  nsgs_r_.setZero(2 * units);
+  nsgs_u_.setZero(2 * units);
+  last_joint_impulse_.setZero(2 * joint_blocks_);
+  position_.assign(static_cast<std::size_t>(units), -1);
+  w_outer_.assign(static_cast<std::size_t>(2 * units + 1), 0);
+  coupleUnits(joint_blocks_);
+  std::size_t capacity = 0;
+  for (const std::vector<int>& row : coupled_) capacity += 4 * row.size();
   if (!sparse_assembly_) capacity = std::size_t(4 * nc * nc);
   w_inner_.resize(capacity);
   w_values_.resize(capacity);
@@ -267,10 +270,20 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   const auto bilateral = std::find_if(contacts.begin(), contacts.end(), [](const RigidContact& c) {
     return c.normal == RigidContact::Normal::kBilateral;
   });
+  // Where the joints are handled sparse, they can join NSGS's and Newton's problem as bilateral
+  // blocks (no joint friction, unilateral contacts only).
+  const bool joints_join = !spatial && m > 0 && response_.sparse() && nj == 0 && bilateral == contacts.end();
   // auto: by the contacts' coupling where W is assembled sparse and only unilateral contacts meet.
-  const bool automatic = !spatial && options_.solver == "auto" && nc > 0 && nj == 0 && m == 0 &&
+  const bool automatic = !spatial && options_.solver == "auto" && nc > 0 && nj == 0 && (m == 0 || joints_join) &&
                          model.inverseMassDiagonal() != nullptr && bilateral == contacts.end();
-  const AutoChoice choice = automatic ? autoChoice(contacts) : AutoChoice::kLemke;
+  mechanism.resizeContacts(kin_);
+  AutoChoice choice = AutoChoice::kLemke;
+  if (automatic && m == 0) {
+    choice = autoChoice(largestCoupledGroup(contacts), contacts.size(), false);
+  } else if (automatic) {
+    coupleUnits((m + 1) / 2);
+    choice = autoChoice(largestCoupledGroup(coupled_, contacts.size()), contacts.size(), true);
+  }
   use_nsgs_ = !spatial && (options_.solver == "nsgs" || choice == AutoChoice::kNsgs);
   use_newton_ = !spatial && (options_.solver == "newton" || choice == AutoChoice::kNewton);
   contact_solver_ = use_nsgs_ ? "nsgs" : use_newton_ ? "newton" : options_.solver == "auto" ? "lemke" : options_.solver;
@@ -278,8 +291,8 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   if (spatial && (options_.solver == "nsgs" || options_.solver == "newton"))
     contact_solver_ = options_.solver + " (round cone)";
   if (spatial && (options_.solver == "round-cone" || options_.solver == "auto")) contact_solver_ = "round cone (auto)";
-  sparse_assembly_ = (use_nsgs_ || use_newton_) && m == 0 && model.inverseMassDiagonal() != nullptr;
-  mechanism.resizeContacts(kin_);
+  sparse_assembly_ = (use_nsgs_ || use_newton_) && (m == 0 || joints_join) && model.inverseMassDiagonal() != nullptr;
+  joint_blocks_ = sparse_assembly_ ? (m + 1) / 2 : 0;
   q_theta_.resize(model.positionSize());
   q_old_.resize(model.positionSize());
   v_old_.resize(nv);
@@ -288,7 +301,7 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   impulse_.setZero(2 * nc);
   approach_.setZero(nc);
   sliding_.setZero(nc);
-  mu_used_.setZero(nc);
+  mu_used_.setZero(nc + joint_blocks_);
   active_.assign(static_cast<std::size_t>(nc), 0);
   closed_.assign(static_cast<std::size_t>(nc), 0);
   slipped_.assign(static_cast<std::size_t>(nc), 0);
@@ -299,13 +312,13 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
     gjt_.setZero(nv, rows_per_contact * nc + nj);
     w_.setZero(rows_per_contact * nc + nj, rows_per_contact * nc + nj);
   }
-  qf_.setZero(rows_per_contact * nc + nj);
+  qf_.setZero(rows_per_contact * nc + nj + 2 * joint_blocks_);
   wnn_.setZero(nc);
   last_impulse_.setZero(2 * nc);
   if (use_nsgs_ || use_newton_) sizeNsgs();
   if (sparse_assembly_) {
     proj_contacts_.assign(std::size_t(nc), 0);
-    proj_rhs_.setZero(nc);
+    proj_rhs_.setZero(nc + m);
     proj_outer_.reserve(std::size_t(nc) + 1);
     proj_inner_.reserve(w_inner_.size() / 4);  // one entry per coupled pair
     proj_values_.reserve(w_inner_.size() / 4);
@@ -329,7 +342,7 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   // Room for the joints and a few penetrating contacts; projectPositions grows it if more.
   const Eigen::Index rows = m + (options_.project_contacts ? std::min<Eigen::Index>(nc, 8) : 0);
   if (response_.sparse() && !options_.project_positions) {  // projectThroughJoints: no dense D
-    if (options_.project_contacts) {
+    if (options_.project_contacts && joint_blocks_ == 0) {
       proj_contacts_.assign(std::size_t(nc), 0);
       proj_rhs_.setZero(nc);
       proj_phi_.setZero(m);
@@ -417,6 +430,8 @@ bool MoreauJeanStepper::step(double t, double h, Eigen::Ref<Eigen::VectorXd> q,
       impulse_(2 * i) = r_(2 * a);
       impulse_(2 * i + 1) = r_(2 * a + 1);
     }
+    if (joint_blocks_ > 0)  // + M⁻¹ Dᵀ λ, the joints' share
+      response_.sparseJoints()->addInverseMassDt(1.0, nsgs_r_.segment(2 * na, mechanism_.constraintCount()), v);
   } else {
     const double t_next = t + h;
     auto gjt = gjt_.leftCols(ncol);
@@ -549,15 +564,26 @@ bool MoreauJeanStepper::solveContacts(Eigen::Index na, double h) {
   return solveSparse(na, h);
 }
 
-double MoreauJeanStepper::rowProduct(Eigen::Index x, Eigen::Index y) const {
+SparseJointSystem::Row MoreauJeanStepper::unitRow(int unit, int row) const {
+  const Eigen::Index nc = static_cast<Eigen::Index>(contacts_.size());
+  if (unit < nc) {
+    const int* outer = kin_.jacobian.outerIndexPtr();
+    const int begin = outer[2 * unit + row];
+    return {kin_.jacobian.innerIndexPtr() + begin, kin_.jacobian.valuePtr() + begin, outer[2 * unit + row + 1] - begin};
+  }
+  const Eigen::Index joint_row = 2 * (unit - nc) + row;
+  if (joint_row >= mechanism_.constraintCount()) return {nullptr, nullptr, 0};  // an odd count's padding
+  return response_.sparseJoints()->row(joint_row);
+}
+
+double MoreauJeanStepper::rowProduct(const SparseJointSystem::Row& x, const SparseJointSystem::Row& y) const {
   const Eigen::VectorXd& minv = *mechanism_.inverseMassDiagonal();
   double sum = 0.0;
-  ContactJacobian::InnerIterator a(kin_.jacobian, x), b(kin_.jacobian, y);
-  while (a && b) {  // a merge of two sorted rows of at most six entries
-    if (a.col() < b.col()) ++a;
-    else if (b.col() < a.col()) ++b;
+  for (int a = 0, b = 0; a < x.size && b < y.size;) {  // a merge of two sorted rows of at most six entries
+    if (x.cols[a] < y.cols[b]) ++a;
+    else if (y.cols[b] < x.cols[a]) ++b;
     else {
-      sum += a.value() * minv(a.col()) * b.value();
+      sum += x.values[a] * minv(x.cols[a]) * y.values[b];
       ++a;
       ++b;
     }
@@ -567,29 +593,44 @@ double MoreauJeanStepper::rowProduct(Eigen::Index x, Eigen::Index y) const {
 
 void MoreauJeanStepper::assembleSparse(Eigen::Index na, double t_next) {
   const ContactJacobian& j = kin_.jacobian;
-  for (Eigen::Index a = 0; a < na; ++a) position_[std::size_t(active_[std::size_t(a)])] = int(a);
+  const int nc = int(contacts_.size());
+  const Eigen::Index units = na + joint_blocks_;  // the active contacts, then the joint blocks
+  const auto unitAt = [&](Eigen::Index p) { return p < na ? active_[std::size_t(p)] : nc + int(p - na); };
+  for (Eigen::Index p = 0; p < units; ++p) position_[std::size_t(unitAt(p))] = int(p);
   int nnz = 0;
-  for (Eigen::Index a = 0; a < na; ++a) {
-    const Eigen::Index k = active_[std::size_t(a)];
-    for (Eigen::Index row = 0; row < 2; ++row) {
+  for (Eigen::Index p = 0; p < units; ++p) {
+    const int k = unitAt(p);
+    for (int row = 0; row < 2; ++row) {
+      const SparseJointSystem::Row x = unitRow(k, row);
       for (const int l : coupled_[std::size_t(k)]) {
         const int b = position_[std::size_t(l)];
         if (b < 0) continue;
-        for (Eigen::Index col = 0; col < 2; ++col) {
+        for (int col = 0; col < 2; ++col) {
+          const SparseJointSystem::Row y = unitRow(l, col);
+          if (x.size == 0 || y.size == 0) {  // the padding row of an odd number of joint rows: decoupled
+            if (l != k || col != row) continue;
+            w_values_[std::size_t(nnz)] = 1.0;
+          } else {
+            w_values_[std::size_t(nnz)] = rowProduct(x, y);
+          }
           w_inner_[std::size_t(nnz)] = int(2 * b + col);
-          w_values_[std::size_t(nnz)] = rowProduct(2 * k + row, 2 * l + col);
           ++nnz;
         }
       }
-      w_outer_[std::size_t(2 * a + row + 1)] = nnz;
+      w_outer_[std::size_t(2 * p + row + 1)] = nnz;
     }
-    wnn_(a) = rowProduct(2 * k, 2 * k);
+  }
+  qf_.segment(2 * na, 2 * joint_blocks_).setZero();  // D v = D v_free already (moreau_jean.hpp)
+  mu_used_.segment(na, joint_blocks_).setZero();      // unused
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const Eigen::Index k = active_[std::size_t(a)];
+    wnn_(a) = rowProduct(unitRow(int(k), 0), unitRow(int(k), 0));
     const RigidContact& c = contacts_[std::size_t(k)];
     mu_used_(a) = slipped_[std::size_t(k)] ? c.mu_kinetic : c.mu_static;
     qf_(2 * a) = j.row(2 * k).dot(v_free_) + c.restitution * std::min(kin_.normal_velocity(k), 0.0);
     qf_(2 * a + 1) = j.row(2 * k + 1).dot(v_free_) - (c.surface_speed ? c.surface_speed(t_next) : 0.0);
   }
-  for (Eigen::Index a = 0; a < na; ++a) position_[std::size_t(active_[std::size_t(a)])] = -1;
+  for (Eigen::Index p = 0; p < units; ++p) position_[std::size_t(unitAt(p))] = -1;
 }
 
 void MoreauJeanStepper::sparseFromDense(Eigen::Index na) {
@@ -608,20 +649,22 @@ void MoreauJeanStepper::sparseFromDense(Eigen::Index na) {
 double MoreauJeanStepper::sparseSlipFloor(Eigen::Index i) const {
   double terms = std::abs(qf_(2 * i + 1));
   for (int k = w_outer_[std::size_t(2 * i + 1)]; k < w_outer_[std::size_t(2 * i + 2)]; ++k)
-    terms += std::abs(w_values_[std::size_t(k)] * r_(w_inner_[std::size_t(k)]));
+    terms += std::abs(w_values_[std::size_t(k)] * nsgs_r_(w_inner_[std::size_t(k)]));
   return kSlipRoundOff * terms;
 }
 
 bool MoreauJeanStepper::solveSparse(Eigen::Index na, double h) {
-  const Eigen::Index n = 2 * na;
+  const Eigen::Index n = 2 * na, nb = joint_blocks_, rows = n + 2 * nb;  // contacts' rows, then the joints'
   sparse_solved_ = na;
-  const lcp::SparseRowView w(n, n, w_outer_[std::size_t(n)], w_outer_.data(), w_inner_.data(), w_values_.data());
-  // Warm start: each contact's impulse of the last step, rescaled to this step's length.
+  const lcp::SparseRowView w(rows, rows, w_outer_[std::size_t(rows)], w_outer_.data(), w_inner_.data(),
+                             w_values_.data());
+  // Warm start: each contact's impulse of the last step, and the joints', rescaled to this step's length.
   const double scale = last_h_ > 0.0 ? h / last_h_ : 0.0;
   for (Eigen::Index a = 0; a < na; ++a) {
     const Eigen::Index k = active_[std::size_t(a)];
     nsgs_r_.segment<2>(2 * a) = scale * last_impulse_.segment<2>(2 * k);
   }
+  nsgs_r_.segment(n, 2 * nb) = scale * last_joint_impulse_;
   const lcp::NsgsOptions options{options_.nsgs_tolerance, options_.nsgs_max_sweeps};
   std::fill(reversal_tried_.begin(), reversal_tried_.end(), 0);
   for (;;) {
@@ -632,14 +675,14 @@ bool MoreauJeanStepper::solveSparse(Eigen::Index na, double h) {
     Eigen::Index failed = -1;  // NSGS: the contact whose local problem has no solution
     if (use_newton_) {
       const lcp::AlartCurnierSolver::Outcome o =
-          newton_.solve(w, qf_.head(n), mu_used_.head(na), options.tolerance,
-                        std::min(options.max_sweeps, kNewtonIterations), nsgs_r_.head(n), nsgs_u_.head(n));
+          newton_.solve(w, qf_.head(rows), mu_used_.head(na + nb), options.tolerance,
+                        std::min(options.max_sweeps, kNewtonIterations), nsgs_r_.head(rows), nsgs_u_.head(rows), nb);
       status = o.status;
       count = o.iterations;
       error = residual = o.error;
     } else {
       const lcp::NsgsSolver::Outcome o =
-          nsgs_.solve(w, qf_.head(n), mu_used_.head(na), options, nsgs_r_.head(n), nsgs_u_.head(n));
+          nsgs_.solve(w, qf_.head(rows), mu_used_.head(na + nb), options, nsgs_r_.head(rows), nsgs_u_.head(rows), nb);
       status = o.status;
       count = o.sweeps;
       error = o.error;
@@ -650,7 +693,9 @@ bool MoreauJeanStepper::solveSparse(Eigen::Index na, double h) {
     pivots_ += count;
     if (status != lcp::Status::kSuccess) {
       std::ostringstream os;
-      os << contact_solver_ << " on " << na << " active contact(s): " << lcp::toString(status) << " after " << count
+      os << contact_solver_ << " on " << na << " active contact(s)";
+      if (nb > 0) os << " and " << mechanism_.constraintCount() << " joint rows";
+      os << ": " << lcp::toString(status) << " after " << count
          << (use_newton_ ? " iterations" : " sweeps") << ", Siconos' error " << error << " (tolerance "
          << options.tolerance << ")";
       if (failed >= 0)
@@ -668,7 +713,10 @@ bool MoreauJeanStepper::solveSparse(Eigen::Index na, double h) {
       again = again || mu != mu_used_(a);
       mu_used_(a) = mu;
     }
-    if (!again) return true;
+    if (!again) {
+      last_joint_impulse_ = nsgs_r_.segment(n, 2 * nb);
+      return true;
+    }
   }
 }
 
@@ -1095,30 +1143,45 @@ void MoreauJeanStepper::projectContactsSparse(double t, Eigen::Ref<Eigen::Vector
     double worst = 0.0;
     const Eigen::Index rows = penetratingContacts(t, q, active, worst);
     if (rows == 0 || worst <= 1e-12) return;
-    // S = J_n M⁻¹ J_nᵀ over them in compressed rows, its nonzeros those of contacts on a common
-    // body (coupled_, ascending).
+    // S = R M⁻¹ Rᵀ in compressed rows, R the penetrating contacts' normal rows and then, where
+    // the joints join the problem, the joints' rows (right-hand side −Φ): its nonzeros those of
+    // rows sharing a column (coupled_, ascending).
+    const int nc = int(contacts_.size()), m = int(joint_blocks_ > 0 ? mechanism_.constraintCount() : 0);
+    if (m > 0) mechanism_.constraints(t, q, proj_rhs_.segment(rows, m));
+    proj_rhs_.segment(rows, m) *= -1.0;
+    const auto rowOf = [&](Eigen::Index p) {  // unit and row of S's row p
+      return p < rows ? std::pair{proj_contacts_[std::size_t(p)], 0}
+                      : std::pair{nc + int(p - rows) / 2, int(p - rows) % 2};
+    };
     for (Eigen::Index a = 0; a < rows; ++a) position_[std::size_t(proj_contacts_[std::size_t(a)])] = int(a);
+    for (int b = 0; b < int(joint_blocks_); ++b) position_[std::size_t(nc + b)] = int(rows) + 2 * b;
     proj_outer_.assign(1, 0);
     proj_inner_.clear();
     proj_values_.clear();
-    for (Eigen::Index a = 0; a < rows; ++a) {
-      const int i = proj_contacts_[std::size_t(a)];
-      for (const int l : coupled_[std::size_t(i)])
-        if (const int b = position_[std::size_t(l)]; b >= 0) {
-          proj_inner_.push_back(b);
-          proj_values_.push_back(rowProduct(2 * i, 2 * l));
+    for (Eigen::Index p = 0; p < rows + m; ++p) {
+      const auto [unit, row] = rowOf(p);
+      const SparseJointSystem::Row x = unitRow(unit, row);
+      for (const int l : coupled_[std::size_t(unit)]) {
+        const int b = position_[std::size_t(l)];
+        if (b < 0) continue;
+        for (int col = 0; col < (l < nc ? 1 : 2) && b + col < rows + m; ++col) {
+          proj_inner_.push_back(b + col);
+          proj_values_.push_back(rowProduct(x, unitRow(l, col)));
         }
+      }
       proj_outer_.push_back(int(proj_inner_.size()));
     }
     for (Eigen::Index a = 0; a < rows; ++a) position_[std::size_t(proj_contacts_[std::size_t(a)])] = -1;
-    auto mu = proj_rhs_.head(rows);
-    if (!proj_lu_.factor(int(rows), proj_outer_.data(), proj_inner_.data(), proj_values_.data()) ||
+    for (int b = 0; b < int(joint_blocks_); ++b) position_[std::size_t(nc + b)] = -1;
+    auto mu = proj_rhs_.head(rows + m);
+    if (!proj_lu_.factor(int(rows + m), proj_outer_.data(), proj_inner_.data(), proj_values_.data()) ||
         !proj_lu_.solve(mu))
       return;
-    dq_.setZero();  // M⁻¹ J_nᵀ μ over J's nonzeros
+    dq_.setZero();  // M⁻¹ Rᵀ μ over R's nonzeros
     for (Eigen::Index a = 0; a < rows; ++a)
       for (ContactJacobian::InnerIterator e(kin_.jacobian, 2 * proj_contacts_[std::size_t(a)]); e; ++e)
         dq_(e.col()) += minv(e.col()) * e.value() * mu(a);
+    if (m > 0) response_.sparseJoints()->addInverseMassDt(1.0, mu.tail(m), dq_);
     mechanism_.addToPositions(dq_, q);
   }
 }
@@ -1147,7 +1210,7 @@ void MoreauJeanStepper::projectThroughJoints(double t, Eigen::Ref<Eigen::VectorX
 }
 
 void MoreauJeanStepper::projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active) {
-  if (sparse_assembly_ && !options_.project_positions) return projectContactsSparse(t, q, active);
+  if (sparse_assembly_ && !options_.project_positions) return projectContactsSparse(t, q, active);  // joints too
   if (response_.sparse() && !options_.project_positions) return projectThroughJoints(t, q, active);
   const Eigen::Index m = mechanism_.constraintCount();
   for (int it = 0; it < 5; ++it) {

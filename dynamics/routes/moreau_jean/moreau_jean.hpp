@@ -52,20 +52,30 @@
 /// with no ideal joints (G = M⁻¹, diagonal) W_A = J_A M⁻¹ J_Aᵀ is assembled directly in
 /// compressed rows, its nonzero blocks those of contacts that share a body (the pattern of
 /// such pairs is found once), so a step costs O(nnz(J) + nnz(W) · sweeps) and allocates
-/// nothing; with ideal joints G couples what they connect, and W is formed densely as for
+/// nothing. With ideal joints G couples everything they connect, and J_A G J_Aᵀ is dense;
+/// where the joints are handled sparse (ConstrainedResponse::sparse()) they join the problem
+/// instead, as bilateral blocks of two rows of D after the contacts' (padded by a decoupled row
+/// when m is odd):
+///   [u; u_D] = [J_A; D] M⁻¹ [J_A; D]ᵀ [P; λ] + [q; 0],   u_D = 0, λ free,
+/// whose elimination of λ is W = J_A G J_Aᵀ: the same step, v = v_free + M⁻¹ (J_Aᵀ P + Dᵀ λ),
+/// on a matrix as sparse as the mechanism (q_D = 0 since D v_free already meets the joints'
+/// velocity equation, which G Jᵀ P leaves unchanged). Elsewhere W is formed densely as for
 /// Lemke and handed to NSGS by its nonzeros. NSGS starts from the contacts' impulses of the
-/// last step (scaled by the step ratio) and stops at Siconos' error nsgs_tolerance.
+/// last step (and the joints', scaled by the step ratio) and stops at Siconos' error
+/// nsgs_tolerance.
 /// "newton" (lcp/planar_newton.hpp, the same contacts and the same W) solves the step's problem
 /// by the global nonsmooth Newton, warm-started likewise: its sparse factorization keeps its
 /// pattern and pivots from step to step (a step allocates nothing while the closed contacts
 /// and the pivot order stay), and it costs what W's pattern costs, where Gauss–Seidel needs
 /// sweeps that grow with a coupled chain's length. The contacts' position projection is then
-/// sparse too (S = J_n M⁻¹ J_nᵀ over the penetrating contacts).
-/// "auto" (the default), where W is assembled sparse (no ideal joints), with unilateral
-/// contacts only and no joint friction, chooses by the largest group of contacts coupled
-/// through shared bodies (dynamics/contact/coupling.hpp): nsgs when the contacts are
-/// decoupled (one sweep is exact) or in groups of at most 4 among more than 16 contacts,
-/// newton for a group of 6 or more (a chain), else lemke. contactSolver() says which.
+/// sparse too (S = R M⁻¹ Rᵀ over the penetrating contacts' normal rows, and the joints' rows
+/// where they join).
+/// "auto" (the default), where W can be assembled sparse (no ideal joints, or joints handled
+/// sparse), with unilateral contacts only and no joint friction, chooses by the largest group
+/// of contacts coupled through shared bodies or joints (dynamics/contact/coupling.hpp): nsgs
+/// when the contacts are decoupled (one sweep is exact) or in groups of at most 4 among more
+/// than 16 contacts and no joints join, newton for a group of 6 or more (a chain), else
+/// lemke. contactSolver() says which.
 /// "siconos-<name>" uses lcp::SiconosFc2dSolver (lemke, enum, nsgs, cpg), which copies into
 /// its own buffers and returns new vectors: it allocates per step.
 ///
@@ -283,6 +293,8 @@ class MoreauJeanStepper {
 
  private:
   bool checkContactsAndSolver() const;
+  /// coupled_ for the contacts and `joint_blocks` blocks of joint rows (file comment).
+  void coupleUnits(Eigen::Index joint_blocks);
   void sizeNsgs();
   void sizeSolvers(bool spatial);
   /// Records why the step fails; returns false.
@@ -305,8 +317,9 @@ class MoreauJeanStepper {
   void jointReactions(Eigen::Index active, double h);
   bool solveSiconos(Eigen::Index active);
   /// NSGS and Newton's path: W_A (compressed rows) and qf_ for the active set from the sparse J
-  /// and the diagonal M⁻¹ (no ideal joints), or W_A from the dense w_; then the solve, again
-  /// with the coefficients nextMu gives until they hold.
+  /// and the diagonal M⁻¹, the joints' rows as bilateral blocks after the contacts' where they
+  /// join (file comment), or W_A from the dense w_; then the solve, again with the
+  /// coefficients nextMu gives until they hold.
   void assembleSparse(Eigen::Index active, double t_next);
   void sparseFromDense(Eigen::Index active);
   bool solveSparse(Eigen::Index active, double h);
@@ -331,8 +344,9 @@ class MoreauJeanStepper {
                                    double& deepest);
   /// The projection of project_positions / project_contacts; `active` the step's active set.
   void projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
-  /// The same for contacts alone where W is assembled sparse: S = J_n M⁻¹ J_nᵀ over the
-  /// penetrating contacts, sparse (contacts on a common body), factored by sparse LU.
+  /// The same where W is assembled sparse: S = R M⁻¹ Rᵀ, R the penetrating contacts' normal rows
+  /// and, where the joints join the problem, the joints' rows (their drift Φ corrected at once),
+  /// sparse (rows sharing a column), factored by sparse LU.
   void projectContactsSparse(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
   /// The same where the joints are handled sparse (ConstrainedResponse::sparse()): the joints'
   /// drift Φ and the penetrating contacts' gaps g corrected by block elimination through the
@@ -340,8 +354,11 @@ class MoreauJeanStepper {
   ///   Δq = −M⁻¹Dᵀ S⁻¹ Φ + G J_cᵀ μ,   (J_c G J_cᵀ) μ = −(g + J_c (−M⁻¹Dᵀ S⁻¹ Φ)),
   /// iterated like the dense projection, whose system [D; J_c] M⁻¹ [D; J_c]ᵀ this eliminates.
   void projectThroughJoints(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
-  /// (row x of J) M⁻¹ (row y of J)ᵀ with M⁻¹ diagonal, over J's nonzeros.
-  double rowProduct(Eigen::Index x, Eigen::Index y) const;
+  /// Row `row` (0, 1) of unit `unit`: contact unit's rows of J, or joint block (unit − nc)'s
+  /// rows of D (empty: the padding of an odd count).
+  SparseJointSystem::Row unitRow(int unit, int row) const;
+  /// x M⁻¹ yᵀ with M⁻¹ diagonal, over the rows' nonzeros.
+  double rowProduct(const SparseJointSystem::Row& x, const SparseJointSystem::Row& y) const;
   /// The |u| above which tangent row `row` of the dense problem, solved with μs, slips:
   /// round-off of the sum u = W_row r + q_row over its ncol terms (kSlipRoundOff of their
   /// magnitudes). Not stick_velocity: just past a break-away μs P_n still nearly balances the
@@ -381,18 +398,20 @@ class MoreauJeanStepper {
   std::unique_ptr<Siconos> siconos_;
   std::unique_ptr<Spatial> spatial_;  ///< set for a mechanism of spatial contacts
   std::string contact_solver_;
-  // NSGS: whether W is assembled sparse (no joints, diagonal M⁻¹); per contact the contacts
-  // sharing a body with it (itself included, ascending), its active index (−1: inactive);
-  // W_A in compressed rows (capacity for every contact active); the solver, its iterate and
-  // velocities; the last step's impulses per contact (the warm start).
+  // NSGS: whether W is assembled sparse (diagonal M⁻¹, no joints or joints that join); per
+  // unit (contact, then block of two joint rows) the units sharing a velocity column with it
+  // (itself included, ascending), its position in the problem (−1: inactive); W_A in
+  // compressed rows (capacity for every contact active); the solver, its iterate and
+  // velocities; the last step's impulses per contact and per joint row (the warm start).
   bool use_nsgs_ = false, use_newton_ = false, sparse_assembly_ = false;
+  Eigen::Index joint_blocks_ = 0;  ///< blocks of joint rows in the problem: ⌈m/2⌉ where the joints join, else 0
   Eigen::Index sparse_solved_ = -1;  ///< the last step's active contacts on the sparse solvers' path
   std::vector<std::vector<int>> coupled_;
   std::vector<int> position_, w_outer_, w_inner_;
   std::vector<double> w_values_;
   lcp::NsgsSolver nsgs_;
   lcp::PlanarNewtonSolver newton_;
-  Eigen::VectorXd nsgs_r_, nsgs_u_, last_impulse_, wnn_;
+  Eigen::VectorXd nsgs_r_, nsgs_u_, last_impulse_, last_joint_impulse_, wnn_;
   // Velocity and position projections onto the joints.
   Eigen::MatrixXd proj_d_, proj_minv_dt_, proj_s_;  ///< rows: the joints', then the contacts'
   Eigen::MatrixXd proj_jc_, proj_gjc_;  ///< projectThroughJoints: J_cᵀ and G J_cᵀ (nv × contacts)
