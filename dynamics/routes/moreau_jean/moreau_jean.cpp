@@ -54,8 +54,9 @@ constexpr std::size_t kAutoNsgsGroup = 4;
 constexpr std::size_t kAutoNsgsContacts = 16;
 
 /// Newton's iterations per solve at most (and at most nsgs_max_sweeps): warm-started from the
-/// last step it takes a few; far more means it is lost.
-constexpr int kNewtonIterations = 100;
+/// last step it takes a few; far more means it is lost. The first step starts from r = 0: on
+/// the chain of 1024 links with 512 clearance joints it took 224 iterations, then 1 to 4.
+constexpr int kNewtonIterations = 100, kNewtonColdIterations = 1000;
 
 enum class AutoChoice { kNsgs, kNewton, kLemke };
 
@@ -676,7 +677,7 @@ bool MoreauJeanStepper::solveSparse(Eigen::Index na, double h) {
     if (use_newton_) {
       const lcp::AlartCurnierSolver::Outcome o =
           newton_.solve(w, qf_.head(rows), mu_used_.head(na + nb), options.tolerance,
-                        std::min(options.max_sweeps, kNewtonIterations), nsgs_r_.head(rows), nsgs_u_.head(rows), nb);
+                        std::min(options.max_sweeps, last_h_ > 0.0 ? kNewtonIterations : kNewtonColdIterations), nsgs_r_.head(rows), nsgs_u_.head(rows), nb);
       status = o.status;
       count = o.iterations;
       error = residual = o.error;
