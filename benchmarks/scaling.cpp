@@ -184,8 +184,9 @@ void fillEventRow(const dynamics::RunResult& run, Row& row) {
 /// Event-driven on the clearance chain over kChainEdTime: "auto" (the sparse path, Newton from
 /// 6 links) or "dense" (Lemke on the dense path, sparse_path off). The events are kept for the
 /// comparison of the two.
-Row runChainEventDriven(int n, const std::string& solver, std::vector<dynamics::ContactEvent>* events) {
-  Row row = rowOf("coupled event-driven", solver, n);
+Row runChainEventDriven(const char* formulation, const dynamics::RigidScenario& chain, int n, const std::string& solver,
+                        std::vector<dynamics::ContactEvent>* events) {
+  Row row = rowOf(formulation, solver, n);
   dynamics::EventDrivenOptions o;
   o.solver = solver == "dense" ? "lemke" : solver;
   o.sparse_path = solver != "dense";
@@ -195,7 +196,7 @@ Row runChainEventDriven(int n, const std::string& solver, std::vector<dynamics::
   o.t_end = kChainEdTime;
   dynamics::RunResult run;
   try {
-    run = dynamics::simulateEventDriven(mechanisms::clearanceChainRigid(clearanceChainOf(n)), o);
+    run = dynamics::simulateEventDriven(chain, o);
   } catch (const std::exception& e) {
     row.message = e.what();
     return row;
@@ -381,8 +382,8 @@ void usage(std::ostream& os) {
         "                chain), event-driven (on the belt chain), coupled-event-driven, coupled-problems\n"
         "                (one contact problem of the clearance chain, each solver alone), pinned\n"
         "                (Moreau–Jean on the chain with 4 clearance joints and ideal pins, its joints\n"
-        "                sparse or dense), pinned-event-driven, alternating (Moreau–Jean on the chain\n"
-        "                with clearance in every other joint, auto against lemke); default all\n"
+        "                sparse or dense), pinned-event-driven, alternating (Moreau–Jean and event-driven\n"
+        "                on the chain with clearance in every other joint, auto against lemke); default all\n"
         "  --json        one JSON object instead of the tables\n";
 }
 
@@ -476,6 +477,9 @@ int main(int argc, char** argv) {
   const std::vector<Solver> pinned_ed_joints = {{"sparse", 512}, {"dense", 64}};
   // The alternating chain: N/2 contacts, N joint rows. Lemke's dense W costs N² per pivot.
   const std::vector<Solver> alternating_solvers = {{"auto", 1 << 30}, {"lemke", 256}};
+  // Event-driven on it: the sparse path from 32 links (16 contacts; the pins' rows in its
+  // problems), and the dense one (W = J G Jᵀ by Lemke).
+  const std::vector<Solver> alternating_ed_solvers = {{"auto", 512}, {"dense", 64}};
 
   std::vector<int> sizes;
   for (int n = 1; n <= max_n; n *= 2) sizes.push_back(n);
@@ -496,6 +500,7 @@ int main(int argc, char** argv) {
   std::map<std::string, Row> ed_last;  // event-driven: the last size run, per solver
   std::map<int, double> same_events;     // clearance chain, event-driven: max |Δt| dense – sparse
   std::map<int, double> pinned_same_events;  // the same on the pinned chain (joints dense – sparse)
+  std::map<int, double> alternating_same_events;  // the same on the alternating chain
   std::vector<ProblemRow> problems;      // clearance chain: one problem, each solver
   const auto start = Clock::now();
   for (int n : sizes) {
@@ -535,7 +540,9 @@ int main(int argc, char** argv) {
     if (only.empty() || only == "coupled-event-driven") {
       std::map<std::string, std::vector<dynamics::ContactEvent>> events;
       for (const Solver& s : coupled_ed_solvers)
-        if (n <= s.max_n) add(runChainEventDriven(n, s.name, &events[s.name]));
+        if (n <= s.max_n)
+          add(runChainEventDriven("coupled event-driven", mechanisms::clearanceChainRigid(clearanceChainOf(n)), n, s.name,
+                                  &events[s.name]));
       if (events.count("dense") && !events["dense"].empty())
         same_events[n] = eventTimeDifference(events["dense"], events["auto"]);
     }
@@ -546,9 +553,16 @@ int main(int argc, char** argv) {
           r.solver = s.name;
           add(std::move(r));
         }
-    if (n >= 4 && (only.empty() || only == "alternating"))
+    if (n >= 4 && (only.empty() || only == "alternating")) {
       for (const Solver& s : alternating_solvers)
         if (n <= s.max_n) add(runMoreauJean("alternating", alternatingChainOf(n), n, s.name, budget));
+      std::map<std::string, std::vector<dynamics::ContactEvent>> events;
+      for (const Solver& s : alternating_ed_solvers)
+        if (n <= s.max_n)
+          add(runChainEventDriven("alternating event-driven", alternatingChainOf(n), n, s.name, &events[s.name]));
+      if (events.count("dense") && !events["dense"].empty())
+        alternating_same_events[n] = eventTimeDifference(events["dense"], events["auto"]);
+    }
     if (n >= 4 && (only.empty() || only == "pinned-event-driven")) {
       std::map<std::string, std::vector<dynamics::ContactEvent>> events;
       for (const Solver& s : pinned_ed_joints)
@@ -667,6 +681,7 @@ int main(int argc, char** argv) {
                                 {"auto_against_best_siconos", ratios},
                                 {"coupled_event_driven_max_time_difference", sameEventsJson(same_events)},
                                 {"pinned_event_driven_max_time_difference", sameEventsJson(pinned_same_events)},
+                                {"alternating_event_driven_max_time_difference", sameEventsJson(alternating_same_events)},
                                 {"coupled_problems", problem_rows},
                                 {"lemke_overtaken_at_n",
                                  lemke_overtaken > 0 ? nlohmann::json(lemke_overtaken) : nlohmann::json()}}
@@ -755,6 +770,10 @@ int main(int argc, char** argv) {
             << "| solver | N | steps | µs/step | LCP size (4 × closed) | sweeps or pivots / solve | slipping % |\n"
             << "|---|---:|---:|---:|---:|---:|---:|\n";
   moreauJeanRows("alternating");
+  std::cout << "\nEvent-driven on the alternating chain over " << kChainEdTime
+            << " s (auto: the sparse path from 32 links, the pins' rows in its problems; dense: Lemke on J G Jᵀ)\n\n";
+  eventDrivenRows("alternating event-driven");
+  sameEventLines("alternating chain", alternating_same_events);
   std::cout << "\nEvent-driven on the pinned chain over " << kChainEdTime << " s (auto; the joints handled sparse or dense)\n\n";
   eventDrivenRows("pinned event-driven");
   sameEventLines("pinned chain", pinned_same_events);

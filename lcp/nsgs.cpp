@@ -106,8 +106,8 @@ bool solveBilateral(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, Eigen::V
 FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOptions& options,
                                  const Eigen::VectorXd* warm_start) {
   FrictionResult out;
-  if (!startSparseSolve(p, "nsgs", options.tolerance > 0.0 && options.max_sweeps >= 1,
-                        "tolerance > 0 and max_sweeps >= 1", warm_start, out))
+  if (!startSparseSolve(p, "nsgs", options.tolerance > 0.0 && options.max_sweeps >= 1 && p.bilateral == 0,
+                        "tolerance > 0, max_sweeps >= 1 and no bilateral block (newton takes them)", warm_start, out))
     return out;
   NsgsSolver solver;
   // Sweeps in chunks, the finish between them: first once the error reaches kNsgsFinishFrom,

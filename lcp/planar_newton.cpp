@@ -88,10 +88,11 @@ FrictionResult solveFrictionNewton(const SparseFrictionProblem2D& p, double tole
     return out;
   std::optional<PlanarNewtonSolver> fresh;
   if (!solver) solver = &fresh.emplace();
-  const AlartCurnierSolver::Outcome o = solver->solve(viewOf(p.W), p.q, p.mu, tolerance, max_iterations, out.r, out.u);
+  const AlartCurnierSolver::Outcome o =
+      solver->solve(viewOf(p.W), p.q, p.mu, tolerance, max_iterations, out.r, out.u, p.bilateral);
   out.status = o.status;
   out.pivots = o.iterations;
-  out.residual = fc2dResidual(out.r, out.u, p.mu);
+  out.residual = fc2dResidual(out.r, out.u, p.mu, p.bilateral);
   out.relative_residual = o.error;
   std::ostringstream os;
   if (o.status == Status::kNumericalFailure)

@@ -127,6 +127,8 @@ void SparseFrictionProblem2D::validate(std::string_view who) const {
        << ", q " << n << ", mu " << mu.size();
   else if (!q.allFinite() || !mu.allFinite() || (mu.array() < 0.0).any())
     os << "expected finite q and finite mu >= 0";
+  else if (bilateral < 0 || bilateral > mu.size())
+    os << "expected between 0 and " << mu.size() << " bilateral blocks, got " << bilateral;
   else
     for (Eigen::Index k = 0; k < W.outerSize() && os.tellp() == 0; ++k)
       for (decltype(W)::InnerIterator it(W, k); it; ++it)

@@ -63,8 +63,12 @@ struct SparseFrictionProblem2D {
   Matrix W;
   Eigen::VectorXd q;
   Eigen::VectorXd mu;
+  /// The last so many blocks are bilateral: a mechanism's joint rows, u = 0 with r free, their μ
+  /// unused (planar_newton.hpp). Only solveFrictionNewton takes them.
+  Eigen::Index bilateral = 0;
   Eigen::Index contacts() const { return mu.size(); }
-  /// Throws std::invalid_argument: W not 2nc × 2nc with 2nc = q.size(), μ < 0, NaN/Inf.
+  /// Throws std::invalid_argument: W not 2nc × 2nc with 2nc = q.size(), μ < 0, NaN/Inf,
+  /// bilateral outside [0, nc].
   void validate(std::string_view who = "lcp::SparseFrictionProblem2D") const;
 };
 

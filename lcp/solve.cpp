@@ -119,6 +119,15 @@ FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p
 FrictionResult solveFriction(std::string_view solver, const SparseFrictionProblem2D& p) {
   return checked("FC2D", solver, frictionSolverNames(), [&]() -> FrictionResult {
     if (solver == "newton") return withSolver(solveFrictionNewton(p), solver);
+    if (p.bilateral > 0) {
+      FrictionResult r;
+      r.status = Status::kInvalidInput;
+      r.solver = std::string(solver);
+      r.message = "a problem with bilateral blocks (joint rows) is solved by newton only, not " + std::string(solver);
+      r.r = Eigen::VectorXd::Zero(p.q.size());
+      r.u = p.q;
+      return r;
+    }
     if (solver == "nsgs" || (solver == "auto" && p.contacts() > kAutoLemkeContacts)) {
       FrictionResult r = withSolver(nsgsOn(p, p), "nsgs");
       if (solver == "nsgs" || r.ok() || r.status == Status::kInvalidInput || p.contacts() > kDenseFrictionContacts)

@@ -183,3 +183,35 @@ TEST_CASE("half-pinned chain: Moreau–Jean with the joints in Newton's problem 
     }
   }
 }
+
+TEST_CASE("half-pinned chain: event-driven's sparse path with the joints' rows gives the dense path's events",
+          "[clearance-chain][event-driven][sparse-joints][newton]") {
+  // 32 links, clearance in every other joint: 16 contacts (the sparse path) coupled through 16
+  // pins, whose 32 rows join the mode system, the projections and Newton's problems; an angle
+  // between links 3 and 4 makes 33 rows, the last block padded.
+  for (const bool odd : {false, true}) {
+    CAPTURE(odd);
+    mechanisms::ClearanceChain chain;
+    chain.links = 32;
+    chain.clearance_every = 2;
+    dynamics::RigidScenario s = mechanisms::clearanceChainRigid(chain);
+    if (odd) s.model.addAngle(3, 4, 0.0, "stiff");
+    dynamics::EventDrivenOptions o;
+    o.t_end = 0.02;
+    o.output_dt = 0.01;
+    o.cross_check = false;
+    o.solver = "auto";
+    const dynamics::RunResult sparse = dynamics::simulateEventDriven(s, o);
+    o.solver = "lemke";
+    o.sparse_path = false;  // the contacts' W = J G Jᵀ dense, G through the sparse joints
+    const dynamics::RunResult dense = dynamics::simulateEventDriven(s, o);
+    REQUIRE(sparse.ok());
+    REQUIRE(dense.ok());
+    CHECK(sparse.contact_solver == "newton");
+    REQUIRE(dense.events.size() >= 20);
+    test::checkSameRun(dense, sparse, 1e-9, 1e-8, 1e-6);
+    Eigen::VectorXd phi(s.model.constraintCount());
+    s.model.constraints(o.t_end, sparse.final_q, phi);
+    CHECK(phi.lpNorm<Eigen::Infinity>() <= 1e-8);
+  }
+}

@@ -125,7 +125,11 @@ class Engine {
                                   opt.solver + "'");
     mechanism.resizeContacts(kin_);
     minv_ = mechanism.inverseMassDiagonal();
-    const bool structure = nj_ == 0 && mechanism.constraintCount() == 0 && minv_ != nullptr && nq_ == nv_ &&
+    // Joints handled sparse join the sparse path's problems as rows of their own (file comment);
+    // NSGS would sweep along them, so they need Newton.
+    const Eigen::Index m = mechanism.constraintCount();
+    const bool structure = nj_ == 0 && (m == 0 || (response_.sparse() && opt.solver != "nsgs")) && minv_ != nullptr &&
+                           nq_ == nv_ &&
                            std::none_of(contacts.begin(), contacts.end(), [](const RigidContact& c) {
                              return c.normal == RigidContact::Normal::kBilateral;
                            });
@@ -134,12 +138,15 @@ class Engine {
     const bool planar_sparse_solver = (opt.solver == "nsgs" || opt.solver == "newton") && !spatial_;
     sparse_ = structure && opt.sparse_path && (nc_ >= kSparseFromContacts || planar_sparse_solver);
     if (planar_sparse_solver && !sparse_)
-      throw std::invalid_argument("EventDrivenOptions: solver " + opt.solver + " needs the sparse path (no joints, no "
-                                  "joint friction, no bilateral contact, a diagonal mass matrix); use lemke");
-    // auto on the sparse path: Newton for a long coupled group (coupling.hpp), else NSGS.
+      throw std::invalid_argument("EventDrivenOptions: solver " + opt.solver + " needs the sparse path (no joint "
+                                  "friction, no bilateral contact, a diagonal mass matrix, joints only with newton and "
+                                  "from 16 joint rows); use lemke");
+    d_rows_ = sparse_ ? m : 0;
+    d_blocks_ = (d_rows_ + 1) / 2;
+    // auto on the sparse path: Newton for a long coupled group (coupling.hpp) or with joints, else NSGS.
     by_newton_ = sparse_ && !spatial_ &&
-                 (opt.solver == "newton" ||
-                  (opt.solver == "auto" && largestCoupledGroup(contacts) >= kNewtonFromCoupledContacts));
+                 (opt.solver == "newton" || (opt.solver == "auto" && (d_rows_ > 0 || largestCoupledGroup(contacts) >=
+                                                                                           kNewtonFromCoupledContacts)));
     modes_.assign(contacts.size(), ContactMode::kOpen);
     side_.assign(contacts.size(), 1.0);
     normal_force_ = Eigen::VectorXd::Zero(nc_);
@@ -173,7 +180,7 @@ class Engine {
       mechanism_.addJointFrictionRow(std::size_t(e), 1.0, row);
       joint_rows_.row(e) = row.transpose();
     }
-    rhs_.resize(rows);
+    rhs_.resize(rows + d_rows_);
     known_.resize(nv_);
     extra_.resize(nv_);
     g_extra_.resize(nv_);
@@ -364,6 +371,37 @@ class Engine {
   lcp::SparseRowMatrix rowsInverseMassCols(const lcp::SparseRowMatrix& cols_t) const {
     return sparse_rows_ * minv_->asDiagonal() * Eigen::SparseMatrix<double>(cols_t.transpose());
   }
+  // Joints on the sparse path (handled sparse, constrained_response.hpp): their m rows D join
+  // the mode system and the projections as rows of their own, and the events' and impacts'
+  // problems as ⌈m/2⌉ bilateral blocks after the contacts' (an odd count padded by a decoupled
+  // row), where eliminating them would make W dense.
+  Eigen::Index d_rows_ = 0, d_blocks_ = 0;
+  Eigen::MatrixXd eliminated_gc_;  ///< G Cᵀ of the last eliminatedW()
+  /// D's rows (at the last update) as rows first … first + m − 1 of R and of Cᵀ.
+  void pushJointRows(Eigen::Index first) {
+    const SparseJointSystem& d = *response_.sparseJoints();
+    for (Eigen::Index r = 0; r < d_rows_; ++r) {
+      const SparseJointSystem::Row row = d.row(r);
+      for (int e = 0; e < row.size; ++e) {
+        row_entries_.emplace_back(int(first + r), row.cols[e], row.values[e]);
+        col_entries_.emplace_back(int(first + r), row.cols[e], row.values[e]);
+      }
+    }
+  }
+  /// R M⁻¹ Cᵀ of an event's or impact's problem, its joints' padding row (m odd) decoupled.
+  lcp::SparseRowMatrix problemW() const {
+    lcp::SparseRowMatrix w = rowsInverseMassCols(sparse_cols_t_);
+    if (d_rows_ % 2 == 1) w.coeffRef(w.rows() - 1, w.rows() - 1) = 1.0;
+    return w;
+  }
+  /// R G Cᵀ, dense, of the first n rows of R and Cᵀ: the contacts' W with the joints eliminated,
+  /// for Lemke or the trial and error on a small problem (G Cᵀ kept in eliminated_gc_).
+  Eigen::MatrixXd eliminatedW(Eigen::Index n) {
+    const Eigen::MatrixXd c = Eigen::MatrixXd(sparse_cols_t_.topRows(n)).transpose();
+    eliminated_gc_.resize(nv_, n);
+    applyG(c, eliminated_gc_);
+    return sparse_rows_.topRows(n) * eliminated_gc_;
+  }
   /// Whether a problem of nk contacts goes to NSGS or Newton on the sparse W (else Lemke on the
   /// dense W).
   bool bySparseSolver(Eigen::Index nk) const {
@@ -474,6 +512,12 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     ++n;
   }
   auto& r = r_;
+  const Eigen::Index contact_rows = n;  // then the joints' rows, on the sparse path
+  if (sparse_ && d_rows_ > 0) {
+    pushJointRows(n);
+    response_.sparseJoints()->multiplyD(response_.freeAcceleration(), rhs.segment(n, d_rows_));  // D v̇ = D a₀
+    n += d_rows_;
+  }
   if (sparse_) {
     buildSparseRows(n);
     if (n > 0) {
@@ -508,8 +552,9 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     if (n > 0 && sparse_) {
       r = sparse_lu_.solve(rhs.head(n) - sparse_rows_ * vdot_);
       if (!r.allFinite()) return false;
-      sparse_work_ = sparse_cols_t_.transpose() * r;  // C r
+      sparse_work_ = sparse_cols_t_.transpose() * r;  // C r, the joints' Dᵀ μ with it
       vdot_.noalias() += minv_->asDiagonal() * sparse_work_;
+      if (d_rows_ > 0) sparse_work_ = sparse_cols_t_.topRows(contact_rows).transpose() * r.head(contact_rows);
       force_ += sparse_work_;
     } else if (n > 0 && spatial_) {
       system_rhs_.noalias() = rhs.head(n) - rows_.topRows(n) * vdot_;
@@ -526,7 +571,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       force_.noalias() += cols_.leftCols(n) * r;
     }
     response_.multipliers(force_, lambda_);
-    if (nj_ > 0) contactForces(n);  // a pin's reaction is its slot's force
+    if (nj_ > 0) contactForces(contact_rows);  // a pin's reaction is its slot's force
     double change = 0.0, size = 0.0;
     for (Eigen::Index e = 0; e < nj_; ++e) {
       reaction_(e) = mechanism_.jointFrictionReaction(std::size_t(e), lambda_, contact_forces_);
@@ -547,7 +592,7 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       throw RunFailure(RunStatus::kNotConverged, os.str());
     }
   }
-  contactForces(n);
+  contactForces(contact_rows);
   return true;
 }
 
@@ -637,15 +682,18 @@ lcp::FrictionResult Engine::solveProblem(const lcp::FrictionProblem2D& p,
 }
 
 lcp::FrictionResult Engine::solveSparse(lcp::SparseFrictionProblem2D& sparse, lcp::FrictionProblem2D& p) {
-  sparse.q = p.q;
-  sparse.mu = p.mu;
+  sparse.q.setZero(sparse.W.rows());  // the joints' rows after the contacts': q = 0, μ unused
+  sparse.q.head(p.q.size()) = p.q;
+  sparse.mu.setZero(sparse.W.rows() / 2);
+  sparse.mu.head(p.mu.size()) = p.mu;
   lcp::FrictionResult r = by_newton_ ? lcp::solveFrictionNewton(sparse, 1e-12, 200, nullptr, &newton_)
                                      : lcp::solveFrictionNsgs(sparse);
   ++run_.lcp_solves;
   run_.pivots += r.pivots;
   (by_newton_ ? used_newton_ : used_nsgs_) = true;
   if (r.ok() || p.contacts() > lcp::kDenseFrictionContacts) return r;
-  p.W = Eigen::MatrixXd(sparse.W);  // stopped short: Lemke, exact, on the dense W
+  // Stopped short: Lemke, exact, on the dense W (the joints eliminated).
+  p.W = sparse.bilateral > 0 ? eliminatedW(p.q.size()) : Eigen::MatrixXd(sparse.W);
   return solveProblem(p);
 }
 
@@ -722,15 +770,19 @@ void Engine::project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v) {
 
 void Engine::subtractCorrection(Eigen::Index n, const Eigen::VectorXd& err, Eigen::VectorXd& x) {
   if (sparse_) {
-    // G = M⁻¹. S y = err in the least-squares sense: S's null space is Rᵀ's, so M⁻¹Rᵀ y is
-    // the same for every least-squares y, and a rank-revealing QR gives one.
-    buildSparseRows(n);
+    // S y = err in the least-squares sense, S = R M⁻¹ Rᵀ: S's null space is Rᵀ's, so M⁻¹Rᵀ y is
+    // the same for every least-squares y, and a rank-revealing QR gives one. The joints' rows,
+    // with error 0, keep them to first order (G = M⁻¹ without joints).
+    Eigen::VectorXd rhs = Eigen::VectorXd::Zero(n + d_rows_);
+    rhs.head(n) = err.head(n);
+    if (d_rows_ > 0) pushJointRows(n);
+    buildSparseRows(n + d_rows_);
     const Eigen::SparseMatrix<double> gat = minv_->asDiagonal() * Eigen::SparseMatrix<double>(sparse_rows_.transpose());
     const Eigen::SparseMatrix<double> s = sparse_rows_ * gat;
     Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr(s);
     if (qr.info() != Eigen::Success)
       throw RunFailure(RunStatus::kIntegratorFailure, "the projection's QR failed (" + std::to_string(n) + " rows)");
-    x -= gat * qr.solve(err.head(n));
+    x -= gat * qr.solve(rhs);
     return;
   }
   Eigen::MatrixXd gat(nv_, n);
@@ -800,6 +852,8 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
       if (sparse_) {
         setRow(2 * i, 2 * k, 1.0);
         setRow(2 * i + 1, 2 * k + 1, 1.0);
+        setCol(2 * i, 2 * k, 1.0);
+        setCol(2 * i + 1, 2 * k + 1, 1.0);
       } else {
         j.row(2 * i) = sigma * kin_.jacobian.row(2 * k);
         j.row(2 * i + 1) = kin_.jacobian.row(2 * k + 1);
@@ -810,10 +864,12 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
       p.q(2 * i + 1) = kin_.sliding_velocity(k);
       p.mu(i) = contact(k).mu_kinetic;
     }
-    if (sparse_) {
-      buildSparseRows(2 * nk);
-      sparse_problem.W = rowsInverseMassCols(sparse_rows_);  // the impulses act along the rows
-      if (!by_nsgs) p.W = Eigen::MatrixXd(sparse_problem.W);
+    if (sparse_) {  // the impulses act along the rows (C = R), the joints' after the contacts'
+      if (d_rows_ > 0) pushJointRows(2 * nk);
+      buildSparseRows(2 * nk + 2 * d_blocks_);
+      sparse_problem.W = problemW();
+      sparse_problem.bilateral = d_blocks_;
+      if (!by_nsgs) p.W = d_rows_ > 0 ? eliminatedW(2 * nk) : Eigen::MatrixXd(sparse_problem.W);
     } else {
       gjt.resize(nv_, j.rows());
       applyG(j.transpose(), gjt);
@@ -837,9 +893,15 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
       const Eigen::Index k = set[std::size_t(i)];
       before(2 * i) = (bilateral(k) ? side_[std::size_t(k)] : 1.0) * kin_.normal_velocity(k);
     }
-    checkImpactWork(t, set, before, sparse_ ? Eigen::VectorXd(sparse_problem.W * r.r) : Eigen::VectorXd(p.W * r.r), r.r);
-    if (sparse_) v += minv_->asDiagonal() * (sparse_rows_.transpose() * r.r);
-    else v += gjt * r.r;
+    Eigen::VectorXd w_impulse;
+    if (sparse_ && (d_rows_ == 0 || r.r.size() > 2 * nk)) {  // on the sparse W, the joints' rows with it
+      w_impulse = (sparse_problem.W * r.r).head(2 * nk);
+      v += minv_->asDiagonal() * (sparse_rows_.transpose() * r.r);
+    } else {  // on the dense W (the joints eliminated)
+      w_impulse = p.W * r.r;
+      v += (sparse_ ? eliminated_gc_ : gjt) * r.r;
+    }
+    checkImpactWork(t, set, before, w_impulse, r.r.head(2 * nk));
     for (Eigen::Index i = 0; i < nk; ++i) {
       const Eigen::Index k = set[std::size_t(i)];
       if (!bilateral(k) && pre(k) < -opt_.velocity_tolerance) addEvent(t, k, EventKind::kImpact);
@@ -1116,11 +1178,13 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
     // it; otherwise W is dense, for Lemke.
     const bool by_nsgs = bySparseSolver(nk);
     lcp::SparseFrictionProblem2D sparse_problem;
-    if (sparse_) {
-      buildSparseRows(2 * nk);
-      sparse_problem.W = rowsInverseMassCols(sparse_cols_t_);
-      p.q += sparse_rows_ * response_.freeAcceleration();
-      if (!by_nsgs || nk == 1) p.W = Eigen::MatrixXd(sparse_problem.W);
+    if (sparse_) {  // the joints' rows after the contacts', their u = D (v̇ − a₀)
+      if (d_rows_ > 0) pushJointRows(2 * nk);
+      buildSparseRows(2 * nk + 2 * d_blocks_);
+      sparse_problem.W = problemW();
+      sparse_problem.bilateral = d_blocks_;
+      p.q += sparse_rows_.topRows(2 * nk) * response_.freeAcceleration();
+      if (!by_nsgs || nk == 1) p.W = d_rows_ > 0 ? eliminatedW(2 * nk) : Eigen::MatrixXd(sparse_problem.W);
     } else {
       applyG(cols_.leftCols(2 * nk), gb_.leftCols(2 * nk));
       p.W = rows_.topRows(2 * nk) * gb_.leftCols(2 * nk);

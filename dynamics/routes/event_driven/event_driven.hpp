@@ -98,15 +98,21 @@
 ///
 /// Joints with many rows (a chain of pins) are handled sparse by ConstrainedResponse on either
 /// path: G's products cost O(nnz(D)) per column, never G itself (constrained_response.hpp).
-/// The sparse path is taken when the mechanism has no joints, no joint friction, no bilateral
-/// contact and a diagonal mass matrix (a chain of blocks, a pile of disks), and has at least
-/// kSparseFromContacts contacts or the solver is nsgs (measured on the belt chain: per event
-/// the dense path costs 1.9 ms at 8 blocks and 4.6 ms at 16, the sparse 2.7 and 2.3). The
-/// rows of the mode system, of the events' and impacts' W = J M⁻¹ Jᵀ and of the projections
-/// are then sparse rows of the contact Jacobian, and their products and factorizations
-/// (sparse LU, rank-revealing sparse QR) cost what the contacts' coupling costs, not (2 nc)³.
-/// Elsewhere G (constrained_response.hpp) couples the bodies through the joints and the
-/// matrices are dense.
+/// The sparse path is taken when the mechanism has no joint friction, no bilateral contact, a
+/// diagonal mass matrix and either no joints or joints handled sparse (then not with nsgs),
+/// and has at least kSparseFromContacts contacts or the solver is nsgs or newton (measured on
+/// the belt chain: per event the dense path costs 1.9 ms at 8 blocks and 4.6 ms at 16, the
+/// sparse 2.7 and 2.3). The rows of the mode system, of the events' and impacts' W = J M⁻¹ Jᵀ
+/// and of the projections are then sparse rows of the contact Jacobian, and their products and
+/// factorizations (sparse LU, rank-revealing sparse QR) cost what the contacts' coupling costs,
+/// not (2 nc)³. The joints' rows D join them as rows of their own, M⁻¹ staying diagonal:
+///   mode system  [R; D] M⁻¹ [C; D]ᵀ [r; μ] = [rhs − R a; D a₀ − D a],  a = a₀ + M⁻¹ F_known,
+///   problems     [J; D] M⁻¹ [C; D]ᵀ with D's rows as bilateral blocks (Newton: planar_newton.hpp),
+///   projections  [R; D] M⁻¹ [R; D]ᵀ y = [err; 0],
+/// each the elimination-free form of the dense path's R G Cᵀ, so a chain of pins between the
+/// contacts costs what the chain costs. A problem Lemke takes (a few contacts, or Newton
+/// stopped short) gets the eliminated, dense R G Cᵀ. Elsewhere G (constrained_response.hpp)
+/// couples the bodies through the joints and the matrices are dense.
 ///
 /// Event times: CVODE locates a sign change of a root function to 100 ε (|t| + |h|)
 /// [SUNDIALS CVODE guide, root finding]; `event_tolerance` (default 1e-10 s) must not be
