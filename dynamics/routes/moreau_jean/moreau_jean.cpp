@@ -54,8 +54,9 @@ constexpr std::size_t kAutoNsgsGroup = 4;
 constexpr std::size_t kAutoNsgsContacts = 16;
 
 /// Newton's iterations per solve at most (and at most nsgs_max_sweeps): warm-started from the
-/// last step it takes a few; far more means it is lost. The first step starts from r = 0: on
-/// the chain of 1024 links with 512 clearance joints it took 224 iterations, then 1 to 4.
+/// last step it takes a few; far more means it is lost. From r = 0 (the first step, or contacts
+/// that all close at once) it may take more: on the chain of 1024 links with 512 clearance
+/// joints, 224 iterations, and then 1 to 4 a step.
 constexpr int kNewtonIterations = 100, kNewtonColdIterations = 1000;
 
 enum class AutoChoice { kNsgs, kNewton, kLemke };
@@ -185,7 +186,6 @@ bool MoreauJeanStepper::checkContactsAndSolver() const {
   return spatial;
 }
 
-/// NSGS's workspaces and the pattern of W: contacts on a common (moving) body couple.
 void MoreauJeanStepper::coupleUnits(Eigen::Index joint_blocks) {
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts_.size());
   // Units couple in W where their rows share a velocity column (fixed patterns: the contact
@@ -204,6 +204,7 @@ void MoreauJeanStepper::coupleUnits(Eigen::Index joint_blocks) {
   coupled_ = couplingByColumns(columns, int(mechanism_.velocitySize()));
 }
 
+/// NSGS's and Newton's workspaces, and the pattern of W (coupleUnits).
 void MoreauJeanStepper::sizeNsgs() {
   const Eigen::Index nc = static_cast<Eigen::Index>(contacts_.size());
   const Eigen::Index units = nc + joint_blocks_;
@@ -666,6 +667,7 @@ bool MoreauJeanStepper::solveSparse(Eigen::Index na, double h) {
     nsgs_r_.segment<2>(2 * a) = scale * last_impulse_.segment<2>(2 * k);
   }
   nsgs_r_.segment(n, 2 * nb) = scale * last_joint_impulse_;
+  const bool cold = nsgs_r_.head(rows).isZero(0.0);
   const lcp::NsgsOptions options{options_.nsgs_tolerance, options_.nsgs_max_sweeps};
   std::fill(reversal_tried_.begin(), reversal_tried_.end(), 0);
   for (;;) {
@@ -677,13 +679,15 @@ bool MoreauJeanStepper::solveSparse(Eigen::Index na, double h) {
     if (use_newton_) {
       const lcp::AlartCurnierSolver::Outcome o =
           newton_.solve(w, qf_.head(rows), mu_used_.head(na + nb), options.tolerance,
-                        std::min(options.max_sweeps, last_h_ > 0.0 ? kNewtonIterations : kNewtonColdIterations), nsgs_r_.head(rows), nsgs_u_.head(rows), nb);
+                        std::min(options.max_sweeps, cold ? kNewtonColdIterations : kNewtonIterations),
+                        nsgs_r_.head(rows), nsgs_u_.head(rows), nb);
       status = o.status;
       count = o.iterations;
       error = residual = o.error;
     } else {
       const lcp::NsgsSolver::Outcome o =
-          nsgs_.solve(w, qf_.head(rows), mu_used_.head(na + nb), options, nsgs_r_.head(rows), nsgs_u_.head(rows), nb);
+          nsgs_.solve(w, qf_.head(rows), mu_used_.head(na + nb), options, nsgs_r_.head(rows), nsgs_u_.head(rows),
+                      nb);
       status = o.status;
       count = o.sweeps;
       error = o.error;
