@@ -320,10 +320,11 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
   if (use_nsgs_ || use_newton_) sizeNsgs();
   if (sparse_assembly_) {
     proj_contacts_.assign(std::size_t(nc), 0);
+    proj_penetrates_.assign(std::size_t(nc), 0);
     proj_rhs_.setZero(nc + m);
-    proj_outer_.reserve(std::size_t(nc) + 1);
-    proj_inner_.reserve(w_inner_.size() / 4);  // one entry per coupled pair
-    proj_values_.reserve(w_inner_.size() / 4);
+    proj_outer_.reserve(std::size_t(nc + m) + 1);
+    proj_inner_.reserve(w_inner_.size());  // at most W's entries: up to 2 × 2 per coupled pair
+    proj_values_.reserve(w_inner_.size());
   }
   r_.setZero(2 * nc + nj);
   joint_cols_.setZero(nv, nj);
@@ -1144,48 +1145,58 @@ Eigen::Index MoreauJeanStepper::penetratingContacts(double t, const Eigen::Ref<c
 
 void MoreauJeanStepper::projectContactsSparse(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active) {
   const Eigen::VectorXd& minv = *mechanism_.inverseMassDiagonal();
+  const int nc = int(contacts_.size()), m = int(joint_blocks_ > 0 ? mechanism_.constraintCount() : 0);
+  const Eigen::Index rows = active + m;
   for (int it = 0; it < 5; ++it) {
     double worst = 0.0;
-    const Eigen::Index rows = penetratingContacts(t, q, active, worst);
-    if (rows == 0 || worst <= 1e-12) return;
-    // S = R M⁻¹ Rᵀ in compressed rows, R the penetrating contacts' normal rows and then, where
-    // the joints join the problem, the joints' rows (right-hand side −Φ): its nonzeros those of
-    // rows sharing a column (coupled_, ascending).
-    const int nc = int(contacts_.size()), m = int(joint_blocks_ > 0 ? mechanism_.constraintCount() : 0);
-    if (m > 0) mechanism_.constraints(t, q, proj_rhs_.segment(rows, m));
-    proj_rhs_.segment(rows, m) *= -1.0;
-    const auto rowOf = [&](Eigen::Index p) {  // unit and row of S's row p
-      return p < rows ? std::pair{proj_contacts_[std::size_t(p)], 0}
-                      : std::pair{nc + int(p - rows) / 2, int(p - rows) % 2};
-    };
-    for (Eigen::Index a = 0; a < rows; ++a) position_[std::size_t(proj_contacts_[std::size_t(a)])] = int(a);
-    for (int b = 0; b < int(joint_blocks_); ++b) position_[std::size_t(nc + b)] = int(rows) + 2 * b;
+    const Eigen::Index penetrating = penetratingContacts(t, q, active, worst);
+    if (penetrating == 0 || worst <= 1e-12) return;
+    for (Eigen::Index a = 0; a < penetrating; ++a) proj_penetrates_[std::size_t(proj_contacts_[std::size_t(a)])] = 1;
+    // S = R M⁻¹ Rᵀ in compressed rows, R every active contact's normal row and then, where the
+    // joints join the problem, the joints' rows; its nonzeros those of rows sharing a column
+    // (coupled_, ascending). A contact that does not penetrate has a decoupled unit row (its
+    // couplings stored as zeros, μ = 0), so that the pattern holds while the active set does
+    // and KLU refactors without allocating. Right-hand side −g, 0, −Φ.
+    auto mu = proj_rhs_.head(rows);
+    for (Eigen::Index a = 0; a < active; ++a) {
+      const int i = active_[std::size_t(a)];
+      position_[std::size_t(i)] = int(a);
+      mu(a) = proj_penetrates_[std::size_t(i)] ? -kin_.gap(i) : 0.0;
+    }
+    for (int b = 0; b < int(joint_blocks_); ++b) position_[std::size_t(nc + b)] = int(active) + 2 * b;
+    if (m > 0) {
+      mechanism_.constraints(t, q, mu.tail(m));
+      mu.tail(m) *= -1.0;
+    }
+    const auto decoupled = [&](int unit) { return unit < nc && !proj_penetrates_[std::size_t(unit)]; };
     proj_outer_.assign(1, 0);
     proj_inner_.clear();
     proj_values_.clear();
-    for (Eigen::Index p = 0; p < rows + m; ++p) {
-      const auto [unit, row] = rowOf(p);
-      const SparseJointSystem::Row x = unitRow(unit, row);
+    for (Eigen::Index p = 0; p < rows; ++p) {
+      const int unit = p < active ? active_[std::size_t(p)] : nc + int(p - active) / 2;
+      const SparseJointSystem::Row x = unitRow(unit, p < active ? 0 : int(p - active) % 2);
       for (const int l : coupled_[std::size_t(unit)]) {
         const int b = position_[std::size_t(l)];
         if (b < 0) continue;
-        for (int col = 0; col < (l < nc ? 1 : 2) && b + col < rows + m; ++col) {
+        for (int col = 0; col < (l < nc ? 1 : 2) && b + col < rows; ++col) {
           proj_inner_.push_back(b + col);
-          proj_values_.push_back(rowProduct(x, unitRow(l, col)));
+          proj_values_.push_back(decoupled(unit) || decoupled(l) ? (b + col == p ? 1.0 : 0.0)
+                                                                 : rowProduct(x, unitRow(l, col)));
         }
       }
       proj_outer_.push_back(int(proj_inner_.size()));
     }
-    for (Eigen::Index a = 0; a < rows; ++a) position_[std::size_t(proj_contacts_[std::size_t(a)])] = -1;
+    for (Eigen::Index a = 0; a < active; ++a) position_[std::size_t(active_[std::size_t(a)])] = -1;
     for (int b = 0; b < int(joint_blocks_); ++b) position_[std::size_t(nc + b)] = -1;
-    auto mu = proj_rhs_.head(rows + m);
-    if (!proj_lu_.factor(int(rows + m), proj_outer_.data(), proj_inner_.data(), proj_values_.data()) ||
+    for (Eigen::Index a = 0; a < penetrating; ++a) proj_penetrates_[std::size_t(proj_contacts_[std::size_t(a)])] = 0;
+    if (!proj_lu_.factor(int(rows), proj_outer_.data(), proj_inner_.data(), proj_values_.data()) ||
         !proj_lu_.solve(mu))
       return;
     dq_.setZero();  // M⁻¹ Rᵀ μ over R's nonzeros
-    for (Eigen::Index a = 0; a < rows; ++a)
-      for (ContactJacobian::InnerIterator e(kin_.jacobian, 2 * proj_contacts_[std::size_t(a)]); e; ++e)
-        dq_(e.col()) += minv(e.col()) * e.value() * mu(a);
+    for (Eigen::Index a = 0; a < active; ++a)
+      if (mu(a) != 0.0)
+        for (ContactJacobian::InnerIterator e(kin_.jacobian, 2 * active_[std::size_t(a)]); e; ++e)
+          dq_(e.col()) += minv(e.col()) * e.value() * mu(a);
     if (m > 0) response_.sparseJoints()->addInverseMassDt(1.0, mu.tail(m), dq_);
     mechanism_.addToPositions(dq_, q);
   }

@@ -346,7 +346,8 @@ class MoreauJeanStepper {
   void projectPositions(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
   /// The same where W is assembled sparse: S = R M⁻¹ Rᵀ, R the penetrating contacts' normal rows
   /// and, where the joints join the problem, the joints' rows (their drift Φ corrected at once),
-  /// sparse (rows sharing a column), factored by sparse LU.
+  /// sparse (rows sharing a column), factored by sparse LU on the pattern of every active
+  /// contact (the others' rows decoupled), which holds from step to step.
   void projectContactsSparse(double t, Eigen::Ref<Eigen::VectorXd> q, Eigen::Index active);
   /// The same where the joints are handled sparse (ConstrainedResponse::sparse()): the joints'
   /// drift Φ and the penetrating contacts' gaps g corrected by block elimination through the
@@ -418,6 +419,7 @@ class MoreauJeanStepper {
   Eigen::VectorXd proj_phi_, proj_rhs_, proj_mu_;
   Eigen::LDLT<Eigen::MatrixXd> proj_ldlt_;
   std::vector<int> proj_contacts_, proj_outer_, proj_inner_;  ///< the sparse projection's S
+  std::vector<char> proj_penetrates_;  ///< per contact, in a sparse projection: it penetrates
   std::vector<double> proj_values_;
   lcp::SparseLu proj_lu_;
   long lcp_solves_ = 0, pivots_ = 0;

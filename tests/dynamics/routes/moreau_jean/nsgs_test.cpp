@@ -107,3 +107,30 @@ TEST_CASE("moreau-jean nsgs and newton steps allocate nothing", "[moreau-jean][n
   CHECK(ok);
   CHECK(allocations == 0);
 }
+
+TEST_CASE("moreau-jean newton with the joints in its problem: a train of blocks steps without allocating",
+          "[moreau-jean][newton][sparse-joints][alloc]") {
+  ALLOCATION_TEST_PRELUDE();
+  // 17 blocks on the belt, each one's centre held on a vertical line of the one before (16
+  // joint rows, handled sparse): the 34 contacts couple through the joints, which join
+  // Newton's problem as bilateral blocks.
+  RigidScenario s = blocksOnBelt(17);
+  for (int i = 0; i + 1 < 17; ++i)
+    s.model.addPointOnLine(i, {s.q0(3 * (i + 1)) - s.q0(3 * i), 0.0}, {0.0, 1.0}, i + 1, {0.0, 0.0},
+                           "line-" + std::to_string(i));
+  REQUIRE(s.model.constraintCount() == 16);
+  MoreauJeanOptions o;
+  o.h = 1e-3;
+  const PlanarMechanism mechanism(s.model, s.contacts);
+  MoreauJeanStepper stepper(mechanism, o);
+  CHECK(stepper.contactSolver() == "newton");
+  VectorXd q = s.q0, v = s.v0;
+  double t = 0.0;
+  for (int k = 0; k < 2000; ++k, t += o.h) REQUIRE(stepper.step(t, o.h, q, v));
+  bool ok = false;
+  const long allocations = allocationsOver(500, [&] { return stepper.step((t += o.h) - o.h, o.h, q, v); }, ok);
+  CHECK(ok);
+  CHECK(allocations == 0);
+  // The train moves as one in x: the joints hold.
+  for (int i = 0; i + 1 < 17; ++i) CHECK(v(3 * (i + 1)) == Approx(v(3 * i)).margin(1e-9));
+}
