@@ -213,7 +213,7 @@ void MoreauJeanStepper::sizeNsgs() {
   last_joint_impulse_.setZero(2 * joint_blocks_);
   position_.assign(static_cast<std::size_t>(units), -1);
   w_outer_.assign(static_cast<std::size_t>(2 * units + 1), 0);
-  coupleUnits(joint_blocks_);
+  if (coupled_.size() != std::size_t(units)) coupleUnits(joint_blocks_);  // auto's choice found it
   std::size_t capacity = 0;
   for (const std::vector<int>& row : coupled_) capacity += 4 * row.size();
   if (!sparse_assembly_) capacity = std::size_t(4 * nc * nc);
@@ -280,11 +280,9 @@ MoreauJeanStepper::MoreauJeanStepper(const Mechanism& mechanism, const MoreauJea
                          model.inverseMassDiagonal() != nullptr && bilateral == contacts.end();
   mechanism.resizeContacts(kin_);
   AutoChoice choice = AutoChoice::kLemke;
-  if (automatic && m == 0) {
-    choice = autoChoice(largestCoupledGroup(contacts), contacts.size(), false);
-  } else if (automatic) {
-    coupleUnits((m + 1) / 2);
-    choice = autoChoice(largestCoupledGroup(coupled_, contacts.size()), contacts.size(), true);
+  if (automatic) {
+    coupleUnits(joints_join ? (m + 1) / 2 : 0);
+    choice = autoChoice(largestCoupledGroup(coupled_, contacts.size()), contacts.size(), joints_join);
   }
   use_nsgs_ = !spatial && (options_.solver == "nsgs" || choice == AutoChoice::kNsgs);
   use_newton_ = !spatial && (options_.solver == "newton" || choice == AutoChoice::kNewton);
