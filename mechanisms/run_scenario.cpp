@@ -446,7 +446,8 @@ void ScenarioRunner::runMinimalForm(ScenarioRun& out) const {
   for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
     const Eigen::VectorXd x = r.history.row(i).segment(1, n).transpose();
     const Eigen::VectorXd xdot = r.history.row(i).segment(1 + n, n).transpose();
-    for (Eigen::Index j = 0; j < nj; ++j) r.history(i, from + j) = p.form->slidingRate(std::size_t(j), x, xdot);
+    for (Eigen::Index j = 0; j < nj; ++j)
+      r.history(i, from + j) = p.form->slidingRate(std::size_t(j), r.history(i, 0), x, xdot);
     r.history(i, from + nj) = model.kineticEnergy(xdot) + model.potentialEnergy(x);
   }
 }

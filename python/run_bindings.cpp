@@ -123,7 +123,7 @@ void bindRun(py::module_& m) {
       .def_property_readonly("method", [](const Result& r) { return r.method; })
       .def_property_readonly("status", [](const Result& r) { return std::string(dynamics::toString(r.run.result.status)); },
                              "ok (t_end reached), contact-solver-failure, integrator-failure, no-consistent-mode, "
-                             "not-converged, energy-increase, limit-reached or incomplete")
+                             "not-converged, energy-increase, limit-reached, lift-off or incomplete")
       .def_property_readonly("ok", [](const Result& r) { return r.run.result.ok(); })
       .def_property_readonly("message", [](const Result& r) { return r.run.result.message; })
       .def_property_readonly("columns", [](const Result& r) { return r.run.result.columns; })

@@ -38,6 +38,7 @@ std::string_view toString(RunStatus s) {
     case RunStatus::kNotConverged: return "not-converged";
     case RunStatus::kEnergyIncrease: return "energy-increase";
     case RunStatus::kLimitReached: return "limit-reached";
+    case RunStatus::kLiftOff: return "lift-off";
     case RunStatus::kIncomplete: return "incomplete";
   }
   return "?";

@@ -56,6 +56,10 @@ enum class RunStatus {
   kEnergyIncrease,
   /// A limit on steps or events was reached (Zeno accumulation, max_steps).
   kLimitReached,
+  /// A unilateral contact the route keeps closed (the minimal form) lost its load: the run
+  /// stops at the lift-off, where the degrees of freedom change; a route of unilateral
+  /// contacts (event-driven, Moreau–Jean) continues past it.
+  kLiftOff,
   /// The route returned before t_end without naming a failure (RunResult::requireReached):
   /// reported, never taken for a finished run.
   kIncomplete,

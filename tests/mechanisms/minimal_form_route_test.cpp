@@ -9,6 +9,7 @@
 #include "dynamics/routes/minimal_form/minimal_form_route.hpp"
 #include "dynamics/routes/event_driven/event_driven.hpp"
 #include "dynamics/routes/stick_statistics.hpp"
+#include "mechanisms/belt.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/input_error.hpp"
@@ -156,8 +157,9 @@ TEST_CASE("minimal form: Dupont's slot picks x1 as the driver of three degrees o
 
 TEST_CASE("minimal form: what it cannot take, and why", "[minimal-form][route]") {
   using Catch::Matchers::Contains;
-  CHECK_THAT(refusal(mechanisms::loadPlanarModelFile(kExamples + "/incline.yaml")),
-             Contains("contact 'block-slope' is unilateral"));
+  auto lifted = mechanisms::loadPlanarModelFile(kExamples + "/incline.yaml");
+  lifted.q0(1) += 1e-3;
+  CHECK_THAT(refusal(lifted), Contains("contact 'block-slope' is unilateral and open at the start"));
   CHECK_THAT(refusal(mechanisms::loadPlanarModelFile(kExamples + "/slider_crank.yaml")),
              Contains("driver 'motor' prescribes an angle in time"));
   CHECK_THAT(refusal(mechanisms::loadPlanarModelFile(kExamples + "/journal_bearing.yaml")),
@@ -165,9 +167,14 @@ TEST_CASE("minimal form: what it cannot take, and why", "[minimal-form][route]")
   CHECK(refusal(blocks(1)).empty());
   CHECK_THAT(refusal(blocks(2)), Contains("more than one independent velocity"));
 
-  auto belt = blocks(1);
-  belt.contacts[0].surface_speed = [](double) { return 0.1; };
-  CHECK_THAT(refusal(belt), Contains("moving surface"));
+  // Beside another frictional element, a unilateral contact's normal force is indeterminate
+  // while both stick, and a moving surface's stick is another velocity of the driver.
+  auto unilateral = blocks(2);
+  unilateral.contacts[0].normal = dynamics::RigidContact::Normal::kUnilateral;
+  CHECK_THAT(refusal(unilateral), Contains("contact 'guide0' is unilateral: its lift-off is watched"));
+  auto belt = blocks(2);
+  belt.contacts[1].surface_speed = [](double) { return 0.1; };
+  CHECK_THAT(refusal(belt), Contains("contact 'guide1' slides on a moving surface"));
   auto disk = blocks(1);
   disk.contacts[0].radius = 0.01;
   disk.q0(1) = 0.01;
@@ -207,4 +214,75 @@ TEST_CASE("model files: a driver angle without t holds a rotation — bilateral 
   } catch (const mechanisms::InputError& e) {
     CHECK_THAT(e.what(), Contains("cannot close the joints, drivers and bilateral contacts"));
   }
+}
+
+TEST_CASE("minimal form on a unilateral contact closed at the start and on a moving surface: belt and incline "
+          "as event-driven and the closed form",
+          "[minimal-form][route]") {
+  for (const char* name : {"belt", "incline"}) {
+    INFO(name);
+    const auto s = mechanisms::loadPlanarModelFile(kExamples + "/" + name + ".yaml");
+    REQUIRE(refusal(s).empty());
+    const auto m = dynamics::minimalFormModel(s);
+    REQUIRE(m.options.unilateral.size() == 1);  // watched for lift-off
+    const auto mf = minimalForm(m, 20.0);
+    REQUIRE(mf.run.ok());
+    const auto ed = eventDriven(s, 20.0);
+    REQUIRE(ed.ok());
+    std::size_t count = 0;
+    CHECK(matchedChanges(mf.run, 0, ed, 0, count) <= 1e-6);
+    CHECK(count >= 4);
+    if (std::string(name) == "belt") {
+      // Thesis Table 3.1's cycle: stuck to the belt (u0 = v_b, not 0) until k x = μs m g.
+      const auto reference = mechanisms::beltClosedForm(mechanisms::beltOf(s)).events(20.0);
+      const auto changes = dynamics::modeChanges(mf.run, 0);
+      REQUIRE(changes.size() == reference.size());
+      for (std::size_t i = 0; i < changes.size(); ++i) CHECK(changes[i].first == Approx(reference[i].first).margin(1e-6));
+      REQUIRE(!mf.stick_intervals.empty());
+      CHECK(mf.stick_intervals.front().first == 0.0);
+    }
+  }
+}
+
+TEST_CASE("minimal form: a unilateral contact that loses its load stops the run with lift-off, where event-driven "
+          "opens it",
+          "[minimal-form][route]") {
+  // A block pushed along the floor and pulled up by 5 t N: N = m g − 5 t reaches zero at
+  // t = m g / 5.
+  const auto s = mechanisms::loadPlanarModelText(R"(model:
+  gravity: [0, -9.81]
+  bodies:
+    - {name: block, mass: 1, inertia: 0.01}
+  forces:
+    - {type: force, body: block, fx: 2, fy: 5*t}
+  contacts:
+    - {type: point_line, name: floor, body_i: block, line_normal: [0, 1], mu_static: 0.3, mu_kinetic: 0.2}
+)", "lift.yaml");
+  const auto mf = minimalForm(dynamics::minimalFormModel(s), 3.0);
+  CHECK(mf.run.status == dynamics::RunStatus::kLiftOff);
+  CHECK_THAT(mf.run.message, Catch::Matchers::Contains("contact 'floor' lifts off at t = 1.962"));
+  CHECK(mf.run.t_end == Approx(9.81 / 5.0).margin(1e-9));
+  const auto ed = eventDriven(s, 3.0);
+  REQUIRE(ed.ok());
+  bool opened = false;
+  for (const auto& e : ed.events)
+    if (e.kind == dynamics::EventKind::kOpen) {
+      CHECK(e.t == Approx(mf.run.t_end).margin(1e-9));
+      opened = true;
+      break;
+    }
+  CHECK(opened);
+  // Not loaded at the start: stopped there.
+  const auto pulled = mechanisms::loadPlanarModelText(R"(model:
+  gravity: [0, -9.81]
+  bodies:
+    - {name: block, mass: 1, inertia: 0.01}
+  forces:
+    - {type: force, body: block, fy: 20}
+  contacts:
+    - {type: point_line, name: floor, body_i: block, line_normal: [0, 1], mu: 0.2}
+)", "pulled.yaml");
+  const auto stopped = minimalForm(dynamics::minimalFormModel(pulled), 1.0);
+  CHECK(stopped.run.status == dynamics::RunStatus::kLiftOff);
+  CHECK(stopped.run.t_end == 0.0);
 }

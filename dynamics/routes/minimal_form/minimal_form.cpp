@@ -58,6 +58,8 @@ void FrictionalJoint::validate(const PlanarModel& model) const {
     os << "expected joint " << joint << " to be point-on-line for pin-in-slot friction";
   else if (kind != FrictionJointKind::kPrismatic && (!(radius > 0.0) || !std::isfinite(radius)))
     os << "expected a lever arm r > 0, got " << radius;
+  else if (kind != FrictionJointKind::kPrismatic && (surface_speed || surface_acceleration))
+    os << "expected a surface speed on prismatic friction only";
 
   else if (!(mu_kinetic >= 0.0) || !(mu_static >= mu_kinetic) || !std::isfinite(mu_static))
     os << "expected 0 <= mu_kinetic <= mu_static, got mu_kinetic = " << mu_kinetic
@@ -97,6 +99,16 @@ MinimalForm::MinimalForm(const PlanarModel& model, std::vector<FrictionalJoint> 
       throw std::invalid_argument("MinimalForm: joint '" + jt.name +
                                   "' is a rheonomic driver; program the driver motion with inverseDynamics()");
   for (const auto& f : friction_) f.validate(model_);
+  for (const FrictionalJoint& f : friction_)
+    if ((f.surface_speed || f.surface_acceleration) && friction_.size() > 1)
+      throw std::invalid_argument("MinimalForm: '" + f.name + "' slides on a moving surface, where it sticks at a "
+                                  "driver velocity other than the other frictional joints'; Blajer's stick is one");
+  for (const UnilateralJoint& u : opt_.unilateral)
+    if (u.joint < 0 || u.joint >= int(model_.joints().size()) ||
+        model_.joints()[std::size_t(u.joint)].type != JointType::kPointOnLine || std::abs(u.sign) != 1.0)
+      throw std::invalid_argument("MinimalForm: unilateral contact '" + u.name +
+                                  "': expected a point-on-line joint and a sign of +1 or -1, got joint " +
+                                  std::to_string(u.joint) + " and sign " + std::to_string(u.sign));
   slot_of_.assign(friction_.size(), -1);
   for (std::size_t j = 0; j < friction_.size(); ++j)
     for (std::size_t p = 0; p < friction_.size(); ++p)
@@ -134,6 +146,7 @@ MinimalForm::MinimalForm(const PlanarModel& model, std::vector<FrictionalJoint> 
   dims_.m1 = dims_.m - dims_.m2;
   dims_.k1 = dims_.n - dims_.m1;
 
+  moving_surface_ = friction_.size() == 1 && (friction_[0].surface_speed || friction_[0].surface_acceleration);
   minv_ = model_.massDiagonal().cwiseInverse();
   C_.resize(dims_.m, dims_.n);
   Cmu_.setZero(Eigen::Index(friction_.size()), dims_.n);
@@ -171,11 +184,11 @@ bool MinimalForm::solvePositions(double t, const Eigen::Ref<const Eigen::VectorX
   return false;
 }
 
-double MinimalForm::slidingRate(std::size_t j, const Eigen::VectorXd& x,
+double MinimalForm::slidingRate(std::size_t j, double t, const Eigen::VectorXd& x,
                                 const Eigen::VectorXd& xdot) const {
   Eigen::VectorXd row(x.size());
   slidingRow(friction_.at(j), x, row);
-  return row.dot(xdot);
+  return row.dot(xdot) - friction_[j].surfaceSpeed(t);
 }
 
 void MinimalForm::slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x,
@@ -202,6 +215,26 @@ void MinimalForm::slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x
     row.segment<2>(PlanarModel::coordinate(jt.body_i, 0)) -= ti;
     row(PlanarModel::coordinate(jt.body_i, 2)) += -ti.dot(rot90(Ai * jt.s_i)) + rot90(ti).dot(d);
   }
+}
+
+double MinimalForm::slidingDrift(const FrictionalJoint& fj, const Eigen::VectorXd& x,
+                                 const Eigen::VectorXd& xdot) const {
+  if (fj.kind != FrictionJointKind::kPrismatic) return 0.0;  // ṡ = θ̇_j − θ̇_i is linear in ẋ
+  // ṡ = t_iᵀ ḋ + θ̇_i (R t_i)ᵀ d with Ṙt_i = θ̇_i R t_i and R² = −I:
+  // s̈ = t_iᵀ d̈ + 2 θ̇_i (R t_i)ᵀ ḋ + θ̈_i (R t_i)ᵀ d − θ̇_i² t_iᵀ d, and d̈ = ẍ-terms − θ̇_j² A_j s_j + θ̇_i² A_i s_i.
+  const PlanarJoint& jt = model_.joints()[std::size_t(fj.joint)];
+  auto angle = [&](BodyIndex b, const Eigen::VectorXd& v) { return b == kGround ? 0.0 : v(PlanarModel::coordinate(b, 2)); };
+  auto velocity = [&](BodyIndex b, const Eigen::Vector2d& s_b) -> Eigen::Vector2d {
+    if (b == kGround) return Eigen::Vector2d::Zero();
+    return xdot.segment<2>(PlanarModel::coordinate(b, 0)) + xdot(PlanarModel::coordinate(b, 2)) * rot90(rotation(angle(b, x)) * s_b);
+  };
+  const double wi = angle(jt.body_i, xdot), wj = angle(jt.body_j, xdot);
+  const Eigen::Matrix2d Ai = rotation(angle(jt.body_i, x)), Aj = rotation(angle(jt.body_j, x));
+  const Eigen::Vector2d ti = Ai * jt.u_i.normalized();
+  const Eigen::Vector2d d = model_.pointPosition(x, jt.body_j, jt.s_j) - model_.pointPosition(x, jt.body_i, jt.s_i);
+  const Eigen::Vector2d ddot = velocity(jt.body_j, jt.s_j) - velocity(jt.body_i, jt.s_i);
+  return 2.0 * wi * rot90(ti).dot(ddot) - wi * wi * ti.dot(d) -
+         ti.dot(wj * wj * (Aj * jt.s_j) - wi * wi * (Ai * jt.s_i));
 }
 
 double MinimalForm::reactionOf(const FrictionalJoint& fj, const Eigen::VectorXd& lambda) const {
@@ -247,14 +280,35 @@ bool MinimalForm::kinematics(double t, const Eigen::Ref<const Eigen::VectorXd>& 
     Cmu_.row(Eigen::Index(j)) = row.transpose();
   }
   s.sliding = Cmu_ * s.D;
+  s.stick_velocity = s.stick_acceleration = 0.0;
+  if (moving_surface_) {  // the only frictional joint, carried by u₀ alone
+    const FrictionalJoint& fj = friction_.front();
+    const double c = s.sliding(0, 0);
+    s.stick_velocity = fj.surfaceSpeed(t) / c;
+    const double vs_rate = fj.surface_acceleration ? fj.surface_acceleration(t) : 0.0;
+    s.stick_acceleration = (vs_rate - Cmu_.row(0).dot(nu_) - slidingDrift(fj, s.x, s.xdot)) / c;
+  }
   return s.xdot.allFinite() && s.reduced_force.allFinite();
 }
 
-void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& extra, MinimalFormState& s) {
+void MinimalForm::normalForces(MinimalFormState& s) const {
+  s.normal_force.resize(Eigen::Index(opt_.unilateral.size()));
+  for (std::size_t c = 0; c < opt_.unilateral.size(); ++c) {
+    const UnilateralJoint& u = opt_.unilateral[c];
+    s.normal_force(Eigen::Index(c)) = u.sign * s.lambda(model_.joints()[std::size_t(u.joint)].row);
+  }
+}
+
+void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& extra, MinimalFormState& s, bool fixed) {
   const Eigen::Index nj = Eigen::Index(friction_.size());
   const Eigen::MatrixXd CMinv = C_ * minv_.asDiagonal();
   const Eigen::LDLT<Eigen::MatrixXd> S(CMinv * C_.transpose());
   const Eigen::VectorXd lambda0 = S.solve(CMinv * (Q_ + extra) - gamma_);
+  if (fixed) {  // the friction forces are given: λ follows
+    s.lambda = lambda0 + (nj > 0 ? Eigen::VectorXd(S.solve(CMinv * (Cmu_.transpose() * s.friction))) : Eigen::VectorXd::Zero(dims_.m));
+    for (Eigen::Index j = 0; j < nj; ++j) s.reaction(j) = reactionOf(j, s.lambda, s.friction);
+    return;
+  }
   // λ = λ₀ + W f_μ (model sign). Without frictional joints W has no columns, and Eigen's
   // triangular solve must not see an empty right-hand side (it takes a reference to its
   // first entry: undefined behaviour).
@@ -317,27 +371,41 @@ bool MinimalForm::evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& xi
   const Eigen::Index k = dims_.k, nj = Eigen::Index(friction_.size());
   if (!kinematics(t, xi, u, s)) return false;
   if (locked) {
-    // Stiction: u₀ is held; the friction forces, hence λ, are indeterminate (Blajer §5).
+    // Stiction: u₀ is held at the sticking velocity (u̇₀ = a_s); the other k − 1 move freely
+    // (no friction acts on them, C″_μ being zero outside column 0).
     s.udot.setZero(k);
+    s.udot(0) = s.stick_acceleration;
     if (k > 1) {
       const Eigen::MatrixXd Mrr = s.reduced_mass.bottomRightCorner(k - 1, k - 1);
-      s.udot.tail(k - 1) = Mrr.ldlt().solve(s.reduced_force.tail(k - 1));
+      s.udot.tail(k - 1) =
+          Mrr.ldlt().solve(s.reduced_force.tail(k - 1) - s.reduced_mass.bottomLeftCorner(k - 1, 1) * s.udot(0));
     }
-    s.lambda.setConstant(dims_.m, kNaN);
-    s.reaction.setConstant(nj, kNaN);
-    s.friction.setConstant(nj, kNaN);
-    s.friction_force.setZero(k);
-    s.friction_force(0) = kNaN;
     s.reaction_iterations = 0;
     s.reaction_converged = true;
+    s.friction_force.setZero(k);
+    s.reaction.setConstant(nj, kNaN);
+    s.friction.setConstant(nj, kNaN);
+    // One joint's friction is the force that holds it (row 0 of 5.4₂); several joints' are
+    // indeterminate (Blajer Fig. 8), and so are λ.
+    if (nj <= 1 && (nj == 0 || std::abs(s.sliding(0, 0)) > 0.0)) {
+      if (nj == 1) s.friction(0) = (s.reduced_mass.row(0).dot(s.udot) - s.reduced_force(0)) / s.sliding(0, 0);
+      reactions(none(), Eigen::VectorXd::Zero(dims_.n), s, true);
+      s.friction_force = s.sliding.transpose() * s.friction;
+    } else {
+      s.lambda.setConstant(dims_.m, kNaN);
+      s.friction_force(0) = kNaN;
+    }
+    normalForces(s);
     return true;
   }
   FrictionSetting f = friction;
   for (Eigen::Index j = 0; j < nj; ++j)  // NaN: the sign of the present sliding rate
-    if (std::isnan(f.direction(j))) f.direction(j) = sgn(s.sliding.row(j).dot(u));
+    if (std::isnan(f.direction(j)))
+      f.direction(j) = sgn(s.sliding.row(j).dot(u) - friction_[std::size_t(j)].surfaceSpeed(t));
   reactions(f, Eigen::VectorXd::Zero(dims_.n), s);
   s.friction_force = s.sliding.transpose() * s.friction;
   s.udot = s.reduced_mass.ldlt().solve(s.reduced_force + s.friction_force);
+  normalForces(s);
   return s.udot.allFinite();
 }
 
@@ -432,7 +500,8 @@ namespace {
 class Simulation {
  public:
   Simulation(MinimalForm& form, const MinimalFormSimulationOptions& opt)
-      : form_(form), opt_(opt), k_(form.k()), nj_(Eigen::Index(form.friction().size())) {
+      : form_(form), opt_(opt), k_(form.k()), nj_(Eigen::Index(form.friction().size())),
+        nu_(Eigen::Index(form.options().unilateral.size())) {
     dir_.setZero(nj_);
     break_away_.setConstant(nj_, kNaN);
   }
@@ -474,24 +543,40 @@ class Simulation {
   double release(double t, const Eigen::Ref<const Eigen::VectorXd>& y, double* tendency = nullptr) {
     MinimalFormState s;
     if (!form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s)) return 1.0;
-    const double a0 = s.udot(0);
+    const double held = s.stick_acceleration, a0 = s.udot(0) - held;
     const double scale = 1.0 + std::abs(s.reduced_force(0) / s.reduced_mass(0, 0));
     const double sigma = std::abs(a0) <= opt_.acceleration_tolerance * scale ? 0.0 : sgn(a0);
     if (tendency) *tendency = sigma;
     if (!form_.evaluate(t, y.head(k_), y.tail(k_), form_.against(s, sigma == 0.0 ? 1.0 : sigma, true), false, s))
       return 1.0;
-    return -(sigma == 0.0 ? 1.0 : sigma) * s.udot(0);
+    return -(sigma == 0.0 ? 1.0 : sigma) * (s.udot(0) - held);
   }
   void roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> g) {
     g.setOnes();
-    if (stuck_) {
-      g(0) = release(t, y);
-      return;
-    }
+    if (stuck_) g(0) = release(t, y);
     if (!eval(t, y)) return;
-    g(0) = sigma_ * y(k_);
+    // Lift-off of a unilateral contact kept closed (an indeterminate force is not watched).
+    for (Eigen::Index c = 0; c < nu_; ++c)
+      if (std::isfinite(st_.normal_force(c))) g(1 + nj_ + c) = st_.normal_force(c);
+    if (stuck_) return;
+    g(0) = sigma_ * (y(k_) - st_.stick_velocity);
     for (Eigen::Index j = 0; j < nj_; ++j)
       if (dir_(j) != 0.0) g(1 + j) = dir_(j) * st_.sliding(j, 0) * sigma_;
+  }
+  // Stops the run if a contact kept closed carries no load at (t, y), or (`step`) if its
+  // normal force's root was found: it lifts off there.
+  bool liftOff(double t, const Eigen::VectorXd& y, const OdeStep* step = nullptr) {
+    if (nu_ == 0 || !eval(t, y)) return false;
+    for (Eigen::Index c = 0; c < nu_; ++c)
+      if (st_.normal_force(c) <= 0.0 || (step && step->roots[std::size_t(1 + nj_ + c)] != 0)) {
+        std::ostringstream os;
+        os << "contact '" << form_.options().unilateral[std::size_t(c)].name << "' lifts off at t = " << t
+           << " s (its normal force reaches " << st_.normal_force(c)
+           << " N): the minimal form keeps its contacts closed; event-driven or Moreau-Jean continue past it";
+        result_.run.fail(RunStatus::kLiftOff, os.str());
+        return true;
+      }
+    return false;
   }
   void decide(double t, Eigen::VectorXd& y, bool initial, bool released);
   void event(double t, Eigen::Index j, double direction, bool stick) {
@@ -504,7 +589,7 @@ class Simulation {
 
   MinimalForm& form_;
   const MinimalFormSimulationOptions& opt_;
-  Eigen::Index k_, nj_;
+  Eigen::Index k_, nj_, nu_;  // degrees of freedom, frictional joints, unilateral contacts
   bool stuck_ = false;
   double sigma_ = 1.0, stick_start_ = 0.0;
   Eigen::VectorXd dir_;  // per joint: sign of ṡ_j in this slip phase (0: not yet known)
@@ -518,7 +603,9 @@ class Simulation {
 void Simulation::decide(double t, Eigen::VectorXd& y, bool initial, bool released) {
   const bool was_stuck = stuck_;
   const Eigen::VectorXd before = dir_;
-  y(k_) = 0.0;
+  MinimalFormState s;
+  form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s);
+  y(k_) = s.stick_velocity;
   double sigma = 0.0;
   const double g = release(t, y, &sigma);
   stuck_ = !(released && sigma != 0.0) && (sigma == 0.0 || g >= 0.0);
@@ -534,7 +621,6 @@ void Simulation::decide(double t, Eigen::VectorXd& y, bool initial, bool release
   }
   if (was_stuck && !initial) result_.stick_intervals.emplace_back(stick_start_, t);
   sigma_ = sigma;
-  MinimalFormState s;
   form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s);
   for (Eigen::Index j = 0; j < nj_; ++j) {
     dir_(j) = sgn(s.sliding(j, 0) * sigma_);
@@ -575,25 +661,26 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
         if (!eval(t, yy)) return false;
         dy.head(k_) = yy.tail(k_);
         dy.tail(k_) = st_.udot;
-        if (stuck_) dy(0) = dy(k_) = 0.0;
+        if (stuck_ && !form_.movingSurface()) dy(0) = dy(k_) = 0.0;  // held exactly where it is
         return true;
       },
-      co, int(1 + nj_),
+      co, int(1 + nj_ + nu_),
       [this](double t, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> g) { roots(t, yy, g); });
-  ode.setRootDirections(std::vector<int>(std::size_t(1 + nj_), -1));
+  ode.setRootDirections(std::vector<int>(std::size_t(1 + nj_ + nu_), -1));
 
   double t = 0.0;
-  if (y(k_) == 0.0) decide(t, y, true, false);
+  MinimalFormState s0;
+  form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s0);
+  if (y(k_) == s0.stick_velocity) decide(t, y, true, false);
   else {
-    sigma_ = sgn(y(k_));
-    MinimalFormState s;
-    form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s);
-    for (Eigen::Index j = 0; j < nj_; ++j) dir_(j) = sgn(s.sliding(j, 0) * sigma_);
+    sigma_ = sgn(y(k_) - s0.stick_velocity);
+    for (Eigen::Index j = 0; j < nj_; ++j) dir_(j) = sgn(s0.sliding(j, 0) * sigma_);
   }
   ode.reset(t, y);
   record(t, y);
+  bool lifted = liftOff(t, y);
   long samples = 0, events = 0;
-  while (t < opt_.t_end) {
+  while (t < opt_.t_end && !lifted) {
     const double t_out = std::min(opt_.t_end, double(samples + 1) * opt_.output_dt);
     const OdeStep step = ode.advance(t_out, y);
     // CVODE stops at the budget (its max_steps): a failure there is the budget's.
@@ -634,6 +721,10 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
     }
     if (++events > opt_.max_events) {
       r.fail(RunStatus::kLimitReached, "more than max_events events by t = " + std::to_string(t) + " s");
+      break;
+    }
+    if ((lifted = liftOff(t, y, &step))) {
+      record(t, y);
       break;
     }
     if (step.roots[0] != 0) {

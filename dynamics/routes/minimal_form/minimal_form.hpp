@@ -36,10 +36,20 @@
 /// u̇₀ with μ = 0 gives the tendency σ; with the friction set against σ at its static limit
 /// (μs) u̇₀ is recomputed; equal signs: slip in direction σ (then μk), opposite: stick.
 /// While stuck (u₀ ≡ 0) the release function −σ u̇₀(μs, σ) is a CVODE root function; its
-/// zero starts the slip. During stiction the friction forces, hence the reactions, are
-/// indeterminate (Blajer Fig. 8): they are reported as NaN.
+/// zero starts the slip. During stiction the friction forces of several joints, hence the
+/// reactions, are indeterminate (Blajer Fig. 8): they are reported as NaN; a single joint's is
+/// the force that holds, and is reported.
+///
+/// A frictional joint on a moving surface (FrictionalJoint::surface_speed, then the only
+/// one) sticks at ṡ = C″_μ00 u₀ − v_s(t) = 0: u₀ = u_s = v_s / C″_μ00 instead of 0, held
+/// by u̇₀ = a_s = (v̇_s − C_μ ν − δ) / C″_μ00 (δ the sliding rate's velocity-product terms);
+/// the tendency and the release function compare u̇₀ with a_s instead of 0.
+///
+/// Unilateral contacts kept closed (MinimalFormOptions::unilateral): their normal forces are
+/// CVODE root functions, and the run stops with status lift-off where one reaches zero.
 
 #include <Eigen/Dense>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,8 +77,21 @@ struct FrictionalJoint {
   double radius = 0.0;     ///< lever arm r of the torque [m] (Blajer's d), > 0 for kRevolute
   double mu_static = 0.0;  ///< μs ≥ μk
   double mu_kinetic = 0.0; ///< μk ≥ 0
+  /// kPrismatic only: the speed v_s(t) of body i's line along itself and its rate (a belt)
+  /// [m/s, m/s²]; empty: 0. Sticking is then ṡ = v_s(t), the driver moving with the surface.
+  std::function<double(double)> surface_speed, surface_acceleration;
   /// Throws std::invalid_argument("<name>: expected …, got …").
   void validate(const PlanarModel& model) const;
+  double surfaceSpeed(double t) const { return surface_speed ? surface_speed(t) : 0.0; }
+};
+
+/// A point-on-line joint standing for a unilateral contact that is closed and loaded at the
+/// start: its normal force N = sign · λ(row of the joint) must stay positive, and the run stops
+/// where it reaches zero (lift-off), the degrees of freedom changing there.
+struct UnilateralJoint {
+  std::string name = "contact";
+  int joint = 0;      ///< index in PlanarModel::joints(), a point-on-line joint
+  double sign = 1.0;  ///< ±1: N = sign · λ of the joint's normal row
 };
 
 /// Sizes of Blajer's two formulations (§2, §5).
@@ -90,6 +113,8 @@ struct MinimalFormOptions {
   /// Joints cut to open the loops (Blajer's constraints "2"), only for the dimensions; empty:
   /// every joint that closes a loop when the joints are added in order.
   std::vector<int> cut_joints;
+  /// Unilateral contacts kept closed and watched for lift-off.
+  std::vector<UnilateralJoint> unilateral;
   double position_tolerance = 1e-13;  ///< Newton on Φ(x) = 0, ‖Φ‖∞ [m, rad]
   int max_newton_iterations = 30;
   double reaction_tolerance = 1e-13;  ///< on the change of f_μ, relative
@@ -118,6 +143,10 @@ struct MinimalFormState {
   Eigen::VectorXd reaction;       ///< |R_j| (revolute) or |N_j| (prismatic) per frictional joint [N]
   Eigen::VectorXd friction;       ///< f_μj per frictional joint
   Eigen::MatrixXd sliding;        ///< C″_μ = C_μ D (joints × k)
+  /// The driver's velocity and acceleration at which every frictional joint sticks: u₀ with
+  /// C″_μ00 u₀ = v_s(t), and u̇₀ keeping that rate (0 and 0 without a moving surface).
+  double stick_velocity = 0.0, stick_acceleration = 0.0;
+  Eigen::VectorXd normal_force;   ///< N of each UnilateralJoint (NaN where indeterminate)
   int reaction_iterations = 0;    ///< fixed-point iterations of this evaluation
   bool reaction_converged = true;
 };
@@ -136,12 +165,15 @@ class MinimalForm {
   const PlanarModel& model() const { return model_; }
   const MinimalFormOptions& options() const { return opt_; }
   Eigen::Index k() const { return dims_.k; }
+  /// Its one frictional joint slides on a moving surface (sticking at u₀ = v_s / C″_μ00).
+  bool movingSurface() const { return moving_surface_; }
 
   /// Solves Φ(x) = 0 for the dependent coordinates with x_I = xi (Newton from the last
   /// solution). Returns false if it does not converge.
   bool solvePositions(double t, const Eigen::Ref<const Eigen::VectorXd>& xi, Eigen::VectorXd& x);
   /// Kinematics and dynamics at (t, x_I, u) with the given friction (state.udot from 5.4₂,
-  /// λ from 5.4₃). `locked` (stiction): u̇₀ = 0 and λ, reactions and friction are NaN.
+  /// λ from 5.4₃). `locked` (stiction): u̇₀ = stick_acceleration; with one frictional joint its
+  /// force is the one that holds and λ follows, with more they are indeterminate: NaN.
   /// Returns false if the positions do not assemble (state.x then holds the last iterate).
   bool evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,
                 const Eigen::Ref<const Eigen::VectorXd>& u, const FrictionSetting& friction,
@@ -166,26 +198,31 @@ class MinimalForm {
   InverseDynamics inverseDynamics(double t, double q, double qd, double qdd,
                                   const Eigen::VectorXd& drive);
 
-  /// Sliding rate ṡ_j = C_μj(x) ẋ of frictional joint j (FrictionalJoint: its sign convention)
-  /// at positions x and velocities ẋ (size n each).
-  double slidingRate(std::size_t j, const Eigen::VectorXd& x, const Eigen::VectorXd& xdot) const;
+  /// Sliding rate ṡ_j = C_μj(x) ẋ − v_s(t) of frictional joint j (FrictionalJoint: its sign
+  /// convention) at time t, positions x and velocities ẋ (size n each).
+  double slidingRate(std::size_t j, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& xdot) const;
 
  private:
   void slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> row) const;
+  // s̈ − C_μ ẍ: the velocity-product terms of a sliding rate's derivative.
+  double slidingDrift(const FrictionalJoint& fj, const Eigen::VectorXd& x, const Eigen::VectorXd& xdot) const;
   double reactionOf(const FrictionalJoint& fj, const Eigen::VectorXd& lambda) const;
   // |R_j| from λ and, for a pin in a slot, the slot's friction in f.
   double reactionOf(Eigen::Index j, const Eigen::VectorXd& lambda, const Eigen::VectorXd& f) const;
   bool kinematics(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,
                   const Eigen::Ref<const Eigen::VectorXd>& u, MinimalFormState& s);
   // λ₀ + Σ w_j f_μj with the fixed point on f_μ; `extra` adds a known generalized force.
-  void reactions(const FrictionSetting& f, const Eigen::VectorXd& extra, MinimalFormState& s);
+  // With `fixed`, f_μ = s.friction is given and only λ and the reactions follow.
+  void reactions(const FrictionSetting& f, const Eigen::VectorXd& extra, MinimalFormState& s, bool fixed = false);
+  void normalForces(MinimalFormState& s) const;
 
   const PlanarModel& model_;
   std::vector<FrictionalJoint> friction_;
   MinimalFormOptions opt_;
   ReductionDimensions dims_;
   std::vector<Eigen::Index> dependent_;
-  std::vector<Eigen::Index> slot_of_;  // per joint: the kPrismatic entry on a pin's joint, or −1
+  std::vector<Eigen::Index> slot_of_;
+  bool moving_surface_ = false;  // the one frictional joint slides on a moving surface  // per joint: the kPrismatic entry on a pin's joint, or −1
   Eigen::VectorXd last_x_, minv_;
   Eigen::MatrixXd C_, Cmu_;       // C (m × n), C_μ (joints × n)
   Eigen::VectorXd phi_, gamma_, Q_, nu_;

@@ -11,20 +11,34 @@ namespace {
 // (lengths and ones), far above round-off.
 constexpr double kRankThreshold = 1e-10;
 
-// The reason a contact has no place in the minimal form, or "".
-std::string contactRefusal(const RigidContact& c) {
+// Largest gap and normal velocity of a unilateral contact taken as closed at the start [m, m/s].
+constexpr double kClosedGap = 1e-9;
+
+// The reason a contact has no place in the minimal form, or "". `k`: the contacts' kinematics
+// at the start; `frictional`: the mechanism's frictional elements (contacts and joints).
+std::string contactRefusal(const RigidContact& c, std::size_t index, const ContactKinematics& k,
+                           std::size_t frictional) {
   const std::string who = "contact '" + c.name + "'";
-  if (c.shape == RigidContact::Shape::kJournalBearing)
+  const Eigen::Index i = Eigen::Index(index);
+  if (c.shape != RigidContact::Shape::kDiskLine)
     return who + " is a clearance joint, whose journal may leave the bearing wall; the minimal form keeps "
                  "every constraint closed";
-  if (c.normal == RigidContact::Normal::kUnilateral)
-    return who + " is unilateral and may open, changing the degrees of freedom; the minimal form keeps every "
-                 "constraint closed";
   if (c.normal == RigidContact::Normal::kCompliant)
     return who + " is compliant (a force of the penetration), not a constraint of the minimal form";
-  if (c.surface_speed)
-    return who + " slides on a moving surface: sticking there is a sliding rate equal to the surface's, not "
-                 "Blajer's u0 = 0";
+  if (c.normal == RigidContact::Normal::kUnilateral) {
+    if (std::abs(k.gap(i)) > kClosedGap || std::abs(k.normal_velocity(i)) > kClosedGap) {
+      std::ostringstream os;
+      os << who << " is unilateral and open at the start (gap " << k.gap(i) << " m, normal velocity "
+         << k.normal_velocity(i) << " m/s); the minimal form keeps every constraint closed";
+      return os.str();
+    }
+    if (frictional > 1)
+      return who + " is unilateral: its lift-off is watched through its normal force, which is indeterminate "
+                   "while the mechanism's " + std::to_string(frictional) + " frictional elements stick together";
+  }
+  if (c.surface_speed && c.frictional() && frictional > 1)
+    return who + " slides on a moving surface, where it sticks at a velocity of the driver other than the "
+                 "other frictional elements' (Blajer's stick is one state of the whole mechanism)";
   if (c.frictional() && c.radius > 0.0)
     return who + " is a frictional disk (radius " + std::to_string(c.radius) +
            " m): its sliding rate includes its rolling, which a point-on-line joint does not see";
@@ -47,8 +61,12 @@ Converted convert(const RigidScenario& s) {
                     "scleronomic mechanism (hold an angle with a driver whose angle does not depend on t)";
       return out;
     }
-  for (const RigidContact& c : s.contacts)
-    if (std::string r = contactRefusal(c); !r.empty()) {
+  ContactKinematics k;
+  evaluateContacts(s.model, s.contacts, 0.0, s.q0, s.v0, k, false);
+  std::size_t frictional = s.joint_friction.size();
+  for (const RigidContact& c : s.contacts) frictional += c.frictional();
+  for (std::size_t c = 0; c < s.contacts.size(); ++c)
+    if (std::string r = contactRefusal(s.contacts[c], c, k, frictional); !r.empty()) {
       out.refusal = r;
       return out;
     }
@@ -57,10 +75,22 @@ Converted convert(const RigidScenario& s) {
   m.model = s.model;
   const Eigen::Index n = s.model.positionSize();
   std::vector<Eigen::VectorXd> rows;
-  ContactKinematics k;
-  evaluateContacts(s.model, s.contacts, 0.0, s.q0, s.v0, k, false);
   std::vector<int> closing;  // per contact: the joint that keeps it closed
-  for (const RigidContact& rc : s.contacts) closing.push_back(addClosingJoint(m.model, rc));
+  for (const RigidContact& rc : s.contacts) {
+    RigidContact closed = rc;
+    closed.normal = RigidContact::Normal::kBilateral;
+    closing.push_back(addClosingJoint(m.model, closed));
+  }
+  // A unilateral contact is watched through its joint's multiplier: the joint's generalized
+  // force −C_rowᵀ λ is the contact's J_nᵀ N, so N = −λ (C_row · J_n) / |J_n|².
+  Eigen::MatrixXd C(m.model.constraintCount(), n);
+  m.model.jacobian(0.0, s.q0, C);
+  for (std::size_t c = 0; c < s.contacts.size(); ++c) {
+    if (s.contacts[c].normal != RigidContact::Normal::kUnilateral) continue;
+    const Eigen::VectorXd jn = k.jacobian.row(Eigen::Index(2 * c)).transpose();
+    const Eigen::Index row = m.model.joints()[std::size_t(closing[c])].row;
+    m.options.unilateral.push_back({s.contacts[c].name, closing[c], C.row(row).dot(jn) > 0.0 ? -1.0 : 1.0});
+  }
   for (const RevoluteFriction& rf : s.joint_friction) {
     FrictionalJoint f;
     f.name = rf.name;
@@ -83,6 +113,8 @@ Converted convert(const RigidScenario& s) {
     f.kind = FrictionJointKind::kPrismatic;
     f.mu_static = rc.mu_static;
     f.mu_kinetic = rc.mu_kinetic;
+    f.surface_speed = rc.surface_speed;
+    f.surface_acceleration = rc.surface_acceleration;
     m.friction.push_back(f);
     rows.push_back(k.jacobian.row(Eigen::Index(2 * c + 1)).transpose());
   }

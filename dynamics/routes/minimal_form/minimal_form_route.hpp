@@ -8,13 +8,18 @@
 ///  - a bilateral point–line contact becomes a point-on-line joint (the line of body j, moved
 ///    out by the disk's radius along its normal; the disk's centre on body i), and its
 ///    set-valued Coulomb friction a prismatic FrictionalJoint: μ |N| along the line;
+///  - a unilateral one closed at the start (|g|, |ġ| ≤ 1e-9) becomes the same joint, watched:
+///    the run stops with status lift-off where its normal force reaches zero;
+///  - a moving surface (a belt) carries its speed over: the joint sticks at ṡ = v_s(t);
 ///  - friction in a revolute joint becomes a revolute FrictionalJoint: μ r |R|.
 /// What cannot, and why (the reasons minimalFormRefusal gives):
-///  - a unilateral or compliant contact or a clearance joint: the minimal form keeps every
-///    constraint closed for the whole run (a contact that opens changes the degrees of freedom);
+///  - a unilateral contact open at the start, a compliant contact or a clearance joint: the
+///    minimal form keeps every constraint closed (a contact that opens changes the degrees of
+///    freedom);
+///  - a unilateral contact, or one on a moving surface, beside other frictional elements: the
+///    normal force is indeterminate while they stick together, and the surface's stick is a
+///    driver velocity other than theirs;
 ///  - a rheonomic driver: the reduction ẋ = D(x) u is that of a scleronomic mechanism;
-///  - a moving surface (a belt): there sticking means a sliding rate equal to v_s(t), not
-///    Blajer's u₀ = 0;
 ///  - Coulomb friction on a disk of radius > 0: its sliding rate includes the disk's rolling,
 ///    which a point-on-line joint does not see;
 ///  - no degree of freedom, or frictional elements that do not all slide with one velocity
