@@ -52,5 +52,5 @@ TEST_CASE("run blajer-2 writes reactions as NaN while stuck", "[cli][minimal-for
   CHECK(nan_rows > 10);
   CHECK(nan_rows < rows);
   std::filesystem::remove(path);
-  CHECK(cli({"run", "belt", "--method", "minimal-form"}).code == 2);
+  CHECK(cli({"run", "ball", "--method", "minimal-form"}).code == 2);
 }

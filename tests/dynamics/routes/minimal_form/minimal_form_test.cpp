@@ -74,7 +74,10 @@ TEST_CASE("minimal form: a block on a slope sticks iff tan(alpha) <= mu_s, else 
     REQUIRE(r.stick_intervals.size() == 1);
     CHECK(r.stick_intervals[0].second == Approx(1.0));
     CHECK(r.run.final_q.norm() == 0.0);
-    CHECK(std::isnan(r.run.history(r.run.history.rows() - 1, 1 + 6 + 1)));  // λ indeterminate
+    // One element: its stiction force is the one that holds, m g sin α, with N = m g cos α.
+    const Eigen::VectorXd last = r.run.history.row(r.run.history.rows() - 1).transpose();
+    CHECK(last(1 + 6 + 1 + 2) == Approx(2.0 * kG * std::cos(0.3)).epsilon(1e-12));
+    CHECK(std::abs(last(1 + 6 + 1 + 2 + 1)) == Approx(2.0 * kG * std::sin(0.3)).epsilon(1e-12));
   }
   SECTION("slides") {
     const double alpha = 0.3, muk = 0.2;
