@@ -37,10 +37,11 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
       "facets", po::value<int>()->default_value(8),
       "spatial contacts and --solver lemke: directions of the faceted friction cone, >= 3 (a sliding "
       "contact's friction within 1 - cos(pi/K) of mu N)")(
-      "impact-law", po::value<std::string>()->default_value("newton"),
-      "event-driven, spatial contacts: newton (the normal velocity restituted with e; an impact whose "
+      "impact-law", po::value<std::string>(),
+      "event-driven: newton (the normal velocity restituted with e; an impact whose "
       "friction would add energy stops the run: Kane's paradox) or newton-tangential (the tangential "
-      "velocity restituted with the same e: energetically consistent)")(
+      "velocity restituted with the same e: energetically consistent); default: the scenario's "
+      "(newton but for muvengei-lugre)")(
       "theta", po::value<double>()->default_value(0.5), "Moreau-Jean theta in [0.5, 1]")(
       "projection", po::value<std::string>()->default_value("contacts"),
       "Moreau-Jean's position projection after each step: contacts (a closed contact that "
@@ -147,7 +148,7 @@ mechanisms::RunSettings runSettings(const po::variables_map& vm) {
   s.projection = vm["projection"].as<std::string>();
   s.solver = vm["solver"].as<std::string>();
   s.facets = vm["facets"].as<int>();
-  s.impact_law = vm["impact-law"].as<std::string>();
+  if (vm.count("impact-law")) s.impact_law = vm["impact-law"].as<std::string>();
   if (given("friction")) s.friction = vm["friction"].as<std::string>();
   if (given("integrator")) s.integrator = vm["integrator"].as<std::string>();
   s.ideal = vm["ideal"].as<bool>();

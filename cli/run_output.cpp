@@ -52,7 +52,10 @@ nlohmann::json runJson(const mechanisms::ScenarioRun& run) {
     j["solver_status"] = std::string(lcp::toString(r.solver_status));
     j["solver_residual"] = finiteOrNull(r.solver_residual);
   }
-  if (run.route == mechanisms::Route::kEventDriven) j["max_penetration"] = finiteOrNull(r.max_penetration);
+  if (run.route == mechanisms::Route::kEventDriven) {
+    j["max_penetration"] = finiteOrNull(r.max_penetration);
+    j["impact_law"] = run.impact_law;
+  }
   if (run.route == mechanisms::Route::kMoreauJean) {
     j["h"] = run.h;
     j["us_per_step"] = r.steps > 0 ? 1e6 * r.cpu_seconds / double(r.steps) : 0.0;

@@ -119,6 +119,7 @@ const std::vector<RigidScenarioInfo>& rigidScenarios() {
        .output_dt = 1e-6,
        .default_method = "penalty",
        .penalty_friction = "lugre-nondimensional",
+       .impact_law = "newton-tangential",
        .analyses = {muvengeiCycle},
        .friction_from_model = [](const dynamics::RigidScenario& s) { return muvengeiFrictionParameters(muvengeiOf(s)); }},
       // Marques' thesis, spatial: nothing drives them (the crank starts at 2 pi rad/s).

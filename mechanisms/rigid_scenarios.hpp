@@ -48,6 +48,10 @@ struct RigidScenarioInfo {
   /// The catalogue law the penalty route puts in place of set-valued Coulomb unless
   /// --friction says otherwise: the one the built-in's source uses ("none": frictionless).
   std::string penalty_friction = "linear";
+  /// The event-driven route's impact law unless --impact-law says otherwise: "newton", or
+  /// "newton-tangential" where its frictional impacts would add energy by Newton's (Kane's
+  /// paradox: muvengei-lugre's at 2500 rpm).
+  std::string impact_law = "newton";
   /// Nothing drives it: the penalty route's energy guard (PenaltyRouteOptions::passive).
   bool passive = false;
   /// The columns `compare` sets side by side unless told (the quantities its papers plot);

@@ -230,10 +230,10 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   if (o.facets != RunSettings{}.facets && o.solver != "lemke")
     throw std::invalid_argument("--facets: the faceted cone is --solver lemke's (spatial contacts); --solver " +
                                 o.solver + " does not use it");
-  if (o.impact_law != "newton" && o.impact_law != "newton-tangential")
-    throw std::invalid_argument("--impact-law: expected newton or newton-tangential, got '" + o.impact_law + "'");
-  if (o.impact_law != "newton" && p.route != Route::kEventDriven)
-    throw std::invalid_argument("--impact-law: " + o.impact_law + " is event-driven's; " +
+  if (o.impact_law && *o.impact_law != "newton" && *o.impact_law != "newton-tangential")
+    throw std::invalid_argument("--impact-law: expected newton or newton-tangential, got '" + *o.impact_law + "'");
+  if (o.impact_law && *o.impact_law != "newton" && p.route != Route::kEventDriven)
+    throw std::invalid_argument("--impact-law: " + *o.impact_law + " is event-driven's; " +
                                 std::string(toString(p.route)) + " takes newton");
   if (o.integrator && *o.integrator != "bdf" && *o.integrator != "rk4")
     throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + *o.integrator + "'");
@@ -474,7 +474,8 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       eo.t_end = p.t_end;
       eo.solver = o.solver;
       eo.facets = o.facets;
-      eo.impact_law = o.impact_law;
+      eo.impact_law = o.impact_law.value_or(p.info.impact_law);
+      out.impact_law = eo.impact_law;
       if (p.info.stiff) eo.integrator = dynamics::OdeMethod::kBdf;
       eo.relative_tolerance = o.tolerance.value_or(p.info.stiff ? 1e-8 : 1e-10);
       eo.absolute_tolerance = 1e-2 * eo.relative_tolerance;

@@ -66,8 +66,9 @@ struct RunSettings {
   std::string projection = "contacts";
   std::string solver = "auto";      ///< contact problems of the nonsmooth routes
   int facets = 8;                   ///< spatial contacts, solver lemke: the faceted cone's, ≥ 3 (others refuse another value)
-  /// Event-driven, spatial contacts: "newton" or "newton-tangential" (EventDrivenOptions).
-  std::string impact_law = "newton";
+  /// Event-driven: "newton" or "newton-tangential" (EventDrivenOptions); unset: the built-in's
+  /// (RigidScenarioInfo::impact_law), newton for a mechanism of one's own.
+  std::optional<std::string> impact_law;
   /// The penalty route: the catalogue law replacing set-valued Coulomb, or "none". The other
   /// routes: a built-in's choice of friction where it has one (zheng-*).
   std::optional<std::string> friction;
@@ -107,6 +108,7 @@ struct ScenarioRun {
   Route route = Route::kEventDriven;
   double t_end = 0.0;          ///< the end time asked [s] (result.t_end: the time reached)
   std::string solver;          ///< the nonsmooth routes' contact solver
+  std::string impact_law;      ///< event-driven's impact law (EventDrivenOptions::impact_law)
   dynamics::RunResult result;  ///< history completed as the file comment says
   /// The names of the event elements: contacts then joint friction (the minimal form: its own).
   std::vector<std::string> elements;

@@ -465,7 +465,7 @@ TEST_CASE("stickslip run muvengei-lugre: the steady cycle against the ideal join
   CHECK(ji["cycle"]["acceleration_ratio"].get<double>() == Approx(1.0).epsilon(1e-6));
   CHECK(cli({"list"}).out.find("muvengei-lugre") != std::string::npos);
   CHECK(cli({"run", "muvengei-lugre", "--ideal", "--friction", "coulomb"}).code == 2);
-  CHECK(cli({"run", "belt", "--method", "minimal-form"}).code == 2);
+  CHECK(cli({"run", "muvengei-lugre", "--method", "minimal-form"}).code == 2);
   CHECK(cli({"run", "muvengei-lugre", "--friction", "magic"}).code == 2);
 }
 

@@ -145,9 +145,9 @@ TEST_CASE("compare: bad methods are input errors before anything runs", "[cli][c
   }
   SECTION("a method the scenario does not have") {
     const Run r =
-        cli({"compare", "belt", "--methods", "event-driven,minimal-form", "--out-dir", dir});
+        cli({"compare", "ball", "--methods", "event-driven,minimal-form", "--out-dir", dir});
     CHECK(r.code == 2);
-    CHECK(r.err.find("not available for 'belt'") != std::string::npos);
+    CHECK(r.err.find("not available for 'ball'") != std::string::npos);
     CHECK(r.err.find("minimal-form") != std::string::npos);
   }
   SECTION("an output no method writes") {

@@ -112,9 +112,6 @@ class Engine {
       } else {
         faceted_ = std::make_unique<lcp::FacetedFrictionSolver>(opt.facets);
       }
-    } else if (opt.impact_law != "newton") {
-      throw std::invalid_argument("event-driven: the impact law " + opt.impact_law +
-                                  " is for spatial contacts (one e per impact); planar contacts take newton");
     }
     if (opt.solver.rfind("siconos-", 0) == 0 && !spatial_)
       siconos_ = std::make_unique<lcp::SiconosFc2dSolver>(opt.solver.substr(8));
@@ -839,6 +836,7 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
   const Eigen::VectorXd pre = kin_.normal_velocity;
   // The sparse path (no bilateral contact there) keeps W and the velocity jump sparse.
   const bool by_nsgs = bySparseSolver(nk);
+  const bool tangential = opt_.impact_law == "newton-tangential";
   for (int attempt = 0; attempt < 4 * (1 << std::min<int>(int(nk), 8)); ++attempt) {
     Eigen::MatrixXd j(sparse_ ? 0 : 2 * nk, nv_), gjt;
     lcp::FrictionProblem2D p;
@@ -861,7 +859,7 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
       const double gdot = sigma * kin_.normal_velocity(k);
       const double e = (!bilateral(k) && -gdot > opt_.plastic_velocity) ? contact(k).restitution : 0.0;
       p.q(2 * i) = gdot + e * std::min(gdot, 0.0);
-      p.q(2 * i + 1) = kin_.sliding_velocity(k);
+      p.q(2 * i + 1) = (tangential ? 1.0 + e : 1.0) * kin_.sliding_velocity(k);
       p.mu(i) = contact(k).mu_kinetic;
     }
     if (sparse_) {  // the impulses act along the rows (C = R), the joints' after the contacts'
@@ -888,10 +886,11 @@ bool Engine::impact(double t, Eigen::VectorXd& v) {
       }
     }
     if (flipped) continue;
-    Eigen::VectorXd before = p.q;  // without Newton's e ġ⁻
+    Eigen::VectorXd before = p.q;  // without Newton's e ġ⁻ (and e v_t⁻)
     for (Eigen::Index i = 0; i < nk; ++i) {
       const Eigen::Index k = set[std::size_t(i)];
       before(2 * i) = (bilateral(k) ? side_[std::size_t(k)] : 1.0) * kin_.normal_velocity(k);
+      before(2 * i + 1) = kin_.sliding_velocity(k);
     }
     Eigen::VectorXd w_impulse;
     if (sparse_ && (d_rows_ == 0 || r.r.size() > 2 * nk)) {  // on the sparse W, the joints' rows with it
@@ -1124,9 +1123,9 @@ void Engine::checkImpactWork(double t, const std::vector<Eigen::Index>& set, con
   os << ": Newton's restitution with Coulomb friction is not energetically consistent here "
         "(Kane's paradox: a sticking or reversing contact whose impulse couples with the "
         "normal one); lower the restitution or the friction of these contacts"
-     << (spatial_ ? ", or take the impact law newton-tangential (--impact-law), which restitutes the "
-                    "tangential velocity with the same e and never adds energy"
-                  : "");
+     << (opt_.impact_law == "newton" ? ", or take the impact law newton-tangential (--impact-law), which restitutes "
+                                       "the tangential velocity with the same e and never adds energy at one contact"
+                                     : "");
   throw RunFailure(RunStatus::kNoConsistentMode, os.str());
 }
 

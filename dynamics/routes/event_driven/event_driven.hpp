@@ -84,7 +84,9 @@
 ///    with ξ = u⁺ + e u⁻ on the cone, an impact changes T by Pᵀξ/(1 + e) − ½ (1 − e)/(1 + e)
 ///    PᵀWP ≤ 0 (Pᵀξ ≤ 0 on the cone and its facets), for any number of contacts (Glocker 2013,
 ///    Part I: Newton-type laws with equal coefficients). A sticking impact reverses the relative
-///    tangential velocity to −e v_T⁻; a sliding one is Newton's.
+///    tangential velocity to −e v_T⁻; a sliding one is Newton's. Planar contacts take the same
+///    law (impact_law below): each contact's tangential row with its normal row's e (0 at rest,
+///    for a bilateral contact, or below plastic_velocity).
 ///  - Painlevé: a decision without solution while a contact slides (W's normal block not a
 ///    P-matrix) stops the run, named as such.
 ///
@@ -150,8 +152,9 @@ struct EventDrivenOptions {
   std::string solver = "lemke";        ///< auto | lemke | nsgs | newton | trial-and-error | siconos-<fc2d solver>; spatial: round-cone too
   /// Spatial contacts, solver lemke: directions of the faceted friction cone, ≥ 3.
   int facets = 8;
-  /// Spatial contacts' impacts (file comment): "newton" (the normal velocity restituted) or
-  /// "newton-tangential" (the tangential velocity too, with the same e: never adds energy).
+  /// Impacts, planar and spatial (file comment): "newton" (the normal velocity restituted) or
+  /// "newton-tangential" (the tangential velocity too, with the contact's e: a single contact's
+  /// impact never adds energy, nor one of several with one e).
   std::string impact_law = "newton";
   bool sparse_path = true;             ///< false: dense matrices even where the sparse path applies
   bool cross_check = true;             ///< single contact: LCP vs trial-and-error
