@@ -340,7 +340,19 @@ void ScenarioRunner::planSpatial(Plan& p) {
                                     " take it as rigid)");
       c.rigid = true;
     }
-  p.mechanism = std::make_unique<dynamics::SpatialMechanism>(s.model, s.q0, s.friction, std::move(clearances));
+  // Plane contacts: rigid for the nonsmooth routes; the penalty route's compliant law, theirs or
+  // its default for a sphere of their radius.
+  std::vector<dynamics::SpatialPlaneContact> planes = s.planes;
+  if (p.route == Route::kPenalty)
+    for (dynamics::SpatialPlaneContact& c : planes) {
+      dynamics::RigidContact shape;
+      shape.radius = c.geometry.radius;
+      shape.restitution = c.restitution;
+      if (!c.law) c.law = dynamics::defaultCompliantLaw(shape);
+      c.rigid = false;
+    }
+  p.mechanism = std::make_unique<dynamics::SpatialMechanism>(s.model, s.q0, s.friction, std::move(clearances),
+                                                             std::move(planes));
   p.q0 = s.q0;
   p.v0 = s.v0;
   // A spatial model file states no stabilization: the planar routes' default terms.

@@ -54,6 +54,7 @@ class Loader : public ModelFileReader {
                  const Vector3d& si, const Vector3d& ai, BodyIndex bj, const Vector3d& sj, const Vector3d& aj);
   void drivers(const YAML::Node& n);
   void forces(const YAML::Node& n);
+  void contacts(const YAML::Node& n);
   /// Three expressions of t: parent[keys[c]], 0 when not given; at least one given.
   std::function<Vector3d(double)> components(const YAML::Node& parent, const std::string& path,
                                              const std::vector<std::string>& keys,
@@ -344,6 +345,34 @@ void Loader::forces(const YAML::Node& n) {
   }
 }
 
+void Loader::contacts(const YAML::Node& n) {
+  for (std::size_t k = 0; k < n.size(); ++k) {
+    const YAML::Node c = n[k];
+    const std::string path = "model.contacts[" + std::to_string(k) + "]";
+    requireMap(c, path, "a map with type: sphere_plane and its data");
+    choice(c, path, "type", {"sphere_plane"}, "contact type");
+    checkKeys(c, path,
+              {"type", "name", "body_i", "centre", "radius", "body_j", "plane_point", "plane_normal", "restitution",
+               "mu", "mu_static", "mu_kinetic", "compliant_law"});
+    item(c, path, [&] {
+      dynamics::SpatialPlaneContact pc;
+      pc.name = scalar(c, path, "name", "contact" + std::to_string(k));
+      pc.body_i = body(c, path, "body_i", false);
+      pc.body_j = body(c, path, "body_j", true);
+      if (pc.body_i == pc.body_j) fail(c["body_j"], path + ".body_j", "expected a body other than body_i");
+      pc.geometry.centre = vector3(c, path, "centre");
+      pc.geometry.radius = numberAtLeast(c, path, "radius", 0.0, 0.0, false);
+      pc.geometry.plane_point = vector3(c, path, "plane_point");
+      required(c, path, "plane_normal", "the plane's normal in body_j's axes, towards the free side, e.g. [0, 0, 1]");
+      pc.geometry.plane_normal = direction<3>(c, path, "plane_normal", Vector3d::UnitZ(), kXyz, " (a plane normal)");
+      pc.restitution = restitution(c, path, "restitution").value_or(0.0);
+      coulomb(c, path, pc.mu_static, pc.mu_kinetic);
+      if (c["compliant_law"].IsDefined()) pc.law = normalLaw(c["compliant_law"], path + ".compliant_law");
+      s_.planes.push_back(std::move(pc));
+    });
+  }
+}
+
 void Loader::initial(const YAML::Node& n, const YAML::Node& model) {
   std::vector<Eigen::Index> held;
   if (n.IsDefined() && !n.IsNull()) {
@@ -381,7 +410,7 @@ SpatialScenario Loader::load(const YAML::Node& model) {
                  "mechanisms::loadPlanarModel reads it)");
   checkKeys(model, "model",
             {"dimension", "name", "parameters", "gravity", "bodies", "joints", "drivers", "forces",
-             "initial"});
+             "contacts", "initial"});
   s_.name = scalar(model, "model", "name", "model");
   const YAML::Node bs =
       required(model, "model", "bodies", "a list of bodies {name, mass, inertia}");
@@ -394,6 +423,7 @@ SpatialScenario Loader::load(const YAML::Node& model) {
   joints(list(model, "joints"));
   drivers(list(model, "drivers"));
   forces(list(model, "forces"));
+  contacts(list(model, "contacts"));
   initial(model["initial"], model);
   s_.parameters = parameters_;
   return std::move(s_);

@@ -59,6 +59,15 @@
 ///         - {type: torque, body: crank, tx: 0, ty: -0.1, tz: 0}                          # [N m]
 ///         - {type: spring_damper, body_i, point_i, body_j, point_j, stiffness, damping,
 ///         rest_length}
+///       contacts:                          # a sphere (radius >= 0, default 0: a point) of body_i on
+///         - {type: sphere_plane, name: foot, body_i: block, centre: [0, 0, -0.1], radius: 0,
+///            body_j: ground, plane_point: [0, 0, 0], plane_normal: [0, 0, 1],
+///            restitution: 0.5, mu_static: 0.3, mu_kinetic: 0.2, compliant_law: {...}}
+///                                          # a plane of body_j (default ground): centre on i,
+///                                          # plane_point and plane_normal (towards the free side)
+///                                          # on j, in their bodies' axes; Newton's e (default 0);
+///                                          # Coulomb mu or mu_static, mu_kinetic (default 0);
+///                                          # compliant_law for the penalty route (default: its own)
 ///       initial:
 ///         independent: [crank.wy]          # velocities held (with their rotation or translation)
 ///
@@ -102,6 +111,7 @@ struct SpatialScenario {
   std::vector<std::pair<std::string, double>> parameters;  ///< model.parameters with their values
   std::vector<dynamics::SpatialJointFriction> friction;    ///< the joints' Coulomb friction
   std::vector<dynamics::SpatialClearance> clearances;      ///< revolute joints with clearance
+  std::vector<dynamics::SpatialPlaneContact> planes;       ///< spheres and points on planes
   dynamics::AssemblyResult
       assembly;  ///< how q0, v0 were assembled (success; 0 iterations without joints)
 };

@@ -88,7 +88,7 @@ void ContactKinematics::resize(const std::vector<RigidContact>& list, Eigen::Ind
         for (Eigen::Index col = b * body_velocities; col < (b + 1) * body_velocities; ++col) {
           pattern.emplace_back(2 * k, col, 0.0);
           pattern.emplace_back(2 * k + 1, col, 0.0);
-          if (c.shape == RigidContact::Shape::kSpatialClearance) second.emplace_back(k, col, 0.0);
+          if (c.spatial()) second.emplace_back(k, col, 0.0);
         }
   }
   jacobian.resize(2 * contacts, velocities);

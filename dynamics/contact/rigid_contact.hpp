@@ -59,7 +59,8 @@ struct RigidContact {
   enum class Normal { kUnilateral, kBilateral, kCompliant };
   /// kSpatialClearance: one of the four candidates of a spatial revolute clearance joint
   /// (contact/spatial_clearance.hpp), whose kinematics its SpatialMechanism computes.
-  enum class Shape { kDiskLine, kJournalBearing, kSpatialClearance };
+  /// kSpatialPlane: a sphere or point on a plane (contact/sphere_plane.hpp), likewise.
+  enum class Shape { kDiskLine, kJournalBearing, kSpatialClearance, kSpatialPlane };
 
   std::string name = "contact";
   Normal normal = Normal::kUnilateral;
@@ -92,6 +93,8 @@ struct RigidContact {
   void validate(const PlanarModel& model) const;
   /// Set-valued Coulomb friction (stick and slip modes); false for smooth_friction.
   bool frictional() const { return mu_static > 0.0 || mu_kinetic > 0.0; }
+  /// A contact of a spatial mechanism (three rows: n, t, b), whose kinematics it computes.
+  bool spatial() const { return shape == Shape::kSpatialClearance || shape == Shape::kSpatialPlane; }
 };
 
 /// A model with its rigid contacts, friction in its revolute joints, and a consistent initial

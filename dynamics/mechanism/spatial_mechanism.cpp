@@ -13,9 +13,10 @@ namespace stickslip::dynamics {
 SpatialMechanism::SpatialMechanism(const SpatialModel& model,
                                    const Eigen::Ref<const Eigen::VectorXd>& q,
                                    std::vector<SpatialJointFriction> friction,
-                                   std::vector<SpatialClearance> clearances)
+                                   std::vector<SpatialClearance> clearances,
+                                   std::vector<SpatialPlaneContact> planes)
     : ForwardedSystem<Mechanism>(model), model_(model), friction_(std::move(friction)),
-      clearances_(std::move(clearances)) {
+      clearances_(std::move(clearances)), planes_(std::move(planes)) {
   if (q.size() != model.positionSize())
     throw std::invalid_argument("SpatialMechanism: q has the wrong size");
   rows_ = Eigen::MatrixXd::Zero(Eigen::Index(friction_.size()), model.velocitySize());
@@ -97,6 +98,34 @@ SpatialMechanism::SpatialMechanism(const SpatialModel& model,
       contacts_.push_back(std::move(rc));
     }
   }
+  for (SpatialPlaneContact& c : planes_) {
+    const std::string who = "contact '" + c.name + "'";
+    for (const BodyIndex b : {c.body_i, c.body_j})
+      if (b != kGround && (b < 0 || b >= model.bodyCount()))
+        throw std::invalid_argument(who + ": no body " + std::to_string(b));
+    if (c.body_i == c.body_j) throw std::invalid_argument(who + ": the sphere and the plane must be on different bodies");
+    c.geometry.validate(who);
+    if (c.law) std::visit([&](const auto& law) { law.validate(who); }, *c.law);
+    if (!(c.mu_kinetic >= 0.0) || !(c.mu_static >= c.mu_kinetic) || !std::isfinite(c.mu_static))
+      throw std::invalid_argument(who + ": expected mu_static >= mu_kinetic >= 0, got " +
+                                  std::to_string(c.mu_static) + " and " + std::to_string(c.mu_kinetic));
+    if (!(c.restitution >= 0.0 && c.restitution <= 1.0))
+      throw std::invalid_argument(who + ": expected restitution in [0, 1], got " + std::to_string(c.restitution));
+    if (!c.rigid && !c.law) throw std::invalid_argument(who + ": a compliant contact needs its compliant law");
+    RigidContact rc;
+    rc.name = c.name;
+    rc.normal = c.rigid ? RigidContact::Normal::kUnilateral : RigidContact::Normal::kCompliant;
+    if (!c.rigid) rc.rigid_restitution = c.restitution;
+    rc.shape = RigidContact::Shape::kSpatialPlane;
+    rc.body_i = c.body_i;
+    rc.body_j = c.body_j;
+    rc.restitution = c.restitution;
+    rc.compliant_law = c.law;
+    rc.radius = c.geometry.radius;
+    rc.mu_static = c.mu_static;
+    rc.mu_kinetic = c.mu_kinetic;
+    contacts_.push_back(std::move(rc));
+  }
 }
 
 SpatialPose bodyPose(const SpatialModel& model, const Eigen::Ref<const Eigen::VectorXd>& q, BodyIndex b) {
@@ -128,12 +157,10 @@ double driftStep(const SpatialClearanceJoint& joint, const Eigen::Matrix<double,
 
 }  // namespace
 
-void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::VectorXd>& q,
-                                        const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
-                                        bool drift) const {
-  const auto nc = Eigen::Index(contacts_.size());
-  if (out.gap.size() != nc || out.jacobian.cols() != model_.velocitySize())
-    resizeContacts(out);
+void SpatialMechanism::writeContact(Eigen::Index k, BodyIndex bi, BodyIndex bj, const Candidate& now,
+                                    const Candidate& ahead, const Candidate& behind, double tau,
+                                    const Eigen::Matrix<double, 12, 1>& velocities, bool drift,
+                                    ContactKinematics& out) const {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   // Writes into the fixed pattern (no insertion); `part` is 0 for body i, 1 for body j.
   const auto put = [&](ContactJacobian& rows, Eigen::Index row, BodyIndex b, const Eigen::Matrix<double, 1, 12>& values,
@@ -141,62 +168,98 @@ void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::Ve
     if (b == kGround) return;
     for (Eigen::Index d = 0; d < 6; ++d) rows.coeffRef(row, 6 * b + d) = values(6 * part + d);
   };
-  Eigen::Matrix<double, 12, 1> body_velocities;
+  const SpatialClearanceContact& ct = now.contact;
+  const Eigen::Vector3d v_rel = relativeVelocity(ct, now.i, now.j, velocities);
+  const double rate = ct.normal.dot(v_rel);
+  const Eigen::Vector3d sliding = v_rel - rate * ct.normal;  // v_T
+  const double speed = sliding.norm();
+  const Eigen::Vector3d t = speed > 0.0 ? Eigen::Vector3d(sliding / speed) : frameFromAxis(ct.normal).col(0);
+  const Eigen::Matrix<double, 1, 12> normal_row = velocityRow(ct, ct.normal, now.i, now.j);
+  const Eigen::Matrix<double, 1, 12> tangent_row = velocityRow(ct, t, now.i, now.j);
+  const Eigen::Vector3d binormal = ct.normal.cross(t);
+  const Eigen::Matrix<double, 1, 12> second_row = velocityRow(ct, binormal, now.i, now.j);
+  for (int part = 0; part < 2; ++part) {
+    const BodyIndex b = part == 0 ? bi : bj;
+    put(out.jacobian, 2 * k, b, -normal_row, part);
+    put(out.jacobian, 2 * k + 1, b, tangent_row, part);
+    put(out.second_tangent, k, b, second_row, part);
+  }
+  out.gap(k) = -ct.penetration;
+  out.normal_velocity(k) = -rate;
+  out.sliding_velocity(k) = speed;
+  out.frame[std::size_t(k)] << ct.normal, t, binormal;
+  if (!drift) {
+    out.normal_drift(k) = out.tangential_drift(k) = out.second_drift(k) = kNaN;
+  } else if (tau == 0.0) {
+    out.normal_drift(k) = out.tangential_drift(k) = out.second_drift(k) = 0.0;
+  } else {
+    const SpatialClearanceContact &a = ahead.contact, &b = behind.contact;
+    const auto change = [&](const Eigen::Matrix<double, 1, 12>& row_ahead, const Eigen::Matrix<double, 1, 12>& row_behind) {
+      return ((row_ahead - row_behind) * velocities).value() / (2.0 * tau);
+    };
+    out.normal_drift(k) = -change(velocityRow(a, a.normal, ahead.i, ahead.j), velocityRow(b, b.normal, behind.i, behind.j));
+    out.tangential_drift(k) = change(velocityRow(a, t, ahead.i, ahead.j), velocityRow(b, t, behind.i, behind.j));
+    out.second_drift(k) = change(velocityRow(a, binormal, ahead.i, ahead.j), velocityRow(b, binormal, behind.i, behind.j));
+  }
+  out.normal[std::size_t(k)].setConstant(kNaN);  // planar fields: not for a spatial contact
+  out.point[std::size_t(k)].setConstant(kNaN);
+}
+
+void SpatialMechanism::evaluateContacts(double, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                        const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,
+                                        bool drift) const {
+  const auto nc = Eigen::Index(contacts_.size());
+  if (out.gap.size() != nc || out.jacobian.cols() != model_.velocitySize())
+    resizeContacts(out);
+  Eigen::Matrix<double, 12, 1> velocities;
+  const auto bodyVelocities = [&](BodyIndex bi, BodyIndex bj) {
+    velocities.setZero();
+    if (bi != kGround) velocities.head<6>() = v.segment<6>(6 * bi);
+    if (bj != kGround) velocities.tail<6>() = v.segment<6>(6 * bj);
+  };
   for (std::size_t c = 0; c < clearances_.size(); ++c) {
     const SpatialClearance& cl = clearances_[c];
     const SpatialPose pi = bodyPose(model_, q, cl.journal_body), pj = bodyPose(model_, q, cl.bearing_body);
     const SpatialClearanceGeometry g = spatialClearanceGeometry(cl.joint, pi, pj);
-    body_velocities.setZero();
-    if (cl.journal_body != kGround) body_velocities.head<6>() = v.segment<6>(6 * cl.journal_body);
-    if (cl.bearing_body != kGround) body_velocities.tail<6>() = v.segment<6>(6 * cl.bearing_body);
+    bodyVelocities(cl.journal_body, cl.bearing_body);
     // The drift terms: the rows' rate along the present motion, by a central difference over ±τ.
-    const double tau = drift ? driftStep(cl.joint, body_velocities) : 0.0;
+    const double tau = drift ? driftStep(cl.joint, velocities) : 0.0;
     SpatialPose pi_ahead = pi, pj_ahead = pj, pi_behind = pi, pj_behind = pj;
     SpatialClearanceGeometry ahead = g, behind = g;
     if (tau > 0.0) {
-      pi_ahead = advanced(pi, body_velocities.head<6>(), tau), pi_behind = advanced(pi, body_velocities.head<6>(), -tau);
-      pj_ahead = advanced(pj, body_velocities.tail<6>(), tau), pj_behind = advanced(pj, body_velocities.tail<6>(), -tau);
+      pi_ahead = advanced(pi, velocities.head<6>(), tau), pi_behind = advanced(pi, velocities.head<6>(), -tau);
+      pj_ahead = advanced(pj, velocities.tail<6>(), tau), pj_behind = advanced(pj, velocities.tail<6>(), -tau);
       ahead = spatialClearanceGeometry(cl.joint, pi_ahead, pj_ahead);
       behind = spatialClearanceGeometry(cl.joint, pi_behind, pj_behind);
     }
-    for (std::size_t w = 0; w < 4; ++w) {
-      const SpatialClearanceContact& ct = g.contacts[w];
-      const auto k = Eigen::Index(4 * c + w);
-      const Eigen::Vector3d v_rel = relativeVelocity(ct, pi, pj, body_velocities);
-      const double rate = ct.normal.dot(v_rel);
-      const Eigen::Vector3d sliding = v_rel - rate * ct.normal;  // v_T
-      const double speed = sliding.norm();
-      const Eigen::Vector3d t = speed > 0.0 ? Eigen::Vector3d(sliding / speed) : frameFromAxis(ct.normal).col(0);
-      const Eigen::Matrix<double, 1, 12> normal_row = velocityRow(ct, ct.normal, pi, pj);
-      const Eigen::Matrix<double, 1, 12> tangent_row = velocityRow(ct, t, pi, pj);
-      const Eigen::Vector3d binormal = ct.normal.cross(t);
-      const Eigen::Matrix<double, 1, 12> second_row = velocityRow(ct, binormal, pi, pj);
-      for (int part = 0; part < 2; ++part) {
-        const BodyIndex b = part == 0 ? cl.journal_body : cl.bearing_body;
-        put(out.jacobian, 2 * k, b, -normal_row, part);
-        put(out.jacobian, 2 * k + 1, b, tangent_row, part);
-        put(out.second_tangent, k, b, second_row, part);
-      }
-      out.gap(k) = -ct.penetration;
-      out.normal_velocity(k) = -rate;
-      out.sliding_velocity(k) = speed;
-      out.frame[std::size_t(k)] << ct.normal, t, binormal;
-      if (!drift) {
-        out.normal_drift(k) = out.tangential_drift(k) = out.second_drift(k) = kNaN;
-      } else if (tau == 0.0) {
-        out.normal_drift(k) = out.tangential_drift(k) = out.second_drift(k) = 0.0;
-      } else {
-        const SpatialClearanceContact &a = ahead.contacts[w], &b = behind.contacts[w];
-        const auto change = [&](const Eigen::Matrix<double, 1, 12>& row_ahead, const Eigen::Matrix<double, 1, 12>& row_behind) {
-          return ((row_ahead - row_behind) * body_velocities).value() / (2.0 * tau);
-        };
-        out.normal_drift(k) = -change(velocityRow(a, a.normal, pi_ahead, pj_ahead), velocityRow(b, b.normal, pi_behind, pj_behind));
-        out.tangential_drift(k) = change(velocityRow(a, t, pi_ahead, pj_ahead), velocityRow(b, t, pi_behind, pj_behind));
-        out.second_drift(k) = change(velocityRow(a, binormal, pi_ahead, pj_ahead), velocityRow(b, binormal, pi_behind, pj_behind));
-      }
-      out.normal[std::size_t(k)].setConstant(kNaN);  // planar fields: not for a spatial contact
-      out.point[std::size_t(k)].setConstant(kNaN);
+    for (std::size_t w = 0; w < 4; ++w)
+      writeContact(Eigen::Index(4 * c + w), cl.journal_body, cl.bearing_body, {g.contacts[w], pi, pj},
+                   {ahead.contacts[w], pi_ahead, pj_ahead}, {behind.contacts[w], pi_behind, pj_behind}, tau,
+                   velocities, drift, out);
+  }
+  for (std::size_t c = 0; c < planes_.size(); ++c) {
+    const SpatialPlaneContact& pc = planes_[c];
+    const SpatialPose pi = bodyPose(model_, q, pc.body_i), pj = bodyPose(model_, q, pc.body_j);
+    bodyVelocities(pc.body_i, pc.body_j);
+    const Candidate now{spherePlaneContact(pc.geometry, pi, pj), pi, pj};
+    double tau = 0.0;
+    if (drift) {  // as driftStep: the fastest point moves 1e-5 of the contact's length in τ
+      const double length = std::max({pc.geometry.radius, pc.geometry.centre.norm(), 1e-3});
+      const double reach_j = (now.contact.bearing_point - pj.r).norm();
+      const double speed = velocities.segment<3>(0).norm() + velocities.segment<3>(6).norm() +
+                           (length + pc.geometry.radius) * velocities.segment<3>(3).norm() +
+                           reach_j * velocities.segment<3>(9).norm();
+      tau = speed > 0.0 ? 1e-5 * length / speed : 0.0;
     }
+    Candidate ahead = now, behind = now;
+    if (tau > 0.0) {
+      ahead.i = advanced(pi, velocities.head<6>(), tau), behind.i = advanced(pi, velocities.head<6>(), -tau);
+      ahead.j = advanced(pj, velocities.tail<6>(), tau), behind.j = advanced(pj, velocities.tail<6>(), -tau);
+      ahead.contact = spherePlaneContact(pc.geometry, ahead.i, ahead.j);
+      behind.contact = spherePlaneContact(pc.geometry, behind.i, behind.j);
+    }
+    writeContact(Eigen::Index(4 * clearances_.size() + c), pc.body_i, pc.body_j, now, ahead, behind, tau, velocities,
+                 drift, out);
   }
 }
 

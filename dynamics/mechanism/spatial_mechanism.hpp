@@ -44,6 +44,12 @@
 /// the present t and b held fixed. τ moves the joint's fastest point by 1e-5 R_J: the truncation
 /// error is ~1e-10 of b and the round-off ~1e-11 (a test compares b_n with the second
 /// difference of the gap along a rigid motion).
+///
+/// Contacts of a sphere or point on a plane (SpatialPlaneContact, contact/sphere_plane.hpp): one
+/// contact each, after the clearance joints' candidates, with the same rows and drift terms (τ
+/// moves the fastest point by 1e-5 of the length max(ρ, ‖C′‖, 1 mm)); unilateral rigid with
+/// Newton's e for event-driven and Moreau–Jean, made compliant by the penalty route (its law, or
+/// the route's default), with Coulomb friction on the round cone.
 
 #include <optional>
 #include <string>
@@ -51,6 +57,7 @@
 
 #include "dynamics/contact/normal_law.hpp"
 #include "dynamics/contact/spatial_clearance.hpp"
+#include "dynamics/contact/sphere_plane.hpp"
 #include "dynamics/model/forwarded_system.hpp"
 #include "dynamics/mechanism/mechanism.hpp"
 #include "dynamics/model/spatial_model.hpp"
@@ -83,20 +90,37 @@ struct SpatialClearance {
   bool rigid = false;
 };
 
+/// A sphere or point of body i on a plane of body j (see the file comment).
+struct SpatialPlaneContact {
+  std::string name = "contact";
+  BodyIndex body_i = kGround, body_j = kGround;  ///< the sphere's and the plane's bodies, different
+  SpherePlane geometry;
+  double restitution = 0.0;                  ///< Newton's e ∈ [0, 1]
+  double mu_static = 0.0, mu_kinetic = 0.0;  ///< Coulomb friction, μs ≥ μk ≥ 0
+  /// Its compliant law (the penalty route's).
+  std::optional<NormalLaw> law;
+  /// true: a unilateral rigid contact (event-driven, Moreau–Jean); false: compliant with `law`
+  /// (required then).
+  bool rigid = true;
+};
+
 class SpatialMechanism final : public ForwardedSystem<Mechanism> {
  public:
   /// Keeps a reference to `model` (it must outlive this). `q` is a pose on the constraint
   /// manifold (the assembled initial state). Throws std::invalid_argument naming the friction
   /// for a joint that is not revolute or translational, a translational joint between two
   /// moving bodies, or coefficients or lengths out of range; naming the clearance joint for
-  /// bodies that do not exist or coincide, an invalid geometry or law, or friction out of range.
+  /// bodies that do not exist or coincide, an invalid geometry or law, or friction out of range;
+  /// naming the plane contact for the same faults and a restitution outside [0, 1].
   SpatialMechanism(const SpatialModel& model, const Eigen::Ref<const Eigen::VectorXd>& q,
                    std::vector<SpatialJointFriction> friction = {},
-                   std::vector<SpatialClearance> clearances = {});
+                   std::vector<SpatialClearance> clearances = {},
+                   std::vector<SpatialPlaneContact> planes = {});
 
   const SpatialModel& model() const { return model_; }
   const std::vector<SpatialJointFriction>& friction() const { return friction_; }
   const std::vector<SpatialClearance>& clearances() const { return clearances_; }
+  const std::vector<SpatialPlaneContact>& planes() const { return planes_; }
 
   const std::vector<RigidContact>& contacts() const override { return contacts_; }
   const std::vector<JointFriction>& jointFriction() const override { return levers_; }
@@ -112,12 +136,23 @@ class SpatialMechanism final : public ForwardedSystem<Mechanism> {
   void addJointFrictionRow(std::size_t e, double s, Eigen::Ref<Eigen::VectorXd> row) const override;
 
  private:
+  // One contact's entries in `out` (index k) from its candidate at the poses now, and ahead and
+  // behind by ±τ along the bodies' motion for the drift terms (tau = 0: none).
+  struct Candidate {
+    SpatialClearanceContact contact;
+    SpatialPose i, j;
+  };
+  void writeContact(Eigen::Index k, BodyIndex bi, BodyIndex bj, const Candidate& now, const Candidate& ahead,
+                    const Candidate& behind, double tau, const Eigen::Matrix<double, 12, 1>& velocities, bool drift,
+                    ContactKinematics& out) const;
+
   const SpatialModel& model_;
   std::vector<SpatialJointFriction> friction_;
   std::vector<JointFriction> levers_;     ///< name, μs, μk and the lever, as the routes read them
   Eigen::MatrixXd rows_;                  ///< ṡ = rows_.row(e) v
   std::vector<SpatialClearance> clearances_;
-  std::vector<RigidContact> contacts_;    ///< four per clearance joint
+  std::vector<SpatialPlaneContact> planes_;
+  std::vector<RigidContact> contacts_;    ///< four per clearance joint, then one per plane contact
 };
 
 }  // namespace stickslip::dynamics

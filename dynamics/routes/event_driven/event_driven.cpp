@@ -101,7 +101,7 @@ class Engine {
     const auto& joints = joints_;
     opt.validate();
     spatial_ = std::any_of(contacts.begin(), contacts.end(), [](const RigidContact& c) {
-      return c.shape == RigidContact::Shape::kSpatialClearance;
+      return c.spatial();
     });
     if (spatial_) {
       requireSpatialContacts(opt);
@@ -921,7 +921,7 @@ void Engine::requireSpatialContacts(const EventDrivenOptions& opt) const {
            opt.solver + "'");
   bool friction = false;
   for (const RigidContact& c : contacts_) {
-    if (c.shape != RigidContact::Shape::kSpatialClearance)
+    if (!c.spatial())
       refuse("contact '" + c.name + "' is planar, and others of the mechanism are spatial");
     if (c.normal == RigidContact::Normal::kCompliant && c.frictional())
       refuse("contact '" + c.name + "' is compliant with Coulomb friction in its tangent plane; event-driven takes "

@@ -146,7 +146,7 @@ std::optional<lcp::SparseFrictionProblem2D> MoreauJeanStepper::sparseProblem() c
 bool MoreauJeanStepper::checkContactsAndSolver() const {
   const auto& contacts = contacts_;
   const auto& joint_friction = joints_;
-  const auto isSpatial = [](const RigidContact& c) { return c.shape == RigidContact::Shape::kSpatialClearance; };
+  const auto isSpatial = [](const RigidContact& c) { return c.spatial(); };
   const bool spatial = std::any_of(contacts.begin(), contacts.end(), isSpatial);
   if (spatial && !std::all_of(contacts.begin(), contacts.end(), isSpatial))
     throw std::invalid_argument("Moreau–Jean: a mechanism's contacts are all spatial or all planar");

@@ -106,7 +106,7 @@ int PenaltySystem::contactFrictionStateSize(Eigen::Index k) const {
 std::unique_ptr<const TangentPlaneFriction> PenaltySystem::planeForm(const RigidContact& c,
                                                                      const std::shared_ptr<const FrictionLaw>& law) {
   // A static law has no memory of the direction: its scalar force along t is the plane's.
-  if (!law || law->stateSize() == 0 || c.shape != RigidContact::Shape::kSpatialClearance) return nullptr;
+  if (!law || law->stateSize() == 0 || !c.spatial()) return nullptr;
   if (TangentPlaneFriction::lifts(*law)) return std::make_unique<const TangentPlaneFriction>(law);
   std::string liftable;
   for (const std::string_view name : frictionLawNames()) {
