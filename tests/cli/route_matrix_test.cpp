@@ -18,7 +18,7 @@ const std::string kScenarios = STICKSLIP_SCENARIOS;
 
 std::vector<std::string> allScenarios() {
   std::vector<std::string> all = stickslip::mechanisms::builtinScenarioNames();
-  for (const char* file : {"belt", "incline", "journal_bearing", "slider_crank", "guided_slider_crank"})
+  for (const char* file : {"belt", "incline", "journal_bearing", "slider_crank", "guided_slider_crank", "box_on_slope"})
     all.push_back(kScenarios + "/" + file + ".yaml");
   return all;
 }
@@ -69,6 +69,9 @@ void checkRoute(const std::string& method) {
     if (scenario.starts_with("spatial-")) {  // spatial bodies: r and p, ṙ and ω′ each
       CHECK(j["final_q"].size() == 21);
       CHECK(j["final_v"].size() == 18);
+    } else if (scenario.ends_with("box_on_slope.yaml")) {
+      CHECK(j["final_q"].size() == 7);
+      CHECK(j["final_v"].size() == 6);
     } else {
       CHECK(j["final_q"].size() == j["final_v"].size());
       CHECK(j["final_q"].size() % 3 == 0);  // planar bodies: x, y, θ each
@@ -90,11 +93,11 @@ TEST_CASE("route matrix: every scenario by moreau-jean", "[cli][matrix]") { chec
 TEST_CASE("route matrix: every scenario by penalty", "[cli][matrix]") { checkRoute("penalty"); }
 TEST_CASE("route matrix: every scenario by minimal-form", "[cli][matrix]") { checkRoute("minimal-form"); }
 
-TEST_CASE("route matrix: 78 of the 92 pairs run — blajer-2 with its pin-in-slot joint or a slider body by every route",
+TEST_CASE("route matrix: 81 of the 96 pairs run — blajer-2 with its pin-in-slot joint or a slider body by every route",
           "[cli][matrix]") {
   const std::size_t pairs = allScenarios().size() * 4;
-  CHECK(pairs == 92);
-  CHECK(pairs - refused().size() == 78);
+  CHECK(pairs == 96);
+  CHECK(pairs - refused().size() == 81);
   for (const bool pin : {true, false})
     for (const char* method : {"event-driven", "moreau-jean", "penalty", "minimal-form"}) {
       INFO(method << (pin ? ", pin in slot" : ", slider"));

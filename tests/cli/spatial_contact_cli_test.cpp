@@ -81,6 +81,29 @@ TEST_CASE("spatial contacts: a block on a plane tilted about any axis slides dow
     }
 }
 
+TEST_CASE("spatial contacts: the shipped box on its four corners stays on a plane tilted about any axis while "
+          "tan a <= mu_s and slides down its fall line otherwise, by event-driven and Moreau-Jean",
+          "[cli][spatial][contact]") {
+  const std::string file = std::string(STICKSLIP_SCENARIOS) + "/box_on_slope.yaml";
+  for (const double alpha : {0.3, 0.4})
+    for (const double phi : {0.7, 2.0, 3.5, 5.5}) {
+      const Eigen::Vector3d n(std::sin(alpha) * std::cos(phi), std::sin(alpha) * std::sin(phi), std::cos(alpha));
+      const Eigen::Vector3d down = -(Eigen::Vector3d::UnitZ() - std::cos(alpha) * n) / std::sin(alpha);
+      const double a = std::tan(alpha) > 0.35 ? kG * (std::sin(alpha) - 0.25 * std::cos(alpha)) : 0.0;
+      const Eigen::Vector3d expected = 0.025 * n + 0.5 * a * down;  // its centroid after 1 s
+      for (const char* method : {"event-driven", "moreau-jean"}) {
+        INFO("alpha " << alpha << ", phi " << phi << ", " << method);
+        const Run r = cli({"run", file, "--method", method, "--t-end", "1", "--set",
+                           "parameters.angle=" + std::to_string(alpha), "--set",
+                           "parameters.azimuth=" + std::to_string(phi), "--json"});
+        INFO(r.err);
+        REQUIRE(r.code == 0);
+        const json j = json::parse(r.out);
+        for (int c = 0; c < 3; ++c) CHECK(j["final_q"][c].get<double>() == Approx(expected(c)).margin(1e-9));
+      }
+    }
+}
+
 TEST_CASE("spatial contacts: a ball dropped on a table bounces with Newton's e at the closed-form instants",
           "[cli][spatial][contact]") {
   const ScratchDir dir("spatial_contact_drop");
