@@ -236,9 +236,9 @@ TEST_CASE("spatial model file: errors name file, line, key path, what was expect
   CHECK(errorOf(oneBody(", angular_velocty: [0, 0, 1]")) ==
         "s.yaml:4: model.bodies[0].angular_velocty: unknown key (expected one of name, mass, inertia, position, "
         "orientation, velocity, angular_velocity); did you mean 'angular_velocity'?");
-  CHECK(errorOf(oneBody("", "  contacts: []\n")) ==
-        "s.yaml:5: model.contacts: unknown key (expected one of dimension, name, parameters, gravity, bodies, joints, "
-        "drivers, forces, initial)");
+  CHECK(errorOf(oneBody("", "  contact: []\n")) ==
+        "s.yaml:5: model.contact: unknown key (expected one of dimension, name, parameters, gravity, bodies, joints, "
+        "drivers, forces, contacts, initial); did you mean 'contacts'?");
   CHECK(errorOf(oneBody("", "  joints:\n    - {type: revolute, body_i: ground, axis_i: [0, 0, 1], body_j: c, "
                             "axis_j: [0, 0, 1]}\n")) ==
         "s.yaml:6: model.joints[0].body_j: unknown body 'c' (expected ground or one of model.bodies: b)");

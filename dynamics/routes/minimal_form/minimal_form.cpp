@@ -217,8 +217,8 @@ void MinimalForm::slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x
   }
 }
 
-double MinimalForm::slidingDrift(const FrictionalJoint& fj, const Eigen::VectorXd& x,
-                                 const Eigen::VectorXd& xdot) const {
+double MinimalForm::slidingDrift(std::size_t j, const Eigen::VectorXd& x, const Eigen::VectorXd& xdot) const {
+  const FrictionalJoint& fj = friction_.at(j);
   if (fj.kind != FrictionJointKind::kPrismatic) return 0.0;  // ṡ = θ̇_j − θ̇_i is linear in ẋ
   // ṡ = t_iᵀ ḋ + θ̇_i (R t_i)ᵀ d with Ṙt_i = θ̇_i R t_i and R² = −I:
   // s̈ = t_iᵀ d̈ + 2 θ̇_i (R t_i)ᵀ ḋ + θ̈_i (R t_i)ᵀ d − θ̇_i² t_iᵀ d, and d̈ = ẍ-terms − θ̇_j² A_j s_j + θ̇_i² A_i s_i.
@@ -286,7 +286,7 @@ bool MinimalForm::kinematics(double t, const Eigen::Ref<const Eigen::VectorXd>& 
     const double c = s.sliding(0, 0);
     s.stick_velocity = fj.surfaceSpeed(t) / c;
     const double vs_rate = fj.surface_acceleration ? fj.surface_acceleration(t) : 0.0;
-    s.stick_acceleration = (vs_rate - Cmu_.row(0).dot(nu_) - slidingDrift(fj, s.x, s.xdot)) / c;
+    s.stick_acceleration = (vs_rate - Cmu_.row(0).dot(nu_) - slidingDrift(0, s.x, s.xdot)) / c;
   }
   return s.xdot.allFinite() && s.reduced_force.allFinite();
 }

@@ -201,11 +201,12 @@ class MinimalForm {
   /// Sliding rate ṡ_j = C_μj(x) ẋ − v_s(t) of frictional joint j (FrictionalJoint: its sign
   /// convention) at time t, positions x and velocities ẋ (size n each).
   double slidingRate(std::size_t j, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& xdot) const;
+  /// The velocity-product terms of its rate's derivative, s̈_j − C_μj ẍ, at (x, ẋ) (0 for a
+  /// revolute joint, whose rate is linear in ẋ).
+  double slidingDrift(std::size_t j, const Eigen::VectorXd& x, const Eigen::VectorXd& xdot) const;
 
  private:
   void slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> row) const;
-  // s̈ − C_μ ẍ: the velocity-product terms of a sliding rate's derivative.
-  double slidingDrift(const FrictionalJoint& fj, const Eigen::VectorXd& x, const Eigen::VectorXd& xdot) const;
   double reactionOf(const FrictionalJoint& fj, const Eigen::VectorXd& lambda) const;
   // |R_j| from λ and, for a pin in a slot, the slot's friction in f.
   double reactionOf(Eigen::Index j, const Eigen::VectorXd& lambda, const Eigen::VectorXd& f) const;
