@@ -22,6 +22,21 @@ double cross(const Vector2d& o, const Vector2d& a, const Vector2d& b) {
 
 /// Convex hull (Andrew's monotone chain), counter-clockwise; collinear points give the two
 /// ends, coincident ones a single point.
+// Whether the origin lies in the convex polygon (or on the segment) `hull`, counterclockwise,
+// within `tolerance`.
+bool containsOrigin(const std::vector<Vector2d>& hull, double tolerance) {
+  if (hull.size() == 2) {
+    const Vector2d d = hull[1] - hull[0];
+    const double s = std::clamp(-hull[0].dot(d) / d.squaredNorm(), 0.0, 1.0);
+    return (hull[0] + s * d).norm() <= tolerance;
+  }
+  for (std::size_t i = 0; i < hull.size(); ++i) {
+    const Vector2d a = hull[i], e = hull[(i + 1) % hull.size()] - a;
+    if (e.x() * (-a.y()) - e.y() * (-a.x()) < -tolerance * e.norm()) return false;
+  }
+  return true;
+}
+
 std::vector<Vector2d> convexHull(std::vector<Vector2d> p, double tolerance) {
   std::sort(p.begin(), p.end(), [](const Vector2d& a, const Vector2d& b) {
     return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
@@ -244,7 +259,14 @@ AnimationScene animationScene(const dynamics::RigidScenario& scenario, const std
   const double tolerance = 1e-9 * extent;
   for (int b = 0; b < nb; ++b) {
     AnimationBody& body = scene.bodies[std::size_t(b)];
-    body.hull = convexHull(points[std::size_t(b)], tolerance);
+    std::vector<Vector2d>& attached = points[std::size_t(b)];
+    body.hull = convexHull(attached, tolerance);
+    // A centroid outside its points' hull (a block held by its two bottom corners): the points
+    // and their mirror images through it, so that the outline holds the mass at its centre.
+    if (body.hull.size() >= 2 && !containsOrigin(body.hull, tolerance)) {
+      for (std::size_t i = 0, n = attached.size(); i < n; ++i) attached.push_back(-attached[i]);
+      body.hull = convexHull(attached, tolerance);
+    }
     if (body.hull.size() < 2) body.hull.clear();
     body.block = body.hull.empty() && std::none_of(body.circles.begin(), body.circles.end(), [](const auto& c) {
                    return c.kind == "disk" && c.centre.isZero(0.0);

@@ -6,6 +6,9 @@
 /// Bodies are drawn from the points the model attaches to them, in the body's frame:
 ///  - a body with two or more distinct points (joint points, contact points, journal and
 ///    bearing centres) is a bar through them (their convex hull: a link, a triangle plate);
+///    when its centroid lies outside that hull, the points' mirror images through the
+///    centroid join them (a block held by its two bottom corners is drawn as its rectangle);
+///  - every body's centroid is marked, where its mass is;
 ///  - a body with fewer is a block, a square of side `block_size` about its centroid, unless
 ///    it carries a disk (a disk–line contact of radius ρ > 0) centred at its centroid;
 ///  - disks, journals and bearings are circles; a line of a contact on a moving body a segment.

@@ -68,6 +68,8 @@ void drawInstant(std::ostream& os, const AnimationScene& scene, const std::vecto
       for (const auto& [a, b2] : body.segments) segment(os, at(a), at(b2), "lw 2 lc rgb '#555555'");
       for (const Vector2d& j : body.joints)
         os << "set object circle at " << xy(at(j)) << " size " << pin << " front fs empty border lc rgb '#222222'\n";
+      os << "set object circle at " << xy(at(Vector2d::Zero())) << " size " << 0.7 * pin << " front fs solid 1.0 fc rgb '"
+         << colour << "'\n";  // the centroid
     }
     if (!scene.contacts.empty()) title += "   " + tr.label + ":";
     for (std::size_t k = 0; k < scene.contacts.size(); ++k) {

@@ -117,6 +117,7 @@ void writeSvg(std::ostream& os, const AnimationScene& scene, std::size_t runs) {
       for (const auto& c : body.circles) circle(os, c.centre, c.radius, c.kind);
       for (const auto& [a, b2] : body.segments) line(os, a, b2, "guide");
       for (const auto& j : body.joints) circle(os, j, pin, "pin");
+      circle(os, Eigen::Vector2d::Zero(), 0.7 * pin, "centroid");
       os << "</g>\n";
     }
     for (std::size_t k = 0; k < scene.contacts.size(); ++k) {
@@ -141,6 +142,7 @@ line, polyline, polygon, rect, circle { vector-effect: non-scaling-stroke; }
 .ground { stroke: #555; stroke-width: 2px; stroke-dasharray: 8 4; }
 .guide { stroke: #555; stroke-width: 2px; }
 .pin { fill: #fff; stroke: #222; stroke-width: 1.5px; }
+.centroid { fill: var(--c); stroke: #fff; stroke-width: 1px; }
 .run-0 { --c: #1f77b4; } .run-1 { --c: #d62728; } .run-2 { --c: #2ca02c; }
 .run-3 { --c: #9467bd; } .run-4 { --c: #8c564b; } .run-5 { --c: #e377c2; }
 .bar { stroke: var(--c); stroke-width: 7px; stroke-linecap: round; }

@@ -2,6 +2,7 @@
 // and the run's events, decimation that keeps every event, the page's self-containment and
 // size, the GIF and frames, and its input errors. The page in a real browser:
 // tests/browser/animate_browser_test.py.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -89,6 +90,26 @@ TEST_CASE("animate: the scene of zheng-torque comes from its model", "[cli][anim
         CHECK((p.array() > scene.lower.array()).all());
         CHECK((p.array() < scene.upper.array()).all());
       }
+}
+
+TEST_CASE("animate: a block held by its two bottom corners is drawn as its rectangle, its centroid inside",
+          "[cli][animate]") {
+  stickslip::dynamics::RigidScenario s;
+  const auto block = s.model.addBody("block", 1.0, 0.1);
+  for (const double x : {-0.1, 0.1}) {
+    stickslip::dynamics::RigidContact c;
+    c.name = x < 0 ? "left" : "right";
+    c.body_i = block;
+    c.geometry.point_on_i = {x, -0.3};
+    s.contacts.push_back(c);
+  }
+  const auto scene = stickslip::cli::animationScene(s, {});
+  const auto& hull = scene.bodies[0].hull;
+  REQUIRE(hull.size() == 4);
+  for (const Eigen::Vector2d corner : {Eigen::Vector2d(-0.1, -0.3), Eigen::Vector2d(0.1, -0.3),
+                                       Eigen::Vector2d(0.1, 0.3), Eigen::Vector2d(-0.1, 0.3)})
+    CHECK(std::any_of(hull.begin(), hull.end(), [&](const Eigen::Vector2d& p) { return (p - corner).norm() < 1e-15; }));
+  CHECK_FALSE(scene.bodies[0].block);
 }
 
 TEST_CASE("animate: belt modes follow the closed form, and every event keeps its frames", "[cli][animate]") {
