@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace stickslip::cli {
@@ -63,6 +64,46 @@ ContactMode modeOfSample(double n, double v_t, double zero_velocity) {
   if (!(n > 0.0)) return ContactMode::kOpen;
   if (!std::isfinite(v_t) || std::abs(v_t) <= zero_velocity) return ContactMode::kStick;
   return v_t > 0.0 ? ContactMode::kSlipPositive : ContactMode::kSlipNegative;
+}
+
+// The part inside the box [lower, upper] of the line through `point` along the unit `direction`
+// (Liang–Barsky), if any.
+std::optional<std::pair<Vector2d, Vector2d>> clipped(const Vector2d& point, const Vector2d& direction,
+                                                     const Vector2d& lower, const Vector2d& upper) {
+  const Vector2d foot = point + direction * direction.dot(0.5 * (lower + upper) - point);
+  const double reach = (upper - lower).norm();
+  double s0 = -reach, s1 = reach;
+  for (int axis = 0; axis < 2; ++axis) {
+    const double d = direction(axis), x = foot(axis);
+    if (d == 0.0) {
+      if (x < lower(axis) || x > upper(axis)) return std::nullopt;
+      continue;
+    }
+    const double a = (lower(axis) - x) / d, b = (upper(axis) - x) / d;
+    s0 = std::max(s0, std::min(a, b));
+    s1 = std::min(s1, std::max(a, b));
+  }
+  if (!(s0 < s1)) return std::nullopt;
+  return std::pair{foot + s0 * direction, foot + s1 * direction};
+}
+
+// A body's outline: its attachment points' hull, or the shape its model gives.
+void outline(AnimationBody& body, std::vector<Vector2d>& attached, const dynamics::RigidScenario::BodyShape* shape,
+             double tolerance) {
+  body.hull = convexHull(attached, tolerance);
+  // A centroid outside its points' hull (a block held by its two bottom corners): the points
+  // and their mirror images through it, so that the outline holds the mass at its centre.
+  if (body.hull.size() >= 2 && !containsOrigin(body.hull, tolerance)) {
+    for (std::size_t i = 0, n = attached.size(); i < n; ++i) attached.push_back(-attached[i]);
+    body.hull = convexHull(attached, tolerance);
+  }
+  if (body.hull.size() < 2) body.hull.clear();
+  if (!shape) return;
+  if (shape->outline.size() >= 3) body.hull = shape->outline;
+  if (shape->radius > 0.0) {
+    body.hull.clear();
+    body.circles.push_back({Vector2d::Zero(), shape->radius, "disk"});
+  }
 }
 
 }  // namespace
@@ -238,7 +279,16 @@ AnimationScene animationScene(const dynamics::RigidScenario& scenario, const std
     }
   }
 
-  // The box the motion stays in: every body's centroid and attached points at every frame.
+  // Outlines: each body's attachment points' hull, or the shape its model gives.
+  double size = 1e-3;  // the bodies' size, for the hull's tolerance
+  for (const auto& body_points : points)
+    for (const Vector2d& s : body_points) size = std::max(size, s.norm());
+  const double tolerance = 1e-9 * size;
+  for (int b = 0; b < nb; ++b)
+    outline(scene.bodies[std::size_t(b)], points[std::size_t(b)],
+            std::size_t(b) < scenario.shapes.size() ? &scenario.shapes[std::size_t(b)] : nullptr, tolerance);
+
+  // The box the motion stays in: every body's centroid, attached points and outline at every frame.
   Vector2d lo = Vector2d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   auto include = [&](const Vector2d& p, double pad) {
     lo = lo.cwiseMin(p - Vector2d::Constant(pad));
@@ -247,52 +297,27 @@ AnimationScene animationScene(const dynamics::RigidScenario& scenario, const std
   for (const AnimationTrack& tr : tracks)
     for (Eigen::Index f = 0; f < tr.pose.rows(); ++f)
       for (int b = 0; b < nb; ++b) {
+        const AnimationBody& body = scene.bodies[std::size_t(b)];
         include(worldPoint(tr, f, b, Vector2d::Zero()), 0.0);
         for (const Vector2d& s : points[std::size_t(b)]) include(worldPoint(tr, f, b, s), 0.0);
-        for (const auto& c : scene.bodies[std::size_t(b)].circles) include(worldPoint(tr, f, b, c.centre), c.radius);
+        for (const Vector2d& s : body.hull) include(worldPoint(tr, f, b, s), 0.0);
+        for (const auto& c : body.circles) include(worldPoint(tr, f, b, c.centre), c.radius);
       }
   for (const Vector2d& g : scene.ground_joints) include(g, 0.0);
   if (!lo.allFinite()) lo = hi = Vector2d::Zero();
   double extent = (hi - lo).maxCoeff();
   if (!(extent > 0.0)) extent = 1.0;
   scene.block_size = 0.08 * extent;
-  const double tolerance = 1e-9 * extent;
-  for (int b = 0; b < nb; ++b) {
-    AnimationBody& body = scene.bodies[std::size_t(b)];
-    std::vector<Vector2d>& attached = points[std::size_t(b)];
-    body.hull = convexHull(attached, tolerance);
-    // A centroid outside its points' hull (a block held by its two bottom corners): the points
-    // and their mirror images through it, so that the outline holds the mass at its centre.
-    if (body.hull.size() >= 2 && !containsOrigin(body.hull, tolerance)) {
-      for (std::size_t i = 0, n = attached.size(); i < n; ++i) attached.push_back(-attached[i]);
-      body.hull = convexHull(attached, tolerance);
-    }
-    if (body.hull.size() < 2) body.hull.clear();
+  for (AnimationBody& body : scene.bodies)
     body.block = body.hull.empty() && std::none_of(body.circles.begin(), body.circles.end(), [](const auto& c) {
                    return c.kind == "disk" && c.centre.isZero(0.0);
                  });
-  }
   const double pad = 0.1 * extent + scene.block_size;
   scene.lower = lo - Vector2d::Constant(pad);
   scene.upper = hi + Vector2d::Constant(pad);
-  const Vector2d centre = 0.5 * (scene.lower + scene.upper);
-  const double reach = (scene.upper - scene.lower).norm();
   for (const Line& l : lines) {
     if (l.body == kGround) {
-      // Across the scene: the part of the line inside the box (Liang–Barsky), if any.
-      const Vector2d foot = l.point + l.direction * l.direction.dot(centre - l.point);
-      double s0 = -reach, s1 = reach;
-      for (int axis = 0; axis < 2; ++axis) {
-        const double d = l.direction(axis), x = foot(axis);
-        if (d == 0.0) {
-          if (x < scene.lower(axis) || x > scene.upper(axis)) s0 = s1 + 1.0;
-          continue;
-        }
-        const double a = (scene.lower(axis) - x) / d, b = (scene.upper(axis) - x) / d;
-        s0 = std::max(s0, std::min(a, b));
-        s1 = std::min(s1, std::max(a, b));
-      }
-      if (s0 < s1) scene.ground_lines.push_back({foot + s0 * l.direction, foot + s1 * l.direction});
+      if (const auto inside = clipped(l.point, l.direction, scene.lower, scene.upper)) scene.ground_lines.push_back(*inside);
     } else {
       const double half = 0.5 * extent;
       scene.bodies[std::size_t(l.body)].segments.push_back({l.point - half * l.direction, l.point + half * l.direction});

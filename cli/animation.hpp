@@ -9,6 +9,7 @@
 ///    when its centroid lies outside that hull, the points' mirror images through the
 ///    centroid join them (a block held by its two bottom corners is drawn as its rectangle);
 ///  - every body's centroid is marked, where its mass is;
+///  - a shape the model gives (RigidScenario::shapes: box, disk, polygon) replaces all this;
 ///  - a body with fewer is a block, a square of side `block_size` about its centroid, unless
 ///    it carries a disk (a disk–line contact of radius ρ > 0) centred at its centroid;
 ///  - disks, journals and bearings are circles; a line of a contact on a moving body a segment.

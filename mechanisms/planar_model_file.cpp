@@ -34,6 +34,8 @@ class Loader : public ModelFileReader {
   }
 
   void bodies(const YAML::Node& n);
+  /// A body's `shape:` map (drawing only).
+  dynamics::RigidScenario::BodyShape shape(const YAML::Node& n, const std::string& path) const;
   void joints(const YAML::Node& n);
   void drivers(const YAML::Node& n);
   void forces(const YAML::Node& n);
@@ -54,8 +56,10 @@ void Loader::bodies(const YAML::Node& n) {
   const auto nb = static_cast<Eigen::Index>(body_names_.size());
   s_.q0 = Eigen::VectorXd::Zero(3 * nb);
   s_.v0 = Eigen::VectorXd::Zero(3 * nb);
-  forEachBody(n, {"name", "mass", "inertia", "position", "velocity"}, [&](std::size_t k, const YAML::Node& b,
-                                                                         const std::string& path, double mass) {
+  s_.shapes.assign(body_names_.size(), {});
+  forEachBody(n, {"name", "mass", "inertia", "position", "velocity", "shape"}, [&](std::size_t k, const YAML::Node& b,
+                                                                                  const std::string& path, double mass) {
+    if (b["shape"].IsDefined()) s_.shapes[k] = shape(b["shape"], path + ".shape");
     const double inertia = number(required(b, path, "inertia", "the moment of inertia about the centroid [kg m^2] > 0"),
                                   path + ".inertia");
     if (!(inertia > 0.0))
@@ -66,6 +70,40 @@ void Loader::bodies(const YAML::Node& n) {
     s_.q0.segment<3>(at) = vector<3>(b, path, "position", Eigen::Vector3d::Zero(), "[x, y, theta] (three numbers)");
     s_.v0.segment<3>(at) = vector<3>(b, path, "velocity", Eigen::Vector3d::Zero(), "[vx, vy, omega] (three numbers)");
   });
+}
+
+dynamics::RigidScenario::BodyShape Loader::shape(const YAML::Node& n, const std::string& path) const {
+  requireMap(n, path, "a map {type: box, size: [w, h]}, {type: disk, radius: r} or {type: polygon, points: [[x, y], ...]}");
+  const std::string type = choice(n, path, "type", {"box", "disk", "polygon"}, "shape");
+  dynamics::RigidScenario::BodyShape s;
+  if (type == "box") {
+    checkKeys(n, path, {"type", "size"});
+    required(n, path, "size", "[width, height] [m]");
+    const Eigen::Vector2d size = vector<2>(n, path, "size", Eigen::Vector2d::Zero(), "[width, height] (two numbers > 0)");
+    if (!(size.minCoeff() > 0.0)) fail(n["size"], path + ".size", "expected a width and a height > 0");
+    const Eigen::Vector2d h = 0.5 * size;
+    s.outline = {{-h.x(), -h.y()}, {h.x(), -h.y()}, {h.x(), h.y()}, {-h.x(), h.y()}};
+  } else if (type == "disk") {
+    checkKeys(n, path, {"type", "radius"});
+    required(n, path, "radius", "[m] > 0");
+    s.radius = numberAtLeast(n, path, "radius", 0.0, 0.0, true);
+  } else {
+    checkKeys(n, path, {"type", "points"});
+    const YAML::Node points = required(n, path, "points", "the outline's vertices [[x, y], ...] in the body's frame");
+    if (!points.IsSequence() || points.size() < 3) fail(points, path + ".points", "expected three or more [x, y]");
+    double area = 0.0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      Eigen::Vector2d p;
+      numbers(points[i], path + ".points[" + std::to_string(i) + "]", 2, p.data(), "[x, y] (two numbers)");
+      s.outline.push_back(p);
+    }
+    for (std::size_t i = 0; i < s.outline.size(); ++i) {
+      const Eigen::Vector2d &a = s.outline[i], &b = s.outline[(i + 1) % s.outline.size()];
+      area += 0.5 * (a.x() * b.y() - a.y() * b.x());
+    }
+    if (!(std::abs(area) > 0.0)) fail(points, path + ".points", "expected a polygon of nonzero area");
+  }
+  return s;
 }
 
 void Loader::jointFriction(const YAML::Node& n, const std::string& path, dynamics::RevoluteFriction f,

@@ -14,7 +14,10 @@
 ///                                          # (event-driven, penalty; default 10, 10)
 ///       bodies:                            # name, mass > 0, inertia > 0 (about the centroid),
 ///         - {name: crank, mass: 0.3, inertia: 1e-4, position: [0.025, 0, 0]}
-///                                          # position [x, y, theta], velocity [vx, vy, omega]
+///                                          # position [x, y, theta], velocity [vx, vy, omega];
+///                                          # shape (drawing only, body frame): {type: box,
+///                                          # size: [w, h]}, {type: disk, radius} or {type:
+///                                          # polygon, points: [[x, y], ...]}
 ///       joints:                            # body_i/body_j: a body or ground; point_i/point_j
 ///         - {type: revolute, body_i: ground, body_j: crank, point_j: [-0.025, 0],
 ///            friction: {radius: 0.005, mu_static: 0.2, mu_kinetic: 0.15}}   # optional; μ = 0: none

@@ -116,6 +116,13 @@ struct RigidScenario {
   /// The constants it was built from, by name (a model file's model.parameters, evaluated):
   /// what a built-in's references read.
   std::vector<std::pair<std::string, double>> parameters;
+  /// How a drawing shows each body (a model file's `shape`), in its frame; empty, or a body's
+  /// empty entry: drawn from its attachment points (cli/animation.hpp). No dynamic role.
+  struct BodyShape {
+    std::vector<Eigen::Vector2d> outline;  ///< a polygon (≥ 3 vertices), or none
+    double radius = 0.0;                   ///< > 0: a disk about the centroid
+  };
+  std::vector<BodyShape> shapes;
 };
 
 /// The history columns every route starts with (run_result.hpp): t, the model's positions and

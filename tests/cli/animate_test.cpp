@@ -13,6 +13,7 @@
 #include "cli/compare_data.hpp"
 #include "cli_run.hpp"
 #include "mechanisms/belt.hpp"
+#include "mechanisms/planar_model_file.hpp"
 #include "mechanisms/run_scenario.hpp"
 #include "mechanisms/scenario_file.hpp"
 
@@ -110,6 +111,43 @@ TEST_CASE("animate: a block held by its two bottom corners is drawn as its recta
                                        Eigen::Vector2d(0.1, 0.3), Eigen::Vector2d(-0.1, 0.3)})
     CHECK(std::any_of(hull.begin(), hull.end(), [&](const Eigen::Vector2d& p) { return (p - corner).norm() < 1e-15; }));
   CHECK_FALSE(scene.bodies[0].block);
+}
+
+TEST_CASE("animate: a body's shape from the model file replaces its outline; bad shapes are located errors",
+          "[cli][animate]") {
+  const std::string head = R"(model:
+  bodies:
+    - {name: plate, mass: 1, inertia: 0.1, position: [0, 0.1, 0], shape: )";
+  const std::string tail = R"(}
+  contacts:
+    - {type: point_line, name: floor, body_i: plate, point_i: [0, -0.1]}
+)";
+  const auto box = stickslip::mechanisms::loadPlanarModelText(head + "{type: box, size: [0.4, 0.2]}" + tail, "m.yaml");
+  const auto scene = stickslip::cli::animationScene(box, {});
+  REQUIRE(scene.bodies[0].hull.size() == 4);
+  CHECK((scene.bodies[0].hull[2] - Eigen::Vector2d(0.2, 0.1)).norm() == 0.0);
+  const auto disk = stickslip::mechanisms::loadPlanarModelText(head + "{type: disk, radius: 0.1}" + tail, "m.yaml");
+  const auto round = stickslip::cli::animationScene(disk, {});
+  CHECK(round.bodies[0].hull.empty());
+  REQUIRE(round.bodies[0].circles.size() == 1);
+  CHECK(round.bodies[0].circles[0].radius == 0.1);
+  CHECK_FALSE(round.bodies[0].block);
+  const auto triangle = stickslip::mechanisms::loadPlanarModelText(
+      head + "{type: polygon, points: [[0, 0.2], [-0.1, -0.1], [0.1, -0.1]]}" + tail, "m.yaml");
+  CHECK(stickslip::cli::animationScene(triangle, {}).bodies[0].hull.size() == 3);
+  const auto error = [&](const std::string& shape) {
+    try {
+      stickslip::mechanisms::loadPlanarModelText(head + shape + tail, "m.yaml");
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(error("{type: box, size: [0.4, 0]}"), Contains("m.yaml:3: model.bodies[0].shape.size"));
+  CHECK_THAT(error("{type: disk}"), Contains("model.bodies[0].shape.radius"));
+  CHECK_THAT(error("{type: polygon, points: [[0, 0], [1, 1], [2, 2]]}"),
+             Contains("model.bodies[0].shape.points: expected a polygon of nonzero area"));
+  CHECK_THAT(error("{type: star}"), Contains("model.bodies[0].shape.type"));
 }
 
 TEST_CASE("animate: belt modes follow the closed form, and every event keeps its frames", "[cli][animate]") {
