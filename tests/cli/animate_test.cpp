@@ -113,7 +113,7 @@ TEST_CASE("animate: a block held by its two bottom corners is drawn as its recta
   CHECK_FALSE(scene.bodies[0].block);
 }
 
-TEST_CASE("animate: a body's shape from the model file replaces its outline; bad shapes are located errors",
+TEST_CASE("animate: a body's shape from the model file replaces its outline, and bad shapes are located errors",
           "[cli][animate]") {
   const std::string head = R"(model:
   bodies:

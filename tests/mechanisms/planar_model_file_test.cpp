@@ -305,7 +305,7 @@ TEST_CASE("model file: smooth_friction, a regularized law of the catalogue on a 
 TEST_CASE("model file: errors name file, line, key path, what was expected", "[model-file][errors]") {
   // Unknown key, with the nearest valid one.
   CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1, inertia: 0.01, mas: 2}\n") ==
-        "m.yaml:3: model.bodies[0].mas: unknown key (expected one of name, mass, inertia, position, velocity); "
+        "m.yaml:3: model.bodies[0].mas: unknown key (expected one of name, mass, inertia, position, velocity, shape); "
         "did you mean 'mass'?");
   CHECK(errorOf(blockModel("  contact:\n    - {type: point_line, body_i: block}\n")) ==
         "m.yaml:4: model.contact: unknown key (expected one of name, parameters, gravity, baumgarte, bodies, joints, drivers, "
