@@ -251,7 +251,8 @@ struct MinimalFormSimulationOptions {
 /// joint that breaks away at a dead centre (ṡ_j ≡ 0 there) has its slip reported at the
 /// break-away once its direction shows (the next sample).
 /// run.history columns: t, x (n), ẋ (n), u̇ (k), λ (m), then per frictional joint its
-/// reaction |R_j| or |N_j| and f_μj; λ, reactions and friction are NaN while stuck.
+/// reaction |R_j| or |N_j| and f_μj; λ, reactions and friction are NaN while several joints
+/// stick (one joint: its holding force).
 struct MinimalFormRun {
   RunResult run;
   ReductionDimensions dimensions;
