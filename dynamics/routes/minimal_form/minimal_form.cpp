@@ -389,7 +389,7 @@ bool MinimalForm::evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& xi
     // indeterminate (Blajer Fig. 8), and so are λ.
     if (nj <= 1 && (nj == 0 || std::abs(s.sliding(0, 0)) > 0.0)) {
       if (nj == 1) s.friction(0) = (s.reduced_mass.row(0).dot(s.udot) - s.reduced_force(0)) / s.sliding(0, 0);
-      reactions(none(), Eigen::VectorXd::Zero(dims_.n), s, true);
+      reactions(FrictionSetting{}, Eigen::VectorXd::Zero(dims_.n), s, true);
       s.friction_force = s.sliding.transpose() * s.friction;
     } else {
       s.lambda.setConstant(dims_.m, kNaN);
@@ -554,6 +554,7 @@ class Simulation {
   void roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> g) {
     g.setOnes();
     if (stuck_) g(0) = release(t, y);
+    if (stuck_ && nu_ == 0) return;  // nothing else is watched while stuck
     if (!eval(t, y)) return;
     // Lift-off of a unilateral contact kept closed (an indeterminate force is not watched).
     for (Eigen::Index c = 0; c < nu_; ++c)
@@ -603,7 +604,7 @@ class Simulation {
 void Simulation::decide(double t, Eigen::VectorXd& y, bool initial, bool released) {
   const bool was_stuck = stuck_;
   const Eigen::VectorXd before = dir_;
-  MinimalFormState s;
+  MinimalFormState s;  // its x, hence C″_μ and the sticking velocity, do not depend on u
   form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s);
   y(k_) = s.stick_velocity;
   double sigma = 0.0;
@@ -621,7 +622,6 @@ void Simulation::decide(double t, Eigen::VectorXd& y, bool initial, bool release
   }
   if (was_stuck && !initial) result_.stick_intervals.emplace_back(stick_start_, t);
   sigma_ = sigma;
-  form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s);
   for (Eigen::Index j = 0; j < nj_; ++j) {
     dir_(j) = sgn(s.sliding(j, 0) * sigma_);
     if (!initial && (was_stuck || dir_(j) != before(j))) event(t, j, dir_(j), false);
