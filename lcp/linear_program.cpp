@@ -1,7 +1,10 @@
 #include "lcp/linear_program.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <iomanip>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -129,7 +132,7 @@ Problem optimality(const LinearProgram& lp, const Eigen::VectorXd& c) {
 
 /// Lemke's answer against the optimality conditions: A x ≤ b, u ≥ 0, c + Aᵀu = 0 and
 /// uᵀ(b − A x) = 0, each relative to its terms' size.
-LpResult checked(const LinearProgram& lp, LpResult r) {
+LpResult checked(const LinearProgram& lp, LpResult r, const std::string& who = "Lemke") {
   const Eigen::VectorXd c = lp.c.size() ? lp.c : Eigen::VectorXd::Zero(lp.A.cols());
   const Eigen::VectorXd slack = lp.b - lp.A * r.x;
   const double scale = std::max({1.0, lp.b.lpNorm<Eigen::Infinity>(),
@@ -141,10 +144,157 @@ LpResult checked(const LinearProgram& lp, LpResult r) {
   const double gap = std::abs(r.dual.dot(slack)) / (scale * dual_scale);
   if (std::max({primal, dual, gap}) > 1e-9) {
     r.status = LpStatus::kFailed;
-    r.message = "Lemke's answer misses the optimality conditions (primal " + std::to_string(primal) +
-                ", dual " + std::to_string(dual) + ", gap " + std::to_string(gap) + ")";
+    std::ostringstream text;
+    text << std::setprecision(3) << who << "'s answer misses the optimality conditions (primal " << primal
+         << ", dual " << dual << ", gap " << gap << ")";
+    r.message = text.str();
   }
   return r;
+}
+
+/// The file comment's simplex: the dual  min bᵀu  s.t.  Aᵀu = −c, u ≥ 0, revised (the basis
+/// factored again at every step from the original data, so that round-off does not accumulate
+/// over the near-parallel rows of a polygon), phase I with an artificial per equation.
+class DualSimplex {
+ public:
+  /// `harris`: the ratio test's relative tolerance (0: the textbook test).
+  DualSimplex(const LinearProgram& lp, const Eigen::VectorXd& c, double harris)
+      : lp_(lp), m_(lp.A.rows()), n_(lp.A.cols()), flip_(n_), rhs_(n_), harris_(harris) {
+    // Rows j: s_j (Aᵀu)_j + a_j = s_j (−c_j) ≥ 0; columns u (m), then a (n).
+    for (Eigen::Index j = 0; j < n_; ++j) {
+      flip_(j) = -c(j) < 0.0 ? -1.0 : 1.0;
+      rhs_(j) = -flip_(j) * c(j);
+      basis_.push_back(m_ + j);
+    }
+    tol_ = 1e-12 * std::max({1.0, lp.A.lpNorm<Eigen::Infinity>(), lp.b.lpNorm<Eigen::Infinity>(),
+                              c.lpNorm<Eigen::Infinity>()});
+  }
+
+  /// Phase I, then phase II; kUnbounded: no dual point; kInfeasible: a ray of the dual.
+  LpStatus run(int& pivots) {
+    Eigen::VectorXd cost = Eigen::VectorXd::Zero(m_ + n_);
+    cost.tail(n_).setOnes();
+    if (minimize(cost, m_ + n_, pivots) != LpStatus::kOptimal) return LpStatus::kFailed;
+    if (cost(basis_).dot(level_) > tol_ * double(std::max<Eigen::Index>(1, n_))) return LpStatus::kUnbounded;
+    driveOutArtificials();
+    cost.head(m_) = lp_.b;
+    cost.tail(n_).setZero();
+    const LpStatus s = minimize(cost, m_, pivots);
+    return s == LpStatus::kUnbounded ? LpStatus::kInfeasible : s;
+  }
+
+  /// The primal x (the simplex multipliers of the equations, y_j = s_j π_j) and the dual u.
+  void solution(Eigen::VectorXd& x, Eigen::VectorXd& u) const {
+    x = flip_.cwiseProduct(pi_);
+    u = Eigen::VectorXd::Zero(m_);
+    for (Eigen::Index r = 0; r < n_; ++r)
+      if (basis_[std::size_t(r)] < m_) u(basis_[std::size_t(r)]) = std::max(0.0, level_(r));
+  }
+
+ private:
+  const LinearProgram& lp_;
+  Eigen::Index m_, n_;
+  Eigen::VectorXd flip_, rhs_, level_, pi_;
+  std::vector<Eigen::Index> basis_;
+  double tol_ = 0.0, harris_ = 0.0;
+
+  Eigen::VectorXd column(Eigen::Index k) const {
+    return k < m_ ? Eigen::VectorXd(flip_.cwiseProduct(lp_.A.row(k).transpose()))
+                  : Eigen::VectorXd(Eigen::VectorXd::Unit(n_, k - m_));
+  }
+  /// After phase I: each artificial still basic (at level ~0) swapped for the u column with the
+  /// largest pivot in its row, so that phase II's steps cannot move it (A has full column rank
+  /// in the programs here; an artificial without a pivot is a redundant row and stays).
+  void driveOutArtificials() {
+    Eigen::MatrixXd basis(n_, n_);
+    for (Eigen::Index r = 0; r < n_; ++r) {
+      if (basis_[std::size_t(r)] < m_) continue;
+      for (Eigen::Index i = 0; i < n_; ++i) basis.col(i) = column(basis_[std::size_t(i)]);
+      const Eigen::FullPivLU<Eigen::MatrixXd> lu(basis);
+      Eigen::Index best = -1;
+      double size = 1e-9;
+      for (Eigen::Index k = 0; k < m_; ++k) {
+        if (std::find(basis_.begin(), basis_.end(), k) != basis_.end()) continue;
+        const double pivot = std::abs(lu.solve(column(k))(r));
+        if (pivot > size) best = k, size = pivot;
+      }
+      if (best >= 0) basis_[std::size_t(r)] = best;
+    }
+  }
+  /// Minimizes costᵀ(u, a), the columns below `columns` allowed to enter; kUnbounded on a ray.
+  /// Dantzig's entering column and Harris' two-pass ratio test (the largest pivot among the
+  /// rows within a tolerance of the least ratio, so that no near-singular basis is entered);
+  /// Bland's rule after 50 n steps, which cannot cycle.
+  LpStatus minimize(const Eigen::VectorXd& cost, Eigen::Index columns, int& pivots) {
+    Eigen::MatrixXd basis(n_, n_);
+    const double slack = harris_ * std::max(1.0, rhs_.lpNorm<Eigen::Infinity>());
+    for (int step = 0; step < 20000; ++step) {
+      const bool bland = step > 50 * n_;
+      for (Eigen::Index r = 0; r < n_; ++r) basis.col(r) = column(basis_[std::size_t(r)]);
+      const Eigen::FullPivLU<Eigen::MatrixXd> lu(basis);
+      level_ = lu.solve(rhs_);
+      pi_ = Eigen::FullPivLU<Eigen::MatrixXd>(basis.transpose()).solve(Eigen::VectorXd(cost(basis_)));
+      Eigen::Index enter = -1;
+      double most = -tol_;
+      for (Eigen::Index k = 0; k < columns && !(bland && enter >= 0); ++k) {
+        if (std::find(basis_.begin(), basis_.end(), k) != basis_.end()) continue;
+        const double reduced = cost(k) - pi_.dot(column(k));
+        if (reduced < most) enter = k, most = bland ? most : reduced;
+      }
+      if (enter < 0) return LpStatus::kOptimal;
+      const Eigen::VectorXd d = lu.solve(column(enter));
+      const double pivot_tol = 1e-9 * d.lpNorm<Eigen::Infinity>();
+      double bound = std::numeric_limits<double>::infinity();  // pass 1: the relaxed least ratio
+      for (Eigen::Index r = 0; r < n_; ++r)
+        if (d(r) > pivot_tol) bound = std::min(bound, (std::max(0.0, level_(r)) + slack) / d(r));
+      if (!std::isfinite(bound)) return LpStatus::kUnbounded;
+      Eigen::Index leave = -1;  // pass 2: the largest pivot within it (Bland: the smallest index)
+      for (Eigen::Index r = 0; r < n_; ++r) {
+        if (!(d(r) > pivot_tol) || std::max(0.0, level_(r)) / d(r) > bound) continue;
+        if (leave < 0 || (bland ? basis_[std::size_t(r)] < basis_[std::size_t(leave)] : d(r) > d(leave))) leave = r;
+      }
+      basis_[std::size_t(leave)] = enter;
+      ++pivots;
+    }
+    return LpStatus::kFailed;
+  }
+};
+
+/// The program by DualSimplex: its optimum, or a ray of the dual (the primal is infeasible), or
+/// no dual point (then the primal is unbounded if it is feasible: the program with c = 0 decides).
+/// Harris' tolerance lets levels go negative by up to itself at each step: an answer that then
+/// misses the optimality conditions is sought again with a tighter one.
+LpResult solveBySimplex(const LinearProgram& lp) {
+  const Eigen::Index n = lp.A.cols();
+  const Eigen::VectorXd c = lp.c.size() ? lp.c : Eigen::VectorXd::Zero(n);
+  LpResult out;
+  for (double harris : {1e-9, 1e-12, 0.0}) {
+    out = LpResult{};
+    auto solve = [&](const Eigen::VectorXd& objective) {
+      DualSimplex s(lp, objective, harris);
+      const LpStatus status = s.run(out.pivots);
+      if (status == LpStatus::kOptimal) s.solution(out.x, out.dual);
+      return status;
+    };
+    const LpStatus status = solve(c);
+    if (status == LpStatus::kOptimal) {
+      out.status = LpStatus::kOptimal;
+      out.objective = c.dot(out.x);
+      out = checked(lp, out, "the simplex");
+      if (out.status == LpStatus::kOptimal) return out;
+      continue;
+    }
+    if (status == LpStatus::kFailed) {
+      out.message = "the simplex did not finish";
+      continue;
+    }
+    if (status == LpStatus::kUnbounded && !c.isZero(0.0))  // no dual point: feasible at all?
+      out.status = solve(Eigen::VectorXd::Zero(n)) == LpStatus::kOptimal ? LpStatus::kUnbounded : LpStatus::kInfeasible;
+    else
+      out.status = LpStatus::kInfeasible;
+    return out;
+  }
+  return out;
 }
 
 }  // namespace
@@ -168,6 +318,7 @@ LpResult solveLinearProgram(const LinearProgram& lp, LpMethod method) {
   if (!lp.A.allFinite() || !lp.b.allFinite() || !lp.c.allFinite())
     throw std::invalid_argument("LinearProgram: NaN or Inf in A, b or c");
   if (method == LpMethod::kVertices) return solveByVertices(lp);
+  if (method == LpMethod::kSimplex) return solveBySimplex(lp);
   LemkeSolver lemke;
   LpResult out;
   auto take = [&](const Result& r) {

@@ -20,6 +20,12 @@
 /// independent rows tight) has cᵀd < 0. It visits every subset of n and n − 1 rows (small
 /// programs only), and reports kFailed for A without full column rank. Its dual is that of a
 /// basis of the optimal vertex's tight rows with u ≥ 0.
+///
+/// A third method for degenerate programs (many rows tight at the optimum, as the polygons of
+/// statics/hold.hpp's round cones make them), where Lemke may stop on a bad basis: the simplex
+/// method on the dual  min bᵀu  s.t.  Aᵀu = −c, u ≥ 0, a dense tableau with Bland's rule (which
+/// cannot cycle), x the simplex multipliers of its equations. Its answer is checked against the
+/// same optimality conditions.
 
 #include <Eigen/Dense>
 #include <string>
@@ -38,7 +44,7 @@ struct LinearProgram {
 enum class LpStatus { kOptimal, kInfeasible, kUnbounded, kFailed };
 std::string_view toString(LpStatus s);  ///< optimal, infeasible, unbounded, failed
 
-enum class LpMethod { kLemke, kVertices };
+enum class LpMethod { kLemke, kVertices, kSimplex };
 
 struct LpResult {
   LpStatus status = LpStatus::kFailed;

@@ -1,6 +1,7 @@
 #include "lcp/linear_program.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <random>
 
 using namespace stickslip::lcp;
@@ -14,7 +15,7 @@ TEST_CASE("linear program: a textbook optimum by Lemke and by vertex enumeration
   lp.b << 4, 6, 0, 0;
   lp.c.resize(2);
   lp.c << -1, -1;
-  for (LpMethod method : {LpMethod::kLemke, LpMethod::kVertices}) {
+  for (LpMethod method : {LpMethod::kLemke, LpMethod::kVertices, LpMethod::kSimplex}) {
     const LpResult r = solveLinearProgram(lp, method);
     REQUIRE(r.status == LpStatus::kOptimal);
     CHECK(r.x(0) == Approx(1.6).epsilon(1e-12));
@@ -22,7 +23,7 @@ TEST_CASE("linear program: a textbook optimum by Lemke and by vertex enumeration
     CHECK(r.objective == Approx(-2.8).epsilon(1e-12));
   }
   // The dual, by either method: c + Aᵀu = 0 with u on the two binding rows only: u = (0.4, 0.2, 0, 0).
-  for (LpMethod method : {LpMethod::kLemke, LpMethod::kVertices}) {
+  for (LpMethod method : {LpMethod::kLemke, LpMethod::kVertices, LpMethod::kSimplex}) {
     const LpResult r = solveLinearProgram(lp, method);
     CHECK(r.dual(0) == Approx(0.4).epsilon(1e-12));
     CHECK(r.dual(1) == Approx(0.2).epsilon(1e-12));
@@ -63,7 +64,7 @@ TEST_CASE("linear program: infeasible and unbounded programs are told apart", "[
   unbounded.b << 0;
   unbounded.c.resize(1);
   unbounded.c << -1;
-  for (LpMethod method : {LpMethod::kLemke, LpMethod::kVertices}) {
+  for (LpMethod method : {LpMethod::kLemke, LpMethod::kVertices, LpMethod::kSimplex}) {
     CHECK(solveLinearProgram(infeasible, method).status == LpStatus::kInfeasible);
     const LpResult u = solveLinearProgram(unbounded, method);
     CHECK(u.status == LpStatus::kUnbounded);
@@ -75,7 +76,8 @@ TEST_CASE("linear program: infeasible and unbounded programs are told apart", "[
   CHECK_THROWS_AS(solveLinearProgram(bad), std::invalid_argument);
 }
 
-TEST_CASE("linear program: Lemke and vertex enumeration agree on random bounded programs", "[lcp][lp]") {
+TEST_CASE("linear program: Lemke, the simplex and vertex enumeration agree on random bounded programs",
+          "[lcp][lp]") {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int trial = 0; trial < 200; ++trial) {
@@ -94,9 +96,38 @@ TEST_CASE("linear program: Lemke and vertex enumeration agree on random bounded 
     }
     lp.c = Eigen::VectorXd::NullaryExpr(n, [&] { return u(rng); });
     const LpResult lemke = solveLinearProgram(lp), enumerated = solveLinearProgram(lp, LpMethod::kVertices);
+    const LpResult simplex = solveLinearProgram(lp, LpMethod::kSimplex);
     REQUIRE(lemke.status == LpStatus::kOptimal);
     REQUIRE(enumerated.status == LpStatus::kOptimal);
+    REQUIRE(simplex.status == LpStatus::kOptimal);
     CHECK(lemke.objective == Approx(enumerated.objective).margin(1e-10));
+    CHECK(simplex.objective == Approx(enumerated.objective).margin(1e-10));
     CHECK(((lp.A * lemke.x - lp.b).array() <= 1e-10).all());
+    CHECK(((lp.A * simplex.x - lp.b).array() <= 1e-10).all());
   }
+}
+
+TEST_CASE("linear program: the simplex on a degenerate program of near-parallel rows (a disk's cutting planes)",
+          "[lcp][lp]") {
+  // max t over (x, y, t) with the disk ‖(x, y)‖ ≤ 1 − t written as 400 tangent cuts
+  // cos φ x + sin φ y + t ≤ 1 (φ every 1.8°, and ±2^-j for j < 20: a cluster down to 1e-6 rad
+  // about 0), plus x ≥ 0.2: at the optimum t = 0.8, (0.2, 0), the cluster's cuts are all
+  // within 1e-13 of tight, where pivoting methods meet ties and bases of condition ~1e6.
+  LinearProgram lp;
+  const int cuts = 400;
+  lp.A = Eigen::MatrixXd::Zero(cuts + 1, 3);
+  lp.b = Eigen::VectorXd::Ones(cuts + 1);
+  for (int k = 0; k < cuts; ++k) {
+    const double phi = k < 200 ? 2.0 * 3.141592653589793 * k / 200 : std::ldexp(k % 2 ? 1.0 : -1.0, -((k - 200) % 20));
+    lp.A.row(k) << std::cos(phi), std::sin(phi), 1.0;
+  }
+  lp.A.row(cuts) << -1.0, 0.0, 0.0;
+  lp.b(cuts) = -0.2;
+  lp.c = Eigen::Vector3d(0.0, 0.0, -1.0);
+  const LpResult r = solveLinearProgram(lp, LpMethod::kSimplex);
+  REQUIRE(r.status == LpStatus::kOptimal);
+  CHECK(((lp.A * r.x - lp.b).array() <= 1e-12).all());
+  CHECK((lp.c + lp.A.transpose() * r.dual).lpNorm<Eigen::Infinity>() < 1e-10);
+  CHECK(r.x(2) == Approx(0.8).margin(1e-12));  // the cut at φ = 0 is tight at (0.2, 0)
+  CHECK(r.x(0) == Approx(0.2).margin(1e-12));
 }
