@@ -21,6 +21,16 @@
 
 namespace stickslip::dynamics {
 
+/// One term of a joint friction's load written as a sum of norms,
+///   |R| = Σ_k weight_k ‖A_k λ + B_k f‖,
+/// λ the joints' multipliers and f the contacts' forces (N_k at 2k, F_k at 2k + 1): a pin's
+/// resultant, or one end of a finite slider (spatial_mechanism.hpp).
+struct JointLoadTerm {
+  double weight = 1.0;
+  Eigen::MatrixXd lambda;   ///< A_k, d × m (d = 2 or 3)
+  Eigen::MatrixXd contact;  ///< B_k, d × 2 nc
+};
+
 class Mechanism : public MultibodySystem {
  public:
   /// The contacts, for their behaviour and names; their geometry is read only through
@@ -43,6 +53,9 @@ class Mechanism : public MultibodySystem {
   virtual double jointFrictionReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda,
                                        const Eigen::Ref<const Eigen::VectorXd>& contact_forces) const = 0;
   virtual void addJointFrictionRow(std::size_t e, double s, Eigen::Ref<Eigen::VectorXd> row) const = 0;
+  /// jointFrictionReaction()'s load as its terms, for the static analysis (statics/hold.hpp),
+  /// which bounds the friction by these norms.
+  virtual std::vector<JointLoadTerm> jointFrictionLoad(std::size_t e) const = 0;
 };
 
 /// The first contact the state (0, q0) violates — a unilateral one whose gap is below

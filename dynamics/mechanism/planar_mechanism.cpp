@@ -37,4 +37,15 @@ void PlanarMechanism::addJointFrictionRow(std::size_t e, double s, Eigen::Ref<Ei
   joint_friction_[e].addRow(model_, contacts_, s, row);
 }
 
+std::vector<JointLoadTerm> PlanarMechanism::jointFrictionLoad(std::size_t e) const {
+  const RevoluteFriction& f = joint_friction_[e];
+  JointLoadTerm term{1.0, Eigen::MatrixXd::Zero(2, model_.constraintCount()),
+                     Eigen::MatrixXd::Zero(2, 2 * Eigen::Index(contacts_.size()))};
+  if (f.slot >= 0)  // the slot's (N, F)
+    term.contact.block(0, 2 * f.slot, 2, 2).setIdentity();
+  else  // the pin's (λ1, λ2)
+    term.lambda.block(0, model_.joints()[std::size_t(f.joint)].row, 2, 2).setIdentity();
+  return {term};
+}
+
 }  // namespace stickslip::dynamics

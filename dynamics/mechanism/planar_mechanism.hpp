@@ -33,6 +33,7 @@ class PlanarMechanism final : public ForwardedSystem<Mechanism> {
   double jointFrictionReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda,
                                const Eigen::Ref<const Eigen::VectorXd>& contact_forces) const override;
   void addJointFrictionRow(std::size_t e, double s, Eigen::Ref<Eigen::VectorXd> row) const override;
+  std::vector<JointLoadTerm> jointFrictionLoad(std::size_t e) const override;
 
  private:
   const PlanarModel& model_;

@@ -280,6 +280,33 @@ double SpatialMechanism::jointFrictionReaction(std::size_t e,
   return 0.5 * ((n - m).norm() + (n + m).norm());
 }
 
+std::vector<JointLoadTerm> SpatialMechanism::jointFrictionLoad(std::size_t e) const {
+  const SpatialJointFriction& f = friction_[e];
+  const SpatialJoint& jt = model_.joints()[std::size_t(f.joint)];
+  const Eigen::Index m = model_.constraintCount(), nf = 2 * Eigen::Index(contacts_.size());
+  auto term = [&](double weight, Eigen::Index rows) {
+    return JointLoadTerm{weight, Eigen::MatrixXd::Zero(rows, m), Eigen::MatrixXd::Zero(rows, nf)};
+  };
+  if (jt.type == SpatialJointType::kRevolute) {  // ‖(λ1, λ2, λ3)‖
+    JointLoadTerm r = term(1.0, 3);
+    r.lambda.block(0, jt.row, 3, 3).setIdentity();
+    return {r};
+  }
+  if (f.slider_length == 0.0) {  // ‖n‖
+    JointLoadTerm r = term(1.0, 2);
+    r.lambda.block(0, jt.row + 2, 2, 2).setIdentity();
+    return {r};
+  }
+  std::vector<JointLoadTerm> ends;  // ½ ‖n ∓ (2/ℓ) m‖
+  for (double side : {-1.0, 1.0}) {
+    JointLoadTerm r = term(0.5, 2);
+    r.lambda.block(0, jt.row + 2, 2, 2).setIdentity();
+    r.lambda.block(0, jt.row, 2, 2).diagonal().setConstant(side * 2.0 / f.slider_length);
+    ends.push_back(r);
+  }
+  return ends;
+}
+
 void SpatialMechanism::addJointFrictionRow(std::size_t e, double s,
                                            Eigen::Ref<Eigen::VectorXd> row) const {
   row += s * rows_.row(Eigen::Index(e)).transpose();

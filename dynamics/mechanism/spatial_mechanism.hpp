@@ -134,6 +134,7 @@ class SpatialMechanism final : public ForwardedSystem<Mechanism> {
       std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda,
       const Eigen::Ref<const Eigen::VectorXd>& contact_forces) const override;
   void addJointFrictionRow(std::size_t e, double s, Eigen::Ref<Eigen::VectorXd> row) const override;
+  std::vector<JointLoadTerm> jointFrictionLoad(std::size_t e) const override;
 
  private:
   // One contact's entries in `out` (index k) from its candidate at the poses now, and ahead and

@@ -49,6 +49,10 @@ class ForwardedSystem : public Base {
                          Eigen::Ref<Eigen::VectorXd> forces) const override {
     system_.generalizedForces(t, q, v, forces);
   }
+  void appliedLoads(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    Eigen::Ref<Eigen::VectorXd> forces) const override {
+    system_.appliedLoads(t, q, forces);
+  }
   void positionRate(const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
                     Eigen::Ref<Eigen::VectorXd> qdot) const override {
     system_.positionRate(q, v, qdot);

@@ -77,6 +77,12 @@ class MultibodySystem {
   virtual void generalizedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                  const Eigen::Ref<const Eigen::VectorXd>& v,
                                  Eigen::Ref<Eigen::VectorXd> forces) const = 0;
+  /// The part of Q from the applied forces and torques alone (no gravity, springs, dampers or
+  /// contacts): the loads a load factor scales (dynamics/statics/hold.hpp). Default: none.
+  virtual void appliedLoads(double /*t*/, const Eigen::Ref<const Eigen::VectorXd>& /*q*/,
+                            Eigen::Ref<Eigen::VectorXd> forces) const {
+    forces.setZero();
+  }
   /// q̇ = H(q) v, size nq.
   virtual void positionRate(const Eigen::Ref<const Eigen::VectorXd>& q,
                             const Eigen::Ref<const Eigen::VectorXd>& v,

@@ -180,9 +180,8 @@ class PlanarModel final : public MultibodySystem {
   /// the origin). Applied forces, dampers and callbacks have no potential.
   double potentialEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const override;
 
-  /// The part of generalizedForces() from the applied forces and torques alone (no gravity,
-  /// springs, dampers or callbacks): the loads a load factor scales (dynamics/statics/hold.hpp).
-  void appliedLoads(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Ref<Eigen::VectorXd> forces) const;
+  void appliedLoads(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    Eigen::Ref<Eigen::VectorXd> forces) const override;
 
   /// Reactions of every joint and driver from the multipliers λ (size m) at (q, t).
   std::vector<JointReaction> reactions(double t, const Eigen::Ref<const Eigen::VectorXd>& q,

@@ -515,6 +515,23 @@ void SpatialModel::gamma(double t, const Eigen::Ref<const VectorXd>& q,
   }
 }
 
+void SpatialModel::addAppliedLoads(double t, const Eigen::Ref<const VectorXd>& q,
+                                   Eigen::Ref<VectorXd> forces) const {
+  for (const AppliedForce& a : applied_forces_) {
+    if (a.body == kGround) continue;
+    const Vector3d f = a.f(t);
+    forces.segment<3>(6 * a.body) += f;
+    forces.segment<3>(6 * a.body + 3) += a.s.cross(rotationMatrix(q.segment<4>(7 * a.body + 3)).transpose() * f);
+  }
+  for (const AppliedTorque& a : applied_torques_)
+    forces.segment<3>(6 * a.body + 3) += rotationMatrix(q.segment<4>(7 * a.body + 3)).transpose() * a.n(t);
+}
+
+void SpatialModel::appliedLoads(double t, const Eigen::Ref<const VectorXd>& q, Eigen::Ref<VectorXd> forces) const {
+  forces.setZero();
+  addAppliedLoads(t, q, forces);
+}
+
 void SpatialModel::generalizedForces(double t, const Eigen::Ref<const VectorXd>& q,
                                      const Eigen::Ref<const VectorXd>& v,
                                      Eigen::Ref<VectorXd> forces) const {
@@ -531,10 +548,7 @@ void SpatialModel::generalizedForces(double t, const Eigen::Ref<const VectorXd>&
     forces.segment<3>(6 * b + 3) +=
         s.cross(rotationMatrix(q.segment<4>(7 * b + 3)).transpose() * f);
   };
-  for (const AppliedForce& a : applied_forces_) addForceAt(a.body, a.s, a.f(t));
-  for (const AppliedTorque& a : applied_torques_)
-    forces.segment<3>(6 * a.body + 3) +=
-        rotationMatrix(q.segment<4>(7 * a.body + 3)).transpose() * a.n(t);
+  addAppliedLoads(t, q, forces);
   for (const SpringDamper& s : springs_) {
     const Vector3d l = pointPosition(q, s.j, s.s_j) - pointPosition(q, s.i, s.s_i);
     const double length = l.norm();

@@ -177,6 +177,8 @@ class SpatialModel final : public MultibodySystem {
   void generalizedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& v,
                          Eigen::Ref<Eigen::VectorXd> forces) const override;
+  void appliedLoads(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    Eigen::Ref<Eigen::VectorXd> forces) const override;
   void positionRate(const Eigen::Ref<const Eigen::VectorXd>& q,
                     const Eigen::Ref<const Eigen::VectorXd>& v,
                     Eigen::Ref<Eigen::VectorXd> qdot) const override;
@@ -223,6 +225,8 @@ class SpatialModel final : public MultibodySystem {
     double k, c, rest;
   };
 
+  /// Adds the applied forces' and torques' generalized forces to `forces`.
+  void addAppliedLoads(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Ref<Eigen::VectorXd> forces) const;
   void checkBody(BodyIndex b, const char* who) const;
   void checkPair(BodyIndex i, BodyIndex j, const char* who) const;
   int addJoint(SpatialJoint joint, Eigen::Index rows);

@@ -38,6 +38,7 @@ class BlockMassView final : public ForwardedSystem<Mechanism> {
   void addJointFrictionRow(std::size_t e, double s, Eigen::Ref<VectorXd> row) const override {
     m_.addJointFrictionRow(e, s, row);
   }
+  std::vector<JointLoadTerm> jointFrictionLoad(std::size_t e) const override { return m_.jointFrictionLoad(e); }
   const VectorXd* inverseMassDiagonal() const override { return nullptr; }
   void addToPositions(const Eigen::Ref<const VectorXd>& delta, Eigen::Ref<VectorXd> q) const override {
     ++position_updates;
