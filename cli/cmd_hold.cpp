@@ -2,6 +2,8 @@
 // (dynamics/statics/hold.hpp)? The verdict, the reactions, the critical μs and the load factors.
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <cmath>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -10,9 +12,12 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
+#include "dynamics/mechanism/planar_mechanism.hpp"
+#include "dynamics/mechanism/spatial_mechanism.hpp"
 #include "dynamics/statics/hold.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/scenario_file.hpp"
+#include "mechanisms/spatial_model_file.hpp"
 
 namespace stickslip::cli {
 namespace {
@@ -28,7 +33,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
   p.add("scenario", 1);
 }
 
-Eigen::VectorXd parseConfiguration(const std::string& text, Eigen::Index size) {
+Eigen::VectorXd parseConfiguration(const std::string& text, Eigen::Index size, bool spatial) {
   std::vector<double> values;
   std::stringstream in(text);
   std::string item;
@@ -45,7 +50,8 @@ Eigen::VectorXd parseConfiguration(const std::string& text, Eigen::Index size) {
     values.push_back(x);
   }
   if (Eigen::Index(values.size()) != size)
-    throw std::invalid_argument("--at: expected " + std::to_string(size) + " coordinates (x, y, theta per body), got " +
+    throw std::invalid_argument("--at: expected " + std::to_string(size) + " coordinates (" +
+                                (spatial ? "x, y, z, e0, e1, e2, e3" : "x, y, theta") + " per body), got " +
                                 std::to_string(values.size()));
   return Eigen::Map<const Eigen::VectorXd>(values.data(), size);
 }
@@ -77,25 +83,31 @@ std::string range(const dynamics::HoldInterval& r) {
   return s.str();
 }
 
+/// A joint's reaction on its body i: the force (global) and the torque about its point on i
+/// (planar: one component; spatial: the moment's three, global).
+struct JointLoad {
+  std::string name;
+  Eigen::VectorXd force, torque;
+};
+
 /// One analysis of `stickslip hold` as its outputs read it.
 struct HoldRun {
   const mechanisms::Scenario& scenario;
-  const dynamics::RigidScenario& model;
+  const dynamics::Mechanism& mechanism;
   const dynamics::HoldOptions& options;
   const Eigen::VectorXd& q;
   const dynamics::HoldResult& result;
-  std::vector<dynamics::JointReaction> reactions;
+  std::vector<JointLoad> reactions;
   double cpu;
 };
 
 /// --json: every figure of the analysis.
 nlohmann::json holdJson(const HoldRun& h) {
   const mechanisms::Scenario& sc = h.scenario;
-  const dynamics::RigidScenario& s = h.model;
   const dynamics::HoldOptions& o = h.options;
   const Eigen::VectorXd& q = h.q;
   const dynamics::HoldResult& r = h.result;
-  const std::vector<dynamics::JointReaction>& reactions = h.reactions;
+  const std::vector<JointLoad>& reactions = h.reactions;
   const double cpu = h.cpu;
   nlohmann::json elements = nlohmann::json::array(), joints = nlohmann::json::array();
   for (const auto& e : r.elements)
@@ -110,13 +122,15 @@ nlohmann::json holdJson(const HoldRun& h) {
                         {e.joint ? "T_range" : "F_range", {number(e.friction_range.low), number(e.friction_range.high)}},
                         {"critical_mu_s", number(e.critical_mu)},
                         {"saturated", e.saturated}});
-  for (std::size_t i = 0; i < reactions.size() && r.holds; ++i)
-    joints.push_back({{"name", s.model.joints()[i].name},
-                      {"force_on_i", {reactions[i].force_on_i.x(), reactions[i].force_on_i.y()}},
-                      {"torque_on_i", reactions[i].torque_on_i}});
+  for (std::size_t i = 0; i < reactions.size() && r.holds; ++i) {
+    const JointLoad& l = reactions[i];
+    joints.push_back({{"name", l.name}, {"force_on_i", toJson(l.force)}});
+    if (l.torque.size() == 1) joints.back()["torque_on_i"] = l.torque(0);
+    else joints.back()["moment_on_i"] = toJson(l.torque);
+  }
   nlohmann::json multipliers = nlohmann::json::array();
   for (std::size_t i = 0; i < r.lambda_ranges.size(); ++i)
-    multipliers.push_back({{"row", s.model.constraintRowName(Eigen::Index(i))},
+    multipliers.push_back({{"row", h.mechanism.constraintRowName(Eigen::Index(i))},
                            {"lambda", r.lambda(Eigen::Index(i))},
                            {"range", {number(r.lambda_ranges[i].low), number(r.lambda_ranges[i].high)}}});
   nlohmann::json j{{"scenario", sc.name},
@@ -151,10 +165,9 @@ nlohmann::json holdJson(const HoldRun& h) {
 /// The report: the verdict, each element's state and reactions, the load factor, the joints.
 void printHold(std::ostream& out, const HoldRun& h) {
   const mechanisms::Scenario& sc = h.scenario;
-  const dynamics::RigidScenario& s = h.model;
   const dynamics::HoldOptions& o = h.options;
   const dynamics::HoldResult& r = h.result;
-  const std::vector<dynamics::JointReaction>& reactions = h.reactions;
+  const std::vector<JointLoad>& reactions = h.reactions;
   const double cpu = h.cpu;
   out << std::setprecision(8) << sc.name << " at rest at t = " << o.t << " s: "
       << (r.holds ? "HOLDS" : "BREAKS AWAY") << (r.exact ? "" : " (not exact: see below)") << "\n"
@@ -193,14 +206,19 @@ void printHold(std::ostream& out, const HoldRun& h) {
   }
   if (r.holds && !reactions.empty()) {
     out << "\njoint reactions (force on body i, global; torque about its point on i)\n";
-    for (std::size_t i = 0; i < reactions.size(); ++i)
-      out << "  " << std::left << std::setw(20) << s.model.joints()[i].name << std::right << " ("
-          << reactions[i].force_on_i.x() << ", " << reactions[i].force_on_i.y() << ") N, "
-          << reactions[i].torque_on_i << " N m\n";
+    auto components = [](const Eigen::VectorXd& x) {
+      std::ostringstream text;
+      text << std::setprecision(8);
+      for (Eigen::Index k = 0; k < x.size(); ++k) text << (k ? ", " : "") << x(k);
+      return x.size() == 1 ? text.str() : "(" + text.str() + ")";
+    };
+    for (const JointLoad& l : reactions)
+      out << "  " << std::left << std::setw(20) << l.name << std::right << " " << components(l.force) << " N, "
+          << components(l.torque) << " N m\n";
     if (r.indeterminacy > 0 && !r.lambda_ranges.empty()) {
       out << "joint multipliers over every holding set of reactions (thesis sign)\n";
       for (std::size_t i = 0; i < r.lambda_ranges.size(); ++i)
-        out << "  " << std::left << std::setw(28) << s.model.constraintRowName(Eigen::Index(i)) << std::right
+        out << "  " << std::left << std::setw(28) << h.mechanism.constraintRowName(Eigen::Index(i)) << std::right
             << range(r.lambda_ranges[i]) << "\n";
     }
   }
@@ -208,36 +226,71 @@ void printHold(std::ostream& out, const HoldRun& h) {
     out << "\nnot exact   a guide's or a joint's bound varies with the indeterminate reactions and the branch "
            "and bound over their directions could not decide within its budget\n";
   out << "\ncross-check " << r.cross_check << "\n"
-      << "LPs         " << r.lp_solves << " (" << r.pivots << " Lemke pivots), cpu " << cpu << " s\n";
+      << "LPs         " << r.lp_solves << " (" << r.pivots << " pivots), cpu " << cpu << " s\n";
+}
+
+/// The mechanism `hold` analyses, planar or spatial, with its initial state and its joints'
+/// reactions from the multipliers.
+struct HoldModel {
+  std::unique_ptr<dynamics::Mechanism> mechanism;
+  Eigen::VectorXd q0, v0;
+  std::function<std::vector<JointLoad>(double, const Eigen::VectorXd&, const Eigen::VectorXd&)> reactions;
+};
+
+HoldModel planarHold(const dynamics::RigidScenario& s) {
+  auto reactions = [&s](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& lambda) {
+    std::vector<JointLoad> out;
+    const auto r = s.model.reactions(t, q, lambda);
+    for (std::size_t i = 0; i < r.size(); ++i)
+      out.push_back({s.model.joints()[i].name, r[i].force_on_i, Eigen::VectorXd::Constant(1, r[i].torque_on_i)});
+    return out;
+  };
+  return {std::make_unique<dynamics::PlanarMechanism>(s), s.q0, s.v0, reactions};
+}
+
+/// A spatial model's mechanism at q (its joint friction's rows are taken there), its contacts
+/// as the file gives them.
+HoldModel spatialHold(const mechanisms::SpatialScenario& s, const Eigen::VectorXd& q) {
+  auto reactions = [&s](double t, const Eigen::VectorXd& at, const Eigen::VectorXd& lambda) {
+    std::vector<JointLoad> out;
+    const auto r = s.model.reactions(t, at, lambda);
+    for (std::size_t i = 0; i < r.size(); ++i) out.push_back({s.model.joints()[i].name, r[i].force, r[i].moment});
+    return out;
+  };
+  return {std::make_unique<dynamics::SpatialMechanism>(s.model, q, s.friction, s.clearances, s.planes), s.q0, s.v0,
+          reactions};
 }
 
 int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   mechanisms::Scenario sc = mechanisms::loadScenario(vm["scenario"].as<std::string>());
   if (vm.count("set")) mechanisms::applySettings(sc, vm["set"].as<std::vector<std::string>>());
-  const dynamics::RigidScenario& s = mechanisms::planarModel(sc, "hold");
   dynamics::HoldOptions o;
   o.t = vm["time"].as<double>();
   o.margins = !vm["no-margins"].as<bool>();
   if (!std::isfinite(o.t)) throw std::invalid_argument("--time: expected a finite time [s]");
-  Eigen::VectorXd q = s.q0;
+  const bool spatial = sc.spatial != nullptr;
+  const Eigen::VectorXd& q0 = spatial ? sc.spatial->q0 : sc.model->q0;
+  const Eigen::VectorXd& v0 = spatial ? sc.spatial->v0 : sc.model->v0;
+  Eigen::VectorXd q = q0;
   if (vm.count("at")) {
-    q = parseConfiguration(vm["at"].as<std::string>(), s.model.positionSize());
-  } else if (s.v0.lpNorm<Eigen::Infinity>() > 0.0) {
+    q = parseConfiguration(vm["at"].as<std::string>(), q0.size(), spatial);
+  } else if (v0.lpNorm<Eigen::Infinity>() > 1e-12) {  // beyond the assembly's round-off
     Eigen::Index i = 0;
-    s.v0.cwiseAbs().maxCoeff(&i);
+    v0.cwiseAbs().maxCoeff(&i);
     throw std::invalid_argument("'" + sc.name + "' does not start at rest (v0[" + std::to_string(i) +
-                                "] = " + std::to_string(s.v0(i)) + "); give a configuration with --at");
+                                "] = " + std::to_string(v0(i)) + "); give a configuration with --at");
   }
+  const HoldModel m = spatial ? spatialHold(*sc.spatial, q) : planarHold(mechanisms::planarModel(sc, "hold"));
   const auto start = std::chrono::steady_clock::now();
   dynamics::HoldResult r;
   try {
-    r = dynamics::analyseHold(s, q, o);
+    r = dynamics::analyseHold(*m.mechanism, q, o);
   } catch (const std::runtime_error& e) {  // a linear program failed: its status and residual
     err << "stickslip hold: " << e.what() << "\n";
     return kExitFailure;
   }
   const double cpu = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const HoldRun h{sc, s, o, q, r, s.model.reactions(o.t, q, r.lambda), cpu};
+  const HoldRun h{sc, *m.mechanism, o, q, r, m.reactions(o.t, q, r.lambda), cpu};
   if (vm["json"].as<bool>())
     out << holdJson(h).dump() << "\n";
   else

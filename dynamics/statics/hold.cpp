@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "dynamics/mechanism/planar_mechanism.hpp"
 #include "dynamics/model/constrained_response.hpp"
 
 namespace stickslip::dynamics {
@@ -16,6 +19,10 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// Cutting rounds per program: each halves the angle a round cone's polygon overshoots by near
+/// the witness, so ~20 reach round-off.
+constexpr int kCutRounds = 200;
+constexpr int kFirstCuts = 3;
 
 std::string str(double x) {  // for messages: 6 significant digits, not std::to_string's fixed 6 decimals
   std::ostringstream s;
@@ -31,11 +38,11 @@ struct Bound {
   enum Kind { kLift, kSign, kSlip } kind = kSlip;
 };
 
-/// The sign of a bilateral N and the direction of each joint reaction the bounds are written
+/// The sign of a bilateral N and the direction of each joint load term the bounds are written
 /// for (the file comment's σ and d).
 struct Choices {
-  std::vector<double> sign;            ///< per element (contacts); 1 for the others
-  std::vector<Eigen::Vector2d> direction;  ///< per element (joints)
+  std::vector<double> sign;  ///< per element (contacts); 1 for the others
+  std::vector<std::vector<Eigen::VectorXd>> direction;  ///< per element (joints), per load term
   /// Per element (joints): the bound written |T| ≤ μ r · widen · dᵀR (1; 1/cos δ in
   /// certify()'s relaxations), and R held within δ = half of d (0: not held).
   std::vector<double> widen, half;
@@ -50,25 +57,35 @@ struct MarginSolution {
   Choices choices;
 };
 
+/// One term of a joint's load, weight ‖R‖ with R = zero + s load + w_map w (Mechanism::
+/// jointFrictionLoad with λ and the contact forces affine in w and s).
+struct LoadTerm {
+  double weight = 1.0;
+  Eigen::VectorXd zero, load;
+  Eigen::MatrixXd w_map;
+};
+
 class HoldProblem {
  public:
-  HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const HoldOptions& o);
+  HoldProblem(const Mechanism& m, const Eigen::VectorXd& q, const HoldOptions& o);
 
   HoldResult solve();
 
  private:
-  const RigidScenario& s_;
+  const Mechanism& m_;
   const HoldOptions& o_;
   Eigen::Index nv_ = 0, p_ = 0, nc_ = 0;
-  // Per element: its unknowns' indices in w (−1: none) and data.
-  std::vector<int> normal_, friction_;
+  // Per element: its unknowns' indices in w (−1: none) and data. A spatial contact's friction
+  // has two unknowns, along t (friction_) and along b (second_).
+  std::vector<int> normal_, friction_, second_;
   std::vector<double> known_normal_, mu_;
   std::vector<char> bilateral_, closed_;
-  /// Joints: their reaction R = R0 + s Rl + Rw w, from λ's rows (a revolute joint) or the
-  /// slot's unknowns (a pin).
-  std::vector<Eigen::Vector2d> reaction_zero_, reaction_load_;
-  std::vector<Eigen::MatrixXd> reaction_w_;
-  std::vector<double> radius_;
+  /// Joints: their load's terms, and the lever (a pin's radius, 1 for a slider).
+  std::vector<std::vector<LoadTerm>> terms_;
+  std::vector<double> lever_;
+  /// Per spatial frictional contact: the unit directions d of its cuts dᵀF ≤ μ σ N (file
+  /// comment), shared by every program (each holds for any μs, s and y).
+  std::vector<std::vector<Eigen::Vector2d>> cuts_;
   // w = w0 + s wl + Z y; λ = λ0 + s λl + L w.
   Eigen::VectorXd w0_, wl_, lambda0_, lambdal_;
   Eigen::MatrixXd Z_, L_;
@@ -78,11 +95,42 @@ class HoldProblem {
 
   Eigen::Index elements() const { return Eigen::Index(mu_.size()); }
   bool isJoint(Eigen::Index e) const { return e >= nc_; }
-  double tolerance() const { return 1e-10 * scale_; }
-  Eigen::Vector2d reaction(Eigen::Index e, const Eigen::VectorXd& w, double s) const {
-    const auto i = std::size_t(e);
-    return reaction_zero_[i] + s * reaction_load_[i] + reaction_w_[i] * w;
+  bool roundCone(Eigen::Index e) const { return second_[std::size_t(e)] >= 0; }
+  /// A planar revolute joint or pin: one load term in the plane (certify()'s arcs apply).
+  bool planarLoad(Eigen::Index e) const {
+    const auto& t = terms_[std::size_t(e)];
+    return t.size() == 1 && t[0].zero.size() == 2;
   }
+  const std::string& name(Eigen::Index e) const {
+    return isJoint(e) ? m_.jointFriction()[std::size_t(e - nc_)].name : m_.contacts()[std::size_t(e)].name;
+  }
+  double tolerance() const { return 1e-10 * scale_; }
+  Eigen::VectorXd reaction(Eigen::Index e, std::size_t k, const Eigen::VectorXd& w, double s) const {
+    const LoadTerm& t = terms_[std::size_t(e)][k];
+    return t.zero + s * t.load + t.w_map * w;
+  }
+  /// A joint's load Σ weight ‖R‖ at (w, s).
+  double load(Eigen::Index e, const Eigen::VectorXd& w, double s) const {
+    double sum = 0.0;
+    for (std::size_t k = 0; k < terms_[std::size_t(e)].size(); ++k)
+      sum += terms_[std::size_t(e)][k].weight * reaction(e, k, w, s).norm();
+    return sum;
+  }
+  /// A round cone's friction (F_t, F_b) and its normal force at w.
+  Eigen::Vector2d coneFriction(Eigen::Index e, const Eigen::VectorXd& w) const {
+    return {w(friction_[std::size_t(e)]), w(second_[std::size_t(e)])};
+  }
+  double normalAt(Eigen::Index e, const Eigen::VectorXd& w) const {
+    const int in = normal_[std::size_t(e)];
+    return in >= 0 ? w(in) : known_normal_[std::size_t(e)];
+  }
+  /// The normalized slack (μ N − ‖F‖)/√(1 + μ²) of round cone e at w, and the smallest of all
+  /// (+∞: none).
+  double coneSlack(Eigen::Index e, double mu, const Eigen::VectorXd& w) const;
+  double coneSlack(const std::vector<double>& mu, const Eigen::VectorXd& w) const;
+  /// Adds a cut at F/‖F‖ to each round cone whose slack at w falls short of `floor` (the slack
+  /// the program gave every cut) by more than round-off; whether any was added.
+  bool refineCones(const std::vector<double>& mu, const Eigen::VectorXd& w, double floor);
   std::vector<Bound> bounds(const std::vector<double>& mu, const Choices& c) const;
   /// σ and d of the reactions w at load factor s (file comment).
   Choices choicesFrom(const Eigen::VectorXd& w, const Choices& previous, double s = 1.0) const;
@@ -94,23 +142,38 @@ class HoldProblem {
   Certificate certify(const std::vector<double>& mu, MarginSolution& found, double tol);
   bool undecided_ = false;        ///< a certify() in the margins was undecided
   bool certify_on_edge_ = false;  ///< the last certify() was undecided at δ = 1e-9
-  lcp::LpResult lp(const lcp::LinearProgram& program, lcp::LpMethod method = lcp::LpMethod::kLemke);
-  /// The margin program for fixed choices: (t*, w*, duals).
-  std::pair<double, Eigen::VectorXd> margin(const std::vector<Bound>& b, lcp::LpMethod method = lcp::LpMethod::kLemke,
-                                            Eigen::VectorXd* dual = nullptr);
-  MarginSolution bestMargin(const std::vector<double>& mu, const Choices* start = nullptr);
+  /// The programs' method: Lemke, or the simplex when round cones make them degenerate.
+  lcp::LpMethod primary() const { return cuts_given_ ? lcp::LpMethod::kSimplex : lcp::LpMethod::kLemke; }
+  bool cuts_given_ = false;
+  lcp::LpResult lp(const lcp::LinearProgram& program, std::optional<lcp::LpMethod> method = std::nullopt);
+  /// The margin program of the bounds b: (t*, w*, duals).
+  std::pair<double, Eigen::VectorXd> marginProgram(const std::vector<Bound>& b,
+                                                   std::optional<lcp::LpMethod> method = std::nullopt,
+                                                   Eigen::VectorXd* dual = nullptr);
+  /// The margin for fixed choices, the round cones cut (Kelley) until the program's bound and
+  /// the best witness's exact margin on the cones meet: (that margin, that witness). `decide`
+  /// (not NaN): stop as soon as t* ≥ −decide or t* < −decide is certain.
+  std::pair<double, Eigen::VectorXd> margin(const std::vector<double>& mu, const Choices& c, double decide = kNaN);
+  /// The program `build` writes from the bounds, solved, the round cones cut until `witness`
+  /// (the reactions w at the solution x) has slack ≥ floor in them; `used`: the final bounds.
+  lcp::LpResult withCuts(const std::vector<double>& mu, const Choices& c,
+                         const std::function<lcp::LinearProgram(const std::vector<Bound>&)>& build,
+                         const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& witness, double floor,
+                         std::vector<Bound>* used = nullptr);
+  MarginSolution bestMargin(const std::vector<double>& mu, const Choices* start = nullptr, double decide = kNaN);
   Choices initialChoices() const;
   void requireAtRest(const Eigen::VectorXd& q) const;
   Eigen::MatrixXd unknowns(const Eigen::VectorXd& q, Eigen::VectorXd& known);
-  void elementReactions();
+  void elementReactions(const Eigen::VectorXd& known_forces, const Eigen::MatrixXd& force_map);
   double criticalMu(Eigen::Index e, const MarginSolution& at);
   void loadFactor(const MarginSolution& at, HoldLoadFactor& out);
   void intervals(const MarginSolution& at, HoldResult& out);
+  void crossCheck(const std::vector<Bound>& bs, const MarginSolution& best, HoldResult& out);
 };
 
 /// The configuration is assembled and nothing drives it at t: else std::invalid_argument.
 void HoldProblem::requireAtRest(const Eigen::VectorXd& q) const {
-  const PlanarModel& m = s_.model;
+  const Mechanism& m = m_;
   const HoldOptions& o = o_;
   const Eigen::Index nm = m.constraintCount();
   Eigen::VectorXd phi(nm), phi_t(nm), gamma(nm);
@@ -139,24 +202,22 @@ void HoldProblem::requireAtRest(const Eigen::VectorXd& q) const {
 /// The unknown contact and joint-friction forces, each its column J_wᵀ of J_w (returned), with
 /// their element's bookkeeping; the known forces of closed compliant contacts added to `known`.
 Eigen::MatrixXd HoldProblem::unknowns(const Eigen::VectorXd& q, Eigen::VectorXd& known) {
-  const RigidScenario& s = s_;
-  const PlanarModel& m = s.model;
+  const Mechanism& m = m_;
   const HoldOptions& o = o_;
   const Eigen::VectorXd rest = Eigen::VectorXd::Zero(nv_);
   ContactKinematics k;
-  for (const RigidContact& c : s.contacts) c.validate(m);
-  for (const RevoluteFriction& f : s.joint_friction) f.validate(m, s.contacts);
-  evaluateContacts(m, s.contacts, o.t, q, rest, k, false);
+  m.resizeContacts(k);
+  m.evaluateContacts(o.t, q, rest, k, false);
   std::vector<Eigen::VectorXd> columns;  // Jw's
   auto unknown = [&](const Eigen::VectorXd& column) {
     columns.push_back(column);
     return int(columns.size()) - 1;
   };
   for (Eigen::Index c = 0; c < nc_; ++c) {
-    const RigidContact& rc = s.contacts[std::size_t(c)];
+    const RigidContact& rc = m.contacts()[std::size_t(c)];
     const double gap = k.gap(c);
     const Eigen::VectorXd jn = k.jacobian.row(2 * c).transpose(), jt = k.jacobian.row(2 * c + 1).transpose();
-    int in = -1, it = -1;
+    int in = -1, it = -1, ib = -1;
     double known_n = 0.0;
     bool closed = false;
     switch (rc.normal) {
@@ -186,63 +247,60 @@ Eigen::MatrixXd HoldProblem::unknowns(const Eigen::VectorXd& q, Eigen::VectorXd&
                                     str(k.sliding_velocity(c)) + " m/s at t = " + str(o.t) +
                                     " (its surface moves); static friction does not apply");
       it = unknown(jt);
+      if (rc.spatial()) ib = unknown(k.second_tangent.row(c).transpose());
     }
     // A regularized static law (smooth_friction) gives no force at v_t = 0 with no stick
     // state: it holds nothing, and adds nothing here.
     normal_.push_back(in);
     friction_.push_back(it);
+    second_.push_back(ib);
     known_normal_.push_back(known_n);
     mu_.push_back(rc.frictional() ? rc.mu_static : 0.0);
     bilateral_.push_back(rc.normal == RigidContact::Normal::kBilateral);
     closed_.push_back(closed);
-    radius_.push_back(0.0);
+    lever_.push_back(0.0);
   }
-  for (const RevoluteFriction& f : s.joint_friction) {
+  for (std::size_t f = 0; f < m.jointFriction().size(); ++f) {
     Eigen::VectorXd row = Eigen::VectorXd::Zero(nv_);
-    f.addRow(m, s.contacts, 1.0, row);
+    m.addJointFrictionRow(f, 1.0, row);
     normal_.push_back(-1);
     friction_.push_back(unknown(row));
+    second_.push_back(-1);
     known_normal_.push_back(0.0);
-    mu_.push_back(f.mu_static);
+    mu_.push_back(m.jointFriction()[f].mu_static);
     bilateral_.push_back(false);
     closed_.push_back(true);
-    radius_.push_back(f.radius);
+    lever_.push_back(m.jointFriction()[f].lever);
   }
   p_ = Eigen::Index(columns.size());
   Eigen::MatrixXd jw(nv_, p_);
   for (Eigen::Index i = 0; i < p_; ++i) jw.col(i) = columns[std::size_t(i)];
-
+  // The cuts start as an equilateral triangle (the fewest that bound F).
+  for (Eigen::Index e = 0; e < elements(); ++e) {
+    cuts_.emplace_back();
+    if (roundCone(e) && closed_[std::size_t(e)]) cuts_given_ = true;
+    if (roundCone(e))
+      for (int i = 0; i < kFirstCuts; ++i) {
+        const double angle = 2.0 * std::numbers::pi * i / kFirstCuts;
+        cuts_.back().emplace_back(std::cos(angle), std::sin(angle));
+      }
+  }
   return jw;
 }
 
-/// Each element's reaction as an affine function of w and s (its slot's N and F, or a
-/// revolute joint's multipliers).
-void HoldProblem::elementReactions() {
-  const RigidScenario& s = s_;
-  const PlanarModel& m = s.model;
-  for (Eigen::Index e = 0; e < elements(); ++e) {
-    Eigen::MatrixXd rw = Eigen::MatrixXd::Zero(2, p_);
-    Eigen::Vector2d r0 = Eigen::Vector2d::Zero(), rl = Eigen::Vector2d::Zero();
-    const RevoluteFriction* f = isJoint(e) ? &s.joint_friction[std::size_t(e - nc_)] : nullptr;
-    if (f && f->slot >= 0) {  // the slot's N and F
-      rw(0, normal_[std::size_t(f->slot)]) = 1.0;
-      if (const int it = friction_[std::size_t(f->slot)]; it >= 0) rw(1, it) = 1.0;
-    } else if (f) {
-      const Eigen::Index r = m.joints()[std::size_t(f->joint)].row;
-      rw = L_.middleRows(r, 2);
-      r0 = lambda0_.segment<2>(r);
-      rl = lambdal_.segment<2>(r);
-    }
-    reaction_w_.push_back(std::move(rw));
-    reaction_zero_.push_back(r0);
-    reaction_load_.push_back(rl);
-  }
+/// Each joint's load terms as affine functions of w and s: R = A λ + B f with λ = λ0 + s λl + L w
+/// and the contact forces f = f_known + F w (`known_forces`, `force_map`).
+void HoldProblem::elementReactions(const Eigen::VectorXd& known_forces, const Eigen::MatrixXd& force_map) {
+  terms_.resize(std::size_t(elements()));
+  for (Eigen::Index e = nc_; e < elements(); ++e)
+    for (const JointLoadTerm& t : m_.jointFrictionLoad(std::size_t(e - nc_)))
+      terms_[std::size_t(e)].push_back({t.weight, t.lambda * lambda0_ + t.contact * known_forces, t.lambda * lambdal_,
+                                        t.lambda * L_ + t.contact * force_map});
 }
 
-HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const HoldOptions& o) : s_(s), o_(o) {
-  const PlanarModel& m = s.model;
+HoldProblem::HoldProblem(const Mechanism& m, const Eigen::VectorXd& q, const HoldOptions& o) : m_(m), o_(o) {
   nv_ = m.velocitySize();
-  nc_ = Eigen::Index(s.contacts.size());
+  nc_ = Eigen::Index(m.contacts().size());
   if (q.size() != m.positionSize())
     throw std::invalid_argument("expected " + std::to_string(m.positionSize()) + " coordinates, got " +
                                 std::to_string(q.size()));
@@ -259,11 +317,15 @@ HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const
   Eigen::VectorXd ql(nv_);
   m.appliedLoads(o.t, q, ql);
   loads_ = ql.lpNorm<Eigen::Infinity>() > 0.0;
+  // Rows weighted by Lᵀ, M = L Lᵀ (M^½ = diag(√m) for planar bodies), so that every row is in
+  // √kg·m/s² and ‖Lᵀ a‖² = aᵀ M a.
+  Eigen::MatrixXd mass = Eigen::MatrixXd::Identity(nv_, nv_);
+  m.applyMass(mass);
+  const Eigen::MatrixXd mh = Eigen::LLT<Eigen::MatrixXd>(mass).matrixU();
   const Eigen::MatrixXd& g = cr.inverseMass();
-  const Eigen::VectorXd mh = m.massDiagonal().cwiseSqrt();
-  const Eigen::MatrixXd b = mh.asDiagonal() * (g * jw);
-  const Eigen::VectorXd beta1 = -(mh.asDiagonal() * (cr.freeAcceleration() + g * known)).eval();
-  const Eigen::VectorXd betal = -(mh.asDiagonal() * (g * ql)).eval();
+  const Eigen::MatrixXd b = mh * (g * jw);
+  const Eigen::VectorXd beta1 = -(mh * (cr.freeAcceleration() + g * known)).eval();
+  const Eigen::VectorXd betal = -(mh * (g * ql)).eval();
   Eigen::VectorXd cs = Eigen::VectorXd::Ones(p_);
   for (Eigen::Index i = 0; i < p_; ++i)
     if (b.col(i).norm() > 0.0) cs(i) = 1.0 / b.col(i).norm();
@@ -286,25 +348,32 @@ HoldProblem::HoldProblem(const RigidScenario& s, const Eigen::VectorXd& q, const
   Z_.conservativeResize(p_, p_ - rank);
   w0_ = wp1 - wl_;
   // The loads' scale ‖M^-½ Q‖ (with the known contact forces) for the balance residual.
-  Eigen::VectorXd qtot = cr.forces() + known;
-  const double reference = (qtot.array() / mh.array().max(1e-300)).matrix().norm() + 1e-300;
+  const Eigen::VectorXd qtot = cr.forces() + known;
+  const double reference = mh.transpose().triangularView<Eigen::Lower>().solve(qtot).norm() + 1e-300;
   balance_residual_ = (beta1 - b * wp1).norm() / reference;
   load_residual_ = loads_ ? (betal - b * wl_).norm() / reference : 0.0;
 
   // λ = λ0 + s λl + L w (multipliers() is affine in the contact force; Q at s = 1).
-  const Eigen::Index nm2 = nm;
-  Eigen::VectorXd l_known(nm2), l_zero(nm2), l_q(nm2), col(nm2);
+  Eigen::VectorXd l_known(nm), l_zero(nm), l_q(nm), col(nm);
   cr.multipliers(known, l_known);
   cr.multipliers(Eigen::VectorXd::Zero(nv_), l_zero);
   cr.multipliers(ql, l_q);
   lambdal_ = l_q - l_zero;
   lambda0_ = l_known - lambdal_;
-  L_.resize(nm2, p_);
+  L_.resize(nm, p_);
   for (Eigen::Index i = 0; i < p_; ++i) {
     cr.multipliers(known + jw.col(i), col);
     L_.col(i) = col - l_known;
   }
-  elementReactions();
+  // The contacts' forces f (N at 2c, F at 2c + 1) = f_known + F w, for the pins in slots.
+  Eigen::VectorXd f_known = Eigen::VectorXd::Zero(2 * nc_);
+  Eigen::MatrixXd f_map = Eigen::MatrixXd::Zero(2 * nc_, p_);
+  for (Eigen::Index c = 0; c < nc_; ++c) {
+    f_known(2 * c) = known_normal_[std::size_t(c)];
+    if (normal_[std::size_t(c)] >= 0) f_map(2 * c, normal_[std::size_t(c)]) = 1.0;
+    if (friction_[std::size_t(c)] >= 0) f_map(2 * c + 1, friction_[std::size_t(c)]) = 1.0;
+  }
+  elementReactions(f_known, f_map);
   scale_ = std::max({wp1.lpNorm<Eigen::Infinity>(), wl_.lpNorm<Eigen::Infinity>(),
                      known.lpNorm<Eigen::Infinity>(), 1e-300});
   for (double n : known_normal_) scale_ = std::max(scale_, n);
@@ -330,12 +399,18 @@ std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choi
     const int in = normal_[std::size_t(e)], it = friction_[std::size_t(e)];
     const double m = mu[std::size_t(e)];
     if (isJoint(e)) {
-      // ±T − μ r dᵀ(R0 + s Rl + Rw w) ≤ 0
+      // ±T − μ r Σ weight dᵀ(R0 + s Rl + Rw w) ≤ 0
       const auto i = std::size_t(e);
-      const Eigen::Vector2d d = c.direction[i];
-      const double k = m * radius_[i] * c.widen[i];
-      const Eigen::VectorXd lr = k * (reaction_w_[i].transpose() * d);
-      const double el = k * d.dot(reaction_load_[i]), b0 = k * d.dot(reaction_zero_[i]);
+      const double k = m * lever_[i] * c.widen[i];
+      Eigen::VectorXd lr = zero;
+      double el = 0.0, b0 = 0.0;
+      for (std::size_t t = 0; t < terms_[i].size(); ++t) {
+        const LoadTerm& term = terms_[i][t];
+        const Eigen::VectorXd& d = c.direction[i][t];
+        lr += (k * term.weight) * (term.w_map.transpose() * d);
+        el += (k * term.weight) * d.dot(term.load);
+        b0 += (k * term.weight) * d.dot(term.zero);
+      }
       for (double sgn : {1.0, -1.0}) {
         Bound b{zero, -el, b0, int(e), Bound::kSlip};
         b.a(it) = sgn;
@@ -344,11 +419,13 @@ std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choi
       }
       // certify(): R in the sector of directions [φ − δ, φ + δ] around d, −nᵀR ≤ 0 for the
       // inward normals n of its two edges.
-      if (const double half = c.half[std::size_t(e)]; half > 0.0) {
+      if (const double half = c.half[std::size_t(e)]; half > 0.0) {  // a planar load only
+        const LoadTerm& term = terms_[i][0];
+        const Eigen::Vector2d d = c.direction[i][0];
         const Eigen::Vector2d lo = Eigen::Rotation2Dd(-half) * d, hi = Eigen::Rotation2Dd(half) * d;
         for (const Eigen::Vector2d& n : {Eigen::Vector2d(-lo.y(), lo.x()), Eigen::Vector2d(hi.y(), -hi.x())}) {
-          Bound b{zero, -n.dot(reaction_load_[i]), n.dot(reaction_zero_[i]), int(e), Bound::kSign};
-          b.a = -(reaction_w_[i].transpose() * n);
+          Bound b{zero, -n.dot(term.load), n.dot(term.zero), int(e), Bound::kSign};
+          b.a = -(term.w_map.transpose() * n);
           add(b);
         }
       }
@@ -361,6 +438,17 @@ std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choi
       add(b);
     }
     if (it < 0) continue;
+    if (roundCone(e)) {  // dᵀ(F_t, F_b) − μ σ N ≤ 0 for each cut d
+      for (const Eigen::Vector2d& d : cuts_[std::size_t(e)]) {
+        Bound b{zero, 0.0, 0.0, int(e), Bound::kSlip};
+        b.a(it) = d.x();
+        b.a(second_[std::size_t(e)]) = d.y();
+        if (in >= 0) b.a(in) = -m * sigma;
+        else b.b = m * known_normal_[std::size_t(e)];
+        add(b);
+      }
+      continue;
+    }
     for (double sgn : {1.0, -1.0}) {
       Bound b{zero, 0.0, 0.0, int(e), Bound::kSlip};
       b.a(it) = sgn;
@@ -376,8 +464,10 @@ Choices HoldProblem::choicesFrom(const Eigen::VectorXd& w, const Choices& previo
   Choices c = previous;
   for (Eigen::Index e = 0; e < elements(); ++e) {
     if (isJoint(e)) {
-      const Eigen::Vector2d r = reaction(e, w, s);
-      if (r.norm() > 0.0) c.direction[std::size_t(e)] = r.normalized();
+      for (std::size_t k = 0; k < terms_[std::size_t(e)].size(); ++k) {
+        const Eigen::VectorXd r = reaction(e, k, w, s);
+        if (r.norm() > 0.0) c.direction[std::size_t(e)][k] = r.normalized();
+      }
     } else if (bilateral_[std::size_t(e)] && normal_[std::size_t(e)] >= 0) {
       const double n = w(normal_[std::size_t(e)]);
       if (n != 0.0) c.sign[std::size_t(e)] = n > 0.0 ? 1.0 : -1.0;
@@ -389,7 +479,10 @@ Choices HoldProblem::choicesFrom(const Eigen::VectorXd& w, const Choices& previo
 Choices HoldProblem::initialChoices() const {
   Choices c;
   c.sign.assign(std::size_t(elements()), 1.0);
-  c.direction.assign(std::size_t(elements()), Eigen::Vector2d::UnitX());
+  c.direction.resize(std::size_t(elements()));
+  for (Eigen::Index e = nc_; e < elements(); ++e)
+    for (const LoadTerm& t : terms_[std::size_t(e)])
+      c.direction[std::size_t(e)].push_back(Eigen::VectorXd::Unit(t.zero.size(), 0));
   c.widen.assign(std::size_t(elements()), 1.0);
   c.half.assign(std::size_t(elements()), 0.0);
   return choicesFrom(w0_ + wl_, c);
@@ -399,7 +492,7 @@ bool HoldProblem::variesWithY(Eigen::Index e) const {
   if (Z_.cols() == 0 || !closed_[std::size_t(e)]) return false;
   double dependence = 0.0;
   if (isJoint(e)) {
-    dependence = (reaction_w_[std::size_t(e)] * Z_).norm();
+    for (const LoadTerm& t : terms_[std::size_t(e)]) dependence += (t.w_map * Z_).norm();
   } else if (bilateral_[std::size_t(e)] && normal_[std::size_t(e)] >= 0) {
     dependence = Z_.row(normal_[std::size_t(e)]).norm();
   }
@@ -420,8 +513,11 @@ Certificate HoldProblem::certify(const std::vector<double>& mu, MarginSolution& 
   // sector (since |R| cos δ ≤ cᵀR there): a box whose relaxation stays below t = 0 cannot
   // hold; the others are halved.
   std::vector<Eigen::Index> joints, guides;
-  for (Eigen::Index e = 0; e < elements(); ++e)
-    if (variesWithY(e)) (isJoint(e) ? joints : guides).push_back(e);
+  for (Eigen::Index e = 0; e < elements(); ++e) {
+    if (!variesWithY(e)) continue;
+    if (isJoint(e) && !planarLoad(e)) return Certificate::kUndecided;  // arcs of a circle only
+    (isJoint(e) ? joints : guides).push_back(e);
+  }
   struct Box {
     std::vector<double> phi, half, sign;
   };
@@ -448,11 +544,11 @@ Certificate HoldProblem::certify(const std::vector<double>& mu, MarginSolution& 
     for (std::size_t g = 0; g < ng; ++g) c.sign[std::size_t(guides[g])] = b.sign[g];
     for (std::size_t j = 0; j < nj; ++j) {
       const auto e = std::size_t(joints[j]);
-      c.direction[e] = {std::cos(b.phi[j]), std::sin(b.phi[j])};
+      c.direction[e][0] = Eigen::Vector2d(std::cos(b.phi[j]), std::sin(b.phi[j]));
       c.widen[e] = 1.0;
       c.half[e] = 0.0;
     }
-    auto [t, w] = margin(bounds(mu, c));
+    auto [t, w] = margin(mu, c);
     if (t >= -tol) {
       found = {t, w, c};
       return Certificate::kHolds;
@@ -462,7 +558,7 @@ Certificate HoldProblem::certify(const std::vector<double>& mu, MarginSolution& 
       c.widen[e] = 1.0 / std::cos(b.half[j]);
       c.half[e] = b.half[j];
     }
-    const bool possible = margin(bounds(mu, c)).first >= -tol;
+    const bool possible = margin(mu, c).first >= -tol;
     for (std::size_t j = 0; j < nj; ++j) c.widen[std::size_t(joints[j])] = 1.0, c.half[std::size_t(joints[j])] = 0.0;
     if (!possible) continue;
     std::size_t widest = 0;
@@ -492,7 +588,8 @@ bool enumerable(const lcp::LinearProgram& p) {
 }
 }  // namespace
 
-lcp::LpResult HoldProblem::lp(const lcp::LinearProgram& program, lcp::LpMethod method) {
+lcp::LpResult HoldProblem::lp(const lcp::LinearProgram& program, std::optional<lcp::LpMethod> chosen) {
+  const lcp::LpMethod method = chosen.value_or(primary());
   lcp::LpResult r = lcp::solveLinearProgram(program, method);
   ++lp_solves_;
   pivots_ += r.pivots;
@@ -511,8 +608,64 @@ lcp::LpResult HoldProblem::lp(const lcp::LinearProgram& program, lcp::LpMethod m
   return r;
 }
 
-std::pair<double, Eigen::VectorXd> HoldProblem::margin(const std::vector<Bound>& bs, lcp::LpMethod method,
-                                                      Eigen::VectorXd* dual) {
+double HoldProblem::coneSlack(Eigen::Index e, double mu, const Eigen::VectorXd& w) const {
+  return (mu * normalAt(e, w) - coneFriction(e, w).norm()) / std::sqrt(1.0 + mu * mu);
+}
+
+double HoldProblem::coneSlack(const std::vector<double>& mu, const Eigen::VectorXd& w) const {
+  double slack = kInf;
+  for (Eigen::Index e = 0; e < nc_; ++e)
+    if (roundCone(e) && closed_[std::size_t(e)]) slack = std::min(slack, coneSlack(e, mu[std::size_t(e)], w));
+  return slack;
+}
+
+bool HoldProblem::refineCones(const std::vector<double>& mu, const Eigen::VectorXd& w, double floor) {
+  bool added = false;
+  for (Eigen::Index e = 0; e < nc_; ++e) {
+    if (!roundCone(e) || !closed_[std::size_t(e)]) continue;
+    const Eigen::Vector2d f = coneFriction(e, w);
+    if (f.norm() > 0.0 && coneSlack(e, mu[std::size_t(e)], w) < floor - 1e-13 * scale_) {
+      cuts_[std::size_t(e)].push_back(f.normalized());
+      added = true;
+    }
+  }
+  return added;
+}
+
+std::pair<double, Eigen::VectorXd> HoldProblem::margin(const std::vector<double>& mu, const Choices& c, double decide) {
+  double best = -kInf;  // the best witness's margin on the cones themselves
+  Eigen::VectorXd witness;
+  for (int round = 0;; ++round) {
+    auto [t, w] = marginProgram(bounds(mu, c));
+    if (!std::isfinite(t)) return {t, w};
+    if (const double exact = std::min(t, coneSlack(mu, w)); exact > best || witness.size() == 0) {
+      best = exact;
+      witness = w;
+    }
+    if (t - best <= 1e-12 * scale_ || round == kCutRounds) break;
+    if (best >= -decide || t < -decide) break;  // false for NaN
+    if (!refineCones(mu, w, t)) break;
+  }
+  return {best, witness};
+}
+
+lcp::LpResult HoldProblem::withCuts(const std::vector<double>& mu, const Choices& c,
+                                    const std::function<lcp::LinearProgram(const std::vector<Bound>&)>& build,
+                                    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& witness,
+                                    double floor, std::vector<Bound>* used) {
+  for (int round = 0;; ++round) {
+    std::vector<Bound> bs = bounds(mu, c);
+    const lcp::LpResult r = lp(build(bs));
+    if (round == kCutRounds || r.status != lcp::LpStatus::kOptimal || !refineCones(mu, witness(r.x), floor)) {
+      if (used) *used = std::move(bs);
+      return r;
+    }
+  }
+}
+
+std::pair<double, Eigen::VectorXd> HoldProblem::marginProgram(const std::vector<Bound>& bs,
+                                                             std::optional<lcp::LpMethod> chosen,
+                                                             Eigen::VectorXd* dual) {
   const Eigen::Index ny = Z_.cols(), m = Eigen::Index(bs.size());
   const Eigen::VectorXd wp = w0_ + wl_;
   // Friction rows (aᵀZ) y + t ≤ b − e − aᵀ w_p; the others (N ≥ 0, the chosen sign of a
@@ -530,7 +683,7 @@ std::pair<double, Eigen::VectorXd> HoldProblem::margin(const std::vector<Bound>&
   }
   prog.c = Eigen::VectorXd::Zero(ny + 1);
   prog.c(ny) = -1.0;
-  lcp::LpResult r = lp(prog, method);
+  lcp::LpResult r = lp(prog, chosen);
   if (r.status == lcp::LpStatus::kInfeasible) return {-kInf, wp};  // N < 0 needed
   double t = r.x(ny);
   if (r.status == lcp::LpStatus::kUnbounded) {
@@ -540,10 +693,11 @@ std::pair<double, Eigen::VectorXd> HoldProblem::margin(const std::vector<Bound>&
     prog.A.row(m).setZero();
     prog.A(m, ny) = 1.0;
     prog.b(m) = scale_;
-    r = lp(prog, method);
+    r = lp(prog, chosen);
   }
   // Capped, the program is bounded: a ray is Lemke lost on a degenerate program.
-  if (r.status == lcp::LpStatus::kUnbounded && method == lcp::LpMethod::kLemke && enumerable(prog))
+  if (r.status == lcp::LpStatus::kUnbounded && chosen.value_or(primary()) == lcp::LpMethod::kLemke &&
+      enumerable(prog))
     r = lp(prog, lcp::LpMethod::kVertices);
   if (r.status != lcp::LpStatus::kOptimal)
     throw std::runtime_error("the margin program is " + std::string(lcp::toString(r.status)));
@@ -551,7 +705,7 @@ std::pair<double, Eigen::VectorXd> HoldProblem::margin(const std::vector<Bound>&
   return {t, wp + Z_ * r.x.head(ny)};
 }
 
-MarginSolution HoldProblem::bestMargin(const std::vector<double>& mu, const Choices* start) {
+MarginSolution HoldProblem::bestMargin(const std::vector<double>& mu, const Choices* start, double decide) {
   std::vector<Choices> starts;
   if (start) starts.push_back(*start);
   starts.push_back(initialChoices());
@@ -559,7 +713,9 @@ MarginSolution HoldProblem::bestMargin(const std::vector<double>& mu, const Choi
     for (int turn = 1; turn < 4; ++turn) {
       Choices c = starts.back();
       const Eigen::Rotation2Dd quarter(turn * 1.5707963267948966);
-      for (auto& d : c.direction) d = quarter * d;
+      for (auto& joint : c.direction)
+        for (Eigen::VectorXd& d : joint)  // a quarter turn in the plane, a cyclic shift in space
+          d = d.size() == 2 ? Eigen::VectorXd(quarter * Eigen::Vector2d(d)) : Eigen::VectorXd(Eigen::Vector3d(d(1), d(2), d(0)));
       if (turn == 2)
         for (auto& sg : c.sign) sg = -sg;
       starts.push_back(c);
@@ -570,13 +726,14 @@ MarginSolution HoldProblem::bestMargin(const std::vector<double>& mu, const Choi
     Choices c = first;
     MarginSolution here;
     for (int pass = 0; pass < 50; ++pass) {
-      auto [t, w] = margin(bounds(mu, c));
+      auto [t, w] = margin(mu, c, decide);
       const bool better = t > here.t + 1e-14 * scale_;
       if (pass == 0 || t >= here.t) here = {t, w, c};
       const Choices next = choicesFrom(w, c);
       bool same = next.sign == c.sign;
       for (std::size_t e = 0; e < c.direction.size() && same; ++e)
-        same = (next.direction[e] - c.direction[e]).norm() < 1e-13;
+        for (std::size_t k = 0; k < c.direction[e].size() && same; ++k)
+          same = (next.direction[e][k] - c.direction[e][k]).norm() < 1e-13;
       if (same || (pass > 0 && !better)) break;
       c = next;
     }
@@ -589,10 +746,11 @@ MarginSolution HoldProblem::bestMargin(const std::vector<double>& mu, const Choi
 double HoldProblem::criticalMu(Eigen::Index e, const MarginSolution& at) {
   std::vector<double> mu = mu_;
   // Round-off only: hold()'s tolerance would bias the critical μs down by 1e-10 relative.
-  const double tol = 1e-14 * scale_;
+  // With round cones, their cuts' accuracy.
+  const double tol = (cuts_given_ ? 1e-12 : 1e-14) * scale_;
   auto holds = [&](double value) {
     mu[std::size_t(e)] = value;
-    if (bestMargin(mu, &at.choices).t >= -tol) return true;
+    if (bestMargin(mu, &at.choices, tol).t >= -tol) return true;
     if (!nonconvexInY()) return false;
     MarginSolution found;
     const Certificate c = certify(mu, found, tol);
@@ -628,10 +786,9 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
     double best = -kInf;
     lcp::LpResult kept;
     std::vector<Bound> kept_bounds;
-    for (int pass = 0; pass < 50; ++pass) {
-      const std::vector<Bound> bs = bounds(mu_, c);
+    // Rows (aᵀZ) y + (aᵀ w_l + e) s ≤ b − aᵀ w0; maximize direction · s.
+    auto build = [&](const std::vector<Bound>& bs) {
       const Eigen::Index m = Eigen::Index(bs.size());
-      // Rows (aᵀZ) y + (aᵀ w_l + e) s ≤ b − aᵀ w0; maximize direction · s.
       lcp::LinearProgram prog;
       prog.A.resize(m, ny + 1);
       prog.b.resize(m);
@@ -643,7 +800,12 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
       }
       prog.c = Eigen::VectorXd::Zero(ny + 1);
       prog.c(ny) = -direction;
-      const lcp::LpResult r = lp(prog);
+      return prog;
+    };
+    auto witness = [&](const Eigen::VectorXd& x) { return Eigen::VectorXd(w0_ + x(ny) * wl_ + Z_ * x.head(ny)); };
+    for (int pass = 0; pass < 50; ++pass) {
+      std::vector<Bound> bs;
+      const lcp::LpResult r = withCuts(mu_, c, build, witness, 0.0, &bs);
       if (r.status == lcp::LpStatus::kUnbounded) {
         best = kInf;
         kept = r;
@@ -655,7 +817,7 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
       best = s;
       kept = r;
       kept_bounds = bs;
-      c = choicesFrom(w0_ + r.x(ny) * wl_ + Z_ * r.x.head(ny), c, r.x(ny));
+      c = choicesFrom(witness(r.x), c, r.x(ny));
     }
     (direction > 0 ? out.high : out.low) = direction * best;
     auto& first = direction > 0 ? out.first_high : out.first_low;
@@ -665,8 +827,7 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
         const Bound& b = kept_bounds[i];
         if (b.kind == Bound::kSign || !(kept.dual(Eigen::Index(i)) > 1e-9 * top)) continue;
         const std::size_t e = std::size_t(b.element);
-        HoldBound hb{isJoint(Eigen::Index(e)) ? s_.joint_friction[e - std::size_t(nc_)].name : s_.contacts[e].name,
-                     b.kind == Bound::kLift ? "lifts off" : "slips"};
+        HoldBound hb{name(Eigen::Index(e)), b.kind == Bound::kLift ? "lifts off" : "slips"};
         if (std::none_of(first.begin(), first.end(),
                          [&](const HoldBound& x) { return x.element == hb.element && x.kind == hb.kind; }))
           first.push_back(hb);
@@ -676,17 +837,8 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
 }
 
 void HoldProblem::intervals(const MarginSolution& at, HoldResult& out) {
-  const std::vector<Bound> bs = bounds(mu_, at.choices);
-  const Eigen::Index ny = Z_.cols(), m = Eigen::Index(bs.size());
+  const Eigen::Index ny = Z_.cols();
   const Eigen::VectorXd wp = w0_ + wl_;
-  lcp::LinearProgram prog;
-  prog.A.resize(m, ny);
-  prog.b.resize(m);
-  for (Eigen::Index i = 0; i < m; ++i) {
-    const Bound& b = bs[std::size_t(i)];
-    prog.A.row(i) = b.a.transpose() * Z_;
-    prog.b(i) = b.b - b.e - b.a.dot(wp) + tolerance();
-  }
   // The interval of value + rowᵀ y over the holding y.
   auto interval = [&](double value, const Eigen::RowVectorXd& row) {
     HoldInterval r;
@@ -695,8 +847,22 @@ void HoldProblem::intervals(const MarginSolution& at, HoldResult& out) {
       return r;
     }
     for (double sgn : {1.0, -1.0}) {  // minimize sgn · (row y): the low end, then the high one
-      prog.c = sgn * row.transpose();
-      const lcp::LpResult x = lp(prog);
+      auto build = [&](const std::vector<Bound>& bs) {
+        const Eigen::Index m = Eigen::Index(bs.size());
+        lcp::LinearProgram prog;
+        prog.A.resize(m, ny);
+        prog.b.resize(m);
+        for (Eigen::Index i = 0; i < m; ++i) {
+          const Bound& b = bs[std::size_t(i)];
+          prog.A.row(i) = b.a.transpose() * Z_;
+          prog.b(i) = b.b - b.e - b.a.dot(wp) + tolerance();
+        }
+        prog.c = sgn * row.transpose();
+        return prog;
+      };
+      const lcp::LpResult x =
+          withCuts(mu_, at.choices, build, [&](const Eigen::VectorXd& y) { return Eigen::VectorXd(wp + Z_ * y); },
+                   -tolerance());
       (sgn > 0 ? r.low : r.high) = x.status == lcp::LpStatus::kUnbounded ? -sgn * kInf : value + row.dot(x.x);
     }
     return r;
@@ -709,10 +875,66 @@ void HoldProblem::intervals(const MarginSolution& at, HoldResult& out) {
   for (Eigen::Index e = 0; e < elements(); ++e) {
     HoldElement& el = out.elements[std::size_t(e)];
     if (!el.closed) continue;
-    el.friction_range = range(friction_[std::size_t(e)]);
+    if (!roundCone(e)) el.friction_range = range(friction_[std::size_t(e)]);
+    else if (ny == 0 || (Z_.row(friction_[std::size_t(e)]).norm() <= 1e-12 * std::max(1.0, Z_.norm()) &&
+                         Z_.row(second_[std::size_t(e)]).norm() <= 1e-12 * std::max(1.0, Z_.norm())))
+      el.friction_range.low = el.friction_range.high = coneFriction(e, wp).norm();  // determinate: ‖F‖
     if (normal_[std::size_t(e)] >= 0) el.normal_range = range(normal_[std::size_t(e)]);
     else if (!isJoint(e)) el.normal_range = {known_normal_[std::size_t(e)], known_normal_[std::size_t(e)]};
   }
+}
+
+/// The margin program at the witness's choices solved again by other methods: vertex enumeration
+/// (small programs), the direct evaluation it reduces to with no free y, Lemke beside the
+/// simplex, and the witness on the round cones themselves against their polygons' bound.
+void HoldProblem::crossCheck(const std::vector<Bound>& bs, const MarginSolution& best, HoldResult& out) {
+  double subsets = 1.0;  // C(rows, variables) of the margin program
+  for (Eigen::Index i = 0; i <= Z_.cols(); ++i) subsets *= double(Eigen::Index(bs.size()) + 1 - i) / double(i + 1);
+  const double solved = marginProgram(bs).first;
+  std::ostringstream msg;
+  double worst = 0.0;
+  auto compare = [&](double other) { worst = std::max(worst, other == solved ? 0.0 : std::abs(other - solved)); };
+  if (Z_.cols() == 0) {
+    double direct = kInf;
+    for (const Bound& b : bs) {
+      const double slack = b.b - b.e - b.a.dot(w0_ + wl_);
+      if (b.kind == Bound::kSlip) direct = std::min(direct, slack);
+      else if (slack < -tolerance()) direct = -kInf;
+    }
+    compare(direct);
+    msg << "direct evaluation (statically determinate): margin " << direct;
+  }
+  if (subsets <= 1e5) {
+    msg << (Z_.cols() == 0 ? "; " : "");
+    try {
+      const double enumerated = marginProgram(bs, lcp::LpMethod::kVertices).first;
+      compare(enumerated);
+      msg << "vertex enumeration: margin " << enumerated;
+    } catch (const std::runtime_error& e) {  // A without full column rank
+      msg << "no vertex enumeration (" << e.what() << ")";
+    }
+  } else if (Z_.cols() > 0) {
+    msg << "none (the margin program has " << subsets << " vertex candidates)";
+  }
+  if (primary() == lcp::LpMethod::kSimplex) {
+    try {
+      const double lemke = marginProgram(bs, lcp::LpMethod::kLemke).first;
+      compare(lemke);
+      msg << "; Lemke: " << lemke;
+    } catch (const std::runtime_error& e) {  // degenerate: Lemke may stop on a bad basis
+      msg << "; no Lemke (" << e.what() << ")";
+    }
+    std::size_t cuts = 0;
+    for (const auto& c : cuts_) cuts += c.size();
+    const double cone = std::min(solved, coneSlack(mu_, best.w));
+    compare(cone);
+    msg << "; simplex: " << solved << "; on the round cones: margin " << cone << " (" << cuts << " cuts)";
+  } else {
+    msg << "; Lemke: " << solved;
+  }
+  out.cross_check_ok = worst <= 1e-9 * std::max(1.0, scale_);
+  msg << (out.cross_check_ok ? " (agree)" : " (DISAGREE)");
+  out.cross_check = msg.str();
 }
 
 HoldResult HoldProblem::solve() {
@@ -723,11 +945,11 @@ HoldResult HoldProblem::solve() {
   for (Eigen::Index e = 0; e < elements(); ++e) {
     HoldElement el;
     el.joint = isJoint(e);
-    el.name = el.joint ? s_.joint_friction[std::size_t(e - nc_)].name : s_.contacts[std::size_t(e)].name;
+    el.name = name(e);
     el.closed = closed_[std::size_t(e)];
-    el.frictional = el.joint ? (s_.joint_friction[std::size_t(e - nc_)].mu_static > 0.0 ||
-                                s_.joint_friction[std::size_t(e - nc_)].mu_kinetic > 0.0)
-                             : s_.contacts[std::size_t(e)].frictional();
+    el.frictional = el.joint ? (m_.jointFriction()[std::size_t(e - nc_)].mu_static > 0.0 ||
+                                m_.jointFriction()[std::size_t(e - nc_)].mu_kinetic > 0.0)
+                             : m_.contacts()[std::size_t(e)].frictional();
     el.mu_static = mu_[std::size_t(e)];
     out.elements.push_back(el);
   }
@@ -762,54 +984,25 @@ HoldResult HoldProblem::solve() {
     HoldElement& el = out.elements[std::size_t(e)];
     if (!el.closed) continue;
     const int in = normal_[std::size_t(e)], it = friction_[std::size_t(e)];
-    el.normal = el.joint ? reaction(e, best.w, 1.0).norm() : in >= 0 ? best.w(in) : known_normal_[std::size_t(e)];
-    el.friction = it >= 0 ? best.w(it) : 0.0;
+    el.normal = el.joint ? load(e, best.w, 1.0) : in >= 0 ? best.w(in) : known_normal_[std::size_t(e)];
+    el.friction = it < 0 ? 0.0 : roundCone(e) ? coneFriction(e, best.w).norm() : best.w(it);
+    if (roundCone(e) && el.frictional) {  // the cone itself, not its cuts
+      const double slack = coneSlack(e, mu_[std::size_t(e)], best.w);
+      el.saturated = slack <= tolerance();
+      if (!out.holds && slack < -tolerance()) out.violated.push_back({el.name, "slips"});
+    }
   }
   for (const Bound& b : bs) {
     const double slack = b.b - b.e - b.a.dot(best.w);
     HoldElement& el = out.elements[std::size_t(b.element)];
+    if (b.kind == Bound::kSlip && roundCone(b.element)) continue;
     if (b.kind == Bound::kSlip && el.frictional && slack <= tolerance()) el.saturated = true;
     if (!out.holds && slack < -tolerance() && b.kind != Bound::kSign)
       out.violated.push_back({el.name, b.kind == Bound::kLift ? "lifts off" : "slips"});
   }
   out.lambda = lambda0_ + lambdal_ + L_ * best.w;
 
-  // Cross-check the margin at the witness's choices: vertex enumeration (and, with no free y,
-  // the direct evaluation the program reduces to).
-  {
-    double subsets = 1.0;  // C(rows, variables) of the margin program
-    for (Eigen::Index i = 0; i <= Z_.cols(); ++i)
-      subsets *= double(Eigen::Index(bs.size()) + 1 - i) / double(i + 1);
-    const double lemke = margin(bs).first;
-    std::ostringstream msg;
-    double worst = 0.0;
-    if (Z_.cols() == 0) {
-      double direct = kInf;
-      for (const Bound& b : bs) {
-        const double slack = b.b - b.e - b.a.dot(w0_ + wl_);
-        if (b.kind == Bound::kSlip) direct = std::min(direct, slack);
-        else if (slack < -tolerance()) direct = -kInf;
-      }
-      worst = direct == lemke ? 0.0 : std::abs(direct - lemke);
-      msg << "direct evaluation (statically determinate): margin " << direct;
-    }
-    if (subsets <= 1e5) {
-      msg << (Z_.cols() == 0 ? "; " : "");
-      try {
-        const double enumerated = margin(bs, lcp::LpMethod::kVertices).first;
-        worst = std::max(worst, enumerated == lemke ? 0.0 : std::abs(enumerated - lemke));
-        msg << "vertex enumeration: margin " << enumerated;
-      } catch (const std::runtime_error& e) {  // A without full column rank
-        msg << "no vertex enumeration (" << e.what() << ")";
-      }
-    } else if (Z_.cols() > 0) {
-      msg << "none (the margin program has " << subsets << " vertex candidates)";
-    }
-    msg << "; Lemke: " << lemke;
-    out.cross_check_ok = worst <= 1e-9 * std::max(1.0, scale_);
-    msg << (out.cross_check_ok ? " (agree)" : " (DISAGREE)");
-    out.cross_check = msg.str();
-  }
+  crossCheck(bs, best, out);
 
   if (o_.margins) {
     for (Eigen::Index e = 0; e < elements(); ++e) {
@@ -829,9 +1022,13 @@ HoldResult HoldProblem::solve() {
 
 }  // namespace
 
-HoldResult analyseHold(const RigidScenario& scenario, const Eigen::VectorXd& q, const HoldOptions& options) {
-  HoldProblem problem(scenario, q, options);
+HoldResult analyseHold(const Mechanism& mechanism, const Eigen::VectorXd& q, const HoldOptions& options) {
+  HoldProblem problem(mechanism, q, options);
   return problem.solve();
+}
+
+HoldResult analyseHold(const RigidScenario& scenario, const Eigen::VectorXd& q, const HoldOptions& options) {
+  return analyseHold(PlanarMechanism(scenario), q, options);
 }
 
 }  // namespace stickslip::dynamics
