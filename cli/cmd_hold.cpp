@@ -122,6 +122,9 @@ nlohmann::json holdJson(const HoldRun& h) {
                         {e.joint ? "T_range" : "F_range", {number(e.friction_range.low), number(e.friction_range.high)}},
                         {"critical_mu_s", number(e.critical_mu)},
                         {"saturated", e.saturated}});
+  for (std::size_t i = 0; i < r.elements.size(); ++i)  // a spatial contact's friction as a vector
+    if (!r.elements[i].joint && r.holds && r.elements[i].friction_vector.allFinite())
+      elements[i]["F_vector"] = toJson(r.elements[i].friction_vector);
   for (std::size_t i = 0; i < reactions.size() && r.holds; ++i) {
     const JointLoad& l = reactions[i];
     joints.push_back({{"name", l.name}, {"force_on_i", toJson(l.force)}});

@@ -86,6 +86,9 @@ class HoldProblem {
   /// Per spatial frictional contact: the unit directions d of its cuts dᵀF ≤ μ σ N (file
   /// comment), shared by every program (each holds for any μs, s and y).
   std::vector<std::vector<Eigen::Vector2d>> cuts_;
+  bool round_cones_ = false;  ///< a closed spatial contact has friction
+  /// Per contact: its world (n, t, b) (spatial contacts; NaN for planar ones).
+  std::vector<Eigen::Matrix3d> frames_;
   // w = w0 + s wl + Z y; λ = λ0 + s λl + L w.
   Eigen::VectorXd w0_, wl_, lambda0_, lambdal_;
   Eigen::MatrixXd Z_, L_;
@@ -143,8 +146,7 @@ class HoldProblem {
   bool undecided_ = false;        ///< a certify() in the margins was undecided
   bool certify_on_edge_ = false;  ///< the last certify() was undecided at δ = 1e-9
   /// The programs' method: Lemke, or the simplex when round cones make them degenerate.
-  lcp::LpMethod primary() const { return cuts_given_ ? lcp::LpMethod::kSimplex : lcp::LpMethod::kLemke; }
-  bool cuts_given_ = false;
+  lcp::LpMethod primary() const { return round_cones_ ? lcp::LpMethod::kSimplex : lcp::LpMethod::kLemke; }
   lcp::LpResult lp(const lcp::LinearProgram& program, std::optional<lcp::LpMethod> method = std::nullopt);
   /// The margin program of the bounds b: (t*, w*, duals).
   std::pair<double, Eigen::VectorXd> marginProgram(const std::vector<Bound>& b,
@@ -208,6 +210,7 @@ Eigen::MatrixXd HoldProblem::unknowns(const Eigen::VectorXd& q, Eigen::VectorXd&
   ContactKinematics k;
   m.resizeContacts(k);
   m.evaluateContacts(o.t, q, rest, k, false);
+  frames_ = k.frame;
   std::vector<Eigen::VectorXd> columns;  // Jw's
   auto unknown = [&](const Eigen::VectorXd& column) {
     columns.push_back(column);
@@ -278,7 +281,7 @@ Eigen::MatrixXd HoldProblem::unknowns(const Eigen::VectorXd& q, Eigen::VectorXd&
   // The cuts start as an equilateral triangle (the fewest that bound F).
   for (Eigen::Index e = 0; e < elements(); ++e) {
     cuts_.emplace_back();
-    if (roundCone(e) && closed_[std::size_t(e)]) cuts_given_ = true;
+    if (roundCone(e) && closed_[std::size_t(e)]) round_cones_ = true;
     if (roundCone(e))
       for (int i = 0; i < kFirstCuts; ++i) {
         const double angle = 2.0 * std::numbers::pi * i / kFirstCuts;
@@ -747,7 +750,7 @@ double HoldProblem::criticalMu(Eigen::Index e, const MarginSolution& at) {
   std::vector<double> mu = mu_;
   // Round-off only: hold()'s tolerance would bias the critical μs down by 1e-10 relative.
   // With round cones, their cuts' accuracy.
-  const double tol = (cuts_given_ ? 1e-12 : 1e-14) * scale_;
+  const double tol = (round_cones_ ? 1e-12 : 1e-14) * scale_;
   auto holds = [&](double value) {
     mu[std::size_t(e)] = value;
     if (bestMargin(mu, &at.choices, tol).t >= -tol) return true;
@@ -986,6 +989,10 @@ HoldResult HoldProblem::solve() {
     const int in = normal_[std::size_t(e)], it = friction_[std::size_t(e)];
     el.normal = el.joint ? load(e, best.w, 1.0) : in >= 0 ? best.w(in) : known_normal_[std::size_t(e)];
     el.friction = it < 0 ? 0.0 : roundCone(e) ? coneFriction(e, best.w).norm() : best.w(it);
+    if (roundCone(e)) {
+      const Eigen::Vector2d f = coneFriction(e, best.w);
+      el.friction_vector = frames_[std::size_t(e)].col(1) * f.x() + frames_[std::size_t(e)].col(2) * f.y();
+    }
     if (roundCone(e) && el.frictional) {  // the cone itself, not its cuts
       const double slack = coneSlack(e, mu_[std::size_t(e)], best.w);
       el.saturated = slack <= tolerance();
@@ -1014,7 +1021,10 @@ HoldResult HoldProblem::solve() {
     out.exact = out.exact && !undecided_;
   }
   if (!out.holds)
-    for (auto& el : out.elements) el.normal = el.friction = kNaN;
+    for (auto& el : out.elements) {
+      el.normal = el.friction = kNaN;
+      el.friction_vector.setConstant(kNaN);
+    }
   out.lp_solves = lp_solves_;
   out.pivots = pivots_;
   return out;

@@ -100,6 +100,8 @@ struct HoldElement {
   double mu_static = 0.0;
   /// The witness reactions (NaN when it does not hold); a spatial contact's friction is ‖F‖.
   double normal = 0.0, friction = 0.0;
+  /// A spatial contact's friction force on its body i, world components (NaN otherwise).
+  Eigen::Vector3d friction_vector = Eigen::Vector3d::Constant(std::numeric_limits<double>::quiet_NaN());
   /// Over every holding set of reactions; unknowns only (a known compliant N is a point). A
   /// spatial contact's friction range is given only where F is determinate (NaN otherwise).
   HoldInterval normal_range, friction_range;

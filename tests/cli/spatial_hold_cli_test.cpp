@@ -3,6 +3,7 @@
 // rod leaning into the corner of two frictionless walls needs mu_s = tan θ / 2 at its foot
 // whatever its azimuth — and the spatial slider-crank held by its guide's friction, whose load
 // factors event-driven confirms by simulations started just inside and just outside them.
+#include <Eigen/Dense>
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
@@ -44,10 +45,20 @@ TEST_CASE("spatial hold: a box on its four corners holds on a plane tilted by al
       CHECK(j["exact"] == true);
       CHECK(j["cross_check"]["ok"] == true);
       CHECK(j["indeterminacy"] == 6);  // 12 reactions, 6 equations
+      if (factor < 1.0) continue;
+      // The corners' normal forces carry m g cos α, their friction forces (world vectors) the
+      // weight's part along the plane, −m (g − (g·n) n).
       double normal = 0.0;
-      for (const auto& e : j["elements"])
-        if (factor > 1.0) normal += e["N"].get<double>();
-      if (factor > 1.0) CHECK(normal == Approx(1.5 * 9.81 * std::cos(alpha)).epsilon(1e-9));
+      Eigen::Vector3d friction = Eigen::Vector3d::Zero();
+      for (const auto& e : j["elements"]) {
+        normal += e["N"].get<double>();
+        for (int k = 0; k < 3; ++k) friction(k) += e["F_vector"][k].get<double>();
+      }
+      CHECK(normal == Approx(1.5 * 9.81 * std::cos(alpha)).epsilon(1e-9));
+      const Eigen::Vector3d n(std::sin(alpha) * std::cos(azimuth), std::sin(alpha) * std::sin(azimuth),
+                              std::cos(alpha));
+      const Eigen::Vector3d weight(0.0, 0.0, -1.5 * 9.81);
+      CHECK((friction + weight - weight.dot(n) * n).norm() < 1e-9);
     }
   }
 }
