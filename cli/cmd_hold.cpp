@@ -277,6 +277,11 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   Eigen::VectorXd q = q0;
   if (vm.count("at")) {
     q = parseConfiguration(vm["at"].as<std::string>(), q0.size(), spatial);
+    if (spatial)  // rotations are read from unit Euler parameters only
+      for (int b = 0; b < sc.spatial->model.bodyCount(); ++b)
+        if (const double norm = q.segment<4>(7 * b + 3).norm(); std::abs(norm - 1.0) > 1e-9)
+          throw std::invalid_argument("--at: body '" + sc.spatial->model.body(b).name +
+                                      "' has Euler parameters of norm " + std::to_string(norm) + ", expected 1");
   } else if (v0.lpNorm<Eigen::Infinity>() > 1e-12) {  // beyond the assembly's round-off
     Eigen::Index i = 0;
     v0.cwiseAbs().maxCoeff(&i);

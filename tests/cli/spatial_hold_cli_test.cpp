@@ -100,6 +100,16 @@ TEST_CASE("spatial hold: a rod leaning into a corner of frictionless walls needs
   const Run open = cli({"hold", file, "--json", "--set", "parameters.mu_floor=0.27"});  // below tan(0.5)/2
   CHECK(open.code == 1);
   CHECK(json::parse(open.out)["violated"][0]["element"] == "foot");
+  // A configuration given by hand: the count, unit Euler parameters and no penetration.
+  const Run few = cli({"hold", file, "--at", "1,2,3"});
+  CHECK(few.code == 2);
+  CHECK_THAT(few.err, Catch::Contains("expected 7 coordinates (x, y, z, e0, e1, e2, e3 per body)"));
+  const Run norm = cli({"hold", file, "--at", "0.1,0.1,0.5,1,0,0,0.1"});
+  CHECK(norm.code == 2);
+  CHECK_THAT(norm.err, Catch::Contains("body 'rod' has Euler parameters of norm 1.00"));
+  const Run sunk = cli({"hold", file, "--at", "0.1,0.1,0.5,1,0,0,0"});
+  CHECK(sunk.code == 2);
+  CHECK_THAT(sunk.err, Catch::Contains("contact 'foot' penetrates by 0.1 m"));
 }
 
 TEST_CASE("spatial hold: the slider-crank held by its guide's friction, its load factors confirmed by event-driven "
