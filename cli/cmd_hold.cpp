@@ -232,11 +232,10 @@ void printHold(std::ostream& out, const HoldRun& h) {
       << "LPs         " << r.lp_solves << " (" << r.pivots << " pivots), cpu " << cpu << " s\n";
 }
 
-/// The mechanism `hold` analyses, planar or spatial, with its initial state and its joints'
-/// reactions from the multipliers.
+/// The mechanism `hold` analyses, planar or spatial, and its joints' reactions from the
+/// multipliers.
 struct HoldModel {
   std::unique_ptr<dynamics::Mechanism> mechanism;
-  Eigen::VectorXd q0, v0;
   std::function<std::vector<JointLoad>(double, const Eigen::VectorXd&, const Eigen::VectorXd&)> reactions;
 };
 
@@ -248,7 +247,7 @@ HoldModel planarHold(const dynamics::RigidScenario& s) {
       out.push_back({s.model.joints()[i].name, r[i].force_on_i, Eigen::VectorXd::Constant(1, r[i].torque_on_i)});
     return out;
   };
-  return {std::make_unique<dynamics::PlanarMechanism>(s), s.q0, s.v0, reactions};
+  return {std::make_unique<dynamics::PlanarMechanism>(s), reactions};
 }
 
 /// A spatial model's mechanism at q (its joint friction's rows are taken there), its contacts
@@ -260,8 +259,7 @@ HoldModel spatialHold(const mechanisms::SpatialScenario& s, const Eigen::VectorX
     for (std::size_t i = 0; i < r.size(); ++i) out.push_back({s.model.joints()[i].name, r[i].force, r[i].moment});
     return out;
   };
-  return {std::make_unique<dynamics::SpatialMechanism>(s.model, q, s.friction, s.clearances, s.planes), s.q0, s.v0,
-          reactions};
+  return {std::make_unique<dynamics::SpatialMechanism>(s.model, q, s.friction, s.clearances, s.planes), reactions};
 }
 
 int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
