@@ -122,9 +122,16 @@ nlohmann::json holdJson(const HoldRun& h) {
                         {e.joint ? "T_range" : "F_range", {number(e.friction_range.low), number(e.friction_range.high)}},
                         {"critical_mu_s", number(e.critical_mu)},
                         {"saturated", e.saturated}});
-  for (std::size_t i = 0; i < r.elements.size(); ++i)  // a spatial contact's friction as a vector
-    if (!r.elements[i].joint && r.holds && r.elements[i].friction_vector.allFinite())
-      elements[i]["F_vector"] = toJson(r.elements[i].friction_vector);
+  for (std::size_t i = 0; i < r.elements.size(); ++i) {  // a spatial contact's friction as a vector
+    const dynamics::HoldElement& e = r.elements[i];
+    if (e.joint || !r.holds || !e.friction_vector.allFinite()) continue;
+    elements[i]["F_vector"] = toJson(e.friction_vector);
+    if (o.margins) {
+      nlohmann::json ranges = nlohmann::json::array();
+      for (const auto& c : e.friction_vector_range) ranges.push_back({number(c.low), number(c.high)});
+      elements[i]["F_vector_range"] = ranges;
+    }
+  }
   for (std::size_t i = 0; i < reactions.size() && r.holds; ++i) {
     const JointLoad& l = reactions[i];
     joints.push_back({{"name", l.name}, {"force_on_i", toJson(l.force)}});
@@ -195,8 +202,13 @@ void printHold(std::ostream& out, const HoldRun& h) {
                                                : "stick";
     out << std::setw(22) << e.name << std::setw(9) << state << std::setw(15) << e.normal << std::setw(15)
         << e.friction << std::setw(8) << e.mu_static << e.critical_mu << "\n";
-    if (r.holds && e.closed && r.indeterminacy > 0)
-      out << std::setw(22) << "" << "  N " << range(e.normal_range) << "  F " << range(e.friction_range) << "\n";
+    if (r.holds && e.closed && r.indeterminacy > 0) {
+      out << std::setw(22) << "" << "  N " << range(e.normal_range) << "  F ";
+      if (e.joint || !e.friction_vector.allFinite()) out << range(e.friction_range) << "\n";
+      else  // a spatial contact: each world component
+        out << "x " << range(e.friction_vector_range[0]) << ", y " << range(e.friction_vector_range[1]) << ", z "
+            << range(e.friction_vector_range[2]) << "\n";
+    }
   }
   out << std::right;
   if (o.margins) {

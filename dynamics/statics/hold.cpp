@@ -882,6 +882,15 @@ void HoldProblem::intervals(const MarginSolution& at, HoldResult& out) {
     else if (ny == 0 || (Z_.row(friction_[std::size_t(e)]).norm() <= 1e-12 * std::max(1.0, Z_.norm()) &&
                          Z_.row(second_[std::size_t(e)]).norm() <= 1e-12 * std::max(1.0, Z_.norm())))
       el.friction_range.low = el.friction_range.high = coneFriction(e, wp).norm();  // determinate: ‖F‖
+    if (roundCone(e)) {  // each world component of F = F_t t + F_b b, linear in y
+      const int it = friction_[std::size_t(e)], ib = second_[std::size_t(e)];
+      const Eigen::Matrix3d& frame = frames_[std::size_t(e)];
+      for (int k = 0; k < 3; ++k) {
+        const double tk = frame(k, 1), bk = frame(k, 2);
+        const Eigen::RowVectorXd row = ny ? Eigen::RowVectorXd(tk * Z_.row(it) + bk * Z_.row(ib)) : Eigen::RowVectorXd();
+        el.friction_vector_range[std::size_t(k)] = interval(tk * wp(it) + bk * wp(ib), row);
+      }
+    }
     if (normal_[std::size_t(e)] >= 0) el.normal_range = range(normal_[std::size_t(e)]);
     else if (!isJoint(e)) el.normal_range = {known_normal_[std::size_t(e)], known_normal_[std::size_t(e)]};
   }

@@ -67,6 +67,7 @@
 /// polygons' bound.
 
 #include <Eigen/Dense>
+#include <array>
 #include <limits>
 #include <string>
 #include <vector>
@@ -103,8 +104,10 @@ struct HoldElement {
   /// A spatial contact's friction force on its body i, world components (NaN otherwise).
   Eigen::Vector3d friction_vector = Eigen::Vector3d::Constant(std::numeric_limits<double>::quiet_NaN());
   /// Over every holding set of reactions; unknowns only (a known compliant N is a point). A
-  /// spatial contact's friction range is given only where F is determinate (NaN otherwise).
+  /// spatial contact's friction range (of ‖F‖) is given only where F is determinate (NaN
+  /// otherwise); the range of each world component of its F is friction_vector_range.
   HoldInterval normal_range, friction_range;
+  std::array<HoldInterval, 3> friction_vector_range;
   double critical_mu = std::numeric_limits<double>::quiet_NaN();  ///< see the file comment
   bool saturated = false;      ///< |F| = μs N (|T| = μs r |R|) at the witness: slip impends
 };

@@ -97,6 +97,22 @@ TEST_CASE("spatial hold: a rod leaning into a corner of frictionless walls needs
   CHECK(j["indeterminacy"].get<int>() > 0);
   CHECK(j["cross_check"]["ok"] == true);
   CHECK(j["critical_mu_s"]["foot"].get<double>() < std::tan(0.5) / 2 - 1e-3);
+  // Each world component of each contact's friction ranges over the holding reactions around
+  // the max-margin one, within the cone's reach μs N_max.
+  bool spread = false;
+  for (const auto& e : j["elements"]) {
+    const double reach = e["mu_s"].get<double>() * e["N_range"][1].get<double>();
+    for (int k = 0; k < 3; ++k) {
+      const double low = e["F_vector_range"][k][0].get<double>(), high = e["F_vector_range"][k][1].get<double>();
+      const double at = e["F_vector"][k].get<double>();
+      CHECK(low <= at + 1e-9);
+      CHECK(at <= high + 1e-9);
+      CHECK(-reach - 1e-9 <= low);
+      CHECK(high <= reach + 1e-9);
+      spread = spread || high - low > 1e-3;
+    }
+  }
+  CHECK(spread);
   const Run open = cli({"hold", file, "--json", "--set", "parameters.mu_floor=0.27"});  // below tan(0.5)/2
   CHECK(open.code == 1);
   CHECK(json::parse(open.out)["violated"][0]["element"] == "foot");
