@@ -157,14 +157,18 @@ LpResult checked(const LinearProgram& lp, LpResult r, const std::string& who = "
 /// over the near-parallel rows of a polygon), phase I with an artificial per equation.
 class DualSimplex {
  public:
-  /// `harris`: the ratio test's relative tolerance (0: the textbook test).
+  /// `harris`: the ratio test's relative tolerance (0: the textbook test). Workspaces are sized
+  /// here; the pivots allocate nothing.
   DualSimplex(const LinearProgram& lp, const Eigen::VectorXd& c, double harris)
-      : lp_(lp), m_(lp.A.rows()), n_(lp.A.cols()), flip_(n_), rhs_(n_), harris_(harris) {
+      : lp_(lp), m_(lp.A.rows()), n_(lp.A.cols()), flip_(n_), rhs_(n_), level_(n_), pi_(n_), d_(n_), entering_(n_),
+        scaled_(n_), reduced_(m_), basis_matrix_(n_, n_), lu_(n_, n_), lu_transposed_(n_, n_), in_basis_(std::size_t(m_ + n_), 0),
+        harris_(harris) {
     // Rows j: s_j (Aᵀu)_j + a_j = s_j (−c_j) ≥ 0; columns u (m), then a (n).
     for (Eigen::Index j = 0; j < n_; ++j) {
       flip_(j) = -c(j) < 0.0 ? -1.0 : 1.0;
       rhs_(j) = -flip_(j) * c(j);
       basis_.push_back(m_ + j);
+      in_basis_[std::size_t(m_ + j)] = 1;
     }
     tol_ = 1e-12 * std::max({1.0, lp.A.lpNorm<Eigen::Infinity>(), lp.b.lpNorm<Eigen::Infinity>(),
                               c.lpNorm<Eigen::Infinity>()});
@@ -194,31 +198,57 @@ class DualSimplex {
  private:
   const LinearProgram& lp_;
   Eigen::Index m_, n_;
-  Eigen::VectorXd flip_, rhs_, level_, pi_;
+  Eigen::VectorXd flip_, rhs_, level_, pi_, d_, entering_, scaled_, reduced_;
+  Eigen::MatrixXd basis_matrix_;
+  /// B and Bᵀ factored with full pivoting: the bases of a polygon's near-parallel rows are
+  /// ill-conditioned, and partial pivoting steers the cuts elsewhere (4× the programs on
+  /// box_on_slope.yaml).
+  Eigen::FullPivLU<Eigen::MatrixXd> lu_, lu_transposed_;
   std::vector<Eigen::Index> basis_;
+  std::vector<char> in_basis_;
   double tol_ = 0.0, harris_ = 0.0;
 
-  Eigen::VectorXd column(Eigen::Index k) const {
-    return k < m_ ? Eigen::VectorXd(flip_.cwiseProduct(lp_.A.row(k).transpose()))
-                  : Eigen::VectorXd(Eigen::VectorXd::Unit(n_, k - m_));
+  /// Column k of the equations (s ∘ A_kᵀ for u_k, e_j for the artificial a_j) into `out`.
+  void column(Eigen::Index k, Eigen::VectorXd& out) const {
+    if (k < m_) {
+      out = flip_.cwiseProduct(lp_.A.row(k).transpose());
+    } else {
+      out.setZero();
+      out(k - m_) = 1.0;
+    }
+  }
+  /// The basis factored again from the original data, its levels and multipliers for `cost`.
+  void factor(const Eigen::VectorXd& cost) {
+    for (Eigen::Index r = 0; r < n_; ++r) {
+      column(basis_[std::size_t(r)], entering_);
+      basis_matrix_.col(r) = entering_;
+    }
+    lu_.compute(basis_matrix_);
+    lu_transposed_.compute(basis_matrix_.transpose());
+    level_ = lu_.solve(rhs_);
+    for (Eigen::Index r = 0; r < n_; ++r) scaled_(r) = cost(basis_[std::size_t(r)]);
+    pi_ = lu_transposed_.solve(scaled_);
+  }
+  void swap(Eigen::Index row, Eigen::Index k) {
+    in_basis_[std::size_t(basis_[std::size_t(row)])] = 0;
+    in_basis_[std::size_t(k)] = 1;
+    basis_[std::size_t(row)] = k;
   }
   /// After phase I: each artificial still basic (at level ~0) swapped for the u column with the
-  /// largest pivot in its row, so that phase II's steps cannot move it (A has full column rank
-  /// in the programs here; an artificial without a pivot is a redundant row and stays).
+  /// largest pivot in its row, (B⁻ᵀ e_r)ᵀ column, so that phase II's steps cannot move it (A has
+  /// full column rank in the programs here; an artificial without a pivot is a redundant row
+  /// and stays).
   void driveOutArtificials() {
-    Eigen::MatrixXd basis(n_, n_);
     for (Eigen::Index r = 0; r < n_; ++r) {
       if (basis_[std::size_t(r)] < m_) continue;
-      for (Eigen::Index i = 0; i < n_; ++i) basis.col(i) = column(basis_[std::size_t(i)]);
-      const Eigen::FullPivLU<Eigen::MatrixXd> lu(basis);
+      factor(Eigen::VectorXd::Zero(m_ + n_));
+      const Eigen::VectorXd row = lu_transposed_.solve(Eigen::VectorXd::Unit(n_, r));
+      reduced_ = (lp_.A * flip_.cwiseProduct(row)).cwiseAbs();
       Eigen::Index best = -1;
       double size = 1e-9;
-      for (Eigen::Index k = 0; k < m_; ++k) {
-        if (std::find(basis_.begin(), basis_.end(), k) != basis_.end()) continue;
-        const double pivot = std::abs(lu.solve(column(k))(r));
-        if (pivot > size) best = k, size = pivot;
-      }
-      if (best >= 0) basis_[std::size_t(r)] = best;
+      for (Eigen::Index k = 0; k < m_; ++k)
+        if (!in_basis_[std::size_t(k)] && reduced_(k) > size) best = k, size = reduced_(k);
+      if (best >= 0) swap(r, best);
     }
   }
   /// Minimizes costᵀ(u, a), the columns below `columns` allowed to enter; kUnbounded on a ray.
@@ -226,34 +256,34 @@ class DualSimplex {
   /// rows within a tolerance of the least ratio, so that no near-singular basis is entered);
   /// Bland's rule after 50 n steps, which cannot cycle.
   LpStatus minimize(const Eigen::VectorXd& cost, Eigen::Index columns, int& pivots) {
-    Eigen::MatrixXd basis(n_, n_);
     const double slack = harris_ * std::max(1.0, rhs_.lpNorm<Eigen::Infinity>());
     for (int step = 0; step < 20000; ++step) {
       const bool bland = step > 50 * n_;
-      for (Eigen::Index r = 0; r < n_; ++r) basis.col(r) = column(basis_[std::size_t(r)]);
-      const Eigen::FullPivLU<Eigen::MatrixXd> lu(basis);
-      level_ = lu.solve(rhs_);
-      pi_ = Eigen::FullPivLU<Eigen::MatrixXd>(basis.transpose()).solve(Eigen::VectorXd(cost(basis_)));
+      factor(cost);
+      // Reduced costs: b_k − (A (s ∘ π))_k for u_k, cost − π_j for a_j.
+      scaled_ = flip_.cwiseProduct(pi_);
+      reduced_.noalias() = lp_.A * scaled_;
       Eigen::Index enter = -1;
       double most = -tol_;
       for (Eigen::Index k = 0; k < columns && !(bland && enter >= 0); ++k) {
-        if (std::find(basis_.begin(), basis_.end(), k) != basis_.end()) continue;
-        const double reduced = cost(k) - pi_.dot(column(k));
-        if (reduced < most) enter = k, most = bland ? most : reduced;
+        if (in_basis_[std::size_t(k)]) continue;
+        const double r = k < m_ ? cost(k) - reduced_(k) : cost(k) - pi_(k - m_);
+        if (r < most) enter = k, most = bland ? most : r;
       }
       if (enter < 0) return LpStatus::kOptimal;
-      const Eigen::VectorXd d = lu.solve(column(enter));
-      const double pivot_tol = 1e-9 * d.lpNorm<Eigen::Infinity>();
+      column(enter, entering_);
+      d_ = lu_.solve(entering_);
+      const double pivot_tol = 1e-9 * d_.lpNorm<Eigen::Infinity>();
       double bound = std::numeric_limits<double>::infinity();  // pass 1: the relaxed least ratio
       for (Eigen::Index r = 0; r < n_; ++r)
-        if (d(r) > pivot_tol) bound = std::min(bound, (std::max(0.0, level_(r)) + slack) / d(r));
+        if (d_(r) > pivot_tol) bound = std::min(bound, (std::max(0.0, level_(r)) + slack) / d_(r));
       if (!std::isfinite(bound)) return LpStatus::kUnbounded;
       Eigen::Index leave = -1;  // pass 2: the largest pivot within it (Bland: the smallest index)
       for (Eigen::Index r = 0; r < n_; ++r) {
-        if (!(d(r) > pivot_tol) || std::max(0.0, level_(r)) / d(r) > bound) continue;
-        if (leave < 0 || (bland ? basis_[std::size_t(r)] < basis_[std::size_t(leave)] : d(r) > d(leave))) leave = r;
+        if (!(d_(r) > pivot_tol) || std::max(0.0, level_(r)) / d_(r) > bound) continue;
+        if (leave < 0 || (bland ? basis_[std::size_t(r)] < basis_[std::size_t(leave)] : d_(r) > d_(leave))) leave = r;
       }
-      basis_[std::size_t(leave)] = enter;
+      swap(leave, enter);
       ++pivots;
     }
     return LpStatus::kFailed;
