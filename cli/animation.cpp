@@ -21,8 +21,6 @@ double cross(const Vector2d& o, const Vector2d& a, const Vector2d& b) {
   return (a - o).x() * (b - o).y() - (a - o).y() * (b - o).x();
 }
 
-/// Convex hull (Andrew's monotone chain), counter-clockwise; collinear points give the two
-/// ends, coincident ones a single point.
 // Whether the origin lies in the convex polygon (or on the segment) `hull`, counterclockwise,
 // within `tolerance`.
 bool containsOrigin(const std::vector<Vector2d>& hull, double tolerance) {
@@ -38,6 +36,8 @@ bool containsOrigin(const std::vector<Vector2d>& hull, double tolerance) {
   return true;
 }
 
+/// Convex hull (Andrew's monotone chain), counter-clockwise; collinear points give the two
+/// ends, coincident ones a single point.
 std::vector<Vector2d> convexHull(std::vector<Vector2d> p, double tolerance) {
   std::sort(p.begin(), p.end(), [](const Vector2d& a, const Vector2d& b) {
     return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
@@ -90,6 +90,14 @@ std::optional<std::pair<Vector2d, Vector2d>> clipped(const Vector2d& point, cons
 // A body's outline: its attachment points' hull, or the shape its model gives.
 void outline(AnimationBody& body, std::vector<Vector2d>& attached, const dynamics::RigidScenario::BodyShape* shape,
              double tolerance) {
+  if (shape && shape->radius > 0.0) {
+    body.circles.push_back({Vector2d::Zero(), shape->radius, "disk"});
+    return;
+  }
+  if (shape && shape->outline.size() >= 3) {
+    body.hull = shape->outline;
+    return;
+  }
   body.hull = convexHull(attached, tolerance);
   // A centroid outside its points' hull (a block held by its two bottom corners): the points
   // and their mirror images through it, so that the outline holds the mass at its centre.
@@ -98,12 +106,6 @@ void outline(AnimationBody& body, std::vector<Vector2d>& attached, const dynamic
     body.hull = convexHull(attached, tolerance);
   }
   if (body.hull.size() < 2) body.hull.clear();
-  if (!shape) return;
-  if (shape->outline.size() >= 3) body.hull = shape->outline;
-  if (shape->radius > 0.0) {
-    body.hull.clear();
-    body.circles.push_back({Vector2d::Zero(), shape->radius, "disk"});
-  }
 }
 
 }  // namespace

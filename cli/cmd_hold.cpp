@@ -2,7 +2,6 @@
 // (dynamics/statics/hold.hpp)? The verdict, the reactions, the critical μs and the load factors.
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <memory>
 #include <cmath>
 #include <iomanip>
@@ -244,34 +243,28 @@ void printHold(std::ostream& out, const HoldRun& h) {
       << "LPs         " << r.lp_solves << " (" << r.pivots << " pivots), cpu " << cpu << " s\n";
 }
 
-/// The mechanism `hold` analyses, planar or spatial, and its joints' reactions from the
-/// multipliers.
-struct HoldModel {
-  std::unique_ptr<dynamics::Mechanism> mechanism;
-  std::function<std::vector<JointLoad>(double, const Eigen::VectorXd&, const Eigen::VectorXd&)> reactions;
-};
-
-HoldModel planarHold(const dynamics::RigidScenario& s) {
-  auto reactions = [&s](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& lambda) {
-    std::vector<JointLoad> out;
-    const auto r = s.model.reactions(t, q, lambda);
-    for (std::size_t i = 0; i < r.size(); ++i)
-      out.push_back({s.model.joints()[i].name, r[i].force_on_i, Eigen::VectorXd::Constant(1, r[i].torque_on_i)});
-    return out;
-  };
-  return {std::make_unique<dynamics::PlanarMechanism>(s), reactions};
+/// The mechanism `hold` analyses: a spatial one at q (its joint friction's rows are taken
+/// there), its contacts as the file gives them.
+std::unique_ptr<dynamics::Mechanism> mechanismOf(const mechanisms::Scenario& sc, const Eigen::VectorXd& q) {
+  if (const auto& s = sc.spatial)
+    return std::make_unique<dynamics::SpatialMechanism>(s->model, q, s->friction, s->clearances, s->planes);
+  return std::make_unique<dynamics::PlanarMechanism>(mechanisms::planarModel(sc, "hold"));
 }
 
-/// A spatial model's mechanism at q (its joint friction's rows are taken there), its contacts
-/// as the file gives them.
-HoldModel spatialHold(const mechanisms::SpatialScenario& s, const Eigen::VectorXd& q) {
-  auto reactions = [&s](double t, const Eigen::VectorXd& at, const Eigen::VectorXd& lambda) {
-    std::vector<JointLoad> out;
-    const auto r = s.model.reactions(t, at, lambda);
-    for (std::size_t i = 0; i < r.size(); ++i) out.push_back({s.model.joints()[i].name, r[i].force, r[i].moment});
-    return out;
-  };
-  return {std::make_unique<dynamics::SpatialMechanism>(s.model, q, s.friction, s.clearances, s.planes), reactions};
+/// Every joint's reaction on its body i from the multipliers λ.
+std::vector<JointLoad> jointLoads(const mechanisms::Scenario& sc, double t, const Eigen::VectorXd& q,
+                                  const Eigen::VectorXd& lambda) {
+  std::vector<JointLoad> out;
+  if (const auto& s = sc.spatial) {
+    const auto r = s->model.reactions(t, q, lambda);
+    for (std::size_t i = 0; i < r.size(); ++i) out.push_back({s->model.joints()[i].name, r[i].force, r[i].moment});
+  } else {
+    const dynamics::PlanarModel& m = sc.model->model;
+    const auto r = m.reactions(t, q, lambda);
+    for (std::size_t i = 0; i < r.size(); ++i)
+      out.push_back({m.joints()[i].name, r[i].force_on_i, Eigen::VectorXd::Constant(1, r[i].torque_on_i)});
+  }
+  return out;
 }
 
 int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
@@ -298,17 +291,17 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     throw std::invalid_argument("'" + sc.name + "' does not start at rest (v0[" + std::to_string(i) +
                                 "] = " + std::to_string(v0(i)) + "); give a configuration with --at");
   }
-  const HoldModel m = spatial ? spatialHold(*sc.spatial, q) : planarHold(mechanisms::planarModel(sc, "hold"));
+  const std::unique_ptr<dynamics::Mechanism> mechanism = mechanismOf(sc, q);
   const auto start = std::chrono::steady_clock::now();
   dynamics::HoldResult r;
   try {
-    r = dynamics::analyseHold(*m.mechanism, q, o);
+    r = dynamics::analyseHold(*mechanism, q, o);
   } catch (const std::runtime_error& e) {  // a linear program failed: its status and residual
     err << "stickslip hold: " << e.what() << "\n";
     return kExitFailure;
   }
   const double cpu = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const HoldRun h{sc, *m.mechanism, o, q, r, m.reactions(o.t, q, r.lambda), cpu};
+  const HoldRun h{sc, *mechanism, o, q, r, jointLoads(sc, o.t, q, r.lambda), cpu};
   if (vm["json"].as<bool>())
     out << holdJson(h).dump() << "\n";
   else
