@@ -1,6 +1,7 @@
 #include "cli/animation.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -116,38 +117,39 @@ Vector2d worldPoint(const AnimationTrack& track, Eigen::Index f, int body, const
   return Vector2d(track.pose(f, c), track.pose(f, c + 1)) + Eigen::Rotation2Dd(track.pose(f, c + 2)) * local;
 }
 
-AnimationTrack animationTrack(const dynamics::RigidScenario& scenario, const std::string& label,
-                              const std::vector<std::string>& columns, const Eigen::MatrixXd& history,
-                              const dynamics::RunResult* result, std::size_t max_frames, double zero_velocity) {
-  const dynamics::PlanarModel& model = scenario.model;
-  const auto& contacts = scenario.contacts;
-  const Eigen::Index nq = model.positionSize();
+std::vector<Eigen::Index> positionColumns(const dynamics::MultibodySystem& model, const std::string& name,
+                                          const std::string& label, const std::vector<std::string>& columns) {
+  if (columns.empty() || columns[0] != "t") throw std::invalid_argument(label + ": the history's first column is not t");
+  std::vector<Eigen::Index> q_col;
+  for (Eigen::Index i = 0; i < model.positionSize(); ++i) {
+    const auto it = std::find(columns.begin(), columns.end(), model.positionName(i));
+    if (it == columns.end())
+      throw std::invalid_argument(label + ": no column '" + model.positionName(i) +
+                                  "' (the positions of every body of '" + name + "' are needed)");
+    q_col.push_back(Eigen::Index(it - columns.begin()));
+  }
+  return q_col;
+}
+
+void trackFrames(AnimationTrack& track, const std::vector<std::string>& contacts, const std::vector<std::string>& columns,
+                 const Eigen::MatrixXd& history, const dynamics::RunResult* result, std::size_t max_frames,
+                 double zero_velocity, Eigen::Index pose_columns, Eigen::Index contact_columns,
+                 const std::function<void(Eigen::Index row, Eigen::Index frame)>& draw) {
   const std::size_t nc = contacts.size();
   auto find = [&](const std::string& name) -> Eigen::Index {
     const auto it = std::find(columns.begin(), columns.end(), name);
     return it == columns.end() ? -1 : Eigen::Index(it - columns.begin());
   };
-  if (find("t") != 0) throw std::invalid_argument(label + ": the history's first column is not t");
-  std::vector<Eigen::Index> q_col(std::size_t(nq), -1);
-  for (Eigen::Index i = 0; i < nq; ++i) {
-    q_col[std::size_t(i)] = find(model.positionName(i));
-    if (q_col[std::size_t(i)] < 0)
-      throw std::invalid_argument(label + ": no column '" + model.positionName(i) +
-                                  "' (the positions of every body of '" + scenario.name + "' are needed)");
-  }
-  std::vector<Eigen::Index> n_col(nc), f_col(nc), vt_col(nc);
+  std::vector<Eigen::Index> n_col(nc), vt_col(nc);
   for (std::size_t k = 0; k < nc; ++k) {
-    n_col[k] = find(contacts[k].name + ".N");
-    f_col[k] = find(contacts[k].name + ".F");
-    vt_col[k] = find(contacts[k].name + ".v_t");
+    n_col[k] = find(contacts[k] + ".N");
+    vt_col[k] = find(contacts[k] + ".v_t");
   }
   auto value = [&](Eigen::Index r, Eigen::Index c) {
     return c < 0 ? std::numeric_limits<double>::quiet_NaN() : history(r, c);
   };
   const Eigen::Index rows = history.rows();
 
-  AnimationTrack track;
-  track.label = label;
   if (result)
     for (const auto& e : result->events)
       if (e.contact >= 0 && std::size_t(e.contact) < nc) track.events.push_back(e);
@@ -166,8 +168,8 @@ AnimationTrack animationTrack(const dynamics::RigidScenario& scenario, const std
     for (Eigen::Index s = std::max<Eigen::Index>(0, r - 1); s <= std::min(rows - 1, r + 1); ++s) keep[std::size_t(s)] = 1;
   }
   const Eigen::Index frames = std::count(keep.begin(), keep.end(), 1);
-  track.pose.resize(frames, std::max<Eigen::Index>(nq, 0));
-  track.contact.resize(frames, Eigen::Index(6 * nc));
+  track.pose.resize(frames, pose_columns);
+  track.contact.resize(frames, contact_columns);
   track.mode.resize(frames, Eigen::Index(nc));
   track.impact.setZero(frames, Eigen::Index(nc));
 
@@ -177,8 +179,6 @@ AnimationTrack animationTrack(const dynamics::RigidScenario& scenario, const std
     mode[k] = initial_given ? result->initial_modes[k]
                             : (rows > 0 ? modeOfSample(value(0, n_col[k]), value(0, vt_col[k]), zero_velocity)
                                         : ContactMode::kOpen);
-  dynamics::ContactKinematics kin;
-  Eigen::VectorXd q(nq), v = Eigen::VectorXd::Zero(model.velocitySize());
   std::size_t next_event = 0;
   Eigen::Index f = 0;
   std::vector<char> impact(nc, 0);
@@ -201,22 +201,50 @@ AnimationTrack animationTrack(const dynamics::RigidScenario& scenario, const std
     if (!result)
       for (std::size_t k = 0; k < nc; ++k) mode[k] = modeOfSample(value(r, n_col[k]), value(r, vt_col[k]), zero_velocity);
     if (!keep[std::size_t(r)]) continue;
-    for (Eigen::Index i = 0; i < nq; ++i) q(i) = history(r, q_col[std::size_t(i)]);
     track.t.push_back(t);
-    track.pose.row(f) = q.transpose();
-    if (nc > 0) dynamics::evaluateContacts(model, contacts, t, q, v, kin, false);
     for (std::size_t k = 0; k < nc; ++k) {
-      const Eigen::Index c = Eigen::Index(6 * k);
-      track.contact.block<1, 2>(f, c) = kin.point[k].transpose();
-      track.contact.block<1, 2>(f, c + 2) = kin.normal[k].transpose();
-      track.contact(f, c + 4) = value(r, n_col[k]);
-      track.contact(f, c + 5) = value(r, f_col[k]);
       track.mode(f, Eigen::Index(k)) = int(mode[k]);
       track.impact(f, Eigen::Index(k)) = impact[k];
       impact[k] = 0;
     }
+    draw(r, f);
     ++f;
   }
+}
+
+AnimationTrack animationTrack(const dynamics::RigidScenario& scenario, const std::string& label,
+                              const std::vector<std::string>& columns, const Eigen::MatrixXd& history,
+                              const dynamics::RunResult* result, std::size_t max_frames, double zero_velocity) {
+  const dynamics::PlanarModel& model = scenario.model;
+  const auto& contacts = scenario.contacts;
+  const std::vector<Eigen::Index> q_col = positionColumns(model, scenario.name, label, columns);
+  std::vector<std::string> names;
+  std::vector<Eigen::Index> n_col, f_col;
+  for (const RigidContact& c : contacts) {
+    names.push_back(c.name);
+    const auto n = std::find(columns.begin(), columns.end(), c.name + ".N");
+    const auto f = std::find(columns.begin(), columns.end(), c.name + ".F");
+    n_col.push_back(n == columns.end() ? -1 : Eigen::Index(n - columns.begin()));
+    f_col.push_back(f == columns.end() ? -1 : Eigen::Index(f - columns.begin()));
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  AnimationTrack track;
+  track.label = label;
+  dynamics::ContactKinematics kin;
+  Eigen::VectorXd q(model.positionSize()), v = Eigen::VectorXd::Zero(model.velocitySize());
+  trackFrames(track, names, columns, history, result, max_frames, zero_velocity, model.positionSize(),
+              Eigen::Index(6 * contacts.size()), [&](Eigen::Index r, Eigen::Index f) {
+                for (std::size_t i = 0; i < q_col.size(); ++i) q(Eigen::Index(i)) = history(r, q_col[i]);
+                track.pose.row(f) = q.transpose();
+                if (!contacts.empty()) dynamics::evaluateContacts(model, contacts, history(r, 0), q, v, kin, false);
+                for (std::size_t k = 0; k < contacts.size(); ++k) {
+                  const Eigen::Index c = Eigen::Index(6 * k);
+                  track.contact.block<1, 2>(f, c) = kin.point[k].transpose();
+                  track.contact.block<1, 2>(f, c + 2) = kin.normal[k].transpose();
+                  track.contact(f, c + 4) = n_col[k] < 0 ? nan : history(r, n_col[k]);
+                  track.contact(f, c + 5) = f_col[k] < 0 ? nan : history(r, f_col[k]);
+                }
+              });
   return track;
 }
 

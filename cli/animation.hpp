@@ -22,6 +22,7 @@
 /// CSV has no events: modes come from the samples (N > 0 closed; |v_t| ≤ zero velocity stick).
 
 #include <Eigen/Dense>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,7 @@ struct AnimationScene {
 /// One run's frames. Per frame f: t[f]; the bodies' poses pose(f, 3b + {0,1,2}) = (x, y, θ);
 /// per contact k the world contact point and normal contact(f, 6k + {0,1,2,3}), N and F
 /// contact(f, 6k + {4,5}), mode(f, k) (dynamics::ContactMode as int) and impact(f, k).
+/// A spatial run's (animation_spatial.hpp) has 7 pose columns per body and 11 per contact.
 struct AnimationTrack {
   std::string label;
   std::vector<double> t;
@@ -81,5 +83,19 @@ AnimationScene animationScene(const dynamics::RigidScenario& scenario, const std
 AnimationTrack animationTrack(const dynamics::RigidScenario& scenario, const std::string& label,
                               const std::vector<std::string>& columns, const Eigen::MatrixXd& history,
                               const dynamics::RunResult* result, std::size_t max_frames, double zero_velocity);
+
+/// The columns of `columns` holding `model`'s positions, in its order. Throws
+/// std::invalid_argument("<label>: …") when the first is not t or a position is missing.
+std::vector<Eigen::Index> positionColumns(const dynamics::MultibodySystem& model, const std::string& name,
+                                          const std::string& label, const std::vector<std::string>& columns);
+
+/// What animationTrack does for any mechanism: fills `track`'s t, mode, impact and events for
+/// the contacts named `contacts` (their columns "C.N", "C.v_t" where present), sizes its pose
+/// and contact matrices (frames × pose_columns, frames × contact_columns), and calls
+/// draw(row, frame) for each history row drawn, to fill their rows.
+void trackFrames(AnimationTrack& track, const std::vector<std::string>& contacts, const std::vector<std::string>& columns,
+                 const Eigen::MatrixXd& history, const dynamics::RunResult* result, std::size_t max_frames,
+                 double zero_velocity, Eigen::Index pose_columns, Eigen::Index contact_columns,
+                 const std::function<void(Eigen::Index row, Eigen::Index frame)>& draw);
 
 }  // namespace stickslip::cli

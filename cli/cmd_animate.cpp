@@ -2,7 +2,8 @@
 //                            [--frames DIR] [--t-end T] [--solver S] [--set K=V]... [--force]
 // Runs the scenario by each method (or reads runs' CSVs) and draws the mechanism moving: a
 // self-contained HTML page (cli/animation_html.hpp) and, through gnuplot, a GIF or PNG frames
-// (cli/animation_gif.hpp). The drawing comes from the model alone (cli/animation.hpp).
+// (cli/animation_gif.hpp); a spatial mechanism the page only, in 3D. The drawing comes from the
+// model alone (cli/animation.hpp, cli/animation_spatial.hpp).
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -41,6 +42,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "frames", po::value<std::string>(), "a directory of PNG frames, drawn by gnuplot (script frames.gp in it)")(
       "t-end", po::value<double>(), "end time of every run [s] (default: the scenario's)")(
       "solver", po::value<std::string>(), "contact problems of the nonsmooth methods (see run)")(
+      "impact-law", po::value<std::string>(), "the event-driven runs' impact law: newton or newton-tangential (see run)")(
       "set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE passed to every run (repeatable)")(
       "max-frames", po::value<int>()->default_value(4000),
       "frames per run in the page at most, evenly strided; the samples around every event are kept besides")(
@@ -70,6 +72,10 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const std::string frames = vm.count("frames") ? vm["frames"].as<std::string>() : "";
   if (html.empty() && gif.empty() && frames.empty())
     throw std::invalid_argument("expected --out F.html, --gif F.gif or --frames DIR (what to write)");
+  // A spatial mechanism is drawn by the page only (three.js); gnuplot draws the plane.
+  if (sc.spatial && (!gif.empty() || !frames.empty()))
+    throw std::invalid_argument(std::string(gif.empty() ? "--frames" : "--gif") + ": '" + scenario +
+                                "' is a spatial mechanism, drawn by the HTML page only (--out F.html)");
   if (vm.count("run") && vm.count("methods"))
     throw std::invalid_argument("--run and --methods: give one, the runs to read or the methods to run");
   const int max_frames = vm["max-frames"].as<int>();
@@ -99,14 +105,16 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
         throw std::invalid_argument(std::string(option) + ": " + file + " exists; pass --force to overwrite it");
   }
 
-  const dynamics::RigidScenario& model = mechanisms::planarModel(sc, "animate");
   std::vector<AnimationTrack> tracks;
+  auto track = [&](const std::string& label, const std::vector<std::string>& columns, const Eigen::MatrixXd& history,
+                   const dynamics::RunResult* result, double zero) {
+    tracks.push_back(scenarioTrack(sc, label, columns, history, result, std::size_t(max_frames), zero));
+  };
   bool all_ok = true;
   if (vm.count("run")) {
     for (const std::string& file : vm["run"].as<std::vector<std::string>>()) {
       const Series s = readSeriesCsv(file);
-      tracks.push_back(animationTrack(model, fs::path(file).stem().string(), s.names, s.data, nullptr,
-                                      std::size_t(max_frames), zero_velocity));
+      track(fs::path(file).stem().string(), s.names, s.data, nullptr, zero_velocity);
     }
   } else {
     std::vector<MethodSpec> specs;
@@ -124,16 +132,14 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
         err << "stickslip animate: " << label << ": " << dynamics::toString(r.result.status) << ": "
             << r.result.message << " (drawn up to t = " << r.result.t_end << " s)\n";
       }
-      tracks.push_back(animationTrack(model, label, r.result.columns, r.result.history, &r.result,
-                                      std::size_t(max_frames), zero));
+      track(label, r.result.columns, r.result.history, &r.result, zero);
     }
   }
-  const AnimationScene scene = animationScene(model, tracks);
 
   if (!html.empty()) {
     std::ofstream f(html);
     if (!f) throw std::invalid_argument("--out " + html + ": cannot be written");
-    writeAnimationHtml(f, animationTitle(scenario, tracks), scene, tracks);
+    writeScenarioAnimationHtml(f, animationTitle(scenario, tracks), sc, tracks);
     if (!f) throw std::invalid_argument("--out " + html + ": cannot be written");
     out << "page      " << html << " (" << fs::file_size(html) / 1024 << " KiB";
     for (const auto& t : tracks) out << "; " << t.label << ": " << t.t.size() << " frames";
@@ -142,6 +148,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   // GIF and PNG frames: a gnuplot script beside them, run where they go.
   auto draw = [&](const std::string& target, const std::string& script, bool is_gif) {
     if (!is_gif) fs::create_directories(target);
+    const AnimationScene scene = animationScene(mechanisms::planarModel(sc, "animate"), tracks);
     const std::vector<double> instants = gifInstants(tracks, gif_options);
     {
       std::ofstream f(script);

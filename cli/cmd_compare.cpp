@@ -73,6 +73,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "block-belt.F)")("t-end", po::value<double>(),
                        "end time of every run [s] (default: the scenario's)")(
       "solver", po::value<std::string>(), "contact problems of the nonsmooth methods (see run)")(
+      "impact-law", po::value<std::string>(), "the event-driven runs' impact law: newton or newton-tangential (see run)")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "KEY=VALUE passed to every run (repeatable)")(
       "plot", po::bool_switch(),

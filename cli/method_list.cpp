@@ -57,6 +57,9 @@ std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& 
     a.insert(a.end(), {"--t-end", t.str()});
   }
   if (vm.count("solver")) a.insert(a.end(), {"--solver", vm["solver"].as<std::string>()});
+  // The impact law is event-driven's: the other methods of a list run with their own.
+  if (vm.count("impact-law") && (m.method.empty() || m.method == "event-driven"))
+    a.insert(a.end(), {"--impact-law", vm["impact-law"].as<std::string>()});
   return a;
 }
 

@@ -27,7 +27,8 @@ std::vector<MethodSpec> parseMethods(const std::string& list, const std::string&
                                      const std::string& option = "--methods");
 
 /// `stickslip run` arguments for one method: --method (none for an empty method: the
-/// scenario's own), --friction, --ideal, and --t-end and --solver when given (vm's "solver").
+/// scenario's own), --friction, --ideal, and --t-end and --solver when given, --impact-law
+/// too for event-driven (or the scenario's own method).
 std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& m, std::optional<double> t_end);
 
 /// The non-empty items of a comma-separated list.

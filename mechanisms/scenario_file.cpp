@@ -288,7 +288,7 @@ Scenario loadScenarioText(const std::string& text, std::string_view label) { ret
 const dynamics::RigidScenario& planarModel(const Scenario& scenario, std::string_view what) {
   if (!scenario.model)
     throw std::invalid_argument(std::string(what) + " takes planar mechanisms; '" + scenario.name +
-                                "' is spatial (dimension: 3): run and compare take it");
+                                "' is spatial (dimension: 3)");
   return *scenario.model;
 }
 

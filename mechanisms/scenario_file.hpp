@@ -72,8 +72,8 @@ bool isScenarioFile(std::string_view arg);
 /// syntax, unknown key or scenario (with the nearest valid one), wrong type, a value out of
 /// range, data the mechanism rejects.
 Scenario loadScenario(std::string_view name_or_file);
-/// The scenario's planar mechanism; throws std::invalid_argument("<what> draws planar
-/// mechanisms …") for a spatial one.
+/// The scenario's planar mechanism; throws std::invalid_argument("<what> takes planar
+/// mechanisms; '<name>' is spatial (dimension: 3)") for a spatial one.
 const dynamics::RigidScenario& planarModel(const Scenario& scenario, std::string_view what);
 
 /// The values of the scenario's model.parameters, as evaluated (planar or spatial).

@@ -44,6 +44,7 @@ class Loader : public ModelFileReader {
   }
   Matrix3d inertia(const YAML::Node& n, const std::string& path) const;
   Vector4d orientation(const YAML::Node& b, const std::string& path) const;
+  SpatialBodyShape shape(const YAML::Node& n, const std::string& path) const;
   void bodies(const YAML::Node& n);
   void joints(const YAML::Node& n);
   /// A joint's `friction:` map, for the joint just added.
@@ -119,12 +120,43 @@ Vector4d Loader::orientation(const YAML::Node& b, const std::string& parent_path
   return p / norm;
 }
 
+SpatialBodyShape Loader::shape(const YAML::Node& n, const std::string& path) const {
+  requireMap(n, path,
+             "a map {type: box, size: [a, b, c]}, {type: sphere, radius: r} or {type: cylinder (or capsule), "
+             "radius: r, length: l, axis: [x, y, z]}");
+  const std::string type = choice(n, path, "type", {"box", "sphere", "cylinder", "capsule"}, "shape");
+  SpatialBodyShape s;
+  s.centre = vector3(n, path, "centre");
+  if (type == "box") {
+    checkKeys(n, path, {"type", "centre", "size"});
+    required(n, path, "size", "the edge lengths [a, b, c] [m] along the body's axes");
+    s.type = SpatialBodyShape::Type::kBox;
+    s.size = vector<3>(n, path, "size", Vector3d::Zero(), "[a, b, c] (three numbers > 0)");
+    if (!(s.size.minCoeff() > 0.0)) fail(n["size"], path + ".size", "expected three edge lengths > 0");
+    return s;
+  }
+  required(n, path, "radius", "[m] > 0");
+  s.radius = numberAtLeast(n, path, "radius", 0.0, 0.0, true);
+  if (type == "sphere") {
+    checkKeys(n, path, {"type", "centre", "radius"});
+    s.type = SpatialBodyShape::Type::kSphere;
+    return s;
+  }
+  checkKeys(n, path, {"type", "centre", "radius", "length", "axis"});
+  s.type = type == "cylinder" ? SpatialBodyShape::Type::kCylinder : SpatialBodyShape::Type::kCapsule;
+  required(n, path, "length", type == "cylinder" ? "[m] > 0" : "[m] >= 0, between the centres of its caps");
+  s.length = numberAtLeast(n, path, "length", 0.0, 0.0, type == "cylinder");
+  s.axis = direction<3>(n, path, "axis", Vector3d::UnitZ(), kXyz, " (the shape's axis)");
+  return s;
+}
+
 void Loader::bodies(const YAML::Node& n) {
   const auto nb = static_cast<Eigen::Index>(body_names_.size());
   s_.q0 = Eigen::VectorXd::Zero(7 * nb);
   s_.v0 = Eigen::VectorXd::Zero(6 * nb);
-  const std::vector<std::string> keys{"name",        "mass",     "inertia",         "position",
-                                      "orientation", "velocity", "angular_velocity"};
+  s_.shapes.assign(body_names_.size(), {});
+  const std::vector<std::string> keys{"name",     "mass",     "inertia",          "position", "orientation",
+                                      "velocity", "angular_velocity", "shape"};
   forEachBody(
       n, keys, [&](std::size_t k, const YAML::Node& b, const std::string& path, double mass) {
         const YAML::Node j = required(
@@ -141,6 +173,7 @@ void Loader::bodies(const YAML::Node& n) {
         s_.v0.segment<3>(dynamics::SpatialModel::velocityIndex(b_index, 3)) =
             dynamics::rotationMatrix(p).transpose() *
             vector3(b, path, "angular_velocity");  // ω′ = Aᵀ ω
+        if (b["shape"].IsDefined()) s_.shapes[k] = shape(b["shape"], path + ".shape");
       });
 }
 

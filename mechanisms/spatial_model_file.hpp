@@ -2,9 +2,7 @@
 /// \file A spatial mechanism described in a YAML file (`model:` section with `dimension: 3`),
 /// built into a dynamics::SpatialModel (dynamics/model/spatial_model.hpp) with its assembled initial
 /// state and its joints' friction, which dynamics::SpatialMechanism gives the routes. Example:
-/// mechanisms/scenarios/spatial-slider-crank.yaml. The command line does not run a spatial
-/// mechanism yet: the planar loader (planar_model_file.hpp), and with it run, compare, sweep,
-/// hold and animate, refuses `dimension: 3` with a located error.
+/// mechanisms/scenarios/spatial-slider-crank.yaml.
 ///
 ///     model:
 ///       dimension: 3                       # required: without it (or with 2) a model is planar
@@ -27,6 +25,11 @@
 ///           velocity: [-0.3142, 0, 0]      # ṙ [m/s], global (default 0)
 ///           angular_velocity: [0, -6.2832, 0]   # ω [rad/s] in GLOBAL axes; the model's v holds
 ///                                               # ω′ = Aᵀ ω (body axes)
+///           shape: {type: box, size: [0.2, 0.1, 0.05]}   # drawing only (animate), body axes,
+///                                          # about the centroid (centre: [x, y, z] moves it):
+///                                          # box {size: edge lengths}, sphere {radius},
+///                                          # cylinder or capsule {radius, length, axis (default
+///                                          # [0, 0, 1])}; a capsule's length is its cylinder's
 ///       joints:                            # body_i/body_j: a body or ground; point_i/point_j: the
 ///                                          # joint's point in each body's axes (default [0, 0,
 ///                                          0]); # name (default the type)
@@ -103,6 +106,17 @@ class Node;
 
 namespace stickslip::mechanisms {
 
+/// How a body is drawn (`shape:`, drawing only): in its axes, about `centre`.
+struct SpatialBodyShape {
+  enum class Type { kNone, kBox, kSphere, kCylinder, kCapsule };
+  Type type = Type::kNone;
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();  ///< [m]
+  Eigen::Vector3d size = Eigen::Vector3d::Zero();    ///< box: its edge lengths [m]
+  double radius = 0.0;                               ///< sphere, cylinder, capsule [m]
+  double length = 0.0;                               ///< cylinder, capsule (without its caps) [m]
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();   ///< cylinder, capsule: unit
+};
+
 /// A spatial mechanism and its assembled initial state.
 struct SpatialScenario {
   std::string name;
@@ -114,6 +128,7 @@ struct SpatialScenario {
   std::vector<dynamics::SpatialPlaneContact> planes;       ///< spheres and points on planes
   dynamics::AssemblyResult
       assembly;  ///< how q0, v0 were assembled (success; 0 iterations without joints)
+  std::vector<SpatialBodyShape> shapes;  ///< per body: how animate draws it (kNone: from its points)
 };
 
 /// The `model:` node of a parsed YAML document. `file` labels the errors. Throws InputError.

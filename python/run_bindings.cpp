@@ -230,15 +230,13 @@ void bindRun(py::module_& m) {
         if (path && !force && std::filesystem::exists(*path))
           throw py::value_error("animate: " + *path + " exists; pass force=True to overwrite it");
         const double zero = scenario.builtin ? mechanisms::rigidScenarioInfo(scenario.name).zero_velocity : 1e-8;
-        const dynamics::RigidScenario& model = mechanisms::planarModel(scenario, "animate");
         std::vector<cli::AnimationTrack> tracks;
         for (const auto& r : runs)
-          tracks.push_back(cli::animationTrack(model, r->method.empty() ? std::string(mechanisms::toString(r->run.route)) : r->method,
-                                               r->run.result.columns, r->run.result.history, &r->run.result,
-                                               std::size_t(max_frames), zero));
+          tracks.push_back(cli::scenarioTrack(scenario, r->method.empty() ? std::string(mechanisms::toString(r->run.route)) : r->method,
+                                              r->run.result.columns, r->run.result.history, &r->run.result,
+                                              std::size_t(max_frames), zero));
         std::ostringstream page;
-        cli::writeAnimationHtml(page, cli::animationTitle(scenario.name, tracks), cli::animationScene(model, tracks),
-                                tracks);
+        cli::writeScenarioAnimationHtml(page, cli::animationTitle(scenario.name, tracks), scenario, tracks);
         if (path) {
           std::ofstream f(*path);
           if (!(f << page.str())) throw py::value_error("animate: " + *path + " cannot be written");

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 packages=(
   g++ cmake make pkg-config
   libeigen3-dev libsuitesparse-dev libsiconos-numerics-dev libboost-program-options-dev catch2
-  libsundials-dev libyaml-cpp-dev libmuparser-dev nlohmann-json3-dev gnuplot-nox libbenchmark-dev
+  libsundials-dev libyaml-cpp-dev libmuparser-dev nlohmann-json3-dev gnuplot-nox libbenchmark-dev libjs-three
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
 )
 mode=${1:-}

@@ -168,8 +168,8 @@ def test_a_spatial_scenario_runs_as_the_cli_runs_it():
         assert r.events == expected["events"] and len(r.events) > 0  # the reversal near the dead centre
         assert r.json()["final_q"] == expected["final_q"]
         assert {"slider.z", "slider.vz", "rod.e0", "guide.F", "guide.v_t"} <= set(r.columns)
-    with pytest.raises(ValueError, match="animate takes planar mechanisms"):
-        stickslip.animate(scenario, [r])
+    page = stickslip.animate(scenario, [r])  # drawn in 3D by the embedded three.js
+    assert "THREE.OrbitControls" in page and '"stride":11' in page and "spatial-slider-crank-friction: penalty" in page
     # The rigid clearance joint: Moreau-Jean with spatial Coulomb on the faceted cone, as the CLI.
     clearance = stickslip.Scenario("spatial-slider-crank-clearance").set("parameters.mu_static", 0.2)
     r = stickslip.run(clearance, "moreau-jean", t_end=0.05, solver="lemke", facets=16)

@@ -3,12 +3,17 @@
 For belt (event-driven) and zheng-torque (three methods overlaid) the page must load with no
 console message and no script error; at given instants the DOM's contact modes must be those
 of the run's events (belt: stick before the closed form's break-away at 7.3575 s, slip after);
-a screenshot is taken. A browser that cannot be started is a failure, never a skip.
+a screenshot is taken. The spatial page (three.js, WebGL) the same on a box launched down a
+slope (slip until the closed form's stop, stick after) and on the spatial slider-crank with a
+clearance joint by two methods overlaid; its screenshots must show the drawing (coloured
+pixels), not a blank canvas. The browser resolves no host name, so a page that needed the
+network would fail. A browser that cannot be started is a failure, never a skip.
 
 Environment: STICKSLIP_CLI (the executable), CHROMIUM (default: chromium on PATH),
 STICKSLIP_ARTIFACTS (where the pages and screenshots are kept; default a temporary directory).
 """
 import json
+import math
 import os
 import re
 import shutil
@@ -17,8 +22,12 @@ import sys
 import tempfile
 
 CLI = os.environ.get("STICKSLIP_CLI", "stickslip")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+# WebGL without a GPU is SwiftShader's, which Chromium takes only when asked.
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
+         "--enable-unsafe-swiftshader", "--host-resolver-rules=MAP * ~NOTFOUND"]
 BELT_BREAKAWAY = 7.3575  # k x = mu_s m g (thesis Table 3.1; DESIGN 7)
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENARIOS = os.path.join(ROOT, "mechanisms", "scenarios")
 failures = []
 
 
@@ -53,7 +62,8 @@ def browse(page, instant, *extra):
 
 def modes_at(page, instant, runs, contacts):
     dom, log = browse(page, instant, "--dump-dom")
-    console = [l for l in log.splitlines() if ":CONSOLE" in l or "Uncaught" in l]
+    # The page's own messages; not the software GL driver's performance notes.
+    console = [l for l in log.splitlines() if (":CONSOLE" in l or "Uncaught" in l) and "GL Driver Message" not in l]
     check(not console, "%s at t = %g: console messages:\n%s" % (page, instant, "\n".join(console)))
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     check(errors is not None and errors.group(1).strip() == "",
@@ -70,18 +80,28 @@ def modes_at(page, instant, runs, contacts):
 
 
 def animate(out_dir, name, *args):
-    page = os.path.join(out_dir, name + ".html")
+    page = os.path.join(out_dir, os.path.splitext(os.path.basename(name))[0] + ".html")
     p = subprocess.run([CLI, "animate", name, "--out", page, "--force", *args], capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit("stickslip animate %s failed (%d): %s" % (name, p.returncode, p.stderr))
     html = open(page, encoding="utf-8").read()
-    check(not re.search(r"https?:|src=|href=|url\(", html), page + ": refers to something outside the file")
+    # The markup outside the scripts (three.js's text names web addresses it never loads).
+    markup = re.sub(r"<script>.*?</script>", "", html, flags=re.S)
+    check(not re.search(r"https?:|src=|href=|url\(", markup), page + ": refers to something outside the file")
     return page
 
 
-def screenshot(page, instant, png):
+def screenshot(page, instant, png, drawn=0):
+    """A screenshot of page#t=instant; with drawn > 0, at least that many coloured pixels in it
+    (the bodies, contacts and arrows: the page's grey and white are not)."""
     browse(page, instant, "--screenshot=" + png)
     check(os.path.isfile(png) and os.path.getsize(png) > 5000, png + ": no screenshot")
+    if drawn and os.path.isfile(png):
+        from PIL import Image  # Debian's python3-pil, which python3-matplotlib brings
+        pixels = Image.open(png).convert("RGB").getdata()
+        coloured = sum(1 for p in pixels if max(p) - min(p) > 60)
+        check(coloured >= drawn, "%s: %d coloured pixels, expected at least %d (a blank view?)" % (png, coloured, drawn))
+        print("%s: %d coloured pixels" % (os.path.basename(png), coloured))
 
 
 def mode_after(events, contact, instant, initial):
@@ -91,6 +111,39 @@ def mode_after(events, contact, instant, initial):
         if e["contact"] == contact and e["t"] <= instant and e["kind"] in ("stick", "slip+", "slip-", "open"):
             mode = e["kind"]
     return mode
+
+
+def spatial(out_dir):
+    """The three.js page: a box launched down a slope, then the slider-crank with clearance."""
+    box = os.path.join(SCENARIOS, "box_on_slope.yaml")
+    settings = ["--set", "parameters.speed=0.5", "--set", "parameters.mu_static=0.4", "--set",
+                "parameters.mu_kinetic=0.4", "--t-end", "1"]
+    stop = 0.5 / (9.81 * (0.4 * math.cos(0.3) - math.sin(0.3)))  # v0 / (g (mu cos a - sin a))
+    run = subprocess.run([CLI, "run", box, "--method", "event-driven", "--json", *settings],
+                         capture_output=True, text=True, check=True)
+    events = json.loads(run.stdout)["events"]
+    corners = ["corner-%d" % i for i in range(1, 5)]
+    check(sorted(e["contact"] for e in events) == corners and all(e["kind"] == "stick" for e in events)
+          and all(abs(e["t"] - stop) < 1e-7 for e in events),
+          "box_on_slope: expected its four corners to stick at %.9f s, events: %s" % (stop, events))
+    page = animate(out_dir, box, "--methods", "event-driven", *settings)
+    for t in (0.0, 0.3, stop - 0.01, stop + 0.01, 0.9):
+        modes = modes_at(page, t, 1, 4)
+        for k, corner in enumerate(corners):
+            expected = mode_after(events, corner, t, "slip+")
+            check(modes[(0, k)] == expected,
+                  "box_on_slope at t = %g: %s shows %s, the run's events %s" % (t, corner, modes[(0, k)], expected))
+    screenshot(page, 0.3, os.path.join(out_dir, "box_on_slope.png"), drawn=5000)
+
+    crank = os.path.join(SCENARIOS, "spatial-slider-crank-clearance.yaml")
+    methods = ["event-driven", "penalty"]
+    page = animate(out_dir, crank, "--methods", ",".join(methods), "--t-end", "0.1", "--impact-law",
+                   "newton-tangential", "--set", "parameters.mu_static=0.2", "--set", "parameters.mu_kinetic=0.1")
+    for t in (0.005, 0.05, 0.1):
+        modes = modes_at(page, t, len(methods), 4)
+        check(all(m in ("open", "stick", "slip+", "impact") for m in modes.values()),
+              "spatial-slider-crank-clearance at t = %g: modes %s" % (t, modes))
+    screenshot(page, 0.05, os.path.join(out_dir, "spatial-slider-crank-clearance.png"), drawn=1000)
 
 
 def main():
@@ -139,6 +192,7 @@ def main():
                   "zheng-torque at t = %g: modes %s" % (t, modes))
     screenshot(page, 0.6, os.path.join(out_dir, "zheng-torque.png"))
 
+    spatial(out_dir)
     print("pages and screenshots in", out_dir)
     if failures:
         sys.exit("%d check(s) failed" % len(failures))

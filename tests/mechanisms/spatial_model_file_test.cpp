@@ -129,9 +129,8 @@ TEST_CASE("spatial model file: scenarios load a spatial mechanism, the planar lo
   REQUIRE(file.spatial->friction.size() == 1);
   CHECK(file.spatial->friction[0].mu_static == 0.3);
   CHECK(file.spatial->friction[0].mu_kinetic == 0.1);
-  CHECK_THROWS_WITH(mechanisms::planarModel(file, "animate"),
-                    "animate takes planar mechanisms; 'spatial-slider-crank-friction' is spatial (dimension: 3): run "
-                    "and compare take it");
+  CHECK_THROWS_WITH(mechanisms::planarModel(file, "animate --gif"),
+                    "animate --gif takes planar mechanisms; 'spatial-slider-crank-friction' is spatial (dimension: 3)");
   CHECK_THROWS_WITH(mechanisms::loadScenarioText("scenario: spatial-slider-crank\nparameters: {rod_length: 0.1}\n",
                                                  "f.yaml"),
                     Catch::StartsWith("f.yaml:2: parameters.rod_length"));
@@ -235,7 +234,7 @@ TEST_CASE("spatial model file: errors name file, line, key path, what was expect
   CHECK(errorOf(oneBody("", "  gravity: [0, -9.81]\n")) == "s.yaml:5: model.gravity: expected [x, y, z] (three numbers)");
   CHECK(errorOf(oneBody(", angular_velocty: [0, 0, 1]")) ==
         "s.yaml:4: model.bodies[0].angular_velocty: unknown key (expected one of name, mass, inertia, position, "
-        "orientation, velocity, angular_velocity); did you mean 'angular_velocity'?");
+        "orientation, velocity, angular_velocity, shape); did you mean 'angular_velocity'?");
   CHECK(errorOf(oneBody("", "  contact: []\n")) ==
         "s.yaml:5: model.contact: unknown key (expected one of dimension, name, parameters, gravity, bodies, joints, "
         "drivers, forces, contacts, initial); did you mean 'contacts'?");
