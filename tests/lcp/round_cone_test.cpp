@@ -134,15 +134,27 @@ TEST_CASE("round cone: the journal's hyperstatic steps (W of rank 6 in 12) solve
     CHECK(lcp::siconosFc3dError(p, ours.r) <= 1e-10);
     CHECK(coulombViolation(p, ours.r, 1e-8) == "");
   }
-  // -d against Siconos' Newton, which solves it: the same velocities.
+  // -d by auto against our NSGS alone, another algorithm: the same velocities (unique where W
+  // is rank-deficient, unlike the impulses).
   const lcp::FrictionProblem3D d = lcp::readFc3dDat(folder / "journal-4-contacts-d.dat");
-  lcp::FrictionResult ours;
+  lcp::FrictionResult ours, sweeps;
   lcp::RoundConeSolver().solve(d, ours);
+  lcp::RoundConeOptions nsgs;
+  nsgs.method = lcp::RoundConeMethod::kNsgs;
+  nsgs.max_sweeps = 1000000;
+  lcp::RoundConeSolver(nsgs).solve(d, sweeps);
+  CAPTURE(sweeps.message);
+  REQUIRE(sweeps.ok());
+  CHECK((ours.u - sweeps.u).norm() <= 1e-6 * d.q.norm());
+  // And against Siconos' Newton where it solves it: it does with some BLAS kernels only
+  // (OpenBLAS' Haswell kernel, not its SkylakeX one), so only its answer is checked, not its success.
   lcp::SiconosOptions so;
   so.tolerance = 1e-10;
   const lcp::FrictionResult theirs = lcp::SiconosFc3dSolver("nsn-ac", so).solve(d);
-  REQUIRE(lcp::siconosFc3dError(d, theirs.r) <= 1e-10);
-  CHECK((ours.u - theirs.u).norm() <= 1e-6 * d.q.norm());
+  if (lcp::siconosFc3dError(d, theirs.r) <= 1e-10)
+    CHECK((ours.u - theirs.u).norm() <= 1e-6 * d.q.norm());
+  else
+    WARN("Siconos' nsn-ac does not solve journal-4-contacts-d with this machine's BLAS kernel");
   // Wedged (μ = 1 on both rims): no bounded solution, and auto says it did not reach the tolerance.
   const lcp::FrictionProblem3D wedged = lcp::readFc3dDat(folder / "journal-wedged-mu1.dat");
   lcp::FrictionResult none;
