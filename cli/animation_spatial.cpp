@@ -53,6 +53,40 @@ std::vector<SpatialPart> shapeParts(const Shape& s) {
   return {};
 }
 
+/// How far from the centroid a shape reaches [m].
+double reachOf(const Shape& s) {
+  switch (s.type) {
+    case Shape::Type::kBox: return s.centre.norm() + 0.5 * s.size.norm();
+    case Shape::Type::kSphere: return s.centre.norm() + s.radius;
+    case Shape::Type::kCylinder:
+    case Shape::Type::kCapsule: return s.centre.norm() + 0.5 * s.length + s.radius;
+    case Shape::Type::kNone: break;
+  }
+  return 0.0;
+}
+
+/// A body's own solids: its shape, or bars from its centroid to each attachment point (a cube
+/// when none is away from it); then its centroid.
+void bodyParts(const Shape* shape, const std::vector<Vector3d>& points, double pin, double block_size,
+               std::vector<SpatialPart>& parts) {
+  if (shape && shape->type != Shape::Type::kNone) {
+    for (const SpatialPart& p : shapeParts(*shape)) parts.push_back(p);
+  } else {
+    bool bar = false;
+    for (const Vector3d& s : points)
+      if (s.norm() > 1e-3 * pin) {
+        parts.push_back(part(Kind::kBar, Vector3d::Zero(), s, 0.5 * pin));
+        bar = true;
+      }
+    if (!bar) {
+      SpatialPart cube = part(Kind::kBox, Vector3d::Zero(), Vector3d::Zero(), 0.0);
+      cube.size.setConstant(block_size);
+      parts.push_back(cube);
+    }
+  }
+  parts.push_back(part(Kind::kCentroid, Vector3d::Zero(), Vector3d::Zero(), 0.8 * pin));
+}
+
 }  // namespace
 
 AnimationTrack spatialAnimationTrack(const mechanisms::SpatialScenario& scenario, const std::string& label,
@@ -131,6 +165,9 @@ SpatialAnimationScene spatialAnimationScene(const mechanisms::SpatialScenario& s
   auto on = [&](BodyIndex b) -> std::vector<SpatialPart>& {
     return b == kGround ? scene.ground : scene.parts[std::size_t(b)];
   };
+  auto shape = [&](int b) -> const Shape* {
+    return std::size_t(b) < scenario.shapes.size() ? &scenario.shapes[std::size_t(b)] : nullptr;
+  };
   auto attach = [&](BodyIndex b, const Vector3d& s) {
     if (b != kGround) points[std::size_t(b)].push_back(s);
   };
@@ -159,8 +196,13 @@ SpatialAnimationScene spatialAnimationScene(const mechanisms::SpatialScenario& s
   }
   struct Plane { BodyIndex body; Vector3d point, normal; };
   std::vector<Plane> planes;
+  // How far each body's solids reach from its centroid: its shape, its contact spheres.
+  std::vector<double> reach(static_cast<std::size_t>(nb), 0.0);
+  for (int b = 0; b < nb; ++b) reach[std::size_t(b)] = shape(b) ? reachOf(*shape(b)) : 0.0;
   for (const dynamics::SpatialPlaneContact& c : scenario.planes) {
     attach(c.body_i, c.geometry.centre);
+    if (c.body_i != kGround)
+      reach[std::size_t(c.body_i)] = std::max(reach[std::size_t(c.body_i)], c.geometry.centre.norm() + c.geometry.radius);
     if (c.geometry.radius > 0.0) on(c.body_i).push_back(part(Kind::kSphere, c.geometry.centre, c.geometry.centre, c.geometry.radius));
     planes.push_back({c.body_j, c.geometry.plane_point, c.geometry.plane_normal});
   }
@@ -170,21 +212,21 @@ SpatialAnimationScene spatialAnimationScene(const mechanisms::SpatialScenario& s
     scene.mu_static.push_back(c.mu_static);
   }
 
-  // The box the motion stays in: every body's centroid and attached points at every frame.
+  // The box the motion stays in: every body's centroid, attached points and solids at every frame.
   Vector3d lo = Vector3d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
-  auto include = [&](const Vector3d& p) {
-    lo = lo.cwiseMin(p);
-    hi = hi.cwiseMax(p);
+  auto include = [&](const Vector3d& p, double pad) {
+    lo = lo.cwiseMin(p - Vector3d::Constant(pad));
+    hi = hi.cwiseMax(p + Vector3d::Constant(pad));
   };
   for (const AnimationTrack& tr : tracks)
     for (Eigen::Index f = 0; f < tr.pose.rows(); ++f)
       for (int b = 0; b < nb; ++b) {
         const dynamics::SpatialPose p = framePose(tr, f, b);
-        include(p.r);
-        for (const Vector3d& s : points[std::size_t(b)]) include(p.r + p.A * s);
+        include(p.r, reach[std::size_t(b)]);
+        for (const Vector3d& s : points[std::size_t(b)]) include(p.r + p.A * s, 0.0);
       }
   for (std::size_t i = 0; i < joint_marks.size(); ++i)
-    if (joint_bodies[i] == kGround) include(joint_marks[i].a);
+    if (joint_bodies[i] == kGround) include(joint_marks[i].a, 0.0);
   if (!lo.allFinite()) lo = hi = Vector3d::Zero();
   double extent = (hi - lo).maxCoeff();
   if (!(extent > 0.0)) extent = 1.0;
@@ -197,44 +239,25 @@ SpatialAnimationScene spatialAnimationScene(const mechanisms::SpatialScenario& s
     else m.radius = pin;
     on(joint_bodies[i]).push_back(m);
   }
-  // Bodies: their shape, or bars from the centroid to each attachment point, or a cube.
-  for (int b = 0; b < nb; ++b) {
-    std::vector<SpatialPart>& parts = scene.parts[std::size_t(b)];
-    const Shape* shape = std::size_t(b) < scenario.shapes.size() ? &scenario.shapes[std::size_t(b)] : nullptr;
-    if (shape && shape->type != Shape::Type::kNone) {
-      for (const SpatialPart& p : shapeParts(*shape)) parts.push_back(p);
-    } else {
-      bool bar = false;
-      for (const Vector3d& s : points[std::size_t(b)])
-        if (s.norm() > 1e-9 * extent) {
-          parts.push_back(part(Kind::kBar, Vector3d::Zero(), s, 0.5 * pin));
-          bar = true;
-        }
-      if (!bar) {
-        SpatialPart cube = part(Kind::kBox, Vector3d::Zero(), Vector3d::Zero(), 0.0);
-        cube.size.setConstant(scene.block_size);
-        parts.push_back(cube);
-      }
-    }
-    parts.push_back(part(Kind::kCentroid, Vector3d::Zero(), Vector3d::Zero(), 0.8 * pin));
-  }
+  for (int b = 0; b < nb; ++b)
+    bodyParts(shape(b), points[std::size_t(b)], pin, scene.block_size, scene.parts[std::size_t(b)]);
 
   const double pad = 0.1 * extent + scene.block_size;
   scene.lower = lo - Vector3d::Constant(pad);
   scene.upper = hi + Vector3d::Constant(pad);
   const Vector3d centre = 0.5 * (scene.lower + scene.upper);
-  const double reach = 0.5 * (scene.upper - scene.lower).norm();
+  const double half_diagonal = 0.5 * (scene.upper - scene.lower).norm();
   for (const Plane& p : planes) {
     // The ground's plane under the whole scene; a body's a patch about its point.
     const Vector3d n = p.normal.normalized();
     const Vector3d at = p.body == kGround ? Vector3d(centre - n * n.dot(centre - p.point)) : p.point;
-    on(p.body).push_back(part(Kind::kPlane, at, n, p.body == kGround ? 0.5 * reach : 0.25 * extent));
+    on(p.body).push_back(part(Kind::kPlane, at, n, p.body == kGround ? 0.5 * half_diagonal : 0.25 * extent));
   }
   for (const Guide& g : guides) {
     const Vector3d u = g.axis.normalized();
     if (g.body == kGround) {
       const Vector3d foot = g.point + u * u.dot(centre - g.point);
-      scene.ground.push_back(part(Kind::kGuide, foot - reach * u, foot + reach * u, 0.0));
+      scene.ground.push_back(part(Kind::kGuide, foot - half_diagonal * u, foot + half_diagonal * u, 0.0));
     } else {
       on(g.body).push_back(part(Kind::kGuide, g.point - 0.5 * extent * u, g.point + 0.5 * extent * u, 0.0));
     }

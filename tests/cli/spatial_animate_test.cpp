@@ -158,6 +158,13 @@ TEST_CASE("spatial model files: a body's shape (box, sphere, cylinder, capsule),
   CHECK(find(parts("{type: sphere, radius: 0.05}"), SpatialPart::Kind::kSphere)->radius == 0.05);
   CHECK(find(parts("{type: cylinder, radius: 0.05, length: 0.1}"), SpatialPart::Kind::kCylinder)->b.z() == 0.05);
   CHECK(find(parts("{type: box, size: [1, 2, 3]}"), SpatialPart::Kind::kBox)->size == Vector3d(1, 2, 3));
+  // The scene's box holds a body's shape, not only its centroid.
+  const auto ball = stickslip::mechanisms::loadSpatialModelText(head + "{type: sphere, radius: 2}" + tail, "m.yaml");
+  AnimationTrack still;
+  still.t = {0.0};
+  still.pose = ball.q0.transpose();
+  const auto around = stickslip::cli::spatialAnimationScene(ball, {still});
+  CHECK((around.upper - around.lower).minCoeff() >= 4.0);
   const auto error = [&](const std::string& shape) {
     try {
       stickslip::mechanisms::loadSpatialModelText(head + shape + tail, "m.yaml");
