@@ -74,7 +74,7 @@ window.stickslipView = function (D) {
   const centre = lo.clone().add(hi).multiplyScalar(0.5), reach = hi.distanceTo(lo);
   const camera = new THREE.PerspectiveCamera(40, 1, reach / 200, reach * 50);
   camera.up.set(0, 0, 1);
-  camera.position.copy(centre).add(new THREE.Vector3(0.9, -1.5, 0.8).normalize().multiplyScalar(1.2 * reach));
+  camera.position.copy(centre).add(new THREE.Vector3(0.9, -1.5, 0.8).normalize().multiplyScalar(0.85 * reach));
   const controls = new THREE.OrbitControls(camera, renderer.domElement);
   controls.target.copy(centre);
   controls.update();
