@@ -117,32 +117,28 @@ Vector2d worldPoint(const AnimationTrack& track, Eigen::Index f, int body, const
   return Vector2d(track.pose(f, c), track.pose(f, c + 1)) + Eigen::Rotation2Dd(track.pose(f, c + 2)) * local;
 }
 
-std::vector<Eigen::Index> positionColumns(const dynamics::MultibodySystem& model, const std::string& name,
-                                          const std::string& label, const std::vector<std::string>& columns) {
-  if (columns.empty() || columns[0] != "t") throw std::invalid_argument(label + ": the history's first column is not t");
-  std::vector<Eigen::Index> q_col;
-  for (Eigen::Index i = 0; i < model.positionSize(); ++i) {
-    const auto it = std::find(columns.begin(), columns.end(), model.positionName(i));
-    if (it == columns.end())
-      throw std::invalid_argument(label + ": no column '" + model.positionName(i) +
-                                  "' (the positions of every body of '" + name + "' are needed)");
-    q_col.push_back(Eigen::Index(it - columns.begin()));
-  }
-  return q_col;
-}
-
-void trackFrames(AnimationTrack& track, const std::vector<std::string>& contacts, const std::vector<std::string>& columns,
+void trackFrames(AnimationTrack& track, const dynamics::MultibodySystem& model, const std::string& name,
+                 const std::vector<std::string>& contacts, const std::vector<std::string>& columns,
                  const Eigen::MatrixXd& history, const dynamics::RunResult* result, std::size_t max_frames,
-                 double zero_velocity, Eigen::Index pose_columns, Eigen::Index contact_columns,
-                 const std::function<void(Eigen::Index row, Eigen::Index frame)>& draw) {
+                 double zero_velocity, Eigen::Index contact_stride,
+                 const std::function<void(Eigen::Index row, Eigen::Index frame, const Eigen::VectorXd& q)>& draw) {
   const std::size_t nc = contacts.size();
-  auto find = [&](const std::string& name) -> Eigen::Index {
-    const auto it = std::find(columns.begin(), columns.end(), name);
+  auto find = [&](const std::string& column) -> Eigen::Index {
+    const auto it = std::find(columns.begin(), columns.end(), column);
     return it == columns.end() ? -1 : Eigen::Index(it - columns.begin());
   };
-  std::vector<Eigen::Index> n_col(nc), vt_col(nc);
+  if (find("t") != 0) throw std::invalid_argument(track.label + ": the history's first column is not t");
+  std::vector<Eigen::Index> q_col;
+  for (Eigen::Index i = 0; i < model.positionSize(); ++i) {
+    q_col.push_back(find(model.positionName(i)));
+    if (q_col.back() < 0)
+      throw std::invalid_argument(track.label + ": no column '" + model.positionName(i) +
+                                  "' (the positions of every body of '" + name + "' are needed)");
+  }
+  std::vector<Eigen::Index> n_col(nc), f_col(nc), vt_col(nc);
   for (std::size_t k = 0; k < nc; ++k) {
     n_col[k] = find(contacts[k] + ".N");
+    f_col[k] = find(contacts[k] + ".F");
     vt_col[k] = find(contacts[k] + ".v_t");
   }
   auto value = [&](Eigen::Index r, Eigen::Index c) {
@@ -168,8 +164,8 @@ void trackFrames(AnimationTrack& track, const std::vector<std::string>& contacts
     for (Eigen::Index s = std::max<Eigen::Index>(0, r - 1); s <= std::min(rows - 1, r + 1); ++s) keep[std::size_t(s)] = 1;
   }
   const Eigen::Index frames = std::count(keep.begin(), keep.end(), 1);
-  track.pose.resize(frames, pose_columns);
-  track.contact.resize(frames, contact_columns);
+  track.pose.resize(frames, model.positionSize());
+  track.contact.resize(frames, contact_stride * Eigen::Index(nc));
   track.mode.resize(frames, Eigen::Index(nc));
   track.impact.setZero(frames, Eigen::Index(nc));
 
@@ -182,6 +178,7 @@ void trackFrames(AnimationTrack& track, const std::vector<std::string>& contacts
   std::size_t next_event = 0;
   Eigen::Index f = 0;
   std::vector<char> impact(nc, 0);
+  Eigen::VectorXd q(model.positionSize());
   for (Eigen::Index r = 0; r < rows; ++r) {
     const double t = history(r, 0);
     const bool last_at_t = r + 1 == rows || history(r + 1, 0) != t;
@@ -202,12 +199,16 @@ void trackFrames(AnimationTrack& track, const std::vector<std::string>& contacts
       for (std::size_t k = 0; k < nc; ++k) mode[k] = modeOfSample(value(r, n_col[k]), value(r, vt_col[k]), zero_velocity);
     if (!keep[std::size_t(r)]) continue;
     track.t.push_back(t);
+    for (std::size_t i = 0; i < q_col.size(); ++i) q(Eigen::Index(i)) = history(r, q_col[i]);
+    track.pose.row(f) = q.transpose();
     for (std::size_t k = 0; k < nc; ++k) {
       track.mode(f, Eigen::Index(k)) = int(mode[k]);
       track.impact(f, Eigen::Index(k)) = impact[k];
       impact[k] = 0;
+      track.contact(f, contact_stride * Eigen::Index(k + 1) - 2) = value(r, n_col[k]);
+      track.contact(f, contact_stride * Eigen::Index(k + 1) - 1) = value(r, f_col[k]);
     }
-    draw(r, f);
+    draw(r, f, q);
     ++f;
   }
 }
@@ -217,32 +218,18 @@ AnimationTrack animationTrack(const dynamics::RigidScenario& scenario, const std
                               const dynamics::RunResult* result, std::size_t max_frames, double zero_velocity) {
   const dynamics::PlanarModel& model = scenario.model;
   const auto& contacts = scenario.contacts;
-  const std::vector<Eigen::Index> q_col = positionColumns(model, scenario.name, label, columns);
   std::vector<std::string> names;
-  std::vector<Eigen::Index> n_col, f_col;
-  for (const RigidContact& c : contacts) {
-    names.push_back(c.name);
-    const auto n = std::find(columns.begin(), columns.end(), c.name + ".N");
-    const auto f = std::find(columns.begin(), columns.end(), c.name + ".F");
-    n_col.push_back(n == columns.end() ? -1 : Eigen::Index(n - columns.begin()));
-    f_col.push_back(f == columns.end() ? -1 : Eigen::Index(f - columns.begin()));
-  }
-  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const RigidContact& c : contacts) names.push_back(c.name);
   AnimationTrack track;
   track.label = label;
   dynamics::ContactKinematics kin;
-  Eigen::VectorXd q(model.positionSize()), v = Eigen::VectorXd::Zero(model.velocitySize());
-  trackFrames(track, names, columns, history, result, max_frames, zero_velocity, model.positionSize(),
-              Eigen::Index(6 * contacts.size()), [&](Eigen::Index r, Eigen::Index f) {
-                for (std::size_t i = 0; i < q_col.size(); ++i) q(Eigen::Index(i)) = history(r, q_col[i]);
-                track.pose.row(f) = q.transpose();
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(model.velocitySize());
+  trackFrames(track, model, scenario.name, names, columns, history, result, max_frames, zero_velocity, 6,
+              [&](Eigen::Index r, Eigen::Index f, const Eigen::VectorXd& q) {
                 if (!contacts.empty()) dynamics::evaluateContacts(model, contacts, history(r, 0), q, v, kin, false);
                 for (std::size_t k = 0; k < contacts.size(); ++k) {
-                  const Eigen::Index c = Eigen::Index(6 * k);
-                  track.contact.block<1, 2>(f, c) = kin.point[k].transpose();
-                  track.contact.block<1, 2>(f, c + 2) = kin.normal[k].transpose();
-                  track.contact(f, c + 4) = n_col[k] < 0 ? nan : history(r, n_col[k]);
-                  track.contact(f, c + 5) = f_col[k] < 0 ? nan : history(r, f_col[k]);
+                  track.contact.block<1, 2>(f, Eigen::Index(6 * k)) = kin.point[k].transpose();
+                  track.contact.block<1, 2>(f, Eigen::Index(6 * k) + 2) = kin.normal[k].transpose();
                 }
               });
   return track;

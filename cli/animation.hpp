@@ -84,18 +84,16 @@ AnimationTrack animationTrack(const dynamics::RigidScenario& scenario, const std
                               const std::vector<std::string>& columns, const Eigen::MatrixXd& history,
                               const dynamics::RunResult* result, std::size_t max_frames, double zero_velocity);
 
-/// The columns of `columns` holding `model`'s positions, in its order. Throws
-/// std::invalid_argument("<label>: …") when the first is not t or a position is missing.
-std::vector<Eigen::Index> positionColumns(const dynamics::MultibodySystem& model, const std::string& name,
-                                          const std::string& label, const std::vector<std::string>& columns);
-
-/// What animationTrack does for any mechanism: fills `track`'s t, mode, impact and events for
-/// the contacts named `contacts` (their columns "C.N", "C.v_t" where present), sizes its pose
-/// and contact matrices (frames × pose_columns, frames × contact_columns), and calls
-/// draw(row, frame) for each history row drawn, to fill their rows.
-void trackFrames(AnimationTrack& track, const std::vector<std::string>& contacts, const std::vector<std::string>& columns,
+/// What animationTrack does for any mechanism `model` (named `name` in errors) whose contacts
+/// are named `contacts`: fills `track`'s t, mode, impact and events, its pose with the positions
+/// of each row drawn (their columns are required: std::invalid_argument("<label>: …") names a
+/// missing one), and each contact's last two of its `contact_stride` contact columns with "C.N" and
+/// "C.F" (NaN where absent); then calls draw(row, frame, q), q the row's positions, to fill the
+/// rest of the contact columns.
+void trackFrames(AnimationTrack& track, const dynamics::MultibodySystem& model, const std::string& name,
+                 const std::vector<std::string>& contacts, const std::vector<std::string>& columns,
                  const Eigen::MatrixXd& history, const dynamics::RunResult* result, std::size_t max_frames,
-                 double zero_velocity, Eigen::Index pose_columns, Eigen::Index contact_columns,
-                 const std::function<void(Eigen::Index row, Eigen::Index frame)>& draw);
+                 double zero_velocity, Eigen::Index contact_stride,
+                 const std::function<void(Eigen::Index row, Eigen::Index frame, const Eigen::VectorXd& q)>& draw);
 
 }  // namespace stickslip::cli

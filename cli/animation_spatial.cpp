@@ -93,38 +93,30 @@ AnimationTrack spatialAnimationTrack(const mechanisms::SpatialScenario& scenario
                                      const std::vector<std::string>& columns, const Eigen::MatrixXd& history, const dynamics::RunResult* result,
                                      std::size_t max_frames, double zero_velocity) {
   const dynamics::SpatialModel& model = scenario.model;
-  const std::vector<Eigen::Index> q_col = positionColumns(model, scenario.name, label, columns);
-  auto find = [&](const std::string& name) -> Eigen::Index {
-    const auto it = std::find(columns.begin(), columns.end(), name);
-    return it == columns.end() ? -1 : Eigen::Index(it - columns.begin());
-  };
   std::vector<Eigen::Index> v_col;
-  for (Eigen::Index i = 0; i < model.velocitySize(); ++i) v_col.push_back(find(model.velocityName(i)));
+  for (Eigen::Index i = 0; i < model.velocitySize(); ++i) {
+    const auto it = std::find(columns.begin(), columns.end(), model.velocityName(i));
+    v_col.push_back(it == columns.end() ? -1 : Eigen::Index(it - columns.begin()));
+  }
   const bool velocities = std::none_of(v_col.begin(), v_col.end(), [](Eigen::Index c) { return c < 0; });
 
   const dynamics::SpatialMechanism mechanism(model, scenario.q0, scenario.friction, scenario.clearances,
                                              scenario.planes);
   const std::vector<dynamics::RigidContact>& contacts = mechanism.contacts();
   std::vector<std::string> names;
-  std::vector<Eigen::Index> n_col, f_col;
-  for (const auto& c : contacts) {
-    names.push_back(c.name);
-    n_col.push_back(find(c.name + ".N"));
-    f_col.push_back(find(c.name + ".F"));
-  }
+  for (const auto& c : contacts) names.push_back(c.name);
   const std::size_t nc = contacts.size(), clearance_contacts = 4 * scenario.clearances.size();
   const double nan = std::numeric_limits<double>::quiet_NaN();
 
   AnimationTrack track;
   track.label = label;
   dynamics::ContactKinematics kin;
-  Eigen::VectorXd q(model.positionSize()), v = Eigen::VectorXd::Zero(model.velocitySize());
-  trackFrames(track, names, columns, history, result, max_frames, zero_velocity, model.positionSize(),
-              Eigen::Index(11 * nc), [&](Eigen::Index r, Eigen::Index f) {
-                for (std::size_t i = 0; i < q_col.size(); ++i) q(Eigen::Index(i)) = history(r, q_col[i]);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(model.velocitySize());
+  dynamics::SpatialClearanceGeometry clearance;
+  trackFrames(track, model, scenario.name, names, columns, history, result, max_frames, zero_velocity, 11,
+              [&](Eigen::Index r, Eigen::Index f, const Eigen::VectorXd& q) {
                 if (velocities)
                   for (std::size_t i = 0; i < v_col.size(); ++i) v(Eigen::Index(i)) = history(r, v_col[i]);
-                track.pose.row(f) = q.transpose();
                 if (nc > 0) mechanism.evaluateContacts(history(r, 0), q, v, kin, false);
                 for (std::size_t k = 0; k < nc; ++k) {
                   // The deepest point of the journal or sphere (the mechanism's order: four
@@ -132,10 +124,10 @@ AnimationTrack spatialAnimationTrack(const mechanisms::SpatialScenario& scenario
                   Vector3d point;
                   if (k < clearance_contacts) {
                     const dynamics::SpatialClearance& c = scenario.clearances[k / 4];
-                    point = dynamics::spatialClearanceGeometry(c.joint, framePose(track, f, c.journal_body),
-                                                               framePose(track, f, c.bearing_body))
-                                .contacts[k % 4]
-                                .journal_point;
+                    if (k % 4 == 0)  // one geometry for the joint's four candidates
+                      clearance = dynamics::spatialClearanceGeometry(c.joint, framePose(track, f, c.journal_body),
+                                                                     framePose(track, f, c.bearing_body));
+                    point = clearance.contacts[k % 4].journal_point;
                   } else {
                     const dynamics::SpatialPlaneContact& c = scenario.planes[k - clearance_contacts];
                     point = dynamics::spherePlaneContact(c.geometry, framePose(track, f, c.body_i),
@@ -147,8 +139,6 @@ AnimationTrack spatialAnimationTrack(const mechanisms::SpatialScenario& scenario
                   track.contact.block<1, 3>(f, c + 3) = kin.frame[k].col(0).transpose();
                   track.contact.block<1, 3>(f, c + 6) =
                       velocities ? Eigen::RowVector3d(kin.frame[k].col(1).transpose()) : Eigen::RowVector3d::Constant(nan);
-                  track.contact(f, c + 9) = n_col[k] < 0 ? nan : history(r, n_col[k]);
-                  track.contact(f, c + 10) = f_col[k] < 0 ? nan : history(r, f_col[k]);
                 }
               });
   return track;
