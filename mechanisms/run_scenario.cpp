@@ -167,8 +167,9 @@ struct ScenarioRunner::Plan {
   Route route = Route::kEventDriven;
   RigidScenarioInfo info;
   double t_end = 1.0;
-  /// The mechanism the absolute routes run (unset for the minimal form): a planar scenario or a
-  /// spatial one, and over it the mechanism as the routes see it with its initial state.
+  /// The mechanism the absolute routes run: a planar scenario or a spatial one, and over it the
+  /// mechanism as the routes see it with its initial state (for the minimal form, only a spatial
+  /// mechanism's joints, which its form reduces).
   std::unique_ptr<dynamics::RigidScenario> planar;
   std::shared_ptr<const SpatialScenario> spatial;
   std::unique_ptr<dynamics::Mechanism> mechanism;
@@ -323,12 +324,16 @@ void ScenarioRunner::planSpatial(Plan& p) {
     std::vector<ParameterValue> values;
     applyFrictionChoice(values, p.info, *o.friction);  // a spatial mechanism offers none: says so
   }
-  if (p.route == Route::kMinimalForm)
-    throw std::invalid_argument("the minimal form cannot take '" + scenario.name +
-                                "': it reduces planar mechanisms, and this one is spatial (dimension: 3)");
   p.spatial = o.ideal ? std::make_shared<const SpatialScenario>(withIdealClearanceJoints(*scenario.spatial, "--ideal"))
                       : scenario.spatial;
   const SpatialScenario& s = *p.spatial;
+  if (p.route == Route::kMinimalForm) {
+    const dynamics::SpatialMechanism whole(s.model, s.q0, s.friction, s.clearances, s.planes);
+    p.minimal = std::make_unique<dynamics::MinimalFormModel>(dynamics::minimalFormModel(whole, s.q0, s.v0, s.name));
+    p.mechanism = std::make_unique<dynamics::SpatialMechanism>(s.model, s.q0, s.friction);
+    p.form = std::make_unique<dynamics::MinimalForm>(*p.mechanism, p.minimal->options, p.minimal->x0);
+    return;
+  }
   std::vector<dynamics::SpatialClearance> clearances = s.clearances;
   if (p.route == Route::kMoreauJean || p.route == Route::kEventDriven)
     for (dynamics::SpatialClearance& c : clearances) {
@@ -400,14 +405,14 @@ std::vector<std::string> ScenarioRunner::columns() const {
   const Plan& p = *plan_;
   if (p.minimal) {
     const dynamics::ReductionDimensions& d = p.form->dimensions();
-    std::vector<std::string> c = dynamics::historyColumns(p.minimal->model, {}, {});
+    std::vector<std::string> c = dynamics::historyColumns(p.form->system(), {}, {});
     for (Eigen::Index i = 0; i < d.k; ++i) c.push_back("udot" + std::to_string(i));
     for (Eigen::Index i = 0; i < d.m; ++i) c.push_back("lambda" + std::to_string(i));
-    for (const auto& j : p.minimal->friction) {
+    for (const auto& j : p.form->friction()) {
       c.push_back(j.name + ".reaction");
       c.push_back(j.name + ".F");
     }
-    for (const auto& j : p.minimal->friction) c.push_back(j.name + ".v_t");
+    for (const auto& j : p.form->friction()) c.push_back(j.name + ".v_t");
     c.push_back("energy");
     return c;
   }
@@ -446,18 +451,18 @@ void ScenarioRunner::runMinimalForm(ScenarioRun& out) const {
   // Per element from its events, as the other routes count them (every element sticks
   // with the mechanism).
   const bool starts_stuck = !m.stick_intervals.empty() && m.stick_intervals.front().first <= 0.0;
-  out.stick = dynamics::stickStatistics(r.events, std::vector<bool>(p.minimal->friction.size(), starts_stuck), 0.0,
-                                        r.t_end);
-  for (const auto& j : p.minimal->friction) out.elements.push_back(j.name);
+  const std::vector<dynamics::FrictionalJoint>& friction = p.form->friction();
+  out.stick = dynamics::stickStatistics(r.events, std::vector<bool>(friction.size(), starts_stuck), 0.0, r.t_end);
+  for (const auto& j : friction) out.elements.push_back(j.name);
   // The shared columns: each element's sliding rate, the energy.
-  const dynamics::PlanarModel& model = p.minimal->model;
-  const Eigen::Index n = d.n, from = r.history.cols(), nj = Eigen::Index(p.minimal->friction.size());
+  const dynamics::MultibodySystem& model = p.form->system();
+  const Eigen::Index nq = model.positionSize(), n = d.n, from = r.history.cols(), nj = Eigen::Index(friction.size());
   r.history.conservativeResize(Eigen::NoChange, from + nj + 1);
-  for (const auto& j : p.minimal->friction) r.columns.push_back(j.name + ".v_t");
+  for (const auto& j : friction) r.columns.push_back(j.name + ".v_t");
   r.columns.push_back("energy");
   for (Eigen::Index i = 0; i < r.history.rows(); ++i) {
-    const Eigen::VectorXd x = r.history.row(i).segment(1, n).transpose();
-    const Eigen::VectorXd xdot = r.history.row(i).segment(1 + n, n).transpose();
+    const Eigen::VectorXd x = r.history.row(i).segment(1, nq).transpose();
+    const Eigen::VectorXd xdot = r.history.row(i).segment(1 + nq, n).transpose();
     for (Eigen::Index j = 0; j < nj; ++j)
       r.history(i, from + j) = p.form->slidingRate(std::size_t(j), r.history(i, 0), x, xdot);
     r.history(i, from + nj) = model.kineticEnergy(xdot) + model.potentialEnergy(x);

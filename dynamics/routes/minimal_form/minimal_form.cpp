@@ -24,31 +24,30 @@ Eigen::Matrix2d rotation(double th) {
   return A;
 }
 
-// Joints not needed to connect the bodies to the ground: each one closes a loop.
-std::vector<int> loopClosingJoints(const PlanarModel& model) {
-  std::vector<int> parent(std::size_t(model.bodyCount()) + 1);
+}  // namespace
+
+std::vector<int> loopClosingJoints(int bodies, const std::vector<std::pair<BodyIndex, BodyIndex>>& joints) {
+  std::vector<int> parent(std::size_t(bodies) + 1);
   std::iota(parent.begin(), parent.end(), 0);
   auto find = [&](int a) {
     while (parent[std::size_t(a)] != a) a = parent[std::size_t(a)] = parent[std::size_t(parent[std::size_t(a)])];
     return a;
   };
   std::vector<int> cut;
-  for (std::size_t j = 0; j < model.joints().size(); ++j) {
-    const PlanarJoint& jt = model.joints()[j];
-    const int a = find(jt.body_i + 1), b = find(jt.body_j + 1);
+  for (std::size_t j = 0; j < joints.size(); ++j) {
+    const int a = find(joints[j].first + 1), b = find(joints[j].second + 1);
     if (a == b) cut.push_back(int(j));
     else parent[std::size_t(a)] = b;
   }
   return cut;
 }
 
-}  // namespace
-
 void FrictionalJoint::validate(const PlanarModel& model) const {
   std::ostringstream os;
   const bool exists = joint >= 0 && joint < static_cast<int>(model.joints().size());
   const JointType type = exists ? model.joints()[std::size_t(joint)].type : JointType::kRevolute;
-  if (!exists) os << "expected a joint index in [0, " << model.joints().size() << "), got " << joint;
+  if (kind == FrictionJointKind::kMechanism) os << "a planar joint's friction, got a Mechanism's joint friction";
+  else if (!exists) os << "expected a joint index in [0, " << model.joints().size() << "), got " << joint;
   else if (kind == FrictionJointKind::kRevolute && type != JointType::kRevolute)
     os << "expected joint " << joint << " to be revolute for revolute friction";
   else if (kind == FrictionJointKind::kPrismatic && type != JointType::kTranslational &&
@@ -92,20 +91,20 @@ void MinimalFormSimulationOptions::validate() const {
 
 MinimalForm::MinimalForm(const PlanarModel& model, std::vector<FrictionalJoint> friction,
                          MinimalFormOptions options, const Eigen::VectorXd& x0)
-    : model_(model), friction_(std::move(friction)), opt_(std::move(options)) {
+    : system_(model), planar_(&model), friction_(std::move(friction)), opt_(std::move(options)) {
   opt_.validate();
-  for (const auto& jt : model_.joints())
+  for (const auto& jt : model.joints())
     if (jt.type == JointType::kRheonomicDriver)
       throw std::invalid_argument("MinimalForm: joint '" + jt.name +
                                   "' is a rheonomic driver; program the driver motion with inverseDynamics()");
-  for (const auto& f : friction_) f.validate(model_);
+  for (const auto& f : friction_) f.validate(model);
   for (const FrictionalJoint& f : friction_)
     if ((f.surface_speed || f.surface_acceleration) && friction_.size() > 1)
       throw std::invalid_argument("MinimalForm: '" + f.name + "' slides on a moving surface, where it sticks at a "
                                   "driver velocity other than the other frictional joints'; Blajer's stick is one");
   for (const UnilateralJoint& u : opt_.unilateral)
-    if (u.joint < 0 || u.joint >= int(model_.joints().size()) ||
-        model_.joints()[std::size_t(u.joint)].type != JointType::kPointOnLine || std::abs(u.sign) != 1.0)
+    if (u.joint < 0 || u.joint >= int(model.joints().size()) ||
+        model.joints()[std::size_t(u.joint)].type != JointType::kPointOnLine || std::abs(u.sign) != 1.0)
       throw std::invalid_argument("MinimalForm: unilateral contact '" + u.name +
                                   "': expected a point-on-line joint and a sign of +1 or -1, got joint " +
                                   std::to_string(u.joint) + " and sign " + std::to_string(u.sign));
@@ -115,8 +114,53 @@ MinimalForm::MinimalForm(const PlanarModel& model, std::vector<FrictionalJoint> 
       if (friction_[j].kind == FrictionJointKind::kPinInSlot && friction_[p].kind == FrictionJointKind::kPrismatic &&
           friction_[p].joint == friction_[j].joint)
         slot_of_[j] = Eigen::Index(p);
-  dims_.n = model_.positionSize();
-  dims_.m = model_.constraintCount();
+  std::vector<std::pair<BodyIndex, BodyIndex>> pairs;
+  for (const PlanarJoint& jt : model.joints()) pairs.emplace_back(jt.body_i, jt.body_j);
+  const std::vector<int> cut = opt_.cut_joints.empty() ? loopClosingJoints(model.bodyCount(), pairs) : opt_.cut_joints;
+  opt_.closing_rows = 0;
+  for (const int j : cut) {
+    if (j < 0 || j >= int(model.joints().size()))
+      throw std::invalid_argument("MinimalFormOptions: cut joint " + std::to_string(j) + " does not exist");
+    opt_.closing_rows += model.joints()[std::size_t(j)].rows;
+  }
+  moving_surface_ = friction_.size() == 1 && (friction_[0].surface_speed || friction_[0].surface_acceleration);
+  initialize(x0);
+}
+
+MinimalForm::MinimalForm(const Mechanism& mechanism, MinimalFormOptions options, const Eigen::VectorXd& q0)
+    : system_(mechanism), mechanism_(&mechanism), opt_(std::move(options)) {
+  opt_.validate();
+  if (!mechanism.contacts().empty())
+    throw std::invalid_argument("MinimalForm: contact '" + mechanism.contacts().front().name +
+                                "': the minimal form of a Mechanism reduces its joints and their friction only");
+  if (!opt_.unilateral.empty())
+    throw std::invalid_argument("MinimalForm: unilateral contacts are a planar model's joints");
+  if (q0.size() == system_.positionSize()) {
+    Eigen::VectorXd phi_t(system_.constraintCount());
+    system_.constraintTimeDerivative(0.0, q0, phi_t);
+    if (phi_t.size() > 0 && phi_t.lpNorm<Eigen::Infinity>() > 0.0)
+      throw std::invalid_argument("MinimalForm: a constraint moves in time (a driver); the reduction x' = D(x) u is "
+                                  "that of a scleronomic mechanism");
+  }
+  const std::vector<JointFriction>& jf = mechanism.jointFriction();
+  for (std::size_t e = 0; e < jf.size(); ++e) {
+    FrictionalJoint f;
+    f.name = jf[e].name;
+    f.joint = int(e);
+    f.kind = FrictionJointKind::kMechanism;
+    f.radius = jf[e].lever;
+    f.mu_static = jf[e].mu_static;
+    f.mu_kinetic = jf[e].mu_kinetic;
+    friction_.push_back(f);
+    load_.push_back(mechanism.jointFrictionLoad(e));
+  }
+  slot_of_.assign(friction_.size(), -1);
+  initialize(q0);
+}
+
+void MinimalForm::initialize(const Eigen::VectorXd& x0) {
+  dims_.n = system_.velocitySize();
+  dims_.m = system_.constraintCount();
   dims_.k = dims_.n - dims_.m;
   if (dims_.k < 1)
     throw std::invalid_argument("MinimalForm: expected a mechanism with n - m >= 1 degrees of freedom, got n = " +
@@ -133,53 +177,50 @@ MinimalForm::MinimalForm(const PlanarModel& model, std::vector<FrictionalJoint> 
   }
   for (Eigen::Index i = 0; i < dims_.n; ++i)
     if (!used[std::size_t(i)]) dependent_.push_back(i);
-  if (x0.size() != dims_.n)
-    throw std::invalid_argument("MinimalForm: expected x0 of size " + std::to_string(dims_.n) + ", got " +
-                                std::to_string(x0.size()));
-
-  const std::vector<int> cut = opt_.cut_joints.empty() ? loopClosingJoints(model_) : opt_.cut_joints;
-  for (const int j : cut) {
-    if (j < 0 || j >= int(model_.joints().size()))
-      throw std::invalid_argument("MinimalFormOptions: cut joint " + std::to_string(j) + " does not exist");
-    dims_.m2 += model_.joints()[std::size_t(j)].rows;
-  }
+  if (x0.size() != system_.positionSize())
+    throw std::invalid_argument("MinimalForm: expected x0 of size " + std::to_string(system_.positionSize()) +
+                                ", got " + std::to_string(x0.size()));
+  if (opt_.closing_rows < 0 || opt_.closing_rows > dims_.m)
+    throw std::invalid_argument("MinimalFormOptions: expected closing_rows in [0, m], got " +
+                                std::to_string(opt_.closing_rows));
+  dims_.m2 = opt_.closing_rows;
   dims_.m1 = dims_.m - dims_.m2;
   dims_.k1 = dims_.n - dims_.m1;
 
-  moving_surface_ = friction_.size() == 1 && (friction_[0].surface_speed || friction_[0].surface_acceleration);
-  minv_ = model_.massDiagonal().cwiseInverse();
   C_.resize(dims_.m, dims_.n);
+  MinvCt_.resize(dims_.n, dims_.m);
   Cmu_.setZero(Eigen::Index(friction_.size()), dims_.n);
   phi_.resize(dims_.m);
   gamma_.resize(dims_.m);
   Q_.resize(dims_.n);
   nu_.resize(dims_.n);
   last_x_ = x0;
-  Eigen::VectorXd xi(dims_.k), x;
-  for (Eigen::Index c = 0; c < dims_.k; ++c) xi(c) = x0(opt_.independent[std::size_t(c)]);
-  if (!solvePositions(0.0, xi, x))
+  Eigen::VectorXd x;
+  if (!solvePositions(0.0, x0, x))
     throw std::invalid_argument("MinimalForm: the constraints do not assemble at x0 with these independent "
                                 "coordinates (singular C_d or no nearby solution)");
 }
 
-bool MinimalForm::solvePositions(double t, const Eigen::Ref<const Eigen::VectorXd>& xi, Eigen::VectorXd& x) {
-  x = last_x_;
-  for (Eigen::Index c = 0; c < dims_.k; ++c) x(opt_.independent[std::size_t(c)]) = xi(c);
+bool MinimalForm::solvePositions(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::VectorXd& x) {
+  x = q;
+  system_.normalizePositions(x);
   Eigen::MatrixXd Cd(dims_.m, dims_.m);
+  Eigen::VectorXd delta = Eigen::VectorXd::Zero(dims_.n);
   for (int it = 0; it <= opt_.max_newton_iterations; ++it) {
-    model_.constraints(t, x, phi_);
+    system_.constraints(t, x, phi_);
     if (!phi_.allFinite()) return false;
     if (phi_.lpNorm<Eigen::Infinity>() <= opt_.position_tolerance) {
       last_x_ = x;
       return true;
     }
     if (it == opt_.max_newton_iterations) break;
-    model_.jacobian(t, x, C_);
+    system_.jacobian(t, x, C_);
     for (Eigen::Index c = 0; c < dims_.m; ++c) Cd.col(c) = C_.col(dependent_[std::size_t(c)]);
     lu_.compute(Cd);
     if (!(std::abs(lu_.determinant()) > 1e-14 * std::max(1.0, Cd.lpNorm<Eigen::Infinity>()))) return false;
-    const Eigen::VectorXd delta = lu_.solve(phi_);
-    for (Eigen::Index c = 0; c < dims_.m; ++c) x(dependent_[std::size_t(c)]) -= delta(c);
+    const Eigen::VectorXd step = lu_.solve(phi_);
+    for (Eigen::Index c = 0; c < dims_.m; ++c) delta(dependent_[std::size_t(c)]) = -step(c);
+    system_.addToPositions(delta, x);
   }
   return false;
 }
@@ -194,7 +235,12 @@ double MinimalForm::slidingRate(std::size_t j, double t, const Eigen::VectorXd& 
 void MinimalForm::slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x,
                              Eigen::Ref<Eigen::VectorXd> row) const {
   row.setZero();
-  const PlanarJoint& jt = model_.joints()[std::size_t(fj.joint)];
+  if (fj.kind == FrictionJointKind::kMechanism) {
+    mechanism_->addJointFrictionRow(std::size_t(fj.joint), 1.0, row);
+    return;
+  }
+  const PlanarModel& model = *planar_;
+  const PlanarJoint& jt = model.joints()[std::size_t(fj.joint)];
   if (fj.kind != FrictionJointKind::kPrismatic) {  // relative rotation
     if (jt.body_i != kGround) row(PlanarModel::coordinate(jt.body_i, 2)) -= 1.0;
     if (jt.body_j != kGround) row(PlanarModel::coordinate(jt.body_j, 2)) += 1.0;
@@ -206,7 +252,7 @@ void MinimalForm::slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x
   const double thj = jt.body_j == kGround ? 0.0 : x(PlanarModel::coordinate(jt.body_j, 2));
   const Eigen::Matrix2d Ai = rotation(thi), Aj = rotation(thj);
   const Eigen::Vector2d ti = Ai * jt.u_i.normalized();
-  const Eigen::Vector2d d = model_.pointPosition(x, jt.body_j, jt.s_j) - model_.pointPosition(x, jt.body_i, jt.s_i);
+  const Eigen::Vector2d d = model.pointPosition(x, jt.body_j, jt.s_j) - model.pointPosition(x, jt.body_i, jt.s_i);
   if (jt.body_j != kGround) {
     row.segment<2>(PlanarModel::coordinate(jt.body_j, 0)) += ti;
     row(PlanarModel::coordinate(jt.body_j, 2)) += ti.dot(rot90(Aj * jt.s_j));
@@ -219,10 +265,12 @@ void MinimalForm::slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x
 
 double MinimalForm::slidingDrift(std::size_t j, const Eigen::VectorXd& x, const Eigen::VectorXd& xdot) const {
   const FrictionalJoint& fj = friction_.at(j);
-  if (fj.kind != FrictionJointKind::kPrismatic) return 0.0;  // ṡ = θ̇_j − θ̇_i is linear in ẋ
+  // ṡ = θ̇_j − θ̇_i is linear in ẋ; a Mechanism's rows are constant on its manifold.
+  if (fj.kind != FrictionJointKind::kPrismatic) return 0.0;
+  const PlanarModel& model = *planar_;
   // ṡ = t_iᵀ ḋ + θ̇_i (R t_i)ᵀ d with Ṙt_i = θ̇_i R t_i and R² = −I:
   // s̈ = t_iᵀ d̈ + 2 θ̇_i (R t_i)ᵀ ḋ + θ̈_i (R t_i)ᵀ d − θ̇_i² t_iᵀ d, and d̈ = ẍ-terms − θ̇_j² A_j s_j + θ̇_i² A_i s_i.
-  const PlanarJoint& jt = model_.joints()[std::size_t(fj.joint)];
+  const PlanarJoint& jt = model.joints()[std::size_t(fj.joint)];
   auto angle = [&](BodyIndex b, const Eigen::VectorXd& v) { return b == kGround ? 0.0 : v(PlanarModel::coordinate(b, 2)); };
   auto velocity = [&](BodyIndex b, const Eigen::Vector2d& s_b) -> Eigen::Vector2d {
     if (b == kGround) return Eigen::Vector2d::Zero();
@@ -231,14 +279,16 @@ double MinimalForm::slidingDrift(std::size_t j, const Eigen::VectorXd& x, const 
   const double wi = angle(jt.body_i, xdot), wj = angle(jt.body_j, xdot);
   const Eigen::Matrix2d Ai = rotation(angle(jt.body_i, x)), Aj = rotation(angle(jt.body_j, x));
   const Eigen::Vector2d ti = Ai * jt.u_i.normalized();
-  const Eigen::Vector2d d = model_.pointPosition(x, jt.body_j, jt.s_j) - model_.pointPosition(x, jt.body_i, jt.s_i);
+  const Eigen::Vector2d d = model.pointPosition(x, jt.body_j, jt.s_j) - model.pointPosition(x, jt.body_i, jt.s_i);
   const Eigen::Vector2d ddot = velocity(jt.body_j, jt.s_j) - velocity(jt.body_i, jt.s_i);
   return 2.0 * wi * rot90(ti).dot(ddot) - wi * wi * ti.dot(d) -
          ti.dot(wj * wj * (Aj * jt.s_j) - wi * wi * (Ai * jt.s_i));
 }
 
 double MinimalForm::reactionOf(const FrictionalJoint& fj, const Eigen::VectorXd& lambda) const {
-  const PlanarJoint& jt = model_.joints()[std::size_t(fj.joint)];
+  if (fj.kind == FrictionJointKind::kMechanism)
+    return mechanism_->jointFrictionReaction(std::size_t(fj.joint), lambda, Eigen::VectorXd());
+  const PlanarJoint& jt = planar_->joints()[std::size_t(fj.joint)];
   // Revolute: the two rows are the global force components; prismatic: the first row is the
   // normal one with a unit normal, so its multiplier is the normal force.
   return fj.kind == FrictionJointKind::kRevolute ? lambda.segment<2>(jt.row).norm() : std::abs(lambda(jt.row));
@@ -248,15 +298,24 @@ double MinimalForm::reactionOf(Eigen::Index j, const Eigen::VectorXd& lambda, co
   const FrictionalJoint& fj = friction_[std::size_t(j)];
   const Eigen::Index slot = slot_of_[std::size_t(j)];
   // The pin carries the normal force and the slot's friction (Blajer eq. 2.5₄).
-  if (slot >= 0) return std::hypot(lambda(model_.joints()[std::size_t(fj.joint)].row), f(slot));
+  if (slot >= 0) return std::hypot(lambda(planar_->joints()[std::size_t(fj.joint)].row), f(slot));
   return reactionOf(fj, lambda);
 }
 
-bool MinimalForm::kinematics(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,
+void MinimalForm::loadGradient(std::size_t j, const Eigen::VectorXd& lambda, Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> g) const {
+  g.setZero();
+  for (const JointLoadTerm& term : load_[j]) {
+    const Eigen::VectorXd a = term.lambda * lambda;  // the joint's multipliers carry its load
+    const double norm = a.norm();
+    if (norm > 0.0) g += term.weight / norm * a.transpose() * term.lambda;
+  }
+}
+
+bool MinimalForm::kinematics(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                              const Eigen::Ref<const Eigen::VectorXd>& u, MinimalFormState& s) {
   const Eigen::Index n = dims_.n, m = dims_.m, k = dims_.k;
-  if (!solvePositions(t, xi, s.x)) return false;
-  model_.jacobian(t, s.x, C_);
+  if (!solvePositions(t, q, s.x)) return false;
+  system_.jacobian(t, s.x, C_);
   Eigen::MatrixXd Cd(m, m), Ci(m, k);
   for (Eigen::Index c = 0; c < m; ++c) Cd.col(c) = C_.col(dependent_[std::size_t(c)]);
   for (Eigen::Index c = 0; c < k; ++c) Ci.col(c) = C_.col(opt_.independent[std::size_t(c)]);
@@ -266,14 +325,19 @@ bool MinimalForm::kinematics(double t, const Eigen::Ref<const Eigen::VectorXd>& 
   for (Eigen::Index c = 0; c < k; ++c) s.D(opt_.independent[std::size_t(c)], c) = 1.0;
   for (Eigen::Index r = 0; r < m; ++r) s.D.row(dependent_[std::size_t(r)]) = Dd.row(r);
   s.xdot = s.D * u;
-  model_.gamma(t, s.x, s.xdot, gamma_);
+  system_.gamma(t, s.x, s.xdot, gamma_);
   const Eigen::VectorXd nud = lu_.solve(gamma_);
   nu_.setZero();
   for (Eigen::Index r = 0; r < m; ++r) nu_(dependent_[std::size_t(r)]) = nud(r);
-  model_.generalizedForces(t, s.x, s.xdot, Q_);
-  const Eigen::VectorXd mass = model_.massDiagonal();
-  s.reduced_mass = s.D.transpose() * mass.asDiagonal() * s.D;
-  s.reduced_force = s.D.transpose() * (Q_ - mass.cwiseProduct(nu_));
+  system_.generalizedForces(t, s.x, s.xdot, Q_);
+  Eigen::MatrixXd MD = s.D;
+  system_.applyMass(MD);
+  Eigen::VectorXd Mnu = nu_;
+  system_.applyMass(Mnu);
+  s.reduced_mass = s.D.transpose() * MD;
+  s.reduced_force = s.D.transpose() * (Q_ - Mnu);
+  MinvCt_ = C_.transpose();
+  system_.applyInverseMass(MinvCt_);
   Eigen::VectorXd row(n);
   for (std::size_t j = 0; j < friction_.size(); ++j) {
     slidingRow(friction_[j], s.x, row);
@@ -295,13 +359,13 @@ void MinimalForm::normalForces(MinimalFormState& s) const {
   s.normal_force.resize(Eigen::Index(opt_.unilateral.size()));
   for (std::size_t c = 0; c < opt_.unilateral.size(); ++c) {
     const UnilateralJoint& u = opt_.unilateral[c];
-    s.normal_force(Eigen::Index(c)) = u.sign * s.lambda(model_.joints()[std::size_t(u.joint)].row);
+    s.normal_force(Eigen::Index(c)) = u.sign * s.lambda(planar_->joints()[std::size_t(u.joint)].row);
   }
 }
 
 void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& extra, MinimalFormState& s, bool fixed) {
   const Eigen::Index nj = Eigen::Index(friction_.size());
-  const Eigen::MatrixXd CMinv = C_ * minv_.asDiagonal();
+  const auto CMinv = MinvCt_.transpose();
   const Eigen::LDLT<Eigen::MatrixXd> S(CMinv * C_.transpose());
   const Eigen::VectorXd lambda0 = S.solve(CMinv * (Q_ + extra) - gamma_);
   if (fixed) {  // the friction forces are given: λ follows
@@ -332,7 +396,12 @@ void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& ext
       const double gain = -f.direction(j) * f.mu(j) * arm;
       next(j) = gain * s.reaction(j);
       // ∂φ_j/∂λ and ∂φ_j/∂f: the unit direction of the joint's reaction, times −d μ r.
-      const Eigen::Index row = model_.joints()[std::size_t(fj.joint)].row, slot = slot_of_[std::size_t(j)];
+      if (fj.kind == FrictionJointKind::kMechanism) {
+        loadGradient(std::size_t(j), s.lambda, G.row(j));
+        G.row(j) *= gain;
+        continue;
+      }
+      const Eigen::Index row = planar_->joints()[std::size_t(fj.joint)].row, slot = slot_of_[std::size_t(j)];
       if (fj.kind == FrictionJointKind::kRevolute) {
         const double norm = s.lambda.segment<2>(row).norm();
         if (norm > 0.0) G.row(j).segment<2>(row) = gain * s.lambda.segment<2>(row).transpose() / norm;
@@ -365,11 +434,11 @@ void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& ext
   for (Eigen::Index j = 0; j < nj; ++j) s.reaction(j) = reactionOf(j, s.lambda, s.friction);
 }
 
-bool MinimalForm::evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,
+bool MinimalForm::evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                            const Eigen::Ref<const Eigen::VectorXd>& u, const FrictionSetting& friction,
                            bool locked, MinimalFormState& s) {
   const Eigen::Index k = dims_.k, nj = Eigen::Index(friction_.size());
-  if (!kinematics(t, xi, u, s)) return false;
+  if (!kinematics(t, q, u, s)) return false;
   if (locked) {
     // Stiction: u₀ is held at the sticking velocity (u̇₀ = a_s); the other k − 1 move freely
     // (no friction acts on them, C″_μ being zero outside column 0).
@@ -426,16 +495,18 @@ FrictionSetting MinimalForm::against(const MinimalFormState& s, double sigma, bo
 
 MinimalForm::InverseDynamics MinimalForm::inverseDynamics(double t, double q, double qd, double qdd,
                                                           const Eigen::VectorXd& drive) {
-  if (dims_.k != 1)
-    throw std::invalid_argument("MinimalForm::inverseDynamics: expected a 1-DoF mechanism, got k = " +
+  if (dims_.k != 1 || !planar_)
+    throw std::invalid_argument("MinimalForm::inverseDynamics: expected a planar 1-DoF mechanism, got k = " +
                                 std::to_string(dims_.k));
   if (drive.size() != dims_.n)
     throw std::invalid_argument("MinimalForm::inverseDynamics: expected a drive direction of size " +
                                 std::to_string(dims_.n) + ", got " + std::to_string(drive.size()));
   InverseDynamics out;
   MinimalFormState s;
-  const Eigen::VectorXd xi = Eigen::VectorXd::Constant(1, q), u = Eigen::VectorXd::Constant(1, qd);
-  if (!kinematics(t, xi, u, s))
+  Eigen::VectorXd guess = last_x_;
+  guess(opt_.independent.front()) = q;
+  const Eigen::VectorXd u = Eigen::VectorXd::Constant(1, qd);
+  if (!kinematics(t, guess, u, s))
     throw std::invalid_argument("MinimalForm::inverseDynamics: the positions do not assemble at q = " +
                                 std::to_string(q));
   const double bd = s.D.col(0).dot(drive);
@@ -446,7 +517,7 @@ MinimalForm::InverseDynamics MinimalForm::inverseDynamics(double t, double q, do
   const Eigen::Index nj = Eigen::Index(friction_.size());
   // With the friction f_μ fixed, τ follows from 5.4₂ and λ from 5.4₃ (τ enters Q as b τ);
   // then f_μ from λ, to a fixed point.
-  const Eigen::MatrixXd CMinv = C_ * minv_.asDiagonal();
+  const auto CMinv = MinvCt_.transpose();
   const Eigen::LDLT<Eigen::MatrixXd> S(CMinv * C_.transpose());
   const Eigen::VectorXd lambda0 = S.solve(CMinv * Q_ - gamma_), wb = S.solve(CMinv * drive);
   const Eigen::MatrixXd W = S.solve(CMinv * Cmu_.transpose());
@@ -500,7 +571,8 @@ namespace {
 class Simulation {
  public:
   Simulation(MinimalForm& form, const MinimalFormSimulationOptions& opt)
-      : form_(form), opt_(opt), k_(form.k()), nj_(Eigen::Index(form.friction().size())),
+      : form_(form), opt_(opt), nq_(form.system().positionSize()), k_(form.k()),
+        nj_(Eigen::Index(form.friction().size())),
         nu_(Eigen::Index(form.options().unilateral.size())) {
     dir_.setZero(nj_);
     break_away_.setConstant(nj_, kNaN);
@@ -518,11 +590,8 @@ class Simulation {
     return f;
   }
   bool eval(double t, const Eigen::Ref<const Eigen::VectorXd>& y) {
-    const bool ok = form_.evaluate(t, y.head(k_), y.tail(k_), slipSetting(), stuck_, st_);
-    if (!ok) {
-      std::ostringstream os;
-      os << "the positions do not assemble at t = " << t << " s (x_I = " << y.head(k_).transpose() << ")";
-      failure_ = os.str();
+    if (!form_.evaluate(t, y.head(nq_), y.tail(k_), slipSetting(), stuck_, st_)) {
+      failure_ = "the positions do not assemble at t = " + std::to_string(t) + " s";
       return false;
     }
     ++result_.rhs_evaluations;
@@ -542,12 +611,12 @@ class Simulation {
   // Release function while stuck: −σ u̇₀(μs against σ), σ the tendency without friction.
   double release(double t, const Eigen::Ref<const Eigen::VectorXd>& y, double* tendency = nullptr) {
     MinimalFormState s;
-    if (!form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s)) return 1.0;
+    if (!form_.evaluate(t, y.head(nq_), y.tail(k_), form_.none(), false, s)) return 1.0;
     const double held = s.stick_acceleration, a0 = s.udot(0) - held;
     const double scale = 1.0 + std::abs(s.reduced_force(0) / s.reduced_mass(0, 0));
     const double sigma = std::abs(a0) <= opt_.acceleration_tolerance * scale ? 0.0 : sgn(a0);
     if (tendency) *tendency = sigma;
-    if (!form_.evaluate(t, y.head(k_), y.tail(k_), form_.against(s, sigma == 0.0 ? 1.0 : sigma, true), false, s))
+    if (!form_.evaluate(t, y.head(nq_), y.tail(k_), form_.against(s, sigma == 0.0 ? 1.0 : sigma, true), false, s))
       return 1.0;
     return -(sigma == 0.0 ? 1.0 : sigma) * (s.udot(0) - held);
   }
@@ -560,7 +629,7 @@ class Simulation {
     for (Eigen::Index c = 0; c < nu_; ++c)
       if (std::isfinite(st_.normal_force(c))) g(1 + nj_ + c) = st_.normal_force(c);
     if (stuck_) return;
-    g(0) = sigma_ * (y(k_) - st_.stick_velocity);
+    g(0) = sigma_ * (y(nq_) - st_.stick_velocity);
     for (Eigen::Index j = 0; j < nj_; ++j)
       if (dir_(j) != 0.0) g(1 + j) = dir_(j) * st_.sliding(j, 0) * sigma_;
   }
@@ -587,10 +656,15 @@ class Simulation {
                                                              : EventKind::kSlipNegative});
   }
   void record(double t, const Eigen::VectorXd& y);
+  // The integrated positions put back on the manifold before the integrator restarts.
+  void assemble(double t, Eigen::VectorXd& y) {
+    Eigen::VectorXd x;
+    if (form_.solvePositions(t, y.head(nq_), x)) y.head(nq_) = x;
+  }
 
   MinimalForm& form_;
   const MinimalFormSimulationOptions& opt_;
-  Eigen::Index k_, nj_, nu_;  // degrees of freedom, frictional joints, unilateral contacts
+  Eigen::Index nq_, k_, nj_, nu_;  // positions, degrees of freedom, frictional joints, unilateral contacts
   bool stuck_ = false;
   double sigma_ = 1.0, stick_start_ = 0.0;
   Eigen::VectorXd dir_;  // per joint: sign of ṡ_j in this slip phase (0: not yet known)
@@ -605,8 +679,8 @@ void Simulation::decide(double t, Eigen::VectorXd& y, bool initial, bool release
   const bool was_stuck = stuck_;
   const Eigen::VectorXd before = dir_;
   MinimalFormState s;  // its x, hence C″_μ and the sticking velocity, do not depend on u
-  form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s);
-  y(k_) = s.stick_velocity;
+  form_.evaluate(t, y.head(nq_), y.tail(k_), form_.none(), false, s);
+  y(nq_) = s.stick_velocity;
   double sigma = 0.0;
   const double g = release(t, y, &sigma);
   stuck_ = !(released && sigma != 0.0) && (sigma == 0.0 || g >= 0.0);
@@ -631,13 +705,13 @@ void Simulation::decide(double t, Eigen::VectorXd& y, bool initial, bool release
 }
 
 void Simulation::record(double t, const Eigen::VectorXd& y) {
-  if (!form_.evaluate(t, y.head(k_), y.tail(k_), slipSetting(), stuck_, st_)) return;
-  const Eigen::Index n = form_.dimensions().n, m = form_.dimensions().m;
-  Eigen::VectorXd row(1 + 2 * n + k_ + m + 2 * nj_);
+  if (!form_.evaluate(t, y.head(nq_), y.tail(k_), slipSetting(), stuck_, st_)) return;
+  const Eigen::Index from = 1 + nq_ + form_.dimensions().n + k_ + form_.dimensions().m;
+  Eigen::VectorXd row(from + 2 * nj_);
   row << t, st_.x, st_.xdot, st_.udot, st_.lambda, Eigen::VectorXd::Zero(2 * nj_);
   for (Eigen::Index j = 0; j < nj_; ++j) {
-    row(1 + 2 * n + k_ + m + 2 * j) = st_.reaction(j);
-    row(2 + 2 * n + k_ + m + 2 * j) = st_.friction(j);
+    row(from + 2 * j) = st_.reaction(j);
+    row(from + 2 * j + 1) = st_.friction(j);
   }
   rows_.push_back(row);
 }
@@ -646,9 +720,8 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
   const std::clock_t start = std::clock();
   RunResult& r = result_.run;
   result_.dimensions = form_.dimensions();
-  Eigen::VectorXd y(2 * k_);
-  for (Eigen::Index c = 0; c < k_; ++c) y(c) = x0(form_.options().independent[std::size_t(c)]);
-  y.tail(k_) = u0;
+  Eigen::VectorXd y(nq_ + k_);
+  y << x0, u0;
   CvodeOptions co;
   co.method = opt_.integrator;
   co.relative_tolerance = opt_.relative_tolerance;
@@ -656,12 +729,12 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
   co.max_step = opt_.max_step;
   co.max_steps = std::min(co.max_steps, opt_.max_total_steps);
   CvodeIntegrator ode(
-      int(2 * k_),
+      int(nq_ + k_),
       [this](double t, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> dy) {
         if (!eval(t, yy)) return false;
-        dy.head(k_) = yy.tail(k_);
+        form_.system().positionRate(st_.x, st_.xdot, dy.head(nq_));
         dy.tail(k_) = st_.udot;
-        if (stuck_ && !form_.movingSurface()) dy(0) = dy(k_) = 0.0;  // held exactly where it is
+        if (stuck_ && !form_.movingSurface()) dy(nq_) = 0.0;  // held exactly at u₀ = 0
         return true;
       },
       co, int(1 + nj_ + nu_),
@@ -670,10 +743,10 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
 
   double t = 0.0;
   MinimalFormState s0;
-  form_.evaluate(t, y.head(k_), y.tail(k_), form_.none(), false, s0);
-  if (y(k_) == s0.stick_velocity) decide(t, y, true, false);
+  form_.evaluate(t, y.head(nq_), y.tail(k_), form_.none(), false, s0);
+  if (y(nq_) == s0.stick_velocity) decide(t, y, true, false);
   else {
-    sigma_ = sgn(y(k_) - s0.stick_velocity);
+    sigma_ = sgn(y(nq_) - s0.stick_velocity);
     for (Eigen::Index j = 0; j < nj_; ++j) dir_(j) = sgn(s0.sliding(j, 0) * sigma_);
   }
   ode.reset(t, y);
@@ -715,6 +788,7 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
           }
       if (known) {
         r.steps += ode.statistics().steps;
+        assemble(t, y);
         ode.reset(t, y);
       }
       continue;
@@ -738,13 +812,13 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
     }
     record(t, y);
     r.steps += ode.statistics().steps;
+    assemble(t, y);
     ode.reset(t, y);
   }
   if (stuck_) result_.stick_intervals.emplace_back(stick_start_, t);
   r.steps += ode.statistics().steps;
   r.t_end = t;
-  const PlanarModel& model = form_.model();
-  r.columns = historyColumns(model, {}, {});
+  r.columns = historyColumns(form_.system(), {}, {});
   for (Eigen::Index c = 0; c < k_; ++c) r.columns.push_back("udot" + std::to_string(c));
   for (Eigen::Index c = 0; c < form_.dimensions().m; ++c) r.columns.push_back("lambda" + std::to_string(c));
   for (const FrictionalJoint& j : form_.friction()) {
@@ -753,7 +827,7 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
   }
   r.history.resize(Eigen::Index(rows_.size()), Eigen::Index(r.columns.size()));
   for (std::size_t i = 0; i < rows_.size(); ++i) r.history.row(Eigen::Index(i)) = rows_[i].transpose();
-  if (form_.evaluate(t, y.head(k_), y.tail(k_), slipSetting(), stuck_, st_)) {
+  if (form_.evaluate(t, y.head(nq_), y.tail(k_), slipSetting(), stuck_, st_)) {
     r.final_q = st_.x;
     r.final_v = st_.xdot;
   }
@@ -766,8 +840,8 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
 MinimalFormRun simulateMinimalForm(MinimalForm& form, const Eigen::VectorXd& x0, const Eigen::VectorXd& u0,
                                    const MinimalFormSimulationOptions& options) {
   options.validate();
-  if (x0.size() != form.dimensions().n || u0.size() != form.k())
-    throw std::invalid_argument("simulateMinimalForm: expected x0 of size " + std::to_string(form.dimensions().n) +
+  if (x0.size() != form.system().positionSize() || u0.size() != form.k())
+    throw std::invalid_argument("simulateMinimalForm: expected x0 of size " + std::to_string(form.system().positionSize()) +
                                 " and u0 of size " + std::to_string(form.k()) + ", got " +
                                 std::to_string(x0.size()) + " and " + std::to_string(u0.size()));
   Simulation sim(form, options);

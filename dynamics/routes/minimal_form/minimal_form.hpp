@@ -1,14 +1,18 @@
 #pragma once
 /// \file Blajer & Markiewicz's minimal form of a friction-affected mechanism ("The minimal-form
 /// modelling of mechanisms with friction", seeds/; DESIGN §2 "minimal form"), computed
-/// numerically from a PlanarModel.
+/// numerically from a PlanarModel or from any Mechanism without contacts (a spatial one).
 ///
 /// Absolute form (Blajer eq. 2.9, with the model's sign convention M v̇ + Cᵀλ = Q):
 ///   M ẍ = Q(t, x, ẋ) − Cᵀλ + C_μᵀ f_μ,   C ẍ = γ,
-/// n = 3·bodies coordinates x, m constraint rows with multipliers λ (Blajer's f = −λ), and one
-/// sliding rate ṡ_j = C_μj ẋ per frictional joint with the Coulomb force (eqs. 2.4–2.5)
+/// n velocity coordinates ẋ (3 per planar body, where they are the positions' rates; 6 per
+/// spatial body, ṙ and the body-axes ω′, with q̇ = H(q) ẋ for its Euler parameters), m
+/// constraint rows with multipliers λ (Blajer's f = −λ), and one sliding rate ṡ_j = C_μj ẋ
+/// per frictional joint with the Coulomb force (eqs. 2.4–2.5)
 ///   revolute:   f_μj = −sgn(ṡ_j) μ r |R_j|   (torque on body j of the joint; |R_j| = ‖λ_j‖)
 ///   prismatic:  f_μj = −sgn(ṡ_j) μ |N_j|     (force along the line; N_j = λ of its normal row)
+///   a Mechanism's joint friction: f_μj = −sgn(ṡ_j) μ ℓ |R_j|, its lever ℓ and its load |R_j|
+///   as Mechanism::jointFrictionReaction gives it (a spatial slider: the end wall forces),
 /// with μ = μk while sliding and μs as the static limit. Its DAE dimension is 2n + m.
 ///
 /// Reduction. Blajer cuts the loops (constraints "2", m2 rows), takes the k1 = n − m1 joint
@@ -28,8 +32,10 @@
 /// which is nonlinear through |R|: λ = λ₀ + Σ_j w_j f_μj(λ), solved for the scalars f_μj by
 /// Newton (or by the fixed point, a contraction for the usual small μ r); iterations reported.
 /// Blajer's minimal DAE dimension is k1 + k + m (k1 kinematic equations q̇ = D2 u, k dynamic,
-/// m algebraic). Numerically we integrate only the 2k states (x_I, u) and solve Φ(x) = 0 for
-/// x_d by Newton at every evaluation, so the closing constraints never drift.
+/// m algebraic). Numerically we integrate the positions q with q̇ = H(q) D u and the k states
+/// u, and at every evaluation solve Φ(q) = 0 by Newton along the dependent velocity directions
+/// (q ← q + H δ, δ_I = 0), so the dynamics are those of (x_I, u) alone and the closing
+/// constraints never drift; the integrated q only starts the Newton iteration.
 ///
 /// Stick–slip for one driver velocity u₀ (Blajer §5). Every sliding rate must be carried by
 /// u₀ alone (ṡ = C″_μ u with C″_μ = C_μ D zero outside column 0; checked). At u₀ = 0:
@@ -56,11 +62,12 @@
 
 #include "dynamics/integrators/cvode_integrator.hpp"
 #include "dynamics/routes/run_result.hpp"
+#include "dynamics/mechanism/mechanism.hpp"
 #include "dynamics/model/planar_model.hpp"
 
 namespace stickslip::dynamics {
 
-enum class FrictionJointKind { kRevolute, kPrismatic, kPinInSlot };
+enum class FrictionJointKind { kRevolute, kPrismatic, kPinInSlot, kMechanism };
 
 /// Coulomb friction in one ideal joint of a PlanarModel (Blajer eqs. 2.4–2.5).
 struct FrictionalJoint {
@@ -73,6 +80,8 @@ struct FrictionalJoint {
   /// μ r |R| on body j, ṡ = θ̇_j − θ̇_i, with |R| = √(N² + F²) the resultant of the normal
   /// force and the slot's friction F (a kPrismatic entry on the same joint, if any); Blajer's
   /// √(1 + μt²) |N| whenever the slot slides.
+  /// kMechanism: joint friction `joint` of the Mechanism the form reduces (its jointFriction()),
+  /// read through that interface: ṡ its row, |R| its jointFrictionReaction, radius its lever.
   FrictionJointKind kind = FrictionJointKind::kRevolute;
   double radius = 0.0;     ///< lever arm r of the torque [m] (Blajer's d), > 0 for kRevolute
   double mu_static = 0.0;  ///< μs ≥ μk
@@ -80,7 +89,8 @@ struct FrictionalJoint {
   /// kPrismatic only: the speed v_s(t) of body i's line along itself and its rate (a belt)
   /// [m/s, m/s²]; empty: 0. Sticking is then ṡ = v_s(t), the driver moving with the surface.
   std::function<double(double)> surface_speed, surface_acceleration;
-  /// Throws std::invalid_argument("<name>: expected …, got …").
+  /// Throws std::invalid_argument("<name>: expected …, got …"); kMechanism is not a
+  /// PlanarModel's.
   void validate(const PlanarModel& model) const;
   double surfaceSpeed(double t) const { return surface_speed ? surface_speed(t) : 0.0; }
 };
@@ -96,7 +106,7 @@ struct UnilateralJoint {
 
 /// Sizes of Blajer's two formulations (§2, §5).
 struct ReductionDimensions {
-  Eigen::Index n = 0;   ///< absolute coordinates (3 per body)
+  Eigen::Index n = 0;   ///< absolute velocity coordinates (3 per planar body, 6 per spatial one)
   Eigen::Index m = 0;   ///< constraint rows (reactions)
   Eigen::Index k = 0;   ///< degrees of freedom n − m
   Eigen::Index m1 = 0;  ///< rows of the open tree
@@ -107,12 +117,14 @@ struct ReductionDimensions {
 };
 
 struct MinimalFormOptions {
-  /// Independent absolute coordinates (PlanarModel::coordinate), k of them; the first is the
-  /// driver u₀ that carries every sliding rate. Required.
+  /// Independent velocity coordinates (a planar model's are PlanarModel::coordinate), k of
+  /// them; the first is the driver u₀ that carries every sliding rate. Required.
   std::vector<Eigen::Index> independent;
-  /// Joints cut to open the loops (Blajer's constraints "2"), only for the dimensions; empty:
-  /// every joint that closes a loop when the joints are added in order.
+  /// A PlanarModel's joints cut to open the loops (Blajer's constraints "2"), only for the
+  /// dimensions; empty: every joint that closes a loop when the joints are added in order.
   std::vector<int> cut_joints;
+  /// A Mechanism's: the rows of its loop-closing joints (Blajer's m2), only for the dimensions.
+  Eigen::Index closing_rows = 0;
   /// Unilateral contacts kept closed and watched for lift-off.
   std::vector<UnilateralJoint> unilateral;
   double position_tolerance = 1e-13;  ///< Newton on Φ(x) = 0, ‖Φ‖∞ [m, rad]
@@ -131,9 +143,9 @@ struct FrictionSetting {
   Eigen::VectorXd direction, mu;
 };
 
-/// Everything one evaluation of the minimal form computes at (t, x, u).
+/// Everything one evaluation of the minimal form computes at (t, q, u).
 struct MinimalFormState {
-  Eigen::VectorXd x, xdot;        ///< absolute positions (assembled) and velocities D u
+  Eigen::VectorXd x, xdot;        ///< positions q (assembled) and velocities ẋ = D u
   Eigen::MatrixXd D;              ///< n × k
   Eigen::MatrixXd reduced_mass;   ///< M″ (k × k)
   Eigen::VectorXd reduced_force;  ///< h″ (k)
@@ -151,31 +163,38 @@ struct MinimalFormState {
   bool reaction_converged = true;
 };
 
-/// The reduction of one model; reusable, not thread-safe (keeps the last positions as the
-/// Newton guess). Keeps a reference to `model`.
+/// The reduction of one model; reusable, not thread-safe (keeps the last assembled positions,
+/// the inverse dynamics' Newton guess). Keeps a reference to the model or mechanism.
 class MinimalForm {
  public:
   /// Throws std::invalid_argument for invalid options or joints, a rheonomic driver in the
   /// model, k = n − m < 1, or a singular C_d at x0 (a bad choice of independent coordinates).
   MinimalForm(const PlanarModel& model, std::vector<FrictionalJoint> friction,
               MinimalFormOptions options, const Eigen::VectorXd& x0);
+  /// The reduction of a Mechanism without contacts, planar or spatial; its frictional joints
+  /// are the mechanism's joint friction (kMechanism, in jointFriction()'s order). Keeps a
+  /// reference to `mechanism`. Throws as above, and for contacts, unilateral options or a
+  /// constraint that moves in time (Φt ≠ 0 at q0).
+  MinimalForm(const Mechanism& mechanism, MinimalFormOptions options, const Eigen::VectorXd& q0);
 
   const ReductionDimensions& dimensions() const { return dims_; }
   const std::vector<FrictionalJoint>& friction() const { return friction_; }
-  const PlanarModel& model() const { return model_; }
+  const MultibodySystem& system() const { return system_; }
   const MinimalFormOptions& options() const { return opt_; }
   Eigen::Index k() const { return dims_.k; }
   /// Its one frictional joint slides on a moving surface (sticking at u₀ = v_s / C″_μ00).
   bool movingSurface() const { return moving_surface_; }
 
-  /// Solves Φ(x) = 0 for the dependent coordinates with x_I = xi (Newton from the last
-  /// solution). Returns false if it does not converge.
-  bool solvePositions(double t, const Eigen::Ref<const Eigen::VectorXd>& xi, Eigen::VectorXd& x);
-  /// Kinematics and dynamics at (t, x_I, u) with the given friction (state.udot from 5.4₂,
-  /// λ from 5.4₃). `locked` (stiction): u̇₀ = stick_acceleration; with one frictional joint its
-  /// force is the one that holds and λ follows, with more they are indeterminate: NaN.
-  /// Returns false if the positions do not assemble (state.x then holds the last iterate).
-  bool evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& xi,
+  /// Solves Φ(x) = 0 from the guess q by Newton along the dependent velocity directions
+  /// (x ← x + H δ with δ_I = 0: a planar model's x_I stays q_I). Returns false if it does not
+  /// converge.
+  bool solvePositions(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::VectorXd& x);
+  /// Kinematics and dynamics at (t, q, u), q assembled first (solvePositions), with the given
+  /// friction (state.udot from 5.4₂, λ from 5.4₃). `locked` (stiction): u̇₀ =
+  /// stick_acceleration; with one frictional joint its force is the one that holds and λ
+  /// follows, with more they are indeterminate: NaN. Returns false if the positions do not
+  /// assemble (state.x then holds the last iterate).
+  bool evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& u, const FrictionSetting& friction,
                 bool locked, MinimalFormState& state);
   /// The friction setting against the sliding direction of every joint when u₀ moves in
@@ -191,15 +210,16 @@ class MinimalForm {
     int iterations = 0;
     bool converged = false;
   };
-  /// Blajer §7 (k = 1): the driving torque τ along the generalized direction `drive` (size n,
-  /// e.g. the unit vector of the crank angle) and the reactions for the programmed motion
-  /// x_I0 = q, u = qd, u̇ = qdd, with kinetic friction against sgn(u) (against sgn(u̇) at u = 0).
-  /// Throws std::invalid_argument for k ≠ 1 or a drive that does not move the mechanism.
+  /// Blajer §7 (k = 1, a PlanarModel): the driving torque τ along the generalized direction
+  /// `drive` (size n, e.g. the unit vector of the crank angle) and the reactions for the
+  /// programmed motion x_I0 = q, u = qd, u̇ = qdd, with kinetic friction against sgn(u)
+  /// (against sgn(u̇) at u = 0). Throws std::invalid_argument for k ≠ 1, a Mechanism's form or
+  /// a drive that does not move the mechanism.
   InverseDynamics inverseDynamics(double t, double q, double qd, double qdd,
                                   const Eigen::VectorXd& drive);
 
   /// Sliding rate ṡ_j = C_μj(x) ẋ − v_s(t) of frictional joint j (FrictionalJoint: its sign
-  /// convention) at time t, positions x and velocities ẋ (size n each).
+  /// convention) at time t, positions x and velocities ẋ.
   double slidingRate(std::size_t j, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& xdot) const;
   /// The velocity-product terms of its rate's derivative, s̈_j − C_μj ẍ, at (x, ẋ) (0 for a
   /// revolute joint, whose rate is linear in ẋ).
@@ -216,16 +236,23 @@ class MinimalForm {
   // With `fixed`, f_μ = s.friction is given and only λ and the reactions follow.
   void reactions(const FrictionSetting& f, const Eigen::VectorXd& extra, MinimalFormState& s, bool fixed = false);
   void normalForces(MinimalFormState& s) const;
+  // Everything both constructors share once friction_ and opt_ are set.
+  void initialize(const Eigen::VectorXd& q0);
+  // ∂|R_j|/∂λ of a Mechanism's joint friction j into g (size m).
+  void loadGradient(std::size_t j, const Eigen::VectorXd& lambda, Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> g) const;
 
-  const PlanarModel& model_;
+  const MultibodySystem& system_;
+  const PlanarModel* planar_ = nullptr;    // the planar form's model
+  const Mechanism* mechanism_ = nullptr;   // a Mechanism's form
+  std::vector<std::vector<JointLoadTerm>> load_;  // per kMechanism joint: its load's terms
   std::vector<FrictionalJoint> friction_;
   MinimalFormOptions opt_;
   ReductionDimensions dims_;
   std::vector<Eigen::Index> dependent_;
-  std::vector<Eigen::Index> slot_of_;
-  bool moving_surface_ = false;  // the one frictional joint slides on a moving surface  // per joint: the kPrismatic entry on a pin's joint, or −1
-  Eigen::VectorXd last_x_, minv_;
-  Eigen::MatrixXd C_, Cmu_;       // C (m × n), C_μ (joints × n)
+  std::vector<Eigen::Index> slot_of_;  // per joint: the kPrismatic entry on a pin's joint, or −1
+  bool moving_surface_ = false;        // the one frictional joint slides on a moving surface
+  Eigen::VectorXd last_x_;
+  Eigen::MatrixXd C_, Cmu_, MinvCt_;  // C (m × n), C_μ (joints × n), M⁻¹ Cᵀ
   Eigen::VectorXd phi_, gamma_, Q_, nu_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;  // of C_d
 };
@@ -250,7 +277,7 @@ struct MinimalFormSimulationOptions {
 /// joint's sliding direction while u₀ moves (C″_μj0 changing sign, e.g. at a dead centre); a
 /// joint that breaks away at a dead centre (ṡ_j ≡ 0 there) has its slip reported at the
 /// break-away once its direction shows (the next sample).
-/// run.history columns: t, x (n), ẋ (n), u̇ (k), λ (m), then per frictional joint its
+/// run.history columns: t, q, ẋ (historyColumns' names), u̇ (k), λ (m), then per frictional joint its
 /// reaction |R_j| or |N_j| and f_μj; λ, reactions and friction are NaN while several joints
 /// stick (one joint: its holding force).
 struct MinimalFormRun {
@@ -263,12 +290,17 @@ struct MinimalFormRun {
   std::vector<std::pair<double, double>> stick_intervals;  ///< [t_start, t_end] of u₀ ≡ 0
 };
 
-/// Integrates the minimal form from the assembled x0 with u = u0 (k). Failures (positions
+/// Integrates the minimal form from the assembled positions x0 with u = u0 (k): the state
+/// (q, u), q̇ = H(q) D u. Failures (positions
 /// not assembling, friction not carried by u₀ alone) stop the run with a failed status and a
 /// message naming time and cause. Throws std::invalid_argument for invalid options or sizes.
 MinimalFormRun simulateMinimalForm(MinimalForm& form, const Eigen::VectorXd& x0,
                                    const Eigen::VectorXd& u0,
                                    const MinimalFormSimulationOptions& options);
+
+/// The joints not needed to connect `bodies` bodies to the ground (kGround = −1), each joint
+/// given by its two bodies: each one closes a loop when the joints are added in order.
+std::vector<int> loopClosingJoints(int bodies, const std::vector<std::pair<BodyIndex, BodyIndex>>& joints);
 
 /// Stick intervals of one element in an event list: from each stick event of `contact` to
 /// its next slip event (t_end if none). Works for event-driven runs as well.

@@ -1,6 +1,7 @@
 #include "dynamics/routes/minimal_form/minimal_form_route.hpp"
 
 #include <cmath>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -136,12 +137,22 @@ int driverClass(const PlanarModel& model, Eigen::Index i) {
   return 1;
 }
 
-// Chooses the independent coordinates (file comment); "" or the reason there are none.
-std::string chooseCoordinates(const RigidScenario& s, Converted& c) {
-  MinimalFormModel& m = c.m;
-  const Eigen::Index n = m.model.positionSize(), rows = m.model.constraintCount();
-  Eigen::MatrixXd C(rows, n);
-  m.model.jacobian(0.0, s.q0, C);
+// The same classes for a spatial body's velocities (ṙ, then ω′ about its axes).
+int driverClass(const SpatialModel& model, Eigen::Index i) {
+  if (i % 6 < 3) return 2;
+  const BodyIndex b = BodyIndex(i / 6);
+  for (const SpatialJoint& jt : model.joints())
+    if (jt.type == SpatialJointType::kRevolute && ((jt.body_i == kGround && jt.body_j == b) ||
+                                                   (jt.body_j == kGround && jt.body_i == b)))
+      return 0;
+  return 1;
+}
+
+// Chooses the independent velocity coordinates (file comment) from the constraint Jacobian C
+// and the sliding rows at the start; "" or the reason there are none.
+std::string chooseCoordinates(const Eigen::MatrixXd& C, const Eigen::MatrixXd& sliding,
+                              const std::function<int(Eigen::Index)>& classOf, std::vector<Eigen::Index>& independent) {
+  const Eigen::Index n = C.cols(), rows = C.rows();
   Eigen::FullPivLU<Eigen::MatrixXd> lu(C);
   lu.setThreshold(kRankThreshold);
   if (lu.rank() < rows) {
@@ -156,14 +167,14 @@ std::string chooseCoordinates(const RigidScenario& s, Converted& c) {
                             Eigen::MatrixXd::Identity(n, k);  // orthonormal basis
   // z: the direction in N's coordinates of the one motion that slides; without friction, the
   // motion of the preferred coordinate.
-  const Eigen::MatrixXd S = c.sliding * N;
+  const Eigen::MatrixXd S = sliding * N;
   // Coordinate i with weight w before `best` (−1: none yet): a lower class, or a larger weight.
   auto before = [&](Eigen::Index i, double w, Eigen::Index best, double w_best) {
-    const int ci = driverClass(m.model, i);
-    return best < 0 || ci < driverClass(m.model, best) || (ci == driverClass(m.model, best) && w > w_best);
+    const int ci = classOf(i);
+    return best < 0 || ci < classOf(best) || (ci == classOf(best) && w > w_best);
   };
   Eigen::VectorXd z;
-  if (S.rows() > 0 && S.norm() > kRankThreshold * std::max(1.0, c.sliding.norm())) {
+  if (S.rows() > 0 && S.norm() > kRankThreshold * std::max(1.0, sliding.norm())) {
     const Eigen::JacobiSVD<Eigen::MatrixXd> svd(S, Eigen::ComputeFullV);
     const Eigen::VectorXd sv = svd.singularValues();
     if (sv.size() > 1 && sv(1) > kRankThreshold * sv(0))
@@ -191,14 +202,25 @@ std::string chooseCoordinates(const RigidScenario& s, Converted& c) {
   if (driver < 0)
     return "no coordinate is moved by the sliding alone: every candidate for Blajer's driver u0 also moves with "
            "the other degrees of freedom";
-  m.options.independent = {driver};
+  independent = {driver};
   if (k > 1) {
     Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(still.transpose());
-    for (Eigen::Index c2 = 0; c2 < k - 1; ++c2) m.options.independent.push_back(qr.colsPermutation().indices()(c2));
+    for (Eigen::Index c2 = 0; c2 < k - 1; ++c2) independent.push_back(qr.colsPermutation().indices()(c2));
   }
-  m.u0.resize(k);
-  for (Eigen::Index i = 0; i < k; ++i) m.u0(i) = s.v0(m.options.independent[std::size_t(i)]);
-  m.drive = Eigen::VectorXd::Unit(n, driver);
+  return "";
+}
+
+// The planar choice: coordinates, u0 and the driver's unit vector.
+std::string chooseCoordinates(const RigidScenario& s, Converted& c) {
+  MinimalFormModel& m = c.m;
+  Eigen::MatrixXd C(m.model.constraintCount(), m.model.positionSize());
+  m.model.jacobian(0.0, s.q0, C);
+  const std::string refusal = chooseCoordinates(
+      C, c.sliding, [&](Eigen::Index i) { return driverClass(m.model, i); }, m.options.independent);
+  if (!refusal.empty()) return refusal;
+  m.u0.resize(Eigen::Index(m.options.independent.size()));
+  for (Eigen::Index i = 0; i < m.u0.size(); ++i) m.u0(i) = s.v0(m.options.independent[std::size_t(i)]);
+  m.drive = Eigen::VectorXd::Unit(m.model.positionSize(), m.options.independent.front());
   return "";
 }
 
@@ -214,6 +236,40 @@ MinimalFormModel minimalFormModel(const RigidScenario& s) {
   if (c.refusal.empty()) c.refusal = chooseCoordinates(s, c);
   if (!c.refusal.empty()) throw std::invalid_argument("the minimal form cannot take '" + s.name + "': " + c.refusal);
   return std::move(c.m);
+}
+
+MinimalFormModel minimalFormModel(const SpatialMechanism& mechanism, const Eigen::VectorXd& q0,
+                                  const Eigen::VectorXd& v0, const std::string& name) {
+  const std::string who = "the minimal form cannot take '" + name + "': ";
+  if (!mechanism.clearances().empty())
+    throw std::invalid_argument(who + "clearance joint '" + mechanism.clearances().front().name +
+                                "' lets its journal leave the bearing wall; the minimal form keeps every constraint closed");
+  if (!mechanism.planes().empty())
+    throw std::invalid_argument(who + "contact '" + mechanism.planes().front().name +
+                                "' is unilateral and may open or slide in any direction of its plane; the minimal "
+                                "form of a spatial mechanism reduces its joints and their friction");
+  const SpatialModel& model = mechanism.model();
+  MinimalFormModel m;
+  m.name = name;
+  m.x0 = q0;
+  Eigen::MatrixXd C(model.constraintCount(), model.velocitySize());
+  model.jacobian(0.0, q0, C);
+  Eigen::MatrixXd sliding = Eigen::MatrixXd::Zero(Eigen::Index(mechanism.jointFriction().size()), C.cols());
+  for (std::size_t e = 0; e < mechanism.jointFriction().size(); ++e) {
+    Eigen::VectorXd row = Eigen::VectorXd::Zero(C.cols());
+    mechanism.addJointFrictionRow(e, 1.0, row);
+    sliding.row(Eigen::Index(e)) = row.transpose();
+  }
+  const std::string refusal = chooseCoordinates(
+      C, sliding, [&](Eigen::Index i) { return driverClass(model, i); }, m.options.independent);
+  if (!refusal.empty()) throw std::invalid_argument(who + refusal);
+  m.u0.resize(Eigen::Index(m.options.independent.size()));
+  for (Eigen::Index i = 0; i < m.u0.size(); ++i) m.u0(i) = v0(m.options.independent[std::size_t(i)]);
+  std::vector<std::pair<BodyIndex, BodyIndex>> pairs;
+  for (const SpatialJoint& jt : model.joints()) pairs.emplace_back(jt.body_i, jt.body_j);
+  for (const int j : loopClosingJoints(model.bodyCount(), pairs))
+    m.options.closing_rows += model.joints()[std::size_t(j)].rows;
+  return m;
 }
 
 }  // namespace stickslip::dynamics

@@ -43,6 +43,7 @@
 
 #include "dynamics/routes/minimal_form/minimal_form.hpp"
 #include "dynamics/contact/rigid_contact.hpp"
+#include "dynamics/mechanism/spatial_mechanism.hpp"
 
 namespace stickslip::dynamics {
 
@@ -50,7 +51,7 @@ namespace stickslip::dynamics {
 /// this object has its final address.
 struct MinimalFormModel {
   std::string name;
-  PlanarModel model;
+  PlanarModel model;  ///< a planar mechanism's, converted; empty for a spatial one
   std::vector<FrictionalJoint> friction;  ///< the frictional joints, then the frictional contacts
   MinimalFormOptions options;
   Eigen::VectorXd x0, u0;
@@ -64,5 +65,14 @@ std::string minimalFormRefusal(const RigidScenario& s);
 /// `s` in Blajer's terms. Throws std::invalid_argument("the minimal form …: <reason>") when
 /// minimalFormRefusal would give one.
 MinimalFormModel minimalFormModel(const RigidScenario& s);
+
+/// A spatial mechanism's options (the independent velocity coordinates chosen as above, with
+/// a spatial body's ω′ about its axes as its rotations; the loop-closing rows), x0 = q0 and u0,
+/// for MinimalForm(mechanism, options, x0), which reduces the mechanism itself (model and
+/// friction stay empty). Throws std::invalid_argument("the minimal form cannot take '<name>':
+/// <reason>") for a clearance joint or a plane contact (constraints that open), or the
+/// reasons above.
+MinimalFormModel minimalFormModel(const SpatialMechanism& mechanism, const Eigen::VectorXd& q0,
+                                  const Eigen::VectorXd& v0, const std::string& name);
 
 }  // namespace stickslip::dynamics

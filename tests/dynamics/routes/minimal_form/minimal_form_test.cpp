@@ -48,7 +48,7 @@ TEST_CASE("minimal form: a pendulum's reduced mass and acceleration", "[minimal-
   CHECK(form.dimensions().k == 1);
   CHECK(form.dimensions().absolute() == 2 * 3 + 2);
   MinimalFormState s;
-  REQUIRE(form.evaluate(0.0, Eigen::VectorXd::Constant(1, th), Eigen::VectorXd::Constant(1, 2.0), form.none(),
+  REQUIRE(form.evaluate(0.0, x0, Eigen::VectorXd::Constant(1, 2.0), form.none(),
                         false, s));
   Eigen::MatrixXd C(2, 3);
   model.jacobian(0.0, s.x, C);
