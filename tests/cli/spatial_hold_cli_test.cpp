@@ -129,7 +129,7 @@ TEST_CASE("spatial hold: a rod leaning into a corner of frictionless walls needs
 }
 
 TEST_CASE("spatial hold: the slider-crank held by its guide's friction, its load factors confirmed by event-driven "
-          "runs from rest just inside and just outside them",
+          "and minimal-form runs from rest just inside and just outside them",
           "[cli][hold][spatial]") {
   const std::vector<std::string> pose{"--set", "parameters.crank_speed=0", "--set", "parameters.psi=0.6",
                                       "--set", "parameters.mu_static=0.2",  "--set", "parameters.mu_kinetic=0.15"};
@@ -147,21 +147,24 @@ TEST_CASE("spatial hold: the slider-crank held by its guide's friction, its load
   for (double push : {low * (1.0 - 1e-3), low * (1.0 + 1e-3), high * (1.0 - 1e-3), high * (1.0 + 1e-3)}) {
     const bool inside = push > low && push < high;
     INFO("push " << push << " N, " << (inside ? "inside" : "outside"));
-    std::vector<std::string> run{"run", "spatial-slider-crank", "--method", "event-driven", "--t-end", "0.1", "--json",
-                                 "--set", set("push", push)};
-    run.insert(run.end(), pose.begin(), pose.end());
-    const Run s = cli(run);
-    INFO(s.err);
-    REQUIRE(s.code == 0);
-    const json k = json::parse(s.out);
-    double speed = 0.0;
-    for (const auto& v : k["final_v"]) speed = std::max(speed, std::abs(v.get<double>()));
-    if (inside) {
-      CHECK(k["stick_fraction"].get<double>() == 1.0);
-      CHECK(speed < 1e-9);
-    } else {
-      CHECK(k["stick_fraction"].get<double>() == 0.0);
-      CHECK(speed > 1e-2);
+    for (const char* method : {"event-driven", "minimal-form"}) {
+      INFO(method);
+      std::vector<std::string> run{"run", "spatial-slider-crank", "--method", method, "--t-end", "0.1", "--json",
+                                   "--set", set("push", push)};
+      run.insert(run.end(), pose.begin(), pose.end());
+      const Run s = cli(run);
+      INFO(s.err);
+      REQUIRE(s.code == 0);
+      const json k = json::parse(s.out);
+      double speed = 0.0;
+      for (const auto& v : k["final_v"]) speed = std::max(speed, std::abs(v.get<double>()));
+      if (inside) {
+        CHECK(k["stick_fraction"].get<double>() == 1.0);
+        CHECK(speed < 1e-9);
+      } else {
+        CHECK(k["stick_fraction"].get<double>() == 0.0);
+        CHECK(speed > 1e-2);
+      }
     }
     std::vector<std::string> at{"hold", "spatial-slider-crank", "--no-margins", "--set", set("push", push)};
     at.insert(at.end(), pose.begin(), pose.end());
