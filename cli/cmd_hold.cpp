@@ -24,7 +24,8 @@ namespace {
 void declare(po::options_description& o, po::positional_options_description& p) {
   o.add_options()("scenario", po::value<std::string>()->required(), "a built-in scenario (stickslip list) or a file")(
       "at", po::value<std::string>(),
-      "the configuration q, comma-separated (default: the scenario's initial state, which must be at rest)")(
+      "the configuration q, comma-separated, or 'start': the scenario's initial positions, taken at rest "
+      "(default: the scenario's initial state, which must be at rest)")(
       "time", po::value<double>()->default_value(0.0), "the instant whose loads act [s]")(
       "set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE, as for run; repeatable")(
       "no-margins", po::bool_switch(), "the verdict and reactions only: no critical mu_s, load factors or intervals")(
@@ -278,7 +279,9 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const Eigen::VectorXd& q0 = spatial ? sc.spatial->q0 : sc.model->q0;
   const Eigen::VectorXd& v0 = spatial ? sc.spatial->v0 : sc.model->v0;
   Eigen::VectorXd q = q0;
-  if (vm.count("at")) {
+  if (vm.count("at") && vm["at"].as<std::string>() == "start") {
+    // its initial positions, the velocities set aside
+  } else if (vm.count("at")) {
     q = parseConfiguration(vm["at"].as<std::string>(), q0.size(), spatial);
     if (spatial)  // rotations are read from unit Euler parameters only
       for (int b = 0; b < sc.spatial->model.bodyCount(); ++b)
@@ -289,7 +292,8 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     Eigen::Index i = 0;
     v0.cwiseAbs().maxCoeff(&i);
     throw std::invalid_argument("'" + sc.name + "' does not start at rest (v0[" + std::to_string(i) +
-                                "] = " + std::to_string(v0(i)) + "); give a configuration with --at");
+                                "] = " + std::to_string(v0(i)) +
+                                "); give a configuration with --at, or --at start for its initial positions at rest");
   }
   const std::unique_ptr<dynamics::Mechanism> mechanism = mechanismOf(sc, q);
   const auto start = std::chrono::steady_clock::now();

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -93,6 +95,42 @@ TEST_CASE("route matrix: every scenario by event-driven", "[cli][matrix]") { che
 TEST_CASE("route matrix: every scenario by moreau-jean", "[cli][matrix]") { checkRoute("moreau-jean"); }
 TEST_CASE("route matrix: every scenario by penalty", "[cli][matrix]") { checkRoute("penalty"); }
 TEST_CASE("route matrix: every scenario by minimal-form", "[cli][matrix]") { checkRoute("minimal-form"); }
+
+// The tools over the same list: `hold` at each scenario's initial positions taken at rest
+// gives a verdict, except where rest is not a state of the mechanism; `animate` draws every
+// one (the scenario's own method, 3D for a spatial one).
+TEST_CASE("route matrix: every scenario by hold at its initial positions and by animate", "[cli][matrix]") {
+  // Where rest is impossible: a belt moving under its block, a joint driven in time.
+  const std::map<std::string, std::string> no_rest{{"belt", "its surface moves"},
+                                                   {kScenarios + "/belt.yaml", "its surface moves"},
+                                                   {"zheng-rheonomic", "is driven"},
+                                                   {"muvengei-lugre", "is driven"},
+                                                   {kScenarios + "/slider_crank.yaml", "is driven"}};
+  const ScratchDir dir("route_matrix_tools");
+  int held = 0, drawn = 0;
+  for (const std::string& scenario : allScenarios()) {
+    INFO(scenario);
+    const Run h = cli({"hold", scenario, "--at", "start", "--no-margins", "--json"});
+    INFO(h.err);
+    if (const auto reason = no_rest.find(scenario); reason != no_rest.end()) {
+      CHECK(h.code == 2);
+      CHECK(h.err.find(reason->second) != std::string::npos);
+    } else {
+      REQUIRE((h.code == 0 || h.code == 1));  // holds, or breaks away
+      const auto j = nlohmann::json::parse(h.out);
+      CHECK(j["holds"].get<bool>() == (h.code == 0));
+      held += 1;
+    }
+    const std::string page = dir / ("page" + std::to_string(drawn) + ".html");
+    const Run a = cli({"animate", scenario, "--t-end", "0.02", "--out", page});
+    INFO(a.err);
+    CHECK(a.code == 0);
+    CHECK(std::filesystem::file_size(page) > 1000);
+    drawn += a.code == 0;
+  }
+  CHECK(held == 19);
+  CHECK(drawn == 24);
+}
 
 TEST_CASE("route matrix: 83 of the 96 pairs run — blajer-2 with its pin-in-slot joint or a slider body by every route",
           "[cli][matrix]") {
