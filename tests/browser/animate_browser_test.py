@@ -144,6 +144,11 @@ def spatial(out_dir):
         check(all(m in ("open", "stick", "slip+", "impact") for m in modes.values()),
               "spatial-slider-crank-clearance at t = %g: modes %s" % (t, modes))
     screenshot(page, 0.05, os.path.join(out_dir, "spatial-slider-crank-clearance.png"), drawn=1000)
+    # The cost of a 3D frame (software WebGL here): reported, not bounded, as it depends on the machine.
+    dom, _ = browse(page, "0.05&bench", "--dump-dom")
+    cost = re.search(r'data-render-ms="([^"]*)"', dom)
+    check(cost is not None and float(cost.group(1)) > 0.0, "spatial-slider-crank-clearance: no frame cost measured")
+    print("spatial-slider-crank-clearance, two methods: %s ms per frame" % (cost and cost.group(1)))
 
 
 def main():
