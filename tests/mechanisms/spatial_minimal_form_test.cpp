@@ -99,7 +99,8 @@ TEST_CASE("spatial minimal form: the slider-crank pushed within hold's range sti
 TEST_CASE("spatial minimal form: while it slides, the reactions close the absolute equations with the finite "
           "slider's load",
           "[minimal-form][spatial]") {
-  const mechanisms::SpatialScenario s = mechanisms::builtinSpatialModel("spatial-slider-crank-friction", {{"psi", 1.0}});  // off dead centre
+  // psi = 1 rad: off the dead centre, so that the guide slides.
+  const mechanisms::SpatialScenario s = mechanisms::builtinSpatialModel("spatial-slider-crank-friction", {{"psi", 1.0}});
   const dynamics::SpatialMechanism mechanism(s.model, s.q0, s.friction);
   const dynamics::MinimalFormModel m = dynamics::minimalFormModel(mechanism, s.q0, s.v0, s.name);
   REQUIRE(m.options.independent.size() == 1);
@@ -137,6 +138,7 @@ TEST_CASE("spatial minimal form: what it cannot take, and why", "[minimal-form][
   const mechanisms::Scenario clearance = mechanisms::loadScenario("spatial-slider-crank-clearance");
   CHECK_THROWS_WITH(mechanisms::ScenarioRunner(clearance, o),
                     Catch::Contains("the minimal form cannot take 'spatial-slider-crank-clearance': clearance joint"));
-  const mechanisms::Scenario box = mechanisms::loadScenario(std::string(STICKSLIP_MODEL_EXAMPLES) + "/box_on_slope.yaml");
+  const std::string file = std::string(STICKSLIP_MODEL_EXAMPLES) + "/box_on_slope.yaml";
+  const mechanisms::Scenario box = mechanisms::loadScenario(file);
   CHECK_THROWS_WITH(mechanisms::ScenarioRunner(box, o), Catch::Contains("is unilateral and may open"));
 }

@@ -302,7 +302,7 @@ double MinimalForm::reactionOf(Eigen::Index j, const Eigen::VectorXd& lambda, co
   return reactionOf(fj, lambda);
 }
 
-void MinimalForm::loadGradient(std::size_t j, const Eigen::VectorXd& lambda, Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> g) const {
+void MinimalForm::loadGradient(std::size_t j, const Eigen::VectorXd& lambda, RowRef g) const {
   g.setZero();
   for (const JointLoadTerm& term : load_[j]) {
     const Eigen::VectorXd a = term.lambda * lambda;  // the joint's multipliers carry its load
@@ -841,7 +841,8 @@ MinimalFormRun simulateMinimalForm(MinimalForm& form, const Eigen::VectorXd& x0,
                                    const MinimalFormSimulationOptions& options) {
   options.validate();
   if (x0.size() != form.system().positionSize() || u0.size() != form.k())
-    throw std::invalid_argument("simulateMinimalForm: expected x0 of size " + std::to_string(form.system().positionSize()) +
+    throw std::invalid_argument("simulateMinimalForm: expected x0 of size " +
+                                std::to_string(form.system().positionSize()) +
                                 " and u0 of size " + std::to_string(form.k()) + ", got " +
                                 std::to_string(x0.size()) + " and " + std::to_string(u0.size()));
   Simulation sim(form, options);

@@ -239,7 +239,8 @@ class MinimalForm {
   // Everything both constructors share once friction_ and opt_ are set.
   void initialize(const Eigen::VectorXd& q0);
   // ∂|R_j|/∂λ of a Mechanism's joint friction j into g (size m).
-  void loadGradient(std::size_t j, const Eigen::VectorXd& lambda, Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> g) const;
+  using RowRef = Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>>;  // a row of a column-major matrix
+  void loadGradient(std::size_t j, const Eigen::VectorXd& lambda, RowRef g) const;
 
   const MultibodySystem& system_;
   const PlanarModel* planar_ = nullptr;    // the planar form's model

@@ -243,7 +243,8 @@ MinimalFormModel minimalFormModel(const SpatialMechanism& mechanism, const Eigen
   const std::string who = "the minimal form cannot take '" + name + "': ";
   if (!mechanism.clearances().empty())
     throw std::invalid_argument(who + "clearance joint '" + mechanism.clearances().front().name +
-                                "' lets its journal leave the bearing wall; the minimal form keeps every constraint closed");
+                                "' lets its journal leave the bearing wall; the minimal form keeps every constraint "
+                                "closed");
   if (!mechanism.planes().empty())
     throw std::invalid_argument(who + "contact '" + mechanism.planes().front().name +
                                 "' is unilateral and may open or slide in any direction of its plane; the minimal "
