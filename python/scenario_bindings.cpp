@@ -8,6 +8,7 @@
 #include "mechanisms/scenario_file.hpp"
 #include "python/bindings.hpp"
 #include "python/setting_text.hpp"
+#include "python/yaml_text.hpp"
 
 namespace py = pybind11;
 
@@ -54,11 +55,29 @@ void bindScenario(py::module_& m) {
   using mechanisms::Scenario;
   py::class_<Scenario>(m, "Scenario",
                        "A mechanism with its parameters and run settings: a built-in (stickslip.builtins()), "
-                       "a scenario or model file (.yaml), or such a file's text (Scenario.from_yaml).")
+                       "a scenario or model file (.yaml), such a file's text (Scenario.from_yaml) or its values "
+                       "(Scenario.from_dict).")
       .def(py::init([](const std::string& name_or_file) { return mechanisms::loadScenario(name_or_file); }),
            py::arg("name_or_file"))
       .def_static("from_yaml", &mechanisms::loadScenarioText, py::arg("text"), py::arg("label") = "<string>",
                   "A scenario from a file's text; `label` names it in errors.")
+      .def_static(
+          "from_dict",
+          [](py::handle values, const std::string& label) {
+            try {
+              return mechanisms::loadScenarioText(yamlText(values), label);
+            } catch (const mechanisms::InputError& e) {
+              if (e.where().reason.empty()) throw;
+              mechanisms::Location where = e.where();
+              where.line = 0;  // a line of the text made from the dict would mean nothing to the caller
+              throw mechanisms::InputError(where);
+            }
+          },
+          py::arg("values"), py::arg("label") = "<dict>",
+          "A scenario from Python values with a scenario file's keys and schema (dicts, lists, numbers, "
+          "strings): {'model': {...}, 'run': {...}} or {'scenario': NAME, 'parameters': {...}}. Raises "
+          "InputError naming the key path (line None), as a file's errors do; TypeError for a value YAML "
+          "cannot hold.")
       .def_readonly("name", &Scenario::name)
       .def_property_readonly("source", [](const Scenario& s) -> py::object {
         return s.source.empty() ? py::object(py::none()) : py::object(py::str(s.source));

@@ -14,11 +14,13 @@ import time
 
 import numpy as np
 import pytest
+import yaml
 
 import stickslip
 
 CLI = os.environ.get("STICKSLIP_CLI", "build/bin/stickslip")
 DATA = os.environ.get("STICKSLIP_DATA", "tests/data/siconos")
+SCENARIOS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "mechanisms", "scenarios")
 
 
 def cli_json(*args, check=True):
@@ -121,6 +123,55 @@ def test_bad_input_raises_with_file_line_and_key(tmp_path):
         stickslip.compare(3, ["event-driven"])
     with pytest.raises(TypeError):
         stickslip.Scenario("belt").set("parameters.mass", [1, 2])
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(SCENARIOS, "*.yaml"))), ids=os.path.basename)
+def test_from_dict_reads_every_scenario_file_as_its_text_does(path):
+    values = yaml.safe_load(open(path, encoding="utf-8"))  # the file as Python values
+    from_dict, from_file = stickslip.Scenario.from_dict(values, path), stickslip.Scenario(path)
+    assert from_dict.name == from_file.name and from_dict.parameters == from_file.parameters
+    a, b = stickslip.run(from_dict, t_end=0.05), stickslip.run(from_file, t_end=0.05)
+    assert a.status == b.status and a.columns == b.columns
+    np.testing.assert_array_equal(a.history, b.history)
+
+
+def test_from_dict_builds_a_mechanism_from_python_values():
+    # A block released on a slope steeper than its friction angle slides down it with
+    # a = g (sin(alpha) - mu_k cos(alpha)); NumPy's numbers and arrays are values too.
+    alpha, mu_k, g = 0.5, 0.3, 9.81
+    model = {
+        "name": "block on a slope",
+        "parameters": {"alpha": alpha, "mu_k": np.float64(mu_k)},
+        "gravity": np.array([0.0, -g]),
+        "bodies": [{"name": "block", "mass": np.int64(2), "inertia": 0.01}],
+        "contacts": [{"type": "point_line", "name": "block-slope", "body_i": "block",
+                      "line_normal": ["-sin(alpha)", "cos(alpha)"], "mu_static": 0.4, "mu_kinetic": "mu_k"}],
+    }
+    scenario = stickslip.Scenario.from_dict({"model": model, "run": {"t_end": 1.0}})
+    assert scenario.name == "block on a slope" and scenario.source == "<dict>"
+    r = stickslip.run(scenario, "event-driven")
+    assert r.ok, r.message
+    s = -(r.column("block.x")[-1] * np.cos(alpha) + r.column("block.y")[-1] * np.sin(alpha))  # down the slope
+    assert s == pytest.approx(0.5 * g * (np.sin(alpha) - mu_k * np.cos(alpha)) * 1.0**2, rel=1e-9)
+
+
+def test_from_dict_errors_name_the_key_path():
+    with pytest.raises(stickslip.InputError) as e:
+        stickslip.Scenario.from_dict({"scenario": "belt", "parameters": {"mu_statc": 0.2}})
+    assert (e.value.file, e.value.line, e.value.key) == ("<dict>", None, "parameters.mu_statc")
+    assert "did you mean 'mu_static'" in e.value.reason
+    model = {"name": "m", "bodies": [{"name": "b", "mass": -1, "inertia": 1}]}
+    with pytest.raises(stickslip.InputError) as e:
+        stickslip.Scenario.from_dict({"model": model}, "mine")
+    assert e.value.file == "mine" and e.value.line is None and e.value.key.startswith("model.bodies[0]")
+    with pytest.raises(TypeError, match=r"model.bodies\[0\].mass: expected a dict, a list"):
+        stickslip.Scenario.from_dict({"model": {"bodies": [{"mass": {1, 2}}]}})
+    with pytest.raises(TypeError, match="keys must be strings"):
+        stickslip.Scenario.from_dict({"model": {1: 2}})
+    with pytest.raises(ValueError, match="model.gravity\\[1\\]: expected a finite number"):
+        stickslip.Scenario.from_dict({"model": {"gravity": [0.0, float("nan")]}})
+    with pytest.raises(TypeError, match="expected a dict"):
+        stickslip.Scenario.from_dict("scenario: belt")
 
 
 def test_parameters_are_the_models_values_with_the_settings():

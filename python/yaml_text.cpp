@@ -1,0 +1,61 @@
+// Python values as YAML text (python/yaml_text.hpp), by yaml-cpp's emitter.
+#include "python/yaml_text.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+
+namespace py = pybind11;
+
+namespace stickslip::python {
+namespace {
+
+std::string pathText(const std::string& path) { return path.empty() ? "the scenario" : path; }
+
+void emit(YAML::Emitter& out, py::handle value, const std::string& path) {
+  if (value.is_none()) {
+    out << YAML::Null;
+  } else if (py::isinstance<py::bool_>(value)) {
+    out << (value.cast<bool>() ? "true" : "false");
+  } else if (py::isinstance<py::str>(value)) {
+    out << YAML::DoubleQuoted << value.cast<std::string>();
+  } else if (py::isinstance<py::dict>(value)) {
+    out << YAML::BeginMap;
+    for (const auto& [key, item] : value.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(key))
+        throw py::type_error(pathText(path) + ": keys must be strings, got " + py::repr(key).cast<std::string>());
+      const std::string name = key.cast<std::string>();
+      out << YAML::Key << name << YAML::Value;
+      emit(out, item, path.empty() ? name : path + "." + name);
+    }
+    out << YAML::EndMap;
+  } else if (py::isinstance<py::sequence>(value) && !py::isinstance<py::bytes>(value)) {
+    out << YAML::BeginSeq;
+    std::size_t k = 0;
+    for (const py::handle item : value) emit(out, item, path + "[" + std::to_string(k++) + "]");
+    out << YAML::EndSeq;
+  } else if (PyIndex_Check(value.ptr())) {  // int, NumPy's integers (after the arrays, which have __index__ too)
+    out << py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+  } else if (PyFloat_Check(value.ptr()) || py::hasattr(value, "__float__")) {  // float, NumPy's floats
+    const py::float_ x(py::reinterpret_borrow<py::object>(value));
+    if (!std::isfinite(x.cast<double>()))
+      throw py::value_error(pathText(path) + ": expected a finite number, got " + py::repr(value).cast<std::string>());
+    out << py::repr(x).cast<std::string>();  // the shortest text that reads back as x
+  } else {
+    throw py::type_error(pathText(path) + ": expected a dict, a list, a number, a string, a bool or None, got " +
+                         std::string(py::str(py::type::of(value).attr("__name__"))));
+  }
+}
+
+}  // namespace
+
+std::string yamlText(py::handle value) {
+  if (!py::isinstance<py::dict>(value))
+    throw py::type_error("Scenario.from_dict: expected a dict (a scenario file's keys: scenario or model, "
+                         "parameters, run), got " + std::string(py::str(py::type::of(value).attr("__name__"))));
+  YAML::Emitter out;
+  emit(out, value, "");
+  return out.c_str();
+}
+
+}  // namespace stickslip::python
