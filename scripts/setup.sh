@@ -14,7 +14,8 @@ packages=(
   g++ cmake make pkg-config
   libeigen3-dev libsuitesparse-dev libsiconos-numerics-dev libboost-program-options-dev catch2
   libsundials-dev libyaml-cpp-dev libmuparser-dev nlohmann-json3-dev gnuplot-nox libbenchmark-dev libjs-three
-  pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib python3-yaml
+  python3-venv python3-setuptools python3-wheel  # pip install --no-build-isolation . (pyproject.toml)
 )
 mode=${1:-}
 case "$mode" in
