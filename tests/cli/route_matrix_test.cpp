@@ -91,7 +91,7 @@ void checkRoute(const std::string& method) {
 
 }  // namespace
 
-TEST_CASE("route matrix: every scenario by event-driven", "[cli][matrix]") { checkRoute("event-driven"); }
+TEST_CASE("route matrix: every scenario by event-driven", "[cli][matrix][slow]") { checkRoute("event-driven"); }
 TEST_CASE("route matrix: every scenario by moreau-jean", "[cli][matrix]") { checkRoute("moreau-jean"); }
 TEST_CASE("route matrix: every scenario by penalty", "[cli][matrix]") { checkRoute("penalty"); }
 TEST_CASE("route matrix: every scenario by minimal-form", "[cli][matrix]") { checkRoute("minimal-form"); }
@@ -201,7 +201,7 @@ TEST_CASE("penalty route: a law with a jump at v = 0 starts on RK4 instead of st
 
 TEST_CASE("muvengei-lugre by event-driven: its two revolutions with the impact law newton-tangential (its default), "
           "Newton's law stopping at the first impact that would add energy",
-          "[cli][matrix]") {
+          "[cli][matrix][slow]") {
   const Run run = cli({"run", "muvengei-lugre", "--method", "event-driven", "--output-dt", "1e-4", "--json"});
   INFO(run.err);
   REQUIRE(run.code == 0);

@@ -92,7 +92,7 @@ TEST_CASE("spatial clearance joint: a free journal's impacts restitute as the co
 
 TEST_CASE("spatial-slider-crank-clearance: the thesis' findings on simulations 1-3 (Table 4.2), and the energy "
           "between and across impacts",
-          "[cli][spatial][clearance]") {
+          "[cli][spatial][clearance][slow]") {
   const ScratchDir dir("spatial_clearance_sims");
   struct Simulation {
     double turns, energy_change;
@@ -205,7 +205,7 @@ TEST_CASE("spatial clearance joint: as the contact stiffness grows, the penalty 
 
 TEST_CASE("spatial-slider-crank-clearance by Moreau–Jean and event-driven: the rigid joint's simulations 1-3 and "
           "its energy",
-          "[cli][spatial][clearance][rigid]") {
+          "[cli][spatial][clearance][rigid][slow]") {
   const ScratchDir dir("spatial_clearance_rigid");
   const std::vector<std::vector<std::string>> sets{
       {}, {"--set", "parameters.journal_length=0.0195"}, {"--set", "parameters.journal_radius=0.00975"}};
@@ -408,7 +408,7 @@ TEST_CASE("spatial-slider-crank-clearance: --ideal is the ideal slider-crank, an
 
 TEST_CASE("spatial-slider-crank-clearance with Table 4.4's friction: bristle laws keep a vector in the tangent plane, "
           "Dahl and LuGre relax exactly where the load vanishes, and a law without a vector form is refused",
-          "[cli][spatial][clearance][friction]") {
+          "[cli][spatial][clearance][friction][slow]") {
   const ScratchDir dir("spatial_clearance_bristles");
   // The load-scaled LuGre (bristle state independent of the load) and Bliman–Sorine's first order
   // (a Dahl law whose stiffness scales with the load), 0.3 s of simulation 1 by BDF.

@@ -45,7 +45,7 @@ TEST_CASE("fc3d: every file of Siconos' collection is read, detected as fc3d", "
   CHECK_THAT(what, Catch::Matchers::Contains(":1: expected contact dimension 3 (spatial friction), got 2"));
 }
 
-TEST_CASE("fc3d: our Lemke on the faceted cone solves every problem, within its bound of Coulomb's law", "[lcp][fc3d]") {
+TEST_CASE("fc3d: our Lemke on the faceted cone solves every problem, within its bound of Coulomb's law", "[lcp][fc3d][slow]") {
   for (const auto& file : test::datFiles("fc3d")) {
     const lcp::FrictionProblem3D p = lcp::readFc3dDat(file);
     for (int k : {4, 8, 16}) {
@@ -107,7 +107,7 @@ TEST_CASE("fc3d: facets turned so that a vertex lies on each friction force give
   }
 }
 
-TEST_CASE("fc3d: Siconos' solvers on the exact cone, their error measured by Siconos", "[lcp][fc3d]") {
+TEST_CASE("fc3d: Siconos' solvers on the exact cone, their error measured by Siconos", "[lcp][fc3d][slow]") {
   // Solved to Siconos' error 1e-8 by NSGS or Alart–Curnier's Newton in 10⁴ iterations: all but
   // the box stack (both stall) and the 276-contact capsules (left to the benchmark: slow).
   int solved = 0;

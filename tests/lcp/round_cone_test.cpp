@@ -93,7 +93,7 @@ TEST_CASE("round cone: one contact's problem solved exactly in each mode", "[lcp
 }
 
 TEST_CASE("round cone: every problem of Siconos' fc3d collection solved to its error 1e-8 by auto",
-          "[lcp][fc3d][round]") {
+          "[lcp][fc3d][round][slow]") {
   for (const auto& file : test::datFiles("fc3d")) {
     const lcp::FrictionProblem3D p = lcp::readFc3dDat(file);
     CAPTURE(file.filename().string());

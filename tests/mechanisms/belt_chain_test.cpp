@@ -155,7 +155,7 @@ TEST_CASE("belt chain: validate() rejects bad input, naming the field", "[belt-c
 }
 
 TEST_CASE("belt chain N = 32, pre-loaded: Moreau–Jean by NSGS on the sparse W (auto) repeats Lemke's run",
-          "[belt-chain][moreau-jean][nsgs]") {
+          "[belt-chain][moreau-jean][nsgs][slow]") {
   const dynamics::RigidScenario s = mechanisms::beltChainRigid(preloadedChain(32));
   dynamics::MoreauJeanOptions o;
   o.t_end = 2.0;

@@ -103,7 +103,7 @@ TEST_CASE("penalty route: the belt model file follows the belt's own penalty ODE
 }
 
 TEST_CASE("penalty route: Karnopp-type laws hold with the applied force, as on the belt's own ODE",
-          "[penalty-route]") {
+          "[penalty-route][slow]") {
   // In the stick band karnopp, switch and awrejcewicz read the tangential force from the other
   // forces (the spring's, on the belt). Passed as 0 they would give no friction there and the
   // block would slide back from the start; the route computes it from the accelerations.

@@ -160,7 +160,7 @@ TEST_CASE("roller-crank with friction: dissipated energy is the friction work", 
 }
 
 TEST_CASE("roller-crank: the review's observations on its six models (Table 4 analogue)",
-          "[mechanisms][roller-crank]") {
+          "[mechanisms][roller-crank][slow]") {
   mechanisms::RunSettings settings;
   settings.output_dt = 1e-5;  // the chatter of the initial stick
   const auto rows = mechanisms::rollerCrankTable(mechanisms::loadScenario("roller-crank"), settings);
@@ -208,7 +208,7 @@ TEST_CASE("roller-crank: the review's observations on its six models (Table 4 an
   }
 }
 
-TEST_CASE("roller-crank: stickslip verify case passes", "[mechanisms][roller-crank][verify]") {
+TEST_CASE("roller-crank: stickslip verify case passes", "[mechanisms][roller-crank][verify][slow]") {
   for (const auto& row : mechanisms::rollerCrankVerification()) {
     INFO(row.method << ": " << row.quantity << " = " << row.obtained << " " << row.note);
     CHECK(row.pass);

@@ -307,7 +307,7 @@ TEST_CASE("spatial: the slider follows the closed-form kinematics through both d
 TEST_CASE(
     "spatial: the frictionless slider-crank conserves energy to 1e-9 over 20 s by direct "
     "correction",
-    "[spatial]") {
+    "[spatial][slow]") {
   // Relative to the largest kinetic energy of the run (≈ 1 J as the slider falls 0.2 m), which,
   // unlike E0, does not depend on the datum of the potential. The error is RK4's: it falls 16×
   // when h halves (6.4e-10 J at h = 1e-4, 4.1e-11 J at 5e-5 over 5 s).

@@ -106,7 +106,7 @@ TEST_CASE(
 TEST_CASE(
     "spatial friction: the penalty route's reversals converge to event-driven's as its "
     "regularization tightens",
-    "[spatial][friction]") {
+    "[spatial][friction][slow]") {
   Fixture f;
   REQUIRE(f.sc.assembly.ok());
   const EventDrivenRun ed(f);

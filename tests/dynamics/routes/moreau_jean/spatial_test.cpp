@@ -144,7 +144,7 @@ TEST_CASE("moreau-jean, spatial clearance: a step allocates nothing once every a
 }
 
 TEST_CASE("moreau-jean, spatial clearance: each step's round-cone answer is Siconos' exact one",
-          "[moreau-jean][spatial][round]") {
+          "[moreau-jean][spatial][round][slow]") {
   // Our NSGS on the round cone drives a frictional run (μ = 0.3); every 20th step's problem is
   // solved again by Siconos' Newton: both within Siconos' error 1e-8, the same velocities.
   FreeJournal f = freeJournal(0.5, 0.3, true);
