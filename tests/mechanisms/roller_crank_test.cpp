@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "dynamics/allocation_counter.hpp"  // defines malloc & co. for this executable
+#include "allocation_counter.hpp"
 #include "dynamics/model/eom_solver.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "dynamics/routes/penalty/penalty_system.hpp"

@@ -20,7 +20,7 @@
 #include "dynamics/mechanism/spatial_mechanism.hpp"
 #include "dynamics/spatial_slider_crank.hpp"
 
-#include "dynamics/allocation_counter.hpp"
+#include "allocation_counter.hpp"
 
 using namespace stickslip::dynamics;
 using Eigen::VectorXd;

@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "dynamics/allocation_counter.hpp"
+#include "allocation_counter.hpp"
 #include "dynamics/model/constrained_response.hpp"
 #include "dynamics/model/planar_model.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "dynamics/allocation_counter.hpp"
+#include "allocation_counter.hpp"
 #include "dynamics/routes/event_driven/event_driven.hpp"
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
-#include "dynamics/allocation_counter.hpp"
+#include "allocation_counter.hpp"
 
 using namespace stickslip::dynamics;
 using Eigen::Vector2d;

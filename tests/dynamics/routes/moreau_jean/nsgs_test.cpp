@@ -4,7 +4,7 @@
 // the choice "auto" makes, the refusals, and the allocation-free step.
 #include <catch2/catch.hpp>
 
-#include "dynamics/allocation_counter.hpp"
+#include "allocation_counter.hpp"
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "dynamics/mechanism/planar_mechanism.hpp"
 #include "same_run.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "dynamics/allocation_counter.hpp"
+#include "allocation_counter.hpp"
 #include "dynamics/free_journal.hpp"
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "dynamics/mechanism/spatial_mechanism.hpp"
