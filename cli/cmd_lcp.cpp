@@ -24,11 +24,12 @@ std::string joinNames(const std::vector<std::string>& names) {
 }
 
 void declare(po::options_description& o, po::positional_options_description& p) {
-  const std::string solvers = "solver (auto: lemke for LCPs and MLCPs, for FC2D as lcp::solveFriction chooses): for LCPs " + joinNames(lcp::lcpSolverNames()) +
+  const std::string solvers = "solver (auto: lemke for LCPs and MLCPs, for FC2D as lcp::solveFriction chooses, for "
+                              "FC3D our round-cone solvers): for LCPs " + joinNames(lcp::lcpSolverNames()) +
                               "; for MLCPs " + joinNames(lcp::mlcpSolverNames()) +
                               "; for FC2D " + joinNames(lcp::frictionSolverNames()) +
                               "; for FC3D " + joinNames(lcp::friction3dSolverNames()) +
-                              " (lemke = auto: our Lemke on a faceted cone, see --facets)";
+                              " (auto, nsgs and newton: ours on the round cone; lemke: ours on a faceted cone, see --facets)";
   o.add_options()("file", po::value<std::string>()->required(),
                   "Siconos .dat file (LCP, MLCP, FC2D or FC3D, detected)")(
       "solver", po::value<std::string>()->default_value("auto"), solvers.c_str())(
@@ -169,7 +170,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 const Command& lcpCommand() {
-  static const Command c{"lcp", "solve a Siconos-format LCP, MLCP or FC2D file", declare, run};
+  static const Command c{"lcp", "solve a Siconos-format LCP, MLCP, FC2D or FC3D file", declare, run};
   return c;
 }
 
