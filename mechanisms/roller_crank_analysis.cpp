@@ -77,8 +77,12 @@ std::optional<Analysis> rollerCrankAnalysis(const Scenario& s, const ScenarioRun
     << (f.breakaway_time < 0.0 ? std::string("never") : std::to_string(f.breakaway_time) + " s")
     << " (|v_s| > 1 mm/s); in [0, " << f.window << "] s " << f.sliding_sign_changes << " sign changes of v_s, "
     << f.friction_sign_changes << " of F (at the samples), max |v_s| " << f.max_window_sliding << " m/s\n"
-    << "balance     max |E - E(0) + W_f| " << f.max_energy_balance_error << " J, max constraint residual "
-    << f.max_constraint_residual << " m";
+    << "balance     max |E - E(0) + W_f| ";
+  if (std::isfinite(f.max_energy_balance_error))
+    o << f.max_energy_balance_error << " J";
+  else
+    o << "not known (the route records no friction work)";
+  o << ", max constraint residual " << f.max_constraint_residual << " m";
   std::istringstream lines(o.str());
   for (std::string line; std::getline(lines, line);) a.lines.push_back(line);
   return a;
