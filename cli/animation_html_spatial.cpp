@@ -47,7 +47,7 @@ void writeParts(std::ostream& os, const std::vector<SpatialPart>& parts) {
   os << "]";
 }
 
-const char* const kStyle = R"CSS(
+const char* const kSpatialStyle = R"CSS(
 #view { display: block; position: relative; }
 #view canvas { width: 100%; height: 100%; display: block; }
 )CSS";
@@ -56,7 +56,7 @@ const char* const kStyle = R"CSS(
 // coloured by mode, the friction force an arrow while it slides (F t, against the sliding) and
 // a ring of radius |F|/(μs N) in its tangent plane while it sticks; orbit, zoom and pan with the
 // mouse (OrbitControls).
-const char* const kView = R"JS(
+const char* const kSpatialView = R"JS(
 "use strict";
 window.stickslipView = function (D) {
   const container = document.getElementById("view");
@@ -217,7 +217,7 @@ window.stickslipView = function (D) {
 void writeSpatialAnimationHtml(std::ostream& os, const std::string& title, const SpatialAnimationScene& scene,
                                const std::vector<AnimationTrack>& tracks) {
   page::View view;
-  view.style = kStyle;
+  view.style = kSpatialStyle;
   view.legend =
       "drag to orbit, wheel to zoom, right-drag to pan; contacts: <span style=\"color:#2ca02c\">\u25cf stick (ring: "
       "|F| in its tangent plane, radius at |F| = \u03bcs N)</span><span style=\"color:#ff7f0e\">\u25cf slip (small "
@@ -242,7 +242,7 @@ void writeSpatialAnimationHtml(std::ostream& os, const std::string& title, const
   view.scripts = [](std::ostream& o) {
     o << "<script>\n";
     writeThreeJs(o);
-    o << "</script>\n<script>" << kView << "</script>\n";
+    o << "</script>\n<script>" << kSpatialView << "</script>\n";
   };
   page::writePage(os, title, scene.contacts, scene.mu_static, {}, 11, tracks, view);
 }

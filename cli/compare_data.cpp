@@ -13,7 +13,6 @@
 namespace stickslip::cli {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool endsWith(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
@@ -65,7 +64,7 @@ Series readSeriesCsv(const std::string& path) {
 }
 
 Deviation deviation(const Series& reference, const Series& other, const std::string& column) {
-  Deviation d{kNaN, kNaN, 0};
+  Deviation d{NAN, NAN, 0};
   const int cr = reference.column(column), co = other.column(column);
   if (cr < 0 || co < 0 || reference.rows() == 0 || other.rows() == 0) return d;
   const auto tr = reference.data.col(0), to = other.data.col(0);
@@ -80,7 +79,7 @@ Deviation deviation(const Series& reference, const Series& other, const std::str
     if (i == 0 || tr(i) != tr(i - 1)) first_equal = i;
     const double t = tr(i);
     if (t < lo || t > hi) continue;
-    double y = kNaN;
+    double y = NAN;
     const auto j = Eigen::Index(std::lower_bound(tb, te, t) - tb);
     if (j < to.size() && to(j) == t) {
       // Rows at a repeated time pair up in order (the k-th with the k-th).
@@ -115,7 +114,7 @@ std::vector<std::string> contactsWith(const Series& s, const std::vector<std::st
 
 double frictionWork(const Series& s) {
   const auto contacts = contactsWith(s, {"F", "v_t"});
-  if (contacts.empty()) return kNaN;
+  if (contacts.empty()) return NAN;
   double work = 0.0;
   for (const auto& c : contacts) {
     const auto f = s.data.col(s.column(c + ".F")), v = s.data.col(s.column(c + ".v_t"));

@@ -12,18 +12,18 @@
 namespace stickslip::lcp {
 namespace {
 
-constexpr const char* kWho = "FrictionReduction";
+constexpr const char* kFrictionReduction = "FrictionReduction";
 
 void requireSize(const char* what, const Eigen::VectorXd& x, Eigen::Index expected) {
   if (x.size() != expected)
-    throw std::invalid_argument(std::string(kWho) + ": expected " + what + " of size " +
+    throw std::invalid_argument(std::string(kFrictionReduction) + ": expected " + what + " of size " +
                                 std::to_string(expected) + ", got " + std::to_string(x.size()));
 }
 
 }  // namespace
 
 FrictionReduction::FrictionReduction(const FrictionProblem2D& p) {
-  p.validate(kWho);
+  p.validate(kFrictionReduction);
   const Eigen::Index nc = p.contacts();
   lcp_.M.setZero(4 * nc, 4 * nc);
   lcp_.q.resize(4 * nc);

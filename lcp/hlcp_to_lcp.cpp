@@ -10,7 +10,7 @@
 namespace stickslip::lcp {
 namespace {
 
-constexpr const char* kWho = "HlcpReduction";
+constexpr const char* kHlcpReduction = "HlcpReduction";
 
 double rcondOf(const Eigen::FullPivLU<Eigen::MatrixXd>& lu) {
   return lu.isInvertible() ? lu.rcond() : 0.0;
@@ -19,7 +19,7 @@ double rcondOf(const Eigen::FullPivLU<Eigen::MatrixXd>& lu) {
 }  // namespace
 
 HlcpReduction::HlcpReduction(const HorizontalProblem& p, HlcpBranch branch, double min_rcond) {
-  p.validate(kWho);
+  p.validate(kHlcpReduction);
   const Eigen::Index n = p.size();
   if (n == 0) {
     branch_ = branch == HlcpBranch::kInvertA ? HlcpBranch::kInvertA : HlcpBranch::kInvertB;
@@ -35,7 +35,7 @@ HlcpReduction::HlcpReduction(const HorizontalProblem& p, HlcpBranch branch, doub
 
   const auto fail = [&](const char* expected, const char* got) {
     std::ostringstream os;
-    os << kWho << ": expected " << expected << " (reciprocal condition ≥ " << min_rcond << "), got "
+    os << kHlcpReduction << ": expected " << expected << " (reciprocal condition ≥ " << min_rcond << "), got "
        << got << " (";
     if (lu_a) os << "rcond(A) = " << rc_a;
     if (lu_a && lu_b) os << ", ";
@@ -70,7 +70,7 @@ HlcpReduction::HlcpReduction(const HorizontalProblem& p, HlcpBranch branch, doub
 
 HlcpReduction::Recovered HlcpReduction::recover(const Eigen::VectorXd& x) const {
   if (x.size() != lcp_.size())
-    throw std::invalid_argument(std::string(kWho) + "::recover: expected x of size " +
+    throw std::invalid_argument(std::string(kHlcpReduction) + "::recover: expected x of size " +
                                 std::to_string(lcp_.size()) + ", got " + std::to_string(x.size()));
   Recovered out;
   Eigen::VectorXd complement = lcp_.M * x + lcp_.q;

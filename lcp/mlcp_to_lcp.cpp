@@ -11,15 +11,15 @@
 namespace stickslip::lcp {
 namespace {
 
-constexpr const char* kWho = "MlcpReduction";
+constexpr const char* kMlcpReduction = "MlcpReduction";
 
 }  // namespace
 
 MlcpReduction::MlcpReduction(const MixedProblem& p, double min_rcond) {
-  p.validate(kWho);
+  p.validate(kMlcpReduction);
   if (p.A.rows() != p.A.cols()) {
     std::ostringstream os;
-    os << kWho << ": expected A square (as many equalities as free variables), got A is "
+    os << kMlcpReduction << ": expected A square (as many equalities as free variables), got A is "
        << p.A.rows() << "×" << p.A.cols();
     throw std::invalid_argument(os.str());
   }
@@ -31,7 +31,7 @@ MlcpReduction::MlcpReduction(const MixedProblem& p, double min_rcond) {
     rcond_ = lu_.isInvertible() ? lu_.rcond() : 0.0;
     if (!(rcond_ >= min_rcond)) {
       std::ostringstream os;
-      os << kWho << ": expected A invertible (reciprocal condition ≥ " << min_rcond
+      os << kMlcpReduction << ": expected A invertible (reciprocal condition ≥ " << min_rcond
          << "), got A is singular or ill-conditioned (rank " << lu_.rank() << " of " << nu
          << ", rcond " << rcond_ << ")";
       throw std::invalid_argument(os.str());
@@ -54,7 +54,7 @@ MlcpReduction::MlcpReduction(const MixedProblem& p, double min_rcond) {
 
 MlcpReduction::Recovered MlcpReduction::recover(const Eigen::VectorXd& v) const {
   if (v.size() != lcp_.size())
-    throw std::invalid_argument(std::string(kWho) + "::recover: expected v of size " +
+    throw std::invalid_argument(std::string(kMlcpReduction) + "::recover: expected v of size " +
                                 std::to_string(lcp_.size()) + ", got " + std::to_string(v.size()));
   Recovered out;
   out.u = -(Ainv_C_ * v + Ainv_a_);

@@ -15,7 +15,6 @@ namespace stickslip::mechanisms {
 namespace {
 
 using Changes = std::vector<dynamics::ModeChange>;
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kMjStep = 1e-4;  // [s]
 // Moreau–Jean's bounds at h = 1e-4 s: event times O(h), angles against the minimal form.
 constexpr double kMjTimes = 5e-4;   // [s]
@@ -65,12 +64,12 @@ Eigen::Index rowAt(const Eigen::MatrixXd& h, double t) {
 // Max |Δθ| of the first `bodies` bodies' angles (history columns 3, 6, 9, …) at t = 0.1, 0.2,
 // …, t_end; NaN unless both runs reached t_end and every sample is found in both.
 double maxAngleDifference(const dynamics::RunResult& a, const dynamics::RunResult& b, int bodies, double t_end) {
-  if (!a.ok() || !b.ok()) return kNaN;
+  if (!a.ok() || !b.ok()) return NAN;
   double worst = 0.0;
   const int samples = int(std::lround(t_end / 0.1));
   for (int i = 1; i <= samples; ++i) {
     const Eigen::Index ia = rowAt(a.history, 0.1 * i), ib = rowAt(b.history, 0.1 * i);
-    if (ia < 0 || ib < 0) return kNaN;
+    if (ia < 0 || ib < 0) return NAN;
     for (int body = 0; body < bodies; ++body)
       worst = std::max(worst, std::abs(a.history(ia, 3 + 3 * body) - b.history(ib, 3 + 3 * body)));
   }
@@ -80,9 +79,9 @@ double maxAngleDifference(const dynamics::RunResult& a, const dynamics::RunResul
 // Max |Δt| of two lists of changes matched one to one (equal counts and kinds); NaN when
 // they cannot be matched or there is nothing to compare.
 double maxTimeDifference(const Changes& a, const Changes& reference) {
-  if (reference.empty()) return kNaN;
+  if (reference.empty()) return NAN;
   const double e = dynamics::maxModeTimeError(a, reference);
-  return std::isfinite(e) ? e : kNaN;
+  return std::isfinite(e) ? e : NAN;
 }
 
 VerificationRow within(const std::string& c, const std::string& method, const std::string& quantity,
@@ -176,10 +175,10 @@ std::vector<VerificationRow> verifyBlajer2() {
     // absolute routes the guide contact. The guide breaks away at a dead centre (its ṡ ≡ 0 at
     // the mechanism's first break-away t_b): the minimal form and event-driven report its slip
     // at t_b, Moreau–Jean once |v_t| > stick_velocity. That delay gets its own row.
-    double ed_times = 0.0, mj_times = 0.0, mj_dead_centre = kNaN;
+    double ed_times = 0.0, mj_times = 0.0, mj_dead_centre = NAN;
     std::size_t changes = 0;
     // A NaN (changes that cannot be matched) stays NaN: the row fails.
-    const auto worse = [](double x, double y) { return std::isnan(x) || std::isnan(y) ? kNaN : std::max(x, y); };
+    const auto worse = [](double x, double y) { return std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y); };
     for (std::size_t f = 0; f < sm.friction.size(); ++f) {
       int rigid = 0;
       while (rigid < int(se.contacts.size()) && se.contacts[std::size_t(rigid)].name != sm.friction[f].name) ++rigid;

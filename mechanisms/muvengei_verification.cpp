@@ -19,7 +19,6 @@ VerificationRow penaltyRow(std::string quantity, double reference, double obtain
                  tolerance, ok, ok ? "" : run.result.message);
 }
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 }  // namespace
 
@@ -41,17 +40,17 @@ std::vector<VerificationRow> verifyMuvengei() {
   const MuvengeiTable lugre_table = muvengeiTable(d, lugre);
   const MuvengeiCycle c = analyseMuvengeiCycle(d, lugre_table, d.period());
   const double ratio = c.max_acceleration / ci.max_acceleration;
-  rows.push_back(penaltyRow("clearance 0.5 mm, LuGre: impact spikes, max |a| / max |a(ideal)|, >= 1.5", kNaN,
+  rows.push_back(penaltyRow("clearance 0.5 mm, LuGre: impact spikes, max |a| / max |a(ideal)|, >= 1.5", NAN,
                             ratio, 1.5, lugre, Check::kAtLeast));
   const double l = d.rod_length, r = d.crank_length;
   rows.push_back(penaltyRow(
-      "max |x - x(ideal)|, <= (c + max penetration) l / sqrt(l^2 - r^2) (+0.1%) [m]", kNaN,
+      "max |x - x(ideal)|, <= (c + max penetration) l / sqrt(l^2 - r^2) (+0.1%) [m]", NAN,
       c.max_position_deviation,
       (d.clearance + c.max_penetration) * l / std::sqrt(l * l - r * r) * (1.0 + 1e-3), lugre,
       Check::kAtMost));
-  rows.push_back(penaltyRow("bristle bound: max |sigma0 z| / mu_s, <= 1", kNaN, c.max_bristle_ratio, 1.0,
+  rows.push_back(penaltyRow("bristle bound: max |sigma0 z| / mu_s, <= 1", NAN, c.max_bristle_ratio, 1.0,
                             lugre, Check::kAtMost));
-  rows.push_back(penaltyRow("max |F_t| / (mu_s F_n), <= 1", kNaN, c.max_friction_ratio, 1.0, lugre,
+  rows.push_back(penaltyRow("max |F_t| / (mu_s F_n), <= 1", NAN, c.max_friction_ratio, 1.0, lugre,
                             Check::kAtMost));
   rows.push_back(penaltyRow("presliding samples (|v_t| < v_s, F_t != 0) (count, must be 0); min |v_t| in contact " +
                                 std::to_string(c.min_tangential_velocity) + " m/s",

@@ -14,7 +14,6 @@ namespace {
 using T = RollerCrankThresholds;
 constexpr double kNever = 1e300;  // a stick that never ends
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A row of one run: it fails with the run's message when the run failed.
 VerificationRow check(const std::string& method, const std::string& quantity, Check kind, double reference,
@@ -83,7 +82,7 @@ std::vector<VerificationRow> rollerCrankVerification() {
   rows.push_back(check("all six",
                        "end of stick (|v_s| > vs): earliest with stiction - latest without, >= 1 ms (" +
                            std::to_string(latest_without) + " s, " + std::to_string(earliest_with) + " s) [s]",
-                       Check::kAtLeast, kNaN, all_ok ? earliest_with - latest_without : kNaN, 1e-3, *failed));
+                       Check::kAtLeast, NAN, all_ok ? earliest_with - latest_without : NAN, 1e-3, *failed));
   for (const RollerCrankTableRow& r : table) {
     const std::string method = "penalty:" + r.law + "/" + r.run.penalty->integrator;
     if (r.law == "lugre") {
@@ -99,11 +98,11 @@ std::vector<VerificationRow> rollerCrankVerification() {
     if (r.law == "coulomb" || r.law == "stribeck")  // the laws that jump at v = 0
       rows.push_back(check(method, "chatter: sign changes of v_s in " + window + ", >= " +
                                        std::to_string(T::kDiscontinuousChatter),
-                           Check::kAtLeast, kNaN, r.figures.sliding_sign_changes, T::kDiscontinuousChatter, r.run));
+                           Check::kAtLeast, NAN, r.figures.sliding_sign_changes, T::kDiscontinuousChatter, r.run));
     else
       rows.push_back(check(method, "rolling: sign changes of v_s in " + window + ", <= " +
                                        std::to_string(T::kSmoothChatter),
-                           Check::kAtMost, kNaN, r.figures.sliding_sign_changes, T::kSmoothChatter, r.run));
+                           Check::kAtMost, NAN, r.figures.sliding_sign_changes, T::kSmoothChatter, r.run));
     const double mu_s = rollerCrankFrictionParameters().mu_s;
     if (r.law == "lugre")
       rows.push_back(check(method, "max F/N, >= mu_s (exceeds it: review Fig. 7f; first at t = " +

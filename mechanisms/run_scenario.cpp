@@ -24,7 +24,6 @@
 namespace stickslip::mechanisms {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kLargestCount = 1e18;  ///< a limit that still fits a long
 constexpr int kMostFacets = 256;        ///< the facets' bound 1 − cos(π/K) is 7.5e-5 there
 
@@ -547,7 +546,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
     out.energy_initial = r.history(0, energy);
     out.energy_final = r.history(r.history.rows() - 1, energy);
   } else {
-    out.energy_initial = out.energy_final = kNaN;
+    out.energy_initial = out.energy_final = NAN;
   }
   for (const RunAnalysis analysis : p.info.analyses)
     if (std::optional<Analysis> a = analysis(scenario, out)) out.analyses.push_back(std::move(*a));

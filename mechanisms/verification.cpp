@@ -25,7 +25,6 @@ namespace {
 
 using Events = std::vector<dynamics::ModeChange>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 VerificationRow row(std::string c, std::string method, std::string quantity, double reference,
                     double obtained, double tolerance, const dynamics::RunResult* run = nullptr,
@@ -218,7 +217,7 @@ std::vector<VerificationRow> zheng() {
   long sticks = 0;
   for (const auto& e : by_lcp.events) sticks += e.kind == dynamics::EventKind::kStick;
   rows.push_back(row("zheng", "event-driven/lemke",
-                     "I, dry Coulomb: stick events (v_t held at 0) in 2 s, >= 1", kNaN, double(sticks), 1.0,
+                     "I, dry Coulomb: stick events (v_t held at 0) in 2 s, >= 1", NAN, double(sticks), 1.0,
                      &by_lcp, false, Check::kAtLeast));
   rows.push_back(row("zheng", "event-driven", "I: max |theta1(LCP) - theta1(trial-and-error)| [rad]", 0.0,
                      maxDifference(by_lcp, by_trial, 3), 1e-10, &by_trial));
@@ -263,7 +262,7 @@ std::vector<VerificationRow> zheng() {
   rows.push_back(row("zheng", "event-driven/lemke",
                      "II: the driving torque amplitude grows with mu 0.05 -> 0.10 -> 0.15 (" + amplitudes +
                          " N m): least ratio A(mu') / A(mu), >= 1.001",
-                     kNaN, failed ? kNaN : least_growth, 1.001, failed, false, Check::kAtLeast));
+                     NAN, failed ? NAN : least_growth, 1.001, failed, false, Check::kAtLeast));
 
   // III: released at rest at pi - 0.01 in the sticking equilibrium.
   const double start = std::numbers::pi - 0.01;
@@ -279,7 +278,7 @@ std::vector<VerificationRow> zheng() {
   // simulations flip there.
   const dynamics::RigidScenario at_rest = zhengRigid(held);
   const double critical = dynamics::analyseHold(at_rest, at_rest.q0).elements.at(0).critical_mu;
-  const double ratio = dry3.ok() ? std::abs(dry3.history(0, cols - 1) / dry3.history(0, cols - 2)) : kNaN;
+  const double ratio = dry3.ok() ? std::abs(dry3.history(0, cols - 1) / dry3.history(0, cols - 2)) : NAN;
   rows.push_back(row("zheng", "hold", "III: critical mu_s = |F|/N of the event-driven run at t = 0 (relative)", ratio,
                      critical, 1e-9, &dry3, true));
   for (const double factor : {0.999, 1.001}) {
@@ -287,29 +286,29 @@ std::vector<VerificationRow> zheng() {
     near.mu_kinetic = 0.1;
     near.mu_static = factor * critical;
     const dynamics::RunResult r = zhengRun(near, 0.3);
-    const double moved = r.ok() ? (r.history.col(3).array() - start).abs().maxCoeff() : kNaN;
+    const double moved = r.ok() ? (r.history.col(3).array() - start).abs().maxCoeff() : NAN;
     rows.push_back(factor < 1.0 ? row("zheng", "event-driven/lemke",
                                       "III at 0.999 x hold's critical mu_s: max |theta1 - (pi - 0.01)| over 0.3 s, "
                                       ">= 1e-6 (falls) [rad]",
-                                      kNaN, moved, 1e-6, &r, false, Check::kAtLeast)
+                                      NAN, moved, 1e-6, &r, false, Check::kAtLeast)
                                 : row("zheng", "event-driven/lemke",
                                       "III at 1.001 x hold's critical mu_s: max |theta1 - (pi - 0.01)| over 0.3 s, "
                                       "<= 1e-9 (held) [rad]",
-                                      kNaN, moved, 1e-9, &r, false, Check::kAtMost));
+                                      NAN, moved, 1e-9, &r, false, Check::kAtMost));
   }
   const double least_friction = dry3.ok() ? dry3.history.col(cols - 1).cwiseAbs().minCoeff() : 0.0;
   rows.push_back(row("zheng", "event-driven/lemke",
                      "III, Coulomb: min |F| of the static friction force holding it over 5 s, >= 0.5 N [N]",
-                     kNaN, least_friction, 0.5, &dry3, false, Check::kAtLeast));
+                     NAN, least_friction, 0.5, &dry3, false, Check::kAtLeast));
   for (const bool ambrosio : {true, false}) {
     ZhengSliderCrank falls = held;
     falls.modified_coulomb = ambrosio;
     if (!ambrosio) falls.mu_kinetic = falls.mu_static = 0.0;
     const dynamics::RunResult r = zhengRun(falls, 1.5);
-    const double lowest = r.ok() ? r.history.col(3).minCoeff() : kNaN;
+    const double lowest = r.ok() ? r.history.col(3).minCoeff() : NAN;
     rows.push_back(row("zheng", "event-driven", std::string("III, ") + (ambrosio ? "modified Coulomb" : "no friction") +
                            ": falls from pi - 0.01: min theta1 over 1.5 s, <= 0.5 [rad]",
-                       kNaN, lowest, 0.5, &r, false, Check::kAtMost));
+                       NAN, lowest, 0.5, &r, false, Check::kAtMost));
   }
   return rows;
 }

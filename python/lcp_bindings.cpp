@@ -53,9 +53,9 @@ void requireShape(const char* function, const char* name, const A& a, Eigen::Ind
 
 void bindLcp(py::module_& m) {
   using namespace lcp;
-  resultClass<Result>(m, "Result", "An LCP solve: z, w = M z + q, status, residual ‖min(z, w)‖∞, pivots.")
-      .def_readonly("z", &Result::z)
-      .def_readonly("w", &Result::w);
+  resultClass<lcp::Result>(m, "Result", "An LCP solve: z, w = M z + q, status, residual ‖min(z, w)‖∞, pivots.")
+      .def_readonly("z", &lcp::Result::z)
+      .def_readonly("w", &lcp::Result::w);
   resultClass<FrictionResult>(m, "FrictionResult",
                               "A planar friction solve: reactions r and velocities u = W r + q per contact (normal, "
                               "tangent), status, natural-map residual, pivots.")

@@ -6,7 +6,8 @@
 #   scripts/setup.sh            build the CLI
 #   scripts/setup.sh --tests    also build the test executables (and install chromium, mkdocs and
 #                               doxygen: the browser test of `stickslip animate`, the manual)
-#   scripts/setup.sh --bench    also install Siconos' kernel and mechanics and build benchmarks/ (the peers)
+#   scripts/setup.sh --bench    also install Siconos' kernel and mechanics and build benchmarks/ (the peers),
+#                               with link-time optimization
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,8 +41,9 @@ build_dir=${BUILD_DIR:-build}
 targets=(--target stickslip --target stickslip_python)
 benchmarks=OFF
 [[ $mode == --tests ]] && targets=()
-[[ $mode == --bench ]] && benchmarks=ON
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSTICKSLIP_BUILD_BENCHMARKS=$benchmarks >/dev/null
+lto=()
+[[ $mode == --bench ]] && benchmarks=ON && lto=(-DSTICKSLIP_LTO=ON)  # peak speed for the comparisons
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSTICKSLIP_BUILD_BENCHMARKS=$benchmarks "${lto[@]}" >/dev/null
 cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
 if [[ $benchmarks == ON ]]; then
   cmake --build "$build_dir" -j "$(nproc)" --target benchmarks

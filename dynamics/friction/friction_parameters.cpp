@@ -40,7 +40,7 @@ constexpr std::array kFields = {
     Field{"gms_attraction", &FrictionParameters::gms_attraction},
 };
 
-constexpr auto kNames = [] {
+constexpr auto kFieldNames = [] {
   std::array<std::string_view, kFields.size()> names{};
   for (std::size_t i = 0; i < kFields.size(); ++i) names[i] = kFields[i].name;
   return names;
@@ -51,7 +51,7 @@ const Field& findField(std::string_view name) {
     if (f.name == name) return f;
   std::ostringstream os;
   os << "FrictionParameters: expected one of";
-  for (std::string_view n : kNames) os << ' ' << n;
+  for (std::string_view n : kFieldNames) os << ' ' << n;
   os << ", got '" << name << "'";
   throw std::invalid_argument(os.str());
 }
@@ -71,7 +71,7 @@ std::string number(double x) {
 
 }  // namespace
 
-std::span<const std::string_view> frictionParameterNames() { return kNames; }
+std::span<const std::string_view> frictionParameterNames() { return kFieldNames; }
 
 void FrictionParameters::set(std::string_view name, double value) {
   this->*findField(name).member = value;

@@ -52,7 +52,7 @@ constexpr std::array kCatalogue = {
     Entry{"liang", &make<LiangFriction>},
 };
 
-constexpr auto kNames = [] {
+constexpr auto kLawNames = [] {
   std::array<std::string_view, kCatalogue.size()> names{};
   for (std::size_t i = 0; i < kCatalogue.size(); ++i) names[i] = kCatalogue[i].name;
   return names;
@@ -60,7 +60,7 @@ constexpr auto kNames = [] {
 
 }  // namespace
 
-std::span<const std::string_view> frictionLawNames() { return kNames; }
+std::span<const std::string_view> frictionLawNames() { return kLawNames; }
 
 std::unique_ptr<FrictionLaw> makeFrictionLaw(std::string_view name, const FrictionParameters& p) {
   for (const Entry& e : kCatalogue) {
@@ -70,7 +70,7 @@ std::unique_ptr<FrictionLaw> makeFrictionLaw(std::string_view name, const Fricti
   }
   std::ostringstream os;
   os << "makeFrictionLaw: expected one of";
-  for (std::string_view n : kNames) os << ' ' << n;
+  for (std::string_view n : kLawNames) os << ' ' << n;
   os << ", got '" << name << "'";
   throw std::invalid_argument(os.str());
 }

@@ -26,13 +26,13 @@ Vector2d perp(const Vector2d& a) { return Vector2d(-a.y(), a.x()); }  // R a, R 
 double cross(const Vector2d& a, const Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
 
 /// Pose and velocity of body b; the ground is at rest at the origin.
-struct Pose {
+struct PlanarPose {
   Vector2d r = Vector2d::Zero();
   double theta = 0.0;
   Matrix2d a = Matrix2d::Identity();
 };
-Pose pose(const Eigen::Ref<const VectorXd>& q, BodyIndex b) {
-  Pose p;
+PlanarPose pose(const Eigen::Ref<const VectorXd>& q, BodyIndex b) {
+  PlanarPose p;
   if (b == kGround) return p;
   p.r = q.segment<2>(3 * b);
   p.theta = q(3 * b + 2);
@@ -48,7 +48,7 @@ double angularVelocity(const Eigen::Ref<const VectorXd>& v, BodyIndex b) {
 
 /// Rows of Φq for body i and body j of one joint (rows × 3 each), also for the ground so
 /// that reactions can be reported on it.
-void jointBlocks(const PlanarJoint& jt, const Pose& pi, const Pose& pj, Block& ji, Block& jj) {
+void jointBlocks(const PlanarJoint& jt, const PlanarPose& pi, const PlanarPose& pj, Block& ji, Block& jj) {
   ji.setZero();
   jj.setZero();
   const Vector2d ai_si = pi.a * jt.s_i, aj_sj = pj.a * jt.s_j;
@@ -86,7 +86,7 @@ void jointBlocks(const PlanarJoint& jt, const Pose& pi, const Pose& pj, Block& j
 }
 
 /// Rows of Φ of one joint.
-void jointResidual(const PlanarJoint& jt, const Pose& pi, const Pose& pj, double t,
+void jointResidual(const PlanarJoint& jt, const PlanarPose& pi, const PlanarPose& pj, double t,
                    Eigen::Ref<VectorXd> phi) {
   const Vector2d d = pj.r + pj.a * jt.s_j - pi.r - pi.a * jt.s_i;
   switch (jt.type) {
@@ -360,7 +360,7 @@ void PlanarModel::constraintsAndJacobian(double t, const Eigen::Ref<const Vector
   jac.setZero();
   Block ji, jj;
   for (const PlanarJoint& jt : joints_) {
-    const Pose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
+    const PlanarPose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
     jointResidual(jt, pi, pj, t, phi);
     jointBlocks(jt, pi, pj, ji, jj);
     placeBlocks(jt, ji, jj, jac);
@@ -391,7 +391,7 @@ void PlanarModel::constraintsAndSparseJacobian(double t, const Eigen::Ref<const 
                                                Eigen::Ref<VectorXd> phi, double* values) const {
   Block ji, jj;
   for (const PlanarJoint& jt : joints_) {
-    const Pose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
+    const PlanarPose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
     jointResidual(jt, pi, pj, t, phi);
     jointBlocks(jt, pi, pj, ji, jj);
     // Each row: the lower-indexed body's three columns, then the other's (jacobianPattern).
@@ -417,7 +417,7 @@ void PlanarModel::constraintTimeDerivative(double t, const Eigen::Ref<const Vect
 void PlanarModel::gamma(double t, const Eigen::Ref<const VectorXd>& q,
                         const Eigen::Ref<const VectorXd>& v, Eigen::Ref<VectorXd> gam) const {
   for (const PlanarJoint& jt : joints_) {
-    const Pose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
+    const PlanarPose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
     const double wi = angularVelocity(v, jt.body_i), wj = angularVelocity(v, jt.body_j);
     const Vector2d ai_si = pi.a * jt.s_i, aj_sj = pj.a * jt.s_j;
     switch (jt.type) {
@@ -457,7 +457,7 @@ void PlanarModel::generalizedForces(double t, const Eigen::Ref<const VectorXd>& 
   };
   for (int b = 0; b < bodyCount(); ++b) forces.segment<2>(3 * b) += mass_(3 * b) * gravity_;
   for (const SpringDamper& s : springs_) {
-    const Pose pi = pose(q, s.i), pj = pose(q, s.j);
+    const PlanarPose pi = pose(q, s.i), pj = pose(q, s.j);
     const Vector2d ai_si = pi.a * s.s_i, aj_sj = pj.a * s.s_j;
     const Vector2d d = pj.r + aj_sj - pi.r - ai_si;
     const double length = d.norm();
@@ -514,7 +514,7 @@ double PlanarModel::potentialEnergy(const Eigen::Ref<const VectorXd>& q) const {
   for (int b = 0; b < bodyCount(); ++b)
     energy -= mass_(3 * b) * gravity_.dot(q.segment<2>(3 * b));
   for (const SpringDamper& s : springs_) {
-    const Pose pi = pose(q, s.i), pj = pose(q, s.j);
+    const PlanarPose pi = pose(q, s.i), pj = pose(q, s.j);
     const double stretch = (pj.r + pj.a * s.s_j - pi.r - pi.a * s.s_i).norm() - s.rest;
     energy += 0.5 * s.k * stretch * stretch;
   }
@@ -535,7 +535,7 @@ std::vector<JointReaction> PlanarModel::reactions(double /*t*/,
   Block ji, jj;
   for (std::size_t k = 0; k < joints_.size(); ++k) {
     const PlanarJoint& jt = joints_[k];
-    const Pose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
+    const PlanarPose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
     jointBlocks(jt, pi, pj, ji, jj);
     const auto lam = lambda.segment(jt.row, jt.rows);
     // Constraint force on a body: −(Φ_body)ᵀ λ = (force, torque about the centroid).
@@ -555,7 +555,7 @@ std::vector<JointReaction> PlanarModel::reactions(double /*t*/,
 
 Vector2d PlanarModel::pointPosition(const Eigen::Ref<const VectorXd>& q, BodyIndex b,
                                     const Vector2d& s) const {
-  const Pose p = pose(q, b);
+  const PlanarPose p = pose(q, b);
   return p.r + p.a * s;
 }
 

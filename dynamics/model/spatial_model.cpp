@@ -17,15 +17,15 @@ using Eigen::VectorXd;
 using Row6 = Eigen::Matrix<double, 1, 6>;
 
 /// Pose and velocity of one body; the ground is at rest at the origin with A = I.
-struct Pose {
+struct BodyMotion {
   Vector3d r = Vector3d::Zero();
   Matrix3d a = Matrix3d::Identity();
   Vector3d rdot = Vector3d::Zero();
   Vector3d w = Vector3d::Zero();  ///< ω′, body axes
 };
 using VelocityPtr = const Eigen::Ref<const VectorXd>*;  // null: at rest
-Pose pose(const Eigen::Ref<const VectorXd>& q, VelocityPtr v, BodyIndex b) {
-  Pose p;
+BodyMotion pose(const Eigen::Ref<const VectorXd>& q, VelocityPtr v, BodyIndex b) {
+  BodyMotion p;
   if (b == kGround) return p;
   p.r = q.segment<3>(7 * b);
   p.a = rotationMatrix(q.segment<4>(7 * b + 3));
@@ -42,7 +42,7 @@ struct Vec {
   Vector3d u, rate, accel;
   Matrix3d d_w;
 };
-Vec bodyVector(const Pose& p, const Vector3d& local) {
+Vec bodyVector(const BodyMotion& p, const Vector3d& local) {
   Vec out;
   out.u = p.a * local;
   const Vector3d wu = p.w.cross(local);
@@ -74,7 +74,7 @@ struct Separation {
   Vec p_i, p_j;
   Vector3d d, rate, accel;
 };
-Separation separation(const Pose& pi, const Vector3d& s_i, const Pose& pj, const Vector3d& s_j) {
+Separation separation(const BodyMotion& pi, const Vector3d& s_i, const BodyMotion& pj, const Vector3d& s_j) {
   Separation s{bodyVector(pi, s_i), bodyVector(pj, s_j), {}, {}, {}};
   s.d = pj.r + s.p_j.u - pi.r - s.p_i.u;
   s.rate = pj.rdot + s.p_j.rate - pi.rdot - s.p_i.rate;
@@ -394,7 +394,7 @@ double SpatialModel::potentialEnergy(const Eigen::Ref<const VectorXd>& q) const 
 void SpatialModel::evaluateJoint(const SpatialJoint& jt, double t,
                                  const Eigen::Ref<const VectorXd>& q,
                                  const Eigen::Ref<const VectorXd>* v, JointRows& rows) const {
-  const Pose pi = pose(q, v, jt.body_i), pj = pose(q, v, jt.body_j);
+  const BodyMotion pi = pose(q, v, jt.body_i), pj = pose(q, v, jt.body_j);
   const auto fi = bodyVector(pi, jt.frame_i.col(0)), ki = bodyVector(pi, jt.frame_i.col(1));
   rows.d_i.setZero();
   rows.d_j.setZero();
@@ -649,7 +649,7 @@ std::vector<SpatialJointReaction> SpatialModel::reactions(
     evaluateJoint(jt, t, q, nullptr, rows);
     const Eigen::Matrix<double, 6, 1> g =
         -rows.d_i.topRows(jt.rows).transpose() * lambda.segment(jt.row, jt.rows);
-    const Pose pi = pose(q, nullptr, jt.body_i);
+    const BodyMotion pi = pose(q, nullptr, jt.body_i);
     SpatialJointReaction r;
     r.force = g.head<3>();
     // The generalized torque is about the centroid in body axes; move it to P_i, in world axes.
@@ -668,7 +668,7 @@ Matrix3d SpatialModel::rotation(const Eigen::Ref<const VectorXd>& q, BodyIndex b
 
 Vector3d SpatialModel::pointPosition(const Eigen::Ref<const VectorXd>& q, BodyIndex b,
                                      const Vector3d& s) const {
-  const Pose p = pose(q, nullptr, b);
+  const BodyMotion p = pose(q, nullptr, b);
   return p.r + p.a * s;
 }
 

@@ -18,7 +18,6 @@ namespace stickslip::dynamics {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// Cutting rounds per program: each halves the angle a round cone's polygon overshoots by near
 /// the witness, so ~20 reach round-off.
 constexpr int kCutRounds = 200;
@@ -155,14 +154,14 @@ class HoldProblem {
   /// The margin for fixed choices, the round cones cut (Kelley) until the program's bound and
   /// the best witness's exact margin on the cones meet: (that margin, that witness). `decide`
   /// (not NaN): stop as soon as t* ≥ −decide or t* < −decide is certain.
-  std::pair<double, Eigen::VectorXd> margin(const std::vector<double>& mu, const Choices& c, double decide = kNaN);
+  std::pair<double, Eigen::VectorXd> margin(const std::vector<double>& mu, const Choices& c, double decide = NAN);
   /// The program `build` writes from the bounds, solved, the round cones cut until `witness`
   /// (the reactions w at the solution x) has slack ≥ floor in them; `used`: the final bounds.
   lcp::LpResult withCuts(const std::vector<double>& mu, const Choices& c,
                          const std::function<lcp::LinearProgram(const std::vector<Bound>&)>& build,
                          const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& witness, double floor,
                          std::vector<Bound>* used = nullptr);
-  MarginSolution bestMargin(const std::vector<double>& mu, const Choices* start = nullptr, double decide = kNaN);
+  MarginSolution bestMargin(const std::vector<double>& mu, const Choices* start = nullptr, double decide = NAN);
   Choices initialChoices() const;
   void requireAtRest(const Eigen::VectorXd& q) const;
   Eigen::MatrixXd unknowns(const Eigen::VectorXd& q, Eigen::VectorXd& known);
@@ -780,7 +779,7 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
   out.loads = loads_;
   if (!loads_) return;
   if (load_residual_ > o_.balance_tolerance) {  // only s = 1 balances
-    out.low = out.high = at.t >= -tolerance() ? 1.0 : kNaN;
+    out.low = out.high = at.t >= -tolerance() ? 1.0 : NAN;
     return;
   }
   const Eigen::Index ny = Z_.cols();
@@ -1031,8 +1030,8 @@ HoldResult HoldProblem::solve() {
   }
   if (!out.holds)
     for (auto& el : out.elements) {
-      el.normal = el.friction = kNaN;
-      el.friction_vector.setConstant(kNaN);
+      el.normal = el.friction = NAN;
+      el.friction_vector.setConstant(NAN);
     }
   out.lp_solves = lp_solves_;
   out.pivots = pivots_;

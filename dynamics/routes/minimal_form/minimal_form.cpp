@@ -13,12 +13,11 @@
 namespace stickslip::dynamics {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-double sgn(double v) { return v > 0.0 ? 1.0 : v < 0.0 ? -1.0 : 0.0; }
+double signOf(double v) { return v > 0.0 ? 1.0 : v < 0.0 ? -1.0 : 0.0; }
 
 Eigen::Vector2d rot90(const Eigen::Vector2d& a) { return {-a.y(), a.x()}; }
-Eigen::Matrix2d rotation(double th) {
+Eigen::Matrix2d planarRotation(double th) {
   Eigen::Matrix2d A;
   A << std::cos(th), -std::sin(th), std::sin(th), std::cos(th);
   return A;
@@ -250,7 +249,7 @@ void MinimalForm::slidingRow(const FrictionalJoint& fj, const Eigen::VectorXd& x
   // virtual power of a force along t_i at P_j on j and its opposite on i at the same point.
   const double thi = jt.body_i == kGround ? 0.0 : x(PlanarModel::coordinate(jt.body_i, 2));
   const double thj = jt.body_j == kGround ? 0.0 : x(PlanarModel::coordinate(jt.body_j, 2));
-  const Eigen::Matrix2d Ai = rotation(thi), Aj = rotation(thj);
+  const Eigen::Matrix2d Ai = planarRotation(thi), Aj = planarRotation(thj);
   const Eigen::Vector2d ti = Ai * jt.u_i.normalized();
   const Eigen::Vector2d d = model.pointPosition(x, jt.body_j, jt.s_j) - model.pointPosition(x, jt.body_i, jt.s_i);
   if (jt.body_j != kGround) {
@@ -274,10 +273,10 @@ double MinimalForm::slidingDrift(std::size_t j, const Eigen::VectorXd& x, const 
   auto angle = [&](BodyIndex b, const Eigen::VectorXd& v) { return b == kGround ? 0.0 : v(PlanarModel::coordinate(b, 2)); };
   auto velocity = [&](BodyIndex b, const Eigen::Vector2d& s_b) -> Eigen::Vector2d {
     if (b == kGround) return Eigen::Vector2d::Zero();
-    return xdot.segment<2>(PlanarModel::coordinate(b, 0)) + xdot(PlanarModel::coordinate(b, 2)) * rot90(rotation(angle(b, x)) * s_b);
+    return xdot.segment<2>(PlanarModel::coordinate(b, 0)) + xdot(PlanarModel::coordinate(b, 2)) * rot90(planarRotation(angle(b, x)) * s_b);
   };
   const double wi = angle(jt.body_i, xdot), wj = angle(jt.body_j, xdot);
-  const Eigen::Matrix2d Ai = rotation(angle(jt.body_i, x)), Aj = rotation(angle(jt.body_j, x));
+  const Eigen::Matrix2d Ai = planarRotation(angle(jt.body_i, x)), Aj = planarRotation(angle(jt.body_j, x));
   const Eigen::Vector2d ti = Ai * jt.u_i.normalized();
   const Eigen::Vector2d d = model.pointPosition(x, jt.body_j, jt.s_j) - model.pointPosition(x, jt.body_i, jt.s_i);
   const Eigen::Vector2d ddot = velocity(jt.body_j, jt.s_j) - velocity(jt.body_i, jt.s_i);
@@ -411,7 +410,7 @@ void MinimalForm::reactions(const FrictionSetting& f, const Eigen::VectorXd& ext
           H(j, slot) = gain * s.friction(slot) / s.reaction(j);
         }
       } else {
-        G(j, row) = gain * sgn(s.lambda(row));
+        G(j, row) = gain * signOf(s.lambda(row));
       }
     }
     Eigen::VectorXd step = next - s.friction;
@@ -452,8 +451,8 @@ bool MinimalForm::evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     s.reaction_iterations = 0;
     s.reaction_converged = true;
     s.friction_force.setZero(k);
-    s.reaction.setConstant(nj, kNaN);
-    s.friction.setConstant(nj, kNaN);
+    s.reaction.setConstant(nj, NAN);
+    s.friction.setConstant(nj, NAN);
     // One joint's friction is the force that holds it (row 0 of 5.4₂); several joints' are
     // indeterminate (Blajer Fig. 8), and so are λ.
     if (nj <= 1 && (nj == 0 || std::abs(s.sliding(0, 0)) > 0.0)) {
@@ -461,8 +460,8 @@ bool MinimalForm::evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       reactions(FrictionSetting{}, Eigen::VectorXd::Zero(dims_.n), s, true);
       s.friction_force = s.sliding.transpose() * s.friction;
     } else {
-      s.lambda.setConstant(dims_.m, kNaN);
-      s.friction_force(0) = kNaN;
+      s.lambda.setConstant(dims_.m, NAN);
+      s.friction_force(0) = NAN;
     }
     normalForces(s);
     return true;
@@ -470,7 +469,7 @@ bool MinimalForm::evaluate(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   FrictionSetting f = friction;
   for (Eigen::Index j = 0; j < nj; ++j)  // NaN: the sign of the present sliding rate
     if (std::isnan(f.direction(j)))
-      f.direction(j) = sgn(s.sliding.row(j).dot(u) - friction_[std::size_t(j)].surfaceSpeed(t));
+      f.direction(j) = signOf(s.sliding.row(j).dot(u) - friction_[std::size_t(j)].surfaceSpeed(t));
   reactions(f, Eigen::VectorXd::Zero(dims_.n), s);
   s.friction_force = s.sliding.transpose() * s.friction;
   s.udot = s.reduced_mass.ldlt().solve(s.reduced_force + s.friction_force);
@@ -487,7 +486,7 @@ FrictionSetting MinimalForm::against(const MinimalFormState& s, double sigma, bo
   FrictionSetting f = none();
   for (std::size_t j = 0; j < friction_.size(); ++j) {
     const Eigen::Index e = Eigen::Index(j);
-    f.direction(e) = sgn(s.sliding(e, 0) * sigma);
+    f.direction(e) = signOf(s.sliding(e, 0) * sigma);
     f.mu(e) = static_limit ? friction_[j].mu_static : friction_[j].mu_kinetic;
   }
   return f;
@@ -512,7 +511,7 @@ MinimalForm::InverseDynamics MinimalForm::inverseDynamics(double t, double q, do
   const double bd = s.D.col(0).dot(drive);
   if (!(std::abs(bd) > 1e-12 * std::max(1.0, drive.norm())))
     throw std::invalid_argument("MinimalForm::inverseDynamics: the drive direction does no work on the driver (Dᵀb = 0)");
-  const double sigma = qd != 0.0 ? sgn(qd) : sgn(qdd);
+  const double sigma = qd != 0.0 ? signOf(qd) : signOf(qdd);
   const FrictionSetting f = against(s, sigma, false);
   const Eigen::Index nj = Eigen::Index(friction_.size());
   // With the friction f_μ fixed, τ follows from 5.4₂ and λ from 5.4₃ (τ enters Q as b τ);
@@ -552,13 +551,13 @@ MinimalForm::InverseDynamics MinimalForm::inverseDynamics(double t, double q, do
 std::vector<std::pair<double, double>> stickIntervals(const std::vector<ContactEvent>& events, int contact,
                                                       double t_end) {
   std::vector<std::pair<double, double>> out;
-  double start = kNaN;
+  double start = NAN;
   for (const auto& e : events) {
     if (e.contact != contact) continue;
     if (e.kind == EventKind::kStick && std::isnan(start)) start = e.t;
     else if ((e.kind == EventKind::kSlipPositive || e.kind == EventKind::kSlipNegative) && !std::isnan(start)) {
       out.emplace_back(start, e.t);
-      start = kNaN;
+      start = NAN;
     }
   }
   if (!std::isnan(start)) out.emplace_back(start, t_end);
@@ -575,7 +574,7 @@ class Simulation {
         nj_(Eigen::Index(form.friction().size())),
         nu_(Eigen::Index(form.options().unilateral.size())) {
     dir_.setZero(nj_);
-    break_away_.setConstant(nj_, kNaN);
+    break_away_.setConstant(nj_, NAN);
   }
 
   MinimalFormRun run(const Eigen::VectorXd& x0, const Eigen::VectorXd& u0);
@@ -584,7 +583,7 @@ class Simulation {
   FrictionSetting slipSetting() const {
     FrictionSetting f = form_.none();
     for (Eigen::Index j = 0; j < nj_; ++j) {
-      f.direction(j) = dir_(j) != 0.0 ? dir_(j) : kNaN;
+      f.direction(j) = dir_(j) != 0.0 ? dir_(j) : NAN;
       f.mu(j) = form_.friction()[std::size_t(j)].mu_kinetic;
     }
     return f;
@@ -614,7 +613,7 @@ class Simulation {
     if (!form_.evaluate(t, y.head(nq_), y.tail(k_), form_.none(), false, s)) return 1.0;
     const double held = s.stick_acceleration, a0 = s.udot(0) - held;
     const double scale = 1.0 + std::abs(s.reduced_force(0) / s.reduced_mass(0, 0));
-    const double sigma = std::abs(a0) <= opt_.acceleration_tolerance * scale ? 0.0 : sgn(a0);
+    const double sigma = std::abs(a0) <= opt_.acceleration_tolerance * scale ? 0.0 : signOf(a0);
     if (tendency) *tendency = sigma;
     if (!form_.evaluate(t, y.head(nq_), y.tail(k_), form_.against(s, sigma == 0.0 ? 1.0 : sigma, true), false, s))
       return 1.0;
@@ -691,16 +690,16 @@ void Simulation::decide(double t, Eigen::VectorXd& y, bool initial, bool release
         for (Eigen::Index j = 0; j < nj_; ++j) event(t, j, 0.0, true);
     }
     dir_.setZero();
-    break_away_.setConstant(kNaN);
+    break_away_.setConstant(NAN);
     return;
   }
   if (was_stuck && !initial) result_.stick_intervals.emplace_back(stick_start_, t);
   sigma_ = sigma;
   for (Eigen::Index j = 0; j < nj_; ++j) {
-    dir_(j) = sgn(s.sliding(j, 0) * sigma_);
+    dir_(j) = signOf(s.sliding(j, 0) * sigma_);
     if (!initial && (was_stuck || dir_(j) != before(j))) event(t, j, dir_(j), false);
     // At a dead centre its slip's direction shows once it moves: reported then, at this time.
-    break_away_(j) = !initial && was_stuck && dir_(j) == 0.0 ? t : kNaN;
+    break_away_(j) = !initial && was_stuck && dir_(j) == 0.0 ? t : NAN;
   }
 }
 
@@ -746,8 +745,8 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
   form_.evaluate(t, y.head(nq_), y.tail(k_), form_.none(), false, s0);
   if (y(nq_) == s0.stick_velocity) decide(t, y, true, false);
   else {
-    sigma_ = sgn(y(nq_) - s0.stick_velocity);
-    for (Eigen::Index j = 0; j < nj_; ++j) dir_(j) = sgn(s0.sliding(j, 0) * sigma_);
+    sigma_ = signOf(y(nq_) - s0.stick_velocity);
+    for (Eigen::Index j = 0; j < nj_; ++j) dir_(j) = signOf(s0.sliding(j, 0) * sigma_);
   }
   ode.reset(t, y);
   record(t, y);
@@ -777,13 +776,13 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
       if (!stuck_ && eval(t, y))
         for (Eigen::Index j = 0; j < nj_; ++j)
           if (dir_(j) == 0.0 && std::abs(st_.sliding(j, 0)) > 1e-9) {
-            dir_(j) = sgn(st_.sliding(j, 0) * sigma_);
+            dir_(j) = signOf(st_.sliding(j, 0) * sigma_);
             known = true;
             if (!std::isnan(break_away_(j))) {
               const ContactEvent e{break_away_(j), int(j), dir_(j) > 0 ? EventKind::kSlipPositive : EventKind::kSlipNegative};
               auto& ev = result_.run.events;
               ev.insert(std::upper_bound(ev.begin(), ev.end(), e, [](const ContactEvent& a, const ContactEvent& b) { return a.t < b.t; }), e);
-              break_away_(j) = kNaN;
+              break_away_(j) = NAN;
             }
           }
       if (known) {
