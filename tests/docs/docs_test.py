@@ -17,7 +17,8 @@ every command it shows runs.
    test), scripts/bench.sh (ten minutes on a quiet machine), Slurm's sbatch and a block that
    starts with "#!" (a job script for a cluster). The README's ```python example runs with
    Debian's /usr/bin/python3.
-5. The C++ API: `doxygen docs/Doxyfile`, run in the project, writes build/api/html/index.html.
+5. The C++ API: `doxygen docs/Doxyfile`, run in the project, writes html/index.html (into a
+   scratch directory; the Doxyfile itself writes build/api).
 
 Parts, so that CTest runs them side by side (tests/CMakeLists.txt): `site` (1, 2), `generated`
 (3), `examples PAGE` (4, one page), `python` (4, the README's Python), `api` (5); `pages` lists
@@ -188,11 +189,12 @@ def check_api():
     # 5. The API from the headers.
     if not shutil.which("doxygen"):
         sys.exit("doxygen was not found (Debian: apt-get install doxygen; scripts/setup.sh --tests installs it)")
-    api = os.path.join(SOURCE, "build", "api")
-    shutil.rmtree(api, ignore_errors=True)
-    p = subprocess.run(["doxygen", os.path.join("docs", "Doxyfile")], cwd=SOURCE, capture_output=True, text=True)
+    api = tempfile.mkdtemp(prefix="stickslip-api-")  # docs/Doxyfile's own is build/api
+    config = open(os.path.join(SOURCE, "docs", "Doxyfile"), encoding="utf-8").read() + "\nOUTPUT_DIRECTORY = %s\n" % api
+    p = subprocess.run(["doxygen", "-"], input=config, cwd=SOURCE, capture_output=True, text=True)
     check(p.returncode == 0 and os.path.isfile(os.path.join(api, "html", "index.html")),
           "doxygen docs/Doxyfile failed:\n" + p.stderr[-2000:])
+    shutil.rmtree(api)
 
 
 def main(args):
