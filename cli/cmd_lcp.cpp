@@ -29,7 +29,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
                               "; for MLCPs " + joinNames(lcp::mlcpSolverNames()) +
                               "; for FC2D " + joinNames(lcp::frictionSolverNames()) +
                               "; for FC3D " + joinNames(lcp::friction3dSolverNames()) +
-                              " (auto, nsgs and newton: ours on the round cone; lemke: ours on a faceted cone, see --facets)";
+                              " (auto, nsgs and newton: ours on the round cone; lemke: ours on a faceted cone, "
+                              "see --facets)";
   o.add_options()("file", po::value<std::string>()->required(),
                   "Siconos .dat file (LCP, MLCP, FC2D or FC3D, detected)")(
       "solver", po::value<std::string>()->default_value("auto"), solvers.c_str())(

@@ -50,7 +50,8 @@ def main():
     assert "Version: %s" % version.group(1) in p.stdout, "pip show gives another version"
 
     assert run([python, "-m", "pip", "uninstall", "-y", "stickslip"], env=env, cwd=scratch).returncode == 0
-    assert run([python, "-c", "import stickslip"], env=env, cwd=scratch).returncode != 0, "still importable after uninstall"
+    gone = run([python, "-c", "import stickslip"], env=env, cwd=scratch).returncode != 0
+    assert gone, "still importable after uninstall"
     print("pip install: ok")
 
 

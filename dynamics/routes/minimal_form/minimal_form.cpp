@@ -273,7 +273,8 @@ double MinimalForm::slidingDrift(std::size_t j, const Eigen::VectorXd& x, const 
   auto angle = [&](BodyIndex b, const Eigen::VectorXd& v) { return b == kGround ? 0.0 : v(PlanarModel::coordinate(b, 2)); };
   auto velocity = [&](BodyIndex b, const Eigen::Vector2d& s_b) -> Eigen::Vector2d {
     if (b == kGround) return Eigen::Vector2d::Zero();
-    return xdot.segment<2>(PlanarModel::coordinate(b, 0)) + xdot(PlanarModel::coordinate(b, 2)) * rot90(planarRotation(angle(b, x)) * s_b);
+    return xdot.segment<2>(PlanarModel::coordinate(b, 0)) +
+           xdot(PlanarModel::coordinate(b, 2)) * rot90(planarRotation(angle(b, x)) * s_b);
   };
   const double wi = angle(jt.body_i, xdot), wj = angle(jt.body_j, xdot);
   const Eigen::Matrix2d Ai = planarRotation(angle(jt.body_i, x)), Aj = planarRotation(angle(jt.body_j, x));
