@@ -6,8 +6,9 @@
 #   scripts/setup.sh            build the CLI
 #   scripts/setup.sh --tests    also build the test executables (and install chromium, mkdocs and
 #                               doxygen: the browser test of `stickslip animate`, the manual)
-#   scripts/setup.sh --bench    also install Siconos' kernel and mechanics and build benchmarks/ (the peers),
-#                               with link-time optimization
+#   scripts/setup.sh --bench    also install the peers (Siconos' kernel and mechanics; the engines
+#                               DART, Bullet, MuJoCo and ODE) and build benchmarks/, with
+#                               link-time optimization
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +23,9 @@ mode=${1:-}
 case "$mode" in
   "") ;;
   --tests) packages+=(chromium mkdocs doxygen) ;;  # the browser test of `animate`; the manual
-  --bench) packages+=(libsiconos-kernel-dev libsiconos-mechanics-dev) ;;
+  --bench) packages+=(libsiconos-kernel-dev libsiconos-mechanics-dev  # benchmarks/peer_*.cpp
+                      libdart-dev libdart-external-odelcpsolver-dev libbullet-dev libmujoco-dev
+                      libode-dev) ;;  # benchmarks/engines/
   *) echo "setup: unknown option '$mode' (expected --tests or --bench)" >&2; exit 2 ;;
 esac
 missing=()
