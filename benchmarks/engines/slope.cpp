@@ -21,8 +21,6 @@
 //            step × dWorldStep (Dantzig) or dWorldQuickStep (20 iterations, the default, 100).
 // --check: exit 1 unless ours stays at rest (slides less than 1e-12 m) at every setting, or an
 // engine's run fails (NaN); the engines' creep is reported, not asserted.
-#include <time.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdarg>
@@ -33,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "engine_common.hpp"
 #include "mechanisms/run_scenario.hpp"
 #include "mechanisms/scenario_file.hpp"
 
@@ -57,6 +56,8 @@
 #endif
 
 using namespace stickslip;
+using bench::cpuSeconds;
+using bench::stepText;
 
 namespace {
 
@@ -77,12 +78,6 @@ struct Outcome {
   double cpu = NAN;    ///< CPU seconds per simulated second
 };
 
-double cpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
-
 /// Steps a simulation with `step()` (one step of h) to kEnd; `centre()` gives the box's centre
 /// in the slope's plane (x, y). How far it slid, its creep and the CPU per simulated second.
 template <typename Step, typename Centre>
@@ -98,12 +93,6 @@ void simulate(double h, Step&& step, Centre&& centre, Outcome& out) {
   out.cpu = (cpuSeconds() - t0) / kEnd;
   out.slid = (centre() - start).norm();
   out.creep = (centre() - at_settle).norm() / (kEnd - kSettle);
-}
-
-std::string stepText(double h) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "h = %g s", h);
-  return buf;
 }
 
 void ours(std::vector<Outcome>& all) {
@@ -342,18 +331,7 @@ void printTable(const std::vector<Outcome>& all) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool json = false, check = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json")
-      json = true;
-    else if (a == "--check")
-      check = true;
-    else {
-      std::cerr << "bench_engines_slope: unknown option '" << a << "'\nusage: bench_engines_slope [--json] [--check]\n";
-      return 2;
-    }
-  }
+  const bench::EngineOptions options = bench::parseEngineOptions(argc, argv, "bench_engines_slope");
   std::vector<Outcome> all;
   ours(all);
 #ifdef STICKSLIP_HAVE_MUJOCO
@@ -368,7 +346,7 @@ int main(int argc, char** argv) {
 #ifdef STICKSLIP_HAVE_ODE
   ode(all);
 #endif
-  if (json) {
+  if (options.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const Outcome& o : all)
       out.push_back({{"engine", o.engine},
@@ -386,5 +364,5 @@ int main(int argc, char** argv) {
       std::cerr << "bench_engines_slope: " << o.engine << ", " << o.setting << ": creep " << o.creep << "\n";
       ++failures;
     }
-  return check && failures > 0 ? 1 : 0;
+  return options.check && failures > 0 ? 1 : 0;
 }
