@@ -16,7 +16,8 @@
 // velocity is set to v_b before each step; Bullet, a kinematic body moved each step; DART, a
 // prismatic joint with a velocity actuator; ODE, a kinematic body. The spring is a force −k x on
 // the block, applied before each step.
-//   ours     event-driven and Moreau–Jean (h = 1e-3, 1e-4 s) on the built-in belt;
+//   ours     event-driven, Moreau–Jean (h = 1e-3, 1e-4 s) and the penalty route (laws
+//            linear-stiction and lugre, μs ≠ μk both) on the built-in belt;
 //   MuJoCo   timestep × cone (pyramidal, elliptic) × impratio (1, 10);
 //   Bullet   step × iterations (10, 100);   DART  step × Dantzig, PGS;
 //   ODE      step × dWorldStep, dWorldQuickStep (20 iterations).
@@ -119,12 +120,13 @@ void simulate(double h, Step&& step, VRel&& vRel, Outcome& out) {
 
 void ours(std::vector<Outcome>& all) {
   const mechanisms::Scenario scenario = mechanisms::loadScenario("belt");
-  auto run = [&](mechanisms::Route route, double h, std::string setting) {
+  auto run = [&](mechanisms::Route route, double h, std::string setting, std::string law = "") {
     mechanisms::RunSettings settings;
     settings.route = route;
     settings.t_end = kEnd;
-    settings.output_dt = kEnd;
+    settings.output_dt = route == mechanisms::Route::kPenalty ? 1e-3 : kEnd;  // the penalty route reads its changes off the samples
     if (route == mechanisms::Route::kMoreauJean) settings.dt = h;
+    if (!law.empty()) settings.friction = law;
     const mechanisms::ScenarioRun r = mechanisms::runScenario(scenario, settings);
     Outcome o{"stickslip", std::move(setting), {}, NAN, r.result.cpu_seconds / kEnd, r.result.ok()};
     for (auto [t, kind] : dynamics::modeChanges(r.result)) o.changes.emplace_back(t, kind == "stick" ? "stick" : "slip");
@@ -133,6 +135,8 @@ void ours(std::vector<Outcome>& all) {
   };
   run(mechanisms::Route::kEventDriven, 0.0, "event-driven");
   for (const double h : {1e-3, 1e-4}) run(mechanisms::Route::kMoreauJean, h, "Moreau–Jean, " + stepText(h));
+  for (const char* law : {"linear-stiction", "lugre"})
+    run(mechanisms::Route::kPenalty, 0.0, std::string("penalty, ") + law + " (stick below 1e-3 m/s in 1 ms samples)", law);
 }
 
 std::string muText(double mu) { return "μ = " + std::string(mu == kBelt.mu_static ? "μs" : "μk"); }
@@ -407,7 +411,7 @@ int main(int argc, char** argv) {
   }
   int failures = 0;
   for (const Outcome& o : all) {
-    if (o.engine != "stickslip") continue;
+    if (o.engine != "stickslip" || o.setting.rfind("penalty", 0) == 0) continue;  // the penalty route's error is reported
     const double tolerance = o.setting == "event-driven" ? 1e-8 : o.setting.find("0.001") != std::string::npos ? 2e-3 : 2e-4;
     if (!o.ok || !(changeError(o.changes, ref) <= tolerance)) {
       std::cerr << "bench_engines_belt: " << o.setting << ": " << errorText(o, ref) << " (tolerance " << tolerance
