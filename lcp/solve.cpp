@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "lcp/block_pivoting.hpp"
 #include "lcp/enumeration.hpp"
 #include "lcp/friction_facets.hpp"
 #include "lcp/friction_to_lcp.hpp"
@@ -45,7 +46,7 @@ auto checked(std::string_view kind, std::string_view name, const std::vector<std
 }  // namespace
 
 std::vector<std::string> lcpSolverNames() {
-  return withOurs({"lemke", "enum"}, siconosLcpSolverNames());
+  return withOurs({"lemke", "bpp", "enum"}, siconosLcpSolverNames());
 }
 std::vector<std::string> mlcpSolverNames() { return withOurs({"lemke"}, siconosMlcpSolverNames()); }
 std::vector<std::string> frictionSolverNames() {
@@ -58,6 +59,7 @@ std::vector<std::string> friction3dSolverNames() {
 Result solveLcp(std::string_view solver, const Problem& p) {
   return checked("LCP", solver, lcpSolverNames(), [&] {
     if (solver == "lemke") return LemkeSolver().solve(p);
+    if (solver == "bpp") return BlockPivotingSolver().solve(p);
     if (solver == "enum") return solveByEnumeration(p);
     return SiconosLcpSolver(siconosName(solver)).solve(p);
   });

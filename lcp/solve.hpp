@@ -2,7 +2,8 @@
 /// \file Solvers selected by name, as the CLI and the tests name them.
 ///
 /// Ours: `lemke` (every problem kind: MLCP and 2D friction go through their exact LCP
-/// reductions), `enum` (LCP only, n ≤ 20: exhaustive, the independent reference), `nsgs`
+/// reductions), `bpp` (LCP with M symmetric positive definite: block principal pivoting,
+/// block_pivoting.hpp), `enum` (LCP only, n ≤ 20: exhaustive, the independent reference), `nsgs`
 /// (2D friction: nonsmooth Gauss–Seidel on W's nonzeros, nsgs.hpp), `newton` (2D friction: the
 /// global nonsmooth Newton on W's pattern, planar_newton.hpp, to Siconos' error 1e-12), and for 2D friction
 /// `auto`: Lemke for at most kAutoLemkeContacts contacts (exact, and the fastest there), else
