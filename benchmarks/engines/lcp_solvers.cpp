@@ -7,6 +7,9 @@
 //   bench_engines_lcp [--sizes 2,4,...] [--instances K] [--data DIR] [--min-time-ms T]
 //                     [--pgs-sweeps S] [--json] [--check]
 //
+// Ours: Lemke (every problem), block principal pivoting (BPP: the LCPs with M symmetric
+// positive definite; it refuses the others) and, on the friction problems, `auto` (Lemke up to
+// 4 contacts, else NSGS: lcp/solve.hpp).
 // Families: Siconos' LCP collection (--data, the .dat files), seeded SPD LCPs (n = 2 … 256)
 // and seeded planar friction problems (lcp/random_problems.hpp) with n/4 contacts. Each solver
 // takes a problem in its own form: the Lemkes an LCP (for friction, the exact 4-per-contact
@@ -32,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "lcp/block_pivoting.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/random_problems.hpp"
@@ -106,14 +110,17 @@ Instance frictionInstance(std::string name, lcp::FrictionProblem2D p) {
   return in;
 }
 
-/// A solver: writes its answer (z, or r for friction) into `answer`. `friction_only`: a
-/// solver of planar friction problems, not of LCPs.
+/// A solver: writes its answer (z, or r for friction) into `answer`. It takes the planar
+/// friction problems only, the LCPs only (not the friction problems' reductions), or both.
 struct Solver {
+  enum class Takes { kBoth, kFriction, kLcp };
   std::string name;
   std::function<void(const Instance&, Eigen::VectorXd&)> solve;
-  bool friction_only = false;
+  Takes takes = Takes::kBoth;
   bool ours = false;
-  bool applies(const Instance& in) const { return !friction_only || in.friction; }
+  bool applies(const Instance& in) const {
+    return takes == Takes::kBoth || (takes == Takes::kFriction) == in.friction.has_value();
+  }
 };
 
 /// An LCP solver's z, mapped to the reactions for the friction family.
@@ -193,10 +200,17 @@ std::vector<Solver> solvers(int pgs_sweeps) {
                              lemke->solve(in.lcp, *result);
                              answerFromZ(in, result->z, answer);
                            },
-                           false, true}};
+                           Solver::Takes::kBoth, true}};
+  auto bpp = std::make_shared<lcp::BlockPivotingSolver>();
+  all.push_back({"stickslip BPP",
+                 [bpp, result](const Instance& in, Eigen::VectorXd& answer) {
+                   bpp->solve(in.lcp, *result);
+                   answer = result->z;
+                 },
+                 Solver::Takes::kLcp, true});
   all.push_back({"stickslip auto",
                  [](const Instance& in, Eigen::VectorXd& answer) { answer = lcp::solveFriction("auto", *in.friction).r; },
-                 true, true});
+                 Solver::Takes::kFriction, true});
 #ifdef STICKSLIP_HAVE_DART
   dart::external::ode::dSetMessageHandler(quietOde);
   all.push_back({"DART Lemke", dartLemke});
