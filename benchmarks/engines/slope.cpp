@@ -314,18 +314,9 @@ void printTable(const std::vector<Outcome>& all) {
             << "| engine | setting | slid [m] | creep [m/s] | CPU [s per simulated s] |\n|---|---|---|---|---|\n";
   for (const Outcome& o : all)
     std::printf("| %s | %s | %.3g | %.3g | %.3g |\n", o.engine.c_str(), o.setting.c_str(), o.slid, o.creep, o.cpu);
-  // Each engine's best: the setting that slid least.
-  std::vector<const Outcome*> best;
-  for (const Outcome& o : all) {
-    auto same = std::find_if(best.begin(), best.end(), [&](const Outcome* b) { return b->engine == o.engine; });
-    if (same == best.end())
-      best.push_back(&o);
-    else if (o.slid < (*same)->slid)
-      *same = &o;
-  }
-  std::cout << "\nLeast slid, per engine:\n\n";
-  for (const Outcome* b : best)
-    std::printf("- %s: %.3g m (%s; %.3g s of CPU per simulated s)\n", b->engine.c_str(), b->slid, b->setting.c_str(), b->cpu);
+  std::vector<bench::RunPoint> points;
+  for (const Outcome& o : all) points.push_back({o.engine, o.setting, o.slid, o.cpu});
+  bench::printClaim(points, "m slid");
 }
 
 }  // namespace
