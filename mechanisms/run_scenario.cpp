@@ -495,6 +495,10 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
       if (p.info.stiff) eo.integrator = dynamics::OdeMethod::kBdf;
       eo.relative_tolerance = o.tolerance.value_or(p.info.stiff ? 1e-8 : 1e-10);
       eo.absolute_tolerance = 1e-2 * eo.relative_tolerance;
+      // A closed contact's gap drifts by the integrator's tolerance; a gap tolerance below it
+      // sends every step back to a mode decision (the ladder at rtol 1e-6: 2 M steps). At the
+      // default tolerances 10 atol ≤ 1e-9, the default, which it leaves unchanged.
+      eo.gap_tolerance = std::max(eo.gap_tolerance, 10.0 * eo.absolute_tolerance);
       eo.velocity_tolerance = p.info.zero_velocity;
       eo.event_tolerance = o.event_tolerance;
       eo.baumgarte_alpha = p.baumgarte_alpha;

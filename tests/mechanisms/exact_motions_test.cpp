@@ -3,6 +3,7 @@
 // ω⁺/ω⁻ = 1 − 1.5 sin²α, so the energy above the upright position falls by that ratio squared)
 // and the ladder on a frictionless wall and floor (it leaves the wall where sin φ = ⅔ sin φ₀).
 // The benchmarks/engines/ programs set the engines against the same files.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -69,4 +70,22 @@ TEST_CASE("The ladder leaves its frictionless wall at two thirds of its height",
   const double phi = M_PI - at.result.history(at.result.history.rows() - 1, at.result.column("rod.theta"));
   CHECK(std::sin(phi) == Approx(2.0 / 3.0 * std::sin(phi0)).epsilon(1e-8));
   CHECK(open->t == Approx(0.3250307016).margin(1e-8));  // by quadrature of φ'' = −(3g/2L) cos φ
+}
+
+TEST_CASE("Event-driven at a loose tolerance keeps its steps few", "[mechanisms][exact]") {
+  // The gap tolerance follows the integrator's: at rtol 1e-6 with the default 1e-9 m, each step
+  // of the ladder went back to a mode decision (2.03 M steps and LCP solves over 0.6 s).
+  mechanisms::RunSettings settings;
+  settings.route = Route::kEventDriven;
+  settings.t_end = 0.6;
+  settings.output_dt = 0.6;
+  settings.tolerance = 1e-6;
+  const mechanisms::ScenarioRun r = mechanisms::runScenario(mechanisms::loadScenario(kScenarios + "/ladder.yaml"), settings);
+  REQUIRE(r.result.ok());
+  CHECK(r.result.steps < 1000);
+  const auto open = std::find_if(r.result.events.begin(), r.result.events.end(), [](const dynamics::ContactEvent& e) {
+    return e.contact == 0 && e.kind == dynamics::EventKind::kOpen;
+  });
+  REQUIRE(open != r.result.events.end());
+  CHECK(open->t == Approx(0.3250307016).margin(1e-5));
 }
