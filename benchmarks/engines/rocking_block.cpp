@@ -21,9 +21,9 @@
 // The engines' box is 0.2 m deep, tilted about y; the engines' steps are 1e-2, 2e-3, 5e-4 s.
 // --check: exit 1 unless our event-driven impacts are within 1e-8 s of the reference (1e-4 s at
 // rtol 1e-6; they follow from Housner's ratio, so a wrong ratio moves them) and Moreau–Jean's
-// at h ≤ 1e-3 s
-// within 5e-3 s (each of its impacts lands within a step and shifts the next ones: 2.5e-3 s at
-// h = 1e-3, 1.1e-3 s at h = 1e-4); the engines' errors are reported, not asserted.
+// at h ≤ 1e-3 s within 5e-3 s (each of its impacts lands within a step and shifts the next
+// ones: 2.5e-3 s at h = 1e-3, 1.1e-3 s at h = 1e-4); the engines' errors are reported, not
+// asserted.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
