@@ -9,10 +9,10 @@
 // interpolant. Ours: event-driven's "open" event of the wall contact (at the scenario's
 // tolerance and at rtol 1e-6); Moreau–Jean's first step without a wall impulse; the penalty
 // route's first sample (every 1e-5 s) without a wall force. The engines: the wall pushes only
-// horizontally and nothing else does
-// (floor and wall frictionless), so the centre's horizontal velocity ẋ grows while the ladder
-// touches the wall and is constant after; the instant is the first step at which ẋ comes within
-// kPlateau of its final value (a bias below 1e-5 s: ẋ approaches it quadratically).
+// horizontally and nothing else does (floor and wall frictionless), so the centre's horizontal
+// velocity ẋ grows while the ladder touches the wall and is constant after; the instant is the
+// first step at which ẋ comes within kPlateau of its final value (a bias below 1e-5 s: ẋ
+// approaches it quadratically).
 // The engines' ladder is a capsule of radius 0.01 m whose end spheres' centres are L apart, its
 // inertia set to the rod's (m L²/12) (in DART, whose FCL has no capsule, the two end spheres);
 // the spheres' centres slide on lines 0.01 m off the wall and floor, the same motion.
