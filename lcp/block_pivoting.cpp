@@ -57,7 +57,9 @@ bool BlockPivotingSolver::smallCholeskySolve(Eigen::Index k) {
     rhs_.segment(j + 1, k - j - 1) -= rhs_[j] * block_.col(j).segment(j + 1, k - j - 1);
   }
   for (Eigen::Index j = k - 1; j >= 0; --j)  // Lᵀ z = y
-    rhs_[j] = (rhs_[j] - block_.col(j).segment(j + 1, k - j - 1).dot(rhs_.segment(j + 1, k - j - 1))) / block_(j, j);
+    rhs_[j] =
+        (rhs_[j] - block_.col(j).segment(j + 1, k - j - 1).dot(rhs_.segment(j + 1, k - j - 1))) /
+        block_(j, j);
   return true;
 }
 
@@ -67,7 +69,8 @@ bool BlockPivotingSolver::solveFree(const Problem& p) {
     if (free_[std::size_t(i)]) index_.push_back(i);
   const auto k = Eigen::Index(index_.size());
   for (Eigen::Index b = 0; b < k; ++b) {
-    for (Eigen::Index a = b; a < k; ++a) block_(a, b) = p.M(index_[std::size_t(a)], index_[std::size_t(b)]);
+    for (Eigen::Index a = b; a < k; ++a)
+      block_(a, b) = p.M(index_[std::size_t(a)], index_[std::size_t(b)]);
     rhs_[b] = -p.q[index_[std::size_t(b)]];
   }
   if (k > kEigenCholeskyFrom) {
@@ -129,11 +132,13 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
   m_norm_ = p.M.cwiseAbs().maxCoeff();
   q_norm_ = p.q.cwiseAbs().maxCoeff();
   if (!symmetric(p.M, m_norm_)) {
-    fail(Status::kInvalidInput, "M is not symmetric; it needs a symmetric positive definite M (Lemke takes others)");
+    fail(Status::kInvalidInput,
+         "M is not symmetric; it needs a symmetric positive definite M (Lemke takes others)");
     return;
   }
   resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) free_[std::size_t(i)] = p.q[i] < 0.0;  // z_i > 0 guessed where q_i < 0
+  for (Eigen::Index i = 0; i < n; ++i)
+    free_[std::size_t(i)] = p.q[i] < 0.0;  // z_i > 0 guessed where q_i < 0
   const int max_rounds = 100 * int(n + 1);
   int fewest = int(n) + 1, stalls = 0, round = 0;
   for (;; ++round) {
@@ -143,7 +148,8 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
     }
     if (!solveFree(p)) {
       fail(Status::kNumericalFailure,
-           "a principal block of M is not positive definite, so M is not; Lemke takes positive semidefinite M");
+           "a principal block of M is not positive definite, so M is not; Lemke takes positive "
+           "semidefinite M");
       return;
     }
     Eigen::Index largest = -1;
@@ -166,7 +172,8 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
   out.residual = r.absolute;
   out.relative_residual = r.relative;
   out.status = r.relative <= kAcceptTol ? Status::kSuccess : Status::kNumericalFailure;
-  if (!out.ok()) out.message = "block pivoting: relative residual " + std::to_string(r.relative) + " above 1e-9";
+  if (!out.ok())
+    out.message = "block pivoting: relative residual " + std::to_string(r.relative) + " above 1e-9";
 }
 
 }  // namespace stickslip::lcp

@@ -30,7 +30,7 @@ class BlockPivotingSolver final {
   void solve(const Problem& p, Result& out);
   Result solve(const Problem& p);
 
-  static constexpr int kMaxStalls = 3;      ///< block rounds without fewer infeasibilities
+  static constexpr int kMaxStalls = 3;        ///< block rounds without fewer infeasibilities
   static constexpr double kAcceptTol = 1e-9;  ///< relative residual of a success
 
  private:
@@ -44,10 +44,10 @@ class BlockPivotingSolver final {
   int infeasible(const Problem& p, double tol, Eigen::Index& largest);
   void resize(Eigen::Index n);
 
-  std::vector<char> free_;             ///< free_[i]: i ∈ F
-  std::vector<Eigen::Index> index_;    ///< F's indices, in order
-  std::vector<char> bad_;              ///< bad_[i]: i infeasible this round
-  Eigen::MatrixXd block_;              ///< M_FF and its factor, in the top-left |F| × |F|
+  std::vector<char> free_;           ///< free_[i]: i ∈ F
+  std::vector<Eigen::Index> index_;  ///< F's indices, in order
+  std::vector<char> bad_;            ///< bad_[i]: i infeasible this round
+  Eigen::MatrixXd block_;            ///< M_FF and its factor, in the top-left |F| × |F|
   Eigen::VectorXd rhs_, z_, w_;
   double m_norm_ = 0.0, q_norm_ = 0.0;  ///< max |M_ij|, max |q_i|
 };

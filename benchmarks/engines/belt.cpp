@@ -23,6 +23,8 @@
 //   ODE      step × dWorldStep, dWorldQuickStep (20 iterations).
 // --check: exit 1 unless ours match the closed form's changes (event-driven within 1e-8 s,
 // Moreau–Jean within 2 h); the engines' errors are reported, not asserted.
+#include "mechanisms/belt.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -32,7 +34,6 @@
 
 #include "dynamics/routes/run_result.hpp"
 #include "engine_common.hpp"
-#include "mechanisms/belt.hpp"
 #include "mechanisms/run_scenario.hpp"
 #include "mechanisms/scenario_file.hpp"
 
@@ -64,9 +65,9 @@ namespace {
 
 using Changes = std::vector<dynamics::ModeChange>;  // (t, "stick" | "slip")
 
-const mechanisms::Belt kBelt{};  // Table 3.1
-constexpr double kEnd = 20.0;    // [s]
-constexpr double kHalf = 0.05;   // the engines' cube, half-size [m]
+const mechanisms::Belt kBelt{};      // Table 3.1
+constexpr double kEnd = 20.0;        // [s]
+constexpr double kHalf = 0.05;       // the engines' cube, half-size [m]
 constexpr double kStickBand = 1e-3;  // [m/s]
 constexpr double kOnset = 0.5;       // v_rel reaches 4 ε within this after a break-away [s]
 const std::vector<double> kSteps{1e-2, 2e-3, 5e-4};
@@ -90,16 +91,21 @@ class ChangeRecorder {
     const bool stick = speed < kStickBand;
     if (started_ && stick != stick_) changes_.emplace_back(t, stick ? "stick" : "slip");
     stick_ = stick;
-    auto crossing = [&](double level) { return t_ + (t - t_) * (level - speed_) / (speed - speed_); };
+    auto crossing = [&](double level) {
+      return t_ + (t - t_) * (level - speed_) / (speed - speed_);
+    };
     if (started_ && std::isnan(t_band_) && !stick) t_band_ = crossing(kStickBand);
-    if (started_ && std::isnan(t_4band_) && speed >= 4 * kStickBand) t_4band_ = crossing(4 * kStickBand);
+    if (started_ && std::isnan(t_4band_) && speed >= 4 * kStickBand)
+      t_4band_ = crossing(4 * kStickBand);
     started_ = true;
     t_ = t;
     speed_ = speed;
   }
   const Changes& changes() const { return changes_; }
   /// t₀, or t_ε when v_rel does not grow on (chatter: it fell back into the band first).
-  double firstBreakaway() const { return t_4band_ - t_band_ < kOnset ? 2 * t_band_ - t_4band_ : t_band_; }
+  double firstBreakaway() const {
+    return t_4band_ - t_band_ < kOnset ? 2 * t_band_ - t_4band_ : t_band_;
+  }
 
  private:
   Changes changes_;
@@ -130,19 +136,24 @@ void ours(std::vector<Outcome>& all) {
     mechanisms::RunSettings settings;
     settings.route = route;
     settings.t_end = kEnd;
-    settings.output_dt = route == mechanisms::Route::kPenalty ? 1e-3 : kEnd;  // the penalty route reads its changes off the samples
+    settings.output_dt = route == mechanisms::Route::kPenalty
+                             ? 1e-3
+                             : kEnd;  // the penalty route reads its changes off the samples
     if (route == mechanisms::Route::kMoreauJean) settings.dt = h;
     if (!law.empty()) settings.friction = law;
     const mechanisms::ScenarioRun r = mechanisms::runScenario(scenario, settings);
     Outcome o{"stickslip", std::move(setting), {}, NAN, r.result.cpu_seconds / kEnd, r.result.ok()};
-    for (auto [t, kind] : dynamics::modeChanges(r.result)) o.changes.emplace_back(t, kind == "stick" ? "stick" : "slip");
+    for (auto [t, kind] : dynamics::modeChanges(r.result))
+      o.changes.emplace_back(t, kind == "stick" ? "stick" : "slip");
     if (!o.changes.empty()) o.breakaway = o.changes.front().first;
     all.push_back(o);
   };
   run(mechanisms::Route::kEventDriven, 0.0, "event-driven");
-  for (const double h : {1e-3, 1e-4}) run(mechanisms::Route::kMoreauJean, h, "Moreau–Jean, " + stepText(h));
+  for (const double h : {1e-3, 1e-4})
+    run(mechanisms::Route::kMoreauJean, h, "Moreau–Jean, " + stepText(h));
   for (const char* law : {"linear-stiction", "lugre"})
-    run(mechanisms::Route::kPenalty, 0.0, std::string("penalty, ") + law + " (stick below 1e-3 m/s in 1 ms samples)", law);
+    run(mechanisms::Route::kPenalty, 0.0,
+        std::string("penalty, ") + law + " (stick below 1e-3 m/s in 1 ms samples)", law);
 }
 
 std::string muText(double mu) { return "μ = " + std::string(mu == kBelt.mu_static ? "μs" : "μk"); }
@@ -168,7 +179,8 @@ void mujoco(std::vector<Outcome>& all) {
   </worldbody>
 </mujoco>
 )",
-                        h, -kBelt.gravity, cone, impratio, mu, kHalf, kHalf, kHalf, kHalf, kBelt.mass, mu);
+                        h, -kBelt.gravity, cone, impratio, mu, kHalf, kHalf, kHalf, kHalf,
+                        kBelt.mass, mu);
           auto vfs = std::make_unique<mjVFS>();
           mj_defaultVFS(vfs.get());
           const std::string text = xml;
@@ -182,16 +194,17 @@ void mujoco(std::vector<Outcome>& all) {
           d->qvel[0] = kBelt.belt_speed;  // belt
           d->qvel[1] = kBelt.belt_speed;  // block, moving with it
           char setting[160];
-          std::snprintf(setting, sizeof setting, "%s, %s, %s cone, impratio %g", muText(mu).c_str(), stepText(h).c_str(),
-                        cone, impratio);
+          std::snprintf(setting, sizeof setting, "%s, %s, %s cone, impratio %g", muText(mu).c_str(),
+                        stepText(h).c_str(), cone, impratio);
           Outcome o{"MuJoCo", setting, {}, NAN, NAN, true};
-          simulate(h,
-                   [&] {
-                     d->qvel[0] = kBelt.belt_speed;
-                     d->qfrc_applied[1] = -kBelt.stiffness * d->qpos[1];  // the block's x: qpos[1]
-                     mj_step(m, d);
-                   },
-                   [&] { return d->qvel[1] - kBelt.belt_speed; }, o);
+          simulate(
+              h,
+              [&] {
+                d->qvel[0] = kBelt.belt_speed;
+                d->qfrc_applied[1] = -kBelt.stiffness * d->qpos[1];  // the block's x: qpos[1]
+                mj_step(m, d);
+              },
+              [&] { return d->qvel[1] - kBelt.belt_speed; }, o);
           all.push_back(o);
           mj_deleteData(d);
           mj_deleteModel(m);
@@ -212,7 +225,8 @@ void bullet(std::vector<Outcome>& all) {
         world.setGravity(btVector3(0, 0, -kBelt.gravity));
         world.getSolverInfo().m_numIterations = iterations;
         btBoxShape belt_shape(btVector3(50, 1, 0.05));
-        btDefaultMotionState belt_motion(btTransform(btQuaternion::getIdentity(), btVector3(0, 0, -0.05)));
+        btDefaultMotionState belt_motion(
+            btTransform(btQuaternion::getIdentity(), btVector3(0, 0, -0.05)));
         btRigidBody belt(btRigidBody::btRigidBodyConstructionInfo(0, &belt_motion, &belt_shape));
         belt.setCollisionFlags(belt.getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
         belt.setActivationState(DISABLE_DEACTIVATION);
@@ -221,24 +235,34 @@ void bullet(std::vector<Outcome>& all) {
         btBoxShape shape(btVector3(kHalf, kHalf, kHalf));
         btVector3 inertia;
         shape.calculateLocalInertia(kBelt.mass, inertia);
-        btDefaultMotionState motion(btTransform(btQuaternion::getIdentity(), btVector3(0, 0, kHalf)));
-        btRigidBody block(btRigidBody::btRigidBodyConstructionInfo(kBelt.mass, &motion, &shape, inertia));
+        btDefaultMotionState motion(
+            btTransform(btQuaternion::getIdentity(), btVector3(0, 0, kHalf)));
+        btRigidBody block(
+            btRigidBody::btRigidBodyConstructionInfo(kBelt.mass, &motion, &shape, inertia));
         block.setFriction(mu);
         block.setActivationState(DISABLE_DEACTIVATION);
         block.setLinearVelocity(btVector3(kBelt.belt_speed, 0, 0));
         world.addRigidBody(&block);
-        Outcome o{"Bullet", muText(mu) + ", " + stepText(h) + ", " + std::to_string(iterations) + " iterations", {}, NAN,
-                  NAN, true};
+        Outcome o{
+            "Bullet",
+            muText(mu) + ", " + stepText(h) + ", " + std::to_string(iterations) + " iterations",
+            {},
+            NAN,
+            NAN,
+            true};
         long i = 0;
-        simulate(h,
-                 [&] {
-                   ++i;  // the kinematic belt's pose at the end of the step; Bullet derives its velocity
-                   belt_motion.setWorldTransform(
-                       btTransform(btQuaternion::getIdentity(), btVector3(kBelt.belt_speed * double(i) * h, 0, -0.05)));
-                   block.applyCentralForce(btVector3(-kBelt.stiffness * block.getCenterOfMassPosition().x(), 0, 0));
-                   world.stepSimulation(btScalar(h), 0);
-                 },
-                 [&] { return block.getLinearVelocity().x() - kBelt.belt_speed; }, o);
+        simulate(
+            h,
+            [&] {
+              ++i;  // the kinematic belt's pose at the end of the step; Bullet derives its velocity
+              belt_motion.setWorldTransform(
+                  btTransform(btQuaternion::getIdentity(),
+                              btVector3(kBelt.belt_speed * double(i) * h, 0, -0.05)));
+              block.applyCentralForce(
+                  btVector3(-kBelt.stiffness * block.getCenterOfMassPosition().x(), 0, 0));
+              world.stepSimulation(btScalar(h), 0);
+            },
+            [&] { return block.getLinearVelocity().x() - kBelt.belt_speed; }, o);
         all.push_back(o);
         world.removeRigidBody(&block);
         world.removeRigidBody(&belt);
@@ -260,15 +284,19 @@ void dartSim(std::vector<Outcome>& all) {
         slide.mAxis = Eigen::Vector3d::UnitX();
         slide.mT_ParentBodyToJoint.translation() = Eigen::Vector3d(0, 0, -0.05);
         auto [drive, belt] = conveyor->createJointAndBodyNodePair<PrismaticJoint>(nullptr, slide);
-        belt->createShapeNodeWith<CollisionAspect, DynamicsAspect>(std::make_shared<BoxShape>(Eigen::Vector3d(100, 2, 0.1)))
+        belt->createShapeNodeWith<CollisionAspect, DynamicsAspect>(
+                std::make_shared<BoxShape>(Eigen::Vector3d(100, 2, 0.1)))
             ->getDynamicsAspect()
             ->setFrictionCoeff(mu);  // DART takes the smaller of the two
         drive->setActuatorType(Joint::VELOCITY);
         SkeletonPtr cube = Skeleton::create("block");
         auto [free, block] = cube->createJointAndBodyNodePair<FreeJoint>();
         auto shape = std::make_shared<BoxShape>(Eigen::Vector3d::Constant(2 * kHalf));
-        block->createShapeNodeWith<CollisionAspect, DynamicsAspect>(shape)->getDynamicsAspect()->setFrictionCoeff(mu);
-        block->setInertia(Inertia(kBelt.mass, Eigen::Vector3d::Zero(), shape->computeInertia(kBelt.mass)));
+        block->createShapeNodeWith<CollisionAspect, DynamicsAspect>(shape)
+            ->getDynamicsAspect()
+            ->setFrictionCoeff(mu);
+        block->setInertia(
+            Inertia(kBelt.mass, Eigen::Vector3d::Zero(), shape->computeInertia(kBelt.mass)));
         Eigen::Isometry3d start = Eigen::Isometry3d::Identity();
         start.translation().z() = kHalf;
         free->setPositions(FreeJoint::convertToPositions(start));
@@ -278,15 +306,19 @@ void dartSim(std::vector<Outcome>& all) {
         if (pgs)
           static_cast<dart::constraint::BoxedLcpConstraintSolver*>(world->getConstraintSolver())
               ->setBoxedLcpSolver(std::make_shared<dart::constraint::PgsBoxedLcpSolver>());
-        Outcome o{"DART", muText(mu) + ", " + stepText(h) + (pgs ? ", PGS (30 iterations)" : ", Dantzig"), {}, NAN, NAN,
-                  true};
-        simulate(h,
-                 [&] {
-                   drive->setCommand(0, kBelt.belt_speed);  // World::step resets the commands
-                   block->setExtForce(Eigen::Vector3d(-kBelt.stiffness * block->getWorldTransform().translation().x(), 0, 0));
-                   world->step();
-                 },
-                 [&] { return block->getLinearVelocity().x() - kBelt.belt_speed; }, o);
+        Outcome o{
+            "DART", muText(mu) + ", " + stepText(h) + (pgs ? ", PGS (30 iterations)" : ", Dantzig"),
+            {},     NAN,
+            NAN,    true};
+        simulate(
+            h,
+            [&] {
+              drive->setCommand(0, kBelt.belt_speed);  // World::step resets the commands
+              block->setExtForce(Eigen::Vector3d(
+                  -kBelt.stiffness * block->getWorldTransform().translation().x(), 0, 0));
+              world->step();
+            },
+            [&] { return block->getLinearVelocity().x() - kBelt.belt_speed; }, o);
         all.push_back(o);
       }
 }
@@ -306,7 +338,8 @@ void odeNear(void* data, dGeomID a, dGeomID b) {
   for (int i = 0; i < n; ++i) {
     contact[i].surface.mode = dContactApprox1;  // the pyramid μ·N
     contact[i].surface.mu = w->mu;
-    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a), dGeomGetBody(b));
+    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a),
+                 dGeomGetBody(b));
   }
 }
 
@@ -333,16 +366,22 @@ void ode(std::vector<Outcome>& all) {
         dGeomSetBody(dCreateBox(space, 2 * kHalf, 2 * kHalf, 2 * kHalf), block);
         dBodySetPosition(block, 0, 0, kHalf);
         dBodySetLinearVel(block, kBelt.belt_speed, 0, 0);
-        Outcome o{"ODE", muText(mu) + ", " + stepText(h) + (quick ? ", quickstep 20 iterations" : ", dWorldStep"), {},
-                  NAN, NAN, true};
-        simulate(h,
-                 [&] {
-                   dBodyAddForce(block, -kBelt.stiffness * dBodyGetPosition(block)[0], 0, 0);
-                   dSpaceCollide(space, &w, odeNear);
-                   quick ? dWorldQuickStep(w.world, h) : dWorldStep(w.world, h);
-                   dJointGroupEmpty(w.contacts);
-                 },
-                 [&] { return double(dBodyGetLinearVel(block)[0]) - kBelt.belt_speed; }, o);
+        Outcome o{
+            "ODE",
+            muText(mu) + ", " + stepText(h) + (quick ? ", quickstep 20 iterations" : ", dWorldStep"),
+            {},
+            NAN,
+            NAN,
+            true};
+        simulate(
+            h,
+            [&] {
+              dBodyAddForce(block, -kBelt.stiffness * dBodyGetPosition(block)[0], 0, 0);
+              dSpaceCollide(space, &w, odeNear);
+              quick ? dWorldQuickStep(w.world, h) : dWorldStep(w.world, h);
+              dJointGroupEmpty(w.contacts);
+            },
+            [&] { return double(dBodyGetLinearVel(block)[0]) - kBelt.belt_speed; }, o);
         all.push_back(o);
         dSpaceDestroy(space);
         dJointGroupDestroy(w.contacts);
@@ -397,40 +436,51 @@ int main(int argc, char** argv) {
     nlohmann::json out{{"reference", ref}, {"runs", nlohmann::json::array()}};
     for (const Outcome& o : all) {
       const double e = changeError(o.changes, ref);
-      out["runs"].push_back({{"engine", o.engine},
-                             {"setting", o.setting},
-                             {"changes", o.changes},
-                             {"first_breakaway", std::isnan(o.breakaway) ? nlohmann::json() : nlohmann::json(o.breakaway)},
-                             {"error", o.ok && std::isfinite(e) ? nlohmann::json(e) : nlohmann::json()},
-                             {"cpu_per_simulated_s", o.cpu}});
+      out["runs"].push_back(
+          {{"engine", o.engine},
+           {"setting", o.setting},
+           {"changes", o.changes},
+           {"first_breakaway",
+            std::isnan(o.breakaway) ? nlohmann::json() : nlohmann::json(o.breakaway)},
+           {"error", o.ok && std::isfinite(e) ? nlohmann::json(e) : nlohmann::json()},
+           {"cpu_per_simulated_s", o.cpu}});
     }
     std::cout << out.dump(1) << "\n";
   } else {
-    std::printf("The belt's stick–slip cycle: error of its %zu changes in %g s (exact: stick until %.6f s, slip %.6f s, "
-                "stick %.6f s, …); an engine's stick is |v − v_b| < %g m/s.\n\n"
-                "| engine | setting | first break-away [s] | error of the changes [s] | CPU [s per simulated s] |\n"
-                "|---|---|---|---|---|\n",
-                ref.size(), kEnd, ref[0].first, ref[1].first - ref[0].first, ref[2].first - ref[1].first, kStickBand);
+    std::printf(
+        "The belt's stick–slip cycle: error of its %zu changes in %g s (exact: stick until %.6f s, "
+        "slip %.6f s, "
+        "stick %.6f s, …); an engine's stick is |v − v_b| < %g m/s.\n\n"
+        "| engine | setting | first break-away [s] | error of the changes [s] | CPU [s per "
+        "simulated s] |\n"
+        "|---|---|---|---|---|\n",
+        ref.size(), kEnd, ref[0].first, ref[1].first - ref[0].first, ref[2].first - ref[1].first,
+        kStickBand);
     std::vector<bench::RunPoint> points;
     int cycles = 0;
     for (const Outcome& o : all) {
-      std::printf("| %s | %s | %.4f | %s | %.3g |\n", o.engine.c_str(), o.setting.c_str(), o.breakaway,
-                  errorText(o, ref).c_str(), o.cpu);
+      std::printf("| %s | %s | %.4f | %s | %.3g |\n", o.engine.c_str(), o.setting.c_str(),
+                  o.breakaway, errorText(o, ref).c_str(), o.cpu);
       points.push_back({o.engine, o.setting, std::abs(o.breakaway - ref[0].first), o.cpu});
       cycles += o.engine != "stickslip" && std::isfinite(changeError(o.changes, ref));
     }
-    std::printf("\nEngine runs that make the cycle (its %zu changes in order): %d. The claim below compares the first "
-                "break-away, the one change an engine can get right (with μ = μs).\n",
-                ref.size(), cycles);
+    std::printf(
+        "\nEngine runs that make the cycle (its %zu changes in order): %d. The claim below "
+        "compares the first "
+        "break-away, the one change an engine can get right (with μ = μs).\n",
+        ref.size(), cycles);
     bench::printClaim(points, "s");
   }
   int failures = 0;
   for (const Outcome& o : all) {
-    if (o.engine != "stickslip" || o.setting.rfind("penalty", 0) == 0) continue;  // the penalty route's error is reported
-    const double tolerance = o.setting == "event-driven" ? 1e-8 : o.setting.find("0.001") != std::string::npos ? 2e-3 : 2e-4;
+    if (o.engine != "stickslip" || o.setting.rfind("penalty", 0) == 0)
+      continue;  // the penalty route's error is reported
+    const double tolerance = o.setting == "event-driven"                    ? 1e-8
+                             : o.setting.find("0.001") != std::string::npos ? 2e-3
+                                                                            : 2e-4;
     if (!o.ok || !(changeError(o.changes, ref) <= tolerance)) {
-      std::cerr << "bench_engines_belt: " << o.setting << ": " << errorText(o, ref) << " (tolerance " << tolerance
-                << " s)\n";
+      std::cerr << "bench_engines_belt: " << o.setting << ": " << errorText(o, ref)
+                << " (tolerance " << tolerance << " s)\n";
       ++failures;
     }
   }

@@ -40,7 +40,8 @@ inline EngineOptions parseEngineOptions(int argc, char** argv, const char* progr
     } else if (a == "--check") {
       o.check = true;
     } else {
-      std::cerr << program << ": unknown option '" << a << "'\nusage: " << program << " [--json] [--check]\n";
+      std::cerr << program << ": unknown option '" << a << "'\nusage: " << program
+                << " [--json] [--check]\n";
       std::exit(2);
     }
   }
@@ -61,7 +62,8 @@ inline void printClaim(const std::vector<RunPoint>& runs, const char* unit) {
   auto usable = [](const RunPoint& r) { return std::isfinite(r.error) && std::isfinite(r.cpu); };
   std::vector<std::string> engines;
   for (const RunPoint& r : runs)
-    if (r.engine != "stickslip" && std::find(engines.begin(), engines.end(), r.engine) == engines.end())
+    if (r.engine != "stickslip" &&
+        std::find(engines.begin(), engines.end(), r.engine) == engines.end())
       engines.push_back(r.engine);
   std::printf("\nEach engine's best setting against ours at no more CPU:\n\n");
   bool all = true;
@@ -75,21 +77,24 @@ inline void printClaim(const std::vector<RunPoint>& runs, const char* unit) {
     }
     const RunPoint* ours = nullptr;
     for (const RunPoint& r : runs)
-      if (r.engine == "stickslip" && usable(r) && r.cpu <= best->cpu && (ours == nullptr || r.error < ours->error))
+      if (r.engine == "stickslip" && usable(r) && r.cpu <= best->cpu &&
+          (ours == nullptr || r.error < ours->error))
         ours = &r;
     if (ours == nullptr) {
       all = false;
-      std::printf("- %s: %.3g %s (%s, %.3g s/s); none of ours costs so little\n", engine.c_str(), best->error, unit,
-                  best->setting.c_str(), best->cpu);
+      std::printf("- %s: %.3g %s (%s, %.3g s/s); none of ours costs so little\n", engine.c_str(),
+                  best->error, unit, best->setting.c_str(), best->cpu);
       continue;
     }
     const double ratio = best->error / std::max(ours->error, 1e-300);
     all = all && ratio >= 100.0 && best->error > 0.0;
-    std::printf("- %s: %.3g %s (%s, %.3g s/s); ours %.3g %s (%s, %.3g s/s): %.3g× %s\n", engine.c_str(),
-                best->error, unit, best->setting.c_str(), best->cpu, ours->error, unit, ours->setting.c_str(), ours->cpu,
-                ratio >= 1.0 ? ratio : 1.0 / ratio, ratio >= 1.0 ? "smaller" : "larger");
+    std::printf("- %s: %.3g %s (%s, %.3g s/s); ours %.3g %s (%s, %.3g s/s): %.3g× %s\n",
+                engine.c_str(), best->error, unit, best->setting.c_str(), best->cpu, ours->error,
+                unit, ours->setting.c_str(), ours->cpu, ratio >= 1.0 ? ratio : 1.0 / ratio,
+                ratio >= 1.0 ? "smaller" : "larger");
   }
-  std::printf("\nOurs at least 100× smaller at no more CPU than every engine's best: %s\n", all ? "yes" : "no");
+  std::printf("\nOurs at least 100× smaller at no more CPU than every engine's best: %s\n",
+              all ? "yes" : "no");
 }
 
 }  // namespace stickslip::bench

@@ -65,8 +65,8 @@ namespace {
 constexpr double kLength = 1.0, kMass = 1.0, kG = 9.81, kRadius = 0.01;
 const double kPhi0 = M_PI / 3;
 const double kInertia = kMass * kLength * kLength / 12;  // about the centre, transverse
-constexpr double kEnd = 0.6;        // [s], past the separation (0.325 s)
-constexpr double kPlateau = 1e-7;   // [m/s]
+constexpr double kEnd = 0.6;                             // [s], past the separation (0.325 s)
+constexpr double kPlateau = 1e-7;                        // [m/s]
 const std::vector<double> kSteps{1e-2, 2e-3, 5e-4};
 
 /// The exact instant (see the file comment).
@@ -77,7 +77,8 @@ double referenceSeparation() {
   double t = 0.0, phi = kPhi0, w = 0.0;
   for (;;) {
     const double k1p = w, k1w = f(phi), k2p = w + 0.5 * h * k1w, k2w = f(phi + 0.5 * h * k1p),
-                 k3p = w + 0.5 * h * k2w, k3w = f(phi + 0.5 * h * k2p), k4p = w + h * k3w, k4w = f(phi + h * k3p);
+                 k3p = w + 0.5 * h * k2w, k3w = f(phi + 0.5 * h * k2p), k4p = w + h * k3w,
+                 k4w = f(phi + h * k3p);
     const double phi1 = phi + h / 6 * (k1p + 2 * k2p + 2 * k3p + k4p),
                  w1 = w + h / 6 * (k1w + 2 * k2w + 2 * k3w + k4w);
     if (std::sin(phi1) > target) {
@@ -88,10 +89,12 @@ double referenceSeparation() {
     }
     auto cubic = [&](double u) {
       const double u2 = u * u, u3 = u2 * u;
-      return (2 * u3 - 3 * u2 + 1) * phi + (u3 - 2 * u2 + u) * h * w + (3 * u2 - 2 * u3) * phi1 + (u3 - u2) * h * w1;
+      return (2 * u3 - 3 * u2 + 1) * phi + (u3 - 2 * u2 + u) * h * w + (3 * u2 - 2 * u3) * phi1 +
+             (u3 - u2) * h * w1;
     };
     double lo = 0.0, hi = 1.0;
-    for (int i = 0; i < 60; ++i) (std::sin(cubic(0.5 * (lo + hi))) > target ? lo : hi) = 0.5 * (lo + hi);
+    for (int i = 0; i < 60; ++i)
+      (std::sin(cubic(0.5 * (lo + hi))) > target ? lo : hi) = 0.5 * (lo + hi);
     return t + 0.5 * (lo + hi) * h;
   }
 }
@@ -124,7 +127,8 @@ void simulate(double h, Step&& step, Vx&& vx, Outcome& out) {
 }
 
 void ours(std::vector<Outcome>& all) {
-  const mechanisms::Scenario scenario = mechanisms::loadScenario(STICKSLIP_SOURCE_DIR "/mechanisms/scenarios/ladder.yaml");
+  const mechanisms::Scenario scenario =
+      mechanisms::loadScenario(STICKSLIP_SOURCE_DIR "/mechanisms/scenarios/ladder.yaml");
   for (const double rtol : {0.0, 1e-6}) {  // 0: the scenario's tolerance
     mechanisms::RunSettings settings;
     settings.route = mechanisms::Route::kEventDriven;
@@ -132,8 +136,8 @@ void ours(std::vector<Outcome>& all) {
     settings.output_dt = kEnd;
     if (rtol > 0.0) settings.tolerance = rtol;
     const mechanisms::ScenarioRun r = mechanisms::runScenario(scenario, settings);
-    Outcome o{"stickslip", rtol > 0.0 ? "event-driven, rtol 1e-6" : "event-driven", NAN, r.result.cpu_seconds / kEnd,
-              NAN};
+    Outcome o{"stickslip", rtol > 0.0 ? "event-driven, rtol 1e-6" : "event-driven", NAN,
+              r.result.cpu_seconds / kEnd, NAN};
     for (const dynamics::ContactEvent& e : r.result.events)
       if (r.result.ok() && e.contact == 0 && e.kind == dynamics::EventKind::kOpen) {
         o.separation = e.t;
@@ -159,14 +163,16 @@ void ours(std::vector<Outcome>& all) {
       }
     all.push_back(o);
   };
-  for (const double h : {1e-2, 1e-3, 1e-4}) fromWallForce(mechanisms::Route::kMoreauJean, h, "Moreau–Jean, " + stepText(h));
+  for (const double h : {1e-2, 1e-3, 1e-4})
+    fromWallForce(mechanisms::Route::kMoreauJean, h, "Moreau–Jean, " + stepText(h));
   fromWallForce(mechanisms::Route::kPenalty, 0.0, "penalty (compliant contacts, its default law)");
 }
 
 /// The engines' ladder: its centre and its orientation (a turn about y taking the capsule's
 /// axis, z, to the ladder's direction from foot to top).
 Eigen::Vector3d startCentre() {
-  return {kRadius + 0.5 * kLength * std::cos(kPhi0), 0.0, kRadius + 0.5 * kLength * std::sin(kPhi0)};
+  return {kRadius + 0.5 * kLength * std::cos(kPhi0), 0.0,
+          kRadius + 0.5 * kLength * std::sin(kPhi0)};
 }
 /// The capsule's axis is z; turned about y by −(π/2 − φ₀) it points from the foot (+x) up to
 /// the top (towards the wall at x = 0).
@@ -192,8 +198,8 @@ void mujoco(std::vector<Outcome>& all) {
   </worldbody>
 </mujoco>
 )",
-                    h, -kG, cone, c.x(), c.z(), std::cos(kTurn / 2), std::sin(kTurn / 2), kMass, kInertia, kInertia,
-                    kRadius, kLength / 2);
+                    h, -kG, cone, c.x(), c.z(), std::cos(kTurn / 2), std::sin(kTurn / 2), kMass,
+                    kInertia, kInertia, kRadius, kLength / 2);
       auto vfs = std::make_unique<mjVFS>();
       mj_defaultVFS(vfs.get());
       const std::string text = xml;
@@ -205,7 +211,8 @@ void mujoco(std::vector<Outcome>& all) {
       if (m == nullptr) throw std::runtime_error(std::string("MuJoCo: ") + error);
       mjData* d = mj_makeData(m);
       Outcome o{"MuJoCo", stepText(h) + ", " + cone + " cone", NAN, NAN, NAN};
-      simulate(h, [&] { mj_step(m, d); }, [&] { return d->qvel[0]; }, o);
+      simulate(
+          h, [&] { mj_step(m, d); }, [&] { return d->qvel[0]; }, o);
       all.push_back(o);
       mj_deleteData(d);
       mj_deleteModel(m);
@@ -233,13 +240,18 @@ void bullet(std::vector<Outcome>& all) {
         world.addRigidBody(b);
       }
       btCapsuleShapeZ shape(kRadius, kLength);
-      btDefaultMotionState motion(btTransform(btQuaternion(btVector3(0, 1, 0), kTurn), btVector3(c.x(), c.y(), c.z())));
-      btRigidBody rod(btRigidBody::btRigidBodyConstructionInfo(kMass, &motion, &shape, btVector3(kInertia, kInertia, 1e-6)));
+      btDefaultMotionState motion(
+          btTransform(btQuaternion(btVector3(0, 1, 0), kTurn), btVector3(c.x(), c.y(), c.z())));
+      btRigidBody rod(btRigidBody::btRigidBodyConstructionInfo(
+          kMass, &motion, &shape, btVector3(kInertia, kInertia, 1e-6)));
       rod.setFriction(0.0);
       rod.setActivationState(DISABLE_DEACTIVATION);
       world.addRigidBody(&rod);
-      Outcome o{"Bullet", stepText(h) + ", " + std::to_string(iterations) + " iterations", NAN, NAN, NAN};
-      simulate(h, [&] { world.stepSimulation(btScalar(h), 0); }, [&] { return double(rod.getLinearVelocity().x()); }, o);
+      Outcome o{"Bullet", stepText(h) + ", " + std::to_string(iterations) + " iterations", NAN, NAN,
+                NAN};
+      simulate(
+          h, [&] { world.stepSimulation(btScalar(h), 0); },
+          [&] { return double(rod.getLinearVelocity().x()); }, o);
       all.push_back(o);
       world.removeRigidBody(&rod);
       world.removeRigidBody(&wall);
@@ -257,7 +269,8 @@ void dartSim(std::vector<Outcome>& all) {
       world->setGravity(Eigen::Vector3d(0, 0, -kG));
       world->setTimeStep(h);
       // The floor (top at z = 0) and the wall (face at x = 0): boxes welded to the world.
-      auto fixedBox = [&](const char* name, const Eigen::Vector3d& size, const Eigen::Vector3d& centre) {
+      auto fixedBox = [&](const char* name, const Eigen::Vector3d& size,
+                          const Eigen::Vector3d& centre) {
         SkeletonPtr skeleton = Skeleton::create(name);
         auto [weld, body] = skeleton->createJointAndBodyNodePair<WeldJoint>();
         Eigen::Isometry3d at = Eigen::Isometry3d::Identity();
@@ -274,12 +287,13 @@ void dartSim(std::vector<Outcome>& all) {
       SkeletonPtr ladder = Skeleton::create("ladder");
       auto [free, body] = ladder->createJointAndBodyNodePair<FreeJoint>();
       for (const double end : {-0.5, 0.5}) {
-        auto node = body->createShapeNodeWith<CollisionAspect, DynamicsAspect>(std::make_shared<SphereShape>(kRadius),
-                                                                               end > 0 ? "top" : "foot");
+        auto node = body->createShapeNodeWith<CollisionAspect, DynamicsAspect>(
+            std::make_shared<SphereShape>(kRadius), end > 0 ? "top" : "foot");
         node->setRelativeTranslation(Eigen::Vector3d(0, 0, end * kLength));
         node->getDynamicsAspect()->setFrictionCoeff(0.0);
       }
-      body->setInertia(Inertia(kMass, Eigen::Vector3d::Zero(), Eigen::Vector3d(kInertia, kInertia, 1e-6).asDiagonal()));
+      body->setInertia(Inertia(kMass, Eigen::Vector3d::Zero(),
+                               Eigen::Vector3d(kInertia, kInertia, 1e-6).asDiagonal()));
       Eigen::Isometry3d start = Eigen::Isometry3d::Identity();
       start.linear() = Eigen::AngleAxisd(kTurn, Eigen::Vector3d::UnitY()).toRotationMatrix();
       start.translation() = startCentre();
@@ -289,7 +303,8 @@ void dartSim(std::vector<Outcome>& all) {
         static_cast<dart::constraint::BoxedLcpConstraintSolver*>(world->getConstraintSolver())
             ->setBoxedLcpSolver(std::make_shared<dart::constraint::PgsBoxedLcpSolver>());
       Outcome o{"DART", stepText(h) + (pgs ? ", PGS (30 iterations)" : ", Dantzig"), NAN, NAN, NAN};
-      simulate(h, [&] { world->step(); }, [&] { return body->getLinearVelocity().x(); }, o);
+      simulate(
+          h, [&] { world->step(); }, [&] { return body->getLinearVelocity().x(); }, o);
       all.push_back(o);
     }
 }
@@ -308,7 +323,8 @@ void odeNear(void* data, dGeomID a, dGeomID b) {
   for (int i = 0; i < n; ++i) {
     contact[i].surface.mode = 0;
     contact[i].surface.mu = 0.0;  // frictionless; no bounce
-    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a), dGeomGetBody(b));
+    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a),
+                 dGeomGetBody(b));
   }
 }
 
@@ -333,14 +349,16 @@ void ode(std::vector<Outcome>& all) {
       dBodySetPosition(body, c.x(), c.y(), c.z());
       const dQuaternion q{std::cos(kTurn / 2), 0, std::sin(kTurn / 2), 0};
       dBodySetQuaternion(body, q);
-      Outcome o{"ODE", stepText(h) + (quick ? ", quickstep 20 iterations" : ", dWorldStep"), NAN, NAN, NAN};
-      simulate(h,
-               [&] {
-                 dSpaceCollide(space, &w, odeNear);
-                 quick ? dWorldQuickStep(w.world, h) : dWorldStep(w.world, h);
-                 dJointGroupEmpty(w.contacts);
-               },
-               [&] { return double(dBodyGetLinearVel(body)[0]); }, o);
+      Outcome o{"ODE", stepText(h) + (quick ? ", quickstep 20 iterations" : ", dWorldStep"), NAN,
+                NAN, NAN};
+      simulate(
+          h,
+          [&] {
+            dSpaceCollide(space, &w, odeNear);
+            quick ? dWorldQuickStep(w.world, h) : dWorldStep(w.world, h);
+            dJointGroupEmpty(w.contacts);
+          },
+          [&] { return double(dBodyGetLinearVel(body)[0]); }, o);
       all.push_back(o);
       dSpaceDestroy(space);
       dJointGroupDestroy(w.contacts);
@@ -353,7 +371,8 @@ void ode(std::vector<Outcome>& all) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bench::EngineOptions options = bench::parseEngineOptions(argc, argv, "bench_engines_ladder");
+  const bench::EngineOptions options =
+      bench::parseEngineOptions(argc, argv, "bench_engines_ladder");
   const double ref = referenceSeparation();
   std::vector<Outcome> all;
   ours(all);
@@ -372,30 +391,37 @@ int main(int argc, char** argv) {
   if (options.json) {
     nlohmann::json out{{"reference", ref}, {"runs", nlohmann::json::array()}};
     for (const Outcome& o : all)
-      out["runs"].push_back({{"engine", o.engine},
-                             {"setting", o.setting},
-                             {"separation", std::isnan(o.separation) ? nlohmann::json() : nlohmann::json(o.separation)},
-                             {"cpu_per_simulated_s", o.cpu}});
+      out["runs"].push_back(
+          {{"engine", o.engine},
+           {"setting", o.setting},
+           {"separation",
+            std::isnan(o.separation) ? nlohmann::json() : nlohmann::json(o.separation)},
+           {"cpu_per_simulated_s", o.cpu}});
     std::cout << out.dump(1) << "\n";
   } else {
-    std::printf("A ladder on a frictionless wall and floor: when it leaves the wall (exact: %.10f s).\n\n"
-                "| engine | setting | leaves the wall [s] | error [s] | CPU [s per simulated s] |\n|---|---|---|---|---|\n",
-                ref);
+    std::printf(
+        "A ladder on a frictionless wall and floor: when it leaves the wall (exact: %.10f s).\n\n"
+        "| engine | setting | leaves the wall [s] | error [s] | CPU [s per simulated s] "
+        "|\n|---|---|---|---|---|\n",
+        ref);
     std::vector<bench::RunPoint> points;
     for (const Outcome& o : all) {
-      std::printf("| %s | %s | %.6f | %.3g | %.3g |\n", o.engine.c_str(), o.setting.c_str(), o.separation,
-                  o.separation - ref, o.cpu);
+      std::printf("| %s | %s | %.6f | %.3g | %.3g |\n", o.engine.c_str(), o.setting.c_str(),
+                  o.separation, o.separation - ref, o.cpu);
       points.push_back({o.engine, o.setting, std::abs(o.separation - ref), o.cpu});
     }
     bench::printClaim(points, "s");
   }
   int failures = 0;
   for (const Outcome& o : all) {
-    if (o.engine != "stickslip" || o.setting.rfind("penalty", 0) == 0) continue;  // the penalty route's error is reported
-    const double tolerance = o.setting == "event-driven" ? 1e-8 : o.setting == "event-driven, rtol 1e-6" ? 1e-4 : 2 * o.h;
+    if (o.engine != "stickslip" || o.setting.rfind("penalty", 0) == 0)
+      continue;  // the penalty route's error is reported
+    const double tolerance = o.setting == "event-driven"              ? 1e-8
+                             : o.setting == "event-driven, rtol 1e-6" ? 1e-4
+                                                                      : 2 * o.h;
     if (!(std::abs(o.separation - ref) <= tolerance)) {
-      std::cerr << "bench_engines_ladder: " << o.setting << ": leaves the wall at " << o.separation << " s, "
-                << o.separation - ref << " s off (tolerance " << tolerance << " s)\n";
+      std::cerr << "bench_engines_ladder: " << o.setting << ": leaves the wall at " << o.separation
+                << " s, " << o.separation - ref << " s off (tolerance " << tolerance << " s)\n";
       ++failures;
     }
   }

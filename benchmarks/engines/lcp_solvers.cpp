@@ -1,4 +1,4 @@
-// bench_engines_lcp: our Lemke against the LCP solvers inside the engines users pick instead,
+// bench_engines_lcp: our LCP solvers against those inside the engines users pick instead,
 // on the same instances in the same process:
 //   DART 6.12   Lemke (dart::lcpsolver::Lemke) and its copy of ODE's Dantzig (dSolveLCP),
 //   Bullet 3.24 Lemke (btLemkeAlgorithm), Dantzig (btDantzigSolver), projected Gauss–Seidel
@@ -21,9 +21,9 @@
 // --check: exit 1 when a peer solves an instance that none of ours solves, or ours miss a
 // seeded instance (each family has a solution, lcp/random_problems.hpp); times are not checked.
 #include <algorithm>
-#include <cstdarg>
 #include <chrono>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -45,8 +45,9 @@
 #include "peer_common.hpp"
 
 #ifdef STICKSLIP_HAVE_DART
-#include <dart/config.hpp>
 #include <dart/external/odelcpsolver/lcp.h>
+
+#include <dart/config.hpp>
 #include <dart/lcpsolver/Lemke.hpp>
 #endif
 #ifdef STICKSLIP_HAVE_BULLET
@@ -64,7 +65,7 @@ constexpr double kSolved = 1e-9;  // relative natural-map residual counted as so
 /// One problem in the two forms the solvers take.
 struct Instance {
   std::string family, name;
-  lcp::Problem lcp;                               // what the Lemkes solve
+  lcp::Problem lcp;                                // what the Lemkes solve
   std::optional<lcp::FrictionProblem2D> friction;  // set for the friction family
   std::optional<lcp::FrictionReduction> reduction;
   // The boxed form A x = b + w (ODE's and Bullet's convention): lo ≤ x ≤ hi; a row with
@@ -76,7 +77,8 @@ struct Instance {
   /// The relative natural-map residual of `answer`: z for an LCP, the reactions r for friction.
   double residual(const Eigen::VectorXd& answer) const {
     if (!answer.allFinite()) return std::numeric_limits<double>::infinity();
-    return friction ? lcp::residual(*friction, answer).relative : lcp::residual(lcp, answer).relative;
+    return friction ? lcp::residual(*friction, answer).relative
+                    : lcp::residual(lcp, answer).relative;
   }
 };
 
@@ -148,7 +150,7 @@ void dartDantzig(const Instance& in, Eigen::VectorXd& answer) {
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) A[std::size_t(i * skip + j)] = in.A(i, j);
   const bool ok = dart::external::ode::dSolveLCP(n, A.data(), x.data(), b.data(), w.data(), 0,
-                                                  lo.data(), hi.data(), findex.data());
+                                                 lo.data(), hi.data(), findex.data());
   answer = Eigen::Map<Eigen::VectorXd>(x.data(), n);
   if (!ok) answer.setConstant(std::numeric_limits<double>::quiet_NaN());
 }
@@ -178,7 +180,8 @@ void bulletLemke(const Instance& in, Eigen::VectorXd& answer) {
 }
 
 /// A Bullet MLCP solver on the boxed form, from x = 0.
-void bulletBoxed(btMLCPSolverInterface& solver, int sweeps, const Instance& in, Eigen::VectorXd& answer) {
+void bulletBoxed(btMLCPSolverInterface& solver, int sweeps, const Instance& in,
+                 Eigen::VectorXd& answer) {
   const int n = int(in.b.size());
   btVectorXu x(n);
   x.setZero();
@@ -209,7 +212,9 @@ std::vector<Solver> solvers(int pgs_sweeps) {
                  },
                  Solver::Takes::kLcp, true});
   all.push_back({"stickslip auto",
-                 [](const Instance& in, Eigen::VectorXd& answer) { answer = lcp::solveFriction("auto", *in.friction).r; },
+                 [](const Instance& in, Eigen::VectorXd& answer) {
+                   answer = lcp::solveFriction("auto", *in.friction).r;
+                 },
                  Solver::Takes::kFriction, true});
 #ifdef STICKSLIP_HAVE_DART
   dart::external::ode::dSetMessageHandler(quietOde);
@@ -236,9 +241,9 @@ struct Row {
   std::string family, name;
   Eigen::Index n = 0;
   int instances = 0;
-  std::vector<int> applied, solved;          // per solver: instances it takes, and solves
-  std::vector<std::vector<double>> us;       // per solver: µs per solve, solved instances only
-  std::vector<double> worst;                 // per solver: worst relative residual
+  std::vector<int> applied, solved;     // per solver: instances it takes, and solves
+  std::vector<std::vector<double>> us;  // per solver: µs per solve, solved instances only
+  std::vector<double> worst;            // per solver: worst relative residual
 };
 
 double median(std::vector<double> v) {
@@ -327,16 +332,25 @@ Options parse(int argc, char** argv) {
   bench::OptionReader reader(argc, argv, usage);
   while (reader.next()) {
     const std::string& opt = reader.option();
-    if (opt == "--sizes") o.sizes = parseSizes(reader.value(), usage);
-    else if (opt == "--instances") o.instances = int(reader.positive());
-    else if (opt == "--pgs-sweeps") o.pgs_sweeps = int(reader.positive());
-    else if (opt == "--data") o.data = reader.value();
-    else if (opt == "--min-time-ms") o.budget_us = 1e3 * reader.positive();
-    else if (opt == "--json") o.json = true;
-    else if (opt == "--check") o.check = true;
-    else usage("unknown option '" + opt + "'");
+    if (opt == "--sizes")
+      o.sizes = parseSizes(reader.value(), usage);
+    else if (opt == "--instances")
+      o.instances = int(reader.positive());
+    else if (opt == "--pgs-sweeps")
+      o.pgs_sweeps = int(reader.positive());
+    else if (opt == "--data")
+      o.data = reader.value();
+    else if (opt == "--min-time-ms")
+      o.budget_us = 1e3 * reader.positive();
+    else if (opt == "--json")
+      o.json = true;
+    else if (opt == "--check")
+      o.check = true;
+    else
+      usage("unknown option '" + opt + "'");
   }
-  if (o.instances < 1 || o.pgs_sweeps < 1) usage("--instances and --pgs-sweeps expect integers ≥ 1");
+  if (o.instances < 1 || o.pgs_sweeps < 1)
+    usage("--instances and --pgs-sweeps expect integers ≥ 1");
   if (!std::filesystem::is_directory(o.data))
     usage("--data: '" + o.data + "' is not a directory (expected Siconos' LCP .dat files)");
   return o;
@@ -369,8 +383,9 @@ std::vector<Row> runAll(const Options& o, std::vector<Solver>& all) {
       for (int k = 0; k < o.instances; ++k) {
         const std::uint64_t seed = 1000u * std::uint64_t(n) + std::uint64_t(k);
         const std::string name = family + std::to_string(n) + "#" + std::to_string(k);
-        benchInstance(family == "spd" ? lcpInstance(family, name, lcp::randomSpdProblem(n, seed))
-                                      : frictionInstance(name, lcp::randomFrictionProblem(n / 4, seed)),
+        benchInstance(family == "spd"
+                          ? lcpInstance(family, name, lcp::randomSpdProblem(n, seed))
+                          : frictionInstance(name, lcp::randomFrictionProblem(n / 4, seed)),
                       all, o.budget_us, rows.back());
       }
     }
@@ -386,7 +401,8 @@ std::string cell(const Row& r, std::size_t s) {
   }
   std::snprintf(buf, sizeof buf, "%.3g", median(r.us[s]));
   std::string text = buf;
-  if (r.solved[s] < r.instances) text += " (" + std::to_string(r.solved[s]) + "/" + std::to_string(r.instances) + ")";
+  if (r.solved[s] < r.instances)
+    text += " (" + std::to_string(r.solved[s]) + "/" + std::to_string(r.instances) + ")";
   return text;
 }
 
@@ -420,8 +436,8 @@ std::string versions() {
   v += "DART " DART_VERSION;
 #endif
 #ifdef STICKSLIP_HAVE_BULLET
-  v += std::string(v.empty() ? "" : ", ") + "Bullet " + std::to_string(BT_BULLET_VERSION / 100) + "." +
-       std::to_string(BT_BULLET_VERSION % 100) + " (double precision)";
+  v += std::string(v.empty() ? "" : ", ") + "Bullet " + std::to_string(BT_BULLET_VERSION / 100) +
+       "." + std::to_string(BT_BULLET_VERSION % 100) + " (double precision)";
 #endif
   return v.empty() ? "no engine found at build time" : v;
 }
@@ -429,7 +445,8 @@ std::string versions() {
 void printTable(const std::vector<Row>& rows, const std::vector<Solver>& all, const Options& o) {
   std::cout << "Engines: " << versions() << ". Solved: relative natural-map residual ≤ " << kSolved
             << "; µs per solve (median; solved/instances when some fail; fails (worst residual)); "
-            << "Bullet PGS up to " << o.pgs_sweeps << " sweeps; friction rows: n/4 contacts.\n\n| problem | n |";
+            << "Bullet PGS up to " << o.pgs_sweeps
+            << " sweeps; friction rows: n/4 contacts.\n\n| problem | n |";
   for (const Solver& s : all) std::cout << ' ' << s.name << " |";
   std::cout << " ours ÷ fastest peer |\n|---|---|";
   for (std::size_t s = 0; s < all.size(); ++s) std::cout << "---|";
@@ -450,22 +467,26 @@ void printTable(const std::vector<Row>& rows, const std::vector<Solver>& all, co
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
     return v.empty() ? std::string("none") : s;
   };
-  std::cout << "\nRows where a peer solves an instance that ours does not: " << list(missed) << ".\n";
-  std::cout << "Rows where ours takes more than 0.5× the fastest peer that solves them all: " << list(slow)
+  std::cout << "\nRows where a peer solves an instance that ours does not: " << list(missed)
             << ".\n";
+  std::cout << "Rows where ours takes more than 0.5× the fastest peer that solves them all: "
+            << list(slow) << ".\n";
 }
 
 void printJson(const std::vector<Row>& rows, const std::vector<Solver>& all) {
-  nlohmann::json out{{"engines", versions()}, {"solved_below", kSolved}, {"rows", nlohmann::json::array()}};
+  nlohmann::json out{
+      {"engines", versions()}, {"solved_below", kSolved}, {"rows", nlohmann::json::array()}};
   for (const Row& r : rows) {
-    nlohmann::json row{{"family", r.family}, {"problem", r.name}, {"n", r.n}, {"instances", r.instances}};
+    nlohmann::json row{
+        {"family", r.family}, {"problem", r.name}, {"n", r.n}, {"instances", r.instances}};
     for (std::size_t s = 0; s < all.size(); ++s) {
       if (r.applied[s] == 0) continue;
       const double us = median(r.us[s]);
-      row["solvers"][all[s].name] = {{"solved", r.solved[s]},
-                                     {"us_per_solve", std::isnan(us) ? nlohmann::json() : nlohmann::json(us)},
-                                     {"worst_relative_residual", std::isfinite(r.worst[s]) ? nlohmann::json(r.worst[s])
-                                                                                          : nlohmann::json()}};
+      row["solvers"][all[s].name] = {
+          {"solved", r.solved[s]},
+          {"us_per_solve", std::isnan(us) ? nlohmann::json() : nlohmann::json(us)},
+          {"worst_relative_residual",
+           std::isfinite(r.worst[s]) ? nlohmann::json(r.worst[s]) : nlohmann::json()}};
     }
     const double ratio = ratioToFastestPeer(r, all);
     row["ours_over_fastest_peer"] = std::isnan(ratio) ? nlohmann::json() : nlohmann::json(ratio);
@@ -492,8 +513,8 @@ int main(int argc, char** argv) {
       if (all[s].ours) ours = std::max(ours, r.solved[s]);
     const bool seeded = r.family != "siconos";
     if (peerSolvesMore(r, all) || (seeded && ours < r.instances)) {
-      std::cerr << "bench_engines_lcp: check failed on " << r.name << ": ours solve " << ours << " of "
-                << r.instances << "\n";
+      std::cerr << "bench_engines_lcp: check failed on " << r.name << ": ours solve " << ours
+                << " of " << r.instances << "\n";
       ++failures;
     }
   }

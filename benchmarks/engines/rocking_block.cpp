@@ -68,8 +68,8 @@ const double kR = std::hypot(kB, kH), kAlpha = std::atan2(kB, kH);
 const double kP2 = kMass * kG * kR / (4.0 * kMass * kR * kR / 3.0);  // m g R / I₀ [1/s²]
 const double kRatio = 1.0 - 1.5 * std::sin(kAlpha) * std::sin(kAlpha);
 constexpr int kImpacts = 4;
-constexpr double kEnd = 1.6;   // [s], past the 4th impact (1.39 s)
-constexpr double kArm = 1e-4;  // [rad]
+constexpr double kEnd = 1.6;                   // [s], past the 4th impact (1.39 s)
+constexpr double kArm = 1e-4;                  // [rad]
 constexpr double kMoreauJeanTolerance = 5e-3;  // [s], see --check
 const std::vector<double> kSteps{1e-2, 2e-3, 5e-4};
 
@@ -81,8 +81,10 @@ std::vector<double> referenceImpacts() {
   std::vector<double> impacts;
   while (int(impacts.size()) < kImpacts) {
     const double k1t = w, k1w = f(th), k2t = w + 0.5 * h * k1w, k2w = f(th + 0.5 * h * k1t),
-                 k3t = w + 0.5 * h * k2w, k3w = f(th + 0.5 * h * k2t), k4t = w + h * k3w, k4w = f(th + h * k3t);
-    const double th1 = th + h / 6 * (k1t + 2 * k2t + 2 * k3t + k4t), w1 = w + h / 6 * (k1w + 2 * k2w + 2 * k3w + k4w);
+                 k3t = w + 0.5 * h * k2w, k3w = f(th + 0.5 * h * k2t), k4t = w + h * k3w,
+                 k4w = f(th + h * k3t);
+    const double th1 = th + h / 6 * (k1t + 2 * k2t + 2 * k3t + k4t),
+                 w1 = w + h / 6 * (k1w + 2 * k2w + 2 * k3w + k4w);
     if (th1 * side >= 0) {
       t += h;
       th = th1;
@@ -92,10 +94,12 @@ std::vector<double> referenceImpacts() {
     // θ = 0 within this step: bisection on the Hermite cubic through (θ, ω) and (θ1, ω1).
     auto cubic = [&](double u) {
       const double u2 = u * u, u3 = u2 * u;
-      return (2 * u3 - 3 * u2 + 1) * th + (u3 - 2 * u2 + u) * h * w + (3 * u2 - 2 * u3) * th1 + (u3 - u2) * h * w1;
+      return (2 * u3 - 3 * u2 + 1) * th + (u3 - 2 * u2 + u) * h * w + (3 * u2 - 2 * u3) * th1 +
+             (u3 - u2) * h * w1;
     };
     auto slope = [&](double u) {  // dθ/dt of the cubic
-      return ((6 * u * u - 6 * u) * (th - th1)) / h + (3 * u * u - 4 * u + 1) * w + (3 * u * u - 2 * u) * w1;
+      return ((6 * u * u - 6 * u) * (th - th1)) / h + (3 * u * u - 4 * u + 1) * w +
+             (3 * u * u - 2 * u) * w1;
     };
     double lo = 0.0, hi = 1.0;
     for (int i = 0; i < 60; ++i) (cubic(0.5 * (lo + hi)) * side > 0 ? lo : hi) = 0.5 * (lo + hi);
@@ -164,7 +168,11 @@ void ours(std::vector<Outcome>& all) {
     settings.output_dt = kEnd;
     if (rtol > 0.0) settings.tolerance = rtol;
     const mechanisms::ScenarioRun r = mechanisms::runScenario(scenario, settings);
-    Outcome o{"stickslip", rtol > 0.0 ? "event-driven, rtol 1e-6" : "event-driven", {}, r.result.cpu_seconds / kEnd, NAN};
+    Outcome o{"stickslip",
+              rtol > 0.0 ? "event-driven, rtol 1e-6" : "event-driven",
+              {},
+              r.result.cpu_seconds / kEnd,
+              NAN};
     for (const dynamics::ContactEvent& e : r.result.events)  // one impact event per impact
       if (r.result.ok() && e.kind == dynamics::EventKind::kImpact) o.impacts.push_back(e.t);
     all.push_back(o);
@@ -180,17 +188,20 @@ void ours(std::vector<Outcome>& all) {
     Outcome o{"stickslip", std::move(setting), {}, r.result.cpu_seconds / kEnd, h};
     const Eigen::Index th = r.result.column("block.theta");
     ImpactRecorder rec;
-    for (Eigen::Index i = 0; i < r.result.history.rows(); ++i) rec.add(r.result.history(i, 0), r.result.history(i, th));
+    for (Eigen::Index i = 0; i < r.result.history.rows(); ++i)
+      rec.add(r.result.history(i, 0), r.result.history(i, th));
     if (r.result.ok()) o.impacts = rec.impacts();
     all.push_back(o);
   };
-  for (const double h : {1e-2, 1e-3, 1e-4}) fromTheta(mechanisms::Route::kMoreauJean, h, "Moreau–Jean, " + stepText(h));
+  for (const double h : {1e-2, 1e-3, 1e-4})
+    fromTheta(mechanisms::Route::kMoreauJean, h, "Moreau–Jean, " + stepText(h));
   fromTheta(mechanisms::Route::kPenalty, 0.0, "penalty (compliant corners, its default law)");
 }
 
 /// The engines' box at rest on its corner (+b, −h), turned by kTilt about y: its centre.
 Eigen::Vector3d startCentre() {
-  return {-kB * std::cos(kTilt) + kH * std::sin(kTilt), 0.0, kB * std::sin(kTilt) + kH * std::cos(kTilt)};
+  return {-kB * std::cos(kTilt) + kH * std::sin(kTilt), 0.0,
+          kB * std::sin(kTilt) + kH * std::cos(kTilt)};
 }
 
 #ifdef STICKSLIP_HAVE_MUJOCO
@@ -210,8 +221,8 @@ void mujoco(std::vector<Outcome>& all) {
   </worldbody>
 </mujoco>
 )",
-                    h, -kG, cone, kMu, c.x(), c.z(), std::cos(kTilt / 2), std::sin(kTilt / 2), kB, kDepth, kH,
-                    kMass, kMu);
+                    h, -kG, cone, kMu, c.x(), c.z(), std::cos(kTilt / 2), std::sin(kTilt / 2), kB,
+                    kDepth, kH, kMass, kMu);
       auto vfs = std::make_unique<mjVFS>();
       mj_defaultVFS(vfs.get());
       const std::string text = xml;
@@ -223,7 +234,8 @@ void mujoco(std::vector<Outcome>& all) {
       if (m == nullptr) throw std::runtime_error(std::string("MuJoCo: ") + error);
       mjData* d = mj_makeData(m);
       Outcome o{"MuJoCo", stepText(h) + ", " + cone + " cone", {}, NAN, NAN};
-      simulate(h, [&] { mj_step(m, d); }, [&] { return tiltOfQuaternion(d->qpos[3], d->qpos[5]); }, o);
+      simulate(
+          h, [&] { mj_step(m, d); }, [&] { return tiltOfQuaternion(d->qpos[3], d->qpos[5]); }, o);
       all.push_back(o);
       mj_deleteData(d);
       mj_deleteModel(m);
@@ -250,18 +262,21 @@ void bullet(std::vector<Outcome>& all) {
       btBoxShape shape(btVector3(kB, kDepth, kH));
       btVector3 inertia;
       shape.calculateLocalInertia(kMass, inertia);
-      btDefaultMotionState motion(btTransform(btQuaternion(btVector3(0, 1, 0), kTilt), btVector3(c.x(), c.y(), c.z())));
+      btDefaultMotionState motion(
+          btTransform(btQuaternion(btVector3(0, 1, 0), kTilt), btVector3(c.x(), c.y(), c.z())));
       btRigidBody box(btRigidBody::btRigidBodyConstructionInfo(kMass, &motion, &shape, inertia));
       box.setFriction(kMu);
       box.setActivationState(DISABLE_DEACTIVATION);
       world.addRigidBody(&box);
-      Outcome o{"Bullet", stepText(h) + ", " + std::to_string(iterations) + " iterations", {}, NAN, NAN};
-      simulate(h, [&] { world.stepSimulation(btScalar(h), 0); },
-               [&] {
-                 const btQuaternion q = box.getOrientation();
-                 return tiltOfQuaternion(q.w(), q.y());
-               },
-               o);
+      Outcome o{
+          "Bullet", stepText(h) + ", " + std::to_string(iterations) + " iterations", {}, NAN, NAN};
+      simulate(
+          h, [&] { world.stepSimulation(btScalar(h), 0); },
+          [&] {
+            const btQuaternion q = box.getOrientation();
+            return tiltOfQuaternion(q.w(), q.y());
+          },
+          o);
       all.push_back(o);
       world.removeRigidBody(&box);
       world.removeRigidBody(&ground);
@@ -279,7 +294,9 @@ void dartSim(std::vector<Outcome>& all) {
       world->setTimeStep(h);
       SkeletonPtr ground = Skeleton::create("ground");
       auto [weld, floor] = ground->createJointAndBodyNodePair<WeldJoint>();
-      floor->createShapeNodeWith<CollisionAspect, DynamicsAspect>(std::make_shared<BoxShape>(Eigen::Vector3d(10, 10, 0.2)))
+      floor
+          ->createShapeNodeWith<CollisionAspect, DynamicsAspect>(
+              std::make_shared<BoxShape>(Eigen::Vector3d(10, 10, 0.2)))
           ->getDynamicsAspect()
           ->setFrictionCoeff(kMu);
       Eigen::Isometry3d below = Eigen::Isometry3d::Identity();
@@ -288,7 +305,9 @@ void dartSim(std::vector<Outcome>& all) {
       SkeletonPtr block = Skeleton::create("block");
       auto [free, body] = block->createJointAndBodyNodePair<FreeJoint>();
       auto shape = std::make_shared<BoxShape>(Eigen::Vector3d(2 * kB, 2 * kDepth, 2 * kH));
-      body->createShapeNodeWith<CollisionAspect, DynamicsAspect>(shape)->getDynamicsAspect()->setFrictionCoeff(kMu);
+      body->createShapeNodeWith<CollisionAspect, DynamicsAspect>(shape)
+          ->getDynamicsAspect()
+          ->setFrictionCoeff(kMu);
       body->setInertia(Inertia(kMass, Eigen::Vector3d::Zero(), shape->computeInertia(kMass)));
       Eigen::Isometry3d start = Eigen::Isometry3d::Identity();
       start.linear() = Eigen::AngleAxisd(kTilt, Eigen::Vector3d::UnitY()).toRotationMatrix();
@@ -300,12 +319,13 @@ void dartSim(std::vector<Outcome>& all) {
         static_cast<dart::constraint::BoxedLcpConstraintSolver*>(world->getConstraintSolver())
             ->setBoxedLcpSolver(std::make_shared<dart::constraint::PgsBoxedLcpSolver>());
       Outcome o{"DART", stepText(h) + (pgs ? ", PGS (30 iterations)" : ", Dantzig"), {}, NAN, NAN};
-      simulate(h, [&] { world->step(); },
-               [&] {
-                 const Eigen::Matrix3d R = body->getWorldTransform().linear();
-                 return std::atan2(R(0, 2), R(0, 0));
-               },
-               o);
+      simulate(
+          h, [&] { world->step(); },
+          [&] {
+            const Eigen::Matrix3d R = body->getWorldTransform().linear();
+            return std::atan2(R(0, 2), R(0, 0));
+          },
+          o);
       all.push_back(o);
     }
 }
@@ -324,7 +344,8 @@ void odeNear(void* data, dGeomID a, dGeomID b) {
   for (int i = 0; i < n; ++i) {
     contact[i].surface.mode = dContactApprox1;  // the pyramid μ·N; no bounce
     contact[i].surface.mu = kMu;
-    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a), dGeomGetBody(b));
+    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a),
+                 dGeomGetBody(b));
   }
 }
 
@@ -348,18 +369,23 @@ void ode(std::vector<Outcome>& all) {
       dBodySetPosition(body, c.x(), c.y(), c.z());
       const dQuaternion q{std::cos(kTilt / 2), 0, std::sin(kTilt / 2), 0};
       dBodySetQuaternion(body, q);
-      Outcome o{"ODE", stepText(h) + (quick ? ", quickstep 20 iterations" : ", dWorldStep"), {}, NAN, NAN};
-      simulate(h,
-               [&] {
-                 dSpaceCollide(space, &w, odeNear);
-                 quick ? dWorldQuickStep(w.world, h) : dWorldStep(w.world, h);
-                 dJointGroupEmpty(w.contacts);
-               },
-               [&] {
-                 const dReal* r = dBodyGetQuaternion(body);
-                 return tiltOfQuaternion(r[0], r[2]);
-               },
-               o);
+      Outcome o{"ODE",
+                stepText(h) + (quick ? ", quickstep 20 iterations" : ", dWorldStep"),
+                {},
+                NAN,
+                NAN};
+      simulate(
+          h,
+          [&] {
+            dSpaceCollide(space, &w, odeNear);
+            quick ? dWorldQuickStep(w.world, h) : dWorldStep(w.world, h);
+            dJointGroupEmpty(w.contacts);
+          },
+          [&] {
+            const dReal* r = dBodyGetQuaternion(body);
+            return tiltOfQuaternion(r[0], r[2]);
+          },
+          o);
       all.push_back(o);
       dSpaceDestroy(space);
       dJointGroupDestroy(w.contacts);
@@ -373,15 +399,19 @@ void ode(std::vector<Outcome>& all) {
 double impactError(const Outcome& o, const std::vector<double>& ref) {
   if (int(o.impacts.size()) < kImpacts) return INFINITY;
   double e = 0.0;
-  for (int k = 0; k < kImpacts; ++k) e = std::max(e, std::abs(o.impacts[std::size_t(k)] - ref[std::size_t(k)]));
+  for (int k = 0; k < kImpacts; ++k)
+    e = std::max(e, std::abs(o.impacts[std::size_t(k)] - ref[std::size_t(k)]));
   return e;
 }
 
 void printTable(const std::vector<Outcome>& all, const std::vector<double>& ref) {
-  std::printf("Housner's rocking block: error of the first %d impact times (exact: %.9f, %.9f, %.9f, %.9f s; "
-              "ω⁺/ω⁻ = %.4f).\n\n| engine | setting | impacts by %.1f s | error [s] | CPU [s per simulated s] |\n"
-              "|---|---|---|---|---|\n",
-              kImpacts, ref[0], ref[1], ref[2], ref[3], kRatio, kEnd);
+  std::printf(
+      "Housner's rocking block: error of the first %d impact times (exact: %.9f, %.9f, %.9f, %.9f "
+      "s; "
+      "ω⁺/ω⁻ = %.4f).\n\n| engine | setting | impacts by %.1f s | error [s] | CPU [s per simulated "
+      "s] |\n"
+      "|---|---|---|---|---|\n",
+      kImpacts, ref[0], ref[1], ref[2], ref[3], kRatio, kEnd);
   for (const Outcome& o : all) {
     const double e = impactError(o, ref);
     char err[64];
@@ -389,7 +419,8 @@ void printTable(const std::vector<Outcome>& all, const std::vector<double>& ref)
       std::snprintf(err, sizeof err, "%.3g", e);
     else
       std::snprintf(err, sizeof err, "only %zu impacts", o.impacts.size());
-    std::printf("| %s | %s | %zu | %s | %.3g |\n", o.engine.c_str(), o.setting.c_str(), o.impacts.size(), err, o.cpu);
+    std::printf("| %s | %s | %zu | %s | %.3g |\n", o.engine.c_str(), o.setting.c_str(),
+                o.impacts.size(), err, o.cpu);
   }
   std::vector<bench::RunPoint> points;
   for (const Outcome& o : all) points.push_back({o.engine, o.setting, impactError(o, ref), o.cpu});
@@ -399,7 +430,8 @@ void printTable(const std::vector<Outcome>& all, const std::vector<double>& ref)
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bench::EngineOptions options = bench::parseEngineOptions(argc, argv, "bench_engines_rocking");
+  const bench::EngineOptions options =
+      bench::parseEngineOptions(argc, argv, "bench_engines_rocking");
   const std::vector<double> ref = referenceImpacts();
   std::vector<Outcome> all;
   ours(all);
@@ -431,12 +463,15 @@ int main(int argc, char** argv) {
   }
   int failures = 0;
   for (const Outcome& o : all) {
-    if (o.engine != "stickslip" || o.setting.rfind("penalty", 0) == 0) continue;  // the penalty route's error is reported
+    if (o.engine != "stickslip" || o.setting.rfind("penalty", 0) == 0)
+      continue;                // the penalty route's error is reported
     if (o.h > 1e-3) continue;  // Moreau–Jean at h = 1e-2: reported only
-    const double tolerance = o.setting == "event-driven" ? 1e-8 : o.setting == "event-driven, rtol 1e-6" ? 1e-4 : kMoreauJeanTolerance;
+    const double tolerance = o.setting == "event-driven"              ? 1e-8
+                             : o.setting == "event-driven, rtol 1e-6" ? 1e-4
+                                                                      : kMoreauJeanTolerance;
     if (!(impactError(o, ref) <= tolerance)) {
-      std::cerr << "bench_engines_rocking: " << o.setting << ": impacts off the reference by " << impactError(o, ref)
-                << " s (tolerance " << tolerance << " s)\n";
+      std::cerr << "bench_engines_rocking: " << o.setting << ": impacts off the reference by "
+                << impactError(o, ref) << " s (tolerance " << tolerance << " s)\n";
       ++failures;
     }
   }

@@ -63,12 +63,12 @@ namespace {
 
 // box_on_slope.yaml's values
 constexpr double kA = 0.1, kB = 0.05, kC = 0.025;  // half-sizes [m]
-constexpr double kMass = 1.5;                       // [kg]
-constexpr double kAngle = 0.3;                      // [rad]
+constexpr double kMass = 1.5;                      // [kg]
+constexpr double kAngle = 0.3;                     // [rad]
 constexpr double kMu = 0.35;
 constexpr double kG = 9.81;
 const double kGravityX = kG * std::sin(kAngle), kGravityZ = -kG * std::cos(kAngle);
-constexpr double kSettle = 1.0, kEnd = 5.0;  // creep measured over [kSettle, kEnd] [s]
+constexpr double kSettle = 1.0, kEnd = 5.0;          // creep measured over [kSettle, kEnd] [s]
 const std::vector<double> kSteps{1e-2, 2e-3, 5e-4};  // the engines' steps [s]
 
 struct Outcome {
@@ -96,7 +96,8 @@ void simulate(double h, Step&& step, Centre&& centre, Outcome& out) {
 }
 
 void ours(std::vector<Outcome>& all) {
-  mechanisms::Scenario scenario = mechanisms::loadScenario(STICKSLIP_SOURCE_DIR "/mechanisms/scenarios/box_on_slope.yaml");
+  mechanisms::Scenario scenario =
+      mechanisms::loadScenario(STICKSLIP_SOURCE_DIR "/mechanisms/scenarios/box_on_slope.yaml");
   mechanisms::applySettings(scenario, {"parameters.mu_kinetic=0.35", "parameters.azimuth=0"});
   auto run = [&](mechanisms::Route route, double h, std::string setting) {
     mechanisms::RunSettings settings;
@@ -111,7 +112,9 @@ void ours(std::vector<Outcome>& all) {
       const Eigen::Index x = r.result.column("box.x");
       const Eigen::MatrixXd& hist = r.result.history;
       auto inPlane = [&](Eigen::Index row) {
-        return Eigen::Vector2d(hist(row, x) * std::cos(kAngle) - hist(row, x + 2) * std::sin(kAngle), hist(row, x + 1));
+        return Eigen::Vector2d(
+            hist(row, x) * std::cos(kAngle) - hist(row, x + 2) * std::sin(kAngle),
+            hist(row, x + 1));
       };
       const Eigen::Index last = hist.rows() - 1;
       o.slid = (inPlane(last) - inPlane(0)).norm();
@@ -159,11 +162,12 @@ void mujoco(std::vector<Outcome>& all) {
           if (m == nullptr) throw std::runtime_error(std::string("MuJoCo: ") + error);
           mjData* d = mj_makeData(m);
           char setting[128];
-          std::snprintf(setting, sizeof setting, "%s, %s cone, impratio %g, noslip %d", stepText(h).c_str(), cone,
-                        impratio, noslip);
+          std::snprintf(setting, sizeof setting, "%s, %s cone, impratio %g, noslip %d",
+                        stepText(h).c_str(), cone, impratio, noslip);
           Outcome o{"MuJoCo", setting};
-          simulate(h, [&] { mj_step(m, d); },
-                   [&] { return Eigen::Vector2d(d->qpos[0], d->qpos[1]); }, o);
+          simulate(
+              h, [&] { mj_step(m, d); }, [&] { return Eigen::Vector2d(d->qpos[0], d->qpos[1]); },
+              o);
           all.push_back(o);
           mj_deleteData(d);
           mj_deleteModel(m);
@@ -195,12 +199,13 @@ void bullet(std::vector<Outcome>& all) {
       box.setActivationState(DISABLE_DEACTIVATION);
       world.addRigidBody(&box);
       Outcome o{"Bullet", stepText(h) + ", " + std::to_string(iterations) + " iterations"};
-      simulate(h, [&] { world.stepSimulation(btScalar(h), 0); },
-               [&] {
-                 const btVector3 p = box.getCenterOfMassPosition();
-                 return Eigen::Vector2d(p.x(), p.y());
-               },
-               o);
+      simulate(
+          h, [&] { world.stepSimulation(btScalar(h), 0); },
+          [&] {
+            const btVector3 p = box.getCenterOfMassPosition();
+            return Eigen::Vector2d(p.x(), p.y());
+          },
+          o);
       all.push_back(o);
       world.removeRigidBody(&box);
       world.removeRigidBody(&ground);
@@ -227,7 +232,9 @@ void dartSim(std::vector<Outcome>& all) {
       SkeletonPtr block = Skeleton::create("box");
       auto [free, body] = block->createJointAndBodyNodePair<FreeJoint>();
       auto shape = std::make_shared<BoxShape>(Eigen::Vector3d(2 * kA, 2 * kB, 2 * kC));
-      body->createShapeNodeWith<CollisionAspect, DynamicsAspect>(shape)->getDynamicsAspect()->setFrictionCoeff(kMu);
+      body->createShapeNodeWith<CollisionAspect, DynamicsAspect>(shape)
+          ->getDynamicsAspect()
+          ->setFrictionCoeff(kMu);
       body->setInertia(Inertia(kMass, Eigen::Vector3d::Zero(), shape->computeInertia(kMass)));
       Eigen::Isometry3d start = Eigen::Isometry3d::Identity();
       start.translation().z() = kC;
@@ -238,7 +245,9 @@ void dartSim(std::vector<Outcome>& all) {
         static_cast<dart::constraint::BoxedLcpConstraintSolver*>(world->getConstraintSolver())
             ->setBoxedLcpSolver(std::make_shared<dart::constraint::PgsBoxedLcpSolver>());
       Outcome o{"DART", stepText(h) + (pgs ? ", PGS (30 iterations)" : ", Dantzig")};
-      simulate(h, [&] { world->step(); }, [&] { return Eigen::Vector2d(body->getWorldTransform().translation().head<2>()); }, o);
+      simulate(
+          h, [&] { world->step(); },
+          [&] { return Eigen::Vector2d(body->getWorldTransform().translation().head<2>()); }, o);
       all.push_back(o);
     }
 }
@@ -261,7 +270,8 @@ void odeNear(void* data, dGeomID a, dGeomID b) {
   for (int i = 0; i < n; ++i) {
     contact[i].surface.mode = dContactApprox1;
     contact[i].surface.mu = kMu;
-    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a), dGeomGetBody(b));
+    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a),
+                 dGeomGetBody(b));
   }
 }
 
@@ -281,24 +291,27 @@ void ode(std::vector<Outcome>& all) {
       dBodySetMass(body, &mass);
       dGeomSetBody(dCreateBox(space, 2 * kA, 2 * kB, 2 * kC), body);
       dBodySetPosition(body, 0, 0, kC);
-      Outcome o{"ODE", stepText(h) + (iterations > 0 ? ", quickstep " + std::to_string(iterations) + " iterations"
-                                                      : std::string(", dWorldStep"))};
+      Outcome o{"ODE", stepText(h) + (iterations > 0 ? ", quickstep " + std::to_string(iterations) +
+                                                           " iterations"
+                                                     : std::string(", dWorldStep"))};
       ode_messages = 0;
-      simulate(h,
-               [&] {
-                 dSpaceCollide(space, &w, odeNear);
-                 if (iterations > 0)
-                   dWorldQuickStep(w.world, h);
-                 else
-                   dWorldStep(w.world, h);
-                 dJointGroupEmpty(w.contacts);
-               },
-               [&] {
-                 const dReal* p = dBodyGetPosition(body);
-                 return Eigen::Vector2d(p[0], p[1]);
-               },
-               o);
-      if (ode_messages > 0) o.setting += " (" + std::to_string(ode_messages) + " LCP internal errors reported)";
+      simulate(
+          h,
+          [&] {
+            dSpaceCollide(space, &w, odeNear);
+            if (iterations > 0)
+              dWorldQuickStep(w.world, h);
+            else
+              dWorldStep(w.world, h);
+            dJointGroupEmpty(w.contacts);
+          },
+          [&] {
+            const dReal* p = dBodyGetPosition(body);
+            return Eigen::Vector2d(p[0], p[1]);
+          },
+          o);
+      if (ode_messages > 0)
+        o.setting += " (" + std::to_string(ode_messages) + " LCP internal errors reported)";
       all.push_back(o);
       dSpaceDestroy(space);
       dJointGroupDestroy(w.contacts);
@@ -309,11 +322,13 @@ void ode(std::vector<Outcome>& all) {
 #endif
 
 void printTable(const std::vector<Outcome>& all) {
-  std::cout << "A box held by friction on a slope (exact: it never moves): how far it slid by t = " << kEnd
-            << " s, and its creep over [" << kSettle << ", " << kEnd << "] s.\n\n"
-            << "| engine | setting | slid [m] | creep [m/s] | CPU [s per simulated s] |\n|---|---|---|---|---|\n";
+  std::cout << "A box held by friction on a slope (exact: it never moves): how far it slid by t = "
+            << kEnd << " s, and its creep over [" << kSettle << ", " << kEnd << "] s.\n\n"
+            << "| engine | setting | slid [m] | creep [m/s] | CPU [s per simulated s] "
+               "|\n|---|---|---|---|---|\n";
   for (const Outcome& o : all)
-    std::printf("| %s | %s | %.3g | %.3g | %.3g |\n", o.engine.c_str(), o.setting.c_str(), o.slid, o.creep, o.cpu);
+    std::printf("| %s | %s | %.3g | %.3g | %.3g |\n", o.engine.c_str(), o.setting.c_str(), o.slid,
+                o.creep, o.cpu);
   std::vector<bench::RunPoint> points;
   for (const Outcome& o : all) points.push_back({o.engine, o.setting, o.slid, o.cpu});
   bench::printClaim(points, "m slid");
@@ -352,7 +367,8 @@ int main(int argc, char** argv) {
   int failures = 0;
   for (const Outcome& o : all)
     if (std::isnan(o.creep) || (o.engine == "stickslip" && !(o.slid < 1e-12))) {
-      std::cerr << "bench_engines_slope: " << o.engine << ", " << o.setting << ": creep " << o.creep << "\n";
+      std::cerr << "bench_engines_slope: " << o.engine << ", " << o.setting << ": creep " << o.creep
+                << "\n";
       ++failures;
     }
   return options.check && failures > 0 ? 1 : 0;

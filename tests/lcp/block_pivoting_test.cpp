@@ -1,9 +1,10 @@
 // Block principal pivoting: on symmetric positive definite M it must give the unique solution
 // (checked against Lemke, an independent method, and by the residual); on any other M it must
 // fail with a reason, never answer wrongly.
+#include "lcp/block_pivoting.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "lcp/block_pivoting.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/random_problems.hpp"
 #include "lcp/residual.hpp"
@@ -24,7 +25,8 @@ TEST_CASE("Block pivoting matches Lemke on seeded SPD problems", "[lcp][block-pi
       REQUIRE(ref.ok());
       CHECK(ours.relative_residual <= 1e-12);
       // The solution is unique: the two methods agree to their round-off.
-      CHECK((ours.z - ref.z).cwiseAbs().maxCoeff() <= 1e-9 * std::max(1.0, ref.z.cwiseAbs().maxCoeff()));
+      CHECK((ours.z - ref.z).cwiseAbs().maxCoeff() <=
+            1e-9 * std::max(1.0, ref.z.cwiseAbs().maxCoeff()));
       CHECK(ours.pivots <= 12);  // a few rounds, where Lemke pivots ~n/2 times
     }
   }
@@ -85,7 +87,8 @@ TEST_CASE("Block pivoting refuses what it cannot solve, with a reason", "[lcp][b
   }
 }
 
-TEST_CASE("Block pivoting on Siconos' LCP collection: solves or refuses, never wrong", "[lcp][block-pivoting]") {
+TEST_CASE("Block pivoting on Siconos' LCP collection: solves or refuses, never wrong",
+          "[lcp][block-pivoting]") {
   BlockPivotingSolver bpp;
   LemkeSolver lemke;
   int solved = 0;
@@ -97,8 +100,10 @@ TEST_CASE("Block pivoting on Siconos' LCP collection: solves or refuses, never w
     ++solved;
     CHECK(residual(p, r.z).relative <= BlockPivotingSolver::kAcceptTol);
     const Result ref = lemke.solve(p);
-    if (ref.ok() && Eigen::LLT<Eigen::MatrixXd>(p.M).info() == Eigen::Success)  // unique: the same z
-      CHECK((r.z - ref.z).cwiseAbs().maxCoeff() <= 1e-8 * std::max(1.0, ref.z.cwiseAbs().maxCoeff()));
+    if (ref.ok() &&
+        Eigen::LLT<Eigen::MatrixXd>(p.M).info() == Eigen::Success)  // unique: the same z
+      CHECK((r.z - ref.z).cwiseAbs().maxCoeff() <=
+            1e-8 * std::max(1.0, ref.z.cwiseAbs().maxCoeff()));
   }
   CHECK(solved >= 3);  // lcp_trivial, lcp_mmc and the block copies are symmetric positive definite
 }

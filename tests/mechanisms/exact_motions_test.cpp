@@ -17,13 +17,15 @@ namespace {
 
 const std::string kScenarios = STICKSLIP_MODEL_EXAMPLES;
 
-mechanisms::ScenarioRun run(const std::string& file, Route route, double t_end, double output_dt, double dt = 0.0) {
+mechanisms::ScenarioRun run(const std::string& file, Route route, double t_end, double output_dt,
+                            double dt = 0.0) {
   mechanisms::RunSettings settings;
   settings.route = route;
   settings.t_end = t_end;
   settings.output_dt = output_dt;
   if (dt > 0.0) settings.dt = dt;
-  mechanisms::ScenarioRun r = mechanisms::runScenario(mechanisms::loadScenario(kScenarios + "/" + file), settings);
+  mechanisms::ScenarioRun r =
+      mechanisms::runScenario(mechanisms::loadScenario(kScenarios + "/" + file), settings);
   REQUIRE(r.result.ok());
   return r;
 }
@@ -38,12 +40,13 @@ Eigen::Index rowAt(const dynamics::RunResult& r, double t) {
 
 }  // namespace
 
-TEST_CASE("Housner's rocking block loses energy by the ratio squared at its first impact", "[mechanisms][exact]") {
+TEST_CASE("Housner's rocking block loses energy by the ratio squared at its first impact",
+          "[mechanisms][exact]") {
   constexpr double b = 0.1, h = 0.3, mass = 1.0, g = 9.81, tilt = 0.2;  // rocking_block.yaml
   const double alpha = std::atan2(b, h), ratio = 1.0 - 1.5 * std::sin(alpha) * std::sin(alpha);
-  const double upright = mass * g * h;                                         // V at θ = 0
+  const double upright = mass * g * h;                                        // V at θ = 0
   const double start = mass * g * (b * std::sin(tilt) + h * std::cos(tilt));  // T + V, at rest
-  const double after = upright + ratio * ratio * (start - upright);            // between impacts 1 and 2
+  const double after = upright + ratio * ratio * (start - upright);  // between impacts 1 and 2
   // The first impact is at 0.338 s, the second at 0.781 s (by quadrature; bench_engines_rocking).
   SECTION("event-driven") {
     const mechanisms::ScenarioRun r = run("rocking_block.yaml", Route::kEventDriven, 0.6, 0.05);
@@ -52,13 +55,15 @@ TEST_CASE("Housner's rocking block loses energy by the ratio squared at its firs
     CHECK(r.result.history(rowAt(r.result, 0.5), energy) == Approx(after).epsilon(1e-9));
   }
   SECTION("Moreau–Jean, h = 1e-4 s") {
-    const mechanisms::ScenarioRun r = run("rocking_block.yaml", Route::kMoreauJean, 0.6, 0.05, 1e-4);
+    const mechanisms::ScenarioRun r =
+        run("rocking_block.yaml", Route::kMoreauJean, 0.6, 0.05, 1e-4);
     const Eigen::Index energy = r.result.column("energy");
     CHECK(r.result.history(rowAt(r.result, 0.5), energy) == Approx(after).epsilon(2e-3));
   }
 }
 
-TEST_CASE("The ladder leaves its frictionless wall at two thirds of its height", "[mechanisms][exact]") {
+TEST_CASE("The ladder leaves its frictionless wall at two thirds of its height",
+          "[mechanisms][exact]") {
   const double phi0 = M_PI / 3;  // ladder.yaml
   const mechanisms::ScenarioRun r = run("ladder.yaml", Route::kEventDriven, 0.5, 0.5);
   const dynamics::ContactEvent* open = nullptr;
@@ -67,7 +72,8 @@ TEST_CASE("The ladder leaves its frictionless wall at two thirds of its height",
   REQUIRE(open != nullptr);
   // Its angle then: rerun to that instant and read the rod's (body x axis: π − φ).
   const mechanisms::ScenarioRun at = run("ladder.yaml", Route::kEventDriven, open->t, open->t);
-  const double phi = M_PI - at.result.history(at.result.history.rows() - 1, at.result.column("rod.theta"));
+  const double phi =
+      M_PI - at.result.history(at.result.history.rows() - 1, at.result.column("rod.theta"));
   CHECK(std::sin(phi) == Approx(2.0 / 3.0 * std::sin(phi0)).epsilon(1e-8));
   CHECK(open->t == Approx(0.3250307016).margin(1e-8));  // by quadrature of φ'' = −(3g/2L) cos φ
 }
@@ -80,12 +86,14 @@ TEST_CASE("Event-driven at a loose tolerance keeps its steps few", "[mechanisms]
   settings.t_end = 0.6;
   settings.output_dt = 0.6;
   settings.tolerance = 1e-6;
-  const mechanisms::ScenarioRun r = mechanisms::runScenario(mechanisms::loadScenario(kScenarios + "/ladder.yaml"), settings);
+  const mechanisms::ScenarioRun r =
+      mechanisms::runScenario(mechanisms::loadScenario(kScenarios + "/ladder.yaml"), settings);
   REQUIRE(r.result.ok());
   CHECK(r.result.steps < 1000);
-  const auto open = std::find_if(r.result.events.begin(), r.result.events.end(), [](const dynamics::ContactEvent& e) {
-    return e.contact == 0 && e.kind == dynamics::EventKind::kOpen;
-  });
+  const auto open = std::find_if(r.result.events.begin(), r.result.events.end(),
+                                 [](const dynamics::ContactEvent& e) {
+                                   return e.contact == 0 && e.kind == dynamics::EventKind::kOpen;
+                                 });
   REQUIRE(open != r.result.events.end());
   CHECK(open->t == Approx(0.3250307016).margin(1e-5));
 }
