@@ -34,28 +34,9 @@
 
 #include "dynamics/routes/run_result.hpp"
 #include "engine_common.hpp"
+#include "engines.hpp"
 #include "mechanisms/run_scenario.hpp"
 #include "mechanisms/scenario_file.hpp"
-
-#ifdef STICKSLIP_HAVE_MUJOCO
-#include <mujoco/mujoco.h>
-#endif
-#ifdef STICKSLIP_HAVE_BULLET
-#include <btBulletDynamicsCommon.h>
-#endif
-#ifdef STICKSLIP_HAVE_DART
-#include <dart/constraint/BoxedLcpConstraintSolver.hpp>
-#include <dart/constraint/PgsBoxedLcpSolver.hpp>
-#include <dart/dynamics/BodyNode.hpp>
-#include <dart/dynamics/BoxShape.hpp>
-#include <dart/dynamics/FreeJoint.hpp>
-#include <dart/dynamics/PrismaticJoint.hpp>
-#include <dart/dynamics/Skeleton.hpp>
-#include <dart/simulation/World.hpp>
-#endif
-#ifdef STICKSLIP_HAVE_ODE
-#include <ode/ode.h>
-#endif
 
 using namespace stickslip;
 using bench::cpuSeconds;
@@ -181,15 +162,7 @@ void mujoco(std::vector<Outcome>& all) {
 )",
                         h, -kBelt.gravity, cone, impratio, mu, kHalf, kHalf, kHalf, kHalf,
                         kBelt.mass, mu);
-          auto vfs = std::make_unique<mjVFS>();
-          mj_defaultVFS(vfs.get());
-          const std::string text = xml;
-          mj_makeEmptyFileVFS(vfs.get(), "belt.xml", int(text.size()));
-          std::copy(text.begin(), text.end(), static_cast<char*>(vfs->filedata[vfs->nfile - 1]));
-          char error[1000] = "";
-          mjModel* m = mj_loadXML("belt.xml", vfs.get(), error, sizeof error);
-          mj_deleteVFS(vfs.get());
-          if (m == nullptr) throw std::runtime_error(std::string("MuJoCo: ") + error);
+          mjModel* m = bench::loadMjcf(xml);
           mjData* d = mj_makeData(m);
           d->qvel[0] = kBelt.belt_speed;  // belt
           d->qvel[1] = kBelt.belt_speed;  // block, moving with it
@@ -217,13 +190,8 @@ void bullet(std::vector<Outcome>& all) {
   for (const double mu : {kBelt.mu_static, kBelt.mu_kinetic})
     for (const double h : kSteps)
       for (const int iterations : {10, 100}) {
-        btDefaultCollisionConfiguration config;
-        btCollisionDispatcher dispatcher(&config);
-        btDbvtBroadphase broadphase;
-        btSequentialImpulseConstraintSolver solver;
-        btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
-        world.setGravity(btVector3(0, 0, -kBelt.gravity));
-        world.getSolverInfo().m_numIterations = iterations;
+        bench::BulletWorld bullet(btVector3(0, 0, -kBelt.gravity), iterations);
+        btDiscreteDynamicsWorld& world = bullet.world;
         btBoxShape belt_shape(btVector3(50, 1, 0.05));
         btDefaultMotionState belt_motion(
             btTransform(btQuaternion::getIdentity(), btVector3(0, 0, -0.05)));
@@ -325,33 +293,13 @@ void dartSim(std::vector<Outcome>& all) {
 #endif
 
 #ifdef STICKSLIP_HAVE_ODE
-struct OdeWorld {
-  dWorldID world;
-  dJointGroupID contacts;
-  double mu;
-};
-
-void odeNear(void* data, dGeomID a, dGeomID b) {
-  auto* w = static_cast<OdeWorld*>(data);
-  dContact contact[4]{};
-  const int n = dCollide(a, b, 4, &contact[0].geom, sizeof(dContact));
-  for (int i = 0; i < n; ++i) {
-    contact[i].surface.mode = dContactApprox1;  // the pyramid μ·N
-    contact[i].surface.mu = w->mu;
-    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a),
-                 dGeomGetBody(b));
-  }
-}
-
-void ignoreOdeMessage(int, const char*, va_list) {}
-
 void ode(std::vector<Outcome>& all) {
   dInitODE2(0);
-  dSetMessageHandler(ignoreOdeMessage);
+  dSetMessageHandler(bench::ignoreOdeMessage);
   for (const double mu : {kBelt.mu_static, kBelt.mu_kinetic})
     for (const double h : kSteps)
       for (const bool quick : {false, true}) {
-        OdeWorld w{dWorldCreate(), dJointGroupCreate(0), mu};
+        bench::OdeWorld w{dWorldCreate(), dJointGroupCreate(0), dContactApprox1, mu};
         dSpaceID space = dSimpleSpaceCreate(nullptr);
         dWorldSetGravity(w.world, 0, 0, -kBelt.gravity);
         dBodyID belt = dBodyCreate(w.world);
@@ -377,7 +325,7 @@ void ode(std::vector<Outcome>& all) {
             h,
             [&] {
               dBodyAddForce(block, -kBelt.stiffness * dBodyGetPosition(block)[0], 0, 0);
-              dSpaceCollide(space, &w, odeNear);
+              dSpaceCollide(space, &w, bench::odeNear);
               quick ? dWorldQuickStep(w.world, h) : dWorldStep(w.world, h);
               dJointGroupEmpty(w.contacts);
             },

@@ -31,29 +31,9 @@
 #include <vector>
 
 #include "engine_common.hpp"
+#include "engines.hpp"
 #include "mechanisms/run_scenario.hpp"
 #include "mechanisms/scenario_file.hpp"
-
-#ifdef STICKSLIP_HAVE_MUJOCO
-#include <mujoco/mujoco.h>
-#endif
-#ifdef STICKSLIP_HAVE_BULLET
-#include <btBulletDynamicsCommon.h>
-#endif
-#ifdef STICKSLIP_HAVE_DART
-#include <dart/constraint/BoxedLcpConstraintSolver.hpp>
-#include <dart/constraint/PgsBoxedLcpSolver.hpp>
-#include <dart/dynamics/BodyNode.hpp>
-#include <dart/dynamics/BoxShape.hpp>
-#include <dart/dynamics/FreeJoint.hpp>
-#include <dart/dynamics/Skeleton.hpp>
-#include <dart/dynamics/SphereShape.hpp>
-#include <dart/dynamics/WeldJoint.hpp>
-#include <dart/simulation/World.hpp>
-#endif
-#ifdef STICKSLIP_HAVE_ODE
-#include <ode/ode.h>
-#endif
 
 using namespace stickslip;
 using bench::cpuSeconds;
@@ -200,15 +180,7 @@ void mujoco(std::vector<Outcome>& all) {
 )",
                     h, -kG, cone, c.x(), c.z(), std::cos(kTurn / 2), std::sin(kTurn / 2), kMass,
                     kInertia, kInertia, kRadius, kLength / 2);
-      auto vfs = std::make_unique<mjVFS>();
-      mj_defaultVFS(vfs.get());
-      const std::string text = xml;
-      mj_makeEmptyFileVFS(vfs.get(), "ladder.xml", int(text.size()));
-      std::copy(text.begin(), text.end(), static_cast<char*>(vfs->filedata[vfs->nfile - 1]));
-      char error[1000] = "";
-      mjModel* m = mj_loadXML("ladder.xml", vfs.get(), error, sizeof error);
-      mj_deleteVFS(vfs.get());
-      if (m == nullptr) throw std::runtime_error(std::string("MuJoCo: ") + error);
+      mjModel* m = bench::loadMjcf(xml);
       mjData* d = mj_makeData(m);
       Outcome o{"MuJoCo", stepText(h) + ", " + cone + " cone", NAN, NAN, NAN};
       simulate(
@@ -225,13 +197,8 @@ void bullet(std::vector<Outcome>& all) {
   const Eigen::Vector3d c = startCentre();
   for (const double h : kSteps)
     for (const int iterations : {10, 100}) {
-      btDefaultCollisionConfiguration config;
-      btCollisionDispatcher dispatcher(&config);
-      btDbvtBroadphase broadphase;
-      btSequentialImpulseConstraintSolver solver;
-      btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
-      world.setGravity(btVector3(0, 0, -kG));
-      world.getSolverInfo().m_numIterations = iterations;
+      bench::BulletWorld bullet(btVector3(0, 0, -kG), iterations);
+      btDiscreteDynamicsWorld& world = bullet.world;
       btStaticPlaneShape floor_shape(btVector3(0, 0, 1), 0), wall_shape(btVector3(1, 0, 0), 0);
       btRigidBody floor(btRigidBody::btRigidBodyConstructionInfo(0, nullptr, &floor_shape));
       btRigidBody wall(btRigidBody::btRigidBodyConstructionInfo(0, nullptr, &wall_shape));
@@ -311,32 +278,13 @@ void dartSim(std::vector<Outcome>& all) {
 #endif
 
 #ifdef STICKSLIP_HAVE_ODE
-struct OdeWorld {
-  dWorldID world;
-  dJointGroupID contacts;
-};
-
-void odeNear(void* data, dGeomID a, dGeomID b) {
-  auto* w = static_cast<OdeWorld*>(data);
-  dContact contact[4]{};
-  const int n = dCollide(a, b, 4, &contact[0].geom, sizeof(dContact));
-  for (int i = 0; i < n; ++i) {
-    contact[i].surface.mode = 0;
-    contact[i].surface.mu = 0.0;  // frictionless; no bounce
-    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a),
-                 dGeomGetBody(b));
-  }
-}
-
-void ignoreOdeMessage(int, const char*, va_list) {}
-
 void ode(std::vector<Outcome>& all) {
   dInitODE2(0);
-  dSetMessageHandler(ignoreOdeMessage);
+  dSetMessageHandler(bench::ignoreOdeMessage);
   const Eigen::Vector3d c = startCentre();
   for (const double h : kSteps)
     for (const bool quick : {false, true}) {
-      OdeWorld w{dWorldCreate(), dJointGroupCreate(0)};
+      bench::OdeWorld w{dWorldCreate(), dJointGroupCreate(0), 0, 0.0};
       dSpaceID space = dSimpleSpaceCreate(nullptr);
       dWorldSetGravity(w.world, 0, 0, -kG);
       dCreatePlane(space, 0, 0, 1, 0);
@@ -354,7 +302,7 @@ void ode(std::vector<Outcome>& all) {
       simulate(
           h,
           [&] {
-            dSpaceCollide(space, &w, odeNear);
+            dSpaceCollide(space, &w, bench::odeNear);
             quick ? dWorldQuickStep(w.world, h) : dWorldStep(w.world, h);
             dJointGroupEmpty(w.contacts);
           },

@@ -32,28 +32,9 @@
 #include <vector>
 
 #include "engine_common.hpp"
+#include "engines.hpp"
 #include "mechanisms/run_scenario.hpp"
 #include "mechanisms/scenario_file.hpp"
-
-#ifdef STICKSLIP_HAVE_MUJOCO
-#include <mujoco/mujoco.h>
-#endif
-#ifdef STICKSLIP_HAVE_BULLET
-#include <btBulletDynamicsCommon.h>
-#endif
-#ifdef STICKSLIP_HAVE_DART
-#include <dart/constraint/BoxedLcpConstraintSolver.hpp>
-#include <dart/constraint/PgsBoxedLcpSolver.hpp>
-#include <dart/dynamics/BodyNode.hpp>
-#include <dart/dynamics/BoxShape.hpp>
-#include <dart/dynamics/FreeJoint.hpp>
-#include <dart/dynamics/Skeleton.hpp>
-#include <dart/dynamics/WeldJoint.hpp>
-#include <dart/simulation/World.hpp>
-#endif
-#ifdef STICKSLIP_HAVE_ODE
-#include <ode/ode.h>
-#endif
 
 using namespace stickslip;
 using bench::cpuSeconds;
@@ -223,15 +204,7 @@ void mujoco(std::vector<Outcome>& all) {
 )",
                     h, -kG, cone, kMu, c.x(), c.z(), std::cos(kTilt / 2), std::sin(kTilt / 2), kB,
                     kDepth, kH, kMass, kMu);
-      auto vfs = std::make_unique<mjVFS>();
-      mj_defaultVFS(vfs.get());
-      const std::string text = xml;
-      mj_makeEmptyFileVFS(vfs.get(), "rocking.xml", int(text.size()));
-      std::copy(text.begin(), text.end(), static_cast<char*>(vfs->filedata[vfs->nfile - 1]));
-      char error[1000] = "";
-      mjModel* m = mj_loadXML("rocking.xml", vfs.get(), error, sizeof error);
-      mj_deleteVFS(vfs.get());
-      if (m == nullptr) throw std::runtime_error(std::string("MuJoCo: ") + error);
+      mjModel* m = bench::loadMjcf(xml);
       mjData* d = mj_makeData(m);
       Outcome o{"MuJoCo", stepText(h) + ", " + cone + " cone", {}, NAN, NAN};
       simulate(
@@ -248,13 +221,8 @@ void bullet(std::vector<Outcome>& all) {
   const Eigen::Vector3d c = startCentre();
   for (const double h : kSteps)
     for (const int iterations : {10, 100}) {
-      btDefaultCollisionConfiguration config;
-      btCollisionDispatcher dispatcher(&config);
-      btDbvtBroadphase broadphase;
-      btSequentialImpulseConstraintSolver solver;
-      btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
-      world.setGravity(btVector3(0, 0, -kG));
-      world.getSolverInfo().m_numIterations = iterations;
+      bench::BulletWorld bullet(btVector3(0, 0, -kG), iterations);
+      btDiscreteDynamicsWorld& world = bullet.world;
       btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
       btRigidBody ground(btRigidBody::btRigidBodyConstructionInfo(0, nullptr, &plane));
       ground.setFriction(1.0);  // Bullet multiplies the two bodies' coefficients
@@ -332,32 +300,13 @@ void dartSim(std::vector<Outcome>& all) {
 #endif
 
 #ifdef STICKSLIP_HAVE_ODE
-struct OdeWorld {
-  dWorldID world;
-  dJointGroupID contacts;
-};
-
-void odeNear(void* data, dGeomID a, dGeomID b) {
-  auto* w = static_cast<OdeWorld*>(data);
-  dContact contact[4]{};
-  const int n = dCollide(a, b, 4, &contact[0].geom, sizeof(dContact));
-  for (int i = 0; i < n; ++i) {
-    contact[i].surface.mode = dContactApprox1;  // the pyramid μ·N; no bounce
-    contact[i].surface.mu = kMu;
-    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a),
-                 dGeomGetBody(b));
-  }
-}
-
-void ignoreOdeMessage(int, const char*, va_list) {}
-
 void ode(std::vector<Outcome>& all) {
   dInitODE2(0);
-  dSetMessageHandler(ignoreOdeMessage);
+  dSetMessageHandler(bench::ignoreOdeMessage);
   const Eigen::Vector3d c = startCentre();
   for (const double h : kSteps)
     for (const bool quick : {false, true}) {
-      OdeWorld w{dWorldCreate(), dJointGroupCreate(0)};
+      bench::OdeWorld w{dWorldCreate(), dJointGroupCreate(0), dContactApprox1, kMu};
       dSpaceID space = dSimpleSpaceCreate(nullptr);
       dWorldSetGravity(w.world, 0, 0, -kG);
       dCreatePlane(space, 0, 0, 1, 0);
@@ -377,7 +326,7 @@ void ode(std::vector<Outcome>& all) {
       simulate(
           h,
           [&] {
-            dSpaceCollide(space, &w, odeNear);
+            dSpaceCollide(space, &w, bench::odeNear);
             quick ? dWorldQuickStep(w.world, h) : dWorldStep(w.world, h);
             dJointGroupEmpty(w.contacts);
           },

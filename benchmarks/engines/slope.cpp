@@ -32,28 +32,9 @@
 #include <vector>
 
 #include "engine_common.hpp"
+#include "engines.hpp"
 #include "mechanisms/run_scenario.hpp"
 #include "mechanisms/scenario_file.hpp"
-
-#ifdef STICKSLIP_HAVE_MUJOCO
-#include <mujoco/mujoco.h>
-#endif
-#ifdef STICKSLIP_HAVE_BULLET
-#include <btBulletDynamicsCommon.h>
-#endif
-#ifdef STICKSLIP_HAVE_DART
-#include <dart/constraint/BoxedLcpConstraintSolver.hpp>
-#include <dart/constraint/PgsBoxedLcpSolver.hpp>
-#include <dart/dynamics/BodyNode.hpp>
-#include <dart/dynamics/BoxShape.hpp>
-#include <dart/dynamics/FreeJoint.hpp>
-#include <dart/dynamics/Skeleton.hpp>
-#include <dart/dynamics/WeldJoint.hpp>
-#include <dart/simulation/World.hpp>
-#endif
-#ifdef STICKSLIP_HAVE_ODE
-#include <ode/ode.h>
-#endif
 
 using namespace stickslip;
 using bench::cpuSeconds;
@@ -152,14 +133,7 @@ void mujoco(std::vector<Outcome>& all) {
       for (const double impratio : {1.0, 10.0})
         for (const int noslip : {0, 10}) {
           const std::string xml = mjcf(h, cone, impratio, noslip);
-          auto vfs = std::make_unique<mjVFS>();
-          mj_defaultVFS(vfs.get());
-          mj_makeEmptyFileVFS(vfs.get(), "slope.xml", int(xml.size()));
-          std::copy(xml.begin(), xml.end(), static_cast<char*>(vfs->filedata[vfs->nfile - 1]));
-          char error[1000] = "";
-          mjModel* m = mj_loadXML("slope.xml", vfs.get(), error, sizeof error);
-          mj_deleteVFS(vfs.get());
-          if (m == nullptr) throw std::runtime_error(std::string("MuJoCo: ") + error);
+          mjModel* m = bench::loadMjcf(xml);
           mjData* d = mj_makeData(m);
           char setting[128];
           std::snprintf(setting, sizeof setting, "%s, %s cone, impratio %g, noslip %d",
@@ -179,13 +153,8 @@ void mujoco(std::vector<Outcome>& all) {
 void bullet(std::vector<Outcome>& all) {
   for (const double h : kSteps)
     for (const int iterations : {10, 100}) {
-      btDefaultCollisionConfiguration config;
-      btCollisionDispatcher dispatcher(&config);
-      btDbvtBroadphase broadphase;
-      btSequentialImpulseConstraintSolver solver;
-      btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
-      world.setGravity(btVector3(kGravityX, 0, kGravityZ));
-      world.getSolverInfo().m_numIterations = iterations;
+      bench::BulletWorld bullet(btVector3(kGravityX, 0, kGravityZ), iterations);
+      btDiscreteDynamicsWorld& world = bullet.world;
       btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
       btRigidBody ground(btRigidBody::btRigidBodyConstructionInfo(0, nullptr, &plane));
       ground.setFriction(1.0);  // Bullet multiplies the two bodies' coefficients
@@ -254,33 +223,15 @@ void dartSim(std::vector<Outcome>& all) {
 #endif
 
 #ifdef STICKSLIP_HAVE_ODE
-struct OdeWorld {
-  dWorldID world;
-  dJointGroupID contacts;
-};
-
 int ode_messages = 0;  // ODE's "LCP internal error" reports, counted per run instead of printed
 void countOdeMessage(int, const char*, va_list) { ++ode_messages; }
-
-/// Up to 4 contacts between the box and the plane, each with the Coulomb pyramid μ·N.
-void odeNear(void* data, dGeomID a, dGeomID b) {
-  auto* w = static_cast<OdeWorld*>(data);
-  dContact contact[4]{};
-  const int n = dCollide(a, b, 4, &contact[0].geom, sizeof(dContact));
-  for (int i = 0; i < n; ++i) {
-    contact[i].surface.mode = dContactApprox1;
-    contact[i].surface.mu = kMu;
-    dJointAttach(dJointCreateContact(w->world, w->contacts, &contact[i]), dGeomGetBody(a),
-                 dGeomGetBody(b));
-  }
-}
 
 void ode(std::vector<Outcome>& all) {
   dInitODE2(0);
   dSetMessageHandler(countOdeMessage);
   for (const double h : kSteps)
     for (const int iterations : {0, 20, 100}) {  // 0: dWorldStep
-      OdeWorld w{dWorldCreate(), dJointGroupCreate(0)};
+      bench::OdeWorld w{dWorldCreate(), dJointGroupCreate(0), dContactApprox1, kMu};
       dSpaceID space = dSimpleSpaceCreate(nullptr);
       dWorldSetGravity(w.world, kGravityX, 0, kGravityZ);
       if (iterations > 0) dWorldSetQuickStepNumIterations(w.world, iterations);
@@ -298,7 +249,7 @@ void ode(std::vector<Outcome>& all) {
       simulate(
           h,
           [&] {
-            dSpaceCollide(space, &w, odeNear);
+            dSpaceCollide(space, &w, bench::odeNear);
             if (iterations > 0)
               dWorldQuickStep(w.world, h);
             else
