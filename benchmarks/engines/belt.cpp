@@ -339,20 +339,9 @@ void ode(std::vector<Outcome>& all) {
 }
 #endif
 
-/// max |t − t_ref| over changes matched in order and kind; +∞ when the sequences differ.
-double changeError(const Changes& run, const Changes& ref) {
-  if (run.size() != ref.size()) return INFINITY;
-  double e = 0.0;
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    if (run[i].second != ref[i].second) return INFINITY;
-    e = std::max(e, std::abs(run[i].first - ref[i].first));
-  }
-  return e;
-}
-
 std::string errorText(const Outcome& o, const Changes& ref) {
   if (!o.ok) return "run failed";
-  const double e = changeError(o.changes, ref);
+  const double e = dynamics::maxModeTimeError(o.changes, ref);
   char buf[96];
   if (std::isfinite(e))
     std::snprintf(buf, sizeof buf, "%.3g", e);
@@ -383,7 +372,7 @@ int main(int argc, char** argv) {
   if (options.json) {
     nlohmann::json out{{"reference", ref}, {"runs", nlohmann::json::array()}};
     for (const Outcome& o : all) {
-      const double e = changeError(o.changes, ref);
+      const double e = dynamics::maxModeTimeError(o.changes, ref);
       out["runs"].push_back(
           {{"engine", o.engine},
            {"setting", o.setting},
@@ -410,7 +399,8 @@ int main(int argc, char** argv) {
       std::printf("| %s | %s | %.4f | %s | %.3g |\n", o.engine.c_str(), o.setting.c_str(),
                   o.breakaway, errorText(o, ref).c_str(), o.cpu);
       points.push_back({o.engine, o.setting, std::abs(o.breakaway - ref[0].first), o.cpu});
-      cycles += o.engine != "stickslip" && std::isfinite(changeError(o.changes, ref));
+      cycles +=
+          o.engine != "stickslip" && std::isfinite(dynamics::maxModeTimeError(o.changes, ref));
     }
     std::printf(
         "\nEngine runs that make the cycle (its %zu changes in order): %d. The claim below "
@@ -426,7 +416,7 @@ int main(int argc, char** argv) {
     const double tolerance = o.setting == "event-driven"                    ? 1e-8
                              : o.setting.find("0.001") != std::string::npos ? 2e-3
                                                                             : 2e-4;
-    if (!o.ok || !(changeError(o.changes, ref) <= tolerance)) {
+    if (!o.ok || !(dynamics::maxModeTimeError(o.changes, ref) <= tolerance)) {
       std::cerr << "bench_engines_belt: " << o.setting << ": " << errorText(o, ref)
                 << " (tolerance " << tolerance << " s)\n";
       ++failures;
