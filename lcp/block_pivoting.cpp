@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -13,13 +14,28 @@ namespace {
 
 constexpr double kFeasibilityTol = 1e-12;  // relative to the scale of z, and of w's terms
 
-/// max |M_ij − M_ji| ≤ 1e-12 max(1, max |M_ij|) (m_norm).
-bool symmetric(const Eigen::MatrixXd& M, double m_norm) {
-  const double tol = 1e-12 * std::max(1.0, m_norm);
-  for (Eigen::Index j = 0; j < M.cols(); ++j)
-    for (Eigen::Index i = 0; i < j; ++i)
-      if (std::abs(M(i, j) - M(j, i)) > tol) return false;
-  return true;
+/// M's scales in one pass over its pairs (M_ij, M_ji): max |M_ij| and the largest row sum
+/// ‖M‖∞ (the residual's scale), and the largest asymmetry max |M_ij − M_ji|.
+struct Scales {
+  double largest = 0.0, row_norm = 0.0, asymmetry = 0.0;
+};
+Scales scales(const Eigen::MatrixXd& M, Eigen::VectorXd& row_sums) {
+  Scales s;
+  row_sums.setZero(M.rows());
+  for (Eigen::Index j = 0; j < M.cols(); ++j) {
+    const double d = std::abs(M(j, j));
+    row_sums[j] += d;
+    s.largest = std::max(s.largest, d);
+    for (Eigen::Index i = j + 1; i < M.rows(); ++i) {
+      const double lower = M(i, j), upper = M(j, i);
+      row_sums[i] += std::abs(lower);
+      row_sums[j] += std::abs(upper);
+      s.largest = std::max({s.largest, std::abs(lower), std::abs(upper)});
+      s.asymmetry = std::max(s.asymmetry, std::abs(lower - upper));
+    }
+  }
+  s.row_norm = M.rows() > 0 ? row_sums.maxCoeff() : 0.0;
+  return s;
 }
 
 }  // namespace
@@ -42,24 +58,34 @@ void BlockPivotingSolver::resize(Eigen::Index n) {
 }
 
 bool BlockPivotingSolver::smallCholeskySolve(Eigen::Index k) {
-  // Right-looking, column by column: each update is a contiguous column operation.
+  // Left-looking, column by column over raw columns: column j less L(j, c) times each column
+  // c < j, from row j down, then scaled by its pivot.
+  const Eigen::Index ld = block_.outerStride();
+  double* a = block_.data();
+  double* x = rhs_.data();
   for (Eigen::Index j = 0; j < k; ++j) {
-    const double d = block_(j, j);
-    if (!(d > 0.0)) return false;
-    const double l = std::sqrt(d);
-    block_(j, j) = l;
-    block_.col(j).segment(j + 1, k - j - 1) /= l;
-    for (Eigen::Index c = j + 1; c < k; ++c)
-      block_.col(c).segment(c, k - c) -= block_(c, j) * block_.col(j).segment(c, k - c);
+    double* lj = a + j * ld;
+    for (Eigen::Index c = 0; c < j; ++c) {
+      const double* lc = a + c * ld;
+      const double f = lc[j];
+      for (Eigen::Index i = j; i < k; ++i) lj[i] -= f * lc[i];
+    }
+    if (!(lj[j] > 0.0)) return false;
+    const double pivot = std::sqrt(lj[j]), inverse = 1.0 / pivot;
+    lj[j] = pivot;
+    for (Eigen::Index i = j + 1; i < k; ++i) lj[i] *= inverse;
   }
   for (Eigen::Index j = 0; j < k; ++j) {  // L y = rhs
-    rhs_[j] /= block_(j, j);
-    rhs_.segment(j + 1, k - j - 1) -= rhs_[j] * block_.col(j).segment(j + 1, k - j - 1);
+    const double* lj = a + j * ld;
+    const double y = x[j] /= lj[j];
+    for (Eigen::Index i = j + 1; i < k; ++i) x[i] -= y * lj[i];
   }
-  for (Eigen::Index j = k - 1; j >= 0; --j)  // Lᵀ z = y
-    rhs_[j] =
-        (rhs_[j] - block_.col(j).segment(j + 1, k - j - 1).dot(rhs_.segment(j + 1, k - j - 1))) /
-        block_(j, j);
+  for (Eigen::Index j = k - 1; j >= 0; --j) {  // Lᵀ z = y
+    const double* lj = a + j * ld;
+    double z = x[j];
+    for (Eigen::Index i = j + 1; i < k; ++i) z -= lj[i] * x[i];
+    x[j] = z / lj[j];
+  }
   return true;
 }
 
@@ -129,9 +155,10 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
     out.residual = out.relative_residual = 0.0;
     return;
   }
-  m_norm_ = p.M.cwiseAbs().maxCoeff();
+  const Scales m = scales(p.M, row_sums_);
+  m_norm_ = m.largest;
   q_norm_ = p.q.cwiseAbs().maxCoeff();
-  if (!symmetric(p.M, m_norm_)) {
+  if (m.asymmetry > 1e-12 * std::max(1.0, m_norm_)) {
     fail(Status::kInvalidInput,
          "M is not symmetric; it needs a symmetric positive definite M (Lemke takes others)");
     return;
@@ -165,15 +192,26 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
     }
   }
   out.pivots = round + 1;
-  out.z = z_.cwiseMax(0.0);
-  out.w.noalias() = p.M * out.z;
-  out.w += p.q;
-  const Residual r = residual(p, out.z);
-  out.residual = r.absolute;
-  out.relative_residual = r.relative;
-  out.status = r.relative <= kAcceptTol ? Status::kSuccess : Status::kNumericalFailure;
+  if (z_.minCoeff() >= 0.0) {  // w = q + M z is the last round's: the residual costs O(n)
+    out.z = z_;
+    out.w = w_;
+    const double absolute = z_.cwiseMin(w_).cwiseAbs().maxCoeff();
+    const double scale = std::max(q_norm_, m.row_norm * z_.maxCoeff());
+    out.residual = absolute;
+    out.relative_residual =
+        absolute == 0.0 ? 0.0 : absolute / std::max(scale, std::numeric_limits<double>::min());
+  } else {  // z_F's round-off negatives cut to 0: w anew
+    out.z = z_.cwiseMax(0.0);
+    out.w.noalias() = p.M * out.z;
+    out.w += p.q;
+    const Residual r = residual(p, out.z);
+    out.residual = r.absolute;
+    out.relative_residual = r.relative;
+  }
+  out.status = out.relative_residual <= kAcceptTol ? Status::kSuccess : Status::kNumericalFailure;
   if (!out.ok())
-    out.message = "block pivoting: relative residual " + std::to_string(r.relative) + " above 1e-9";
+    out.message = "block pivoting: relative residual " + std::to_string(out.relative_residual) +
+                  " above 1e-9";
 }
 
 }  // namespace stickslip::lcp

@@ -13,8 +13,9 @@
 /// Contract: M symmetric positive definite, the class for which the solution is unique and the
 /// method ends. A nonsymmetric M, a free block that is not positive definite (M not PD), or the
 /// round limit gives a failure status with the reason, never a wrong answer: every success has
-/// passed the relative residual check of residual.hpp at 1e-9, as Lemke's. The workspace is
-/// sized once per problem size and reused.
+/// passed the relative residual check of residual.hpp at 1e-9, as Lemke's (measured on the last
+/// round's w = q + M z, which that round has already formed). The workspace is sized once per
+/// problem size and reused.
 
 #include <Eigen/Dense>
 #include <vector>
@@ -48,7 +49,7 @@ class BlockPivotingSolver final {
   std::vector<Eigen::Index> index_;  ///< F's indices, in order
   std::vector<char> bad_;            ///< bad_[i]: i infeasible this round
   Eigen::MatrixXd block_;            ///< M_FF and its factor, in the top-left |F| × |F|
-  Eigen::VectorXd rhs_, z_, w_;
+  Eigen::VectorXd rhs_, z_, w_, row_sums_;
   double m_norm_ = 0.0, q_norm_ = 0.0;  ///< max |M_ij|, max |q_i|
 };
 
