@@ -70,7 +70,8 @@ if [[ $engines == 1 ]]; then
   run "The belt's stick–slip cycle" "$bin/bench_engines_belt"
   run "Housner's rocking block" "$bin/bench_engines_rocking"
   run "A ladder leaving its wall" "$bin/bench_engines_ladder"
-  for problem in slope rocking ladder belt; do "$bin/bench_engines_$problem" --json >"$json/$problem.json"; done
+  run "The spatial slider-crank with friction in its guide" "$bin/bench_engines_slider_crank"
+  for problem in slope rocking ladder belt slider_crank; do "$bin/bench_engines_$problem" --json >"$json/$problem.json"; done
   figure=docs/img/engines-work-precision.png
   [[ $print == 1 ]] && figure=$json/engines-work-precision.png
   /usr/bin/python3 scripts/plot_engines.py "$json" "$figure"

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""Work–precision of stickslip and the engines on the four simulation problems, one panel each.
+"""Work–precision of stickslip and the engines on the simulation problems, one panel each (the
+slider-crank twice: with its guide's friction and without).
 
     scripts/plot_engines.py DIR OUT.png
 
-DIR holds the --json output of bench_engines_{slope,rocking,ladder,belt} as slope.json,
-rocking.json, ladder.json and belt.json (scripts/bench.sh --engines writes them). Each run is a
+DIR holds the --json output of bench_engines_{slope,rocking,ladder,belt,slider_crank} as
+slope.json, rocking.json, ladder.json, belt.json and slider_crank.json (scripts/bench.sh
+--engines writes them). Each run is a
 point: its CPU seconds per simulated second against its error; a run without an error (fewer
 impacts than the reference, a run that failed) is left out and counted in the panel's title.
 """
@@ -47,15 +49,25 @@ def belt(d):
         "|error| of the first break-away [s]"
 
 
+def slider_crank(friction):
+    def points(d):
+        return [(r, r["error"]) for r in d["runs"] if r["friction"] == friction], \
+            "largest error of the slider [m]"
+    return points
+
+
 PANELS = [("slope", "A box held on a slope", slope), ("rocking", "Housner's rocking block", rocking),
-          ("ladder", "A ladder leaving its wall", ladder), ("belt", "The belt (one μ for the engines)", belt)]
+          ("ladder", "A ladder leaving its wall", ladder), ("belt", "The belt (one μ for the engines)", belt),
+          ("slider_crank", "Spatial slider-crank, guide friction (constant for the engines)",
+           slider_crank(True)),
+          ("slider_crank", "Spatial slider-crank without friction", slider_crank(False))]
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: plot_engines.py DIR OUT.png")
     folder, out = Path(sys.argv[1]), Path(sys.argv[2])
-    fig, axes = plt.subplots(2, 2, figsize=(11, 8.5))
+    fig, axes = plt.subplots(3, 2, figsize=(11, 12.5))
     for ax, (name, title, points) in zip(axes.flat, PANELS):
         runs, ylabel = points(json.loads((folder / f"{name}.json").read_text()))
         left_out = 0

@@ -20,11 +20,14 @@ inline double cpuSeconds() {
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-inline std::string stepText(double h) {
+/// A number as printf's %g writes it.
+inline std::string numberText(double x) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "h = %g s", h);
+  std::snprintf(buf, sizeof buf, "%g", x);
   return buf;
 }
+
+inline std::string stepText(double h) { return "h = " + numberText(h) + " s"; }
 
 struct EngineOptions {
   bool json = false, check = false;
