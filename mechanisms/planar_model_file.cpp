@@ -290,7 +290,7 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     keys.insert(keys.end(), {"point_i", "radius", "line_point", "line_normal", "surface_speed", "surface_acceleration",
                              "pin_friction"});
   else
-    keys.insert(keys.end(), {"journal_centre", "bearing_centre", "journal_radius", "bearing_radius"});
+    keys.insert(keys.end(), {"journal_centre", "bearing_centre", "journal_radius", "bearing_radius", "centres_slip"});
   checkKeys(c, path, keys);
   RigidContact rc;
   rc.name = c["name"].IsDefined() ? scalar(c["name"], path + ".name") : path.substr(6);
@@ -323,6 +323,12 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     required(c, path, "bearing_radius", "the bearing's radius [m] > journal_radius");
     rc.journal_bearing.journal_radius = numberAtLeast(c, path, "journal_radius", 0.0, 0.0, true);
     rc.journal_bearing.bearing_radius = number(c, path, "bearing_radius", 0.0);
+    if (const YAML::Node f = c["centres_slip"]; f.IsDefined()) {  // true, false, or a 0/1 expression
+      const bool word = f.IsScalar() && (f.Scalar() == "true" || f.Scalar() == "false");
+      const double x = word ? double(f.Scalar() == "true") : number(f, path + ".centres_slip");
+      if (x != 0.0 && x != 1.0) fail(f, path + ".centres_slip", "expected true or false (1 or 0), got " + f.Scalar());
+      rc.centres_slip = x == 1.0;
+    }
     if (!(rc.journal_bearing.bearing_radius > rc.journal_bearing.journal_radius)) {
       std::ostringstream os;
       os << "expected bearing_radius > journal_radius (a clearance > 0), got " << rc.journal_bearing.bearing_radius

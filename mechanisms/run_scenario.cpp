@@ -117,7 +117,7 @@ class SharedColumns {
       Eigen::Index c = from;
       if (!contacts.empty()) m_.evaluateContacts(r.history(i, 0), q, v, k, false);
       for (std::size_t n = 0; n < contacts.size(); ++n) {
-        r.history(i, c++) = k.sliding_velocity(Eigen::Index(n));
+        r.history(i, c++) = dynamics::frictionLawVelocity(contacts[n], k, Eigen::Index(n), q, v);
         if (contacts[n].shape == dynamics::RigidContact::Shape::kJournalBearing) {
           // g = c − |e| and the contact's normal, the push on the journal, is −e/|e|
           // (rigid_contact.cpp): e = −(c − g) n.
@@ -292,6 +292,12 @@ void ScenarioRunner::planPlanar(Plan& p) {
     mechanism.name = scenario.name;
   }
   if (o.ideal) mechanism = dynamics::withIdealClearanceJoints(mechanism);
+  if (p.route != Route::kPenalty)
+    for (const auto& c : mechanism.contacts)
+      if (c.centres_slip)
+        throw std::invalid_argument("--method: contact '" + c.name + "' of '" + scenario.name +
+                                    "' has centres_slip, a friction law reading the centres' velocity: the "
+                                    "penalty route's (the other routes resolve the surfaces' slip)");
 
   if (p.route == Route::kMinimalForm) {
     p.minimal = std::make_unique<dynamics::MinimalFormModel>(dynamics::minimalFormModel(mechanism));

@@ -69,6 +69,7 @@ JournalBearingKinematics journalBearingKinematics(const JournalBearingJoint& joi
   const Eigen::Vector2d arm_i = r_journal - q_i.head<2>(), arm_j = r_bearing - q_j.head<2>();
   const Eigen::Vector2d edot =
       qdot_i.head<2>() + qdot_i.z() * perp(arm_i) - qdot_j.head<2>() - qdot_j.z() * perp(arm_j);
+  k.centres_sliding_velocity = k.tangent.dot(edot);
   const double omega_n = k.centred ? qdot_j.z() : k.tangent.dot(edot) / k.eccentricity_norm;
   const Eigen::Vector2d ndot = omega_n * k.tangent, tdot = -omega_n * k.normal;
   const Eigen::Vector2d rhodot_i = qdot_i.z() * perp(arm_i) + joint.journal_radius * ndot;

@@ -57,6 +57,11 @@ struct JournalBearingKinematics {
   double penetration = 0.0;  ///< δ = |e| − c [m]: > 0 in contact, ≥ −c
   double penetration_rate = 0.0;  ///< δ̇ = nᵀ(ṙ_{C_J} − ṙ_{C_B}) [m/s]: normal relative velocity
   double tangential_velocity = 0.0;                   ///< v_t = tᵀ(ṙ_{C_J} − ṙ_{C_B}) [m/s]
+  /// tᵀė [m/s]: the centres' relative velocity along the tangent, v_t without the spin terms
+  /// R_J θ̇_i − R_B θ̇_j. Muvengei et al. write their v_T so (eqs. 14–17, the "contact points"
+  /// on the line of centres); it is not the surfaces' slip: a journal spinning in place
+  /// against the bearing slides at v_t while tᵀė = 0 (RigidContact::centres_slip).
+  double centres_sliding_velocity = 0.0;
   Eigen::Vector2d normal = Eigen::Vector2d::Zero();   ///< n = e/|e| (see the centred case)
   Eigen::Vector2d tangent = Eigen::Vector2d::Zero();  ///< t = S n
   Eigen::Vector2d journal_contact_point = Eigen::Vector2d::Zero();  ///< C_J = r_J + R_J n [m]

@@ -105,6 +105,14 @@ void ContactKinematics::resize(const std::vector<RigidContact>& list, Eigen::Ind
   body_ready.assign(bodies.size(), 0);
 }
 
+double frictionLawVelocity(const RigidContact& c, const ContactKinematics& kin, Eigen::Index k,
+                           const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v) {
+  if (!c.centres_slip || c.shape != RigidContact::Shape::kJournalBearing) return kin.sliding_velocity(k);
+  return journalBearingKinematics(c.journal_bearing, pose(q, c.body_i), pose(v, c.body_i), pose(q, c.body_j),
+                                  pose(v, c.body_j))
+      .centres_sliding_velocity;
+}
+
 void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>& contacts,
                       double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                       const Eigen::Ref<const Eigen::VectorXd>& v, ContactKinematics& out,

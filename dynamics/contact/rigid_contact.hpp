@@ -85,6 +85,12 @@ struct RigidContact {
   /// kJournalBearing: the initial state puts it carrying the mechanism's static load
   /// (dynamics/mechanism/clearance_preload.hpp).
   bool preloaded = false;
+  /// kJournalBearing, the penalty route only: its friction law reads the centres' relative
+  /// velocity tᵀė (JournalBearingKinematics::centres_sliding_velocity), as Muvengei et al.
+  /// define v_T, instead of the surfaces' slip v_t; the force still acts at the contact points.
+  /// Not energy-consistent (the force's power is Fₜ v_t, its direction follows tᵀė): offered to
+  /// reproduce that paper, off by default.
+  bool centres_slip = false;
   /// Surface speed v_s(t) of the line along its tangent and its rate [m/s, m/s²]; empty: 0.
   std::function<double(double)> surface_speed, surface_acceleration;
 
@@ -161,6 +167,11 @@ struct ContactKinematics {
   /// b · body_velocities.
   void resize(const std::vector<RigidContact>& contacts, Eigen::Index velocities, Eigen::Index body_velocities = 3);
 };
+
+/// The sliding velocity contact `c`'s friction law reads at (q, v) [m/s]: `kin`'s v_t (row k),
+/// or for a journal-bearing contact with centres_slip the centres' tᵀė. `kin` is at (q, v).
+double frictionLawVelocity(const RigidContact& c, const ContactKinematics& kin, Eigen::Index k,
+                           const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v);
 
 /// Fills `out` (resized if needed) for every contact, which must have passed
 /// RigidContact::validate (not repeated here: this runs every time step). Allocates nothing

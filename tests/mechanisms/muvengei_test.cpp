@@ -233,3 +233,34 @@ TEST_CASE("muvengei rigid: the ideal joint follows the closed form — the rigid
   CHECK_FALSE(ed.ok());
   CHECK_THAT(ed.message, Catch::Contains("Kane's paradox"));
 }
+
+TEST_CASE("muvengei: centres_slip feeds LuGre the paper's v_T, which crosses zero in contact; the "
+          "nonsmooth routes refuse it", "[mechanisms][muvengei]") {
+  mechanisms::RunSettings settings;
+  settings.t_end = 0.05;
+  settings.output_dt = 1e-6;
+  auto zeroCrossingsInContact = [](const dynamics::RunResult& r, double from, double to) {
+    const Eigen::Index vt = r.column("c-cr.v_t"), n = r.column("c-cr.N");
+    std::vector<double> out;
+    for (Eigen::Index i = 1; i < r.history.rows(); ++i)
+      if (r.history(i, 0) > from && r.history(i, 0) < to && r.history(i, n) > 0.0 && r.history(i - 1, n) > 0.0 &&
+          (r.history(i - 1, vt) < 0.0) != (r.history(i, vt) < 0.0))
+        out.push_back(r.history(i, 0));
+    return out;
+  };
+  const mechanisms::ScenarioRun material = run(settings);
+  REQUIRE(material.result.ok());
+  CHECK(zeroCrossingsInContact(material.result, 0.024, 0.048).empty());  // the surfaces always slide
+  const mechanisms::Scenario s =
+      mechanisms::loadScenarioText("scenario: muvengei-lugre\nparameters: {centres_slip: true}\n", "centres_slip");
+  settings.route = mechanisms::Route::kPenalty;
+  const mechanisms::ScenarioRun centres = mechanisms::runScenario(s, settings);
+  REQUIRE(centres.result.ok());
+  const std::vector<double> crossings = zeroCrossingsInContact(centres.result, 0.024, 0.048);
+  REQUIRE_FALSE(crossings.empty());
+  double nearest = crossings.front();
+  for (const double t : crossings)
+    if (std::abs(t - 0.0321) < std::abs(nearest - 0.0321)) nearest = t;
+  CHECK(nearest == Approx(0.0321).margin(1e-4));  // the paper's stick instant (its Fig. 9)
+  CHECK(mechanisms::routeRefusal(s, mechanisms::Route::kEventDriven).find("centres_slip") != std::string::npos);
+}

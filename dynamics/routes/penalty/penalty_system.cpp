@@ -135,7 +135,7 @@ void PenaltySystem::evaluateContacts(double t, const Eigen::Ref<const Eigen::Vec
     ContactForce& e = out[k];
     e.penetration = -kin_.gap(i);
     e.penetration_rate = -kin_.normal_velocity(i);
-    e.tangential_velocity = kin_.sliding_velocity(i);
+    e.tangential_velocity = frictionLawVelocity(contacts[k], kin_, i, q, v);
     e.normal_force = e.friction_force = e.second_tangent_force = 0.0;
     const RigidContact& c = contacts[k];
     if (kind_[k] == Kind::kGuide) continue;  // its joint's reaction, the element's friction
@@ -317,8 +317,9 @@ EomStatus PenaltySystem::evaluate(double t, const Eigen::Ref<const Eigen::Vector
   const EomStatus st = solveJointFriction(t, q, v, ydot.segment(nq, nv));
   double dissipation = 0.0;  // −Σ F v of every friction
   for (std::size_t k = 0; k < last_.size(); ++k) {
-    // −F_T · v_T: a spatial contact's v_T = v_t t, so its force along b does no work.
-    dissipation -= last_[k].friction_force * last_[k].tangential_velocity;
+    // −F_T · v_T: a spatial contact's v_T = v_t t, so its force along b does no work. The
+    // surfaces' slip v_t, also where the law reads the centres' velocity (centres_slip).
+    dissipation -= last_[k].friction_force * kin_.sliding_velocity(Eigen::Index(k));
     const int nzk = contactFrictionStateSize(Eigen::Index(k));
     if (nzk == 0) continue;
     if (rating_ && rated_[k]) {

@@ -298,3 +298,32 @@ TEST_CASE("journal dropped in a fixed bearing: rebound heights",
     CHECK(spin == Approx(-2.0 * std::numbers::pi).epsilon(1e-12));
   }
 }
+
+TEST_CASE("journal bearing: the centres' sliding velocity is t·de/dt, without the spin terms",
+          "[contact][journal-bearing]") {
+  const JournalBearingJoint j = crankRodJoint();
+  Vector6d q, qd;
+  q << 0.0, 0.0, 0.3, 0.2495, 0.02, -0.05, qd << 0.1, -0.2, 3.0, -0.4, 0.5, -1.5;
+  // Put the journal off-centre (|e| = 0.8 c) so that n is defined.
+  const Eigen::Vector2d e0 = relativePosition(j.journal_centre_on_i, j.bearing_centre_on_j, q);
+  q.segment<2>(3) += e0 - 0.8 * j.clearance() * Eigen::Vector2d(std::cos(0.7), std::sin(0.7));
+  const JournalBearingKinematics k = at(j, q, qd);
+  // de/dt by central differences along q̇.
+  const Eigen::Vector2d edot = (relativePosition(j.journal_centre_on_i, j.bearing_centre_on_j, q + kFdRateStep * qd) -
+                                relativePosition(j.journal_centre_on_i, j.bearing_centre_on_j, q - kFdRateStep * qd)) /
+                               (2.0 * kFdRateStep);
+  CHECK(k.centres_sliding_velocity == Approx(k.tangent.dot(edot)).margin(kFdRateTol));
+  // The surfaces' slip adds the spins: v_t = tᵀė + R_J θ̇_i − R_B θ̇_j.
+  CHECK(k.tangential_velocity ==
+        Approx(k.centres_sliding_velocity + j.journal_radius * qd(2) - j.bearing_radius * qd(5)).margin(1e-12));
+  // A journal spinning in place against its bearing: it slides, its centres do not move. The
+  // journal's centre is its body's reference point; e = (0.9 c, 0).
+  JournalBearingJoint centred_on_body = j;
+  centred_on_body.journal_centre_on_i = Eigen::Vector2d::Zero();
+  Vector6d at_rest = Vector6d::Zero(), still = Vector6d::Zero();
+  at_rest(3) = -centred_on_body.bearing_centre_on_j.x() - 0.9 * j.clearance();
+  still(2) = 10.0;
+  const JournalBearingKinematics spin = at(centred_on_body, at_rest, still);
+  CHECK(spin.centres_sliding_velocity == Approx(0.0).margin(1e-15));
+  CHECK(spin.tangential_velocity == Approx(10.0 * j.journal_radius));
+}
