@@ -234,7 +234,7 @@ TEST_CASE("muvengei rigid: the ideal joint follows the closed form — the rigid
   CHECK_THAT(ed.message, Catch::Contains("Kane's paradox"));
 }
 
-TEST_CASE("muvengei: centres_slip feeds LuGre the paper's v_T, which crosses zero in contact; the "
+TEST_CASE("muvengei: centres_slip feeds LuGre the paper's v_T that crosses zero in contact and the "
           "nonsmooth routes refuse it", "[mechanisms][muvengei]") {
   mechanisms::RunSettings settings;
   settings.t_end = 0.05;
