@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -192,23 +191,18 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
     }
   }
   out.pivots = round + 1;
-  if (z_.minCoeff() >= 0.0) {  // w = q + M z is the last round's: the residual costs O(n)
-    out.z = z_;
+  // w = q + M z is the last round's unless z_F's round-off negatives are cut to 0.
+  out.z = z_.cwiseMax(0.0);
+  if (z_.minCoeff() >= 0.0) {
     out.w = w_;
-    const double absolute = z_.cwiseMin(w_).cwiseAbs().maxCoeff();
-    const double scale = std::max(q_norm_, m.row_norm * z_.maxCoeff());
-    out.residual = absolute;
-    out.relative_residual =
-        absolute == 0.0 ? 0.0 : absolute / std::max(scale, std::numeric_limits<double>::min());
-  } else {  // z_F's round-off negatives cut to 0: w anew
-    out.z = z_.cwiseMax(0.0);
+  } else {
     out.w.noalias() = p.M * out.z;
     out.w += p.q;
-    const Residual r = residual(p, out.z);
-    out.residual = r.absolute;
-    out.relative_residual = r.relative;
   }
-  out.status = out.relative_residual <= kAcceptTol ? Status::kSuccess : Status::kNumericalFailure;
+  const Residual r = residual(p, out.z, out.w, m.row_norm);
+  out.residual = r.absolute;
+  out.relative_residual = r.relative;
+  out.status = r.relative <= kAcceptTol ? Status::kSuccess : Status::kNumericalFailure;
   if (!out.ok())
     out.message = "block pivoting: relative residual " + std::to_string(out.relative_residual) +
                   " above 1e-9";

@@ -23,7 +23,11 @@ Residual make(double absolute, double scale) {
 
 Residual residual(const Problem& p, const Eigen::VectorXd& z) {
   const Eigen::VectorXd w = p.M * z + p.q;
-  return make(inf(z.cwiseMin(w)), std::max(inf(p.q), inducedInf(p.M) * inf(z)));
+  return residual(p, z, w, inducedInf(p.M));
+}
+
+Residual residual(const Problem& p, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double m_norm) {
+  return make(inf(z.cwiseMin(w)), std::max(inf(p.q), m_norm * inf(z)));
 }
 
 Residual residual(const MixedProblem& p, const Eigen::VectorXd& u, const Eigen::VectorXd& v) {

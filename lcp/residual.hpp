@@ -16,6 +16,8 @@ struct Residual {
 
 /// ‖min(z, Mz+q)‖∞ and that over max(‖q‖∞, ‖M‖∞‖z‖∞).
 Residual residual(const Problem& p, const Eigen::VectorXd& z);
+/// The same for a solver that has formed w = Mz + q and ‖M‖∞ (m_norm): O(n).
+Residual residual(const Problem& p, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double m_norm);
 
 /// max(‖A u + C v + a‖∞, ‖min(v, D u + B v + b)‖∞), relative to the largest term.
 Residual residual(const MixedProblem& p, const Eigen::VectorXd& u, const Eigen::VectorXd& v);

@@ -117,7 +117,7 @@ class SharedColumns {
       Eigen::Index c = from;
       if (!contacts.empty()) m_.evaluateContacts(r.history(i, 0), q, v, k, false);
       for (std::size_t n = 0; n < contacts.size(); ++n) {
-        r.history(i, c++) = dynamics::frictionLawVelocity(contacts[n], k, Eigen::Index(n), q, v);
+        r.history(i, c++) = dynamics::frictionLawVelocity(contacts[n], k, Eigen::Index(n));
         if (contacts[n].shape == dynamics::RigidContact::Shape::kJournalBearing) {
           // g = c − |e| and the contact's normal, the push on the journal, is −e/|e|
           // (rigid_contact.cpp): e = −(c − g) n.

@@ -64,6 +64,8 @@ void RigidContact::validate(const PlanarModel& model) const {
        << smooth_friction->name() << "' (its parameters carry the coefficient)";
   else if (preloaded && shape != Shape::kJournalBearing)
     os << "expected a journal-bearing contact to start preloaded, got a disk-line one";
+  else if (centres_slip && shape != Shape::kJournalBearing)
+    os << "expected centres_slip on a journal-bearing contact only (its centres' velocity)";
   if (!os.str().empty()) throw std::invalid_argument(name + ": " + os.str());
   if (shape == Shape::kJournalBearing) journal_bearing.validate(name);
   else geometry.validate(name);
@@ -98,19 +100,12 @@ void ContactKinematics::resize(const std::vector<RigidContact>& list, Eigen::Ind
   second_tangent.setFromTriplets(second.begin(), second.end());
   second_tangent.makeCompressed();
   second_drift.setConstant(contacts, std::numeric_limits<double>::quiet_NaN());
+  centres_sliding_velocity.setConstant(contacts, std::numeric_limits<double>::quiet_NaN());
   frame.assign(static_cast<std::size_t>(contacts), Eigen::Matrix3d::Constant(std::numeric_limits<double>::quiet_NaN()));
   normal.resize(static_cast<std::size_t>(contacts));
   point.resize(static_cast<std::size_t>(contacts));
   bodies.assign(static_cast<std::size_t>(velocities / 3 + 1), PlanarBodyState{});
   body_ready.assign(bodies.size(), 0);
-}
-
-double frictionLawVelocity(const RigidContact& c, const ContactKinematics& kin, Eigen::Index k,
-                           const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v) {
-  if (!c.centres_slip || c.shape != RigidContact::Shape::kJournalBearing) return kin.sliding_velocity(k);
-  return journalBearingKinematics(c.journal_bearing, pose(q, c.body_i), pose(v, c.body_i), pose(q, c.body_j),
-                                  pose(v, c.body_j))
-      .centres_sliding_velocity;
 }
 
 void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>& contacts,
@@ -148,6 +143,7 @@ void evaluateContacts(const PlanarModel& model, const std::vector<RigidContact>&
       out.gap(k) = jb.gap();
       out.normal_velocity(k) = jb.gapRate();
       out.sliding_velocity(k) = jb.tangential_velocity;
+      out.centres_sliding_velocity(k) = jb.centres_sliding_velocity;
       out.normal_drift(k) = jb.jdot_qdot(0);
       out.tangential_drift(k) = jb.jdot_qdot(1);
       out.normal[static_cast<std::size_t>(k)] = -jb.normal;  // the push on the journal

@@ -85,7 +85,7 @@ struct RigidContact {
   /// kJournalBearing: the initial state puts it carrying the mechanism's static load
   /// (dynamics/mechanism/clearance_preload.hpp).
   bool preloaded = false;
-  /// kJournalBearing, the penalty route only: its friction law reads the centres' relative
+  /// kJournalBearing only (validate), the penalty route only: its friction law reads the centres' relative
   /// velocity tᵀė (JournalBearingKinematics::centres_sliding_velocity), as Muvengei et al.
   /// define v_T, instead of the surfaces' slip v_t; the force still acts at the contact points.
   /// Not energy-consistent (the force's power is Fₜ v_t, its direction follows tᵀė): offered to
@@ -143,6 +143,9 @@ using ContactJacobian = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 struct ContactKinematics {
   Eigen::VectorXd gap, normal_velocity, sliding_velocity;  ///< g, ġ, v_t (size nc)
   Eigen::VectorXd normal_drift, tangential_drift;          ///< b_n, b_t (size nc)
+  /// A journal-bearing contact's tᵀė, the centres' relative velocity along the tangent
+  /// (JournalBearingKinematics::centres_sliding_velocity); NaN for the other contacts.
+  Eigen::VectorXd centres_sliding_velocity;
   /// Rows 2k (J_n of contact k) and 2k + 1 (J_t), 2 nc × nv, stored by rows: a contact's
   /// rows hold its two bodies' coordinates only, a pattern fixed by resize(), so memory and
   /// every product grow with the contacts, not with contacts × coordinates.
@@ -168,10 +171,11 @@ struct ContactKinematics {
   void resize(const std::vector<RigidContact>& contacts, Eigen::Index velocities, Eigen::Index body_velocities = 3);
 };
 
-/// The sliding velocity contact `c`'s friction law reads at (q, v) [m/s]: `kin`'s v_t (row k),
-/// or for a journal-bearing contact with centres_slip the centres' tᵀė. `kin` is at (q, v).
-double frictionLawVelocity(const RigidContact& c, const ContactKinematics& kin, Eigen::Index k,
-                           const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v);
+/// The sliding velocity contact `c` (number k of `kin`) shows its friction law [m/s]: its v_t,
+/// or the centres' tᵀė for a journal-bearing contact with centres_slip.
+inline double frictionLawVelocity(const RigidContact& c, const ContactKinematics& kin, Eigen::Index k) {
+  return c.centres_slip ? kin.centres_sliding_velocity(k) : kin.sliding_velocity(k);
+}
 
 /// Fills `out` (resized if needed) for every contact, which must have passed
 /// RigidContact::validate (not repeated here: this runs every time step). Allocates nothing

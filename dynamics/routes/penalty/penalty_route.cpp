@@ -75,7 +75,7 @@ void addSampledModes(const Mechanism& mechanism, const std::vector<bool>& always
     if (nc > 0) mechanism.evaluateContacts(r.history(i, 0), q, v, kin, false);
     for (Eigen::Index k = 0; k < nc + nj; ++k) {
       const bool contact = k < nc;
-      const double v_t = contact ? frictionLawVelocity(mechanism.contacts()[std::size_t(k)], kin, k, q, v)
+      const double v_t = contact ? frictionLawVelocity(mechanism.contacts()[std::size_t(k)], kin, k)
                                  : mechanism.jointFrictionRate(std::size_t(k - nc), v);
       // Closed (δ ≥ 0): a contact just touching at t = 0 carries no force yet but sticks if it
       // does not slide.

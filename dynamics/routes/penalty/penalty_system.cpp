@@ -135,7 +135,7 @@ void PenaltySystem::evaluateContacts(double t, const Eigen::Ref<const Eigen::Vec
     ContactForce& e = out[k];
     e.penetration = -kin_.gap(i);
     e.penetration_rate = -kin_.normal_velocity(i);
-    e.tangential_velocity = frictionLawVelocity(contacts[k], kin_, i, q, v);
+    e.tangential_velocity = frictionLawVelocity(contacts[k], kin_, i);
     e.normal_force = e.friction_force = e.second_tangent_force = 0.0;
     const RigidContact& c = contacts[k];
     if (kind_[k] == Kind::kGuide) continue;  // its joint's reaction, the element's friction
