@@ -13,6 +13,7 @@
 #include "dynamics/routes/minimal_form/minimal_form_route.hpp"
 #include "dynamics/mechanism/ideal_clearance.hpp"
 #include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/joint_multipliers.hpp"
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "dynamics/mechanism/rigid_counterpart.hpp"
 #include "dynamics/routes/penalty/penalty_route.hpp"
@@ -134,6 +135,21 @@ class SharedColumns {
  private:
   const dynamics::Mechanism& m_;
 };
+
+/// Event-driven's history gets the joints' multipliers, as the penalty route's has them
+/// (dynamics/routes/joint_multipliers.hpp); Moreau–Jean's forces are a step's mean impulses,
+/// not the forces at the sampled state.
+bool recordsJointMultipliers(Route route, const dynamics::Mechanism& m) {
+  return route == Route::kEventDriven && dynamics::rebuildsJointMultipliers(m);
+}
+
+void appendJointMultipliers(const dynamics::Mechanism& m, double alpha, double beta, dynamics::RunResult& r) {
+  const Eigen::MatrixXd lambda = dynamics::jointMultiplierHistory(m, r, alpha, beta);
+  const Eigen::Index from = r.history.cols();
+  r.history.conservativeResize(Eigen::NoChange, from + lambda.cols());
+  r.history.rightCols(lambda.cols()) = lambda;
+  for (Eigen::Index row = 0; row < lambda.cols(); ++row) r.columns.push_back(m.multiplierName(row));
+}
 
 }  // namespace
 
@@ -424,6 +440,8 @@ std::vector<std::string> ScenarioRunner::columns() const {
   const dynamics::Mechanism& m = *p.mechanism;
   std::vector<std::string> c = p.penalty_route ? p.penalty_route->columns()
                                                : dynamics::historyColumns(m, m.contacts(), m.jointFriction());
+  if (recordsJointMultipliers(p.route, m))
+    for (Eigen::Index row = 0; row < m.constraintCount(); ++row) c.push_back(m.multiplierName(row));
   SharedColumns(m).names(c);
   return c;
 }
@@ -541,6 +559,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
     }
     for (const auto& c : m.contacts()) out.elements.push_back(c.name);
     for (const auto& j : m.jointFriction()) out.elements.push_back(j.name);
+    if (recordsJointMultipliers(p.route, m)) appendJointMultipliers(m, p.baumgarte_alpha, p.baumgarte_beta, r);
     SharedColumns(m).append(r);
     // The frictional contacts and joint frictions the run starts sticking in, as the route
     // decided at t = 0.

@@ -10,7 +10,9 @@
 ///   t, the positions and velocities ("B.x", "B.y", "B.theta", "B.vx", "B.vy", "B.omega" per
 ///   body B), each contact's "C.N", "C.F", each joint friction's "J.reaction", "J.F", what the
 ///   route adds (the minimal form: "udotK", "lambdaK"; the penalty route: see
-///   dynamics/routes/penalty/penalty_route.hpp), then each contact's sliding velocity "C.v_t" (a journal in a
+///   dynamics/routes/penalty/penalty_route.hpp; event-driven: the joints' multipliers
+///   "J.lambda", "J.lambdaK", as the penalty route names them, where
+///   dynamics/routes/joint_multipliers.hpp rebuilds them), then each contact's sliding velocity "C.v_t" (a journal in a
 ///   bearing also its eccentricity "C.e_x", "C.e_y"), each joint friction's rate "J.v_t", and
 ///   "energy", T + V of the model (kinetic, gravity and springs; no contact's elastic energy).
 /// The minimal form's frictional elements are its own (minimal_form_route.hpp): the joints

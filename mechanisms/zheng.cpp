@@ -1,10 +1,12 @@
 #include "mechanisms/zheng.hpp"
 
-#include "dynamics/model/constrained_response.hpp"
+#include "dynamics/mechanism/planar_mechanism.hpp"
+#include "dynamics/routes/joint_multipliers.hpp"
 #include "dynamics/mechanism/ideal_clearance.hpp"
 #include "dynamics/mechanism/rigid_counterpart.hpp"
 #include "mechanisms/builtin_models.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <sstream>
@@ -92,33 +94,13 @@ dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& z) {
   return z.rigid_contact ? dynamics::withRigidContacts(std::move(s)) : s;
 }
 
-Eigen::VectorXd zhengDrivingTorque(const dynamics::RigidScenario& s, const dynamics::RunResult& run,
-                                   double baumgarte) {
+Eigen::VectorXd zhengDrivingTorque(const dynamics::RigidScenario& s, const dynamics::RunResult& run) {
   const auto& joints = s.model.joints();
-  Eigen::Index row = -1;
-  for (const auto& j : joints)
-    if (j.type == dynamics::JointType::kRheonomicDriver) row = j.row;
-  if (row < 0) throw std::invalid_argument("zhengDrivingTorque: the scenario has no rheonomic driver");
-  const Eigen::Index nq = s.model.positionSize(), nc = Eigen::Index(s.contacts.size());
-  if (run.history.cols() != 1 + 2 * nq + 2 * nc)
-    throw std::invalid_argument("zhengDrivingTorque: the history does not belong to this scenario");
-  dynamics::ConstrainedResponse response(s.model, baumgarte, baumgarte);
-  dynamics::ContactKinematics k;
-  Eigen::VectorXd torque(run.history.rows()), lambda(s.model.constraintCount()), force(nq);
-  for (Eigen::Index i = 0; i < run.history.rows(); ++i) {
-    const double t = run.history(i, 0);
-    const Eigen::VectorXd q = run.history.row(i).segment(1, nq).transpose();
-    const Eigen::VectorXd v = run.history.row(i).segment(1 + nq, nq).transpose();
-    dynamics::evaluateContacts(s.model, s.contacts, t, q, v, k);
-    force.setZero();
-    for (Eigen::Index c = 0; c < nc; ++c)
-      force += run.history(i, 1 + 2 * nq + 2 * c) * k.jacobian.row(2 * c).transpose() +
-               run.history(i, 2 + 2 * nq + 2 * c) * k.jacobian.row(2 * c + 1).transpose();
-    if (!response.update(t, q, v)) throw std::invalid_argument("zhengDrivingTorque: " + response.message());
-    response.multipliers(force, lambda);
-    torque(i) = -lambda(row);
-  }
-  return torque;
+  const auto driver = std::find_if(joints.begin(), joints.end(),
+                                   [](const auto& j) { return j.type == dynamics::JointType::kRheonomicDriver; });
+  if (driver == joints.end()) throw std::invalid_argument("zhengDrivingTorque: the scenario has no rheonomic driver");
+  const dynamics::PlanarMechanism mechanism(s);
+  return -dynamics::jointMultiplierHistory(mechanism, run, s.baumgarte_alpha, s.baumgarte_beta).col(driver->row);
 }
 
 }  // namespace stickslip::mechanisms

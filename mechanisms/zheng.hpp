@@ -58,9 +58,8 @@ ZhengSliderCrank zhengExample(const std::string& example);
 dynamics::RigidScenario zhengRigid(const ZhengSliderCrank& data);
 
 /// The driving torque on the crank, −λ of the rheonomic driver (Example II's λ1), at every
-/// row of an event-driven run's history (columns t, q, v, N, F), from the joints' equations
-/// with the recorded contact forces and the run's Baumgarte constants.
-Eigen::VectorXd zhengDrivingTorque(const dynamics::RigidScenario& scenario,
-                                   const dynamics::RunResult& run, double baumgarte = 10.0);
+/// row of an event-driven run's history, rebuilt with its recorded contact forces
+/// (dynamics/routes/joint_multipliers.hpp).
+Eigen::VectorXd zhengDrivingTorque(const dynamics::RigidScenario& scenario, const dynamics::RunResult& run);
 
 }  // namespace stickslip::mechanisms
