@@ -14,7 +14,8 @@ namespace stickslip::cli {
 /// The EOM methods of thesis §2.3 on `mechanism`, spatial-slider-crank (the built-in model file,
 /// the thesis' mechanism) or slider-crank (its planar counterpart): constraint violation, energy
 /// change, CPU time (thesis Figs. 2.7–2.10). Throws std::invalid_argument for another name.
-int benchEom(std::string_view mechanism, double h, double t_end, bool json, std::ostream& out, std::ostream& err);
+int benchEom(std::string_view mechanism, double h, double t_end, double series_dt, bool json, std::ostream& out,
+             std::ostream& err);
 /// The .dat files of folder `data`, sorted; throws std::invalid_argument naming --data when it
 /// is not a folder or holds none (`kind`: "fc2d" or "fc3d", for the message).
 std::vector<std::filesystem::path> benchProblemFiles(const std::string& data, const std::string& kind);

@@ -16,7 +16,8 @@
 
 namespace stickslip::cli {
 
-int benchEom(std::string_view mechanism, double h, double t_end, bool json, std::ostream& out, std::ostream& err) {
+int benchEom(std::string_view mechanism, double h, double t_end, double series_dt, bool json, std::ostream& out,
+             std::ostream& err) {
   // The thesis' comparison runs on its spatial slider-crank (the built-in model file); the
   // planar counterpart with the same data is kept.
   std::optional<dynamics::SliderCrank> planar;
@@ -50,13 +51,13 @@ int benchEom(std::string_view mechanism, double h, double t_end, bool json, std:
   std::map<dynamics::EomMethod, dynamics::EomRunStatistics> stats;
   bool ok = true;
   for (dynamics::EomMethod m : dynamics::allEomMethods()) {
-    stats[m] = dynamics::runWithStatistics(*system, *q0, *v0, m, h, t_end);
+    stats[m] = dynamics::runWithStatistics(*system, *q0, *v0, m, h, t_end, {}, series_dt);
     ok &= stats[m].run.ok();
   }
   const double base = stats[dynamics::EomMethod::kLagrange].cpu_seconds;
   if (json) {
     nlohmann::json rows = nlohmann::json::array();
-    for (const auto& [m, s] : stats)
+    for (const auto& [m, s] : stats) {
       rows.push_back({{"method", std::string(dynamics::toString(m))},
                       {"status", std::string(dynamics::toString(s.run.status))},
                       {"max_phi", s.max_phi},
@@ -65,6 +66,14 @@ int benchEom(std::string_view mechanism, double h, double t_end, bool json, std:
                       {"final_energy_change", s.final_drift},
                       {"cpu_seconds", s.cpu_seconds},
                       {"cpu_relative", s.cpu_seconds / base}});
+      if (s.series.rows() > 0) {
+        nlohmann::json series;
+        const char* names[] = {"t", "phi2", "phi_dot2", "energy_change"};
+        for (Eigen::Index c = 0; c < 4; ++c)
+          series[names[c]] = std::vector<double>(s.series.col(c).data(), s.series.col(c).data() + s.series.rows());
+        rows.back()["series"] = series;
+      }
+    }
     out << nlohmann::json{{"status", ok ? "ok" : "failed"}, {"mechanism", mechanism}, {"h", h},
                           {"t_end", t_end},     {"energy_initial", e0},        {"rows", rows}}
                .dump()

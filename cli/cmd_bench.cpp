@@ -158,6 +158,9 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "siconos-max-iterations", po::value<int>()->default_value(2000),
       "fc2d, fc3d: Siconos' iterations at most (its dense NSGS sweep costs (2 nc)^2)")(
       "t-end", po::value<double>(), "eom, friction: end time [s] (default 20, the thesis')")(
+      "series-dt", po::value<double>(),
+      "eom with --json: each method's row also holds its history every so many seconds (t, phi2 = "
+      "|Phi|^2, phi_dot2 = |dPhi/dt|^2, energy_change = E - E0: the thesis' Figs. 2.7-2.9)")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("what", 1);
 }
@@ -170,8 +173,12 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     if (!(x > 0.0)) throw std::invalid_argument(std::string("--") + key + ": expected > 0");
     return x;
   };
-  if (what == "eom")
-    return benchEom(vm["mechanism"].as<std::string>(), positive("dt", 1e-3), positive("t-end", 20.0), json, out, err);
+  if (what == "eom") {
+    const double series_dt = vm.count("series-dt") ? positive("series-dt", 0.0) : 0.0;
+    if (series_dt > 0.0 && !json) throw std::invalid_argument("--series-dt: the histories go into --json's rows; add --json");
+    return benchEom(vm["mechanism"].as<std::string>(), positive("dt", 1e-3), positive("t-end", 20.0), series_dt, json,
+                    out, err);
+  }
   if (what == "friction") return benchFriction(positive("t-end", 20.0), json, out, err);
   if (what == "fc2d") {
     const int sweeps = vm["max-iterations"].as<int>(), theirs = vm["siconos-max-iterations"].as<int>();

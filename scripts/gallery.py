@@ -6,7 +6,8 @@ and our number for it (docs/gallery.md).
                                                    docs/gallery-numbers.json, docs/gallery.md
     /usr/bin/python3 scripts/gallery.py --check    reruns every figure's runs and compares its numbers
                                                    with docs/gallery-numbers.json (exit 1 on a difference)
-    options: --only NAME[,NAME…] (those figures; with --check too), --stickslip PATH (default
+    options: --only NAME[,NAME…] (those figures; with --check too), --seed SEED[,SEED…] (that
+             seed's figures: zheng, blajer, muvengei, review, thesis), --stickslip PATH (default
              build/bin/stickslip)
 
 The figures, what each runs and the numbers it reads off the runs are in gallery_figures.py. A
@@ -39,11 +40,14 @@ PAGE = SOURCE / "docs" / "gallery.md"
 class Table:
     """A run's CSV: columns by name (t, body.x, contact.N, …)."""
 
-    def __init__(self, path):
+    def __init__(self, names, data):
+        self.names, self.data = list(names), data
+
+    @classmethod
+    def read(cls, path):
         with open(path, encoding="utf-8") as f:
             header = next(line for line in f if not line.startswith("#"))
-        self.names = header.strip().split(",")
-        self.data = np.loadtxt(path, delimiter=",", comments="#", skiprows=1, ndmin=2)
+        return cls(header.strip().split(","), np.loadtxt(path, delimiter=",", comments="#", skiprows=1, ndmin=2))
 
     def __getitem__(self, name):
         if name not in self.names:
@@ -55,7 +59,8 @@ class Table:
 
 
 class Runs:
-    """`stickslip run ARGS --out FILE` once per distinct ARGS; figures share them."""
+    """Each distinct command once; figures share them. ARGS: `stickslip run ARGS --out FILE`, a
+    Table; ["bench", ARGS…]: `stickslip bench ARGS --json`, {method: Table of its series}."""
 
     def __init__(self, cli, workdir):
         self.cli, self.workdir, self.cache = cli, Path(workdir), {}
@@ -64,16 +69,28 @@ class Runs:
         key = tuple(args)
         if key not in self.cache:
             out = self.workdir / ("run%d.csv" % len(self.cache))
-            command = [self.cli, "run", *args, "--out", str(out)]
+            command = [self.cli, *args, "--json"] if args[0] == "bench" else [self.cli, "run", *args, "--out", str(out)]
             p = subprocess.run(command, capture_output=True, text=True)
             if p.returncode != 0:
                 raise RuntimeError("%s: exit %d\n%s" % (" ".join(command), p.returncode, p.stderr[-2000:]))
-            self.cache[key] = Table(out)
+            self.cache[key] = benchSeries(json.loads(p.stdout)) if args[0] == "bench" else Table.read(out)
         return self.cache[key]
 
 
+def benchSeries(report):
+    """`stickslip bench --what eom --series-dt DT --json`'s rows as {method: Table (t, phi2, …,
+    and its cpu_relative as a constant column)}."""
+    tables = {}
+    for row in report["rows"]:
+        names = list(row["series"])
+        data = np.column_stack([row["series"][n] for n in names] + [np.full(len(row["series"]["t"]), row["cpu_relative"])])
+        tables[row["method"]] = Table(names + ["cpu_relative"], data)
+    return tables
+
+
 def commandText(figure):
-    return "<br>".join("`stickslip run %s --out FILE`" % " ".join(args) for args in figure.runs.values())
+    return "<br>".join("`stickslip %s`" % " ".join(args + ["--json"]) if args[0] == "bench" else
+                       "`stickslip run %s --out FILE`" % " ".join(args) for args in figure.runs.values())
 
 
 def compute(figure, runs):
@@ -99,10 +116,10 @@ def pageText(numbers):
         "# The papers' figures, regenerated",
         "",
         "Each figure below is ours: the mechanism of a seed paper, run by `stickslip` with the paper's",
-        "parameters, drawn beside the paper's finding and the number we obtain for it. The finding's",
-        "check, with a tolerance that would catch a wrong answer, is a row of `stickslip verify`",
-        "([every row](verification-rows.md)); how each disagreement was resolved is on",
-        "[the verification page](verification.md#the-papers-mechanisms).",
+        "parameters, drawn beside the paper's finding and the number we obtain for it. Where a finding",
+        "is checked with a tolerance that would catch a wrong answer, the check is a row of",
+        "`stickslip verify` ([every row](verification-rows.md)); the disagreements with the papers and",
+        "their resolutions are on [the verification page](verification.md#the-papers-mechanisms).",
         "",
         "```sh",
         "/usr/bin/python3 scripts/gallery.py          # every figure, its numbers and this page",
@@ -124,7 +141,7 @@ def pageText(numbers):
         missing = [p for p in seed.reproducible if p not in done]
         if missing:
             lines += ["Not yet in the gallery: %s." % ", ".join(missing), ""]
-        for f in (f for f in FIGURES if f.seed == key):
+        for f in sorted((f for f in FIGURES if f.seed == key), key=lambda f: seed.reproducible.index(f.paper)):
             values = numbers[f.name]
             lines += ["### %s: %s" % (f.paper, f.title), "",
                       "- **The paper**: " + f.finding,
@@ -136,8 +153,8 @@ def pageText(numbers):
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def close(a, b, rtol):
-    return a == b or (np.isnan(a) and np.isnan(b)) or abs(a - b) <= rtol * max(abs(a), abs(b), 1e-300)
+def close(a, b, rtol, floor):
+    return a == b or (np.isnan(a) and np.isnan(b)) or abs(a - b) <= max(rtol * max(abs(a), abs(b)), floor)
 
 
 def check(figures, numbers, runs):
@@ -153,7 +170,7 @@ def check(figures, numbers, runs):
             failures += 1
         for key, value in numbers[f.name].items():
             expected = committed[f.name].get(key)
-            ok = expected is not None and close(value, expected, f.tolerance)
+            ok = expected is not None and close(value, expected, f.tolerance, f.floor)
             print("%s %s: %s = %s (committed %s, rtol %g)" % ("ok" if ok else "FAILED:", f.name, key,
                                                             formatted(value), expected, f.tolerance))
             failures += not ok
@@ -164,13 +181,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--only", default="")
+    parser.add_argument("--seed", default="")
     parser.add_argument("--stickslip", default=str(SOURCE / "build" / "bin" / "stickslip"))
     options = parser.parse_args()
     wanted = set(filter(None, options.only.split(",")))
     unknown = wanted - {f.name for f in FIGURES}
     if unknown:
         parser.error("no figure named %s" % ", ".join(sorted(unknown)))
-    figures = [f for f in FIGURES if not wanted or f.name in wanted]
+    seeds = set(filter(None, options.seed.split(",")))
+    if seeds - set(SEEDS):
+        parser.error("no seed named %s (%s)" % (", ".join(sorted(seeds - set(SEEDS))), ", ".join(SEEDS)))
+    figures = [f for f in FIGURES if (not wanted or f.name in wanted) and (not seeds or f.seed in seeds)]
 
     with tempfile.TemporaryDirectory(prefix="stickslip-gallery-") as workdir:
         runs = Runs(os.path.abspath(options.stickslip), workdir)

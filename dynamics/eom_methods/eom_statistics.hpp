@@ -17,16 +17,19 @@ struct EomRunStatistics {
   double final_drift = 0.0;  ///< E(t_end) − E0 [J]
   double max_lambda = 0.0;   ///< max ‖λ‖₂ seen after a step
   double cpu_seconds = 0.0;  ///< the least wall time of kTimedRuns runs of the loop alone
+  /// With a sample step: one row (t, ΦᵀΦ, Φ̇ᵀΦ̇, E − E0) at t = 0 and at the first step that
+  /// reaches each multiple of it — the thesis' Figs. 2.7–2.9 as histories; empty without.
+  Eigen::MatrixXd series;
 };
 
 /// Unobserved runs timed per method: the least of them is the one the machine's load hit least.
 inline constexpr int kTimedRuns = 3;
 
 /// Integrates `system` from (0, q0, v0) to t_end with `method` and RK4 step h, recording the
-/// statistics above after every step, then times the same run without recording (kTimedRuns times). Throws as
-/// integrateRk4 does.
+/// statistics above after every step (and the series every sample_dt > 0 seconds), then times the
+/// same run without recording (kTimedRuns times). Throws as integrateRk4 does.
 EomRunStatistics runWithStatistics(const MultibodySystem& model, const Eigen::VectorXd& q0,
                                    const Eigen::VectorXd& v0, EomMethod method, double h,
-                                   double t_end, const EomOptions& options = {});
+                                   double t_end, const EomOptions& options = {}, double sample_dt = 0.0);
 
 }  // namespace stickslip::dynamics

@@ -362,6 +362,20 @@ TEST_CASE("stickslip bench eom and bench friction print the thesis' comparisons"
   CHECK(f["rows"].size() == 26);
   for (const auto& row : f["rows"]) CHECK(row["status"] == "ok");
   CHECK(cli({"bench", "eom", "--dt", "-1"}).code == 2);
+
+  // --series-dt: each method's history, consistent with its row's extremes and final value.
+  const Run series = cli({"bench", "eom", "--t-end", "0.2", "--series-dt", "0.05", "--json"});
+  INFO(series.err);
+  REQUIRE(series.code == 0);
+  for (const auto& row : nlohmann::json::parse(series.out)["rows"]) {
+    const auto& h = row["series"];
+    REQUIRE(h["t"].size() == 5);  // 0, 0.05, …, 0.2
+    CHECK(h["t"].back().get<double>() == Approx(0.2));
+    CHECK(h["energy_change"].back().get<double>() == Approx(row["final_energy_change"].get<double>()));
+    for (const auto& phi2 : h["phi2"])
+      CHECK(phi2.get<double>() <= std::pow(row["max_phi"].get<double>(), 2) * (1 + 1e-12));
+  }
+  CHECK(cli({"bench", "eom", "--series-dt", "0.05"}).code == 2);  // the histories need --json
 }
 
 TEST_CASE("stickslip run journal-bearing: penalty route, JSON with modes and impacts, CSV",
