@@ -28,6 +28,13 @@ class Figure:
     size: tuple = (9.0, 3.4)
     tolerance: float = 1e-6  # relative, on each number
     floor: float = 0.0  # absolute: differences below it are round-off (a violation of 1e-30)
+    # Why the runs are chaotic, if they are: impacts amplify round-off, so another CPU's libm or
+    # another build gives another sample of the motion; its numbers are checked to CHAOTIC.
+    chaotic: str = ""
+
+
+CHAOTIC = 0.5  # relative tolerance of a chaotic figure's numbers
+CLEARANCE_CHAOS = "the clearance joint's impact sequence is chaotic after 0.04 s (theory/spatial.md)"
 
 
 SEEDS = {
@@ -386,12 +393,13 @@ def rms(x):
 figure(seed="muvengei", paper="Fig. 7", name="muvengei-fig7-response", title="slider acceleration and friction force",
        finding="the clearance makes the slider's acceleration spiky, well above the ideal joint's, and the LuGre "
                "friction force follows the impacts.",
-       runs=MUVENGEI, draw=muvengeiFig7, tolerance=0.05,
+       runs=MUVENGEI, draw=muvengeiFig7,
+       chaotic="the impacts at 2500 rpm amplify round-off: the peaks move ~10 % from one build to another",
        numbers=lambda r: {"RMS slider acceleration, clearance [m/s²]": rms(r["clearance, LuGre"]["slider.ax"]),
                           "RMS slider acceleration, ideal [m/s²]": rms(r["ideal joint"]["slider.ax"]),
                           "share of samples in contact": np.mean(r["clearance, LuGre"]["c-cr.N"] > 0)},
        ours=lambda n: "the RMS acceleration is %s m/s² against %s for the ideal joint, the journal in contact at %s of "
-                      "the samples (peaks move ~10 %% with round-off, impacts amplify it: compared to 5 %%)." % (
+                      "the samples." % (
                           g(n["RMS slider acceleration, clearance [m/s²]"]), g(n["RMS slider acceleration, ideal [m/s²]"]),
                           g(n["share of samples in contact"])))
 
@@ -565,11 +573,11 @@ def journalFig12(fig, r):
     weight = 0.05 * 9.81
     for label, run in r.items():
         ax[0].plot(run["t"], run["journal-bearing.N"] / weight, lw=0.6, label=label)
-        contact = run["journal-bearing.N"] > 0
+        contact = run["journal-bearing.N"] > 0.01 * weight
         ax[1].plot(run["t"][contact], np.abs(run["journal-bearing.F"][contact] / run["journal-bearing.N"][contact]),
                    ".", ms=1, label=label)
     ax[0].set_ylabel("N / weight")
-    ax[1].set_ylabel("|F| / N")
+    ax[1].set_ylabel("|F| / N (N > 1 % of the weight)")
     ax[1].set_yscale("log")
     for a in ax:
         a.set_xlabel("t [s]")
@@ -578,19 +586,37 @@ def journalFig12(fig, r):
 
 
 def journalRatio(run):
-    contact = run["journal-bearing.N"] > 0
+    """The largest |F|/N where the contact carries at least 1 % of the weight (a ratio of forces
+    near 0 says nothing)."""
+    contact = run["journal-bearing.N"] > 0.01 * 0.05 * 9.81
     return np.abs(run["journal-bearing.F"][contact] / run["journal-bearing.N"][contact]).max()
+
+
+def hertzPeak(mass=0.05, gravity=9.81, clearance=1e-4, young=2.07e11, poisson=0.3, r_bearing=0.01, r_journal=0.0099):
+    """Hertz's elastic impact after the fall through c (review Table 5; its eq. 27 stiffness)."""
+    v = np.sqrt(2 * gravity * clearance)
+    k = 4 / (3 * 2 * (1 - poisson ** 2) / young) * np.sqrt(r_bearing * r_journal / (r_bearing - r_journal))
+    return k * (5 * mass * v * v / (4 * k)) ** 0.6
+
+
+def firstImpactPeak(run):
+    n = run["journal-bearing.N"]
+    start = np.argmax(n > 0)
+    end = start + np.argmax(n[start:] <= 0)
+    return n[start:end].max()
 
 
 figure(seed="review", paper="Fig. 12", name="review-fig12-normal-ratio", title="journal-bearing, N and |F|/N",
        finding="impacts raise the normal load to about 100 times the weight; only Brown-McPhee keeps F/N ≤ μs, "
                "LuGre largely exceeds it and the modified LuGre less so.",
        runs=JOURNAL, draw=journalFig12, tolerance=1e-3,
-       numbers=lambda r: {"largest N / weight": max(v["journal-bearing.N"].max() for v in r.values()) / (0.05 * 9.81),
-                          **{"largest |F|/N, %s" % k: journalRatio(v) for k, v in r.items()}},
-       ours=lambda n: "the first impact peaks at %s × the weight (the review's ≈ 100 is the disagreement the "
-                      "verification page lists); |F|/N reaches %s (Brown-McPhee, ≤ μs = 0.15), %s (LuGre) and %s "
-                      "(LuGre with N_E)." % tuple(g(v) for v in n.values()))
+       numbers=lambda r: {"first impact's peak N / weight, Brown-McPhee": firstImpactPeak(r["Brown-McPhee"]) / (0.05 * 9.81),
+                          "Hertz's elastic impact, closed form / weight": hertzPeak() / (0.05 * 9.81),
+                          **{"largest |F|/N (N > 1 % of the weight), " + k: journalRatio(v) for k, v in r.items()}},
+       ours=lambda n: "the first impact peaks at %s times the weight; Hertz's elastic impact after the fall through "
+                      "c, from the review's own Table 5, gives %s (the damping takes a little before the peak), so "
+                      "the review's ≈ 100 does not follow from its data. |F|/N reaches %s (Brown-McPhee, ≤ μs = "
+                      "0.15), %s (LuGre) and %s (LuGre with N_E)." % tuple(g(v) for v in n.values()))
 
 figure(seed="review", paper="Fig. 13", name="review-fig13-energy", title="journal-bearing, mechanical energy",
        finding="impacts and friction dissipate the energy steadily, the journal nearly at rest after about 0.2 s; "
@@ -679,7 +705,7 @@ CLEARANCE = {"simulation 1": ["spatial-slider-crank-clearance"],
 for number, (paper, simulation) in enumerate((("Fig. 4.10", "simulation 1"), ("Fig. 4.12", "simulation 2"),
                                               ("Fig. 4.14", "simulation 3"))):
     figure(seed="thesis", paper=paper, name="thesis-fig%s-clearance" % paper.split(" ")[1].replace(".", "-"),
-           title="clearance in the crank's pin, %s" % simulation, size=(12, 3.4), tolerance=1e-3,
+           title="clearance in the crank's pin, %s" % simulation, size=(12, 3.4), chaotic=CLEARANCE_CHAOS,
            finding="the slider's position, velocity and acceleration (and their phase portraits, the next "
                    "figure) with the clearance of this simulation; its impacts show as acceleration peaks.",
            runs={simulation: CLEARANCE[simulation], "ideal joint": CLEARANCE["ideal joint"]}, draw=sliderMotion,
@@ -692,7 +718,7 @@ for number, (paper, simulation) in enumerate((("Fig. 4.10", "simulation 1"), ("F
 
 figure(seed="thesis", paper="Fig. 4.16", name="thesis-fig4-16-energy", title="clearance, the three simulations' energy",
        finding="the clearance joint dissipates energy at its impacts; simulation 2 loses more than simulation 3.",
-       runs={k: v for k, v in CLEARANCE.items() if k != "ideal joint"}, tolerance=1e-3,
+       runs={k: v for k, v in CLEARANCE.items() if k != "ideal joint"}, chaotic=CLEARANCE_CHAOS,
        draw=lambda fig, r: (history(fig.subplots(), r, "energy", "T + V [J]"), fig.axes[0].legend(fontsize=8)),
        numbers=lambda r: {"energy lost, %s [J]" % k: v["energy"][0] - v["energy"][-1] for k, v in r.items()},
        ours=lambda n: "the runs lose %s, %s and %s J: simulation 3 loses less than 2, as the thesis finds the "
@@ -714,7 +740,7 @@ def phasePortraits(fig, r):
 
 for paper, simulation in (("Fig. 4.11", "simulation 1"), ("Fig. 4.13", "simulation 2"), ("Fig. 4.15", "simulation 3")):
     figure(seed="thesis", paper=paper, name="thesis-fig%s-phase" % paper.split(" ")[1].replace(".", "-"),
-           title="clearance in the crank's pin, %s: phase portraits" % simulation, tolerance=1e-3,
+           title="clearance in the crank's pin, %s: phase portraits" % simulation, chaotic=CLEARANCE_CHAOS,
            finding="the phase portraits (position-velocity, velocity-acceleration) leave the ideal joint's closed "
                    "curve where the journal impacts its bearing.",
            runs={simulation: CLEARANCE[simulation], "ideal joint": CLEARANCE["ideal joint"]}, draw=phasePortraits,
@@ -778,7 +804,7 @@ for number, label in enumerate(CLEARANCE_LAWS):
                                                                      label.lower()),
                title="simulation 1 with %s friction in the clearance: %s" % (
                    label, "the slider's motion" if kind == "motion" else "phase portraits"),
-               size=(12, 3.4) if kind == "motion" else (9.0, 3.4), tolerance=1e-3,
+               size=(12, 3.4) if kind == "motion" else (9.0, 3.4), chaotic=CLEARANCE_CHAOS,
                finding="with friction in the clearance joint the slider makes more cycles of smaller amplitude "
                        "than without (more dissipation); the acceleration peaks fall.",
                runs={label: CLEARANCE_LAWS[label], "no friction": NO_FRICTION_HALF},
@@ -809,7 +835,8 @@ def energyLost(r):
 
 figure(seed="thesis", paper="Fig. 4.25", name="thesis-fig4-25-energy-laws", title="simulation 1, energy by friction law",
        finding="LuGre is the most dissipative, with the smallest slider swing; Coulomb and Stribeck are close.",
-       runs={**CLEARANCE_LAWS, **LOAD_SCALED, "no friction": NO_FRICTION_HALF}, tolerance=1e-3, size=(9.0, 4.0),
+       runs={**CLEARANCE_LAWS, **LOAD_SCALED, "no friction": NO_FRICTION_HALF}, chaotic=CLEARANCE_CHAOS,
+       size=(9.0, 4.0),
        draw=lambda fig, r: (history(fig.subplots(), r, "energy", "T + V [J]"), fig.axes[0].legend(fontsize=7)),
        numbers=energyLost,
        ours=lambda n: "energy lost over 0.5 s: %s. Table 4.4's LuGre (constant σ0, σ1) is the least dissipative "
