@@ -17,6 +17,7 @@
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
 #include "mechanisms/muvengei_verification.hpp"
+#include "mechanisms/journal_bearing_verification.hpp"
 #include "mechanisms/roller_crank_verification.hpp"
 #include "mechanisms/zheng.hpp"
 
@@ -492,6 +493,8 @@ const std::vector<VerificationCase>& verificationCases() {
       {"blajer-2", "Blajer's Example 2 with its pin-in-slot joint and with a slider, friction in every "
                    "element: event-driven and Moreau-Jean against the minimal form over 10 s"},
       {"roller-crank", "review Tables 1-3, six friction models: energy balance, constraints, chatter of the discontinuous laws, LuGre F/N > mu_s, Brown-McPhee F/N <= mu_s"},
+      {"journal-bearing", "review Table 5: the first impact's peak against Hertz's, its energy ratio against c_e^2, "
+                          "Brown-McPhee within its cone"},
   };
   return all;
 }
@@ -510,6 +513,7 @@ std::vector<VerificationRow> runVerification(std::string_view name) {
   if (name == "zheng") return zheng();
   if (name == "muvengei") return verifyMuvengei();
   if (name == "roller-crank") return rollerCrankVerification();
+  if (name == "journal-bearing") return journalBearingVerification();
   std::string names;
   for (const auto& c : verificationCases()) names += (names.empty() ? "" : ", ") + c.name;
   throw std::invalid_argument("--case: unknown case '" + std::string(name) + "' (cases: " + names + ")");

@@ -1,7 +1,7 @@
 """The gallery's figures (scripts/gallery.py): for each seed, the figures a simulation can
 reproduce; for each figure in the gallery, the runs it needs, how to draw it, the numbers it reads
 off the runs and the sentence that states them beside the paper's finding."""
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -418,13 +418,6 @@ MUVENGEI_VT = {"centres' t.de/dt (centres_slip)": ["muvengei-lugre", "--set", "p
                "surfaces' slip (ours)": ["muvengei-lugre", "--t-end", "0.05", "--output-dt", "1e-6"]}
 
 
-def firstZeroAfter(run, start):
-    contact = run["c-cr.N"] > 0
-    t, v = run["t"], run["c-cr.v_t"]
-    crossings = np.nonzero((np.sign(v[:-1]) != np.sign(v[1:])) & contact[:-1] & contact[1:] & (t[:-1] >= start))[0]
-    return float(t[crossings[0]]) if len(crossings) else float("nan")
-
-
 def muvengeiFig10(fig, r):
     ax = axes(fig, 2, sharex=False)
     for a, (label, run) in zip(ax, r.items()):
@@ -702,8 +695,7 @@ CLEARANCE = {"simulation 1": ["spatial-slider-crank-clearance"],
              "simulation 3": ["spatial-slider-crank-clearance", "--set", "parameters.journal_radius=0.00975"],
              "ideal joint": ["spatial-slider-crank-clearance", "--ideal"]}
 
-for number, (paper, simulation) in enumerate((("Fig. 4.10", "simulation 1"), ("Fig. 4.12", "simulation 2"),
-                                              ("Fig. 4.14", "simulation 3"))):
+for paper, simulation in (("Fig. 4.10", "simulation 1"), ("Fig. 4.12", "simulation 2"), ("Fig. 4.14", "simulation 3")):
     figure(seed="thesis", paper=paper, name="thesis-fig%s-clearance" % paper.split(" ")[1].replace(".", "-"),
            title="clearance in the crank's pin, %s" % simulation, size=(12, 3.4), chaotic=CLEARANCE_CHAOS,
            finding="the slider's position, velocity and acceleration (and their phase portraits, the next "
