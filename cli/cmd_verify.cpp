@@ -66,12 +66,12 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       os << std::setprecision(digits) << x;
       return os.str();
     };
-    out << std::left << std::setw(17) << "case" << std::setw(32) << "method" << std::setw(16)
-        << "reference" << std::setw(16) << "obtained" << std::setw(10) << "error" << std::setw(13)
+    out << std::left << std::setw(17) << "case" << std::setw(32) << "method" << std::setw(18)
+        << "reference" << std::setw(18) << "obtained" << std::setw(10) << "error" << std::setw(13)
         << "tolerance" << std::setw(12) << "check" << "result  quantity\n";
     for (const auto& r : rows) {
-      out << std::left << std::setw(17) << r.case_name << std::setw(32) << r.method << std::setw(16)
-          << num(r.reference, 10) << std::setw(16) << num(r.obtained, 10) << std::setw(10)
+      out << std::left << std::setw(17) << r.case_name << std::setw(32) << r.method << std::setw(18)
+          << num(r.reference, 10) << std::setw(18) << num(r.obtained, 10) << std::setw(10)
           << num(r.error, 2) << std::setw(13) << num(r.tolerance, 6) << std::setw(12)
           << mechanisms::toString(r.check) << (r.pass ? "PASS    " : "FAIL    ") << r.quantity << "\n";
       if (!r.note.empty()) out << "         run failed: " << r.note << "\n";

@@ -19,6 +19,7 @@
 #include "mechanisms/muvengei_verification.hpp"
 #include "mechanisms/journal_bearing_verification.hpp"
 #include "mechanisms/roller_crank_verification.hpp"
+#include "mechanisms/thesis_verification.hpp"
 #include "mechanisms/zheng.hpp"
 
 namespace stickslip::mechanisms {
@@ -495,6 +496,8 @@ const std::vector<VerificationCase>& verificationCases() {
       {"roller-crank", "review Tables 1-3, six friction models: energy balance, constraints, chatter of the discontinuous laws, LuGre F/N > mu_s, Brown-McPhee F/N <= mu_s"},
       {"journal-bearing", "review Table 5: the first impact's peak against Hertz's, its energy ratio against c_e^2, "
                           "Brown-McPhee within its cone"},
+      {"thesis", "the thesis' Figs 2.7, 2.9 (EOM methods: Lagrange's violation grows, Baumgarte holds it, the "
+                 "penalty method dissipates) and 3.22 (on the belt Dahl alone does not stick)"},
   };
   return all;
 }
@@ -514,6 +517,7 @@ std::vector<VerificationRow> runVerification(std::string_view name) {
   if (name == "muvengei") return verifyMuvengei();
   if (name == "roller-crank") return rollerCrankVerification();
   if (name == "journal-bearing") return journalBearingVerification();
+  if (name == "thesis") return thesisVerification();
   std::string names;
   for (const auto& c : verificationCases()) names += (names.empty() ? "" : ", ") + c.name;
   throw std::invalid_argument("--case: unknown case '" + std::string(name) + "' (cases: " + names + ")");
