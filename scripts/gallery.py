@@ -163,7 +163,7 @@ def close(a, b, rtol, floor):
     return a == b or (np.isnan(a) and np.isnan(b)) or abs(a - b) <= max(rtol * max(abs(a), abs(b)), floor)
 
 
-def check(figures, numbers, runs):
+def check(figures, numbers):
     committed = json.loads(NUMBERS.read_text(encoding="utf-8"))
     failures = 0
     for f in figures:
@@ -210,7 +210,7 @@ def main():
         for f in figures:
             tables[f.name], numbers[f.name] = compute(f, runs)
         if options.check:
-            failures = check(figures, numbers, runs)
+            failures = check(figures, numbers)
             print("%d figures, %d differences" % (len(figures), failures))
             return 1 if failures else 0
         IMAGES.mkdir(parents=True, exist_ok=True)
