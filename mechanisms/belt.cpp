@@ -61,6 +61,10 @@ PenaltyRun simulateBeltPenalty(const Belt& b, const dynamics::FrictionLaw& law,
   require(o.output_dt > 0.0, "PenaltyOptions", "output_dt > 0", o.output_dt);
   require(o.stick_velocity > 0.0, "PenaltyOptions", "stick_velocity > 0", o.stick_velocity);
 
+  if (o.integrator == PenaltyOptions::Integrator::kBdf && law.settlesBetweenSteps())
+    throw std::invalid_argument("simulateBeltPenalty: friction law '" + std::string(law.name()) +
+                                "' switches discrete states between steps, which BDF cannot stop for: "
+                                "expected the RK4 integrator");
   const int nz = law.stateSize();
   const double N = b.mass * b.gravity;
   // State y = (x, ẋ, internal states of the law).
@@ -136,6 +140,7 @@ PenaltyRun simulateBeltPenalty(const Belt& b, const dynamics::FrictionLaw& law,
           break;
         }
         t = double(k - 1) * o.output_dt + double(s + 1) * h;
+        law.settle(input(y), std::span<double>(y.data() + 2, std::size_t(nz)));
       }
       if (run.ok) record(k, t);
     }

@@ -274,14 +274,18 @@ void ScenarioRunner::planPenalty(Plan& p) {
                                ? p.info.friction_from_model(*scenario.model)
                                : scenario.friction.value_or(dynamics::FrictionParameters{});
   po.passive = p.info.passive;
-  const bool jumps = po.friction_law != "none" && catalogueLaw(po.friction_law, po.friction_parameters)->jumpsAtZero();
+  const auto law = po.friction_law != "none" ? catalogueLaw(po.friction_law, po.friction_parameters) : nullptr;
+  const bool jumps = law && law->jumpsAtZero(), settles = law && law->settlesBetweenSteps();
+  if (settles && o.integrator == "bdf")
+    throw std::invalid_argument("--integrator bdf: friction law '" + po.friction_law +
+                                "' switches discrete states between steps, which BDF cannot stop for: expected rk4");
   if (o.friction && po.friction_law != "none" && !frictional)
     throw std::invalid_argument("--friction: '" + scenario.name + "' has no set-valued friction for " +
                                 po.friction_law + " to replace (no contact or joint with mu_s or mu_k > 0)");
   p.penalty.law = po.friction_law;
   p.penalty.stick_velocity = po.stick_velocity;
-  // BDF unless told otherwise or the law jumps at v_t = 0 (it stalls BDF).
-  p.penalty.integrator = o.integrator.value_or(jumps ? "rk4" : "bdf");
+  // BDF unless told otherwise, or the law jumps at v_t = 0 (it stalls BDF) or settles between steps.
+  p.penalty.integrator = o.integrator.value_or(jumps || settles ? "rk4" : "bdf");
   using Integrator = dynamics::PenaltyIntegrationOptions::Integrator;
   po.integration.integrator = p.penalty.integrator == "rk4" ? Integrator::kRk4 : Integrator::kBdf;
   po.integration.t_end = p.t_end;

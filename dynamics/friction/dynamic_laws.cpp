@@ -359,4 +359,61 @@ double LiangFriction::steadyForce(double v, double n) const {
   return -mu * n * sgn(v);
 }
 
+// ---- Harnoy–Friedland ------------------------------------------------------------------------
+
+namespace {
+/// The short bearing's load per unit κ |v| at eccentricity ε (Ocvirk), increasing in ε, and its
+/// derivative.
+double shortBearingLoad(double eps, double* slope = nullptr) {
+  const double c = 1.0 - eps * eps, pi2 = std::numbers::pi * std::numbers::pi;
+  const double q = pi2 * c + 16.0 * eps * eps, root = std::sqrt(q);
+  if (slope) *slope = root / (c * c) + eps * eps * (32.0 - 2.0 * pi2) / (2.0 * root * c * c) + 4.0 * eps * eps * root / (c * c * c);
+  return eps * root / (c * c);
+}
+}  // namespace
+
+HarnoyFriedlandFriction::HarnoyFriedlandFriction(const FrictionParameters& p)
+    : p_(p), film_(p.reference_normal_force / (p.stribeck_velocity * shortBearingLoad(p.transition_eccentricity))) {}
+
+double HarnoyFriedlandFriction::steadyEccentricity(double v, double n, double guess) const {
+  if (n == 0.0) return 0.0;
+  const double target = n / (film_ * std::abs(v));  // +inf at rest
+  if (!(target < shortBearingLoad(kMaxEccentricity))) return kMaxEccentricity;
+  // Newton on the increasing h, kept inside the bracket that shrinks around the root.
+  double lo = 0.0, hi = kMaxEccentricity, eps = guess > 0.0 && guess < hi ? guess : 0.5 * hi;
+  for (int i = 0; i < 100; ++i) {
+    double slope = 0.0;
+    const double r = shortBearingLoad(eps, &slope) - target;
+    if (std::abs(r) <= 1e-14 * target) break;
+    (r < 0.0 ? lo : hi) = eps;
+    const double next = eps - r / slope;
+    eps = next > lo && next < hi ? next : 0.5 * (lo + hi);
+    if (hi - lo <= 1e-15) break;
+  }
+  return eps;
+}
+
+namespace {
+/// The two terms of eq. 3.43 at eccentricity ε: the asperities' force and the film's per unit v.
+struct FilmForces {
+  double asperity, viscous;
+};
+FilmForces filmForces(const FrictionParameters& p, double eps, double n) {
+  eps = std::clamp(eps, 0.0, kMaxEccentricity);
+  const double lift = std::max(eps - p.transition_eccentricity, 0.0) / (kMaxEccentricity - p.transition_eccentricity);
+  return {p.mu_s * n * lift * lift, p.viscous / std::sqrt(1.0 - eps * eps)};
+}
+}  // namespace
+
+double HarnoyFriedlandFriction::force(const FrictionInput& in, std::span<const double> s) const {
+  const FilmForces f = filmForces(p_, s[0], in.normal_force);
+  if (in.velocity == 0.0) return friction_detail::holdingForce(in.applied_force, f.asperity);
+  return -(f.asperity * sgn(in.velocity) + f.viscous * in.velocity);
+}
+
+double HarnoyFriedlandFriction::steadyForce(double v, double n) const {
+  const FilmForces f = filmForces(p_, steadyEccentricity(v, n), n);
+  return -(f.asperity * sgn(v) + f.viscous * v);
+}
+
 }  // namespace stickslip::dynamics

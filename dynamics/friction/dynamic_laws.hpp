@@ -293,6 +293,42 @@ class GonthierFriction final : public FrictionLaw {
   FrictionParameters p_;
 };
 
+/// `harnoy-friedland`, the lubricated journal of Harnoy & Friedland (1994) (eqs. 3.43–3.44):
+///   R = K1 (ε − εtr)² Δ sgn(v) + K2 v/√(1 − ε²),   Δ = 1 if ε > εtr, else 0,
+/// the asperities' shear and the film's viscous drag, ε the journal's eccentricity. The thesis
+/// leaves ε to the film's pressure equation; ours is the short-bearing (Ocvirk) equilibrium
+/// reached with the frictional memory τL:
+///   τL ε̇ = ε_ss − ε,   h(ε_ss) = N/(κ |v|),   h(ε) = ε √(π²(1 − ε²) + 16 ε²)/(1 − ε²)²,
+/// so the film thins as the load rises or the speed falls (ε_ss = 0.999, the thinnest, at
+/// rest). Ours: κ such that at the reference load N_E the asperities lift off (ε_ss = εtr) at
+/// the Stribeck velocity vs, K1 = Fs/(0.999 − εtr)² so that the rested journal breaks away at
+/// Fs, K2 = Fv. No μk: the film carries the sliding, the asperity term falls to zero (a
+/// Stribeck curve) and the viscous one rises. At v = 0 it holds up to the asperity force.
+/// Steady state: ε = ε_ss. No pre-sliding (no bristle). Parameters: μs, vs, Fv, N_E, τL,
+/// εtr = `transition_eccentricity` [-]. State: ε [-].
+class HarnoyFriedlandFriction final : public FrictionLaw {
+ public:
+  explicit HarnoyFriedlandFriction(const FrictionParameters& p);
+  std::string_view name() const override { return "harnoy-friedland"; }
+  int stateSize() const override { return 1; }
+  bool jumpsAtZero() const override { return true; }
+  void initialState(const FrictionInput& in, std::span<double> s) const override {
+    s[0] = steadyEccentricity(in.velocity, in.normal_force);
+  }
+  double force(const FrictionInput& in, std::span<const double> s) const override;
+  void stateRate(const FrictionInput& in, std::span<const double> s,
+                 std::span<double> rate) const override {
+    rate[0] = (steadyEccentricity(in.velocity, in.normal_force, s[0]) - s[0]) / p_.lag_time;
+  }
+  double steadyForce(double v, double n) const override;
+  /// ε_ss at sliding velocity v and load N (0 unloaded, 0.999 at rest), solved from `guess`.
+  double steadyEccentricity(double v, double n, double guess = -1.0) const;
+
+ private:
+  FrictionParameters p_;
+  double film_;  // κ [N·s/m]
+};
+
 /// `liang`, Liang, Fillmore & Ma (2012) bristle model, one-dimensional (eqs. 3.72–3.75):
 ///   ż = v while |z| < z_max (or z moves back inward), z clamped to z_max sgn(v) otherwise,
 ///   z_max = Fc/kb if |v| > vd,  Fs/kb if |v| ≤ vd,   R = kb z + cb ż.

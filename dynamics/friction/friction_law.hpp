@@ -13,6 +13,14 @@
 /// force() and stateRate() never allocate and are const: one law object may serve many
 /// contacts and threads.
 ///
+/// Laws that switch discrete states (a stick/slide mode, a bond that breaks and re-forms, a
+/// memory of velocity reversals) keep those states in the same vector with zero rate.
+/// Within a step their force holds at a switch's threshold (a bond strained past its break
+/// holds its breaking force), so that it stays continuous in the load; settle() commits the
+/// switches after every accepted step. A route must call settle() after each step, so these
+/// laws run on a fixed step: settlesBetweenSteps() says so, and the routes refuse them a
+/// variable-step integrator.
+///
 /// Linear bristle laws (Dahl, LuGre and its load-scaled forms, Bliman–Sorine) say so through
 /// linearBristles(): at a sliding speed s = |v| and load N their states z_i obey
 ///   ż_i = α_i v − β_i z_i,   R = Σ_i (a_i z_i + b_i ż_i) + c v,   F = −R,
@@ -58,6 +66,13 @@ class FrictionLaw {
   /// applied force must refuse them rather than pass 0. (The jump laws read it at v = 0
   /// exactly, a measure-zero set of states for an integrator.)
   virtual bool usesAppliedForce() const { return false; }
+  /// True for the laws with discrete states that settle() commits (file comment).
+  virtual bool settlesBetweenSteps() const { return false; }
+  /// Commits the discrete switches the state implies at `in` (after an accepted step).
+  virtual void settle(const FrictionInput& in, std::span<double> state) const {
+    static_cast<void>(in);
+    static_cast<void>(state);
+  }
   /// Fills `state` for a contact that has been at rest and unloaded for a long time (zero
   /// bristle deflection; fully aged junctions where the law models dwell time). `in` lets a
   /// law that needs it start consistent with the current velocity.

@@ -38,6 +38,10 @@ constexpr std::array kFields = {
     Field{"bliman_sorine_length", &FrictionParameters::bliman_sorine_length},
     Field{"bliman_sorine_eta", &FrictionParameters::bliman_sorine_eta},
     Field{"gms_attraction", &FrictionParameters::gms_attraction},
+    Field{"lag_time", &FrictionParameters::lag_time},
+    Field{"breakaway_rise", &FrictionParameters::breakaway_rise},
+    Field{"transition_eccentricity", &FrictionParameters::transition_eccentricity},
+    Field{"transition_exponent", &FrictionParameters::transition_exponent},
 };
 
 constexpr auto kFieldNames = [] {
@@ -92,13 +96,16 @@ void FrictionParameters::validate(std::string_view who) const {
        {"stribeck_velocity", "stribeck_exponent", "karnopp_velocity", "tolerance_velocity",
         "modified_v1", "sigma0", "dwell_time", "bristle_stiffness", "threshold_velocity",
         "bristle_damping", "reference_normal_force", "bliman_sorine_length",
-        "bliman_sorine_eta", "gms_attraction"})
+        "bliman_sorine_eta", "gms_attraction", "lag_time", "transition_exponent"})
     if (!(get(name) > 0.0)) fail(who, "a positive value", name, get(name));
   if (!(modified_v0 < modified_v1))
     throw std::invalid_argument(std::string(who) +
                                 ": expected modified_v0 < modified_v1, got modified_v0 = " +
                                 number(modified_v0) + ", modified_v1 = " + number(modified_v1));
   if (!(breakaway_ratio < 1.0)) fail(who, "breakaway_ratio < 1", "breakaway_ratio", breakaway_ratio);
+  if (!(transition_eccentricity < kMaxEccentricity))
+    fail(who, "transition_eccentricity < 0.999 (the film's thinnest)", "transition_eccentricity",
+         transition_eccentricity);
   if (!(bliman_sorine_eta < 1.0))
     fail(who, "bliman_sorine_eta < 1", "bliman_sorine_eta", bliman_sorine_eta);
 }

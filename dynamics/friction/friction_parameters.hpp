@@ -13,6 +13,10 @@
 
 namespace stickslip::dynamics {
 
+/// The largest eccentricity of a lubricated journal (Harnoy–Friedland): the film's thinnest,
+/// 0.1 % of the clearance, so that its viscous term v/√(1 − ε²) stays finite at rest.
+inline constexpr double kMaxEccentricity = 0.999;
+
 struct FrictionParameters {
   double mu_s = 0.15;                  ///< static coefficient μs [-], μs ≥ μk
   double mu_k = 0.1;                   ///< kinetic coefficient μk [-]
@@ -42,6 +46,12 @@ struct FrictionParameters {
   double bliman_sorine_length = 1e-4;  ///< ours: εf, pre-sliding length (Bliman–Sorine) [m]
   double bliman_sorine_eta = 0.1;      ///< ours: η, fast/slow length ratio (Bliman–Sorine 2) [-]
   double gms_attraction = 0.01;        ///< ours: attraction C of the Maxwell-slip elements [m/s]
+  /// Ours: the frictional memory τL: Armstrong's lag of the Stribeck speed, the time over which
+  /// Wojewoda's law senses acceleration, Harnoy–Friedland's lag of the film's eccentricity [s].
+  double lag_time = 5e-3;
+  double breakaway_rise = 0.0;         ///< ours: ΔFs/N, Wojewoda's break-away variation [-]
+  double transition_eccentricity = 0.8;  ///< ours: εtr, asperities touch above it (Harnoy–Friedland) [-]
+  double transition_exponent = 1.0;    ///< ours: n, shape of Leuven's transition (LuGre's 1) [-]
 
   /// Sets the field called `name` (the field names above). Throws std::invalid_argument
   /// listing the valid names if there is no such field; does not validate the value.

@@ -7,6 +7,7 @@
 
 #include "dynamics/friction/dynamic_laws.hpp"
 #include "dynamics/friction/static_laws.hpp"
+#include "dynamics/friction/switching_laws.hpp"
 
 namespace stickslip::dynamics {
 namespace {
@@ -37,7 +38,9 @@ constexpr std::array kCatalogue = {
     Entry{"linear-stiction", &make<LinearStictionFriction>},
     Entry{"bengisu-akay", &make<BengisuAkayFriction>},
     Entry{"ambrosio", &make<AmbrosioFriction>},
+    Entry{"armstrong", &make<ArmstrongFriction>},
     Entry{"awrejcewicz", &make<AwrejcewiczFriction>},
+    Entry{"wojewoda", &make<WojewodaFriction>},
     Entry{"brown-mcphee", &make<BrownMcPheeFriction>},
     Entry{"dahl", &make<DahlFriction>},
     Entry{"lugre", &make<LuGreFriction>},
@@ -50,6 +53,9 @@ constexpr std::array kCatalogue = {
     Entry{"gms", &make<GmsFriction>},
     Entry{"gonthier", &make<GonthierFriction>},
     Entry{"liang", &make<LiangFriction>},
+    Entry{"bristle", &make<BristleFriction>},
+    Entry{"harnoy-friedland", &make<HarnoyFriedlandFriction>},
+    Entry{"leuven", &make<LeuvenFriction>},
 };
 
 constexpr auto kLawNames = [] {

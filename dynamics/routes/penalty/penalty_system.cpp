@@ -70,6 +70,11 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
     joint_z_offset_.push_back(nz_);
     nz_ += f.frictionStateSize();
   }
+  for (const auto& law : contact_friction_)
+    if (!settling_ && law && law->settlesBetweenSteps()) settling_ = law.get();
+  for (const PenaltyJointFriction& f : joint_friction_)
+    if (!settling_ && f.law && f.law->settlesBetweenSteps()) settling_ = f.law.get();
+  if (settling_) settle_rate_.resize(stateSize());
   z_ = zrate_ = Eigen::VectorXd::Zero(nz_);
   impulse_ = vdot_impulse_ = Eigen::VectorXd::Zero(mechanism.velocitySize());
   rated_.assign(contacts.size(), 0);
@@ -514,6 +519,25 @@ void PenaltySystem::setContactStatus(int k, bool closed, double impact_velocity)
   status_.at(std::size_t(k)) = {closed, impact_velocity};
 }
 
+void PenaltySystem::settleFriction(double t, Eigen::Ref<Eigen::VectorXd> y) {
+  if (!settling_) return;
+  // The velocities and loads the laws read; a failed evaluation fails the next step instead.
+  if (evaluate(t, y, settle_rate_, nullptr, nullptr, nullptr) != EomStatus::kSuccess) return;
+  const Eigen::Index nq = mechanism_.positionSize(), nv = mechanism_.velocitySize(), zs = nq + nv;
+  for (std::size_t k = 0; k < contact_friction_.size(); ++k) {
+    const FrictionLaw* law = contact_friction_[k].get();
+    if (!law || !law->settlesBetweenSteps()) continue;
+    law->settle({last_[k].tangential_velocity, std::abs(last_[k].normal_force), 0.0},
+                std::span<double>(y.data() + zs + z_offset_[k], std::size_t(law->stateSize())));
+  }
+  for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
+    const FrictionLaw* law = joint_friction_[e].law.get();
+    if (!law || !law->settlesBetweenSteps()) continue;
+    law->settle({elementVelocity(e, y.segment(nq, nv)), reaction_[e], 0.0},
+                std::span<double>(y.data() + zs + joint_z_offset_[e], std::size_t(law->stateSize())));
+  }
+}
+
 void PenaltySystem::restartBristles(int k, double t, Eigen::Ref<Eigen::VectorXd> y) const {
   const TangentPlaneFriction* plane = planeFriction(k);
   if (!plane) return;
@@ -840,6 +864,7 @@ class PenaltyIntegration {
       ++run.steps;
       if (sys.hasBristles()) sys.correctRelaxedDamping(t + h, y, rk4.relaxedMismatch());
       sys.mechanism().normalizePositions(y.head(sys.mechanism().positionSize()));  // Euler parameters' unit norm
+      sys.settleFriction(t + h, y);
       kinematics(t + h, y, pen1, rate1);
       for (int k = 0; k < nc; ++k) {
         if (crossing(k) && (pen(k) <= 0.0) != (pen1(k) <= 0.0)) {
@@ -889,6 +914,10 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
         ", output_dt " + std::to_string(o.output_dt) + ", rtol " +
         std::to_string(o.relative_tolerance) + ", atol " + std::to_string(o.absolute_tolerance) +
         ", max_step " + std::to_string(o.max_step));
+  if (o.integrator == PenaltyIntegrationOptions::Integrator::kBdf && sys.settlingLaw())
+    throw std::invalid_argument("simulatePenalty: friction law '" + std::string(sys.settlingLaw()->name()) +
+                                "' switches discrete states between steps, which BDF cannot stop for: "
+                                "expected the RK4 integrator");
   if (y0.size() != sys.stateSize())
     throw std::invalid_argument("simulatePenalty: expected y0 of size " +
                                 std::to_string(sys.stateSize()) + ", got " +

@@ -226,6 +226,12 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   /// the damping's impulse over a step is −b Π Δz, as ∫ b ż dt is.
   void correctRelaxedDamping(double t, Eigen::Ref<Eigen::VectorXd> y, const Eigen::Ref<const Eigen::VectorXd>& mismatch);
 
+  /// The first law that switches discrete states between steps (FrictionLaw::settle), or null.
+  const FrictionLaw* settlingLaw() const { return settling_; }
+  /// After an accepted step (t, y at its end): each such law's switches committed in y, at the
+  /// sliding velocities and loads of an evaluation at (t, y). Nothing without such a law.
+  void settleFriction(double t, Eigen::Ref<Eigen::VectorXd> y);
+
   /// T + V of the mechanism + Σ elastic contact energy [J] at y (for energy checks).
   double totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const;
 
@@ -292,6 +298,8 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   std::vector<PenaltyJointFriction> joint_friction_;
   std::vector<Eigen::Index> z_offset_, joint_z_offset_;
   Eigen::Index nz_ = 0;
+  const FrictionLaw* settling_ = nullptr;
+  Eigen::VectorXd settle_rate_;  // settleFriction()'s evaluation
   std::vector<ContactStatus> status_;
   EomSolver solver_;
 

@@ -66,6 +66,7 @@ BeltRun runBelt(const FrictionLaw& law, double h) {
     rhs(tmp, k4);
     for (std::size_t j = 0; j < y.size(); ++j)
       y[j] += h / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
+    law.settle({y[1] - kBelt, n, -kSpring * y[0]}, std::span<double>(y).subspan(2));
     if (!std::isfinite(y[0]) || !std::isfinite(y[1])) {
       run.finite = false;
       return run;
@@ -139,14 +140,16 @@ StickSlipReference stickSlipReference(const FrictionLaw& law, double v_peak,
 // at a fixed state, bisection on the state, a log grid in v), not by integrating it.
 double creepBreakaway(const FrictionLaw& law, double rate) {
   const double n = kMass * kGravity, ds = 1e-9;
-  std::array<double, 1> s{ds};
+  std::vector<double> s(std::size_t(law.stateSize()), 0.0);  // the deflection first, no memory
+  s[0] = ds;
   const double stiffness = -law.force({0.0, n, 0.0}, s) / ds;
   const double target = -rate / stiffness;  // ṡ on the creep curve
   double best = 0.0;
   for (int i = 0; i <= 4000; ++i) {
     const FrictionInput in{-std::pow(10.0, -8.0 + 6.0 * i / 4000.0), n, 0.0};
     auto state_rate = [&](double z) {
-      std::array<double, 1> st{z}, d{0.0};
+      std::vector<double> st(s.size(), 0.0), d(s.size(), 0.0);
+      st[0] = z;
       law.stateRate(in, st, d);
       return d[0];
     };
@@ -223,6 +226,16 @@ const BeltCase kCases[] = {
     // F_max to Fc + (Fs − Fc)(1 − e^{−t/τdw}), so later cycles are shorter than without aging.
     {"gonthier", BeltCase::kDwellShortened},
     {"liang", BeltCase::kStickSlip, 1.001e-3, 0.03},
+    // Armstrong's static level recovers as td/(td + γ) from the slide's last level: shorter too.
+    {"armstrong", BeltCase::kDwellShortened},
+    // Wojewoda's falling branch lies below the rising one only near vs: the slip is Stribeck's.
+    {"wojewoda", BeltCase::kStickSlip},
+    // Every bond breaks at Fs from rest; later break-aways depend on how the bonds re-formed.
+    {"bristle", BeltCase::kFirstBreakAwayOnly},
+    // The lubricated journal: the film carries the slip, which is the spring's free oscillation.
+    {"harnoy-friedland", BeltCase::kHarmonic, 1e-12, 0.01},
+    // Leuven with n = 1 is LuGre with a hysteresis force: it creeps as LuGre does.
+    {"leuven", BeltCase::kCreepStickSlip},
 };
 
 }  // namespace

@@ -43,7 +43,8 @@ FrictionParameters tableParameters(double sigma2 = 0.0) {
 /// The catalogue's laws with states that lift, and those that must not.
 const std::vector<std::string> kLifted{"dahl", "lugre", "lugre-wojtyra", "lugre-nondimensional",
                                        "bliman-sorine-1", "bliman-sorine-2"};
-const std::vector<std::string> kNotLifted{"elasto-plastic", "reset-integrator", "gms", "gonthier", "liang"};
+const std::vector<std::string> kNotLifted{"armstrong", "wojewoda", "elasto-plastic", "reset-integrator", "gms",
+                                          "gonthier",  "liang",    "bristle",        "harnoy-friedland", "leuven"};
 
 /// A unit tangent plane: its normal n and two orthonormal tangents, turned arbitrarily.
 struct Plane {
