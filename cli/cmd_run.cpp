@@ -1,4 +1,4 @@
-// stickslip run SCENARIO [--method M] [--friction LAW] [--integrator bdf|rk4]
+// stickslip run SCENARIO [--method M] [--friction LAW] [--integrator bdf|rk4|adams]
 //                        [--t-end T] [--dt H] [--out F.csv [--force]] [--json]
 // Every scenario, built-in or model file, by every route, through one path
 // (mechanisms/run_scenario.hpp); cli/run_output.hpp writes what it gives.

@@ -57,8 +57,10 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
        "; the nonsmooth routes of zheng-*: coulomb-stiction (dry, mu < mu_s; default), coulomb (dry, "
        "mu = mu_s), ambrosio (modified Coulomb) or none").c_str())(
       "integrator", po::value<std::string>()->default_value("rk4"),
-      "the penalty route's: rk4 (fixed step; every law) or bdf (CVODE; smooth laws only); default: "
-      "rk4 for the laws with a jump at v = 0, bdf for the others (a BDF failure is redone with rk4)")(
+      "the penalty route's: rk4 (fixed step; every law), bdf (CVODE, stiff; smooth laws only) or adams "
+      "(CVODE's Adams-Moulton, non-stiff, as MATLAB's ode45: a stiff bristle cuts its steps short); "
+      "default: rk4 for the laws with a jump at v = 0 or discrete states, bdf for the others (a BDF "
+      "failure is redone with rk4)")(
       "t-end", po::value<double>()->default_value(20.0), "end time [s]")(
       "dt", po::value<double>()->default_value(1e-5), "RK4 step of the penalty route (default 1e-5), or the "
       "Moreau-Jean step (default per scenario) [s]")(

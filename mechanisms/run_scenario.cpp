@@ -251,8 +251,8 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   if (o.impact_law && *o.impact_law != "newton" && p.route != Route::kEventDriven)
     throw std::invalid_argument("--impact-law: " + *o.impact_law + " is event-driven's; " +
                                 std::string(toString(p.route)) + " takes newton");
-  if (o.integrator && *o.integrator != "bdf" && *o.integrator != "rk4")
-    throw std::invalid_argument("--integrator: expected bdf or rk4, got '" + *o.integrator + "'");
+  if (o.integrator && *o.integrator != "bdf" && *o.integrator != "rk4" && *o.integrator != "adams")
+    throw std::invalid_argument("--integrator: expected bdf, rk4 or adams, got '" + *o.integrator + "'");
   if (scenario.spatial) {
     planSpatial(p);
   } else {
@@ -276,9 +276,10 @@ void ScenarioRunner::planPenalty(Plan& p) {
   po.passive = p.info.passive;
   const auto law = po.friction_law != "none" ? catalogueLaw(po.friction_law, po.friction_parameters) : nullptr;
   const bool jumps = law && law->jumpsAtZero(), settles = law && law->settlesBetweenSteps();
-  if (settles && o.integrator == "bdf")
-    throw std::invalid_argument("--integrator bdf: friction law '" + po.friction_law +
-                                "' switches discrete states between steps, which BDF cannot stop for: expected rk4");
+  if (settles && o.integrator && *o.integrator != "rk4")
+    throw std::invalid_argument("--integrator " + *o.integrator + ": friction law '" + po.friction_law +
+                                "' switches discrete states between steps, which a variable-step integrator "
+                                "cannot stop for: expected rk4");
   if (o.friction && po.friction_law != "none" && !frictional)
     throw std::invalid_argument("--friction: '" + scenario.name + "' has no set-valued friction for " +
                                 po.friction_law + " to replace (no contact or joint with mu_s or mu_k > 0)");
@@ -287,7 +288,9 @@ void ScenarioRunner::planPenalty(Plan& p) {
   // BDF unless told otherwise, or the law jumps at v_t = 0 (it stalls BDF) or settles between steps.
   p.penalty.integrator = o.integrator.value_or(jumps || settles ? "rk4" : "bdf");
   using Integrator = dynamics::PenaltyIntegrationOptions::Integrator;
-  po.integration.integrator = p.penalty.integrator == "rk4" ? Integrator::kRk4 : Integrator::kBdf;
+  po.integration.integrator = p.penalty.integrator == "rk4"     ? Integrator::kRk4
+                              : p.penalty.integrator == "adams" ? Integrator::kAdams
+                                                                : Integrator::kBdf;
   po.integration.t_end = p.t_end;
   po.integration.dt = o.dt.value_or(p.info.penalty_dt);
   po.integration.output_dt = o.output_dt.value_or(p.info.output_dt);

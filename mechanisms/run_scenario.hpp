@@ -74,7 +74,7 @@ struct RunSettings {
   /// The penalty route: the catalogue law replacing set-valued Coulomb, or "none". The other
   /// routes: a built-in's choice of friction where it has one (zheng-*).
   std::optional<std::string> friction;
-  std::optional<std::string> integrator;  ///< the penalty route's: "bdf" or "rk4"
+  std::optional<std::string> integrator;  ///< the penalty route's: "bdf", "rk4" or "adams"
   bool ideal = false;               ///< every clearance joint an ideal revolute (ideal_clearance.hpp)
   RunLimits limits;
 };
@@ -89,7 +89,7 @@ struct Analysis {
 /// The penalty route's choices, as run.
 struct PenaltyChoice {
   std::string law;          ///< the catalogue law for set-valued Coulomb, or "none"
-  std::string integrator;   ///< "bdf" or "rk4"
+  std::string integrator;   ///< "bdf", "rk4" or "adams"
   std::string bdf_failure;  ///< why BDF was given up for RK4, when it was
   double stick_velocity = 0.0;  ///< |v_t| below which a loaded contact counts as sticking [m/s]
 };

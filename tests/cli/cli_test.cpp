@@ -271,7 +271,7 @@ TEST_CASE("stickslip run belt: penalty route, JSON, CSV and refusals", "[cli][ru
   CHECK(cli({"run", "muvengei-lugre", "--method", "event-driven", "--friction", "coulomb"}).code == 2);
 }
 
-TEST_CASE("stickslip run belt: the laws with discrete states run on RK4, and refuse BDF", "[cli][run]") {
+TEST_CASE("stickslip run belt: the laws with discrete states run on RK4, and refuse BDF and Adams", "[cli][run]") {
   // The thesis' §3.2.9, 3.2.11, 3.3.2, 3.3.5 and 3.3.8. With stiction (all but the lubricated
   // journal, whose film builds as soon as the block creeps), the block holds until near
   // k x = μs N at 7.3575 s; the stick/slip estimate lags by the law's pre-sliding.
@@ -289,9 +289,19 @@ TEST_CASE("stickslip run belt: the laws with discrete states run on RK4, and ref
     else
       CHECK(std::abs(slip - 7.3575) < 0.1);
   }
-  const Run bdf = cli({"run", "belt", "--friction", "leuven", "--integrator", "bdf", "--t-end", "1"});
-  CHECK(bdf.code == 2);
-  CHECK(bdf.err.find("'leuven' switches discrete states between steps") != std::string::npos);
+  for (const char* integrator : {"bdf", "adams"}) {
+    const Run variable = cli({"run", "belt", "--friction", "leuven", "--integrator", integrator, "--t-end", "1"});
+    CHECK(variable.code == 2);
+    CHECK(variable.err.find("'leuven' switches discrete states between steps") != std::string::npos);
+  }
+  const Run unknown = cli({"run", "belt", "--integrator", "euler", "--t-end", "1"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("expected bdf, rk4 or adams, got 'euler'") != std::string::npos);
+  // Adams, the non-stiff integrator, runs a smooth law.
+  const Run adams = cli({"run", "belt", "--friction", "tanh", "--integrator", "adams", "--t-end", "1", "--json"});
+  INFO(adams.err);
+  REQUIRE(adams.code == 0);
+  CHECK(nlohmann::json::parse(adams.out)["integrator"] == "adams");
 }
 
 TEST_CASE("stickslip run dupont/belt, event-driven: events with kinds, counts and the reference",

@@ -683,10 +683,10 @@ class PenaltyIntegration {
 
   /// Runs once; the integration is spent afterwards.
   PenaltyRun run() {
-    if (o_.integrator == PenaltyIntegrationOptions::Integrator::kBdf)
-      integrateBdf();
-    else
+    if (o_.integrator == PenaltyIntegrationOptions::Integrator::kRk4)
       integrateRk4();
+    else
+      integrateCvode();
     run_.cpu_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     run_.t = t_;
     run_.final_state = y_;
@@ -756,8 +756,8 @@ class PenaltyIntegration {
     return energyHolds();
   }
 
-  /// BDF with root functions on the one-sided contacts' δ.
-  void integrateBdf() {
+  /// CVODE (BDF or Adams) with root functions on the one-sided contacts' δ.
+  void integrateCvode() {
     PenaltySystem& sys = sys_;
     const PenaltyIntegrationOptions& o = o_;
     PenaltyRun& run = run_;
@@ -774,7 +774,8 @@ class PenaltyIntegration {
       return this->rhs(tt, yy, dydt);
     };
     CvodeOptions co;
-    co.method = OdeMethod::kBdf;
+    const bool adams = o.integrator == PenaltyIntegrationOptions::Integrator::kAdams;
+    co.method = adams ? OdeMethod::kAdams : OdeMethod::kBdf;
     co.relative_tolerance = o.relative_tolerance;
     co.absolute_tolerance = o.absolute_tolerance;
     co.max_step = o.max_step;
@@ -797,7 +798,8 @@ class PenaltyIntegration {
                            ? "contact events chatter without progress at t = "
                            : "more than " + std::to_string(o.max_total_steps) +
                                  " integrator steps by t = ") +
-                      std::to_string(t) + " s (too stiff for BDF here: try --integrator rk4)";
+                      std::to_string(t) + (adams ? " s (too stiff for Adams here: try --integrator bdf or rk4)"
+                                                 : " s (too stiff for BDF here: try --integrator rk4)");
         break;
       }
       if (s.status == OdeStatus::kFailure) {
@@ -914,10 +916,10 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
         ", output_dt " + std::to_string(o.output_dt) + ", rtol " +
         std::to_string(o.relative_tolerance) + ", atol " + std::to_string(o.absolute_tolerance) +
         ", max_step " + std::to_string(o.max_step));
-  if (o.integrator == PenaltyIntegrationOptions::Integrator::kBdf && sys.settlingLaw())
+  if (o.integrator != PenaltyIntegrationOptions::Integrator::kRk4 && sys.settlingLaw())
     throw std::invalid_argument("simulatePenalty: friction law '" + std::string(sys.settlingLaw()->name()) +
-                                "' switches discrete states between steps, which BDF cannot stop for: "
-                                "expected the RK4 integrator");
+                                "' switches discrete states between steps, which a variable-step integrator "
+                                "cannot stop for: expected the RK4 integrator");
   if (y0.size() != sys.stateSize())
     throw std::invalid_argument("simulatePenalty: expected y0 of size " +
                                 std::to_string(sys.stateSize()) + ", got " +

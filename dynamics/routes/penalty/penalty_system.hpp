@@ -345,15 +345,18 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
 
 /// Options of simulatePenalty().
 struct PenaltyIntegrationOptions {
-  enum class Integrator { kBdf, kRk4 } integrator = Integrator::kBdf;
+  /// CVODE's BDF (stiff); fixed-step RK4; or CVODE's Adams–Moulton with fixed-point iteration,
+  /// a non-stiff variable-step method as MATLAB's ode45 is, whose steps a stiff bristle cuts
+  /// short (the review's Table 4 setting).
+  enum class Integrator { kBdf, kRk4, kAdams } integrator = Integrator::kBdf;
   double t_end = 0.2;                ///< [s], > 0
   double dt = 1e-6;                  ///< RK4 step [s], > 0
-  double relative_tolerance = 1e-8;  ///< BDF, > 0
-  double absolute_tolerance = 1e-12; ///< BDF, > 0 (the states include δ of µm and below)
-  double max_step = 1e-4;            ///< BDF largest step [s], ≥ 0 (0: unlimited)
-  long max_steps = 500000;           ///< BDF steps between two samples or events, ≥ 1
+  double relative_tolerance = 1e-8;  ///< BDF and Adams, > 0
+  double absolute_tolerance = 1e-12; ///< BDF and Adams, > 0 (the states include δ of µm and below)
+  double max_step = 1e-4;            ///< BDF and Adams largest step [s], ≥ 0 (0: unlimited)
+  long max_steps = 500000;           ///< BDF and Adams steps between two samples or events, ≥ 1
   double output_dt = 1e-4;           ///< history sampling [s], > 0
-  /// BDF: give up (kIntegratorFailure, with the reason) after this many internal steps in
+  /// BDF and Adams: give up (kIntegratorFailure, with the reason) after this many internal steps in
   /// all, or after this many contact events in a row that leave t where it was (chattering).
   long max_total_steps = 2000000;
   int max_stalled_events = 200;
