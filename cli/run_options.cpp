@@ -48,7 +48,7 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
       "penetrates, with the joints; default), positions (also the joints' drift every step) or none")(
       "tolerance", po::value<double>()->default_value(1e-10),
       "CVODE's relative tolerance: event-driven and minimal form (default 1e-10; 1e-8 with compliant "
-      "contacts), the penalty route's BDF; event-driven counts a contact closed within max(1e-9 m, "
+      "contacts), the penalty route's BDF and Adams; event-driven counts a contact closed within max(1e-9 m, "
       "tolerance/10) of its surface")(
       "event-tolerance", po::value<double>()->default_value(1e-10), "event-driven: event location [s]")(
       "friction", po::value<std::string>()->default_value("linear"),

@@ -62,9 +62,8 @@ PenaltyRun simulateBeltPenalty(const Belt& b, const dynamics::FrictionLaw& law,
   require(o.stick_velocity > 0.0, "PenaltyOptions", "stick_velocity > 0", o.stick_velocity);
 
   if (o.integrator == PenaltyOptions::Integrator::kBdf && law.settlesBetweenSteps())
-    throw std::invalid_argument("simulateBeltPenalty: friction law '" + std::string(law.name()) +
-                                "' switches discrete states between steps, which BDF cannot stop for: "
-                                "expected the RK4 integrator");
+    throw std::invalid_argument("simulateBeltPenalty: " + dynamics::variableStepRefusal(law) +
+                                ": expected the RK4 integrator");
   const int nz = law.stateSize();
   const double N = b.mass * b.gravity;
   // State y = (x, ẋ, internal states of the law).

@@ -277,9 +277,8 @@ void ScenarioRunner::planPenalty(Plan& p) {
   const auto law = po.friction_law != "none" ? catalogueLaw(po.friction_law, po.friction_parameters) : nullptr;
   const bool jumps = law && law->jumpsAtZero(), settles = law && law->settlesBetweenSteps();
   if (settles && o.integrator && *o.integrator != "rk4")
-    throw std::invalid_argument("--integrator " + *o.integrator + ": friction law '" + po.friction_law +
-                                "' switches discrete states between steps, which a variable-step integrator "
-                                "cannot stop for: expected rk4");
+    throw std::invalid_argument("--integrator " + *o.integrator + ": " + dynamics::variableStepRefusal(*law) +
+                                ": expected rk4");
   if (o.friction && po.friction_law != "none" && !frictional)
     throw std::invalid_argument("--friction: '" + scenario.name + "' has no set-valued friction for " +
                                 po.friction_law + " to replace (no contact or joint with mu_s or mu_k > 0)");

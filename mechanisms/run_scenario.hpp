@@ -59,7 +59,7 @@ struct RunSettings {
   std::optional<double> dt;
   /// History sampling [s]: > 0; Moreau–Jean also 0 (every step).
   std::optional<double> output_dt;
-  /// CVODE's relative tolerance (event-driven, minimal form, the penalty route's BDF), > 0.
+  /// CVODE's relative tolerance (event-driven, minimal form, the penalty route's BDF and Adams), > 0.
   std::optional<double> tolerance;
   double event_tolerance = 1e-10;   ///< event-driven: event location [s], > 0
   double theta = 0.5;               ///< Moreau–Jean's θ ∈ [½, 1]

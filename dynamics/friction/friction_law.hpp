@@ -16,10 +16,11 @@
 /// Laws that switch discrete states (a stick/slide mode, a bond that breaks and re-forms, a
 /// memory of velocity reversals) keep those states in the same vector with zero rate.
 /// Within a step their force holds at a switch's threshold (a bond strained past its break
-/// holds its breaking force), so that it stays continuous in the load; settle() commits the
-/// switches after every accepted step. A route must call settle() after each step, so these
-/// laws run on a fixed step: settlesBetweenSteps() says so, and the routes refuse them a
-/// variable-step integrator.
+/// holds its breaking force), so that it is continuous in the load while a joint's reaction loop
+/// solves for it; settle() commits the switches after every accepted step, where the force may
+/// jump as the model does (Armstrong's slide ending in a stick). A route must call settle()
+/// after each step, so these laws run on a fixed step: settlesBetweenSteps() says so, and the
+/// routes refuse them a variable-step integrator (variableStepRefusal()).
 ///
 /// Linear bristle laws (Dahl, LuGre and its load-scaled forms, Bliman–Sorine) say so through
 /// linearBristles(): at a sliding speed s = |v| and load N their states z_i obey
@@ -29,6 +30,7 @@
 
 #include <limits>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace stickslip::dynamics {
@@ -118,5 +120,11 @@ class FrictionLaw {
     return false;
   }
 };
+
+/// Why a variable-step integrator cannot take `law` (one with settlesBetweenSteps()).
+inline std::string variableStepRefusal(const FrictionLaw& law) {
+  return "friction law '" + std::string(law.name()) +
+         "' switches discrete states between steps, which a variable-step integrator cannot stop for";
+}
 
 }  // namespace stickslip::dynamics

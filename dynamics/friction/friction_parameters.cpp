@@ -96,7 +96,8 @@ void FrictionParameters::validate(std::string_view who) const {
        {"stribeck_velocity", "stribeck_exponent", "karnopp_velocity", "tolerance_velocity",
         "modified_v1", "sigma0", "dwell_time", "bristle_stiffness", "threshold_velocity",
         "bristle_damping", "reference_normal_force", "bliman_sorine_length",
-        "bliman_sorine_eta", "gms_attraction", "lag_time", "transition_exponent"})
+        "bliman_sorine_eta", "gms_attraction", "lag_time", "transition_eccentricity",
+        "transition_exponent"})
     if (!(get(name) > 0.0)) fail(who, "a positive value", name, get(name));
   if (!(modified_v0 < modified_v1))
     throw std::invalid_argument(std::string(who) +

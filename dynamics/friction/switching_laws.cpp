@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -88,19 +89,26 @@ double ArmstrongFriction::steadyForce(double v, double n) const {
 
 // ---- Wojewoda et al. ---------------------------------------------------------------------------
 
+double WojewodaFriction::shape(double speed) const {
+  return std::exp(-std::pow(speed / p_.stribeck_velocity, p_.stribeck_exponent));
+}
+
 double WojewodaFriction::risingLimit(double speed, double n) const {
   const double fc = p_.mu_k * n;
   const double peak = n * (p_.mu_s + p_.breakaway_rise / (1.0 + speed / p_.stribeck_velocity));
-  return fc + (peak - fc) * std::exp(-std::pow(speed / p_.stribeck_velocity, p_.stribeck_exponent));
+  return fc + (peak - fc) * shape(speed);
 }
 
 double WojewodaFriction::limit(const FrictionInput& in, double filtered_velocity) const {
   const double v = in.velocity, n = in.normal_force, speed = std::abs(v);
-  // v v̇ ≥ 0, or too slow for the sign of v̇ to mean a slide that slows: the rising branch.
-  if (speed < p_.threshold_velocity || v * (v - filtered_velocity) >= 0.0) return risingLimit(speed, n);
+  // Falling: v v̇ < 0 with v̇ = (v − w)/τL above round-off (w settles a few ulps short of a
+  // steady v) and a speed beyond vd, where the sign of v̇ means a slide that slows.
+  const double slowing = v - filtered_velocity;
+  const bool falling = speed >= p_.threshold_velocity && v * slowing < 0.0 &&
+                       std::abs(slowing) > 1e-3 * p_.threshold_velocity;
+  if (!falling) return risingLimit(speed, n);
   const double fc = p_.mu_k * n, fs = p_.mu_s * n;
-  const double g = std::exp(-std::pow(speed / p_.stribeck_velocity, p_.stribeck_exponent));
-  return std::max(fc - (fs - fc) * g, 0.0);
+  return std::max(fc - (fs - fc) * shape(speed), 0.0);
 }
 
 void WojewodaFriction::initialState(const FrictionInput& in, std::span<double> s) const {
@@ -139,11 +147,14 @@ constexpr double kGoldenFraction = 0.6180339887498949;  // (√5 − 1)/2
 
 BristleFriction::BristleFriction(const FrictionParameters& p) : p_(p) {
   const double ratio = p.mu_s > 0.0 ? p.mu_k / p.mu_s : 0.0;
-  if (!(ratio >= 0.3 && ratio <= 0.9))
-    throw std::invalid_argument(
-        "bristle: expected 0.3 mu_s <= mu_k <= 0.9 mu_s (a bond's force saws between its "
-        "re-forming and breaking strains, so the law slides below its break-away), got mu_k = " +
-        std::to_string(p.mu_k) + ", mu_s = " + std::to_string(p.mu_s));
+  if (!(ratio >= 0.3 && ratio <= 0.9)) {
+    std::ostringstream os;
+    os.precision(17);
+    os << "makeFrictionLaw(bristle): expected 0.3 mu_s <= mu_k <= 0.9 mu_s (a bond's force saws between its "
+          "re-forming and breaking strains, so the law slides below its break-away), got mu_k = "
+       << p.mu_k << ", mu_s = " << p.mu_s;
+    throw std::invalid_argument(os.str());
+  }
   mean_reset_ = (24.0 * ratio - 11.0) / 13.0;
   spread_ = 0.5 * (1.0 - mean_reset_);
 }
@@ -259,7 +270,7 @@ void LeuvenFriction::settle(const FrictionInput& in, std::span<double> s) const 
   if (v == 0.0) return;
   if (s[kDirection] != 0.0 && sgn(v) != s[kDirection]) {
     const double fh = hysteresisForce(in.normal_force, s);
-    if (depth == kMemory) {  // forget the two innermost older points
+    if (depth == kMemory) {  // forget the two points below the top (file comment)
       s[std::size_t(kPoints + 2 * (depth - 3))] = pointZ(s, depth);
       s[std::size_t(kPoints + 2 * (depth - 3) + 1)] = pointF(s, depth);
       depth -= 2;

@@ -62,7 +62,8 @@ class ArmstrongFriction final : public FrictionLaw {
 /// settle() while it slides. The stick branch F_st = k_S v²/(2|v̇|) − F0 is k_S times the
 /// displacement since motion began under a constant acceleration; ours integrates that
 /// displacement (z, a junction that holds a body at rest) with k_S = σ0 and F0 = 0. Ours also:
-/// v̇ sensed as (v − w)/τL with τL w' = v − w; below vd = `threshold_velocity` the contact counts
+/// v̇ sensed as (v − w)/τL with τL w' = v − w (falling once |v − w| > 1e-3 vd, above the
+/// round-off at which w settles on a steady v); below vd = `threshold_velocity` the contact counts
 /// as sticking, where the sign of v̇ is noise, not a slide that slows (the junction re-grips on
 /// the rising branch); ΔFs = `breakaway_rise` N (0); F_d− floored at 0
 /// (it would drive the body when μs > 2 μk), and the stochastic term f_R left out: the law is
@@ -83,13 +84,15 @@ class WojewodaFriction final : public FrictionLaw {
  private:
   double limit(const FrictionInput& in, double filtered_velocity) const;
   double risingLimit(double speed, double n) const;
+  double shape(double speed) const;  ///< g = exp(−(|v|/vs)^δσ)
   FrictionParameters p_;
 };
 
 /// `bristle`, the bristle model of Haessig & Friedland (1991) (eq. 3.33): n = 10 bonds in
 /// parallel, each of stiffness σ0/n with strain e_i (ė_i = v), R = Σ (σ0/n) e_i; a bond whose
-/// strain passes δ = Fs/σ0 breaks and re-forms, strained by ρ δ the same way (its force held
-/// at σ0 δ/n until settle() breaks it after the step).
+/// strain passes δ = Fs/σ0 breaks and re-forms strained by ρ δ, of the old strain's sign when
+/// ρ > 0 and against it when ρ < 0 (μk < 0.458 μs) (its force held at σ0 δ/n until settle()
+/// breaks it after the step).
 /// The thesis draws the new bond's place at random; ours is deterministic: the k-th break of
 /// the run takes ρ_k = ρ̄ + w (2 frac(k φ) − 1), φ = (√5 − 1)/2 (an equidistributed sequence),
 /// w = (1 − ρ̄)/2 and ρ̄ = (24 μk/μs − 11)/13, so that the force's mean in steady sliding,
@@ -121,15 +124,19 @@ class BristleFriction final : public FrictionLaw {
 /// `leuven`, Swevers, Al-Bender, Ganseman & Prajogo (2000) in the form of Lampaert, Swevers &
 /// Al-Bender (2002) (eqs. 3.56, 3.58, 3.59):
 ///   ż = v (1 − sgn(F_h/g) |F_h/g|^n),   R = F_h(z) + σ1 ż + σ2 v,   g = g(v) sgn(v),
-/// g(v) the Stribeck curve of eq. 3.47. F_h(z) = F_b + F_d(z) is the hysteresis force with
-/// nonlocal memory: a virgin curve F_vir(z) = 2 Fs tanh(σ0 z/(2 Fs)) (ours: stiffness σ0, above
-/// every g(v)) and, from the last reversal point (z_b, F_b), Masing's transition curve
+/// g(v) the Stribeck curve (eq. 3.57, eq. 3.47's with exponent δσ). F_h(z) = F_b + F_d(z) is
+/// the hysteresis force with nonlocal memory: a virgin curve F_vir(z) = 2 Fs tanh(σ0 z/(2 Fs))
+/// (ours: stiffness σ0, above every g(v)) and, from the last reversal point (z_b, F_b), Masing's
+/// transition curve
 /// F_d = 2 F_vir((z − z_b)/2). The reversal points form a stack: a reversal of v pushes one;
 /// a transition curve that reaches the point before its own (z passes it; the virgin curve's
 /// mirror −z_1 for the first) closes that inner loop, both points are popped and the outer
 /// curve goes on, the wiping-out property. The stack holds 8 points; a 9th nested reversal
-/// forgets the two innermost older ones (their loop is the smallest). Ours: n =
-/// `transition_exponent` (1, LuGre's). Steady state as `lugre`; pre-sliding stiffness σ0.
+/// forgets the 6th and 7th (the current curve keeps its origin, the 8th): when that curve later
+/// closes, it goes on along the 5th's, and the force may jump by the forgotten loop's height.
+/// The points keep their force in newtons: under a changing load a closing loop may jump too.
+/// Ours: n = `transition_exponent` (1, LuGre's). Steady state as `lugre`; pre-sliding
+/// stiffness σ0.
 /// State: z [m], the direction of v, the depth, 8 points (z_b [m], F_b [N]).
 class LeuvenFriction final : public FrictionLaw {
  public:

@@ -102,6 +102,28 @@ TEST_CASE("penalty route: the belt model file follows the belt's own penalty ODE
   CHECK(at(r.history, 8, 8.0) == Approx(at(ref.history, 4, 8.0)).epsilon(1e-4));
 }
 
+TEST_CASE("penalty route: a law with discrete states is refused a variable-step integrator, by name",
+          "[mechanisms][penalty]") {
+  const auto s = mechanisms::loadPlanarModelFile(kExamples + "/belt.yaml");
+  dynamics::PenaltyRouteOptions o;
+  o.friction_law = "leuven";
+  o.integration.t_end = 0.01;
+  using Integrator = dynamics::PenaltyIntegrationOptions::Integrator;
+  for (Integrator integrator : {Integrator::kBdf, Integrator::kAdams}) {
+    o.integration.integrator = integrator;
+    CHECK_THROWS_WITH(dynamics::simulatePenaltyRoute(s, o),
+                      Catch::Contains("simulatePenalty: friction law 'leuven' switches discrete states between steps") &&
+                          Catch::Contains("expected the RK4 integrator"));
+  }
+  o.integration.integrator = Integrator::kRk4;
+  CHECK(dynamics::simulatePenaltyRoute(s, o).ok());
+  // The belt's own ODE refuses it too.
+  mechanisms::PenaltyOptions po;
+  po.integrator = mechanisms::PenaltyOptions::Integrator::kBdf;
+  CHECK_THROWS_WITH(mechanisms::simulateBeltPenalty({}, *dynamics::makeFrictionLaw("armstrong"), po),
+                    Catch::Contains("simulateBeltPenalty: friction law 'armstrong' switches discrete states"));
+}
+
 TEST_CASE("penalty route: Karnopp-type laws hold with the applied force, as on the belt's own ODE",
           "[penalty-route][slow]") {
   // In the stick band karnopp, switch and awrejcewicz read the tangential force from the other

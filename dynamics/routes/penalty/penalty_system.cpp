@@ -917,9 +917,8 @@ PenaltyRun simulatePenalty(PenaltySystem& sys, const Eigen::VectorXd& y0, const 
         std::to_string(o.relative_tolerance) + ", atol " + std::to_string(o.absolute_tolerance) +
         ", max_step " + std::to_string(o.max_step));
   if (o.integrator != PenaltyIntegrationOptions::Integrator::kRk4 && sys.settlingLaw())
-    throw std::invalid_argument("simulatePenalty: friction law '" + std::string(sys.settlingLaw()->name()) +
-                                "' switches discrete states between steps, which a variable-step integrator "
-                                "cannot stop for: expected the RK4 integrator");
+    throw std::invalid_argument("simulatePenalty: " + variableStepRefusal(*sys.settlingLaw()) +
+                                ": expected the RK4 integrator");
   if (y0.size() != sys.stateSize())
     throw std::invalid_argument("simulatePenalty: expected y0 of size " +
                                 std::to_string(sys.stateSize()) + ", got " +

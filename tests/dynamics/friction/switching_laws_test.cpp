@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "dynamics/friction/law_drive.hpp"
@@ -86,6 +87,11 @@ TEST_CASE("wojewoda: the force is higher while the speed rises than while it fal
   const double down = -integrateStates(law, s, [&](double t) { return ramp(t + 0.1); }, kN, 0.2, 1e-5);
   CHECK(up == Approx(kFc + (kFs - kFc) * g).epsilon(1e-12));
   CHECK(down == Approx(kFc - (kFs - kFc) * g).epsilon(1e-12));
+  // Held at 2 vs after slowing, the speed no longer falls: back on the rising branch, the
+  // steady state, once w has settled (40 τL; w stops a few ulps short of v).
+  const double held = -integrateStates(law, s, [vs](double) { return 2.0 * vs; }, kN, 0.2, 1e-5);
+  CHECK(held == Approx(-law.steadyForce(2.0 * vs, kN)).epsilon(1e-12));
+  CHECK(held == Approx(up).epsilon(1e-12));
   SECTION("from rest it breaks away at Fs + ΔFs") {
     FrictionParameters p = kDefaults;
     p.breakaway_rise = 0.02;
@@ -98,7 +104,7 @@ TEST_CASE("wojewoda: the force is higher while the speed rises than while it fal
   }
 }
 
-TEST_CASE("bristle: every bond breaks at Fs from rest; sliding, the force saws about Fc", "[friction][switching]") {
+TEST_CASE("bristle: every bond breaks at Fs from rest, and in sliding the force saws about Fc", "[friction][switching]") {
   const BristleFriction law(kDefaults);
   std::vector<double> s = initial(law, 0.0, kN);
   SECTION("break-away") {
@@ -107,7 +113,7 @@ TEST_CASE("bristle: every bond breaks at Fs from rest; sliding, the force saws a
     CHECK(peak == Approx(kFs).epsilon(1e-4));  // one step's strain σ0 v h past δ
     CHECK(s[BristleFriction::kBonds] == BristleFriction::kBonds);  // all ten broke, once
   }
-  SECTION("the time mean of the sliding force is Fc; no two runs differ") {
+  SECTION("the time mean of the sliding force is Fc; a rerun repeats it (no hidden random state)") {
     // 0.1 m/s for 1 s: 0.1 m of sliding, ~ 10⁴ breaks of a bond 14.7 µm long.
     const double h = 1e-6, v = 0.1;
     double sum = 0.0, lo = kFs, hi = 0.0;
@@ -159,7 +165,7 @@ TEST_CASE("leuven: hysteresis with nonlocal memory", "[friction][switching]") {
   CHECK(at(a, 1.0) == Approx(fa).epsilon(1e-14));
   CHECK(s[2] == 0.0);
   CHECK(at(1.5 * a, 1.0) == Approx(virgin(1.5 * a)).epsilon(1e-14));
-  SECTION("the stack keeps 8 points; a 9th nested reversal forgets the innermost older two") {
+  SECTION("the stack keeps 8 points: a 9th nested reversal forgets the 6th and 7th") {
     double z = 1.5 * a;
     for (int k = 0; k < 12; ++k) {  // shrinking nested loops: none closes
       const double v = k % 2 == 0 ? -1.0 : 1.0;
@@ -172,10 +178,12 @@ TEST_CASE("leuven: hysteresis with nonlocal memory", "[friction][switching]") {
   }
 }
 
-TEST_CASE("switching laws refuse a variable-step integrator, and say so", "[friction][switching]") {
+TEST_CASE("the laws with discrete states say so, and the others do not", "[friction][switching]") {
+  // The routes' refusals are tested where they are (penalty_route_test, cli_test).
   for (const char* name : {"armstrong", "wojewoda", "bristle", "leuven"}) {
     INFO(name);
     CHECK(makeFrictionLaw(name)->settlesBetweenSteps());
+    CHECK(variableStepRefusal(*makeFrictionLaw(name)).find(std::string("'") + name + "'") != std::string::npos);
   }
   CHECK_FALSE(makeFrictionLaw("harnoy-friedland")->settlesBetweenSteps());
   CHECK_FALSE(makeFrictionLaw("lugre")->settlesBetweenSteps());
