@@ -496,7 +496,7 @@ const std::vector<VerificationCase>& verificationCases() {
       {"roller-crank", "review Tables 1-3, six friction models: energy balance, constraints, chatter of the discontinuous laws, LuGre F/N > mu_s, Brown-McPhee F/N <= mu_s"},
       {"journal-bearing", "review Table 5: the first impact's peak against Hertz's, its energy ratio against c_e^2, "
                           "Brown-McPhee within its cone"},
-      {"thesis", "the thesis' Figs 2.7-2.9 (the EOM methods' violations and energy), 3.20-3.24 (the belt under the "
+      {"thesis", "the thesis' Figs 2.7-2.10 (the EOM methods' violations, energy and cost), 3.20-3.24 (the belt under the "
                  "catalogue's laws) and 4.3-4.25 (the spatial slider-crank: friction in the guide, the clearance "
                  "joint, friction in it)"},
   };
