@@ -11,7 +11,7 @@ namespace stickslip::dynamics {
 
 EomRunStatistics runWithStatistics(const MultibodySystem& model, const Eigen::VectorXd& q0,
                                    const Eigen::VectorXd& v0, EomMethod method, double h,
-                                   double t_end, const EomOptions& options, double sample_dt) {
+                                   double t_end, const EomOptions& options, double sample_dt, int timed_runs) {
   EomSolver solver(model, method, options);
   const Eigen::Index m = model.constraintCount();
   Eigen::VectorXd q = q0, v = v0, phi(m), phi_t(m), phi_dot(m);
@@ -34,6 +34,7 @@ EomRunStatistics runWithStatistics(const MultibodySystem& model, const Eigen::Ve
                          s.final_drift = e - e0;
                          s.max_drift = std::max(s.max_drift, std::abs(s.final_drift));
                          s.max_lambda = std::max(s.max_lambda, solver.multipliers().norm());
+                         s.max_iterations = std::max(s.max_iterations, solver.lastIterations());
                          if (sample_dt > 0.0 && t >= next_sample - 1e-9 * sample_dt) {
                            series.push_back({t, phi.squaredNorm(), phi_dot.squaredNorm(), e - e0});
                            next_sample += sample_dt;
@@ -42,8 +43,8 @@ EomRunStatistics runWithStatistics(const MultibodySystem& model, const Eigen::Ve
   s.series.resize(Eigen::Index(series.size()), 4);
   for (std::size_t i = 0; i < series.size(); ++i)
     s.series.row(Eigen::Index(i)) = Eigen::Map<const Eigen::RowVector4d>(series[i].data());
-  s.cpu_seconds = std::numeric_limits<double>::infinity();
-  for (int repeat = 0; repeat < kTimedRuns; ++repeat) {
+  s.cpu_seconds = timed_runs > 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+  for (int repeat = 0; repeat < timed_runs; ++repeat) {
     q = q0;
     v = v0;
     EomSolver timed(model, method, options);

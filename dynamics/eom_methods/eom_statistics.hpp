@@ -16,7 +16,10 @@ struct EomRunStatistics {
   double max_drift = 0.0;    ///< max |E − E0| [J], E = T + V (thesis Eq. 2.103)
   double final_drift = 0.0;  ///< E(t_end) − E0 [J]
   double max_lambda = 0.0;   ///< max ‖λ‖₂ seen after a step
-  double cpu_seconds = 0.0;  ///< the least wall time of kTimedRuns runs of the loop alone
+  /// The most EomSolver::lastIterations() after a step: the position projection's Newton
+  /// iterations (direct correction, coordinate partitioning), the augmented Lagrangian's own.
+  int max_iterations = 0;
+  double cpu_seconds = 0.0;  ///< the least wall time of the timed runs of the loop alone (NaN without)
   /// With a sample step: one row (t, ΦᵀΦ, Φ̇ᵀΦ̇, E − E0) at t = 0 and at the first step that
   /// reaches each multiple of it — the thesis' Figs. 2.7–2.9 as histories; empty without.
   Eigen::MatrixXd series;
@@ -27,9 +30,10 @@ inline constexpr int kTimedRuns = 3;
 
 /// Integrates `system` from (0, q0, v0) to t_end with `method` and RK4 step h, recording the
 /// statistics above after every step (and the series every sample_dt > 0 seconds), then times the
-/// same run without recording (kTimedRuns times). Throws as integrateRk4 does.
+/// same run without recording (`timed_runs` times). Throws as integrateRk4 does.
 EomRunStatistics runWithStatistics(const MultibodySystem& model, const Eigen::VectorXd& q0,
                                    const Eigen::VectorXd& v0, EomMethod method, double h,
-                                   double t_end, const EomOptions& options = {}, double sample_dt = 0.0);
+                                   double t_end, const EomOptions& options = {}, double sample_dt = 0.0,
+                                   int timed_runs = kTimedRuns);
 
 }  // namespace stickslip::dynamics

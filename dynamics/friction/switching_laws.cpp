@@ -233,13 +233,13 @@ double LeuvenFriction::hysteresisForce(double n, std::span<const double> s) cons
   return pointF(s, depth) + 2.0 * virgin(0.5 * (s[kDeflection] - pointZ(s, depth)));
 }
 
-double LeuvenFriction::zRate(const FrictionInput& in, std::span<const double> s) const {
+double LeuvenFriction::zRate(const FrictionInput& in, double z, double hysteresis) const {
   const double v = in.velocity, g = stribeckCoefficient(p_, v) * in.normal_force;
   if (!(g > 0.0)) {  // unloaded: relax with the bristle time constant, as LuGre's
     const double tau = p_.sigma1 > 0.0 ? p_.sigma1 / p_.sigma0 : 1e-3;
-    return -s[kDeflection] / tau;
+    return -z / tau;
   }
-  const double r = hysteresisForce(in.normal_force, s) * sgn(v) / g;
+  const double r = hysteresis * sgn(v) / g;
   return v * (1.0 - sgn(r) * std::pow(std::abs(r), p_.transition_exponent));
 }
 
@@ -250,12 +250,13 @@ void LeuvenFriction::initialState(const FrictionInput& in, std::span<double> s) 
 
 double LeuvenFriction::force(const FrictionInput& in, std::span<const double> s) const {
   if (in.normal_force == 0.0) return -p_.sigma2 * in.velocity;  // unloaded: the viscous term
-  return -(hysteresisForce(in.normal_force, s) + p_.sigma1 * zRate(in, s) + p_.sigma2 * in.velocity);
+  const double fh = hysteresisForce(in.normal_force, s);
+  return -(fh + p_.sigma1 * zRate(in, s[kDeflection], fh) + p_.sigma2 * in.velocity);
 }
 
 void LeuvenFriction::stateRate(const FrictionInput& in, std::span<const double> s, std::span<double> rate) const {
   std::fill(rate.begin(), rate.end(), 0.0);
-  rate[kDeflection] = zRate(in, s);
+  rate[kDeflection] = zRate(in, s[kDeflection], hysteresisForce(in.normal_force, s));
 }
 
 void LeuvenFriction::settle(const FrictionInput& in, std::span<double> s) const {

@@ -18,6 +18,12 @@
 
 namespace stickslip::dynamics {
 
+/// Base of the laws that commit discrete switches after each step (friction_law.hpp).
+class SettlingLaw : public FrictionLaw {
+ public:
+  bool settlesBetweenSteps() const override { return true; }
+};
+
 /// `armstrong`, the seven-parameter model, Armstrong-Hélouvry, Dupont & Canudas de Wit (1994)
 /// (eqs. 3.19–3.21), two regimes and the switch between them:
 ///   stick:  R = σ0 x + σ1 v,   ẋ = v  (x the pre-sliding displacement since the stick began);
@@ -35,12 +41,11 @@ namespace stickslip::dynamics {
 /// Pre-sliding stiffness σ0; break-away F_S, Fs after a long stick.
 /// State: mode m (0 stick), x [m], u [m/s], a = td/(td + γ) [-] (ȧ = (1 − a)²/γ in the stick),
 /// F_S,a/N [-], armed (1 once |v| ≥ vd in this slide).
-class ArmstrongFriction final : public FrictionLaw {
+class ArmstrongFriction final : public SettlingLaw {
  public:
   explicit ArmstrongFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "armstrong"; }
   int stateSize() const override { return 6; }
-  bool settlesBetweenSteps() const override { return true; }
   void initialState(const FrictionInput& in, std::span<double> s) const override;
   double force(const FrictionInput& in, std::span<const double> s) const override;
   void stateRate(const FrictionInput& in, std::span<const double> s, std::span<double> rate) const override;
@@ -69,12 +74,11 @@ class ArmstrongFriction final : public FrictionLaw {
 /// (it would drive the body when μs > 2 μk), and the stochastic term f_R left out: the law is
 /// deterministic. Steady state: R = (Fc + (F_S(v) − Fc) g) sgn(v). Pre-sliding stiffness σ0;
 /// break-away Fs + ΔFs. State: w [m/s], z [m].
-class WojewodaFriction final : public FrictionLaw {
+class WojewodaFriction final : public SettlingLaw {
  public:
   explicit WojewodaFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "wojewoda"; }
   int stateSize() const override { return 2; }
-  bool settlesBetweenSteps() const override { return true; }
   void initialState(const FrictionInput& in, std::span<double> s) const override;
   double force(const FrictionInput& in, std::span<const double> s) const override;
   void stateRate(const FrictionInput& in, std::span<const double> s, std::span<double> rate) const override;
@@ -101,13 +105,12 @@ class WojewodaFriction final : public FrictionLaw {
 /// The force oscillates about Fc in steady sliding (steadyForce() gives that mean). Break-away
 /// Fs from a rested contact (every bond unstrained); pre-sliding stiffness σ0.
 /// State: e_1…e_n [m], the count k of breaks so far.
-class BristleFriction final : public FrictionLaw {
+class BristleFriction final : public SettlingLaw {
  public:
   static constexpr int kBonds = 10;
   explicit BristleFriction(const FrictionParameters& p);
   std::string_view name() const override { return "bristle"; }
   int stateSize() const override { return kBonds + 1; }
-  bool settlesBetweenSteps() const override { return true; }
   void initialState(const FrictionInput&, std::span<double> s) const override;
   double force(const FrictionInput& in, std::span<const double> s) const override;
   void stateRate(const FrictionInput& in, std::span<const double> s, std::span<double> rate) const override;
@@ -138,13 +141,12 @@ class BristleFriction final : public FrictionLaw {
 /// Ours: n = `transition_exponent` (1, LuGre's). Steady state as `lugre`; pre-sliding
 /// stiffness σ0.
 /// State: z [m], the direction of v, the depth, 8 points (z_b [m], F_b [N]).
-class LeuvenFriction final : public FrictionLaw {
+class LeuvenFriction final : public SettlingLaw {
  public:
   static constexpr int kMemory = 8;
   explicit LeuvenFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "leuven"; }
   int stateSize() const override { return 3 + 2 * kMemory; }
-  bool settlesBetweenSteps() const override { return true; }
   void initialState(const FrictionInput& in, std::span<double> s) const override;
   double force(const FrictionInput& in, std::span<const double> s) const override;
   void stateRate(const FrictionInput& in, std::span<const double> s, std::span<double> rate) const override;
@@ -156,7 +158,8 @@ class LeuvenFriction final : public FrictionLaw {
  private:
   /// The stack depth once the loops that z has closed are popped.
   int openDepth(std::span<const double> s) const;
-  double zRate(const FrictionInput& in, std::span<const double> s) const;
+  /// ż at deflection z with hysteresis force F_h.
+  double zRate(const FrictionInput& in, double z, double hysteresis) const;
   FrictionParameters p_;
 };
 

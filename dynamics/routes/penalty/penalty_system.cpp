@@ -73,8 +73,10 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
   for (const auto& law : contact_friction_)
     if (!settling_ && law && law->settlesBetweenSteps()) settling_ = law.get();
   for (const PenaltyJointFriction& f : joint_friction_)
-    if (!settling_ && f.law && f.law->settlesBetweenSteps()) settling_ = f.law.get();
-  if (settling_) settle_rate_.resize(stateSize());
+    if (f.law && f.law->settlesBetweenSteps()) {
+      settling_ = settling_ ? settling_ : f.law.get();
+      settle_rate_.resize(stateSize());  // an element's load needs the whole evaluation
+    }
   z_ = zrate_ = Eigen::VectorXd::Zero(nz_);
   impulse_ = vdot_impulse_ = Eigen::VectorXd::Zero(mechanism.velocitySize());
   rated_.assign(contacts.size(), 0);
@@ -521,9 +523,13 @@ void PenaltySystem::setContactStatus(int k, bool closed, double impact_velocity)
 
 void PenaltySystem::settleFriction(double t, Eigen::Ref<Eigen::VectorXd> y) {
   if (!settling_) return;
-  // The velocities and loads the laws read; a failed evaluation fails the next step instead.
-  if (evaluate(t, y, settle_rate_, nullptr, nullptr, nullptr) != EomStatus::kSuccess) return;
   const Eigen::Index nq = mechanism_.positionSize(), nv = mechanism_.velocitySize(), zs = nq + nv;
+  // The velocities and loads the laws read: a contact's from its kinematics alone, an element's
+  // reaction from a whole evaluation (a failed one fails the next step instead).
+  if (settle_rate_.size() == 0)
+    evaluateContacts(t, y.head(nq), y.segment(nq, nv), y.segment(zs, nz_), last_);
+  else if (evaluate(t, y, settle_rate_, nullptr, nullptr, nullptr) != EomStatus::kSuccess)
+    return;
   for (std::size_t k = 0; k < contact_friction_.size(); ++k) {
     const FrictionLaw* law = contact_friction_[k].get();
     if (!law || !law->settlesBetweenSteps()) continue;

@@ -229,7 +229,8 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   /// The first law that switches discrete states between steps (FrictionLaw::settle), or null.
   const FrictionLaw* settlingLaw() const { return settling_; }
   /// After an accepted step (t, y at its end): each such law's switches committed in y, at the
-  /// sliding velocities and loads of an evaluation at (t, y). Nothing without such a law.
+  /// sliding velocities and loads at (t, y): the contacts' kinematics, or a whole evaluation
+  /// when a joint or guide element's law settles (its load is a reaction). Nothing without one.
   void settleFriction(double t, Eigen::Ref<Eigen::VectorXd> y);
 
   /// T + V of the mechanism + Σ elastic contact energy [J] at y (for energy checks).
@@ -299,7 +300,7 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   std::vector<Eigen::Index> z_offset_, joint_z_offset_;
   Eigen::Index nz_ = 0;
   const FrictionLaw* settling_ = nullptr;
-  Eigen::VectorXd settle_rate_;  // settleFriction()'s evaluation
+  Eigen::VectorXd settle_rate_;  // settleFriction()'s evaluation; empty when no element's law settles
   std::vector<ContactStatus> status_;
   EomSolver solver_;
 

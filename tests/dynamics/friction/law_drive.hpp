@@ -1,6 +1,7 @@
 #pragma once
-// A friction law's states driven alone, by a prescribed velocity history: the tests of the
-// catalogue's laws (laws_test.cpp, switching_laws_test.cpp).
+// A friction law's states driven alone, by a prescribed velocity history, at the belt block's
+// load and Table 3.2's parameters: the tests of the catalogue's laws (laws_test.cpp,
+// switching_laws_test.cpp).
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +9,13 @@
 #include <vector>
 
 #include "dynamics/friction/friction_law.hpp"
+#include "dynamics/friction/friction_parameters.hpp"
 
 namespace stickslip::dynamics::test {
+
+inline constexpr double kN = 9.81;  // the belt block's weight [N]
+inline const FrictionParameters kDefaults{};
+inline const double kFs = kDefaults.mu_s * kN, kFc = kDefaults.mu_k * kN;
 
 // Fixed-step RK4 of the law's states alone, under a prescribed velocity v(t) and load N, the
 // law's discrete switches committed after each step. Returns the force at the end.

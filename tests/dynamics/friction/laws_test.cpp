@@ -26,10 +26,6 @@ using namespace stickslip::dynamics::test;
 
 namespace {
 
-constexpr double kN = 9.81;  // the belt block's weight [N]
-const FrictionParameters kDefaults{};
-const double kFs = kDefaults.mu_s * kN, kFc = kDefaults.mu_k * kN;
-
 const std::set<std::string> kStatic = {
     "coulomb", "coulomb-viscous", "coulomb-stiction", "stribeck", "hess-soom",
     "karnopp", "switch", "linear", "tanh", "threlfall", "linear-stiction",

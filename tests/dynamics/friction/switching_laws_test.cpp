@@ -22,10 +22,6 @@ using namespace stickslip::dynamics::test;
 
 namespace {
 
-constexpr double kN = 9.81;  // the belt block's weight [N]
-const FrictionParameters kDefaults{};
-const double kFs = kDefaults.mu_s * kN, kFc = kDefaults.mu_k * kN;
-
 constexpr double kCreep = 1e-4;  // [m/s], inside the stick band vd
 
 /// The largest |F| while the states creep at `v` from `s` for `t` seconds.
