@@ -22,6 +22,7 @@ ConstrainedResponse::ConstrainedResponse(const MultibodySystem& model, double ba
   phi_t_.resize(m);
   gamma_.resize(m);
   tmp_m_.resize(m);
+  free_lambda_.resize(m);
   if (m >= kSparseJointRows && model.inverseMassDiagonal() && !model.jacobianPattern().empty()) {
     sparse_ = std::make_unique<SparseJointSystem>(model);
     return;
@@ -44,7 +45,7 @@ void ConstrainedResponse::scaleByInverseMass(const Eigen::Ref<const Eigen::Matri
 }
 
 bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
-                                       const Eigen::Ref<const Eigen::VectorXd>& v) {
+                                       const Eigen::Ref<const Eigen::VectorXd>& v, bool with_gamma) {
   model_.generalizedForces(t, q, v, forces_);
   scaleByInverseMass(forces_, a0_);
   g_current_ = false;
@@ -63,7 +64,8 @@ bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::V
     message_ = os.str();
     return false;
   }
-  model_.constraintsAndJacobian(t, q, phi_, d_);
+  if (with_gamma) model_.constraintsJacobianAndGamma(t, q, v, phi_, d_, gamma_);
+  else model_.constraintsAndJacobian(t, q, phi_, d_);
   dt_ = d_.transpose();
   scaleByInverseMass(dt_, minv_dt_);
   for (Eigen::Index j = 0; j < m; ++j)  // the lower triangle, all the factorization reads
@@ -85,15 +87,15 @@ bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::V
 
 bool ConstrainedResponse::updateVelocityLevel(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                               const Eigen::Ref<const Eigen::VectorXd>& v) {
-  return factorJoints(t, q, v);
+  return factorJoints(t, q, v, false);
 }
 
 bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                  const Eigen::Ref<const Eigen::VectorXd>& v) {
-  if (!factorJoints(t, q, v)) return false;
+  if (!factorJoints(t, q, v, true)) return false;
   if (phi_.size() == 0) return true;
-  model_.gamma(t, q, v, gamma_);
   if (sparse_) {
+    model_.gamma(t, q, v, gamma_);
     sparse_->multiplyD(v, tmp_m_);
     gamma_ -= (2.0 * alpha_) * (tmp_m_ + phi_t_);
     gamma_ -= beta_ * beta_ * phi_;
@@ -102,6 +104,7 @@ bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorX
     tmp_m_ = gamma_ - tmp_m_;
     sparse_->solve(tmp_m_);
     sparse_->addInverseMassDt(1.0, tmp_m_, a0_);
+    free_lambda_ = -tmp_m_;
     return true;
   }
   // Two statements: a product inside a sum would be evaluated into a fresh temporary.
@@ -113,6 +116,7 @@ bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorX
   tmp_m_.noalias() -= d_ * a0_;
   s_cholesky_.solveInPlace(tmp_m_);
   a0_.noalias() += minv_dt_ * tmp_m_;
+  free_lambda_ = -tmp_m_;
   return true;
 }
 
@@ -219,6 +223,20 @@ void ConstrainedResponse::multipliers(const Eigen::Ref<const Eigen::VectorXd>& c
   lambda.noalias() = d_ * tmp_v_;
   lambda -= gamma_;
   s_cholesky_.solveInPlace(lambda);
+}
+
+void ConstrainedResponse::multiplierChange(const Eigen::Ref<const Eigen::VectorXd>& force_change,
+                                           Eigen::Ref<Eigen::VectorXd> lambda_change) {
+  if (phi_.size() == 0) return;
+  tmp_v_ = force_change;
+  model_.applyInverseMass(tmp_v_);
+  if (sparse_) {
+    sparse_->multiplyD(tmp_v_, lambda_change);
+    sparse_->solve(lambda_change);
+    return;
+  }
+  lambda_change.noalias() = d_ * tmp_v_;
+  s_cholesky_.solveInPlace(lambda_change);
 }
 
 }  // namespace stickslip::dynamics

@@ -59,6 +59,8 @@ class ConstrainedResponse {
                            const Eigen::Ref<const Eigen::VectorXd>& v);
 
   const Eigen::VectorXd& freeAcceleration() const { return a0_; }  ///< a₀ (size nv)
+  /// λ₀ = S⁻¹ (D M⁻¹ Q − γ̃) (size m): multipliers() without contact forces, at the last update().
+  const Eigen::VectorXd& freeMultipliers() const { return free_lambda_; }
   /// G (nv × nv), formed on the first call after update(): a time step without contacts
   /// never needs it, nor does event-driven's sparse path, which never stores it.
   const Eigen::MatrixXd& inverseMass();
@@ -86,6 +88,10 @@ class ConstrainedResponse {
   /// std::logic_error after updateVelocityLevel().
   void multipliers(const Eigen::Ref<const Eigen::VectorXd>& contact_force,
                    Eigen::Ref<Eigen::VectorXd> lambda);
+  /// Δλ = S⁻¹ D M⁻¹ Δf (size m): the change of multipliers() for a change Δf (size nv) of the
+  /// contact force, at the last update() or updateVelocityLevel().
+  void multiplierChange(const Eigen::Ref<const Eigen::VectorXd>& force_change,
+                        Eigen::Ref<Eigen::VectorXd> lambda_change);
   const std::string& message() const { return message_; }
   const MultibodySystem& model() const { return model_; }
   /// Whether the joints are handled sparse (file comment).
@@ -100,10 +106,11 @@ class ConstrainedResponse {
   const MultibodySystem& model_;
   const Eigen::VectorXd* inverse_mass_diagonal_;  ///< null unless M is diagonal
   double alpha_, beta_;
-  Eigen::VectorXd forces_, a0_, phi_, phi_t_, gamma_, tmp_m_, tmp_v_;
-  /// Q, D, Φ, Φt at (t, q, v); S formed and factored. False (message_) if S is singular.
+  Eigen::VectorXd forces_, a0_, free_lambda_, phi_, phi_t_, gamma_, tmp_m_, tmp_v_;
+  /// Q, D, Φ, Φt at (t, q, v), and γ with them on the dense path when `with_gamma`; S formed and
+  /// factored. False (message_) if S is singular.
   bool factorJoints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
-                    const Eigen::Ref<const Eigen::VectorXd>& v);
+                    const Eigen::Ref<const Eigen::VectorXd>& v, bool with_gamma);
 
   Eigen::MatrixXd d_, dt_, minv_dt_, s_, g_, columns_work_;  // dt_ = Dᵀ: contiguous rows of D
   SmallCholesky s_cholesky_;

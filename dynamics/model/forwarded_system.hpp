@@ -32,6 +32,11 @@ class ForwardedSystem : public Base {
                               Eigen::Ref<Eigen::MatrixXd> jac) const override {
     system_.constraintsAndJacobian(t, q, phi, jac);
   }
+  void constraintsJacobianAndGamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                   const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> phi,
+                                   Eigen::Ref<Eigen::MatrixXd> jac, Eigen::Ref<Eigen::VectorXd> gam) const override {
+    system_.constraintsJacobianAndGamma(t, q, v, phi, jac, gam);
+  }
   std::vector<std::vector<int>> jacobianPattern() const override { return system_.jacobianPattern(); }
   void constraintsAndSparseJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Ref<Eigen::VectorXd> phi,
                                     double* values) const override {

@@ -56,6 +56,13 @@ class MultibodySystem {
     constraints(t, q, phi);
     jacobian(t, q, jac);
   }
+  /// constraintsAndJacobian() and gamma() in one call (a model may share their work).
+  virtual void constraintsJacobianAndGamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                           const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> phi,
+                                           Eigen::Ref<Eigen::MatrixXd> jac, Eigen::Ref<Eigen::VectorXd> gam) const {
+    constraintsAndJacobian(t, q, phi, jac);
+    gamma(t, q, v, gam);
+  }
   /// D's sparsity for a mechanism with many joints: per row, the velocity columns it may touch
   /// (ascending, fixed for the model's life), or empty when the model gives none (D is then
   /// dense to its users).

@@ -482,16 +482,42 @@ void SpatialModel::constraints(double t, const Eigen::Ref<const VectorXd>& q,
   }
 }
 
+void SpatialModel::addJointRows(const SpatialJoint& jt, const JointRows& rows, Eigen::Ref<Eigen::MatrixXd> jac) {
+  if (jt.body_i != kGround) jac.block(jt.row, 6 * jt.body_i, jt.rows, 6) += rows.d_i.topRows(jt.rows);
+  if (jt.body_j != kGround) jac.block(jt.row, 6 * jt.body_j, jt.rows, 6) += rows.d_j.topRows(jt.rows);
+}
+
 void SpatialModel::jacobian(double t, const Eigen::Ref<const VectorXd>& q,
                             Eigen::Ref<Eigen::MatrixXd> jac) const {
   jac.setZero();
   JointRows rows;
   for (const SpatialJoint& jt : joints_) {
     evaluateJoint(jt, t, q, nullptr, rows);
-    if (jt.body_i != kGround)
-      jac.block(jt.row, 6 * jt.body_i, jt.rows, 6) += rows.d_i.topRows(jt.rows);
-    if (jt.body_j != kGround)
-      jac.block(jt.row, 6 * jt.body_j, jt.rows, 6) += rows.d_j.topRows(jt.rows);
+    addJointRows(jt, rows, jac);
+  }
+}
+
+void SpatialModel::constraintsAndJacobian(double t, const Eigen::Ref<const VectorXd>& q,
+                                          Eigen::Ref<VectorXd> phi, Eigen::Ref<Eigen::MatrixXd> jac) const {
+  jac.setZero();
+  JointRows rows;
+  for (const SpatialJoint& jt : joints_) {
+    evaluateJoint(jt, t, q, nullptr, rows);
+    phi.segment(jt.row, jt.rows) = rows.phi.head(jt.rows);
+    addJointRows(jt, rows, jac);
+  }
+}
+
+void SpatialModel::constraintsJacobianAndGamma(double t, const Eigen::Ref<const VectorXd>& q,
+                                               const Eigen::Ref<const VectorXd>& v, Eigen::Ref<VectorXd> phi,
+                                               Eigen::Ref<Eigen::MatrixXd> jac, Eigen::Ref<VectorXd> gam) const {
+  jac.setZero();
+  JointRows rows;
+  for (const SpatialJoint& jt : joints_) {
+    evaluateJoint(jt, t, q, &v, rows);
+    phi.segment(jt.row, jt.rows) = rows.phi.head(jt.rows);
+    gam.segment(jt.row, jt.rows) = rows.gamma.head(jt.rows);
+    addJointRows(jt, rows, jac);
   }
 }
 

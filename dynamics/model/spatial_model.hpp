@@ -169,6 +169,13 @@ class SpatialModel final : public MultibodySystem {
                    Eigen::Ref<Eigen::VectorXd> phi) const override;
   void jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                 Eigen::Ref<Eigen::MatrixXd> jac) const override;
+  /// One pass over the joints for both (each joint's evaluation gives its value and its rows).
+  void constraintsAndJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                              Eigen::Ref<Eigen::VectorXd> phi, Eigen::Ref<Eigen::MatrixXd> jac) const override;
+  /// One pass for the three.
+  void constraintsJacobianAndGamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                   const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> phi,
+                                   Eigen::Ref<Eigen::MatrixXd> jac, Eigen::Ref<Eigen::VectorXd> gam) const override;
   void constraintTimeDerivative(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                 Eigen::Ref<Eigen::VectorXd> phi_t) const override;
   void gamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -242,6 +249,8 @@ class SpatialModel final : public MultibodySystem {
   };
   void evaluateJoint(const SpatialJoint& jt, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                      const Eigen::Ref<const Eigen::VectorXd>* v, JointRows& rows) const;
+  /// A joint's rows of D into the Jacobian's columns of its two bodies.
+  static void addJointRows(const SpatialJoint& jt, const JointRows& rows, Eigen::Ref<Eigen::MatrixXd> jac);
 
   std::vector<SpatialBody> bodies_;
   std::vector<double> mass_, inverse_mass_;                // per body, for applyMass()

@@ -182,6 +182,13 @@ class Engine {
     extra_.resize(nv_);
     g_extra_.resize(nv_);
     force_.resize(nv_);
+    const Eigen::Index units = std::min(nj_, kAffineSlippingJoints);
+    unit_vdot_.resize(nv_, units);
+    unit_force_.resize(nv_, units);
+    unit_lambda_.resize(m, units);
+    unit_rs_.resize(rows, units);
+    lambda0_.resize(m);
+    slipping_joints_.reserve(std::size_t(nj_));
     unknown_.reserve(std::size_t(rows));
     vdot_.resize(nv_);
   }
@@ -207,6 +214,11 @@ class Engine {
              const Eigen::Ref<const Eigen::VectorXd>& v);
   void contactForces(Eigen::Index n);
   void roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> g);
+  bool respond(const Eigen::VectorXd& extra, bool homogeneous, Eigen::Index n, Eigen::Index contact_rows,
+               Eigen::Ref<Eigen::VectorXd> vdot, Eigen::Ref<Eigen::VectorXd> force, Eigen::VectorXd& r);
+  /// Whether every root function of the present modes reads the kinematics alone (gaps, slip
+  /// speeds, slipping joints' rates), so that roots() need not solve the phase's forces.
+  bool kinematicRoots() const;
   void onEvent(double t, const std::vector<int>& roots, Eigen::VectorXd& y, Eigen::VectorXd& q, Eigen::VectorXd& v,
                long& events_here, double& last_event_t);
   void handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool initial,
@@ -358,10 +370,10 @@ class Engine {
     for (ContactJacobian::InnerIterator it(kin_.jacobian, jrow); it; ++it)
       entries.emplace_back(int(n), int(it.col()), scale * it.value());
   }
-  /// out = G x for the columns x: through the dense G, or without forming it where the joints are
-  /// handled sparse (constrained_response.hpp).
+  /// out = G x for the columns x, without forming G (nv solves with S) unless there are as many
+  /// columns as velocities (constrained_response.hpp).
   void applyG(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> out) {
-    if (response_.sparse()) response_.inverseMassTimesColumns(x, out);
+    if (response_.sparse() || x.cols() < nv_) response_.inverseMassTimesColumns(x, out);
     else out.noalias() = response_.inverseMass() * x;
   }
   /// R M⁻¹ Cᵀ for the rows Cᵀ given (sparse_cols_t_, or sparse_rows_ for R M⁻¹ Rᵀ).
@@ -420,6 +432,12 @@ class Engine {
   // Workspace of phase(), sized once.
   Eigen::MatrixXd joint_rows_;  // row e: C_e, the constant row of joint e's rate ṡ = C_e v
   Eigen::VectorXd rhs_, known_, extra_, g_extra_, force_, r_;
+  // The slipping joints' unit responses (respond(), one column each) and the response to the
+  // known forces alone.
+  static constexpr Eigen::Index kAffineSlippingJoints = 4;
+  std::vector<Eigen::Index> slipping_joints_;
+  Eigen::MatrixXd unit_vdot_, unit_force_, unit_lambda_, unit_rs_;
+  Eigen::VectorXd unit_r_, r0_, lambda0_;
   Eigen::MatrixXd gb_;
   Eigen::FullPivLU<Eigen::MatrixXd> lu_;
   Eigen::MatrixXd system_;  // spatial contacts: the mode system, solved by cod_
@@ -534,40 +552,44 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       if (!lu_.isInvertible()) return false;
     }
   }
-  // Generalized force of the slipping joint frictions, Σ Cᵀ T, iterated to a fixed point.
+  // The slipping joints' friction torques T = −μ ℓ |R(λ)| depend on the response to them,
+  // which is affine in T: one solve for the known forces and one per slipping joint give it
+  // whole, and the fixed point then costs no further solve. With many slipping joints each
+  // iterate solves again instead (fewer solves than one per joint).
+  slipping_joints_.clear();
+  for (Eigen::Index e = 0; e < nj_; ++e)
+    if (slipping(joint_modes_[std::size_t(e)])) slipping_joints_.push_back(e);
+  const auto s = Eigen::Index(slipping_joints_.size());
+  const bool affine = s <= kAffineSlippingJoints;
+  if (affine) {
+    if (!respond(known, false, n, contact_rows, vdot_, force_, r0_)) return false;
+    lambda0_ = response_.freeMultipliers();
+    if (!force_.isZero(0.0)) {
+      response_.multiplierChange(force_, lambda_);
+      lambda0_ += lambda_;
+    }
+    for (Eigen::Index i = 0; i < s; ++i) {
+      extra_ = joint_rows_.row(slipping_joints_[std::size_t(i)]).transpose();
+      if (!respond(extra_, true, n, contact_rows, unit_vdot_.col(i), unit_force_.col(i), unit_r_)) return false;
+      response_.multiplierChange(unit_force_.col(i), unit_lambda_.col(i));
+      unit_rs_.col(i).head(n) = unit_r_;
+    }
+  }
   for (int it = 0;; ++it) {
-    extra_ = known;
-    for (Eigen::Index e = 0; e < nj_; ++e)
-      if (slipping(joint_modes_[std::size_t(e)])) extra_ += torque_(e) * joint_rows_.row(e).transpose();
-    vdot_ = response_.freeAcceleration();
-    if (sparse_) vdot_.noalias() += minv_->asDiagonal() * extra_;
-    else {
-      applyG(extra_, g_extra_);
-      vdot_ += g_extra_;
+    if (affine) {  // λ(T) and r(T) from the unit responses
+      lambda_ = lambda0_;
+      r = r0_;
+      for (Eigen::Index i = 0; i < s; ++i) {
+        const double torque = torque_(slipping_joints_[std::size_t(i)]);
+        lambda_ += torque * unit_lambda_.col(i);
+        r += torque * unit_rs_.col(i).head(n);
+      }
+    } else {
+      extra_ = known;
+      for (const Eigen::Index e : slipping_joints_) extra_ += torque_(e) * joint_rows_.row(e).transpose();
+      if (!respond(extra_, false, n, contact_rows, vdot_, force_, r)) return false;
+      response_.multipliers(force_, lambda_);
     }
-    force_ = extra_;
-    if (n > 0 && sparse_) {
-      r = sparse_lu_.solve(rhs.head(n) - sparse_rows_ * vdot_);
-      if (!r.allFinite()) return false;
-      sparse_work_ = sparse_cols_t_.transpose() * r;  // C r, the joints' Dᵀ μ with it
-      vdot_.noalias() += minv_->asDiagonal() * sparse_work_;
-      if (d_rows_ > 0) sparse_work_ = sparse_cols_t_.topRows(contact_rows).transpose() * r.head(contact_rows);
-      force_ += sparse_work_;
-    } else if (n > 0 && spatial_) {
-      system_rhs_.noalias() = rhs.head(n) - rows_.topRows(n) * vdot_;
-      r = cod_.solve(system_rhs_);
-      // Dependent rows with different right-hand sides: no acceleration satisfies them all.
-      system_check_.noalias() = system_ * r;
-      system_check_ -= system_rhs_;
-      if (!(system_check_.norm() <= 1e-8 * (1.0 + system_rhs_.norm()))) return false;
-      vdot_.noalias() += gb_.leftCols(n) * r;
-      force_.noalias() += cols_.leftCols(n) * r;
-    } else if (n > 0) {
-      r = lu_.solve(rhs.head(n) - rows_.topRows(n) * vdot_);
-      vdot_.noalias() += gb_.leftCols(n) * r;
-      force_.noalias() += cols_.leftCols(n) * r;
-    }
-    response_.multipliers(force_, lambda_);
     if (nj_ > 0) contactForces(contact_rows);  // a pin's reaction is its slot's force
     double change = 0.0, size = 0.0;
     for (Eigen::Index e = 0; e < nj_; ++e) {
@@ -589,7 +611,59 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
       throw RunFailure(RunStatus::kNotConverged, os.str());
     }
   }
+  if (affine)
+    for (Eigen::Index i = 0; i < s; ++i) {
+      const double torque = torque_(slipping_joints_[std::size_t(i)]);
+      vdot_ += torque * unit_vdot_.col(i);
+      force_ += torque * unit_force_.col(i);
+    }
   contactForces(contact_rows);
+  return true;
+}
+
+// The response of the phase's mode system (n unknowns, the first contact_rows the contacts')
+// to the generalized force `extra`: v̇ = a₀ + G extra + G C r with the rows' equations R v̇ =
+// rhs, and the total force extra + C r. `homogeneous`: without a₀ and rhs, the change per unit
+// of `extra`. False when the system has no solution.
+bool Engine::respond(const Eigen::VectorXd& extra, bool homogeneous, Eigen::Index n, Eigen::Index contact_rows,
+                     Eigen::Ref<Eigen::VectorXd> vdot, Eigen::Ref<Eigen::VectorXd> force, Eigen::VectorXd& r) {
+  if (homogeneous) vdot.setZero();
+  else vdot = response_.freeAcceleration();
+  if (sparse_) {
+    vdot.noalias() += minv_->asDiagonal() * extra;
+  } else if (!extra.isZero(0.0)) {  // no known force (most phases): no solve for it
+    applyG(extra, g_extra_);
+    vdot += g_extra_;
+  }
+  force = extra;
+  if (n == 0) {
+    r.resize(0);
+    return true;
+  }
+  if (homogeneous) system_rhs_.setZero(n);
+  else system_rhs_ = rhs_.head(n);
+  if (sparse_) system_rhs_ -= sparse_rows_ * vdot;
+  else system_rhs_.noalias() -= rows_.topRows(n) * vdot;
+  if (sparse_) {
+    r = sparse_lu_.solve(system_rhs_);
+    if (!r.allFinite()) return false;
+    sparse_work_ = sparse_cols_t_.transpose() * r;  // C r, the joints' Dᵀ μ with it
+    vdot.noalias() += minv_->asDiagonal() * sparse_work_;
+    if (d_rows_ > 0) sparse_work_ = sparse_cols_t_.topRows(contact_rows).transpose() * r.head(contact_rows);
+    force += sparse_work_;
+    return true;
+  }
+  if (spatial_) {
+    r = cod_.solve(system_rhs_);
+    // Dependent rows with different right-hand sides: no acceleration satisfies them all.
+    system_check_.noalias() = system_ * r;
+    system_check_ -= system_rhs_;
+    if (!(system_check_.norm() <= 1e-8 * (1.0 + system_rhs_.norm()))) return false;
+  } else {
+    r = lu_.solve(system_rhs_);
+  }
+  vdot.noalias() += gb_.leftCols(n) * r;
+  force.noalias() += cols_.leftCols(n) * r;
   return true;
 }
 
@@ -619,8 +693,20 @@ void Engine::contactForces(Eigen::Index n) {
   }
 }
 
+bool Engine::kinematicRoots() const {
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    const ContactMode m = modes_[std::size_t(k)];
+    if (closed(m) && !(compliant(k) && m != ContactMode::kStick)) return false;
+  }
+  for (const ContactMode m : joint_modes_)
+    if (!slipping(m)) return false;
+  return true;
+}
+
 void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::Ref<Eigen::VectorXd> g) {
-  if (!phase(t, y.head(nq_), y.tail(nv_))) {
+  if (kinematicRoots()) {
+    if (nc_ > 0) mechanism_.evaluateContacts(t, y.head(nq_), y.tail(nv_), kin_);
+  } else if (!phase(t, y.head(nq_), y.tail(nv_))) {
     g.setOnes();
     return;
   }

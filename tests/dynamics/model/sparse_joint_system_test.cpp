@@ -86,6 +86,15 @@ TEST_CASE("sparse joints: every product of the constrained response equals the d
   sparse.multipliers(f, lambda_sparse);
   dense.multipliers(f, lambda_dense);
   CHECK(relative(lambda_sparse, lambda_dense) < 1e-10);
+  // λ(f) = λ₀ + Δλ(f) on both paths: multipliers() split into its free part and its change.
+  for (dynamics::ConstrainedResponse* r : {&sparse, &dense}) {
+    VectorXd whole(m), zero_force(m), change(m);
+    r->multipliers(f, whole);
+    r->multipliers(VectorXd::Zero(nv), zero_force);
+    r->multiplierChange(f, change);
+    CHECK(relative(r->freeMultipliers(), zero_force) < 1e-12);
+    CHECK(relative(r->freeMultipliers() + change, whole) < 1e-12);
+  }
 
   VectorXd phi(m), dq_sparse(nv), dq_dense(nv);
   sparse_model.constraints(0.3, q, phi);

@@ -128,6 +128,19 @@ TEST_CASE("spatial: D, Φt and γ of every joint type are the derivatives of Φ"
     INFO(m.constraintRowName(r));
     CHECK(gamma(r) == Approx(-fd_acc(r)).margin(1e-6));
   }
+  // The one-pass evaluations give the separate ones' values exactly.
+  const Eigen::Index rows = m.constraintCount();
+  VectorXd phi(rows), phi1(rows), phi2(rows), gamma2(rows);
+  Eigen::MatrixXd d(rows, 18), d1(rows, 18), d2(rows, 18);
+  m.constraints(t, s.q, phi);
+  m.jacobian(t, s.q, d);
+  m.constraintsAndJacobian(t, s.q, phi1, d1);
+  m.constraintsJacobianAndGamma(t, s.q, s.v, phi2, d2, gamma2);
+  CHECK(phi1 == phi);
+  CHECK(phi2 == phi);
+  CHECK(d1 == d);
+  CHECK(d2 == d);
+  CHECK(gamma2 == gamma);
   // q̇ = H v: positionRate agrees with the exponential map's first order.
   VectorXd qdot(21), qq = s.q;
   m.positionRate(s.q, s.v, qdot);
