@@ -220,12 +220,14 @@ TEST_CASE("spatial-slider-crank-clearance by Moreau–Jean and event-driven: the
       losses.push_back(-r.summary["energy_change"].get<double>());
       // Frictionless impacts with Newton's e = 0.9 on every contact of an impact lose energy.
       // Between samples T + V rises only by the joints' and contacts' drift: Moreau–Jean's ~4e-7 J
-      // at most per step; event-driven's up to 1.1e-7 J while the journal is wedged between both
-      // end walls and the bore (Baumgarte's feedback at CVODE's tolerance), impacts included.
+      // at most per step; event-driven's while the journal is wedged between both end walls and
+      // the bore (Baumgarte's feedback at CVODE's tolerance), impacts included. The impacts make
+      // the motion chaotic: a change of round-off moves it from 0.12 s on, and how long it stays
+      // wedged with it (measured: 1.1e-7 J on one motion, 3.3e-7 J on another).
       const std::vector<double> energy = r.history.column("energy");
       double rise = 0.0;
       for (std::size_t k = 1; k < energy.size(); ++k) rise = std::max(rise, energy[k] - energy[k - 1]);
-      CHECK(rise < (method == "moreau-jean" ? 1e-6 : 2e-7));
+      CHECK(rise < (method == "moreau-jean" ? 1e-6 : 5e-7));
       if (method == "moreau-jean") {
         CHECK(r.summary["h"] == 1e-5);
       } else {

@@ -48,6 +48,7 @@ void EventDrivenOptions::validate() const {
   else if (max_steps < 1 || max_total_steps < 1)
     os << "max_steps and max_total_steps >= 1, got " << max_steps << ", " << max_total_steps;
   else if (facets < 3) os << "facets >= 3, got " << facets;
+  else if (unit_response_joints < 0) os << "unit_response_joints >= 0, got " << unit_response_joints;
   else if (impact_law != "newton" && impact_law != "newton-tangential")
     os << "impact_law newton or newton-tangential, got '" << impact_law << "'";
   if (!os.str().empty()) throw std::invalid_argument("EventDrivenOptions: expected " + os.str());
@@ -182,7 +183,7 @@ class Engine {
     extra_.resize(nv_);
     g_extra_.resize(nv_);
     force_.resize(nv_);
-    const Eigen::Index units = std::min(nj_, kAffineSlippingJoints);
+    const Eigen::Index units = std::min(nj_, Eigen::Index(opt.unit_response_joints));
     unit_vdot_.resize(nv_, units);
     unit_force_.resize(nv_, units);
     unit_lambda_.resize(m, units);
@@ -434,7 +435,6 @@ class Engine {
   Eigen::VectorXd rhs_, known_, extra_, g_extra_, force_, r_;
   // The slipping joints' unit responses (respond(), one column each) and the response to the
   // known forces alone.
-  static constexpr Eigen::Index kAffineSlippingJoints = 4;
   std::vector<Eigen::Index> slipping_joints_;
   Eigen::MatrixXd unit_vdot_, unit_force_, unit_lambda_, unit_rs_;
   Eigen::VectorXd unit_r_, r0_, lambda0_;
@@ -554,13 +554,14 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
   }
   // The slipping joints' friction torques T = −μ ℓ |R(λ)| depend on the response to them,
   // which is affine in T: one solve for the known forces and one per slipping joint give it
-  // whole, and the fixed point then costs no further solve. With many slipping joints each
-  // iterate solves again instead (fewer solves than one per joint).
+  // whole, and the fixed point then costs no further solve. With more than
+  // unit_response_joints slipping, each iterate solves again instead (fewer solves than one per
+  // joint).
   slipping_joints_.clear();
   for (Eigen::Index e = 0; e < nj_; ++e)
     if (slipping(joint_modes_[std::size_t(e)])) slipping_joints_.push_back(e);
   const auto s = Eigen::Index(slipping_joints_.size());
-  const bool affine = s <= kAffineSlippingJoints;
+  const bool affine = s <= opt_.unit_response_joints;
   if (affine) {
     if (!respond(known, false, n, contact_rows, vdot_, force_, r0_)) return false;
     lambda0_ = response_.freeMultipliers();

@@ -157,6 +157,9 @@ struct EventDrivenOptions {
   /// impact never adds energy, nor one of several with one e).
   std::string impact_law = "newton";
   bool sparse_path = true;             ///< false: dense matrices even where the sparse path applies
+  /// Slipping joint frictions up to this many are found through their unit responses (one
+  /// solve each, then a fixed point without solves); beyond, each iterate solves again. ≥ 0.
+  int unit_response_joints = 4;
   bool cross_check = true;             ///< single contact: LCP vs trial-and-error
   double output_dt = 1e-3;             ///< history sampling [s], > 0 (events add rows)
   /// Guard against event accumulation over the run; besides, more than 50 events each within

@@ -104,6 +104,35 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "spatial friction: event-driven's joint friction from unit responses equals the fixed point "
+    "that solves at every iterate",
+    "[spatial][friction]") {
+  Fixture f;
+  REQUIRE(f.sc.assembly.ok());
+  EventDrivenOptions o;
+  o.t_end = 1.0;
+  const RunResult by_units = simulateEventDriven(f.mechanism, f.sc.q0, f.sc.v0, o);
+  o.unit_response_joints = 0;
+  const RunResult by_iterates = simulateEventDriven(f.mechanism, f.sc.q0, f.sc.v0, o);
+  REQUIRE(by_units.ok());
+  REQUIRE(by_iterates.ok());
+  REQUIRE(by_units.events.size() == by_iterates.events.size());
+  REQUIRE(by_units.events.size() >= 4);
+  for (std::size_t i = 0; i < by_units.events.size(); ++i)
+    CHECK(std::abs(by_units.events[i].t - by_iterates.events[i].t) < 1e-8);
+  // Both fixed points converge to 1e-13; what differs is CVODE's steps at rtol 1e-10 (measured:
+  // events 1.1e-9 s, q 1.2e-8, v 4.6e-7, F 9.1e-7 N apart).
+  CHECK((by_units.final_q - by_iterates.final_q).lpNorm<Eigen::Infinity>() < 1e-7);
+  CHECK((by_units.final_v - by_iterates.final_v).lpNorm<Eigen::Infinity>() < 1e-5);
+  const Eigen::Index tc = by_units.column("slider.F");
+  REQUIRE(by_units.history.rows() == by_iterates.history.rows());
+  CHECK((by_units.history.col(tc) - by_iterates.history.col(tc)).lpNorm<Eigen::Infinity>() < 1e-5);
+  o.unit_response_joints = -1;
+  CHECK_THROWS_WITH(simulateEventDriven(f.mechanism, f.sc.q0, f.sc.v0, o),
+                    Catch::Contains("unit_response_joints >= 0, got -1"));
+}
+
+TEST_CASE(
     "spatial friction: the penalty route's reversals converge to event-driven's as its "
     "regularization tightens",
     "[spatial][friction][slow]") {
