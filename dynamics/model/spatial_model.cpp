@@ -482,43 +482,34 @@ void SpatialModel::constraints(double t, const Eigen::Ref<const VectorXd>& q,
   }
 }
 
-void SpatialModel::addJointRows(const SpatialJoint& jt, const JointRows& rows, Eigen::Ref<Eigen::MatrixXd> jac) {
-  if (jt.body_i != kGround) jac.block(jt.row, 6 * jt.body_i, jt.rows, 6) += rows.d_i.topRows(jt.rows);
-  if (jt.body_j != kGround) jac.block(jt.row, 6 * jt.body_j, jt.rows, 6) += rows.d_j.topRows(jt.rows);
+void SpatialModel::evaluateJoints(double t, const Eigen::Ref<const VectorXd>& q,
+                                  const Eigen::Ref<const VectorXd>* v, Eigen::Ref<VectorXd>* phi,
+                                  Eigen::Ref<Eigen::MatrixXd> jac, Eigen::Ref<VectorXd>* gam) const {
+  jac.setZero();
+  JointRows rows;
+  for (const SpatialJoint& jt : joints_) {
+    evaluateJoint(jt, t, q, v, rows);
+    if (phi) phi->segment(jt.row, jt.rows) = rows.phi.head(jt.rows);
+    if (gam) gam->segment(jt.row, jt.rows) = rows.gamma.head(jt.rows);
+    if (jt.body_i != kGround) jac.block(jt.row, 6 * jt.body_i, jt.rows, 6) += rows.d_i.topRows(jt.rows);
+    if (jt.body_j != kGround) jac.block(jt.row, 6 * jt.body_j, jt.rows, 6) += rows.d_j.topRows(jt.rows);
+  }
 }
 
 void SpatialModel::jacobian(double t, const Eigen::Ref<const VectorXd>& q,
                             Eigen::Ref<Eigen::MatrixXd> jac) const {
-  jac.setZero();
-  JointRows rows;
-  for (const SpatialJoint& jt : joints_) {
-    evaluateJoint(jt, t, q, nullptr, rows);
-    addJointRows(jt, rows, jac);
-  }
+  evaluateJoints(t, q, nullptr, nullptr, jac, nullptr);
 }
 
 void SpatialModel::constraintsAndJacobian(double t, const Eigen::Ref<const VectorXd>& q,
                                           Eigen::Ref<VectorXd> phi, Eigen::Ref<Eigen::MatrixXd> jac) const {
-  jac.setZero();
-  JointRows rows;
-  for (const SpatialJoint& jt : joints_) {
-    evaluateJoint(jt, t, q, nullptr, rows);
-    phi.segment(jt.row, jt.rows) = rows.phi.head(jt.rows);
-    addJointRows(jt, rows, jac);
-  }
+  evaluateJoints(t, q, nullptr, &phi, jac, nullptr);
 }
 
 void SpatialModel::constraintsJacobianAndGamma(double t, const Eigen::Ref<const VectorXd>& q,
                                                const Eigen::Ref<const VectorXd>& v, Eigen::Ref<VectorXd> phi,
                                                Eigen::Ref<Eigen::MatrixXd> jac, Eigen::Ref<VectorXd> gam) const {
-  jac.setZero();
-  JointRows rows;
-  for (const SpatialJoint& jt : joints_) {
-    evaluateJoint(jt, t, q, &v, rows);
-    phi.segment(jt.row, jt.rows) = rows.phi.head(jt.rows);
-    gam.segment(jt.row, jt.rows) = rows.gamma.head(jt.rows);
-    addJointRows(jt, rows, jac);
-  }
+  evaluateJoints(t, q, &v, &phi, jac, &gam);
 }
 
 void SpatialModel::constraintTimeDerivative(double t, const Eigen::Ref<const VectorXd>& q,

@@ -249,8 +249,10 @@ class SpatialModel final : public MultibodySystem {
   };
   void evaluateJoint(const SpatialJoint& jt, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                      const Eigen::Ref<const Eigen::VectorXd>* v, JointRows& rows) const;
-  /// A joint's rows of D into the Jacobian's columns of its two bodies.
-  static void addJointRows(const SpatialJoint& jt, const JointRows& rows, Eigen::Ref<Eigen::MatrixXd> jac);
+  /// Every joint evaluated once: D into `jac`, and Φ and γ (v given) where asked for.
+  void evaluateJoints(double t, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>* v,
+                      Eigen::Ref<Eigen::VectorXd>* phi, Eigen::Ref<Eigen::MatrixXd> jac,
+                      Eigen::Ref<Eigen::VectorXd>* gam) const;
 
   std::vector<SpatialBody> bodies_;
   std::vector<double> mass_, inverse_mass_;                // per body, for applyMass()
