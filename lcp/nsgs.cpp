@@ -106,10 +106,17 @@ bool solveBilateral(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, Eigen::V
 FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOptions& options,
                                  const Eigen::VectorXd* warm_start) {
   FrictionResult out;
+  NsgsSolver solver;
+  solveFrictionNsgs(p, options, solver, out, warm_start);
+  return out;
+}
+
+void solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOptions& options, NsgsSolver& solver,
+                       FrictionResult& out, const Eigen::VectorXd* warm_start) {
+  out.message.clear();
   if (!startSparseSolve(p, "nsgs", options.tolerance > 0.0 && options.max_sweeps >= 1 && p.bilateral == 0,
                         "tolerance > 0, max_sweeps >= 1 and no bilateral block (newton takes them)", warm_start, out))
-    return out;
-  NsgsSolver solver;
+    return;
   // Sweeps in chunks, the finish between them: first once the error reaches kNsgsFinishFrom,
   // then every kNsgsFinishEvery sweeps.
   NsgsFinishOutcome finish;
@@ -148,19 +155,42 @@ FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOpt
   out.pivots = sweeps;
   out.residual = o.residual;
   out.relative_residual = o.error;
-  std::ostringstream os;
-  if (o.status == Status::kNumericalFailure)
-    os << "nsgs: contact " << o.failed_contact
-       << "'s local problem has no solution (its diagonal block of W is singular or not positive)";
-  else if (o.status == Status::kPivotLimit)
+  if (o.status == Status::kNumericalFailure) {
+    out.message = "nsgs: contact " + std::to_string(o.failed_contact) +
+                  "'s local problem has no solution (its diagonal block of W is singular or not positive)";
+  } else if (o.status == Status::kPivotLimit) {
+    std::ostringstream os;
     os << "nsgs: " << options.max_sweeps << " sweeps without reaching error " << options.tolerance << " (error "
        << o.error << ")";
+    out.message = os.str();
+  }
   if (finishes > 0)
-    os << (os.tellp() > 0 ? "; " : "nsgs: ") << "exact finish: " << finishes << (finishes == 1 ? " attempt, " : " attempts, ")
-       << finish.rounds << (finish.rounds == 1 ? " round" : " rounds") << ", largest Lemke block " << finish.largest_block
-       << " contacts";
-  out.message = os.str();
-  return out;
+    out.message += (out.message.empty() ? "nsgs: " : "; ") + std::string("exact finish: ") + std::to_string(finishes) +
+                   (finishes == 1 ? " attempt, " : " attempts, ") + std::to_string(finish.rounds) +
+                   (finish.rounds == 1 ? " round" : " rounds") + ", largest Lemke block " +
+                   std::to_string(finish.largest_block) + " contacts";
+}
+
+void NsgsSolver::readColumns(SparseRowView W) {
+  const Eigen::Index n = W.rows();
+  column_start_.assign(std::size_t(n + 1), 0);
+  for (Eigen::Index k = 0; k < W.nonZeros(); ++k) ++column_start_[std::size_t(W.innerIndexPtr()[k] + 1)];
+  for (Eigen::Index j = 0; j < n; ++j) column_start_[std::size_t(j + 1)] += column_start_[std::size_t(j)];
+  column_row_.resize(std::size_t(W.nonZeros()));
+  column_value_.resize(std::size_t(W.nonZeros()));
+  column_fill_.assign(column_start_.begin(), column_start_.end() - 1);
+  for (Eigen::Index row = 0; row < n; ++row)
+    for (SparseRowView::InnerIterator it(W, row); it; ++it) {
+      const Eigen::Index at = column_fill_[std::size_t(it.col())]++;
+      column_row_[std::size_t(at)] = row;
+      column_value_[std::size_t(at)] = it.value();
+      if (it.col() / 2 == row / 2) diagonal_[std::size_t(row / 2)](row % 2, it.col() % 2) = it.value();
+    }
+}
+
+void NsgsSolver::addColumn(Eigen::Index j, double delta, Eigen::Ref<Eigen::VectorXd> u) const {
+  for (Eigen::Index k = column_start_[std::size_t(j)]; k < column_start_[std::size_t(j + 1)]; ++k)
+    u(column_row_[std::size_t(k)]) += column_value_[std::size_t(k)] * delta;
 }
 
 NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -168,45 +198,53 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
                                       Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u,
                                       Eigen::Index bilateral) {
   Outcome out;
-  const Eigen::Index nc = mu.size(), n = 2 * nc, contacts = nc - bilateral;
-  // The contacts' diagonal blocks, read once per solve.
+  const Eigen::Index nc = mu.size(), contacts = nc - bilateral;
   if (diagonal_.size() < std::size_t(nc)) diagonal_.resize(std::size_t(nc));
   for (Eigen::Index i = 0; i < nc; ++i) diagonal_[std::size_t(i)].setZero();
-  for (Eigen::Index row = 0; row < n; ++row)
-    for (SparseRowView::InnerIterator it(W, row); it; ++it)
-      if (it.col() / 2 == row / 2) diagonal_[std::size_t(row / 2)](row % 2, it.col() % 2) = it.value();
+  readColumns(W);
   const double q_norm = q.norm();
-  auto finish = [&](Status s) {  // u and the error are current unless a local problem failed
-    if (s == Status::kNumericalFailure) {
-      u.noalias() = W * r;
-      u += q;
-      out.error = fc2dError(r, u, mu, q_norm, bilateral);
-    }
+  auto exactU = [&] {
+    u.noalias() = W * r;
+    u += q;
+  };
+  auto finish = [&](Status s) {
     out.status = s;
     out.residual = fc2dResidual(r, u, mu, bilateral);
     return out;
   };
+  if (r.isZero(0.0))  // a cold start: u = q without the product
+    u = q;
+  else
+    exactU();
   Eigen::Vector2d local;
   for (int sweep = 1; sweep <= options.max_sweeps; ++sweep) {
     out.sweeps = sweep;
     for (Eigen::Index i = 0; i < nc; ++i) {
       const Eigen::Matrix2d& a = diagonal_[std::size_t(i)];
-      Eigen::Vector2d b{q(2 * i), q(2 * i + 1)};
-      for (int k = 0; k < 2; ++k)
-        for (SparseRowView::InnerIterator it(W, 2 * i + k); it; ++it) b(k) += it.value() * r(it.col());
       const Eigen::Vector2d ri = r.segment<2>(2 * i);
-      b -= a * ri;
+      const Eigen::Vector2d b = u.segment<2>(2 * i) - a * ri;
       if (!(i < contacts ? solveLocal(a, b, mu(i), local) : solveBilateral(a, b, local))) {
         out.failed_contact = i;
+        exactU();
+        out.error = fc2dError(r, u, mu, q_norm, bilateral);
         return finish(Status::kNumericalFailure);
       }
+      const Eigen::Vector2d delta = local - ri;
+      if (delta(0) != 0.0) addColumn(2 * i, delta(0), u);
+      if (delta(1) != 0.0) addColumn(2 * i + 1, delta(1), u);
       r.segment<2>(2 * i) = local;
     }
-    u.noalias() = W * r;
-    u += q;
+    // u was updated column by column; success is confirmed on u formed afresh, and u is
+    // formed afresh every kFreshEvery sweeps so that its round-off cannot build up.
     out.error = fc2dError(r, u, mu, q_norm, bilateral);
-    if (out.error <= options.tolerance) return finish(Status::kSuccess);
+    if (out.error <= options.tolerance || sweep % kFreshEvery == 0) {
+      exactU();
+      out.error = fc2dError(r, u, mu, q_norm, bilateral);
+      if (out.error <= options.tolerance) return finish(Status::kSuccess);
+    }
   }
+  exactU();
+  out.error = fc2dError(r, u, mu, q_norm, bilateral);
   return finish(Status::kPivotLimit);
 }
 

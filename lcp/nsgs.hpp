@@ -12,9 +12,12 @@
 /// when that reaction lies in the cone, else slipping on the edge r_t = ∓μ r_n whose
 /// sliding agrees with its sign; a local problem none of these solves (W_ii singular or
 /// not positive) ends the solve with kNumericalFailure naming the contact.
+/// u = W r + q is kept current: b_i = u_i − W_ii r_i, and a contact whose reaction changes adds
+/// its two columns of W times the change to u. A sweep so reads W once, and the columns of
+/// contacts that stay open not at all; the error after it costs O(nc).
 ///
 /// Stopping rule: Siconos' fc2d error measure (fc2dError below) ≤ tolerance, evaluated after
-/// each sweep; kPivotLimit after max_sweeps. FrictionResult::pivots counts the sweeps,
+/// each sweep and confirmed on u formed afresh; kPivotLimit after max_sweeps. FrictionResult::pivots counts the sweeps,
 /// residual and relative_residual are that measure unnormalized and normalized. A warm start
 /// (r from the previous time step) is taken when given.
 
@@ -65,13 +68,24 @@ class NsgsSolver {
                 Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral = 0);
 
  private:
+  /// W's columns (compressed by column) and the contacts' diagonal blocks, read once per solve.
+  void readColumns(SparseRowView W);
+  /// u += W(:, j) delta.
+  void addColumn(Eigen::Index j, double delta, Eigen::Ref<Eigen::VectorXd> u) const;
+  static constexpr int kFreshEvery = 50;  ///< sweeps between forming u = W r + q afresh
+
   std::vector<Eigen::Matrix2d> diagonal_;
+  std::vector<Eigen::Index> column_start_, column_row_, column_fill_;
+  std::vector<double> column_value_;
 };
 
 /// Validates p and solves it with a fresh NsgsSolver and, when options.exact_finish, the exact
 /// finish. FrictionResult::pivots counts every sweep; the message says what the finish did.
 FrictionResult solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOptions& options = {},
                                  const Eigen::VectorXd* warm_start = nullptr);
+/// The same with the caller's solver and result, whose storage is reused.
+void solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOptions& options, NsgsSolver& solver,
+                       FrictionResult& out, const Eigen::VectorXd* warm_start = nullptr);
 
 /// Siconos' error measure for planar friction (fc2d_compute_error, Acary & Brogliato 2008,
 /// A.13): per contact the distance from r to its projection on the cone K of

@@ -121,22 +121,41 @@ std::string delassusWarning(const FrictionProblem3D& p) {
 
 void SparseFrictionProblem2D::validate(std::string_view who) const {
   const Eigen::Index n = q.size();
-  std::ostringstream os;
   if (n != 2 * mu.size() || W.rows() != n || W.cols() != n)
-    os << "expected W 2nc×2nc, q of size 2nc and mu of size nc, got W " << W.rows() << "×" << W.cols()
-       << ", q " << n << ", mu " << mu.size();
-  else if (!q.allFinite() || !mu.allFinite() || (mu.array() < 0.0).any())
-    os << "expected finite q and finite mu >= 0";
-  else if (bilateral < 0 || bilateral > mu.size())
-    os << "expected between 0 and " << mu.size() << " bilateral blocks, got " << bilateral;
-  else
-    for (Eigen::Index k = 0; k < W.outerSize() && os.tellp() == 0; ++k)
-      for (decltype(W)::InnerIterator it(W, k); it; ++it)
-        if (!std::isfinite(it.value())) {
-          os << "W(" << it.row() << ", " << it.col() << ") is not finite";
-          break;
-        }
-  if (os.tellp() > 0) throw std::invalid_argument(std::string(who) + ": " + os.str());
+    fail(who, "expected W 2nc×2nc, q of size 2nc and mu of size nc, got W " + std::to_string(W.rows()) + "×" +
+           std::to_string(W.cols()) + ", q " + std::to_string(n) + ", mu " + std::to_string(mu.size()));
+  if (!q.allFinite() || !mu.allFinite() || (mu.array() < 0.0).any()) fail(who, "expected finite q and finite mu >= 0");
+  if (bilateral < 0 || bilateral > mu.size())
+    fail(who, "expected between 0 and " + std::to_string(mu.size()) + " bilateral blocks, got " +
+           std::to_string(bilateral));
+  for (Eigen::Index k = 0; k < W.outerSize(); ++k)
+    for (decltype(W)::InnerIterator it(W, k); it; ++it)
+      if (!std::isfinite(it.value()))
+        fail(who, "W(" + std::to_string(it.row()) + ", " + std::to_string(it.col()) + ") is not finite");
+}
+
+void compressRows(const Eigen::MatrixXd& W, SparseFrictionProblem2D::Matrix& out) {
+  const Eigen::Index rows = W.rows(), cols = W.cols();
+  const Eigen::Index nnz = (W.array() != 0.0).count();
+  out.resize(rows, cols);
+  // Every entry is written and kept by stepping past it when nonzero: no branch on W's
+  // pattern to mispredict; one slot past the end takes the last row's final write.
+  out.resizeNonZeros(nnz + 1);
+  double* value = out.valuePtr();
+  int* column = out.innerIndexPtr();
+  int* start = out.outerIndexPtr();
+  Eigen::Index k = 0;
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    start[i] = int(k);
+    for (Eigen::Index j = 0; j < cols; ++j) {
+      const double w = W(i, j);
+      value[k] = w;
+      column[k] = int(j);
+      k += w != 0.0;
+    }
+  }
+  start[rows] = int(k);
+  out.resizeNonZeros(nnz);
 }
 
 }  // namespace stickslip::lcp
