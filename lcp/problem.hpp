@@ -72,6 +72,10 @@ struct SparseFrictionProblem2D {
   void validate(std::string_view who = "lcp::SparseFrictionProblem2D") const;
 };
 
+/// W's nonzeros by rows into `out`, whose storage is reused (Eigen's sparseView into
+/// row-major storage goes through a transposed copy).
+void compressRows(const Eigen::MatrixXd& W, SparseFrictionProblem2D::Matrix& out);
+
 /// Spatial frictional contact with nc contacts, u = W r + q, unknowns ordered per contact
 /// i as (normal 3i, tangents 3i+1, 3i+2), as in Siconos' fc3d; the Coulomb cone
 /// K_i = {‖rₜ‖ ≤ μᵢ rₙ} and, with De Saxcé's modified velocity ûᵢ = uᵢ + (μᵢ‖uₜ‖, 0, 0),

@@ -48,8 +48,7 @@ Residual residual(const HorizontalProblem& p, const Eigen::VectorXd& z, const Ei
 namespace {
 
 template <typename Friction>
-Residual frictionResidual(const Friction& p, const Eigen::VectorXd& r, double w_norm) {
-  const Eigen::VectorXd u = p.W * r + p.q;
+Residual frictionResidual(const Friction& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u, double w_norm) {
   double abs = 0.0;
   for (Eigen::Index i = 0; i < p.contacts(); ++i) {
     const double rn = r(2 * i), rt = r(2 * i + 1), un = u(2 * i), ut = u(2 * i + 1);
@@ -60,20 +59,32 @@ Residual frictionResidual(const Friction& p, const Eigen::VectorXd& r, double w_
   return make(abs, std::max(inf(p.q), w_norm * inf(r)));
 }
 
+double inducedInf(const SparseFrictionProblem2D::Matrix& W) {
+  double w_norm = 0.0;
+  for (Eigen::Index k = 0; k < W.outerSize(); ++k) {
+    double row = 0.0;
+    for (SparseFrictionProblem2D::Matrix::InnerIterator it(W, k); it; ++it) row += std::abs(it.value());
+    w_norm = std::max(w_norm, row);
+  }
+  return w_norm;
+}
+
 }  // namespace
 
+Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
+  return frictionResidual(p, r, u, inducedInf(p.W));
+}
+
+Residual residual(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
+  return frictionResidual(p, r, u, inducedInf(p.W));
+}
+
 Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r) {
-  return frictionResidual(p, r, inducedInf(p.W));
+  return residual(p, r, p.W * r + p.q);
 }
 
 Residual residual(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r) {
-  double w_norm = 0.0;
-  for (Eigen::Index k = 0; k < p.W.outerSize(); ++k) {
-    double row = 0.0;
-    for (SparseFrictionProblem2D::Matrix::InnerIterator it(p.W, k); it; ++it) row += std::abs(it.value());
-    w_norm = std::max(w_norm, row);
-  }
-  return frictionResidual(p, r, w_norm);
+  return residual(p, r, p.W * r + p.q);
 }
 
 double defaultZeroTolerance(const Eigen::MatrixXd& M) {

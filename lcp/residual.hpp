@@ -30,6 +30,9 @@ Residual residual(const HorizontalProblem& p, const Eigen::VectorXd& z, const Ei
 /// zero iff r satisfies the conditions of FrictionProblem2D.
 Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r);
 Residual residual(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r);
+/// The same with u = W r + q already formed by the caller.
+Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
+Residual residual(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
 
 /// Pivot tolerance derived from the problem's scale: 10·n·max(1, ‖M‖∞)·ε.
 double defaultZeroTolerance(const Eigen::MatrixXd& M);

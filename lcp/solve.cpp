@@ -36,9 +36,12 @@ std::vector<std::string> withOurs(std::vector<std::string> ours,
 
 std::string_view siconosName(std::string_view name) { return name.substr(kSiconosPrefix.size()); }
 
+/// Runs `solve` once `name` is found among `names()`, listed once per call site (each `solve`
+/// is its own lambda type) rather than per call: the Siconos part is a call into its library.
 template <typename F>
-auto checked(std::string_view kind, std::string_view name, const std::vector<std::string>& valid,
+auto checked(std::string_view kind, std::string_view name, std::vector<std::string> (*names)(),
              F&& solve) {
+  static const std::vector<std::string> valid = names();
   if (std::find(valid.begin(), valid.end(), name) == valid.end()) unknown(kind, name, valid);
   return solve();
 }
@@ -57,7 +60,7 @@ std::vector<std::string> friction3dSolverNames() {
 }
 
 Result solveLcp(std::string_view solver, const Problem& p) {
-  return checked("LCP", solver, lcpSolverNames(), [&] {
+  return checked("LCP", solver, lcpSolverNames, [&] {
     if (solver == "lemke") return LemkeSolver().solve(p);
     if (solver == "bpp") return BlockPivotingSolver().solve(p);
     if (solver == "enum") return solveByEnumeration(p);
@@ -66,7 +69,7 @@ Result solveLcp(std::string_view solver, const Problem& p) {
 }
 
 MixedResult solveMlcp(std::string_view solver, const MixedProblem& p) {
-  return checked("MLCP", solver, mlcpSolverNames(), [&] {
+  return checked("MLCP", solver, mlcpSolverNames, [&] {
     if (solver == "lemke") {
       LemkeSolver lemke;
       return solveMlcpWithLemke(p, lemke);
@@ -105,24 +108,26 @@ FrictionResult solveDense(std::string_view solver, const FrictionProblem2D& p) {
 }  // namespace
 
 FrictionResult solveFriction(std::string_view solver, const FrictionProblem2D& p) {
-  return checked("FC2D", solver, frictionSolverNames(), [&] {
-    if (solver == "nsgs") return withSolver(nsgsOn(p, {p.W.sparseView(), p.q, p.mu}), solver);
-    if (solver == "newton") return withSolver(solveFrictionNewton({p.W.sparseView(), p.q, p.mu}), solver);
+  return checked("FC2D", solver, frictionSolverNames, [&] {
+    FrictionResult r;
     if (solver == "auto") {
-      if (p.contacts() <= kAutoLemkeContacts) return withSolver(solveDense("lemke", p), "lemke");
-      FrictionResult r = withSolver(nsgsOn(p, {p.W.sparseView(), p.q, p.mu}), "nsgs");
-      if (r.ok() || r.status == Status::kInvalidInput || p.contacts() > kDenseFrictionContacts) return r;
-      return withSolver(solveDense("lemke", p), "lemke");
+      AutoFrictionSolver().solve(p, r);
+      return r;
+    }
+    if (solver == "nsgs" || solver == "newton") {
+      SparseFrictionProblem2D sparse{{}, p.q, p.mu};
+      compressRows(p.W, sparse.W);
+      return withSolver(solver == "nsgs" ? nsgsOn(p, sparse) : solveFrictionNewton(sparse), solver);
     }
     return withSolver(solveDense(solver, p), solver);
   });
 }
 
 FrictionResult solveFriction(std::string_view solver, const SparseFrictionProblem2D& p) {
-  return checked("FC2D", solver, frictionSolverNames(), [&]() -> FrictionResult {
+  return checked("FC2D", solver, frictionSolverNames, [&]() -> FrictionResult {
+    FrictionResult r;
     if (solver == "newton") return withSolver(solveFrictionNewton(p), solver);
     if (p.bilateral > 0) {
-      FrictionResult r;
       r.status = Status::kInvalidInput;
       r.solver = std::string(solver);
       r.message = "a problem with bilateral blocks (joint rows) is solved by newton only, not " + std::string(solver);
@@ -130,28 +135,26 @@ FrictionResult solveFriction(std::string_view solver, const SparseFrictionProble
       r.u = p.q;
       return r;
     }
-    if (solver == "nsgs" || (solver == "auto" && p.contacts() > kAutoLemkeContacts)) {
-      FrictionResult r = withSolver(nsgsOn(p, p), "nsgs");
-      if (solver == "nsgs" || r.ok() || r.status == Status::kInvalidInput || p.contacts() > kDenseFrictionContacts)
-        return r;
+    if (solver == "auto") {
+      AutoFrictionSolver().solve(p, r);
+      return r;
     }
-    const std::string_view dense = solver == "auto" ? "lemke" : solver;
+    if (solver == "nsgs") return withSolver(nsgsOn(p, p), "nsgs");
     if (p.contacts() > kDenseFrictionContacts) {
-      FrictionResult r;
       r.status = Status::kInvalidInput;
-      r.solver = std::string(dense);
-      r.message = std::string(dense) + " works on a dense W, and this one has " + std::to_string(p.contacts()) +
+      r.solver = std::string(solver);
+      r.message = std::string(solver) + " works on a dense W, and this one has " + std::to_string(p.contacts()) +
                   " contacts (more than " + std::to_string(kDenseFrictionContacts) + "): use nsgs or auto";
       r.r = Eigen::VectorXd::Zero(p.q.size());
       r.u = p.q;
       return r;
     }
-    return withSolver(solveDense(dense, {Eigen::MatrixXd(p.W), p.q, p.mu}), dense);
+    return withSolver(solveDense(solver, {Eigen::MatrixXd(p.W), p.q, p.mu}), solver);
   });
 }
 
 FrictionResult solveFriction(std::string_view solver, const FrictionProblem3D& p, int facets) {
-  return checked("FC3D", solver, friction3dSolverNames(), [&]() -> FrictionResult {
+  return checked("FC3D", solver, friction3dSolverNames, [&]() -> FrictionResult {
     FrictionResult r;
     if (solver == "lemke") {
       r = solveFrictionFaceted(p, facets);

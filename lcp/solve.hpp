@@ -6,9 +6,8 @@
 /// block_pivoting.hpp), `enum` (LCP only, n ≤ 20: exhaustive, the independent reference), `nsgs`
 /// (2D friction: nonsmooth Gauss–Seidel on W's nonzeros, nsgs.hpp), `newton` (2D friction: the
 /// global nonsmooth Newton on W's pattern, planar_newton.hpp, to Siconos' error 1e-12), and for 2D friction
-/// `auto`: Lemke for at most kAutoLemkeContacts contacts (exact, and the fastest there), else
-/// NSGS to Siconos' error 1e-12 with Lemke as the fallback if NSGS stops short and W fits
-/// the dense limit. FrictionResult::solver says which answered.
+/// `auto`: NSGS first, Lemke where it stops short (friction_auto.hpp). FrictionResult::solver
+/// says which answered.
 /// Siconos Numerics 4.4: `siconos-<name>`, with the names of siconos_backend.hpp for each
 /// problem kind (e.g. `siconos-lemke`, `siconos-enum`, `siconos-pgs`, `siconos-newton-fb`).
 
@@ -16,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lcp/friction_auto.hpp"
 #include "lcp/problem.hpp"
 #include "lcp/result.hpp"
 
@@ -46,7 +46,5 @@ FrictionResult solveFriction(std::string_view solver, const SparseFrictionProble
 /// reported as always, with FrictionResult::warning saying so.
 FrictionResult solveFriction(std::string_view solver, const FrictionProblem3D& p, int facets = 8);
 
-inline constexpr Eigen::Index kAutoLemkeContacts = 4;
-inline constexpr Eigen::Index kDenseFrictionContacts = 1024;
 
 }  // namespace stickslip::lcp

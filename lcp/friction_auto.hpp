@@ -1,0 +1,44 @@
+#pragma once
+/// \file `auto` for planar friction (solve.hpp): the choice between NSGS and Lemke, with the
+/// workspaces of both kept between solves.
+///
+/// NSGS goes first, on W's nonzeros: on few contacts a sweep solves each one's local problem
+/// exactly, so weakly coupled contacts are done in one or two sweeps, which no pivoting method
+/// matches. With at most kAutoLemkeContacts contacts it gets kAutoFewContactsSweeps sweeps to
+/// reach Siconos' error 1e-12, and Lemke (exact, a few pivots there) takes the problem when
+/// they fall short; beyond, NSGS runs with its exact finish (nsgs_finish.hpp) and Lemke is the
+/// fallback if it stops short and W fits kDenseFrictionContacts. FrictionResult::solver says
+/// which answered; residual and relative_residual are the natural-map residual of
+/// residual.hpp, as for every solver.
+///
+/// The solver keeps W's compressed rows, NSGS's and Lemke's workspaces and the result's
+/// vectors: solving a run of problems of one size allocates nothing on the NSGS path but in
+/// the exact finish.
+
+#include "lcp/lemke.hpp"
+#include "lcp/nsgs.hpp"
+#include "lcp/problem.hpp"
+#include "lcp/result.hpp"
+
+namespace stickslip::lcp {
+
+inline constexpr Eigen::Index kAutoLemkeContacts = 4;
+inline constexpr int kAutoFewContactsSweeps = 8;
+inline constexpr Eigen::Index kDenseFrictionContacts = 1024;
+
+class AutoFrictionSolver {
+ public:
+  void solve(const FrictionProblem2D& p, FrictionResult& out);
+  void solve(const SparseFrictionProblem2D& p, FrictionResult& out);
+
+ private:
+  /// NSGS (few contacts: capped, no finish) and the natural-map residual.
+  void nsgs(const SparseFrictionProblem2D& p, FrictionResult& out);
+  void lemke(const FrictionProblem2D& p, FrictionResult& out);
+
+  SparseFrictionProblem2D sparse_;  ///< the dense problem's W by rows
+  NsgsSolver nsgs_;
+  LemkeSolver lemke_;
+};
+
+}  // namespace stickslip::lcp
