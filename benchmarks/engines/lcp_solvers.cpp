@@ -8,8 +8,9 @@
 //                     [--pgs-sweeps S] [--json] [--check]
 //
 // Ours: Lemke (every problem), block principal pivoting (BPP: the LCPs with M symmetric
-// positive definite; it refuses the others) and, on the friction problems, `auto` (Lemke up to
-// 4 contacts, else NSGS: lcp/solve.hpp).
+// positive definite; it refuses the others) and, on the friction problems, `auto` (NSGS, Lemke
+// where it stops short: lcp/friction_auto.hpp). Solver objects are kept between solves, ours
+// and Bullet's; DART's Lemke and Dantzig are functions.
 // Families: Siconos' LCP collection (--data, the .dat files), seeded SPD LCPs (n = 2 … 256)
 // and seeded planar friction problems (lcp/random_problems.hpp) with n/4 contacts. Each solver
 // takes a problem in its own form: the Lemkes an LCP (for friction, the exact 4-per-contact
@@ -17,7 +18,8 @@
 // form: 0 ≤ rₙ, |rₜ| ≤ μ rₙ through the friction index). Every answer is judged by one
 // measure, the relative natural-map residual of the problem as posed (lcp/residual.hpp: the
 // LCP's, or the planar Coulomb law's), and counts as solved at ≤ 1e-9, our Lemke's acceptance.
-// Time: median µs per solve over alternating blocks of every solver on the instance.
+// Time: median µs per solve over alternating blocks of every solver on the instance, each
+// solver sampled until it has spent its own budget (--min-time-ms).
 // --check: exit 1 when a peer solves an instance that none of ours solves, or ours miss a
 // seeded instance (each family has a solution, lcp/random_problems.hpp); times are not checked.
 #include <algorithm>
@@ -36,6 +38,7 @@
 #include <vector>
 
 #include "lcp/block_pivoting.hpp"
+#include "lcp/friction_auto.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/random_problems.hpp"
@@ -211,9 +214,12 @@ std::vector<Solver> solvers(int pgs_sweeps) {
                    answer = result->z;
                  },
                  Solver::Takes::kLcp, true});
+  auto automatic = std::make_shared<lcp::AutoFrictionSolver>();
+  auto friction = std::make_shared<lcp::FrictionResult>();
   all.push_back({"stickslip auto",
-                 [](const Instance& in, Eigen::VectorXd& answer) {
-                   answer = lcp::solveFriction("auto", *in.friction).r;
+                 [automatic, friction](const Instance& in, Eigen::VectorXd& answer) {
+                   automatic->solve(*in.friction, *friction);
+                   answer = friction->r;
                  },
                  Solver::Takes::kFriction, true});
 #ifdef STICKSLIP_HAVE_DART
@@ -260,8 +266,9 @@ double microseconds(F&& f) {
 }
 
 /// Judges every solver on `in` (untimed), then times them in alternating blocks of solves,
-/// each solver's block ~20 µs, until each has spent `budget_us` (at least 3 rounds, unless a
-/// round alone exceeds the budget).
+/// each solver's block ~20 µs. A solver takes turns until it has spent `budget_us` over at
+/// least 3 blocks (or over one block, when that block alone exceeds the budget): a slow peer
+/// ends its own sampling, not the others'.
 void benchInstance(const Instance& in, std::vector<Solver>& all, double budget_us, Row& row) {
   const std::size_t k = all.size();
   ++row.instances;
@@ -279,22 +286,21 @@ void benchInstance(const Instance& in, std::vector<Solver>& all, double budget_u
     row.worst[s] = std::max(row.worst[s], std::isnan(res) ? INFINITY : res);
     batch[s] = std::clamp(int(20.0 / std::max(t, 1e-3)), 1, 1000);
   }
-  std::vector<double> spent(k, INFINITY);
-  for (std::size_t s = 0; s < k; ++s)
-    if (all[s].applies(in)) spent[s] = 0.0;
-  for (int round = 0;; ++round) {
-    double longest = 0.0;
+  std::vector<double> spent(k, 0.0);
+  std::vector<int> blocks(k, 0);
+  std::vector<bool> done(k);
+  for (std::size_t s = 0; s < k; ++s) done[s] = !all[s].applies(in);
+  while (std::find(done.begin(), done.end(), false) != done.end()) {
     for (std::size_t s = 0; s < k; ++s) {
-      if (!all[s].applies(in)) continue;
+      if (done[s]) continue;
       const double t = microseconds([&] {
         for (int b = 0; b < batch[s]; ++b) all[s].solve(in, answer);
       });
       spent[s] += t;
-      longest = std::max(longest, t);
+      ++blocks[s];
       if (solved[s]) row.us[s].push_back(t / batch[s]);
+      done[s] = spent[s] >= budget_us && (blocks[s] >= 3 || blocks[s] == 1);
     }
-    const bool enough = *std::min_element(spent.begin(), spent.end()) >= budget_us;
-    if ((round >= 2 && enough) || longest > budget_us) break;
   }
 }
 
