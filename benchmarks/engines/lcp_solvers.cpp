@@ -18,8 +18,9 @@
 // form: 0 ≤ rₙ, |rₜ| ≤ μ rₙ through the friction index). Every answer is judged by one
 // measure, the relative natural-map residual of the problem as posed (lcp/residual.hpp: the
 // LCP's, or the planar Coulomb law's), and counts as solved at ≤ 1e-9, our Lemke's acceptance.
-// Time: median µs per solve over alternating blocks of every solver on the instance, each
-// solver sampled until it has spent its own budget (--min-time-ms).
+// Time: per instance, the median µs per solve over alternating blocks of every solver, each
+// solver sampled until it has spent its own budget (--min-time-ms); per row, the median of
+// the instances' medians.
 // --check: exit 1 when a peer solves an instance that none of ours solves, or ours miss a
 // seeded instance (each family has a solution, lcp/random_problems.hpp); times are not checked.
 #include <algorithm>
@@ -248,7 +249,7 @@ struct Row {
   Eigen::Index n = 0;
   int instances = 0;
   std::vector<int> applied, solved;     // per solver: instances it takes, and solves
-  std::vector<std::vector<double>> us;  // per solver: µs per solve, solved instances only
+  std::vector<std::vector<double>> us;  // per solver: each solved instance's median µs per solve
   std::vector<double> worst;            // per solver: worst relative residual
 };
 
@@ -288,6 +289,7 @@ void benchInstance(const Instance& in, std::vector<Solver>& all, double budget_u
   }
   std::vector<double> spent(k, 0.0);
   std::vector<int> blocks(k, 0);
+  std::vector<std::vector<double>> samples(k);
   std::vector<bool> done(k);
   for (std::size_t s = 0; s < k; ++s) done[s] = !all[s].applies(in);
   while (std::find(done.begin(), done.end(), false) != done.end()) {
@@ -298,10 +300,14 @@ void benchInstance(const Instance& in, std::vector<Solver>& all, double budget_u
       });
       spent[s] += t;
       ++blocks[s];
-      if (solved[s]) row.us[s].push_back(t / batch[s]);
+      samples[s].push_back(t / batch[s]);
       done[s] = spent[s] >= budget_us && (blocks[s] >= 3 || blocks[s] == 1);
     }
   }
+  // One median per instance: a solver fast on some instances takes more samples there, which
+  // would weigh those instances more in one pool.
+  for (std::size_t s = 0; s < k; ++s)
+    if (solved[s]) row.us[s].push_back(median(samples[s]));
 }
 
 std::vector<int> parseSizes(const std::string& text, void (*usage)(const std::string&)) {
@@ -450,7 +456,7 @@ std::string versions() {
 
 void printTable(const std::vector<Row>& rows, const std::vector<Solver>& all, const Options& o) {
   std::cout << "Engines: " << versions() << ". Solved: relative natural-map residual ≤ " << kSolved
-            << "; µs per solve (median; solved/instances when some fail; fails (worst residual)); "
+            << "; µs per solve (median over the instances of each one's median; solved/instances when some fail; fails (worst residual)); "
             << "Bullet PGS up to " << o.pgs_sweeps
             << " sweeps; friction rows: n/4 contacts.\n\n| problem | n |";
   for (const Solver& s : all) std::cout << ' ' << s.name << " |";
