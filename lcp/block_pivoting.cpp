@@ -13,27 +13,22 @@ namespace {
 
 constexpr double kFeasibilityTol = 1e-12;  // relative to the scale of z, and of w's terms
 
-/// M's scales in one pass over its pairs (M_ij, M_ji): max |M_ij| and the largest row sum
-/// ‖M‖∞ (the residual's scale), and the largest asymmetry max |M_ij − M_ji|.
+/// M's scales: max |M_ij| and the largest row sum ‖M‖∞ (the residual's scale), column by
+/// column; the largest asymmetry max |M_ij − M_ji| over the pairs, measured only where they
+/// differ (a symmetric M costs compares, no chain of maxima).
 struct Scales {
   double largest = 0.0, row_norm = 0.0, asymmetry = 0.0;
 };
 Scales scales(const Eigen::MatrixXd& M, Eigen::VectorXd& row_sums) {
   Scales s;
   row_sums.setZero(M.rows());
-  for (Eigen::Index j = 0; j < M.cols(); ++j) {
-    const double d = std::abs(M(j, j));
-    row_sums[j] += d;
-    s.largest = std::max(s.largest, d);
-    for (Eigen::Index i = j + 1; i < M.rows(); ++i) {
-      const double lower = M(i, j), upper = M(j, i);
-      row_sums[i] += std::abs(lower);
-      row_sums[j] += std::abs(upper);
-      s.largest = std::max({s.largest, std::abs(lower), std::abs(upper)});
-      s.asymmetry = std::max(s.asymmetry, std::abs(lower - upper));
-    }
-  }
-  s.row_norm = M.rows() > 0 ? row_sums.maxCoeff() : 0.0;
+  for (Eigen::Index j = 0; j < M.cols(); ++j) row_sums += M.col(j).cwiseAbs();
+  if (M.size() == 0) return s;
+  s.row_norm = row_sums.maxCoeff();
+  s.largest = M.cwiseAbs().maxCoeff();
+  for (Eigen::Index j = 0; j < M.cols(); ++j)
+    for (Eigen::Index i = j + 1; i < M.rows(); ++i)
+      if (M(i, j) != M(j, i)) s.asymmetry = std::max(s.asymmetry, std::abs(M(i, j) - M(j, i)));
   return s;
 }
 

@@ -20,6 +20,7 @@ std::string dims(const Eigen::MatrixXd& m) {
 
 template <typename Derived>
 void requireFinite(std::string_view who, const char* name, const Eigen::MatrixBase<Derived>& x) {
+  if (x.allFinite()) return;
   for (Eigen::Index j = 0; j < x.cols(); ++j)
     for (Eigen::Index i = 0; i < x.rows(); ++i)
       if (!std::isfinite(x(i, j))) {
