@@ -7,19 +7,19 @@
 /// 2i+1 tangent) 0 ≤ uₙ ⊥ rₙ ≥ 0, |rₜ| ≤ μᵢ rₙ, uₜ ≠ 0 ⇒ rₜ = −μᵢ rₙ sign(uₜ).
 ///
 /// A sweep visits the contacts in order. Contact i, the others' reactions fixed, has the
-/// local problem u_i = W_ii r_i + b_i with b_i = q_i + Σ_{j≠i} W_ij r_j (its two rows of W
-/// times r), solved exactly: open (r_i = 0) when b_n ≥ 0, else sticking (W_ii r_i = −b_i)
-/// when that reaction lies in the cone, else slipping on the edge r_t = ∓μ r_n whose
-/// sliding agrees with its sign; a local problem none of these solves (W_ii singular or
-/// not positive) ends the solve with kNumericalFailure naming the contact.
+/// local problem u_i = W_ii r_i + b_i with b_i = q_i + Σ_{j≠i} W_ij r_j, solved exactly:
+/// open (r_i = 0) when b_n ≥ 0, else sticking (W_ii r_i = −b_i) when that reaction lies in
+/// the cone, else slipping on the edge r_t = ∓μ r_n whose sliding agrees with its sign; a
+/// local problem none of these solves (W_ii singular or not positive) ends the solve with
+/// kNumericalFailure naming the contact.
 /// u = W r + q is kept current: b_i = u_i − W_ii r_i, and a contact whose reaction changes adds
 /// its two columns of W times the change to u. A sweep so reads W once, and the columns of
 /// contacts that stay open not at all; the error after it costs O(nc).
 ///
 /// Stopping rule: Siconos' fc2d error measure (fc2dError below) ≤ tolerance, evaluated after
-/// each sweep and confirmed on u formed afresh; kPivotLimit after max_sweeps. FrictionResult::pivots counts the sweeps,
-/// residual and relative_residual are that measure unnormalized and normalized. A warm start
-/// (r from the previous time step) is taken when given.
+/// each sweep and confirmed on u formed afresh; kPivotLimit after max_sweeps.
+/// FrictionResult::pivots counts the sweeps, residual and relative_residual are that measure
+/// unnormalized and normalized. A warm start (r from the previous time step) is taken when given.
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
