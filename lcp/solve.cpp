@@ -86,7 +86,7 @@ template <typename Friction>
 FrictionResult nsgsOn(const Friction& p, const SparseFrictionProblem2D& sparse) {
   FrictionResult r = solveFrictionNsgs(sparse);
   if (r.status == Status::kInvalidInput) return r;
-  const Residual res = residual(p, r.r);
+  const Residual res = residual(p, r.r, r.u);  // NSGS returns u = W r + q
   r.residual = res.absolute;
   r.relative_residual = res.relative;
   return r;
