@@ -13,23 +13,22 @@ namespace {
 
 constexpr double kFeasibilityTol = 1e-12;  // relative to the scale of z, and of w's terms
 
-/// M's scales: max |M_ij| and the largest row sum ‖M‖∞ (the residual's scale), column by
-/// column; the largest asymmetry max |M_ij − M_ji| over the pairs, measured only where they
-/// differ (a symmetric M costs compares, no chain of maxima).
-struct Scales {
-  double largest = 0.0, row_norm = 0.0, asymmetry = 0.0;
-};
-Scales scales(const Eigen::MatrixXd& M, Eigen::VectorXd& row_sums) {
-  Scales s;
+/// ‖M‖∞ (the largest row sum, the residual's scale) from `row_sums`, in one pass down M's
+/// columns; +∞ or NaN when an entry is not finite (a sum of absolute values is finite only when
+/// every term is).
+double rowNorm(const Eigen::MatrixXd& M, Eigen::VectorXd& row_sums) {
   row_sums.setZero(M.rows());
   for (Eigen::Index j = 0; j < M.cols(); ++j) row_sums += M.col(j).cwiseAbs();
-  if (M.size() == 0) return s;
-  s.row_norm = row_sums.maxCoeff();
-  s.largest = M.cwiseAbs().maxCoeff();
+  return M.size() == 0 ? 0.0 : std::isfinite(row_sums.sum()) ? row_sums.maxCoeff() : row_sums.sum();
+}
+
+/// max |M_ij − M_ji|, compared only where a pair differs.
+double asymmetry(const Eigen::MatrixXd& M) {
+  double largest = 0.0;
   for (Eigen::Index j = 0; j < M.cols(); ++j)
     for (Eigen::Index i = j + 1; i < M.rows(); ++i)
-      if (M(i, j) != M(j, i)) s.asymmetry = std::max(s.asymmetry, std::abs(M(i, j) - M(j, i)));
-  return s;
+      if (M(i, j) != M(j, i)) largest = std::max(largest, std::abs(M(i, j) - M(j, i)));
+  return largest;
 }
 
 }  // namespace
@@ -47,38 +46,44 @@ void BlockPivotingSolver::resize(Eigen::Index n) {
   index_.reserve(std::size_t(n));
   block_.resize(n, n);
   rhs_.resize(n);
+  inverse_.resize(n);
   z_.resize(n);
   w_.resize(n);
 }
 
 bool BlockPivotingSolver::smallCholeskySolve(Eigen::Index k) {
   // Left-looking, column by column over raw columns: column j less L(j, c) times each column
-  // c < j, from row j down, then scaled by its pivot.
+  // c < j, from row j down, then scaled by its pivot; L y = rhs follows column j at once. The
+  // pivots' inverses are kept, so that no division lies on the solves' chains.
   const Eigen::Index ld = block_.outerStride();
   double* a = block_.data();
   double* x = rhs_.data();
+  double* inverse = inverse_.data();
   for (Eigen::Index j = 0; j < k; ++j) {
     double* lj = a + j * ld;
     for (Eigen::Index c = 0; c < j; ++c) {
       const double* lc = a + c * ld;
       const double f = lc[j];
+      if (f == 0.0) continue;  // M's zeros (diagonal and banded M) cost no column update
       for (Eigen::Index i = j; i < k; ++i) lj[i] -= f * lc[i];
     }
     if (!(lj[j] > 0.0)) return false;
-    const double pivot = std::sqrt(lj[j]), inverse = 1.0 / pivot;
+    const double pivot = std::sqrt(lj[j]);
+    inverse[j] = 1.0 / pivot;
     lj[j] = pivot;
-    for (Eigen::Index i = j + 1; i < k; ++i) lj[i] *= inverse;
+    for (Eigen::Index i = j + 1; i < k; ++i) lj[i] *= inverse[j];
   }
   for (Eigen::Index j = 0; j < k; ++j) {  // L y = rhs
     const double* lj = a + j * ld;
-    const double y = x[j] /= lj[j];
+    const double y = x[j] *= inverse[j];
+    if (y == 0.0) continue;
     for (Eigen::Index i = j + 1; i < k; ++i) x[i] -= y * lj[i];
   }
   for (Eigen::Index j = k - 1; j >= 0; --j) {  // Lᵀ z = y
     const double* lj = a + j * ld;
     double z = x[j];
     for (Eigen::Index i = j + 1; i < k; ++i) z -= lj[i] * x[i];
-    x[j] = z / lj[j];
+    x[j] = z * inverse[j];
   }
   return true;
 }
@@ -111,11 +116,15 @@ int BlockPivotingSolver::infeasible(const Problem& p, double tol, Eigen::Index& 
   for (const Eigen::Index j : index_) w_.noalias() += p.M.col(j) * z_[j];
   const double z_norm = z_.cwiseAbs().maxCoeff();
   const double z_tol = tol * std::max(z_norm, 1e-300);
-  const double w_tol = tol * std::max(q_norm_, m_norm_ * z_norm);
+  w_scale_ = std::max(q_norm_, m_norm_ * z_norm);
+  const double w_tol = tol * w_scale_;
   int count = 0;
   largest = -1;
+  w_free_ = 0.0;
   for (Eigen::Index i = 0; i < p.size(); ++i) {
-    const bool bad = free_[std::size_t(i)] ? z_[i] < -z_tol : w_[i] < -w_tol;
+    const bool in_f = free_[std::size_t(i)];
+    const bool bad = in_f ? z_[i] < -z_tol : w_[i] < -w_tol;
+    if (in_f) w_free_ = std::max(w_free_, std::abs(w_[i]));
     bad_[std::size_t(i)] = bad;
     if (bad) {
       ++count;
@@ -136,10 +145,30 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
     if (out.z.size() != n) out.z = Eigen::VectorXd::Zero(n);
     if (out.w.size() != n) out.w = Eigen::VectorXd::Zero(n);
   };
-  try {
-    p.validate("lcp::BlockPivotingSolver");
-  } catch (const std::invalid_argument& e) {
-    fail(Status::kInvalidInput, e.what());
+  // A failure says first whether M is symmetric, the method's premise.
+  auto asymmetric = [&] { return asymmetry(p.M) > 1e-12 * std::max(1.0, m_norm_); };
+  auto failNotSymmetric = [&] {
+    fail(Status::kInvalidInput,
+         "M is not symmetric; it needs a symmetric positive definite M (Lemke takes others)");
+  };
+  auto failOnM = [&](Status status, std::string why) {
+    if (asymmetric())
+      failNotSymmetric();
+    else
+      fail(status, std::move(why));
+  };
+  // One pass gives M's scale and, through it, the finiteness the validation would check.
+  const bool shaped = p.M.rows() == n && p.M.cols() == n;
+  m_norm_ = shaped ? rowNorm(p.M, row_sums_) : 0.0;
+  q_norm_ = p.q.cwiseAbs().sum();
+  if (!shaped || !std::isfinite(m_norm_) || !std::isfinite(q_norm_)) {
+    try {
+      p.validate("lcp::BlockPivotingSolver");
+    } catch (const std::invalid_argument& e) {
+      fail(Status::kInvalidInput, e.what());
+      return;
+    }
+    fail(Status::kInvalidInput, "the row sums of |M| or the sum of |q| overflow");
     return;
   }
   if (n == 0) {  // nothing to solve (and no entry to take a norm of)
@@ -149,32 +178,35 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
     out.residual = out.relative_residual = 0.0;
     return;
   }
-  const Scales m = scales(p.M, row_sums_);
-  m_norm_ = m.largest;
   q_norm_ = p.q.cwiseAbs().maxCoeff();
-  if (m.asymmetry > 1e-12 * std::max(1.0, m_norm_)) {
-    fail(Status::kInvalidInput,
-         "M is not symmetric; it needs a symmetric positive definite M (Lemke takes others)");
-    return;
-  }
   resize(n);
   for (Eigen::Index i = 0; i < n; ++i)
     free_[std::size_t(i)] = p.q[i] < 0.0;  // z_i > 0 guessed where q_i < 0
   const int max_rounds = 100 * int(n + 1);
   int fewest = int(n) + 1, stalls = 0, round = 0;
+  bool symmetry_known = false;
   for (;; ++round) {
     if (round == max_rounds) {
-      fail(Status::kPivotLimit, std::to_string(max_rounds) + " rounds without a solution");
+      failOnM(Status::kPivotLimit, std::to_string(max_rounds) + " rounds without a solution");
       return;
     }
     if (!solveFree(p)) {
-      fail(Status::kNumericalFailure,
-           "a principal block of M is not positive definite, so M is not; Lemke takes positive "
-           "semidefinite M");
+      failOnM(Status::kNumericalFailure,
+              "a principal block of M is not positive definite, so M is not; Lemke takes "
+              "positive semidefinite M");
       return;
     }
     Eigen::Index largest = -1;
     const int count = infeasible(p, kFeasibilityTol, largest);
+    // The Cholesky solve read M_FF's lower triangle: where w_F = 0 does not close, M may not be
+    // symmetric. Checked there, once, rather than on every solve.
+    if (!symmetry_known && w_free_ > kAcceptTol * w_scale_) {
+      symmetry_known = true;
+      if (asymmetric()) {
+        failNotSymmetric();
+        return;
+      }
+    }
     if (count == 0) break;
     if (count < fewest || stalls < kMaxStalls) {  // every infeasible index changes sides
       stalls = count < fewest ? 0 : stalls + 1;
@@ -194,13 +226,14 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
     out.w.noalias() = p.M * out.z;
     out.w += p.q;
   }
-  const Residual r = residual(p, out.z, out.w, m.row_norm);
+  const Residual r = residual(p, out.z, out.w, m_norm_);
   out.residual = r.absolute;
   out.relative_residual = r.relative;
-  out.status = r.relative <= kAcceptTol ? Status::kSuccess : Status::kNumericalFailure;
-  if (!out.ok())
-    out.message = "block pivoting: relative residual " + std::to_string(out.relative_residual) +
-                  " above 1e-9";
+  if (r.relative <= kAcceptTol) {
+    out.status = Status::kSuccess;
+    return;
+  }
+  failOnM(Status::kNumericalFailure, "relative residual " + std::to_string(r.relative) + " above 1e-9");
 }
 
 }  // namespace stickslip::lcp

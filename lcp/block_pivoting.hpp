@@ -12,7 +12,9 @@
 ///
 /// Contract: M symmetric positive definite, the class for which the solution is unique and the
 /// method ends. A nonsymmetric M, a free block that is not positive definite (M not PD), or the
-/// round limit gives a failure status with the reason, never a wrong answer: every success has
+/// round limit gives a failure status with the reason, never a wrong answer. M's symmetry is
+/// checked where a nonsymmetric M shows, not on every solve: when a round's w_F = 0 does not
+/// close (its Cholesky read only M_FF's lower triangle) and when a solve fails. Every success has
 /// passed the relative residual check of residual.hpp at 1e-9, as Lemke's (measured on the last
 /// round's w = q + M z, which that round has already formed). The workspace is sized once per
 /// problem size and reused.
@@ -49,8 +51,9 @@ class BlockPivotingSolver final {
   std::vector<Eigen::Index> index_;  ///< F's indices, in order
   std::vector<char> bad_;            ///< bad_[i]: i infeasible this round
   Eigen::MatrixXd block_;            ///< M_FF and its factor, in the top-left |F| × |F|
-  Eigen::VectorXd rhs_, z_, w_, row_sums_;
-  double m_norm_ = 0.0, q_norm_ = 0.0;  ///< max |M_ij|, max |q_i|
+  Eigen::VectorXd rhs_, inverse_, z_, w_, row_sums_;  ///< inverse_: 1 / L_jj
+  double m_norm_ = 0.0, q_norm_ = 0.0;   ///< ‖M‖∞, max |q_i|
+  double w_free_ = 0.0, w_scale_ = 0.0;  ///< this round's max |w_i| over F, and w's scale
 };
 
 }  // namespace stickslip::lcp

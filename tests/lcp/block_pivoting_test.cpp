@@ -80,6 +80,13 @@ TEST_CASE("Block pivoting refuses what it cannot solve, with a reason", "[lcp][b
     CHECK_FALSE(r.ok());
     CHECK_THAT(r.message, Catch::Contains("not positive definite"));
   }
+  SECTION("an infinite entry of M, named by its place") {
+    Eigen::Matrix2d M = Eigen::Matrix2d::Identity();
+    M(1, 0) = INFINITY;
+    const Result r = bpp.solve(Problem{M, Eigen::Vector2d(-1, -1)});
+    CHECK(r.status == Status::kInvalidInput);
+    CHECK_THAT(r.message, Catch::Contains("(1, 0)"));
+  }
   SECTION("NaN in q") {
     const Result r = bpp.solve(Problem{Eigen::MatrixXd::Identity(2, 2), Eigen::Vector2d(NAN, 1)});
     CHECK(r.status == Status::kInvalidInput);
