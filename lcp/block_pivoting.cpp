@@ -40,80 +40,39 @@ Result BlockPivotingSolver::solve(const Problem& p) {
 }
 
 void BlockPivotingSolver::resize(Eigen::Index n) {
-  if (block_.rows() == n) return;
+  factor_.reset(n);
+  if (z_.size() == n) return;
   free_.assign(std::size_t(n), 0);
   bad_.assign(std::size_t(n), 0);
-  index_.reserve(std::size_t(n));
-  block_.resize(n, n);
-  rhs_.resize(n);
-  inverse_.resize(n);
+  joined_.reserve(std::size_t(n));
+  minus_q_.resize(n);
+  x_.resize(n);
   z_.resize(n);
   w_.resize(n);
 }
 
-bool BlockPivotingSolver::smallCholeskySolve(Eigen::Index k) {
-  // Left-looking, column by column over raw columns: column j less L(j, c) times each column
-  // c < j, from row j down, then scaled by its pivot; L y = rhs follows column j at once. The
-  // pivots' inverses are kept, so that no division lies on the solves' chains.
-  const Eigen::Index ld = block_.outerStride();
-  double* a = block_.data();
-  double* x = rhs_.data();
-  double* inverse = inverse_.data();
-  for (Eigen::Index j = 0; j < k; ++j) {
-    double* lj = a + j * ld;
-    for (Eigen::Index c = 0; c < j; ++c) {
-      const double* lc = a + c * ld;
-      const double f = lc[j];
-      if (f == 0.0) continue;  // M's zeros (diagonal and banded M) cost no column update
-      for (Eigen::Index i = j; i < k; ++i) lj[i] -= f * lc[i];
-    }
-    if (!(lj[j] > 0.0)) return false;
-    const double pivot = std::sqrt(lj[j]);
-    inverse[j] = 1.0 / pivot;
-    lj[j] = pivot;
-    for (Eigen::Index i = j + 1; i < k; ++i) lj[i] *= inverse[j];
+bool BlockPivotingSolver::solveFree(const Problem& p, bool fresh) {
+  if (fresh) {
+    joined_.clear();
+    for (Eigen::Index i = 0; i < p.size(); ++i)
+      if (free_[std::size_t(i)]) joined_.push_back(i);
+    if (!factor_.factor(p.M, minus_q_, joined_)) return false;
+  } else {  // the indices that left F, last first, then those that joined, in order
+    for (auto s = factor_.size() - 1; s >= 0; --s)
+      if (!free_[std::size_t(factor_.indices()[std::size_t(s)])]) factor_.remove(s);
+    for (const Eigen::Index i : joined_)
+      if (!factor_.append(p.M, minus_q_, i)) return false;
   }
-  for (Eigen::Index j = 0; j < k; ++j) {  // L y = rhs
-    const double* lj = a + j * ld;
-    const double y = x[j] *= inverse[j];
-    if (y == 0.0) continue;
-    for (Eigen::Index i = j + 1; i < k; ++i) x[i] -= y * lj[i];
-  }
-  for (Eigen::Index j = k - 1; j >= 0; --j) {  // Lᵀ z = y
-    const double* lj = a + j * ld;
-    double z = x[j];
-    for (Eigen::Index i = j + 1; i < k; ++i) z -= lj[i] * x[i];
-    x[j] = z * inverse[j];
-  }
-  return true;
-}
-
-bool BlockPivotingSolver::solveFree(const Problem& p) {
-  index_.clear();
-  for (Eigen::Index i = 0; i < p.size(); ++i)
-    if (free_[std::size_t(i)]) index_.push_back(i);
-  const auto k = Eigen::Index(index_.size());
-  for (Eigen::Index b = 0; b < k; ++b) {
-    for (Eigen::Index a = b; a < k; ++a)
-      block_(a, b) = p.M(index_[std::size_t(a)], index_[std::size_t(b)]);
-    rhs_[b] = -p.q[index_[std::size_t(b)]];
-  }
-  if (k > kEigenCholeskyFrom) {
-    Eigen::Ref<Eigen::MatrixXd> factor = block_.topLeftCorner(k, k);
-    Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(factor);  // in place, lower triangle
-    if (llt.info() != Eigen::Success) return false;
-    llt.solveInPlace(rhs_.head(k));
-  } else if (!smallCholeskySolve(k)) {
-    return false;
-  }
+  factor_.solve(x_);
   z_.setZero();
-  for (Eigen::Index a = 0; a < k; ++a) z_[index_[std::size_t(a)]] = rhs_[a];
+  const auto& f = factor_.indices();
+  for (std::size_t s = 0; s < f.size(); ++s) z_[f[s]] = x_[Eigen::Index(s)];
   return true;
 }
 
 int BlockPivotingSolver::infeasible(const Problem& p, double tol, Eigen::Index& largest) {
   w_ = p.q;  // w = q + M_{:,F} z_F
-  for (const Eigen::Index j : index_) w_.noalias() += p.M.col(j) * z_[j];
+  for (const Eigen::Index j : factor_.indices()) w_.noalias() += p.M.col(j) * z_[j];
   const double z_norm = z_.cwiseAbs().maxCoeff();
   const double z_tol = tol * std::max(z_norm, 1e-300);
   w_scale_ = std::max(q_norm_, m_norm_ * z_norm);
@@ -180,6 +139,7 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
   }
   q_norm_ = p.q.cwiseAbs().maxCoeff();
   resize(n);
+  minus_q_ = -p.q;
   for (Eigen::Index i = 0; i < n; ++i)
     free_[std::size_t(i)] = p.q[i] < 0.0;  // z_i > 0 guessed where q_i < 0
   const int max_rounds = 100 * int(n + 1);
@@ -190,7 +150,7 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
       failOnM(Status::kPivotLimit, std::to_string(max_rounds) + " rounds without a solution");
       return;
     }
-    if (!solveFree(p)) {
+    if (!solveFree(p, round == 0)) {
       failOnM(Status::kNumericalFailure,
               "a principal block of M is not positive definite, so M is not; Lemke takes "
               "positive semidefinite M");
@@ -214,8 +174,13 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
       for (Eigen::Index i = 0; i < n; ++i)
         if (bad_[std::size_t(i)]) free_[std::size_t(i)] = !free_[std::size_t(i)];
     } else {  // Murty's rule: only the largest
+      std::fill(bad_.begin(), bad_.end(), 0);
+      bad_[std::size_t(largest)] = 1;
       free_[std::size_t(largest)] = !free_[std::size_t(largest)];
     }
+    joined_.clear();
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (bad_[std::size_t(i)] && free_[std::size_t(i)]) joined_.push_back(i);
   }
   out.pivots = round + 1;
   // w = q + M z is the last round's unless z_F's round-off negatives are cut to 0.

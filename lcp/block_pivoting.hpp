@@ -6,9 +6,10 @@
 ///   M_FF z_F = −q_F  (Cholesky),   w_G = M_GF z_F + q_G.
 /// Every index where it is infeasible (z_i < 0 in F, w_i < 0 in G) changes sides at once, as
 /// long as their number keeps falling; after kMaxStalls rounds without a fall, only the
-/// largest infeasible index changes sides (Murty's rule), which ends for every P-matrix. Each
-/// round costs one Cholesky of the free block, |F|³/3, so a solve costs a few such rounds where
-/// Lemke pivots ~|F| times on an n × n inverse.
+/// largest infeasible index changes sides (Murty's rule), which ends for every P-matrix. The
+/// first round factors the free block (|F|³/6); each later one updates that factor for the
+/// indices that changed sides (updated_cholesky.hpp, O(|F|²) each), so a solve costs about one
+/// factorization where Lemke pivots ~|F| times on an n × n inverse.
 ///
 /// Contract: M symmetric positive definite, the class for which the solution is unique and the
 /// method ends. A nonsymmetric M, a free block that is not positive definite (M not PD), or the
@@ -24,6 +25,7 @@
 
 #include "lcp/problem.hpp"
 #include "lcp/result.hpp"
+#include "lcp/updated_cholesky.hpp"
 
 namespace stickslip::lcp {
 
@@ -37,21 +39,18 @@ class BlockPivotingSolver final {
   static constexpr double kAcceptTol = 1e-9;  ///< relative residual of a success
 
  private:
-  /// z_F from the Cholesky factor of M_FF; false when M_FF is not positive definite.
-  bool solveFree(const Problem& p);
-  /// The factor and solve in plain loops, for small blocks, where Eigen's blocked LLT costs
-  /// several times the arithmetic.
-  bool smallCholeskySolve(Eigen::Index k);
-  static constexpr Eigen::Index kEigenCholeskyFrom = 48;  ///< blocks larger than this: Eigen's LLT
+  /// z_F from M_FF z_F = −q_F: the factor afresh, or updated for the indices that changed sides
+  /// (`joined_` those that entered F); false when M_FF is not positive definite.
+  bool solveFree(const Problem& p, bool fresh);
   /// Marks the infeasible indices; returns their count, `largest` the largest of them.
   int infeasible(const Problem& p, double tol, Eigen::Index& largest);
   void resize(Eigen::Index n);
 
-  std::vector<char> free_;           ///< free_[i]: i ∈ F
-  std::vector<Eigen::Index> index_;  ///< F's indices, in order
-  std::vector<char> bad_;            ///< bad_[i]: i infeasible this round
-  Eigen::MatrixXd block_;            ///< M_FF and its factor, in the top-left |F| × |F|
-  Eigen::VectorXd rhs_, inverse_, z_, w_, row_sums_;  ///< inverse_: 1 / L_jj
+  UpdatedCholesky factor_;            ///< of M_FF, F in the order its indices entered
+  std::vector<char> free_;            ///< free_[i]: i ∈ F
+  std::vector<char> bad_;             ///< bad_[i]: i infeasible this round, so it changes sides
+  std::vector<Eigen::Index> joined_;  ///< the indices entering F this round
+  Eigen::VectorXd minus_q_, x_, z_, w_, row_sums_;  ///< x_: z_F in F's order
   double m_norm_ = 0.0, q_norm_ = 0.0;   ///< ‖M‖∞, max |q_i|
   double w_free_ = 0.0, w_scale_ = 0.0;  ///< this round's max |w_i| over F, and w's scale
 };

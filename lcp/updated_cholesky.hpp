@@ -1,0 +1,58 @@
+#pragma once
+/// \file The Cholesky factor of a principal block of a symmetric positive definite M, kept as
+/// indices join and leave the block [Golub & Van Loan, §6.5.4 and §12.5].
+///
+/// For the index set S (in the order the indices joined) it keeps
+///   L Lᵀ = M_SS  (L lower triangular, positive diagonal),   y = L⁻¹ b_S,
+/// so that M_SS x_S = b_S costs one back substitution Lᵀ x_S = y.
+/// - `append(i)` borders L with one row: L l = M_Si, l_kk = √(M_ii − lᵀl), O(k²/2);
+/// - `remove(position)` deletes a row and restores the triangle with Givens rotations on the
+///   columns after it (applied to y as well), O((k − position)²);
+/// - `factor(S)` starts afresh: left-looking, Eigen's blocked LLT for large blocks.
+/// A block pivoting round that moves a few indices so costs O(k²) instead of a new k³/6
+/// factorization. Only M's lower triangle and b are read, at the indices in the set.
+///
+/// Contract: M n × n and b of size n, fixed between `factor` and the updates; each index at
+/// most once in the set. `append` and `factor` return false when the block is not positive
+/// definite (a pivot ≤ 0), leaving the set as it was before the call. No allocation after
+/// `reset(n)`.
+
+#include <Eigen/Dense>
+#include <vector>
+
+namespace stickslip::lcp {
+
+class UpdatedCholesky final {
+ public:
+  /// Empties the set and sizes the workspace for n × n matrices.
+  void reset(Eigen::Index n);
+  /// The factor of M_SS, S = `indices` in order, afresh.
+  bool factor(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
+              const std::vector<Eigen::Index>& indices);
+  /// Adds index i at the end of the set.
+  bool append(const Eigen::MatrixXd& M, const Eigen::VectorXd& b, Eigen::Index i);
+  /// Removes the index at `position` in the set.
+  void remove(Eigen::Index position);
+  /// x_S: x[s] for the s-th index of the set, s < size().
+  void solve(Eigen::VectorXd& x) const;
+
+  const std::vector<Eigen::Index>& indices() const { return indices_; }
+  Eigen::Index size() const { return Eigen::Index(indices_.size()); }
+
+  static constexpr Eigen::Index kEigenFrom = 48;  ///< blocks larger than this: Eigen's LLT
+
+ private:
+  /// The factor in plain loops over raw columns, for small blocks, where a blocked kernel
+  /// costs several times the arithmetic; false at a pivot ≤ 0.
+  bool factorSmall(Eigen::Index k);
+  /// L x = rhs in place on x[0 … k).
+  void forward(double* x, Eigen::Index k) const;
+
+  std::vector<Eigen::Index> indices_;  ///< S, in the factor's order
+  Eigen::MatrixXd l_;                  ///< L in its top-left |S| × |S| lower triangle
+  Eigen::VectorXd y_;                  ///< L⁻¹ b_S
+  Eigen::VectorXd inverse_;            ///< 1 / L_jj, so that no division lies on a solve's chain
+  Eigen::VectorXd t_;                  ///< a new row of L
+};
+
+}  // namespace stickslip::lcp

@@ -1,0 +1,79 @@
+// The updated factor must solve M_SS x = b_S as a fresh factorization of the same set does,
+// through any sequence of joins and departures, on both sides of the blocked-kernel threshold.
+#include "lcp/updated_cholesky.hpp"
+
+#include <catch2/catch.hpp>
+#include <random>
+
+#include "lcp/random_problems.hpp"
+
+using namespace stickslip::lcp;
+
+namespace {
+
+/// x_S from a dense solve of M_SS x = b_S, in S's order.
+Eigen::VectorXd reference(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
+                          const std::vector<Eigen::Index>& S) {
+  const auto k = Eigen::Index(S.size());
+  if (k == 0) return Eigen::VectorXd(0);
+  Eigen::MatrixXd block(k, k);
+  Eigen::VectorXd rhs(k);
+  for (Eigen::Index r = 0; r < k; ++r) {
+    rhs[r] = b[S[std::size_t(r)]];
+    for (Eigen::Index c = 0; c < k; ++c) block(r, c) = M(S[std::size_t(r)], S[std::size_t(c)]);
+  }
+  return block.ldlt().solve(rhs);
+}
+
+}  // namespace
+
+TEST_CASE("Updated Cholesky: joins and departures solve as a fresh factor", "[lcp][cholesky]") {
+  for (const int n : {5, 24, 90}) {  // 90: the first factor through Eigen's blocked LLT
+    const Problem p = randomSpdProblem(n, 17u + std::uint64_t(n));
+    const Eigen::VectorXd b = -p.q;
+    std::mt19937_64 rng{std::uint64_t(n)};
+    std::vector<Eigen::Index> first;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (i % 3 != 1) first.push_back(i);
+    UpdatedCholesky factor;
+    factor.reset(n);
+    REQUIRE(factor.factor(p.M, b, first));
+    std::vector<char> in(std::size_t(n), 0);
+    for (const Eigen::Index i : first) in[std::size_t(i)] = 1;
+    Eigen::VectorXd x(n);
+    for (int step = 0; step < 60; ++step) {
+      const auto i = Eigen::Index(rng() % std::uint64_t(n));
+      if (in[std::size_t(i)]) {
+        const auto& S = factor.indices();
+        factor.remove(Eigen::Index(std::find(S.begin(), S.end(), i) - S.begin()));
+      } else {
+        REQUIRE(factor.append(p.M, b, i));
+      }
+      in[std::size_t(i)] = !in[std::size_t(i)];
+      factor.solve(x);
+      const Eigen::VectorXd ref = reference(p.M, b, factor.indices());
+      INFO("n = " << n << ", step " << step << ", |S| = " << factor.size());
+      REQUIRE(factor.size() == std::count(in.begin(), in.end(), 1));
+      if (factor.size() > 0)
+        CHECK((x.head(factor.size()) - ref).cwiseAbs().maxCoeff() <=
+              1e-11 * std::max(1.0, ref.cwiseAbs().maxCoeff()));
+    }
+  }
+}
+
+TEST_CASE("Updated Cholesky refuses a block that is not positive definite", "[lcp][cholesky]") {
+  Eigen::Matrix3d M;
+  M << 2, 1, 3,  //
+      1, 2, 1,   //
+      3, 1, 2;   // M_{0,2} = [2 3; 3 2] has the eigenvalue −1
+  const Eigen::VectorXd b = Eigen::Vector3d(1, 2, 3);
+  UpdatedCholesky factor;
+  factor.reset(3);
+  REQUIRE(factor.factor(M, b, {0, 1}));
+  CHECK_FALSE(factor.append(M, b, 2));
+  REQUIRE(factor.size() == 2);  // the set as before the refused join
+  Eigen::VectorXd x(3);
+  factor.solve(x);
+  CHECK(x.head(2).isApprox(Eigen::Vector2d(0.0, 1.0), 1e-14));  // [2 1; 1 2] x = (1, 2)
+  CHECK_FALSE(factor.factor(M, b, {0, 2}));
+}
