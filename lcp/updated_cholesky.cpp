@@ -22,6 +22,7 @@ void UpdatedCholesky::reset(Eigen::Index n) {
   y_.resize(n);
   inverse_.resize(n);
   t_.resize(n);
+  end_.resize(std::size_t(n));
 }
 
 bool UpdatedCholesky::factor(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
@@ -37,6 +38,7 @@ bool UpdatedCholesky::factor(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
     Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(block);  // in place, lower triangle
     if (llt.info() != Eigen::Success) return false;
     inverse_.head(k) = block.diagonal().cwiseInverse();
+    for (Eigen::Index j = 0; j < k; ++j) end_[std::size_t(j)] = k;
   } else if (!factorSmall(k)) {
     return false;
   }
@@ -56,12 +58,15 @@ bool UpdatedCholesky::factorSmall(Eigen::Index k) {
       const double* lc = a + c * ld;
       const double f = lc[j];
       if (f == 0.0) continue;  // M's zeros (diagonal and banded M) cost no column update
-      for (Eigen::Index i = j; i < k; ++i) lj[i] -= f * lc[i];
+      for (Eigen::Index i = j; i < end_[std::size_t(c)]; ++i) lj[i] -= f * lc[i];
     }
     if (!(lj[j] > 0.0)) return false;
     lj[j] = std::sqrt(lj[j]);
     inverse_[j] = 1.0 / lj[j];
-    for (Eigen::Index i = j + 1; i < k; ++i) lj[i] *= inverse_[j];
+    Eigen::Index end = j + 1;
+    for (Eigen::Index i = j + 1; i < k; ++i)
+      if ((lj[i] *= inverse_[j]) != 0.0) end = i + 1;
+    end_[std::size_t(j)] = end;
   }
   return true;
 }
@@ -74,7 +79,7 @@ void UpdatedCholesky::forward(double* x, Eigen::Index k) const {
     const double xj = x[j] *= inverse_[j];
     if (xj == 0.0) continue;
     const double* lj = a + j * ld;
-    for (Eigen::Index i = j + 1; i < k; ++i) x[i] -= xj * lj[i];
+    for (Eigen::Index i = j + 1; i < end_[std::size_t(j)]; ++i) x[i] -= xj * lj[i];
   }
 }
 
@@ -85,6 +90,9 @@ bool UpdatedCholesky::append(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
   const double d = M(i, i) - t_.head(k).squaredNorm();
   if (!(d > 0.0)) return false;
   l_.row(k).head(k) = t_.head(k).transpose();
+  for (Eigen::Index j = 0; j < k; ++j)
+    if (t_[j] != 0.0) end_[std::size_t(j)] = k + 1;
+  end_[std::size_t(k)] = k + 1;
   l_(k, k) = std::sqrt(d);
   inverse_[k] = 1.0 / l_(k, k);
   y_[k] = (b[i] - t_.head(k).dot(y_.head(k))) * inverse_[k];
@@ -100,6 +108,8 @@ void UpdatedCholesky::remove(Eigen::Index position) {
   for (Eigen::Index c = 0; c < k; ++c) {
     double* lc = a + c * ld;
     for (Eigen::Index j = std::max(position + 1, c); j < k; ++j) lc[j - 1] = lc[j];
+    auto& end = end_[std::size_t(c)];
+    if (end > position) end = std::max(end - 1, std::min(c + 1, k - 1));
   }
   for (Eigen::Index r = position; r + 1 < k; ++r) {
     double *left = a + r * ld, *right = left + ld;
@@ -115,6 +125,7 @@ void UpdatedCholesky::remove(Eigen::Index position) {
     const double top = y_[r], bottom = y_[r + 1];
     y_[r] = c * top + s * bottom;
     y_[r + 1] = c * bottom - s * top;
+    end_[std::size_t(r)] = end_[std::size_t(r + 1)] = std::max(end_[std::size_t(r)], end_[std::size_t(r + 1)]);
   }
   indices_.erase(indices_.begin() + position);
 }
@@ -126,11 +137,12 @@ void UpdatedCholesky::solve(Eigen::VectorXd& x) const {
     const double* lj = a + j * ld;
     double even = y_[j], odd = 0.0;  // two sums: half the chain of dependent adds
     Eigen::Index i = j + 1;
-    for (; i + 1 < k; i += 2) {
+    const Eigen::Index end = end_[std::size_t(j)];
+    for (; i + 1 < end; i += 2) {
       even -= lj[i] * x[i];
       odd -= lj[i + 1] * x[i + 1];
     }
-    if (i < k) even -= lj[i] * x[i];
+    if (i < end) even -= lj[i] * x[i];
     x[j] = (even + odd) * inverse_[j];
   }
 }

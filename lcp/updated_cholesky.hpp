@@ -53,6 +53,9 @@ class UpdatedCholesky final {
   Eigen::VectorXd y_;                  ///< L⁻¹ b_S
   Eigen::VectorXd inverse_;            ///< 1 / L_jj, so that no division lies on a solve's chain
   Eigen::VectorXd t_;                  ///< a new row of L
+  /// end_[j]: one past the last row where column j of L may be nonzero, so that the solves and
+  /// updates skip the zeros of a banded or block-diagonal M_SS.
+  std::vector<Eigen::Index> end_;
 };
 
 }  // namespace stickslip::lcp

@@ -25,39 +25,52 @@ Eigen::VectorXd reference(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
   return block.ldlt().solve(rhs);
 }
 
+/// 60 random joins and departures from a first set, each solve checked against a fresh one.
+void joinAndLeave(const Eigen::MatrixXd& M, const Eigen::VectorXd& b) {
+  const Eigen::Index n = M.rows();
+  std::mt19937_64 rng{std::uint64_t(n)};
+  std::vector<Eigen::Index> first;
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (i % 3 != 1) first.push_back(i);
+  UpdatedCholesky factor;
+  factor.reset(n);
+  REQUIRE(factor.factor(M, b, first));
+  std::vector<char> in(std::size_t(n), 0);
+  for (const Eigen::Index i : first) in[std::size_t(i)] = 1;
+  Eigen::VectorXd x(n);
+  for (int step = 0; step < 60; ++step) {
+    const auto i = Eigen::Index(rng() % std::uint64_t(n));
+    if (in[std::size_t(i)]) {
+      const auto& S = factor.indices();
+      factor.remove(Eigen::Index(std::find(S.begin(), S.end(), i) - S.begin()));
+    } else {
+      REQUIRE(factor.append(M, b, i));
+    }
+    in[std::size_t(i)] = !in[std::size_t(i)];
+    factor.solve(x);
+    const Eigen::VectorXd ref = reference(M, b, factor.indices());
+    INFO("n = " << n << ", step " << step << ", |S| = " << factor.size());
+    REQUIRE(factor.size() == std::count(in.begin(), in.end(), 1));
+    if (factor.size() > 0)
+      CHECK((x.head(factor.size()) - ref).cwiseAbs().maxCoeff() <=
+            1e-11 * std::max(1.0, ref.cwiseAbs().maxCoeff()));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("Updated Cholesky: joins and departures solve as a fresh factor", "[lcp][cholesky]") {
-  for (const int n : {5, 24, 90}) {  // 90: the first factor through Eigen's blocked LLT
-    const Problem p = randomSpdProblem(n, 17u + std::uint64_t(n));
-    const Eigen::VectorXd b = -p.q;
-    std::mt19937_64 rng{std::uint64_t(n)};
-    std::vector<Eigen::Index> first;
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (i % 3 != 1) first.push_back(i);
-    UpdatedCholesky factor;
-    factor.reset(n);
-    REQUIRE(factor.factor(p.M, b, first));
-    std::vector<char> in(std::size_t(n), 0);
-    for (const Eigen::Index i : first) in[std::size_t(i)] = 1;
-    Eigen::VectorXd x(n);
-    for (int step = 0; step < 60; ++step) {
-      const auto i = Eigen::Index(rng() % std::uint64_t(n));
-      if (in[std::size_t(i)]) {
-        const auto& S = factor.indices();
-        factor.remove(Eigen::Index(std::find(S.begin(), S.end(), i) - S.begin()));
-      } else {
-        REQUIRE(factor.append(p.M, b, i));
-      }
-      in[std::size_t(i)] = !in[std::size_t(i)];
-      factor.solve(x);
-      const Eigen::VectorXd ref = reference(p.M, b, factor.indices());
-      INFO("n = " << n << ", step " << step << ", |S| = " << factor.size());
-      REQUIRE(factor.size() == std::count(in.begin(), in.end(), 1));
-      if (factor.size() > 0)
-        CHECK((x.head(factor.size()) - ref).cwiseAbs().maxCoeff() <=
-              1e-11 * std::max(1.0, ref.cwiseAbs().maxCoeff()));
+  SECTION("dense M, on both sides of the blocked-kernel threshold") {
+    for (const int n : {5, 24, 90}) {  // 90: the first factor through Eigen's blocked LLT
+      const Problem p = randomSpdProblem(n, 17u + std::uint64_t(n));
+      joinAndLeave(p.M, -p.q);
     }
+  }
+  SECTION("block-diagonal M: the factor's zeros skipped, and kept zero through the updates") {
+    const Problem dense = randomSpdProblem(4, 5);
+    Eigen::MatrixXd M = Eigen::MatrixXd::Zero(20, 20);
+    for (Eigen::Index block = 0; block < 5; ++block) M.block(4 * block, 4 * block, 4, 4) = dense.M;
+    joinAndLeave(M, Eigen::VectorXd::LinSpaced(20, -1.0, 1.0));
   }
 }
 
