@@ -113,10 +113,10 @@ void UpdatedCholesky::remove(Eigen::Index position) {
   }
   for (Eigen::Index r = position; r + 1 < k; ++r) {
     double *left = a + r * ld, *right = left + ld;
-    const double rho = std::sqrt(left[r] * left[r] + right[r] * right[r]);
-    const double c = left[r] / rho, s = right[r] / rho;
+    const double rho = std::sqrt(left[r] * left[r] + right[r] * right[r]), inverse = 1.0 / rho;
+    const double c = left[r] * inverse, s = right[r] * inverse;
     left[r] = rho;
-    inverse_[r] = 1.0 / rho;
+    inverse_[r] = inverse;
     for (Eigen::Index i = r + 1; i + 1 < k; ++i) {
       const double l = left[i], m = right[i];
       left[i] = c * l + s * m;
