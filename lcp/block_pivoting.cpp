@@ -119,8 +119,7 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
   // One pass gives M's scale and, through it, the finiteness the validation would check.
   const bool shaped = p.M.rows() == n && p.M.cols() == n;
   m_norm_ = shaped ? rowNorm(p.M, row_sums_) : 0.0;
-  q_norm_ = p.q.cwiseAbs().sum();
-  if (!shaped || !std::isfinite(m_norm_) || !std::isfinite(q_norm_)) {
+  if (!shaped || !std::isfinite(m_norm_) || !std::isfinite(p.q.cwiseAbs().sum())) {
     try {
       p.validate("lcp::BlockPivotingSolver");
     } catch (const std::invalid_argument& e) {

@@ -14,8 +14,8 @@
 ///
 /// Contract: M n × n and b of size n, fixed between `factor` and the updates; each index at
 /// most once in the set. `append` and `factor` return false when the block is not positive
-/// definite (a pivot ≤ 0), leaving the set as it was before the call. No allocation after
-/// `reset(n)`.
+/// definite (a pivot ≤ 0): a refused `append` leaves the set as it was, a refused `factor`
+/// empty. No allocation after `reset(n)`.
 
 #include <Eigen/Dense>
 #include <vector>
