@@ -167,19 +167,20 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
       }
     }
     if (count == 0) break;
+    joined_.clear();
+    auto changeSides = [&](Eigen::Index i) {
+      const bool joins = !free_[std::size_t(i)];
+      free_[std::size_t(i)] = joins;
+      if (joins) joined_.push_back(i);
+    };
     if (count < fewest || stalls < kMaxStalls) {  // every infeasible index changes sides
       stalls = count < fewest ? 0 : stalls + 1;
       fewest = std::min(fewest, count);
       for (Eigen::Index i = 0; i < n; ++i)
-        if (bad_[std::size_t(i)]) free_[std::size_t(i)] = !free_[std::size_t(i)];
+        if (bad_[std::size_t(i)]) changeSides(i);
     } else {  // Murty's rule: only the largest
-      std::fill(bad_.begin(), bad_.end(), 0);
-      bad_[std::size_t(largest)] = 1;
-      free_[std::size_t(largest)] = !free_[std::size_t(largest)];
+      changeSides(largest);
     }
-    joined_.clear();
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (bad_[std::size_t(i)] && free_[std::size_t(i)]) joined_.push_back(i);
   }
   out.pivots = round + 1;
   // w = q + M z is the last round's unless z_F's round-off negatives are cut to 0.
