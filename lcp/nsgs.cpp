@@ -63,12 +63,17 @@ double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<co
 
 namespace {
 
-/// The exact solution of one contact's 2×2 problem u = A r + b; false when none of open,
-/// stick, slip± applies (A singular or not positive).
-bool solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, Eigen::Vector2d& r) {
+constexpr double kSettleWork = 16.0;
+
+/// A contact's local mode, as solveLocal found it.
+enum LocalMode : signed char { kNoMode = -1, kOpen, kStick, kSlipPositive, kSlipNegative };
+
+/// The exact solution of one contact's 2×2 problem u = A r + b and its mode; kNoMode when none
+/// of open, stick, slip± applies (A singular or not positive).
+LocalMode solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, Eigen::Vector2d& r) {
   if (b(0) >= 0.0) {
     r.setZero();
-    return true;
+    return kOpen;
   }
   const double det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
   const double slack = 1e-14 * b.cwiseAbs().maxCoeff();  // relative: b may be of round-off size
@@ -76,7 +81,7 @@ bool solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, E
     const Eigen::Vector2d stick{(-b(0) * a(1, 1) + b(1) * a(0, 1)) / det, (-b(1) * a(0, 0) + b(0) * a(1, 0)) / det};
     if (stick(0) >= 0.0 && std::abs(stick(1)) <= mu * stick(0) * (1.0 + 1e-14)) {
       r = stick;
-      return true;
+      return kStick;
     }
   }
   for (const double s : {1.0, -1.0}) {  // sliding with sign s: rₜ = −s μ rₙ, uₙ = 0
@@ -86,19 +91,20 @@ bool solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, E
     const double ut = a(1, 0) * rn - s * mu * a(1, 1) * rn + b(1);
     if (s * ut >= -slack) {
       r = {rn, -s * mu * rn};
-      return true;
+      return s > 0.0 ? kSlipPositive : kSlipNegative;
     }
   }
-  return false;
+  return kNoMode;
 }
 
-/// A bilateral block's local problem: u = A r + b = 0, r free; false when A is singular.
-bool solveBilateral(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, Eigen::Vector2d& r) {
+/// A bilateral block's local problem: u = A r + b = 0, r free (mode kStick); kNoMode when A is
+/// singular.
+LocalMode solveBilateral(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, Eigen::Vector2d& r) {
   const double det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
   if (!(std::abs(det) > std::numeric_limits<double>::epsilon() * a.cwiseAbs().maxCoeff() * a.cwiseAbs().maxCoeff()))
-    return false;
+    return kNoMode;
   r = {(-b(0) * a(1, 1) + b(1) * a(0, 1)) / det, (-b(1) * a(0, 0) + b(0) * a(1, 0)) / det};
-  return true;
+  return kStick;
 }
 
 }  // namespace
@@ -118,9 +124,12 @@ void solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOptions& opti
                         "tolerance > 0, max_sweeps >= 1 and no bilateral block (newton takes them)", warm_start, out))
     return;
   // Sweeps in chunks, the finish between them: first once the error reaches kNsgsFinishFrom,
-  // then every kNsgsFinishEvery sweeps.
+  // then every kNsgsFinishEvery sweeps. Before that, whenever the modes have settled for
+  // `settle` sweeps, their active-set solve: with the right modes it ends the solve, exact, where
+  // the sweeps would still be converging linearly. Each settle that fails doubles the next.
+  const double q_norm = p.q.norm();
   NsgsFinishOutcome finish;
-  int finishes = 0;
+  int finishes = 0, settle = kNsgsSettleSweeps;
   NsgsSolver::Outcome o;
   int sweeps = 0;
   while (true) {
@@ -128,12 +137,22 @@ void solveFrictionNsgs(const SparseFrictionProblem2D& p, const NsgsOptions& opti
     chunk.max_sweeps = options.max_sweeps - sweeps;
     if (options.exact_finish) {
       chunk.max_sweeps = std::min(chunk.max_sweeps, kNsgsFinishEvery);
+      chunk.settle_sweeps = settle;
+      chunk.settle_unknowns = kDenseActiveSet;
       if (finishes == 0) chunk.tolerance = std::max(options.tolerance, kNsgsFinishFrom);
     }
     o = solver.solve(viewOf(p.W), p.q, p.mu, chunk, out.r, out.u);
     sweeps += o.sweeps;
     if (o.status == Status::kNumericalFailure || o.error <= options.tolerance) break;
-    if (options.exact_finish) {
+    if (o.settled) {
+      settle *= 2;
+      if (activeSetStep(p, q_norm, kDenseActiveSet, out.r, out.u, o.error) && o.error <= options.tolerance) {
+        o.status = Status::kSuccess;
+        o.residual = fc2dResidual(out.r, out.u, p.mu);
+        break;
+      }
+      if (sweeps < options.max_sweeps) continue;
+    } else if (options.exact_finish) {
       const NsgsFinishOutcome f = finishNsgs(p, {options.tolerance}, solver, out.r, out.u);
       ++finishes;
       sweeps += f.sweeps;
@@ -188,6 +207,12 @@ void NsgsSolver::readColumns(SparseRowView W) {
     }
 }
 
+Eigen::Index NsgsSolver::activeUnknowns() const {
+  Eigen::Index m = 0;
+  for (const signed char mode : mode_) m += mode == kStick ? 2 : mode == kOpen ? 0 : 1;
+  return m;
+}
+
 void NsgsSolver::addColumn(Eigen::Index j, double delta, Eigen::Ref<Eigen::VectorXd> u) const {
   for (Eigen::Index k = column_start_[std::size_t(j)]; k < column_start_[std::size_t(j + 1)]; ++k)
     u(column_row_[std::size_t(k)]) += column_value_[std::size_t(k)] * delta;
@@ -216,14 +241,20 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
     u = q;
   else
     exactU();
+  mode_.assign(std::size_t(nc), kNoMode);
+  int unchanged = 0;  // sweeps in a row in which no contact changed its mode
   Eigen::Vector2d local;
   for (int sweep = 1; sweep <= options.max_sweeps; ++sweep) {
     out.sweeps = sweep;
+    bool changed = false;
     for (Eigen::Index i = 0; i < nc; ++i) {
       const Eigen::Matrix2d& a = diagonal_[std::size_t(i)];
       const Eigen::Vector2d ri = r.segment<2>(2 * i);
       const Eigen::Vector2d b = u.segment<2>(2 * i) - a * ri;
-      if (!(i < contacts ? solveLocal(a, b, mu(i), local) : solveBilateral(a, b, local))) {
+      const LocalMode m = i < contacts ? solveLocal(a, b, mu(i), local) : solveBilateral(a, b, local);
+      changed |= m != mode_[std::size_t(i)];
+      mode_[std::size_t(i)] = m;
+      if (m == kNoMode) {
         out.failed_contact = i;
         exactU();
         out.error = fc2dError(r, u, mu, q_norm, bilateral);
@@ -241,6 +272,11 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
       exactU();
       out.error = fc2dError(r, u, mu, q_norm, bilateral);
       if (out.error <= options.tolerance) return finish(Status::kSuccess);
+    }
+    unchanged = changed ? 0 : unchanged + 1;
+    if (options.settle_sweeps > 0 && unchanged >= options.settle_sweeps && activeUnknowns() <= options.settle_unknowns) {
+      out.settled = true;
+      break;
     }
   }
   exactU();

@@ -17,7 +17,8 @@
 /// contacts that stay open not at all; the error after it costs O(nc).
 ///
 /// Stopping rule: Siconos' fc2d error measure (fc2dError below) ≤ tolerance, evaluated after
-/// each sweep and confirmed on u formed afresh; kPivotLimit after max_sweeps.
+/// each sweep and confirmed on u formed afresh; kPivotLimit after max_sweeps, or once the
+/// modes have settled (NsgsOptions::settle_sweeps).
 /// FrictionResult::pivots counts the sweeps, residual and relative_residual are that measure
 /// unnormalized and normalized. A warm start (r from the previous time step) is taken when given.
 
@@ -36,8 +37,14 @@ struct NsgsOptions {
   /// solveFrictionNsgs only: the exact finish (nsgs_finish.hpp) once the sweeps reach error
   /// kNsgsFinishFrom, and again every kNsgsFinishEvery sweeps while they fall short.
   bool exact_finish = true;
+  /// > 0: also stop, Outcome::settled, once no contact has changed its local mode (open, stick,
+  /// slip±) for this many sweeps and the modes have at most settle_unknowns unknowns (2 per
+  /// sticking contact, 1 per sliding one); solveFrictionNsgs then tries their active-set solve.
+  int settle_sweeps = 0;
+  Eigen::Index settle_unknowns = 0;
 };
 inline constexpr double kNsgsFinishFrom = 1e-6;
+inline constexpr int kNsgsSettleSweeps = 2;  ///< the first NsgsOptions::settle_sweeps of solveFrictionNsgs
 inline constexpr int kNsgsFinishEvery = 1000;
 
 using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
@@ -58,6 +65,7 @@ class NsgsSolver {
     double error = 0.0;     ///< fc2dError at the end
     double residual = 0.0;  ///< the same unnormalized
     Eigen::Index failed_contact = -1;  ///< kNumericalFailure: whose local problem has no solution
+    bool settled = false;  ///< stopped by NsgsOptions::settle_sweeps (status kPivotLimit)
   };
   /// W compressed (viewOf) 2nc × 2nc, q of size 2nc, μ of size nc. r holds the first iterate
   /// (a warm start, or zeros) and returns the solution; u returns W r + q. The last `bilateral`
@@ -70,11 +78,14 @@ class NsgsSolver {
  private:
   /// W's columns (compressed by column) and the contacts' diagonal blocks, read once per solve.
   void readColumns(SparseRowView W);
+  /// The unknowns of the last sweep's modes' active set (NsgsOptions::settle_unknowns).
+  Eigen::Index activeUnknowns() const;
   /// u += W(:, j) delta.
   void addColumn(Eigen::Index j, double delta, Eigen::Ref<Eigen::VectorXd> u) const;
   static constexpr int kFreshEvery = 50;  ///< sweeps between forming u = W r + q afresh
 
   std::vector<Eigen::Matrix2d> diagonal_;
+  std::vector<signed char> mode_;  ///< each contact's local mode in the last sweep
   std::vector<Eigen::Index> column_start_, column_row_, column_fill_;
   std::vector<double> column_value_;
 };

@@ -26,49 +26,62 @@ Mode modeOf(double rn, double rt, double mu, double r_scale) {
 }
 
 /// Step 1: solve the iterate's modes as equations. Returns false when the system is singular.
-bool activeSetSolve(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, Eigen::VectorXd& out) {
+bool activeSetSolve(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, Eigen::Index max_unknowns,
+                    Eigen::VectorXd& out) {
   const Eigen::Index nc = p.contacts();
   const double r_scale = r.cwiseAbs().maxCoeff();
   std::vector<Mode> mode(std::size_t(nc), Mode::kOpen);
   std::vector<Eigen::Index> column(std::size_t(nc), -1);  // first unknown of a closed contact
+  Eigen::VectorXd rhs(2 * nc);
   Eigen::Index m = 0;
   for (Eigen::Index i = 0; i < nc; ++i) {
     mode[std::size_t(i)] = modeOf(r(2 * i), r(2 * i + 1), p.mu(i), r_scale);
     if (mode[std::size_t(i)] == Mode::kOpen) continue;
     column[std::size_t(i)] = m;
-    m += mode[std::size_t(i)] == Mode::kStick ? 2 : 1;  // a slip's rₜ follows from its rₙ
+    rhs(m++) = -p.q(2 * i);
+    if (mode[std::size_t(i)] == Mode::kStick) rhs(m++) = -p.q(2 * i + 1);  // a slip's rₜ follows from its rₙ
   }
-  if (m == 0) return false;
+  if (m == 0 || m > max_unknowns) return false;
   // Rows: a sticking contact's uₙ = uₜ = 0, a sliding one's uₙ = 0. Columns: a sticking
   // contact's (rₙ, rₜ), a sliding one's rₙ with its rₜ = ∓μ rₙ folded into the entry.
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(std::size_t(p.W.nonZeros()));
-  Eigen::VectorXd rhs(m);
-  for (Eigen::Index i = 0; i < nc; ++i) {
-    const Mode mi = mode[std::size_t(i)];
-    if (mi == Mode::kOpen) continue;
-    for (int k = 0; k < (mi == Mode::kStick ? 2 : 1); ++k) {
-      const Eigen::Index row = column[std::size_t(i)] + k;
-      rhs(row) = -p.q(2 * i + k);
-      for (RowMatrix::InnerIterator it(p.W, 2 * i + k); it; ++it) {
-        const Eigen::Index j = it.col() / 2;
-        const Mode mj = mode[std::size_t(j)];
-        const bool tangent = it.col() % 2 == 1;
-        if (mj == Mode::kOpen) continue;
-        if (mj == Mode::kStick)
-          entries.emplace_back(row, column[std::size_t(j)] + (tangent ? 1 : 0), it.value());
-        else
-          entries.emplace_back(row, column[std::size_t(j)],
-                               tangent ? it.value() * (mj == Mode::kSlipPositive ? -p.mu(j) : p.mu(j)) : it.value());
+  auto forEachEntry = [&](auto&& add) {
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const Mode mi = mode[std::size_t(i)];
+      if (mi == Mode::kOpen) continue;
+      for (int k = 0; k < (mi == Mode::kStick ? 2 : 1); ++k) {
+        const Eigen::Index row = column[std::size_t(i)] + k;
+        for (RowMatrix::InnerIterator it(p.W, 2 * i + k); it; ++it) {
+          const Eigen::Index j = it.col() / 2;
+          const Mode mj = mode[std::size_t(j)];
+          const bool tangent = it.col() % 2 == 1;
+          if (mj == Mode::kOpen) continue;
+          if (mj == Mode::kStick)
+            add(row, column[std::size_t(j)] + (tangent ? 1 : 0), it.value());
+          else
+            add(row, column[std::size_t(j)],
+                tangent ? it.value() * (mj == Mode::kSlipPositive ? -p.mu(j) : p.mu(j)) : it.value());
+        }
       }
     }
+  };
+  Eigen::VectorXd x = rhs.head(m);
+  if (m <= kDenseActiveSet) {  // a dense LU is cheaper than a sparse one's analysis
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(m, m);
+    forEachEntry([&](Eigen::Index row, Eigen::Index col, double value) { a(row, col) += value; });
+    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(a);
+    x = lu.solve(x);
+  } else {
+    std::vector<Eigen::Triplet<double>> entries;
+    entries.reserve(std::size_t(p.W.nonZeros()));
+    forEachEntry([&](Eigen::Index row, Eigen::Index col, double value) { entries.emplace_back(row, col, value); });
+    Eigen::SparseMatrix<double> a(m, m);
+    a.setFromTriplets(entries.begin(), entries.end());
+    Eigen::SparseLU<Eigen::SparseMatrix<double>> lu(a);
+    if (lu.info() != Eigen::Success) return false;
+    x = lu.solve(rhs.head(m));
+    if (lu.info() != Eigen::Success) return false;
   }
-  Eigen::SparseMatrix<double> a(m, m);
-  a.setFromTriplets(entries.begin(), entries.end());
-  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu(a);
-  if (lu.info() != Eigen::Success) return false;
-  const Eigen::VectorXd x = lu.solve(rhs);
-  if (lu.info() != Eigen::Success || !x.allFinite()) return false;
+  if (!x.allFinite()) return false;
   out.setZero(2 * nc);
   for (Eigen::Index i = 0; i < nc; ++i) {
     const Mode mi = mode[std::size_t(i)];
@@ -130,6 +143,19 @@ Eigen::Index repairWorst(const SparseFrictionProblem2D& p, Eigen::Index max_bloc
 
 }  // namespace
 
+bool activeSetStep(const SparseFrictionProblem2D& p, double q_norm, Eigen::Index max_unknowns, Eigen::VectorXd& r,
+                   Eigen::VectorXd& u, double& error) {
+  Eigen::VectorXd candidate;
+  if (!activeSetSolve(p, r, max_unknowns, candidate)) return false;
+  Eigen::VectorXd candidate_u = p.W * candidate + p.q;
+  const double e = fc2dError(candidate, candidate_u, p.mu, q_norm);
+  if (!(e < error)) return false;
+  r.swap(candidate);
+  u.swap(candidate_u);
+  error = e;
+  return true;
+}
+
 NsgsFinishOutcome finishNsgs(const SparseFrictionProblem2D& p, const NsgsFinishOptions& options, NsgsSolver& nsgs,
                              Eigen::VectorXd& r, Eigen::VectorXd& u) {
   NsgsFinishOutcome out;
@@ -137,7 +163,7 @@ NsgsFinishOutcome finishNsgs(const SparseFrictionProblem2D& p, const NsgsFinishO
   u = p.W * r + p.q;
   double error = fc2dError(r, u, p.mu, q_norm);
   out.error = error;
-  Eigen::VectorXd best = r, candidate, candidate_u;
+  Eigen::VectorXd best = r;
   auto noteBest = [&] {
     if (error < out.error) {
       out.error = error;
@@ -148,16 +174,9 @@ NsgsFinishOutcome finishNsgs(const SparseFrictionProblem2D& p, const NsgsFinishO
   const NsgsOptions between{options.tolerance, options.sweeps_between};
   for (int round = 1; round <= options.rounds && out.error > options.tolerance; ++round) {
     out.rounds = round;
-    if (activeSetSolve(p, r, candidate)) {
-      candidate_u = p.W * candidate + p.q;
-      const double e = fc2dError(candidate, candidate_u, p.mu, q_norm);
-      if (e < error) {
-        r.swap(candidate);
-        u.swap(candidate_u);
-        error = e;
-        noteBest();
-        if (error <= options.tolerance) break;
-      }
+    if (activeSetStep(p, q_norm, p.W.rows(), r, u, error)) {
+      noteBest();
+      if (error <= options.tolerance) break;
     }
     out.largest_block = std::max(out.largest_block, repairWorst(p, options.max_block, lemke, r, u));
     const NsgsSolver::Outcome swept = nsgs.solve(viewOf(p.W), p.q, p.mu, between, r, u);

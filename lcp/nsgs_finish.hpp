@@ -12,7 +12,7 @@
 /// Each round of the finish:
 ///  1. Active-set solve. The iterate's modes (open: rᵢ = 0; stick: uᵢ = 0; slip±: uₙ = 0 with
 ///     rₜ = ∓μ rₙ) make a square sparse linear system in the closed contacts' unknowns, solved
-///     by sparse LU. Its answer is kept if it lowers Siconos' error; with the right modes it is
+///     by LU (dense up to kDenseActiveSet unknowns). Its answer is kept if it lowers Siconos' error; with the right modes it is
 ///     the solution, exact to round-off.
 ///  2. Local repair, where the modes are wrong: the contacts whose own error is within a factor
 ///     100 of the largest, with their neighbours in W (at most max_block contacts, worst
@@ -41,6 +41,15 @@ struct NsgsFinishOutcome {
   int sweeps = 0;               ///< NSGS sweeps run between repairs
   Eigen::Index largest_block = 0;  ///< contacts in the largest local repair, 0 if none
 };
+
+/// Active sets of at most this many unknowns are solved by a dense LU, larger ones by a sparse LU.
+inline constexpr Eigen::Index kDenseActiveSet = 64;
+
+/// Step 1 alone: the active-set solve of r's modes, kept (r, u = W r + q and its fc2dError
+/// `error` replaced) when it lowers `error`; returns whether it did. Not tried when the modes
+/// have more than max_unknowns unknowns (2 per sticking contact, 1 per sliding one).
+bool activeSetStep(const SparseFrictionProblem2D& p, double q_norm, Eigen::Index max_unknowns, Eigen::VectorXd& r,
+                   Eigen::VectorXd& u, double& error);
 
 /// r: the iterate (in), the best iterate seen (out); u = W r + q for the returned r. p is valid
 /// (validated by the caller); nsgs is the caller's solver, whose workspace is reused.
