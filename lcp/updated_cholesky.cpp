@@ -79,7 +79,19 @@ void UpdatedCholesky::forward(double* x, Eigen::Index k) const {
     const double xj = x[j] *= inverse_[j];
     if (xj == 0.0) continue;
     const double* lj = a + j * ld;
-    for (Eigen::Index i = j + 1; i < end_[std::size_t(j)]; ++i) x[i] -= xj * lj[i];
+    const Eigen::Index end = end_[std::size_t(j)];
+    Eigen::Index i = j + 1;
+    // In pairs from an even i: each pair's load meets the last column's store of the same pair
+    // whole (a load straddling two stores cannot be forwarded, and stalls).
+    if (i % 2 == 1 && i < end) {
+      x[i] -= xj * lj[i];
+      ++i;
+    }
+    for (; i + 1 < end; i += 2) {
+      x[i] -= xj * lj[i];
+      x[i + 1] -= xj * lj[i + 1];
+    }
+    if (i < end) x[i] -= xj * lj[i];
   }
 }
 
@@ -133,7 +145,16 @@ void UpdatedCholesky::remove(Eigen::Index position) {
 void UpdatedCholesky::solve(Eigen::VectorXd& x) const {
   const Eigen::Index k = size(), ld = l_.outerStride();
   const double* a = l_.data();
-  for (Eigen::Index j = k - 1; j >= 0; --j) {  // Lᵀ x = y: column j of L against x below j
+  if (k <= kRowSolveTo) {  // by L's rows: one multiply-add between x_j and x_{j−1}, not a sum
+    for (Eigen::Index i = 0; i < k; ++i) x[i] = y_[i];
+    for (Eigen::Index j = k - 1; j >= 0; --j) {
+      const double xj = x[j] *= inverse_[j];
+      const double* row = a + j;
+      for (Eigen::Index i = 0; i < j; ++i) x[i] -= row[i * ld] * xj;
+    }
+    return;
+  }
+  for (Eigen::Index j = k - 1; j >= 0; --j) {  // by L's columns, skipping their zeros below end_
     const double* lj = a + j * ld;
     double even = y_[j], odd = 0.0;  // two sums: half the chain of dependent adds
     Eigen::Index i = j + 1;

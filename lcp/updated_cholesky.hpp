@@ -40,6 +40,7 @@ class UpdatedCholesky final {
   Eigen::Index size() const { return Eigen::Index(indices_.size()); }
 
   static constexpr Eigen::Index kEigenFrom = 48;  ///< blocks larger than this: Eigen's LLT
+  static constexpr Eigen::Index kRowSolveTo = 64;  ///< solve(): L's rows up to this size, its columns beyond
 
  private:
   /// The factor in plain loops over raw columns, for small blocks, where a blocked kernel
