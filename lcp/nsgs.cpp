@@ -63,8 +63,6 @@ double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<co
 
 namespace {
 
-constexpr double kSettleWork = 16.0;
-
 /// A contact's local mode, as solveLocal found it.
 enum LocalMode : signed char { kNoMode = -1, kOpen, kStick, kSlipPositive, kSlipNegative };
 
@@ -274,7 +272,8 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
       if (out.error <= options.tolerance) return finish(Status::kSuccess);
     }
     unchanged = changed ? 0 : unchanged + 1;
-    if (options.settle_sweeps > 0 && unchanged >= options.settle_sweeps && activeUnknowns() <= options.settle_unknowns) {
+    if (options.settle_sweeps > 0 && unchanged >= options.settle_sweeps &&
+        activeUnknowns() <= options.settle_unknowns) {
       out.settled = true;
       break;
     }

@@ -12,8 +12,8 @@
 /// Each round of the finish:
 ///  1. Active-set solve. The iterate's modes (open: rᵢ = 0; stick: uᵢ = 0; slip±: uₙ = 0 with
 ///     rₜ = ∓μ rₙ) make a square sparse linear system in the closed contacts' unknowns, solved
-///     by LU (dense up to kDenseActiveSet unknowns). Its answer is kept if it lowers Siconos' error; with the right modes it is
-///     the solution, exact to round-off.
+///     by LU (dense up to kDenseActiveSet unknowns). Its answer is kept if it lowers Siconos'
+///     error; with the right modes it is the solution, exact to round-off.
 ///  2. Local repair, where the modes are wrong: the contacts whose own error is within a factor
 ///     100 of the largest, with their neighbours in W (at most max_block contacts, worst
 ///     first), are solved together as one exact LCP by our Lemke, the other reactions fixed.
