@@ -13,7 +13,7 @@
 ///
 /// The solver keeps W's compressed rows, NSGS's and Lemke's workspaces and the result's
 /// vectors: solving a run of problems of one size allocates nothing on the NSGS path but in
-/// the exact finish.
+/// its active-set solves (once the modes settle, and in the exact finish).
 
 #include "lcp/lemke.hpp"
 #include "lcp/nsgs.hpp"

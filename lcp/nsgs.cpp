@@ -63,12 +63,11 @@ double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<co
 
 namespace {
 
-/// A contact's local mode, as solveLocal found it.
-enum LocalMode : signed char { kNoMode = -1, kOpen, kStick, kSlipPositive, kSlipNegative };
+using enum PlanarMode;
 
-/// The exact solution of one contact's 2×2 problem u = A r + b and its mode; kNoMode when none
+/// The exact solution of one contact's 2×2 problem u = A r + b and its mode; kNone when none
 /// of open, stick, slip± applies (A singular or not positive).
-LocalMode solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, Eigen::Vector2d& r) {
+PlanarMode solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, Eigen::Vector2d& r) {
   if (b(0) >= 0.0) {
     r.setZero();
     return kOpen;
@@ -92,15 +91,15 @@ LocalMode solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double 
       return s > 0.0 ? kSlipPositive : kSlipNegative;
     }
   }
-  return kNoMode;
+  return kNone;
 }
 
-/// A bilateral block's local problem: u = A r + b = 0, r free (mode kStick); kNoMode when A is
+/// A bilateral block's local problem: u = A r + b = 0, r free (mode kStick); kNone when A is
 /// singular.
-LocalMode solveBilateral(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, Eigen::Vector2d& r) {
+PlanarMode solveBilateral(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, Eigen::Vector2d& r) {
   const double det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
   if (!(std::abs(det) > std::numeric_limits<double>::epsilon() * a.cwiseAbs().maxCoeff() * a.cwiseAbs().maxCoeff()))
-    return kNoMode;
+    return kNone;
   r = {(-b(0) * a(1, 1) + b(1) * a(0, 1)) / det, (-b(1) * a(0, 0) + b(0) * a(1, 0)) / det};
   return kStick;
 }
@@ -207,7 +206,7 @@ void NsgsSolver::readColumns(SparseRowView W) {
 
 Eigen::Index NsgsSolver::activeUnknowns() const {
   Eigen::Index m = 0;
-  for (const signed char mode : mode_) m += mode == kStick ? 2 : mode == kOpen ? 0 : 1;
+  for (const PlanarMode mode : mode_) m += lcp::activeUnknowns(mode);
   return m;
 }
 
@@ -239,7 +238,7 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
     u = q;
   else
     exactU();
-  mode_.assign(std::size_t(nc), kNoMode);
+  mode_.assign(std::size_t(nc), kNone);
   int unchanged = 0;  // sweeps in a row in which no contact changed its mode
   Eigen::Vector2d local;
   for (int sweep = 1; sweep <= options.max_sweeps; ++sweep) {
@@ -249,10 +248,10 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
       const Eigen::Matrix2d& a = diagonal_[std::size_t(i)];
       const Eigen::Vector2d ri = r.segment<2>(2 * i);
       const Eigen::Vector2d b = u.segment<2>(2 * i) - a * ri;
-      const LocalMode m = i < contacts ? solveLocal(a, b, mu(i), local) : solveBilateral(a, b, local);
+      const PlanarMode m = i < contacts ? solveLocal(a, b, mu(i), local) : solveBilateral(a, b, local);
       changed |= m != mode_[std::size_t(i)];
       mode_[std::size_t(i)] = m;
-      if (m == kNoMode) {
+      if (m == kNone) {
         out.failed_contact = i;
         exactU();
         out.error = fc2dError(r, u, mu, q_norm, bilateral);

@@ -47,6 +47,15 @@ inline constexpr double kNsgsFinishFrom = 1e-6;
 inline constexpr int kNsgsSettleSweeps = 2;  ///< the first NsgsOptions::settle_sweeps of solveFrictionNsgs
 inline constexpr int kNsgsFinishEvery = 1000;
 
+/// A contact's mode in NSGS's sweeps and finish: open (r = 0), stick (u = 0), slip± (uₙ = 0,
+/// uₜ ≷ 0, rₜ = ∓μ rₙ); kNone where a local problem has no solution.
+enum class PlanarMode : signed char { kNone = -1, kOpen, kStick, kSlipPositive, kSlipNegative };
+/// The unknowns a mode leaves in its active-set system: a sticking contact's (rₙ, rₜ), a sliding
+/// one's rₙ (its rₜ follows), none for an open one.
+inline int activeUnknowns(PlanarMode mode) {
+  return mode == PlanarMode::kStick ? 2 : mode == PlanarMode::kOpen ? 0 : 1;
+}
+
 using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 /// A compressed row-major matrix held elsewhere (a time-stepper's own arrays).
 using SparseRowView = Eigen::Map<const SparseRowMatrix>;
@@ -85,7 +94,7 @@ class NsgsSolver {
   static constexpr int kFreshEvery = 50;  ///< sweeps between forming u = W r + q afresh
 
   std::vector<Eigen::Matrix2d> diagonal_;
-  std::vector<signed char> mode_;  ///< each contact's local mode in the last sweep
+  std::vector<PlanarMode> mode_;  ///< each contact's local mode in the last sweep
   std::vector<Eigen::Index> column_start_, column_row_, column_fill_;
   std::vector<double> column_value_;
 };

@@ -15,7 +15,7 @@ namespace {
 
 using RowMatrix = SparseFrictionProblem2D::Matrix;
 
-enum class Mode { kOpen, kStick, kSlipPositive, kSlipNegative };  // slip±: uₜ ≷ 0, rₜ = ∓μ rₙ
+using Mode = PlanarMode;
 
 /// The mode an iterate's reaction says: on the apex, inside the cone, or on an edge (within
 /// a relative 1e-12, since a Lemke answer puts it there to round-off).
@@ -38,8 +38,7 @@ bool activeSetSolve(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, 
     mode[std::size_t(i)] = modeOf(r(2 * i), r(2 * i + 1), p.mu(i), r_scale);
     if (mode[std::size_t(i)] == Mode::kOpen) continue;
     column[std::size_t(i)] = m;
-    rhs(m++) = -p.q(2 * i);
-    if (mode[std::size_t(i)] == Mode::kStick) rhs(m++) = -p.q(2 * i + 1);  // a slip's rₜ follows from its rₙ
+    for (int k = 0; k < activeUnknowns(mode[std::size_t(i)]); ++k) rhs(m++) = -p.q(2 * i + k);
   }
   if (m == 0 || m > max_unknowns) return false;
   // Rows: a sticking contact's uₙ = uₜ = 0, a sliding one's uₙ = 0. Columns: a sticking
@@ -48,7 +47,7 @@ bool activeSetSolve(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, 
     for (Eigen::Index i = 0; i < nc; ++i) {
       const Mode mi = mode[std::size_t(i)];
       if (mi == Mode::kOpen) continue;
-      for (int k = 0; k < (mi == Mode::kStick ? 2 : 1); ++k) {
+      for (int k = 0; k < activeUnknowns(mi); ++k) {
         const Eigen::Index row = column[std::size_t(i)] + k;
         for (RowMatrix::InnerIterator it(p.W, 2 * i + k); it; ++it) {
           const Eigen::Index j = it.col() / 2;
@@ -64,12 +63,11 @@ bool activeSetSolve(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, 
       }
     }
   };
-  Eigen::VectorXd x = rhs.head(m);
+  Eigen::VectorXd x;
   if (m <= kDenseActiveSet) {  // a dense LU is cheaper than a sparse one's analysis
     Eigen::MatrixXd a = Eigen::MatrixXd::Zero(m, m);
     forEachEntry([&](Eigen::Index row, Eigen::Index col, double value) { a(row, col) += value; });
-    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(a);
-    x = lu.solve(x);
+    x = Eigen::PartialPivLU<Eigen::MatrixXd>(a).solve(rhs.head(m));
   } else {
     std::vector<Eigen::Triplet<double>> entries;
     entries.reserve(std::size_t(p.W.nonZeros()));
