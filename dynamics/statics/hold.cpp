@@ -136,6 +136,9 @@ class HoldProblem {
   std::vector<Bound> bounds(const std::vector<double>& mu, const Choices& c) const;
   /// σ and d of the reactions w at load factor s (file comment).
   Choices choicesFrom(const Eigen::VectorXd& w, const Choices& previous, double s = 1.0) const;
+  /// Flips the sign choice of every guide whose normal force in w is zero (within
+  /// tolerance()); whether there was one.
+  bool crossZeroNormals(const Eigen::VectorXd& w, Choices& c) const;
   bool nonconvexInY() const;
   /// Whether element e's nonconvex bound (a guide's |N|, a joint's |R|) varies with y.
   bool variesWithY(Eigen::Index e) const;
@@ -478,6 +481,18 @@ Choices HoldProblem::choicesFrom(const Eigen::VectorXd& w, const Choices& previo
   return c;
 }
 
+bool HoldProblem::crossZeroNormals(const Eigen::VectorXd& w, Choices& c) const {
+  bool crossed = false;
+  for (Eigen::Index e = 0; e < elements(); ++e) {
+    if (isJoint(e) || !bilateral_[std::size_t(e)] || normal_[std::size_t(e)] < 0) continue;
+    const double n = w(normal_[std::size_t(e)]);
+    if (std::abs(n) > tolerance() || n * c.sign[std::size_t(e)] < 0.0) continue;
+    c.sign[std::size_t(e)] = -c.sign[std::size_t(e)];
+    crossed = true;
+  }
+  return crossed;
+}
+
 Choices HoldProblem::initialChoices() const {
   Choices c;
   c.sign.assign(std::size_t(elements()), 1.0);
@@ -784,7 +799,6 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
   }
   const Eigen::Index ny = Z_.cols();
   for (double direction : {1.0, -1.0}) {
-    Choices c = at.choices;
     double best = -kInf;
     lcp::LpResult kept;
     std::vector<Bound> kept_bounds;
@@ -805,6 +819,7 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
       return prog;
     };
     auto witness = [&](const Eigen::VectorXd& x) { return Eigen::VectorXd(w0_ + x(ny) * wl_ + Z_ * x.head(ny)); };
+    Choices c = at.choices;
     for (int pass = 0; pass < 50; ++pass) {
       std::vector<Bound> bs;
       const lcp::LpResult r = withCuts(mu_, c, build, witness, 0.0, &bs);
@@ -815,7 +830,14 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
       }
       if (r.status != lcp::LpStatus::kOptimal) break;  // infeasible for these choices
       const double s = direction * r.x(ny);
-      if (!(s > best + 1e-14 * std::max(1.0, std::abs(s))) && pass > 0) break;
+      if (!(s > best + 1e-14 * std::max(1.0, std::abs(s))) && pass > 0) {
+        // A stall on a guide whose normal force is zero: its sign, a choice, binds; the
+        // other side goes on (N changes sign as the load grows through it).
+        Choices other = c;
+        if (!crossZeroNormals(witness(kept.x), other)) break;
+        c = other;
+        continue;
+      }
       best = s;
       kept = r;
       kept_bounds = bs;
