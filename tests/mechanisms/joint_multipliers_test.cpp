@@ -25,7 +25,15 @@ dynamics::RunResult run(const std::string& scenario, Route route, bool ideal) {
   return r.result;
 }
 
+/// Whether row i is one of an event's rows (before and after it, at one time).
+bool eventRow(const dynamics::RunResult& r, Eigen::Index i) {
+  const double t = r.history(i, 0);
+  return (i > 0 && r.history(i - 1, 0) == t) || (i + 1 < r.history.rows() && r.history(i + 1, 0) == t);
+}
+
 /// Largest |a(t) − b(t)| of two columns over the sample times both runs have, and the largest |b|.
+/// Events' rows are left out: two routes may place one event at the same time to 1e-12 s, and
+/// one route's row before it would meet the other's after it.
 std::pair<double, double> difference(const dynamics::RunResult& a, const std::string& column_a,
                                      const dynamics::RunResult& b, const std::string& column_b) {
   const Eigen::Index ca = a.column(column_a), cb = b.column(column_b);
@@ -34,6 +42,10 @@ std::pair<double, double> difference(const dynamics::RunResult& a, const std::st
   double largest = 0.0, scale = 0.0;
   int common = 0;
   for (Eigen::Index i = 0, j = 0; i < a.history.rows() && j < b.history.rows();) {
+    if (eventRow(a, i) || eventRow(b, j)) {
+      (eventRow(a, i) ? i : j) += 1;
+      continue;
+    }
     const double ta = a.history(i, 0), tb = b.history(j, 0);
     if (std::abs(ta - tb) > 1e-12) {
       (ta < tb ? i : j) += 1;
