@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <vector>
 
 #include "dynamics/model/constrained_response.hpp"
 #include "dynamics/model/small_cholesky.hpp"
@@ -32,6 +33,47 @@ TEST_CASE("small cholesky solves as Eigen's LLT does", "[dynamics][cholesky]") {
     chol.solveInPlace(column);
     CHECK((s * column - b.col(1)).lpNorm<Eigen::Infinity>() < 1e-10);
   }
+}
+
+TEST_CASE("small cholesky within a profile: the full loops' bits, Eigen's answer", "[dynamics][cholesky]") {
+  // Block tridiagonal, as a chain of joints makes S: blocks of 2, 3, 1, 4 and 2 rows.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  const std::vector<Eigen::Index> blocks{2, 3, 1, 4, 2};
+  const Eigen::Index n = 12;
+  MatrixXd a = MatrixXd::Zero(n, n + 3);
+  std::vector<Eigen::Index> first(n);
+  Eigen::Index row = 0, column = 0;
+  for (std::size_t k = 0; k < blocks.size(); ++k) {  // rows of block k touch columns of k and k + 1
+    for (Eigen::Index r = row; r < row + blocks[k]; ++r)
+      for (Eigen::Index c = column; c < std::min(column + 6, n + 3); ++c) a(r, c) = uni(rng);
+    for (Eigen::Index r = row; r < row + blocks[k]; ++r) first[std::size_t(r)] = k == 0 ? 0 : row - blocks[k - 1];
+    row += blocks[k];
+    column += 3;
+  }
+  const MatrixXd s = a * a.transpose();
+  for (Eigen::Index i = 0; i < n; ++i)  // the profile holds every nonzero
+    for (Eigen::Index j = 0; j < first[std::size_t(i)]; ++j) REQUIRE(s(i, j) == 0.0);
+  dynamics::SmallCholesky full, profiled;
+  full.resize(n);
+  profiled.resize(n);
+  REQUIRE(full.compute(s));
+  REQUIRE(profiled.compute(s, first.data()));
+  CHECK(full.pivots() == profiled.pivots());  // only exact zeros skipped
+  MatrixXd b(n, 2), x = MatrixXd::Zero(n, 2), y;
+  for (Eigen::Index i = 0; i < b.size(); ++i) b.data()[i] = uni(rng);
+  x = b;
+  y = b;
+  full.solveInPlace(x);
+  profiled.solveInPlace(y);
+  CHECK(x == y);
+  CHECK((x - Eigen::LLT<MatrixXd>(s).solve(b)).lpNorm<Eigen::Infinity>() < 1e-9);
+  // A full factorization after a profiled one: no entry of the profile's zeros left behind.
+  const MatrixXd dense = s + MatrixXd::Constant(n, n, 0.01);
+  REQUIRE(profiled.compute(dense));
+  y = b;
+  profiled.solveInPlace(y);
+  CHECK((dense * y - b).lpNorm<Eigen::Infinity>() < 1e-9);
 }
 
 TEST_CASE("small cholesky refuses a singular or indefinite matrix", "[dynamics][cholesky]") {
