@@ -1,5 +1,6 @@
 #include "dynamics/model/constrained_response.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -28,10 +29,38 @@ ConstrainedResponse::ConstrainedResponse(const MultibodySystem& model, double ba
     return;
   }
   d_.resize(m, nv);
-  dt_.resize(nv, m);
   minv_dt_.resize(nv, m);
-  s_.resize(m, m);
+  s_.setZero(m, m);
   s_cholesky_.resize(m);
+  spans_ = model.jointRowSpans();
+  if (Eigen::Index(spans_.size()) != m) spans_.assign(std::size_t(m), {0, nv});
+  // S(i, j) = 0 unless the spans of rows i and j meet: S's profile (the first j of row i) and
+  // the last row of each column of S's lower triangle.
+  profile_.assign(std::size_t(m), 0);
+  s_last_.resize(std::size_t(m));
+  for (Eigen::Index k = 0; k < m; ++k) s_last_[std::size_t(k)] = k;
+  auto meet = [&](Eigen::Index i, Eigen::Index j) {
+    return std::max(spans_[std::size_t(i)].first, spans_[std::size_t(j)].first) <
+           std::min(spans_[std::size_t(i)].second, spans_[std::size_t(j)].second);
+  };
+  for (Eigen::Index i = 0; i < m; ++i) {
+    Eigen::Index j = 0;
+    while (j < i && !meet(i, j)) ++j;
+    profile_[std::size_t(i)] = j;
+    for (Eigen::Index k = j; k <= i; ++k)
+      if (meet(i, k)) s_last_[std::size_t(k)] = i;
+  }
+  // Column c of D is zero outside the rows whose spans hold c.
+  column_rows_.assign(std::size_t(nv), {0, 0});
+  for (Eigen::Index c = 0; c < nv; ++c) {
+    Eigen::Index first = m, end = 0;
+    for (Eigen::Index r = 0; r < m; ++r)
+      if (spans_[std::size_t(r)].first <= c && c < spans_[std::size_t(r)].second) {
+        first = std::min(first, r);
+        end = r + 1;
+      }
+    if (first < end) column_rows_[std::size_t(c)] = {first, end};
+  }
 }
 
 void ConstrainedResponse::scaleByInverseMass(const Eigen::Ref<const Eigen::MatrixXd>& x,
@@ -41,6 +70,24 @@ void ConstrainedResponse::scaleByInverseMass(const Eigen::Ref<const Eigen::Matri
   } else {
     out = x;
     model_.applyInverseMass(out);
+  }
+}
+
+// Plain loops by columns in the two products below: over a few entries each, an Eigen
+// expression's set-up costs more than the arithmetic, and a dot product's sum is a chain.
+void ConstrainedResponse::multiplyD(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> out) const {
+  out.setZero();
+  for (Eigen::Index c = 0; c < d_.cols(); ++c) {
+    const auto [b, e] = column_rows_[std::size_t(c)];
+    addScaled(x(c), d_.col(c).data(), out.data(), b, e);
+  }
+}
+
+void ConstrainedResponse::addInverseMassDt(double scale, const Eigen::Ref<const Eigen::VectorXd>& y,
+                                           Eigen::Ref<Eigen::VectorXd> out) const {
+  for (Eigen::Index r = 0; r < minv_dt_.cols(); ++r) {
+    const auto [b, e] = spans_[std::size_t(r)];
+    addScaled(scale * y(r), minv_dt_.col(r).data(), out.data(), b, e);
   }
 }
 
@@ -66,13 +113,21 @@ bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::V
   }
   if (with_gamma) model_.constraintsJacobianAndGamma(t, q, v, phi_, d_, gamma_);
   else model_.constraintsAndJacobian(t, q, phi_, d_);
-  dt_ = d_.transpose();
-  scaleByInverseMass(dt_, minv_dt_);
-  for (Eigen::Index j = 0; j < m; ++j)  // the lower triangle, all the factorization reads
-    for (Eigen::Index i = j; i < m; ++i) s_(i, j) = dt_.col(i).dot(minv_dt_.col(j));
+  minv_dt_ = d_.transpose();
+  if (inverse_mass_diagonal_) minv_dt_.array().colwise() *= inverse_mass_diagonal_->array();
+  else model_.applyInverseMass(minv_dt_);
+  // The lower triangle, all the factorization reads, column j = D's columns in j's span
+  // times M⁻¹Dᵀ(c, j), over the rows whose spans meet j's.
+  for (Eigen::Index j = 0; j < m; ++j) {
+    double* sj = s_.col(j).data();
+    const Eigen::Index end = s_last_[std::size_t(j)] + 1;
+    std::fill(sj + j, sj + end, 0.0);
+    for (Eigen::Index c = spans_[std::size_t(j)].first; c < spans_[std::size_t(j)].second; ++c)
+      addScaled(minv_dt_(c, j), d_.col(c).data(), sj, j, end);
+  }
   // Cholesky of the PSD S: a pivot far below the largest (or a failure) means D is
   // rank-deficient.
-  const bool factored = s_cholesky_.compute(s_);
+  const bool factored = s_cholesky_.compute(s_, profile_.data());
   const auto piv = s_cholesky_.pivots();  // an expression: no temporary
   const double largest = piv.maxCoeff();
   if (factored && piv.minCoeff() > 1e-6 * largest) return true;
@@ -108,14 +163,14 @@ bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorX
     return true;
   }
   // Two statements: a product inside a sum would be evaluated into a fresh temporary.
-  gamma_.noalias() -= (2.0 * alpha_) * (d_ * v);
-  gamma_ -= (2.0 * alpha_) * phi_t_;
+  multiplyD(v, tmp_m_);
+  gamma_ -= (2.0 * alpha_) * (tmp_m_ + phi_t_);
   gamma_ -= beta_ * beta_ * phi_;
   gamma_current_ = true;
-  tmp_m_ = gamma_;
-  tmp_m_.noalias() -= d_ * a0_;
+  multiplyD(a0_, tmp_m_);
+  tmp_m_ = gamma_ - tmp_m_;
   s_cholesky_.solveInPlace(tmp_m_);
-  a0_.noalias() += minv_dt_ * tmp_m_;
+  addInverseMassDt(1.0, tmp_m_, a0_);
   free_lambda_ = -tmp_m_;
   return true;
 }
@@ -134,7 +189,7 @@ const Eigen::MatrixXd& ConstrainedResponse::inverseMass() {
   for (Eigen::Index c = 0; c < g_.cols() && d_.rows() > 0; ++c) {
     tmp_m_ = minv_dt_.row(c).transpose();
     s_cholesky_.solveInPlace(tmp_m_);
-    g_.col(c).noalias() -= minv_dt_ * tmp_m_;
+    addInverseMassDt(-1.0, tmp_m_, g_.col(c));
   }
   g_current_ = true;
   return g_;
@@ -143,10 +198,9 @@ const Eigen::MatrixXd& ConstrainedResponse::inverseMass() {
 void ConstrainedResponse::inverseMassTimesColumns(const Eigen::Ref<const Eigen::MatrixXd>& jt,
                                                   Eigen::Ref<Eigen::MatrixXd> gjt) {
   const Eigen::Index k = jt.cols(), m = phi_.size();
-  scaleByInverseMass(jt, gjt);
-  if (m == 0) return;
-  if (sparse_) {
-    for (Eigen::Index c = 0; c < k; ++c) {  // S⁻¹ D (M⁻¹ Jᵀ), column by column
+  if (sparse_) {  // column by column through tmp_m_: no m × k workspace
+    scaleByInverseMass(jt, gjt);
+    for (Eigen::Index c = 0; c < k && m > 0; ++c) {
       sparse_->multiplyD(gjt.col(c), tmp_m_);
       sparse_->solve(tmp_m_);
       sparse_->addInverseMassDt(-1.0, tmp_m_, gjt.col(c));
@@ -154,12 +208,27 @@ void ConstrainedResponse::inverseMassTimesColumns(const Eigen::Ref<const Eigen::
     return;
   }
   if (columns_work_.cols() < k) columns_work_.resize(m, k);
-  auto y = columns_work_.leftCols(k);  // D M⁻¹ Jᵀ, then S⁻¹ D M⁻¹ Jᵀ
-  for (Eigen::Index c = 0; c < k; ++c)
-    for (Eigen::Index r = 0; r < m; ++r) y(r, c) = minv_dt_.col(r).dot(jt.col(c));
+  inverseMassTimesColumns(jt, gjt, columns_work_.leftCols(k));
+}
+
+void ConstrainedResponse::inverseMassTimesColumns(const Eigen::Ref<const Eigen::MatrixXd>& jt,
+                                                  Eigen::Ref<Eigen::MatrixXd> gjt,
+                                                  Eigen::Ref<Eigen::MatrixXd> lambda_change) {
+  const Eigen::Index k = jt.cols(), m = phi_.size();
+  scaleByInverseMass(jt, gjt);
+  if (m == 0) return;
+  auto y = lambda_change;  // D M⁻¹ Jᵀ, then S⁻¹ D M⁻¹ Jᵀ
+  if (sparse_) {
+    for (Eigen::Index c = 0; c < k; ++c) {  // column by column
+      sparse_->multiplyD(gjt.col(c), y.col(c));
+      sparse_->solve(y.col(c));
+      sparse_->addInverseMassDt(-1.0, y.col(c), gjt.col(c));
+    }
+    return;
+  }
+  for (Eigen::Index c = 0; c < k; ++c) multiplyD(gjt.col(c), y.col(c));
   s_cholesky_.solveInPlace(y);
-  for (Eigen::Index c = 0; c < k; ++c)
-    for (Eigen::Index r = 0; r < m; ++r) gjt.col(c) -= y(r, c) * minv_dt_.col(r);
+  for (Eigen::Index c = 0; c < k; ++c) addInverseMassDt(-1.0, y.col(c), gjt.col(c));
 }
 
 void ConstrainedResponse::projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double feedback_rate) {
@@ -171,11 +240,10 @@ void ConstrainedResponse::projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double 
     sparse_->addInverseMassDt(-1.0, tmp_m_, v);
     return;
   }
-  // Column loops over Dᵀ and M⁻¹Dᵀ: contiguous, and no product kernel set-up at these sizes.
-  for (Eigen::Index r = 0; r < d_.rows(); ++r)
-    tmp_m_(r) = phi_t_(r) + feedback_rate * phi_(r) + dt_.col(r).dot(v);
+  multiplyD(v, tmp_m_);
+  tmp_m_ += phi_t_ + feedback_rate * phi_;
   s_cholesky_.solveInPlace(tmp_m_);
-  for (Eigen::Index r = 0; r < d_.rows(); ++r) v -= tmp_m_(r) * minv_dt_.col(r);
+  addInverseMassDt(-1.0, tmp_m_, v);
 }
 
 void ConstrainedResponse::jointCorrection(const Eigen::Ref<const Eigen::VectorXd>& phi, Eigen::Ref<Eigen::VectorXd> dq) {
@@ -188,7 +256,7 @@ void ConstrainedResponse::jointCorrection(const Eigen::Ref<const Eigen::VectorXd
     return;
   }
   s_cholesky_.solveInPlace(tmp_m_);
-  for (Eigen::Index r = 0; r < phi_.size(); ++r) dq -= tmp_m_(r) * minv_dt_.col(r);
+  addInverseMassDt(-1.0, tmp_m_, dq);
 }
 
 void ConstrainedResponse::jointImpulse(const Eigen::Ref<const Eigen::VectorXd>& velocity_change,
@@ -202,7 +270,7 @@ void ConstrainedResponse::jointImpulse(const Eigen::Ref<const Eigen::VectorXd>& 
     sparse_->solve(joint_impulse);
     return;
   }
-  for (Eigen::Index r = 0; r < d_.rows(); ++r) joint_impulse(r) = dt_.col(r).dot(tmp_v_);
+  multiplyD(tmp_v_, joint_impulse);
   s_cholesky_.solveInPlace(joint_impulse);
 }
 
@@ -220,7 +288,7 @@ void ConstrainedResponse::multipliers(const Eigen::Ref<const Eigen::VectorXd>& c
     sparse_->solve(lambda);
     return;
   }
-  lambda.noalias() = d_ * tmp_v_;
+  multiplyD(tmp_v_, lambda);
   lambda -= gamma_;
   s_cholesky_.solveInPlace(lambda);
 }
@@ -235,7 +303,7 @@ void ConstrainedResponse::multiplierChange(const Eigen::Ref<const Eigen::VectorX
     sparse_->solve(lambda_change);
     return;
   }
-  lambda_change.noalias() = d_ * tmp_v_;
+  multiplyD(tmp_v_, lambda_change);
   s_cholesky_.solveInPlace(lambda_change);
 }
 

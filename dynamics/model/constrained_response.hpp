@@ -25,6 +25,7 @@
 #include <Eigen/Dense>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "dynamics/model/small_cholesky.hpp"
 #include "dynamics/model/model_system.hpp"
@@ -70,6 +71,10 @@ class ConstrainedResponse {
   /// exceeds every k seen before.
   void inverseMassTimesColumns(const Eigen::Ref<const Eigen::MatrixXd>& jt,
                                Eigen::Ref<Eigen::MatrixXd> gjt);
+  /// The same, with the joints' multiplier change S⁻¹ D M⁻¹ Jᵀ (m × k: multiplierChange() of
+  /// each column) from the same solves.
+  void inverseMassTimesColumns(const Eigen::Ref<const Eigen::MatrixXd>& jt,
+                               Eigen::Ref<Eigen::MatrixXd> gjt, Eigen::Ref<Eigen::MatrixXd> lambda_change);
   /// v ← v − M⁻¹Dᵀ S⁻¹ (D v + Φt + k Φ): the M-orthogonal projection of v onto the joints'
   /// velocity equations, with a position feedback rate k ≥ 0 [1/s] (at the last update()).
   void projectVelocity(Eigen::Ref<Eigen::VectorXd> v, double feedback_rate);
@@ -112,8 +117,20 @@ class ConstrainedResponse {
   bool factorJoints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                     const Eigen::Ref<const Eigen::VectorXd>& v, bool with_gamma);
 
-  Eigen::MatrixXd d_, dt_, minv_dt_, s_, g_, columns_work_;  // dt_ = Dᵀ: contiguous rows of D
+  Eigen::MatrixXd d_, minv_dt_, s_, g_, columns_work_;
   SmallCholesky s_cholesky_;
+  // Dense path: joint row r of D and column r of M⁻¹Dᵀ are zero outside the velocities
+  // spans_[r] (MultibodySystem::jointRowSpans: a joint couples few bodies), column c of D
+  // outside the rows column_rows_[c]. S and the products with D and M⁻¹Dᵀ skip those zeros,
+  // and S is factored within its profile (small_cholesky.hpp): row i of S's lower triangle is
+  // zero left of column profile_[i], column j below row s_last_[j].
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> spans_, column_rows_;
+  std::vector<Eigen::Index> profile_, s_last_;
+  /// out = D x (size m) over the spans.
+  void multiplyD(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> out) const;
+  /// out += scale M⁻¹Dᵀ y (size nv) over the spans.
+  void addInverseMassDt(double scale, const Eigen::Ref<const Eigen::VectorXd>& y,
+                        Eigen::Ref<Eigen::VectorXd> out) const;
   std::unique_ptr<SparseJointSystem> sparse_;  ///< set for the sparse path (then d_ … s_ are empty)
   bool g_current_ = false, gamma_current_ = false;
   std::string message_;

@@ -38,6 +38,7 @@ class ForwardedSystem : public Base {
     system_.constraintsJacobianAndGamma(t, q, v, phi, jac, gam);
   }
   std::vector<std::vector<int>> jacobianPattern() const override { return system_.jacobianPattern(); }
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> jointRowSpans() const override { return system_.jointRowSpans(); }
   void constraintsAndSparseJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Ref<Eigen::VectorXd> phi,
                                     double* values) const override {
     system_.constraintsAndSparseJacobian(t, q, phi, values);

@@ -16,6 +16,7 @@
 #include <Eigen/Dense>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stickslip::dynamics {
@@ -67,6 +68,10 @@ class MultibodySystem {
   /// (ascending, fixed for the model's life), or empty when the model gives none (D is then
   /// dense to its users).
   virtual std::vector<std::vector<int>> jacobianPattern() const { return {}; }
+  /// Per joint row r, the velocity columns [first, second) outside which row r of D and row r
+  /// of D M⁻¹ are zero at every configuration: the bodies the joint couples, when M couples
+  /// only a body's own velocities. Empty when the model gives none (every row spans all).
+  virtual std::vector<std::pair<Eigen::Index, Eigen::Index>> jointRowSpans() const { return {}; }
   /// Φ(q, t) and D's values in jacobianPattern()'s order, row after row (`values` holds as
   /// many as the pattern has entries). Only for a model that gives a pattern.
   virtual void constraintsAndSparseJacobian(double /*t*/, const Eigen::Ref<const Eigen::VectorXd>& /*q*/,

@@ -387,6 +387,21 @@ std::vector<std::vector<int>> PlanarModel::jacobianPattern() const {
   return rows;
 }
 
+std::vector<std::pair<Eigen::Index, Eigen::Index>> PlanarModel::jointRowSpans() const {
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> spans(static_cast<std::size_t>(rows_));
+  for (const PlanarJoint& jt : joints_) {
+    const std::vector<BodyIndex> bodies = jointBodies(jt);
+    Eigen::Index first = velocitySize(), end = 0;
+    for (const BodyIndex b : bodies) {
+      first = std::min(first, coordinate(b, 0));
+      end = std::max(end, coordinate(b, 2) + 1);
+    }
+    for (Eigen::Index r = jt.row; r < jt.row + jt.rows; ++r)
+      spans[static_cast<std::size_t>(r)] = {std::min(first, end), end};
+  }
+  return spans;
+}
+
 void PlanarModel::constraintsAndSparseJacobian(double t, const Eigen::Ref<const VectorXd>& q,
                                                Eigen::Ref<VectorXd> phi, double* values) const {
   Block ji, jj;

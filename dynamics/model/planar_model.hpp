@@ -148,6 +148,8 @@ class PlanarModel final : public MultibodySystem {
   /// Row r of joint J touches the columns of J's two bodies (not the ground's). Empty after
   /// setSparseJoints(false).
   std::vector<std::vector<int>> jacobianPattern() const override;
+  /// Each joint row spans its bodies' coordinates (M is diagonal).
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> jointRowSpans() const override;
   /// Whether the model gives its Jacobian's pattern (default true), so that a mechanism with
   /// many joints is handled sparse (constrained_response.hpp); false keeps it dense, to compare.
   void setSparseJoints(bool sparse) { sparse_joints_ = sparse; }

@@ -1,6 +1,7 @@
 #include "dynamics/model/spatial_model.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -494,6 +495,21 @@ void SpatialModel::evaluateJoints(double t, const Eigen::Ref<const VectorXd>& q,
     if (jt.body_i != kGround) jac.block(jt.row, 6 * jt.body_i, jt.rows, 6) += rows.d_i.topRows(jt.rows);
     if (jt.body_j != kGround) jac.block(jt.row, 6 * jt.body_j, jt.rows, 6) += rows.d_j.topRows(jt.rows);
   }
+}
+
+std::vector<std::pair<Eigen::Index, Eigen::Index>> SpatialModel::jointRowSpans() const {
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> spans(static_cast<std::size_t>(rows_));
+  for (const SpatialJoint& jt : joints_) {
+    Eigen::Index first = velocitySize(), end = 0;
+    for (const BodyIndex b : {jt.body_i, jt.body_j}) {
+      if (b == kGround) continue;
+      first = std::min(first, velocityIndex(b, 0));
+      end = std::max(end, velocityIndex(b, 5) + 1);
+    }
+    for (Eigen::Index r = jt.row; r < jt.row + jt.rows; ++r)
+      spans[static_cast<std::size_t>(r)] = {std::min(first, end), end};
+  }
+  return spans;
 }
 
 void SpatialModel::jacobian(double t, const Eigen::Ref<const VectorXd>& q,

@@ -169,6 +169,8 @@ class SpatialModel final : public MultibodySystem {
                    Eigen::Ref<Eigen::VectorXd> phi) const override;
   void jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                 Eigen::Ref<Eigen::MatrixXd> jac) const override;
+  /// Each joint row spans its bodies' velocities (M is block diagonal by body).
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> jointRowSpans() const override;
   /// One pass over the joints for both (each joint's evaluation gives its value and its rows).
   void constraintsAndJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                               Eigen::Ref<Eigen::VectorXd> phi, Eigen::Ref<Eigen::MatrixXd> jac) const override;
