@@ -571,6 +571,11 @@ bool Engine::phase(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
     }
     for (Eigen::Index i = 0; i < s; ++i) {
       extra_ = joint_rows_.row(slipping_joints_[std::size_t(i)]).transpose();
+      if (n == 0 && !sparse_) {  // the torque alone: G extra and its multipliers, one solve
+        response_.inverseMassTimesColumns(extra_, unit_vdot_.col(i), unit_lambda_.col(i));
+        unit_force_.col(i) = extra_;
+        continue;
+      }
       if (!respond(extra_, true, n, contact_rows, unit_vdot_.col(i), unit_force_.col(i), unit_r_)) return false;
       response_.multiplierChange(unit_force_.col(i), unit_lambda_.col(i));
       unit_rs_.col(i).head(n) = unit_r_;
