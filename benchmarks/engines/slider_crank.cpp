@@ -160,7 +160,7 @@ Motion ours(const char* file, bool friction, std::vector<Outcome>& all) {
     const double e = run.result.ok() ? maxError(sampledZ(run.result), m.z) : INFINITY;
     all.push_back({"stickslip", std::move(setting), friction, e, run.result.cpu_seconds / kEnd});
   };
-  for (const double rtol : {1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3})
+  for (const double rtol : {1e-10, 1e-8, 1e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3})
     add("event-driven, rtol " + bench::numberText(rtol),
         runOurs(s, mechanisms::Route::kEventDriven, rtol, 0.0));
   for (const double h : {1e-3, 1e-4})
