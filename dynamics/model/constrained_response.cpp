@@ -162,7 +162,6 @@ bool ConstrainedResponse::update(double t, const Eigen::Ref<const Eigen::VectorX
     free_lambda_ = -tmp_m_;
     return true;
   }
-  // Two statements: a product inside a sum would be evaluated into a fresh temporary.
   multiplyD(v, tmp_m_);
   gamma_ -= (2.0 * alpha_) * (tmp_m_ + phi_t_);
   gamma_ -= beta_ * beta_ * phi_;

@@ -20,7 +20,8 @@
 /// D and S are never dense, S is factored by a sparse LU whose analysis is kept, and every
 /// product above costs O(nnz(D)) plus a sparse solve — O(m) for a chain, against the dense
 /// path's O(m² nv + m³). Smaller systems stay dense (SmallCholesky), where the sparse
-/// bookkeeping costs more than it saves.
+/// bookkeeping costs more than it saves; there the products skip the zeros outside each joint
+/// row's bodies (MultibodySystem::jointRowSpans) and S is factored within its profile.
 
 #include <Eigen/Dense>
 #include <memory>
