@@ -15,14 +15,14 @@ namespace {
 
 using RowMatrix = SparseFrictionProblem2D::Matrix;
 
-using Mode = PlanarMode;
+using enum PlanarMode;
 
 /// The mode an iterate's reaction says: on the apex, inside the cone, or on an edge (within
 /// a relative 1e-12, since a Lemke answer puts it there to round-off).
-Mode modeOf(double rn, double rt, double mu, double r_scale) {
-  if (rn <= 1e-14 * r_scale) return Mode::kOpen;
-  if (std::abs(rt) < mu * rn * (1.0 - 1e-12)) return Mode::kStick;
-  return rt < 0.0 ? Mode::kSlipPositive : Mode::kSlipNegative;
+PlanarMode modeOf(double rn, double rt, double mu, double r_scale) {
+  if (rn <= 1e-14 * r_scale) return kOpen;
+  if (std::abs(rt) < mu * rn * (1.0 - 1e-12)) return kStick;
+  return rt < 0.0 ? kSlipPositive : kSlipNegative;
 }
 
 /// Step 1: solve the iterate's modes as equations. Returns false when the system is singular.
@@ -30,13 +30,13 @@ bool activeSetSolve(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, 
                     Eigen::VectorXd& out) {
   const Eigen::Index nc = p.contacts();
   const double r_scale = r.cwiseAbs().maxCoeff();
-  std::vector<Mode> mode(std::size_t(nc), Mode::kOpen);
+  std::vector<PlanarMode> mode(std::size_t(nc), kOpen);
   std::vector<Eigen::Index> column(std::size_t(nc), -1);  // first unknown of a closed contact
   Eigen::VectorXd rhs(2 * nc);
   Eigen::Index m = 0;
   for (Eigen::Index i = 0; i < nc; ++i) {
     mode[std::size_t(i)] = modeOf(r(2 * i), r(2 * i + 1), p.mu(i), r_scale);
-    if (mode[std::size_t(i)] == Mode::kOpen) continue;
+    if (mode[std::size_t(i)] == kOpen) continue;
     column[std::size_t(i)] = m;
     for (int k = 0; k < activeUnknowns(mode[std::size_t(i)]); ++k) rhs(m++) = -p.q(2 * i + k);
   }
@@ -45,20 +45,20 @@ bool activeSetSolve(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, 
   // contact's (rₙ, rₜ), a sliding one's rₙ with its rₜ = ∓μ rₙ folded into the entry.
   auto forEachEntry = [&](auto&& add) {
     for (Eigen::Index i = 0; i < nc; ++i) {
-      const Mode mi = mode[std::size_t(i)];
-      if (mi == Mode::kOpen) continue;
+      const PlanarMode mi = mode[std::size_t(i)];
+      if (mi == kOpen) continue;
       for (int k = 0; k < activeUnknowns(mi); ++k) {
         const Eigen::Index row = column[std::size_t(i)] + k;
         for (RowMatrix::InnerIterator it(p.W, 2 * i + k); it; ++it) {
           const Eigen::Index j = it.col() / 2;
-          const Mode mj = mode[std::size_t(j)];
+          const PlanarMode mj = mode[std::size_t(j)];
           const bool tangent = it.col() % 2 == 1;
-          if (mj == Mode::kOpen) continue;
-          if (mj == Mode::kStick)
+          if (mj == kOpen) continue;
+          if (mj == kStick)
             add(row, column[std::size_t(j)] + (tangent ? 1 : 0), it.value());
           else
             add(row, column[std::size_t(j)],
-                tangent ? it.value() * (mj == Mode::kSlipPositive ? -p.mu(j) : p.mu(j)) : it.value());
+                tangent ? it.value() * (mj == kSlipPositive ? -p.mu(j) : p.mu(j)) : it.value());
         }
       }
     }
@@ -82,12 +82,12 @@ bool activeSetSolve(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, 
   if (!x.allFinite()) return false;
   out.setZero(2 * nc);
   for (Eigen::Index i = 0; i < nc; ++i) {
-    const Mode mi = mode[std::size_t(i)];
-    if (mi == Mode::kOpen) continue;
+    const PlanarMode mi = mode[std::size_t(i)];
+    if (mi == kOpen) continue;
     const double rn = x(column[std::size_t(i)]);
     out(2 * i) = rn;
-    out(2 * i + 1) = mi == Mode::kStick ? x(column[std::size_t(i)] + 1)
-                                        : (mi == Mode::kSlipPositive ? -p.mu(i) : p.mu(i)) * rn;
+    out(2 * i + 1) = mi == kStick ? x(column[std::size_t(i)] + 1)
+                                        : (mi == kSlipPositive ? -p.mu(i) : p.mu(i)) * rn;
   }
   return true;
 }

@@ -36,7 +36,7 @@ ConstrainedResponse::ConstrainedResponse(const MultibodySystem& model, double ba
   if (Eigen::Index(spans_.size()) != m) spans_.assign(std::size_t(m), {0, nv});
   // S(i, j) = 0 unless the spans of rows i and j meet: S's profile (the first j of row i) and
   // the last row of each column of S's lower triangle.
-  profile_.assign(std::size_t(m), 0);
+  std::vector<Eigen::Index> profile(std::size_t(m), 0);
   s_last_.resize(std::size_t(m));
   for (Eigen::Index k = 0; k < m; ++k) s_last_[std::size_t(k)] = k;
   auto meet = [&](Eigen::Index i, Eigen::Index j) {
@@ -46,7 +46,7 @@ ConstrainedResponse::ConstrainedResponse(const MultibodySystem& model, double ba
   for (Eigen::Index i = 0; i < m; ++i) {
     Eigen::Index j = 0;
     while (j < i && !meet(i, j)) ++j;
-    profile_[std::size_t(i)] = j;
+    profile[std::size_t(i)] = j;
     for (Eigen::Index k = j; k <= i; ++k)
       if (meet(i, k)) s_last_[std::size_t(k)] = i;
   }
@@ -61,6 +61,7 @@ ConstrainedResponse::ConstrainedResponse(const MultibodySystem& model, double ba
       }
     if (first < end) column_rows_[std::size_t(c)] = {first, end};
   }
+  s_cholesky_.setProfile(profile.data());
 }
 
 void ConstrainedResponse::scaleByInverseMass(const Eigen::Ref<const Eigen::MatrixXd>& x,
@@ -127,7 +128,7 @@ bool ConstrainedResponse::factorJoints(double t, const Eigen::Ref<const Eigen::V
   }
   // Cholesky of the PSD S: a pivot far below the largest (or a failure) means D is
   // rank-deficient.
-  const bool factored = s_cholesky_.compute(s_, profile_.data());
+  const bool factored = s_cholesky_.compute(s_);
   const auto piv = s_cholesky_.pivots();  // an expression: no temporary
   const double largest = piv.maxCoeff();
   if (factored && piv.minCoeff() > 1e-6 * largest) return true;

@@ -123,10 +123,10 @@ class ConstrainedResponse {
   // Dense path: joint row r of D and column r of M⁻¹Dᵀ are zero outside the velocities
   // spans_[r] (MultibodySystem::jointRowSpans: a joint couples few bodies), column c of D
   // outside the rows column_rows_[c]. S and the products with D and M⁻¹Dᵀ skip those zeros,
-  // and S is factored within its profile (small_cholesky.hpp): row i of S's lower triangle is
-  // zero left of column profile_[i], column j below row s_last_[j].
+  // and S is factored within its profile (small_cholesky.hpp); column j of S's lower triangle
+  // is zero below row s_last_[j].
   std::vector<std::pair<Eigen::Index, Eigen::Index>> spans_, column_rows_;
-  std::vector<Eigen::Index> profile_, s_last_;
+  std::vector<Eigen::Index> s_last_;
   /// out = D x (size m) over the spans.
   void multiplyD(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> out) const;
   /// out += scale M⁻¹Dᵀ y (size nv) over the spans.

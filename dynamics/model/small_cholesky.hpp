@@ -49,13 +49,29 @@ class SmallCholesky {
   }
   Eigen::Index size() const { return l_.rows(); }
 
-  /// Factors the lower triangle of `a` (size() × size()). `first` (size(), or null for a full
-  /// matrix): row i of `a` is zero left of column first[i] ≤ i. Returns false when a pivot is
-  /// not positive (not numerically positive definite); that pivot and the columns after it
-  /// are then 0.
-  bool compute(const Eigen::Ref<const Eigen::MatrixXd>& a, const Eigen::Index* first = nullptr) {
+  /// The profile of the matrices compute() will take, kept until the next resize():
+  /// `first` (size() entries): row i is zero left of column first[i] ≤ i; null: full rows
+  /// (resize()'s).
+  void setProfile(const Eigen::Index* first) {
     const Eigen::Index n = l_.rows();
-    setProfile(first);
+    if (!first) {
+      first_.setZero();
+      last_.setConstant(n - 1);
+      return;
+    }
+    for (Eigen::Index k = 0; k < n; ++k) last_[k] = k;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      first_[i] = std::clamp<Eigen::Index>(first[i], 0, i);
+      last_[first_[i]] = std::max(last_[first_[i]], i);
+    }
+    for (Eigen::Index k = 1; k < n; ++k) last_[k] = std::max(last_[k], last_[k - 1]);
+  }
+
+  /// Factors the lower triangle of `a` (size() × size(), within the profile). Returns false
+  /// when a pivot is not positive (not numerically positive definite); that pivot and the
+  /// columns after it are then 0.
+  bool compute(const Eigen::Ref<const Eigen::MatrixXd>& a) {
+    const Eigen::Index n = l_.rows();
     double* l = l_.data();
     for (Eigen::Index j = 0; j < n; ++j) {
       double* lj = l + j * n;  // column j; above the diagonal, row j of L (Lᵀ's column j)
@@ -101,22 +117,6 @@ class SmallCholesky {
   }
 
  private:
-  /// first_ and last_ from `first` (null: the full matrix).
-  void setProfile(const Eigen::Index* first) {
-    const Eigen::Index n = l_.rows();
-    if (!first) {
-      first_.setZero();
-      last_.setConstant(n - 1);
-      return;
-    }
-    for (Eigen::Index k = 0; k < n; ++k) last_[k] = k;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      first_[i] = std::clamp<Eigen::Index>(first[i], 0, i);
-      last_[first_[i]] = std::max(last_[first_[i]], i);
-    }
-    for (Eigen::Index k = 1; k < n; ++k) last_[k] = std::max(last_[k], last_[k - 1]);
-  }
-
   Eigen::MatrixXd l_;
   Eigen::VectorXd inverse_pivots_;
   Eigen::Matrix<Eigen::Index, Eigen::Dynamic, 1> first_, last_;

@@ -820,6 +820,7 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
     };
     auto witness = [&](const Eigen::VectorXd& x) { return Eigen::VectorXd(w0_ + x(ny) * wl_ + Z_ * x.head(ny)); };
     Choices c = at.choices;
+    bool crossed = false;  // the last pass crossed a zero normal force, and gained nothing yet
     for (int pass = 0; pass < 50; ++pass) {
       std::vector<Bound> bs;
       const lcp::LpResult r = withCuts(mu_, c, build, witness, 0.0, &bs);
@@ -832,12 +833,12 @@ void HoldProblem::loadFactor(const MarginSolution& at, HoldLoadFactor& out) {
       const double s = direction * r.x(ny);
       if (!(s > best + 1e-14 * std::max(1.0, std::abs(s))) && pass > 0) {
         // A stall on a guide whose normal force is zero: its sign, a choice, binds; the
-        // other side goes on (N changes sign as the load grows through it).
-        Choices other = c;
-        if (!crossZeroNormals(witness(kept.x), other)) break;
-        c = other;
+        // other side goes on (N changes sign as the load grows through it). Once.
+        if (crossed || !crossZeroNormals(witness(kept.x), c)) break;
+        crossed = true;
         continue;
       }
+      crossed = false;
       best = s;
       kept = r;
       kept_bounds = bs;

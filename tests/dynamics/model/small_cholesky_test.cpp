@@ -58,7 +58,8 @@ TEST_CASE("small cholesky within a profile: the full loops' bits, Eigen's answer
   full.resize(n);
   profiled.resize(n);
   REQUIRE(full.compute(s));
-  REQUIRE(profiled.compute(s, first.data()));
+  profiled.setProfile(first.data());
+  REQUIRE(profiled.compute(s));
   CHECK(full.pivots() == profiled.pivots());  // only exact zeros skipped
   MatrixXd b(n, 2), x = MatrixXd::Zero(n, 2), y;
   for (Eigen::Index i = 0; i < b.size(); ++i) b.data()[i] = uni(rng);
@@ -70,6 +71,7 @@ TEST_CASE("small cholesky within a profile: the full loops' bits, Eigen's answer
   CHECK((x - Eigen::LLT<MatrixXd>(s).solve(b)).lpNorm<Eigen::Infinity>() < 1e-9);
   // A full factorization after a profiled one: no entry of the profile's zeros left behind.
   const MatrixXd dense = s + MatrixXd::Constant(n, n, 0.01);
+  profiled.setProfile(nullptr);
   REQUIRE(profiled.compute(dense));
   y = b;
   profiled.solveInPlace(y);
