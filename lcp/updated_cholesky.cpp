@@ -62,52 +62,69 @@ bool UpdatedCholesky::factorSmall(Eigen::Index k) {
     }
     if (!(lj[j] > 0.0)) return false;
     lj[j] = std::sqrt(lj[j]);
-    inverse_[j] = 1.0 / lj[j];
+    const double inverse = inverse_[j] = 1.0 / lj[j];
     Eigen::Index end = j + 1;
     for (Eigen::Index i = j + 1; i < k; ++i)
-      if ((lj[i] *= inverse_[j]) != 0.0) end = i + 1;
+      if ((lj[i] *= inverse) != 0.0) end = i + 1;
     end_[std::size_t(j)] = end;
   }
   return true;
 }
 
 void UpdatedCholesky::forward(double* x, Eigen::Index k) const {
-  // L x = rhs in place, column by column: no reduction on the chain, and zeros skipped.
+  // L x = rhs in place, four rows at a time: their sums over the solved x_c run in four
+  // independent accumulators over L(i … i+3, c), contiguous in column c, so that no x is
+  // stored and reloaded on a chain; columns whose nonzeros end above row i are skipped.
   const Eigen::Index ld = l_.outerStride();
   const double* a = l_.data();
-  for (Eigen::Index j = 0; j < k; ++j) {
-    const double xj = x[j] *= inverse_[j];
-    if (xj == 0.0) continue;
-    const double* lj = a + j * ld;
-    const Eigen::Index end = end_[std::size_t(j)];
-    Eigen::Index i = j + 1;
-    // In pairs from an even i: each pair's load meets the last column's store of the same pair
-    // whole (a load straddling two stores cannot be forwarded, and stalls).
-    if (i % 2 == 1 && i < end) {
-      x[i] -= xj * lj[i];
-      ++i;
+  Eigen::Index i = 0;
+  for (; i + 4 <= k; i += 4) {
+    Eigen::Vector4d sum = Eigen::Vector4d::Zero();
+    for (Eigen::Index c = 0; c < i; ++c) {
+      const double xc = x[c];
+      if (xc == 0.0 || end_[std::size_t(c)] <= i) continue;
+      sum.noalias() += Eigen::Vector4d::Map(a + c * ld + i) * xc;
     }
-    for (; i + 1 < end; i += 2) {
-      x[i] -= xj * lj[i];
-      x[i + 1] -= xj * lj[i + 1];
-    }
-    if (i < end) x[i] -= xj * lj[i];
+    const double* l0 = a + i * ld + i;  // the 4 × 4 triangle on the diagonal
+    const double* l1 = l0 + ld;
+    const double* l2 = l1 + ld;
+    const double x0 = x[i] = (x[i] - sum[0]) * inverse_[i];
+    const double x1 = x[i + 1] = (x[i + 1] - sum[1] - l0[1] * x0) * inverse_[i + 1];
+    const double x2 = x[i + 2] = (x[i + 2] - sum[2] - l0[2] * x0 - l1[2] * x1) * inverse_[i + 2];
+    x[i + 3] = (x[i + 3] - sum[3] - l0[3] * x0 - l1[3] * x1 - l2[3] * x2) * inverse_[i + 3];
+  }
+  for (; i < k; ++i) {  // the last rows, one at a time
+    double sum = 0.0;
+    for (Eigen::Index c = 0; c < i; ++c) sum += a[c * ld + i] * x[c];
+    x[i] = (x[i] - sum) * inverse_[i];
   }
 }
 
 bool UpdatedCholesky::append(const Eigen::MatrixXd& M, const Eigen::VectorXd& b, Eigen::Index i) {
   const Eigen::Index k = size();
-  for (Eigen::Index r = 0; r < k; ++r) t_[r] = lower(M, i, indices_[std::size_t(r)]);
+  const Eigen::Index n = M.rows();
+  const double* m = M.data();
+  for (Eigen::Index r = 0; r < k; ++r) {  // M_ri from the lower triangle, without a branch
+    const Eigen::Index j = indices_[std::size_t(r)];
+    t_[r] = m[j >= i ? j + i * n : i + j * n];
+  }
   forward(t_.data(), k);  // L l = M_Si: l is L's new row
-  const double d = M(i, i) - t_.head(k).squaredNorm();
+  double squares = 0.0, along_y = 0.0;  // lᵀl and lᵀy
+  for (Eigen::Index j = 0; j < k; ++j) {
+    const double l = t_[j];
+    squares += l * l;
+    along_y += l * y_[j];
+  }
+  const double d = M(i, i) - squares;
   if (!(d > 0.0)) return false;
-  l_.row(k).head(k) = t_.head(k).transpose();
-  for (Eigen::Index j = 0; j < k; ++j)
+  for (Eigen::Index j = 0; j < k; ++j) {
+    l_(k, j) = t_[j];
     if (t_[j] != 0.0) end_[std::size_t(j)] = k + 1;
+  }
   end_[std::size_t(k)] = k + 1;
   l_(k, k) = std::sqrt(d);
   inverse_[k] = 1.0 / l_(k, k);
-  y_[k] = (b[i] - t_.head(k).dot(y_.head(k))) * inverse_[k];
+  y_[k] = (b[i] - along_y) * inverse_[k];
   indices_.push_back(i);
   return true;
 }
@@ -143,28 +160,31 @@ void UpdatedCholesky::remove(Eigen::Index position) {
 }
 
 void UpdatedCholesky::solve(Eigen::VectorXd& x) const {
+  // Lᵀ x = y from the last row up, four rows at a time: their triangle, then each x_c above
+  // them less L(j … j+3, c) · x_{j … j+3} — contiguous in column c, one load and store of x_c
+  // per four rows; columns whose nonzeros end above row j are skipped.
   const Eigen::Index k = size(), ld = l_.outerStride();
   const double* a = l_.data();
-  if (k <= kRowSolveTo) {  // by L's rows: one multiply-add between x_j and x_{j−1}, not a sum
-    for (Eigen::Index i = 0; i < k; ++i) x[i] = y_[i];
-    for (Eigen::Index j = k - 1; j >= 0; --j) {
-      const double xj = x[j] *= inverse_[j];
-      const double* row = a + j;
-      for (Eigen::Index i = 0; i < j; ++i) x[i] -= row[i * ld] * xj;
+  for (Eigen::Index i = 0; i < k; ++i) x[i] = y_[i];
+  Eigen::Index j = k;
+  for (; j >= 4; j -= 4) {
+    const Eigen::Index top = j - 4;
+    const double* l0 = a + top * ld + top;  // the 4 × 4 triangle on the diagonal
+    const double* l1 = l0 + ld;
+    const double* l2 = l1 + ld;
+    const double x3 = x[top + 3] *= inverse_[top + 3];
+    const double x2 = x[top + 2] = (x[top + 2] - l2[3] * x3) * inverse_[top + 2];
+    const double x1 = x[top + 1] = (x[top + 1] - l1[2] * x2 - l1[3] * x3) * inverse_[top + 1];
+    const double x0 = x[top] = (x[top] - l0[1] * x1 - l0[2] * x2 - l0[3] * x3) * inverse_[top];
+    for (Eigen::Index c = 0; c < top; ++c) {
+      if (end_[std::size_t(c)] <= top) continue;
+      const double* l = a + c * ld + top;
+      x[c] -= (l[0] * x0 + l[1] * x1) + (l[2] * x2 + l[3] * x3);
     }
-    return;
   }
-  for (Eigen::Index j = k - 1; j >= 0; --j) {  // by L's columns, skipping their zeros below end_
-    const double* lj = a + j * ld;
-    double even = y_[j], odd = 0.0;  // two sums: half the chain of dependent adds
-    Eigen::Index i = j + 1;
-    const Eigen::Index end = end_[std::size_t(j)];
-    for (; i + 1 < end; i += 2) {
-      even -= lj[i] * x[i];
-      odd -= lj[i + 1] * x[i + 1];
-    }
-    if (i < end) even -= lj[i] * x[i];
-    x[j] = (even + odd) * inverse_[j];
+  for (--j; j >= 0; --j) {  // the first rows, one at a time
+    const double xj = x[j] *= inverse_[j];
+    for (Eigen::Index c = 0; c < j; ++c) x[c] -= a[c * ld + j] * xj;
   }
 }
 

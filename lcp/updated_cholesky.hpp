@@ -10,7 +10,9 @@
 ///   columns after it (applied to y as well), O((k − position)²);
 /// - `factor(S)` starts afresh: left-looking, Eigen's blocked LLT for large blocks.
 /// A block pivoting round that moves a few indices so costs O(k²) instead of a new k³/6
-/// factorization. Only M's lower triangle and b are read, at the indices in the set.
+/// factorization. Both triangular solves take four rows of L at a time, whose entries in a
+/// column are contiguous: the short solves of a small block are bound by their loads and
+/// stores, not their arithmetic. Only M's lower triangle and b are read, at the indices in the set.
 ///
 /// Contract: M n × n and b of size n, fixed between `factor` and the updates; each index at
 /// most once in the set. `append` and `factor` return false when the block is not positive
@@ -40,13 +42,12 @@ class UpdatedCholesky final {
   Eigen::Index size() const { return Eigen::Index(indices_.size()); }
 
   static constexpr Eigen::Index kEigenFrom = 48;  ///< blocks larger than this: Eigen's LLT
-  static constexpr Eigen::Index kRowSolveTo = 64;  ///< solve(): L's rows up to this size, its columns beyond
 
  private:
   /// The factor in plain loops over raw columns, for small blocks, where a blocked kernel
   /// costs several times the arithmetic; false at a pivot ≤ 0.
   bool factorSmall(Eigen::Index k);
-  /// L x = rhs in place on x[0 … k).
+  /// L x = rhs in place on x[0 … k), four rows at a time.
   void forward(double* x, Eigen::Index k) const;
 
   std::vector<Eigen::Index> indices_;  ///< S, in the factor's order
