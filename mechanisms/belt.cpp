@@ -2,13 +2,13 @@
 
 #include "mechanisms/builtin_models.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
 #include "dynamics/integrators/cvode_integrator.hpp"
 #include "dynamics/friction/friction_law.hpp"
 #include "dynamics/integrators/rk4.hpp"
+#include "dynamics/routes/run_result.hpp"
 
 namespace stickslip::mechanisms {
 namespace {
@@ -105,7 +105,7 @@ PenaltyRun simulateBeltPenalty(const Belt& b, const dynamics::FrictionLaw& law,
     }
   };
 
-  const auto t0 = std::chrono::steady_clock::now();
+  const double t0 = dynamics::threadCpuSeconds();
   record(0, 0.0);
   run.ok = true;
   if (o.integrator == PenaltyOptions::Integrator::kBdf) {
@@ -144,8 +144,7 @@ PenaltyRun simulateBeltPenalty(const Belt& b, const dynamics::FrictionLaw& law,
       if (run.ok) record(k, t);
     }
   }
-  run.cpu_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  run.cpu_seconds = dynamics::threadCpuSeconds() - t0;
   run.stick_fraction = double(stuck) / double(run.history.rows());
   run.final_state = y;
   return run;

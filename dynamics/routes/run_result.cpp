@@ -3,9 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <ctime>
 #include <sstream>
 
 namespace stickslip::dynamics {
+
+double threadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
 
 std::string_view toString(ContactMode m) {
   switch (m) {

@@ -66,6 +66,10 @@ enum class RunStatus {
 };
 std::string_view toString(RunStatus s);  ///< ok, contact-solver-failure, integrator-failure, …
 
+/// CPU seconds spent by the calling thread: a run's cost without the time other processes or
+/// threads take from it, as the benchmarks time the engines they compare against.
+double threadCpuSeconds();
+
 struct RunResult {
   RunStatus status = RunStatus::kOk;
   bool ok() const { return status == RunStatus::kOk; }
@@ -88,7 +92,7 @@ struct RunResult {
   /// trial-and-error differ (0 expected).
   long mode_mismatches = 0;
   long mode_checks = 0;        ///< decisions cross-checked
-  double cpu_seconds = 0.0;
+  double cpu_seconds = 0.0;    ///< the run's CPU time (threadCpuSeconds), setup excluded
   double t_end = 0.0;          ///< time reached [s]
   /// Event-driven: the deepest penetration −g of a rigid unilateral contact over the samples
   /// and events [m] (within its event tolerances, a few gap_tolerance); NaN elsewhere.

@@ -1,7 +1,6 @@
 #include "dynamics/routes/event_driven/event_driven.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -56,7 +55,6 @@ void EventDrivenOptions::validate() const {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 bool closed(ContactMode m) { return m != ContactMode::kOpen; }
 double sgn(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 /// [N]: far below any load of a mechanism, far above the round-off of a vanishing one.
@@ -1831,7 +1829,7 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
     throw std::invalid_argument("simulateEventDriven: expected q0, v0 of sizes " +
                                 std::to_string(nq_) + ", " + std::to_string(nv_));
   requireNoInitialPenetration(mechanism_, q0, opt_.gap_tolerance, "simulateEventDriven");
-  const auto start = Clock::now();
+  const double start = threadCpuSeconds();
   Eigen::VectorXd q = q0, v = v0, y(nq_ + nv_);
   y << q, v;  // the state reported if the first event already fails
   double t = 0.0;
@@ -1917,7 +1915,7 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
   run_.columns = historyColumns(mechanism_, contacts_, joints_);
   run_.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
       samples_.data(), Eigen::Index(samples_.size()) / cols, cols);
-  run_.cpu_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  run_.cpu_seconds = threadCpuSeconds() - start;
   // "auto": Lemke per event, or NSGS or Newton on the sparse path beyond lcp::kAutoLemkeContacts.
   const char* sparse_solver = used_newton_ ? "newton" : "nsgs";
   run_.contact_solver = spatial_ ? spatialSolverName()

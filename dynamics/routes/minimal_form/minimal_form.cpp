@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <limits>
 #include <numeric>
 #include <sstream>
@@ -717,7 +716,7 @@ void Simulation::record(double t, const Eigen::VectorXd& y) {
 }
 
 MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& u0) {
-  const std::clock_t start = std::clock();
+  const double start = threadCpuSeconds();
   RunResult& r = result_.run;
   result_.dimensions = form_.dimensions();
   Eigen::VectorXd y(nq_ + k_);
@@ -831,7 +830,7 @@ MinimalFormRun Simulation::run(const Eigen::VectorXd& x0, const Eigen::VectorXd&
     r.final_q = st_.x;
     r.final_v = st_.xdot;
   }
-  r.cpu_seconds = double(std::clock() - start) / CLOCKS_PER_SEC;
+  r.cpu_seconds = threadCpuSeconds() - start;
   return result_;
 }
 

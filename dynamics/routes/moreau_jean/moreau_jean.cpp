@@ -1,7 +1,6 @@
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -1408,7 +1407,7 @@ RunResult simulateMoreauJean(const Mechanism& mechanism, const Eigen::VectorXd& 
     return EventKind::kOpen;
   };
 
-  const auto clock0 = std::chrono::steady_clock::now();
+  const double clock0 = threadCpuSeconds();
   double t = 0.0, friction_work = 0.0;
   for (long k = 0; k < steps; ++k) {
     const double t_next = k + 1 == steps ? t_end : double(k + 1) * h;
@@ -1467,8 +1466,7 @@ RunResult simulateMoreauJean(const Mechanism& mechanism, const Eigen::VectorXd& 
       while (double(next_sample) * options.output_dt <= t + 1e-6 * h) ++next_sample;
     }
   }
-  run.cpu_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0).count();
+  run.cpu_seconds = threadCpuSeconds() - clock0;
   reportReversals(run.events, h);
   run.history.conservativeResize(written, Eigen::NoChange);
   run.friction_work = friction_work;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <span>
@@ -680,7 +679,7 @@ class PenaltyIntegration {
   PenaltyIntegration(PenaltySystem& sys, const Eigen::VectorXd& y0, const PenaltyIntegrationOptions& o)
       : sys_(sys), o_(o), y_(y0), nq_(sys.positionSize()), nv_(sys.velocitySize()), nc_(int(sys.contactCount())),
         cols_(1 + y0.size() + 4 * nc_ + 1 + nv_ + sys.constraintCount() + 3 * Eigen::Index(sys.jointFriction().size())),
-        ydot_sample_(y0.size()), t0_(std::chrono::steady_clock::now()), pen_(nc_), rate_(nc_) {
+        ydot_sample_(y0.size()), t0_(threadCpuSeconds()), pen_(nc_), rate_(nc_) {
     record(sys_, 0.0, y_, ydot_sample_, forces_, rows_);
     next_output_ += o_.output_dt;
     energy_offset_ = std::size_t(1 + y_.size() + 4 * nc_);  // in a row
@@ -693,7 +692,7 @@ class PenaltyIntegration {
       integrateRk4();
     else
       integrateCvode();
-    run_.cpu_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    run_.cpu_seconds = threadCpuSeconds() - t0_;
     run_.t = t_;
     run_.final_state = y_;
     run_.history = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
@@ -900,7 +899,7 @@ class PenaltyIntegration {
   std::vector<double> rows_;
   Eigen::VectorXd ydot_sample_;
   std::vector<ContactForce> forces_;
-  const std::chrono::steady_clock::time_point t0_;
+  const double t0_;  ///< threadCpuSeconds() at construction
   Eigen::VectorXd pen_, rate_;
   bool eom_ok_ = true;
   double next_output_ = 0.0;
