@@ -137,7 +137,7 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
   out.message.clear();
   auto fail = [&](Status status, std::string why) {
     out.status = status;
-    out.message = "block pivoting: " + std::move(why);
+    out.message.assign("block pivoting: ").append(why);
     if (out.z.size() != n) out.z = Eigen::VectorXd::Zero(n);
     if (out.w.size() != n) out.w = Eigen::VectorXd::Zero(n);
   };
