@@ -87,7 +87,7 @@ bool activeSetSolve(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, 
     const double rn = x(column[std::size_t(i)]);
     out(2 * i) = rn;
     out(2 * i + 1) = mi == kStick ? x(column[std::size_t(i)] + 1)
-                                        : (mi == kSlipPositive ? -p.mu(i) : p.mu(i)) * rn;
+                                  : (mi == kSlipPositive ? -p.mu(i) : p.mu(i)) * rn;
   }
   return true;
 }

@@ -1,8 +1,6 @@
 #pragma once
 // What the engine benchmarks share: the CPU clock, how a setting is named, their command line
 // (--json, --check) and the claim each prints under its table.
-#include <time.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,14 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "dynamics/routes/run_result.hpp"
+
 namespace stickslip::bench {
 
-/// CPU seconds used by the process (all engines run on this thread).
-inline double cpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
+/// The engines' runs are timed by the clock of ours (RunResult::cpu_seconds): this thread's
+/// CPU seconds.
+inline double cpuSeconds() { return dynamics::threadCpuSeconds(); }
 
 /// A number as printf's %g writes it.
 inline std::string numberText(double x) {

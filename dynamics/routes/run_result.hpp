@@ -67,7 +67,7 @@ enum class RunStatus {
 std::string_view toString(RunStatus s);  ///< ok, contact-solver-failure, integrator-failure, …
 
 /// CPU seconds spent by the calling thread: a run's cost without the time other processes or
-/// threads take from it, as the benchmarks time the engines they compare against.
+/// threads take from it; the engines benchmarks time the engines by it too.
 double threadCpuSeconds();
 
 struct RunResult {
