@@ -49,7 +49,10 @@ bool startSparseSolve(const SparseFrictionProblem2D& p, const char* who, bool li
     out.u = p.q;
     return false;
   }
-  out.r = warm_start ? *warm_start : Eigen::VectorXd::Zero(n);
+  if (warm_start)  // not one conditional expression: its common type would be a new vector
+    out.r = *warm_start;
+  else
+    out.r.setZero(n);
   out.u.resize(n);
   return true;
 }

@@ -7,7 +7,11 @@
 namespace stickslip::lcp {
 namespace {
 
-double inf(const Eigen::VectorXd& x) { return x.size() ? x.lpNorm<Eigen::Infinity>() : 0.0; }
+/// ‖x‖∞ of a vector or an expression, which it reads without forming a temporary.
+template <typename Derived>
+double inf(const Eigen::MatrixBase<Derived>& x) {
+  return x.size() ? x.template lpNorm<Eigen::Infinity>() : 0.0;
+}
 double inducedInf(const Eigen::MatrixXd& x) {
   return x.size() ? x.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
 }
