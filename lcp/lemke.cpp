@@ -149,7 +149,8 @@ bool LemkeSolver::solvedAtZero(const Problem& p, Result& out) const {
   }
   out.w = p.q;
   out.status = Status::kSuccess;
-  const Residual r = residual(p, out.z);
+  // z = 0 makes the scale max(‖q‖∞, ‖M‖∞‖z‖∞) = ‖q‖∞, so ‖M‖∞ is not needed (nor a new vector).
+  const Residual r = residual(p, out.z, out.w, 0.0);
   out.residual = r.absolute;
   out.relative_residual = r.relative;
   return true;

@@ -11,36 +11,48 @@
 
 using namespace stickslip::lcp;
 
+namespace {
+
+bool solved(const Result& r) { return r.status == Status::kSuccess; }
+bool solved(const FrictionResult& r) { return r.ok(); }
+
+/// Solves p once, which sizes the solver's workspace and r, then requires 20 more solves to
+/// succeed without allocating. r holds the answer for the caller's own checks.
+template <typename Solver, typename ProblemT, typename ResultT>
+void requireKeptSolverAllocatesNothing(const ProblemT& p, ResultT& r) {
+  Solver solver;
+  solver.solve(p, r);
+  REQUIRE(solved(r));
+  bool ok = false;
+  CHECK(allocationsOver(20, [&] { solver.solve(p, r); return solved(r); }, ok) == 0);
+  CHECK(ok);
+}
+
+}  // namespace
+
 TEST_CASE("LCP and friction solvers kept between solves allocate nothing", "[lcp][alloc]") {
   ALLOCATION_TEST_PRELUDE();
-  bool ok = false;
   SECTION("block pivoting, over several rounds") {
-    const Problem p = randomSpdProblem(24, 7);
-    BlockPivotingSolver bpp;
     Result r;
-    bpp.solve(p, r);  // sizes the workspace and the result
-    REQUIRE(r.status == Status::kSuccess);
-    REQUIRE(r.pivots > 1);  // rounds that update the factor, not one fresh solve
-    CHECK(allocationsOver(20, [&] { bpp.solve(p, r); return r.status == Status::kSuccess; }, ok) == 0);
-    CHECK(ok);
+    requireKeptSolverAllocatesNothing<BlockPivotingSolver>(randomSpdProblem(24, 7), r);
+    CHECK(r.pivots > 1);  // rounds that update the factor, not one fresh solve
   }
   SECTION("Lemke") {
-    const Problem p = randomSpdProblem(24, 7);
-    LemkeSolver lemke;
     Result r;
-    lemke.solve(p, r);
-    REQUIRE(r.status == Status::kSuccess);
-    CHECK(allocationsOver(20, [&] { lemke.solve(p, r); return r.status == Status::kSuccess; }, ok) == 0);
-    CHECK(ok);
+    requireKeptSolverAllocatesNothing<LemkeSolver>(randomSpdProblem(24, 7), r);
+    CHECK(r.pivots > 0);
+  }
+  SECTION("Lemke when q ≥ 0: z = 0, no pivot") {
+    Problem p = randomSpdProblem(24, 7);
+    p.q = p.q.cwiseAbs();
+    Result r;
+    requireKeptSolverAllocatesNothing<LemkeSolver>(p, r);
+    CHECK(r.pivots == 0);
+    CHECK(r.z.isZero(0.0));
   }
   SECTION("auto on one contact: NSGS") {
-    const FrictionProblem2D p = randomFrictionProblem(1, 11);
-    AutoFrictionSolver automatic;
     FrictionResult r;
-    automatic.solve(p, r);
-    REQUIRE(r.ok());
-    REQUIRE(r.solver == "nsgs");
-    CHECK(allocationsOver(20, [&] { automatic.solve(p, r); return r.ok(); }, ok) == 0);
-    CHECK(ok);
+    requireKeptSolverAllocatesNothing<AutoFrictionSolver>(randomFrictionProblem(1, 11), r);
+    CHECK(r.solver == "nsgs");
   }
 }
