@@ -39,7 +39,7 @@
 #include "mechanisms/scenario_file.hpp"
 
 using namespace stickslip;
-using bench::cpuSeconds;
+using dynamics::threadCpuSeconds;
 using bench::stepText;
 
 namespace {
@@ -101,12 +101,12 @@ void simulate(double h, Step&& step, VRel&& vRel, Outcome& out) {
   ChangeRecorder rec;
   rec.add(0.0, vRel());
   const long n = std::lround(kEnd / h);
-  const double t0 = cpuSeconds();
+  const double t0 = threadCpuSeconds();
   for (long i = 1; i <= n; ++i) {
     step();
     rec.add(double(i) * h, vRel());
   }
-  out.cpu = (cpuSeconds() - t0) / kEnd;
+  out.cpu = (threadCpuSeconds() - t0) / kEnd;
   out.changes = rec.changes();
   out.breakaway = rec.firstBreakaway();
 }

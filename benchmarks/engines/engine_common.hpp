@@ -1,6 +1,7 @@
 #pragma once
-// What the engine benchmarks share: the CPU clock, how a setting is named, their command line
-// (--json, --check) and the claim each prints under its table.
+// What the engine benchmarks share: how a setting is named, their command line (--json,
+// --check) and the claim each prints under its table. Every engine's run is timed by the
+// library's clock, dynamics::threadCpuSeconds (this thread's CPU seconds, as RunResult's).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,10 +13,6 @@
 #include "dynamics/routes/run_result.hpp"
 
 namespace stickslip::bench {
-
-/// The engines' runs are timed by the clock of ours (RunResult::cpu_seconds): this thread's
-/// CPU seconds.
-inline double cpuSeconds() { return dynamics::threadCpuSeconds(); }
 
 /// A number as printf's %g writes it.
 inline std::string numberText(double x) {

@@ -36,7 +36,7 @@
 #include "mechanisms/scenario_file.hpp"
 
 using namespace stickslip;
-using bench::cpuSeconds;
+using dynamics::threadCpuSeconds;
 using bench::stepText;
 
 namespace {
@@ -93,12 +93,12 @@ void simulate(double h, Step&& step, Vx&& vx, Outcome& out) {
   const long n = std::lround(kEnd / h);
   std::vector<double> v(std::size_t(n) + 1);
   v[0] = vx();
-  const double t0 = cpuSeconds();
+  const double t0 = threadCpuSeconds();
   for (long i = 1; i <= n; ++i) {
     step();
     v[std::size_t(i)] = vx();
   }
-  out.cpu = (cpuSeconds() - t0) / kEnd;
+  out.cpu = (threadCpuSeconds() - t0) / kEnd;
   for (std::size_t i = 0; i < v.size(); ++i)
     if (std::abs(v.back() - v[i]) <= kPlateau) {
       out.separation = double(i) * h;

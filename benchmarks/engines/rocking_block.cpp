@@ -37,7 +37,7 @@
 #include "mechanisms/scenario_file.hpp"
 
 using namespace stickslip;
-using bench::cpuSeconds;
+using dynamics::threadCpuSeconds;
 using bench::stepText;
 
 namespace {
@@ -127,12 +127,12 @@ void simulate(double h, Step&& step, Tilt&& tilt, Outcome& out) {
   ImpactRecorder rec;
   rec.add(0.0, tilt());
   const long n = std::lround(kEnd / h);
-  const double t0 = cpuSeconds();
+  const double t0 = threadCpuSeconds();
   for (long i = 1; i <= n; ++i) {
     step();
     rec.add(double(i) * h, tilt());
   }
-  out.cpu = (cpuSeconds() - t0) / kEnd;
+  out.cpu = (threadCpuSeconds() - t0) / kEnd;
   out.impacts = rec.impacts();
 }
 

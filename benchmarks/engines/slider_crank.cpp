@@ -50,7 +50,7 @@
 #endif
 
 using namespace stickslip;
-using bench::cpuSeconds;
+using dynamics::threadCpuSeconds;
 using bench::stepText;
 
 namespace {
@@ -125,12 +125,12 @@ template <typename Step, typename Z>
 std::vector<double> simulate(double h, double& cpu, Step&& step, Z&& z) {
   const long n = std::lround(kEnd / h), every = std::lround(kSample / h);
   std::vector<double> out{z()};
-  const double t0 = cpuSeconds();
+  const double t0 = threadCpuSeconds();
   for (long i = 1; i <= n; ++i) {
     step();
     if (i % every == 0) out.push_back(z());
   }
-  cpu = (cpuSeconds() - t0) / kEnd;
+  cpu = (threadCpuSeconds() - t0) / kEnd;
   return out;
 }
 

@@ -37,7 +37,7 @@
 #include "mechanisms/scenario_file.hpp"
 
 using namespace stickslip;
-using bench::cpuSeconds;
+using dynamics::threadCpuSeconds;
 using bench::stepText;
 
 namespace {
@@ -66,12 +66,12 @@ void simulate(double h, Step&& step, Centre&& centre, Outcome& out) {
   const long n = std::lround(kEnd / h), settle = std::lround(kSettle / h);
   const Eigen::Vector2d start = centre();
   Eigen::Vector2d at_settle = start;
-  const double t0 = cpuSeconds();
+  const double t0 = threadCpuSeconds();
   for (long i = 0; i < n; ++i) {
     if (i == settle) at_settle = centre();
     step();
   }
-  out.cpu = (cpuSeconds() - t0) / kEnd;
+  out.cpu = (threadCpuSeconds() - t0) / kEnd;
   out.slid = (centre() - start).norm();
   out.creep = (centre() - at_settle).norm() / (kEnd - kSettle);
 }
