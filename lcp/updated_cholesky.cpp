@@ -17,8 +17,8 @@ double lower(const Eigen::MatrixXd& M, Eigen::Index i, Eigen::Index j) {
 void UpdatedCholesky::reset(Eigen::Index n) {
   indices_.clear();
   indices_.reserve(std::size_t(n));
-  if (l_.rows() == n) return;
-  l_.resize(n, n);
+  if (l_.cols() == n) return;
+  l_.setZero(n + 3, n);  // 3 rows of padding, so that a short last block of rows reads 4 (forward)
   y_.resize(n);
   inverse_.resize(n);
   t_.resize(n);
@@ -72,13 +72,15 @@ bool UpdatedCholesky::factorSmall(Eigen::Index k) {
 }
 
 void UpdatedCholesky::forward(double* x, Eigen::Index k) const {
-  // L x = rhs in place, four rows at a time: their sums over the solved x_c run in four
-  // independent accumulators over L(i … i+3, c), contiguous in column c, so that no x is
-  // stored and reloaded on a chain; columns whose nonzeros end above row i are skipped.
+  // L x = rhs in place, four rows at a time (the last block may have fewer): their sums over
+  // the solved x_c run in four independent accumulators over L(i … i+3, c), contiguous in
+  // column c, so that no x is stored and reloaded on a chain; columns whose nonzeros end above
+  // row i are skipped. In the block's triangle each row is divided by its pivot before it
+  // takes the rows above, x_r = (rhs_r − sum_r)/L_rr − Σ (L_rc/L_rr) x_c: the products off
+  // the chain, which from one x to the next is then one multiplication and one subtraction.
   const Eigen::Index ld = l_.outerStride();
   const double* a = l_.data();
-  Eigen::Index i = 0;
-  for (; i + 4 <= k; i += 4) {
+  for (Eigen::Index i = 0; i < k; i += 4) {
     Eigen::Vector4d sum = Eigen::Vector4d::Zero();
     for (Eigen::Index c = 0; c < i; ++c) {
       const double xc = x[c];
@@ -88,15 +90,17 @@ void UpdatedCholesky::forward(double* x, Eigen::Index k) const {
     const double* l0 = a + i * ld + i;  // the 4 × 4 triangle on the diagonal
     const double* l1 = l0 + ld;
     const double* l2 = l1 + ld;
+    const Eigen::Index rows = std::min<Eigen::Index>(4, k - i);
     const double x0 = x[i] = (x[i] - sum[0]) * inverse_[i];
-    const double x1 = x[i + 1] = (x[i + 1] - sum[1] - l0[1] * x0) * inverse_[i + 1];
-    const double x2 = x[i + 2] = (x[i + 2] - sum[2] - l0[2] * x0 - l1[2] * x1) * inverse_[i + 2];
-    x[i + 3] = (x[i + 3] - sum[3] - l0[3] * x0 - l1[3] * x1 - l2[3] * x2) * inverse_[i + 3];
-  }
-  for (; i < k; ++i) {  // the last rows, one at a time
-    double sum = 0.0;
-    for (Eigen::Index c = 0; c < i; ++c) sum += a[c * ld + i] * x[c];
-    x[i] = (x[i] - sum) * inverse_[i];
+    if (rows == 1) return;
+    const double d1 = inverse_[i + 1];
+    const double x1 = x[i + 1] = (x[i + 1] - sum[1]) * d1 - (l0[1] * d1) * x0;
+    if (rows == 2) return;
+    const double d2 = inverse_[i + 2];
+    const double x2 = x[i + 2] = ((x[i + 2] - sum[2]) * d2 - (l0[2] * d2) * x0) - (l1[2] * d2) * x1;
+    if (rows == 3) return;
+    const double d3 = inverse_[i + 3];
+    x[i + 3] = (((x[i + 3] - sum[3]) * d3 - (l0[3] * d3) * x0) - (l1[3] * d3) * x1) - (l2[3] * d3) * x2;
   }
 }
 
@@ -162,7 +166,9 @@ void UpdatedCholesky::remove(Eigen::Index position) {
 void UpdatedCholesky::solve(Eigen::VectorXd& x) const {
   // Lᵀ x = y from the last row up, four rows at a time: their triangle, then each x_c above
   // them less L(j … j+3, c) · x_{j … j+3} — contiguous in column c, one load and store of x_c
-  // per four rows; columns whose nonzeros end above row j are skipped.
+  // per four rows; columns whose nonzeros end above row j are skipped. As in `forward`, the
+  // triangle divides by the pivots first, and x_j's term comes last in each x_c: from one x to
+  // the next the chain is one multiplication and one subtraction.
   const Eigen::Index k = size(), ld = l_.outerStride();
   const double* a = l_.data();
   for (Eigen::Index i = 0; i < k; ++i) x[i] = y_[i];
@@ -172,14 +178,15 @@ void UpdatedCholesky::solve(Eigen::VectorXd& x) const {
     const double* l0 = a + top * ld + top;  // the 4 × 4 triangle on the diagonal
     const double* l1 = l0 + ld;
     const double* l2 = l1 + ld;
+    const double d0 = inverse_[top], d1 = inverse_[top + 1], d2 = inverse_[top + 2];
     const double x3 = x[top + 3] *= inverse_[top + 3];
-    const double x2 = x[top + 2] = (x[top + 2] - l2[3] * x3) * inverse_[top + 2];
-    const double x1 = x[top + 1] = (x[top + 1] - l1[2] * x2 - l1[3] * x3) * inverse_[top + 1];
-    const double x0 = x[top] = (x[top] - l0[1] * x1 - l0[2] * x2 - l0[3] * x3) * inverse_[top];
+    const double x2 = x[top + 2] = x[top + 2] * d2 - (l2[3] * d2) * x3;
+    const double x1 = x[top + 1] = (x[top + 1] * d1 - (l1[3] * d1) * x3) - (l1[2] * d1) * x2;
+    const double x0 = x[top] = ((x[top] * d0 - (l0[3] * d0) * x3) - (l0[2] * d0) * x2) - (l0[1] * d0) * x1;
     for (Eigen::Index c = 0; c < top; ++c) {
       if (end_[std::size_t(c)] <= top) continue;
       const double* l = a + c * ld + top;
-      x[c] -= (l[0] * x0 + l[1] * x1) + (l[2] * x2 + l[3] * x3);
+      x[c] = (x[c] - ((l[3] * x3 + l[2] * x2) + l[1] * x1)) - l[0] * x0;
     }
   }
   for (--j; j >= 0; --j) {  // the first rows, one at a time
