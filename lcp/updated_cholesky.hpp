@@ -11,8 +11,10 @@
 /// - `factor(S)` starts afresh: left-looking, Eigen's blocked LLT for large blocks.
 /// A block pivoting round that moves a few indices so costs O(k²) instead of a new k³/6
 /// factorization. Both triangular solves take four rows of L at a time, whose entries in a
-/// column are contiguous: the short solves of a small block are bound by their loads and
-/// stores, not their arithmetic. Only M's lower triangle and b are read, at the indices in the set.
+/// column are contiguous. A small block's solves are bound by latency, each x waiting for the
+/// one before: within four rows the pivots divide first, so that the wait is one
+/// multiplication and one subtraction. Only M's lower triangle and b are read, at the indices
+/// in the set.
 ///
 /// Contract: M n × n and b of size n, fixed between `factor` and the updates; each index at
 /// most once in the set. `append` and `factor` return false when the block is not positive
@@ -51,7 +53,7 @@ class UpdatedCholesky final {
   void forward(double* x, Eigen::Index k) const;
 
   std::vector<Eigen::Index> indices_;  ///< S, in the factor's order
-  Eigen::MatrixXd l_;                  ///< L in its top-left |S| × |S| lower triangle
+  Eigen::MatrixXd l_;                  ///< L: top-left |S| × |S| lower triangle, 3 rows of padding
   Eigen::VectorXd y_;                  ///< L⁻¹ b_S
   Eigen::VectorXd inverse_;            ///< 1 / L_jj, so that no division lies on a solve's chain
   Eigen::VectorXd t_;                  ///< a new row of L
