@@ -39,7 +39,7 @@
 #include "mechanisms/scenario_file.hpp"
 
 using namespace stickslip;
-using dynamics::threadCpuSeconds;
+using dynamics::threadCpuSeconds;  // each engine timed by our clock, as RunResult's CPU seconds
 using bench::stepText;
 
 namespace {

@@ -1,7 +1,6 @@
 #pragma once
 // What the engine benchmarks share: how a setting is named, their command line (--json,
-// --check) and the claim each prints under its table. Every engine's run is timed by the
-// library's clock, dynamics::threadCpuSeconds (this thread's CPU seconds, as RunResult's).
+// --check) and the claim each prints under its table.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,8 +8,6 @@
 #include <iostream>
 #include <string>
 #include <vector>
-
-#include "dynamics/routes/run_result.hpp"
 
 namespace stickslip::bench {
 

@@ -30,13 +30,14 @@
 #include <string>
 #include <vector>
 
+#include "dynamics/routes/run_result.hpp"
 #include "engine_common.hpp"
 #include "engines.hpp"
 #include "mechanisms/run_scenario.hpp"
 #include "mechanisms/scenario_file.hpp"
 
 using namespace stickslip;
-using dynamics::threadCpuSeconds;
+using dynamics::threadCpuSeconds;  // each engine timed by our clock, as RunResult's CPU seconds
 using bench::stepText;
 
 namespace {

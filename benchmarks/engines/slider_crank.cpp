@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "dynamics/routes/run_result.hpp"
 #include "engine_common.hpp"
 #include "engines.hpp"
 #include "mechanisms/run_scenario.hpp"
@@ -50,7 +51,7 @@
 #endif
 
 using namespace stickslip;
-using dynamics::threadCpuSeconds;
+using dynamics::threadCpuSeconds;  // each engine timed by our clock, as RunResult's CPU seconds
 using bench::stepText;
 
 namespace {
