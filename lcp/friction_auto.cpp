@@ -1,5 +1,6 @@
 #include "lcp/friction_auto.hpp"
 
+#include <stdexcept>
 #include <string>
 
 #include "lcp/friction_to_lcp.hpp"
@@ -22,6 +23,30 @@ void AutoFrictionSolver::nsgs(const SparseFrictionProblem2D& p, FrictionResult& 
   out.relative_residual = res.relative;
 }
 
+void AutoFrictionSolver::fewContacts(const FrictionProblem2D& p, FrictionResult& out) {
+  out.solver = "nsgs";
+  out.message.clear();
+  try {
+    p.validate("nsgs");
+  } catch (const std::invalid_argument& e) {
+    out.status = Status::kInvalidInput;
+    out.message = e.what();
+    out.r = Eigen::VectorXd::Zero(p.q.size());
+    out.u = p.q;
+    return;
+  }
+  out.r.setZero(p.q.size());
+  out.u.resize(p.q.size());
+  NsgsOptions options;
+  options.max_sweeps = kAutoFewContactsSweeps;
+  const NsgsSolver::Outcome o = nsgs_.solve(p.W, p.q, p.mu, options, out.r, out.u);
+  out.status = o.status;
+  out.pivots = o.sweeps;
+  const Residual res = residual(p, out.r, out.u);  // NSGS returns u = W r + q
+  out.residual = res.absolute;
+  out.relative_residual = res.relative;
+}
+
 void AutoFrictionSolver::lemke(const FrictionProblem2D& p, FrictionResult& out) {
   out = solveFrictionWithLemke(p, lemke_);
   out.solver = "lemke";
@@ -29,10 +54,14 @@ void AutoFrictionSolver::lemke(const FrictionProblem2D& p, FrictionResult& out) 
 
 void AutoFrictionSolver::solve(const FrictionProblem2D& p, FrictionResult& out) {
   out.warning.clear();
-  compressRows(p.W, sparse_.W);  // NaN kept: NSGS validates the copy
-  sparse_.q = p.q;
-  sparse_.mu = p.mu;
-  nsgs(sparse_, out);
+  if (p.contacts() <= kAutoLemkeContacts) {
+    fewContacts(p, out);
+  } else {
+    compressRows(p.W, sparse_.W);  // NaN kept: NSGS validates the copy
+    sparse_.q = p.q;
+    sparse_.mu = p.mu;
+    nsgs(sparse_, out);
+  }
   if (out.ok() || out.status == Status::kInvalidInput || p.contacts() > kDenseFrictionContacts) return;
   lemke(p, out);
 }

@@ -57,11 +57,20 @@ bool startSparseSolve(const SparseFrictionProblem2D& p, const char* who, bool li
   return true;
 }
 
+namespace {
+
+/// fc2dError from its residual.
+double normalized(double residual, const Eigen::Ref<const Eigen::VectorXd>& r,
+                  const Eigen::Ref<const Eigen::VectorXd>& u, double q_norm) {
+  const double scale = std::max({r.norm(), u.norm(), q_norm});
+  return scale > std::numeric_limits<double>::epsilon() ? residual / scale : residual;
+}
+
+}  // namespace
+
 double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
                  const Eigen::Ref<const Eigen::VectorXd>& mu, double q_norm, Eigen::Index bilateral) {
-  const double scale = std::max({r.norm(), u.norm(), q_norm});
-  const double error = fc2dResidual(r, u, mu, bilateral);
-  return scale > std::numeric_limits<double>::epsilon() ? error / scale : error;
+  return normalized(fc2dResidual(r, u, mu, bilateral), r, u, q_norm);
 }
 
 namespace {
@@ -213,28 +222,55 @@ Eigen::Index NsgsSolver::activeUnknowns() const {
   return m;
 }
 
-void NsgsSolver::addColumn(Eigen::Index j, double delta, Eigen::Ref<Eigen::VectorXd> u) const {
-  for (Eigen::Index k = column_start_[std::size_t(j)]; k < column_start_[std::size_t(j + 1)]; ++k)
-    u(column_row_[std::size_t(k)]) += column_value_[std::size_t(k)] * delta;
-}
-
 NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
                                       const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
                                       Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u,
                                       Eigen::Index bilateral) {
-  Outcome out;
-  const Eigen::Index nc = mu.size(), contacts = nc - bilateral;
+  const Eigen::Index nc = mu.size();
   if (diagonal_.size() < std::size_t(nc)) diagonal_.resize(std::size_t(nc));
   for (Eigen::Index i = 0; i < nc; ++i) diagonal_[std::size_t(i)].setZero();
   readColumns(W);
+  auto addColumn = [this](Eigen::Index j, double delta, Eigen::Ref<Eigen::VectorXd> v) {
+    for (Eigen::Index k = column_start_[std::size_t(j)]; k < column_start_[std::size_t(j + 1)]; ++k)
+      v(column_row_[std::size_t(k)]) += column_value_[std::size_t(k)] * delta;
+  };
+  return sweeps(W, addColumn, q, mu, options, r, u, bilateral);
+}
+
+NsgsSolver::Outcome NsgsSolver::solve(const Eigen::MatrixXd& W, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                      const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
+                                      Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u,
+                                      Eigen::Index bilateral) {
+  const Eigen::Index nc = mu.size();
+  if (diagonal_.size() < std::size_t(nc)) diagonal_.resize(std::size_t(nc));
+  for (Eigen::Index i = 0; i < nc; ++i) diagonal_[std::size_t(i)] = W.block<2, 2>(2 * i, 2 * i);
+  auto addColumn = [&W](Eigen::Index j, double delta, Eigen::Ref<Eigen::VectorXd> v) { v += W.col(j) * delta; };
+  return sweeps(W, addColumn, q, mu, options, r, u, bilateral);
+}
+
+template <class Matrix, class AddColumn>
+NsgsSolver::Outcome NsgsSolver::sweeps(const Matrix& W, const AddColumn& addColumn,
+                                       const Eigen::Ref<const Eigen::VectorXd>& q,
+                                       const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
+                                       Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u,
+                                       Eigen::Index bilateral) {
+  Outcome out;
+  const Eigen::Index nc = mu.size(), contacts = nc - bilateral;
   const double q_norm = q.norm();
   auto exactU = [&] {
     u.noalias() = W * r;
     u += q;
   };
-  auto finish = [&](Status s) {
-    out.status = s;
+  auto measure = [&] {  // the residual and the error of r and u as they stand
     out.residual = fc2dResidual(r, u, mu, bilateral);
+    out.error = normalized(out.residual, r, u, q_norm);
+  };
+  auto measureAfresh = [&] {
+    exactU();
+    measure();
+  };
+  auto finish = [&](Status s) {  // r and u as last measured
+    out.status = s;
     return out;
   };
   if (r.isZero(0.0))  // a cold start: u = q without the product
@@ -256,8 +292,7 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
       mode_[std::size_t(i)] = m;
       if (m == kNone) {
         out.failed_contact = i;
-        exactU();
-        out.error = fc2dError(r, u, mu, q_norm, bilateral);
+        measureAfresh();
         return finish(Status::kNumericalFailure);
       }
       const Eigen::Vector2d delta = local - ri;
@@ -267,10 +302,9 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
     }
     // u was updated column by column; success is confirmed on u formed afresh, and u is
     // formed afresh every kFreshEvery sweeps so that its round-off cannot build up.
-    out.error = fc2dError(r, u, mu, q_norm, bilateral);
+    measure();
     if (out.error <= options.tolerance || sweep % kFreshEvery == 0) {
-      exactU();
-      out.error = fc2dError(r, u, mu, q_norm, bilateral);
+      measureAfresh();
       if (out.error <= options.tolerance) return finish(Status::kSuccess);
     }
     unchanged = changed ? 0 : unchanged + 1;
@@ -280,8 +314,7 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
       break;
     }
   }
-  exactU();
-  out.error = fc2dError(r, u, mu, q_norm, bilateral);
+  measureAfresh();
   return finish(Status::kPivotLimit);
 }
 

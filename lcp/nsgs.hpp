@@ -14,7 +14,8 @@
 /// kNumericalFailure naming the contact.
 /// u = W r + q is kept current: b_i = u_i − W_ii r_i, and a contact whose reaction changes adds
 /// its two columns of W times the change to u. A sweep so reads W once, and the columns of
-/// contacts that stay open not at all; the error after it costs O(nc).
+/// contacts that stay open not at all; the error after it costs O(nc). A dense W is read in
+/// place, column by column, for few contacts.
 ///
 /// Stopping rule: Siconos' fc2d error measure (fc2dError below) ≤ tolerance, evaluated after
 /// each sweep and confirmed on u formed afresh; kPivotLimit after max_sweeps, or once the
@@ -83,14 +84,22 @@ class NsgsSolver {
   Outcome solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
                 Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral = 0);
+  /// The same on a dense W, read in place: for few contacts, where compressing W and reading
+  /// its columns would cost more than the sweeps.
+  Outcome solve(const Eigen::MatrixXd& W, const Eigen::Ref<const Eigen::VectorXd>& q,
+                const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
+                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral = 0);
 
  private:
+  /// The sweeps, once diagonal_ holds the contacts' blocks; addColumn(j, δ, u): u += W(:, j) δ.
+  template <class Matrix, class AddColumn>
+  Outcome sweeps(const Matrix& W, const AddColumn& addColumn, const Eigen::Ref<const Eigen::VectorXd>& q,
+                 const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
+                 Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral);
   /// W's columns (compressed by column) and the contacts' diagonal blocks, read once per solve.
   void readColumns(SparseRowView W);
   /// The unknowns of the last sweep's modes' active set (NsgsOptions::settle_unknowns).
   Eigen::Index activeUnknowns() const;
-  /// u += W(:, j) delta.
-  void addColumn(Eigen::Index j, double delta, Eigen::Ref<Eigen::VectorXd> u) const;
   static constexpr int kFreshEvery = 50;  ///< sweeps between forming u = W r + q afresh
 
   std::vector<Eigen::Matrix2d> diagonal_;
