@@ -13,7 +13,7 @@
 // The reference is our event-driven run at rtol 1e-12 (1e-9 m from rtol 1e-10). The error of a
 // run: max |z − z_ref| of the slider over samples every 0.01 s of [0, 1] s. Every run starts
 // from the reference's assembled state (positions and velocities at t = 0). Its cost: the least
-// CPU time of its stepping (ours: RunResult::cpu_seconds) over three passes over all runs.
+// CPU time of its stepping (ours: RunResult::cpu_seconds) over seven passes over all runs.
 //
 // The engines have no friction bound that follows a joint's load: each takes a constant one,
 // μk times the mean guide load of the reference (`frictionloss` in MuJoCo, `setCoulombFriction`
@@ -104,7 +104,7 @@ std::vector<double> sampledZ(const dynamics::RunResult& r) {
   return z;
 }
 
-constexpr int kPasses = 3;  ///< timings per run; the least is reported
+constexpr int kPasses = 7;  ///< timings per run; the least is reported
 
 struct Outcome {
   std::string engine, setting;
