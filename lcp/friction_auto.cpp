@@ -8,19 +8,31 @@
 
 namespace stickslip::lcp {
 
-void AutoFrictionSolver::nsgs(const SparseFrictionProblem2D& p, FrictionResult& out) {
+namespace {
+
+/// NSGS's budget on few contacts: capped, without the exact finish (Lemke takes over).
+NsgsOptions fewContactsOptions() {
   NsgsOptions options;
-  const bool few = p.contacts() <= kAutoLemkeContacts;
-  if (few) {
-    options.max_sweeps = kAutoFewContactsSweeps;
-    options.exact_finish = false;
-  }
-  solveFrictionNsgs(p, options, nsgs_, out);
-  out.solver = "nsgs";
-  if (out.status == Status::kInvalidInput) return;
+  options.max_sweeps = kAutoFewContactsSweeps;
+  options.exact_finish = false;
+  return options;
+}
+
+/// NSGS's answer in `out` measured as every solver's is: the natural-map residual.
+template <class Problem2D>
+void measureNsgs(const Problem2D& p, FrictionResult& out) {
   const Residual res = residual(p, out.r, out.u);  // NSGS returns u = W r + q
   out.residual = res.absolute;
   out.relative_residual = res.relative;
+}
+
+}  // namespace
+
+void AutoFrictionSolver::nsgs(const SparseFrictionProblem2D& p, FrictionResult& out) {
+  solveFrictionNsgs(p, p.contacts() <= kAutoLemkeContacts ? fewContactsOptions() : NsgsOptions{}, nsgs_, out);
+  out.solver = "nsgs";
+  if (out.status == Status::kInvalidInput) return;
+  measureNsgs(p, out);
 }
 
 void AutoFrictionSolver::fewContacts(const FrictionProblem2D& p, FrictionResult& out) {
@@ -37,14 +49,10 @@ void AutoFrictionSolver::fewContacts(const FrictionProblem2D& p, FrictionResult&
   }
   out.r.setZero(p.q.size());
   out.u.resize(p.q.size());
-  NsgsOptions options;
-  options.max_sweeps = kAutoFewContactsSweeps;
-  const NsgsSolver::Outcome o = nsgs_.solve(p.W, p.q, p.mu, options, out.r, out.u);
+  const NsgsSolver::Outcome o = nsgs_.solve(p.W, p.q, p.mu, fewContactsOptions(), out.r, out.u);
   out.status = o.status;
   out.pivots = o.sweeps;
-  const Residual res = residual(p, out.r, out.u);  // NSGS returns u = W r + q
-  out.residual = res.absolute;
-  out.relative_residual = res.relative;
+  measureNsgs(p, out);
 }
 
 void AutoFrictionSolver::lemke(const FrictionProblem2D& p, FrictionResult& out) {
