@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "lcp/friction_facets.hpp"
+#include "lcp/lcp_auto.hpp"
 #include "lcp/nsgs.hpp"
 #include "lcp/siconos_backend.hpp"
 #include "lcp/siconos_format.hpp"
@@ -24,13 +25,16 @@ std::string joinNames(const std::vector<std::string>& names) {
 }
 
 void declare(po::options_description& o, po::positional_options_description& p) {
-  const std::string solvers = "solver (auto: lemke for LCPs and MLCPs, for FC2D as lcp::solveFriction chooses, for "
-                              "FC3D our round-cone solvers): for LCPs " + joinNames(lcp::lcpSolverNames()) +
-                              "; for MLCPs " + joinNames(lcp::mlcpSolverNames()) +
-                              "; for FC2D " + joinNames(lcp::frictionSolverNames()) +
-                              "; for FC3D " + joinNames(lcp::friction3dSolverNames()) +
-                              " (auto, nsgs and newton: ours on the round cone; lemke: ours on a faceted cone, "
-                              "see --facets)";
+  const std::string solvers =
+      "solver (auto: for LCPs lemke, then enum up to n = " +
+      std::to_string(lcp::kAutoEnumerationSize) +
+      " where lemke finds no solution; lemke for MLCPs; for FC2D as lcp::solveFriction "
+      "chooses, for FC3D our round-cone solvers): for LCPs " +
+      joinNames(lcp::lcpSolverNames()) + "; for MLCPs " + joinNames(lcp::mlcpSolverNames()) +
+      "; for FC2D " + joinNames(lcp::frictionSolverNames()) + "; for FC3D " +
+      joinNames(lcp::friction3dSolverNames()) +
+      " (auto, nsgs and newton: ours on the round cone; lemke: ours on a faceted cone, "
+      "see --facets)";
   o.add_options()("file", po::value<std::string>()->required(),
                   "Siconos .dat file (LCP, MLCP, FC2D or FC3D, detected)")(
       "solver", po::value<std::string>()->default_value("auto"), solvers.c_str())(
@@ -79,7 +83,8 @@ void solveFriction(const Friction& p, const std::string& solver, Report& rep) {
 Report solveFile(const lcp::DatProblem& problem, const std::string& solver, int facets) {
   Report rep;
   rep.kind = lcp::datKindName(problem);
-  // auto means Lemke for the LCP and MLCP; for friction, solveFriction chooses.
+  // auto means Lemke for the MLCP, Lemke and then the enumeration for the LCP (which says which
+  // answered); for friction, solveFriction chooses.
   rep.solver = solver == "auto" && rep.kind != std::string("fc2d") ? "lemke" : solver;
   if (const auto* p3 = std::get_if<lcp::FrictionProblem3D>(&problem)) {
     lcp::FrictionResult r;
@@ -95,7 +100,10 @@ Report solveFile(const lcp::DatProblem& problem, const std::string& solver, int 
   }
   if (const auto* lp = std::get_if<lcp::Problem>(&problem)) {
     lcp::Result r;
-    rep.time_us = timeMicroseconds([&] { r = lcp::solveLcp(rep.solver, *lp); });
+    lcp::AutoLcpSolver automatic;
+    rep.time_us = timeMicroseconds(
+        [&] { r = solver == "auto" ? automatic.solve(*lp) : lcp::solveLcp(rep.solver, *lp); });
+    if (solver == "auto") rep.solver = automatic.answeredBy();
     rep.n = long(lp->size());
     rep.status = r.status, rep.z = r.z, rep.w = r.w, rep.pivots = r.pivots;
     rep.residual = r.residual, rep.relative_residual = r.relative_residual, rep.message = r.message;

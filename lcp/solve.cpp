@@ -7,6 +7,7 @@
 #include "lcp/enumeration.hpp"
 #include "lcp/friction_facets.hpp"
 #include "lcp/friction_to_lcp.hpp"
+#include "lcp/lcp_auto.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/mlcp_to_lcp.hpp"
 #include "lcp/nsgs.hpp"
@@ -49,7 +50,7 @@ auto checked(std::string_view kind, std::string_view name, std::vector<std::stri
 }  // namespace
 
 std::vector<std::string> lcpSolverNames() {
-  return withOurs({"lemke", "bpp", "enum"}, siconosLcpSolverNames());
+  return withOurs({"auto", "lemke", "bpp", "enum"}, siconosLcpSolverNames());
 }
 std::vector<std::string> mlcpSolverNames() { return withOurs({"lemke"}, siconosMlcpSolverNames()); }
 std::vector<std::string> frictionSolverNames() {
@@ -61,6 +62,7 @@ std::vector<std::string> friction3dSolverNames() {
 
 Result solveLcp(std::string_view solver, const Problem& p) {
   return checked("LCP", solver, lcpSolverNames, [&] {
+    if (solver == "auto") return AutoLcpSolver().solve(p);
     if (solver == "lemke") return LemkeSolver().solve(p);
     if (solver == "bpp") return BlockPivotingSolver().solve(p);
     if (solver == "enum") return solveByEnumeration(p);

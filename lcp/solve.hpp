@@ -1,15 +1,16 @@
 #pragma once
 /// \file Solvers selected by name, as the CLI and the tests name them.
 ///
-/// Ours: `lemke` (every problem kind: MLCP and 2D friction go through their exact LCP
-/// reductions), `bpp` (LCP with M symmetric positive definite: block principal pivoting,
+/// Ours: `auto` (LCP: Lemke, then the enumeration on small problems where Lemke ends without a
+/// solution, lcp_auto.hpp), `lemke` (every problem kind: MLCP and 2D friction go through their
+/// exact LCP reductions), `bpp` (LCP with M symmetric positive definite: block principal pivoting,
 /// block_pivoting.hpp), `enum` (LCP only, n ≤ 20: exhaustive, the independent reference), `nsgs`
 /// (2D friction: nonsmooth Gauss–Seidel on W's nonzeros, nsgs.hpp), `newton` (2D friction: the
-/// global nonsmooth Newton on W's pattern, planar_newton.hpp, to Siconos' error 1e-12), and for 2D friction
-/// `auto`: NSGS first, Lemke where it stops short (friction_auto.hpp). FrictionResult::solver
-/// says which answered.
-/// Siconos Numerics 4.4: `siconos-<name>`, with the names of siconos_backend.hpp for each
-/// problem kind (e.g. `siconos-lemke`, `siconos-enum`, `siconos-pgs`, `siconos-newton-fb`).
+/// global nonsmooth Newton on W's pattern, planar_newton.hpp, to Siconos' error 1e-12), and for 2D
+/// friction `auto`: NSGS first, Lemke where it stops short (friction_auto.hpp).
+/// FrictionResult::solver says which answered. Siconos Numerics 4.4: `siconos-<name>`, with the
+/// names of siconos_backend.hpp for each problem kind (e.g. `siconos-lemke`, `siconos-enum`,
+/// `siconos-pgs`, `siconos-newton-fb`).
 
 #include <string>
 #include <string_view>

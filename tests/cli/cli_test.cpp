@@ -181,11 +181,28 @@ TEST_CASE("stickslip bench fc3d sets our auto beside the fastest Siconos solver 
 }
 
 TEST_CASE("stickslip lcp reports an unsolvable problem with exit code 1", "[cli]") {
-  // w = −z − 1 < 0 for every z ≥ 0: no solution; Lemke must say so, not print numbers.
+  // w = −z − 1 < 0 for every z ≥ 0: no solution; Lemke must say so, not print numbers, and
+  // auto adds that no complementary basis gives one either.
   TempFile f("ray.dat", "1\n0\n1\n1\n1 1\n-1\n-1\n");
   const Run r = cli({"lcp", f.path.string(), "--json"});
   CHECK(r.code == 1);
-  CHECK(nlohmann::json::parse(r.out)["status"] == "secondary-ray");
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["status"] == "secondary-ray");
+  CHECK(j["message"].get<std::string>().find("2^1 complementary bases found no solution") !=
+        std::string::npos);
+}
+
+TEST_CASE("stickslip lcp: a game Lemke cannot solve is answered by auto's enumeration", "[cli]") {
+  const Run r = cli({"lcp", kData + "/lcp/lcp_CPS_3.dat", "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["solver"] == "enum");
+  CHECK(j["requested_solver"] == "auto");
+  CHECK(j["relative_residual"].get<double>() <= 1e-15);
+  CHECK(j["message"].get<std::string>().find("lemke ended without a solution") !=
+        std::string::npos);
+  CHECK(cli({"lcp", kData + "/lcp/lcp_CPS_3.dat", "--solver", "lemke"}).code == 1);
 }
 
 TEST_CASE("stickslip lcp: bad input exits 2 naming the file and the problem", "[cli]") {

@@ -8,20 +8,20 @@
 //   lcp/: Siconos' lemke or enum solves all but lcp_Pang_isolated_sol_perturbed and
 //     lcp_tobenna. Ours solves every one of those except lcp_CPS_3 (see kKnownGaps), and
 //     also solves lcp_tobenna (127 pivots, verified); on lcp_Pang_isolated_sol_perturbed it
-//     reports failure.
+//     reports failure. `auto` (Lemke, then the enumeration) solves lcp_CPS_3 too.
 //   mlcp/: some Siconos MLCP solver (enum, direct-enum, fb, lemke) solves all 16; ours, via
 //     the Schur or the null-space reduction (mlcp_to_lcp.hpp), solves all 16.
 //   fc2d/: Siconos' enum and cpg solve both; ours solves both, r equal to enum's.
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "lcp/friction_to_lcp.hpp"
+#include "lcp/lcp_auto.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/mlcp_to_lcp.hpp"
 #include "lcp/residual.hpp"
@@ -102,6 +102,26 @@ TEST_CASE("our Lemke on Siconos' LCP collection", "[lcp][collection][lemke]") {
                                            r.z.lpNorm<Eigen::Infinity>()});
         CHECK((r.w - (p.M * r.z + p.q)).lpNorm<Eigen::Infinity>() <= kRelTol * scale);
       }
+    }
+  }
+}
+
+TEST_CASE("our auto on Siconos' LCP collection: every instance Siconos solves, lcp_CPS_3 included",
+          "[lcp][collection][auto]") {
+  for (const auto& f : datFiles("lcp")) {
+    DYNAMIC_SECTION(f.filename().string()) {
+      const Problem p = readLcpDat(f);
+      const std::string solved = siconosSolvers<SiconosLcpSolver>({"lemke", "enum"}, p);
+      AutoLcpSolver automatic;
+      const Result r = automatic.solve(p);
+      INFO("Siconos solvers that solve it: " << (solved.empty() ? "none" : solved));
+      INFO("auto by " << automatic.answeredBy() << ": " << r.status << ", relative residual "
+                      << r.relative_residual << ", " << r.message);
+      if (!solved.empty()) REQUIRE(r.ok());
+      if (r.ok())
+        CHECK(residual(p, r.z).relative <= kRelTol);
+      else
+        CHECK_FALSE(r.message.empty());
     }
   }
 }

@@ -1,0 +1,43 @@
+#pragma once
+/// \file `auto` for an LCP: Lemke's method, and where it ends without a solution on a small
+/// problem, the enumeration of the complementary bases (enumeration.hpp).
+///
+/// Lemke's method ends with a solution for every P-matrix, and for M copositive-plus (positive
+/// semidefinite M among them) whenever one exists. Outside those classes a secondary ray proves
+/// nothing. A bimatrix game is such a case: M = [0 A; B 0] with A, B > 0
+/// is copositive but not copositive-plus, an equilibrium always exists, and Lemke with the
+/// covering vector e may still end on a ray (Siconos' lcp_CPS_3, after one pivot, ours and
+/// Siconos' alike). Up to kAutoEnumerationSize unknowns `auto` then visits the 2ⁿ bases,
+/// which either gives a solution or adds to Lemke's status that none with a nonsingular basis
+/// exists.
+///
+/// Contract: Lemke's (lemke.hpp), invalid input refused without enumeration. `answeredBy()`
+/// names the solver whose answer the last solve returned: "lemke" or "enum"; an answer from the
+/// enumeration says in its message why Lemke's was not taken. Lemke's workspace is kept
+/// between solves; the enumeration, a fallback, allocates its own.
+
+#include <Eigen/Dense>
+#include <string_view>
+
+#include "lcp/lemke.hpp"
+#include "lcp/problem.hpp"
+#include "lcp/result.hpp"
+
+namespace stickslip::lcp {
+
+/// Enumeration after Lemke up to this size: 65 536 bases, a fraction of a second at most.
+inline constexpr Eigen::Index kAutoEnumerationSize = 16;
+
+class AutoLcpSolver final {
+ public:
+  /// Solves p into `out`. Never throws.
+  void solve(const Problem& p, Result& out);
+  Result solve(const Problem& p);
+  std::string_view answeredBy() const { return answered_by_; }
+
+ private:
+  LemkeSolver lemke_;
+  const char* answered_by_ = "lemke";
+};
+
+}  // namespace stickslip::lcp
