@@ -8,9 +8,12 @@
 //                     [--pgs-sweeps S] [--json] [--check]
 //
 // Ours: Lemke (every problem), block principal pivoting (BPP: the LCPs with M symmetric
-// positive definite; it refuses the others) and, on the friction problems, `auto` (NSGS, Lemke
-// where it stops short: lcp/friction_auto.hpp). Solver objects are kept between solves, ours
-// and Bullet's; DART's Lemke and Dantzig are functions.
+// positive definite; it refuses the others) and `auto`: on the friction problems NSGS, Lemke
+// where it stops short (lcp/friction_auto.hpp); on the LCPs Lemke, then the enumeration where
+// it ends without a solution (lcp/lcp_auto.hpp). Solver objects are kept between solves, ours
+// and Bullet's; DART's Lemke and Dantzig are functions. Each peer gets the problem in its own
+// storage, filled once per instance outside the timed solves; what a solver overwrites
+// (Dantzig's A, b and bounds) is copied in each solve, into buffers kept between solves.
 // Families: Siconos' LCP collection (--data, the .dat files), seeded SPD LCPs (n = 2 … 256)
 // and seeded planar friction problems (lcp/random_problems.hpp) with n/4 contacts. Each solver
 // takes a problem in its own form: the Lemkes an LCP (for friction, the exact 4-per-contact
@@ -41,6 +44,7 @@
 #include "lcp/block_pivoting.hpp"
 #include "lcp/friction_auto.hpp"
 #include "lcp/friction_to_lcp.hpp"
+#include "lcp/lcp_auto.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/random_problems.hpp"
 #include "lcp/residual.hpp"
@@ -77,6 +81,16 @@ struct Instance {
   Eigen::MatrixXd A;
   Eigen::VectorXd b, lo, hi;
   std::vector<int> findex;
+  // Each peer's own storage of the problem, filled once, outside the timed solves, as an
+  // engine keeps its solver's buffers between steps.
+#ifdef STICKSLIP_HAVE_DART
+  std::vector<double> ode_A;  // A by rows, each padded to dPAD(n)
+#endif
+#ifdef STICKSLIP_HAVE_BULLET
+  btMatrixXu bullet_M, bullet_A;
+  btVectorXu bullet_q, bullet_b, bullet_lo, bullet_hi;
+  btAlignedObjectArray<int> bullet_findex;
+#endif
 
   /// The relative natural-map residual of `answer`: z for an LCP, the reactions r for friction.
   double residual(const Eigen::VectorXd& answer) const {
@@ -86,14 +100,20 @@ struct Instance {
   }
 };
 
+void fillPeerForms(Instance& in);
+
 Instance lcpInstance(std::string family, std::string name, lcp::Problem p) {
-  Instance in{std::move(family), std::move(name), std::move(p), {}, {}, {}, {}, {}, {}, {}};
+  Instance in;
+  in.family = std::move(family);
+  in.name = std::move(name);
+  in.lcp = std::move(p);
   const Eigen::Index n = in.lcp.size();
   in.A = in.lcp.M;
   in.b = -in.lcp.q;
   in.lo = Eigen::VectorXd::Zero(n);
   in.hi = Eigen::VectorXd::Constant(n, std::numeric_limits<double>::infinity());
   in.findex.assign(std::size_t(n), -1);
+  fillPeerForms(in);
   return in;
 }
 
@@ -113,19 +133,22 @@ Instance frictionInstance(std::string name, lcp::FrictionProblem2D p) {
   }
   in.friction = std::move(p);
   in.reduction.emplace(std::move(reduction));
+  fillPeerForms(in);
   return in;
 }
 
 /// A solver: writes its answer (z, or r for friction) into `answer`. It takes the planar
-/// friction problems only, the LCPs only (not the friction problems' reductions), or both.
+/// friction problems only, the LCPs only (not the friction problems' reductions), both (the
+/// friction problems as their LCPs), or each in its own form.
 struct Solver {
-  enum class Takes { kBoth, kFriction, kLcp };
+  enum class Takes { kBoth, kEach, kFriction, kLcp };
   std::string name;
   std::function<void(const Instance&, Eigen::VectorXd&)> solve;
   Takes takes = Takes::kBoth;
   bool ours = false;
   bool applies(const Instance& in) const {
-    return takes == Takes::kBoth || (takes == Takes::kFriction) == in.friction.has_value();
+    return takes == Takes::kBoth || takes == Takes::kEach ||
+           (takes == Takes::kFriction) == in.friction.has_value();
   }
 };
 
@@ -144,15 +167,20 @@ void dartLemke(const Instance& in, Eigen::VectorXd& answer) {
 /// ODE reports its internal failures on stderr, once per solve; the residual says it here.
 void quietOde(int, const char*, va_list) {}
 
-/// ODE's Dantzig as DART ships it: rows padded to a multiple of 4, A and b overwritten.
+/// ODE's Dantzig as DART ships it: rows padded to a multiple of 4. It overwrites A, b and the
+/// bounds, so each solve starts from copies, into buffers kept between solves (as DART's
+/// constraint solver keeps its own).
 void dartDantzig(const Instance& in, Eigen::VectorXd& answer) {
-  const int n = int(in.b.size()), skip = dPAD(n);
-  std::vector<double> A(std::size_t(n) * std::size_t(skip), 0.0), x(std::size_t(n), 0.0),
-      b(in.b.data(), in.b.data() + n), w(std::size_t(n), 0.0), lo(in.lo.data(), in.lo.data() + n),
-      hi(in.hi.data(), in.hi.data() + n);
-  std::vector<int> findex = in.findex;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) A[std::size_t(i * skip + j)] = in.A(i, j);
+  static std::vector<double> A, x, b, w, lo, hi;
+  static std::vector<int> findex;
+  const int n = int(in.b.size());
+  A = in.ode_A;
+  b.assign(in.b.data(), in.b.data() + n);
+  lo.assign(in.lo.data(), in.lo.data() + n);
+  hi.assign(in.hi.data(), in.hi.data() + n);
+  findex = in.findex;
+  x.assign(std::size_t(n), 0.0);
+  w.assign(std::size_t(n), 0.0);
   const bool ok = dart::external::ode::dSolveLCP(n, A.data(), x.data(), b.data(), w.data(), 0,
                                                  lo.data(), hi.data(), findex.data());
   answer = Eigen::Map<Eigen::VectorXd>(x.data(), n);
@@ -175,7 +203,7 @@ btVectorXu bulletVector(const Eigen::VectorXd& v) {
 }
 
 void bulletLemke(const Instance& in, Eigen::VectorXd& answer) {
-  btLemkeAlgorithm lemke(bulletMatrix(in.lcp.M), bulletVector(in.lcp.q));
+  btLemkeAlgorithm lemke(in.bullet_M, in.bullet_q);  // copies them, as btLemkeSolver's does
   const btVectorXu wz = lemke.solve(1000);  // btLemkeSolver's default loop limit
   const Eigen::Index n = in.lcp.size();
   Eigen::VectorXd z(n);
@@ -187,17 +215,35 @@ void bulletLemke(const Instance& in, Eigen::VectorXd& answer) {
 void bulletBoxed(btMLCPSolverInterface& solver, int sweeps, const Instance& in,
                  Eigen::VectorXd& answer) {
   const int n = int(in.b.size());
-  btVectorXu x(n);
+  static btVectorXu x;
+  x.resize(n);
   x.setZero();
-  btAlignedObjectArray<int> findex;
-  findex.resize(n);
-  for (int i = 0; i < n; ++i) findex[i] = in.findex[std::size_t(i)];
-  const bool ok = solver.solveMLCP(bulletMatrix(in.A), bulletVector(in.b), x, bulletVector(in.lo),
-                                   bulletVector(in.hi), findex, sweeps, true);
+  const bool ok = solver.solveMLCP(in.bullet_A, in.bullet_b, x, in.bullet_lo, in.bullet_hi,
+                                   in.bullet_findex, sweeps, true);
   answer.resize(n);
   for (int i = 0; i < n; ++i) answer[i] = ok ? x[i] : NAN;
 }
 #endif
+
+void fillPeerForms([[maybe_unused]] Instance& in) {
+  [[maybe_unused]] const int n = int(in.b.size());
+#ifdef STICKSLIP_HAVE_DART
+  const int skip = dPAD(n);
+  in.ode_A.assign(std::size_t(n) * std::size_t(skip), 0.0);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) in.ode_A[std::size_t(i * skip + j)] = in.A(i, j);
+#endif
+#ifdef STICKSLIP_HAVE_BULLET
+  in.bullet_M = bulletMatrix(in.lcp.M);
+  in.bullet_q = bulletVector(in.lcp.q);
+  in.bullet_A = bulletMatrix(in.A);
+  in.bullet_b = bulletVector(in.b);
+  in.bullet_lo = bulletVector(in.lo);
+  in.bullet_hi = bulletVector(in.hi);
+  in.bullet_findex.resize(n);
+  for (int i = 0; i < n; ++i) in.bullet_findex[i] = in.findex[std::size_t(i)];
+#endif
+}
 
 std::vector<Solver> solvers(int pgs_sweeps) {
   auto lemke = std::make_shared<lcp::LemkeSolver>();
@@ -217,12 +263,19 @@ std::vector<Solver> solvers(int pgs_sweeps) {
                  Solver::Takes::kLcp, true});
   auto automatic = std::make_shared<lcp::AutoFrictionSolver>();
   auto friction = std::make_shared<lcp::FrictionResult>();
-  all.push_back({"stickslip auto",
-                 [automatic, friction](const Instance& in, Eigen::VectorXd& answer) {
-                   automatic->solve(*in.friction, *friction);
-                   answer = friction->r;
-                 },
-                 Solver::Takes::kFriction, true});
+  auto automatic_lcp = std::make_shared<lcp::AutoLcpSolver>();
+  all.push_back(
+      {"stickslip auto",
+       [automatic, friction, automatic_lcp, result](const Instance& in, Eigen::VectorXd& answer) {
+         if (in.friction) {
+           automatic->solve(*in.friction, *friction);
+           answer = friction->r;
+         } else {
+           automatic_lcp->solve(in.lcp, *result);
+           answer = result->z;
+         }
+       },
+       Solver::Takes::kEach, true});
 #ifdef STICKSLIP_HAVE_DART
   dart::external::ode::dSetMessageHandler(quietOde);
   all.push_back({"DART Lemke", dartLemke});
