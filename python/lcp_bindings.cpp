@@ -76,9 +76,10 @@ void bindLcp(py::module_& m) {
         py::gil_scoped_release release;
         return solveLcp(solver, p);
       },
-      py::arg("M"), py::arg("q"), py::arg("solver") = "lemke",
-      "LCP(M, q): z ≥ 0, w = M z + q ≥ 0, zᵀw = 0. Solvers: lcp.solvers('lcp'). ValueError unless M is "
-      "(n, n) and q (n,), all finite; a solver's failure is the result's status.");
+      py::arg("M"), py::arg("q"), py::arg("solver") = "auto",
+      "LCP(M, q): z ≥ 0, w = M z + q ≥ 0, zᵀw = 0. Solvers: lcp.solvers('lcp'); auto: Lemke, then "
+      "on up to 16 unknowns the enumeration where Lemke ends without a solution. ValueError unless "
+      "M is (n, n) and q (n,), all finite; a solver's failure is the result's status.");
   m.def(
       "solve_friction",
       [](Eigen::MatrixXd W, Eigen::VectorXd q, Eigen::VectorXd mu, const std::string& solver) {
