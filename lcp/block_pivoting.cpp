@@ -135,11 +135,13 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
   out.pivots = 0;
   out.zero_tol_used = 0.0;
   out.message.clear();
-  auto fail = [&](Status status, std::string why) {
+  // A failure leaves z = w = 0 (result.hpp), but for the candidate a residual check rejects.
+  auto fail = [&](Status status, std::string why, bool keep_candidate = false) {
     out.status = status;
     out.message.assign("block pivoting: ").append(why);
-    if (out.z.size() != n) out.z = Eigen::VectorXd::Zero(n);
-    if (out.w.size() != n) out.w = Eigen::VectorXd::Zero(n);
+    if (keep_candidate) return;
+    out.z.setZero(n);
+    out.w.setZero(n);
   };
   // A failure says first whether M is symmetric, the method's premise.
   auto asymmetric = [&] { return asymmetry(p.M) > 1e-12 * std::max(1.0, m_norm_); };
@@ -147,11 +149,11 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
     fail(Status::kInvalidInput,
          "M is not symmetric; it needs a symmetric positive definite M (Lemke takes others)");
   };
-  auto failOnM = [&](Status status, std::string why) {
+  auto failOnM = [&](Status status, std::string why, bool keep_candidate = false) {
     if (asymmetric())
       failNotSymmetric();
     else
-      fail(status, std::move(why));
+      fail(status, std::move(why), keep_candidate);
   };
   // One pass gives M's scale and, through it, the finiteness the validation would check.
   const bool shaped = p.M.rows() == n && p.M.cols() == n;
@@ -235,7 +237,8 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
     out.status = Status::kSuccess;
     return;
   }
-  failOnM(Status::kNumericalFailure, "relative residual " + std::to_string(r.relative) + " above 1e-9");
+  failOnM(Status::kNumericalFailure, "relative residual " + std::to_string(r.relative) + " above 1e-9",
+          true);
 }
 
 }  // namespace stickslip::lcp

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "lcp/enumeration.hpp"
+#include "lcp/small_pivoting.hpp"
 
 namespace stickslip::lcp {
 
@@ -13,6 +14,9 @@ Result AutoLcpSolver::solve(const Problem& p) {
 }
 
 void AutoLcpSolver::solve(const Problem& p, Result& out) {
+  const bool square = p.M.rows() == p.size() && p.M.cols() == p.size();
+  answered_by_ = "bpp";
+  if (square && solveBySmallPivoting(p, out)) return;
   answered_by_ = "lemke";
   lemke_.solve(p, out);
   if (out.ok() || out.status == Status::kInvalidInput || p.size() > kAutoEnumerationSize) return;

@@ -1,6 +1,11 @@
 #pragma once
-/// \file `auto` for an LCP: Lemke's method, and where it ends without a solution on a small
+/// \file `auto` for an LCP: on a small problem block principal pivoting first
+/// (small_pivoting.hpp); Lemke's method; and where it ends without a solution on a small
 /// problem, the enumeration of the complementary bases (enumeration.hpp).
+///
+/// Up to kSmallPivotingSize unknowns a few rounds of block pivoting on the stack cost a fraction
+/// of one Lemke solve, and their answer is returned only once its residual is checked; where they
+/// do not reach one, Lemke decides, as on larger problems.
 ///
 /// Lemke's method ends with a solution for every P-matrix, and for M copositive-plus (positive
 /// semidefinite M among them) whenever one exists. Outside those classes a secondary ray proves
@@ -12,9 +17,10 @@
 /// exists.
 ///
 /// Contract: Lemke's (lemke.hpp), invalid input refused without enumeration. `answeredBy()`
-/// names the solver whose answer the last solve returned: "lemke" or "enum"; an answer from the
-/// enumeration says in its message why Lemke's was not taken. Lemke's workspace is kept
-/// between solves; the enumeration, a fallback, allocates its own.
+/// names the solver whose answer the last solve returned: "bpp", "lemke" or "enum"; an answer
+/// from the enumeration says in its message why Lemke's was not taken. Block pivoting works on
+/// the stack and Lemke's workspace is kept between solves; the enumeration, a fallback,
+/// allocates its own.
 
 #include <Eigen/Dense>
 #include <string_view>
@@ -37,7 +43,7 @@ class AutoLcpSolver final {
 
  private:
   LemkeSolver lemke_;
-  const char* answered_by_ = "lemke";
+  const char* answered_by_ = "bpp";
 };
 
 }  // namespace stickslip::lcp

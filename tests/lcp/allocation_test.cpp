@@ -1,11 +1,12 @@
 // A solver kept between solves of one size allocates nothing once its workspace is sized: what
-// block pivoting, Lemke and `auto`'s NSGS path promise (lcp/block_pivoting.hpp, lcp/lemke.hpp,
-// lcp/friction_auto.hpp), checked with the answer and its residual, which every solve forms.
+// block pivoting, Lemke, `auto`'s small block pivoting and its NSGS path promise
+// (lcp/block_pivoting.hpp, lcp/lemke.hpp, lcp/small_pivoting.hpp, lcp/friction_auto.hpp), checked with the answer and its residual, which every solve forms.
 #include <catch2/catch.hpp>
 
 #include "allocation_counter.hpp"
 #include "lcp/block_pivoting.hpp"
 #include "lcp/friction_auto.hpp"
+#include "lcp/lcp_auto.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/random_problems.hpp"
 
@@ -49,6 +50,11 @@ TEST_CASE("LCP and friction solvers kept between solves allocate nothing", "[lcp
     requireKeptSolverAllocatesNothing<LemkeSolver>(p, r);
     CHECK(r.pivots == 0);
     CHECK(r.z.isZero(0.0));
+  }
+  SECTION("auto on a small LCP: block pivoting on the stack") {
+    Result r;
+    requireKeptSolverAllocatesNothing<AutoLcpSolver>(randomSpdProblem(12, 7), r);
+    CHECK(r.pivots > 1);
   }
   SECTION("auto on one contact: NSGS") {
     FrictionResult r;

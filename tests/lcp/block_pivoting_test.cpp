@@ -76,9 +76,14 @@ TEST_CASE("Block pivoting refuses what it cannot solve, with a reason", "[lcp][b
   SECTION("a symmetric indefinite M") {
     Eigen::Matrix2d M;
     M << 1, 2, 2, 1;  // eigenvalues 3 and −1
-    const Result r = bpp.solve(Problem{M, Eigen::Vector2d(-1, -1)});
+    // Into a result that holds an earlier solve's answer: a failure leaves z = w = 0.
+    Result r = bpp.solve(Problem{Eigen::Matrix2d::Identity(), Eigen::Vector2d(-1, -1)});
+    REQUIRE(r.ok());
+    bpp.solve(Problem{M, Eigen::Vector2d(-1, -1)}, r);
     CHECK_FALSE(r.ok());
     CHECK_THAT(r.message, Catch::Contains("not positive definite"));
+    CHECK(r.z == Eigen::Vector2d::Zero());
+    CHECK(r.w == Eigen::Vector2d::Zero());
   }
   SECTION("an infinite entry of M, named by its place") {
     Eigen::Matrix2d M = Eigen::Matrix2d::Identity();

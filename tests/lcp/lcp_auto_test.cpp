@@ -1,5 +1,6 @@
-// `auto` for an LCP: Lemke's answer wherever Lemke solves; where it ends without a solution on a
-// small problem, the enumeration's answer, or the finding that there is none.
+// `auto` for an LCP: on small problems block pivoting's checked answer; beyond, Lemke's wherever
+// Lemke solves; where it ends without a solution on a small problem, the enumeration's answer,
+// or the finding that there is none.
 #include "lcp/lcp_auto.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,7 @@
 #include "lcp/random_problems.hpp"
 #include "lcp/residual.hpp"
 #include "lcp/siconos_format.hpp"
+#include "lcp/small_pivoting.hpp"
 #include "siconos_data.hpp"
 
 using namespace stickslip::lcp;
@@ -44,8 +46,22 @@ TEST_CASE("lcp auto: a bimatrix game on which Lemke ends on a ray is solved by e
   CHECK_THAT(r.message, Contains("secondary-ray") && Contains("2^4"));
 }
 
-TEST_CASE("lcp auto: where Lemke solves, its answer unchanged", "[lcp][auto]") {
+TEST_CASE("lcp auto: small problems answered by block pivoting, as Lemke answers them",
+          "[lcp][auto]") {
   for (const Problem& p : {randomSpdProblem(12, 3), randomPMatrixProblem(10, 4)}) {
+    const Result lemke = LemkeSolver().solve(p);
+    AutoLcpSolver automatic;
+    const Result r = automatic.solve(p);
+    REQUIRE(lemke.ok());
+    REQUIRE(r.ok());
+    CHECK(automatic.answeredBy() == "bpp");
+    CHECK((r.z - lemke.z).lpNorm<Eigen::Infinity>() <= 1e-12);  // a P-matrix: one solution
+  }
+}
+
+TEST_CASE("lcp auto: beyond the small size, Lemke's answer unchanged", "[lcp][auto]") {
+  const int n = int(kSmallPivotingSize) + 4;
+  for (const Problem& p : {randomSpdProblem(n, 3), randomPMatrixProblem(n, 4)}) {
     const Result lemke = LemkeSolver().solve(p);
     AutoLcpSolver automatic;
     const Result r = automatic.solve(p);

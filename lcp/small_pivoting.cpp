@@ -1,0 +1,174 @@
+#include "lcp/small_pivoting.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <array>
+#include <limits>
+#include <utility>
+
+namespace stickslip::lcp {
+
+namespace {
+
+constexpr double kFeasibilityTol = 1e-12;  // as block_pivoting.cpp: relative to z's, w's scale
+constexpr double kAcceptTol = 1e-9;        // relative residual of a success
+constexpr int kMaxStalls = 3;
+
+/// The method for n = N: every loop's bound is known, so that the compiler lays a few unknowns
+/// out without loops, and the arrays live on the stack.
+template <int N>
+struct Small {
+  const double* m = nullptr;  // M, column-major
+  const double* q = nullptr;
+  double m_norm = 0.0, q_norm = 0.0;  // ‖M‖∞, ‖q‖∞
+  double pivot_tol = 0.0;
+  bool free[N];
+  double z[N], w[N];
+
+  /// ‖M‖∞ and ‖q‖∞; false at a NaN or infinite entry.
+  bool measure() {
+    double row_sums[N] = {};
+    for (int j = 0; j < N; ++j)
+      for (int i = 0; i < N; ++i) row_sums[i] += std::abs(m[j * N + i]);
+    double sum = 0.0;
+    for (int i = 0; i < N; ++i) {
+      m_norm = std::max(m_norm, row_sums[i]);
+      q_norm = std::max(q_norm, std::abs(q[i]));
+      sum += row_sums[i] + std::abs(q[i]);
+    }
+    pivot_tol = 10.0 * N * std::max(1.0, m_norm) * std::numeric_limits<double>::epsilon();
+    return std::isfinite(sum);
+  }
+
+  /// z from M_FF z_F = −q_F, z_G = 0: elimination without row exchanges on a copy of M whose
+  /// pivots are F's alone, so that F's block is eliminated as if G were not there (G's rows
+  /// and columns are updated or not, but never read). An index whose pivot is at most
+  /// `pivot_tol` in magnitude is never used to eliminate, so it leaves F.
+  void solveFree() {
+    double a[N * N], b[N];  // column-major
+    std::copy(m, m + N * N, a);
+    for (int i = 0; i < N; ++i) b[i] = -q[i];
+    for (int s = 0; s < N; ++s) {
+      if (!free[s]) continue;
+      if (std::abs(a[s * N + s]) <= pivot_tol) {
+        free[s] = false;
+        continue;
+      }
+      const double inv = 1.0 / a[s * N + s];
+      bool below = false;  // a nonzero below the pivot: else there is nothing to eliminate
+      for (int r = s + 1; r < N; ++r) {
+        a[s * N + r] *= inv;  // the multipliers
+        below |= a[s * N + r] != 0.0;
+      }
+      if (!below) continue;
+      for (int c = s + 1; c < N; ++c) {
+        const double u = a[c * N + s];
+        if (!free[c] || u == 0.0) continue;  // G's columns, and the zeros of a sparse M
+        for (int r = s + 1; r < N; ++r) a[c * N + r] -= a[s * N + r] * u;
+      }
+      for (int r = s + 1; r < N; ++r) b[r] -= a[s * N + r] * b[s];
+    }
+    // Back substitution by columns, contiguous in memory: z_s, then its share out of b above.
+    for (int s = N - 1; s >= 0; --s) {
+      z[s] = free[s] ? b[s] / a[s * N + s] : 0.0;
+      if (z[s] == 0.0) continue;
+      for (int r = 0; r < s; ++r) b[r] -= a[s * N + r] * z[s];
+    }
+  }
+
+  /// w = q + M z.
+  void formW() {
+    for (int i = 0; i < N; ++i) w[i] = q[i];
+    for (int j = 0; j < N; ++j) {
+      if (z[j] == 0.0) continue;  // G
+      for (int i = 0; i < N; ++i) w[i] += m[j * N + i] * z[j];
+    }
+  }
+
+  /// The rounds of block pivoting; the number of rounds to a complementary feasible candidate,
+  /// or 0 when there is none within them.
+  int pivot() {
+    bool bad[N];
+    for (int i = 0; i < N; ++i) free[i] = q[i] < 0.0;  // z_i > 0 guessed where q_i < 0
+    int fewest = N + 1, stalls = 0;
+    for (int round = 1; round <= N + 2; ++round) {
+      solveFree();
+      formW();
+      double z_norm = 0.0;
+      for (int i = 0; i < N; ++i) z_norm = std::max(z_norm, std::abs(z[i]));
+      const double z_tol = kFeasibilityTol * std::max(z_norm, 1e-300);
+      const double w_tol = kFeasibilityTol * std::max(q_norm, m_norm * z_norm);
+      int count = 0, largest = -1;
+      for (int i = 0; i < N; ++i) {
+        bad[i] = free[i] ? z[i] < -z_tol : w[i] < -w_tol;
+        if (bad[i]) {
+          ++count;
+          largest = i;
+        }
+      }
+      if (count == 0) return round;
+      if (count < fewest || stalls < kMaxStalls) {  // every infeasible index changes sides
+        stalls = count < fewest ? 0 : stalls + 1;
+        fewest = std::min(fewest, count);
+        for (int i = 0; i < N; ++i) free[i] = free[i] != bad[i];
+      } else {  // Murty's rule: only the largest
+        free[largest] = !free[largest];
+      }
+    }
+    return 0;
+  }
+
+  bool solve(Result& out) {
+    if (!measure()) return false;  // the caller's validation names the entry
+    const int rounds = pivot();
+    if (rounds == 0) return false;
+    // The answer, with z_F's round-off negatives cut to 0, and its residual.
+    bool cut = false;
+    double z_norm = 0.0;
+    for (int i = 0; i < N; ++i) {
+      cut |= z[i] < 0.0;
+      z[i] = std::max(z[i], 0.0);
+      z_norm = std::max(z_norm, z[i]);
+    }
+    if (cut) formW();
+    double absolute = 0.0;
+    for (int i = 0; i < N; ++i) absolute = std::max(absolute, std::abs(std::min(z[i], w[i])));
+    const double scale = std::max(q_norm, m_norm * z_norm);
+    const double relative =
+        absolute == 0.0 ? 0.0 : absolute / std::max(scale, std::numeric_limits<double>::min());
+    if (!(relative <= kAcceptTol)) return false;
+    out.z = Eigen::Map<const Eigen::VectorXd>(z, N);
+    out.w = Eigen::Map<const Eigen::VectorXd>(w, N);
+    out.status = Status::kSuccess;
+    out.pivots = rounds;
+    out.residual = absolute;
+    out.relative_residual = relative;
+    out.zero_tol_used = pivot_tol;
+    out.message.clear();
+    return true;
+  }
+};
+
+template <int N>
+bool solveSized(const Problem& p, Result& out) {
+  Small<N> small;
+  small.m = p.M.data();
+  small.q = p.q.data();
+  return small.solve(out);
+}
+
+/// solveSized<n> for n = 1 … kSmallPivotingSize, by index n − 1.
+template <int... I>
+constexpr auto sizedTable(std::integer_sequence<int, I...>) {
+  return std::array<bool (*)(const Problem&, Result&), sizeof...(I)>{&solveSized<I + 1>...};
+}
+
+}  // namespace
+
+bool solveBySmallPivoting(const Problem& p, Result& out) {
+  static constexpr auto kSized = sizedTable(std::make_integer_sequence<int, int(kSmallPivotingSize)>());
+  const Eigen::Index n = p.size();
+  return n >= 1 && n <= kSmallPivotingSize && kSized[std::size_t(n - 1)](p, out);
+}
+
+}  // namespace stickslip::lcp

@@ -1,0 +1,89 @@
+// Block pivoting on small dense LCPs: the solution wherever it answers (against Lemke's on
+// P-matrices, where the solution is unique), and no answer rather than a wrong one elsewhere.
+#include "lcp/small_pivoting.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "lcp/lemke.hpp"
+#include "lcp/random_problems.hpp"
+#include "lcp/residual.hpp"
+
+using namespace stickslip::lcp;
+
+namespace {
+
+/// A result whose fields a solve that does not answer must leave as they are.
+Result untouched() {
+  Result r;
+  r.z = Eigen::VectorXd::Constant(3, 7.0);
+  r.message = "before";
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("small pivoting: the unique solution of P-matrix LCPs, as Lemke's", "[lcp][small]") {
+  int answered = 0, tried = 0;
+  for (int n = 1; n <= int(kSmallPivotingSize); ++n) {
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+      for (const Problem& p : {randomSpdProblem(n, 100 * seed + n), randomPMatrixProblem(n, 200 * seed + n)}) {
+        const Result lemke = LemkeSolver().solve(p);
+        REQUIRE(lemke.ok());
+        Result r;
+        ++tried;
+        if (!solveBySmallPivoting(p, r)) continue;
+        ++answered;
+        INFO("n = " << n << ", seed " << seed);
+        CHECK(r.ok());
+        CHECK(r.relative_residual <= 1e-9);
+        CHECK(residual(p, r.z).relative == Approx(r.relative_residual).margin(1e-15));
+        CHECK((r.z - lemke.z).lpNorm<Eigen::Infinity>() <= 1e-9 * std::max(1.0, lemke.z.lpNorm<Eigen::Infinity>()));
+        CHECK((r.w - (p.M * r.z + p.q)).lpNorm<Eigen::Infinity>() <= 1e-13);  // summed in another order
+      }
+    }
+  }
+  // Every symmetric positive definite one, and most of the others, within its rounds.
+  CHECK(answered >= tried * 9 / 10);
+}
+
+TEST_CASE("small pivoting: a singular block leaves F, so a PSD problem still gets its answer",
+          "[lcp][small]") {
+  // Siconos' lcp_CPS_1: M = [1 1; 1 1], q = −1; solutions z₀ + z₁ = 1. F = {0, 1} is singular,
+  // so index 1 leaves F: z = (1, 0), w = (0, 0).
+  const Problem p{(Eigen::Matrix2d() << 1, 1, 1, 1).finished(), Eigen::Vector2d(-1, -1)};
+  Result r;
+  REQUIRE(solveBySmallPivoting(p, r));
+  CHECK(r.z == Eigen::Vector2d(1, 0));
+  CHECK(r.w == Eigen::Vector2d(0, 0));
+  CHECK(r.residual == 0.0);
+  CHECK(r.pivots == 1);
+}
+
+TEST_CASE("small pivoting: q ≥ 0 gives z = 0 in one round", "[lcp][small]") {
+  const Problem p{Eigen::Matrix3d::Identity(), Eigen::Vector3d(0, 1, 2)};
+  Result r;
+  REQUIRE(solveBySmallPivoting(p, r));
+  CHECK(r.z == Eigen::Vector3d::Zero());
+  CHECK(r.w == p.q);
+  CHECK(r.pivots == 1);
+}
+
+TEST_CASE("small pivoting: no answer, and the result untouched, where it has none to give",
+          "[lcp][small]") {
+  // No solution: w₀ = −1 − z₀ < 0 for every z ≥ 0.
+  Problem none{Eigen::Matrix3d::Identity(), Eigen::Vector3d(-1, 1, 1)};
+  none.M(0, 0) = -1.0;
+  Problem nan = none;
+  nan.M(2, 1) = std::nan("");
+  Problem inf = none;
+  inf.q[2] = INFINITY;
+  const Problem large = randomSpdProblem(int(kSmallPivotingSize) + 1, 1);
+  for (const Problem* p : std::initializer_list<const Problem*>{&none, &nan, &inf, &large}) {
+    Result r = untouched();
+    CHECK_FALSE(solveBySmallPivoting(*p, r));
+    CHECK(r.status == Status::kNotRun);
+    CHECK(r.z == Eigen::VectorXd::Constant(3, 7.0));
+    CHECK(r.message == "before");
+  }
+}
