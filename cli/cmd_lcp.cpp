@@ -13,6 +13,7 @@
 #include "lcp/nsgs.hpp"
 #include "lcp/siconos_backend.hpp"
 #include "lcp/siconos_format.hpp"
+#include "lcp/small_pivoting.hpp"
 #include "lcp/solve.hpp"
 
 namespace stickslip::cli {
@@ -26,9 +27,10 @@ std::string joinNames(const std::vector<std::string>& names) {
 
 void declare(po::options_description& o, po::positional_options_description& p) {
   const std::string solvers =
-      "solver (auto: for LCPs lemke, then enum up to n = " +
+      "solver (auto: for LCPs block pivoting up to n = " +
+      std::to_string(lcp::kSmallPivotingSize) + ", lemke where it finds no solution, then enum up to n = " +
       std::to_string(lcp::kAutoEnumerationSize) +
-      " where lemke finds no solution; lemke for MLCPs; for FC2D as lcp::solveFriction "
+      " where lemke finds none; lemke for MLCPs; for FC2D as lcp::solveFriction "
       "chooses, for FC3D our round-cone solvers): for LCPs " +
       joinNames(lcp::lcpSolverNames()) + "; for MLCPs " + joinNames(lcp::mlcpSolverNames()) +
       "; for FC2D " + joinNames(lcp::frictionSolverNames()) + "; for FC3D " +

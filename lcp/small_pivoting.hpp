@@ -10,8 +10,8 @@
 /// vanishes leaves F, so that a singular block (M positive semidefinite, a game) still gives
 /// a candidate. Nothing here relies on M's class: an answer is returned only when its relative
 /// natural-map residual (residual.hpp) is at most 1e-9, so a success is a solution whatever M.
-/// Where the method does not reach one, within a few rounds per unknown, it says so and leaves
-/// the problem to a method whose scope is known (Lemke).
+/// Where the method does not reach one within n + 2 rounds, it says so and leaves the problem
+/// to a method whose scope is known (Lemke).
 ///
 /// Contract: returns true with `out` a success (z, w, rounds in `pivots`, residuals), or false
 /// with `out` untouched: n above kSmallPivotingSize, a NaN or infinite entry, no solution within

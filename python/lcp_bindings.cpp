@@ -8,7 +8,9 @@
 #include <variant>
 #include <vector>
 
+#include "lcp/lcp_auto.hpp"
 #include "lcp/siconos_format.hpp"
+#include "lcp/small_pivoting.hpp"
 #include "lcp/solve.hpp"
 #include "python/bindings.hpp"
 
@@ -67,6 +69,12 @@ void bindLcp(py::module_& m) {
       .def_readonly("v", &MixedResult::v)
       .def_readonly("w", &MixedResult::w);
 
+  const std::string solve_doc =
+      "LCP(M, q): z ≥ 0, w = M z + q ≥ 0, zᵀw = 0. Solvers: lcp.solvers('lcp'); auto: on up to " +
+      std::to_string(lcp::kSmallPivotingSize) + " unknowns block pivoting, Lemke where it finds no " +
+      "solution, and on up to " + std::to_string(lcp::kAutoEnumerationSize) +
+      " the enumeration where Lemke finds none. ValueError unless M is (n, n) and q (n,), all " +
+      "finite; a solver's failure is the result's status.";  // pybind11 copies it
   m.def(
       "solve",
       [](Eigen::MatrixXd M, Eigen::VectorXd q, const std::string& solver) {
@@ -77,9 +85,7 @@ void bindLcp(py::module_& m) {
         return solveLcp(solver, p);
       },
       py::arg("M"), py::arg("q"), py::arg("solver") = "auto",
-      "LCP(M, q): z ≥ 0, w = M z + q ≥ 0, zᵀw = 0. Solvers: lcp.solvers('lcp'); auto: Lemke, then "
-      "on up to 16 unknowns the enumeration where Lemke ends without a solution. ValueError unless "
-      "M is (n, n) and q (n,), all finite; a solver's failure is the result's status.");
+      solve_doc.c_str());
   m.def(
       "solve_friction",
       [](Eigen::MatrixXd W, Eigen::VectorXd q, Eigen::VectorXd mu, const std::string& solver) {
