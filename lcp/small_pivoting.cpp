@@ -1,8 +1,8 @@
 #include "lcp/small_pivoting.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -166,7 +166,8 @@ constexpr auto sizedTable(std::integer_sequence<int, I...>) {
 }  // namespace
 
 bool solveBySmallPivoting(const Problem& p, Result& out) {
-  static constexpr auto kSized = sizedTable(std::make_integer_sequence<int, int(kSmallPivotingSize)>());
+  static constexpr auto kSized =
+      sizedTable(std::make_integer_sequence<int, int(kSmallPivotingSize)>());
   const Eigen::Index n = p.size();
   return n >= 1 && n <= kSmallPivotingSize && kSized[std::size_t(n - 1)](p, out);
 }

@@ -71,8 +71,9 @@ void bindLcp(py::module_& m) {
 
   const std::string solve_doc =
       "LCP(M, q): z ≥ 0, w = M z + q ≥ 0, zᵀw = 0. Solvers: lcp.solvers('lcp'); auto: on up to " +
-      std::to_string(lcp::kSmallPivotingSize) + " unknowns block pivoting, Lemke where it finds no " +
-      "solution, and on up to " + std::to_string(lcp::kAutoEnumerationSize) +
+      std::to_string(lcp::kSmallPivotingSize) +
+      " unknowns block pivoting, Lemke where it finds no " + "solution, and on up to " +
+      std::to_string(lcp::kAutoEnumerationSize) +
       " the enumeration where Lemke finds none. ValueError unless M is (n, n) and q (n,), all " +
       "finite; a solver's failure is the result's status.";  // pybind11 copies it
   m.def(
@@ -84,8 +85,7 @@ void bindLcp(py::module_& m) {
         py::gil_scoped_release release;
         return solveLcp(solver, p);
       },
-      py::arg("M"), py::arg("q"), py::arg("solver") = "auto",
-      solve_doc.c_str());
+      py::arg("M"), py::arg("q"), py::arg("solver") = "auto", solve_doc.c_str());
   m.def(
       "solve_friction",
       [](Eigen::MatrixXd W, Eigen::VectorXd q, Eigen::VectorXd mu, const std::string& solver) {

@@ -265,18 +265,18 @@ std::vector<Solver> solvers(int pgs_sweeps) {
   auto automatic = std::make_shared<lcp::AutoFrictionSolver>();
   auto friction = std::make_shared<lcp::FrictionResult>();
   auto automatic_lcp = std::make_shared<lcp::AutoLcpSolver>();
-  all.push_back(
-      {"stickslip auto",
-       [automatic, friction, automatic_lcp, result = std::make_shared<lcp::Result>()](const Instance& in, Eigen::VectorXd& answer) {
-         if (in.friction) {
-           automatic->solve(*in.friction, *friction);
-           answer = friction->r;
-         } else {
-           automatic_lcp->solve(in.lcp, *result);
-           answer = result->z;
-         }
-       },
-       Solver::Takes::kEach, true});
+  all.push_back({"stickslip auto",
+                 [automatic, friction, automatic_lcp, result = std::make_shared<lcp::Result>()](
+                     const Instance& in, Eigen::VectorXd& answer) {
+                   if (in.friction) {
+                     automatic->solve(*in.friction, *friction);
+                     answer = friction->r;
+                   } else {
+                     automatic_lcp->solve(in.lcp, *result);
+                     answer = result->z;
+                   }
+                 },
+                 Solver::Takes::kEach, true});
 #ifdef STICKSLIP_HAVE_DART
   dart::external::ode::dSetMessageHandler(quietOde);
   all.push_back({"DART Lemke", dartLemke});

@@ -1,6 +1,7 @@
 // A solver kept between solves of one size allocates nothing once its workspace is sized: what
 // block pivoting, Lemke, `auto`'s small block pivoting and its NSGS path promise
-// (lcp/block_pivoting.hpp, lcp/lemke.hpp, lcp/small_pivoting.hpp, lcp/friction_auto.hpp), checked with the answer and its residual, which every solve forms.
+// (lcp/block_pivoting.hpp, lcp/lemke.hpp, lcp/small_pivoting.hpp, lcp/friction_auto.hpp), checked
+// with the answer and its residual, which every solve forms.
 #include <catch2/catch.hpp>
 
 #include "allocation_counter.hpp"

@@ -27,7 +27,8 @@ TEST_CASE("small pivoting: the unique solution of P-matrix LCPs, as Lemke's", "[
   int answered = 0, tried = 0;
   for (int n = 1; n <= int(kSmallPivotingSize); ++n) {
     for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-      for (const Problem& p : {randomSpdProblem(n, 100 * seed + n), randomPMatrixProblem(n, 200 * seed + n)}) {
+      for (const Problem& p :
+           {randomSpdProblem(n, 100 * seed + n), randomPMatrixProblem(n, 200 * seed + n)}) {
         const Result lemke = LemkeSolver().solve(p);
         REQUIRE(lemke.ok());
         Result r;
@@ -38,8 +39,10 @@ TEST_CASE("small pivoting: the unique solution of P-matrix LCPs, as Lemke's", "[
         CHECK(r.ok());
         CHECK(r.relative_residual <= 1e-9);
         CHECK(residual(p, r.z).relative == Approx(r.relative_residual).margin(1e-15));
-        CHECK((r.z - lemke.z).lpNorm<Eigen::Infinity>() <= 1e-9 * std::max(1.0, lemke.z.lpNorm<Eigen::Infinity>()));
-        CHECK((r.w - (p.M * r.z + p.q)).lpNorm<Eigen::Infinity>() <= 1e-13);  // summed in another order
+        CHECK((r.z - lemke.z).lpNorm<Eigen::Infinity>() <=
+              1e-9 * std::max(1.0, lemke.z.lpNorm<Eigen::Infinity>()));
+        CHECK((r.w - (p.M * r.z + p.q)).lpNorm<Eigen::Infinity>() <=
+              1e-13);  // summed in another order
       }
     }
   }
