@@ -11,8 +11,6 @@ namespace stickslip::lcp {
 
 namespace {
 
-constexpr double kFeasibilityTol = 1e-12;  // relative to the scale of z, and of w's terms
-
 /// ‖M‖∞ (the largest row sum, the residual's scale) from `row_sums`, in one pass down M's
 /// columns; +∞ or NaN when an entry is not finite (a sum of absolute values is finite only when
 /// every term is).

@@ -37,6 +37,8 @@ class BlockPivotingSolver final {
 
   static constexpr int kMaxStalls = 3;        ///< block rounds without fewer infeasibilities
   static constexpr double kAcceptTol = 1e-9;  ///< relative residual of a success
+  /// Infeasible: z_i below −tol·‖z‖∞, w_i below −tol·(the scale of w's terms).
+  static constexpr double kFeasibilityTol = 1e-12;
 
  private:
   /// z_F from M_FF z_F = −q_F: the factor afresh, or updated for the indices that changed sides

@@ -6,13 +6,16 @@
 #include <limits>
 #include <utility>
 
+#include "lcp/block_pivoting.hpp"
+
 namespace stickslip::lcp {
 
 namespace {
 
-constexpr double kFeasibilityTol = 1e-12;  // as block_pivoting.cpp: relative to z's, w's scale
-constexpr double kAcceptTol = 1e-9;        // relative residual of a success
-constexpr int kMaxStalls = 3;
+// Block pivoting's own (block_pivoting.hpp).
+constexpr double kFeasibilityTol = BlockPivotingSolver::kFeasibilityTol;
+constexpr double kAcceptTol = BlockPivotingSolver::kAcceptTol;
+constexpr int kMaxStalls = BlockPivotingSolver::kMaxStalls;
 
 /// The method for n = N: every loop's bound is known, so that the compiler lays a few unknowns
 /// out without loops, and the arrays live on the stack.
