@@ -18,41 +18,30 @@ NsgsOptions fewContactsOptions() {
   return options;
 }
 
-/// NSGS's answer in `out` measured as every solver's is: the natural-map residual.
-template <class Problem2D>
-void measureNsgs(const Problem2D& p, FrictionResult& out) {
-  const Residual res = residual(p, out.r, out.u);  // NSGS returns u = W r + q
-  out.residual = res.absolute;
-  out.relative_residual = res.relative;
-}
-
 }  // namespace
 
 void AutoFrictionSolver::nsgs(const SparseFrictionProblem2D& p, FrictionResult& out) {
   solveFrictionNsgs(p, p.contacts() <= kAutoLemkeContacts ? fewContactsOptions() : NsgsOptions{}, nsgs_, out);
   out.solver = "nsgs";
   if (out.status == Status::kInvalidInput) return;
-  measureNsgs(p, out);
+  // Measured as every solver's answer is: the natural-map residual (NSGS returns u = W r + q).
+  const Residual res = residual(p, out.r, out.u);
+  out.residual = res.absolute;
+  out.relative_residual = res.relative;
 }
 
-void AutoFrictionSolver::fewContacts(const FrictionProblem2D& p, FrictionResult& out) {
-  out.solver = "nsgs";
-  out.message.clear();
+bool AutoFrictionSolver::refuses(const FrictionProblem2D& p, FrictionResult& out) {
   try {
-    p.validate("nsgs");
+    p.validate("auto");
+    return false;
   } catch (const std::invalid_argument& e) {
     out.status = Status::kInvalidInput;
     out.message = e.what();
+    out.solver = "auto";
     out.r = Eigen::VectorXd::Zero(p.q.size());
     out.u = p.q;
-    return;
+    return true;
   }
-  out.r.setZero(p.q.size());
-  out.u.resize(p.q.size());
-  const NsgsSolver::Outcome o = nsgs_.solve(p.W, p.q, p.mu, fewContactsOptions(), out.r, out.u);
-  out.status = o.status;
-  out.pivots = o.sweeps;
-  measureNsgs(p, out);
 }
 
 void AutoFrictionSolver::lemke(const FrictionProblem2D& p, FrictionResult& out) {
@@ -63,13 +52,17 @@ void AutoFrictionSolver::lemke(const FrictionProblem2D& p, FrictionResult& out) 
 void AutoFrictionSolver::solve(const FrictionProblem2D& p, FrictionResult& out) {
   out.warning.clear();
   if (p.contacts() <= kAutoLemkeContacts) {
-    fewContacts(p, out);
-  } else {
-    compressRows(p.W, sparse_.W);  // NaN kept: NSGS validates the copy
-    sparse_.q = p.q;
-    sparse_.mu = p.mu;
-    nsgs(sparse_, out);
+    if (solveBySmallNsgs(p, kAutoFewContactsSweeps, out)) {
+      out.solver = "nsgs";
+      return;
+    }
+    if (!refuses(p, out)) lemke(p, out);  // the sweeps fell short, or a local problem has no solution
+    return;
   }
+  compressRows(p.W, sparse_.W);  // NaN kept: NSGS validates the copy
+  sparse_.q = p.q;
+  sparse_.mu = p.mu;
+  nsgs(sparse_, out);
   if (out.ok() || out.status == Status::kInvalidInput || p.contacts() > kDenseFrictionContacts) return;
   lemke(p, out);
 }

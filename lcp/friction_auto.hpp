@@ -4,10 +4,10 @@
 ///
 /// NSGS goes first, on W's nonzeros: on few contacts a sweep solves each one's local problem
 /// exactly, so weakly coupled contacts are done in one or two sweeps, which no pivoting method
-/// matches. With at most kAutoLemkeContacts contacts it gets kAutoFewContactsSweeps sweeps to
-/// reach Siconos' error 1e-12, on a dense W as it is (compressing it would cost more than the
-/// sweeps), and Lemke (exact, a few pivots there) takes the problem when they fall short;
-/// beyond, NSGS runs with its exact finish (nsgs_finish.hpp) and Lemke is the fallback if it
+/// matches. With at most kAutoLemkeContacts contacts it gets kAutoFewContactsSweeps sweeps, on
+/// a dense W on the stack (small_nsgs.hpp: to the natural-map residual 1e-12), on a sparse one
+/// by NsgsSolver (to Siconos' error 1e-12), and Lemke (exact, a few pivots there) takes the
+/// problem when they fall short; beyond, NSGS runs with its exact finish (nsgs_finish.hpp) and Lemke is the fallback if it
 /// stops short and W fits kDenseFrictionContacts. FrictionResult::solver says
 /// which answered; residual and relative_residual are the natural-map residual of
 /// residual.hpp, as for every solver.
@@ -20,10 +20,12 @@
 #include "lcp/nsgs.hpp"
 #include "lcp/problem.hpp"
 #include "lcp/result.hpp"
+#include "lcp/small_nsgs.hpp"
 
 namespace stickslip::lcp {
 
 inline constexpr Eigen::Index kAutoLemkeContacts = 4;
+static_assert(kAutoLemkeContacts <= kSmallNsgsContacts, "few contacts go through the stack path");
 inline constexpr int kAutoFewContactsSweeps = 8;
 inline constexpr Eigen::Index kDenseFrictionContacts = 1024;
 
@@ -35,8 +37,8 @@ class AutoFrictionSolver {
  private:
   /// NSGS (few contacts: capped, no finish) and the natural-map residual.
   void nsgs(const SparseFrictionProblem2D& p, FrictionResult& out);
-  /// The same for a dense problem with few contacts, on W as it is (no compressed copy).
-  void fewContacts(const FrictionProblem2D& p, FrictionResult& out);
+  /// p validated: true, with `out` the refusal naming the entry, when it is malformed.
+  static bool refuses(const FrictionProblem2D& p, FrictionResult& out);
   void lemke(const FrictionProblem2D& p, FrictionResult& out);
 
   SparseFrictionProblem2D sparse_;  ///< the dense problem's W by rows

@@ -73,16 +73,10 @@ double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<co
   return normalized(fc2dResidual(r, u, mu, bilateral), r, u, q_norm);
 }
 
-namespace {
-
-using enum PlanarMode;
-
-/// The exact solution of one contact's 2×2 problem u = A r + b and its mode; kNone when none
-/// of open, stick, slip± applies (A singular or not positive).
-PlanarMode solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, Eigen::Vector2d& r) {
+PlanarMode solveLocalContact(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, Eigen::Vector2d& r) {
   if (b(0) >= 0.0) {
     r.setZero();
-    return kOpen;
+    return PlanarMode::kOpen;
   }
   const double det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
   const double slack = 1e-14 * b.cwiseAbs().maxCoeff();  // relative: b may be of round-off size
@@ -90,7 +84,7 @@ PlanarMode solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double
     const Eigen::Vector2d stick{(-b(0) * a(1, 1) + b(1) * a(0, 1)) / det, (-b(1) * a(0, 0) + b(0) * a(1, 0)) / det};
     if (stick(0) >= 0.0 && std::abs(stick(1)) <= mu * stick(0) * (1.0 + 1e-14)) {
       r = stick;
-      return kStick;
+      return PlanarMode::kStick;
     }
   }
   for (const double s : {1.0, -1.0}) {  // sliding with sign s: rₜ = −s μ rₙ, uₙ = 0
@@ -100,11 +94,15 @@ PlanarMode solveLocal(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double
     const double ut = a(1, 0) * rn - s * mu * a(1, 1) * rn + b(1);
     if (s * ut >= -slack) {
       r = {rn, -s * mu * rn};
-      return s > 0.0 ? kSlipPositive : kSlipNegative;
+      return s > 0.0 ? PlanarMode::kSlipPositive : PlanarMode::kSlipNegative;
     }
   }
-  return kNone;
+  return PlanarMode::kNone;
 }
+
+namespace {
+
+using enum PlanarMode;
 
 /// A bilateral block's local problem: u = A r + b = 0, r free (mode kStick); kNone when A is
 /// singular.
@@ -237,17 +235,6 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
   return sweeps(W, addColumn, q, mu, options, r, u, bilateral);
 }
 
-NsgsSolver::Outcome NsgsSolver::solve(const Eigen::MatrixXd& W, const Eigen::Ref<const Eigen::VectorXd>& q,
-                                      const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
-                                      Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u,
-                                      Eigen::Index bilateral) {
-  const Eigen::Index nc = mu.size();
-  if (diagonal_.size() < std::size_t(nc)) diagonal_.resize(std::size_t(nc));
-  for (Eigen::Index i = 0; i < nc; ++i) diagonal_[std::size_t(i)] = W.block<2, 2>(2 * i, 2 * i);
-  auto addColumn = [&W](Eigen::Index j, double delta, Eigen::Ref<Eigen::VectorXd> v) { v += W.col(j) * delta; };
-  return sweeps(W, addColumn, q, mu, options, r, u, bilateral);
-}
-
 template <class Matrix, class AddColumn>
 NsgsSolver::Outcome NsgsSolver::sweeps(const Matrix& W, const AddColumn& addColumn,
                                        const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -287,7 +274,7 @@ NsgsSolver::Outcome NsgsSolver::sweeps(const Matrix& W, const AddColumn& addColu
       const Eigen::Matrix2d& a = diagonal_[std::size_t(i)];
       const Eigen::Vector2d ri = r.segment<2>(2 * i);
       const Eigen::Vector2d b = u.segment<2>(2 * i) - a * ri;
-      const PlanarMode m = i < contacts ? solveLocal(a, b, mu(i), local) : solveBilateral(a, b, local);
+      const PlanarMode m = i < contacts ? solveLocalContact(a, b, mu(i), local) : solveBilateral(a, b, local);
       changed |= m != mode_[std::size_t(i)];
       mode_[std::size_t(i)] = m;
       if (m == kNone) {

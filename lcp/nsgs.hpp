@@ -14,8 +14,8 @@
 /// kNumericalFailure naming the contact.
 /// u = W r + q is kept current: b_i = u_i − W_ii r_i, and a contact whose reaction changes adds
 /// its two columns of W times the change to u. A sweep so reads W once, and the columns of
-/// contacts that stay open not at all; the error after it costs O(nc). A dense W is read in
-/// place, column by column, for few contacts.
+/// contacts that stay open not at all; the error after it costs O(nc). A dense W of a few
+/// contacts is swept on the stack instead (small_nsgs.hpp).
 ///
 /// Stopping rule: Siconos' fc2d error measure (fc2dError below) ≤ tolerance, evaluated after
 /// each sweep and confirmed on u formed afresh; kPivotLimit after max_sweeps, or once the
@@ -57,6 +57,11 @@ inline int activeUnknowns(PlanarMode mode) {
   return mode == PlanarMode::kStick ? 2 : mode == PlanarMode::kOpen ? 0 : 1;
 }
 
+/// A contact's local problem, the others' reactions fixed: the exact r of u = A r + b (A its
+/// 2×2 diagonal block of W) and its mode, tried in the order open, stick, slip±; kNone when
+/// none applies (A singular or not positive), r then unchanged.
+PlanarMode solveLocalContact(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, Eigen::Vector2d& r);
+
 using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 /// A compressed row-major matrix held elsewhere (a time-stepper's own arrays).
 using SparseRowView = Eigen::Map<const SparseRowMatrix>;
@@ -84,12 +89,6 @@ class NsgsSolver {
   Outcome solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
                 Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral = 0);
-  /// The same on a dense W, read in place: for few contacts, where compressing W and reading
-  /// its columns would cost more than the sweeps.
-  Outcome solve(const Eigen::MatrixXd& W, const Eigen::Ref<const Eigen::VectorXd>& q,
-                const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
-                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral = 0);
-
  private:
   /// The sweeps, once diagonal_ holds the contacts' blocks; addColumn(j, δ, u): u += W(:, j) δ.
   template <class Matrix, class AddColumn>

@@ -16,14 +16,20 @@ double inducedInf(const Eigen::MatrixXd& x) {
   return x.size() ? x.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
 }
 
-Residual make(double absolute, double scale) {
-  // A zero residual is exact whatever the scale; otherwise never divide by less than the
-  // smallest normal number so that an all-zero problem with a nonzero residual stays visible.
+}  // namespace
+
+Residual relativeTo(double absolute, double scale) {
+  // Never divide by less than the smallest normal number, so that an all-zero problem with a
+  // nonzero residual stays visible.
   return {absolute, absolute == 0.0 ? 0.0
                                     : absolute / std::max(scale, std::numeric_limits<double>::min())};
 }
 
-}  // namespace
+double frictionContactResidual(double mu, double rn, double rt, double un, double ut) {
+  const double bound = mu * std::max(rn, 0.0);
+  const double rt_proj = std::clamp(rt - ut, -bound, bound);
+  return std::max(std::abs(std::min(rn, un)), std::abs(rt - rt_proj));
+}
 
 Residual residual(const Problem& p, const Eigen::VectorXd& z) {
   const Eigen::VectorXd w = p.M * z + p.q;
@@ -31,7 +37,7 @@ Residual residual(const Problem& p, const Eigen::VectorXd& z) {
 }
 
 Residual residual(const Problem& p, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double m_norm) {
-  return make(inf(z.cwiseMin(w)), std::max(inf(p.q), m_norm * inf(z)));
+  return relativeTo(inf(z.cwiseMin(w)), std::max(inf(p.q), m_norm * inf(z)));
 }
 
 Residual residual(const MixedProblem& p, const Eigen::VectorXd& u, const Eigen::VectorXd& v) {
@@ -40,13 +46,13 @@ Residual residual(const MixedProblem& p, const Eigen::VectorXd& u, const Eigen::
   const double abs = std::max(inf(eq), inf(v.cwiseMin(w)));
   const double scale = std::max({inf(p.a), inf(p.b), inducedInf(p.A) * inf(u), inducedInf(p.C) * inf(v),
                                  inducedInf(p.D) * inf(u), inducedInf(p.B) * inf(v)});
-  return make(abs, scale);
+  return relativeTo(abs, scale);
 }
 
 Residual residual(const HorizontalProblem& p, const Eigen::VectorXd& z, const Eigen::VectorXd& w) {
   const Eigen::VectorXd eq = p.A * z + p.B * w - p.q;
   const double abs = std::max(inf(eq), inf(z.cwiseMin(w)));
-  return make(abs, std::max({inf(p.q), inducedInf(p.A) * inf(z), inducedInf(p.B) * inf(w)}));
+  return relativeTo(abs, std::max({inf(p.q), inducedInf(p.A) * inf(z), inducedInf(p.B) * inf(w)}));
 }
 
 namespace {
@@ -54,13 +60,9 @@ namespace {
 template <typename Friction>
 Residual frictionResidual(const Friction& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u, double w_norm) {
   double abs = 0.0;
-  for (Eigen::Index i = 0; i < p.contacts(); ++i) {
-    const double rn = r(2 * i), rt = r(2 * i + 1), un = u(2 * i), ut = u(2 * i + 1);
-    const double bound = p.mu(i) * std::max(rn, 0.0);
-    const double rt_proj = std::clamp(rt - ut, -bound, bound);
-    abs = std::max({abs, std::abs(std::min(rn, un)), std::abs(rt - rt_proj)});
-  }
-  return make(abs, std::max(inf(p.q), w_norm * inf(r)));
+  for (Eigen::Index i = 0; i < p.contacts(); ++i)
+    abs = std::max(abs, frictionContactResidual(p.mu(i), r(2 * i), r(2 * i + 1), u(2 * i), u(2 * i + 1)));
+  return relativeTo(abs, std::max(inf(p.q), w_norm * inf(r)));
 }
 
 double inducedInf(const SparseFrictionProblem2D::Matrix& W) {

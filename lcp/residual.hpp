@@ -33,6 +33,12 @@ Residual residual(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r);
 /// The same with u = W r + q already formed by the caller.
 Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
 Residual residual(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
+/// One contact's term of that maximum, for a solver that holds r and u in its own storage.
+double frictionContactResidual(double mu, double rn, double rt, double un, double ut);
+
+/// {absolute, absolute / scale}, as every residual here is normalized: a zero residual is
+/// exact whatever the scale, and the scale is never below the smallest normal number.
+Residual relativeTo(double absolute, double scale);
 
 /// Pivot tolerance derived from the problem's scale: 10·n·max(1, ‖M‖∞)·ε.
 double defaultZeroTolerance(const Eigen::MatrixXd& M);

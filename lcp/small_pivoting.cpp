@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "lcp/block_pivoting.hpp"
+#include "lcp/residual.hpp"
 
 namespace stickslip::lcp {
 
@@ -48,7 +49,7 @@ struct Small {
   /// and columns are updated or not, but never read). An index whose pivot is at most
   /// `pivot_tol` in magnitude is never used to eliminate, so it leaves F.
   void solveFree() {
-    double a[N * N], b[N];  // column-major
+    double a[N * N], b[N], inverse[N];  // column-major; the pivots' reciprocals
     std::copy(m, m + N * N, a);
     for (int i = 0; i < N; ++i) b[i] = -q[i];
     for (int s = 0; s < N; ++s) {
@@ -57,7 +58,7 @@ struct Small {
         free[s] = false;
         continue;
       }
-      const double inv = 1.0 / a[s * N + s];
+      const double inv = inverse[s] = 1.0 / a[s * N + s];
       bool below = false;  // a nonzero below the pivot: else there is nothing to eliminate
       for (int r = s + 1; r < N; ++r) {
         a[s * N + r] *= inv;  // the multipliers
@@ -72,8 +73,10 @@ struct Small {
       for (int r = s + 1; r < N; ++r) b[r] -= a[s * N + r] * b[s];
     }
     // Back substitution by columns, contiguous in memory: z_s, then its share out of b above.
+    // By the reciprocals: a division in this chain of dependent steps would cost each step its
+    // latency.
     for (int s = N - 1; s >= 0; --s) {
-      z[s] = free[s] ? b[s] / a[s * N + s] : 0.0;
+      z[s] = free[s] ? b[s] * inverse[s] : 0.0;
       if (z[s] == 0.0) continue;
       for (int r = 0; r < s; ++r) b[r] -= a[s * N + r] * z[s];
     }
@@ -136,16 +139,14 @@ struct Small {
     if (cut) formW();
     double absolute = 0.0;
     for (int i = 0; i < N; ++i) absolute = std::max(absolute, std::abs(std::min(z[i], w[i])));
-    const double scale = std::max(q_norm, m_norm * z_norm);
-    const double relative =
-        absolute == 0.0 ? 0.0 : absolute / std::max(scale, std::numeric_limits<double>::min());
-    if (!(relative <= kAcceptTol)) return false;
+    const Residual res = relativeTo(absolute, std::max(q_norm, m_norm * z_norm));
+    if (!(res.relative <= kAcceptTol)) return false;
     out.z = Eigen::Map<const Eigen::VectorXd>(z, N);
     out.w = Eigen::Map<const Eigen::VectorXd>(w, N);
     out.status = Status::kSuccess;
     out.pivots = rounds;
-    out.residual = absolute;
-    out.relative_residual = relative;
+    out.residual = res.absolute;
+    out.relative_residual = res.relative;
     out.zero_tol_used = pivot_tol;
     out.message.clear();
     return true;

@@ -216,26 +216,3 @@ TEST_CASE("nsgs: once the modes settle, their active-set solve ends the sweeps e
   CHECK(settled_stops >= 10);
   CHECK(2 * with_settle < sweeps_alone);
 }
-
-TEST_CASE("nsgs: on a dense W it sweeps as on W's compressed copy, contact by contact", "[nsgs][friction]") {
-  // The two read the same entries in the same order; only u = W r + q formed afresh may sum
-  // differently, so the sweeps, the statuses and the reactions agree to round-off.
-  for (const int nc : {1, 2, 4, 8})
-    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-      CAPTURE(nc, seed);
-      const lcp::FrictionProblem2D dense = lcp::randomFrictionProblem(nc, 500u + seed);
-      const lcp::SparseFrictionProblem2D p = sparse(dense);
-      lcp::NsgsSolver a, b;
-      Eigen::VectorXd ra = Eigen::VectorXd::Zero(2 * nc), ua(2 * nc), rb = ra, ub(2 * nc);
-      const lcp::NsgsOptions options{1e-12, 200};
-      const auto from_dense = a.solve(dense.W, dense.q, dense.mu, options, ra, ua);
-      const auto from_sparse = b.solve(lcp::viewOf(p.W), p.q, p.mu, options, rb, ub);
-      CHECK(from_dense.status == from_sparse.status);
-      CHECK(from_dense.sweeps == from_sparse.sweeps);
-      const double scale = std::max(rb.cwiseAbs().maxCoeff(), 1.0);
-      CHECK((ra - rb).cwiseAbs().maxCoeff() <= 1e-12 * scale);
-      CHECK((ua - (dense.W * ra + dense.q)).cwiseAbs().maxCoeff() <= 1e-12 * std::max(ub.cwiseAbs().maxCoeff(), 1.0));
-      if (from_dense.status == lcp::Status::kSuccess)
-        CHECK(lcp::fc2dError(ra, dense.W * ra + dense.q, dense.mu, dense.q.norm()) <= 1e-12);
-    }
-}

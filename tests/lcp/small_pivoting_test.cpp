@@ -24,18 +24,16 @@ Result untouched() {
 }  // namespace
 
 TEST_CASE("small pivoting: the unique solution of P-matrix LCPs, as Lemke's", "[lcp][small]") {
-  int answered = 0, tried = 0;
+  // Every one is answered within n + 2 rounds (the rounds' limit is no fallback they need).
   for (int n = 1; n <= int(kSmallPivotingSize); ++n) {
     for (std::uint64_t seed = 1; seed <= 8; ++seed) {
       for (const Problem& p :
            {randomSpdProblem(n, 100 * seed + n), randomPMatrixProblem(n, 200 * seed + n)}) {
         const Result lemke = LemkeSolver().solve(p);
         REQUIRE(lemke.ok());
-        Result r;
-        ++tried;
-        if (!solveBySmallPivoting(p, r)) continue;
-        ++answered;
         INFO("n = " << n << ", seed " << seed);
+        Result r;
+        REQUIRE(solveBySmallPivoting(p, r));
         CHECK(r.ok());
         CHECK(r.relative_residual <= 1e-9);
         CHECK(residual(p, r.z).relative == Approx(r.relative_residual).margin(1e-15));
@@ -46,8 +44,6 @@ TEST_CASE("small pivoting: the unique solution of P-matrix LCPs, as Lemke's", "[
       }
     }
   }
-  // Every one of these, within n + 2 rounds (the rounds' limit is no fallback they need).
-  CHECK(answered == tried);
 }
 
 TEST_CASE("small pivoting: a singular block leaves F, so a PSD problem still gets its answer",
