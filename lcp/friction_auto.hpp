@@ -2,15 +2,16 @@
 /// \file `auto` for planar friction (solve.hpp): the choice between NSGS and Lemke, with the
 /// workspaces of both kept between solves.
 ///
-/// NSGS goes first, on W's nonzeros: on few contacts a sweep solves each one's local problem
-/// exactly, so weakly coupled contacts are done in one or two sweeps, which no pivoting method
-/// matches. With at most kAutoLemkeContacts contacts it gets kAutoFewContactsSweeps sweeps, on
-/// a dense W on the stack (small_nsgs.hpp: to the natural-map residual 1e-12), on a sparse one
-/// by NsgsSolver (to Siconos' error 1e-12), and Lemke (exact, a few pivots there) takes the
-/// problem when they fall short; beyond, NSGS runs with its exact finish (nsgs_finish.hpp) and Lemke is the fallback if it
-/// stops short and W fits kDenseFrictionContacts. FrictionResult::solver says
-/// which answered; residual and relative_residual are the natural-map residual of
-/// residual.hpp, as for every solver.
+/// NSGS goes first: a sweep solves each contact's local problem exactly, so weakly coupled
+/// contacts are done in one or two sweeps, which no pivoting method matches.
+/// - With at most kAutoLemkeContacts contacts it gets kAutoFewContactsSweeps sweeps: on a dense
+///   W on the stack (small_nsgs.hpp, to the natural-map residual 1e-12), on a sparse one by
+///   NsgsSolver (to Siconos' error 1e-12). Lemke (exact, a few pivots there) takes the problem
+///   when they fall short.
+/// - Beyond, NSGS runs on W's nonzeros with its exact finish (nsgs_finish.hpp), and Lemke is
+///   the fallback if it stops short and W fits kDenseFrictionContacts.
+/// FrictionResult::solver says which answered; residual and relative_residual are the
+/// natural-map residual of residual.hpp, as for every solver.
 ///
 /// The solver keeps W's compressed rows, NSGS's and Lemke's workspaces and the result's
 /// vectors: solving a run of problems of one size allocates nothing on the NSGS path but in

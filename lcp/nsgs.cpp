@@ -73,33 +73,6 @@ double fc2dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<co
   return normalized(fc2dResidual(r, u, mu, bilateral), r, u, q_norm);
 }
 
-PlanarMode solveLocalContact(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, Eigen::Vector2d& r) {
-  if (b(0) >= 0.0) {
-    r.setZero();
-    return PlanarMode::kOpen;
-  }
-  const double det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
-  const double slack = 1e-14 * b.cwiseAbs().maxCoeff();  // relative: b may be of round-off size
-  if (std::abs(det) > std::numeric_limits<double>::epsilon() * a.cwiseAbs().maxCoeff() * a.cwiseAbs().maxCoeff()) {
-    const Eigen::Vector2d stick{(-b(0) * a(1, 1) + b(1) * a(0, 1)) / det, (-b(1) * a(0, 0) + b(0) * a(1, 0)) / det};
-    if (stick(0) >= 0.0 && std::abs(stick(1)) <= mu * stick(0) * (1.0 + 1e-14)) {
-      r = stick;
-      return PlanarMode::kStick;
-    }
-  }
-  for (const double s : {1.0, -1.0}) {  // sliding with sign s: rₜ = −s μ rₙ, uₙ = 0
-    const double denominator = a(0, 0) - s * mu * a(0, 1);
-    if (!(denominator > 0.0)) continue;
-    const double rn = -b(0) / denominator;
-    const double ut = a(1, 0) * rn - s * mu * a(1, 1) * rn + b(1);
-    if (s * ut >= -slack) {
-      r = {rn, -s * mu * rn};
-      return s > 0.0 ? PlanarMode::kSlipPositive : PlanarMode::kSlipNegative;
-    }
-  }
-  return PlanarMode::kNone;
-}
-
 namespace {
 
 using enum PlanarMode;

@@ -25,6 +25,8 @@
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "lcp/problem.hpp"
@@ -59,8 +61,34 @@ inline int activeUnknowns(PlanarMode mode) {
 
 /// A contact's local problem, the others' reactions fixed: the exact r of u = A r + b (A its
 /// 2×2 diagonal block of W) and its mode, tried in the order open, stick, slip±; kNone when
-/// none applies (A singular or not positive), r then unchanged.
-PlanarMode solveLocalContact(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, Eigen::Vector2d& r);
+/// none applies (A singular or not positive), r then unchanged. Inline: it is the sweeps'
+/// inner step.
+inline PlanarMode solveLocalContact(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, Eigen::Vector2d& r) {
+  if (b(0) >= 0.0) {
+    r.setZero();
+    return PlanarMode::kOpen;
+  }
+  const double det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
+  const double slack = 1e-14 * b.cwiseAbs().maxCoeff();  // relative: b may be of round-off size
+  if (std::abs(det) > std::numeric_limits<double>::epsilon() * a.cwiseAbs().maxCoeff() * a.cwiseAbs().maxCoeff()) {
+    const Eigen::Vector2d stick{(-b(0) * a(1, 1) + b(1) * a(0, 1)) / det, (-b(1) * a(0, 0) + b(0) * a(1, 0)) / det};
+    if (stick(0) >= 0.0 && std::abs(stick(1)) <= mu * stick(0) * (1.0 + 1e-14)) {
+      r = stick;
+      return PlanarMode::kStick;
+    }
+  }
+  for (const double s : {1.0, -1.0}) {  // sliding with sign s: rₜ = −s μ rₙ, uₙ = 0
+    const double denominator = a(0, 0) - s * mu * a(0, 1);
+    if (!(denominator > 0.0)) continue;
+    const double rn = -b(0) / denominator;
+    const double ut = a(1, 0) * rn - s * mu * a(1, 1) * rn + b(1);
+    if (s * ut >= -slack) {
+      r = {rn, -s * mu * rn};
+      return s > 0.0 ? PlanarMode::kSlipPositive : PlanarMode::kSlipNegative;
+    }
+  }
+  return PlanarMode::kNone;
+}
 
 using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 /// A compressed row-major matrix held elsewhere (a time-stepper's own arrays).
