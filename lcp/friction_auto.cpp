@@ -56,7 +56,8 @@ void AutoFrictionSolver::solve(const FrictionProblem2D& p, FrictionResult& out) 
       out.solver = "nsgs";
       return;
     }
-    if (!refuses(p, out)) lemke(p, out);  // the sweeps fell short, or a local problem has no solution
+    if (!refuses(p, out))
+      lemke(p, out);  // the sweeps fell short, or a local problem has no solution
     return;
   }
   compressRows(p.W, sparse_.W);  // NaN kept: NSGS validates the copy

@@ -247,7 +247,8 @@ NsgsSolver::Outcome NsgsSolver::sweeps(const Matrix& W, const AddColumn& addColu
       const Eigen::Matrix2d& a = diagonal_[std::size_t(i)];
       const Eigen::Vector2d ri = r.segment<2>(2 * i);
       const Eigen::Vector2d b = u.segment<2>(2 * i) - a * ri;
-      const PlanarMode m = i < contacts ? solveLocalContact(a, b, mu(i), local) : solveBilateral(a, b, local);
+      const PlanarMode m =
+          i < contacts ? solveLocalContact(a, b, mu(i), local) : solveBilateral(a, b, local);
       changed |= m != mode_[std::size_t(i)];
       mode_[std::size_t(i)] = m;
       if (m == kNone) {

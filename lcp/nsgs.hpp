@@ -63,15 +63,18 @@ inline int activeUnknowns(PlanarMode mode) {
 /// 2×2 diagonal block of W) and its mode, tried in the order open, stick, slip±; kNone when
 /// none applies (A singular or not positive), r then unchanged. Inline: it is the sweeps'
 /// inner step.
-inline PlanarMode solveLocalContact(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu, Eigen::Vector2d& r) {
+inline PlanarMode solveLocalContact(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, double mu,
+                                    Eigen::Vector2d& r) {
   if (b(0) >= 0.0) {
     r.setZero();
     return PlanarMode::kOpen;
   }
   const double det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
   const double slack = 1e-14 * b.cwiseAbs().maxCoeff();  // relative: b may be of round-off size
-  if (std::abs(det) > std::numeric_limits<double>::epsilon() * a.cwiseAbs().maxCoeff() * a.cwiseAbs().maxCoeff()) {
-    const Eigen::Vector2d stick{(-b(0) * a(1, 1) + b(1) * a(0, 1)) / det, (-b(1) * a(0, 0) + b(0) * a(1, 0)) / det};
+  if (std::abs(det) >
+      std::numeric_limits<double>::epsilon() * a.cwiseAbs().maxCoeff() * a.cwiseAbs().maxCoeff()) {
+    const Eigen::Vector2d stick{(-b(0) * a(1, 1) + b(1) * a(0, 1)) / det,
+                                (-b(1) * a(0, 0) + b(0) * a(1, 0)) / det};
     if (stick(0) >= 0.0 && std::abs(stick(1)) <= mu * stick(0) * (1.0 + 1e-14)) {
       r = stick;
       return PlanarMode::kStick;
@@ -116,7 +119,9 @@ class NsgsSolver {
   /// μ unused, their local problem W_ii rᵢ = −bᵢ.
   Outcome solve(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
-                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral = 0);
+                Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u,
+                Eigen::Index bilateral = 0);
+
  private:
   /// The sweeps, once diagonal_ holds the contacts' blocks; addColumn(j, δ, u): u += W(:, j) δ.
   template <class Matrix, class AddColumn>

@@ -61,7 +61,8 @@ template <typename Friction>
 Residual frictionResidual(const Friction& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u, double w_norm) {
   double abs = 0.0;
   for (Eigen::Index i = 0; i < p.contacts(); ++i)
-    abs = std::max(abs, frictionContactResidual(p.mu(i), r(2 * i), r(2 * i + 1), u(2 * i), u(2 * i + 1)));
+    abs = std::max(
+        abs, frictionContactResidual(p.mu(i), r(2 * i), r(2 * i + 1), u(2 * i), u(2 * i + 1)));
   return relativeTo(abs, std::max(inf(p.q), w_norm * inf(r)));
 }
 

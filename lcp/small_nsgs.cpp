@@ -14,7 +14,8 @@ namespace {
 
 /// `out` as a success with this answer.
 template <class Vector>
-bool answer(const Vector& r, const Vector& u, int sweeps, const Residual& res, FrictionResult& out) {
+bool answer(const Vector& r, const Vector& u, int sweeps, const Residual& res,
+            FrictionResult& out) {
   out.r = r;
   out.u = u;
   out.status = Status::kSuccess;
@@ -31,7 +32,8 @@ struct SmallNsgs {
   static constexpr int N = 2 * NC;
   using Vector = Eigen::Matrix<double, N, 1>;
 
-  explicit SmallNsgs(const FrictionProblem2D& p) : W(p.W.data()), q(p.q.data()), mu(p.mu.data()), u(q) {}
+  explicit SmallNsgs(const FrictionProblem2D& p)
+      : W(p.W.data()), q(p.q.data()), mu(p.mu.data()), u(q) {}
 
   Eigen::Map<const Eigen::Matrix<double, N, N>> W;
   Eigen::Map<const Vector> q;
@@ -64,7 +66,8 @@ struct SmallNsgs {
   Residual natural() const {
     double absolute = 0.0;
     for (int i = 0; i < NC; ++i)
-      absolute = std::max(absolute, frictionContactResidual(mu(i), r(2 * i), r(2 * i + 1), u(2 * i), u(2 * i + 1)));
+      absolute = std::max(
+          absolute, frictionContactResidual(mu(i), r(2 * i), r(2 * i + 1), u(2 * i), u(2 * i + 1)));
     return relativeTo(absolute, std::max(q_norm, w_norm * r.cwiseAbs().maxCoeff()));
   }
 
@@ -94,16 +97,18 @@ bool solveNoContacts(const FrictionProblem2D&, int, FrictionResult& out) {
 /// solveNoContacts, then solveContacts<nc> for nc = 1 … kSmallNsgsContacts, by index nc.
 template <int... I>
 constexpr auto contactsTable(std::integer_sequence<int, I...>) {
-  return std::array<bool (*)(const FrictionProblem2D&, int, FrictionResult&), sizeof...(I) + 1>{&solveNoContacts,
-                                                                                               &solveContacts<I + 1>...};
+  return std::array<bool (*)(const FrictionProblem2D&, int, FrictionResult&), sizeof...(I) + 1>{
+      &solveNoContacts, &solveContacts<I + 1>...};
 }
 
 }  // namespace
 
 bool solveBySmallNsgs(const FrictionProblem2D& p, int max_sweeps, FrictionResult& out) {
-  static constexpr auto kSized = contactsTable(std::make_integer_sequence<int, int(kSmallNsgsContacts)>());
+  static constexpr auto kSized =
+      contactsTable(std::make_integer_sequence<int, int(kSmallNsgsContacts)>());
   const Eigen::Index nc = p.contacts(), n = 2 * nc;
-  if (nc > kSmallNsgsContacts || p.W.rows() != n || p.W.cols() != n || p.q.size() != n) return false;
+  if (nc > kSmallNsgsContacts || p.W.rows() != n || p.W.cols() != n || p.q.size() != n)
+    return false;
   return kSized[std::size_t(nc)](p, max_sweeps, out);
 }
 
