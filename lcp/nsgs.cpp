@@ -201,16 +201,10 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
   if (diagonal_.size() < std::size_t(nc)) diagonal_.resize(std::size_t(nc));
   for (Eigen::Index i = 0; i < nc; ++i) diagonal_[std::size_t(i)].setZero();
   readColumns(W);
-  auto addColumn = [this](Eigen::Index j, double delta, Eigen::Ref<Eigen::VectorXd> v) {
-    for (Eigen::Index k = column_start_[std::size_t(j)]; k < column_start_[std::size_t(j + 1)]; ++k)
-      v(column_row_[std::size_t(k)]) += column_value_[std::size_t(k)] * delta;
-  };
-  return sweeps(W, addColumn, q, mu, options, r, u, bilateral);
+  return sweeps(W, q, mu, options, r, u, bilateral);
 }
 
-template <class Matrix, class AddColumn>
-NsgsSolver::Outcome NsgsSolver::sweeps(const Matrix& W, const AddColumn& addColumn,
-                                       const Eigen::Ref<const Eigen::VectorXd>& q,
+NsgsSolver::Outcome NsgsSolver::sweeps(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
                                        Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u,
                                        Eigen::Index bilateral) {

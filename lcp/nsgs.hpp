@@ -123,13 +123,17 @@ class NsgsSolver {
                 Eigen::Index bilateral = 0);
 
  private:
-  /// The sweeps, once diagonal_ holds the contacts' blocks; addColumn(j, δ, u): u += W(:, j) δ.
-  template <class Matrix, class AddColumn>
-  Outcome sweeps(const Matrix& W, const AddColumn& addColumn, const Eigen::Ref<const Eigen::VectorXd>& q,
+  /// The sweeps, once readColumns has read W.
+  Outcome sweeps(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
                  const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
                  Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral);
   /// W's columns (compressed by column) and the contacts' diagonal blocks, read once per solve.
   void readColumns(SparseRowView W);
+  /// u += W(:, j) δ, from the columns readColumns read.
+  void addColumn(Eigen::Index j, double delta, Eigen::Ref<Eigen::VectorXd> u) const {
+    for (Eigen::Index k = column_start_[std::size_t(j)]; k < column_start_[std::size_t(j + 1)]; ++k)
+      u(column_row_[std::size_t(k)]) += column_value_[std::size_t(k)] * delta;
+  }
   /// The unknowns of the last sweep's modes' active set (NsgsOptions::settle_unknowns).
   Eigen::Index activeUnknowns() const;
   static constexpr int kFreshEvery = 50;  ///< sweeps between forming u = W r + q afresh

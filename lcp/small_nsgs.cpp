@@ -43,9 +43,10 @@ struct SmallNsgs {
 
   /// ‖W‖∞ and ‖q‖∞; false at a NaN or infinite entry or a negative μ.
   bool measure() {
-    w_norm = W.cwiseAbs().rowwise().sum().maxCoeff();
+    const Vector row_sums = W.cwiseAbs().rowwise().sum();
+    w_norm = row_sums.maxCoeff();
     q_norm = q.cwiseAbs().maxCoeff();
-    if (!std::isfinite(W.cwiseAbs().sum() + q.cwiseAbs().sum() + mu.cwiseAbs().sum())) return false;
+    if (!std::isfinite(row_sums.sum() + q.cwiseAbs().sum() + mu.cwiseAbs().sum())) return false;
     return (mu.array() >= 0.0).all();
   }
 

@@ -12,26 +12,11 @@
 #include "lcp/random_problems.hpp"
 #include "lcp/residual.hpp"
 #include "lcp/solve.hpp"
+#include "untouched_result.hpp"
 
 using namespace stickslip::lcp;
-
-namespace {
-
-/// A result whose fields a solve that does not answer must leave as they are.
-FrictionResult untouched() {
-  FrictionResult r;
-  r.r = Eigen::VectorXd::Constant(3, 7.0);
-  r.message = "before";
-  return r;
-}
-
-void requireUntouched(const FrictionResult& r) {
-  CHECK(r.status == Status::kNotRun);
-  CHECK(r.r == Eigen::VectorXd::Constant(3, 7.0));
-  CHECK(r.message == "before");
-}
-
-}  // namespace
+using stickslip::test::requireUntouched;
+using stickslip::test::untouchedResult;
 
 TEST_CASE("small nsgs: one contact in each of its four modes, in closed form, in one sweep",
           "[lcp][friction][small]") {
@@ -120,7 +105,7 @@ TEST_CASE("small nsgs: it sweeps as NsgsSolver on W's compressed copy, to the sa
 TEST_CASE("small nsgs: no answer, the result untouched, where it cannot give one",
           "[lcp][friction][small]") {
   FrictionProblem2D p = randomFrictionProblem(2, 3);
-  FrictionResult r = untouched();
+  FrictionResult r = untouchedResult(&FrictionResult::r);
   SECTION("a NaN, an infinity, a negative μ") {
     p.W(1, 2) = std::numeric_limits<double>::quiet_NaN();
     CHECK_FALSE(solveBySmallNsgs(p, 100, r));
@@ -148,5 +133,5 @@ TEST_CASE("small nsgs: no answer, the result untouched, where it cannot give one
     p.W(0, 2) = p.W(2, 0) = 0.99;
     CHECK_FALSE(solveBySmallNsgs(p, kAutoFewContactsSweeps, r));
   }
-  requireUntouched(r);
+  requireUntouched(r, &FrictionResult::r);
 }
