@@ -28,7 +28,7 @@ std::string joinNames(const std::vector<std::string>& names) {
 void declare(po::options_description& o, po::positional_options_description& p) {
   const std::string solvers =
       "solver (auto: for LCPs block pivoting up to n = " + std::to_string(lcp::kSmallPivotingSize) +
-      ", lemke where it finds no solution, then enum up to n = " +
+      " and beyond for a symmetric M, lemke where it finds no solution, then enum up to n = " +
       std::to_string(lcp::kAutoEnumerationSize) +
       " where lemke finds none; lemke for MLCPs; for FC2D as lcp::solveFriction "
       "chooses, for FC3D our round-cone solvers): for LCPs " +
@@ -85,8 +85,8 @@ void solveFriction(const Friction& p, const std::string& solver, Report& rep) {
 Report solveFile(const lcp::DatProblem& problem, const std::string& solver, int facets) {
   Report rep;
   rep.kind = lcp::datKindName(problem);
-  // auto means Lemke for the MLCP, Lemke and then the enumeration for the LCP (which says which
-  // answered); for friction, solveFriction chooses.
+  // auto means Lemke for the MLCP; for the LCP, AutoLcpSolver says which answered; for
+  // friction, solveFriction chooses.
   rep.solver = solver == "auto" && rep.kind != std::string("fc2d") ? "lemke" : solver;
   if (const auto* p3 = std::get_if<lcp::FrictionProblem3D>(&problem)) {
     lcp::FrictionResult r;

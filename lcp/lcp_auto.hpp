@@ -1,11 +1,15 @@
 #pragma once
-/// \file `auto` for an LCP: on a small problem block principal pivoting first
-/// (small_pivoting.hpp); Lemke's method; and where it ends without a solution on a small
+/// \file `auto` for an LCP: block principal pivoting first, on the stack for a small problem
+/// (small_pivoting.hpp) and with a kept Cholesky factor for a larger symmetric M
+/// (block_pivoting.hpp); Lemke's method; and where it ends without a solution on a small
 /// problem, the enumeration of the complementary bases (enumeration.hpp).
 ///
 /// Up to kSmallPivotingSize unknowns a few rounds of block pivoting on the stack cost a fraction
-/// of one Lemke solve, and their answer is returned only once its residual is checked; where they
-/// do not reach one, Lemke decides, as on larger problems.
+/// of one Lemke solve, and their answer is returned only once its residual is checked. Beyond,
+/// block pivoting takes an M equal to its transpose entry for entry: for M positive definite
+/// it costs about one factorization where Lemke pivots ~n times on an n × n inverse, and for
+/// any other symmetric M it says so, no later than its first factorization fails. Wherever
+/// block pivoting gives no answer, Lemke decides.
 ///
 /// Lemke's method ends with a solution for every P-matrix, and for M copositive-plus (positive
 /// semidefinite M among them) whenever one exists. Outside those classes a secondary ray proves
@@ -18,13 +22,14 @@
 ///
 /// Contract: Lemke's (lemke.hpp), invalid input refused without enumeration. `answeredBy()`
 /// names the solver whose answer the last solve returned: "bpp", "lemke" or "enum"; an answer
-/// from the enumeration says in its message why Lemke's was not taken. Block pivoting works on
-/// the stack and Lemke's workspace is kept between solves; the enumeration, a fallback,
-/// allocates its own.
+/// from the enumeration says in its message why Lemke's was not taken. Small block pivoting works
+/// on the stack, and the workspaces of block pivoting and Lemke are kept between solves; the
+/// enumeration, a fallback, allocates its own.
 
 #include <Eigen/Dense>
 #include <string_view>
 
+#include "lcp/block_pivoting.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/problem.hpp"
 #include "lcp/result.hpp"
@@ -42,6 +47,7 @@ class AutoLcpSolver final {
   std::string_view answeredBy() const { return answered_by_; }
 
  private:
+  BlockPivotingSolver bpp_;
   LemkeSolver lemke_;
   const char* answered_by_ = "bpp";
 };

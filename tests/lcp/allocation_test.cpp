@@ -57,6 +57,11 @@ TEST_CASE("LCP and friction solvers kept between solves allocate nothing", "[lcp
     requireKeptSolverAllocatesNothing<AutoLcpSolver>(randomSpdProblem(12, 7), r);
     CHECK(r.pivots > 1);
   }
+  SECTION("auto on a larger symmetric LCP: block pivoting's kept workspace") {
+    Result r;
+    requireKeptSolverAllocatesNothing<AutoLcpSolver>(randomSpdProblem(24, 7), r);
+    CHECK(r.pivots > 1);
+  }
   SECTION("auto on one contact: NSGS") {
     FrictionResult r;
     requireKeptSolverAllocatesNothing<AutoFrictionSolver>(randomFrictionProblem(1, 11), r);

@@ -1,12 +1,14 @@
-// `auto` for an LCP: on small problems block pivoting's checked answer; beyond, Lemke's wherever
-// Lemke solves; where it ends without a solution on a small problem, the enumeration's answer,
-// or the finding that there is none.
+// `auto` for an LCP: on small problems block pivoting's checked answer; beyond, block pivoting's
+// for a symmetric positive definite M and Lemke's wherever else Lemke solves; where it ends
+// without a solution on a small problem, the enumeration's answer, or the finding that there is
+// none.
 #include "lcp/lcp_auto.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 
+#include "lcp/block_pivoting.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/random_problems.hpp"
 #include "lcp/residual.hpp"
@@ -59,16 +61,42 @@ TEST_CASE("lcp auto: small problems answered by block pivoting, as Lemke answers
   }
 }
 
-TEST_CASE("lcp auto: beyond the small size, Lemke's answer unchanged", "[lcp][auto]") {
+TEST_CASE("lcp auto: beyond the small size, block pivoting for a symmetric M, else Lemke",
+          "[lcp][auto]") {
   const int n = int(kSmallPivotingSize) + 4;
-  for (const Problem& p : {randomSpdProblem(n, 3), randomPMatrixProblem(n, 4)}) {
+  SECTION("M symmetric positive definite: block pivoting's answer, Lemke's solution") {
+    const Problem p = randomSpdProblem(n, 3);
+    const Result lemke = LemkeSolver().solve(p), bpp = BlockPivotingSolver().solve(p);
+    AutoLcpSolver automatic;
+    const Result r = automatic.solve(p);
+    REQUIRE(lemke.ok());
+    REQUIRE(r.ok());
+    CHECK(automatic.answeredBy() == "bpp");
+    CHECK(r.z == bpp.z);  // the same solve: bit for bit
+    CHECK((r.z - lemke.z).lpNorm<Eigen::Infinity>() <= 1e-9 * lemke.z.lpNorm<Eigen::Infinity>());
+  }
+  SECTION("M nonsymmetric: Lemke's answer unchanged, bit for bit") {
+    const Problem p = randomPMatrixProblem(n, 4);
     const Result lemke = LemkeSolver().solve(p);
     AutoLcpSolver automatic;
     const Result r = automatic.solve(p);
     REQUIRE(lemke.ok());
     CHECK(automatic.answeredBy() == "lemke");
-    CHECK(r.z == lemke.z);  // the same solve: bit for bit
+    CHECK(r.z == lemke.z);
     CHECK(r.pivots == lemke.pivots);
+  }
+  SECTION("M symmetric, singular: block pivoting refuses it, Lemke solves it") {
+    // M = 1 1ᵀ, q = −1: the solutions are the z ≥ 0 with Σ z = 1 (then w = 0). Block pivoting's
+    // first free block, all of M, is singular.
+    const Problem p{Eigen::MatrixXd::Ones(n, n), -Eigen::VectorXd::Ones(n)};
+    AutoLcpSolver automatic;
+    const Result r = automatic.solve(p);
+    CHECK_FALSE(BlockPivotingSolver().solve(p).ok());
+    REQUIRE(r.ok());
+    CHECK(automatic.answeredBy() == "lemke");
+    CHECK(r.relative_residual <= 1e-9);
+    CHECK(r.z.minCoeff() >= 0.0);
+    CHECK(std::abs(r.z.sum() - 1.0) <= 1e-12);
   }
 }
 
