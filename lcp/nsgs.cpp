@@ -205,9 +205,9 @@ NsgsSolver::Outcome NsgsSolver::solve(SparseRowView W, const Eigen::Ref<const Ei
 }
 
 NsgsSolver::Outcome NsgsSolver::sweeps(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
-                                       const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
-                                       Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u,
-                                       Eigen::Index bilateral) {
+                                       const Eigen::Ref<const Eigen::VectorXd>& mu,
+                                       const NsgsOptions& options, Eigen::Ref<Eigen::VectorXd> r,
+                                       Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral) {
   Outcome out;
   const Eigen::Index nc = mu.size(), contacts = nc - bilateral;
   const double q_norm = q.norm();

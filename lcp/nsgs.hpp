@@ -126,7 +126,8 @@ class NsgsSolver {
   /// The sweeps, once readColumns has read W.
   Outcome sweeps(SparseRowView W, const Eigen::Ref<const Eigen::VectorXd>& q,
                  const Eigen::Ref<const Eigen::VectorXd>& mu, const NsgsOptions& options,
-                 Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u, Eigen::Index bilateral);
+                 Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> u,
+                 Eigen::Index bilateral);
   /// W's columns (compressed by column) and the contacts' diagonal blocks, read once per solve.
   void readColumns(SparseRowView W);
   /// u += W(:, j) δ, from the columns readColumns read.

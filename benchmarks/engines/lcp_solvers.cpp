@@ -11,11 +11,11 @@
 // positive definite; it refuses the others) and `auto`: on the friction problems NSGS, Lemke
 // where it stops short (lcp/friction_auto.hpp); on the LCPs block pivoting, on the stack up to
 // 16 unknowns (lcp/small_pivoting.hpp) and BPP beyond for a symmetric M, Lemke where it finds no
-// solution, then the enumeration where Lemke ends without one (lcp/lcp_auto.hpp). Solver objects are kept between solves, ours
-// and Bullet's; DART's Lemke and Dantzig are functions. Each peer gets the problem in its own
-// storage, filled once per instance outside the timed solves; what a solver overwrites
-// (Dantzig's A, b and bounds) is copied in each solve, into buffers kept between solves.
-// Families: Siconos' LCP collection (--data, the .dat files), seeded SPD LCPs (n = 2 … 256)
+// solution, then the enumeration where Lemke ends without one (lcp/lcp_auto.hpp). Solver objects
+// are kept between solves, ours and Bullet's; DART's Lemke and Dantzig are functions. Each peer
+// gets the problem in its own storage, filled once per instance outside the timed solves; what a
+// solver overwrites (Dantzig's A, b and bounds) is copied in each solve, into buffers kept between
+// solves. Families: Siconos' LCP collection (--data, the .dat files), seeded SPD LCPs (n = 2 … 256)
 // and seeded planar friction problems (lcp/random_problems.hpp) with n/4 contacts. Each solver
 // takes a problem in its own form: the Lemkes an LCP (for friction, the exact 4-per-contact
 // reduction of lcp/friction_to_lcp.hpp), Dantzig and PGS a boxed LCP (for friction, ODE's
