@@ -7,19 +7,6 @@
 
 namespace stickslip::lcp {
 
-namespace {
-
-/// M equal to its transpose entry for entry, block pivoting's premise: checked on one triangle
-/// here, so that a nonsymmetric M goes to Lemke without a round of block pivoting first.
-bool symmetric(const Eigen::MatrixXd& M) {
-  for (Eigen::Index j = 0; j < M.cols(); ++j)
-    for (Eigen::Index i = j + 1; i < M.rows(); ++i)
-      if (M(i, j) != M(j, i)) return false;
-  return true;
-}
-
-}  // namespace
-
 Result AutoLcpSolver::solve(const Problem& p) {
   Result r;
   solve(p, r);
@@ -30,7 +17,7 @@ void AutoLcpSolver::solve(const Problem& p, Result& out) {
   const bool square = p.M.rows() == p.size() && p.M.cols() == p.size();
   answered_by_ = "bpp";
   if (square && solveBySmallPivoting(p, out)) return;
-  if (square && p.size() > kSmallPivotingSize && symmetric(p.M)) {
+  if (square && p.size() > kSmallPivotingSize) {
     bpp_.solve(p, out);
     if (out.ok()) return;
   }

@@ -1,15 +1,15 @@
 #pragma once
 /// \file `auto` for an LCP: block principal pivoting first, on the stack for a small problem
-/// (small_pivoting.hpp) and with a kept Cholesky factor for a larger symmetric M
-/// (block_pivoting.hpp); Lemke's method; and where it ends without a solution on a small
-/// problem, the enumeration of the complementary bases (enumeration.hpp).
+/// (small_pivoting.hpp), with a kept Cholesky factor beyond (block_pivoting.hpp); Lemke's
+/// method; and where it ends without a solution on a small problem, the enumeration of the
+/// complementary bases (enumeration.hpp).
 ///
 /// Up to kSmallPivotingSize unknowns a few rounds of block pivoting on the stack cost a fraction
 /// of one Lemke solve, and their answer is returned only once its residual is checked. Beyond,
-/// block pivoting takes an M equal to its transpose entry for entry: for M positive definite
-/// it costs about one factorization where Lemke pivots ~n times on an n × n inverse, and for
-/// any other symmetric M it says so, no later than its first factorization fails. Wherever
-/// block pivoting gives no answer, Lemke decides.
+/// for M symmetric positive definite, block pivoting costs about one factorization where Lemke
+/// pivots ~n times on an n × n inverse. Any other M it refuses, most within its first round (a
+/// factorization of the guessed free block), which is what `auto` risks there; an answer it
+/// gives has passed the residual check, whatever M. Wherever it gives none, Lemke decides.
 ///
 /// Lemke's method ends with a solution for every P-matrix, and for M copositive-plus (positive
 /// semidefinite M among them) whenever one exists. Outside those classes a secondary ray proves

@@ -72,8 +72,8 @@ void bindLcp(py::module_& m) {
   const std::string solve_doc =
       "LCP(M, q): z ≥ 0, w = M z + q ≥ 0, zᵀw = 0. Solvers: lcp.solvers('lcp'); auto: on up to " +
       std::to_string(lcp::kSmallPivotingSize) +
-      " unknowns, and beyond for a symmetric M, block pivoting; Lemke where it finds no solution;"
-      " and on up to " +
+      " unknowns block pivoting on the stack, beyond it with a kept factor; Lemke where it finds"
+      " no solution; and on up to " +
       std::to_string(lcp::kAutoEnumerationSize) +
       " the enumeration where Lemke finds none. ValueError unless M is (n, n) and q (n,), all " +
       "finite; a solver's failure is the result's status.";  // pybind11 copies it

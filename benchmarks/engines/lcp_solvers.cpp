@@ -10,7 +10,7 @@
 // Ours: Lemke (every problem), block principal pivoting (BPP: the LCPs with M symmetric
 // positive definite; it refuses the others) and `auto`: on the friction problems NSGS, Lemke
 // where it stops short (lcp/friction_auto.hpp); on the LCPs block pivoting, on the stack up to
-// 16 unknowns (lcp/small_pivoting.hpp) and BPP beyond for a symmetric M, Lemke where it finds no
+// 16 unknowns (lcp/small_pivoting.hpp) and BPP beyond, Lemke where it finds no
 // solution, then the enumeration where Lemke ends without one (lcp/lcp_auto.hpp). Solver objects
 // are kept between solves, ours and Bullet's; DART's Lemke and Dantzig are functions. Each peer
 // gets the problem in its own storage, filled once per instance outside the timed solves; what a

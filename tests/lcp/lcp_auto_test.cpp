@@ -1,5 +1,5 @@
 // `auto` for an LCP: on small problems block pivoting's checked answer; beyond, block pivoting's
-// for a symmetric positive definite M and Lemke's wherever else Lemke solves; where it ends
+// for M symmetric positive definite and Lemke's wherever else Lemke solves; where it ends
 // without a solution on a small problem, the enumeration's answer, or the finding that there is
 // none.
 #include "lcp/lcp_auto.hpp"
@@ -61,7 +61,8 @@ TEST_CASE("lcp auto: small problems answered by block pivoting, as Lemke answers
   }
 }
 
-TEST_CASE("lcp auto: beyond the small size, block pivoting for a symmetric M, else Lemke",
+TEST_CASE("lcp auto: beyond the small size, block pivoting for M symmetric positive definite, "
+          "else Lemke",
           "[lcp][auto]") {
   const int n = int(kSmallPivotingSize) + 4;
   SECTION("M symmetric positive definite: block pivoting's answer, Lemke's solution") {
@@ -75,12 +76,14 @@ TEST_CASE("lcp auto: beyond the small size, block pivoting for a symmetric M, el
     CHECK(r.z == bpp.z);  // the same solve: bit for bit
     CHECK((r.z - lemke.z).lpNorm<Eigen::Infinity>() <= 1e-9 * lemke.z.lpNorm<Eigen::Infinity>());
   }
-  SECTION("M nonsymmetric: Lemke's answer unchanged, bit for bit") {
+  SECTION("M nonsymmetric: block pivoting refuses it, Lemke's answer unchanged, bit for bit") {
     const Problem p = randomPMatrixProblem(n, 4);
-    const Result lemke = LemkeSolver().solve(p);
+    const Result lemke = LemkeSolver().solve(p), bpp = BlockPivotingSolver().solve(p);
     AutoLcpSolver automatic;
     const Result r = automatic.solve(p);
     REQUIRE(lemke.ok());
+    CHECK(bpp.status == Status::kInvalidInput);
+    CHECK_THAT(bpp.message, Contains("not symmetric"));
     CHECK(automatic.answeredBy() == "lemke");
     CHECK(r.z == lemke.z);
     CHECK(r.pivots == lemke.pivots);
