@@ -28,7 +28,8 @@ std::string joinNames(const std::vector<std::string>& names) {
 void declare(po::options_description& o, po::positional_options_description& p) {
   const std::string solvers =
       "solver (auto: for LCPs block pivoting up to n = " + std::to_string(lcp::kSmallPivotingSize) +
-      " on the stack and beyond with a kept factor, lemke where it finds no solution, then enum up to n = " +
+      " on the stack and beyond with a kept factor, lemke where it finds no solution, then enum up "
+      "to n = " +
       std::to_string(lcp::kAutoEnumerationSize) +
       " where lemke finds none; lemke for MLCPs; for FC2D as lcp::solveFriction "
       "chooses, for FC3D our round-cone solvers): for LCPs " +

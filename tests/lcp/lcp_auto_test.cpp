@@ -61,9 +61,10 @@ TEST_CASE("lcp auto: small problems answered by block pivoting, as Lemke answers
   }
 }
 
-TEST_CASE("lcp auto: beyond the small size, block pivoting for M symmetric positive definite, "
-          "else Lemke",
-          "[lcp][auto]") {
+TEST_CASE(
+    "lcp auto: beyond the small size, block pivoting for M symmetric positive definite, "
+    "else Lemke",
+    "[lcp][auto]") {
   const int n = int(kSmallPivotingSize) + 4;
   SECTION("M symmetric positive definite: block pivoting's answer, Lemke's solution") {
     const Problem p = randomSpdProblem(n, 3);
