@@ -29,6 +29,19 @@ Problem infeasible(Eigen::Index n) {
   return p;
 }
 
+/// One problem solved by Lemke, by block pivoting and by `auto`, and which solver `auto` took.
+struct ThreeWays {
+  Result lemke, bpp, automatic;
+  std::string answered_by;
+};
+
+ThreeWays solveThreeWays(const Problem& p) {
+  AutoLcpSolver automatic;
+  ThreeWays s{LemkeSolver().solve(p), BlockPivotingSolver().solve(p), automatic.solve(p), {}};
+  s.answered_by = automatic.answeredBy();
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("lcp auto: a bimatrix game on which Lemke ends on a ray is solved by enumeration",
@@ -67,40 +80,33 @@ TEST_CASE(
     "[lcp][auto]") {
   const int n = int(kSmallPivotingSize) + 4;
   SECTION("M symmetric positive definite: block pivoting's answer, Lemke's solution") {
-    const Problem p = randomSpdProblem(n, 3);
-    const Result lemke = LemkeSolver().solve(p), bpp = BlockPivotingSolver().solve(p);
-    AutoLcpSolver automatic;
-    const Result r = automatic.solve(p);
-    REQUIRE(lemke.ok());
-    REQUIRE(r.ok());
-    CHECK(automatic.answeredBy() == "bpp");
-    CHECK(r.z == bpp.z);  // the same solve: bit for bit
-    CHECK((r.z - lemke.z).lpNorm<Eigen::Infinity>() <= 1e-9 * lemke.z.lpNorm<Eigen::Infinity>());
+    const ThreeWays s = solveThreeWays(randomSpdProblem(n, 3));
+    REQUIRE(s.lemke.ok());
+    REQUIRE(s.automatic.ok());
+    CHECK(s.answered_by == "bpp");
+    CHECK(s.automatic.z == s.bpp.z);  // the same solve: bit for bit
+    CHECK((s.automatic.z - s.lemke.z).lpNorm<Eigen::Infinity>() <=
+          1e-9 * s.lemke.z.lpNorm<Eigen::Infinity>());
   }
   SECTION("M nonsymmetric: block pivoting refuses it, Lemke's answer unchanged, bit for bit") {
-    const Problem p = randomPMatrixProblem(n, 4);
-    const Result lemke = LemkeSolver().solve(p), bpp = BlockPivotingSolver().solve(p);
-    AutoLcpSolver automatic;
-    const Result r = automatic.solve(p);
-    REQUIRE(lemke.ok());
-    CHECK(bpp.status == Status::kInvalidInput);
-    CHECK_THAT(bpp.message, Contains("not symmetric"));
-    CHECK(automatic.answeredBy() == "lemke");
-    CHECK(r.z == lemke.z);
-    CHECK(r.pivots == lemke.pivots);
+    const ThreeWays s = solveThreeWays(randomPMatrixProblem(n, 4));
+    REQUIRE(s.lemke.ok());
+    CHECK(s.bpp.status == Status::kInvalidInput);
+    CHECK_THAT(s.bpp.message, Contains("not symmetric"));
+    CHECK(s.answered_by == "lemke");
+    CHECK(s.automatic.z == s.lemke.z);
+    CHECK(s.automatic.pivots == s.lemke.pivots);
   }
   SECTION("M symmetric, singular: block pivoting refuses it, Lemke solves it") {
     // M = 1 1ᵀ, q = −1: the solutions are the z ≥ 0 with Σ z = 1 (then w = 0). Block pivoting's
     // first free block, all of M, is singular.
-    const Problem p{Eigen::MatrixXd::Ones(n, n), -Eigen::VectorXd::Ones(n)};
-    AutoLcpSolver automatic;
-    const Result r = automatic.solve(p);
-    CHECK_FALSE(BlockPivotingSolver().solve(p).ok());
-    REQUIRE(r.ok());
-    CHECK(automatic.answeredBy() == "lemke");
-    CHECK(r.relative_residual <= 1e-9);
-    CHECK(r.z.minCoeff() >= 0.0);
-    CHECK(std::abs(r.z.sum() - 1.0) <= 1e-12);
+    const ThreeWays s = solveThreeWays({Eigen::MatrixXd::Ones(n, n), -Eigen::VectorXd::Ones(n)});
+    CHECK_FALSE(s.bpp.ok());
+    REQUIRE(s.automatic.ok());
+    CHECK(s.answered_by == "lemke");
+    CHECK(s.automatic.relative_residual <= 1e-9);
+    CHECK(s.automatic.z.minCoeff() >= 0.0);
+    CHECK(std::abs(s.automatic.z.sum() - 1.0) <= 1e-12);
   }
 }
 
