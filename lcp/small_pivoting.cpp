@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -12,6 +14,13 @@
 namespace stickslip::lcp {
 
 namespace {
+
+/// x's bits: zero but for the sign at ±0 alone.
+std::uint64_t bits(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
 
 // Block pivoting's own (block_pivoting.hpp).
 constexpr double kFeasibilityTol = BlockPivotingSolver::kFeasibilityTol;
@@ -26,6 +35,8 @@ struct Small {
   const double* q = nullptr;
   double m_norm = 0.0, q_norm = 0.0;  // ‖M‖∞, ‖q‖∞
   double pivot_tol = 0.0;
+  bool lower = false, upper = false, diagonal = false;  // classify()
+  double inverse_diagonal[N];
   bool free[N];
   double z[N], w[N];
 
@@ -42,6 +53,47 @@ struct Small {
     }
     pivot_tol = 10.0 * N * std::max(1.0, m_norm) * std::numeric_limits<double>::epsilon();
     return std::isfinite(sum);
+  }
+
+  /// Whether M is triangular with a diagonal above pivot_tol: `lower`, `upper` or `diagonal`
+  /// (also lower). Each scan stops at the first column that rules it out, so a dense M costs a
+  /// few reads.
+  void classify() {
+    for (int j = 0; j < N; ++j)
+      if (!(m[j * N + j] > pivot_tol)) return;
+    // The entries' bits or'ed over a column: one branch a column, not one an entry.
+    auto zero = [&](bool strictly_upper) {
+      for (int j = 0; j < N; ++j) {
+        const int first = strictly_upper ? 0 : j + 1, last = strictly_upper ? j : N;
+        std::uint64_t any = 0;
+        for (int i = first; i < last; ++i) any |= bits(m[j * N + i]);
+        if (any << 1 != 0) return false;
+      }
+      return true;
+    };
+    const bool above_zero = zero(true), below_zero = zero(false);
+    lower = above_zero;
+    upper = below_zero && !above_zero;
+    diagonal = above_zero && below_zero;
+    if (!lower && !upper) return;
+    for (int j = 0; j < N; ++j)
+      inverse_diagonal[j] = 1.0 / m[j * N + j];  // out of the substitution's chain of steps
+  }
+
+  /// A triangular M with a positive diagonal is a P-matrix whose solution one substitution
+  /// gives: in the order that leaves each w_j depending on z_j and the z already known (forward
+  /// for a lower M, backward for an upper one), z_j = max(0, −w_j / M_jj). w = q + M z is summed
+  /// along the way, in full: the other triangle is zero.
+  void substitute() {
+    for (int i = 0; i < N; ++i) w[i] = q[i];
+    for (int k = 0; k < N; ++k) {
+      const int j = lower ? k : N - 1 - k;
+      const double* column = m + j * N;
+      z[j] = std::max(0.0, -w[j] * inverse_diagonal[j]);
+      if (z[j] == 0.0) continue;
+      const int first = lower ? j : 0, last = lower && !diagonal ? N : j + 1;
+      for (int r = first; r < last; ++r) w[r] += column[r] * z[j];
+    }
   }
 
   /// z from M_FF z_F = −q_F, z_G = 0: elimination without row exchanges on a copy of M whose
@@ -126,7 +178,12 @@ struct Small {
 
   bool solve(Result& out) {
     if (!measure()) return false;  // the caller's validation names the entry
-    const int rounds = pivot();
+    classify();
+    int rounds = 1;
+    if (lower || upper)
+      substitute();
+    else
+      rounds = pivot();
     if (rounds == 0) return false;
     // The answer, with z_F's round-off negatives cut to 0, and its residual.
     bool cut = false;

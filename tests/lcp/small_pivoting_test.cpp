@@ -37,6 +37,54 @@ TEST_CASE("small pivoting: the unique solution of P-matrix LCPs, as Lemke's", "[
   }
 }
 
+TEST_CASE("small pivoting: a triangular P-matrix is solved by one substitution", "[lcp][small]") {
+  // The lower and upper triangles of a P-matrix keep its positive diagonal, so are P-matrices:
+  // one substitution gives the unique solution, Lemke's.
+  for (int n = 1; n <= int(kSmallPivotingSize); ++n) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      const Problem full = randomPMatrixProblem(n, 300 * seed + n);
+      const Eigen::MatrixXd lower = full.M.triangularView<Eigen::Lower>();
+      const Eigen::MatrixXd upper = full.M.triangularView<Eigen::Upper>();
+      const Eigen::MatrixXd diagonal = full.M.diagonal().asDiagonal();
+      for (const Eigen::MatrixXd* M : {&lower, &upper, &diagonal}) {
+        const Problem p{*M, full.q};
+        const Result lemke = LemkeSolver().solve(p);
+        REQUIRE(lemke.ok());
+        INFO("n = " << n << ", seed " << seed << ", M =\n" << *M);
+        Result r;
+        REQUIRE(solveBySmallPivoting(p, r));
+        CHECK(r.pivots == 1);
+        CHECK(r.relative_residual <= 1e-12);
+        CHECK(residual(p, r.z).relative == Approx(r.relative_residual).margin(1e-15));
+        CHECK((r.z - lemke.z).lpNorm<Eigen::Infinity>() <=
+              1e-9 * std::max(1.0, lemke.z.lpNorm<Eigen::Infinity>()));
+        CHECK((r.w - (p.M * r.z + p.q)).lpNorm<Eigen::Infinity>() <= 1e-13);
+      }
+    }
+  }
+}
+
+TEST_CASE("small pivoting: Murty's example, exponential for pivoting methods, in one round",
+          "[lcp][small]") {
+  // Siconos' lcp_exp_murty: M lower triangular, 1 on the diagonal, 2 below; q = -1. The
+  // solution is z = e_0 (w_0 = 0, w_i = 1 for i > 0). Block pivoting from the guess F = {all}
+  // took six rounds at n = 6; the substitution takes one.
+  for (int n = 1; n <= int(kSmallPivotingSize); ++n) {
+    Eigen::MatrixXd M = Eigen::MatrixXd::Constant(n, n, 2.0);
+    M.triangularView<Eigen::StrictlyUpper>().setZero();
+    M.diagonal().setOnes();
+    const Problem p{M, -Eigen::VectorXd::Ones(n)};
+    Result r;
+    REQUIRE(solveBySmallPivoting(p, r));
+    Eigen::VectorXd w = Eigen::VectorXd::Ones(n);
+    w(0) = 0.0;
+    CHECK(r.z == Eigen::VectorXd::Unit(n, 0));
+    CHECK(r.w == w);
+    CHECK(r.residual == 0.0);
+    CHECK(r.pivots == 1);
+  }
+}
+
 TEST_CASE("small pivoting: a singular block leaves F, so a PSD problem still gets its answer",
           "[lcp][small]") {
   // Siconos' lcp_CPS_1: M = [1 1; 1 1], q = −1; solutions z₀ + z₁ = 1. F = {0, 1} is singular,
