@@ -27,6 +27,9 @@ constexpr double kFeasibilityTol = BlockPivotingSolver::kFeasibilityTol;
 constexpr double kAcceptTol = BlockPivotingSolver::kAcceptTol;
 constexpr int kMaxStalls = BlockPivotingSolver::kMaxStalls;
 
+/// Which of M's entries can be nonzero: a triangular M is solved by substitution.
+enum class Shape { kFull, kLower, kUpper, kDiagonal };
+
 /// The method for n = N: every loop's bound is known, so that the compiler lays a few unknowns
 /// out without loops, and the arrays live on the stack.
 template <int N>
@@ -35,16 +38,45 @@ struct Small {
   const double* q = nullptr;
   double m_norm = 0.0, q_norm = 0.0;  // ‖M‖∞, ‖q‖∞
   double pivot_tol = 0.0;
-  bool lower = false, upper = false, diagonal = false;  // classify()
-  double inverse_diagonal[N];
   bool free[N];
   double z[N], w[N];
 
-  /// ‖M‖∞ and ‖q‖∞; false at a NaN or infinite entry.
+  /// The rows of column j that `shape` leaves nonzero: [first, last).
+  static int first(Shape shape, int j) {
+    return shape == Shape::kLower || shape == Shape::kDiagonal ? j : 0;
+  }
+  static int last(Shape shape, int j) {
+    return shape == Shape::kUpper || shape == Shape::kDiagonal ? j + 1 : N;
+  }
+
+  /// kLower, kUpper or kDiagonal for a triangular M whose diagonal is positive, else kFull.
+  /// Each scan stops at the first column that rules its triangle out: a dense M costs a few
+  /// reads.
+  Shape classify() const {
+    for (int j = 0; j < N; ++j)
+      if (!(m[j * N + j] > 0.0)) return Shape::kFull;  // NaN too
+    // The entries' bits or'ed over a column: one branch a column, not one an entry.
+    auto zero = [&](bool strictly_upper) {
+      for (int j = 0; j < N; ++j) {
+        const int from = strictly_upper ? 0 : j + 1, to = strictly_upper ? j : N;
+        std::uint64_t any = 0;
+        for (int i = from; i < to; ++i) any |= bits(m[j * N + i]);
+        if (any << 1 != 0) return false;
+      }
+      return true;
+    };
+    const bool above_zero = zero(true), below_zero = zero(false);
+    if (above_zero) return below_zero ? Shape::kDiagonal : Shape::kLower;
+    return below_zero ? Shape::kUpper : Shape::kFull;
+  }
+
+  /// ‖M‖∞ and ‖q‖∞, read from the entries `Form` leaves nonzero; false at a NaN or infinite
+  /// entry.
+  template <Shape Form>
   bool measure() {
     double row_sums[N] = {};
     for (int j = 0; j < N; ++j)
-      for (int i = 0; i < N; ++i) row_sums[i] += std::abs(m[j * N + i]);
+      for (int i = first(Form, j); i < last(Form, j); ++i) row_sums[i] += std::abs(m[j * N + i]);
     double sum = 0.0;
     for (int i = 0; i < N; ++i) {
       m_norm = std::max(m_norm, row_sums[i]);
@@ -55,44 +87,20 @@ struct Small {
     return std::isfinite(sum);
   }
 
-  /// Whether M is triangular with a diagonal above pivot_tol: `lower`, `upper` or `diagonal`
-  /// (also lower). Each scan stops at the first column that rules it out, so a dense M costs a
-  /// few reads.
-  void classify() {
-    for (int j = 0; j < N; ++j)
-      if (!(m[j * N + j] > pivot_tol)) return;
-    // The entries' bits or'ed over a column: one branch a column, not one an entry.
-    auto zero = [&](bool strictly_upper) {
-      for (int j = 0; j < N; ++j) {
-        const int first = strictly_upper ? 0 : j + 1, last = strictly_upper ? j : N;
-        std::uint64_t any = 0;
-        for (int i = first; i < last; ++i) any |= bits(m[j * N + i]);
-        if (any << 1 != 0) return false;
-      }
-      return true;
-    };
-    const bool above_zero = zero(true), below_zero = zero(false);
-    lower = above_zero;
-    upper = below_zero && !above_zero;
-    diagonal = above_zero && below_zero;
-    if (!lower && !upper) return;
-    for (int j = 0; j < N; ++j)
-      inverse_diagonal[j] = 1.0 / m[j * N + j];  // out of the substitution's chain of steps
-  }
-
   /// A triangular M with a positive diagonal is a P-matrix whose solution one substitution
   /// gives: in the order that leaves each w_j depending on z_j and the z already known (forward
   /// for a lower M, backward for an upper one), z_j = max(0, −w_j / M_jj). w = q + M z is summed
   /// along the way, in full: the other triangle is zero.
-  void substitute() {
+  void substitute(Shape shape) {
+    double inverse[N];  // the diagonal's reciprocals, out of the chain of dependent steps
+    for (int j = 0; j < N; ++j) inverse[j] = 1.0 / m[j * N + j];
     for (int i = 0; i < N; ++i) w[i] = q[i];
     for (int k = 0; k < N; ++k) {
-      const int j = lower ? k : N - 1 - k;
+      const int j = shape == Shape::kUpper ? N - 1 - k : k;
       const double* column = m + j * N;
-      z[j] = std::max(0.0, -w[j] * inverse_diagonal[j]);
+      z[j] = std::max(0.0, -w[j] * inverse[j]);
       if (z[j] == 0.0) continue;
-      const int first = lower ? j : 0, last = lower && !diagonal ? N : j + 1;
-      for (int r = first; r < last; ++r) w[r] += column[r] * z[j];
+      for (int r = first(shape, j); r < last(shape, j); ++r) w[r] += column[r] * z[j];
     }
   }
 
@@ -176,14 +184,33 @@ struct Small {
     return 0;
   }
 
+  /// The rounds to a candidate for an M of the shape `Form`: block pivoting's, or the
+  /// substitution's one; 0 at a NaN or infinite entry (the caller's validation names it) or
+  /// without a candidate.
+  template <Shape Form>
+  int candidate() {
+    if (!measure<Form>()) return 0;
+    if (Form == Shape::kFull) return pivot();
+    substitute(Form);
+    return 1;
+  }
+
   bool solve(Result& out) {
-    if (!measure()) return false;  // the caller's validation names the entry
-    classify();
-    int rounds = 1;
-    if (lower || upper)
-      substitute();
-    else
-      rounds = pivot();
+    int rounds = 0;
+    switch (classify()) {
+      case Shape::kFull:
+        rounds = candidate<Shape::kFull>();
+        break;
+      case Shape::kLower:
+        rounds = candidate<Shape::kLower>();
+        break;
+      case Shape::kUpper:
+        rounds = candidate<Shape::kUpper>();
+        break;
+      case Shape::kDiagonal:
+        rounds = candidate<Shape::kDiagonal>();
+        break;
+    }
     if (rounds == 0) return false;
     // The answer, with z_F's round-off negatives cut to 0, and its residual.
     bool cut = false;
