@@ -50,7 +50,8 @@ struct SmallNsgs {
     return (mu.array() >= 0.0).all();
   }
 
-  /// One sweep; false at a local problem without a solution.
+  /// One sweep; false at a local problem without a solution. u is left stale by the last
+  /// contact's change: the caller forms it afresh.
   bool sweep() {
     for (int i = 0; i < NC; ++i) {
       const Eigen::Matrix2d a = W.template block<2, 2>(2 * i, 2 * i);
@@ -58,7 +59,7 @@ struct SmallNsgs {
       const Eigen::Vector2d b = u.template segment<2>(2 * i) - a * ri;
       Eigen::Vector2d local;
       if (solveLocalContact(a, b, mu(i), local) == PlanarMode::kNone) return false;
-      u.noalias() += W.template middleCols<2>(2 * i) * (local - ri);
+      if (i + 1 < NC) u.noalias() += W.template middleCols<2>(2 * i) * (local - ri);
       r.template segment<2>(2 * i) = local;
     }
     return true;
