@@ -27,6 +27,12 @@ constexpr double kFeasibilityTol = BlockPivotingSolver::kFeasibilityTol;
 constexpr double kAcceptTol = BlockPivotingSolver::kAcceptTol;
 constexpr int kMaxStalls = BlockPivotingSolver::kMaxStalls;
 
+/// x[r] −= y[r] u for r in [first, last). x and y never overlap: the compiler need not check.
+inline void eliminate(double* __restrict x, const double* __restrict y, double u, int first,
+                      int last) {
+  for (int r = first; r < last; ++r) x[r] -= y[r] * u;
+}
+
 /// Which of M's entries can be nonzero: a triangular M is solved by substitution.
 enum class Shape { kFull, kLower, kUpper, kDiagonal };
 
@@ -104,41 +110,49 @@ struct Small {
     }
   }
 
-  /// z from M_FF z_F = −q_F, z_G = 0: elimination without row exchanges on a copy of M whose
-  /// pivots are F's alone, so that F's block is eliminated as if G were not there (G's rows
-  /// and columns are updated or not, but never read). An index whose pivot is at most
-  /// `pivot_tol` in magnitude is never used to eliminate, so it leaves F.
+  /// z from M_FF z_F = −q_F, z_G = 0: elimination without row exchanges on a compact copy of
+  /// M_FF, in F's order. An index whose pivot is at most `pivot_tol` in magnitude is never used
+  /// to eliminate, so it leaves F.
   void solveFree() {
-    double a[N * N], b[N], inverse[N];  // column-major; the pivots' reciprocals
-    std::copy(m, m + N * N, a);
-    for (int i = 0; i < N; ++i) b[i] = -q[i];
-    for (int s = 0; s < N; ++s) {
-      if (!free[s]) continue;
+    int index[N];  // F's indices in M
+    int k = 0;
+    for (int i = 0; i < N; ++i)
+      if (free[i]) index[k++] = i;
+    // M_FF column-major with leading dimension N, −q_F, the pivots' reciprocals.
+    double a[N * N], b[N], inverse[N];
+    if (k == N) {  // F is every index: a plain copy
+      std::copy(m, m + N * N, a);
+      for (int i = 0; i < N; ++i) b[i] = -q[i];
+    } else {
+      for (int c = 0; c < k; ++c) {
+        const double* column = m + index[c] * N;
+        for (int r = 0; r < k; ++r) a[c * N + r] = column[index[r]];
+        b[c] = -q[index[c]];
+      }
+    }
+    for (int s = 0; s < k; ++s) {
       if (std::abs(a[s * N + s]) <= pivot_tol) {
-        free[s] = false;
+        free[index[s]] = false;
         continue;
       }
       const double inv = inverse[s] = 1.0 / a[s * N + s];
-      bool below = false;  // a nonzero below the pivot: else there is nothing to eliminate
-      for (int r = s + 1; r < N; ++r) {
-        a[s * N + r] *= inv;  // the multipliers
-        below |= a[s * N + r] != 0.0;
-      }
-      if (!below) continue;
-      for (int c = s + 1; c < N; ++c) {
+      double* const multipliers = a + s * N;
+      for (int r = s + 1; r < k; ++r) multipliers[r] *= inv;
+      for (int c = s + 1; c < k; ++c) {
         const double u = a[c * N + s];
-        if (!free[c] || u == 0.0) continue;  // G's columns, and the zeros of a sparse M
-        for (int r = s + 1; r < N; ++r) a[c * N + r] -= a[s * N + r] * u;
+        if (u == 0.0) continue;  // the zeros of a sparse M
+        eliminate(a + c * N, multipliers, u, s + 1, k);
       }
-      for (int r = s + 1; r < N; ++r) b[r] -= a[s * N + r] * b[s];
+      eliminate(b, multipliers, b[s], s + 1, k);
     }
     // Back substitution by columns, contiguous in memory: z_s, then its share out of b above.
     // By the reciprocals: a division in this chain of dependent steps would cost each step its
     // latency.
-    for (int s = N - 1; s >= 0; --s) {
-      z[s] = free[s] ? b[s] * inverse[s] : 0.0;
-      if (z[s] == 0.0) continue;
-      for (int r = 0; r < s; ++r) b[r] -= a[s * N + r] * z[s];
+    for (int i = 0; i < N; ++i) z[i] = 0.0;
+    for (int s = k - 1; s >= 0; --s) {
+      const double zs = z[index[s]] = free[index[s]] ? b[s] * inverse[s] : 0.0;
+      if (zs == 0.0) continue;
+      eliminate(b, a + s * N, zs, 0, s);
     }
   }
 
