@@ -116,8 +116,16 @@ TEST_CASE("small pivoting: no answer, and the result untouched, where it has non
   nan.M(2, 1) = std::nan("");
   Problem inf = none;
   inf.q[2] = INFINITY;
+  // The same entries in a triangular M, which the substitution reads: NaN below the diagonal,
+  // ∞ on it.
+  Problem lower_nan{Eigen::Matrix3d::Identity(), Eigen::Vector3d(-1, 1, 1)};
+  lower_nan.M(2, 1) = std::nan("");
+  Problem diagonal_inf = lower_nan;
+  diagonal_inf.M(2, 1) = 0.0;
+  diagonal_inf.M(1, 1) = INFINITY;
   const Problem large = randomSpdProblem(int(kSmallPivotingSize) + 1, 1);
-  for (const Problem* p : std::initializer_list<const Problem*>{&none, &nan, &inf, &large}) {
+  for (const Problem* p : std::initializer_list<const Problem*>{&none, &nan, &inf, &lower_nan,
+                                                                &diagonal_inf, &large}) {
     Result r = untouchedResult(&Result::z);
     CHECK_FALSE(solveBySmallPivoting(*p, r));
     requireUntouched(r, &Result::z);
