@@ -8,9 +8,12 @@
 #include "lcp/lemke.hpp"
 #include "lcp/random_problems.hpp"
 #include "lcp/residual.hpp"
+#include "lcp/siconos_format.hpp"
+#include "siconos_data.hpp"
 #include "untouched_result.hpp"
 
 using namespace stickslip::lcp;
+using stickslip::test::kSiconosData;
 using stickslip::test::requireUntouched;
 using stickslip::test::untouchedResult;
 
@@ -66,23 +69,34 @@ TEST_CASE("small pivoting: a triangular P-matrix is solved by one substitution",
 
 TEST_CASE("small pivoting: Murty's example, exponential for pivoting methods, in one round",
           "[lcp][small]") {
-  // Siconos' lcp_exp_murty: M lower triangular, 1 on the diagonal, 2 below; q = -1. The
-  // solution is z = e_0 (w_0 = 0, w_i = 1 for i > 0). Block pivoting from the guess F = {all}
-  // took six rounds at n = 6; the substitution takes one.
+  // Siconos' lcp_exp_murty as our reader gives it (each line a column): M upper triangular, 1 on
+  // the diagonal, 2 above; q = −1. Backward substitution: z = e_{n−1}, w = 1 elsewhere. Block
+  // pivoting from the guess F = {all} took six rounds at n = 6; the substitution takes one.
+  // Its transpose, lower triangular, by forward substitution: z = e_0.
   for (int n = 1; n <= int(kSmallPivotingSize); ++n) {
-    Eigen::MatrixXd M = Eigen::MatrixXd::Constant(n, n, 2.0);
-    M.triangularView<Eigen::StrictlyUpper>().setZero();
-    M.diagonal().setOnes();
-    const Problem p{M, -Eigen::VectorXd::Ones(n)};
-    Result r;
-    REQUIRE(solveBySmallPivoting(p, r));
-    Eigen::VectorXd w = Eigen::VectorXd::Ones(n);
-    w(0) = 0.0;
-    CHECK(r.z == Eigen::VectorXd::Unit(n, 0));
-    CHECK(r.w == w);
-    CHECK(r.residual == 0.0);
-    CHECK(r.pivots == 1);
+    Eigen::MatrixXd upper = Eigen::MatrixXd::Constant(n, n, 2.0);
+    upper.triangularView<Eigen::StrictlyLower>().setZero();
+    upper.diagonal().setOnes();
+    for (const bool transposed : {false, true}) {
+      INFO("n = " << n << (transposed ? ", lower" : ", upper"));
+      const Problem p{transposed ? Eigen::MatrixXd(upper.transpose()) : upper,
+                      -Eigen::VectorXd::Ones(n)};
+      const Eigen::Index solved = transposed ? 0 : n - 1;
+      Result r;
+      REQUIRE(solveBySmallPivoting(p, r));
+      Eigen::VectorXd w = Eigen::VectorXd::Ones(n);
+      w(solved) = 0.0;
+      CHECK(r.z == Eigen::VectorXd::Unit(n, solved));
+      CHECK(r.w == w);
+      CHECK(r.residual == 0.0);
+      CHECK(r.pivots == 1);
+    }
   }
+  // The file itself.
+  Result r;
+  REQUIRE(solveBySmallPivoting(readLcpDat(kSiconosData / "lcp" / "lcp_exp_murty.dat"), r));
+  CHECK(r.z == Eigen::VectorXd::Unit(6, 5));
+  CHECK(r.pivots == 1);
 }
 
 TEST_CASE("small pivoting: a singular block leaves F, so a PSD problem still gets its answer",
