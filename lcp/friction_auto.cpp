@@ -1,7 +1,7 @@
 #include "lcp/friction_auto.hpp"
 
-#include <stdexcept>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "lcp/friction_to_lcp.hpp"
