@@ -27,13 +27,64 @@ constexpr double kFeasibilityTol = BlockPivotingSolver::kFeasibilityTol;
 constexpr double kAcceptTol = BlockPivotingSolver::kAcceptTol;
 constexpr int kMaxStalls = BlockPivotingSolver::kMaxStalls;
 
-/// x[r] −= y[r] u for r in [first, last). x and y never overlap: the compiler need not check.
-/// dynamics' addScaled (small_cholesky.hpp) in pairs, which lcp cannot include, took 25 % more
-/// instructions on these short columns than this loop, which the compiler vectorizes.
-inline void eliminate(double* __restrict x, const double* __restrict y, double u, int first,
-                      int last) {
-  for (int r = first; r < last; ++r) x[r] -= y[r] * u;
+/// Step s of the elimination of a K × K block A (column-major, leading dimension K) and of b,
+/// without row exchanges: a pivot at most `tol` in magnitude is not used (`used[s]` false).
+template <int K, int s>
+[[gnu::always_inline]] inline void eliminationStep(double* __restrict a, double* __restrict b,
+                                                   double* inverse, bool* used, double tol) {
+  used[s] = std::abs(a[s * K + s]) > tol;
+  if (!used[s]) return;
+  const double inv = inverse[s] = 1.0 / a[s * K + s];
+  const double* pivot_column = a + s * K;
+  for (int c = s + 1; c < K; ++c) {
+    const double u = a[c * K + s] * inv;
+    if (u == 0.0) continue;  // the zeros of a sparse M
+    double* column = a + c * K;
+    for (int r = s + 1; r < K; ++r) column[r] -= pivot_column[r] * u;
+  }
+  const double u = b[s] * inv;
+  for (int r = s + 1; r < K; ++r) b[r] -= pivot_column[r] * u;
 }
+
+/// Step s of the back substitution by columns: x_s (0 where the pivot was not used) in b_s,
+/// then its share out of b above. By the pivots' reciprocals: a division in this chain of
+/// dependent steps would cost each step its latency.
+template <int K, int s>
+[[gnu::always_inline]] inline void substitutionStep(const double* __restrict a,
+                                                    double* __restrict b, const double* inverse,
+                                                    const bool* used) {
+  const double x = b[s] = used[s] ? b[s] * inverse[s] : 0.0;
+  const double* column = a + s * K;
+  for (int r = 0; r < s; ++r) b[r] -= column[r] * x;
+}
+
+/// Solves A x = b in place, x in b. Each step is its own instance (a fold, not a loop), so that
+/// every column operation's bounds are constants and it unrolls: a loop over the steps took
+/// 18 % more instructions at K = 16.
+template <int K, int... S>
+void solveBlock(std::integer_sequence<int, S...>, double* a, double* b, bool* used, double tol) {
+  double inverse[K];
+  (eliminationStep<K, S>(a, b, inverse, used, tol), ...);
+  (substitutionStep<K, K - 1 - S>(a, b, inverse, used), ...);
+}
+
+/// solveBlock with every step, for the table below.
+template <int K>
+void solveBlock(double* a, double* b, bool* used, double tol) {
+  solveBlock<K>(std::make_integer_sequence<int, K>(), a, b, used, tol);
+}
+
+/// solveBlock<k> for k = 1 … kSmallPivotingSize, by index k − 1.
+template <int... I>
+constexpr auto blockTable(std::integer_sequence<int, I...>) {
+  return std::array<void (*)(double*, double*, bool*, double), sizeof...(I)>{&solveBlock<I + 1>...};
+}
+inline constexpr auto kSolveBlock =
+    blockTable(std::make_integer_sequence<int, int(kSmallPivotingSize)>());
+
+/// From this many unknowns the first guess takes a projected Jacobi step: below, the step costs
+/// more than the rounds it saves (measured on seeded SPD LCPs).
+constexpr int kJacobiGuessSize = 10;
 
 /// Which of M's entries can be nonzero: a triangular M is solved by substitution.
 enum class Shape { kFull, kLower, kUpper, kDiagonal };
@@ -47,6 +98,8 @@ struct Small {
   double m_norm = 0.0, q_norm = 0.0;  // ‖M‖∞, ‖q‖∞
   double pivot_tol = 0.0;
   bool free[N];
+  int index[N];  // F's indices in M, ascending: the first `k`
+  int k = 0;
   double z[N], w[N];
 
   /// The rows of column j that `shape` leaves nonzero: [first, last).
@@ -103,8 +156,8 @@ struct Small {
     double inverse[N];  // the diagonal's reciprocals, out of the chain of dependent steps
     for (int j = 0; j < N; ++j) inverse[j] = 1.0 / m[j * N + j];
     for (int i = 0; i < N; ++i) w[i] = q[i];
-    for (int k = 0; k < N; ++k) {
-      const int j = shape == Shape::kUpper ? N - 1 - k : k;
+    for (int step = 0; step < N; ++step) {
+      const int j = shape == Shape::kUpper ? N - 1 - step : step;
       const double* column = m + j * N;
       z[j] = std::max(0.0, -w[j] * inverse[j]);
       if (z[j] == 0.0) continue;
@@ -112,66 +165,83 @@ struct Small {
     }
   }
 
-  /// z from M_FF z_F = −q_F, z_G = 0: elimination without row exchanges on a compact copy of
-  /// M_FF, in F's order. An index whose pivot is at most `pivot_tol` in magnitude is never used
-  /// to eliminate, so it leaves F.
+  /// F's indices in `index`, their number in k.
+  void listFree() {
+    k = 0;
+    for (int i = 0; i < N; ++i) {  // without a branch on F's pattern, which none predicts
+      index[k] = i;
+      k += free[i];
+    }
+  }
+
+  /// z from M_FF z_F = −q_F, z_G = 0: solveBlock<k> on a compact copy of M_FF, in F's order.
+  /// An index whose pivot is at most `pivot_tol` in magnitude is never used to eliminate, so it
+  /// leaves F.
   void solveFree() {
-    int index[N];  // F's indices in M
-    int k = 0;
-    for (int i = 0; i < N; ++i)
-      if (free[i]) index[k++] = i;
-    // M_FF column-major with leading dimension N, −q_F, the pivots' reciprocals.
-    double a[N * N], b[N], inverse[N];
-    if (k == N) {  // F is every index: a plain copy
-      std::copy(m, m + N * N, a);
+    listFree();
+    for (int i = 0; i < N; ++i) z[i] = 0.0;
+    if (k == 0) return;
+    double a[N * N], b[N];  // M_FF compact (leading dimension k), −q_F
+    bool used[N];
+    if (k == N) {  // F is every index: a plain copy (a loop: std::copy called memmove)
+      for (int i = 0; i < N * N; ++i) a[i] = m[i];
       for (int i = 0; i < N; ++i) b[i] = -q[i];
     } else {
       for (int c = 0; c < k; ++c) {
         const double* column = m + index[c] * N;
-        for (int r = 0; r < k; ++r) a[c * N + r] = column[index[r]];
+        for (int r = 0; r < k; ++r) a[c * k + r] = column[index[r]];
         b[c] = -q[index[c]];
       }
     }
+    kSolveBlock[std::size_t(k - 1)](a, b, used, pivot_tol);
     for (int s = 0; s < k; ++s) {
-      if (std::abs(a[s * N + s]) <= pivot_tol) {
-        free[index[s]] = false;
-        continue;
-      }
-      const double inv = inverse[s] = 1.0 / a[s * N + s];
-      double* const multipliers = a + s * N;
-      for (int r = s + 1; r < k; ++r) multipliers[r] *= inv;
-      for (int c = s + 1; c < k; ++c) {
-        const double u = a[c * N + s];
-        if (u == 0.0) continue;  // the zeros of a sparse M
-        eliminate(a + c * N, multipliers, u, s + 1, k);
-      }
-      eliminate(b, multipliers, b[s], s + 1, k);
-    }
-    // Back substitution by columns, contiguous in memory: z_s, then its share out of b above.
-    // By the reciprocals: a division in this chain of dependent steps would cost each step its
-    // latency.
-    for (int i = 0; i < N; ++i) z[i] = 0.0;
-    for (int s = k - 1; s >= 0; --s) {
-      const double zs = z[index[s]] = free[index[s]] ? b[s] * inverse[s] : 0.0;
-      if (zs == 0.0) continue;
-      eliminate(b, a + s * N, zs, 0, s);
+      z[index[s]] = b[s];
+      free[index[s]] = used[s];
     }
   }
 
-  /// w = q + M z.
+  /// w = q + M z, from F's columns (z_G = 0), four at a time: one load and store of w per four.
   void formW() {
-    for (int i = 0; i < N; ++i) w[i] = q[i];
-    for (int j = 0; j < N; ++j) {
-      if (z[j] == 0.0) continue;  // G
-      for (int i = 0; i < N; ++i) w[i] += m[j * N + i] * z[j];
+    double sum[N];  // local: its stores cannot alias M, so the loops vectorize
+    for (int i = 0; i < N; ++i) sum[i] = q[i];
+    int c = 0;
+    for (; c + 4 <= k; c += 4) {
+      const double *m0 = m + index[c] * N, *m1 = m + index[c + 1] * N;
+      const double *m2 = m + index[c + 2] * N, *m3 = m + index[c + 3] * N;
+      const double z0 = z[index[c]], z1 = z[index[c + 1]];
+      const double z2 = z[index[c + 2]], z3 = z[index[c + 3]];
+      for (int i = 0; i < N; ++i) sum[i] += (m0[i] * z0 + m1[i] * z1) + (m2[i] * z2 + m3[i] * z3);
     }
+    for (; c < k; ++c) {
+      const double* mj = m + index[c] * N;
+      const double zj = z[index[c]];
+      for (int i = 0; i < N; ++i) sum[i] += mj[i] * zj;
+    }
+    for (int i = 0; i < N; ++i) w[i] = sum[i];
+  }
+
+  /// The first guess of F: where one projected Jacobi step from z_i = max(0, −q_i / M_ii)
+  /// leaves z positive, when M's diagonal is positive; otherwise where q_i < 0. The step sees
+  /// the coupling that q's signs alone miss, and takes one product over those columns.
+  void guess() {
+    for (int i = 0; i < N; ++i) free[i] = q[i] < 0.0;
+    if (N < kJacobiGuessSize) return;
+    double inverse[N];
+    for (int i = 0; i < N; ++i) {
+      if (!(m[i * N + i] > 0.0)) return;
+      inverse[i] = 1.0 / m[i * N + i];
+    }
+    listFree();
+    for (int i = 0; i < N; ++i) z[i] = std::max(0.0, -q[i] * inverse[i]);
+    formW();
+    for (int i = 0; i < N; ++i) free[i] = z[i] - w[i] * inverse[i] > 0.0;
   }
 
   /// The rounds of block pivoting; the number of rounds to a complementary feasible candidate,
   /// or 0 when there is none within them.
   int pivot() {
     bool bad[N];
-    for (int i = 0; i < N; ++i) free[i] = q[i] < 0.0;  // z_i > 0 guessed where q_i < 0
+    guess();
     int fewest = N + 1, stalls = 0;
     for (int round = 1; round <= N + 2; ++round) {
       solveFree();
@@ -180,13 +250,10 @@ struct Small {
       for (int i = 0; i < N; ++i) z_norm = std::max(z_norm, std::abs(z[i]));
       const double z_tol = kFeasibilityTol * std::max(z_norm, 1e-300);
       const double w_tol = kFeasibilityTol * std::max(q_norm, m_norm * z_norm);
-      int count = 0, largest = -1;
+      int count = 0;
       for (int i = 0; i < N; ++i) {
         bad[i] = free[i] ? z[i] < -z_tol : w[i] < -w_tol;
-        if (bad[i]) {
-          ++count;
-          largest = i;
-        }
+        count += bad[i];
       }
       if (count == 0) return round;
       if (count < fewest || stalls < kMaxStalls) {  // every infeasible index changes sides
@@ -194,6 +261,8 @@ struct Small {
         fewest = std::min(fewest, count);
         for (int i = 0; i < N; ++i) free[i] = free[i] != bad[i];
       } else {  // Murty's rule: only the largest
+        int largest = N - 1;
+        while (!bad[largest]) --largest;
         free[largest] = !free[largest];
       }
     }

@@ -54,8 +54,8 @@ TEST_CASE("LCP and friction solvers kept between solves allocate nothing", "[lcp
   }
   SECTION("auto on a small LCP: block pivoting on the stack") {
     Result r;
-    requireKeptSolverAllocatesNothing<AutoLcpSolver>(randomSpdProblem(12, 7), r);
-    CHECK(r.pivots > 1);
+    requireKeptSolverAllocatesNothing<AutoLcpSolver>(randomSpdProblem(12, 0), r);
+    CHECK(r.pivots > 1);  // more than one round
   }
   SECTION("auto on a larger symmetric LCP: block pivoting's kept workspace") {
     Result r;
