@@ -84,7 +84,7 @@ inline constexpr auto kSolveBlock =
 
 /// From this many unknowns the first guess takes a projected Jacobi step: below, the step costs
 /// more than the rounds it saves (measured on seeded SPD LCPs).
-constexpr int kJacobiGuessSize = 10;
+constexpr int kJacobiGuessSize = 5;
 
 /// Which of M's entries can be nonzero: a triangular M is solved by substitution.
 enum class Shape { kFull, kLower, kUpper, kDiagonal };
@@ -226,15 +226,18 @@ struct Small {
   void guess() {
     for (int i = 0; i < N; ++i) free[i] = q[i] < 0.0;
     if (N < kJacobiGuessSize) return;
-    double inverse[N];
+    double diagonal[N];
+    bool positive = true;
     for (int i = 0; i < N; ++i) {
-      if (!(m[i * N + i] > 0.0)) return;
-      inverse[i] = 1.0 / m[i * N + i];
+      diagonal[i] = m[i * N + i];
+      positive &= diagonal[i] > 0.0;
     }
+    if (!positive) return;
     listFree();
-    for (int i = 0; i < N; ++i) z[i] = std::max(0.0, -q[i] * inverse[i]);
+    for (int i = 0; i < N; ++i) z[i] = std::max(0.0, -q[i]) / diagonal[i];
     formW();
-    for (int i = 0; i < N; ++i) free[i] = z[i] - w[i] * inverse[i] > 0.0;
+    // z_i − w_i / M_ii > 0, times M_ii > 0: no division.
+    for (int i = 0; i < N; ++i) free[i] = std::max(0.0, -q[i]) - w[i] > 0.0;
   }
 
   /// The rounds of block pivoting; the number of rounds to a complementary feasible candidate,
