@@ -97,6 +97,7 @@ struct Small {
   const double* q = nullptr;
   double m_norm = 0.0, q_norm = 0.0;  // ‖M‖∞, ‖q‖∞
   double pivot_tol = 0.0;
+  bool positive_diagonal = false;  // every M_ii > 0, found by classify()
   bool free[N];
   int index[N];  // F's indices in M, ascending: the first `k`
   int k = 0;
@@ -110,12 +111,14 @@ struct Small {
     return shape == Shape::kUpper || shape == Shape::kDiagonal ? j + 1 : N;
   }
 
-  /// kLower, kUpper or kDiagonal for a triangular M whose diagonal is positive, else kFull.
+  /// kLower, kUpper or kDiagonal for a triangular M whose diagonal is positive, else kFull;
+  /// notes a positive diagonal for the first guess.
   /// Each scan stops at the first column that rules its triangle out: a dense M costs a few
   /// reads.
-  Shape classify() const {
+  Shape classify() {
     for (int j = 0; j < N; ++j)
       if (!(m[j * N + j] > 0.0)) return Shape::kFull;  // NaN too
+    positive_diagonal = true;
     // The entries' bits or'ed over a column: one branch a column, not one an entry.
     auto zero = [&](bool strictly_upper) {
       for (int j = 0; j < N; ++j) {
@@ -230,16 +233,9 @@ struct Small {
   /// the coupling that q's signs alone miss, and takes one product over those columns.
   void guess() {
     for (int i = 0; i < N; ++i) free[i] = q[i] < 0.0;
-    if (N < kJacobiGuessSize) return;
-    double diagonal[N];
-    bool positive = true;
-    for (int i = 0; i < N; ++i) {
-      diagonal[i] = m[i * N + i];
-      positive &= diagonal[i] > 0.0;
-    }
-    if (!positive) return;
+    if (N < kJacobiGuessSize || !positive_diagonal) return;
     listFree();
-    for (int i = 0; i < N; ++i) z[i] = std::max(0.0, -q[i]) / diagonal[i];
+    for (int i = 0; i < N; ++i) z[i] = std::max(0.0, -q[i]) / m[i * N + i];
     formW();
     // z_i − w_i / M_ii > 0, times M_ii > 0: no division.
     for (int i = 0; i < N; ++i) free[i] = std::max(0.0, -q[i]) - w[i] > 0.0;

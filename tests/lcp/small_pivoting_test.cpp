@@ -112,7 +112,7 @@ TEST_CASE("small pivoting: a first guess by one projected Jacobi step saves roun
   CHECK(rounds / 64.0 <= 1.7);
 }
 
-TEST_CASE("small pivoting: a zero on M's diagonal falls back to q's signs for the first guess",
+TEST_CASE("small pivoting: a zero on M's diagonal (no Jacobi guess) still gets the answer",
           "[lcp][small]") {
   // M = [B 0; 0 0], B SPD: the last index has w = q = 1 whatever z, so z = (B's solution, 0).
   const Problem b = randomSpdProblem(5, 7);
