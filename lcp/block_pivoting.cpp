@@ -54,6 +54,7 @@ void BlockPivotingSolver::resize(Eigen::Index n) {
   bad_.assign(std::size_t(n), 0);
   joined_.reserve(std::size_t(n));
   minus_q_.resize(n);
+  ahead_.resize(n);
   x_.resize(n);
   z_.resize(n);
   w_.resize(n);
@@ -70,11 +71,33 @@ bool BlockPivotingSolver::solveFree(const Problem& p, bool fresh) {
       if (!free_[std::size_t(factor_.indices()[std::size_t(s)])]) factor_.remove(s);
     for (const Eigen::Index i : joined_)
       if (!factor_.append(p.M, minus_q_, i)) return false;
+    if (join_ahead_ && !joinAhead(p)) return false;
   }
   factor_.solve(x_);
   z_.setZero();
   const auto& f = factor_.indices();
   for (std::size_t s = 0; s < f.size(); ++s) z_[f[s]] = x_[Eigen::Index(s)];
+  return true;
+}
+
+bool BlockPivotingSolver::joinAhead(const Problem& p) {
+  const Eigen::Index n = p.size(), m = Eigen::Index(joined_.size());
+  if (m == 0) return true;
+  factor_.solveLast(m, x_.data());  // z_J in the new F: J is the factor's last m indices
+  double* w = ahead_.data();
+  for (Eigen::Index i = 0; i < n; ++i) w[i] = w_[i];
+  for (Eigen::Index s = 0; s < m; ++s) {
+    const double* mj = p.M.data() + joined_[std::size_t(s)] * n;
+    const double zj = x_[s];
+    for (Eigen::Index i = 0; i < n; ++i) w[i] += mj[i] * zj;
+  }
+  // Once: estimating again with the new joiners costs more than the rounds it saves.
+  const double w_tol = kFeasibilityTol * w_scale_;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (free_[std::size_t(i)] || !(w[i] < -w_tol)) continue;
+    free_[std::size_t(i)] = 1;
+    if (!factor_.append(p.M, minus_q_, i)) return false;
+  }
   return true;
 }
 
@@ -178,6 +201,7 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
   minus_q_ = -p.q;
   for (Eigen::Index i = 0; i < n; ++i)
     free_[std::size_t(i)] = p.q[i] < 0.0;  // z_i > 0 guessed where q_i < 0
+  join_ahead_ = false;
   const int max_rounds = 100 * int(n + 1);
   int fewest = int(n) + 1, stalls = 0, round = 0;
   bool symmetry_known = false;
@@ -210,11 +234,17 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
       free_[std::size_t(i)] = joins;
       if (joins) joined_.push_back(i);
     };
+    join_ahead_ = false;
     if (count < fewest || stalls < kMaxStalls) {  // every infeasible index changes sides
       stalls = count < fewest ? 0 : stalls + 1;
       fewest = std::min(fewest, count);
-      for (Eigen::Index i = 0; i < n; ++i)
-        if (bad_[std::size_t(i)]) changeSides(i);
+      bool leaves = false;
+      for (Eigen::Index i = 0; i < n; ++i) {
+        if (!bad_[std::size_t(i)]) continue;
+        leaves |= free_[std::size_t(i)] != 0;
+        changeSides(i);
+      }
+      join_ahead_ = !leaves;
     } else {  // Murty's rule: only the largest
       changeSides(largest);
     }

@@ -195,4 +195,13 @@ void UpdatedCholesky::solve(Eigen::VectorXd& x) const {
   }
 }
 
+void UpdatedCholesky::solveLast(Eigen::Index m, double* x) const {
+  const Eigen::Index top = size() - m;
+  for (Eigen::Index r = m - 1; r >= 0; --r) {
+    double v = y_[top + r];
+    for (Eigen::Index c = r + 1; c < m; ++c) v -= l_(top + c, top + r) * x[c];
+    x[r] = v * inverse_[top + r];
+  }
+}
+
 }  // namespace stickslip::lcp

@@ -39,6 +39,9 @@ class UpdatedCholesky final {
   void remove(Eigen::Index position);
   /// x_S: x[s] for the s-th index of the set, s < size().
   void solve(Eigen::VectorXd& x) const;
+  /// The last m entries of x_S alone, into x[0 … m): the back substitution's first m steps,
+  /// which read only the m × m corner of L.
+  void solveLast(Eigen::Index m, double* x) const;
 
   const std::vector<Eigen::Index>& indices() const { return indices_; }
   Eigen::Index size() const { return Eigen::Index(indices_.size()); }

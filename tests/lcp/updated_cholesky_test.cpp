@@ -1,5 +1,6 @@
 // The updated factor must solve M_SS x = b_S as a fresh factorization of the same set does,
-// through any sequence of joins and departures, on both sides of the blocked-kernel threshold.
+// through any sequence of joins and departures, on both sides of the blocked-kernel threshold;
+// its last entries alone as the whole solve gives them.
 #include "lcp/updated_cholesky.hpp"
 
 #include <catch2/catch.hpp>
@@ -54,6 +55,13 @@ void joinAndLeave(const Eigen::MatrixXd& M, const Eigen::VectorXd& b) {
     if (factor.size() > 0)
       CHECK((x.head(factor.size()) - ref).cwiseAbs().maxCoeff() <=
             1e-11 * std::max(1.0, ref.cwiseAbs().maxCoeff()));
+    // The last entries alone, from the corner of L: the whole solve's, to round-off.
+    const Eigen::Index last = std::min<Eigen::Index>(3, factor.size());
+    Eigen::VectorXd tail(last);
+    factor.solveLast(last, tail.data());
+    if (last > 0)
+      CHECK((tail - x.segment(factor.size() - last, last)).cwiseAbs().maxCoeff() <=
+            1e-13 * std::max(1.0, x.head(factor.size()).cwiseAbs().maxCoeff()));
   }
 }
 
