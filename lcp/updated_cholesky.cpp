@@ -39,7 +39,7 @@ bool UpdatedCholesky::factor(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
     if (llt.info() != Eigen::Success) return false;
     inverse_.head(k) = block.diagonal().cwiseInverse();
     for (Eigen::Index j = 0; j < k; ++j) end_[std::size_t(j)] = k;
-  } else if (!factorSmall(k)) {
+  } else if (!factorPanels(k)) {
     return false;
   }
   forward(y_.data(), k);
@@ -47,25 +47,81 @@ bool UpdatedCholesky::factor(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
   return true;
 }
 
-bool UpdatedCholesky::factorSmall(Eigen::Index k) {
-  // Left-looking over raw columns: column j less L(j, c) times each column c < j, from row j
-  // down, then scaled by its pivot.
+bool UpdatedCholesky::factorPanels(Eigen::Index k) {
+  for (Eigen::Index j0 = 0; j0 < k; j0 += 4) {
+    const Eigen::Index width = std::min<Eigen::Index>(4, k - j0);
+    updatePanel(j0, width);
+    if (!factorPanel(j0, width, k)) return false;
+  }
+  return true;
+}
+
+void UpdatedCholesky::updatePanel(Eigen::Index j0, Eigen::Index width) {
+  // Columns whose nonzeros end at or above row j0 (block-diagonal or banded M_SS) take no part,
+  // and no row below the last nonzero of those that do changes.
   const Eigen::Index ld = l_.outerStride();
   double* a = l_.data();
-  for (Eigen::Index j = 0; j < k; ++j) {
-    double* lj = a + j * ld;
-    for (Eigen::Index c = 0; c < j; ++c) {
+  double* panel = a + j0 * ld;
+  Eigen::Index rows_end = j0;
+  for (Eigen::Index c = 0; c < j0; ++c) rows_end = std::max(rows_end, end_[std::size_t(c)]);
+  // Four rows at a time: each column c gives 4 × 4 products from two loads and four of the
+  // panel's row entries, summed in registers; then one store per panel entry. Rows above a
+  // column's diagonal (in the first block) are computed too and never read.
+  Eigen::Index i = j0;
+  for (; i + 4 <= rows_end; i += 4) {
+    Eigen::Vector2d top[4], bottom[4];
+    for (int m = 0; m < 4; ++m) top[m] = bottom[m] = Eigen::Vector2d::Zero();
+    for (Eigen::Index c = 0; c < j0; ++c) {
+      if (end_[std::size_t(c)] <= j0) continue;
       const double* lc = a + c * ld;
-      const double f = lc[j];
-      if (f == 0.0) continue;  // M's zeros (diagonal and banded M) cost no column update
-      for (Eigen::Index i = j; i < end_[std::size_t(c)]; ++i) lj[i] -= f * lc[i];
+      const Eigen::Vector2d upper = Eigen::Vector2d::Map(lc + i);
+      const Eigen::Vector2d lower = Eigen::Vector2d::Map(lc + i + 2);
+      for (int m = 0; m < 4; ++m) {  // m ≥ width reads rows past the set: those sums are dropped
+        top[m].noalias() += upper * lc[j0 + m];
+        bottom[m].noalias() += lower * lc[j0 + m];
+      }
     }
-    if (!(lj[j] > 0.0)) return false;
-    lj[j] = std::sqrt(lj[j]);
-    const double inverse = inverse_[j] = 1.0 / lj[j];
+    for (Eigen::Index m = 0; m < width; ++m) {
+      Eigen::Vector2d::Map(panel + m * ld + i) -= top[m];
+      Eigen::Vector2d::Map(panel + m * ld + i + 2) -= bottom[m];
+    }
+  }
+  for (; i < rows_end; ++i)  // the last rows, one at a time
+    for (Eigen::Index c = 0; c < j0; ++c) {
+      if (end_[std::size_t(c)] <= j0) continue;
+      const double* lc = a + c * ld;
+      for (Eigen::Index m = 0; m < width; ++m) panel[m * ld + i] -= lc[j0 + m] * lc[i];
+    }
+}
+
+bool UpdatedCholesky::factorPanel(Eigen::Index j0, Eigen::Index width, Eigen::Index k) {
+  // Left-looking within the panel on unscaled columns a_j = L_jj · L(:, j): column c's share in
+  // column j is a_c · (a_c[j] / d_c), d_c = L_cc², so that a division, not a square root,
+  // lies on the chain from one pivot to the next. The square roots and the scaling follow.
+  const Eigen::Index ld = l_.outerStride();
+  double* a = l_.data();
+  double pivot[4];
+  for (Eigen::Index m = 0; m < width; ++m) {
+    const Eigen::Index j = j0 + m;
+    double* lj = a + j * ld;
+    for (Eigen::Index c = j0; c < j; ++c) {
+      const double* lc = a + c * ld;
+      const double f = lc[j] * inverse_[c];  // 1 / d_c until the scaling below
+      if (f == 0.0) continue;
+      for (Eigen::Index r = j; r < k; ++r) lj[r] -= f * lc[r];
+    }
+    if (!(lj[j] > 0.0)) return false;  // NaN too
+    pivot[m] = lj[j];
+    inverse_[j] = 1.0 / lj[j];
+  }
+  for (Eigen::Index m = 0; m < width; ++m) {
+    const Eigen::Index j = j0 + m;
+    double* lj = a + j * ld;
+    const double inverse = inverse_[j] = std::sqrt(inverse_[j]);
+    lj[j] = pivot[m] * inverse;
     Eigen::Index end = j + 1;
-    for (Eigen::Index i = j + 1; i < k; ++i)
-      if ((lj[i] *= inverse) != 0.0) end = i + 1;
+    for (Eigen::Index r = j + 1; r < k; ++r)
+      if ((lj[r] *= inverse) != 0.0) end = r + 1;
     end_[std::size_t(j)] = end;
   }
   return true;

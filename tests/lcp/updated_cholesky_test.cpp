@@ -69,8 +69,10 @@ void joinAndLeave(const Eigen::MatrixXd& M, const Eigen::VectorXd& b) {
 
 TEST_CASE("Updated Cholesky: joins and departures solve as a fresh factor", "[lcp][cholesky]") {
   SECTION("dense M, on both sides of the blocked-kernel threshold") {
-    for (const int n : {5, 24, 90}) {  // 90: the first factor through Eigen's blocked LLT
+    // The first set holds 2n/3 indices: up to 90 by panels, at 300 through Eigen's blocked LLT.
+    for (const int n : {5, 24, 90, 300}) {
       const Problem p = randomSpdProblem(n, 17u + std::uint64_t(n));
+      if (n == 300) REQUIRE(2 * n / 3 > UpdatedCholesky::kEigenFrom);
       joinAndLeave(p.M, -p.q);
     }
   }
@@ -79,6 +81,12 @@ TEST_CASE("Updated Cholesky: joins and departures solve as a fresh factor", "[lc
     Eigen::MatrixXd M = Eigen::MatrixXd::Zero(20, 20);
     for (Eigen::Index block = 0; block < 5; ++block) M.block(4 * block, 4 * block, 4, 4) = dense.M;
     joinAndLeave(M, Eigen::VectorXd::LinSpaced(20, -1.0, 1.0));
+  }
+  SECTION("tridiagonal M: each panel updated only by the columns that reach it") {
+    const Eigen::Index n = 41;
+    Eigen::MatrixXd M = 2.01 * Eigen::MatrixXd::Identity(n, n);
+    for (Eigen::Index i = 0; i + 1 < n; ++i) M(i, i + 1) = M(i + 1, i) = -1.0;
+    joinAndLeave(M, Eigen::VectorXd::LinSpaced(n, -1.0, 1.0));
   }
 }
 
