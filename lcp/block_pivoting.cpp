@@ -81,22 +81,27 @@ bool BlockPivotingSolver::solveFree(const Problem& p, bool fresh) {
 }
 
 bool BlockPivotingSolver::joinAhead(const Problem& p) {
-  const Eigen::Index n = p.size(), m = Eigen::Index(joined_.size());
-  if (m == 0) return true;
-  factor_.solveLast(m, x_.data());  // z_J in the new F: J is the factor's last m indices
+  const Eigen::Index n = p.size();
   double* w = ahead_.data();
   for (Eigen::Index i = 0; i < n; ++i) w[i] = w_[i];
-  for (Eigen::Index s = 0; s < m; ++s) {
-    const double* mj = p.M.data() + joined_[std::size_t(s)] * n;
-    const double zj = x_[s];
-    for (Eigen::Index i = 0; i < n; ++i) w[i] += mj[i] * zj;
-  }
-  // Once: estimating again with the new joiners costs more than the rounds it saves.
   const double w_tol = kFeasibilityTol * w_scale_;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (free_[std::size_t(i)] || !(w[i] < -w_tol)) continue;
-    free_[std::size_t(i)] = 1;
-    if (!factor_.append(p.M, minus_q_, i)) return false;
+  // Each pass adds the share of the indices that joined last, at their z in the new F; the z of
+  // those before them is held (for a Z-matrix it can only grow, so w stays a bound).
+  for (std::size_t first = 0; first < joined_.size();) {
+    const auto m = Eigen::Index(joined_.size() - first);
+    factor_.solveLast(m, x_.data());  // z of the last m joiners: the factor's last m indices
+    for (Eigen::Index s = 0; s < m; ++s) {
+      const double* mj = p.M.data() + joined_[first + std::size_t(s)] * n;
+      const double zj = x_[s];
+      for (Eigen::Index i = 0; i < n; ++i) w[i] += mj[i] * zj;
+    }
+    first = joined_.size();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (free_[std::size_t(i)] || !(w[i] < -w_tol)) continue;
+      free_[std::size_t(i)] = 1;
+      joined_.push_back(i);
+      if (!factor_.append(p.M, minus_q_, i)) return false;
+    }
   }
   return true;
 }

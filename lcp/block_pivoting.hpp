@@ -14,11 +14,13 @@
 /// After a round in which indices only joined F (the set J, none left), their z_J in the new F
 /// is the back substitution's first |J| steps, on the factor's corner; with z_F held, w_G would
 /// become w_G + M_GJ z_J, and every index this takes below 0 joins at once, before the round's
-/// solve. For a Z-matrix (M_ij ≤ 0 off the diagonal: obstacle and membrane problems) z_F can
-/// only grow as J joins, so this bounds the new w_i from above and each such index would have
-/// joined a round later anyway: a cascade of joins, one neighbour a round, takes about half the
-/// rounds (a 1-D obstacle problem of 200 unknowns: 7 against 15). For any other M it is a guess
-/// that the next round's check corrects, and Murty's rule, the method's guarantee, does not use it.
+/// solve. The estimate then goes on with the newest joiners alone: their z from the corner, their
+/// share added to w_G, the z of those before them held, until no index joins. For a Z-matrix
+/// (M_ij ≤ 0 off the diagonal: obstacle and membrane problems) z_F can only grow as indices join,
+/// so the estimate bounds the new w_i from above and each index it adds would have joined in a
+/// later round anyway: a cascade of joins, one neighbour a round, takes two rounds (a 1-D obstacle
+/// problem of 200 unknowns: 2 against 15). For any other M it is a guess that the next round's
+/// check corrects, and Murty's rule, the method's guarantee, does not use it.
 ///
 /// Contract: M symmetric positive definite, the class for which the solution is unique and the
 /// method ends. A nonsymmetric M, a free block that is not positive definite (M not PD), or the
@@ -54,8 +56,8 @@ class BlockPivotingSolver final {
   /// (`joined_` those that entered F); false when M_FF is not positive definite.
   bool solveFree(const Problem& p, bool fresh);
   /// After a round in which indices only joined F (`joined_`, just appended): their z_J in the
-  /// new F from the factor's corner; every i outside F where w_i + M_iJ z_J < 0 joins too.
-  /// False when M_FF is not positive definite.
+  /// new F from the factor's corner; every i outside F where w_i + M_iJ z_J < 0 joins too, and
+  /// so on with the newest joiners. False when M_FF is not positive definite.
   bool joinAhead(const Problem& p);
   /// Marks the infeasible indices; returns their count, `largest` the largest of them.
   int infeasible(const Problem& p, double tol, Eigen::Index& largest);

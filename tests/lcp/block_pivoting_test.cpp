@@ -70,8 +70,9 @@ TEST_CASE("Block pivoting joins a cascade of indices ahead: a 1-D obstacle probl
           "[lcp][block-pivoting]") {
   // A membrane (M = tridiag(−1, 2.01, −1), a Z-matrix) pressed onto an obstacle by a load
   // around x = 0.3: each index that joins F pushes its neighbour's w below 0, one more a round.
-  // Joining ahead those that the joiners' new z alone pushes below 0 (for a Z-matrix, exactly
-  // those that would join in the next round anyway) halves the rounds: 15 without it.
+  // Joining ahead those that the joiners' new z alone pushes below 0 (for a Z-matrix, only
+  // those that would join in a later round anyway), then those that the newest joiners push
+  // below 0, and so on, takes 2 rounds: 7 with one pass of the estimate, 15 without it.
   const Eigen::Index n = 200;
   Problem p;
   p.M = Eigen::MatrixXd::Zero(n, n);
@@ -87,7 +88,7 @@ TEST_CASE("Block pivoting joins a cascade of indices ahead: a 1-D obstacle probl
   REQUIRE(r.ok());
   REQUIRE(ref.ok());
   CHECK((r.z - ref.z).cwiseAbs().maxCoeff() <= 1e-9 * std::max(1.0, ref.z.cwiseAbs().maxCoeff()));
-  CHECK(r.pivots <= 8);
+  CHECK(r.pivots <= 3);
 }
 
 TEST_CASE("Block pivoting refuses what it cannot solve, with a reason", "[lcp][block-pivoting]") {
