@@ -18,9 +18,10 @@
 /// share added to w_G, the z of those before them held, until no index joins. For a Z-matrix
 /// (M_ij ≤ 0 off the diagonal: obstacle and membrane problems) z_F can only grow as indices join,
 /// so the estimate bounds the new w_i from above and each index it adds would have joined in a
-/// later round anyway: a cascade of joins, one neighbour a round, takes two rounds (a 1-D obstacle
-/// problem of 200 unknowns: 2 against 15). For any other M it is a guess that the next round's
-/// check corrects, and Murty's rule, the method's guarantee, does not use it.
+/// later round anyway. The bound can miss an index that does join, which then joins a round
+/// later: a cascade of joins, one neighbour a round, takes a few rounds (a 1-D obstacle problem
+/// of 200 unknowns: 2 against 15 without the estimate). For any other M it is a guess that the next
+/// round's check corrects, and Murty's rule, the method's guarantee, does not use it.
 ///
 /// Contract: M symmetric positive definite, the class for which the solution is unique and the
 /// method ends. A nonsymmetric M, a free block that is not positive definite (M not PD), or the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace stickslip::lcp {
 
@@ -66,7 +67,8 @@ void UpdatedCholesky::updatePanel(Eigen::Index j0, Eigen::Index width) {
   for (Eigen::Index c = 0; c < j0; ++c) rows_end = std::max(rows_end, end_[std::size_t(c)]);
   // Four rows at a time: each column c gives 4 × 4 products from two loads and four of the
   // panel's row entries, summed in registers; then one store per panel entry. Rows above a
-  // column's diagonal (in the first block) are computed too and never read.
+  // column's diagonal (in the first block) are computed too and never read. A block of four rows
+  // ends at rows_end ≤ k, so its panel is four columns wide.
   Eigen::Index i = j0;
   for (; i + 4 <= rows_end; i += 4) {
     Eigen::Vector2d top[4], bottom[4];
@@ -76,12 +78,12 @@ void UpdatedCholesky::updatePanel(Eigen::Index j0, Eigen::Index width) {
       const double* lc = a + c * ld;
       const Eigen::Vector2d upper = Eigen::Vector2d::Map(lc + i);
       const Eigen::Vector2d lower = Eigen::Vector2d::Map(lc + i + 2);
-      for (int m = 0; m < 4; ++m) {  // m ≥ width reads rows past the set: those sums are dropped
+      for (int m = 0; m < 4; ++m) {
         top[m].noalias() += upper * lc[j0 + m];
         bottom[m].noalias() += lower * lc[j0 + m];
       }
     }
-    for (Eigen::Index m = 0; m < width; ++m) {
+    for (int m = 0; m < 4; ++m) {
       Eigen::Vector2d::Map(panel + m * ld + i) -= top[m];
       Eigen::Vector2d::Map(panel + m * ld + i + 2) -= bottom[m];
     }
@@ -110,7 +112,8 @@ bool UpdatedCholesky::factorPanel(Eigen::Index j0, Eigen::Index width, Eigen::In
       if (f == 0.0) continue;
       for (Eigen::Index r = j; r < k; ++r) lj[r] -= f * lc[r];
     }
-    if (!(lj[j] > 0.0)) return false;  // NaN too
+    // Not positive, NaN, or subnormal (whose reciprocal would overflow): refused.
+    if (!(lj[j] >= std::numeric_limits<double>::min())) return false;
     pivot[m] = lj[j];
     inverse_[j] = 1.0 / lj[j];
   }
@@ -176,7 +179,7 @@ bool UpdatedCholesky::append(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
     along_y += l * y_[j];
   }
   const double d = M(i, i) - squares;
-  if (!(d > 0.0)) return false;
+  if (!(d >= std::numeric_limits<double>::min())) return false;  // as factorPanel
   for (Eigen::Index j = 0; j < k; ++j) {
     l_(k, j) = t_[j];
     if (t_[j] != 0.0) end_[std::size_t(j)] = k + 1;

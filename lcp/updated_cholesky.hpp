@@ -19,8 +19,9 @@
 ///
 /// Contract: M n × n and b of size n, fixed between `factor` and the updates; each index at
 /// most once in the set. `append` and `factor` return false when the block is not positive
-/// definite (a pivot ≤ 0): a refused `append` leaves the set as it was, a refused `factor`
-/// empty. No allocation after `reset(n)`.
+/// definite to working precision (a pivot below the smallest normal double, ≤ 0 or NaN): a
+/// refused `append` leaves the set as it was, a refused `factor` empty. No allocation after
+/// `reset(n)`.
 
 #include <Eigen/Dense>
 #include <vector>

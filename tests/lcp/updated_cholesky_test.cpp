@@ -4,6 +4,7 @@
 #include "lcp/updated_cholesky.hpp"
 
 #include <catch2/catch.hpp>
+#include <numeric>
 #include <random>
 
 #include "lcp/random_problems.hpp"
@@ -26,13 +27,19 @@ Eigen::VectorXd reference(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
   return block.ldlt().solve(rhs);
 }
 
+/// Every index but one in three: 2n/3 of them, not in one run.
+std::vector<Eigen::Index> twoInThree(Eigen::Index n) {
+  std::vector<Eigen::Index> set;
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (i % 3 != 1) set.push_back(i);
+  return set;
+}
+
 /// 60 random joins and departures from a first set, each solve checked against a fresh one.
-void joinAndLeave(const Eigen::MatrixXd& M, const Eigen::VectorXd& b) {
+void joinAndLeave(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
+                  const std::vector<Eigen::Index>& first) {
   const Eigen::Index n = M.rows();
   std::mt19937_64 rng{std::uint64_t(n)};
-  std::vector<Eigen::Index> first;
-  for (Eigen::Index i = 0; i < n; ++i)
-    if (i % 3 != 1) first.push_back(i);
   UpdatedCholesky factor;
   factor.reset(n);
   REQUIRE(factor.factor(M, b, first));
@@ -69,24 +76,44 @@ void joinAndLeave(const Eigen::MatrixXd& M, const Eigen::VectorXd& b) {
 
 TEST_CASE("Updated Cholesky: joins and departures solve as a fresh factor", "[lcp][cholesky]") {
   SECTION("dense M, on both sides of the blocked-kernel threshold") {
-    // The first set holds 2n/3 indices: up to 90 by panels, at 300 through Eigen's blocked LLT.
-    for (const int n : {5, 24, 90, 300}) {
+    // The first set holds 2n/3 indices: up to 90 by panels (50: 33, a last panel of one column),
+    // at 300 through Eigen's blocked LLT.
+    for (const int n : {5, 24, 50, 90, 300}) {
       const Problem p = randomSpdProblem(n, 17u + std::uint64_t(n));
       if (n == 300) REQUIRE(2 * n / 3 > UpdatedCholesky::kEigenFrom);
-      joinAndLeave(p.M, -p.q);
+      joinAndLeave(p.M, -p.q, twoInThree(n));
     }
   }
   SECTION("block-diagonal M: the factor's zeros skipped, and kept zero through the updates") {
     const Problem dense = randomSpdProblem(4, 5);
     Eigen::MatrixXd M = Eigen::MatrixXd::Zero(20, 20);
     for (Eigen::Index block = 0; block < 5; ++block) M.block(4 * block, 4 * block, 4, 4) = dense.M;
-    joinAndLeave(M, Eigen::VectorXd::LinSpaced(20, -1.0, 1.0));
+    joinAndLeave(M, Eigen::VectorXd::LinSpaced(20, -1.0, 1.0), twoInThree(20));
   }
   SECTION("tridiagonal M: each panel updated only by the columns that reach it") {
     const Eigen::Index n = 41;
     Eigen::MatrixXd M = 2.01 * Eigen::MatrixXd::Identity(n, n);
     for (Eigen::Index i = 0; i + 1 < n; ++i) M(i, i + 1) = M(i + 1, i) = -1.0;
-    joinAndLeave(M, Eigen::VectorXd::LinSpaced(n, -1.0, 1.0));
+    joinAndLeave(M, Eigen::VectorXd::LinSpaced(n, -1.0, 1.0), twoInThree(n));
+  }
+  // A first set in one run, of 34 indices: panels whose blocks of four rows stop short of the
+  // set's end, and a last panel of two columns.
+  std::vector<Eigen::Index> run(34);
+  std::iota(run.begin(), run.end(), Eigen::Index(0));
+  SECTION("banded M (six entries each side of the diagonal): updates stop below the band") {
+    const Eigen::Index n = 45;
+    Eigen::MatrixXd M = 14.0 * Eigen::MatrixXd::Identity(n, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index j = i + 1; j < std::min(n, i + 7); ++j)
+        M(i, j) = M(j, i) = -1.0 / double(j - i);
+    joinAndLeave(M, Eigen::VectorXd::LinSpaced(n, -1.0, 1.0), run);
+  }
+  SECTION("arrow M: the first column reaches every row, the others only their own") {
+    const Eigen::Index n = 45;
+    Eigen::MatrixXd M = Eigen::VectorXd::LinSpaced(n, 2.0, 3.0).asDiagonal();
+    M(0, 0) = double(n);
+    for (Eigen::Index i = 1; i < n; ++i) M(i, 0) = M(0, i) = 0.9;
+    joinAndLeave(M, Eigen::VectorXd::LinSpaced(n, -1.0, 1.0), run);
   }
 }
 
@@ -105,4 +132,9 @@ TEST_CASE("Updated Cholesky refuses a block that is not positive definite", "[lc
   factor.solve(x);
   CHECK(x.head(2).isApprox(Eigen::Vector2d(0.0, 1.0), 1e-14));  // [2 1; 1 2] x = (1, 2)
   CHECK_FALSE(factor.factor(M, b, {0, 2}));
+  // A subnormal pivot, whose reciprocal overflows, counts as zero: by panels and by appending.
+  const Eigen::Matrix3d tiny = 1e-310 * Eigen::Matrix3d::Identity();
+  CHECK_FALSE(factor.factor(tiny, b, {0}));
+  REQUIRE(factor.factor(tiny, b, {}));
+  CHECK_FALSE(factor.append(tiny, b, 0));
 }
