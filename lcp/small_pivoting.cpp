@@ -62,7 +62,8 @@ template <int K, int s>
 /// every column operation's bounds are constants and it unrolls: a loop over the steps took
 /// 18 % more instructions at K = 16.
 template <int K, int... S>
-void solveBlock(std::integer_sequence<int, S...>, double* a, double* b, bool* used, double tol) {
+[[gnu::always_inline]] inline void solveBlock(std::integer_sequence<int, S...>, double* a,
+                                              double* b, bool* used, double tol) {
   double inverse[K];
   (eliminationStep<K, S>(a, b, inverse, used, tol), ...);
   (substitutionStep<K, K - 1 - S>(a, b, inverse, used), ...);
@@ -196,9 +197,11 @@ struct Small {
         b[c] = -q[index[c]];
       }
     }
-    if constexpr (N <= 2) {  // inline: through the table, the call took a fifth of the solve
-      if (k == 1) solveBlock<1>(a, b, used, pivot_tol);
-      if (k == 2) solveBlock<2>(a, b, used, pivot_tol);
+    // Up to 2 unknowns the steps inline here: through the table, or through solveBlock<k>,
+    // which the table's entry keeps out of line, the call took a fifth of the solve.
+    if constexpr (N <= 2) {
+      if (k == 1) solveBlock<1>(std::make_integer_sequence<int, 1>(), a, b, used, pivot_tol);
+      if (k == 2) solveBlock<2>(std::make_integer_sequence<int, 2>(), a, b, used, pivot_tol);
     } else {
       kSolveBlock[std::size_t(k - 1)](a, b, used, pivot_tol);
     }
