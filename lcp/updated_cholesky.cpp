@@ -13,6 +13,10 @@ double lower(const Eigen::MatrixXd& M, Eigen::Index i, Eigen::Index j) {
   return i >= j ? M(i, j) : M(j, i);
 }
 
+/// A pivot the factor can take: positive and normal. A subnormal one's reciprocal overflows;
+/// NaN fails the comparison.
+bool usablePivot(double d) { return d >= std::numeric_limits<double>::min(); }
+
 }  // namespace
 
 void UpdatedCholesky::reset(Eigen::Index n) {
@@ -112,8 +116,7 @@ bool UpdatedCholesky::factorPanel(Eigen::Index j0, Eigen::Index width, Eigen::In
       if (f == 0.0) continue;
       for (Eigen::Index r = j; r < k; ++r) lj[r] -= f * lc[r];
     }
-    // Not positive, NaN, or subnormal (whose reciprocal would overflow): refused.
-    if (!(lj[j] >= std::numeric_limits<double>::min())) return false;
+    if (!usablePivot(lj[j])) return false;
     pivot[m] = lj[j];
     inverse_[j] = 1.0 / lj[j];
   }
@@ -179,7 +182,7 @@ bool UpdatedCholesky::append(const Eigen::MatrixXd& M, const Eigen::VectorXd& b,
     along_y += l * y_[j];
   }
   const double d = M(i, i) - squares;
-  if (!(d >= std::numeric_limits<double>::min())) return false;  // as factorPanel
+  if (!usablePivot(d)) return false;
   for (Eigen::Index j = 0; j < k; ++j) {
     l_(k, j) = t_[j];
     if (t_[j] != 0.0) end_[std::size_t(j)] = k + 1;
