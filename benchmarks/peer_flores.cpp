@@ -335,7 +335,8 @@ Options parse(int argc, char** argv) {
     const std::string& a = args.option();
     const auto value = [&] { return args.value(); };
     const auto number = [&] { return args.positive(); };
-    if (a == "--rounds") o.rounds = static_cast<int>(number());
+    if (a == "--rounds")
+      o.rounds = int(args.integer(1, 1000));
     else if (a == "--t-end") o.t_end = number();
     else if (a == "--dt") o.h = number();
     else if (a == "--output-dt") o.output_dt = number();
@@ -348,7 +349,7 @@ Options parse(int argc, char** argv) {
       std::exit(0);
     } else usage("unknown option '" + a + "'");
   }
-  if (o.rounds < 1) usage("--rounds must be >= 1");
+  if (o.h > o.t_end) usage("--dt must be <= --t-end");
   if (o.output_dt < o.h) usage("--output-dt must be >= --dt");
   if (o.siconos_solver != "lemke" && o.siconos_solver != "nsgs")
     usage("--siconos-solver must be lemke or nsgs");

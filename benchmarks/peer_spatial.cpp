@@ -393,7 +393,7 @@ Options parse(int argc, char** argv) {
     const auto value = [&] { return args.value(); };
     const auto number = [&] { return args.positive(); };
     if (a == "--rounds")
-      o.rounds = static_cast<int>(number());
+      o.rounds = int(args.integer(1, 1000));
     else if (a == "--t-end")
       o.t_end = number();
     else if (a == "--dt")
@@ -415,7 +415,6 @@ Options parse(int argc, char** argv) {
     } else
       usage("unknown option '" + a + "'");
   }
-  if (o.rounds < 1) usage("--rounds must be >= 1");
   if (o.h > o.t_end) usage("--dt must be <= --t-end");
   // Siconos' TimeDiscretisation takes whole steps; ours would shorten the last one.
   if (std::abs(o.t_end / o.h - std::round(o.t_end / o.h)) > 1e-9 * (o.t_end / o.h))

@@ -39,14 +39,15 @@
 #include <vector>
 
 #include "dynamics/routes/event_driven/event_driven.hpp"
+#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "lcp/nsgs.hpp"
 #include "lcp/planar_newton.hpp"
 #include "lcp/siconos_backend.hpp"
 #include "lcp/solve.hpp"
-#include "one_blas_thread.hpp"
-#include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/belt_chain.hpp"
 #include "mechanisms/clearance_chain.hpp"
+#include "one_blas_thread.hpp"
+#include "option_reader.hpp"
 
 using namespace stickslip;
 using Clock = std::chrono::steady_clock;
@@ -387,6 +388,12 @@ void usage(std::ostream& os) {
         "  --json        one JSON object instead of the tables\n";
 }
 
+[[noreturn]] void fail(const std::string& why) {
+  std::cerr << "bench_scaling: " << why << "\n";
+  usage(std::cerr);
+  std::exit(2);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -395,46 +402,30 @@ int main(int argc, char** argv) {
   double budget = 1.0;
   bool json = false;
   std::string only;  // one part of the benchmark (usage), or all
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "bench_scaling: " << a << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++i];
-    };
+  bench::OptionReader args(argc, argv, fail);
+  while (args.next()) {
+    const std::string& a = args.option();
     if (a == "--json") {
       json = true;
     } else if (a == "--max-n") {
-      const std::string v = value();
-      max_n = std::atoi(v.c_str());
-      if (max_n < 1) {
-        std::cerr << "bench_scaling: --max-n expects an integer ≥ 1, got '" << v << "'\n";
-        return 2;
-      }
+      max_n = int(args.integer(1, 1 << 20));
     } else if (a == "--budget") {
-      const std::string v = value();
-      budget = std::atof(v.c_str());
-      if (!(budget > 0.0)) {
-        std::cerr << "bench_scaling: --budget expects seconds > 0, got '" << v << "'\n";
-        return 2;
-      }
+      budget = args.positive();
     } else if (a == "--only") {
-      only = value();
-      if (only != "belt" && only != "coupled" && only != "event-driven" && only != "coupled-event-driven" &&
-          only != "coupled-problems" && only != "pinned" && only != "pinned-event-driven" && only != "alternating") {
-        std::cerr << "bench_scaling: --only expects belt, coupled, event-driven, coupled-event-driven, "
-                     "coupled-problems, pinned, pinned-event-driven or alternating, got '" << only << "'\n";
-        return 2;
-      }
-    } else if (a == "--help" || a == "-h") {
+      only = args.value();
+      if (only != "belt" && only != "coupled" && only != "event-driven" &&
+          only != "coupled-event-driven" && only != "coupled-problems" && only != "pinned" &&
+          only != "pinned-event-driven" && only != "alternating")
+        fail(
+            "--only expects belt, coupled, event-driven, coupled-event-driven, coupled-problems, "
+            "pinned, "
+            "pinned-event-driven or alternating, got '" +
+            only + "'");
+    } else if (args.help()) {
       usage(std::cout);
       return 0;
     } else {
-      std::cerr << "bench_scaling: unknown argument '" << a << "'\n";
-      usage(std::cerr);
-      return 2;
+      fail("unknown option '" + a + "'");
     }
   }
 

@@ -2,7 +2,7 @@
 // time, for every formulation, on the belt (closed form, first 20 s), on Dupont's two masses
 // and on the pushed incline (precise Coulomb references, coulomb_reference.hpp, 10 s).
 //
-//   bench_work_precision [--json] [--plot DIR] [--repeats N]
+//   bench_work_precision [--json] [--plot DIR [--force]] [--repeats N]
 //
 // Event-driven: CVODE rtol = 1e-4 … 1e-12 (atol = 1e-2 rtol, as `stickslip run`).
 // Moreau–Jean: h = 1e-2 … 1e-6 (it reports a reversal inside a step as the reversal), with the
@@ -36,12 +36,14 @@
 #include <string>
 #include <vector>
 
+#include "cli/compare_plots.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "dynamics/routes/event_driven/event_driven.hpp"
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/incline.hpp"
+#include "option_reader.hpp"
 
 using namespace stickslip;
 
@@ -206,16 +208,39 @@ Convergence convergence(const std::vector<Point>& points, const std::string& sce
   return c;
 }
 
-/// CSV of the matched points, a gnuplot script with one series per (scenario, method), and
-/// its PNG. Returns false (with a message on stderr) when gnuplot fails.
-bool writePlot(const std::filesystem::path& dir, const std::vector<Point>& points) {
+void usage(std::ostream& os) {
+  os << "usage: bench_work_precision [--json] [--plot DIR [--force]] [--repeats N]\n"
+        "  --json        one JSON object instead of the table\n"
+        "  --plot DIR    write DIR/work_precision.{csv,gp,png} (gnuplot)\n"
+        "  --force       overwrite those files if they exist\n"
+        "  --repeats N   runs under 0.5 s CPU are repeated N times, median taken (default 3)\n";
+}
+
+[[noreturn]] void fail(const std::string& why) {
+  std::cerr << "bench_work_precision: " << why << "\n";
+  usage(std::cerr);
+  std::exit(2);
+}
+
+constexpr const char* kPlotFiles[] = {"work_precision.csv", "work_precision.gp",
+                                      "work_precision.png"};
+
+/// Creates DIR; exits 2 when it cannot, or when one of the files --plot writes is there already
+/// and --force was not given.
+void preparePlotDir(const std::filesystem::path& dir, bool force) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    std::cerr << "bench_work_precision: --plot " << dir << ": " << ec.message() << "\n";
-    return false;
-  }
-  std::ofstream csv(dir / "work_precision.csv");
+  if (ec) fail("--plot " + dir.string() + ": " + ec.message());
+  for (const char* name : kPlotFiles)
+    if (!force && std::filesystem::exists(dir / name))
+      fail("--plot: " + (dir / name).string() + " exists; pass --force to overwrite it");
+}
+
+/// CSV of the matched points, a gnuplot script with one series per (scenario, method), and
+/// its PNG. Returns false (with a message on stderr) when a file cannot be written or gnuplot
+/// fails.
+bool writePlot(const std::filesystem::path& dir, const std::vector<Point>& points) {
+  std::ofstream csv(dir / kPlotFiles[0]);
   csv << "series,parameter,value,error_s,cpu_s\n";
   std::vector<std::string> series;
   for (const Point& p : points) {
@@ -226,8 +251,7 @@ bool writePlot(const std::filesystem::path& dir, const std::vector<Point>& point
     csv << name << ',' << p.parameter << ',' << p.value << ',' << std::max(p.error, 1e-16) << ','
         << p.cpu << '\n';
   }
-  csv.close();
-  std::ofstream gp(dir / "work_precision.gp");
+  std::ofstream gp(dir / kPlotFiles[1]);
   gp << "set terminal pngcairo size 1000,700\nset output 'work_precision.png'\n"
         "set datafile separator ','\nset logscale xy\nset format xy '10^{%L}'\n"
         "set xlabel 'CPU [s]'\nset ylabel 'max |t - t_{ref}| of the stick/slip instants [s]'\n"
@@ -238,55 +262,46 @@ bool writePlot(const std::filesystem::path& dir, const std::vector<Point>& point
     gp << (i ? ", \\\n     " : "") << "'work_precision.csv' skip 1 using (strcol(1) eq '"
        << series[i] << "' ? $5 : NaN):4 with linespoints title '" << series[i] << "'";
   gp << "\n";
+  csv.close();
   gp.close();
-  const std::string cmd = "cd '" + dir.string() + "' && gnuplot work_precision.gp";
-  if (std::system(cmd.c_str()) != 0) {
-    std::cerr << "bench_work_precision: gnuplot failed on " << (dir / "work_precision.gp") << "\n";
+  if (!csv || !gp) {
+    std::cerr << "bench_work_precision: --plot: cannot write into " << dir << "\n";
+    return false;
+  }
+  std::string log;
+  if (!cli::runGnuplot(dir.string(), kPlotFiles[1], log)) {
+    std::cerr << "bench_work_precision: gnuplot failed on " << (dir / kPlotFiles[1]) << ":\n"
+              << log;
     return false;
   }
   return true;
 }
 
-void usage(std::ostream& os) {
-  os << "usage: bench_work_precision [--json] [--plot DIR] [--repeats N]\n"
-        "  --json        one JSON object instead of the table\n"
-        "  --plot DIR    write DIR/work_precision.{csv,gp,png} (gnuplot)\n"
-        "  --repeats N   runs under 0.5 s CPU are repeated N times, median taken (default 3)\n";
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool json = false;
+  bool json = false, force = false;
   std::string plot_dir;
   int repeats = 3;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+  bench::OptionReader args(argc, argv, fail);
+  while (args.next()) {
+    const std::string& a = args.option();
     if (a == "--json") {
       json = true;
-    } else if ((a == "--plot" || a == "--repeats") && i + 1 < argc) {
-      const std::string v = argv[++i];
-      if (a == "--plot") {
-        plot_dir = v;
-      } else {
-        char* end = nullptr;
-        const long n = std::strtol(v.c_str(), &end, 10);
-        if (*end != '\0' || n < 1 || n > 100) {
-          std::cerr << "bench_work_precision: --repeats expects an integer in 1..100, got '" << v
-                    << "'\n";
-          return 2;
-        }
-        repeats = int(n);
-      }
-    } else if (a == "--help" || a == "-h") {
+    } else if (a == "--plot") {
+      plot_dir = args.value();
+    } else if (a == "--force") {
+      force = true;
+    } else if (a == "--repeats") {
+      repeats = int(args.integer(1, 100));
+    } else if (args.help()) {
       usage(std::cout);
       return 0;
     } else {
-      std::cerr << "bench_work_precision: unknown or incomplete option '" << a << "'\n";
-      usage(std::cerr);
-      return 2;
+      fail("unknown option '" + a + "'");
     }
   }
+  if (!plot_dir.empty()) preparePlotDir(plot_dir, force);  // before the runs, not after
 
   const dynamics::RigidScenario belt = mechanisms::beltRigid({}),
                                 dupont = mechanisms::dupontRigid({}),

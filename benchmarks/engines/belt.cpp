@@ -353,7 +353,9 @@ std::string errorText(const Outcome& o, const Changes& ref) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bench::EngineOptions options = bench::parseEngineOptions(argc, argv, "bench_engines_belt");
+  const bench::EngineOptions options = bench::parseEngineOptions(
+      argc, argv, "bench_engines_belt",
+      "The belt's stick–slip cycle in every engine, against its closed-form instants.");
   const Changes ref = mechanisms::beltClosedForm(kBelt).events(kEnd);
   std::vector<Outcome> all;
   ours(all);

@@ -24,8 +24,14 @@ struct EngineOptions {
   bool json = false, check = false;
 };
 
-/// --json and --check; anything else prints the usage and exits 2.
-inline EngineOptions parseEngineOptions(int argc, char** argv, const char* program) {
+/// --json and --check; -h or --help prints `about` and the usage and exits 0; anything else
+/// prints the usage and exits 2.
+inline EngineOptions parseEngineOptions(int argc, char** argv, const char* program,
+                                        const char* about) {
+  const std::string usage = std::string("usage: ") + program +
+                            " [--json] [--check]\n"
+                            "  --json   the runs as JSON instead of the tables\n"
+                            "  --check  exit 1 when a run fails or an answer of ours is wrong\n";
   EngineOptions o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -33,9 +39,11 @@ inline EngineOptions parseEngineOptions(int argc, char** argv, const char* progr
       o.json = true;
     } else if (a == "--check") {
       o.check = true;
+    } else if (a == "-h" || a == "--help") {
+      std::cout << about << "\n" << usage;
+      std::exit(0);
     } else {
-      std::cerr << program << ": unknown option '" << a << "'\nusage: " << program
-                << " [--json] [--check]\n";
+      std::cerr << program << ": unknown option '" << a << "'\n" << usage;
       std::exit(2);
     }
   }

@@ -321,7 +321,9 @@ void ode(std::vector<Outcome>& all) {
 
 int main(int argc, char** argv) {
   const bench::EngineOptions options =
-      bench::parseEngineOptions(argc, argv, "bench_engines_ladder");
+      bench::parseEngineOptions(argc, argv, "bench_engines_ladder",
+                                "A ladder sliding on a frictionless wall and floor in every "
+                                "engine, against the exact instant it leaves the wall.");
   const double ref = referenceSeparation();
   std::vector<Outcome> all;
   ours(all);

@@ -39,6 +39,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@
 #include "lcp/residual.hpp"
 #include "lcp/siconos_format.hpp"
 #include "lcp/solve.hpp"
-#include "peer_common.hpp"
+#include "option_reader.hpp"
 
 #ifdef STICKSLIP_HAVE_DART
 #include <dart/external/odelcpsolver/lcp.h>
@@ -382,10 +383,12 @@ std::vector<int> parseSizes(const std::string& text, void (*usage)(const std::st
   return sizes;
 }
 
+constexpr const char* kUsage =
+    "usage: bench_engines_lcp [--sizes 2,4,...,256] [--instances K] [--data DIR]"
+    " [--min-time-ms T] [--pgs-sweeps S] [--json] [--check]\n";
+
 [[noreturn]] void usage(const std::string& why) {
-  std::cerr << "bench_engines_lcp: " << why
-            << "\nusage: bench_engines_lcp [--sizes 2,4,...,256] [--instances K] [--data DIR]"
-               " [--min-time-ms T] [--pgs-sweeps S] [--json] [--check]\n";
+  std::cerr << "bench_engines_lcp: " << why << "\n" << kUsage;
   std::exit(2);
 }
 
@@ -416,7 +419,14 @@ Options parse(int argc, char** argv) {
       o.json = true;
     else if (opt == "--check")
       o.check = true;
-    else
+    else if (reader.help()) {
+      std::cout
+          << "Ours against DART's and Bullet's LCP solvers on Siconos' LCP collection (--data)"
+             " and seeded SPD and planar-friction families: solved or not, residual, µs per"
+             " solve.\n"
+          << kUsage;
+      std::exit(0);
+    } else
       usage("unknown option '" + opt + "'");
   }
   if (o.instances < 1 || o.pgs_sweeps < 1)
@@ -570,7 +580,13 @@ void printJson(const std::vector<Row>& rows, const std::vector<Solver>& all) {
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   std::vector<Solver> all = solvers(o.pgs_sweeps);
-  const std::vector<Row> rows = runAll(o, all);
+  std::vector<Row> rows;
+  try {
+    rows = runAll(o, all);
+  } catch (const std::invalid_argument& e) {  // a malformed .dat in --data: its file, line, reason
+    std::cerr << "bench_engines_lcp: " << e.what() << "\n";
+    return 2;
+  }
   if (o.json)
     printJson(rows, all);
   else

@@ -380,8 +380,9 @@ void printTable(const std::vector<Outcome>& all, const std::vector<double>& ref)
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bench::EngineOptions options =
-      bench::parseEngineOptions(argc, argv, "bench_engines_rocking");
+  const bench::EngineOptions options = bench::parseEngineOptions(
+      argc, argv, "bench_engines_rocking",
+      "Housner's rocking block in every engine, against its exact impact times.");
   const std::vector<double> ref = referenceImpacts();
   std::vector<Outcome> all;
   ours(all);

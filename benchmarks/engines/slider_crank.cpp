@@ -462,7 +462,9 @@ void printTable(const std::vector<Outcome>& all, bool friction, double force) {
 
 int main(int argc, char** argv) {
   const bench::EngineOptions options =
-      bench::parseEngineOptions(argc, argv, "bench_engines_slider_crank");
+      bench::parseEngineOptions(argc, argv, "bench_engines_slider_crank",
+                                "The spatial slider-crank with Coulomb friction in its guide in "
+                                "every engine, against our event-driven answer.");
   // Every run, ours and the engines', in kPasses passes over them all, keeping its least CPU
   // time: a run of a few milliseconds, timed once, reads whatever else the machine did then.
   std::vector<Outcome> all;

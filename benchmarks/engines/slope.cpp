@@ -289,7 +289,10 @@ void printTable(const std::vector<Outcome>& all) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bench::EngineOptions options = bench::parseEngineOptions(argc, argv, "bench_engines_slope");
+  const bench::EngineOptions options = bench::parseEngineOptions(
+      argc, argv, "bench_engines_slope",
+      "A box on a slope below its friction angle (exact: it never moves) in every engine: how far "
+      "it slid, its creep speed and the CPU per simulated second.");
   std::vector<Outcome> all;
   ours(all);
 #ifdef STICKSLIP_HAVE_MUJOCO
