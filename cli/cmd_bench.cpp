@@ -6,6 +6,7 @@
 // per solve and ratio.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -170,7 +171,8 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const bool json = vm["json"].as<bool>();
   auto positive = [&](const char* key, double fallback) {
     const double x = vm.count(key) ? vm[key].as<double>() : fallback;
-    if (!(x > 0.0)) throw std::invalid_argument(std::string("--") + key + ": expected > 0");
+    if (!(x > 0.0) || !std::isfinite(x))
+      throw std::invalid_argument(std::string("--") + key + ": expected a finite number > 0");
     return x;
   };
   if (what == "eom") {
@@ -210,7 +212,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   }
   const int instances = vm["instances"].as<int>();
   if (instances < 1) throw std::invalid_argument("--instances: expected ≥ 1");
-  const double min_time_us = 1e3 * vm["min-time-ms"].as<double>();
+  const double min_time_us = 1e3 * positive("min-time-ms", 40.0);
 
   std::vector<Row> rows;
   for (const auto& family : families)

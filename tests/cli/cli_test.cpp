@@ -244,6 +244,14 @@ TEST_CASE("stickslip bench lcp runs both solvers and prints the ratio table", "[
   }
   CHECK(cli({"bench", "lcp", "--sizes", "4,x"}).code == 2);
   CHECK(cli({"bench", "nothing"}).code == 2);
+  // A time budget that is not a finite positive number is refused, not run with.
+  for (const char* budget : {"-1", "0", "inf"}) {
+    const Run bad = cli({"bench", "lcp", "--sizes", "4", "--min-time-ms", budget});
+    INFO(budget << ": " << bad.err);
+    CHECK(bad.code == 2);
+    CHECK(bad.out.empty());
+    CHECK(bad.err.find("--min-time-ms: expected a finite number > 0") != std::string::npos);
+  }
 }
 
 TEST_CASE("stickslip run belt: penalty route, JSON, CSV and refusals", "[cli][run]") {
