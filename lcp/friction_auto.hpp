@@ -11,7 +11,10 @@
 /// - Beyond, NSGS runs on W's nonzeros with its exact finish (nsgs_finish.hpp), and Lemke is
 ///   the fallback if it stops short and W fits kDenseFrictionContacts.
 /// FrictionResult::solver says which answered; residual and relative_residual are the
-/// natural-map residual of residual.hpp, as for every solver.
+/// natural-map residual of residual.hpp, as for every solver. NSGS's answer stands only when
+/// that residual is at most kAutoAccept relative; Siconos' error measure, which NSGS stops on,
+/// is absolute for a problem whose scale is below machine ε, so there NSGS sweeps on to the
+/// tolerance relative to that scale.
 ///
 /// The solver keeps W's compressed rows, NSGS's and Lemke's workspaces and the result's
 /// vectors: solving a run of problems of one size allocates nothing on the NSGS path but in
@@ -29,6 +32,8 @@ inline constexpr Eigen::Index kAutoLemkeContacts = 4;
 static_assert(kAutoLemkeContacts <= kSmallNsgsContacts, "few contacts go through the stack path");
 inline constexpr int kAutoFewContactsSweeps = 8;
 inline constexpr Eigen::Index kDenseFrictionContacts = 1024;
+/// NSGS's answer stands when its natural-map relative residual is at most this, as Lemke's.
+inline constexpr double kAutoAccept = 1e-9;
 
 class AutoFrictionSolver {
  public:
@@ -45,6 +50,7 @@ class AutoFrictionSolver {
   SparseFrictionProblem2D sparse_;  ///< the dense problem's W by rows
   NsgsSolver nsgs_;
   LemkeSolver lemke_;
+  Eigen::VectorXd warm_;  ///< NSGS's first answer, the start of its sweeps on (tiny scales)
 };
 
 }  // namespace stickslip::lcp
