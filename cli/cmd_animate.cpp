@@ -98,9 +98,19 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   // Nothing the user wrote is overwritten without --force.
   const std::string gif_script = gif.empty() ? "" : fs::path(gif).replace_extension(".gp").string();
   const std::string frames_script = frames.empty() ? "" : (fs::path(frames) / "frames.gp").string();
+  if (!frames.empty() && fs::exists(frames) && !fs::is_directory(frames))
+    throw std::invalid_argument("--frames " + frames + ": exists and is not a directory");
+  for (const auto& [option, file] :
+       {std::pair{"--out", html}, {"--gif", gif}, {"--gif", gif_script}})
+    if (!file.empty() && fs::is_directory(file))
+      throw std::invalid_argument(std::string(option) + " " + file + ": is a directory");
   if (!vm["force"].as<bool>()) {
-    for (const auto& [option, file] : {std::pair{"--out", html}, {"--gif", gif}, {"--gif", gif_script},
-                                       {"--frames", (frames.empty() ? "" : (fs::path(frames) / "frame_00000.png").string())}})
+    for (const auto& [option, file] :
+         {std::pair{"--out", html},
+          {"--gif", gif},
+          {"--gif", gif_script},
+          {"--frames", frames_script},
+          {"--frames", (frames.empty() ? "" : (fs::path(frames) / "frame_00000.png").string())}})
       if (!file.empty() && fs::exists(file))
         throw std::invalid_argument(std::string(option) + ": " + file + " exists; pass --force to overwrite it");
   }
@@ -114,6 +124,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   if (vm.count("run")) {
     for (const std::string& file : vm["run"].as<std::vector<std::string>>()) {
       const Series s = readSeriesCsv(file);
+      if (s.rows() == 0) throw std::invalid_argument("--run " + file + ": no rows to draw");
       track(fs::path(file).stem().string(), s.names, s.data, nullptr, zero_velocity);
     }
   } else {
@@ -140,6 +151,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     std::ofstream f(html);
     if (!f) throw std::invalid_argument("--out " + html + ": cannot be written");
     writeScenarioAnimationHtml(f, animationTitle(scenario, tracks), sc, tracks);
+    f.close();  // a full disk shows on the flush
     if (!f) throw std::invalid_argument("--out " + html + ": cannot be written");
     out << "page      " << html << " (" << fs::file_size(html) / 1024 << " KiB";
     for (const auto& t : tracks) out << "; " << t.label << ": " << t.t.size() << " frames";
@@ -155,6 +167,10 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       if (!f) throw std::invalid_argument((is_gif ? "--gif " : "--frames ") + target + ": cannot write " + script);
       writeAnimationGnuplot(f, scene, tracks, instants, gif_options, is_gif ? fs::path(gif).filename().string() : "",
                             is_gif ? "" : ".");
+      f.close();
+      if (!f)
+        throw std::invalid_argument((is_gif ? "--gif " : "--frames ") + target + ": cannot write " +
+                                    script);
     }
     std::string log;
     const bool ok = runGnuplot(fs::absolute(script).parent_path().string(), fs::path(script).filename().string(), log) &&

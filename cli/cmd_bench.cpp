@@ -15,6 +15,7 @@
 
 #include "cli/bench.hpp"
 #include "cli/command.hpp"
+#include "lcp/friction_facets.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/random_problems.hpp"
@@ -154,7 +155,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "data", po::value<std::string>(),
       "fc2d, fc3d: the folder of Siconos .dat problems (default ../shared/data/siconos/fc2d or fc3d)")(
       "tolerance", po::value<double>(), "fc2d, fc3d: Siconos' error to reach (default 1e-8)")(
-      "facets", po::value<int>()->default_value(8), "fc3d: directions per contact of our faceted cone, >= 3")(
+      "facets", po::value<int>()->default_value(8), "fc3d: directions per contact of our faceted cone, 3 … 1024")(
       "max-iterations", po::value<int>()->default_value(100000), "fc2d: our NSGS's sweeps at most")(
       "siconos-max-iterations", po::value<int>()->default_value(2000),
       "fc2d, fc3d: Siconos' iterations at most (its dense NSGS sweep costs (2 nc)^2)")(
@@ -191,7 +192,9 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   if (what == "fc3d") {
     const int theirs = vm["siconos-max-iterations"].as<int>(), facets = vm["facets"].as<int>();
     if (theirs < 1) throw std::invalid_argument("--siconos-max-iterations: expected ≥ 1");
-    if (facets < 3) throw std::invalid_argument("--facets: expected at least 3, got " + std::to_string(facets));
+    if (facets < 3 || facets > lcp::kMaxFacets)
+      throw std::invalid_argument("--facets: expected 3 … " + std::to_string(lcp::kMaxFacets) + ", got " +
+                                  std::to_string(facets));
     const std::string data = vm.count("data") ? vm["data"].as<std::string>() : "../shared/data/siconos/fc3d";
     return benchFc3d(data, positive("tolerance", 1e-8), theirs, facets, 1e-3 * positive("min-time-ms", 40.0), json, out,
                      err);

@@ -42,7 +42,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
                   "Siconos .dat file (LCP, MLCP, FC2D or FC3D, detected)")(
       "solver", po::value<std::string>()->default_value("auto"), solvers.c_str())(
       "facets", po::value<int>()->default_value(8),
-      "FC3D by our Lemke: directions per contact of the faceted Coulomb cone, >= 3 (the friction force's "
+      "FC3D by our Lemke: directions per contact of the faceted Coulomb cone, 3 … 1024 (the friction force's "
       "magnitude within 1 - cos(pi/K) of the round cone's: 7.6 % at 8)")(
       "json", po::bool_switch(), "print one JSON object on stdout");
   p.add("file", 1);
@@ -129,7 +129,9 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const std::string solver = vm["solver"].as<std::string>();
   const lcp::DatProblem problem = lcp::readDat(file);  // throws invalid_argument on bad input
   const int facets = vm["facets"].as<int>();
-  if (facets < 3) throw std::invalid_argument("--facets: expected at least 3, got " + std::to_string(facets));
+  if (facets < 3 || facets > lcp::kMaxFacets)
+    throw std::invalid_argument("--facets: expected 3 … " + std::to_string(lcp::kMaxFacets) + ", got " +
+                                std::to_string(facets));
   const Report rep = solveFile(problem, solver, facets);
 
   if (vm["json"].as<bool>()) {

@@ -3,6 +3,7 @@
 // writes: same parameters, every grid point exactly once, rows sorted by index, figure
 // columns the union of the shards' (a shard whose points lack a figure has empty cells).
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <ostream>
 #include <set>
@@ -46,8 +47,10 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const std::string path = vm["output"].as<std::string>();
   const auto shards = vm["shards"].as<std::vector<std::string>>();
   checkOutputPath("OUT", path, vm["force"].as<bool>());
-  for (const auto& s : shards)
-    if (s == path) throw std::invalid_argument(s + ": is both OUT and a shard");
+  for (const auto& s : shards)  // the same file under another spelling too
+    if (s == path || (std::filesystem::exists(path) && std::filesystem::exists(s) &&
+                      std::filesystem::equivalent(s, path)))
+      throw std::invalid_argument(s + ": is both OUT and a shard");
 
   SweepTable merged;
   std::set<std::string> figures;

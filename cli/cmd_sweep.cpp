@@ -348,7 +348,13 @@ bool plotSweep(const std::string& csv_path, const SweepTable& t, const std::vect
   for (const char* term : {"pngcairo size 900,600", "svg size 900,600"})
     gp << "set terminal " << term << "\nset output '" << name << (term[0] == 'p' ? ".png" : ".svg") << "'\n"
        << plot << "\n";
-  std::ofstream(dir + "/" + name + ".gp") << gp.str();
+  std::ofstream script(dir + "/" + name + ".gp");
+  script << gp.str();
+  script.close();
+  if (!script) {
+    log = dir + "/" + name + ".gp: cannot be written\n";
+    return false;
+  }
   return renderPlot(dir, name, log);
 }
 
@@ -393,6 +399,10 @@ struct SweepPlan {
       jobs = std::size_t(vm["jobs"].as<long>());
     }
     checkOutputPath("--out", path, vm["force"].as<bool>());
+    if (plot)  // its script and figures, beside the table
+      for (const char* ext : {".gp", ".png", ".svg"})
+        checkOutputPath("--plot", std::filesystem::path(path).replace_extension(ext).string(),
+                        vm["force"].as<bool>());
     for (std::size_t k = shard.i - 1; k < grid.size(); k += shard.n) points.push_back(k);
   }
 

@@ -1,7 +1,10 @@
 #include "cli/command.hpp"
 
 #include <array>
+#include <filesystem>
+#include <ios>
 #include <iostream>
+#include <new>
 #include <stdexcept>
 
 namespace stickslip::cli {
@@ -71,6 +74,16 @@ int runCommand(const Command& cmd, const std::vector<std::string>& args, std::os
     return cmd.run(vm, out, err);
   } catch (const std::invalid_argument& e) {
     err << "stickslip " << cmd.name << ": " << e.what() << "\n";
+    return kExitInput;
+  } catch (const std::filesystem::filesystem_error& e) {  // a path given that cannot be used
+    err << "stickslip " << cmd.name << ": " << e.what() << "\n";
+    return kExitInput;
+  } catch (const std::ios_base::failure& e) {
+    err << "stickslip " << cmd.name << ": reading or writing a file failed: " << e.what() << "\n";
+    return kExitInput;
+  } catch (const std::bad_alloc&) {
+    err << "stickslip " << cmd.name
+        << ": out of memory: the problem asked for is too large for this machine\n";
     return kExitInput;
   }
 }

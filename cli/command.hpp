@@ -35,7 +35,9 @@ const Command& holdCommand();
 const Command& animateCommand();
 
 /// Parses `args` for `cmd` and runs it; bad usage → kExitInput, std::invalid_argument from
-/// the library (bad files, bad values) → kExitInput with its message.
+/// the library (bad files, bad values) → kExitInput with its message, and so a path that
+/// cannot be used (std::filesystem_error, a stream's failure) or a problem too large for the
+/// memory (std::bad_alloc).
 int runCommand(const Command& cmd, const std::vector<std::string>& args, std::ostream& out,
                std::ostream& err);
 

@@ -53,6 +53,14 @@ Series readSeriesCsv(const std::string& path) {
       const double x = std::strtod(row[c].c_str(), &end);
       if (row[c].empty() || *end != '\0')
         throw mechanisms::InputError(mechanisms::located(path, line, s.names[c], "expected a number, got '" + row[c] + "'"));
+      if (std::isinf(x) || (c == 0 && std::isnan(x)))
+        throw mechanisms::InputError(mechanisms::located(path, line, s.names[c],
+                                                         std::string("expected a finite number") +
+                                                             (c ? " or nan" : "") + ", got '" +
+                                                             row[c] + "'"));
+      if (c == 0 && !values.empty() && x < values[values.size() - s.names.size()])
+        throw mechanisms::InputError(
+            mechanisms::located(path, line, "t", "the time goes back, to " + row[c]));
       values.push_back(x);
     }
   }

@@ -23,8 +23,9 @@ struct Series {
 };
 
 /// The history in a CSV that `stickslip run --out` (or compare) wrote: a header of column
-/// names, then rows of numbers ("nan" allowed); lines starting with '#' are skipped. Throws
-/// mechanisms::InputError naming the file, line and column of anything else.
+/// names, then rows of numbers ("nan" allowed, but no infinity; t finite and never going
+/// back); lines starting with '#' are skipped. Throws mechanisms::InputError naming the file,
+/// line and column of anything else.
 Series readSeriesCsv(const std::string& path);
 
 /// Deviation of `other` from `reference` in one column: `other` interpolated linearly at the

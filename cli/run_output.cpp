@@ -90,6 +90,8 @@ void writeRunCsv(const std::string& path, const mechanisms::ScenarioRun& run) {
   if (run.minimal_form) f << "# lambda, reactions and friction are NaN while the mechanism sticks (indeterminate)\n";
   writeRows(f, r.history);
   markIncomplete(f, r.ok(), std::string(dynamics::toString(r.status)) + ": " + r.message);
+  f.close();  // a full disk shows on the flush
+  if (!f) throw std::invalid_argument("--out " + path + ": cannot be written");
 }
 
 void printRun(std::ostream& out, const mechanisms::ScenarioRun& run) {

@@ -186,6 +186,8 @@ void SweepTable::write(std::ostream& os) {
 }
 
 SweepTable SweepTable::read(const std::string& path) {
+  if (std::filesystem::is_directory(path))
+    throw std::invalid_argument(path + ": is a directory, not a table");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::invalid_argument(path + ": cannot open for reading");
   const std::string text{std::istreambuf_iterator<char>(f), {}};
@@ -251,15 +253,22 @@ SweepTable SweepTable::read(const std::string& path) {
 
 void checkOutputPath(const std::string& option, const std::string& path, bool force) {
   namespace fs = std::filesystem;
-  if (fs::exists(path) && !force)
-    throw std::invalid_argument(option + " " + path + ": file exists; pass --force to overwrite it");
+  if (path.empty()) throw std::invalid_argument(option + ": expected a file name, got ''");
   if (fs::is_directory(path)) throw std::invalid_argument(option + " " + path + ": is a directory");
+  // A device or a pipe would be replaced by the file renamed over it (writeFileAtomically).
+  if (fs::exists(path) && !fs::is_regular_file(path))
+    throw std::invalid_argument(option + " " + path + ": is not a regular file");
+  if (fs::exists(path) && !force)
+    throw std::invalid_argument(option + " " + path +
+                                ": file exists; pass --force to overwrite it");
   const fs::path dir = fs::absolute(path).parent_path();
   if (!fs::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0)
     throw std::invalid_argument(option + " " + path + ": cannot write in " + dir.string());
 }
 
 void writeFileAtomically(const std::string& path, const std::string& text) {
+  if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path))
+    throw std::invalid_argument(path + ": is not a regular file");
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);

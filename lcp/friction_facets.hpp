@@ -25,6 +25,10 @@ namespace stickslip::lcp {
 /// The relative magnitude bound 1 − cos(π/k) of the facet approximation (file comment).
 double facetBound(int facets);
 
+/// The most directions per contact the command line takes: 4.7e-6 from the round cone, and
+/// a dense LCP of (K + 2) unknowns per contact that still fits the memory.
+inline constexpr int kMaxFacets = 1024;
+
 /// Solves p on the faceted cone with `facets` ≥ 3 directions per contact by our Lemke.
 /// FrictionResult: r (3 nc), u = W r + q, Lemke's status, pivots and LCP residual.
 /// Invalid input (p invalid, facets < 3) is Status::kInvalidInput.

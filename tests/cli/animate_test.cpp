@@ -270,6 +270,30 @@ TEST_CASE("animate: bad input is an error that names it, and nothing is overwrit
   r = cli({"animate", "belt", "--run", bad, "--out", dir / "z.html"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Contains("bad.csv:3: block.x: expected a number, got 'zero'"));
+  // An infinite coordinate, a time going back, or no rows at all cannot be drawn.
+  for (const auto& [rows, reason] :
+       {std::pair{"0,0,0,0\n0.1,inf,0,0\n", "bad2.csv:3: block.x: expected a finite number or nan"},
+        {"0,0,0,0\n0.1,1e400,0,0\n", "bad2.csv:3: block.x: expected a finite number or nan"},
+        {"0.1,0,0,0\n0,0,0,0\n", "bad2.csv:3: t: the time goes back, to 0"},
+        {"", "bad2.csv: no rows to draw"}}) {
+    const std::string csv =
+        dir.write("bad2.csv", std::string("t,block.x,block.y,block.theta\n") + rows);
+    r = cli({"animate", "belt", "--run", csv, "--out", dir / "z.html"});
+    INFO(rows);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains(reason));
+  }
+  // --frames into a file that is not a directory; its script is the user's until --force.
+  const std::string file = dir.write("not_a_dir", "mine");
+  r = cli({"animate", "belt", "--t-end", "0.2", "--frames", file});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Contains("--frames " + file + ": exists and is not a directory"));
+  fs::create_directories(dir / "frames");
+  const std::string script = dir.write("frames/frames.gp", "mine");
+  r = cli({"animate", "belt", "--t-end", "0.2", "--frames", dir / "frames"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Contains("frames.gp exists; pass --force"));
+  CHECK(slurp(script) == "mine");
   r = cli({"animate", "belt", "--out", dir / "w.html", "--max-frames", "1"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Contains("--max-frames"));

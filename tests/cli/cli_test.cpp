@@ -103,7 +103,11 @@ TEST_CASE("stickslip lcp on a spatial (fc3d) file: ours on the round cone, facet
   CHECK(r.out.find("faceted cone       8 facets") != std::string::npos);
   r = cli({"lcp", file, "--facets", "2"});
   CHECK(r.code == 2);
-  CHECK(r.err.find("--facets: expected at least 3, got 2") != std::string::npos);
+  CHECK(r.err.find("--facets: expected 3 … 1024, got 2") != std::string::npos);
+  r = cli(
+      {"lcp", file, "--solver", "lemke", "--facets", "100000"});  // a dense LCP beyond any memory
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--facets: expected 3 … 1024, got 100000") != std::string::npos);
   r = cli({"lcp", file, "--solver", "cpg"});
   CHECK(r.code == 2);
   CHECK(r.err.find("unknown FC3D solver 'cpg'") != std::string::npos);

@@ -85,6 +85,21 @@ TEST_CASE("sweep: bad --param, --shard, --jobs and keys are input errors before 
   requireInputError(sweep({"--param", "k=1:2:3", "--shard", "two"}), "expected i/N", t);
   requireInputError(sweep({"--param", "k=1:2:3", "--jobs", "0"}), "--jobs: expected at least 1", t);
   {
+    INFO("--plot's script and figures beside --out are the user's until --force");
+    const std::string script = dir.write("t.gp", "mine");
+    requireInputError(
+        sweep({"--param", "parameters.mu_static=0.1,0.2", "--plot", "--show", "energy_final"}),
+        "--plot " + script + ": file exists; pass --force", t);
+    CHECK(slurp(script) == "mine");
+    fs::remove(script);
+  }
+  {
+    INFO("an empty --out");
+    const Run r = cli({"sweep", "zheng-equilibrium", "--param", "k=1:2:3", "--out", ""});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("--out: expected a file name, got ''") != std::string::npos);
+  }
+  {
     INFO("no --param at all");
     const Run r = sweep({});
     CHECK(r.code == 2);
@@ -212,6 +227,20 @@ TEST_CASE("merge: tables of different sweeps and foreign files are refused", "[c
   const Run foreign = cli({"merge", dir / "m.csv", dir / "c.csv"});
   CHECK(foreign.code == 2);
   CHECK(foreign.err.find("c.csv:1: not a stickslip sweep table") != std::string::npos);
+  // A directory as a shard, an empty OUT, a device as OUT (never replaced), OUT as a shard.
+  const Run folder = cli({"merge", dir / "m.csv", dir.path.string()});
+  CHECK(folder.code == 2);
+  CHECK(folder.err.find("is a directory, not a table") != std::string::npos);
+  const Run empty = cli({"merge", "", dir / "a.csv"});
+  CHECK(empty.code == 2);
+  CHECK(empty.err.find("OUT: expected a file name, got ''") != std::string::npos);
+  const Run device = cli({"merge", "/dev/null", dir / "a.csv", "--force"});
+  CHECK(device.code == 2);
+  CHECK(device.err.find("/dev/null: is not a regular file") != std::string::npos);
+  CHECK(fs::is_character_file("/dev/null"));
+  const Run itself = cli({"merge", (dir.path / "." / "a.csv").string(), dir / "a.csv", "--force"});
+  CHECK(itself.code == 2);
+  CHECK(itself.err.find("is both OUT and a shard") != std::string::npos);
   INFO("figures are united; a quoted cell survives");
   const Run ok = cli({"merge", dir / "m.csv", dir / "d.csv", dir / "a.csv"});
   INFO(ok.err);
