@@ -55,7 +55,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "i/N: run only the points whose index % N == i - 1 (one task of a job array; stickslip "
       "merge joins the shards' tables)")(
       "out", po::value<std::string>()->required(), "the table, CSV: one row per point")(
-      "force", po::bool_switch(), "overwrite --out if it exists")(
+      "force", po::bool_switch(), "overwrite --out, and --plot's F.gp, F.png and F.svg, if they exist")(
       "show", po::value<std::string>(),
       "figures shown in the printed table, comma-separated (default: the true/false ones, "
       "e.g. held); with one --param, where each true/false or text figure changes is printed "
