@@ -62,6 +62,23 @@ double positive(const po::variables_map& vm, const char* key) {
   return x;
 }
 
+/// The files animate writes: none a directory (nor --frames a file), none there already
+/// unless `force`.
+void checkOutputs(const std::string& html, const std::string& gif, const std::string& gif_script,
+                  const std::string& frames, const std::string& frames_script, bool force) {
+  if (!frames.empty() && fs::exists(frames) && !fs::is_directory(frames))
+    throw std::invalid_argument("--frames " + frames + ": exists and is not a directory");
+  for (const auto& [option, file] : {std::pair{"--out", html}, {"--gif", gif}, {"--gif", gif_script}})
+    if (!file.empty() && fs::is_directory(file))
+      throw std::invalid_argument(std::string(option) + " " + file + ": is a directory");
+  if (force) return;
+  const std::string first_frame = frames.empty() ? "" : (fs::path(frames) / "frame_00000.png").string();
+  for (const auto& [option, file] : {std::pair{"--out", html}, {"--gif", gif}, {"--gif", gif_script},
+                                     {"--frames", frames_script}, {"--frames", first_frame}})
+    if (!file.empty() && fs::exists(file))
+      throw std::invalid_argument(std::string(option) + ": " + file + " exists; pass --force to overwrite it");
+}
+
 int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const std::string argument = vm["scenario"].as<std::string>();
   mechanisms::Scenario sc = mechanisms::loadScenario(argument);
@@ -98,22 +115,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   // Nothing the user wrote is overwritten without --force.
   const std::string gif_script = gif.empty() ? "" : fs::path(gif).replace_extension(".gp").string();
   const std::string frames_script = frames.empty() ? "" : (fs::path(frames) / "frames.gp").string();
-  if (!frames.empty() && fs::exists(frames) && !fs::is_directory(frames))
-    throw std::invalid_argument("--frames " + frames + ": exists and is not a directory");
-  for (const auto& [option, file] :
-       {std::pair{"--out", html}, {"--gif", gif}, {"--gif", gif_script}})
-    if (!file.empty() && fs::is_directory(file))
-      throw std::invalid_argument(std::string(option) + " " + file + ": is a directory");
-  if (!vm["force"].as<bool>()) {
-    for (const auto& [option, file] :
-         {std::pair{"--out", html},
-          {"--gif", gif},
-          {"--gif", gif_script},
-          {"--frames", frames_script},
-          {"--frames", (frames.empty() ? "" : (fs::path(frames) / "frame_00000.png").string())}})
-      if (!file.empty() && fs::exists(file))
-        throw std::invalid_argument(std::string(option) + ": " + file + " exists; pass --force to overwrite it");
-  }
+  checkOutputs(html, gif, gif_script, frames, frames_script, vm["force"].as<bool>());
 
   std::vector<AnimationTrack> tracks;
   auto track = [&](const std::string& label, const std::vector<std::string>& columns, const Eigen::MatrixXd& history,
