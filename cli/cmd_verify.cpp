@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
@@ -25,6 +26,9 @@ void declare(po::options_description& o, po::positional_options_description&) {
 }
 
 int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
+  if (vm["json"].as<bool>() && vm["markdown"].as<bool>())
+    throw std::invalid_argument(
+        "--json and --markdown: give one, the results or the table of checks");
   std::vector<std::string> names;
   if (vm.count("case")) names.push_back(vm["case"].as<std::string>());
   else

@@ -9,7 +9,11 @@
 
 namespace stickslip::cli {
 
-int exitCodeFor(lcp::Status s) { return s == lcp::Status::kSuccess ? kExitOk : kExitFailure; }
+int exitCodeFor(lcp::Status s) {
+  return s == lcp::Status::kSuccess        ? kExitOk
+         : s == lcp::Status::kInvalidInput ? kExitInput
+                                           : kExitFailure;
+}
 
 nlohmann::json finiteOrNull(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);

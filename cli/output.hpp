@@ -13,7 +13,9 @@
 
 namespace stickslip::cli {
 
-/// The one place where a solver status becomes an exit code: success 0, anything else 1.
+/// The one place where a solver status becomes an exit code: success 0; a problem the solver
+/// does not take (invalid input: too large for enumeration, M not symmetric for block
+/// pivoting) 2; any other failure 1.
 int exitCodeFor(lcp::Status s);
 
 /// JSON array of the entries (full precision); NaN/Inf become null, which JSON lacks.

@@ -270,8 +270,8 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
     out.status = Status::kSuccess;
     return;
   }
-  failOnM(Status::kNumericalFailure,
-          "relative residual " + std::to_string(r.relative) + " above 1e-9", true);
+  failOnM(Status::kNumericalFailure, "relative residual " + scientific(r.relative) + " above 1e-9",
+          true);
 }
 
 }  // namespace stickslip::lcp

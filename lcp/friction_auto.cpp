@@ -56,7 +56,7 @@ void AutoFrictionSolver::nsgs(const SparseFrictionProblem2D& p, FrictionResult& 
   if (out.ok() && !(res.relative <= kAutoAccept)) {
     out.status = Status::kNumericalFailure;
     out.message = "nsgs: Siconos' error met, but the natural-map relative residual is " +
-                  std::to_string(res.relative) + ", above 1e-9";
+                  scientific(res.relative) + ", above 1e-9";
   }
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lcp/hlcp_to_lcp.hpp"
+#include "lcp/residual.hpp"
 
 namespace stickslip::lcp {
 namespace {
@@ -116,7 +117,7 @@ FrictionResult solveFrictionHlcpWithLemke(const FrictionProblem2D& p,
   if (!(out.relative_residual <= lemke.options().accept_tol)) {
     out.status = Status::kNumericalFailure;
     out.message = "friction HLCP: the recovered reactions miss the conditions by " +
-                  std::to_string(out.relative_residual) + " (relative)";
+                  scientific(out.relative_residual) + " (relative)";
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace stickslip::lcp {
@@ -17,6 +18,12 @@ double inducedInf(const Eigen::MatrixXd& x) {
 }
 
 }  // namespace
+
+std::string scientific(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3e", x);
+  return text;
+}
 
 Residual relativeTo(double absolute, double scale) {
   // Never divide by less than the smallest normal number, so that an all-zero problem with a

@@ -5,6 +5,8 @@
 /// Each returns the absolute residual (∞-norm of the natural map, zero iff the candidate
 /// solves the problem) and a relative one divided by the scale of the terms that cancel.
 
+#include <string>
+
 #include "lcp/problem.hpp"
 
 namespace stickslip::lcp {
@@ -13,6 +15,9 @@ struct Residual {
   double absolute = 0.0;
   double relative = 0.0;
 };
+
+/// A residual or a tolerance in a message: "%.3e" (std::to_string prints 1e-12 as 0.000000).
+std::string scientific(double x);
 
 /// ‖min(z, Mz+q)‖∞ and that over max(‖q‖∞, ‖M‖∞‖z‖∞).
 Residual residual(const Problem& p, const Eigen::VectorXd& z);

@@ -204,22 +204,22 @@ void finish(R& out, int info, bool pivoting, int iterations, const SiconosOption
     }
     out.status = Status::kNumericalFailure;
     out.message = "siconos " + solver + " reported success, but the relative residual is " +
-                  std::to_string(res.relative) + " > " + std::to_string(o.accept_tol);
+                  scientific(res.relative) + " > " + scientific(o.accept_tol);
     return;
   }
   if (iterations >= o.max_iterations) {
     out.status = Status::kPivotLimit;
     out.message = "siconos " + solver + ": iteration limit " + std::to_string(o.max_iterations) +
                   " reached (info " + std::to_string(info) + "), relative residual " +
-                  std::to_string(res.relative);
+                  scientific(res.relative);
   } else if (pivoting) {
     out.status = Status::kRayTermination;
     out.message = "siconos " + solver + ": no solution found by pivoting (info " +
-                  std::to_string(info) + "), relative residual " + std::to_string(res.relative);
+                  std::to_string(info) + "), relative residual " + scientific(res.relative);
   } else {
     out.status = Status::kNumericalFailure;
     out.message = "siconos " + solver + ": failed (info " + std::to_string(info) +
-                  "), relative residual " + std::to_string(res.relative);
+                  "), relative residual " + scientific(res.relative);
   }
 }
 
@@ -562,12 +562,6 @@ namespace {
 /// whose small W makes r dominate Siconos' scale); a diverging r leaves O(1). Returns "" or the
 /// first violation.
 constexpr double kFc3dVelocityTol = 1e-6;
-
-std::string scientific(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", x);
-  return text;
-}
 
 std::string normalVelocityViolation(const FrictionProblem3D& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u,
                                     double tol) {

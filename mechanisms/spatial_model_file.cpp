@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 
+#include "lcp/residual.hpp"
 #include "mechanisms/model_file_reader.hpp"
 
 namespace stickslip::mechanisms {
@@ -497,9 +498,11 @@ SpatialScenario withIdealClearanceJoints(const SpatialScenario& s, std::string_v
   rate += jac * ideal.v0;
   const double residual = std::max(phi.lpNorm<Eigen::Infinity>(), rate.lpNorm<Eigen::Infinity>());
   if (residual > 1e-9)
-    throw std::invalid_argument(std::string(who) + ": the initial state of '" + s.name +
-                                "' does not close its clearance joints as ideal ones (residual " + std::to_string(residual) +
-                                "): start the journal centred and aligned in its bearing, moving with it");
+    throw std::invalid_argument(
+        std::string(who) + ": the initial state of '" + s.name +
+        "' does not close its clearance joints as ideal ones (residual " +
+        lcp::scientific(residual) +
+        "): start the journal centred and aligned in its bearing, moving with it");
   return ideal;
 }
 

@@ -1,13 +1,14 @@
 #include "dynamics/mechanism/clearance_preload.hpp"
 
 #include <cmath>
-#include <sstream>
 #include <numbers>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
-#include "dynamics/model/model_assembly.hpp"
 #include "dynamics/model/constrained_response.hpp"
+#include "dynamics/model/model_assembly.hpp"
+#include "lcp/residual.hpp"
 
 namespace stickslip::dynamics {
 namespace {
@@ -200,8 +201,10 @@ class Preload {
     s.v0 += a.completeOrthogonalDecomposition().solve(rhs - a * s.v0);
     const double residual = (a * s.v0 - rhs).lpNorm<Eigen::Infinity>();
     if (!(residual <= 1e-9 * std::max(1.0, rhs.lpNorm<Eigen::Infinity>())))
-      fail(loaded[0], "no velocity closes the joints with the journals rolling in their bearings and the held "
-                      "velocities kept (residual " + std::to_string(residual) + ")");
+      fail(loaded[0],
+           "no velocity closes the joints with the journals rolling in their bearings and the held "
+           "velocities kept (residual " +
+               lcp::scientific(residual) + ")");
   }
 
  private:

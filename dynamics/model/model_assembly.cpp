@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "lcp/residual.hpp"
+
 namespace stickslip::dynamics {
 
 std::string_view toString(AssemblyStatus s) {
@@ -63,9 +65,10 @@ AssemblyResult assemble(const MultibodySystem& system, double t,
   while (result.position_residual > options.position_tol) {
     if (result.iterations == options.max_iterations || !std::isfinite(result.position_residual)) {
       result.status = AssemblyStatus::kNotConverged;
-      result.message = "assemble: Newton did not reach ‖Φ‖∞ ≤ " + std::to_string(options.position_tol) +
-                       " in " + std::to_string(result.iterations) + " iterations (‖Φ‖∞ = " +
-                       std::to_string(result.position_residual) + ")";
+      result.message = "assemble: Newton did not reach ‖Φ‖∞ ≤ " +
+                       lcp::scientific(options.position_tol) + " in " +
+                       std::to_string(result.iterations) +
+                       " iterations (‖Φ‖∞ = " + lcp::scientific(result.position_residual) + ")";
       return result;
     }
     if (!factorFree()) return singular("position");
@@ -87,8 +90,8 @@ AssemblyResult assemble(const MultibodySystem& system, double t,
   result.status = result.velocity_residual <= options.velocity_tol ? AssemblyStatus::kSuccess
                                                                    : AssemblyStatus::kNotConverged;
   if (!result.ok())
-    result.message = "assemble: velocity residual " + std::to_string(result.velocity_residual) +
-                     " above " + std::to_string(options.velocity_tol);
+    result.message = "assemble: velocity residual " + lcp::scientific(result.velocity_residual) +
+                     " above " + lcp::scientific(options.velocity_tol);
   return result;
 }
 
