@@ -62,7 +62,7 @@ class TokenStream {
     if (value < 0) fail(line, "expected a size ≥ 0 for " + what + ", got " + std::to_string(value));
     // Far above anything a dense solver handles; guards the products below against overflow.
     if (value > 1'000'000)
-      fail(line, "size " + what + " = " + std::to_string(value) + " is implausibly large");
+      fail(line, what + " = " + std::to_string(value) + " is implausibly large (at most 1000000)");
     return value;
   }
 
@@ -677,6 +677,9 @@ P readWith(P (*parse)(TokenStream&), const char* who, std::istream& in, const st
 }
 template <typename P>
 P readFileWith(P (*parse)(TokenStream&), const char* who, const std::filesystem::path& file) {
+  if (std::filesystem::is_directory(file))
+    throw std::invalid_argument(std::string(who) + ": " + file.string() +
+                                ": is a directory, not a file");
   std::ifstream in(file, std::ios::binary);
   return readWith(parse, who, in, file.string());
 }
@@ -781,6 +784,8 @@ FrictionProblem3D readFc3dDat(std::istream& in, const std::string& name) {
 
 DatProblem readDat(const std::filesystem::path& file) {
   // Report an unreadable file once, not once per kind.
+  if (std::filesystem::is_directory(file))
+    throw std::invalid_argument("lcp::readDat: " + file.string() + ": is a directory, not a file");
   std::ifstream in(file, std::ios::binary);
   return readDatText(slurp("lcp::readDat", in, file.string()), file.string());
 }

@@ -223,6 +223,17 @@ TEST_CASE("stickslip lcp: bad input exits 2 naming the file and the problem", "[
     CHECK(r.code == 2);
     CHECK(r.err.find("/nonexistent/problem.dat") != std::string::npos);
   }
+  SECTION("a directory, and a size beyond reason") {
+    const auto dir = std::filesystem::temp_directory_path();
+    Run r = cli({"lcp", dir.string()});
+    CHECK(r.code == 2);
+    CHECK(r.err.find(dir.string() + ": is a directory, not a file") != std::string::npos);
+    TempFile huge("huge_lcp.dat", "1000000000\n");
+    r = cli({"lcp", huge.path.string()});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("the LCP size n = 1000000000 is implausibly large (at most 1000000)") !=
+          std::string::npos);
+  }
   SECTION("malformed, NaN, non-square") {
     struct Bad {
       const char* name;
