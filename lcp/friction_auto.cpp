@@ -42,14 +42,14 @@ void AutoFrictionSolver::nsgs(const SparseFrictionProblem2D& p, FrictionResult& 
   // Siconos' measure is not normalized when the problem's scale is below machine ε (data of
   // round-off size), so its tolerance is then absolute and one sweep may meet it: sweep on,
   // from there, to the tolerance relative to that scale.
-  const double scale = std::max({p.q.norm(), out.r.norm(), out.u.norm()});
-  if (out.ok() && !(res.relative <= kAutoAccept) && scale > 0.0 &&
-      scale <= std::numeric_limits<double>::epsilon()) {
-    options.tolerance *= scale;
-    warm_ = out.r;
-    solveFrictionNsgs(p, options, nsgs_, out, &warm_);
-    answeredBy("nsgs", out);
-    res = residual(p, out.r, out.u);
+  if (out.ok() && !(res.relative <= kAutoAccept)) {  // the scale only then: this runs every step
+    const double scale = std::max({p.q.norm(), out.r.norm(), out.u.norm()});
+    if (scale > 0.0 && scale <= std::numeric_limits<double>::epsilon()) {
+      options.tolerance *= scale;
+      warm_ = out.r;
+      solveFrictionNsgs(p, options, nsgs_, out, &warm_);
+      res = residual(p, out.r, out.u);
+    }
   }
   out.residual = res.absolute;
   out.relative_residual = res.relative;

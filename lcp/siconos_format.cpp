@@ -61,8 +61,10 @@ class TokenStream {
     const long long value = integer(what);
     if (value < 0) fail(line, "expected a size ≥ 0 for " + what + ", got " + std::to_string(value));
     // Far above anything a dense solver handles; guards the products below against overflow.
-    if (value > 1'000'000)
-      fail(line, what + " = " + std::to_string(value) + " is implausibly large (at most 1000000)");
+    constexpr long long kLargest = 1'000'000;
+    if (value > kLargest)
+      fail(line, what + " = " + std::to_string(value) + " is implausibly large (at most " +
+                     std::to_string(kLargest) + ")");
     return value;
   }
 
@@ -670,6 +672,14 @@ std::optional<Kind> hintFrom(std::string name) {
   return std::nullopt;
 }
 
+/// The file to read; a directory is named as one (its stream would read as an empty file).
+std::ifstream openFile(const char* who, const std::filesystem::path& file) {
+  if (std::filesystem::is_directory(file))
+    throw std::invalid_argument(std::string(who) + ": " + file.string() +
+                                ": is a directory, not a file");
+  return std::ifstream(file, std::ios::binary);
+}
+
 template <typename P>
 P readWith(P (*parse)(TokenStream&), const char* who, std::istream& in, const std::string& name) {
   TokenStream tokens(who, in, name);
@@ -677,10 +687,7 @@ P readWith(P (*parse)(TokenStream&), const char* who, std::istream& in, const st
 }
 template <typename P>
 P readFileWith(P (*parse)(TokenStream&), const char* who, const std::filesystem::path& file) {
-  if (std::filesystem::is_directory(file))
-    throw std::invalid_argument(std::string(who) + ": " + file.string() +
-                                ": is a directory, not a file");
-  std::ifstream in(file, std::ios::binary);
+  std::ifstream in = openFile(who, file);
   return readWith(parse, who, in, file.string());
 }
 
@@ -784,9 +791,7 @@ FrictionProblem3D readFc3dDat(std::istream& in, const std::string& name) {
 
 DatProblem readDat(const std::filesystem::path& file) {
   // Report an unreadable file once, not once per kind.
-  if (std::filesystem::is_directory(file))
-    throw std::invalid_argument("lcp::readDat: " + file.string() + ": is a directory, not a file");
-  std::ifstream in(file, std::ios::binary);
+  std::ifstream in = openFile("lcp::readDat", file);
   return readDatText(slurp("lcp::readDat", in, file.string()), file.string());
 }
 DatProblem readDat(std::istream& in, const std::string& name) {
