@@ -22,6 +22,11 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 /// the witness, so ~20 reach round-off.
 constexpr int kCutRounds = 200;
 constexpr int kFirstCuts = 3;
+/// A cut beyond the first ones is forgotten once this many programs have been solved since it
+/// last bound: the cuts of every μs, load and interval tried would otherwise all stay in every
+/// later program (15 000 rows on box_on_slope.yaml's margins). The cutting loops still stop
+/// only on the round cones themselves, so a forgotten cut that matters is cut again.
+constexpr long kCutMemory = 100;
 
 std::string str(double x) {  // for messages: 6 significant digits, not std::to_string's fixed 6 decimals
   std::ostringstream s;
@@ -35,6 +40,13 @@ struct Bound {
   double e = 0.0, b = 0.0;
   int element = 0;
   enum Kind { kLift, kSign, kSlip } kind = kSlip;
+  int cut = -1;  ///< a round cone's row: its cut's index among the element's
+};
+
+/// A round cone's cut dᵀF ≤ μ σ N, and the program count when it last bound.
+struct Cut {
+  Eigen::Vector2d d;
+  long bound_at = 0;
 };
 
 /// The sign of a bilateral N and the direction of each joint load term the bounds are written
@@ -84,7 +96,7 @@ class HoldProblem {
   std::vector<double> lever_;
   /// Per spatial frictional contact: the unit directions d of its cuts dᵀF ≤ μ σ N (file
   /// comment), shared by every program (each holds for any μs, s and y).
-  std::vector<std::vector<Eigen::Vector2d>> cuts_;
+  std::vector<std::vector<Cut>> cuts_;
   bool round_cones_ = false;  ///< a closed spatial contact has friction
   /// Per contact: its world (n, t, b) (spatial contacts; NaN for planar ones).
   std::vector<Eigen::Matrix3d> frames_;
@@ -133,6 +145,10 @@ class HoldProblem {
   /// Adds a cut at F/‖F‖ to each round cone whose slack at w falls short of `floor` (the slack
   /// the program gave every cut) by more than round-off; whether any was added.
   bool refineCones(const std::vector<double>& mu, const Eigen::VectorXd& w, double floor);
+  /// Marks the cuts whose rows in `bs` bind (a positive multiplier in `dual`).
+  void noteBinding(const std::vector<Bound>& bs, const Eigen::VectorXd& dual);
+  /// Drops the cuts beyond the first that have not bound for kCutMemory programs.
+  void forgetCuts();
   std::vector<Bound> bounds(const std::vector<double>& mu, const Choices& c) const;
   /// σ and d of the reactions w at load factor s (file comment).
   Choices choicesFrom(const Eigen::VectorXd& w, const Choices& previous, double s = 1.0) const;
@@ -287,7 +303,7 @@ Eigen::MatrixXd HoldProblem::unknowns(const Eigen::VectorXd& q, Eigen::VectorXd&
     if (roundCone(e))
       for (int i = 0; i < kFirstCuts; ++i) {
         const double angle = 2.0 * std::numbers::pi * i / kFirstCuts;
-        cuts_.back().emplace_back(std::cos(angle), std::sin(angle));
+        cuts_.back().push_back({Eigen::Vector2d(std::cos(angle), std::sin(angle))});
       }
   }
   return jw;
@@ -444,10 +460,11 @@ std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choi
     }
     if (it < 0) continue;
     if (roundCone(e)) {  // dᵀ(F_t, F_b) − μ σ N ≤ 0 for each cut d
-      for (const Eigen::Vector2d& d : cuts_[std::size_t(e)]) {
-        Bound b{zero, 0.0, 0.0, int(e), Bound::kSlip};
-        b.a(it) = d.x();
-        b.a(second_[std::size_t(e)]) = d.y();
+      const auto& cuts = cuts_[std::size_t(e)];
+      for (std::size_t k = 0; k < cuts.size(); ++k) {
+        Bound b{zero, 0.0, 0.0, int(e), Bound::kSlip, int(k)};
+        b.a(it) = cuts[k].d.x();
+        b.a(second_[std::size_t(e)]) = cuts[k].d.y();
         if (in >= 0) b.a(in) = -m * sigma;
         else b.b = m * known_normal_[std::size_t(e)];
         add(b);
@@ -642,16 +659,31 @@ bool HoldProblem::refineCones(const std::vector<double>& mu, const Eigen::Vector
     if (!roundCone(e) || !closed_[std::size_t(e)]) continue;
     const Eigen::Vector2d f = coneFriction(e, w);
     if (f.norm() > 0.0 && coneSlack(e, mu[std::size_t(e)], w) < floor - 1e-13 * scale_) {
-      cuts_[std::size_t(e)].push_back(f.normalized());
+      cuts_[std::size_t(e)].push_back({f.normalized(), lp_solves_});
       added = true;
     }
   }
   return added;
 }
 
+void HoldProblem::noteBinding(const std::vector<Bound>& bs, const Eigen::VectorXd& dual) {
+  for (std::size_t i = 0; i < bs.size() && Eigen::Index(i) < dual.size(); ++i)
+    if (bs[i].cut >= 0 && dual(Eigen::Index(i)) > 0.0)
+      cuts_[std::size_t(bs[i].element)][std::size_t(bs[i].cut)].bound_at = lp_solves_;
+}
+
+void HoldProblem::forgetCuts() {
+  for (auto& cuts : cuts_)
+    if (cuts.size() > kFirstCuts)
+      cuts.erase(std::remove_if(cuts.begin() + kFirstCuts, cuts.end(),
+                                [&](const Cut& c) { return lp_solves_ - c.bound_at > kCutMemory; }),
+                 cuts.end());
+}
+
 std::pair<double, Eigen::VectorXd> HoldProblem::margin(const std::vector<double>& mu, const Choices& c, double decide) {
   double best = -kInf;  // the best witness's margin on the cones themselves
   Eigen::VectorXd witness;
+  forgetCuts();
   for (int round = 0;; ++round) {
     auto [t, w] = marginProgram(bounds(mu, c));
     if (!std::isfinite(t)) return {t, w};
@@ -670,9 +702,11 @@ lcp::LpResult HoldProblem::withCuts(const std::vector<double>& mu, const Choices
                                     const std::function<lcp::LinearProgram(const std::vector<Bound>&)>& build,
                                     const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& witness,
                                     double floor, std::vector<Bound>* used) {
+  forgetCuts();
   for (int round = 0;; ++round) {
     std::vector<Bound> bs = bounds(mu, c);
     const lcp::LpResult r = lp(build(bs));
+    noteBinding(bs, r.dual);
     if (round == kCutRounds || r.status != lcp::LpStatus::kOptimal || !refineCones(mu, witness(r.x), floor)) {
       if (used) *used = std::move(bs);
       return r;
@@ -718,6 +752,7 @@ std::pair<double, Eigen::VectorXd> HoldProblem::marginProgram(const std::vector<
     r = lp(prog, lcp::LpMethod::kVertices);
   if (r.status != lcp::LpStatus::kOptimal)
     throw std::runtime_error("the margin program is " + std::string(lcp::toString(r.status)));
+  noteBinding(bs, r.dual);
   if (dual) *dual = r.dual.head(m);
   return {t, wp + Z_ * r.x.head(ny)};
 }

@@ -61,6 +61,24 @@ TEST_CASE("spatial hold: a box on its four corners holds on a plane tilted by al
       CHECK((friction + weight - weight.dot(n) * n).norm() < 1e-9);
     }
   }
+  // The margins on the round cones, at the file's values (mu_s 0.35 above tan 0.3): each corner's
+  // critical mu_s within [0, mu_s], and each reaction within its interval over the holding ones.
+  const Run r = cli({"hold", file, "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j["cross_check"]["ok"] == true);
+  for (const auto& e : j["elements"]) {
+    INFO(e["name"]);
+    CHECK(e["critical_mu_s"].get<double>() >= 0.0);
+    CHECK(e["critical_mu_s"].get<double>() <= 0.35);
+    CHECK(e["N_range"][0].get<double>() <= e["N"].get<double>() + 1e-9);
+    CHECK(e["N"].get<double>() <= e["N_range"][1].get<double>() + 1e-9);
+    for (int k = 0; k < 3; ++k) {
+      CHECK(e["F_vector_range"][k][0].get<double>() <= e["F_vector"][k].get<double>() + 1e-9);
+      CHECK(e["F_vector"][k].get<double>() <= e["F_vector_range"][k][1].get<double>() + 1e-9);
+    }
+  }
 }
 
 TEST_CASE("spatial hold: a rod leaning into a corner of frictionless walls needs mu_s = tan(theta)/2 at its foot",
