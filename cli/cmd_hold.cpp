@@ -2,18 +2,20 @@
 // (dynamics/statics/hold.hpp)? The verdict, the reactions, the critical μs and the load factors.
 #include <algorithm>
 #include <chrono>
-#include <memory>
 #include <cmath>
 #include <iomanip>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
+#include "cli/run_options.hpp"
 #include "dynamics/mechanism/planar_mechanism.hpp"
 #include "dynamics/mechanism/spatial_mechanism.hpp"
 #include "dynamics/statics/hold.hpp"
+#include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/scenario_file.hpp"
 #include "mechanisms/spatial_model_file.hpp"
@@ -271,6 +273,13 @@ std::vector<JointLoad> jointLoads(const mechanisms::Scenario& sc, double t, cons
 int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   mechanisms::Scenario sc = mechanisms::loadScenario(vm["scenario"].as<std::string>());
   if (vm.count("set")) mechanisms::applySettings(sc, vm["set"].as<std::vector<std::string>>());
+  // The statics at --time use no run setting: one on the command line is refused rather than
+  // ignored, and the file's run: section is checked as run reads it.
+  for (const mechanisms::RunSetting& r : sc.run)
+    if (r.line == 0)
+      throw mechanisms::InputError(mechanisms::located(
+          r.origin, 0, "run." + r.key, "hold takes no run settings (its instant is --time)"));
+  runSettings(sc, {});
   dynamics::HoldOptions o;
   o.t = vm["time"].as<double>();
   o.margins = !vm["no-margins"].as<bool>();

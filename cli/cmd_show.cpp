@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "cli/command.hpp"
+#include "cli/run_options.hpp"
 #include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::cli {
@@ -17,6 +18,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
 int show(const po::variables_map& vm, std::ostream& out, std::ostream&) {
   mechanisms::Scenario s = mechanisms::loadScenario(vm["scenario"].as<std::string>());
   if (vm.count("set")) mechanisms::applySettings(s, vm["set"].as<std::vector<std::string>>());
+  runSettings(s, {});  // the run settings shown are ones run takes
   out << mechanisms::showScenario(s);
   return kExitOk;
 }

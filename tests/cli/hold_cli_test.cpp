@@ -59,6 +59,17 @@ TEST_CASE("stickslip hold: refuses what is not at rest or not assembled, with th
   CHECK_THAT(apart.err, Catch::Contains("not assembled") && Catch::Contains("joint 'B'"));
   CHECK_THAT(size.err, Catch::Contains("--at: expected 3 coordinates"));
   CHECK_THAT(text.err, Catch::Contains("'x'"));
+  // No run setting applies to the statics: one given is refused, and a file's are checked.
+  const Run set = cli({"hold", "incline", "--set", "run.t_end=3"});
+  CHECK(set.code == 2);
+  CHECK_THAT(set.err, Catch::Contains("run.t_end: hold takes no run settings"));
+  const ScratchDir dir("hold_run_section");
+  const Run typo = cli({"hold", dir.write("s.yaml", "scenario: incline\nrun:\n  t_ned: 3\n")});
+  CHECK(typo.code == 2);
+  CHECK_THAT(typo.err, Catch::Contains("s.yaml:3: run.t_ned: unknown run option"));
+  const Run fine =
+      cli({"hold", dir.write("t.yaml", "scenario: incline\nrun:\n  t_end: 3\n"), "--no-margins"});
+  CHECK(fine.code == 0);
 }
 
 TEST_CASE("stickslip hold: a preloaded clearance joint starts near the dead centre too", "[cli][hold]") {

@@ -98,6 +98,9 @@ TEST_CASE("set: a parameter changed by --set or a file moves the belt's break-aw
   }
   requireInputError(cli({"show", "zheng-equilibrium", "--set", "parameters.mu_static=0.1125"}),
                     {"--set", "parameters", "mu_static"});
+  // The run settings shown are ones run takes.
+  requireInputError(cli({"show", "belt", "--set", "run.t_ned=3"}),
+                    {"--set", "run.t_ned", "did you mean 't_end'"});
 }
 
 TEST_CASE("scenario file errors name file, line, key and the fix, exit code 2", "[cli][scenario]") {
