@@ -5,6 +5,7 @@
 #include <ios>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <stdexcept>
 
 namespace stickslip::cli {
@@ -50,6 +51,28 @@ void printOptionsMarkdown(std::ostream& os) {
   }
 }
 
+/// The arguments beyond those `pos` names, as a sentence: boost says only that there are too many.
+std::optional<std::string> extraArguments(const std::vector<std::string>& args,
+                                          const po::options_description& opts,
+                                          const po::positional_options_description& pos) {
+  try {
+    const auto parsed = po::command_line_parser(args).options(opts).allow_unregistered().run();
+    const std::vector<std::string> given =
+        po::collect_unrecognized(parsed.options, po::include_positional);
+    const unsigned takes = pos.max_total_count();
+    if (given.size() <= takes) return std::nullopt;
+    std::string names, extra;
+    for (unsigned i = 0; i < takes; ++i) names += (i ? ", " : "") + pos.name_for_position(i);
+    for (std::size_t i = takes; i < given.size(); ++i)
+      extra += (i > takes ? "', '" : "") + given[i];
+    return (given.size() - takes > 1 ? "unexpected arguments '" : "unexpected argument '") + extra +
+           "': it takes " + (takes ? std::to_string(takes) + " (" + names + ")" : "none") +
+           " without an option name; the others are --OPTION VALUE";
+  } catch (const po::error&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 int runCommand(const Command& cmd, const std::vector<std::string>& args, std::ostream& out,
@@ -66,6 +89,10 @@ int runCommand(const Command& cmd, const std::vector<std::string>& args, std::os
       return kExitOk;
     }
     po::notify(vm);
+  } catch (const po::too_many_positional_options_error& e) {
+    const std::string why = extraArguments(args, opts, pos).value_or(e.what());
+    err << "stickslip " << cmd.name << ": " << why << "\n" << opts;
+    return kExitInput;
   } catch (const po::error& e) {
     err << "stickslip " << cmd.name << ": " << e.what() << "\n" << opts;
     return kExitInput;

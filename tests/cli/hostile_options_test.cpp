@@ -61,6 +61,18 @@ TEST_CASE("hostile options: inf, nan, denormals and overflow are refused naming 
   refused({"zheng-torque", "--method", "moreau-jean", "--facets", "100000"}, "--facets: expected an integer in [3, 256]");
   refused({"spatial-slider-crank-clearance", "--method", "moreau-jean", "--facets", "16"},
           "--facets: the faceted cone is --solver lemke's (spatial contacts); --solver auto does not use it");
+  // A route that takes no contact solver still refuses a name no route takes (compare gives
+  // every method the same --solver, so a known one is let through).
+  refused({"belt", "--method", "penalty", "--solver", "lemk"},
+          "--solver: expected auto, lemke, nsgs, newton, trial-and-error or siconos-<fc2d solver>, "
+          "got 'lemk'");
+  refused({"blajer-1", "--method", "minimal-form", "--solver", "siconos-nope"},
+          "got 'siconos-nope'");
+  CHECK(cli({"run", "belt", "--method", "penalty", "--solver", "lemke", "--t-end", "0.01"}).code ==
+        0);
+  // An argument without an option name beyond those the command takes is named.
+  refused({"belt", "0.5"},
+          "unexpected argument '0.5': it takes 1 (scenario) without an option name");
 }
 
 TEST_CASE("hostile options: a run cut short by its budget says so (exit 1), never ok", "[cli][hostile]") {
