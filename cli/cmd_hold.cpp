@@ -29,7 +29,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "the configuration q, comma-separated, or 'start': the scenario's initial positions, taken at rest "
       "(default: the scenario's initial state, which must be at rest)")(
       "time", po::value<double>()->default_value(0.0), "the instant whose loads act [s]")(
-      "set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE, as for run; repeatable")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "KEY=VALUE: a parameter, as for run (run.* settings are refused: none applies at rest); repeatable")(
       "no-margins", po::bool_switch(), "the verdict and reactions only: no critical mu_s, load factors or intervals")(
       "json", po::bool_switch(), "one JSON object on stdout");
   p.add("scenario", 1);
