@@ -27,6 +27,10 @@ constexpr int kFirstCuts = 3;
 /// later program (15 000 rows on box_on_slope.yaml's margins). The cutting loops still stop
 /// only on the round cones themselves, so a forgotten cut that matters is cut again.
 constexpr long kCutMemory = 100;
+/// A program's bound that stands still for this many cutting rounds has converged: the cuts then
+/// go to reactions it does not depend on (an indeterminate contact's F, which the programs leave
+/// at any vertex of its polygon, so that its cuts would ring the whole cone).
+constexpr int kStillRounds = 5;
 
 std::string str(double x) {  // for messages: 6 significant digits, not std::to_string's fixed 6 decimals
   std::ostringstream s;
@@ -175,7 +179,8 @@ class HoldProblem {
   /// (not NaN): stop as soon as t* ≥ −decide or t* < −decide is certain.
   std::pair<double, Eigen::VectorXd> margin(const std::vector<double>& mu, const Choices& c, double decide = NAN);
   /// The program `build` writes from the bounds, solved, the round cones cut until `witness`
-  /// (the reactions w at the solution x) has slack ≥ floor in them; `used`: the final bounds.
+  /// (the reactions w at the solution x) has slack ≥ floor in them, or the bound stands still
+  /// (kStillRounds); `used`: the final bounds.
   lcp::LpResult withCuts(const std::vector<double>& mu, const Choices& c,
                          const std::function<lcp::LinearProgram(const std::vector<Bound>&)>& build,
                          const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& witness, double floor,
@@ -703,11 +708,18 @@ lcp::LpResult HoldProblem::withCuts(const std::vector<double>& mu, const Choices
                                     const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& witness,
                                     double floor, std::vector<Bound>* used) {
   forgetCuts();
+  double last = NAN;
+  int still = 0;  // rounds in a row that left the bound where it was
   for (int round = 0;; ++round) {
     std::vector<Bound> bs = bounds(mu, c);
     const lcp::LpResult r = lp(build(bs));
     noteBinding(bs, r.dual);
-    if (round == kCutRounds || r.status != lcp::LpStatus::kOptimal || !refineCones(mu, witness(r.x), floor)) {
+    still = std::abs(r.objective - last) <= 1e-13 * std::max(scale_, std::abs(r.objective))
+                ? still + 1
+                : 0;
+    last = r.objective;
+    if (round == kCutRounds || still == kStillRounds || r.status != lcp::LpStatus::kOptimal ||
+        !refineCones(mu, witness(r.x), floor)) {
       if (used) *used = std::move(bs);
       return r;
     }

@@ -68,6 +68,9 @@ TEST_CASE("spatial hold: a box on its four corners holds on a plane tilted by al
   REQUIRE(r.code == 0);
   const json j = json::parse(r.out);
   CHECK(j["cross_check"]["ok"] == true);
+  // The intervals stop cutting when their bounds stand still (6 518 programs when each ran its
+  // 200 rounds, ringing the cones of the corners whose friction they do not depend on).
+  CHECK(j["lp_solves"].get<int>() < 2000);
   for (const auto& e : j["elements"]) {
     INFO(e["name"]);
     CHECK(e["critical_mu_s"].get<double>() >= 0.0);
