@@ -9,35 +9,21 @@
 #include <utility>
 
 #include "dynamics/friction/make_friction_law.hpp"
-#include "dynamics/routes/minimal_form/minimal_form.hpp"
-#include "dynamics/routes/minimal_form/minimal_form_route.hpp"
 #include "dynamics/mechanism/ideal_clearance.hpp"
+#include "dynamics/mechanism/planar_mechanism.hpp"
+#include "dynamics/mechanism/rigid_counterpart.hpp"
+#include "dynamics/mechanism/spatial_mechanism.hpp"
 #include "dynamics/routes/event_driven/event_driven.hpp"
 #include "dynamics/routes/joint_multipliers.hpp"
+#include "dynamics/routes/minimal_form/minimal_form.hpp"
+#include "dynamics/routes/minimal_form/minimal_form_route.hpp"
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
-#include "dynamics/mechanism/rigid_counterpart.hpp"
 #include "dynamics/routes/penalty/penalty_route.hpp"
-#include "dynamics/mechanism/planar_mechanism.hpp"
-#include "dynamics/mechanism/spatial_mechanism.hpp"
-#include "lcp/siconos_backend.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 
 namespace stickslip::mechanisms {
 namespace {
-
-/// Whether a nonsmooth route takes `solver` for contacts of this dimension. Checked where the
-/// route chosen takes none (penalty, minimal form), so that a misspelt name is not ignored: compare
-/// gives every method the same --solver.
-bool knownSolver(const std::string& solver, bool spatial) {
-  for (const char* ours : {"auto", "lemke", "nsgs", "newton", "trial-and-error"})
-    if (solver == ours) return true;
-  if (spatial && solver == "round-cone") return true;
-  if (!solver.starts_with("siconos-")) return false;
-  const std::vector<std::string> names =
-      spatial ? lcp::siconosFc3dSolverNames() : lcp::siconosFc2dSolverNames();
-  return std::find(names.begin(), names.end(), solver.substr(8)) != names.end();
-}
 
 constexpr double kLargestCount = 1e18;  ///< a limit that still fits a long
 constexpr int kMostFacets = 256;        ///< the facets' bound 1 − cos(π/K) is 7.5e-5 there
@@ -260,8 +246,10 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   if (o.facets != RunSettings{}.facets && o.solver != "lemke")
     throw std::invalid_argument("--facets: the faceted cone is --solver lemke's (spatial contacts); --solver " +
                                 o.solver + " does not use it");
+  // Where the route takes no contact solver, a name no nonsmooth route takes is still refused:
+  // compare gives every method the same --solver.
   if ((p.route == Route::kPenalty || p.route == Route::kMinimalForm) &&
-      !knownSolver(o.solver, scenario.spatial != nullptr))
+      o.solver != "trial-and-error" && !dynamics::isMoreauJeanSolver(o.solver))
     throw std::invalid_argument(
         std::string("--solver: expected auto, lemke, nsgs, newton, trial-and-error") +
         (scenario.spatial ? ", round-cone or siconos-<fc3d solver>" : " or siconos-<fc2d solver>") +

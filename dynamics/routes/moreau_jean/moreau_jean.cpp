@@ -94,17 +94,23 @@ void MoreauJeanOptions::validate() const {
   require(nsgs_tolerance > 0.0 && std::isfinite(nsgs_tolerance), "nsgs_tolerance > 0", nsgs_tolerance);
   require(nsgs_max_sweeps >= 1, "nsgs_max_sweeps >= 1", nsgs_max_sweeps);
   require(facets >= 3, "facets >= 3", facets);
-  if (solver == "auto" || solver == "lemke" || solver == "nsgs" || solver == "newton" || solver == "round-cone") return;
-  if (isSiconos(solver)) {
-    const std::string name = solver.substr(std::char_traits<char>::length(kSiconosPrefix));
-    for (const auto& names : {lcp::siconosFc2dSolverNames(), lcp::siconosFc3dSolverNames()})
-      if (std::find(names.begin(), names.end(), name) != names.end()) return;
-  }
+  if (isMoreauJeanSolver(solver)) return;
   std::string valid = "auto, lemke, nsgs, newton";
   for (const std::string& n : lcp::siconosFc2dSolverNames()) valid += ", siconos-" + n;
   valid += " (planar contacts); auto, round-cone, nsgs, newton, lemke";
   for (const std::string& n : lcp::siconosFc3dSolverNames()) valid += ", siconos-" + n;
   require(false, ("solver one of " + valid + " (spatial contacts)").c_str(), "'" + solver + "'");
+}
+
+bool isMoreauJeanSolver(const std::string& solver) {
+  if (solver == "auto" || solver == "lemke" || solver == "nsgs" || solver == "newton" ||
+      solver == "round-cone")
+    return true;
+  if (!isSiconos(solver)) return false;
+  const std::string name = solver.substr(std::char_traits<char>::length(kSiconosPrefix));
+  for (const auto& names : {lcp::siconosFc2dSolverNames(), lcp::siconosFc3dSolverNames()})
+    if (std::find(names.begin(), names.end(), name) != names.end()) return true;
+  return false;
 }
 
 struct MoreauJeanStepper::Siconos {

@@ -237,6 +237,9 @@ struct MoreauJeanOptions {
   void validate() const;
 };
 
+/// Whether `solver` names one of the scheme's contact solvers (planar or spatial contacts).
+bool isMoreauJeanSolver(const std::string& solver);
+
 /// The workspace and one-step map of the scheme in the file comment. Keeps references to
 /// the model and the contacts. Not thread-safe.
 class MoreauJeanStepper {
