@@ -280,7 +280,7 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     if (r.line == 0)
       throw mechanisms::InputError(mechanisms::located(
           r.origin, 0, "run." + r.key, "hold takes no run settings (its instant is --time)"));
-  runSettings(sc, {});
+  checkRunSettings(sc);
   dynamics::HoldOptions o;
   o.t = vm["time"].as<double>();
   o.margins = !vm["no-margins"].as<bool>();

@@ -18,7 +18,7 @@ void declare(po::options_description& o, po::positional_options_description& p) 
 int show(const po::variables_map& vm, std::ostream& out, std::ostream&) {
   mechanisms::Scenario s = mechanisms::loadScenario(vm["scenario"].as<std::string>());
   if (vm.count("set")) mechanisms::applySettings(s, vm["set"].as<std::vector<std::string>>());
-  runSettings(s, {});  // the run settings shown are ones run takes
+  checkRunSettings(s);  // the run settings shown are ones run takes
   out << mechanisms::showScenario(s);
   return kExitOk;
 }

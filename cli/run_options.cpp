@@ -192,4 +192,16 @@ mechanisms::RunSettings runSettings(const mechanisms::Scenario& scenario, const 
   }
 }
 
+void checkRunSettings(const mechanisms::Scenario& scenario) {
+  const mechanisms::RunSettings settings = runSettings(scenario, {});
+  if (scenario.run.empty()) return;  // the defaults: nothing the user wrote to check
+  try {
+    mechanisms::ScenarioRunner plan(scenario, settings);  // its values are checked as it plans
+  } catch (const mechanisms::InputError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    rethrowLocated(e, po::variables_map{}, scenario);
+  }
+}
+
 }  // namespace stickslip::cli

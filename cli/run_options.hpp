@@ -31,6 +31,10 @@ mechanisms::RunSettings runSettings(const po::variables_map& vm);
 /// errors as run's.
 mechanisms::RunSettings runSettings(const mechanisms::Scenario& scenario, const std::vector<std::string>& args);
 
+/// Checks the scenario's run settings (file, then --set run.*) as `run` would take them, keys
+/// and values, without running: an InputError names the file, line and key of a bad one.
+void checkRunSettings(const mechanisms::Scenario& scenario);
+
 /// --out: its path, or "" without it. Throws std::invalid_argument when the file exists and
 /// --force was not given: nothing the user wrote is overwritten without asking.
 std::string outputPath(const po::variables_map& vm);

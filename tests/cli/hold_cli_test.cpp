@@ -67,6 +67,9 @@ TEST_CASE("stickslip hold: refuses what is not at rest or not assembled, with th
   const Run typo = cli({"hold", dir.write("s.yaml", "scenario: incline\nrun:\n  t_ned: 3\n")});
   CHECK(typo.code == 2);
   CHECK_THAT(typo.err, Catch::Contains("s.yaml:3: run.t_ned: unknown run option"));
+  const Run value = cli({"hold", dir.write("v.yaml", "scenario: incline\nrun:\n  t_end: -3\n")});
+  CHECK(value.code == 2);
+  CHECK_THAT(value.err, Catch::Contains("v.yaml:3: run.t_end: expected a number > 0, got -3"));
   const Run fine =
       cli({"hold", dir.write("t.yaml", "scenario: incline\nrun:\n  t_end: 3\n"), "--no-margins"});
   CHECK(fine.code == 0);

@@ -101,6 +101,14 @@ TEST_CASE("set: a parameter changed by --set or a file moves the belt's break-aw
   // The run settings shown are ones run takes.
   requireInputError(cli({"show", "belt", "--set", "run.t_ned=3"}),
                     {"--set", "run.t_ned", "did you mean 't_end'"});
+  // ... and values run refuses, from --set or the file, by file, line and key.
+  requireInputError(cli({"show", "belt", "--set", "run.t_end=-1"}),
+                    {"--set", "run.t_end", "expected a number > 0, got -1"});
+  const std::string bad =
+      dir.write("bad.yaml", "scenario: belt\nrun:\n  method: moreau-jean\n  theta: 2\n");
+  requireInputError(cli({"show", bad}),
+                    {bad + ":4:", "run.theta", "expected a number in [0.5, 1], got 2"});
+  CHECK(cli({"show", file}).code == 0);
 }
 
 TEST_CASE("scenario file errors name file, line, key and the fix, exit code 2", "[cli][scenario]") {
