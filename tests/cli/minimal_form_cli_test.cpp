@@ -22,6 +22,16 @@ TEST_CASE("list names the minimal-form scenarios", "[cli][minimal-form]") {
   const Run r = cli({"list"});
   CHECK(r.out.find("blajer-1") != std::string::npos);
   CHECK(r.out.find("blajer-2") != std::string::npos);
+  // The starred method is the one a run without --method takes.
+  for (const std::string name : {"belt", "dupont", "blajer-1"}) {
+    const auto line = r.out.find("  " + name + " ");
+    REQUIRE(line != std::string::npos);
+    const auto star = r.out.find('*', line);
+    const auto start = r.out.find_last_of(" ,", star) + 1;
+    const Run run = cli({"run", name, "--t-end", "0.01", "--json"});
+    REQUIRE(run.code == 0);
+    CHECK(nlohmann::json::parse(run.out)["method"] == r.out.substr(start, star - start));
+  }
 }
 
 TEST_CASE("run dupont --method minimal-form matches the closed form", "[cli][minimal-form]") {
