@@ -1,6 +1,9 @@
 #include "cli/command.hpp"
 
 #include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <ios>
 #include <iostream>
@@ -56,7 +59,8 @@ std::optional<std::string> extraArguments(const std::vector<std::string>& args,
                                           const po::options_description& opts,
                                           const po::positional_options_description& pos) {
   try {
-    const auto parsed = po::command_line_parser(args).options(opts).allow_unregistered().run();
+    const auto parsed =
+        po::command_line_parser(args).options(opts).style(kOptionStyle).allow_unregistered().run();
     const std::vector<std::string> given =
         po::collect_unrecognized(parsed.options, po::include_positional);
     const unsigned takes = pos.max_total_count();
@@ -83,7 +87,8 @@ int runCommand(const Command& cmd, const std::vector<std::string>& args, std::os
   opts.add_options()("help,h", "show this help");
   cmd.declare(opts, pos);
   try {
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    po::store(po::command_line_parser(args).options(opts).positional(pos).style(kOptionStyle).run(),
+              vm);
     if (vm.count("help")) {
       out << cmd.summary << "\n\n" << opts;
       return kExitOk;
@@ -132,7 +137,16 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
 }
 
 int dispatch(int argc, char** argv) {
-  return dispatch(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
+  const int code = dispatch(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
+  // What was printed must have arrived: `show NAME > file.yaml` on a full disk is no success.
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int why = errno;
+  if (std::cout && flushed && !std::ferror(stdout)) return code;
+  std::cerr << "stickslip: writing to standard output failed"
+            << (why ? std::string(": ") + std::strerror(why) : std::string()) << "\n";
+  return code == kExitOk ? kExitInput : code;
 }
 
 }  // namespace stickslip::cli

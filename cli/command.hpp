@@ -16,6 +16,11 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;  ///< a solver or a verification reported failure
 inline constexpr int kExitInput = 2;    ///< usage, input or validation error
 
+/// Options are taken by their whole names: boost's default would take any unambiguous prefix
+/// (--forc for --force), so that a misspelling could mean another option.
+inline constexpr int kOptionStyle =
+    po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+
 struct Command {
   std::string_view name, summary;
   void (*declare)(po::options_description&, po::positional_options_description&);

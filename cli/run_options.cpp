@@ -115,7 +115,7 @@ po::variables_map withRunSettings(const po::variables_map& given, const mechanis
       args.push_back(r.value);
     }
     try {
-      po::store(po::command_line_parser(args).options(opts).run(), vm);
+      po::store(po::command_line_parser(args).options(opts).style(kOptionStyle).run(), vm);
     } catch (const po::error& e) {
       throw mechanisms::InputError(mechanisms::located(r.origin, r.line, where, e.what()));
     }
@@ -179,7 +179,7 @@ mechanisms::RunSettings runSettings(const mechanisms::Scenario& scenario, const 
   all.insert(all.end(), args.begin(), args.end());
   po::variables_map given;
   try {
-    po::store(po::command_line_parser(all).options(opts).run(), given);
+    po::store(po::command_line_parser(all).options(opts).style(kOptionStyle).run(), given);
   } catch (const po::error& e) {  // a library caller's (Python's) bad option: a ValueError there
     throw std::invalid_argument(e.what());
   }

@@ -120,7 +120,13 @@ std::shared_ptr<Expression> ModelFileReader::expression(const YAML::Node& n, con
       }
     }
     e->parser.SetExpr(text);
-    e->parser.Eval();  // parses now: syntax errors at load time
+    int results = 0;
+    e->parser.Eval(results);  // parses now: syntax errors at load time
+    // muParser takes "0.2,0.3" as two results and would give the last: a list is no value.
+    if (results != 1)
+      fail(n, path,
+           "expression \"" + text + "\": expected one value, got " + std::to_string(results) +
+               " separated by commas");
     for (const auto& used : e->parser.GetUsedVar())
       (used.first == "t" ? e->uses_time : e->uses_state) = true;
   } catch (const mu::Parser::exception_type& err) {

@@ -73,6 +73,11 @@ TEST_CASE("hostile options: inf, nan, denormals and overflow are refused naming 
   // An argument without an option name beyond those the command takes is named.
   refused({"belt", "0.5"},
           "unexpected argument '0.5': it takes 1 (scenario) without an option name");
+  // An option is taken by its whole name only: a prefix may be a misspelling of another one.
+  refused({"belt", "--t-en", "1"}, "unrecognised option '--t-en'");
+  const Run merge = cli({"merge", "m.csv", "a.csv", "--forc"});
+  CHECK(merge.code == 2);
+  CHECK(merge.err.find("unrecognised option '--forc'") != std::string::npos);
 }
 
 TEST_CASE("hostile options: a run cut short by its budget says so (exit 1), never ok", "[cli][hostile]") {

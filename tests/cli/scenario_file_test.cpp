@@ -98,6 +98,10 @@ TEST_CASE("set: a parameter changed by --set or a file moves the belt's break-aw
   }
   requireInputError(cli({"show", "zheng-equilibrium", "--set", "parameters.mu_static=0.1125"}),
                     {"--set", "parameters", "mu_static"});
+  // A list is no value: muParser would take the last of "0.3,0.2".
+  requireInputError(
+      cli({"show", "zheng-equilibrium", "--set", "parameters.mu_static=0.3,0.2"}),
+      {"--set", "parameters.mu_static", "expected one value, got 2 separated by commas"});
   // The run settings shown are ones run takes.
   requireInputError(cli({"show", "belt", "--set", "run.t_ned=3"}),
                     {"--set", "run.t_ned", "did you mean 't_end'"});
