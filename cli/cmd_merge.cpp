@@ -56,12 +56,17 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   std::set<std::string> figures;
   std::map<std::size_t, std::string> owner;  // index -> the file that has it
   std::size_t grid_size = 0;
-  std::string grid_file;
+  std::string grid_file, sweep_file;
   for (std::size_t k = 0; k < shards.size(); ++k) {
     SweepTable t = SweepTable::read(shards[k]);
-    if (k == 0)
+    if (merged.sweep.empty()) merged.sweep = t.sweep, sweep_file = shards[k];  // no points: none
+    if (k == 0) {
       merged.keys = t.keys;
-    else if (t.keys != merged.keys)
+    } else if (!t.rows.empty() && t.sweep != merged.sweep) {
+      throw std::invalid_argument(shards[k] + ": sweep '" + t.sweep + "' differs from " +
+                                  sweep_file + "'s '" + merged.sweep +
+                                  "'; these are not shards of one sweep");
+    } else if (t.keys != merged.keys)
       throw std::invalid_argument(shards[k] + ": swept parameters " + joined(t.keys) + " differ from " + shards[0] +
                                   "'s " + joined(merged.keys) + "; these are not shards of one sweep");
     figures.insert(t.figures.begin(), t.figures.end());

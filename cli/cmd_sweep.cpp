@@ -337,13 +337,15 @@ bool plotSweep(const std::string& csv_path, const SweepTable& t, const std::vect
      << "set datafile separator ','\nset datafile missing ''\nset key outside bottom center\n"
      << "set grid\nset xlabel '" << t.keys[0] << "' noenhanced\nset ylabel '"
      << (figures.size() == 1 ? figures[0] : "") << "' noenhanced\n";
-  // The table's columns: index, grid_size, the parameter, exit_code, outcome, error, figures.
+  // The table's columns: index, grid_size, sweep, the parameter, exit_code, outcome, error,
+  // figures.
   std::string plot = "plot ";
   for (std::size_t k = 0; k < figures.size(); ++k) {
     const auto at = std::find(t.figures.begin(), t.figures.end(), figures[k]);
-    const long column = 7 + long(at - t.figures.begin());
-    plot += (k ? ", " : "") + std::string("'") + csv.filename().string() + "' skip 1 using 3:" +
-            std::to_string(column) + " with linespoints title '" + figures[k] + "' noenhanced";
+    const long column = 8 + long(at - t.figures.begin());
+    plot += (k ? ", " : "") + std::string("'") + csv.filename().string() +
+            "' skip 1 using 4:" + std::to_string(column) + " with linespoints title '" +
+            figures[k] + "' noenhanced";
   }
   for (const char* term : {"pngcairo size 900,600", "svg size 900,600"})
     gp << "set terminal " << term << "\nset output '" << name << (term[0] == 'p' ? ".png" : ".svg") << "'\n"
@@ -363,6 +365,7 @@ bool plotSweep(const std::string& csv_path, const SweepTable& t, const std::vect
 struct SweepPlan {
   std::string scenario, command, path;
   bool plot = false, timings = false;
+  std::vector<std::string> param_texts;  ///< --param as given
   std::vector<GridParameter> params;
   Grid grid;
   std::vector<std::string> fixed;  ///< --set KEY=VALUE, the same at every point
@@ -376,6 +379,7 @@ struct SweepPlan {
         path(vm["out"].as<std::string>()),
         plot(vm["plot"].as<bool>()),
         timings(vm["timings"].as<bool>()),
+        param_texts(vm["param"].as<std::vector<std::string>>()),
         params(gridParameters(vm)),
         grid(params),
         shard(parseShard(vm["shard"].as<std::string>())),
@@ -413,6 +417,14 @@ struct SweepPlan {
     const std::vector<std::string> values = grid.point(k);
     for (std::size_t p = 0; p < values.size(); ++p) a.insert(a.end(), {"--set", grid.parameters()[p].key + "=" + values[p]});
     return a;
+  }
+
+  /// The table's `sweep` cell: what decides the points and their figures.
+  std::string definition() const {
+    std::string d = scenario + " --command " + command;
+    for (const auto& p : param_texts) d += " --param " + p;
+    for (const auto& s : fixed) d += " --set " + s;
+    return d + (timings ? " --timings" : "");
   }
 
  private:
@@ -524,6 +536,7 @@ int drawSweep(const po::variables_map& vm, const SweepPlan& plan, const SweepTab
 int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const SweepPlan plan(vm);
   SweepTable table;
+  table.sweep = plan.definition();
   for (const auto& p : plan.grid.parameters()) table.keys.push_back(p.key);
   const auto start = std::chrono::steady_clock::now();
   if (const std::optional<int> stopped = runSweep(plan, table, err)) return *stopped;

@@ -158,7 +158,8 @@ std::string csvCell(std::string_view text) {
 }
 
 std::vector<std::string> SweepTable::header() const {
-  std::vector<std::string> h{std::string(kIndexColumn), std::string(kGridSizeColumn)};
+  std::vector<std::string> h{std::string(kIndexColumn), std::string(kGridSizeColumn),
+                             std::string(kSweepColumn)};
   h.insert(h.end(), keys.begin(), keys.end());
   h.insert(h.end(), statusColumns().begin(), statusColumns().end());
   h.insert(h.end(), figures.begin(), figures.end());
@@ -174,7 +175,7 @@ void SweepTable::write(std::ostream& os) {
   };
   line(header());
   for (const Row& r : rows) {
-    std::vector<std::string> cells{std::to_string(r.index), std::to_string(r.grid_size)};
+    std::vector<std::string> cells{std::to_string(r.index), std::to_string(r.grid_size), sweep};
     cells.insert(cells.end(), r.values.begin(), r.values.end());
     cells.insert(cells.end(), {r.exit_code, r.outcome, r.error});
     for (const auto& f : figures) {
@@ -228,11 +229,14 @@ SweepTable SweepTable::read(const std::string& path) {
   if (records.empty()) throw std::invalid_argument(path + ": empty file, expected a stickslip sweep table");
   const std::vector<std::string>& h = records[0];
   const auto error_col = std::find(h.begin(), h.end(), "error");
-  if (h.size() < 5 || h[0] != kIndexColumn || h[1] != kGridSizeColumn || error_col == h.end() ||
-      error_col - h.begin() < 5 || *(error_col - 1) != "outcome" || *(error_col - 2) != "exit_code")
-    throw fail(0, "not a stickslip sweep table (expected the header index,grid_size,<parameters>,exit_code,outcome,error,...)");
+  if (h.size() < 6 || h[0] != kIndexColumn || h[1] != kGridSizeColumn || h[2] != kSweepColumn ||
+      error_col == h.end() || error_col - h.begin() < 6 || *(error_col - 1) != "outcome" ||
+      *(error_col - 2) != "exit_code")
+    throw fail(0,
+               "not a stickslip sweep table (expected the header "
+               "index,grid_size,sweep,<parameters>,exit_code,outcome,error,...)");
   SweepTable t;
-  t.keys.assign(h.begin() + 2, error_col - 2);
+  t.keys.assign(h.begin() + 3, error_col - 2);
   t.figures.assign(error_col + 1, h.end());
   const std::size_t p = t.keys.size();
   for (std::size_t k = 1; k < records.size(); ++k) {
@@ -242,10 +246,14 @@ SweepTable SweepTable::read(const std::string& path) {
     Row row;
     row.index = parseCount(r[0], path + ":" + std::to_string(lines[k]), "index");
     row.grid_size = parseCount(r[1], path + ":" + std::to_string(lines[k]), "grid_size");
-    row.values.assign(r.begin() + 2, r.begin() + 2 + std::ptrdiff_t(p));
-    row.exit_code = r[2 + p], row.outcome = r[3 + p], row.error = r[4 + p];
+    if (k == 1) t.sweep = r[2];
+    if (r[2] != t.sweep)
+      throw fail(k, "sweep '" + r[2] + "' differs from the first row's '" + t.sweep +
+                        "'; a table holds one sweep");
+    row.values.assign(r.begin() + 3, r.begin() + 3 + std::ptrdiff_t(p));
+    row.exit_code = r[3 + p], row.outcome = r[4 + p], row.error = r[5 + p];
     for (std::size_t c = 0; c < t.figures.size(); ++c)
-      if (!r[5 + p + c].empty()) row.figures[t.figures[c]] = r[5 + p + c];
+      if (!r[6 + p + c].empty()) row.figures[t.figures[c]] = r[6 + p + c];
     t.rows.push_back(std::move(row));
   }
   return t;

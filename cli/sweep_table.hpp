@@ -3,8 +3,10 @@
 /// parameter grid (--param), the shards (--shard), the CSV table they write and read.
 ///
 /// The table: one row per grid point, sorted by its index, columns
-///   index, grid_size, <each --param key>, exit_code, outcome, error, <figures...>
-/// where the figures are the scalars of the point's `run --json` object (nested objects
+///   index, grid_size, sweep, <each --param key>, exit_code, outcome, error, <figures...>
+/// where `sweep` is the sweep's definition, the same on every row (so that merge joins only
+/// shards of one sweep), and
+/// the figures are the scalars of the point's `run --json` object (nested objects
 /// flattened as "a.b", arrays left out, null as an empty cell), sorted by name; a figure
 /// some points lack is an empty cell there. Cells are RFC 4180 CSV (quoted when they hold
 /// a comma, a quote or a line break).
@@ -68,7 +70,8 @@ std::map<std::string, std::string> flattenScalars(const nlohmann::json& j);
 bool isTiming(std::string_view figure);
 
 /// The fixed columns that precede the parameters and those that follow them.
-inline constexpr std::string_view kIndexColumn = "index", kGridSizeColumn = "grid_size";
+inline constexpr std::string_view kIndexColumn = "index", kGridSizeColumn = "grid_size",
+                                  kSweepColumn = "sweep";
 inline const std::vector<std::string>& statusColumns() {
   static const std::vector<std::string> c{"exit_code", "outcome", "error"};
   return c;
@@ -76,10 +79,13 @@ inline const std::vector<std::string>& statusColumns() {
 
 /// A sweep table in memory.
 struct SweepTable {
+  /// What the points are: "SCENARIO --command C --param ... --set ...", all but the options
+  /// that only say how or where they run (--shard, --jobs, --out, ...).
+  std::string sweep;
   std::vector<std::string> keys;     ///< the --param keys, in order
   std::vector<std::string> figures;  ///< sorted
-  /// Per row: index, grid size, parameter values, exit code, outcome, error, then figures
-  /// by name (absent: empty cell).
+  /// Per row: index, grid size, (the sweep,) parameter values, exit code, outcome, error, then
+  /// figures by name (absent: empty cell).
   struct Row {
     std::size_t index = 0, grid_size = 0;
     std::vector<std::string> values;

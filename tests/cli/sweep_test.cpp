@@ -161,6 +161,15 @@ TEST_CASE("sweep over mu_s on zheng-equilibrium: the crank holds from mu_s ~ 0.1
     CHECK(exists.code == 2);
     CHECK(exists.err.find("file exists; pass --force") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "m2.csv"));
+
+    INFO("nor a shard of another sweep on the same grid (here with one more --set)");
+    const Run c = process(
+        zhengSweep(dir / "other-2.csv", {"--shard", "2/2", "--set", "run.t_end=0.05"}), dir.path);
+    REQUIRE(c.code == 0);
+    const Run mixed =
+        process({"merge", dir / "m2.csv", dir / "part-1.csv", dir / "other-2.csv"}, dir.path);
+    CHECK(mixed.code == 2);
+    CHECK(mixed.err.find("not shards of one sweep") != std::string::npos);
   }
   SECTION("--jobs 1 writes the same table byte for byte as --jobs 2") {
     std::vector<std::string> args = zhengSweep(dir / "serial.csv");
@@ -217,13 +226,28 @@ TEST_CASE("sweep: failing points are recorded and the sweep goes on", "[cli][swe
 
 TEST_CASE("merge: tables of different sweeps and foreign files are refused", "[cli][sweep]") {
   const ScratchDir dir("sweep_foreign");
-  std::ofstream(dir / "a.csv") << "index,grid_size,k,exit_code,outcome,error,x\n0,2,1,0,ok,,3\n";
-  std::ofstream(dir / "b.csv") << "index,grid_size,j,exit_code,outcome,error,x\n1,2,2,0,ok,,4\n";
+  std::ofstream(dir / "a.csv")
+      << "index,grid_size,sweep,k,exit_code,outcome,error,x\n0,2,s,1,0,ok,,3\n";
+  std::ofstream(dir / "b.csv")
+      << "index,grid_size,sweep,j,exit_code,outcome,error,x\n1,2,s,2,0,ok,,4\n";
   std::ofstream(dir / "c.csv") << "t,x\n0,1\n";
-  std::ofstream(dir / "d.csv") << "index,grid_size,k,exit_code,outcome,error,y\n1,2,2,0,ok,,\"a, \"\"b\"\"\"\n";
+  std::ofstream(dir / "d.csv")
+      << "index,grid_size,sweep,k,exit_code,outcome,error,y\n1,2,s,2,0,ok,,\"a, \"\"b\"\"\"\n";
   const Run diff = cli({"merge", dir / "m.csv", dir / "a.csv", dir / "b.csv"});
   CHECK(diff.code == 2);
   CHECK(diff.err.find("not shards of one sweep") != std::string::npos);
+  // The same keys and grid, but another sweep (another range, scenario, --set or command).
+  std::ofstream(dir / "e.csv")
+      << "index,grid_size,sweep,k,exit_code,outcome,error,x\n1,2,t,2,0,ok,,4\n";
+  const Run other = cli({"merge", dir / "m.csv", dir / "a.csv", dir / "e.csv"});
+  CHECK(other.code == 2);
+  CHECK(other.err.find("sweep 't' differs from " + (dir / "a.csv") + "'s 's'") !=
+        std::string::npos);
+  std::ofstream(dir / "f.csv")
+      << "index,grid_size,sweep,k,exit_code,outcome,error,x\n0,2,s,1,0,ok,,3\n1,2,t,2,0,ok,,4\n";
+  const Run mixed = cli({"merge", dir / "m.csv", dir / "f.csv"});
+  CHECK(mixed.code == 2);
+  CHECK(mixed.err.find("f.csv:3: sweep 't' differs from the first row's 's'") != std::string::npos);
   const Run foreign = cli({"merge", dir / "m.csv", dir / "c.csv"});
   CHECK(foreign.code == 2);
   CHECK(foreign.err.find("c.csv:1: not a stickslip sweep table") != std::string::npos);
@@ -246,7 +270,8 @@ TEST_CASE("merge: tables of different sweeps and foreign files are refused", "[c
   INFO(ok.err);
   REQUIRE(ok.code == 0);
   CHECK(slurp(dir / "m.csv") ==
-        "index,grid_size,k,exit_code,outcome,error,x,y\n0,2,1,0,ok,,3,\n1,2,2,0,ok,,,\"a, \"\"b\"\"\"\n");
+        "index,grid_size,sweep,k,exit_code,outcome,error,x,y\n0,2,s,1,0,ok,,3,\n1,2,s,2,0,ok,,,\"a,"
+        " \"\"b\"\"\"\n");
 }
 
 TEST_CASE("progress bar: nothing before the delay, throttled, erased at the end", "[cli][progress]") {
@@ -333,7 +358,11 @@ TEST_CASE("sweep --command hold: the critical mu_s of zheng-equilibrium along th
   CHECK(table.rows[2].exit_code == "1");
   if (plot) {
     for (const char* f : {"hold.gp", "hold.png", "hold.svg"}) CHECK(fs::file_size(dir / f) > 0);
-    CHECK(slurp(dir / "hold.gp").find("using 3:") != std::string::npos);
+    // Column 4 is the parameter (after index, grid_size, sweep), and the one drawn is the figure.
+    const auto& f = table.figures;
+    const auto at = std::find(f.begin(), f.end(), "critical_mu_s.clearance-A") - f.begin();
+    CHECK(slurp(dir / "hold.gp").find("using 4:" + std::to_string(8 + at) + " ") !=
+          std::string::npos);
   } else {
     WARN("gnuplot not installed: the sweep's plot not checked");
   }
