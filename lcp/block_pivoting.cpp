@@ -216,7 +216,7 @@ void BlockPivotingSolver::solve(const Problem& p, Result& out) {
       return;
     }
     if (!solveFree(p, round == 0)) {
-      failOnM(Status::kNumericalFailure,
+      failOnM(Status::kInvalidInput,  // the method's premise, as symmetry is
               "a principal block of M is not positive definite, so M is not; Lemke takes "
               "positive semidefinite M");
       return;
