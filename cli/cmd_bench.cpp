@@ -9,7 +9,9 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -138,24 +140,30 @@ std::vector<std::filesystem::path> benchProblemFiles(const std::string& data, co
 namespace {
 
 void declare(po::options_description& o, po::positional_options_description& p) {
-  o.add_options()("what", po::value<std::string>()->required(),
-                  "what to benchmark: lcp (ours vs Siconos), eom (the EOM methods on a slider-crank), "
-                  "fc2d (Siconos' planar friction problems, ours vs Siconos' solvers), fc3d (Siconos' spatial ones: our round-cone "
-                  "solvers, our faceted Lemke and Siconos' fc3d solvers), friction (belt, every law)")(
+  o.add_options()(
+      "what", po::value<std::string>()->required(),
+      "what to benchmark: lcp (ours vs Siconos), eom (the EOM methods on a slider-crank), "
+      "fc2d (Siconos' planar friction problems, ours vs Siconos' solvers), fc3d (Siconos' spatial "
+      "ones: our round-cone "
+      "solvers, our faceted Lemke and Siconos' fc3d solvers), friction (belt, every law)")(
       "sizes", po::value<std::string>()->default_value("2,4,8,16,32,64,128,256"),
       "LCP sizes n (friction: n/4 contacts, n rounded to a multiple of 4)")(
       "families", po::value<std::string>()->default_value("spd,friction"),
-      "instance families: spd, pmatrix, friction")(
-      "instances", po::value<int>()->default_value(5), "random instances per size")(
+      "instance families: spd, pmatrix, friction")("instances", po::value<int>()->default_value(5),
+                                                   "random instances per size")(
       "min-time-ms", po::value<double>()->default_value(40.0),
-      "lcp: keep repeating an instance until both solvers spent this long on it; fc3d: repeat each solve this long")(
+      "lcp: keep repeating an instance until the two solvers together spent this long on it (at "
+      "most "
+      "10000 blocks of solves each); fc3d: repeat each solve this long")(
       "dt", po::value<double>()->default_value(1e-3), "eom: RK4 step [s]")(
       "mechanism", po::value<std::string>()->default_value("spatial-slider-crank"),
       "eom: spatial-slider-crank (the thesis' mechanism) or slider-crank (its planar counterpart)")(
       "data", po::value<std::string>(),
-      "fc2d, fc3d: the folder of Siconos .dat problems (default ../shared/data/siconos/fc2d or fc3d)")(
-      "tolerance", po::value<double>(), "fc2d, fc3d: Siconos' error to reach (default 1e-8)")(
-      "facets", po::value<int>()->default_value(8), "fc3d: directions per contact of our faceted cone, 3 … 1024")(
+      "fc2d, fc3d: the folder of Siconos .dat problems (default ../shared/data/siconos/fc2d or "
+      "fc3d)")("tolerance", po::value<double>(),
+               "fc2d, fc3d: Siconos' error to reach (default 1e-8)")(
+      "facets", po::value<int>()->default_value(8),
+      "fc3d: directions per contact of our faceted cone, 3 … 1024")(
       "max-iterations", po::value<int>()->default_value(100000), "fc2d: our NSGS's sweeps at most")(
       "siconos-max-iterations", po::value<int>()->default_value(2000),
       "fc2d, fc3d: Siconos' iterations at most (its dense NSGS sweep costs (2 nc)^2)")(
@@ -167,9 +175,35 @@ void declare(po::options_description& o, po::positional_options_description& p) 
   p.add("what", 1);
 }
 
+/// An option given for another --what is refused rather than ignored (its value unchecked).
+void checkApplies(const po::variables_map& vm, const std::string& what) {
+  static const std::map<std::string, std::set<std::string>> takes{
+      {"sizes", {"lcp"}},
+      {"families", {"lcp"}},
+      {"instances", {"lcp"}},
+      {"min-time-ms", {"lcp", "fc3d"}},
+      {"dt", {"eom"}},
+      {"mechanism", {"eom"}},
+      {"series-dt", {"eom"}},
+      {"t-end", {"eom", "friction"}},
+      {"data", {"fc2d", "fc3d"}},
+      {"tolerance", {"fc2d", "fc3d"}},
+      {"facets", {"fc3d"}},
+      {"max-iterations", {"fc2d"}},
+      {"siconos-max-iterations", {"fc2d", "fc3d"}}};
+  for (const auto& [option, whats] : takes) {
+    if (!vm.count(option) || vm[option].defaulted() || whats.count(what)) continue;
+    std::string list;
+    for (const auto& w : whats) list += (list.empty() ? "" : ", ") + w;
+    throw std::invalid_argument("--" + option + ": bench --what " + what +
+                                " does not take it (it is " + list + "'s)");
+  }
+}
+
 int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const std::string what = vm["what"].as<std::string>();
   const bool json = vm["json"].as<bool>();
+  checkApplies(vm, what);
   auto positive = [&](const char* key, double fallback) {
     const double x = vm.count(key) ? vm[key].as<double>() : fallback;
     if (!(x > 0.0) || !std::isfinite(x))
@@ -223,6 +257,10 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       if (family == "friction" && n < 4) continue;  // one contact is already 4 unknowns
       rows.push_back(benchOne(family, n, instances, min_time_us));
     }
+  if (rows.empty())
+    throw std::invalid_argument(
+        "--sizes, --families: no instance to run (friction needs n >= 4: one contact is "
+        "4 unknowns)");
 
   bool all_solved = true;
   for (const Row& r : rows) all_solved &= r.ours_solved >= r.siconos_solved;

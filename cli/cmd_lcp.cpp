@@ -5,6 +5,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <variant>
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
@@ -132,6 +134,11 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   if (facets < 3 || facets > lcp::kMaxFacets)
     throw std::invalid_argument("--facets: expected 3 … " + std::to_string(lcp::kMaxFacets) + ", got " +
                                 std::to_string(facets));
+  const bool faceted = std::holds_alternative<lcp::FrictionProblem3D>(problem) && solver == "lemke";
+  if (!vm["facets"].defaulted() && !faceted)
+    throw std::invalid_argument(
+        "--facets: the faceted cone is --solver lemke's on an fc3d problem; here " +
+        std::string(lcp::datKindName(problem)) + " by --solver " + solver + " does not use it");
   const Report rep = solveFile(problem, solver, facets);
 
   if (vm["json"].as<bool>()) {

@@ -101,6 +101,9 @@ TEST_CASE("stickslip lcp on a spatial (fc3d) file: ours on the round cone, facet
   CHECK(r.out.find("Siconos' error") != std::string::npos);
   CHECK(r.out.find("(fc3d_compute_error)") != std::string::npos);
   CHECK(r.out.find("faceted cone       8 facets") != std::string::npos);
+  r = cli({"lcp", file, "--solver", "nsgs", "--facets", "16"});  // the round cone: no facets
+  CHECK(r.code == 2);
+  CHECK(r.err.find("fc3d by --solver nsgs does not use it") != std::string::npos);
   r = cli({"lcp", file, "--facets", "2"});
   CHECK(r.code == 2);
   CHECK(r.err.find("--facets: expected 3 … 1024, got 2") != std::string::npos);
@@ -267,6 +270,14 @@ TEST_CASE("stickslip bench lcp runs both solvers and prints the ratio table", "[
   }
   CHECK(cli({"bench", "lcp", "--sizes", "4,x"}).code == 2);
   CHECK(cli({"bench", "nothing"}).code == 2);
+  // Nothing to run is no success, and an option of another --what is refused, not ignored.
+  const Run none = cli({"bench", "lcp", "--sizes", "2", "--families", "friction", "--json"});
+  CHECK(none.code == 2);
+  CHECK(none.err.find("no instance to run") != std::string::npos);
+  const Run other = cli({"bench", "friction", "--t-end", "0.01", "--facets", "5"});
+  CHECK(other.code == 2);
+  CHECK(other.err.find("--facets: bench --what friction does not take it (it is fc3d's)") !=
+        std::string::npos);
   // A time budget that is not a finite positive number is refused, not run with.
   for (const char* budget : {"-1", "0", "inf"}) {
     const Run bad = cli({"bench", "lcp", "--sizes", "4", "--min-time-ms", budget});
