@@ -140,30 +140,25 @@ std::vector<std::filesystem::path> benchProblemFiles(const std::string& data, co
 namespace {
 
 void declare(po::options_description& o, po::positional_options_description& p) {
-  o.add_options()(
-      "what", po::value<std::string>()->required(),
-      "what to benchmark: lcp (ours vs Siconos), eom (the EOM methods on a slider-crank), "
-      "fc2d (Siconos' planar friction problems, ours vs Siconos' solvers), fc3d (Siconos' spatial "
-      "ones: our round-cone "
-      "solvers, our faceted Lemke and Siconos' fc3d solvers), friction (belt, every law)")(
+  o.add_options()("what", po::value<std::string>()->required(),
+                  "what to benchmark: lcp (ours vs Siconos), eom (the EOM methods on a slider-crank), "
+                  "fc2d (Siconos' planar friction problems, ours vs Siconos' solvers), fc3d (Siconos' spatial ones: our round-cone "
+                  "solvers, our faceted Lemke and Siconos' fc3d solvers), friction (belt, every law)")(
       "sizes", po::value<std::string>()->default_value("2,4,8,16,32,64,128,256"),
       "LCP sizes n (friction: n/4 contacts, n rounded to a multiple of 4)")(
       "families", po::value<std::string>()->default_value("spd,friction"),
-      "instance families: spd, pmatrix, friction")("instances", po::value<int>()->default_value(5),
-                                                   "random instances per size")(
+      "instance families: spd, pmatrix, friction")(
+      "instances", po::value<int>()->default_value(5), "random instances per size")(
       "min-time-ms", po::value<double>()->default_value(40.0),
-      "lcp: keep repeating an instance until the two solvers together spent this long on it (at "
-      "most "
-      "10000 blocks of solves each); fc3d: repeat each solve this long")(
+      "lcp: keep repeating an instance until the two solvers together spent this long on it (at most 10000 "
+      "blocks of solves each); fc3d: repeat each solve this long")(
       "dt", po::value<double>()->default_value(1e-3), "eom: RK4 step [s]")(
       "mechanism", po::value<std::string>()->default_value("spatial-slider-crank"),
       "eom: spatial-slider-crank (the thesis' mechanism) or slider-crank (its planar counterpart)")(
       "data", po::value<std::string>(),
-      "fc2d, fc3d: the folder of Siconos .dat problems (default ../shared/data/siconos/fc2d or "
-      "fc3d)")("tolerance", po::value<double>(),
-               "fc2d, fc3d: Siconos' error to reach (default 1e-8)")(
-      "facets", po::value<int>()->default_value(8),
-      "fc3d: directions per contact of our faceted cone, 3 … 1024")(
+      "fc2d, fc3d: the folder of Siconos .dat problems (default ../shared/data/siconos/fc2d or fc3d)")(
+      "tolerance", po::value<double>(), "fc2d, fc3d: Siconos' error to reach (default 1e-8)")(
+      "facets", po::value<int>()->default_value(8), "fc3d: directions per contact of our faceted cone, 3 … 1024")(
       "max-iterations", po::value<int>()->default_value(100000), "fc2d: our NSGS's sweeps at most")(
       "siconos-max-iterations", po::value<int>()->default_value(2000),
       "fc2d, fc3d: Siconos' iterations at most (its dense NSGS sweep costs (2 nc)^2)")(
