@@ -318,6 +318,9 @@ Eigen::SparseMatrix<double> readCompressedSparse(TokenStream& in, const std::str
   in.integerWithComma(nm + " nzmax");
   in.literal("nnz:", nm + " CSparse header");
   const long long nnz = in.integerWithComma(nm + " nnz");
+  if (nnz < 0 ||
+      nnz > std::numeric_limits<long long>::max() / 3)  // 3 nnz tokens are required below
+    in.fail(in.currentLine(), nm + " nnz = " + std::to_string(nnz) + " is not a count of entries");
   if (!triplet) {
     in.literal("1-norm:", nm + " CSparse header");
     in.real(nm + " 1-norm");

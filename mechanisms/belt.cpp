@@ -1,14 +1,14 @@
 #include "mechanisms/belt.hpp"
 
-#include "mechanisms/builtin_models.hpp"
-
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
-#include "dynamics/integrators/cvode_integrator.hpp"
 #include "dynamics/friction/friction_law.hpp"
+#include "dynamics/integrators/cvode_integrator.hpp"
 #include "dynamics/integrators/rk4.hpp"
 #include "dynamics/routes/run_result.hpp"
+#include "mechanisms/builtin_models.hpp"
 
 namespace stickslip::mechanisms {
 namespace {
@@ -46,6 +46,16 @@ BeltCycle beltClosedForm(const Belt& b) {
 
 std::vector<std::pair<double, std::string>> BeltCycle::events(double t_end) const {
   std::vector<std::pair<double, std::string>> out;
+  // A cycle too short for t to advance, or too many of them, is a model no run could resolve.
+  constexpr double kMaxCycles = 1e6;
+  if (first_breakaway <= t_end && (!(period > 0.0) || first_breakaway + period == first_breakaway ||
+                                   (t_end - first_breakaway) / period > kMaxCycles)) {
+    char why[160];
+    std::snprintf(why, sizeof why,
+                  "the belt's stick-slip period %.3g s gives more than 1e6 cycles before %.3g s",
+                  period, t_end);
+    throw std::invalid_argument(why);
+  }
   for (double t = first_breakaway; t <= t_end; t += period) {
     out.emplace_back(t, "slip");
     if (t + slip_duration <= t_end) out.emplace_back(t + slip_duration, "stick");

@@ -801,7 +801,8 @@ MarginSolution HoldProblem::bestMargin(const std::vector<double>& mu, const Choi
       if (same || (pass > 0 && !better)) break;
       c = next;
     }
-    if (here.t > best.t) best = here;
+    // The first start's at least, also when no reactions with N ≥ 0 balance the loads (t = −∞).
+    if (here.t > best.t || best.w.size() == 0) best = here;
     if (best.t >= -tolerance() && start) break;  // the warm start holds: enough for bisection
   }
   return best;
