@@ -127,7 +127,14 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     for (const std::string& file : vm["run"].as<std::vector<std::string>>()) {
       const Series s = readSeriesCsv(file);
       if (s.rows() == 0) throw std::invalid_argument("--run " + file + ": no rows to draw");
-      track(fs::path(file).stem().string(), s.names, s.data, nullptr, zero_velocity);
+      const std::string label = fs::path(file).stem().string();
+      try {
+        track(label, s.names, s.data, nullptr, zero_velocity);
+      } catch (const std::invalid_argument& e) {  // "<label>: …" names the track; name the file
+        const std::string what = e.what();
+        throw std::invalid_argument(
+            file + (what.starts_with(label + ":") ? what.substr(label.size()) : ": " + what));
+      }
     }
   } else {
     std::vector<MethodSpec> specs;

@@ -46,24 +46,24 @@ void declareRunOptions(po::options_description& o, po::positional_options_descri
       "projection", po::value<std::string>()->default_value("contacts"),
       "Moreau-Jean's position projection after each step: contacts (a closed contact that "
       "penetrates, with the joints; default), positions (also the joints' drift every step) or none")(
-      "tolerance", po::value<double>()->default_value(1e-10),
-      "CVODE's relative tolerance: event-driven and minimal form (default 1e-10; 1e-8 with compliant "
-      "contacts), the penalty route's BDF and Adams; event-driven counts a contact closed within max(1e-9 m, "
+      "tolerance", po::value<double>(),
+      "CVODE's relative tolerance: event-driven and minimal form (default 1e-10; event-driven 1e-8 with "
+      "compliant contacts), the penalty route's BDF and Adams; event-driven counts a contact closed within max(1e-9 m, "
       "tolerance/10) of its surface")(
       "event-tolerance", po::value<double>()->default_value(1e-10), "event-driven: event location [s]")(
-      "friction", po::value<std::string>()->default_value("linear"),
+      "friction", po::value<std::string>(),
       ("the law of the penalty route in place of set-valued Coulomb, or none (default: the scenario's "
-       "own): " + laws +
+       "own, linear for a model file): " + laws +
        "; the nonsmooth routes of zheng-*: coulomb-stiction (dry, mu < mu_s; default), coulomb (dry, "
        "mu = mu_s), ambrosio (modified Coulomb) or none").c_str())(
-      "integrator", po::value<std::string>()->default_value("rk4"),
+      "integrator", po::value<std::string>(),
       "the penalty route's: rk4 (fixed step; every law), bdf (CVODE, stiff; smooth laws only) or adams "
       "(CVODE's Adams-Moulton, non-stiff, as MATLAB's ode45: a stiff bristle cuts its steps short); "
       "default: rk4 for the laws with a jump at v = 0 or discrete states, bdf for the others (a BDF "
       "failure is redone with rk4)")(
-      "t-end", po::value<double>()->default_value(20.0), "end time [s]")(
-      "dt", po::value<double>()->default_value(1e-5), "RK4 step of the penalty route (default 1e-5), or the "
-      "Moreau-Jean step (default per scenario) [s]")(
+      "t-end", po::value<double>(), "end time [s] (default: the scenario's, 1 for a model file)")(
+      "dt", po::value<double>(), "RK4 step of the penalty route (default 1e-5), or the Moreau-Jean step "
+      "(default: the scenario's, 1e-4 for a model file) [s]")(
       "output-dt", po::value<double>(),
       "history sampling [s]: > 0 (event-driven: events add rows), Moreau-Jean also 0 (every step); "
       "default 1e-3")(

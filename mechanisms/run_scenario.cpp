@@ -339,12 +339,23 @@ void ScenarioRunner::planPlanar(Plan& p) {
   p.planar = std::make_unique<dynamics::RigidScenario>(std::move(mechanism));
   const dynamics::RigidScenario& s = *p.planar;
   if (p.route == Route::kMoreauJean)
-    for (const auto& c : s.contacts)
-      if (c.normal == dynamics::RigidContact::Normal::kCompliant)
-        throw std::invalid_argument("--method: moreau-jean takes rigid contacts (unilateral or bilateral); contact '" +
-                                    c.name + "' of '" + scenario.name +
-                                    "' is compliant, a force of its penetration (event-driven or penalty run it; its "
-                                    "rigid_restitution: e lets Moreau–Jean take it as a rigid contact)");
+    for (const auto& c : s.contacts) {
+      if (c.normal != dynamics::RigidContact::Normal::kCompliant) continue;
+      const std::string contact =
+          "--method: moreau-jean takes rigid contacts (unilateral or bilateral); contact '" +
+          c.name + "' of '" + scenario.name + "' is compliant, ";
+      if (c.rigid_restitution && c.smooth_friction)  // withRigidContacts keeps it compliant
+        throw std::invalid_argument(
+            contact + "its friction the regularized law '" +
+            std::string(c.smooth_friction->name()) +
+            "', which needs the force of its penetration (event-driven or penalty run it; "
+            "Moreau–Jean takes the contact rigid with set-valued friction only: coulomb, "
+            "coulomb-stiction or none)");
+      throw std::invalid_argument(
+          contact +
+          "a force of its penetration (event-driven or penalty run it; its "
+          "rigid_restitution: e lets Moreau–Jean take it as a rigid contact)");
+    }
   p.mechanism = std::make_unique<dynamics::PlanarMechanism>(s);
   p.q0 = s.q0;
   p.v0 = s.v0;

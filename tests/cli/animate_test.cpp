@@ -265,7 +265,7 @@ TEST_CASE("animate: bad input is an error that names it, and nothing is overwrit
   const std::string other = dir.write("other.csv", "t,crank.x\n0,1\n");
   r = cli({"animate", "belt", "--run", other, "--out", dir / "y.html"});
   CHECK(r.code == 2);
-  CHECK_THAT(r.err, Contains("no column 'block.x'"));
+  CHECK_THAT(r.err, Contains(other + ": no column 'block.x'"));
   const std::string bad = dir.write("bad.csv", "t,block.x,block.y,block.theta\n0,0,0,0\n0.1,zero,0,0\n");
   r = cli({"animate", "belt", "--run", bad, "--out", dir / "z.html"});
   CHECK(r.code == 2);

@@ -38,6 +38,15 @@ TEST_CASE("stickslip usage and help", "[cli]") {
   CHECK(typo.code == 2);
   CHECK(typo.err.find("solvr") != std::string::npos);
   CHECK(cli({"lcp", kData + "/lcp/lcp_mmc.dat", "--solver", "magic"}).code == 2);
+  // run's help shows no default a scenario overrides: those options name the scenario's instead.
+  const Run run_help = cli({"run", "--help"});
+  CHECK(run_help.code == 0);
+  for (const char* option : {"--t-end", "--dt", "--tolerance", "--friction", "--integrator"}) {
+    const auto at = run_help.out.find(std::string("  ") + option + " arg");
+    REQUIRE(at != std::string::npos);
+    CHECK(run_help.out.substr(at, run_help.out.find('\n', at) - at).find("(=") ==
+          std::string::npos);
+  }
 }
 
 TEST_CASE("stickslip lcp solves a Siconos file and prints one JSON object", "[cli]") {
@@ -815,5 +824,28 @@ TEST_CASE("stickslip run zheng-torque: event-driven, penalty and Moreau-Jean end
   // The modified Coulomb law needs the compliant joint.
   const Run bad = cli({"run", "zheng-torque", "--method", "moreau-jean", "--friction", "ambrosio"});
   CHECK(bad.code == 2);
-  CHECK(bad.err.find("compliant") != std::string::npos);
+  CHECK(bad.err.find("is compliant, its friction the regularized law 'ambrosio'") !=
+        std::string::npos);
+  CHECK(bad.err.find("set-valued friction only") != std::string::npos);
+}
+
+TEST_CASE("hostile values stop with an error or an answer, never a crash or a hang", "[cli]") {
+  // Gravity pointing away from the slope: no reactions with N ≥ 0 balance it, so it cannot hold.
+  const Run up = cli({"hold", "incline", "--set", "parameters.gravity=-1"});
+  CHECK(up.code == 1);
+  CHECK(up.out.find("BREAKS AWAY") != std::string::npos);
+  CHECK(up.out.find("block-slope lifts off") != std::string::npos);
+  // A belt cycle far shorter than t can resolve is refused before its closed form lists it.
+  const Run tiny = cli({"run", "belt", "--method", "moreau-jean", "--set", "parameters.mass=1e-100",
+                        "--t-end", "0.01"});
+  CHECK(tiny.code == 2);
+  CHECK(tiny.err.find("more than 1e6 cycles") != std::string::npos);
+  // A sparse header whose entry count overflows the reader's arithmetic.
+  const TempFile nnz(
+      "nnz.dat",
+      "2 2 2 2 0\nCSparse Version 3.1.9\ntriplet: 2-by-2, nzmax: 2 nnz: 4000000000000000000,\n"
+      "0 0 : 1\n1 1 : 1\n1 1\n");
+  const Run count = cli({"lcp", nnz.path.string()});
+  CHECK(count.code == 2);
+  CHECK(count.err.find("is not a count of entries") != std::string::npos);
 }
