@@ -38,7 +38,7 @@ struct Result {
 };
 
 /// `stickslip run` arguments: the method ("penalty:LAW" passes LAW as --friction) and each
-/// keyword as its option (t_end → --t-end); a bool is a switch.
+/// keyword as its option (t_end → --t-end); `ideal` takes a bool, the only switch.
 std::vector<std::string> runArgs(const std::string& method, const py::kwargs& settings) {
   std::vector<std::string> args;
   if (!method.empty()) {
@@ -49,11 +49,22 @@ std::vector<std::string> runArgs(const std::string& method, const py::kwargs& se
   for (const auto& [key, value] : settings) {
     std::string option = "--" + key.cast<std::string>();
     std::replace(option.begin(), option.end(), '_', '-');
-    if (py::isinstance<py::bool_>(value)) {
+    const std::string name = key.cast<std::string>();
+    if (name == "out" || name == "force" || name == "json" || name == "set")
+      throw py::type_error(name +
+                           ": not a keyword of the Python API (a Result holds the arrays and the "
+                           "JSON's figures; Scenario.set changes a setting)");
+    const bool is_bool = py::isinstance<py::bool_>(value);
+    if (name == "ideal") {  // run's one switch here
+      if (!is_bool)
+        throw py::type_error("ideal: expected True or False, got " +
+                             py::repr(value).cast<std::string>());
       if (value.cast<bool>()) args.push_back(option);
       continue;
     }
-    args.insert(args.end(), {option, settingText(value)});
+    // A bool elsewhere reaches the option's own check, which refuses it by name.
+    args.insert(args.end(),
+                {option, is_bool ? (value.cast<bool>() ? "True" : "False") : settingText(value)});
   }
   return args;
 }

@@ -12,7 +12,14 @@ namespace {
 
 std::string pathText(const std::string& path) { return path.empty() ? "the scenario" : path; }
 
-void emit(YAML::Emitter& out, py::handle value, const std::string& path) {
+/// Deeper than any scenario: a value that contains itself, or a runaway nesting, stops here
+/// rather than exhausting the stack.
+constexpr int kMaxDepth = 64;
+
+void emit(YAML::Emitter& out, py::handle value, const std::string& path, int depth = 0) {
+  if (depth > kMaxDepth)
+    throw py::value_error(pathText(path) + ": nested more than " + std::to_string(kMaxDepth) +
+                          " deep (a dict or list that contains itself?)");
   if (value.is_none()) {
     out << YAML::Null;
   } else if (py::isinstance<py::bool_>(value)) {
@@ -26,13 +33,14 @@ void emit(YAML::Emitter& out, py::handle value, const std::string& path) {
         throw py::type_error(pathText(path) + ": keys must be strings, got " + py::repr(key).cast<std::string>());
       const std::string name = key.cast<std::string>();
       out << YAML::Key << name << YAML::Value;
-      emit(out, item, path.empty() ? name : path + "." + name);
+      emit(out, item, path.empty() ? name : path + "." + name, depth + 1);
     }
     out << YAML::EndMap;
   } else if (py::isinstance<py::sequence>(value) && !py::isinstance<py::bytes>(value)) {
     out << YAML::BeginSeq;
     std::size_t k = 0;
-    for (const py::handle item : value) emit(out, item, path + "[" + std::to_string(k++) + "]");
+    for (const py::handle item : value)
+      emit(out, item, path + "[" + std::to_string(k++) + "]", depth + 1);
     out << YAML::EndSeq;
   } else if (PyIndex_Check(value.ptr())) {  // int, NumPy's integers (after the arrays, which have __index__ too)
     out << py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();

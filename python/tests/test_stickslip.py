@@ -172,6 +172,20 @@ def test_from_dict_errors_name_the_key_path():
         stickslip.Scenario.from_dict({"model": {"gravity": [0.0, float("nan")]}})
     with pytest.raises(TypeError, match="expected a dict"):
         stickslip.Scenario.from_dict("scenario: belt")
+    itself = {"scenario": "belt"}
+    itself["parameters"] = itself
+    with pytest.raises(ValueError, match="nested more than 64 deep"):
+        stickslip.Scenario.from_dict(itself)
+
+
+def test_keywords_the_api_does_not_take_are_refused():
+    with pytest.raises(TypeError, match="ideal: expected True or False, got 'false'"):
+        stickslip.run("zheng-torque", "event-driven", t_end=0.01, ideal="false")
+    for keyword in ("out", "force", "json", "set"):
+        with pytest.raises(TypeError, match=keyword + ": not a keyword of the Python API"):
+            stickslip.run("belt", "event-driven", t_end=0.1, **{keyword: "x"})
+    with pytest.raises(ValueError, match="--t-end"):
+        stickslip.run("belt", "event-driven", t_end=False)
 
 
 def test_parameters_are_the_models_values_with_the_settings():
