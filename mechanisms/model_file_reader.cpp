@@ -88,6 +88,25 @@ std::string ModelFileReader::scalar(const YAML::Node& parent, const std::string&
   return parent[key].IsDefined() ? scalar(parent[key], path + "." + key) : fallback;
 }
 
+std::string ModelFileReader::elementName(const YAML::Node& parent, const std::string& path,
+                                         const std::string& fallback) {
+  const auto owner = [&](const std::string& name) {
+    return std::find_if(element_names_.begin(), element_names_.end(), [&](const auto& e) { return e.first == name; });
+  };
+  std::string name = fallback;
+  if (parent["name"].IsDefined()) {
+    name = scalar(parent["name"], path + ".name");
+    if (const auto it = owner(name); it != element_names_.end())
+      fail(parent["name"], path + ".name",
+           "'" + name + "' is already the name of " + it->second +
+               ": joints, drivers and contacts need distinct names (they head the history's columns)");
+  } else {
+    for (int k = 2; owner(name) != element_names_.end(); ++k) name = fallback + "-" + std::to_string(k);
+  }
+  element_names_.emplace_back(name, path);
+  return name;
+}
+
 std::string ModelFileReader::choice(const YAML::Node& parent, const std::string& path, const std::string& key,
                                     const std::vector<std::string>& valid, const std::string& noun) const {
   const std::string x = scalar(required(parent, path, key, "one of " + joined(valid)), path + "." + key);
@@ -277,22 +296,60 @@ TimeSignal ModelFileReader::timeSignal(const YAML::Node& d, const std::string& p
     s.rate = s.acceleration = [](double) { return 0.0; };
     return s;
   }
-  // Rate and acceleration not given: differentiated numerically (five-point differences).
+  // Rate and acceleration not given: differentiated numerically (five-point differences);
+  // given: checked against those differences.
   std::shared_ptr<Expression> r;
   const std::shared_ptr<Expression> value = s.expression;
   if (d[rate_key].IsDefined()) {
     r = expression(d[rate_key], path + "." + rate_key, Vars::kTime);
     s.rate = timeFunction(r);
+    checkDerivative(s.value, s.rate, d[rate_key], path + "." + rate_key, key);
   } else {
     s.rate = [value](double t) { return firstDerivative(*value, t); };
   }
-  if (d[acceleration_key].IsDefined())
+  if (d[acceleration_key].IsDefined()) {
     s.acceleration = timeFunction(expression(d[acceleration_key], path + "." + acceleration_key, Vars::kTime));
-  else if (r)
+    checkDerivative(s.rate, s.acceleration, d[acceleration_key], path + "." + acceleration_key,
+                    r ? rate_key : key + "'s rate");
+  } else if (r) {
     s.acceleration = [r](double t) { return firstDerivative(*r, t); };
-  else
+  } else {
     s.acceleration = [value](double t) { return secondDerivative(*value, t); };
+  }
   return s;
+}
+
+void ModelFileReader::checkDerivative(const std::function<double(double)>& f,
+                                      const std::function<double(double)>& derivative, const YAML::Node& n,
+                                      const std::string& path, const std::string& of) const {
+  // Five-point differences with steps h and h/2: the second is within |d_h − d_h/2| / 15 of
+  // f′ (truncation O(h⁴)). Three pairs of nearby times: a kink can spoil one of a pair, a
+  // wrong derivative fails both.
+  const auto difference = [&](double t, double h) {
+    return (f(t - 2 * h) - 8 * f(t - h) + 8 * f(t + h) - f(t + 2 * h)) / (12 * h);
+  };
+  constexpr int kSamples = 6;
+  const double times[kSamples] = {0.1234567, 0.1371234, 0.7654321, 0.7791234, 2.3456789, 2.3593456};
+  double fine[kSamples], given[kSamples], size = 0.0;
+  bool wrong[kSamples];
+  for (int k = 0; k < kSamples; ++k) {
+    fine[k] = difference(times[k], 5e-4);
+    if (std::isfinite(fine[k])) size = std::max(size, std::abs(fine[k]));
+  }
+  for (int k = 0; k < kSamples; ++k) {
+    given[k] = derivative(times[k]);
+    const double allowance = 10.0 * std::abs(difference(times[k], 1e-3) - fine[k]);
+    wrong[k] = std::isfinite(given[k]) && std::isfinite(fine[k]) && std::isfinite(allowance) &&
+               std::abs(given[k] - fine[k]) > allowance + 1e-6 * (size + std::abs(given[k]));
+  }
+  for (int k = 0; k < kSamples; k += 2) {
+    if (!wrong[k] || !wrong[k + 1]) continue;
+    std::ostringstream os;
+    os << "expected the derivative of " << of << ": at t = " << times[k] << " it is " << given[k] << ", but " << of
+       << " changes at " << fine[k] << " (five-point differences); correct it, or leave it out to have it "
+       << "differentiated";
+    fail(n, path, os.str());
+  }
 }
 
 YAML::Node ModelFileReader::list(const YAML::Node& model, const std::string& key) const {

@@ -96,6 +96,10 @@ class ModelFileReader {
   /// The scalar at parent[key] if given, else `fallback`.
   std::string scalar(const YAML::Node& parent, const std::string& path, const std::string& key,
                      const std::string& fallback) const;
+  /// The name of the joint, driver, contact or pin at `path`: parent["name"], else `fallback`,
+  /// numbered "fallback-2", "fallback-3", … when an earlier one took it. The names head the
+  /// history's columns, so a given name already taken is an error naming its owner.
+  std::string elementName(const YAML::Node& parent, const std::string& path, const std::string& fallback);
   /// The value of parent[key] (required), one of `valid`; "unknown NOUN 'x' (expected ...)".
   std::string choice(const YAML::Node& parent, const std::string& path, const std::string& key,
                      const std::vector<std::string>& valid, const std::string& noun) const;
@@ -161,6 +165,12 @@ class ModelFileReader {
                         const std::string& rate_key, const std::string& acceleration_key,
                         const std::string& what) const;
 
+  /// Refuses `derivative` (given at `n`, `path`) unless it is f′, `of` naming f: compared
+  /// at three times with five-point differences of f, within their own error and 1e-6 of the
+  /// largest |f′| seen. Samples where either is not finite are skipped.
+  void checkDerivative(const std::function<double(double)>& f, const std::function<double(double)>& derivative,
+                       const YAML::Node& n, const std::string& path, const std::string& of) const;
+
   /// Runs `build` for item `n` at `path`: an std::invalid_argument from the library (data the
   /// checks here did not foresee) becomes an InputError naming the item.
   template <typename Build>
@@ -202,6 +212,7 @@ class ModelFileReader {
   std::vector<std::string> body_names_;
 
  private:
+  std::vector<std::pair<std::string, std::string>> element_names_;  ///< (name, path) of each element so far
   void checkDirection(const YAML::Node& n, const std::string& path, double norm, const std::string& what) const;
 };
 

@@ -40,6 +40,8 @@ class Loader : public ModelFileReader {
   void drivers(const YAML::Node& n);
   void forces(const YAML::Node& n);
   void contact(const YAML::Node& n, const std::string& path, const std::string& type);
+  /// A compliant contact's `smooth_friction:` map {law, mu_k, ...} into rc.smooth_friction.
+  void smoothFriction(const YAML::Node& f, const std::string& fpath, dynamics::RigidContact& rc) const;
   /// A `friction:` / `pin_friction:` map {radius, mu_static, mu_kinetic (or mu)} read into
   /// `f` (its name and joint or slot set) and added to the joint frictions.
   void jointFriction(const YAML::Node& n, const std::string& path, dynamics::RevoluteFriction f,
@@ -111,7 +113,7 @@ void Loader::jointFriction(const YAML::Node& n, const std::string& path, dynamic
   requireMap(n, path, "a map with radius, mu_static, mu_kinetic (or mu)");
   if (f.slot >= 0) {  // a pin may be named (default "<contact>.pin")
     checkKeys(n, path, {"radius", "mu", "mu_static", "mu_kinetic", "name"});
-    if (n["name"].IsDefined()) f.name = scalar(n["name"], path + ".name");
+    f.name = elementName(n, path, f.name);
   } else {
     checkKeys(n, path, {"radius", "mu", "mu_static", "mu_kinetic"});
   }
@@ -141,7 +143,7 @@ void Loader::joints(const YAML::Node& n) {
     if (type == "translational" || type == "fixed") keys.push_back("theta0");
     if (type == "revolute") keys.push_back("friction");
     checkKeys(j, path, keys);
-    const std::string name = scalar(j, path, "name", type);
+    const std::string name = elementName(j, path, type);
     const auto [bi, bj] = bodyPair(j, path, " (a joint connects two bodies)");
     const Eigen::Vector2d si = vector2(j, path, "point_i", Eigen::Vector2d::Zero());
     const Eigen::Vector2d sj = vector2(j, path, "point_j", Eigen::Vector2d::Zero());
@@ -171,7 +173,7 @@ void Loader::drivers(const YAML::Node& n) {
     item(d, path, [&] {
     requireMap(d, path, "a map with body_i, body_j, angle (and rate, acceleration)");
     checkKeys(d, path, {"name", "body_i", "body_j", "angle", "rate", "acceleration"});
-    const std::string name = scalar(d, path, "name", "driver");
+    const std::string name = elementName(d, path, "driver");
     const BodyIndex bi = body(d, path, "body_i", true), bj = body(d, path, "body_j", false);
     if (bi == bj) fail(d["body_j"], path + ".body_j", "expected a body other than body_i");
     TimeSignal angle = timeSignal(d, path, "angle", "rate", "acceleration", "theta_j - theta_i as an expression of t [rad]");
@@ -281,6 +283,32 @@ void Loader::forces(const YAML::Node& n) {
   }
 }
 
+void Loader::smoothFriction(const YAML::Node& f, const std::string& fpath, dynamics::RigidContact& rc) const {
+  // A regularized law of the catalogue in place of set-valued Coulomb; mu_k = 0: none.
+  if (rc.normal != dynamics::RigidContact::Normal::kCompliant)
+    fail(f, fpath, "only for normal: compliant (a rigid contact's friction is set-valued)");
+  requireMap(f, fpath, "a map with law and the law's parameters (mu_k, ...)");
+  std::vector<std::string> names{"law"}, laws;
+  for (std::string_view n : dynamics::frictionParameterNames()) names.emplace_back(n);
+  for (std::string_view n : dynamics::frictionLawNames()) laws.emplace_back(n);
+  checkKeys(f, fpath, names);
+  const std::string law = scalar(required(f, fpath, "law", "a friction law of the catalogue, e.g. ambrosio"), fpath + ".law");
+  if (std::find(laws.begin(), laws.end(), law) == laws.end())
+    fail(f["law"], fpath + ".law", "unknown friction law '" + law + "'" + didYouMean(law, laws));
+  required(f, fpath, "mu_k", "the law's kinetic coefficient (0: no friction)");
+  dynamics::FrictionParameters p;
+  for (std::size_t k = 1; k < names.size(); ++k)
+    if (f[names[k]].IsDefined()) p.set(names[k], number(f[names[k]], fpath + "." + names[k]));
+  if (!f["mu_s"].IsDefined()) p.mu_s = p.mu_k;
+  if (p.mu_k != 0.0) {
+    try {
+      rc.smooth_friction = dynamics::makeFrictionLaw(law, p);
+    } catch (const std::invalid_argument& e) {
+      fail(f, fpath, e.what());
+    }
+  }
+}
+
 void Loader::contact(const YAML::Node& c, const std::string& path, const std::string& type) {
   using dynamics::RigidContact;
   std::vector<std::string> keys{"type", "name", "body_i", "body_j", "normal", "restitution", "mu", "mu_static",
@@ -293,7 +321,7 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     keys.insert(keys.end(), {"journal_centre", "bearing_centre", "journal_radius", "bearing_radius", "centres_slip"});
   checkKeys(c, path, keys);
   RigidContact rc;
-  rc.name = c["name"].IsDefined() ? scalar(c["name"], path + ".name") : path.substr(6);
+  rc.name = elementName(c, path, path.substr(6));
   rc.body_i = body(c, path, "body_i", false);
   rc.body_j = body(c, path, "body_j", true);
   if (rc.body_i == rc.body_j) fail(c["body_j"], path + ".body_j", "expected a body other than body_i");
@@ -309,10 +337,12 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     if (c["surface_speed"].IsDefined()) {
       const auto speed = expression(c["surface_speed"], path + ".surface_speed", Vars::kTime);
       rc.surface_speed = timeFunction(speed);
-      if (c["surface_acceleration"].IsDefined())
+      if (c["surface_acceleration"].IsDefined()) {
         rc.surface_acceleration =
             timeFunction(expression(c["surface_acceleration"], path + ".surface_acceleration", Vars::kTime));
-      else  // not given: differentiated
+        checkDerivative(rc.surface_speed, rc.surface_acceleration, c["surface_acceleration"],
+                        path + ".surface_acceleration", "surface_speed");
+      } else  // not given: differentiated
         rc.surface_acceleration = [speed](double t) { return firstDerivative(*speed, t); };
     }
   } else {
@@ -344,6 +374,12 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
   else
     fail(c["normal"], path + ".normal", "unknown normal law '" + normal + "' (expected " + joined(normals) + ")" +
                                             didYouMean(normal, normals));
+  if (c["restitution"].IsDefined() && rc.normal != RigidContact::Normal::kUnilateral)
+    fail(c["restitution"], path + ".restitution",
+         rc.normal == RigidContact::Normal::kBilateral
+             ? "only for normal: unilateral (a bilateral contact never separates: it has no impacts)"
+             : "only for normal: unilateral (a compliant contact's is its compliant_law's restitution, and "
+               "rigid_restitution the one a route that takes it as rigid uses)");
   rc.restitution = restitution(c, path, "restitution").value_or(rc.restitution);
   coulomb(c, path, rc.mu_static, rc.mu_kinetic);
   for (const char* key : {"impact_velocity", "rigid_restitution"})
@@ -360,32 +396,7 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     if (rc.normal == RigidContact::Normal::kCompliant)
       rc.impact_velocity = numberAtLeast(c, path, "impact_velocity", rc.impact_velocity, 0.0, true);
   }
-  if (const YAML::Node f = c["smooth_friction"]; f.IsDefined()) {
-    // A regularized law of the catalogue in place of set-valued Coulomb; mu_k = 0: none.
-    const std::string fpath = path + ".smooth_friction";
-    if (rc.normal != RigidContact::Normal::kCompliant)
-      fail(f, fpath, "only for normal: compliant (a rigid contact's friction is set-valued)");
-    requireMap(f, fpath, "a map with law and the law's parameters (mu_k, ...)");
-    std::vector<std::string> names{"law"}, laws;
-    for (std::string_view n : dynamics::frictionParameterNames()) names.emplace_back(n);
-    for (std::string_view n : dynamics::frictionLawNames()) laws.emplace_back(n);
-    checkKeys(f, fpath, names);
-    const std::string law = scalar(required(f, fpath, "law", "a friction law of the catalogue, e.g. ambrosio"), fpath + ".law");
-    if (std::find(laws.begin(), laws.end(), law) == laws.end())
-      fail(f["law"], fpath + ".law", "unknown friction law '" + law + "'" + didYouMean(law, laws));
-    required(f, fpath, "mu_k", "the law's kinetic coefficient (0: no friction)");
-    dynamics::FrictionParameters p;
-    for (std::size_t k = 1; k < names.size(); ++k)
-      if (f[names[k]].IsDefined()) p.set(names[k], number(f[names[k]], fpath + "." + names[k]));
-    if (!f["mu_s"].IsDefined()) p.mu_s = p.mu_k;
-    if (p.mu_k != 0.0) {
-      try {
-        rc.smooth_friction = dynamics::makeFrictionLaw(law, p);
-      } catch (const std::invalid_argument& e) {
-        fail(f, fpath, e.what());
-      }
-    }
-  }
+  if (const YAML::Node f = c["smooth_friction"]; f.IsDefined()) smoothFriction(f, path + ".smooth_friction", rc);
   if (const YAML::Node f = c["pin_friction"]; f.IsDefined()) {
     // Blajer's pin-in-slot joint: the point a pin turning with friction in the slot the line is.
     const std::string fpath = path + ".pin_friction";

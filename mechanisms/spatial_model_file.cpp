@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 
+#include "dynamics/mechanism/spatial_mechanism.hpp"
 #include "lcp/residual.hpp"
 #include "mechanisms/model_file_reader.hpp"
 
@@ -65,6 +66,7 @@ class Loader : public ModelFileReader {
 
   SpatialScenario s_;
   std::vector<char> starts_ideal_;  ///< per clearance joint: its `start: ideal`
+  std::vector<int> contact_lines_;  ///< per plane contact
 };
 
 Matrix3d Loader::inertia(const YAML::Node& n, const std::string& path) const {
@@ -193,7 +195,7 @@ void Loader::joints(const YAML::Node& n) {
     if (type == "revolute" || type == "translational") keys.push_back("friction");
     if (type == "revolute") keys.push_back("clearance");
     checkKeys(j, path, keys);
-    const std::string name = scalar(j, path, "name", type);
+    const std::string name = elementName(j, path, type);
     const std::pair<BodyIndex, BodyIndex> pair =
         bodyPair(j, path, " (a joint connects two bodies)");
     const BodyIndex bi = pair.first, bj = pair.second;
@@ -302,7 +304,7 @@ void Loader::drivers(const YAML::Node& n) {
     requireMap(d, path,
                "a map with joint (a revolute joint's name), angle (and rate, acceleration)");
     checkKeys(d, path, {"name", "joint", "angle", "rate", "acceleration"});
-    const std::string name = scalar(d, path, "name", "driver");
+    const std::string name = elementName(d, path, "driver");
     const std::string joint = scalar(
         required(d, path, "joint", "the name of the revolute joint it drives"), path + ".joint");
     const auto& all = s_.model.joints();
@@ -315,9 +317,6 @@ void Loader::drivers(const YAML::Node& n) {
                "' (expected one of model.joints' revolute "
                "joints: " +
                joined(revolutes) + ")" + didYouMean(joint, revolutes));
-    if (std::count(revolutes.begin(), revolutes.end(), joint) > 1)
-      fail(d["joint"], path + ".joint",
-           "several revolute joints are named '" + joint + "': give them distinct names");
     TimeSignal angle = timeSignal(
         d, path, "angle", "rate", "acceleration",
         "body_j's rotation about the joint's axis from the given pose, an expression of t [rad]");
@@ -390,7 +389,7 @@ void Loader::contacts(const YAML::Node& n) {
                "mu", "mu_static", "mu_kinetic", "compliant_law"});
     item(c, path, [&] {
       dynamics::SpatialPlaneContact pc;
-      pc.name = scalar(c, path, "name", "contact" + std::to_string(k));
+      pc.name = elementName(c, path, "contact" + std::to_string(k));
       pc.body_i = body(c, path, "body_i", false);
       pc.body_j = body(c, path, "body_j", true);
       if (pc.body_i == pc.body_j) fail(c["body_j"], path + ".body_j", "expected a body other than body_i");
@@ -403,6 +402,7 @@ void Loader::contacts(const YAML::Node& n) {
       coulomb(c, path, pc.mu_static, pc.mu_kinetic);
       if (c["compliant_law"].IsDefined()) pc.law = normalLaw(c["compliant_law"], path + ".compliant_law");
       s_.planes.push_back(std::move(pc));
+      contact_lines_.push_back(lineOf(c));
     });
   }
 }
@@ -459,6 +459,17 @@ SpatialScenario Loader::load(const YAML::Node& model) {
   forces(list(model, "forces"));
   contacts(list(model, "contacts"));
   initial(model["initial"], model);
+  // A plane contact must not start penetrating: the nonsmooth routes take it as rigid.
+  if (!s_.planes.empty()) {
+    const auto found =
+        dynamics::initialPenetration(dynamics::SpatialMechanism(s_.model, s_.q0, {}, {}, s_.planes), s_.q0, 1e-9);
+    if (found) {
+      std::ostringstream os;
+      os << "the contact starts penetrating: gap " << found->second
+         << " m < 0 at t = 0; move the sphere or the plane apart in their bodies' positions";
+      fail(contact_lines_[found->first], "model.contacts[" + std::to_string(found->first) + "]", os.str());
+    }
+  }
   s_.parameters = parameters_;
   return std::move(s_);
 }

@@ -302,6 +302,64 @@ TEST_CASE("model file: smooth_friction, a regularized law of the catalogue on a 
              Catch::Contains("m.yaml:5: model.contacts[0].smooth_friction: only for normal: compliant"));
 }
 
+TEST_CASE("model file: joints, drivers, contacts and pins have distinct names, the columns they head",
+          "[model-file][errors]") {
+  const std::string two_blocks = "model:\n  bodies:\n    - {name: a, mass: 1, inertia: 0.01}\n"
+                                 "    - {name: b, mass: 1, inertia: 0.01, position: [1, 0, 0]}\n";
+  CHECK(errorOf(two_blocks + "  joints:\n    - {type: revolute, name: A, body_i: ground, body_j: a}\n"
+                             "    - {type: revolute, name: A, body_i: a, body_j: b, point_i: [1, 0]}\n") ==
+        "m.yaml:7: model.joints[1].name: 'A' is already the name of model.joints[0]: joints, drivers and contacts "
+        "need distinct names (they head the history's columns)");
+  CHECK_THAT(errorOf(two_blocks + "  joints:\n    - {type: revolute, name: guide, body_i: ground, body_j: a}\n"
+                                  "  contacts:\n    - {type: point_line, name: guide, body_i: b}\n"),
+             Catch::StartsWith("m.yaml:8: model.contacts[0].name: 'guide' is already the name of model.joints[0]"));
+  CHECK_THAT(errorOf(two_blocks + "  drivers:\n    - {name: motor, body_j: a, angle: 0}\n"
+                                  "  contacts:\n    - {type: point_line, name: slot, body_i: b, normal: bilateral, "
+                                  "pin_friction: {name: motor, radius: 0.01, mu: 0.1}}\n"),
+             Catch::StartsWith("m.yaml:8: model.contacts[0].pin_friction.name: 'motor' is already the name of "
+                               "model.drivers[0]"));
+  // Unnamed ones take their type's name, numbered when it is taken.
+  const auto s = mechanisms::loadPlanarModelText(
+      two_blocks + "  joints:\n    - {type: revolute, body_i: ground, body_j: a}\n"
+                   "    - {type: revolute, body_i: a, point_i: [0.5, 0], body_j: b, point_j: [-0.5, 0]}\n",
+      "m.yaml");
+  REQUIRE(s.model.joints().size() == 2);
+  CHECK(s.model.joints()[0].name == "revolute");
+  CHECK(s.model.joints()[1].name == "revolute-2");
+  CHECK(errorOf(two_blocks + "  joints:\n    - {type: revolute, body_i: ground, body_j: a}\n"
+                             "    - {type: revolute, body_i: a, body_j: b, point_i: [1, 0]}\n"
+                             "    - {type: fixed, name: revolute-2, body_i: a, body_j: b}\n")
+            .rfind("m.yaml:8: model.joints[2].name: 'revolute-2' is already the name of model.joints[1]", 0) == 0);
+}
+
+TEST_CASE("model file: restitution only where impacts are, a driver's rate and acceleration its angle's derivatives",
+          "[model-file][errors]") {
+  CHECK_THAT(errorOf(blockModel("  contacts:\n    - {type: point_line, body_i: block, normal: bilateral, "
+                                "restitution: 0.5}\n")),
+             Catch::StartsWith("m.yaml:5: model.contacts[0].restitution: only for normal: unilateral (a bilateral"));
+  CHECK_THAT(errorOf(blockModel("  contacts:\n    - {type: point_line, body_i: block, normal: compliant, "
+                                "restitution: 0.5, compliant_law: {type: hertz, stiffness: 1e6, exponent: 1.5}}\n")),
+             Catch::StartsWith("m.yaml:5: model.contacts[0].restitution: only for normal: unilateral (a compliant"));
+  const auto driver = [](const std::string& keys) {
+    return blockModel("  drivers:\n    - {body_j: block, angle: \"2*sin(3*t)\", " + keys + "}\n");
+  };
+  CHECK(errorOf(driver("rate: 6*cos(3*t), acceleration: -18*sin(3*t)")) == "");
+  CHECK(errorOf(driver("rate: 2*cos(3*t)")) ==
+        "m.yaml:5: model.drivers[0].rate: expected the derivative of angle: at t = 0.123457 it is 1.86439, but "
+        "angle changes at 5.59316 (five-point differences); correct it, or leave it out to have it differentiated");
+  CHECK_THAT(errorOf(driver("rate: 6*cos(3*t), acceleration: 18*sin(3*t)")),
+             Catch::StartsWith("m.yaml:5: model.drivers[0].acceleration: expected the derivative of rate:"));
+  CHECK_THAT(errorOf(driver("acceleration: 0")),
+             Catch::StartsWith("m.yaml:5: model.drivers[0].acceleration: expected the derivative of angle's rate:"));
+  // A kink between the samples is no reason to refuse: the differences' own error widens the allowance.
+  CHECK(errorOf(blockModel("  drivers:\n    - {body_j: block, angle: \"t < 0.7654 ? t : 2*t - 0.7654\", "
+                           "rate: \"t < 0.7654 ? 1 : 2\"}\n")) == "");
+  CHECK_THAT(errorOf(blockModel("  contacts:\n    - {type: point_line, body_i: block, surface_speed: 2*t, "
+                                "surface_acceleration: 1}\n")),
+             Catch::StartsWith("m.yaml:5: model.contacts[0].surface_acceleration: expected the derivative of "
+                               "surface_speed: at t = 0.123457 it is 1, but surface_speed changes at 2"));
+}
+
 TEST_CASE("model file: errors name file, line, key path, what was expected", "[model-file][errors]") {
   // Unknown key, with the nearest valid one.
   CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1, inertia: 0.01, mas: 2}\n") ==

@@ -258,6 +258,16 @@ TEST_CASE("spatial model file: errors name file, line, key path, what was expect
                             "  drivers:\n    - {joint: ball, angle: t}\n")) ==
         "s.yaml:8: model.drivers[0].joint: unknown revolute joint 'ball' (expected one of model.joints' revolute "
         "joints: )");
+  CHECK(errorOf(oneBody("", "  joints:\n    - {type: spherical, name: ball, body_i: ground, body_j: b}\n"
+                            "  drivers:\n    - {name: ball, joint: ball, angle: t}\n")) ==
+        "s.yaml:8: model.drivers[0].name: 'ball' is already the name of model.joints[0]: joints, drivers and "
+        "contacts need distinct names (they head the history's columns)");
+  // A sphere on a plane must not start below it: the nonsmooth routes take it as rigid.
+  const std::string ball = "  contacts:\n    - {type: sphere_plane, body_i: b, radius: 0.1, plane_normal: [0, 0, 1]}\n";
+  CHECK(errorOf(oneBody(", position: [0, 0, 0.1]", ball)) == "");
+  CHECK(errorOf(oneBody(", position: [0, 0, 0.05]", ball)) ==
+        "s.yaml:6: model.contacts[0]: the contact starts penetrating: gap -0.05 m < 0 at t = 0; move the sphere or "
+        "the plane apart in their bodies' positions");
   CHECK(errorOf(oneBody("", "  forces:\n    - {type: force, body: b}\n")) ==
         "s.yaml:6: model.forces[0]: missing: give fx, fy, fz (any of them; global components [N], functions of t)");
   CHECK(errorOf(oneBody("", "  forces:\n    - {type: torque, body: b, tz: x_b}\n")) ==
