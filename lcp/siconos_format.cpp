@@ -715,19 +715,32 @@ DatProblem readFc3dText(const std::string& text, const std::string& name) {
 DatProblem readDatText(const std::string& text, const std::string& name) {
   const std::filesystem::path file(name);
   std::optional<Kind> hint = hintFrom(file.filename().string());
+  const bool by_folder = !hint;
   if (!hint) hint = hintFrom(file.parent_path().filename().string());
+  constexpr Kind kKinds[] = {Kind::kLcp, Kind::kMlcp, Kind::kFc2d, Kind::kFc3d};
 
-  std::vector<std::string> errors;
+  // A named kind is the only one tried: a file that fails it is a wrong file, whatever else
+  // its numbers happen to read as.
   if (hint) {
     try {
       return parseAs(*hint, text, name);
     } catch (const std::invalid_argument& e) {
-      errors.push_back(std::string("as ") + kindName(*hint) + " (hinted by the name): " + e.what());
+      std::string msg = "lcp::readDat: " + name + ": " + (by_folder ? "its folder's name" : "its name") + " says " +
+                        kindName(*hint) + ", but it does not read as one:\n  " + e.what();
+      for (Kind k : kKinds) {
+        if (k == *hint) continue;
+        try {
+          parseAs(k, text, name);
+          msg += std::string("\n  it reads as ") + kindName(k) + ": rename it to read it so";
+        } catch (const std::invalid_argument&) {
+        }
+      }
+      throw std::invalid_argument(msg);
     }
   }
+  std::vector<std::string> errors;
   std::vector<std::pair<Kind, DatProblem>> parsed;
-  for (Kind k : {Kind::kLcp, Kind::kMlcp, Kind::kFc2d, Kind::kFc3d}) {
-    if (hint && k == *hint) continue;
+  for (Kind k : kKinds) {
     try {
       parsed.emplace_back(k, parseAs(k, text, name));
     } catch (const std::invalid_argument& e) {

@@ -75,11 +75,11 @@ FrictionProblem3D readFc3dDat(std::istream& in, const std::string& name);
 /// FrictionProblem3D.
 using DatProblem = std::variant<Problem, MixedProblem, FrictionProblem2D, SparseFrictionProblem2D, FrictionProblem3D>;
 
-/// Reads a .dat file of unknown kind. The file name (then its folder's name) is a hint:
-/// "mlcp" → MLCP, "fc2d" → FC2D, "fc3d" → FC3D, "lcp" → LCP; the hinted kind is tried first and wins if it
-/// parses. Otherwise every kind is tried and the one that parses is returned. Throws
-/// std::invalid_argument, listing what each attempt reported, if none parses, or if several
-/// parse and the name gives no hint.
+/// Reads a .dat file of unknown kind. The file name (then its folder's name) names it:
+/// "mlcp" → MLCP, "fc2d" → FC2D, "fc3d" → FC3D, "lcp" → LCP, and only that kind is read; a
+/// file that fails it is refused with its error and the kinds it does read as. Without such a
+/// name every kind is tried and the one that parses is returned. Throws std::invalid_argument,
+/// listing what each attempt reported, if none parses, or if several parse.
 DatProblem readDat(const std::filesystem::path& file);
 /// The same from a stream; `name` plays the file name's part, as hint and in messages.
 DatProblem readDat(std::istream& in, const std::string& name);

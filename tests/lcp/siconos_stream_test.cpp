@@ -76,8 +76,16 @@ TEST_CASE("stream readers name the stream in messages and take the hint from it"
   {
     std::istringstream in("nonsense");
     const std::string msg = messageOf([&] { readDat(in, "some/where/mlcp_x.dat"); });
-    CHECK_THAT(msg, Catch::Contains("lcp::readDat: some/where/mlcp_x.dat:") &&
-                        Catch::Contains("hinted by the name"));
+    CHECK_THAT(msg, Catch::StartsWith("lcp::readDat: some/where/mlcp_x.dat: its name says mlcp, but it does not "
+                                      "read as one:\n  lcp::readMlcpDat: some/where/mlcp_x.dat:"));
+  }
+  {
+    // An LCP in a file named fc3d is refused, not read as the LCP its numbers happen to make.
+    std::istringstream in("1\n0 1 1\n1 1\n1\n-1\n");
+    const std::string msg = messageOf([&] { readDat(in, "fc3d/problem.dat"); });
+    CHECK_THAT(msg, Catch::StartsWith("lcp::readDat: fc3d/problem.dat: its folder's name says fc3d, but it does "
+                                      "not read as one:") &&
+                        Catch::EndsWith("\n  it reads as lcp: rename it to read it so"));
   }
   {
     std::istringstream in;
