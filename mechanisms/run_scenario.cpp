@@ -303,7 +303,7 @@ void ScenarioRunner::planPenalty(Plan& p) {
   po.integration.output_dt = o.output_dt.value_or(p.info.output_dt);
   if (o.tolerance) po.integration.relative_tolerance = *o.tolerance;
   po.integration.max_rk4_steps = long(o.limits.max_steps);
-  po.integration.max_total_steps = std::min(po.integration.max_total_steps, long(o.limits.max_steps));
+  po.integration.max_run_steps = long(o.limits.max_steps);
   p.penalty_route = p.planar ? std::make_unique<dynamics::PenaltyRoute>(*p.planar, po)
                              : std::make_unique<dynamics::PenaltyRoute>(m, p.q0, p.v0, p.baumgarte_alpha,
                                                                         p.baumgarte_beta, po);

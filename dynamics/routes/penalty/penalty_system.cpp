@@ -784,7 +784,7 @@ class PenaltyIntegration {
     co.relative_tolerance = o.relative_tolerance;
     co.absolute_tolerance = o.absolute_tolerance;
     co.max_step = o.max_step;
-    co.max_steps = std::min(o.max_steps, o.max_total_steps);
+    co.max_steps = std::min({o.max_steps, o.max_total_steps, o.max_run_steps});
     const OdeRoots roots = [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, Eigen::Ref<Eigen::VectorXd> g) {
       sys.evaluateContacts(tt, yy.head(nq), yy.segment(nq, nv), yy.segment(nq + nv, sys.frictionStateSize()), forces);
       for (int k = 0; k < nc; ++k) g(k) = crossing(k) ? forces[std::size_t(k)].penetration : 1.0;  // no events
@@ -797,7 +797,14 @@ class PenaltyIntegration {
       const OdeStep s = cv.advance(target, y);
       stalled = s.status == OdeStatus::kRoot && s.t - t <= 1e-12 * std::max(1.0, t) ? stalled + 1 : 0;
       t = s.t;
-      if (run.steps + cv.statistics().steps > o.max_total_steps || stalled > o.max_stalled_events) {
+      const long taken = run.steps + cv.statistics().steps;
+      if (taken > o.max_run_steps || (s.status == OdeStatus::kFailure && taken >= o.max_run_steps)) {
+        run.status = PenaltyStatus::kLimitReached;
+        run.message = "more than max_steps = " + std::to_string(o.max_run_steps) + " integrator steps by t = " +
+                      std::to_string(t) + " s";
+        break;
+      }
+      if (taken > o.max_total_steps || stalled > o.max_stalled_events) {
         run.status = PenaltyStatus::kIntegratorFailure;
         run.message = (stalled > o.max_stalled_events
                            ? "contact events chatter without progress at t = "

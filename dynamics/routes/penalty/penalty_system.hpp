@@ -361,6 +361,9 @@ struct PenaltyIntegrationOptions {
   /// all, or after this many contact events in a row that leave t where it was (chattering).
   long max_total_steps = 2000000;
   int max_stalled_events = 200;
+  /// BDF and Adams: the caller's budget of internal steps in all; more stop the run with
+  /// kLimitReached (a limit asked for, where max_total_steps is the route's own guard).
+  long max_run_steps = 100'000'000;
   /// RK4: refuse a run needing more than this many steps (t_end / dt) with kLimitReached.
   long max_rk4_steps = 100'000'000;
   /// For a passive system (no drivers, no applied work): stop with kEnergyIncrease when the
