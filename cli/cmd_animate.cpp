@@ -142,7 +142,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     else specs.push_back(MethodSpec{});  // the scenario's own method
     std::vector<std::unique_ptr<mechanisms::ScenarioRunner>> runners;
     for (const MethodSpec& s : specs)
-      runners.push_back(std::make_unique<mechanisms::ScenarioRunner>(sc, runSettings(sc, runArgs(vm, s, t_end))));
+      runners.push_back(plannedRunner(sc, runArgs(vm, s, t_end)));
     const double zero = sc.builtin ? mechanisms::rigidScenarioInfo(sc.name).zero_velocity : 1e-8;
     for (std::size_t i = 0; i < specs.size(); ++i) {
       const mechanisms::ScenarioRun r = runners[i]->run();

@@ -22,6 +22,7 @@
 #include "cli/output.hpp"
 #include "cli/run_options.hpp"
 #include "cli/run_output.hpp"
+#include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/run_scenario.hpp"
 
@@ -110,7 +111,9 @@ std::vector<std::unique_ptr<mechanisms::ScenarioRunner>> resolveMethods(const po
   std::vector<std::string> unavailable;
   for (const auto& s : specs) {
     try {
-      runners.push_back(std::make_unique<mechanisms::ScenarioRunner>(sc, runSettings(sc, runArgs(vm, s, t_end))));
+      runners.push_back(plannedRunner(sc, runArgs(vm, s, t_end)));
+    } catch (const mechanisms::InputError&) {
+      throw;  // the scenario's run: section, not the method
     } catch (const std::invalid_argument& e) {
       unavailable.push_back(s.label + ": " + e.what());
     }
@@ -129,20 +132,9 @@ std::vector<std::string> givenOutputs(const po::variables_map& vm,
                                       const std::vector<MethodSpec>& specs) {
   if (!vm.count("outputs")) return {};
   const std::vector<std::string> outputs = splitList(vm["outputs"].as<std::string>());
-  const std::vector<std::string> first_columns = runners.front()->columns();
-  for (const auto& o : outputs) {
-    bool found = false;
-    for (const auto& r : runners) {
-      const auto cols = r->columns();
-      found = found || std::find(cols.begin(), cols.end(), o) != cols.end();
-    }
-    if (!found) {
-      std::string cols;
-      for (std::size_t c = 1; c < first_columns.size(); ++c) cols += (c > 1 ? ", " : "") + first_columns[c];
-      throw std::invalid_argument("--outputs: no method writes a column '" + o + "' (" + specs.front().label +
-                                  " writes " + cols + ")");
-    }
-  }
+  std::vector<std::vector<std::string>> columns;
+  for (const auto& r : runners) columns.push_back(r->columns());
+  requireOutputs(outputs, columns, specs.front().label);
   return outputs;
 }
 

@@ -152,6 +152,20 @@ std::string columnUnit(std::string_view name) {
   return "";
 }
 
+void requireOutputs(const std::vector<std::string>& outputs, const std::vector<std::vector<std::string>>& columns,
+                    const std::string& first_label) {
+  for (const std::string& o : outputs) {
+    const bool found = std::any_of(columns.begin(), columns.end(), [&](const std::vector<std::string>& c) {
+      return std::find(c.begin(), c.end(), o) != c.end();
+    });
+    if (found) continue;
+    std::string list;
+    for (std::size_t c = 1; c < columns.front().size(); ++c) list += (c > 1 ? ", " : "") + columns.front()[c];
+    throw std::invalid_argument("--outputs: no method writes a column '" + o + "' (" + first_label + " writes " +
+                                list + ")");
+  }
+}
+
 std::vector<std::string> defaultOutputs(const mechanisms::Scenario& scenario, const Series& reference) {
   std::vector<std::string> out;
   if (scenario.builtin)

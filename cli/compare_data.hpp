@@ -48,6 +48,12 @@ std::vector<std::string> contactsWith(const Series& s, const std::vector<std::st
 /// both columns.
 double frictionWork(const Series& s);
 
+/// Throws std::invalid_argument("--outputs: no method writes a column 'o' (LABEL writes …)")
+/// for an output in none of `columns` (each method's history columns, the first method's
+/// labelled `first_label`).
+void requireOutputs(const std::vector<std::string>& outputs, const std::vector<std::vector<std::string>>& columns,
+                    const std::string& first_label);
+
 /// What compare sets side by side without a list of outputs: a built-in's own choice
 /// (RigidScenarioInfo::compare_outputs) where the reference run writes it, else the reference's
 /// coordinates (.x, .y, .z, .theta columns) that move, at most six.

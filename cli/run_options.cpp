@@ -171,7 +171,11 @@ std::string outputPath(const po::variables_map& vm) {
   return path;
 }
 
-mechanisms::RunSettings runSettings(const mechanisms::Scenario& scenario, const std::vector<std::string>& args) {
+namespace {
+
+/// ARGS of `stickslip run SCENARIO ARGS...`, parsed; a bad option is std::invalid_argument
+/// (a library caller's, Python's, ValueError).
+po::variables_map parsedRunArgs(const mechanisms::Scenario& scenario, const std::vector<std::string>& args) {
   po::options_description opts;
   po::positional_options_description pos;
   declareRunOptions(opts, pos);
@@ -180,11 +184,19 @@ mechanisms::RunSettings runSettings(const mechanisms::Scenario& scenario, const 
   po::variables_map given;
   try {
     po::store(po::command_line_parser(all).options(opts).style(kOptionStyle).run(), given);
-  } catch (const po::error& e) {  // a library caller's (Python's) bad option: a ValueError there
+  } catch (const po::error& e) {
     throw std::invalid_argument(e.what());
   }
+  return given;
+}
+
+}  // namespace
+
+std::unique_ptr<mechanisms::ScenarioRunner> plannedRunner(const mechanisms::Scenario& scenario,
+                                                          const std::vector<std::string>& args) {
+  const po::variables_map given = parsedRunArgs(scenario, args);
   try {
-    return runSettings(withRunSettings(given, scenario));
+    return std::make_unique<mechanisms::ScenarioRunner>(scenario, runSettings(withRunSettings(given, scenario)));
   } catch (const mechanisms::InputError&) {
     throw;
   } catch (const std::invalid_argument& e) {
@@ -193,15 +205,8 @@ mechanisms::RunSettings runSettings(const mechanisms::Scenario& scenario, const 
 }
 
 void checkRunSettings(const mechanisms::Scenario& scenario) {
-  const mechanisms::RunSettings settings = runSettings(scenario, {});
   if (scenario.run.empty()) return;  // the defaults: nothing the user wrote to check
-  try {
-    mechanisms::ScenarioRunner plan(scenario, settings);  // its values are checked as it plans
-  } catch (const mechanisms::InputError&) {
-    throw;
-  } catch (const std::invalid_argument& e) {
-    rethrowLocated(e, po::variables_map{}, scenario);
-  }
+  plannedRunner(scenario, {});       // its values are checked as it plans
 }
 
 }  // namespace stickslip::cli

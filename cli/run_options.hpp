@@ -2,6 +2,7 @@
 /// \file `stickslip run`'s options, which `compare` and `sweep` pass on: their declaration, the
 /// scenario's `run:` section merged under them, and their meaning as mechanisms::RunSettings.
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,12 @@ mechanisms::RunSettings runSettings(const po::variables_map& vm);
 [[noreturn]] void rethrowLocated(const std::invalid_argument& e, const po::variables_map& given,
                                  const mechanisms::Scenario& scenario);
 
-/// The settings of `stickslip run SCENARIO ARGS...` (with the scenario's run: section); the
-/// errors as run's.
-mechanisms::RunSettings runSettings(const mechanisms::Scenario& scenario, const std::vector<std::string>& args);
+/// The runner of `stickslip run SCENARIO ARGS...` (with the scenario's run: section), planned:
+/// a value the plan refuses is an InputError at its line of the run: section when it came
+/// from there; other refusals (a route that cannot take the mechanism) are
+/// std::invalid_argument, as run's.
+std::unique_ptr<mechanisms::ScenarioRunner> plannedRunner(const mechanisms::Scenario& scenario,
+                                                          const std::vector<std::string>& args);
 
 /// Checks the scenario's run settings (file, then --set run.*) as `run` would take them, keys
 /// and values, without running: an InputError names the file, line and key of a bad one.

@@ -1,15 +1,17 @@
 #!/usr/bin/python3
 """The nonsmooth-vs-regularized figure of a mechanism, drawn with matplotlib.
 
-    examples/compare_nonsmooth_regularized.py [SCENARIO] [--law LAW] [--t-end T] [--out FILE]
+    examples/compare_nonsmooth_regularized.py [SCENARIO] [--law LAW] [--t-end T] [--out FILE] [--force]
 
 SCENARIO is a built-in (stickslip.builtins()) or a model file; default belt. The mechanism
 runs by event-driven (set-valued Coulomb, exact) and by the penalty route with the friction
 law LAW (default ambrosio); the figure sets each compared output of the two runs one above
 the other, with the deviation of the regularized run, and marks event-driven's stick/slip
-changes. Needs `import stickslip` (scripts/setup.sh) and python3-matplotlib.
+changes. An existing FILE is overwritten only with --force. Needs `import stickslip`
+(scripts/setup.sh) and python3-matplotlib.
 """
 import argparse
+import os
 import sys
 
 import matplotlib
@@ -26,11 +28,15 @@ def main():
     parser.add_argument("--law", default="ambrosio", help="the penalty route's friction law")
     parser.add_argument("--t-end", type=float, help="end time [s] (default: the scenario's)")
     parser.add_argument("--out", default=None, help="PNG file (default SCENARIO-nonsmooth-vs-regularized.png)")
+    parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     args = parser.parse_args()
 
     try:
         scenario = stickslip.Scenario(args.scenario)
-        settings = {"t_end": args.t_end} if args.t_end else {}
+        out = args.out or f"{scenario.name}-nonsmooth-vs-regularized.png"
+        if os.path.exists(out) and not args.force:
+            raise ValueError(f"--out {out}: file exists; pass --force to overwrite it")
+        settings = {"t_end": args.t_end} if args.t_end is not None else {}  # 0 is the run's to refuse
         methods = ["event-driven", f"penalty:{args.law}"]
         comparison = stickslip.compare(scenario, methods, **settings)
     except ValueError as e:  # stickslip.InputError names the file, line and key
@@ -59,7 +65,6 @@ def main():
     axes[-1, 0].set_xlabel("t [s] (grey: event-driven's stick/slip changes)")
     fig.suptitle(f"{scenario.name}: set-valued Coulomb vs regularized friction")
     fig.tight_layout()
-    out = args.out or f"{scenario.name}-nonsmooth-vs-regularized.png"
     fig.savefig(out, dpi=110)
     print(out)
     return 0

@@ -4,10 +4,12 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "lcp/friction_facets.hpp"
 #include "lcp/lcp_auto.hpp"
 #include "lcp/siconos_format.hpp"
 #include "lcp/small_pivoting.hpp"
@@ -63,7 +65,8 @@ void bindLcp(py::module_& m) {
                               "tangent), status, natural-map residual, pivots.")
       .def_readonly("r", &FrictionResult::r)
       .def_readonly("u", &FrictionResult::u)
-      .def_readonly("solver", &FrictionResult::solver);
+      .def_readonly("solver", &FrictionResult::solver)
+      .def_readonly("warning", &FrictionResult::warning);
   resultClass<MixedResult>(m, "MixedResult", "A mixed LCP solve: u free, v ⊥ w, status, residual, pivots.")
       .def_readonly("u", &MixedResult::u)
       .def_readonly("v", &MixedResult::v)
@@ -89,26 +92,37 @@ void bindLcp(py::module_& m) {
       py::arg("M"), py::arg("q"), py::arg("solver") = "auto", solve_doc.c_str());
   m.def(
       "solve_friction",
-      [](Eigen::MatrixXd W, Eigen::VectorXd q, Eigen::VectorXd mu, const std::string& solver) {
+      [](Eigen::MatrixXd W, Eigen::VectorXd q, Eigen::VectorXd mu, const std::string& solver,
+         std::optional<int> facets) {
         // Planar when q has two entries per contact, spatial when it has three.
         const Eigen::Index d = mu.size() > 0 && q.size() == 3 * mu.size() ? 3 : 2;
         requireShape("solve_friction", "W", W, d * mu.size(), d * mu.size());
         requireShape("solve_friction", "q", q, d * mu.size());
         requireShape("solve_friction", "mu", mu, mu.size());
+        // As `stickslip lcp --facets`: only where the faceted cone is used, within its range.
+        if (facets && (d != 3 || solver != "lemke"))
+          throw py::value_error("solve_friction: facets: the faceted cone is solver 'lemke''s on a spatial problem; "
+                                "here solver '" + solver + "' on a " + (d == 3 ? "spatial" : "planar") +
+                                " one does not use it");
+        if (facets && (*facets < 3 || *facets > kMaxFacets))
+          throw py::value_error("solve_friction: facets: expected 3 … " + std::to_string(kMaxFacets) + ", got " +
+                                std::to_string(*facets));
         if (d == 3) {
           const FrictionProblem3D p{std::move(W), std::move(q), std::move(mu)};
           py::gil_scoped_release release;
-          return solveFriction(solver, p);
+          return solveFriction(solver, p, facets.value_or(8));
         }
         const FrictionProblem2D p{std::move(W), std::move(q), std::move(mu)};
         py::gil_scoped_release release;
         return solveFriction(solver, p);
       },
-      py::arg("W"), py::arg("q"), py::arg("mu"), py::arg("solver") = "auto",
+      py::arg("W"), py::arg("q"), py::arg("mu"), py::arg("solver") = "auto", py::arg("facets") = py::none(),
       "Coulomb contact u = W r + q: planar (Siconos' fc2d, per contact normal then tangent; solvers "
       "lcp.solvers('fc2d')) when q has 2 entries per contact, spatial (fc3d, normal then two tangents, the round "
-      "cone; solvers lcp.solvers('fc3d'), 'auto' ours and exact) when it has 3. ValueError unless W is (dm, dm), q "
-      "(dm,) and mu (m,), all finite.");
+      "cone; solvers lcp.solvers('fc3d'), 'auto' ours and exact) when it has 3. `facets` (default 8): the faceted "
+      "cone's directions per contact, spatial by 'lemke' only. A spatial W that looks wrong (not symmetric, or "
+      "not positive semidefinite) sets `warning`. ValueError unless W is (dm, dm), q (dm,) and mu (m,), all "
+      "finite.");
   m.def(
       "solve_mlcp",
       [](Eigen::MatrixXd A, Eigen::MatrixXd B, Eigen::MatrixXd C, Eigen::MatrixXd D, Eigen::VectorXd a,

@@ -20,6 +20,7 @@
 #include "cli/animation.hpp"
 #include "cli/animation_html.hpp"
 #include "cli/compare_data.hpp"
+#include "cli/method_list.hpp"
 #include "cli/run_options.hpp"
 #include "cli/run_output.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
@@ -37,19 +38,17 @@ struct Result {
   std::string method;  ///< as asked: "penalty:ambrosio"
 };
 
-/// `stickslip run` arguments: the method ("penalty:LAW" passes LAW as --friction) and each
-/// keyword as its option (t_end → --t-end); `ideal` takes a bool, the only switch.
-std::vector<std::string> runArgs(const std::string& method, const py::kwargs& settings) {
+/// `stickslip run` arguments: the method's (its --method, --friction, --ideal; cli/method_list.hpp)
+/// and each keyword as its option (t_end → --t-end); `ideal` takes a bool, the only switch.
+std::vector<std::string> runArgs(const cli::MethodSpec& method, const py::kwargs& settings) {
   std::vector<std::string> args;
-  if (!method.empty()) {
-    const auto colon = method.find(':');
-    args.insert(args.end(), {"--method", method.substr(0, colon)});
-    if (colon != std::string::npos) args.insert(args.end(), {"--friction", method.substr(colon + 1)});
-  }
+  if (!method.method.empty()) args.insert(args.end(), {"--method", method.method});
+  if (!method.friction.empty()) args.insert(args.end(), {"--friction", method.friction});
+  bool ideal = method.ideal;
   for (const auto& [key, value] : settings) {
-    std::string option = "--" + key.cast<std::string>();
-    std::replace(option.begin(), option.end(), '_', '-');
     const std::string name = key.cast<std::string>();
+    std::string option = "--" + name;
+    std::replace(option.begin(), option.end(), '_', '-');
     if (name == "out" || name == "force" || name == "json" || name == "set")
       throw py::type_error(name +
                            ": not a keyword of the Python API (a Result holds the arrays and the "
@@ -59,25 +58,40 @@ std::vector<std::string> runArgs(const std::string& method, const py::kwargs& se
       if (!is_bool)
         throw py::type_error("ideal: expected True or False, got " +
                              py::repr(value).cast<std::string>());
-      if (value.cast<bool>()) args.push_back(option);
+      ideal = ideal || value.cast<bool>();
       continue;
     }
     // A bool elsewhere reaches the option's own check, which refuses it by name.
     args.insert(args.end(),
                 {option, is_bool ? (value.cast<bool>() ? "True" : "False") : settingText(value)});
   }
+  if (ideal) args.push_back("--ideal");
   return args;
 }
 
-std::shared_ptr<Result> runOne(const mechanisms::Scenario& scenario, const std::string& method,
+/// The methods as `stickslip compare --methods` reads them: route[:LAW][/ideal], a repeat
+/// labelled " (2)"; "" alone is the scenario's own method.
+std::vector<cli::MethodSpec> methodSpecs(const std::vector<std::string>& methods, const mechanisms::Scenario& scenario,
+                                         const std::string& what) {
+  if (methods.size() == 1 && methods.front().empty()) return {cli::MethodSpec{}};
+  std::string list;
+  for (const std::string& m : methods) {
+    if (m.empty() || m.find(',') != std::string::npos)
+      throw py::value_error(what + ": expected a method, got '" + m + "'");
+    list += (list.empty() ? "" : ",") + m;
+  }
+  return cli::parseMethods(list, scenario.name, what);
+}
+
+std::shared_ptr<Result> runOne(const mechanisms::Scenario& scenario, const cli::MethodSpec& method,
                                const py::kwargs& settings) {
   auto result = std::make_shared<Result>();
-  result->method = method;
+  result->method = method.label;
   // Its own mechanism: the same Scenario may be running on another thread.
   const mechanisms::Scenario own = mechanisms::withOwnModel(scenario);
-  mechanisms::ScenarioRunner runner(own, cli::runSettings(own, runArgs(method, settings)));
+  const std::unique_ptr<mechanisms::ScenarioRunner> runner = cli::plannedRunner(own, runArgs(method, settings));
   py::gil_scoped_release release;  // other Python threads run meanwhile
-  result->run = runner.run();
+  result->run = runner->run();
   return result;
 }
 
@@ -105,15 +119,24 @@ py::dict perContact(const Result& r, py::handle owner, const std::string& suffix
   return out;
 }
 
-/// The coordinates ("x", "y", "theta") or velocities ("vx", "vy", "omega") of every body, as
-/// an owned samples × 3·bodies array in the history's body order.
-py::array_t<double> bodyColumns(const Result& r, const std::array<const char*, 3>& suffixes) {
+/// Every body's columns "B.s" for the suffixes s of the first of `layouts` the history has
+/// (planar, then spatial), as an owned samples × (bodies · suffixes) array in the history's body
+/// order.
+py::array_t<double> bodyColumns(const Result& r, const std::vector<std::vector<std::string>>& layouts) {
   std::vector<Eigen::Index> picked;
   const auto& cols = r.run.result.columns;
-  for (std::size_t c = 1; c < cols.size(); ++c)
-    if (cols[c].ends_with(std::string(".") + suffixes[0]) && c + 2 < cols.size() &&
-        cols[c + 1].ends_with(std::string(".") + suffixes[1]) && cols[c + 2].ends_with(std::string(".") + suffixes[2]))
-      for (std::size_t k = 0; k < 3; ++k) picked.push_back(Eigen::Index(c + k));
+  for (const std::vector<std::string>& suffixes : layouts) {
+    for (std::size_t c = 1; c + suffixes.size() <= cols.size(); ++c) {
+      const std::size_t dot = cols[c].rfind('.');
+      if (dot == std::string::npos) continue;
+      const std::string body = cols[c].substr(0, dot + 1);
+      bool all = true;
+      for (std::size_t k = 0; k < suffixes.size() && all; ++k) all = cols[c + k] == body + suffixes[k];
+      if (all)
+        for (std::size_t k = 0; k < suffixes.size(); ++k) picked.push_back(Eigen::Index(c + k));
+    }
+    if (!picked.empty()) break;
+  }
   const Eigen::MatrixXd& h = r.run.result.history;
   py::array_t<double> out({py::ssize_t(h.rows()), py::ssize_t(picked.size())});
   auto o = out.mutable_unchecked<2>();
@@ -152,10 +175,18 @@ void bindRun(py::module_& m) {
       .def_property_readonly("t", [](py::object self) { return columnView(self.cast<const Result&>(), self, "t"); })
       .def("column", [](py::object self, const std::string& name) { return columnView(self.cast<const Result&>(), self, name); },
            py::arg("name"), "One history column by name (read-only view).")
-      .def_property_readonly("q", [](const Result& r) { return bodyColumns(r, {"x", "y", "theta"}); },
-                             "Body positions (x, y, θ per body), samples × 3·bodies (an owned copy).")
-      .def_property_readonly("v", [](const Result& r) { return bodyColumns(r, {"vx", "vy", "omega"}); },
-                             "Body velocities (vx, vy, ω per body), samples × 3·bodies (an owned copy).")
+      .def_property_readonly(
+          "q",
+          [](const Result& r) { return bodyColumns(r, {{"x", "y", "theta"}, {"x", "y", "z", "e0", "e1", "e2", "e3"}}); },
+          "Body positions, samples × coordinates (an owned copy): x, y, θ per body of a planar mechanism; x, y, z "
+          "and the unit quaternion e0 … e3 per body of a spatial one.")
+      .def_property_readonly(
+          "v",
+          [](const Result& r) {
+            return bodyColumns(r, {{"vx", "vy", "omega"}, {"vx", "vy", "vz", "wx", "wy", "wz"}});
+          },
+          "Body velocities, samples × velocities (an owned copy): vx, vy, ω per body of a planar mechanism; vx, vy, "
+          "vz and ω in body axes (wx, wy, wz) per body of a spatial one.")
       .def_property_readonly("N", [](py::object self) { return perContact(self.cast<const Result&>(), self, ".N"); },
                              "Contact name → normal force [N] (read-only views).")
       .def_property_readonly("F", [](py::object self) { return perContact(self.cast<const Result&>(), self, ".F"); },
@@ -180,11 +211,13 @@ void bindRun(py::module_& m) {
   m.def(
       "run",
       [](const py::object& scenario, const std::string& method, const py::kwargs& settings) {
-        return runOne(scenarioArgument(scenario), method, settings);
+        const mechanisms::Scenario s = scenarioArgument(scenario);
+        return runOne(s, methodSpecs({method}, s, "method").front(), settings);
       },
       py::arg("scenario"), py::arg("method") = "",
       "Runs the scenario (a Scenario, or a built-in's name or a file) by a route: event-driven, moreau-jean, "
-      "penalty[:LAW] or minimal-form (\"\": the scenario's default). Keywords are `stickslip run`'s options "
+      "penalty[:LAW] or minimal-form, /ideal after it for the clearance joints made ideal (\"\": the scenario's "
+      "default). Keywords are `stickslip run`'s options "
       "(t_end=2, dt=1e-4, output_dt, tolerance, solver, facets, impact_law, friction, projection, theta, "
       "integrator, ideal=True, max_steps, max_samples, max_history_mb, max_events); the scenario's run: settings "
       "apply under them. The GIL is released while it runs. Raises InputError / ValueError for bad input; a "
@@ -196,17 +229,23 @@ void bindRun(py::module_& m) {
          std::optional<std::vector<std::string>> outputs, const py::kwargs& settings) {
         const mechanisms::Scenario scenario = scenarioArgument(scenario_argument);
         if (methods.empty()) throw py::value_error("compare: expected at least one method");
+        const std::vector<cli::MethodSpec> specs = methodSpecs(methods, scenario, "methods");
         std::vector<std::shared_ptr<Result>> runs;
-        for (const std::string& method : methods) runs.push_back(runOne(scenario, method, settings));
+        for (const cli::MethodSpec& method : specs) runs.push_back(runOne(scenario, method, settings));
         std::vector<cli::Series> series;
-        for (const auto& r : runs) series.push_back({r->run.result.columns, r->run.result.history});
+        std::vector<std::vector<std::string>> written;
+        for (const auto& r : runs) {
+          series.push_back({r->run.result.columns, r->run.result.history});
+          written.push_back(r->run.result.columns);
+        }
+        if (outputs) cli::requireOutputs(*outputs, written, specs.front().label);
         const std::vector<std::string> columns = outputs ? *outputs : cli::defaultOutputs(scenario, series.front());
         py::list summary, deviations;
         for (std::size_t i = 0; i < runs.size(); ++i) {
           const mechanisms::ScenarioRun& run = runs[i]->run;
           const double work = std::isfinite(run.result.friction_work) ? run.result.friction_work
                                                                       : cli::frictionWork(series[i]);
-          summary.append(py::dict(py::arg("method") = methods[i],
+          summary.append(py::dict(py::arg("method") = specs[i].label,
                                   py::arg("status") = std::string(dynamics::toString(run.result.status)),
                                   py::arg("cpu_seconds") = run.result.cpu_seconds, py::arg("steps") = run.result.steps,
                                   py::arg("events") = run.result.events.size(),
@@ -216,13 +255,13 @@ void bindRun(py::module_& m) {
                                   py::arg("stick_fraction") = run.stick.stick_fraction, py::arg("friction_work") = work));
           for (const std::string& o : columns) {
             const cli::Deviation d = cli::deviation(series.front(), series[i], o);
-            deviations.append(py::dict(py::arg("method") = methods[i], py::arg("output") = o,
+            deviations.append(py::dict(py::arg("method") = specs[i].label, py::arg("output") = o,
                                        py::arg("max") = d.max_abs, py::arg("rms") = d.rms,
                                        py::arg("samples") = d.samples));
           }
         }
         py::dict by_method;
-        for (std::size_t i = 0; i < runs.size(); ++i) by_method[py::str(methods[i])] = runs[i];
+        for (std::size_t i = 0; i < runs.size(); ++i) by_method[py::str(specs[i].label)] = runs[i];
         return py::dict(py::arg("runs") = by_method, py::arg("summary") = summary,
                         py::arg("deviations") = deviations);
       },

@@ -123,6 +123,15 @@ def test_bad_input_raises_with_file_line_and_key(tmp_path):
         stickslip.compare(3, ["event-driven"])
     with pytest.raises(TypeError):
         stickslip.Scenario("belt").set("parameters.mass", [1, 2])
+    # A value the run refuses as it plans is located in the file's run: section, as the CLI's.
+    path.write_text("scenario: belt\nrun:\n  method: moreau-jean\n  theta: 2\n")
+    with pytest.raises(stickslip.InputError) as e:
+        stickslip.run(str(path))
+    assert (e.value.file, e.value.line, e.value.key) == (str(path), 4, "run.theta")
+    with pytest.raises(stickslip.InputError, match="run.theta"):
+        stickslip.compare(str(path), ["moreau-jean"])
+    with pytest.raises(ValueError, match="no method writes a column 'nope'"):
+        stickslip.compare("belt", ["event-driven"], ["nope"], t_end=0.1)
 
 
 @pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(SCENARIOS, "*.yaml"))), ids=os.path.basename)
@@ -188,6 +197,14 @@ def test_keywords_the_api_does_not_take_are_refused():
         stickslip.run("belt", "event-driven", t_end=False)
 
 
+def test_numpy_numbers_are_settings_as_pythons_are():
+    a = stickslip.run("belt", "moreau-jean", t_end=np.float32(2.5), dt=np.float64(1e-3), max_steps=np.int64(10**6))
+    b = stickslip.run("belt", "moreau-jean", t_end=float(np.float32(2.5)), dt=1e-3, max_steps=10**6)
+    assert a.ok and a.json()["final_q"] == b.json()["final_q"]
+    scenario = stickslip.Scenario("belt").set("parameters.stiffness", np.int32(3))
+    assert scenario.parameters["stiffness"] == 3
+
+
 def test_parameters_are_the_models_values_with_the_settings():
     scenario = stickslip.Scenario("belt")
     assert scenario.parameters["mu_static"] == 0.15 and scenario.parameters["stiffness"] == 2
@@ -219,6 +236,13 @@ def test_compare_returns_the_cli_tables():
         assert d["max"] == ref["max"] and d["rms"] == ref["rms"]
     assert all(d["max"] == 0.0 for d in c["deviations"] if d["method"] == "event-driven")
     assert c["runs"]["penalty:ambrosio"].ok
+    # Methods as --methods reads them: /ideal, and a repeat labelled as the CLI labels it.
+    c = stickslip.compare("zheng-torque", ["event-driven", "event-driven/ideal", "event-driven"], t_end=0.05)
+    assert list(c["runs"]) == ["event-driven", "event-driven/ideal", "event-driven (2)"]
+    ideal = cli_json("run", "zheng-torque", "--method", "event-driven", "--ideal", "--t-end", "0.05")
+    assert c["runs"]["event-driven/ideal"].json()["final_q"] == ideal["final_q"]
+    assert stickslip.run("zheng-torque", "event-driven/ideal", t_end=0.05).json()["final_q"] == ideal["final_q"]
+    assert any(d["max"] > 0 for d in c["deviations"] if d["method"] == "event-driven/ideal")
 
 
 def test_a_spatial_scenario_runs_as_the_cli_runs_it():
@@ -233,6 +257,10 @@ def test_a_spatial_scenario_runs_as_the_cli_runs_it():
         assert r.events == expected["events"] and len(r.events) > 0  # the reversal near the dead centre
         assert r.json()["final_q"] == expected["final_q"]
         assert {"slider.z", "slider.vz", "rod.e0", "guide.F", "guide.v_t"} <= set(r.columns)
+        # q and v: x, y, z, e0 … e3 and vx, vy, vz, wx, wy, wz per body, in the history's order.
+        assert r.q.shape == (len(r.t), 7 * 3) and r.v.shape == (len(r.t), 6 * 3)
+        np.testing.assert_array_equal(r.q[:, 7 * 2 + 2], r.column("slider.z"))
+        np.testing.assert_array_equal(r.v[:, 6 + 4], r.column("rod.wy"))
     page = stickslip.animate(scenario, [r])  # drawn in 3D by the embedded three.js
     assert "THREE.OrbitControls" in page and '"stride":11' in page and "spatial-slider-crank-friction: penalty" in page
     # The rigid clearance joint: Moreau-Jean with spatial Coulomb on the faceted cone, as the CLI.
@@ -357,6 +385,19 @@ def test_spatial_friction_on_the_round_cone_as_the_cli():
     assert {"auto", "nsgs", "newton", "lemke", "siconos-nsn-ac"} <= set(stickslip.lcp.solvers("fc3d"))
     with pytest.raises(ValueError, match=r"W has shape \(3, 3\), expected \(6, 6\)"):
         stickslip.lcp.solve_friction(np.eye(3), np.zeros(6), np.array([0.1, 0.2]))
+    # The faceted cone's directions, as `lcp --facets`; only where that cone is used.
+    faceted = stickslip.lcp.solve_friction(problem["W"], problem["q"], problem["mu"], "lemke", facets=16)
+    cli = cli_json("lcp", os.path.join(DATA, "fc3d", "Rover1039.dat"), "--solver", "lemke", "--facets", "16")
+    assert faceted.r.tolist() == cli["z"]
+    with pytest.raises(ValueError, match="facets: the faceted cone is solver 'lemke''s"):
+        stickslip.lcp.solve_friction(problem["W"], problem["q"], problem["mu"], facets=16)
+    with pytest.raises(ValueError, match="facets: expected 3"):
+        stickslip.lcp.solve_friction(problem["W"], problem["q"], problem["mu"], "lemke", facets=2)
+    # A W that is no Delassus matrix is solved and flagged, as the CLI flags it.
+    assert r.warning == ""
+    skew = stickslip.lcp.solve_friction(np.array([[1.0, 0, 0], [0.5, 1, 0], [0, 0, 1]]), np.array([-1.0, 0, 0]),
+                                        np.array([0.3]))
+    assert "symmetric" in skew.warning
 
 
 HOSTILE = [0.0, -0.0, -1.0, 5e-324, 1e-310, 1e-300, 1e-12, 0.5, 2.0, 1e9, 1e300, float("inf"), float("-inf"),
@@ -443,3 +484,11 @@ def test_example_draws_the_figure(tmp_path):
                    env=dict(os.environ))
     assert out.stat().st_size > 10000
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # What it wrote stays unless --force; --t-end 0 is refused, not read as "not given".
+    size = out.stat().st_size
+    again = subprocess.run(["/usr/bin/python3", example, "belt", "--t-end", "5", "--out", str(out)],
+                           capture_output=True, text=True, env=dict(os.environ))
+    assert again.returncode == 2 and "file exists; pass --force" in again.stderr and out.stat().st_size == size
+    zero = subprocess.run(["/usr/bin/python3", example, "belt", "--t-end", "0", "--out", str(tmp_path / "z.png")],
+                          capture_output=True, text=True, env=dict(os.environ))
+    assert zero.returncode == 2 and "t-end" in zero.stderr

@@ -112,6 +112,11 @@ TEST_CASE("set: a parameter changed by --set or a file moves the belt's break-aw
       dir.write("bad.yaml", "scenario: belt\nrun:\n  method: moreau-jean\n  theta: 2\n");
   requireInputError(cli({"show", bad}),
                     {bad + ":4:", "run.theta", "expected a number in [0.5, 1], got 2"});
+  // compare and animate locate them too (they used to list them as methods "not available").
+  requireInputError(cli({"compare", bad, "--methods", "moreau-jean,penalty"}),
+                    {bad + ":4:", "run.theta", "expected a number in [0.5, 1], got 2"});
+  requireInputError(cli({"animate", bad, "--methods", "moreau-jean", "--out", (dir.path / "x.html").string()}),
+                    {bad + ":4:", "run.theta", "expected a number in [0.5, 1], got 2"});
   CHECK(cli({"show", file}).code == 0);
 }
 
