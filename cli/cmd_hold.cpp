@@ -72,9 +72,22 @@ nlohmann::json bounds(const std::vector<dynamics::HoldBound>& list) {
 }
 
 std::string describe(const std::vector<dynamics::HoldBound>& list) {
+  std::vector<std::string> seen;  // a contact short on two sides of its cone is named once
+  for (const auto& b : list) {
+    const std::string x = b.element + " " + b.kind;
+    if (std::find(seen.begin(), seen.end(), x) == seen.end()) seen.push_back(x);
+  }
   std::string s;
-  for (const auto& b : list) s += (s.empty() ? "" : ", ") + b.element + " " + b.kind;
+  for (const std::string& x : seen) s += (s.empty() ? "" : ", ") + x;
   return s.empty() ? "-" : s;
+}
+
+/// A reaction as the table shows it: "-" where there is none (no reactions balance the loads).
+std::string reactionText(double x) {
+  if (std::isnan(x)) return "-";
+  std::ostringstream s;
+  s << std::setprecision(8) << x;
+  return s.str();
 }
 
 std::string range(const dynamics::HoldInterval& r) {
@@ -203,8 +216,8 @@ void printHold(std::ostream& out, const HoldRun& h) {
                               : !e.frictional  ? "closed"
                               : e.saturated    ? "limit"
                                                : "stick";
-    out << std::setw(22) << e.name << std::setw(9) << state << std::setw(15) << e.normal << std::setw(15)
-        << e.friction << std::setw(8) << e.mu_static << e.critical_mu << "\n";
+    out << std::setw(22) << e.name << std::setw(9) << state << std::setw(15) << reactionText(e.normal)
+        << std::setw(15) << reactionText(e.friction) << std::setw(8) << e.mu_static << e.critical_mu << "\n";
     if (r.holds && e.closed && r.indeterminacy > 0) {
       out << std::setw(22) << "" << "  N " << range(e.normal_range) << "  F ";
       if (e.joint || !e.friction_vector.allFinite()) out << range(e.friction_range) << "\n";
