@@ -166,8 +166,9 @@ class ModelFileReader {
                         const std::string& what) const;
 
   /// Refuses `derivative` (given at `n`, `path`) unless it is f′, `of` naming f: compared
-  /// at three times with five-point differences of f, within their own error and 1e-6 of the
-  /// largest |f′| seen. Samples where either is not finite are skipped.
+  /// with five-point differences of f, within their own error and 1e-6 of the largest |f′|
+  /// seen, at three pairs of nearby times; refused when both times of a pair differ (a kink
+  /// spoils one at most). Samples where either is not finite are skipped.
   void checkDerivative(const std::function<double(double)>& f, const std::function<double(double)>& derivative,
                        const YAML::Node& n, const std::string& path, const std::string& of) const;
 

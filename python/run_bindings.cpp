@@ -8,7 +8,6 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
