@@ -45,6 +45,10 @@ AssemblyResult assemble(const MultibodySystem& system, double t,
 
   auto factorFree = [&]() {
     system.jacobian(t, q, jac);
+    if (nf == 0) {  // every coordinate held: nothing to correct (and no empty matrix to factor)
+      result.rank = 0;
+      return m == 0;
+    }
     for (Eigen::Index c = 0; c < nf; ++c) jac_free.col(c) = jac.col(free[static_cast<std::size_t>(c)]);
     cod.compute(jac_free);
     result.rank = cod.rank();
@@ -81,11 +85,16 @@ AssemblyResult assemble(const MultibodySystem& system, double t,
     result.position_residual = phi.lpNorm<Eigen::Infinity>();
   }
 
-  if (!factorFree()) return singular("velocity");
+  const bool full_rank = factorFree();
   system.constraintTimeDerivative(t, q, phi_t);
-  rhs = -phi_t - jac * v;  // a correction of the given velocities, not a new set
-  step = cod.solve(rhs);
-  for (Eigen::Index c = 0; c < nf; ++c) v(free[static_cast<std::size_t>(c)]) += step(c);
+  // With every coordinate held, the given velocities stand if they already satisfy the rows.
+  if (!full_rank && (nf > 0 || (jac * v + phi_t).lpNorm<Eigen::Infinity>() > options.velocity_tol))
+    return singular("velocity");
+  if (nf > 0) {
+    rhs = -phi_t - jac * v;  // a correction of the given velocities, not a new set
+    step = cod.solve(rhs);
+    for (Eigen::Index c = 0; c < nf; ++c) v(free[static_cast<std::size_t>(c)]) += step(c);
+  }
   result.velocity_residual = (jac * v + phi_t).lpNorm<Eigen::Infinity>();
   result.status = result.velocity_residual <= options.velocity_tol ? AssemblyStatus::kSuccess
                                                                    : AssemblyStatus::kNotConverged;

@@ -196,6 +196,22 @@ TEST_CASE("kinematic assembly gives consistent positions and velocities", "[dyna
     CHECK(r.rank < 8);
     CHECK_THAT(r.message, Catch::Contains("singular"));
   }
+  SECTION("every coordinate held: refused when the rows are not met, taken as given when they are") {
+    PlanarModel m;
+    const BodyIndex b = m.addBody("bob", 1.0, 0.01);
+    m.addRevolute(kGround, Vector2d::Zero(), b, Vector2d(-1.0, 0.0));
+    VectorXd q(3), v = VectorXd::Zero(3);
+    q << 1.2, 0.1, 0.0;  // off the circle: nothing free to close it
+    AssemblyResult r = assemble(m, 0.0, {0, 1, 2}, q, v);
+    CHECK(r.status == AssemblyStatus::kSingular);
+    CHECK_THAT(r.message, Catch::Contains("the 0 free coordinates has rank 0 < 2 constraints"));
+    q << 1.0, 0.0, 0.0;  // on it, at rest
+    r = assemble(m, 0.0, {0, 1, 2}, q, v);
+    CHECK(r.ok());
+    v << 0.0, 1.0, 0.5;  // moving off it
+    r = assemble(m, 0.0, {0, 1, 2}, q, v);
+    CHECK(r.status == AssemblyStatus::kSingular);
+  }
   SECTION("contract violations throw") {
     const SliderCrank sc = buildSliderCrank();
     VectorXd q = sc.q0, v(3);
