@@ -196,26 +196,32 @@ class StopSignals {
   struct sigaction previous_[3];
 };
 
-/// Ends the running children and then the sweep itself by the signal it received, with the
-/// signal's default action: no table is written.
-[[noreturn]] void stopRuns(std::vector<Child>& running, int sig) {
+/// Ends the running children and waits for them.
+void endRuns(std::vector<Child>& running) {
   for (Child& c : running) kill(c.pid, SIGTERM);
   for (Child& c : running) {
+    for (int s = 0; s < 2; ++s)
+      if (c.fds[s] >= 0) close(c.fds[s]);
     int status = 0;
     while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
+  running.clear();
+}
+
+/// Ends the running children and then the sweep itself by the signal it received, with the
+/// signal's default action: no table is written.
+[[noreturn]] void stopRuns(std::vector<Child>& running, int sig) {
+  endRuns(running);
   signal(sig, SIG_DFL);
   raise(sig);
   std::_Exit(128 + sig);
 }
 
-/// Runs `points` with at most `jobs` at once; calls `done` with each as it finishes, and with
-/// nullptr a few times a second (to redraw a progress bar). Call it while a StopSignals lives.
-void runPoints(const std::vector<std::size_t>& points, std::size_t jobs,
-               const std::function<std::vector<std::string>(std::size_t)>& argsOf,
-               const std::function<void(const Child*, int)>& done) {
-  std::vector<Child> running;
+/// runPoints' loop over `running`, which it fills and empties.
+void watchPoints(const std::vector<std::size_t>& points, std::size_t jobs,
+                 const std::function<std::vector<std::string>(std::size_t)>& argsOf,
+                 const std::function<void(const Child*, int)>& done, std::vector<Child>& running) {
   std::size_t next = 0;
   while (next < points.size() || !running.empty()) {
     if (g_stop_signal != 0) stopRuns(running, g_stop_signal);
@@ -257,6 +263,21 @@ void runPoints(const std::vector<std::size_t>& points, std::size_t jobs,
     done(nullptr, 0);
   }
   if (g_stop_signal != 0) stopRuns(running, g_stop_signal);  // came while the last run was reaped
+}
+
+/// Runs `points` with at most `jobs` at once; calls `done` with each as it finishes, and with
+/// nullptr a few times a second (to redraw a progress bar). Call it while a StopSignals lives.
+/// A failure to start or watch a run (std::runtime_error) ends the others before it leaves.
+void runPoints(const std::vector<std::size_t>& points, std::size_t jobs,
+               const std::function<std::vector<std::string>(std::size_t)>& argsOf,
+               const std::function<void(const Child*, int)>& done) {
+  std::vector<Child> running;
+  try {
+    watchPoints(points, jobs, argsOf, done, running);
+  } catch (const std::runtime_error&) {
+    endRuns(running);
+    throw;
+  }
 }
 
 bool isNumber(const std::string& s) {
@@ -473,7 +494,7 @@ std::optional<int> runSweep(const SweepPlan& plan, SweepTable& table, std::ostre
     }
   } catch (const std::runtime_error& e) {
     bar.finish();
-    err << "stickslip sweep: " << e.what() << "\n";
+    err << "stickslip sweep: " << e.what() << "; the runs under way were ended (fewer at once: --jobs)\n";
     return kExitFailure;
   }
   bar.finish();
@@ -547,11 +568,11 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   table.figures.assign(figures.begin(), figures.end());
   std::ostringstream csv;
   table.write(csv);
+  std::string unwritten;  // why the table could not be written: it is printed instead, not lost
   try {
     writeFileAtomically(plan.path, csv.str());
   } catch (const std::exception& e) {
-    err << "stickslip sweep: " << e.what() << "\n";
-    return kExitFailure;
+    unwritten = e.what();
   }
 
   const std::vector<std::string> shown = shownFigures(vm, table, figures, err);
@@ -563,6 +584,11 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
       << std::min(plan.jobs, std::max<std::size_t>(plan.points.size(), 1)) << " at once, " << std::setprecision(3)
       << seconds << " s\n";
   report(out, table, shown);
+  if (!unwritten.empty()) {
+    out << "table: not written to " << plan.path << "; its " << table.rows.size() << " rows follow\n" << csv.str();
+    err << "stickslip sweep: " << unwritten << "\n";
+    return kExitFailure;
+  }
   out << "table: " << plan.path << " (" << table.rows.size() << " rows)\n";
   if (plan.plot)
     if (const int drawn = drawSweep(vm, plan, table, figures, shown, out, err); drawn != kExitOk) return drawn;

@@ -117,6 +117,9 @@ int runCommand(const Command& cmd, const std::vector<std::string>& args, std::os
     err << "stickslip " << cmd.name
         << ": out of memory: the problem asked for is too large for this machine\n";
     return kExitInput;
+  } catch (const std::exception& e) {  // not foreseen: said, never an abort
+    err << "stickslip " << cmd.name << ": " << e.what() << "\n";
+    return kExitFailure;
   }
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -71,7 +72,8 @@ GridParameter parseGridParameter(std::string_view text) {
                                   std::to_string(n));
     for (std::size_t i = 0; i < n; ++i) {
       // The ends exactly as written; in between a + (b − a)·i/(n − 1).
-      const double x = i == 0 ? a : i + 1 == n ? b : a + (b - a) * (double(i) / double(n - 1));
+      const double s = double(i) / double(n - 1), d = b - a;
+      const double x = i == 0 ? a : i + 1 == n ? b : std::isfinite(d) ? a + d * s : a * (1.0 - s) + b * s;
       p.values.push_back(roundTrip(x));
     }
   } else {
@@ -279,12 +281,15 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
     throw std::invalid_argument(path + ": is not a regular file");
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
   {
+    errno = 0;
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     f << text;
     f.close();
     if (!f) {
-      std::filesystem::remove(tmp);
-      throw std::runtime_error(path + ": cannot write " + tmp);
+      const std::error_code why(errno != 0 ? errno : EIO, std::generic_category());
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);  // may be what failed (a directory of that name)
+      throw std::filesystem::filesystem_error("cannot write " + tmp, path, why);
     }
   }
   std::filesystem::rename(tmp, path);

@@ -50,6 +50,8 @@ TEST_CASE("sweep grids: A:B:N, lists, row-major order, round-trip values", "[cli
   CHECK(p.values.back() == "0.13");  // the ends exactly as written
   for (const auto& v : p.values) CHECK(stickslip::cli::roundTrip(std::stod(v)) == v);
   CHECK(parseGridParameter("k=2:5:1").values == std::vector<std::string>{"2"});
+  // Ends whose difference overflows: the points between them are still finite.
+  CHECK(parseGridParameter("k=1e308:-1e308:3").values == std::vector<std::string>{"1e+308", "0", "-1e+308"});
   CHECK(parseGridParameter("run.method=event-driven, moreau-jean").values ==
         std::vector<std::string>{"event-driven", "moreau-jean"});
   const Grid g({parseGridParameter("a=0:1:2"), parseGridParameter("b=x,y,z")});
@@ -265,6 +267,13 @@ TEST_CASE("merge: tables of different sweeps and foreign files are refused", "[c
   const Run itself = cli({"merge", (dir.path / "." / "a.csv").string(), dir / "a.csv", "--force"});
   CHECK(itself.code == 2);
   CHECK(itself.err.find("is both OUT and a shard") != std::string::npos);
+  // A table that cannot be written (here its temporary file's name is taken by a directory)
+  // is an error naming it, not an abort.
+  fs::create_directory(dir / ("w.csv.tmp-" + std::to_string(::getpid())));
+  const Run unwritable = cli({"merge", dir / "w.csv", dir / "d.csv", dir / "a.csv"});
+  CHECK(unwritable.code == 2);
+  CHECK(unwritable.err.find("cannot write " + (dir / "w.csv") + ".tmp-") != std::string::npos);
+  CHECK(!fs::exists(dir / "w.csv"));
   INFO("figures are united; a quoted cell survives");
   const Run ok = cli({"merge", dir / "m.csv", dir / "d.csv", dir / "a.csv"});
   INFO(ok.err);
