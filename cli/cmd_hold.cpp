@@ -200,7 +200,8 @@ void printHold(std::ostream& out, const HoldRun& h) {
       << "margin      " << r.margin << " (the smallest friction slack of the max-margin reactions, N or N m; inf: unbounded)\n";
   if (r.balance_residual > o.balance_tolerance)
     out << "unbalanced  the loads have a part no contact or joint can take (relative " << r.balance_residual
-        << "): it accelerates whatever mu_s is\n";
+        << "): it accelerates whatever the frictional elements' mu_s (a contact or joint with mu_s = 0 is "
+           "frictionless: give it mu_s > 0 to have its critical mu_s)\n";
   if (!r.holds && !r.violated.empty() && r.balance_residual <= o.balance_tolerance)
     out << "short       " << describe(r.violated) << "\n";
   out << "statically  " << (r.indeterminacy == 0 ? std::string("determinate")
@@ -217,8 +218,9 @@ void printHold(std::ostream& out, const HoldRun& h) {
                               : e.saturated    ? "limit"
                                                : "stick";
     out << std::setw(22) << e.name << std::setw(9) << state << std::setw(15) << reactionText(e.normal)
-        << std::setw(15) << reactionText(e.friction) << std::setw(8) << e.mu_static << e.critical_mu << "\n";
-    if (r.holds && e.closed && r.indeterminacy > 0) {
+        << std::setw(15) << reactionText(e.friction) << std::setw(8) << e.mu_static
+        << (o.margins ? reactionText(e.critical_mu) : "-") << "\n";
+    if (r.holds && e.closed && r.indeterminacy > 0 && !std::isnan(e.normal_range.low)) {
       out << std::setw(22) << "" << "  N " << range(e.normal_range) << "  F ";
       if (e.joint || !e.friction_vector.allFinite()) out << range(e.friction_range) << "\n";
       else  // a spatial contact: each world component
@@ -228,7 +230,9 @@ void printHold(std::ostream& out, const HoldRun& h) {
   }
   out << std::right;
   if (o.margins) {
-    if (r.load_factor.loads)
+    if (r.balance_residual > o.balance_tolerance)
+      out << "\nload factor not computed: no reactions balance the loads\n";
+    else if (r.load_factor.loads)
       out << "\nload factor the applied loads scaled by s hold for s in [" << r.load_factor.low << ", "
           << r.load_factor.high << "]\n  at the low end:  " << describe(r.load_factor.first_low)
           << "\n  at the high end: " << describe(r.load_factor.first_high) << "\n";

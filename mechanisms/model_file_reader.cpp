@@ -263,6 +263,13 @@ BodyIndex ModelFileReader::body(const YAML::Node& parent, const std::string& pat
   return static_cast<BodyIndex>(it - body_names_.begin());
 }
 
+BodyIndex ModelFileReader::loadedBody(const YAML::Node& parent, const std::string& path) const {
+  const BodyIndex b = body(parent, path, "body", false);
+  if (b == kGround)
+    fail(parent["body"], path + ".body", "expected a body of model.bodies, got ground (it does not move: a load on it does nothing)");
+  return b;
+}
+
 std::pair<BodyIndex, BodyIndex> ModelFileReader::bodyPair(const YAML::Node& n, const std::string& path,
                                                           const std::string& why) const {
   const BodyIndex bi = body(n, path, "body_i", false), bj = body(n, path, "body_j", false);

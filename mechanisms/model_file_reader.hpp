@@ -148,6 +148,8 @@ class ModelFileReader {
                    const std::function<void(std::size_t, const YAML::Node&, const std::string&, double)>& read) const;
   dynamics::BodyIndex body(const YAML::Node& parent, const std::string& path, const std::string& key,
                            bool ground_default) const;
+  /// parent["body"] (required), the moving body a force, torque or damping acts on: not ground.
+  dynamics::BodyIndex loadedBody(const YAML::Node& parent, const std::string& path) const;
   /// body_i and body_j (both required), different ("a body other than body_i" + `why`).
   std::pair<dynamics::BodyIndex, dynamics::BodyIndex> bodyPair(const YAML::Node& n, const std::string& path,
                                                                const std::string& why = "") const;

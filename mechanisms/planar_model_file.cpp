@@ -197,7 +197,7 @@ void Loader::forces(const YAML::Node& n) {
     const std::string type = choice(f, path, "type", types, "force type");
     if (type == "force") {
       checkKeys(f, path, {"type", "body", "point", "fx", "fy", "magnitude", "direction"});
-      const BodyIndex b = body(f, path, "body", false);
+      const BodyIndex b = loadedBody(f, path);
       const Eigen::Vector2d s = vector2(f, path, "point", Eigen::Vector2d::Zero());
       std::shared_ptr<Expression> fx, fy, magnitude;
       Eigen::Vector2d direction = Eigen::Vector2d::Zero();
@@ -243,7 +243,7 @@ void Loader::forces(const YAML::Node& n) {
       }
     } else if (type == "torque") {
       checkKeys(f, path, {"type", "body", "torque"});
-      const BodyIndex b = body(f, path, "body", false);
+      const BodyIndex b = loadedBody(f, path);
       const auto tau = expression(required(f, path, "torque", "the torque [N m] as an expression"), path + ".torque",
                                   Vars::kState);
       auto st = state_;
@@ -275,7 +275,7 @@ void Loader::forces(const YAML::Node& n) {
                                          number(f, path, "theta0", 0.0));
     } else {
       checkKeys(f, path, {"type", "body", "translational", "rotational"});
-      const BodyIndex b = body(f, path, "body", false);
+      const BodyIndex b = loadedBody(f, path);
       s_.model.addViscousDamping(b, numberAtLeast(f, path, "translational", 0.0, 0.0, false),
                                  numberAtLeast(f, path, "rotational", 0.0, 0.0, false));
     }

@@ -356,13 +356,13 @@ void Loader::forces(const YAML::Node& n) {
     item(f, path, [&] {
       if (type == "force") {
         checkKeys(f, path, {"type", "body", "point", "fx", "fy", "fz"});
-        const BodyIndex b = body(f, path, "body", false);
+        const BodyIndex b = loadedBody(f, path);
         s_.model.addAppliedForce(
             b, vector3(f, path, "point"),
             components(f, path, {"fx", "fy", "fz"}, "global components [N], functions of t"));
       } else if (type == "torque") {
         checkKeys(f, path, {"type", "body", "tx", "ty", "tz"});
-        const BodyIndex b = body(f, path, "body", false);
+        const BodyIndex b = loadedBody(f, path);
         s_.model.addAppliedTorque(
             b, components(f, path, {"tx", "ty", "tz"}, "global components [N m], functions of t"));
       } else {

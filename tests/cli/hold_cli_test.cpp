@@ -73,6 +73,14 @@ TEST_CASE("stickslip hold: refuses what is not at rest or not assembled, with th
   const Run fine =
       cli({"hold", dir.write("t.yaml", "scenario: incline\nrun:\n  t_end: 3\n"), "--no-margins"});
   CHECK(fine.code == 0);
+  // Without margins nothing reads nan; loads no reaction balances are not said to be absent.
+  const Run bare = cli({"hold", "blajer-2", "--no-margins"});
+  CHECK(bare.code == 0);
+  CHECK(bare.out.find("nan") == std::string::npos);
+  const Run torque = cli({"hold", "zheng-torque", "--time", "0.25"});
+  CHECK(torque.code == 1);
+  CHECK_THAT(torque.out, Catch::Contains("load factor not computed: no reactions balance the loads") &&
+                             !Catch::Contains("no applied force or torque acts"));
 }
 
 TEST_CASE("stickslip hold: a preloaded clearance joint starts near the dead centre too", "[cli][hold]") {

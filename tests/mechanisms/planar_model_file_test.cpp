@@ -392,6 +392,9 @@ TEST_CASE("model file: errors name file, line, key path, what was expected", "[m
                            "0.01, mu_static: 0.1}}\n")) ==
         "m.yaml:5: model.joints[0].friction.mu_static: give mu_kinetic and mu_static together (or mu for both); "
         "mu_kinetic is missing");
+  CHECK(errorOf(blockModel("  forces:\n    - {type: force, body: ground, fx: 2}\n")) ==
+        "m.yaml:5: model.forces[0].body: expected a body of model.bodies, got ground (it does not move: a load on it "
+        "does nothing)");
   // References to unknown bodies.
   CHECK(errorOf(blockModel("  joints:\n    - {type: revolute, body_i: ground, body_j: blok}\n")) ==
         "m.yaml:5: model.joints[0].body_j: unknown body 'blok' (expected ground or one of model.bodies: block); "

@@ -274,7 +274,8 @@ TEST_CASE("spatial model file: errors name file, line, key path, what was expect
         "s.yaml:6: model.forces[0].tz: expression \"x_b\": Unexpected token \"x_b\" found at position 0. (a function "
         "of t and model.parameters only)");
   CHECK(errorOf(oneBody("", "  forces:\n    - {type: torque, body: ground, tz: 1}\n")) ==
-        "s.yaml:6: model.forces[0]: addAppliedTorque: a torque on the ground does nothing");
+        "s.yaml:6: model.forces[0].body: expected a body of model.bodies, got ground (it does not move: a load on "
+        "it does nothing)");
   CHECK(errorOf(oneBody("", "  initial:\n    independent: [b.omega_y]\n")) ==
         "s.yaml:6: model.initial.independent[0]: unknown velocity 'b.omega_y' (expected B.vx, B.vy, B.vz (the "
         "centroid's, global) or B.wx, B.wy, B.wz (body axes) for a body B)");
