@@ -38,6 +38,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
 
 Eigen::VectorXd parseConfiguration(const std::string& text, Eigen::Index size, bool spatial) {
   std::vector<double> values;
+  // getline drops one trailing empty field: "0,0," would read as two numbers.
+  if (!text.empty() && text.back() == ',') throw std::invalid_argument("--at: expected a number after the last ','");
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -317,6 +318,14 @@ void applySetting(Scenario& scenario, std::string_view assignment) {
 }
 
 void applySettings(Scenario& scenario, const std::vector<std::string>& assignments) {
+  // One value per key: a repeat would silently keep its last value.
+  std::map<std::string, std::string> given;
+  for (const std::string& a : assignments) {
+    std::string key = a.substr(0, a.find('='));
+    if (key.starts_with("model.parameters.")) key.erase(0, 6);  // the same as parameters.NAME
+    if (const auto [it, fresh] = given.emplace(key, a); !fresh)
+      throw InputError(located("--set", 0, key, "given twice ('" + it->second + "' and '" + a + "'): give it once"));
+  }
   for (const std::string& a : assignments) applySetting(scenario, a);
   if (assignments.empty()) return;
   if (!scenario.model_parameters.empty()) rebuildModel(scenario);

@@ -91,7 +91,8 @@ Scenario withOwnModel(const Scenario& scenario);
 /// `model.parameters.NAME` (the same as parameters.NAME) or `run.NAME`; throws InputError.
 /// The model's parameters are checked as a whole by applySettings, after every assignment.
 void applySetting(Scenario& scenario, std::string_view assignment);
-/// Every assignment in order, then the mechanism's own checks on the result.
+/// Every assignment in order, then the mechanism's own checks on the result. A key given
+/// twice is an InputError (a repeat would silently keep its last value).
 void applySettings(Scenario& scenario, const std::vector<std::string>& assignments);
 
 /// The scenario as a file: `summary` as its heading comment, every parameter with its

@@ -311,11 +311,13 @@ void Loader::drivers(const YAML::Node& n) {
     const auto found = std::find_if(all.begin(), all.end(), [&](const dynamics::SpatialJoint& jt) {
       return jt.type == dynamics::SpatialJointType::kRevolute && jt.name == joint;
     });
+    if (found == all.end() && revolutes.empty())
+      fail(d["joint"], path + ".joint",
+           "no revolute joint to drive: '" + joint + "' is not one, and model.joints has none (a driver turns a "
+           "revolute joint)");
     if (found == all.end())
       fail(d["joint"], path + ".joint",
-           "unknown revolute joint '" + joint +
-               "' (expected one of model.joints' revolute "
-               "joints: " +
+           "unknown revolute joint '" + joint + "' (expected one of model.joints' revolute joints: " +
                joined(revolutes) + ")" + didYouMean(joint, revolutes));
     TimeSignal angle = timeSignal(
         d, path, "angle", "rate", "acceleration",

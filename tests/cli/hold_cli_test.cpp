@@ -53,7 +53,9 @@ TEST_CASE("stickslip hold: refuses what is not at rest or not assembled, with th
   const Run apart = cli({"hold", "zheng-equilibrium", "--at", "0,0,3,0,0,0,0,0,0"});
   const Run size = cli({"hold", "incline", "--at", "1,2"});
   const Run text = cli({"hold", "incline", "--at", "0,x,0"});
-  for (const Run* r : {&moving, &belt, &apart, &size, &text}) CHECK(r->code == 2);
+  const Run trailing = cli({"hold", "incline", "--at", "0,0,0,"});
+  for (const Run* r : {&moving, &belt, &apart, &size, &text, &trailing}) CHECK(r->code == 2);
+  CHECK_THAT(trailing.err, Catch::Contains("--at: expected a number after the last ','"));
   CHECK_THAT(moving.err, Catch::Contains("does not start at rest") && Catch::Contains("--at"));
   CHECK_THAT(belt.err, Catch::Contains("contact 'block-belt' slides"));
   CHECK_THAT(apart.err, Catch::Contains("not assembled") && Catch::Contains("joint 'B'"));

@@ -98,6 +98,10 @@ TEST_CASE("set: a parameter changed by --set or a file moves the belt's break-aw
   }
   requireInputError(cli({"show", "zheng-equilibrium", "--set", "parameters.mu_static=0.1125"}),
                     {"--set", "parameters", "mu_static"});
+  // A key set twice would keep its last value silently.
+  requireInputError(cli({"show", "zheng-equilibrium", "--set", "parameters.mu_static=0.3", "--set",
+                         "model.parameters.mu_static=0.2"}),
+                    {"--set", "parameters.mu_static", "given twice"});
   // A list is no value: muParser would take the last of "0.3,0.2".
   requireInputError(
       cli({"show", "zheng-equilibrium", "--set", "parameters.mu_static=0.3,0.2"}),

@@ -256,8 +256,8 @@ TEST_CASE("spatial model file: errors name file, line, key path, what was expect
         "s.yaml:6: model.joints[0].body_j: expected a body other than body_i (a joint connects two bodies)");
   CHECK(errorOf(oneBody("", "  joints:\n    - {type: spherical, name: ball, body_i: ground, body_j: b}\n"
                             "  drivers:\n    - {joint: ball, angle: t}\n")) ==
-        "s.yaml:8: model.drivers[0].joint: unknown revolute joint 'ball' (expected one of model.joints' revolute "
-        "joints: )");
+        "s.yaml:8: model.drivers[0].joint: no revolute joint to drive: 'ball' is not one, and model.joints has none "
+        "(a driver turns a revolute joint)");
   CHECK(errorOf(oneBody("", "  joints:\n    - {type: spherical, name: ball, body_i: ground, body_j: b}\n"
                             "  drivers:\n    - {name: ball, joint: ball, angle: t}\n")) ==
         "s.yaml:8: model.drivers[0].name: 'ball' is already the name of model.joints[0]: joints, drivers and "
