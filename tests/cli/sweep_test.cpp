@@ -166,7 +166,7 @@ TEST_CASE("sweep over mu_s on zheng-equilibrium: the crank holds from mu_s ~ 0.1
 
     INFO("nor a shard of another sweep on the same grid (here with one more --set)");
     const Run c = process(
-        zhengSweep(dir / "other-2.csv", {"--shard", "2/2", "--set", "run.t_end=0.05"}), dir.path);
+        zhengSweep(dir / "other-2.csv", {"--shard", "2/2", "--set", "run.output_dt=0.05"}), dir.path);
     REQUIRE(c.code == 0);
     const Run mixed =
         process({"merge", dir / "m2.csv", dir / "part-1.csv", dir / "other-2.csv"}, dir.path);
