@@ -378,7 +378,11 @@ bool plotSweep(const std::string& csv_path, const SweepTable& t, const std::vect
     log = dir + "/" + name + ".gp: cannot be written\n";
     return false;
   }
-  return renderPlot(dir, name, log);
+  if (renderPlot(dir, name, log)) return true;
+  // Half-drawn figures would only block the next try without --force.
+  std::error_code ignored;
+  for (const char* ext : {".png", ".svg"}) std::filesystem::remove(dir + "/" + name + ext, ignored);
+  return false;
 }
 
 /// The sweep asked for: the command per point, the grid and this shard of it, the settings
@@ -409,6 +413,14 @@ struct SweepPlan {
       throw std::invalid_argument("--command: expected run or hold, got '" + command + "'");
     if (plot && params.size() != 1)
       throw std::invalid_argument("--plot: draws figures against one --param; give exactly one");
+    // Known before any point runs: what --plot would refuse after all of them.
+    if (plot)
+      for (const std::string& v : params.front().values)
+        if (!isNumber(v))
+          throw std::invalid_argument("--plot: draws against a numeric --param; " + params.front().key +
+                                      " takes '" + v + "'");
+    if (plot && command == "run" && !vm.count("show"))
+      throw std::invalid_argument("--plot: name the figures to draw with --show (a run reports no critical mu_s)");
     if (plot && !gnuplotAvailable()) throw std::invalid_argument("--plot: gnuplot is not installed (apt-get install gnuplot-nox)");
     if (vm.count("set"))
       for (const std::string& s : vm["set"].as<std::vector<std::string>>()) {

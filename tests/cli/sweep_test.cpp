@@ -73,6 +73,13 @@ TEST_CASE("sweep: bad --param, --shard, --jobs and keys are input errors before 
   };
   requireInputError(sweep({"--param", "mu_static"}), "expected KEY=A:B:N", t);
   requireInputError(sweep({"--param", "k=0.1:0.2"}), "expected A:B:N (three fields), got 2", t);
+  // What --plot could not draw is refused before the points run.
+  if (stickslip::cli::gnuplotAvailable()) {
+    requireInputError(sweep({"--param", "run.method=event-driven,moreau-jean", "--show", "energy_final", "--plot"}),
+                      "--plot: draws against a numeric --param; run.method takes 'event-driven'", t);
+    requireInputError(sweep({"--param", "parameters.mu_static=0.2,0.3", "--plot"}),
+                      "--plot: name the figures to draw with --show", t);
+  }
   requireInputError(sweep({"--param", "k=0.1:0.2:0"}), "N must be at least 1", t);
   // Found by hand with the fuzzed options: 1e12 values were written out before the grid's limit.
   requireInputError(sweep({"--param", "k=1:2:1000000000000"}), "N must be at most 10000000, got 1000000000000", t);
