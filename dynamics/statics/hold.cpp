@@ -343,6 +343,10 @@ HoldProblem::HoldProblem(const Mechanism& m, const Eigen::VectorXd& q, const Hol
   Eigen::VectorXd ql(nv_);
   m.appliedLoads(o.t, q, ql);
   loads_ = ql.lpNorm<Eigen::Infinity>() > 0.0;
+  // An overflowing load (a huge parameter, a far t) would reach the programs as NaN.
+  if (!ql.allFinite() || !cr.freeAcceleration().allFinite() || !known.allFinite())
+    throw std::invalid_argument("the loads at t = " + str(o.t) +
+                                " are not finite (a parameter or the time too large for double precision)");
   // Rows weighted by Lᵀ, M = L Lᵀ (M^½ = diag(√m) for planar bodies), so that every row is in
   // √kg·m/s² and ‖Lᵀ a‖² = aᵀ M a.
   Eigen::MatrixXd mass = Eigen::MatrixXd::Identity(nv_, nv_);
