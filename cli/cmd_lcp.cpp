@@ -131,9 +131,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const std::string solver = vm["solver"].as<std::string>();
   const lcp::DatProblem problem = lcp::readDat(file);  // throws invalid_argument on bad input
   const int facets = vm["facets"].as<int>();
-  if (facets < 3 || facets > lcp::kMaxFacets)
-    throw std::invalid_argument("--facets: expected 3 … " + std::to_string(lcp::kMaxFacets) + ", got " +
-                                std::to_string(facets));
+  lcp::requireFacetCount(facets, "--facets");
   const bool faceted = std::holds_alternative<lcp::FrictionProblem3D>(problem) && solver == "lemke";
   if (!vm["facets"].defaulted() && !faceted)
     throw std::invalid_argument(

@@ -46,11 +46,16 @@ std::vector<MethodSpec> parseMethods(const std::string& list, const std::string&
   return specs;
 }
 
-std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& m, std::optional<double> t_end) {
+std::vector<std::string> methodArgs(const MethodSpec& m) {
   std::vector<std::string> a;
   if (!m.method.empty()) a.insert(a.end(), {"--method", m.method});
   if (!m.friction.empty()) a.insert(a.end(), {"--friction", m.friction});
   if (m.ideal) a.push_back("--ideal");
+  return a;
+}
+
+std::vector<std::string> runArgs(const po::variables_map& vm, const MethodSpec& m, std::optional<double> t_end) {
+  std::vector<std::string> a = methodArgs(m);
   if (t_end) {
     std::ostringstream t;
     t << std::setprecision(17) << *t_end;

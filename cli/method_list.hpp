@@ -26,6 +26,10 @@ struct MethodSpec {
 std::vector<MethodSpec> parseMethods(const std::string& list, const std::string& scenario,
                                      const std::string& option = "--methods");
 
+/// A method's own `stickslip run` arguments: --method (none for an empty method: the
+/// scenario's own), --friction, --ideal.
+std::vector<std::string> methodArgs(const MethodSpec& m);
+
 /// `stickslip run` arguments for one method: --method (none for an empty method: the
 /// scenario's own), --friction, --ideal, and --t-end and --solver when given, --impact-law
 /// too for event-driven (or the scenario's own method).

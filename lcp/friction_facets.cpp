@@ -10,6 +10,12 @@ namespace stickslip::lcp {
 
 double facetBound(int facets) { return 1.0 - std::cos(std::numbers::pi / facets); }
 
+void requireFacetCount(int facets, const std::string& who) {
+  if (facets < 3 || facets > kMaxFacets)
+    throw std::invalid_argument(who + ": expected 3 … " + std::to_string(kMaxFacets) + ", got " +
+                                std::to_string(facets));
+}
+
 FrictionResult solveFrictionFaceted(const FrictionProblem3D& p, int facets) {
   FrictionResult out;
   try {

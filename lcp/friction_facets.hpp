@@ -16,6 +16,8 @@
 /// force of magnitude between μ rₙ cos(π/k) and μ rₙ, at most π/k away from the direction
 /// opposed to the sliding velocity. k = 8: 7.6 % in magnitude; k = 32: 0.48 %.
 
+#include <string>
+
 #include "lcp/lemke.hpp"
 #include "lcp/problem.hpp"
 #include "lcp/result.hpp"
@@ -28,6 +30,8 @@ double facetBound(int facets);
 /// The most directions per contact the command line takes: 4.7e-6 from the round cone, and
 /// a dense LCP of (K + 2) unknowns per contact that still fits the memory.
 inline constexpr int kMaxFacets = 1024;
+/// Throws std::invalid_argument("WHO: expected 3 … kMaxFacets, got K") outside that range.
+void requireFacetCount(int facets, const std::string& who);
 
 /// Solves p on the faceted cone with `facets` ≥ 3 directions per contact by our Lemke.
 /// FrictionResult: r (3 nc), u = W r + q, Lemke's status, pivots and LCP residual.

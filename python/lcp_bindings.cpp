@@ -104,9 +104,7 @@ void bindLcp(py::module_& m) {
           throw py::value_error("solve_friction: facets: the faceted cone is solver 'lemke''s on a spatial problem; "
                                 "here solver '" + solver + "' on a " + (d == 3 ? "spatial" : "planar") +
                                 " one does not use it");
-        if (facets && (*facets < 3 || *facets > kMaxFacets))
-          throw py::value_error("solve_friction: facets: expected 3 … " + std::to_string(kMaxFacets) + ", got " +
-                                std::to_string(*facets));
+        if (facets) requireFacetCount(*facets, "solve_friction: facets");
         if (d == 3) {
           const FrictionProblem3D p{std::move(W), std::move(q), std::move(mu)};
           py::gil_scoped_release release;

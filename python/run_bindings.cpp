@@ -40,9 +40,7 @@ struct Result {
 /// `stickslip run` arguments: the method's (its --method, --friction, --ideal; cli/method_list.hpp)
 /// and each keyword as its option (t_end → --t-end); `ideal` takes a bool, the only switch.
 std::vector<std::string> runArgs(const cli::MethodSpec& method, const py::kwargs& settings) {
-  std::vector<std::string> args;
-  if (!method.method.empty()) args.insert(args.end(), {"--method", method.method});
-  if (!method.friction.empty()) args.insert(args.end(), {"--friction", method.friction});
+  std::vector<std::string> args = cli::methodArgs(method);
   bool ideal = method.ideal;
   for (const auto& [key, value] : settings) {
     const std::string name = key.cast<std::string>();
@@ -64,7 +62,7 @@ std::vector<std::string> runArgs(const cli::MethodSpec& method, const py::kwargs
     args.insert(args.end(),
                 {option, is_bool ? (value.cast<bool>() ? "True" : "False") : settingText(value)});
   }
-  if (ideal) args.push_back("--ideal");
+  if (ideal && !method.ideal) args.push_back("--ideal");
   return args;
 }
 

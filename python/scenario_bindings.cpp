@@ -14,13 +14,18 @@ namespace py = pybind11;
 
 namespace stickslip::python {
 
-std::string settingText(py::handle value) {
-  if (py::isinstance<py::bool_>(value)) return value.cast<bool>() ? "true" : "false";
-  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+std::optional<std::string> numberText(py::handle value) {
   if (PyIndex_Check(value.ptr()))  // int, NumPy's integers
     return py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
   if (PyFloat_Check(value.ptr()) || py::hasattr(value, "__float__"))  // float, NumPy's floats: round-trips
     return py::repr(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+  return std::nullopt;
+}
+
+std::string settingText(py::handle value) {
+  if (py::isinstance<py::bool_>(value)) return value.cast<bool>() ? "true" : "false";
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  if (const std::optional<std::string> number = numberText(value)) return *number;
   throw py::type_error("a setting's value must be a number, a string or a bool, got " +
                        py::repr(value).cast<std::string>());
 }

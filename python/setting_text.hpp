@@ -5,10 +5,15 @@
 
 #include <pybind11/pybind11.h>
 
+#include <optional>
 #include <string>
 
 namespace stickslip::python {
 
 std::string settingText(pybind11::handle value);
+
+/// The text of an int or a float, NumPy's included (a float by its shortest round-trip repr);
+/// nothing for any other value.
+std::optional<std::string> numberText(pybind11::handle value);
 
 }  // namespace stickslip::python

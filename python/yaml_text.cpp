@@ -4,6 +4,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <optional>
+
+#include "python/setting_text.hpp"
 
 namespace py = pybind11;
 
@@ -42,13 +45,11 @@ void emit(YAML::Emitter& out, py::handle value, const std::string& path, int dep
     for (const py::handle item : value)
       emit(out, item, path + "[" + std::to_string(k++) + "]", depth + 1);
     out << YAML::EndSeq;
-  } else if (PyIndex_Check(value.ptr())) {  // int, NumPy's integers (after the arrays, which have __index__ too)
-    out << py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
-  } else if (PyFloat_Check(value.ptr()) || py::hasattr(value, "__float__")) {  // float, NumPy's floats
-    const py::float_ x(py::reinterpret_borrow<py::object>(value));
-    if (!std::isfinite(x.cast<double>()))
+  } else if (const std::optional<std::string> number = numberText(value)) {  // after the arrays (__index__ too)
+    const bool integer = PyIndex_Check(value.ptr());
+    if (!integer && !std::isfinite(py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>()))
       throw py::value_error(pathText(path) + ": expected a finite number, got " + py::repr(value).cast<std::string>());
-    out << py::repr(x).cast<std::string>();  // the shortest text that reads back as x
+    out << *number;
   } else {
     throw py::type_error(pathText(path) + ": expected a dict, a list, a number, a string, a bool or None, got " +
                          std::string(py::str(py::type::of(value).attr("__name__"))));
