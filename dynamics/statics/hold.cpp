@@ -31,6 +31,9 @@ constexpr long kCutMemory = 100;
 /// go to reactions it does not depend on (an indeterminate contact's F, which the programs leave
 /// at any vertex of its polygon, so that its cuts would ring the whole cone).
 constexpr int kStillRounds = 5;
+/// Loads of ‖Q‖∞ in [1, kLargestLoads] N are taken in N; others in the power of two of N
+/// (HoldProblem::unit_) that brings them near kTypicalLoads, the middle of that range.
+constexpr double kLargestLoads = 1024.0, kTypicalLoads = 32.0;
 
 std::string str(double x) {  // for messages: 6 significant digits, not std::to_string's fixed 6 decimals
   std::ostringstream s;
@@ -107,7 +110,13 @@ class HoldProblem {
   // w = w0 + s wl + Z y; λ = λ0 + s λl + L w.
   Eigen::VectorXd w0_, wl_, lambda0_, lambdal_;
   Eigen::MatrixXd Z_, L_;
-  double balance_residual_ = 0.0, load_residual_ = 0.0, scale_ = 0.0;
+  double balance_residual_ = 0.0, load_residual_ = 0.0;
+  /// The reactions' scale (max |w| of the particular ones) in unit_ N (N·m): loads outside
+  /// [1, kLargestLoads] N are held in a power of two of N near their scale, so that the
+  /// programs, whose tolerances are relative above 1 only, see data of order one (the problem
+  /// is homogeneous in the loads). Not the particular reactions' scale: near a dead centre
+  /// they are huge and cancel.
+  double scale_ = 0.0, unit_ = 1.0;
   bool loads_ = false;
   long lp_solves_ = 0, pivots_ = 0;
 
@@ -188,6 +197,11 @@ class HoldProblem {
   MarginSolution bestMargin(const std::vector<double>& mu, const Choices* start = nullptr, double decide = NAN);
   Choices initialChoices() const;
   void requireAtRest(const Eigen::VectorXd& q) const;
+  /// Loads (‖Q‖∞, N or N·m) outside [1, kLargestLoads]: every force divided by unit_, a power
+  /// of two near them. Z scaled to order one.
+  void inLoadUnits(double loads);
+  /// The result's forces, held in unit_, in N (N·m).
+  void inNewtons(HoldResult& out) const;
   Eigen::MatrixXd unknowns(const Eigen::VectorXd& q, Eigen::VectorXd& known);
   void elementReactions(const Eigen::VectorXd& known_forces, const Eigen::MatrixXd& force_map);
   double criticalMu(Eigen::Index e, const MarginSolution& at);
@@ -407,9 +421,45 @@ HoldProblem::HoldProblem(const Mechanism& m, const Eigen::VectorXd& q, const Hol
   scale_ = std::max({wp1.lpNorm<Eigen::Infinity>(), wl_.lpNorm<Eigen::Infinity>(),
                      known.lpNorm<Eigen::Infinity>(), 1e-300});
   for (double n : known_normal_) scale_ = std::max(scale_, n);
+  inLoadUnits(std::max(qtot.lpNorm<Eigen::Infinity>(), ql.lpNorm<Eigen::Infinity>()));
   // Round-off of exact zeros (1e-93 at a dead centre) would reach Lemke as badly scaled data.
   for (Eigen::VectorXd* x : {&w0_, &wl_})
     *x = x->unaryExpr([&](double v) { return std::abs(v) < 1e-15 * scale_ ? 0.0 : v; });
+}
+
+void HoldProblem::inLoadUnits(double loads) {
+  // Z's columns keep their relative scale (the thin slabs of degenerate programs depend on it);
+  // a power of two, exact, brings the largest to about 1, whatever the unit of the masses.
+  if (Z_.size() > 0 && Z_.colwise().norm().maxCoeff() > 0.0)
+    Z_ *= std::exp2(-std::round(std::log2(Z_.colwise().norm().maxCoeff())));
+  if (!(loads > 0.0) || (loads >= 1.0 && loads <= kLargestLoads)) return;
+  unit_ = std::exp2(std::round(std::log2(loads / kTypicalLoads)));
+  scale_ /= unit_;
+  for (Eigen::VectorXd* x : {&w0_, &wl_, &lambda0_, &lambdal_}) *x /= unit_;
+  for (double& n : known_normal_) n /= unit_;
+  for (auto& element : terms_)
+    for (LoadTerm& t : element) {
+      t.zero /= unit_;
+      t.load /= unit_;
+    }
+}
+
+void HoldProblem::inNewtons(HoldResult& out) const {
+  auto scaled = [&](HoldInterval& i) {
+    i.low *= unit_;
+    i.high *= unit_;
+  };
+  out.margin *= unit_;
+  out.lambda *= unit_;
+  for (HoldInterval& i : out.lambda_ranges) scaled(i);
+  for (HoldElement& el : out.elements) {
+    el.normal *= unit_;
+    el.friction *= unit_;
+    el.friction_vector *= unit_;
+    scaled(el.normal_range);
+    scaled(el.friction_range);
+    for (HoldInterval& i : el.friction_vector_range) scaled(i);
+  }
 }
 
 std::vector<Bound> HoldProblem::bounds(const std::vector<double>& mu, const Choices& c) const {
@@ -988,14 +1038,14 @@ void HoldProblem::crossCheck(const std::vector<Bound>& bs, const MarginSolution&
       else if (slack < -tolerance()) direct = -kInf;
     }
     compare(direct);
-    msg << "direct evaluation (statically determinate): margin " << direct;
+    msg << "direct evaluation (statically determinate): margin " << direct * unit_;
   }
   if (subsets <= 1e5) {
     msg << (Z_.cols() == 0 ? "; " : "");
     try {
       const double enumerated = marginProgram(bs, lcp::LpMethod::kVertices).first;
       compare(enumerated);
-      msg << "vertex enumeration: margin " << enumerated;
+      msg << "vertex enumeration: margin " << enumerated * unit_;
     } catch (const std::runtime_error& e) {  // A without full column rank
       msg << "no vertex enumeration (" << e.what() << ")";
     }
@@ -1006,7 +1056,7 @@ void HoldProblem::crossCheck(const std::vector<Bound>& bs, const MarginSolution&
     try {
       const double lemke = marginProgram(bs, lcp::LpMethod::kLemke).first;
       compare(lemke);
-      msg << "; Lemke: " << lemke;
+      msg << "; Lemke: " << lemke * unit_;
     } catch (const std::runtime_error& e) {  // degenerate: Lemke may stop on a bad basis
       msg << "; no Lemke (" << e.what() << ")";
     }
@@ -1014,9 +1064,9 @@ void HoldProblem::crossCheck(const std::vector<Bound>& bs, const MarginSolution&
     for (const auto& c : cuts_) cuts += c.size();
     const double cone = std::min(solved, coneSlack(mu_, best.w));
     compare(cone);
-    msg << "; simplex: " << solved << "; on the round cones: margin " << cone << " (" << cuts << " cuts)";
+    msg << "; simplex: " << solved * unit_ << "; on the round cones: margin " << cone * unit_ << " (" << cuts << " cuts)";
   } else {
-    msg << "; Lemke: " << solved;
+    msg << "; Lemke: " << solved * unit_;
   }
   out.cross_check_ok = worst <= 1e-9 * std::max(1.0, scale_);
   msg << (out.cross_check_ok ? " (agree)" : " (DISAGREE)");
@@ -1046,6 +1096,7 @@ HoldResult HoldProblem::solve() {
     for (auto& el : out.elements) el.critical_mu = kInf;
     out.lambda = lambda0_ + lambdal_ + L_ * (w0_ + wl_);
     out.cross_check = "none: no reactions balance the loads, so there is no program to check";
+    inNewtons(out);
     return out;
   }
   MarginSolution best = bestMargin(mu_);
@@ -1110,6 +1161,7 @@ HoldResult HoldProblem::solve() {
     }
   out.lp_solves = lp_solves_;
   out.pivots = pivots_;
+  inNewtons(out);
   return out;
 }
 

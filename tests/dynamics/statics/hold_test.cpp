@@ -36,32 +36,33 @@ RigidScenario incline(double alpha, double mu) {
   return s;
 }
 
-/// A 2 kg block, its rotation held, between a rigid wall at x = −w/2 (contact "wall") and a
+/// A block (2 kg), its rotation held, between a rigid wall at x = −w/2 (contact "wall") and a
 /// jaw at x = w/2 that presses it with P (a linear spring law at the penetration that gives P,
 /// contact "jaw"); an applied downward force W on the block.
-RigidScenario vise(double mu_wall, double mu_jaw, double p, double w_load) {
-  constexpr double kWidth = 0.1, kStiffness = 1e6;
+RigidScenario vise(double mu_wall, double mu_jaw, double p, double w_load, double mass = 2.0) {
+  constexpr double kWidth = 0.1;
+  const double stiffness = 5e5 * mass;  // 1e6 N/m at 2 kg: the jaw's penetration scales with P / m
   RigidScenario s;
-  const BodyIndex b = s.model.addBody("block", 2.0, 0.1);
+  const BodyIndex b = s.model.addBody("block", mass, 0.05 * mass);
   s.model.setGravity({0.0, -kG});
   s.model.addAngle(kGround, b, 0.0, "no rotation");
   if (w_load != 0.0) s.model.addAppliedForce(b, {0, 0}, [w_load](double) { return Eigen::Vector2d(0.0, -w_load); });
   s.contacts.push_back(pointOnLine("wall", b, {-kWidth / 2, 0}, {-kWidth / 2, 0}, {1, 0}, mu_wall));
-  RigidContact jaw = pointOnLine("jaw", b, {kWidth / 2, 0}, {kWidth / 2 - p / kStiffness, 0}, {-1, 0}, mu_jaw);
+  RigidContact jaw = pointOnLine("jaw", b, {kWidth / 2, 0}, {kWidth / 2 - p / stiffness, 0}, {-1, 0}, mu_jaw);
   jaw.normal = RigidContact::Normal::kCompliant;
-  jaw.compliant_law = HertzLaw{kStiffness, 1.0};
+  jaw.compliant_law = HertzLaw{stiffness, 1.0};
   s.contacts.push_back(jaw);
   s.q0 = Eigen::VectorXd::Zero(3);
   s.v0 = Eigen::VectorXd::Zero(3);
   return s;
 }
 
-/// A 2 m, 10 kg ladder at angle θ to the floor, its foot on the floor (contact "floor") and
+/// A 2 m ladder (10 kg) at angle θ to the floor, its foot on the floor (contact "floor") and
 /// its top against the wall x = 0 (contact "wall").
-RigidScenario ladder(double theta, double mu_floor, double mu_wall) {
+RigidScenario ladder(double theta, double mu_floor, double mu_wall, double mass = 10.0) {
   constexpr double kLength = 2.0;
   RigidScenario s;
-  const BodyIndex b = s.model.addBody("ladder", 10.0, 10.0 * kLength * kLength / 12.0);
+  const BodyIndex b = s.model.addBody("ladder", mass, mass * kLength * kLength / 12.0);
   s.model.setGravity({0.0, -kG});
   s.contacts.push_back(pointOnLine("floor", b, {-kLength / 2, 0}, {0, 0}, {0, 1}, mu_floor));
   s.contacts.push_back(pointOnLine("wall", b, {kLength / 2, 0}, {0, 0}, {1, 0}, mu_wall));
@@ -158,6 +159,44 @@ TEST_CASE("hold: a ladder against a wall: the classic critical angle tan(theta) 
     CHECK(r.elements[1].critical_mu ==
           Approx(std::max(0.0, (1.0 - 2.0 * mu1 * std::tan(theta)) / mu1)).margin(1e-9));
     CHECK_FALSE(r.load_factor.loads);  // gravity only: nothing to scale
+  }
+}
+
+TEST_CASE("hold: the verdict, critical mu_s and intervals do not depend on the unit of the loads", "[hold]") {
+  // The problem is homogeneous in the loads: scaled by k, every force scales by k and nothing
+  // else changes. The programs' tolerances must not see the unit (a mass of 1e-20 kg held with
+  // μs = 0, 3e8 kg DISAGREED).
+  const double mu1 = 0.4, mu2 = 0.3, theta = std::atan((1.0 - mu1 * mu2) / (2.0 * mu1)) + 0.1;
+  const double mu = 0.15, p = 100.0, w = 10.0, mg = 2.0 * kG;
+  const RigidScenario reference = ladder(theta, mu1, mu2);
+  const HoldResult at_one = analyseHold(reference, reference.q0);
+  for (double k : {1e-21, 1e-6, 3e7, 1e15}) {
+    CAPTURE(k);
+    const RigidScenario l = ladder(theta, mu1, mu2, 10.0 * k);
+    const HoldResult r = analyseHold(l, l.q0);
+    CAPTURE(r.cross_check);
+    CHECK(r.holds);
+    CHECK(r.cross_check_ok);
+    CHECK(r.elements[0].critical_mu == Approx(1.0 / (2.0 * std::tan(theta) + mu2)).epsilon(1e-9));
+    for (std::size_t e = 0; e < 2; ++e) {
+      CHECK(r.elements[e].normal_range.low / k == Approx(at_one.elements[e].normal_range.low).epsilon(1e-9));
+      CHECK(r.elements[e].friction_range.high / k == Approx(at_one.elements[e].friction_range.high).epsilon(1e-9));
+    }
+    CHECK(r.margin / k == Approx(at_one.margin).epsilon(1e-9));
+    const RigidScenario steep = ladder(theta - 0.2, mu1, mu2, 10.0 * k);
+    const HoldResult slips = analyseHold(steep, steep.q0);
+    CHECK_FALSE(slips.holds);
+    CHECK(slips.cross_check_ok);
+
+    const RigidScenario v = vise(mu, mu, p * k, w * k, 2.0 * k);
+    const HoldResult rv = analyseHold(v, v.q0);
+    CAPTURE(rv.cross_check);
+    REQUIRE(rv.holds);
+    CHECK(rv.cross_check_ok);
+    CHECK(rv.elements[0].friction_range.low / k == Approx(-mu * p).epsilon(1e-9));
+    CHECK(rv.elements[0].friction_range.high / k == Approx(mu * p - mg - w).epsilon(1e-9));
+    CHECK(rv.elements[0].critical_mu == Approx((mg + w - mu * p) / p).epsilon(1e-9));
+    CHECK(rv.load_factor.high == Approx((2 * mu * p - mg) / w).epsilon(1e-9));
   }
 }
 
