@@ -19,6 +19,7 @@
 #include "cli/compare_data.hpp"
 #include "cli/compare_plots.hpp"
 #include "cli/method_list.hpp"
+#include "cli/output_file.hpp"
 #include "cli/run_options.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/run_scenario.hpp"
@@ -69,14 +70,10 @@ void checkOutputs(const std::string& html, const std::string& gif, const std::st
   if (!frames.empty() && fs::exists(frames) && !fs::is_directory(frames))
     throw std::invalid_argument("--frames " + frames + ": exists and is not a directory");
   for (const auto& [option, file] : {std::pair{"--out", html}, {"--gif", gif}, {"--gif", gif_script}})
-    if (!file.empty() && fs::is_directory(file))
-      throw std::invalid_argument(std::string(option) + " " + file + ": is a directory");
-  if (force) return;
-  const std::string first_frame = frames.empty() ? "" : (fs::path(frames) / "frame_00000.png").string();
-  for (const auto& [option, file] : {std::pair{"--out", html}, {"--gif", gif}, {"--gif", gif_script},
-                                     {"--frames", frames_script}, {"--frames", first_frame}})
-    if (!file.empty() && fs::exists(file))
-      throw std::invalid_argument(std::string(option) + ": " + file + " exists; pass --force to overwrite it");
+    if (!file.empty()) checkOutputPath(option, file, force);
+  if (force || frames.empty()) return;
+  for (const std::string& file : {frames_script, (fs::path(frames) / "frame_00000.png").string()})
+    if (fs::exists(file)) throw std::invalid_argument("--frames: " + file + " exists; pass --force to overwrite it");
 }
 
 int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {

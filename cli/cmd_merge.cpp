@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "cli/command.hpp"
+#include "cli/output_file.hpp"
 #include "cli/sweep_table.hpp"
 
 namespace stickslip::cli {

@@ -33,6 +33,7 @@
 #include "cli/command.hpp"
 #include "cli/compare_plots.hpp"
 #include "cli/method_list.hpp"
+#include "cli/output_file.hpp"
 #include "cli/progress.hpp"
 #include "cli/sweep_table.hpp"
 

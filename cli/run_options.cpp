@@ -1,9 +1,9 @@
 #include "cli/run_options.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <stdexcept>
 
+#include "cli/output_file.hpp"
 #include "dynamics/friction/make_friction_law.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
@@ -166,8 +166,7 @@ mechanisms::RunSettings runSettings(const po::variables_map& vm) {
 std::string outputPath(const po::variables_map& vm) {
   if (!vm.count("out")) return {};
   const std::string path = vm["out"].as<std::string>();
-  if (std::filesystem::exists(path) && !vm["force"].as<bool>())
-    throw std::invalid_argument("--out " + path + ": file exists; pass --force to overwrite it");
+  checkOutputPath("--out", path, vm["force"].as<bool>());
   return path;
 }
 

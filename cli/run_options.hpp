@@ -39,8 +39,9 @@ std::unique_ptr<mechanisms::ScenarioRunner> plannedRunner(const mechanisms::Scen
 /// and values, without running: an InputError names the file, line and key of a bad one.
 void checkRunSettings(const mechanisms::Scenario& scenario);
 
-/// --out: its path, or "" without it. Throws std::invalid_argument when the file exists and
-/// --force was not given: nothing the user wrote is overwritten without asking.
+/// --out: its path, or "" without it. Throws std::invalid_argument when it cannot be written
+/// (checkOutputPath), or exists and --force was not given: nothing the user wrote is
+/// overwritten without asking.
 std::string outputPath(const po::variables_map& vm);
 
 }  // namespace stickslip::cli

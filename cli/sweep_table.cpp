@@ -1,9 +1,6 @@
 #include "cli/sweep_table.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -259,40 +256,6 @@ SweepTable SweepTable::read(const std::string& path) {
     t.rows.push_back(std::move(row));
   }
   return t;
-}
-
-void checkOutputPath(const std::string& option, const std::string& path, bool force) {
-  namespace fs = std::filesystem;
-  if (path.empty()) throw std::invalid_argument(option + ": expected a file name, got ''");
-  if (fs::is_directory(path)) throw std::invalid_argument(option + " " + path + ": is a directory");
-  // A device or a pipe would be replaced by the file renamed over it (writeFileAtomically).
-  if (fs::exists(path) && !fs::is_regular_file(path))
-    throw std::invalid_argument(option + " " + path + ": is not a regular file");
-  if (fs::exists(path) && !force)
-    throw std::invalid_argument(option + " " + path +
-                                ": file exists; pass --force to overwrite it");
-  const fs::path dir = fs::absolute(path).parent_path();
-  if (!fs::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0)
-    throw std::invalid_argument(option + " " + path + ": cannot write in " + dir.string());
-}
-
-void writeFileAtomically(const std::string& path, const std::string& text) {
-  if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path))
-    throw std::invalid_argument(path + ": is not a regular file");
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  {
-    errno = 0;
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    f.close();
-    if (!f) {
-      const std::error_code why(errno != 0 ? errno : EIO, std::generic_category());
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);  // may be what failed (a directory of that name)
-      throw std::filesystem::filesystem_error("cannot write " + tmp, path, why);
-    }
-  }
-  std::filesystem::rename(tmp, path);
 }
 
 }  // namespace stickslip::cli

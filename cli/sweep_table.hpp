@@ -105,12 +105,4 @@ struct SweepTable {
 /// One CSV cell, quoted when needed.
 std::string csvCell(std::string_view text);
 
-/// Writes `text` to `path` through a temporary file in the same directory renamed over it
-/// at the end, so that `path` is never left half-written. A failure is a
-/// std::filesystem::filesystem_error naming the file and the reason.
-void writeFileAtomically(const std::string& path, const std::string& text);
-/// Throws std::invalid_argument naming `option` when `path` is empty, a directory or not a
-/// regular file, exists and !force, or when its directory cannot be written.
-void checkOutputPath(const std::string& option, const std::string& path, bool force);
-
 }  // namespace stickslip::cli

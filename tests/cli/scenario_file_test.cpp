@@ -189,6 +189,15 @@ TEST_CASE("the executable: show, edit, run — bad input and no overwrite withou
   const Run again = process({"run", file, "--t-end", "3", "--out", csv}, dir.path);
   CHECK(again.code == 2);
   CHECK(again.err.find("file exists; pass --force") != std::string::npos);
+  // An output that cannot be written is refused before the run, not after it.
+  for (const std::string& out : {(dir.path / "missing" / "r.csv").string(), (dir.path / std::string(250, 'r')).string()}) {
+    const Run unwritable = process({"run", file, "--t-end", "3", "--out", out}, dir.path);
+    INFO(unwritable.err);
+    CHECK(unwritable.code == 2);
+    CHECK(unwritable.out.empty());
+    CHECK((unwritable.err.find("cannot write in") != std::string::npos ||
+           unwritable.err.find("the name has 250 bytes") != std::string::npos));
+  }
   const Run bad = process({"run", dir.write("bad.yaml", "scenario: incline\nparameters:\n  mass: 0\n")}, dir.path);
   CHECK(bad.code == 2);
   CHECK(bad.err.find("bad.yaml:3: parameters.mass: the value 0 is rejected by") != std::string::npos);
