@@ -396,7 +396,12 @@ void Loader::contact(const YAML::Node& c, const std::string& path, const std::st
     if (rc.normal == RigidContact::Normal::kCompliant)
       rc.impact_velocity = numberAtLeast(c, path, "impact_velocity", rc.impact_velocity, 0.0, true);
   }
-  if (const YAML::Node f = c["smooth_friction"]; f.IsDefined()) smoothFriction(f, path + ".smooth_friction", rc);
+  if (const YAML::Node f = c["smooth_friction"]; f.IsDefined()) {
+    smoothFriction(f, path + ".smooth_friction", rc);
+    for (const char* key : {"mu", "mu_static", "mu_kinetic"})
+      if (rc.smooth_friction && rc.frictional() && c[key].IsDefined())
+        fail(c[key], path + "." + key, "not with smooth_friction, whose law's mu_k (and mu_s) carry the coefficient");
+  }
   if (const YAML::Node f = c["pin_friction"]; f.IsDefined()) {
     // Blajer's pin-in-slot joint: the point a pin turning with friction in the slot the line is.
     const std::string fpath = path + ".pin_friction";
