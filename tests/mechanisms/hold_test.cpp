@@ -124,6 +124,20 @@ TEST_CASE("hold: blajer-2 as built, hanging at its dead centre with no load at t
   CHECK(at0.holds);
   CHECK(at0.cross_check_ok);
   for (const dynamics::HoldElement& e : at0.elements) CHECK(e.critical_mu == 0.0);
+  // The same with every mass scaled: a joint friction row the joints take whole is zero in the
+  // balance, or round-off of 1e-17 as the masses go, which must not pass for a reaction.
+  for (double k : {0.5, 2.0, 1e3, 1e-3}) {
+    CAPTURE(k);
+    mechanisms::Blajer2 scaled = b;
+    scaled.m1 *= k;
+    scaled.m2 *= k;
+    scaled.m3 *= k;  // the slider's (pin = false)
+    const dynamics::RigidScenario sk = mechanisms::blajer2Rigid(scaled);
+    const dynamics::HoldResult rk = dynamics::analyseHold(sk, sk.q0);
+    CHECK(rk.holds);
+    CHECK(rk.margin == Approx(k * at0.margin).epsilon(1e-6));
+    for (const dynamics::HoldElement& e : rk.elements) CHECK(e.critical_mu == 0.0);
+  }
   dynamics::HoldOptions o;
   o.t = 0.1;  // τ = 6 sin 0.3 = 1.77 N m, beyond both limits of the test above
   const dynamics::HoldResult at01 = dynamics::analyseHold(s, s.q0, o);
