@@ -111,11 +111,12 @@ class HoldProblem {
   Eigen::VectorXd w0_, wl_, lambda0_, lambdal_;
   Eigen::MatrixXd Z_, L_;
   double balance_residual_ = 0.0, load_residual_ = 0.0;
-  /// The reactions' scale (max |w| of the particular ones) in unit_ N (N·m): loads outside
-  /// [1, kLargestLoads] N are held in a power of two of N near their scale, so that the
-  /// programs, whose tolerances are relative above 1 only, see data of order one (the problem
-  /// is homogeneous in the loads). Not the particular reactions' scale: near a dead centre
-  /// they are huge and cancel.
+  /// scale_: the particular reactions' max |w|, which the tolerances are relative to. unit_:
+  /// the unit of every force held here, N (N·m) times a power of two that brings loads ‖Q‖∞
+  /// outside [1, kLargestLoads] N near kTypicalLoads, so that the programs, whose tolerances
+  /// are relative above 1 only, see data of order one (the problem is homogeneous in the
+  /// loads). Chosen from Q, not from scale_: near a dead centre the particular reactions are
+  /// huge and cancel.
   double scale_ = 0.0, unit_ = 1.0;
   bool loads_ = false;
   long lp_solves_ = 0, pivots_ = 0;
