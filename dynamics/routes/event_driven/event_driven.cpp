@@ -59,6 +59,10 @@ bool closed(ContactMode m) { return m != ContactMode::kOpen; }
 double sgn(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 /// [N]: far below any load of a mechanism, far above the round-off of a vanishing one.
 constexpr double kSideHysteresis = 1e-9;
+/// A stick phase that starts with its force within this fraction of its limit μs N (a slope at
+/// tan α = μs) holds there only to the integrator's tolerance: its root fires this far beyond
+/// the limit instead. The break-away decision takes the same fraction as "at the limit".
+constexpr double kStickAtLimit = 1e-6;
 
 /// Whether the normal rows and columns of W (every `rows`-th from 0) have a positive definite
 /// symmetric part: then the normal block is a P-matrix, and a contact problem without solution
@@ -147,6 +151,7 @@ class Engine {
     side_.assign(contacts.size(), 1.0);
     normal_force_ = Eigen::VectorXd::Zero(nc_);
     root_level_ = Eigen::VectorXd::Zero(nc_);
+    stick_band_ = Eigen::VectorXd::Zero(nc_ + nj_);
     friction_force_ = Eigen::VectorXd::Zero(nc_);
     contact_forces_ = Eigen::VectorXd::Zero(2 * nc_);
     smooth_friction_ = Eigen::VectorXd::Zero(nc_);
@@ -246,6 +251,7 @@ class Engine {
                             double tol, Eigen::Vector2d& r) const;
   void project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v);
   void removeDrift(double t, Eigen::VectorXd& q, Eigen::VectorXd& v);
+  void setStickBands();
 
   // Spatial contacts (a spatial clearance joint's, event_driven.hpp): three rows each (n, t, b),
   // friction in the tangent plane, a slip mode with its direction. They come alone (a spatial
@@ -270,6 +276,15 @@ class Engine {
   /// A spatial contact slipping from rest: its kinetic force acts against slip_direction_
   /// (world) until the sliding speed reaches twice velocity_tolerance; then against v_T.
   bool anchored(Eigen::Index k) const { return slip_direction_[std::size_t(k)].squaredNorm() > 0.0; }
+  /// A stuck contact's (joint's) distance from breaking away, μs |N| − |F| (μs ℓ R − |T|), in
+  /// the present phase: positive inside its friction cone.
+  double stickMargin(Eigen::Index k) const {
+    const double force = spatial_ ? std::hypot(friction_force_(k), friction_second_(k)) : std::abs(friction_force_(k));
+    return contact(k).mu_static * std::abs(normal_force_(k)) - force;
+  }
+  double jointStickMargin(Eigen::Index e) const {
+    return joint(e).mu_static * joint(e).lever * reaction_(e) - std::abs(torque_(e));
+  }
   /// Contact k's normal force has fallen to zero at this event (unloaded_, handleEvent) and the
   /// decision leaves it n of the set's largest normal force n_max. The decision's LCP is
   /// degenerate there (N = 0 and g̈ = 0 both hold), and its N is only as near zero as the
@@ -303,6 +318,7 @@ class Engine {
   std::vector<bool> unloaded_;  // per contact, at the present event: liftsOff()
   Eigen::VectorXd drift_step_;   // removeDrift's correction of a spatial mechanism
   Eigen::VectorXd root_level_;  // per contact, for the present phase: where its unilateral root fires
+  Eigen::VectorXd stick_band_;  // per contact, then joint: how far beyond μs N its stick root fires
 
   const Mechanism& mechanism_;
   const std::vector<RigidContact>& contacts_;
@@ -732,13 +748,13 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
     else if (spatial_ && slipping(m))
       g(2 * k + 1) = anchored(k) ? 2.0 * vtol - vt : vt - 0.5 * vtol;
     else if (spatial_ && m == ContactMode::kStick)
-      g(2 * k + 1) = c.mu_static * std::abs(normal_force_(k)) - std::hypot(friction_force_(k), friction_second_(k));
+      g(2 * k + 1) = stickMargin(k) + stick_band_(k);
     else if (m == ContactMode::kSlipPositive || m == ContactMode::kSlipNegative)
       g(2 * k + 1) = (m == ContactMode::kSlipPositive ? 1.0 : -1.0) * kin_.sliding_velocity(k);
     else if (m == ContactMode::kStick && contact_tied_[std::size_t(k)])
       g(2 * k + 1) = 1.0;  // the group's root decides
     else if (m == ContactMode::kStick)
-      g(2 * k + 1) = c.mu_static * std::abs(normal_force_(k)) - std::abs(friction_force_(k));
+      g(2 * k + 1) = stickMargin(k) + stick_band_(k);
     else
       g(2 * k + 1) = 1.0;
   }
@@ -752,7 +768,7 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
     else if (grouped)  // the group's one root, on its first member
       g(2 * nc_ + e) = std::exchange(first, false) ? margin : 1.0;
     else
-      g(2 * nc_ + e) = joint(e).mu_static * joint(e).lever * reaction_(e) - std::abs(torque_(e));
+      g(2 * nc_ + e) = jointStickMargin(e) + stick_band_(nc_ + e);
   }
 }
 
@@ -1160,8 +1176,8 @@ void Engine::decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::Vect
       // Break-away (as planar contacts): the sticking force has just reached μs N.
       const bool limit_fired = !fired.empty() && fired[std::size_t(2 * k + 1)] != 0 &&
                                modes_[std::size_t(k)] == ContactMode::kStick;
-      if (limit_fired && m == ContactMode::kStick && force.norm() >= (1.0 - 1e-6) * p.mu(i) * res.r(3 * i) &&
-          force.norm() > 0.0) {
+      if (limit_fired && m == ContactMode::kStick &&
+          force.norm() >= (1.0 - kStickAtLimit) * p.mu(i) * res.r(3 * i) && force.norm() > 0.0) {
         m = ContactMode::kSlipPositive;
         direction[std::size_t(k)] = -force.normalized();
       }
@@ -1387,7 +1403,7 @@ void Engine::decideModes(double t, const Eigen::VectorXd& q, const Eigen::Vector
       const bool limit_fired = !fired.empty() && fired[std::size_t(2 * k + 1)] != 0 &&
                                modes_[std::size_t(k)] == ContactMode::kStick;
       if (limit_fired && m == ContactMode::kStick &&
-          std::abs(r(2 * i + 1)) >= (1.0 - 1e-6) * p.mu(i) * r(2 * i))
+          std::abs(r(2 * i + 1)) >= (1.0 - kStickAtLimit) * p.mu(i) * r(2 * i))
         m = r(2 * i + 1) > 0.0 ? ContactMode::kSlipNegative : ContactMode::kSlipPositive;
       if (liftsOff(k, r(2 * i), n_max)) m = ContactMode::kOpen;
       next[std::size_t(k)] = m;
@@ -1432,7 +1448,7 @@ void Engine::decideCompliant(double t, const Eigen::VectorXd& q, const Eigen::Ve
   for (Eigen::Index e = 0; e < nj_; ++e) other_rows = other_rows || joint_modes_[std::size_t(e)] == ContactMode::kStick;
   auto at_limit = [&](Eigen::Index k, double excess, double limit) {
     return !fired.empty() && fired[std::size_t(2 * k + 1)] != 0 &&
-           before[std::size_t(k)] == ContactMode::kStick && excess >= -1e-6 * limit;
+           before[std::size_t(k)] == ContactMode::kStick && excess >= -kStickAtLimit * limit;
   };
   if (rest.size() == 1 && !other_rows) {
     const Eigen::Index k = rest.front();
@@ -1616,7 +1632,7 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
       // Break-away: the torque has just reached the limit (its root fired) and keeps growing.
       const bool at_limit = !fired.empty() && fired[std::size_t(2 * nc_ + e)] != 0 &&
                             before[std::size_t(e)] == ContactMode::kStick &&
-                            excess >= -1e-6 * limit;
+                            excess >= -kStickAtLimit * limit;
       if ((excess > 1e-9 * std::max(1.0, limit) || at_limit) && (worst < 0 || excess > worst_excess)) {
         worst = e;
         worst_excess = excess;
@@ -1757,6 +1773,23 @@ void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool 
                                                : 2.0 * opt_.gap_tolerance);
     else if (closed(modes_[std::size_t(k)]) && n <= kSideHysteresis)
       root_level_(k) = std::min(n, 0.0) - 2.0 * kSideHysteresis;
+  }
+  setStickBands();
+}
+
+// stick_band_ of the phase that starts: kStickAtLimit μs N for each stick at its limit, whose
+// force drifts there with the Baumgarte term on the sliding velocity the integrator leaves.
+void Engine::setStickBands() {
+  stick_band_.setZero();
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    const double limit = contact(k).mu_static * std::abs(normal_force_(k));
+    if (modes_[std::size_t(k)] == ContactMode::kStick && stickMargin(k) <= kStickAtLimit * limit)
+      stick_band_(k) = kStickAtLimit * limit;
+  }
+  for (Eigen::Index e = 0; e < nj_; ++e) {
+    const double limit = joint(e).mu_static * joint(e).lever * reaction_(e);
+    if (joint_modes_[std::size_t(e)] == ContactMode::kStick && jointStickMargin(e) <= kStickAtLimit * limit)
+      stick_band_(nc_ + e) = kStickAtLimit * limit;
   }
 }
 

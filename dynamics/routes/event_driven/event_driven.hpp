@@ -97,6 +97,9 @@
 /// (handleEvent), or CVODE would never see it decrease through zero; at the next event
 /// removeDrift lifts open contacts out of that depth, as it puts closed ones back on g = 0
 /// (a spatial mechanism through H(q)). RunResult::max_penetration reports the deepest −g.
+/// Likewise a stick phase that starts with its force within 1e-6 of μs N (a slope at
+/// tan α = μs) fires its root 1e-6 μs N beyond the limit: the force holds there only to
+/// round-off and the integrator's drift, which would otherwise break it away.
 ///
 /// Joints with many rows (a chain of pins) are handled sparse by ConstrainedResponse on either
 /// path: G's products cost O(nnz(D)) per column, never G itself (constrained_response.hpp).

@@ -277,6 +277,26 @@ TEST_CASE("event-driven, spatial clearance: on a slope steeper than μs the jour
   }
 }
 
+TEST_CASE("event-driven, spatial clearance: on a slope of exactly μs the journal stays stuck",
+          "[event-driven][spatial][friction]") {
+  // tan α = μs: each rim's sticking force sits on its round cone, at the limit only to round-off
+  // and the integrator's drift; Coulomb's law holds with stick, which must last.
+  for (const char* solver : {"nsgs", "newton"}) {
+    INFO(solver);
+    Incline in(0.2);
+    const SpatialMechanism mechanism(in.f.model, in.f.q0, {}, {in.f.clearance});
+    EventDrivenOptions o;
+    o.t_end = 2.0;
+    o.solver = solver;
+    const RunResult r = simulateEventDriven(mechanism, in.f.q0, in.f.v0, o);
+    INFO(r.message);
+    REQUIRE(r.ok());
+    CHECK(r.events.empty());
+    CHECK(std::abs(r.final_q(2)) < 1e-9);
+    CHECK(-frictionSum(r, r.history.rows() - 1) == Approx(in.g * std::sin(in.alpha)).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("event-driven, spatial clearance: what it cannot take is refused with the reason", "[event-driven][spatial]") {
   Incline in(0.05);
   const SpatialMechanism rigid(in.f.model, in.f.q0, {}, {in.f.clearance});
