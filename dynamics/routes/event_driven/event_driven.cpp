@@ -112,6 +112,8 @@ class Engine {
         lcp::RoundConeOptions round;
         round.method = lcp::roundConeMethod(opt.solver == "round-cone" ? "auto" : opt.solver);
         round_ = std::make_unique<lcp::RoundConeSolver>(round);
+        round.tolerance = lcp::kRefinedTolerance;
+        round_fine_ = std::make_unique<lcp::RoundConeSolver>(round);
       } else {
         faceted_ = std::make_unique<lcp::FacetedFrictionSolver>(opt.facets);
       }
@@ -263,6 +265,7 @@ class Engine {
                      const std::vector<int>& fired);
   /// Solves the fc3d problem of a spatial impact or mode decision into spatial_result_.
   bool trySpatial(const lcp::FrictionProblem3D& p);
+  void refineSlipFromRest(const lcp::FrictionProblem3D& p, const std::vector<bool>& rest, double tol);
   /// "round cone (auto)", "nsgs (round cone)", "newton (round cone)" or "lemke (K facets)".
   std::string spatialSolverName() const;
   /// Throws RunFailure for spatial_result_, unsolved, with `detail` after the solver's status.
@@ -314,6 +317,8 @@ class Engine {
   Eigen::VectorXd friction_second_;              // a stuck spatial contact's force along b
   std::unique_ptr<lcp::FacetedFrictionSolver> faceted_;
   std::unique_ptr<lcp::RoundConeSolver> round_;  ///< spatial contacts with solver nsgs or newton
+  std::unique_ptr<lcp::RoundConeSolver> round_fine_;  ///< the same to lcp::kRefinedTolerance
+  lcp::FrictionResult fine_result_;
   lcp::FrictionResult spatial_result_;
   std::vector<bool> unloaded_;  // per contact, at the present event: liftsOff()
   Eigen::VectorXd drift_step_;   // removeDrift's correction of a spatial mechanism
@@ -1050,6 +1055,21 @@ bool Engine::trySpatial(const lcp::FrictionProblem3D& p) {
   return spatial_result_.ok();
 }
 
+// A slip from rest on the round cone is solved again, from its answer, to lcp::kRefinedTolerance,
+// and that answer kept if it converges: at the default tolerance a contact whose force sits on its
+// cone (a slope at tan α = μs) has an acceleration of ~1e-8 ‖q‖, above the 1e-9 ‖q‖ of a slip.
+void Engine::refineSlipFromRest(const lcp::FrictionProblem3D& p, const std::vector<bool>& rest, double tol) {
+  if (!round_fine_) return;
+  bool slips = false;
+  for (Eigen::Index i = 0; i < p.contacts() && !slips; ++i)
+    slips = rest[std::size_t(i)] && spatial_result_.u.segment<2>(3 * i + 1).norm() > tol;
+  if (!slips) return;
+  round_fine_->solve(p, fine_result_, &spatial_result_.r);
+  ++run_.lcp_solves;
+  run_.pivots += fine_result_.pivots;
+  if (fine_result_.ok()) std::swap(spatial_result_, fine_result_);
+}
+
 std::string Engine::spatialSolverName() const {
   if (!round_) return "lemke (" + std::to_string(opt_.facets) + " facets)";
   return opt_.solver == "round-cone" || opt_.solver == "auto" ? "round cone (auto)" : opt_.solver + " (round cone)";
@@ -1159,8 +1179,9 @@ void Engine::decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::Vect
                                                 : " — inconsistent (Painlevé-type) contact problem: no normal forces "
                                                   "keep the sliding contacts closed");
     }
-    const lcp::FrictionResult& res = spatial_result_;
     const double tol = 1e-9 * std::max(1.0, p.q.lpNorm<Eigen::Infinity>());
+    refineSlipFromRest(p, rest, tol);
+    const lcp::FrictionResult& res = spatial_result_;
     double n_max = 0.0;
     for (Eigen::Index i = 0; i < nk; ++i) n_max = std::max(n_max, res.r(3 * i));
     for (Eigen::Index i = 0; i < nk; ++i) {

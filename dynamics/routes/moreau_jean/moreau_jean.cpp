@@ -1053,7 +1053,12 @@ bool MoreauJeanStepper::solveSpatial(Eigen::Index na, Eigen::Ref<Eigen::VectorXd
     for (Eigen::Index a = 0; a < na; ++a) {
       const RigidContact& c = contacts_[std::size_t(active_[std::size_t(a)])];
       if (mu_used_(a) == c.mu_kinetic || res.r(3 * a) <= 0.0) continue;
-      if (res.u.segment<2>(3 * a + 1).norm() > slipFloor(3 * a + 1, n, res.r) + slipFloor(3 * a + 2, n, res.r)) {
+      // The round cone's solvers and Siconos' stop at a tolerance: a force on its cone (a slope
+      // at tan α = μs) keeps a slip of ~1e-8 of the step's velocities where the exact answer
+      // sticks. Up to stick_velocity that is stick, as the step's mode reads it (modeOf).
+      const double floor = slipFloor(3 * a + 1, n, res.r) + slipFloor(3 * a + 2, n, res.r);
+      const double slip = sp.faceted.empty() ? std::max(floor, options_.stick_velocity) : floor;
+      if (res.u.segment<2>(3 * a + 1).norm() > slip) {
         mu_used_(a) = c.mu_kinetic;
         again = true;
       }
