@@ -97,10 +97,12 @@
 /// cone's faceted starts, for hyperstatic steps, size theirs when first needed);
 /// "siconos-<fc3d name>" allocates per step. μs and μk as above: μs
 /// where the contact did not slip in the last step, solved again with μk when it slips
-/// (‖u_T‖ above the round-off of its sums). No joint friction and no bilateral contacts with
-/// them. In the history and the events a spatial contact's sliding velocity is ‖v_T⁺‖ ≥ 0
-/// (a slip is reported as kSlipPositive) and its F the friction impulse along v_T⁺ over the
-/// step (−‖P_T‖/h at rest), so that −F ‖v_T⁺‖ h = −P_Tᵀ v_T⁺ is the step's friction work.
+/// (‖u_T‖ above the round-off of its sums; for the iterative solvers, also above stick_velocity,
+/// as their tolerance leaves a force on its cone ~1e-8 of slip). No joint friction and no
+/// bilateral contacts with them. In the history and the events a spatial contact's sliding
+/// velocity is ‖v_T⁺‖ ≥ 0 (a slip is reported as kSlipPositive) and its F the friction
+/// impulse along v_T⁺ over the step (−‖P_T‖/h at rest), so that −F ‖v_T⁺‖ h = −P_Tᵀ v_T⁺ is
+/// the step's friction work.
 ///
 /// Events. After each step every contact is classified: open (no normal impulse, or not
 /// active), stick (P_n > 0, |v_t| ≤ stick_velocity), slip+ / slip− (P_n > 0, v_t ≷ 0). A
