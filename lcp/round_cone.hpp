@@ -48,10 +48,6 @@ struct RoundConeOptions {
   int max_sweeps = 10000;    ///< NSGS sweeps (nsgs, auto), ≥ 1
   int max_newton = 200;      ///< Newton iterations in all (newton, auto), ≥ 1
 };
-/// Siconos' error to which a time loop solves again a problem whose answer has a contact at rest
-/// slip under μs: at tan α = μs its force sits on the cone, and at the default tolerance its
-/// tangential velocity or acceleration is ~1e-8 of the problem's scale where the exact one is 0.
-inline constexpr double kRefinedTolerance = 1e-13;
 inline constexpr double kAutoSweepError = 1e-3;
 inline constexpr double kAutoSweepRate = 0.5;
 inline constexpr int kAutoSweeps = 50;

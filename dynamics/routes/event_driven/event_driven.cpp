@@ -63,6 +63,8 @@ constexpr double kSideHysteresis = 1e-9;
 /// tan α = μs) holds there only to the integrator's tolerance: its root fires this far beyond
 /// the limit instead. The break-away decision takes the same fraction as "at the limit".
 constexpr double kStickAtLimit = 1e-6;
+/// Siconos' fc3d error to which a spatial slip from rest is solved again (refineSlipFromRest).
+constexpr double kRefinedTolerance = 1e-13;
 
 /// Whether the normal rows and columns of W (every `rows`-th from 0) have a positive definite
 /// symmetric part: then the normal block is a P-matrix, and a contact problem without solution
@@ -112,7 +114,7 @@ class Engine {
         lcp::RoundConeOptions round;
         round.method = lcp::roundConeMethod(opt.solver == "round-cone" ? "auto" : opt.solver);
         round_ = std::make_unique<lcp::RoundConeSolver>(round);
-        round.tolerance = lcp::kRefinedTolerance;
+        round.tolerance = kRefinedTolerance;
         round_fine_ = std::make_unique<lcp::RoundConeSolver>(round);
       } else {
         faceted_ = std::make_unique<lcp::FacetedFrictionSolver>(opt.facets);
@@ -317,7 +319,7 @@ class Engine {
   Eigen::VectorXd friction_second_;              // a stuck spatial contact's force along b
   std::unique_ptr<lcp::FacetedFrictionSolver> faceted_;
   std::unique_ptr<lcp::RoundConeSolver> round_;  ///< spatial contacts with solver nsgs or newton
-  std::unique_ptr<lcp::RoundConeSolver> round_fine_;  ///< the same to lcp::kRefinedTolerance
+  std::unique_ptr<lcp::RoundConeSolver> round_fine_;  ///< the same to kRefinedTolerance
   lcp::FrictionResult fine_result_;
   lcp::FrictionResult spatial_result_;
   std::vector<bool> unloaded_;  // per contact, at the present event: liftsOff()
@@ -1055,7 +1057,7 @@ bool Engine::trySpatial(const lcp::FrictionProblem3D& p) {
   return spatial_result_.ok();
 }
 
-// A slip from rest on the round cone is solved again, from its answer, to lcp::kRefinedTolerance,
+// A slip from rest on the round cone is solved again, from its answer, to kRefinedTolerance,
 // and that answer kept if it converges: at the default tolerance a contact whose force sits on its
 // cone (a slope at tan α = μs) has an acceleration of ~1e-8 ‖q‖, above the 1e-9 ‖q‖ of a slip.
 void Engine::refineSlipFromRest(const lcp::FrictionProblem3D& p, const std::vector<bool>& rest, double tol) {
@@ -1798,8 +1800,8 @@ void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool 
   setStickBands();
 }
 
-// stick_band_ of the phase that starts: kStickAtLimit μs N for each stick at its limit, whose
-// force drifts there with the Baumgarte term on the sliding velocity the integrator leaves.
+// stick_band_ of the phase that starts (kStickAtLimit): the force of a stick at its limit drifts
+// with the Baumgarte term on the sliding velocity the integrator leaves.
 void Engine::setStickBands() {
   stick_band_.setZero();
   for (Eigen::Index k = 0; k < nc_; ++k) {

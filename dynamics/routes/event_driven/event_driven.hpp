@@ -73,7 +73,7 @@
 /// u = W P + ((1 + e) ġ⁻, v_t, v_b) with μk; at a decision u = (g̈, v̇_t, v̇_b) = W r + R a₀ + (b_n, b_t, b_b), μs for the contacts
 /// at rest, a sliding one's kinetic force in W's normal column and its cone shut (μ = 0). A
 /// contact at rest with v̇_T ≠ 0 slips (on the round cone, once the problem solved again to
-/// lcp::kRefinedTolerance still says so): its direction is v̇_T's in the problem solved again with
+/// Siconos' error 1e-13 still says so): its direction is v̇_T's in the problem solved again with
 /// μk for it (where W_TT is anisotropic, the direction at μs is far off: the sliding then grew
 /// across s and fell back at once, event after event). Their solver is "auto" or "round-cone",
 /// "nsgs" or "newton", ours on the round cone exactly (lcp/round_cone.hpp; the decision's W
