@@ -374,9 +374,10 @@ HoldProblem::HoldProblem(const Mechanism& m, const Eigen::VectorXd& q, const Hol
   // Columns scaled to unit norm, but a column of round-off (a reaction the joints take whole,
   // 0 or 1e-17 as the masses go) stays as it is: scaled up, it would pass for a reaction.
   Eigen::VectorXd cs = Eigen::VectorXd::Ones(p_);
-  const double widest = p_ > 0 ? b.colwise().norm().maxCoeff() : 0.0;
+  const Eigen::VectorXd norms = b.colwise().norm().transpose();
+  const double widest = p_ > 0 ? norms.maxCoeff() : 0.0;
   for (Eigen::Index i = 0; i < p_; ++i)
-    if (b.col(i).norm() > 1e-12 * widest) cs(i) = 1.0 / b.col(i).norm();
+    if (norms(i) > 1e-12 * widest) cs(i) = 1.0 / norms(i);
   Eigen::VectorXd wp1 = Eigen::VectorXd::Zero(p_);
   wl_ = Eigen::VectorXd::Zero(p_);
   Eigen::Index rank = 0;

@@ -206,6 +206,16 @@ struct Incline {
   }
 };
 
+/// The journal on the incline from its state, by `solver` (lemke: on `facets` facets) to t_end.
+RunResult run(const Incline& in, const char* solver, double t_end, int facets = 0) {
+  const SpatialMechanism mechanism(in.f.model, in.f.q0, {}, {in.f.clearance});
+  EventDrivenOptions o;
+  o.t_end = t_end;
+  o.solver = solver;
+  if (facets > 0) o.facets = facets;
+  return simulateEventDriven(mechanism, in.f.q0, in.f.v0, o);
+}
+
 double frictionSum(const RunResult& r, Eigen::Index row) {
   double sum = 0.0;
   for (std::size_t c = 0; c < r.columns.size(); ++c)
@@ -228,11 +238,7 @@ TEST_CASE("event-driven, spatial clearance: a journal sliding down the bore stop
     Incline in(0.05);
     const double v0 = 0.01, a = in.g * (0.1 * std::cos(in.alpha) - std::sin(in.alpha));
     in.f.v0(2) = -v0;
-    const SpatialMechanism mechanism(in.f.model, in.f.q0, {}, {in.f.clearance});
-    EventDrivenOptions o;
-    o.t_end = 0.05;
-    o.solver = solver;
-    const RunResult r = simulateEventDriven(mechanism, in.f.q0, in.f.v0, o);
+    const RunResult r = run(in, solver, 0.05);
     INFO(r.message);
     REQUIRE(r.ok());
     std::vector<double> stuck;
@@ -260,17 +266,13 @@ TEST_CASE("event-driven, spatial clearance: on a slope steeper than μs the jour
   // and slides down at g (sin α − μk cos α), whichever the facets.
   for (const int facets : {8, 32, 0}) {  // 0: the round cone, by our newton
     INFO(facets << " facets");
-    Incline in(0.3);
-    const SpatialMechanism mechanism(in.f.model, in.f.q0, {}, {in.f.clearance});
-    EventDrivenOptions o;
-    o.t_end = 0.02;
-    if (facets > 0) o.facets = facets;
-    else o.solver = "newton";
-    const RunResult r = simulateEventDriven(mechanism, in.f.q0, in.f.v0, o);
+    const Incline in(0.3);
+    const double t_end = 0.02;
+    const RunResult r = run(in, facets > 0 ? "lemke" : "newton", t_end, facets);
     INFO(r.message);
     REQUIRE(r.ok());
     const double a = in.g * (std::sin(in.alpha) - 0.1 * std::cos(in.alpha));
-    CHECK(r.final_q(2) == Approx(-0.5 * a * o.t_end * o.t_end).epsilon(1e-6));
+    CHECK(r.final_q(2) == Approx(-0.5 * a * t_end * t_end).epsilon(1e-6));
     CHECK(std::abs(r.final_q(0)) < 1e-10);         // no sideways drift
     CHECK(r.final_v.segment<3>(3).norm() < 1e-8);  // nor any rolling
     CHECK(r.contact_solver == (facets > 0 ? "lemke (" + std::to_string(facets) + " facets)" : "newton (round cone)"));
@@ -283,12 +285,8 @@ TEST_CASE("event-driven, spatial clearance: on a slope of exactly μs the journa
   // and the integrator's drift; Coulomb's law holds with stick, which must last.
   for (const char* solver : {"nsgs", "newton"}) {
     INFO(solver);
-    Incline in(0.2);
-    const SpatialMechanism mechanism(in.f.model, in.f.q0, {}, {in.f.clearance});
-    EventDrivenOptions o;
-    o.t_end = 2.0;
-    o.solver = solver;
-    const RunResult r = simulateEventDriven(mechanism, in.f.q0, in.f.v0, o);
+    const Incline in(0.2);
+    const RunResult r = run(in, solver, 2.0);
     INFO(r.message);
     REQUIRE(r.ok());
     CHECK(r.events.empty());
