@@ -875,6 +875,21 @@ double MoreauJeanStepper::jointRate(Eigen::Index na, Eigen::Index e) const {
   return w_.topLeftCorner(ncol, ncol).row(2 * na + e).dot(r_.head(ncol)) + qf_(2 * na + e);
 }
 
+/// The first step's bounds start at Λ with P = τ = 0, below the reaction of a joint held at
+/// rest: from there the fixed point nears a stick at its friction limit only linearly, and leaves
+/// the joint creeping past what friction at its limit can stop. A joint at rest starts instead
+/// with twice the impulse that holds it alone, |ṡ⁺_free| / W_ee: held, its Λ is the stuck one,
+/// and one more pass bounds it exactly (moreau_jean.hpp).
+void MoreauJeanStepper::holdJointsAtRest(Eigen::Index na) {
+  for (Eigen::Index e = 0; e < static_cast<Eigen::Index>(joints_.size()); ++e) {
+    const Eigen::Index c = 2 * na + e;
+    if (joint_mu_(e) == 0.0 || w_(c, c) <= 0.0 ||
+        std::abs(joint_cols_.col(e).dot(v_old_)) > options_.stick_velocity)
+      continue;
+    joint_bound_(e) = std::max(joint_bound_(e), 2.0 * std::abs(qf_(c)) / w_(c, c));
+  }
+}
+
 /// Fixed point on the joints' bounds b = μ r |Λ| (moreau_jean.hpp); one pass when nj = 0.
 bool MoreauJeanStepper::solveJointBounds(Eigen::Index na, double h) {
   const Eigen::Index nj = static_cast<Eigen::Index>(joints_.size());
@@ -955,6 +970,7 @@ bool MoreauJeanStepper::solveLemke(Eigen::Index na, double h) {
                                          : mu * joints_[static_cast<std::size_t>(e)].lever * joint_reaction_(e);
     joint_mu_(e) = mu;
   };
+  if (!joint_reaction_known_) holdJointsAtRest(na);
   std::fill(reversal_tried_.begin(), reversal_tried_.end(), 0);
   bool retrying = false;
   for (;;) {

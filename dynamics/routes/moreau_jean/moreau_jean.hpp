@@ -135,13 +135,14 @@
 /// (ConstrainedResponse::jointImpulse; the projection's impulse, including the one that
 /// carries P and τ and the centripetal one that turns v_k onto D(q_θ)). Λ is affine in (P, τ),
 /// |Λ| is not, so b is found by a fixed point: b⁰ = μ r |Λ_prev| h / h_prev (the last step's
-/// mean reaction; on the first step Λ with P = τ = 0), then with b fixed one LCP for (P, τ),
-/// Λ from its solution, b ← μ r |Λ|, until every |Δb_e| ≤ 1e-10 (h + b_e) — the relative
-/// 1e-10 (1 + T) of the mean torque T = b/h [N m] — or 100 iterations, which fail the step
-/// naming the joint and its |Δb|. A joint at rest (ṡ⁺ = 0) whose τ lies inside its new bound
-/// is converged whatever Δb: the solution does not depend on an inactive bound (a stuck step
-/// costs one LCP). The contraction factor is μ r ‖∂Λ/∂τ‖, μ r over a lever arm: a few
-/// iterations for a slipping joint. A loop stuck as a whole is statically indeterminate (its
+/// mean reaction; on the first step Λ with P = τ = 0, or for a joint at rest at least twice
+/// the impulse that holds it alone, so that a stick at its limit starts held and stays exact),
+/// then with b fixed one LCP for (P, τ), Λ from its solution, b ← μ r |Λ|, until every
+/// |Δb_e| ≤ 1e-10 (h + b_e) — the relative 1e-10 (1 + T) of the mean torque T = b/h [N m] —
+/// or 100 iterations, which fail the step naming the joint and its |Δb|. A joint at rest
+/// (ṡ⁺ = 0) whose τ lies inside its new bound is converged whatever Δb: the solution does not
+/// depend on an inactive bound (a stuck step costs one LCP). The contraction factor is
+/// μ r ‖∂Λ/∂τ‖, μ r over a lever arm: a few iterations for a slipping joint. A loop stuck as a whole is statically indeterminate (its
 /// holding impulses a set): Lemke may then alternate between two vertices of it, each at rest
 /// under the bounds of the other; a period-2 cycle with every joint at rest in both ends the
 /// fixed point (the step ends at rest either way), τ within the bounds it was solved for.
@@ -317,6 +318,7 @@ class MoreauJeanStepper {
   void setLemkeQ(Eigen::Index active);
   bool solveLemkeOnce(Eigen::Index active);
   double jointRate(Eigen::Index active, Eigen::Index e) const;
+  void holdJointsAtRest(Eigen::Index active);
   bool solveJointBounds(Eigen::Index active, double h);
   /// |Λ_e| of every joint friction for the impulses r_ (2 active + joint columns).
   void jointReactions(Eigen::Index active, double h);

@@ -156,6 +156,31 @@ TEST_CASE("moreau-jean joint friction: a wheel under a constant torque sticks or
   }
 }
 
+TEST_CASE("moreau-jean joint friction: a pendulum at rest where l sin phi = mu_s r stays, whatever its mass",
+          "[moreau-jean][joint-friction]") {
+  // At rest the pin carries R = m g and the torque m g l sin φ, exactly μs r R: a stick at its
+  // limit. The first step has no reaction of a previous one to bound the friction with.
+  for (const double mass : {1e-3, 1.0, 50.0})
+    for (const double phi : {0.05, 0.3, 1.2})
+      for (const double h : {1e-3, 1e-4}) {
+        const double l = 0.25, r = 0.05, mu_s = l * std::sin(phi) / r;
+        const RigidScenario s =
+            pivoted(mass, mass * l * l / 3.0, l * Vector2d(std::sin(phi), -std::cos(phi)), mu_s, 0.5 * mu_s, r);
+        MoreauJeanOptions o;
+        o.t_end = 5.0;
+        o.h = h;
+        const RunResult run = runMJ(s, o);
+        INFO("m = " << mass << " kg, phi = " << phi << " rad, h = " << h << ": " << run.message);
+        REQUIRE(run.ok());
+        CHECK(run.events.empty());
+        CHECK(std::abs(run.final_q(2)) < 1e-12);
+        CHECK(run.final_v.norm() < 1e-12);
+        const auto last = run.history.row(run.history.rows() - 1);  // t, q (3), v (3), |R|, T
+        CHECK(last(7) == Approx(mass * kG).epsilon(1e-12));
+        CHECK(last(8) == Approx(mu_s * r * mass * kG).epsilon(1e-12));  // against gravity's torque
+      }
+}
+
 TEST_CASE("moreau-jean joint friction: a pendulum swinging to a stop agrees with the "
           "event-driven route to O(h)", "[moreau-jean][joint-friction][event-driven]") {
   // Uniform bar m = 1 kg, L = 0.5 m, pivoted at one end, released at rest 1 rad from the
