@@ -25,12 +25,13 @@ void reactionMaps(Eigen::Index nc, const std::vector<bool>& two_sided, Eigen::Ma
 }
 
 /// The largest violation of the conditions of the file comment (natural map of the friction
-/// law, min(rₙ, uₙ) or |uₙ| for the normal).
-double violation(const FrictionProblem2D& p, const std::vector<bool>& two_sided,
+/// law, min(rₙ, uₙ) or |uₙ| for the normal), with r in W's units s = ‖W‖∞ as residual.hpp's.
+double violation(const FrictionProblem2D& p, const std::vector<bool>& two_sided, double w_norm,
                  const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
+  const double s = w_norm > 0.0 ? w_norm : 1.0;
   double worst = 0.0;
   for (Eigen::Index i = 0; i < p.contacts(); ++i) {
-    const double rn = r(2 * i), rt = r(2 * i + 1), un = u(2 * i), ut = u(2 * i + 1);
+    const double rn = s * r(2 * i), rt = s * r(2 * i + 1), un = u(2 * i), ut = u(2 * i + 1);
     const double bound = p.mu(i) * (two_sided[std::size_t(i)] ? std::abs(rn) : rn);
     if (two_sided[std::size_t(i)])
       worst = std::max(worst, std::abs(un));
@@ -52,7 +53,13 @@ HorizontalProblem frictionHlcp(const FrictionProblem2D& p, const std::vector<boo
                                 std::to_string(nc) + "), got " + std::to_string(two_sided.size()));
   Eigen::MatrixXd rz, rw;
   reactionMaps(nc, two_sided, rz, rw);
-  const Eigen::MatrixXd wz = p.W * rz, ww = p.W * rw;  // u = wz z + ww w + q
+  // Posed on u / s = (W / s) r + q / s, s the power of two at or below W's largest entry (exact
+  // to divide by): the velocity rows then meet the unit entries of λ and the slacks at one
+  // scale, whatever the masses, and A and B keep their condition (the same r solves both).
+  const double w_max = nc > 0 ? p.W.cwiseAbs().maxCoeff() : 0.0;
+  const double s = w_max > 0.0 && std::isnormal(w_max) ? std::ldexp(1.0, std::ilogb(w_max)) : 1.0;
+  const Eigen::MatrixXd wz = p.W * rz / s, ww = p.W * rw / s;  // u / s = wz z + ww w + q / s
+  const Eigen::VectorXd q = p.q / s;
   HorizontalProblem h;
   h.A.setZero(4 * nc, 4 * nc);
   h.B.setZero(4 * nc, 4 * nc);
@@ -62,24 +69,24 @@ HorizontalProblem frictionHlcp(const FrictionProblem2D& p, const std::vector<boo
     if (two_sided[std::size_t(i)]) {  // uₙ = 0
       h.A.row(b) = wz.row(n);
       h.B.row(b) = ww.row(n);
-      h.q(b) = -p.q(n);
+      h.q(b) = -q(n);
     } else {  // w_b = uₙ
       h.A.row(b) = -wz.row(n);
       h.B.row(b) = -ww.row(n);
       h.B(b, b) += 1.0;
-      h.q(b) = p.q(n);
+      h.q(b) = q(n);
     }
     // w = λ ± uₜ
     h.A.row(b + 1) = -wz.row(t);
     h.B.row(b + 1) = -ww.row(t);
     h.A(b + 1, b + 3) -= 1.0;
     h.B(b + 1, b + 1) += 1.0;
-    h.q(b + 1) = p.q(t);
+    h.q(b + 1) = q(t);
     h.A.row(b + 2) = wz.row(t);
     h.B.row(b + 2) = ww.row(t);
     h.A(b + 2, b + 3) -= 1.0;
     h.B(b + 2, b + 2) += 1.0;
-    h.q(b + 2) = -p.q(t);
+    h.q(b + 2) = -q(t);
     // w = μ (N⁺ [+ N⁻]) − β⁺ − β⁻
     h.A(b + 3, b) = -p.mu(i);
     h.A(b + 3, b + 1) = 1.0;
@@ -110,10 +117,11 @@ FrictionResult solveFrictionHlcpWithLemke(const FrictionProblem2D& p,
   reactionMaps(p.contacts(), two_sided, rz, rw);
   out.r = rz * res.z + rw * res.w;
   out.u = p.W * out.r + p.q;
-  out.residual = violation(p, two_sided, out.r, out.u);
+  const double w_norm = p.W.cwiseAbs().rowwise().sum().maxCoeff();
+  out.residual = violation(p, two_sided, w_norm, out.r, out.u);
   out.relative_residual =
-      out.residual / std::max({1.0, p.q.lpNorm<Eigen::Infinity>(),
-                               p.W.lpNorm<Eigen::Infinity>() * out.r.lpNorm<Eigen::Infinity>()});
+      relativeTo(out.residual, std::max(p.q.lpNorm<Eigen::Infinity>(), w_norm * out.r.lpNorm<Eigen::Infinity>()))
+          .relative;
   if (!(out.relative_residual <= lemke.options().accept_tol)) {
     out.status = Status::kNumericalFailure;
     out.message = "friction HLCP: the recovered reactions miss the conditions by " +

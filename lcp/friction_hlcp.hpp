@@ -16,7 +16,10 @@
 /// w through −N⁻, every row reads A z + B w = q: a horizontal LCP, 0 ≤ z ⊥ w ≥ 0, which
 /// lcp::HlcpReduction turns into an LCP for Lemke (B is invertible when the two-sided
 /// contacts' normal block of W is). Its solutions are those of the problem above; the
-/// "jammed" states where both walls push (N⁺, N⁻ > 0) are excluded by N⁺ ⊥ N⁻.
+/// "jammed" states where both walls push (N⁺, N⁻ > 0) are excluded by N⁺ ⊥ N⁻. The rows are
+/// posed on (W, q) / s, s the power of two at or below W's largest entry, which has the same r:
+/// A and B then keep their condition at any mass (with W ~ 1/m against the unit entries,
+/// 1e-15 or 1e15 kg made them singular).
 
 #include <vector>
 

@@ -25,6 +25,10 @@ void requireSize(const char* what, const Eigen::VectorXd& x, Eigen::Index expect
 FrictionReduction::FrictionReduction(const FrictionProblem2D& p) {
   p.validate(kFrictionReduction);
   const Eigen::Index nc = p.contacts();
+  // The power of two at or below W's largest entry (1 for W = 0 or out of range): exact to
+  // multiply by, and of W's scale.
+  const double w_max = nc > 0 ? p.W.cwiseAbs().maxCoeff() : 0.0;
+  if (w_max > 0.0 && std::isnormal(w_max)) lambda_scale_ = std::ldexp(1.0, std::ilogb(w_max));
   lcp_.M.setZero(4 * nc, 4 * nc);
   lcp_.q.resize(4 * nc);
   // Eᵀ W E, block (i, j): the rows (uₙ, +uₜ, −uₜ, 0) of contact i against the columns
@@ -39,8 +43,8 @@ FrictionReduction::FrictionReduction(const FrictionProblem2D& p) {
           -tn, -tt, tt;
     }
     const Eigen::Index k = 4 * i;
-    lcp_.M(k + 1, k + 3) = 1.0;  // λ + uₜ
-    lcp_.M(k + 2, k + 3) = 1.0;  // λ − uₜ
+    lcp_.M(k + 1, k + 3) = lambda_scale_;  // λ + uₜ, λ = s λ'
+    lcp_.M(k + 2, k + 3) = lambda_scale_;  // λ − uₜ
     lcp_.M(k + 3, k) = p.mu(i);  // μ rₙ − β⁺ − β⁻
     lcp_.M(k + 3, k + 1) = -1.0;
     lcp_.M(k + 3, k + 2) = -1.0;
@@ -70,7 +74,7 @@ Eigen::VectorXd FrictionReduction::lcpSolutionFrom(const Eigen::VectorXd& r,
   Eigen::VectorXd z(4 * nc);
   for (Eigen::Index i = 0; i < nc; ++i) {
     const double rt = r(2 * i + 1);
-    z.segment<4>(4 * i) << r(2 * i), std::max(rt, 0.0), std::max(-rt, 0.0), std::abs(u(2 * i + 1));
+    z.segment<4>(4 * i) << r(2 * i), std::max(rt, 0.0), std::max(-rt, 0.0), std::abs(u(2 * i + 1)) / lambda_scale_;
   }
   return z;
 }

@@ -8,7 +8,10 @@
 /// Trinkle 1996, with two directions; Glocker & Pfeiffer's saturations]. Per contact
 ///   z = (rₙ, β⁺, β⁻, λ),   rₜ = β⁺ − β⁻,
 ///   w = (uₙ, λ + uₜ, λ − uₜ, μ rₙ − β⁺ − β⁻),   0 ≤ z ⊥ w ≥ 0,
-/// (LCP index 4i + k holds entry k of contact i). Why it is exact:
+/// (LCP index 4i + k holds entry k of contact i). The LCP's variable is λ' = λ / s, with s the
+/// power of two at or below W's largest entry: W r and s λ' then meet in the rows λ ± uₜ at one
+/// scale, whatever the masses (Lemke's one-pass equilibration cannot balance W ~ 1/m against
+/// a 1, and lost digits in proportion to m: 1e-9 relative at 1e7 kg). Why it is exact:
 ///  - λ + uₜ ≥ 0 and λ − uₜ ≥ 0 give λ ≥ |uₜ|; μ rₙ − β⁺ − β⁻ ≥ 0 gives |rₜ| ≤ μ rₙ.
 ///  - Sliding, uₜ > 0: λ ≥ uₜ > 0, so λ + uₜ > 0 ⇒ β⁺ = 0, and λ > 0 ⇒ β⁺ + β⁻ = μ rₙ, so
 ///    rₜ = −μ rₙ; if μ rₙ > 0 then β⁻ > 0 ⇒ λ = uₜ. Thus λ = |uₜ| and the force sits on the
@@ -52,12 +55,13 @@ class FrictionReduction final {
   /// r = E z: (rₙ, rₜ) = (z₄ᵢ, z₄ᵢ₊₁ − z₄ᵢ₊₂) per contact. Throws if z has the wrong size.
   Eigen::VectorXd reactions(const Eigen::VectorXd& z) const;
 
-  /// The LCP solution z = (rₙ, max(rₜ, 0), max(−rₜ, 0), |uₜ|) per contact that corresponds to
-  /// a friction solution (r, u). Throws if the sizes are wrong.
+  /// The LCP solution z = (rₙ, max(rₜ, 0), max(−rₜ, 0), |uₜ| / s) per contact that
+  /// corresponds to a friction solution (r, u). Throws if the sizes are wrong.
   Eigen::VectorXd lcpSolutionFrom(const Eigen::VectorXd& r, const Eigen::VectorXd& u) const;
 
  private:
   Problem lcp_;
+  double lambda_scale_ = 1.0;  ///< s
 };
 
 /// Reduces p, solves the LCP with `lemke`, returns r, u = W r + q and the residual of the

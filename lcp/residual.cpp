@@ -32,10 +32,11 @@ Residual relativeTo(double absolute, double scale) {
                                     : absolute / std::max(scale, std::numeric_limits<double>::min())};
 }
 
-double frictionContactResidual(double mu, double rn, double rt, double un, double ut) {
-  const double bound = mu * std::max(rn, 0.0);
-  const double rt_proj = std::clamp(rt - ut, -bound, bound);
-  return std::max(std::abs(std::min(rn, un)), std::abs(rt - rt_proj));
+double frictionContactResidual(double mu, double rn, double rt, double un, double ut, double w_norm) {
+  const double s = w_norm > 0.0 ? w_norm : 1.0;
+  const double bound = mu * std::max(s * rn, 0.0);
+  const double rt_proj = std::clamp(s * rt - ut, -bound, bound);
+  return std::max(std::abs(std::min(s * rn, un)), std::abs(s * rt - rt_proj));
 }
 
 Residual residual(const Problem& p, const Eigen::VectorXd& z) {
@@ -69,7 +70,7 @@ Residual frictionResidual(const Friction& p, const Eigen::VectorXd& r, const Eig
   double abs = 0.0;
   for (Eigen::Index i = 0; i < p.contacts(); ++i)
     abs = std::max(
-        abs, frictionContactResidual(p.mu(i), r(2 * i), r(2 * i + 1), u(2 * i), u(2 * i + 1)));
+        abs, frictionContactResidual(p.mu(i), r(2 * i), r(2 * i + 1), u(2 * i), u(2 * i + 1), w_norm));
   return relativeTo(abs, std::max(inf(p.q), w_norm * inf(r)));
 }
 

@@ -30,16 +30,19 @@ Residual residual(const MixedProblem& p, const Eigen::VectorXd& u, const Eigen::
 /// max(‖A z + B w − q‖∞, ‖min(z, w)‖∞), relative to the largest term.
 Residual residual(const HorizontalProblem& p, const Eigen::VectorXd& z, const Eigen::VectorXd& w);
 
-/// Planar Coulomb natural map, u = W r + q, per contact:
-///   max(|min(rₙ, uₙ)|, |rₜ − proj[−μ rₙ⁺, μ rₙ⁺](rₜ − uₜ)|),
-/// zero iff r satisfies the conditions of FrictionProblem2D.
+/// Planar Coulomb natural map, u = W r + q, per contact, with r taken to W's units by
+/// s = ‖W‖∞ (1 when W = 0):
+///   max(|min(s rₙ, uₙ)|, |s rₜ − proj[−μ s rₙ⁺, μ s rₙ⁺](s rₜ − uₜ)|),
+/// zero iff r satisfies the conditions of FrictionProblem2D. Every term is a velocity, so the
+/// measure does not change with the units of mass (with rₜ − uₜ, a slip's round-off in rₜ
+/// counted m times more at m kg).
 Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r);
 Residual residual(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r);
 /// The same with u = W r + q already formed by the caller.
 Residual residual(const FrictionProblem2D& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
 Residual residual(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
 /// One contact's term of that maximum, for a solver that holds r and u in its own storage.
-double frictionContactResidual(double mu, double rn, double rt, double un, double ut);
+double frictionContactResidual(double mu, double rn, double rt, double un, double ut, double w_norm);
 
 /// {absolute, absolute / scale}, as every residual here is normalized: a zero residual is
 /// exact whatever the scale, and the scale is never below the smallest normal number.

@@ -69,7 +69,7 @@ struct SmallNsgs {
     double absolute = 0.0;
     for (int i = 0; i < NC; ++i)
       absolute = std::max(
-          absolute, frictionContactResidual(mu(i), r(2 * i), r(2 * i + 1), u(2 * i), u(2 * i + 1)));
+          absolute, frictionContactResidual(mu(i), r(2 * i), r(2 * i + 1), u(2 * i), u(2 * i + 1), w_norm));
     return relativeTo(absolute, std::max(q_norm, w_norm * r.cwiseAbs().maxCoeff()));
   }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lcp/enumeration.hpp"
+#include "lcp/friction_hlcp.hpp"
 #include "lcp/lemke.hpp"
 #include "lcp/random_problems.hpp"
 #include "lcp/reduction_test_helpers.hpp"
@@ -170,6 +171,30 @@ TEST_CASE("friction reduction: one contact by hand", "[lcp][friction]") {
     CHECK(f.r.isZero());
     CHECK(f.u == Eigen::Vector2d(0.4, -0.7));
   }
+}
+
+TEST_CASE("Lemke's friction solution does not depend on the units of mass", "[lcp][friction][lemke]") {
+  // A block of m kg on a slope, u = W r + q with W = I/m: the reactions are m times the 1 kg
+  // ones, sticking (tan α < μ) or sliding, one-sided or held to the slope (HLCP). Lemke once
+  // lost digits in proportion to m, and the residual counted a slip's round-off m times over:
+  // numerical failure from 1e7 kg.
+  const double g = 9.81, mu = 0.4;
+  for (const double alpha : {0.2, 0.5})
+    for (const bool two_sided : {false, true})
+      for (const double mass : {1e-15, 1e-6, 1.0, 1e7, 1e10, 1e15}) {
+        const FrictionProblem2D p = singleContact(1.0 / mass, 0.0, 1.0 / mass, -g * std::cos(alpha),
+                                                  g * std::sin(alpha), mu);
+        LemkeSolver lemke;
+        const FrictionResult r = two_sided ? solveFrictionHlcpWithLemke(p, {true}, lemke)
+                                           : solveFrictionWithLemke(p, lemke);
+        INFO("alpha " << alpha << (two_sided ? ", two-sided" : "") << ", m = " << mass << " kg: " << r.message);
+        CHECK(r.ok());
+        if (!r.ok()) continue;
+        CHECK(r.relative_residual < 1e-14);
+        const double rt = std::tan(alpha) <= mu ? -g * std::sin(alpha) : -mu * g * std::cos(alpha);
+        CHECK(r.r(0) / mass == Approx(g * std::cos(alpha)).epsilon(1e-14));
+        CHECK(r.r(1) / mass == Approx(rt).epsilon(1e-14));
+      }
 }
 
 TEST_CASE("friction reduction round-trips planted solutions", "[lcp][friction]") {
