@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "lcp/friction_to_lcp.hpp"
 #include "lcp/hlcp_to_lcp.hpp"
 #include "lcp/residual.hpp"
 
@@ -53,11 +54,10 @@ HorizontalProblem frictionHlcp(const FrictionProblem2D& p, const std::vector<boo
                                 std::to_string(nc) + "), got " + std::to_string(two_sided.size()));
   Eigen::MatrixXd rz, rw;
   reactionMaps(nc, two_sided, rz, rw);
-  // Posed on u / s = (W / s) r + q / s, s the power of two at or below W's largest entry (exact
-  // to divide by): the velocity rows then meet the unit entries of λ and the slacks at one
-  // scale, whatever the masses, and A and B keep their condition (the same r solves both).
-  const double w_max = nc > 0 ? p.W.cwiseAbs().maxCoeff() : 0.0;
-  const double s = w_max > 0.0 && std::isnormal(w_max) ? std::ldexp(1.0, std::ilogb(w_max)) : 1.0;
+  // Posed on u / s = (W / s) r + q / s: the velocity rows then meet the unit entries of λ and
+  // the slacks at one scale, whatever the masses, and A and B keep their condition (the same r
+  // solves both).
+  const double s = frictionScale(p);
   const Eigen::MatrixXd wz = p.W * rz / s, ww = p.W * rw / s;  // u / s = wz z + ww w + q / s
   const Eigen::VectorXd q = p.q / s;
   HorizontalProblem h;

@@ -22,13 +22,15 @@ void requireSize(const char* what, const Eigen::VectorXd& x, Eigen::Index expect
 
 }  // namespace
 
+double frictionScale(const FrictionProblem2D& p) {
+  const double w_max = p.W.size() > 0 ? p.W.cwiseAbs().maxCoeff() : 0.0;
+  return std::isnormal(w_max) ? std::ldexp(1.0, std::ilogb(w_max)) : 1.0;
+}
+
 FrictionReduction::FrictionReduction(const FrictionProblem2D& p) {
   p.validate(kFrictionReduction);
   const Eigen::Index nc = p.contacts();
-  // The power of two at or below W's largest entry (1 for W = 0 or out of range): exact to
-  // multiply by, and of W's scale.
-  const double w_max = nc > 0 ? p.W.cwiseAbs().maxCoeff() : 0.0;
-  if (w_max > 0.0 && std::isnormal(w_max)) lambda_scale_ = std::ldexp(1.0, std::ilogb(w_max));
+  lambda_scale_ = frictionScale(p);
   lcp_.M.setZero(4 * nc, 4 * nc);
   lcp_.q.resize(4 * nc);
   // Eᵀ W E, block (i, j): the rows (uₙ, +uₜ, −uₜ, 0) of contact i against the columns

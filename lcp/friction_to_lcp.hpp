@@ -45,6 +45,10 @@
 
 namespace stickslip::lcp {
 
+/// The power of two at or below W's largest entry (1 when W = 0 or that entry is not a normal
+/// number): W's scale, exact to multiply and divide by.
+double frictionScale(const FrictionProblem2D& p);
+
 class FrictionReduction final {
  public:
   /// Builds LCP(M, q̂) of size 4·nc. Throws std::invalid_argument for a malformed problem.
@@ -61,7 +65,7 @@ class FrictionReduction final {
 
  private:
   Problem lcp_;
-  double lambda_scale_ = 1.0;  ///< s
+  double lambda_scale_ = 1.0;  ///< s = frictionScale(p)
 };
 
 /// Reduces p, solves the LCP with `lemke`, returns r, u = W r + q and the residual of the

@@ -142,8 +142,8 @@
 /// or 100 iterations, which fail the step naming the joint and its |Δb|. A joint at rest
 /// (ṡ⁺ = 0) whose τ lies inside its new bound is converged whatever Δb: the solution does not
 /// depend on an inactive bound (a stuck step costs one LCP). The contraction factor is
-/// μ r ‖∂Λ/∂τ‖, μ r over a lever arm: a few iterations for a slipping joint. A loop stuck as a whole is statically indeterminate (its
-/// holding impulses a set): Lemke may then alternate between two vertices of it, each at rest
+/// μ r ‖∂Λ/∂τ‖, μ r over a lever arm: a few iterations for a slipping joint. A loop stuck as a
+/// whole is statically indeterminate (its holding impulses a set): Lemke may then alternate between two vertices of it, each at rest
 /// under the bounds of the other; a period-2 cycle with every joint at rest in both ends the
 /// fixed point (the step ends at rest either way), τ within the bounds it was solved for.
 /// With b fixed the box τ ∈ [−b, b] ⊥ ṡ⁺ is split as τ = −b + a, ṡ⁺ = w⁺ − c with
