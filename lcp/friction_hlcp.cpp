@@ -25,21 +25,17 @@ void reactionMaps(Eigen::Index nc, const std::vector<bool>& two_sided, Eigen::Ma
   }
 }
 
-/// The largest violation of the conditions of the file comment (natural map of the friction
-/// law, min(rₙ, uₙ) or |uₙ| for the normal), with r in W's units s = ‖W‖∞ as residual.hpp's.
+/// The largest violation of the conditions of the file comment: residual.hpp's natural map per
+/// contact, with |uₙ| for a two-sided normal and its friction bounded by μ |rₙ|.
 double violation(const FrictionProblem2D& p, const std::vector<bool>& two_sided, double w_norm,
                  const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
-  const double s = w_norm > 0.0 ? w_norm : 1.0;
   double worst = 0.0;
   for (Eigen::Index i = 0; i < p.contacts(); ++i) {
-    const double rn = s * r(2 * i), rt = s * r(2 * i + 1), un = u(2 * i), ut = u(2 * i + 1);
-    const double bound = p.mu(i) * (two_sided[std::size_t(i)] ? std::abs(rn) : rn);
-    if (two_sided[std::size_t(i)])
-      worst = std::max(worst, std::abs(un));
-    else
-      worst = std::max(worst, std::abs(std::min(rn, un)));
-    // Coulomb: rt is the projection of rt − ut onto [−bound, bound] (natural map).
-    worst = std::max(worst, std::abs(rt - std::clamp(rt - ut, -bound, bound)));
+    const double rn = r(2 * i), rt = r(2 * i + 1), un = u(2 * i), ut = u(2 * i + 1), mu = p.mu(i);
+    const double term = two_sided[std::size_t(i)]
+                            ? std::max(std::abs(un), frictionContactResidual(mu, std::abs(rn), rt, 0.0, ut, w_norm))
+                            : frictionContactResidual(mu, rn, rt, un, ut, w_norm);
+    worst = std::max(worst, term);
   }
   return worst;
 }
