@@ -38,18 +38,24 @@ namespace {
 /// The rim angle φ maximizing ‖d + R (cos φ U + sin φ W)‖² (see the file comment).
 double farthestRimAngle(const Eigen::Vector3d& d, const Eigen::Vector3d& U, const Eigen::Vector3d& W, double R,
                         double start) {
-  const auto point = [&](double phi) -> Eigen::Vector3d { return d + R * (std::cos(phi) * U + std::sin(phi) * W); };
-  double best = start, best_f = point(start).squaredNorm();
+  const auto point = [&](double c, double s) -> Eigen::Vector3d { return d + R * (c * U + s * W); };
+  // Eight samples a quarter of π apart, their cosines and sines by rotating start's (one sincos).
   constexpr int kSamples = 8;
-  for (int s = 0; s < kSamples; ++s) {
-    const double phi = start + 2.0 * M_PI * s / kSamples;
-    if (const double f = point(phi).squaredNorm(); f > best_f) best = phi, best_f = f;
+  constexpr double h = M_SQRT1_2;
+  constexpr double turn_c[kSamples] = {1.0, h, 0.0, -h, -1.0, -h, 0.0, h};
+  constexpr double turn_s[kSamples] = {0.0, h, 1.0, h, 0.0, -h, -1.0, -h};
+  const double c0 = std::cos(start), s0 = std::sin(start);
+  double best = start, best_f = point(c0, s0).squaredNorm();
+  for (int k = 1; k < kSamples; ++k) {
+    const double c = c0 * turn_c[k] - s0 * turn_s[k], s = s0 * turn_c[k] + c0 * turn_s[k];
+    if (const double f = point(c, s).squaredNorm(); f > best_f) best = start + 2.0 * M_PI * k / kSamples, best_f = f;
   }
   constexpr double kMaxStep = M_PI / 8.0;
   double phi = best;
   for (int it = 0; it < 40; ++it) {
-    const Eigen::Vector3d p = point(phi);
-    const Eigen::Vector3d dp = R * (-std::sin(phi) * U + std::cos(phi) * W);
+    const double c = std::cos(phi), s = std::sin(phi);
+    const Eigen::Vector3d p = point(c, s);
+    const Eigen::Vector3d dp = R * (-s * U + c * W);
     const double f1 = 2.0 * p.dot(dp);
     const double f2 = 2.0 * (dp.squaredNorm() - p.dot(p - d));
     double step = f2 < 0.0 ? -f1 / f2 : std::copysign(kMaxStep, f1);  // uphill where f is not concave

@@ -162,11 +162,15 @@ void SpatialMechanism::writeContact(Eigen::Index k, BodyIndex bi, BodyIndex bj, 
                                     const Eigen::Matrix<double, 12, 1>& velocities, bool drift,
                                     ContactKinematics& out) const {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-  // Writes into the fixed pattern (no insertion); `part` is 0 for body i, 1 for body j.
+  // Writes into the fixed pattern (no insertion), where body b's six columns are consecutive:
+  // one search per block. `part` is 0 for body i, 1 for body j.
   const auto put = [&](ContactJacobian& rows, Eigen::Index row, BodyIndex b, const Eigen::Matrix<double, 1, 12>& values,
                        int part) {
     if (b == kGround) return;
-    for (Eigen::Index d = 0; d < 6; ++d) rows.coeffRef(row, 6 * b + d) = values(6 * part + d);
+    const auto* columns = rows.innerIndexPtr();
+    const auto* first = std::lower_bound(columns + rows.outerIndexPtr()[row], columns + rows.outerIndexPtr()[row + 1],
+                                         6 * b);
+    std::copy_n(values.data() + 6 * part, 6, rows.valuePtr() + (first - columns));
   };
   const SpatialClearanceContact& ct = now.contact;
   const Eigen::Vector3d v_rel = relativeVelocity(ct, now.i, now.j, velocities);
