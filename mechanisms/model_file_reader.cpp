@@ -243,6 +243,21 @@ void ModelFileReader::forEachBody(
   }
 }
 
+void ModelFileReader::requireFiniteLoads(const YAML::Node& bodies, const dynamics::MultibodySystem& system,
+                                         const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) const {
+  Eigen::VectorXd loads(system.velocitySize());
+  system.generalizedForces(0.0, q0, v0, loads);
+  for (Eigen::Index i = 0; i < loads.size(); ++i) {
+    if (std::isfinite(loads(i))) continue;
+    const std::size_t k = std::size_t(i) / (std::size_t(loads.size()) / body_names_.size());
+    std::ostringstream os;
+    os << "the loads on body '" << body_names_[k] << "' at t = 0 overflow (" << loads(i) << " along "
+       << system.velocityName(i) << "): its mass, the gravity or a force on it is too large for double precision; "
+       << "give the model in other units";
+    fail(bodies[k], "model.bodies[" + std::to_string(k) + "]", os.str());
+  }
+}
+
 BodyIndex ModelFileReader::body(const YAML::Node& parent, const std::string& path, const std::string& key,
                                 bool ground_default) const {
   const YAML::Node n = parent[key];

@@ -146,6 +146,11 @@ class ModelFileReader {
   /// `read(k, body, path, mass)`.
   void forEachBody(const YAML::Node& bodies, const std::vector<std::string>& keys,
                    const std::function<void(std::size_t, const YAML::Node&, const std::string&, double)>& read) const;
+  /// The generalized loads at (0, q0, v0) are finite: a mass, gravity or force whose product
+  /// overflows double precision (a weight of 1e308 kg × 9.81) fails at the first body whose
+  /// velocities it makes infinite, before a route meets it as a solver failure.
+  void requireFiniteLoads(const YAML::Node& bodies, const dynamics::MultibodySystem& system,
+                          const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) const;
   dynamics::BodyIndex body(const YAML::Node& parent, const std::string& path, const std::string& key,
                            bool ground_default) const;
   /// parent["body"] (required), the moving body a force, torque or damping acts on: not ground.

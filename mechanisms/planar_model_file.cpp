@@ -523,6 +523,7 @@ dynamics::RigidScenario Loader::load(const YAML::Node& model) {
     }
   }
   initial(model["initial"], model);
+  requireFiniteLoads(bs, s_.model, s_.q0, s_.v0);
   // A unilateral contact must not start penetrating: its first impact would be meaningless.
   // (A bilateral one is closed by the assembly, unless its bodies' coordinates are all held.)
   if (const auto found = dynamics::initialPenetration(dynamics::PlanarMechanism(s_.model, s_.contacts), s_.q0, 1e-9)) {

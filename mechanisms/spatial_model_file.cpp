@@ -461,6 +461,7 @@ SpatialScenario Loader::load(const YAML::Node& model) {
   forces(list(model, "forces"));
   contacts(list(model, "contacts"));
   initial(model["initial"], model);
+  requireFiniteLoads(bs, s_.model, s_.q0, s_.v0);
   // A plane contact must not start penetrating: the nonsmooth routes take it as rigid.
   if (!s_.planes.empty()) {
     const auto found =

@@ -202,6 +202,12 @@ TEST_CASE("the executable: show, edit, run — bad input and no overwrite withou
   CHECK(bad.code == 2);
   CHECK(bad.err.find("bad.yaml:3: parameters.mass: the value 0 is rejected by") != std::string::npos);
   CHECK(!fs::exists(dir.path / "bad.csv"));
+  // A weight that overflows is bad input too (exit 2), not a contact solver's failure at t = 0.
+  const Run heavy = process({"run", "incline", "--set", "parameters.mass=1e308"}, dir.path);
+  CHECK(heavy.code == 2);
+  CHECK(heavy.out.empty());
+  CHECK(heavy.err.find("parameters.mass: the value 1e308 is rejected by") != std::string::npos);
+  CHECK(heavy.err.find("the loads on body 'block' at t = 0 overflow") != std::string::npos);
 }
 
 TEST_CASE("friction_parameters: the penalty route's law, set by name and checked", "[cli][scenario]") {

@@ -256,6 +256,20 @@ TEST_CASE("model file: baumgarte sets the joints' stabilization, checked", "[mod
   CHECK(errorOf(blockModel("  baumgarte: {alpha: -1}\n")).rfind("m.yaml:4: model.baumgarte.alpha: expected a number >= 0", 0) == 0);
 }
 
+TEST_CASE("model file: loads that overflow double precision are an input error at their body", "[model-file][errors]") {
+  const std::string heavy = "model:\n  gravity: [0, -9.81]\n  bodies:\n    - {name: block, mass: 1e300, inertia: 1}\n"
+                            "    - {name: lead, mass: 1e308, inertia: 1}\n";
+  CHECK(errorOf(heavy) ==
+        "m.yaml:5: model.bodies[1]: the loads on body 'lead' at t = 0 overflow (-inf along lead.vy): its mass, the "
+        "gravity or a force on it is too large for double precision; give the model in other units");
+  // 1e300 kg alone is heavy, not overflowing: it loads.
+  CHECK(errorOf("model:\n  gravity: [0, -9.81]\n  bodies:\n    - {name: block, mass: 1e300, inertia: 1}\n") == "");
+  // A force's overflow is found the same way, along the velocity it drives.
+  CHECK(errorOf(blockModel("  forces:\n    - {type: force, body: block, fx: 1e308 * 10}\n")) ==
+        "m.yaml:3: model.bodies[0]: the loads on body 'block' at t = 0 overflow (inf along block.vx): its mass, the "
+        "gravity or a force on it is too large for double precision; give the model in other units");
+}
+
 TEST_CASE("model file: rigid_restitution, the e with which Moreau-Jean takes a compliant contact", "[model-file]") {
   const auto s = mechanisms::loadPlanarModelText(R"Y(model:
   gravity: [0, -9.81]

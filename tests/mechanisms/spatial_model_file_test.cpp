@@ -290,6 +290,15 @@ TEST_CASE("spatial model file: errors name file, line, key path, what was expect
              Catch::StartsWith("s.yaml:8: model.initial: kinematic assembly cannot close the joints and drivers at "
                                "t = 0 from the bodies' positions (singular") &&
                  Catch::Contains("residual 0.3"));
+  // Loads that overflow double precision, blamed on their body (and on a parameter given from outside).
+  CHECK(errorOf("model:\n  dimension: 3\n  gravity: [0, 0, -9.81]\n  bodies:\n"
+                "    - {name: b, mass: 1e308, inertia: [1, 1, 1]}\n") ==
+        "s.yaml:5: model.bodies[0]: the loads on body 'b' at t = 0 overflow (-inf along b.vz): its mass, the gravity "
+        "or a force on it is too large for double precision; give the model in other units");
+  CHECK_THROWS_WITH(mechanisms::builtinSpatialModel("spatial-slider-crank", {{"rod_mass", 1e308}}),
+                    Catch::StartsWith("builtinSpatialModel: rod_mass: the value 1e+308 is rejected by "
+                                      "mechanisms/scenarios/spatial-slider-crank.yaml:") &&
+                        Catch::Contains("model.bodies[1]: the loads on body 'rod' at t = 0 overflow"));
   // A value given from outside is blamed where it was given.
   CHECK_THROWS_WITH(mechanisms::builtinSpatialModel("spatial-slider-crank", {{"rod_mass", -1}}),
                     Catch::StartsWith("builtinSpatialModel: rod_mass: the value -1 is rejected by "
