@@ -456,7 +456,12 @@ void judge(VerificationRow& r) {
       r.pass = r.error == 0.0;
       break;
   }
-  r.pass = r.pass && r.run_ok;  // NaN figures fail every comparison above
+  // A row states its bound, or does not pass: within a tolerance > 0 of a finite reference, a
+  // finite one-sided bound, a count's tolerance 0. NaN figures fail every comparison above.
+  bool stated = std::isfinite(r.tolerance);
+  if (r.check == Check::kWithin) stated = stated && r.tolerance > 0.0 && std::isfinite(r.reference);
+  if (r.check == Check::kCount) stated = r.tolerance == 0.0;
+  r.pass = r.pass && r.run_ok && stated;
 }
 
 VerificationRow makeRow(std::string case_name, std::string method, std::string quantity, Check check,

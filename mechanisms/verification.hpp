@@ -15,7 +15,9 @@
 ///    error = |obtained − reference|, tolerance = 0; PASS iff error = 0.
 /// A bound on a non-negative residual (an energy balance, a constraint) is a kWithin row
 /// with reference 0, so its error is the residual itself. A row whose run failed does not
-/// pass, whatever its figures, and carries the run's message in `note`.
+/// pass, whatever its figures, and carries the run's message in `note`; nor does a row without
+/// its bound (a kWithin tolerance ≤ 0 or reference not finite, a one-sided bound not finite,
+/// a count's tolerance not 0).
 
 #include <string>
 #include <string_view>

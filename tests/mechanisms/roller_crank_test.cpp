@@ -208,13 +208,6 @@ TEST_CASE("roller-crank: the review's observations on its six models (Table 4 an
   }
 }
 
-TEST_CASE("roller-crank: stickslip verify case passes", "[mechanisms][roller-crank][verify][slow]") {
-  for (const auto& row : mechanisms::rollerCrankVerification()) {
-    INFO(row.method << ": " << row.quantity << " = " << row.obtained << " " << row.note);
-    CHECK(row.pass);
-  }
-}
-
 TEST_CASE("roller-crank: an evaluation of the penalty route's equations allocates nothing",
           "[mechanisms][roller-crank][alloc]") {
   ALLOCATION_TEST_PRELUDE();
