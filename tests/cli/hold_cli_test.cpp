@@ -56,10 +56,14 @@ TEST_CASE("stickslip hold: refuses what is not at rest or not assembled, with th
   const Run trailing = cli({"hold", "incline", "--at", "0,0,0,"});
   for (const Run* r : {&moving, &belt, &apart, &size, &text, &trailing}) CHECK(r->code == 2);
   CHECK_THAT(trailing.err, Catch::Contains("--at: expected a number after the last ','"));
-  // Loads beyond double precision are named as such, not as a linear program's NaN.
+  // Loads beyond double precision are named as such (by the model file, at their body), not as a
+  // linear program's NaN.
   const Run huge = cli({"hold", "incline", "--set", "parameters.mass=1e308"});
   CHECK(huge.code == 2);
-  CHECK_THAT(huge.err, Catch::Contains("the loads at t = 0 are not finite"));
+  CHECK_THAT(huge.err, Catch::Contains("model.bodies[0]: the loads on body 'block' at t = 0 overflow"));
+  const Run far = cli({"hold", "incline", "--time", "1e308"});  // the push 8 sin(2t) at 2t = inf
+  CHECK(far.code == 2);
+  CHECK_THAT(far.err, Catch::Contains("the loads at t = 1e+308 are not finite"));
   CHECK_THAT(moving.err, Catch::Contains("does not start at rest") && Catch::Contains("--at"));
   CHECK_THAT(belt.err, Catch::Contains("contact 'block-belt' slides"));
   CHECK_THAT(apart.err, Catch::Contains("not assembled") && Catch::Contains("joint 'B'"));
