@@ -12,8 +12,7 @@ using namespace stickslip;
 
 namespace {
 
-dynamics::RunResult runBelt(const std::string& solver, double t_end = 20.0) {
-  const mechanisms::Belt belt;
+dynamics::RunResult runBelt(const std::string& solver, double t_end = 20.0, const mechanisms::Belt& belt = {}) {
   const dynamics::RigidScenario s = mechanisms::beltRigid(belt);
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
@@ -55,4 +54,27 @@ TEST_CASE("event-driven: the progress callback sees the time advance to t_end", 
   REQUIRE(seen.size() >= std::size_t(o.t_end / o.output_dt));  // every sample, and the events
   CHECK(std::is_sorted(seen.begin(), seen.end()));
   CHECK(seen.back() == Approx(o.t_end).epsilon(1e-12));
+}
+
+TEST_CASE("belt event-driven: the same cycle at any mass (m and k scaled together), no lift-off", "[belt][event-driven]") {
+  // ω = √(k/m) and the stick at k x = μs m g do not change: the instants are the 1 kg block's.
+  // The thresholds under which a force counts as zero follow the contact's effective mass: at
+  // 1e-10 kg an absolute 1e-9 N took the block's weight for none, and the block lifted off the
+  // belt at every change (open, impact, and instants 2e-5 s late).
+  const auto reference = mechanisms::beltClosedForm(mechanisms::Belt{}).events(20.0);
+  for (const double mass : {1e-12, 1e-10, 1e-6, 1e6, 1e12}) {
+    mechanisms::Belt belt;
+    belt.mass = mass;
+    belt.stiffness = 2.0 * mass;
+    const dynamics::RunResult run = runBelt("lemke", 20.0, belt);
+    INFO("m = " << mass << " kg: " << run.message);
+    REQUIRE(run.ok());
+    REQUIRE(run.events.size() == reference.size());
+    for (std::size_t i = 0; i < reference.size(); ++i) {
+      INFO("event " << i << " at " << run.events[i].t << ": " << dynamics::toString(run.events[i].kind));
+      CHECK(std::abs(run.events[i].t - reference[i].first) < 1e-8);
+      CHECK(run.events[i].kind == (reference[i].second == "stick" ? dynamics::EventKind::kStick
+                                                                   : dynamics::EventKind::kSlipNegative));
+    }
+  }
 }

@@ -57,7 +57,8 @@ namespace {
 
 bool closed(ContactMode m) { return m != ContactMode::kOpen; }
 double sgn(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
-/// [N]: far below any load of a mechanism, far above the round-off of a vanishing one.
+/// In force units (setForceUnits): far below any load of a mechanism, far above the round-off of
+/// a vanishing one.
 constexpr double kSideHysteresis = 1e-9;
 /// A stick phase that starts with its force within this fraction of its limit μs N (a slope at
 /// tan α = μs) holds there only to the integrator's tolerance: its root fires this far beyond
@@ -256,6 +257,8 @@ class Engine {
   void project(double t, const Eigen::VectorXd& q, Eigen::VectorXd& v);
   void removeDrift(double t, Eigen::VectorXd& q, Eigen::VectorXd& v);
   void setStickBands();
+  /// force_unit_ from the contacts' normal rows at (q0, v0) and the joints' sliding rows.
+  void setForceUnits(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0);
 
   // Spatial contacts (a spatial clearance joint's, event_driven.hpp): three rows each (n, t, b),
   // friction in the tangent plane, a slip mode with its direction. They come alone (a spatial
@@ -297,7 +300,7 @@ class Engine {
   /// falling would pull, and a phase that starts within CVODE's root tolerance of the crossing
   /// never sees it. So the contact lifts off; should it press again, its gap's root closes it.
   bool liftsOff(Eigen::Index k, double n, double n_max) const {
-    return unloaded_[std::size_t(k)] && n <= 1e-6 * std::max(1.0, n_max);
+    return unloaded_[std::size_t(k)] && n <= 1e-6 * std::max(force_unit_(k), n_max);
   }
   /// Adds scale × (the row of sᵀ v_rel) of spatial contact k, s a unit tangent (world), to
   /// column n of cols_.
@@ -326,6 +329,11 @@ class Engine {
   Eigen::VectorXd drift_step_;   // removeDrift's correction of a spatial mechanism
   Eigen::VectorXd root_level_;  // per contact, for the present phase: where its unilateral root fires
   Eigen::VectorXd stick_band_;  // per contact, then joint: how far beyond μs N its stick root fires
+  // Per contact, then joint: the force (torque) 1/(J M⁻¹ Jᵀ) that gives its normal (sliding)
+  // row a unit acceleration, the joints left out. The thresholds below which a force of this
+  // mechanism counts as zero are fractions of it, so that they follow the mechanism's units
+  // (a 1e-10 kg block's weight is not zero); it is 1 N for a free 1 kg body.
+  Eigen::VectorXd force_unit_;
 
   const Mechanism& mechanism_;
   const std::vector<RigidContact>& contacts_;
@@ -744,7 +752,7 @@ void Engine::roots(double t, const Eigen::Ref<const Eigen::VectorXd>& y, Eigen::
     // dead centre it sits at round-off and would otherwise fire on every step.
     g(2 * k) = compliant(k)  ? 1.0
                : !closed(m)  ? kin_.gap(k) - root_level_(k)
-               : bilateral(k) ? side_[std::size_t(k)] * normal_force_(k) + kSideHysteresis
+               : bilateral(k) ? side_[std::size_t(k)] * normal_force_(k) + kSideHysteresis * force_unit_(k)
                               : normal_force_(k) - root_level_(k);
     // A spatial slip from rest ends when its speed reaches 2 velocity_tolerance (then against
     // v_T), a slip against v_T when the speed falls to half of it (the mode decision's
@@ -1192,7 +1200,8 @@ void Engine::decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::Vect
       const Eigen::Vector3d force = res.r(3 * i + 1) * f.col(1) + res.r(3 * i + 2) * f.col(2);
       const Eigen::Vector3d accel = res.u(3 * i + 1) * f.col(1) + res.u(3 * i + 2) * f.col(2);
       ContactMode& m = next[std::size_t(k)];
-      if ((res.r(3 * i) <= tol && res.u(3 * i) > tol) || liftsOff(k, res.r(3 * i), n_max)) m = ContactMode::kOpen;
+      if ((res.r(3 * i) <= tol * force_unit_(k) && res.u(3 * i) > tol) || liftsOff(k, res.r(3 * i), n_max))
+        m = ContactMode::kOpen;
       else if (!rest[std::size_t(i)]) m = ContactMode::kSlipPositive;  // sliding on, or frictionless
       else if (accel.norm() > tol) m = ContactMode::kSlipPositive, direction[std::size_t(k)] = accel.normalized();
       else m = ContactMode::kStick;
@@ -1515,7 +1524,7 @@ void Engine::decideCompliant(double t, const Eigen::VectorXd& q, const Eigen::Ve
         if (modes_[std::size_t(k)] != ContactMode::kStick) continue;
         const double limit = contact(k).mu_static * normal_force_(k);
         const double excess = std::abs(friction_force_(k)) - limit;
-        if ((excess > 1e-9 * std::max(1.0, limit) || at_limit(k, excess, limit)) &&
+        if ((excess > 1e-9 * std::max(force_unit_(k), limit) || at_limit(k, excess, limit)) &&
             (worst < 0 || excess > worst_excess)) {
           worst = k;
           worst_excess = excess;
@@ -1656,7 +1665,7 @@ void Engine::decideJoints(double t, const Eigen::VectorXd& q, const Eigen::Vecto
       const bool at_limit = !fired.empty() && fired[std::size_t(2 * nc_ + e)] != 0 &&
                             before[std::size_t(e)] == ContactMode::kStick &&
                             excess >= -kStickAtLimit * limit;
-      if ((excess > 1e-9 * std::max(1.0, limit) || at_limit) && (worst < 0 || excess > worst_excess)) {
+      if ((excess > 1e-9 * std::max(force_unit_(nc_ + e), limit) || at_limit) && (worst < 0 || excess > worst_excess)) {
         worst = e;
         worst_excess = excess;
       }
@@ -1765,7 +1774,7 @@ void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool 
     for (Eigen::Index k = 0; k < nc_; ++k)
       unloaded_[std::size_t(k)] = closed(modes_[std::size_t(k)]) && !bilateral(k) && !compliant(k) &&
                                   ((!fired.empty() && fired[std::size_t(2 * k)] != 0) ||
-                                   normal_force_(k) <= kSideHysteresis);
+                                   normal_force_(k) <= kSideHysteresis * force_unit_(k));
   if (spatial_ ? impactSpatial(t, v) : impact(t, v)) update(t, q, v);
   modes_at_event_ = modes_;
   events_at_event_ = run_.events.size();
@@ -1794,10 +1803,33 @@ void Engine::handleEvent(double t, Eigen::VectorXd& q, Eigen::VectorXd& v, bool 
       root_level_(k) = std::min(g, 0.0) - (gdot > opt_.velocity_tolerance
                                                ? std::max(gdot * opt_.event_tolerance, 1e-3 * opt_.gap_tolerance)
                                                : 2.0 * opt_.gap_tolerance);
-    else if (closed(modes_[std::size_t(k)]) && n <= kSideHysteresis)
-      root_level_(k) = std::min(n, 0.0) - 2.0 * kSideHysteresis;
+    else if (closed(modes_[std::size_t(k)]) && n <= kSideHysteresis * force_unit_(k))
+      root_level_(k) = std::min(n, 0.0) - 2.0 * kSideHysteresis * force_unit_(k);
   }
   setStickBands();
+}
+
+void Engine::setForceUnits(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
+  const auto unit = [](double w) { return w > 0.0 && std::isfinite(1.0 / w) ? 1.0 / w : 1.0; };
+  Eigen::MatrixXd x(nv_, 1);  // once per contact and joint, at the start
+  const auto weight = [&](const Eigen::VectorXd& row) {  // row M⁻¹ rowᵀ
+    x.col(0) = row;
+    mechanism_.applyInverseMass(x);
+    return row.dot(x.col(0));
+  };
+  force_unit_.resize(nc_ + nj_);
+  if (nc_ > 0) mechanism_.evaluateContacts(0.0, q0, v0, kin_, false);
+  for (Eigen::Index k = 0; k < nc_; ++k) {
+    if (minv_ == nullptr) {
+      force_unit_(k) = unit(weight(kin_.jacobian.row(2 * k).transpose()));
+      continue;
+    }
+    double w = 0.0;  // a diagonal M⁻¹ over the row's few entries (a granular pile's thousands of rows)
+    for (ContactJacobian::InnerIterator it(kin_.jacobian, 2 * k); it; ++it)
+      w += it.value() * it.value() * (*minv_)(it.col());
+    force_unit_(k) = unit(w);
+  }
+  for (Eigen::Index e = 0; e < nj_; ++e) force_unit_(nc_ + e) = unit(weight(joint_rows_.row(e).transpose()));
 }
 
 // stick_band_ of the phase that starts (kStickAtLimit): the force of a stick at its limit drifts
@@ -1885,6 +1917,7 @@ RunResult Engine::run(const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) {
     throw std::invalid_argument("simulateEventDriven: expected q0, v0 of sizes " +
                                 std::to_string(nq_) + ", " + std::to_string(nv_));
   requireNoInitialPenetration(mechanism_, q0, opt_.gap_tolerance, "simulateEventDriven");
+  setForceUnits(q0, v0);
   const double start = threadCpuSeconds();
   Eigen::VectorXd q = q0, v = v0, y(nq_ + nv_);
   y << q, v;  // the state reported if the first event already fails

@@ -98,6 +98,8 @@
 /// (handleEvent), or CVODE would never see it decrease through zero; at the next event
 /// removeDrift lifts open contacts out of that depth, as it puts closed ones back on g = 0
 /// (a spatial mechanism through H(q)). RunResult::max_penetration reports the deepest −g.
+/// A force "zero" is a fraction of its contact's (joint's) unit force 1/(J M⁻¹ Jᵀ) at q0, the
+/// force of a unit acceleration along its row: the decisions do not change with the units of mass.
 /// Likewise a stick phase that starts with its force within 1e-6 of μs N (a slope at
 /// tan α = μs) fires its root 1e-6 μs N beyond the limit: the force holds there only to
 /// round-off and the integrator's drift, which would otherwise break it away.
