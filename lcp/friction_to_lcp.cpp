@@ -22,8 +22,8 @@ void requireSize(const char* what, const Eigen::VectorXd& x, Eigen::Index expect
 
 }  // namespace
 
-double frictionScale(const FrictionProblem2D& p) {
-  const double w_max = p.W.size() > 0 ? p.W.cwiseAbs().maxCoeff() : 0.0;
+double frictionScale(const Eigen::MatrixXd& W) {
+  const double w_max = W.size() > 0 ? W.cwiseAbs().maxCoeff() : 0.0;
   return std::isnormal(w_max) ? std::ldexp(1.0, std::ilogb(w_max)) : 1.0;
 }
 

@@ -46,8 +46,10 @@
 namespace stickslip::lcp {
 
 /// The power of two at or below W's largest entry (1 when W = 0 or that entry is not a normal
-/// number): W's scale, exact to multiply and divide by.
-double frictionScale(const FrictionProblem2D& p);
+/// number): W's scale, exact to multiply and divide by. A problem posed on (W/s, q) has the
+/// forces s r, in W's units: its natural map compares velocities (accelerations) with their like.
+double frictionScale(const Eigen::MatrixXd& W);
+inline double frictionScale(const FrictionProblem2D& p) { return frictionScale(p.W); }
 
 class FrictionReduction final {
  public:

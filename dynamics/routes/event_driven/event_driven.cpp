@@ -270,6 +270,8 @@ class Engine {
                      const std::vector<int>& fired);
   /// Solves the fc3d problem of a spatial impact or mode decision into spatial_result_.
   bool trySpatial(const lcp::FrictionProblem3D& p);
+  /// scaled_ ← p posed in W's units (spatial_scale_).
+  void scaleSpatial(const lcp::FrictionProblem3D& p);
   void refineSlipFromRest(const lcp::FrictionProblem3D& p, const std::vector<bool>& rest, double tol);
   /// "round cone (auto)", "nsgs (round cone)", "newton (round cone)" or "lemke (K facets)".
   std::string spatialSolverName() const;
@@ -325,6 +327,8 @@ class Engine {
   std::unique_ptr<lcp::RoundConeSolver> round_fine_;  ///< the same to kRefinedTolerance
   lcp::FrictionResult fine_result_;
   lcp::FrictionResult spatial_result_;
+  lcp::FrictionProblem3D scaled_;  // the problem the spatial solvers see (scaleSpatial)
+  double spatial_scale_ = 1.0;
   std::vector<bool> unloaded_;  // per contact, at the present event: liftsOff()
   Eigen::VectorXd drift_step_;   // removeDrift's correction of a spatial mechanism
   Eigen::VectorXd root_level_;  // per contact, for the present phase: where its unilateral root fires
@@ -1053,13 +1057,25 @@ void Engine::requireSpatialContacts(const EventDrivenOptions& opt) const {
     refuse("friction in joint '" + joint(0).name + "' together with a spatial clearance joint's friction");
 }
 
+// Both solve the problem posed in W's units, (W/s, q) for s r (lcp::frictionScale, exact), as the
+// planar reduction does: a heavy mechanism's forces (W ~ 1/m) no longer weigh m times over in
+// the solvers' natural map, whose tolerance a 1e5 kg box on a slope then missed.
+void Engine::scaleSpatial(const lcp::FrictionProblem3D& p) {
+  spatial_scale_ = lcp::frictionScale(p.W);
+  scaled_.W = p.W / spatial_scale_;
+  scaled_.q = p.q;
+  scaled_.mu = p.mu;
+}
+
 bool Engine::trySpatial(const lcp::FrictionProblem3D& p) {
+  scaleSpatial(p);
   if (round_) {
-    round_->solve(p, spatial_result_);
+    round_->solve(scaled_, spatial_result_);
   } else {
-    faceted_->solve(p, spatial_result_);
+    faceted_->solve(scaled_, spatial_result_);
     used_lemke_ = true;
   }
+  spatial_result_.r /= spatial_scale_;
   ++run_.lcp_solves;
   run_.pivots += spatial_result_.pivots;
   return spatial_result_.ok();
@@ -1074,7 +1090,10 @@ void Engine::refineSlipFromRest(const lcp::FrictionProblem3D& p, const std::vect
   for (Eigen::Index i = 0; i < p.contacts() && !slips; ++i)
     slips = rest[std::size_t(i)] && spatial_result_.u.segment<2>(3 * i + 1).norm() > tol;
   if (!slips) return;
-  round_fine_->solve(p, fine_result_, &spatial_result_.r);
+  scaleSpatial(p);
+  const Eigen::VectorXd start = spatial_scale_ * spatial_result_.r;
+  round_fine_->solve(scaled_, fine_result_, &start);
+  fine_result_.r /= spatial_scale_;
   ++run_.lcp_solves;
   run_.pivots += fine_result_.pivots;
   if (fine_result_.ok()) std::swap(spatial_result_, fine_result_);
