@@ -56,7 +56,8 @@ TEST_CASE("event-driven: the progress callback sees the time advance to t_end", 
   CHECK(seen.back() == Approx(o.t_end).epsilon(1e-12));
 }
 
-TEST_CASE("belt event-driven: the same cycle at any mass (m and k scaled together), no lift-off", "[belt][event-driven]") {
+TEST_CASE("belt event-driven: the same cycle at any mass (m and k scaled together), no lift-off",
+          "[belt][event-driven]") {
   // ω = √(k/m) and the stick at k x = μs m g do not change: the instants are the 1 kg block's.
   // The thresholds under which a force counts as zero follow the contact's effective mass: at
   // 1e-10 kg an absolute 1e-9 N took the block's weight for none, and the block lifted off the
