@@ -64,3 +64,30 @@ TEST_CASE("moreau-jean: stick/slip instants within 2 h of the exact ones on belt
     }
   }
 }
+
+TEST_CASE("moreau-jean: the belt's instants do not depend on the units of mass (m and k scaled together)",
+          "[moreau-jean][accuracy]") {
+  // The same closed-form cycle from 1e-12 to 1e12 kg: the step's contact problem is in W's
+  // scale, its friction impulse m times the 1 kg one.
+  std::vector<dynamics::ModeChange> reference;
+  for (const auto& [t, kind] : mechanisms::beltClosedForm(mechanisms::Belt{}).events(20.0))
+    reference.emplace_back(t, kind == "stick" ? "stick" : "slip-");
+  for (const double mass : {1e-12, 1e-6, 1e6, 1e12}) {
+    mechanisms::Belt belt;
+    belt.mass = mass;
+    belt.stiffness = 2.0 * mass;
+    const dynamics::RigidScenario s = mechanisms::beltRigid(belt);
+    dynamics::MoreauJeanOptions o;
+    o.t_end = 20.0;
+    o.h = 1e-4;
+    o.output_dt = 0.1;
+    const dynamics::RunResult run =
+        dynamics::simulateMoreauJean(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
+    CAPTURE(mass);
+    INFO(run.message);
+    REQUIRE(run.ok());
+    const auto changes = dynamics::modeChanges(run);
+    REQUIRE(changes.size() == reference.size());
+    CHECK(dynamics::maxModeTimeError(changes, reference) <= 2.0 * o.h);
+  }
+}
