@@ -272,7 +272,9 @@ class Engine {
   bool trySpatial(const lcp::FrictionProblem3D& p);
   /// scaled_ ← p posed in W's units (spatial_scale_).
   void scaleSpatial(const lcp::FrictionProblem3D& p);
-  void refineSlipFromRest(const lcp::FrictionProblem3D& p, const std::vector<bool>& rest, double tol);
+  /// The problem trySpatial last solved (scaled_), again to kRefinedTolerance when a contact at
+  /// rest slips.
+  void refineSlipFromRest(const std::vector<bool>& rest, double tol);
   /// "round cone (auto)", "nsgs (round cone)", "newton (round cone)" or "lemke (K facets)".
   std::string spatialSolverName() const;
   /// Throws RunFailure for spatial_result_, unsolved, with `detail` after the solver's status.
@@ -1084,15 +1086,15 @@ bool Engine::trySpatial(const lcp::FrictionProblem3D& p) {
 // A slip from rest on the round cone is solved again, from its answer, to kRefinedTolerance,
 // and that answer kept if it converges: at the default tolerance a contact whose force sits on its
 // cone (a slope at tan α = μs) has an acceleration of ~1e-8 ‖q‖, above the 1e-9 ‖q‖ of a slip.
-void Engine::refineSlipFromRest(const lcp::FrictionProblem3D& p, const std::vector<bool>& rest, double tol) {
+void Engine::refineSlipFromRest(const std::vector<bool>& rest, double tol) {
   if (!round_fine_) return;
   bool slips = false;
-  for (Eigen::Index i = 0; i < p.contacts() && !slips; ++i)
+  for (Eigen::Index i = 0; i < scaled_.contacts() && !slips; ++i)
     slips = rest[std::size_t(i)] && spatial_result_.u.segment<2>(3 * i + 1).norm() > tol;
   if (!slips) return;
-  scaleSpatial(p);
-  const Eigen::VectorXd start = spatial_scale_ * spatial_result_.r;
-  round_fine_->solve(scaled_, fine_result_, &start);
+  spatial_result_.r *= spatial_scale_;  // the start, in W's units (a power of two: exact both ways)
+  round_fine_->solve(scaled_, fine_result_, &spatial_result_.r);
+  spatial_result_.r /= spatial_scale_;
   fine_result_.r /= spatial_scale_;
   ++run_.lcp_solves;
   run_.pivots += fine_result_.pivots;
@@ -1209,7 +1211,7 @@ void Engine::decideSpatial(double t, const Eigen::VectorXd& q, const Eigen::Vect
                                                   "keep the sliding contacts closed");
     }
     const double tol = 1e-9 * std::max(1.0, p.q.lpNorm<Eigen::Infinity>());
-    refineSlipFromRest(p, rest, tol);
+    refineSlipFromRest(rest, tol);
     const lcp::FrictionResult& res = spatial_result_;
     double n_max = 0.0;
     for (Eigen::Index i = 0; i < nk; ++i) n_max = std::max(n_max, res.r(3 * i));
