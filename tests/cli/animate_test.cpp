@@ -24,13 +24,13 @@ using stickslip::dynamics::ContactMode;
 
 namespace {
 
-struct Animated {
+struct PlanarAnimation {
   stickslip::mechanisms::Scenario scenario;
   stickslip::mechanisms::ScenarioRun run;
 };
 
-Animated runOf(const std::string& name, stickslip::mechanisms::Route route, double t_end) {
-  Animated a{stickslip::mechanisms::loadScenario(name), {}};
+PlanarAnimation runOf(const std::string& name, stickslip::mechanisms::Route route, double t_end) {
+  PlanarAnimation a{stickslip::mechanisms::loadScenario(name), {}};
   stickslip::mechanisms::RunSettings s;
   s.route = route;
   s.t_end = t_end;
@@ -39,7 +39,7 @@ Animated runOf(const std::string& name, stickslip::mechanisms::Route route, doub
   return a;
 }
 
-AnimationTrack trackOf(const Animated& a, std::size_t max_frames) {
+AnimationTrack trackOf(const PlanarAnimation& a, std::size_t max_frames) {
   return stickslip::cli::animationTrack(*a.scenario.model, "run", a.run.result.columns, a.run.result.history,
                                         &a.run.result, max_frames, 1e-8);
 }
@@ -47,7 +47,7 @@ AnimationTrack trackOf(const Animated& a, std::size_t max_frames) {
 }  // namespace
 
 TEST_CASE("animate: the scene of zheng-torque comes from its model", "[cli][animate]") {
-  const Animated a = runOf("zheng-torque", stickslip::mechanisms::Route::kEventDriven, 0.2);
+  const PlanarAnimation a = runOf("zheng-torque", stickslip::mechanisms::Route::kEventDriven, 0.2);
   const AnimationTrack track = trackOf(a, 4000);
   const auto scene = stickslip::cli::animationScene(*a.scenario.model, {track});
   REQUIRE(scene.bodies.size() == 3);
@@ -151,7 +151,7 @@ TEST_CASE("animate: a body's shape from the model file replaces its outline, and
 }
 
 TEST_CASE("animate: belt modes follow the closed form, and every event keeps its frames", "[cli][animate]") {
-  const Animated a = runOf("belt", stickslip::mechanisms::Route::kEventDriven, 20.0);
+  const PlanarAnimation a = runOf("belt", stickslip::mechanisms::Route::kEventDriven, 20.0);
   const stickslip::mechanisms::BeltCycle cycle = stickslip::mechanisms::beltClosedForm({});
   const double t_slip = cycle.first_breakaway, slip = cycle.slip_duration, stick = cycle.stick_duration;
   REQUIRE(t_slip == Approx(7.3575).margin(1e-12));
@@ -188,7 +188,7 @@ TEST_CASE("animate: belt modes follow the closed form, and every event keeps its
 }
 
 TEST_CASE("animate: modes read from a run's CSV agree with its events away from them", "[cli][animate]") {
-  const Animated a = runOf("belt", stickslip::mechanisms::Route::kEventDriven, 12.0);
+  const PlanarAnimation a = runOf("belt", stickslip::mechanisms::Route::kEventDriven, 12.0);
   ScratchDir dir("animate_csv");
   const std::string csv = dir / "belt.csv";
   REQUIRE(cli({"run", "belt", "--method", "event-driven", "--t-end", "12", "--out", csv}).code == 0);

@@ -11,6 +11,7 @@
 #include "cli_run.hpp"
 #include "mechanisms/run_scenario.hpp"
 #include "mechanisms/scenario_file.hpp"
+#include "standard_gravity.hpp"
 
 using Catch::Matchers::Contains;
 using stickslip::cli::AnimationTrack;
@@ -20,16 +21,17 @@ using Eigen::Vector3d;
 namespace {
 
 const std::string kBox = std::string(STICKSLIP_SCENARIOS) + "/box_on_slope.yaml";
-constexpr double kAngle = 0.3, kAzimuth = 0.7, kMu = 0.4, kSpeed = 0.5, kG = 9.81;
+constexpr double kAngle = 0.3, kAzimuth = 0.7, kMu = 0.4, kSpeed = 0.5;
+using stickslip::test::kG;
 
-struct Animated {
+struct SpatialAnimation {
   stickslip::mechanisms::Scenario scenario;
   stickslip::mechanisms::ScenarioRun run;
 };
 
 /// The box launched down its slope at kSpeed with μs = μk = kMu > tan α: it slides, then sticks.
-Animated launchedBox() {
-  Animated a{stickslip::mechanisms::loadScenario(kBox), {}};
+SpatialAnimation launchedBox() {
+  SpatialAnimation a{stickslip::mechanisms::loadScenario(kBox), {}};
   stickslip::mechanisms::applySettings(a.scenario, {"parameters.speed=0.5", "parameters.mu_static=0.4",
                                                     "parameters.mu_kinetic=0.4"});
   stickslip::mechanisms::RunSettings s;
@@ -51,7 +53,7 @@ const SpatialPart* find(const std::vector<SpatialPart>& parts, SpatialPart::Kind
 TEST_CASE("spatial animate: a box launched down a slope, its corners on the plane, sliding down the fall line "
           "until the closed form's stop, then stuck",
           "[cli][animate][spatial]") {
-  const Animated a = launchedBox();
+  const SpatialAnimation a = launchedBox();
   const AnimationTrack track = stickslip::cli::scenarioTrack(a.scenario, "event-driven", a.run.result.columns,
                                                              a.run.result.history, &a.run.result, 4000, 1e-8);
   const double stop = kSpeed / (kG * (kMu * std::cos(kAngle) - std::sin(kAngle)));

@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "standard_gravity.hpp"
 
 using nlohmann::json;
 
 namespace {
 
-constexpr double kG = 9.81;
+using stickslip::test::kG;
 
 /// A block (a point contact at its centroid) resting on a plane through the origin tilted by
 /// alpha towards the azimuth phi: n = (sin α cos φ, sin α sin φ, cos α).

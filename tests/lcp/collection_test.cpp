@@ -34,7 +34,7 @@ using namespace stickslip::lcp;
 
 namespace {
 
-const fs::path kData = stickslip::test::kSiconosData;
+using stickslip::test::kSiconosData;
 
 // The collection's entries are O(1)…O(1e5) with n ≤ 61; Lemke's final basis re-solve keeps
 // the relative residual within a few hundred ε, far below this.

@@ -14,7 +14,7 @@ namespace {
 
 // n ≤ 8, O(1) entries, P-matrices from randomPMatrixProblem (condition ≲ 1e2): an LU basis
 // solve is accurate to ~1e2·n·ε ≈ 2e-13; 1e-10 leaves three orders of margin.
-constexpr double kTol = 1e-10;
+constexpr double kEnumerationTol = 1e-10;
 
 Problem problem2(double m11, double m12, double m21, double m22, double q1, double q2) {
   Problem p;
@@ -27,7 +27,7 @@ Problem problem2(double m11, double m12, double m21, double m22, double q1, doub
 
 bool contains(const std::vector<Eigen::VectorXd>& set, const Eigen::VectorXd& z) {
   for (const auto& s : set)
-    if ((s - z).lpNorm<Eigen::Infinity>() < kTol) return true;
+    if ((s - z).lpNorm<Eigen::Infinity>() < kEnumerationTol) return true;
   return false;
 }
 
@@ -42,9 +42,9 @@ TEST_CASE("enumeration recovers planted P-matrix solutions", "[lcp][enumeration]
       const Result r = solveByEnumeration(p);
       INFO("n = " << n << ", seed = " << seed);
       REQUIRE(r.status == Status::kSuccess);
-      CHECK((r.z - star.z).lpNorm<Eigen::Infinity>() < kTol);
-      CHECK((r.w - star.w).lpNorm<Eigen::Infinity>() < kTol);
-      CHECK(r.relative_residual < kTol);
+      CHECK((r.z - star.z).lpNorm<Eigen::Infinity>() < kEnumerationTol);
+      CHECK((r.w - star.w).lpNorm<Eigen::Infinity>() < kEnumerationTol);
+      CHECK(r.relative_residual < kEnumerationTol);
       CHECK((r.z.array() >= 0.0).all());
       // A P-matrix LCP has exactly one solution [Cottle, Pang & Stone 1992, Thm 3.3.7].
       CHECK(enumerateSolutions(p).size() == 1);
@@ -63,7 +63,7 @@ TEST_CASE("enumeration lists every solution of non-unique LCPs", "[lcp][enumerat
     CHECK(contains(all, Eigen::Vector2d(1.0 / 3.0, 1.0 / 3.0)));
     const Result r = solveByEnumeration(p);
     REQUIRE(r.ok());
-    CHECK((r.z - Eigen::Vector2d(1.0, 0.0)).lpNorm<Eigen::Infinity>() < kTol);  // mask 0b01 first
+    CHECK((r.z - Eigen::Vector2d(1.0, 0.0)).lpNorm<Eigen::Infinity>() < kEnumerationTol);  // mask 0b01 first
   }
   SECTION("M = [-1], q = [1] has the solutions z = 0 and z = 1") {
     Problem p{-Eigen::MatrixXd::Identity(1, 1), Eigen::VectorXd::Ones(1)};

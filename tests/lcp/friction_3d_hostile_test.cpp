@@ -59,7 +59,7 @@ TEST_CASE("fc3d hostile: mu < 0 and NaN are refused by every solver", "[lcp][fc3
 }
 
 TEST_CASE("fc3d hostile: Siconos' collection raises no Delassus warning", "[lcp][fc3d]") {
-  for (const auto& file : test::datFiles("fc3d")) {
+  for (const auto& file : stickslip::test::datFiles("fc3d")) {
     CAPTURE(file.filename().string());
     CHECK(lcp::delassusWarning(lcp::readFc3dDat(file)) == "");
   }

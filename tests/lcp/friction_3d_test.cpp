@@ -23,7 +23,7 @@ using stickslip::test::messageOf;
 
 
 TEST_CASE("fc3d: every file of Siconos' collection is read, detected as fc3d", "[lcp][fc3d]") {
-  const auto files = test::datFiles("fc3d");
+  const auto files = stickslip::test::datFiles("fc3d");
   REQUIRE(files.size() == 14);
   for (const auto& file : files) {
     CAPTURE(file.filename().string());
@@ -41,12 +41,12 @@ TEST_CASE("fc3d: every file of Siconos' collection is read, detected as fc3d", "
     }
   }
   // A planar file is not spatial, and says so with its line.
-  const std::string what = messageOf([] { lcp::readFc3dDat(test::datFiles("fc2d").front()); });
+  const std::string what = messageOf([] { lcp::readFc3dDat(stickslip::test::datFiles("fc2d").front()); });
   CHECK_THAT(what, Catch::Matchers::Contains(":1: expected contact dimension 3 (spatial friction), got 2"));
 }
 
 TEST_CASE("fc3d: our Lemke on the faceted cone solves every problem, within its bound of Coulomb's law", "[lcp][fc3d][slow]") {
-  for (const auto& file : test::datFiles("fc3d")) {
+  for (const auto& file : stickslip::test::datFiles("fc3d")) {
     const lcp::FrictionProblem3D p = lcp::readFc3dDat(file);
     for (int k : {4, 8, 16}) {
       if (p.contacts() > 100 && k != 8) continue;  // the 276-contact capsules: one size (seconds each)
@@ -60,14 +60,14 @@ TEST_CASE("fc3d: our Lemke on the faceted cone solves every problem, within its 
     }
   }
   CHECK(lcp::facetBound(8) == Approx(1.0 - std::cos(std::numbers::pi / 8)));
-  const lcp::FrictionProblem3D one = lcp::readFc3dDat(test::kSiconosData / "fc3d" / "Rover1039.dat");
+  const lcp::FrictionProblem3D one = lcp::readFc3dDat(stickslip::test::kSiconosData / "fc3d" / "Rover1039.dat");
   CHECK(lcp::solveFrictionFaceted(one, 2).status == lcp::Status::kInvalidInput);
 }
 
 TEST_CASE("fc3d: refining the facets converges to Siconos' exact-cone answer", "[lcp][fc3d]") {
   for (const char* name : {"Rover1039.dat", "FC3D_Example1.dat", "NESpheres_10_1.dat"}) {
     CAPTURE(name);
-    const lcp::FrictionProblem3D p = lcp::readFc3dDat(test::kSiconosData / "fc3d" / name);
+    const lcp::FrictionProblem3D p = lcp::readFc3dDat(stickslip::test::kSiconosData / "fc3d" / name);
     double previous = INFINITY;
     for (int k : {8, 32, 128}) {
       const double error = lcp::siconosFc3dError(p, lcp::solveFriction("lemke", p, k).r);
@@ -86,7 +86,7 @@ TEST_CASE("fc3d: refining the facets converges to Siconos' exact-cone answer", "
 TEST_CASE("fc3d: facets turned so that a vertex lies on each friction force give the exact answer", "[lcp][fc3d]") {
   for (const char* name : {"FC3D_Example1.dat", "Rover1039.dat", "NESpheres_10_1.dat"}) {
     CAPTURE(name);
-    const lcp::FrictionProblem3D p = lcp::readFc3dDat(test::kSiconosData / "fc3d" / name);
+    const lcp::FrictionProblem3D p = lcp::readFc3dDat(stickslip::test::kSiconosData / "fc3d" / name);
     lcp::RoundConeOptions o;
     o.tolerance = 1e-12;
     lcp::FrictionResult exact;
@@ -111,7 +111,7 @@ TEST_CASE("fc3d: Siconos' solvers on the exact cone, their error measured by Sic
   // Solved to Siconos' error 1e-8 by NSGS or Alart–Curnier's Newton in 10⁴ iterations: all but
   // the box stack (both stall) and the 276-contact capsules (left to the benchmark: slow).
   int solved = 0;
-  for (const auto& file : test::datFiles("fc3d")) {
+  for (const auto& file : stickslip::test::datFiles("fc3d")) {
     const std::string name = file.filename().string();
     if (name.rfind("Capsules", 0) == 0) continue;
     CAPTURE(name);
@@ -141,7 +141,7 @@ TEST_CASE("fc3d: every problem Siconos' NSGS solves to 1e-8, we solve too, and t
   reference.tolerance = 1e-9;  // Siconos' stop; success at ≤ 10× that
   reference.max_iterations = 2000;
   std::vector<std::string> unsolved;
-  for (const auto& file : test::datFiles("fc3d")) {
+  for (const auto& file : stickslip::test::datFiles("fc3d")) {
     const std::string name = file.filename().string();
     CAPTURE(name);
     const lcp::FrictionProblem3D p = lcp::readFc3dDat(file);

@@ -22,7 +22,7 @@ namespace {
 constexpr double kExactTol = 1e-14;
 // Required by the brief for every solve: relative friction residual. Lemke's final LU
 // re-solve leaves ~n·cond·ε; with 4·nc ≤ 256 and O(1) data that is orders below 1e-10.
-constexpr double kResidualTol = 1e-10;
+constexpr double kReductionTol = 1e-10;
 
 FrictionProblem2D singleContact(double wnn, double wnt, double wtt, double qn, double qt,
                                 double mu) {
@@ -203,17 +203,17 @@ TEST_CASE("friction reduction round-trips planted solutions", "[lcp][friction]")
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
       INFO("nc = " << nc << ", seed = " << seed);
       const PlantedFriction pf = plantedFriction(nc, 300 * nc + seed);
-      REQUIRE(residual(pf.problem, pf.r).relative < kResidualTol);
+      REQUIRE(residual(pf.problem, pf.r).relative < kReductionTol);
       const FrictionReduction red(pf.problem);
       const Eigen::VectorXd z = red.lcpSolutionFrom(pf.r, pf.u);
-      CHECK(residual(red.lcp(), z).relative < kResidualTol);
+      CHECK(residual(red.lcp(), z).relative < kReductionTol);
       CHECK((red.reactions(z) - pf.r).lpNorm<Eigen::Infinity>() == 0.0);
       // Independent solve (enumeration, 2^(4 nc) bases): any solution of the LCP maps back to
       // a friction solution (not necessarily the planted one: W may be singular).
       const Result e = solveByEnumeration(red.lcp());
       REQUIRE(e.ok());
       const Eigen::VectorXd r = red.reactions(e.z);
-      CHECK(residual(pf.problem, r).relative < kResidualTol);
+      CHECK(residual(pf.problem, r).relative < kReductionTol);
       classify(pf.problem, r, pf.problem.W * r + pf.problem.q, count);
     }
   CHECK(count.stick > 10);
@@ -258,7 +258,7 @@ TEST_CASE("Lemke solves random planar friction problems with q in range(W)",
       CHECK(f.status == Status::kSuccess);
       if (!f.ok()) continue;
       ++solved;
-      CHECK(f.relative_residual <= kResidualTol);
+      CHECK(f.relative_residual <= kReductionTol);
       worst = std::max(worst, f.relative_residual);
       CHECK((f.u - (p.W * f.r + p.q)).lpNorm<Eigen::Infinity>() == 0.0);
       classify(p, f.r, f.u, count);
@@ -290,7 +290,7 @@ TEST_CASE("Lemke on raw randomFrictionProblem instances", "[lcp][friction][lemke
       INFO("status " << f.status << ": " << f.message);
       if (f.ok()) {
         ++solved;
-        CHECK(f.relative_residual <= kResidualTol);
+        CHECK(f.relative_residual <= kReductionTol);
       } else {
         ++rays;
         CHECK(f.status == Status::kRayTermination);
@@ -349,7 +349,7 @@ TEST_CASE("Lemke solves planted friction problems", "[lcp][friction][lemke]") {
       const FrictionResult f = solveFrictionWithLemke(pf.problem, lemke);
       INFO("status " << f.status << ": " << f.message);
       CHECK(f.status == Status::kSuccess);
-      CHECK(f.relative_residual <= kResidualTol);
+      CHECK(f.relative_residual <= kReductionTol);
     }
 }
 

@@ -10,6 +10,7 @@
 #include "lcp/enumeration.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
+#include "lcp/message_of.hpp"
 #include "lcp/residual.hpp"
 #include "lcp/siconos_format.hpp"
 #include "lcp/solve.hpp"
@@ -17,18 +18,7 @@
 
 using namespace stickslip::lcp;
 
-namespace {
-
-std::string messageOf(auto read) {
-  try {
-    read();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
-
-}  // namespace
+using stickslip::test::messageOf;
 
 TEST_CASE("a sparse matrix too large for dense storage is an input error, not an allocation",
           "[lcp][siconos-format][fuzz]") {

@@ -16,7 +16,7 @@ namespace {
 
 // n ≤ 10, O(1) entries, inverted blocks with condition ≤ 4 (times the P-matrix's ≲ 1e-2 for
 // A = −B M): the reduced data carry ~1e4·ε relative error; 1e-10 keeps a wide margin.
-constexpr double kTol = 1e-10;
+constexpr double kHlcpTol = 1e-10;
 
 struct PlantedHlcp {
   HorizontalProblem problem;
@@ -69,13 +69,13 @@ TEST_CASE("HLCP reduction round-trips through both branches", "[lcp][hlcp]") {
         CHECK(red.branch() != HlcpBranch::kAuto);
         const bool in_z = red.branch() == HlcpBranch::kInvertB;
         // The planted pair solves the reduced LCP in the branch's variable.
-        CHECK(residual(red.lcp(), in_z ? ph.z : ph.w).relative < kTol);
+        CHECK(residual(red.lcp(), in_z ? ph.z : ph.w).relative < kHlcpTol);
         const Result r = solveByEnumeration(red.lcp());
         REQUIRE(r.ok());
         const HlcpReduction::Recovered back = red.recover(r.z);
-        CHECK((back.z - ph.z).lpNorm<Eigen::Infinity>() < kTol);  // unique: M and M⁻¹ are P
-        CHECK((back.w - ph.w).lpNorm<Eigen::Infinity>() < kTol);
-        CHECK(residual(ph.problem, back.z, back.w).relative < kTol);
+        CHECK((back.z - ph.z).lpNorm<Eigen::Infinity>() < kHlcpTol);  // unique: M and M⁻¹ are P
+        CHECK((back.w - ph.w).lpNorm<Eigen::Infinity>() < kHlcpTol);
+        CHECK(residual(ph.problem, back.z, back.w).relative < kHlcpTol);
       }
     }
 }
@@ -91,10 +91,10 @@ TEST_CASE("HLCP reduction picks the invertible block", "[lcp][hlcp]") {
       const Result r = solveByEnumeration(red.lcp());
       REQUIRE(r.ok());
       const HlcpReduction::Recovered back = red.recover(r.z);
-      CHECK(residual(ph.problem, back.z, back.w).relative < kTol);
+      CHECK(residual(ph.problem, back.z, back.w).relative < kHlcpTol);
       // The LCP's own variable is ≥ 0 exactly; its complement up to round-off.
-      CHECK((back.z.array() >= -kTol).all());
-      CHECK((back.w.array() >= -kTol).all());
+      CHECK((back.z.array() >= -kHlcpTol).all());
+      CHECK((back.w.array() >= -kHlcpTol).all());
       // Forcing the singular block is refused.
       const HlcpBranch bad = a_invertible ? HlcpBranch::kInvertB : HlcpBranch::kInvertA;
       CHECK_THROWS_WITH(HlcpReduction(ph.problem, bad),
@@ -127,9 +127,9 @@ TEST_CASE("solveHlcpWithLemke solves planted HLCPs", "[lcp][hlcp][lemke]") {
       INFO("n = " << n << ", seed = " << seed);
       const Result r = solveHlcpWithLemke(ph.problem, lemke);
       REQUIRE(r.status == Status::kSuccess);
-      CHECK(r.relative_residual < kTol);
-      CHECK((r.z - ph.z).lpNorm<Eigen::Infinity>() < kTol);
-      CHECK((r.w - ph.w).lpNorm<Eigen::Infinity>() < kTol);
+      CHECK(r.relative_residual < kHlcpTol);
+      CHECK((r.z - ph.z).lpNorm<Eigen::Infinity>() < kHlcpTol);
+      CHECK((r.w - ph.w).lpNorm<Eigen::Infinity>() < kHlcpTol);
       ++solved;
     }
   for (bool a_invertible : {true, false})
@@ -138,7 +138,7 @@ TEST_CASE("solveHlcpWithLemke solves planted HLCPs", "[lcp][hlcp][lemke]") {
       INFO("one singular block, A invertible = " << a_invertible << ", seed = " << seed);
       const Result r = solveHlcpWithLemke(ph.problem, lemke);
       REQUIRE(r.status == Status::kSuccess);
-      CHECK(r.relative_residual < kTol);
+      CHECK(r.relative_residual < kHlcpTol);
       ++solved;
     }
   CHECK(solved == 30);

@@ -17,7 +17,7 @@ namespace {
 constexpr double kAgreeTol = 1e-10;
 // SPD problems up to n = 256 with O(1) entries and λ_min ≥ 0.1: Lemke's final LU re-solve
 // leaves a relative residual of ~n·cond·ε ≲ 1e-11 (required by the brief: 1e-10).
-constexpr double kResidualTol = 1e-10;
+constexpr double kPropertyTol = 1e-10;
 
 }  // namespace
 
@@ -62,7 +62,7 @@ TEST_CASE("Lemke property: SPD problems up to n = 256 reach relative residual 1e
       CHECK(r.status == Status::kSuccess);
       if (!r.ok()) continue;
       ++solved;
-      CHECK(r.relative_residual <= kResidualTol);
+      CHECK(r.relative_residual <= kPropertyTol);
       CHECK(residual(p, r.z).relative == Approx(r.relative_residual).margin(1e-15));
       CHECK((r.z.array() >= 0.0).all());
       worst = std::max(worst, r.relative_residual);
@@ -104,5 +104,5 @@ TEST_CASE("Lemke property: solves singular PSD least-squares LCPs", "[lcp][lemke
                 << first_failure << "; worst relative residual of the " << solved
                 << " solved: " << worst);
   CHECK(failures == 0);
-  CHECK(worst <= kResidualTol);
+  CHECK(worst <= kPropertyTol);
 }

@@ -28,7 +28,7 @@ Problem make(std::initializer_list<std::initializer_list<double>> rows,
 }
 
 // n ≤ 16 with O(1) entries: the final LU re-solve leaves round-off of a few ε·κ.
-constexpr double kTol = 1e-12;
+constexpr double kLemkeTol = 1e-12;
 
 }  // namespace
 
@@ -55,8 +55,8 @@ TEST_CASE("Lemke edge cases", "[lcp][lemke]") {
   SECTION("1×1 solvable: M = [2], q = [-1] gives z = 1/2, w = 0") {
     const Result r = lemke.solve(make({{2.0}}, {-1.0}));
     REQUIRE(r.ok());
-    CHECK(r.z(0) == Approx(0.5).margin(kTol));
-    CHECK(std::abs(r.w(0)) < kTol);
+    CHECK(r.z(0) == Approx(0.5).margin(kLemkeTol));
+    CHECK(std::abs(r.w(0)) < kLemkeTol);
     CHECK(r.pivots == 2);  // z₀ enters, then z₁ replaces it
   }
   SECTION("1×1 unsolvable: M = [-1], q = [-1] ends on a secondary ray") {
@@ -110,23 +110,23 @@ TEST_CASE("Lemke on textbook problems", "[lcp][lemke]") {
       REQUIRE(r.ok());
       Eigen::VectorXd expected = Eigen::VectorXd::Zero(n);
       expected(0) = 1.0;
-      CHECK((r.z - expected).lpNorm<Eigen::Infinity>() < kTol);
+      CHECK((r.z - expected).lpNorm<Eigen::Infinity>() < kLemkeTol);
     }
   }
   SECTION("positive definite 2×2 with a planted solution") {
     // M = [[2, 1], [1, 2]], z* = (1, 0), w* = (0, 3) ⇒ q = w* − M z* = (−2, 2).
     const Result r = lemke.solve(make({{2.0, 1.0}, {1.0, 2.0}}, {-2.0, 2.0}));
     REQUIRE(r.ok());
-    CHECK((r.z - Eigen::Vector2d(1.0, 0.0)).norm() < kTol);
-    CHECK((r.w - Eigen::Vector2d(0.0, 3.0)).norm() < kTol);
+    CHECK((r.z - Eigen::Vector2d(1.0, 0.0)).norm() < kLemkeTol);
+    CHECK((r.w - Eigen::Vector2d(0.0, 3.0)).norm() < kLemkeTol);
   }
   SECTION("degenerate: q with equal ratios does not cycle") {
     // Every row ties in the first ratio test, and M is singular PSD.
     const Result r = lemke.solve(make({{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}},
                                       {-1.0, -1.0, -1.0}));
     REQUIRE(r.ok());
-    CHECK(r.residual < kTol);
-    CHECK(r.z.sum() == Approx(1.0).margin(kTol));
+    CHECK(r.residual < kLemkeTol);
+    CHECK(r.z.sum() == Approx(1.0).margin(kLemkeTol));
   }
   SECTION("infeasible copositive-plus problem: w₁ = z₁ − z₂ − 1, w₂ = −z₁ + z₂ − 1") {
     // Adding both rows gives w₁ + w₂ = −2 < 0: no feasible point, Lemke must end on a ray.
@@ -154,8 +154,8 @@ TEST_CASE("Lemke on planted P-matrix problems, lexicographic or not, scaled or n
         const Result r = lemke.solve(p);
         INFO("seed " << seed << " n " << n << " lex " << lexicographic << " scale " << scale);
         REQUIRE(r.ok());
-        CHECK((r.z - z).lpNorm<Eigen::Infinity>() < kTol);  // unique: M is a P-matrix
-        CHECK(r.relative_residual < kTol);
+        CHECK((r.z - z).lpNorm<Eigen::Infinity>() < kLemkeTol);  // unique: M is a P-matrix
+        CHECK(r.relative_residual < kLemkeTol);
       }
     }
 }
@@ -195,7 +195,7 @@ TEST_CASE("Lemke with a custom covering vector", "[lcp][lemke]") {
   const Result a = LemkeSolver(o).solve(p), b = LemkeSolver().solve(p);
   REQUIRE(a.ok());
   REQUIRE(b.ok());
-  CHECK((a.z - b.z).lpNorm<Eigen::Infinity>() < kTol);  // unique solution, any path
+  CHECK((a.z - b.z).lpNorm<Eigen::Infinity>() < kLemkeTol);  // unique solution, any path
 }
 
 TEST_CASE("Lemke takes z = 0 when q's negative entries are round-off of zero", "[lcp][lemke]") {

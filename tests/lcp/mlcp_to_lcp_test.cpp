@@ -16,7 +16,7 @@ namespace {
 
 // Sizes ≤ 8 with O(1) entries, A with condition ≤ 4 and a P-matrix Schur complement: the
 // reduction and the basis solve each lose at most ~1e2·ε·n; 1e-10 keeps a wide margin.
-constexpr double kTol = 1e-10;
+constexpr double kMlcpTol = 1e-10;
 
 struct PlantedMlcp {
   MixedProblem problem;
@@ -54,18 +54,18 @@ TEST_CASE("MLCP Schur reduction round-trips planted solutions", "[lcp][mlcp]") {
         INFO("nu = " << nu << ", m = " << m << ", seed = " << seed);
         const PlantedMlcp pm = plantedMlcp(nu, m, 100 * nu + 10 * m + seed);
         const MlcpReduction red(pm.problem);
-        CHECK((red.lcp().M - pm.schur).lpNorm<Eigen::Infinity>() < kTol);
+        CHECK((red.lcp().M - pm.schur).lpNorm<Eigen::Infinity>() < kMlcpTol);
         // The planted v* solves the reduced LCP, and recover maps it back to (u*, w*).
-        CHECK(residual(red.lcp(), pm.v).relative < kTol);
+        CHECK(residual(red.lcp(), pm.v).relative < kMlcpTol);
         const MlcpReduction::Recovered back = red.recover(pm.v);
-        CHECK((back.u - pm.u).lpNorm<Eigen::Infinity>() < kTol);
-        CHECK((back.w - pm.w).lpNorm<Eigen::Infinity>() < kTol);
+        CHECK((back.u - pm.u).lpNorm<Eigen::Infinity>() < kMlcpTol);
+        CHECK((back.w - pm.w).lpNorm<Eigen::Infinity>() < kMlcpTol);
         // An independent solve of the reduced LCP returns the (unique) planted solution.
         const Result r = solveByEnumeration(red.lcp());
         REQUIRE(r.ok());
-        CHECK((r.z - pm.v).lpNorm<Eigen::Infinity>() < kTol);
+        CHECK((r.z - pm.v).lpNorm<Eigen::Infinity>() < kMlcpTol);
         const MlcpReduction::Recovered sol = red.recover(r.z);
-        CHECK(residual(pm.problem, sol.u, r.z).relative < kTol);
+        CHECK(residual(pm.problem, sol.u, r.z).relative < kMlcpTol);
       }
 }
 
@@ -80,14 +80,14 @@ TEST_CASE("MLCP reduction rejects A that is not square or not invertible", "[lcp
     const MixedResult r = solveMlcpWithLemke(p, lemke);
     INFO(r.message);
     CHECK(r.ok());
-    CHECK(r.relative_residual <= kTol);
+    CHECK(r.relative_residual <= kMlcpTol);
     SECTION("redundant equality (row 2 = row 0 + row 1 in A, C and a): solved, u not unique") {
       p.C.row(2) = p.C.row(0) + p.C.row(1);
       p.a(2) = p.a(0) + p.a(1);
       const MixedResult s = solveMlcpWithLemke(p, lemke);
       INFO(s.message);
       CHECK(s.ok());
-      CHECK(s.relative_residual <= kTol);
+      CHECK(s.relative_residual <= kMlcpTol);
       CHECK(s.u.size() == 3);
       CHECK(s.v.size() == 2);
     }
@@ -132,9 +132,9 @@ TEST_CASE("solveMlcpWithLemke recovers planted MLCP solutions", "[lcp][mlcp][lem
         const PlantedMlcp pm = plantedMlcp(nu, m, 7000 + 100 * nu + 10 * m + seed);
         const MixedResult r = solveMlcpWithLemke(pm.problem, lemke);
         REQUIRE(r.status == Status::kSuccess);
-        CHECK(r.relative_residual < kTol);
-        CHECK((r.v - pm.v).lpNorm<Eigen::Infinity>() < kTol);
-        CHECK((r.u - pm.u).lpNorm<Eigen::Infinity>() < kTol);
-        CHECK((r.w - pm.w).lpNorm<Eigen::Infinity>() < kTol);
+        CHECK(r.relative_residual < kMlcpTol);
+        CHECK((r.v - pm.v).lpNorm<Eigen::Infinity>() < kMlcpTol);
+        CHECK((r.u - pm.u).lpNorm<Eigen::Infinity>() < kMlcpTol);
+        CHECK((r.w - pm.w).lpNorm<Eigen::Infinity>() < kMlcpTol);
       }
 }

@@ -22,10 +22,10 @@ using namespace stickslip::lcp;
 
 namespace {
 
-const fs::path kData = stickslip::test::kSiconosData;
+using stickslip::test::kSiconosData;
 
 // Direct solvers on O(1) data: a few ulps of a 2×2 solve.
-constexpr double kTol = 1e-12;
+constexpr double kBackendTol = 1e-12;
 
 using stickslip::test::datFiles;
 
@@ -86,7 +86,7 @@ TEST_CASE("Siconos solvers are reused across problem sizes", "[lcp][siconos][bac
   // overrun them.
   SiconosLcpSolver solver("enum");
   const Problem small = deudeu();
-  const Problem big = readLcpDat(kData / "lcp" / "lcp_trivial.dat");  // n = 9
+  const Problem big = readLcpDat(kSiconosData / "lcp" / "lcp_trivial.dat");  // n = 9
   for (int round = 0; round < 3; ++round) {
     CHECK(solver.solve(small).ok());
     CHECK(solver.solve(big).ok());
@@ -153,9 +153,9 @@ TEST_CASE("Siconos MLCP solvers on a small problem with a known solution",
       for (int round = 0; round < 2; ++round) {  // the same options serve twice
         const MixedResult r = solver.solve(p);
         REQUIRE(r.ok());
-        CHECK(r.u(0) == Approx(1.0).margin(kTol));
-        CHECK(r.v(0) == Approx(1.0).margin(kTol));
-        CHECK(r.w(0) == Approx(0.0).margin(kTol));
+        CHECK(r.u(0) == Approx(1.0).margin(kBackendTol));
+        CHECK(r.v(0) == Approx(1.0).margin(kBackendTol));
+        CHECK(r.w(0) == Approx(0.0).margin(kBackendTol));
       }
     }
   }

@@ -26,7 +26,7 @@ using stickslip::test::messageOf;
 
 namespace {
 
-const fs::path kData = stickslip::test::kSiconosData;
+using stickslip::test::kSiconosData;
 
 using stickslip::test::datFiles;
 
@@ -87,7 +87,7 @@ TEST_CASE("LCP reader agrees with Siconos' reader on the collection", "[lcp][sic
 
 TEST_CASE("dense storage is column by column", "[lcp][siconos][format]") {
   // lcp_exp_murty.dat: each line is a column, so M is upper triangular, M(i, j) = 2 for i < j.
-  const Problem p = readLcpDat(kData / "lcp" / "lcp_exp_murty.dat");
+  const Problem p = readLcpDat(kSiconosData / "lcp" / "lcp_exp_murty.dat");
   CHECK(p.M(0, 1) == 2.0);
   CHECK(p.M(1, 0) == 0.0);
   CHECK(p.M.diagonal().isOnes());
@@ -189,7 +189,7 @@ TEST_CASE("readDat detects the kind from the content alone", "[lcp][siconos][for
   for (const char* rel : {"lcp/lcp_CPS_2.dat", "lcp/lcp_ortiz_block.dat", "mlcp/relay2_mlcp.dat",
                           "mlcp/RCD_mlcp.dat", "fc2d/FC2D_SliderCrankLagrangian00001.dat"}) {
     DYNAMIC_SECTION(rel) {
-      std::ifstream in(kData / rel);
+      std::ifstream in(kSiconosData / rel);
       const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       const TempFile file("problem.dat", text);
       const std::string expected = fs::path(rel).parent_path().string();
@@ -200,7 +200,7 @@ TEST_CASE("readDat detects the kind from the content alone", "[lcp][siconos][for
 
 TEST_CASE("malformed .dat files are rejected with file, line and reason", "[lcp][siconos][format]") {
   SECTION("missing file") {
-    const fs::path missing = kData / "lcp" / "no_such_file.dat";
+    const fs::path missing = kSiconosData / "lcp" / "no_such_file.dat";
     const std::string msg = messageOf([&] { readLcpDat(missing); });
     CHECK_THAT(msg, Catch::Contains("readLcpDat") && Catch::Contains(missing.string()) &&
                         Catch::Contains("cannot open"));

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "lcp/message_of.hpp"
 #include "lcp/siconos_format.hpp"
 #include "siconos_data.hpp"
 
@@ -22,14 +23,7 @@ std::string slurp(const std::filesystem::path& file) {
   return s.str();
 }
 
-std::string messageOf(auto read) {
-  try {
-    read();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
+using stickslip::test::messageOf;
 
 }  // namespace
 

@@ -10,12 +10,14 @@
 #include "dynamics/mechanism/rigid_counterpart.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/planar_model_file.hpp"
+#include "standard_gravity.hpp"
 
 using namespace stickslip;
 
 namespace {
 
-constexpr double kMass = 2.0, kG = 9.81, kK = 1e9, kRj = 0.01, kClearance = 1e-4;
+using stickslip::test::kG;
+constexpr double kMass = 2.0, kK = 1e9, kRj = 0.01, kClearance = 1e-4;
 
 /// A journal of 2 kg in a ground bearing with 0.1 mm clearance, gravity −y, a constant torque
 /// on it, Hertz K = 1e9 N/m^1.5, dry Coulomb mu_s; `velocity` its initial [vx, vy, omega],

@@ -19,7 +19,7 @@ std::vector<double> impactTimes(const dynamics::RunResult& r) {
   return t;
 }
 
-dynamics::RunResult eventDriven(const dynamics::RigidScenario& s, double t_end) {
+dynamics::RunResult eventDrivenRun(const dynamics::RigidScenario& s, double t_end) {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
   return dynamics::simulateEventDriven(dynamics::PlanarMechanism(s.model, s.contacts), s.q0, s.v0, o);
@@ -52,7 +52,7 @@ TEST_CASE("journal-bearing rigid, frictionless: straight bounces at the closed-f
   for (int k = 1; k < 6; ++k)
     expected.push_back(expected.back() + 2.0 * std::pow(jb.restitution, k) * v1 / g);
 
-  const dynamics::RunResult ed = eventDriven(s, 0.06);
+  const dynamics::RunResult ed = eventDrivenRun(s, 0.06);
   INFO(ed.message);
   REQUIRE(ed.ok());
   const std::vector<double> ed_impacts = impactTimes(ed);
@@ -78,7 +78,7 @@ TEST_CASE(
   mechanisms::JournalBearing jb;
   jb.mu_static = jb.mu_kinetic = 0.1;
   const dynamics::RigidScenario s = mechanisms::journalBearingRigid(jb);
-  const dynamics::RunResult ed = eventDriven(s, 0.25), mj = moreauJean(s, 0.25);
+  const dynamics::RunResult ed = eventDrivenRun(s, 0.25), mj = moreauJean(s, 0.25);
   INFO(ed.message << mj.message);
   REQUIRE(ed.ok());
   REQUIRE(mj.ok());

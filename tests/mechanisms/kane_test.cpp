@@ -10,12 +10,14 @@
 #include <string>
 
 #include "dynamics/routes/event_driven/event_driven.hpp"
+#include "standard_gravity.hpp"
 
 using namespace stickslip;
 
 namespace {
 
-constexpr double kL = 0.5, kM = 1.0, kG = 9.81;  // half-length [m], mass [kg], gravity [m/s²]
+constexpr double kL = 0.5, kM = 1.0;  // half-length [m], mass [kg]
+using stickslip::test::kG;
 
 // The rod at angle th, its lower end 1 mm above the floor, falling at 2 m/s with spin ω and
 // the end's horizontal velocity vt, by event-driven with `law`.

@@ -14,13 +14,14 @@
 #include "mechanisms/dupont.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/planar_model_file.hpp"
+#include "mechanisms/model_examples.hpp"
 
 using namespace stickslip;
 using dynamics::PlanarModel;
 
 namespace {
 
-const std::string kExamples = STICKSLIP_MODEL_EXAMPLES;
+using stickslip::test::kExamples;
 
 // Both routes integrate at a relative tolerance of 1e-10 by default; `tolerance` tightens it.
 dynamics::MinimalFormRun minimalForm(const dynamics::MinimalFormModel& m, double t_end, double tolerance = 1e-10) {
@@ -33,7 +34,7 @@ dynamics::MinimalFormRun minimalForm(const dynamics::MinimalFormModel& m, double
   return dynamics::simulateMinimalForm(form, m.x0, m.u0, o);
 }
 
-dynamics::RunResult eventDriven(const dynamics::RigidScenario& s, double t_end, double tolerance = 1e-10) {
+dynamics::RunResult exactRun(const dynamics::RigidScenario& s, double t_end, double tolerance = 1e-10) {
   dynamics::EventDrivenOptions o;
   o.t_end = t_end;
   o.relative_tolerance = tolerance;
@@ -115,7 +116,7 @@ TEST_CASE("minimal form of a model file: the crank is the driver, and the event-
   // The light crank makes the motion sensitive: at 1e-10 the routes' event times part by up
   // to 2e-6 s after 5 s, at 1e-12 by 5e-8 s (integration error, shrinking with the tolerance).
   const auto rm = minimalForm(m, 5.0, 1e-12);
-  const auto re = eventDriven(s, 5.0, 1e-12);
+  const auto re = exactRun(s, 5.0, 1e-12);
   REQUIRE(rm.run.ok());
   REQUIRE(re.ok());
   std::size_t changes = 0;
@@ -133,7 +134,7 @@ TEST_CASE("event-driven through dead centres: the slider's reversal is kinematic
   // can hold it (W_tt = 0); the decision used to find "no consistent mode" there.
   const auto s = guided("2", "3");
   const auto rm = minimalForm(dynamics::minimalFormModel(s), 5.0, 1e-12);
-  const auto re = eventDriven(s, 5.0, 1e-12);
+  const auto re = exactRun(s, 5.0, 1e-12);
   REQUIRE(rm.run.ok());
   INFO(re.message);
   REQUIRE(re.ok());
@@ -227,7 +228,7 @@ TEST_CASE("minimal form on a unilateral contact closed at the start and on a mov
     REQUIRE(m.options.unilateral.size() == 1);  // watched for lift-off
     const auto mf = minimalForm(m, 20.0);
     REQUIRE(mf.run.ok());
-    const auto ed = eventDriven(s, 20.0);
+    const auto ed = exactRun(s, 20.0);
     REQUIRE(ed.ok());
     std::size_t count = 0;
     CHECK(matchedChanges(mf.run, 0, ed, 0, count) <= 1e-6);
@@ -262,7 +263,7 @@ TEST_CASE("minimal form: a unilateral contact that loses its load stops the run 
   CHECK(mf.run.status == dynamics::RunStatus::kLiftOff);
   CHECK_THAT(mf.run.message, Catch::Matchers::Contains("contact 'floor' lifts off at t = 1.962"));
   CHECK(mf.run.t_end == Approx(9.81 / 5.0).margin(1e-9));
-  const auto ed = eventDriven(s, 3.0);
+  const auto ed = exactRun(s, 3.0);
   REQUIRE(ed.ok());
   bool opened = false;
   for (const auto& e : ed.events)

@@ -10,12 +10,13 @@
 #include "dynamics/routes/penalty/penalty_route.hpp"
 #include "mechanisms/belt.hpp"
 #include "mechanisms/planar_model_file.hpp"
+#include "mechanisms/model_examples.hpp"
 
 using namespace stickslip;
 
 namespace {
 
-const std::string kExamples = STICKSLIP_MODEL_EXAMPLES;
+using stickslip::test::kExamples;
 
 /// Column `col` of a history at time t, linearly interpolated (rows sorted by time).
 double at(const Eigen::MatrixXd& h, Eigen::Index col, double t) {

@@ -15,12 +15,13 @@
 #include "mechanisms/journal_bearing.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/planar_model_file.hpp"
+#include "mechanisms/model_examples.hpp"
 
 using namespace stickslip;
 
 namespace {
 
-const std::string kExamples = STICKSLIP_MODEL_EXAMPLES;
+using stickslip::test::kExamples;
 
 dynamics::RunResult eventDriven(const dynamics::RigidScenario& s, double t_end) {
   dynamics::EventDrivenOptions o;

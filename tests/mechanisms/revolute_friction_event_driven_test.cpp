@@ -8,13 +8,14 @@
 #include "dynamics/routes/event_driven/event_driven.hpp"
 #include "mechanisms/blajer.hpp"
 #include "mechanisms/coulomb_reference.hpp"
+#include "standard_gravity.hpp"
 
 using namespace stickslip;
 using dynamics::EventKind;
 
 namespace {
 
-constexpr double kG = 9.81;
+using stickslip::test::kG;
 
 dynamics::RigidScenario pivoted(double mass, double inertia, const Eigen::Vector2d& centre_offset,
                                 double mu_s, double mu_k, double radius) {

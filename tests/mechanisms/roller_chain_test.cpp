@@ -9,12 +9,13 @@
 #include "dynamics/routes/event_driven/event_driven.hpp"
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "mechanisms/planar_model_file.hpp"
+#include "mechanisms/model_examples.hpp"
 
 using namespace stickslip;
 
 namespace {
 
-const std::string kExamples = STICKSLIP_MODEL_EXAMPLES;
+using stickslip::test::kExamples;
 
 // A hanging chain of `links` links of 0.1 m and 0.1 kg, pins of radius 1 cm with μ = 0.2,
 // straight and at rest 1 rad from the vertical, as a model file.

@@ -22,7 +22,7 @@ using dynamics::SpatialModel;
 namespace {
 
 /// The InputError message of loading `text` (labelled "s.yaml") as a spatial model; "" when it loads.
-std::string errorOf(const std::string& text) {
+std::string errorIn(const std::string& text) {
   try {
     mechanisms::loadSpatialModelText(text, "s.yaml");
   } catch (const mechanisms::InputError& e) {
@@ -101,7 +101,7 @@ TEST_CASE("spatial model file: scenarios load a spatial mechanism, the planar lo
           "[spatial][model-file]") {
   CHECK(mechanisms::builtinSpatialModelNames() ==
         std::vector<std::string>{"spatial-slider-crank", "spatial-slider-crank-friction", "spatial-slider-crank-clearance"});
-  CHECK_THAT(errorOf(""), Catch::Contains("expected a map with the key model"));
+  CHECK_THAT(errorIn(""), Catch::Contains("expected a map with the key model"));
   // The planar loader: dimension 3 refused at its line, 2 (or none) accepted.
   const std::string spatial = oneBody("");
   try {
@@ -135,12 +135,12 @@ TEST_CASE("spatial model file: scenarios load a spatial mechanism, the planar lo
                                                  "f.yaml"),
                     Catch::StartsWith("f.yaml:2: parameters.rod_length"));
   // The spatial loader: dimension required, and 3.
-  CHECK(errorOf("model:\n  bodies:\n    - {name: b, mass: 1, inertia: [1, 1, 1]}\n") ==
+  CHECK(errorIn("model:\n  bodies:\n    - {name: b, mass: 1, inertia: [1, 1, 1]}\n") ==
         "s.yaml:2: model.dimension: missing: a spatial model says dimension: 3 (a model without it, or with 2, is "
         "planar: mechanisms::loadPlanarModel reads it)");
-  CHECK_THAT(errorOf("model:\n  dimension: 2\n  bodies: []\n"),
+  CHECK_THAT(errorIn("model:\n  dimension: 2\n  bodies: []\n"),
              Catch::StartsWith("s.yaml:2: model.dimension: a spatial model says dimension: 3"));
-  CHECK(errorOf("model:\n  dimension: 4\n  bodies: []\n") ==
+  CHECK(errorIn("model:\n  dimension: 4\n  bodies: []\n") ==
         "s.yaml:2: model.dimension: expected 2 (a planar mechanism) or 3 (a spatial one), got '4'");
   CHECK_THROWS_WITH(mechanisms::loadPlanarModelText("model:\n  dimension: [3]\n", "p.yaml"),
                     "p.yaml:2: model.dimension: expected 2 (a planar mechanism) or 3 (a spatial one), got a list");
@@ -204,18 +204,18 @@ TEST_CASE("spatial model file: orientations, global angular velocities, drivers 
 
 TEST_CASE("spatial model file: errors name file, line, key path, what was expected", "[spatial][model-file][errors]") {
   // Orientation: not unit (the norm named), a zero axis, the wrong length.
-  CHECK(errorOf(oneBody(", orientation: [0.8680, -0.4966, 0, 0]")) ==
+  CHECK(errorIn(oneBody(", orientation: [0.8680, -0.4966, 0, 0]")) ==
         "s.yaml:4: model.bodies[0].orientation: expected unit Euler parameters (e0² + e1² + e2² + e3² = 1 to 1e-6), "
         "got norm 1.00001778; give more digits or {axis: [x, y, z], angle: radians}");
-  CHECK(errorOf(oneBody(", orientation: {axis: [0, 0, 0], angle: 1}")) ==
+  CHECK(errorIn(oneBody(", orientation: {axis: [0, 0, 0], angle: 1}")) ==
         "s.yaml:4: model.bodies[0].orientation.axis: expected a nonzero direction (the rotation's axis)");
-  CHECK_THAT(errorOf(oneBody(", orientation: [1, 0, 0]")),
+  CHECK_THAT(errorIn(oneBody(", orientation: [1, 0, 0]")),
              Catch::StartsWith("s.yaml:4: model.bodies[0].orientation: expected Euler parameters [e0, e1, e2, e3]"));
-  CHECK(errorOf(oneBody(", orientation: {axis: [0, 0, 1], angel: 1}")) ==
+  CHECK(errorIn(oneBody(", orientation: {axis: [0, 0, 1], angel: 1}")) ==
         "s.yaml:4: model.bodies[0].orientation.angel: unknown key (expected one of axis, angle); did you mean 'angle'?");
   // Inertia: singular, not symmetric, violating the triangle inequality, of the wrong shape.
   const auto inertia = [](const std::string& j) {
-    return errorOf("model:\n  dimension: 3\n  bodies:\n    - name: b\n      mass: 1\n      inertia: " + j + "\n");
+    return errorIn("model:\n  dimension: 3\n  bodies:\n    - name: b\n      mass: 1\n      inertia: " + j + "\n");
   };
   CHECK_THAT(inertia("[1, 1, 0]"), Catch::StartsWith("s.yaml:6: model.bodies[0].inertia: body 'b': the inertia "
                                                      "tensor must be positive definite"));
@@ -230,68 +230,70 @@ TEST_CASE("spatial model file: errors name file, line, key path, what was expect
              Catch::StartsWith("s.yaml:6: model.bodies[0].inertia[1]: expected a row of three numbers"));
   CHECK(inertia("[2, 3, 4, 0.1, 0.2, 0.3]").empty());  // the tensor's six values
   // Lists of the wrong length, unknown keys, bodies, joint types, velocities.
-  CHECK(errorOf(oneBody(", position: [0, 0]")) == "s.yaml:4: model.bodies[0].position: expected [x, y, z] (three numbers)");
-  CHECK(errorOf(oneBody("", "  gravity: [0, -9.81]\n")) == "s.yaml:5: model.gravity: expected [x, y, z] (three numbers)");
-  CHECK(errorOf(oneBody(", angular_velocty: [0, 0, 1]")) ==
+  CHECK(errorIn(oneBody(", position: [0, 0]")) ==
+        "s.yaml:4: model.bodies[0].position: expected [x, y, z] (three numbers)");
+  CHECK(errorIn(oneBody("", "  gravity: [0, -9.81]\n")) ==
+        "s.yaml:5: model.gravity: expected [x, y, z] (three numbers)");
+  CHECK(errorIn(oneBody(", angular_velocty: [0, 0, 1]")) ==
         "s.yaml:4: model.bodies[0].angular_velocty: unknown key (expected one of name, mass, inertia, position, "
         "orientation, velocity, angular_velocity, shape); did you mean 'angular_velocity'?");
-  CHECK(errorOf(oneBody("", "  contact: []\n")) ==
+  CHECK(errorIn(oneBody("", "  contact: []\n")) ==
         "s.yaml:5: model.contact: unknown key (expected one of dimension, name, parameters, gravity, bodies, joints, "
         "drivers, forces, contacts, initial); did you mean 'contacts'?");
-  CHECK(errorOf(oneBody("", "  joints:\n    - {type: revolute, body_i: ground, axis_i: [0, 0, 1], body_j: c, "
+  CHECK(errorIn(oneBody("", "  joints:\n    - {type: revolute, body_i: ground, axis_i: [0, 0, 1], body_j: c, "
                             "axis_j: [0, 0, 1]}\n")) ==
         "s.yaml:6: model.joints[0].body_j: unknown body 'c' (expected ground or one of model.bodies: b)");
-  CHECK(errorOf(oneBody("", "  joints:\n    - {type: sphericl, body_i: ground, body_j: b}\n")) ==
+  CHECK(errorIn(oneBody("", "  joints:\n    - {type: sphericl, body_i: ground, body_j: b}\n")) ==
         "s.yaml:6: model.joints[0].type: unknown joint type 'sphericl' (expected spherical, revolute, universal, "
         "cylindrical, translational, fixed); did you mean 'spherical'?");
-  CHECK(errorOf(oneBody("", "  joints:\n    - {type: revolute, body_i: ground, axis_i: [0, 0, 0], body_j: b, "
+  CHECK(errorIn(oneBody("", "  joints:\n    - {type: revolute, body_i: ground, axis_i: [0, 0, 0], body_j: b, "
                             "axis_j: [0, 0, 1]}\n")) ==
         "s.yaml:6: model.joints[0].axis_i: expected a nonzero direction (a joint axis)");
-  CHECK(errorOf(oneBody("", "  joints:\n    - {type: universal, body_i: ground, axis_i: [1, 0, 0], body_j: b}\n")) ==
+  CHECK(errorIn(oneBody("", "  joints:\n    - {type: universal, body_i: ground, axis_i: [1, 0, 0], body_j: b}\n")) ==
         "s.yaml:6: model.joints[0].axis_j: missing: give the joint axis in the axes of body j, e.g. [0, 0, 1]");
-  CHECK(errorOf(oneBody("", "  joints:\n    - {type: spherical, body_i: ground, body_j: b, axis_i: [1, 0, 0]}\n")) ==
+  CHECK(errorIn(oneBody("", "  joints:\n    - {type: spherical, body_i: ground, body_j: b, axis_i: [1, 0, 0]}\n")) ==
         "s.yaml:6: model.joints[0].axis_i: unknown key (expected one of type, name, body_i, point_i, body_j, "
         "point_j)");
-  CHECK(errorOf(oneBody("", "  joints:\n    - {type: spherical, body_i: b, body_j: b}\n")) ==
+  CHECK(errorIn(oneBody("", "  joints:\n    - {type: spherical, body_i: b, body_j: b}\n")) ==
         "s.yaml:6: model.joints[0].body_j: expected a body other than body_i (a joint connects two bodies)");
-  CHECK(errorOf(oneBody("", "  joints:\n    - {type: spherical, name: ball, body_i: ground, body_j: b}\n"
+  CHECK(errorIn(oneBody("", "  joints:\n    - {type: spherical, name: ball, body_i: ground, body_j: b}\n"
                             "  drivers:\n    - {joint: ball, angle: t}\n")) ==
         "s.yaml:8: model.drivers[0].joint: no revolute joint to drive: 'ball' is not one, and model.joints has none "
         "(a driver turns a revolute joint)");
-  CHECK(errorOf(oneBody("", "  joints:\n    - {type: spherical, name: ball, body_i: ground, body_j: b}\n"
+  CHECK(errorIn(oneBody("", "  joints:\n    - {type: spherical, name: ball, body_i: ground, body_j: b}\n"
                             "  drivers:\n    - {name: ball, joint: ball, angle: t}\n")) ==
         "s.yaml:8: model.drivers[0].name: 'ball' is already the name of model.joints[0]: joints, drivers and "
         "contacts need distinct names (they head the history's columns)");
   // A sphere on a plane must not start below it: the nonsmooth routes take it as rigid.
   const std::string ball = "  contacts:\n    - {type: sphere_plane, body_i: b, radius: 0.1, plane_normal: [0, 0, 1]}\n";
-  CHECK(errorOf(oneBody(", position: [0, 0, 0.1]", ball)) == "");
-  CHECK(errorOf(oneBody(", position: [0, 0, 0.05]", ball)) ==
+  CHECK(errorIn(oneBody(", position: [0, 0, 0.1]", ball)) == "");
+  CHECK(errorIn(oneBody(", position: [0, 0, 0.05]", ball)) ==
         "s.yaml:6: model.contacts[0]: the contact starts penetrating: gap -0.05 m < 0 at t = 0; move the sphere or "
         "the plane apart in their bodies' positions");
-  CHECK(errorOf(oneBody("", "  forces:\n    - {type: force, body: b}\n")) ==
+  CHECK(errorIn(oneBody("", "  forces:\n    - {type: force, body: b}\n")) ==
         "s.yaml:6: model.forces[0]: missing: give fx, fy, fz (any of them; global components [N], functions of t)");
-  CHECK(errorOf(oneBody("", "  forces:\n    - {type: torque, body: b, tz: x_b}\n")) ==
+  CHECK(errorIn(oneBody("", "  forces:\n    - {type: torque, body: b, tz: x_b}\n")) ==
         "s.yaml:6: model.forces[0].tz: expression \"x_b\": Unexpected token \"x_b\" found at position 0. (a function "
         "of t and model.parameters only)");
-  CHECK(errorOf(oneBody("", "  forces:\n    - {type: torque, body: ground, tz: 1}\n")) ==
+  CHECK(errorIn(oneBody("", "  forces:\n    - {type: torque, body: ground, tz: 1}\n")) ==
         "s.yaml:6: model.forces[0].body: expected a body of model.bodies, got ground (it does not move: a load on "
         "it does nothing)");
-  CHECK(errorOf(oneBody("", "  initial:\n    independent: [b.omega_y]\n")) ==
+  CHECK(errorIn(oneBody("", "  initial:\n    independent: [b.omega_y]\n")) ==
         "s.yaml:6: model.initial.independent[0]: unknown velocity 'b.omega_y' (expected B.vx, B.vy, B.vz (the "
         "centroid's, global) or B.wx, B.wy, B.wz (body axes) for a body B)");
-  CHECK_THAT(errorOf(oneBody("", "  initial:\n    independent: [b.wy]\n")), Catch::Equals(""));
-  CHECK(errorOf(oneBody("", "  parameters: {pi: 3}\n")) ==
+  CHECK_THAT(errorIn(oneBody("", "  initial:\n    independent: [b.wy]\n")), Catch::Equals(""));
+  CHECK(errorIn(oneBody("", "  parameters: {pi: 3}\n")) ==
         "s.yaml:5: model.parameters.pi: reserved name (t and pi); choose another");
   // A failed assembly: a body pinned at the origin by its centre cannot keep x = 0.3 when held
   // (reported on the line of initial's map).
-  CHECK_THAT(errorOf(oneBody(", position: [0.3, 0, 0]",
+  CHECK_THAT(errorIn(oneBody(", position: [0.3, 0, 0]",
                              "  joints:\n    - {type: spherical, body_i: ground, body_j: b}\n"
                              "  initial:\n    independent: [b.vx]\n")),
              Catch::StartsWith("s.yaml:8: model.initial: kinematic assembly cannot close the joints and drivers at "
                                "t = 0 from the bodies' positions (singular") &&
                  Catch::Contains("residual 0.3"));
   // Loads that overflow double precision, blamed on their body (and on a parameter given from outside).
-  CHECK(errorOf("model:\n  dimension: 3\n  gravity: [0, 0, -9.81]\n  bodies:\n"
+  CHECK(errorIn("model:\n  dimension: 3\n  gravity: [0, 0, -9.81]\n  bodies:\n"
                 "    - {name: b, mass: 1e308, inertia: [1, 1, 1]}\n") ==
         "s.yaml:5: model.bodies[0]: the loads on body 'b' at t = 0 overflow (-inf along b.vz): its mass, the gravity "
         "or a force on it is too large for double precision; give the model in other units");
@@ -358,15 +360,15 @@ TEST_CASE("spatial model file: joint friction, and the frictional slider-crank o
 TEST_CASE("spatial model file: joint friction errors name file, line and key", "[spatial][model-file][errors]") {
   const std::string two = "model:\n  dimension: 3\n  bodies:\n    - {name: a, mass: 1, inertia: [1, 1, 1]}\n"
                           "    - {name: b, mass: 1, inertia: [1, 1, 1]}\n  joints:\n";
-  CHECK(errorOf(two + "    - {type: translational, body_i: a, axis_i: [0, 0, 1], body_j: b, friction: {mu: 0.1}}\n") ==
+  CHECK(errorIn(two + "    - {type: translational, body_i: a, axis_i: [0, 0, 1], body_j: b, friction: {mu: 0.1}}\n") ==
         "s.yaml:7: model.joints[0].friction: friction in a translational joint needs the ground as its guide "
         "(body_i or body_j: ground)");
-  CHECK_THAT(errorOf(two + "    - {type: revolute, body_i: ground, axis_i: [0, 0, 1], body_j: b, axis_j: [0, 0, 1], "
+  CHECK_THAT(errorIn(two + "    - {type: revolute, body_i: ground, axis_i: [0, 0, 1], body_j: b, axis_j: [0, 0, 1], "
                            "friction: {mu: 0.1}}\n"),
              Catch::StartsWith("s.yaml:7: model.joints[0].friction.radius: missing"));
-  CHECK_THAT(errorOf(two + "    - {type: spherical, body_i: ground, body_j: b, friction: {mu: 0.1}}\n"),
+  CHECK_THAT(errorIn(two + "    - {type: spherical, body_i: ground, body_j: b, friction: {mu: 0.1}}\n"),
              Catch::StartsWith("s.yaml:7: model.joints[0].friction: unknown key"));
-  CHECK_THAT(errorOf(two + "    - {type: translational, body_i: ground, axis_i: [0, 0, 1], body_j: b, "
+  CHECK_THAT(errorIn(two + "    - {type: translational, body_i: ground, axis_i: [0, 0, 1], body_j: b, "
                            "friction: {mu_static: 0.1, mu_kinetic: 0.2}}\n"),
              Catch::Contains("model.joints[0].friction.mu_kinetic: expected mu_kinetic <= mu_static"));
 }

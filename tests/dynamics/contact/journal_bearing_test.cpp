@@ -21,12 +21,12 @@ using Vector6d = Eigen::Matrix<double, 6, 1>;
 // ≈ 1e-9, round-off of positions of O(1) m ~ε/h ≈ 2e-9; tolerance 1e-8.
 // Along q̇ (u ≤ 3 m/s): step 2e-9, truncation ≈ 5e-9, round-off ≈ 1e-7; tolerance 1e-6
 // against rates of O(1) m/s.
-constexpr double kFdStep = 1e-7;
-constexpr double kFdTol = 1e-8;
+constexpr double kBearingFdStep = 1e-7;
+constexpr double kBearingFdTol = 1e-8;
 constexpr double kFdRateStep = 2e-9;
 constexpr double kFdRateTol = 1e-6;
 
-Eigen::Vector2d rot(double th, const Eigen::Vector2d& v) {
+Eigen::Vector2d rotated(double th, const Eigen::Vector2d& v) {
   return Eigen::Rotation2Dd(th).toRotationMatrix() * v;
 }
 
@@ -47,15 +47,15 @@ JournalBearingKinematics at(const JournalBearingJoint& j, const Vector6d& q, con
 
 /// The gap from the definitions, independently of the library: g = c − |r_J − r_B|.
 double gapOf(const JournalBearingJoint& j, const Vector6d& q) {
-  const Eigen::Vector2d e = q.head<2>() + rot(q(2), j.journal_centre_on_i) - q.segment<2>(3) -
-                            rot(q(5), j.bearing_centre_on_j);
+  const Eigen::Vector2d e = q.head<2>() + rotated(q(2), j.journal_centre_on_i) - q.segment<2>(3) -
+                            rotated(q(5), j.bearing_centre_on_j);
   return j.clearance() - e.norm();
 }
 
 /// World positions of two material points, given by body coordinates s′_i (on i), s′_j (on j).
 Eigen::Vector2d relativePosition(const Eigen::Vector2d& s_i, const Eigen::Vector2d& s_j,
                                  const Vector6d& q) {
-  return q.head<2>() + rot(q(2), s_i) - q.segment<2>(3) - rot(q(5), s_j);
+  return q.head<2>() + rotated(q(2), s_i) - q.segment<2>(3) - rotated(q(5), s_j);
 }
 
 }  // namespace
@@ -153,10 +153,10 @@ TEST_CASE("journal in bearing: Jacobian rows against central differences",
     q(1) = 0.2 * vel(rng);
     q(2) = ang(rng);
     q(5) = ang(rng);
-    const Eigen::Vector2d r_journal = q.head<2>() + rot(q(2), joint.journal_centre_on_i);
+    const Eigen::Vector2d r_journal = q.head<2>() + rotated(q(2), joint.journal_centre_on_i);
     const double a = dir(rng);
     const Eigen::Vector2d e = ecc(rng) * Eigen::Vector2d(std::cos(a), std::sin(a));
-    q.segment<2>(3) = r_journal - e - rot(q(5), joint.bearing_centre_on_j);
+    q.segment<2>(3) = r_journal - e - rotated(q(5), joint.bearing_centre_on_j);
     for (int i = 0; i < 6; ++i) qd(i) = vel(rng);
 
     const auto k = at(joint, q, qd);
@@ -166,23 +166,23 @@ TEST_CASE("journal in bearing: Jacobian rows against central differences",
     CHECK(k.gap() == Approx(gapOf(joint, q)).margin(1e-15));
 
     // The material points at C_J (of body i) and C_B (of body j), frozen in their bodies.
-    const Eigen::Vector2d s_cj = rot(-q(2), k.journal_contact_point - q.head<2>());
-    const Eigen::Vector2d s_cb = rot(-q(5), k.bearing_contact_point - q.segment<2>(3));
+    const Eigen::Vector2d s_cj = rotated(-q(2), k.journal_contact_point - q.head<2>());
+    const Eigen::Vector2d s_cb = rotated(-q(5), k.bearing_contact_point - q.segment<2>(3));
 
     for (int col = 0; col < 6; ++col) {
       Vector6d dq = Vector6d::Zero();
-      dq(col) = kFdStep;
+      dq(col) = kBearingFdStep;
       INFO("column " << col);
       // J_n = ∂g/∂q, g = c − |e|
-      const double fd_gap = (gapOf(joint, q + dq) - gapOf(joint, q - dq)) / (2 * kFdStep);
-      CHECK(k.jacobian(0, col) == Approx(fd_gap).margin(kFdTol));
+      const double fd_gap = (gapOf(joint, q + dq) - gapOf(joint, q - dq)) / (2 * kBearingFdStep);
+      CHECK(k.jacobian(0, col) == Approx(fd_gap).margin(kBearingFdTol));
       // J_t: tangential component (t frozen) of the velocity of C_J's material point
       // relative to C_B's, one coordinate at a time.
       const Eigen::Vector2d fd_rel =
           (relativePosition(s_cj, s_cb, q + dq) - relativePosition(s_cj, s_cb, q - dq)) /
-          (2 * kFdStep);
-      CHECK(k.jacobian(1, col) == Approx(k.tangent.dot(fd_rel)).margin(kFdTol));
-      CHECK(-k.jacobian(0, col) == Approx(k.normal.dot(fd_rel)).margin(kFdTol));
+          (2 * kBearingFdStep);
+      CHECK(k.jacobian(1, col) == Approx(k.tangent.dot(fd_rel)).margin(kBearingFdTol));
+      CHECK(-k.jacobian(0, col) == Approx(k.normal.dot(fd_rel)).margin(kBearingFdTol));
     }
     // δ̇ and v_t along q + τ q̇.
     const double h = kFdRateStep;

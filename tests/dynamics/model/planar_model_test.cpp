@@ -34,8 +34,8 @@ PlanarModel everyJointModel() {
 }
 
 // Central differences of smooth O(1) functions: truncation ~h², round-off ~ε/h.
-constexpr double kFdStep = 1e-6;
-constexpr double kFdTol = 1e-8;
+constexpr double kModelFdStep = 1e-6;
+constexpr double kModelFdTol = 1e-8;
 
 }  // namespace
 
@@ -54,13 +54,13 @@ TEST_CASE("Φq, Φt and γ match central finite differences", "[dynamics][model]
     m.jacobian(t, q, jac);
     for (Eigen::Index i = 0; i < n; ++i) {
       VectorXd qp = q, qm = q;
-      qp(i) += kFdStep;
-      qm(i) -= kFdStep;
+      qp(i) += kModelFdStep;
+      qm(i) -= kModelFdStep;
       m.constraints(t, qp, plus);
       m.constraints(t, qm, minus);
-      fd.col(i) = (plus - minus) / (2.0 * kFdStep);
+      fd.col(i) = (plus - minus) / (2.0 * kModelFdStep);
     }
-    CHECK((jac - fd).lpNorm<Eigen::Infinity>() < kFdTol);
+    CHECK((jac - fd).lpNorm<Eigen::Infinity>() < kModelFdTol);
     // The one-pass evaluation is the same arithmetic as the two separate ones.
     MatrixXd jac_fused(k, n);
     VectorXd phi(k), phi_fused(k);
@@ -70,9 +70,9 @@ TEST_CASE("Φq, Φt and γ match central finite differences", "[dynamics][model]
     CHECK(jac_fused == jac);
 
     m.constraintTimeDerivative(t, q, phi_t);
-    m.constraints(t + kFdStep, q, plus);
-    m.constraints(t - kFdStep, q, minus);
-    CHECK((phi_t - (plus - minus) / (2.0 * kFdStep)).lpNorm<Eigen::Infinity>() < kFdTol);
+    m.constraints(t + kModelFdStep, q, plus);
+    m.constraints(t - kModelFdStep, q, minus);
+    CHECK((phi_t - (plus - minus) / (2.0 * kModelFdStep)).lpNorm<Eigen::Infinity>() < kModelFdTol);
 
     // Along q(s) = q + s v, t(s) = t + s with v fixed: d/ds (D v + Φt) = −γ.
     auto phiDot = [&](double s) {
@@ -84,8 +84,8 @@ TEST_CASE("Φq, Φt and γ match central finite differences", "[dynamics][model]
       return VectorXd(js * v + ts);
     };
     m.gamma(t, q, v, gam);
-    const VectorXd fd_gamma = -(phiDot(kFdStep) - phiDot(-kFdStep)) / (2.0 * kFdStep);
-    CHECK((gam - fd_gamma).lpNorm<Eigen::Infinity>() < 10.0 * kFdTol);  // |v|² ≤ 4 scales it
+    const VectorXd fd_gamma = -(phiDot(kModelFdStep) - phiDot(-kModelFdStep)) / (2.0 * kModelFdStep);
+    CHECK((gam - fd_gamma).lpNorm<Eigen::Infinity>() < 10.0 * kModelFdTol);  // |v|² ≤ 4 scales it
   }
 }
 
@@ -101,9 +101,9 @@ TEST_CASE("conservative force elements derive from their potential", "[dynamics]
   m.generalizedForces(0.0, q, v, forces);
   for (int i = 0; i < 6; ++i) {
     VectorXd qp = q, qm = q;
-    qp(i) += kFdStep;
-    qm(i) -= kFdStep;
-    fd(i) = -(m.potentialEnergy(qp) - m.potentialEnergy(qm)) / (2.0 * kFdStep);
+    qp(i) += kModelFdStep;
+    qm(i) -= kModelFdStep;
+    fd(i) = -(m.potentialEnergy(qp) - m.potentialEnergy(qm)) / (2.0 * kModelFdStep);
   }
   CHECK((forces - fd).lpNorm<Eigen::Infinity>() < 1e-6);  // forces ~50 N: relative 1e-8
 

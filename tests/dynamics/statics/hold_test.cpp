@@ -5,12 +5,13 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numbers>
+#include "standard_gravity.hpp"
 
 using namespace stickslip::dynamics;
 
 namespace {
 
-constexpr double kG = 9.81;
+using stickslip::test::kG;
 
 RigidContact pointOnLine(std::string name, BodyIndex body, Eigen::Vector2d point, Eigen::Vector2d line_point,
                          Eigen::Vector2d normal, double mu) {

@@ -8,13 +8,14 @@
 
 #include "dynamics/mechanism/spatial_mechanism.hpp"
 #include "dynamics/statics/hold.hpp"
+#include "standard_gravity.hpp"
 
 using namespace stickslip::dynamics;
 using Eigen::VectorXd;
 
 namespace {
 
-constexpr double kG = 9.81;
+using stickslip::test::kG;
 
 /// A bob of 0.4 kg on a pin along y at the origin, l from it, at φ from the vertical.
 struct Pendulum {

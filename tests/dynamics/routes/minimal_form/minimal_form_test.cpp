@@ -4,12 +4,13 @@
 #include <cmath>
 
 #include "dynamics/routes/minimal_form/minimal_form.hpp"
+#include "standard_gravity.hpp"
 
 using namespace stickslip::dynamics;
 
 namespace {
 
-constexpr double kG = 9.81;
+using stickslip::test::kG;
 
 // Block of mass m on a frictional slope of angle alpha (translational joint), gravity −y.
 struct Slope {

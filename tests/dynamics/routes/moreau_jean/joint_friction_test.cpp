@@ -13,6 +13,7 @@
 #include "allocation_counter.hpp"
 #include "dynamics/routes/event_driven/event_driven.hpp"
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
+#include "standard_gravity.hpp"
 
 using namespace stickslip::dynamics;
 using Eigen::Vector2d;
@@ -20,7 +21,7 @@ using Eigen::VectorXd;
 
 namespace {
 
-constexpr double kG = 9.81;
+using stickslip::test::kG;
 
 /// One body pivoted at the ground origin by a frictional revolute joint, at its local point
 /// −centre (the body frame starts at angle 0 with its centroid at `centre`), at rest.

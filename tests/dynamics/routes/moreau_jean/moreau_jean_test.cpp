@@ -13,6 +13,7 @@
 
 #include "dynamics/routes/moreau_jean/moreau_jean.hpp"
 #include "allocation_counter.hpp"
+#include "standard_gravity.hpp"
 
 using namespace stickslip::dynamics;
 using Eigen::Vector2d;
@@ -20,7 +21,7 @@ using Eigen::VectorXd;
 
 namespace {
 
-constexpr double kG = 9.81;
+using stickslip::test::kG;
 
 /// A point-mass block (1 kg) at the origin on the line through the origin with normal
 /// (−sin α, cos α); tangent t = (cos α, sin α) points up the slope. Gravity −y.
