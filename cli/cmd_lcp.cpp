@@ -63,7 +63,7 @@ struct Report {
   double siconos_error = std::numeric_limits<double>::quiet_NaN();
   double facet_bound = std::numeric_limits<double>::quiet_NaN();  ///< FC3D by our Lemke: 1 − cos(π/k)
   std::string message;
-  std::string warning;  ///< FC3D: W is no Delassus matrix (lcp::delassusWarning)
+  std::string warning;  ///< FC3D: W is no Delassus matrix, or its units hide the error (lcp::solveFriction)
 };
 
 template <typename F>

@@ -5,6 +5,7 @@
 
 #include "lcp/block_pivoting.hpp"
 #include "lcp/enumeration.hpp"
+#include "lcp/friction_cone.hpp"
 #include "lcp/friction_facets.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lcp_auto.hpp"
@@ -36,6 +37,23 @@ std::vector<std::string> withOurs(std::vector<std::string> ours,
 }
 
 std::string_view siconosName(std::string_view name) { return name.substr(kSiconosPrefix.size()); }
+
+/// Siconos' fc3d error weighs r against u = W r + q in the units given. Where W's entries are far
+/// from 1, one of them vanishes beside the other (a heavy mechanism's velocities beside its
+/// large forces), and the error no longer sees it. Measured again on (W/s, q) for s r, in W's
+/// units (frictionScale), a solved answer whose error there is above kUnitsError and 100× the
+/// one in the units given gets a warning naming both.
+std::string unitsWarning(const FrictionProblem3D& p, const FrictionResult& r) {
+  const double s = frictionScale(p.W);
+  if (!r.ok() || s == 1.0 || r.r.size() != p.q.size() || r.u.size() != p.q.size()) return "";
+  const double q_norm = p.q.norm(), given = fc3dError(r.r, r.u, p.mu, q_norm);
+  const double in_w_units = fc3dError(s * r.r, r.u, p.mu, q_norm);
+  if (!(in_w_units > kUnitsError && in_w_units > 100.0 * given)) return "";
+  const std::string power = "2^" + std::to_string(std::ilogb(s));
+  return "in W's units (W / " + power + ", the forces times " + power + ") the answer's error is " +
+         scientific(in_w_units) + ", against Siconos' error " + scientific(given) +
+         " in the units given, which hide it: pose the problem in units where W's entries are near 1";
+}
 
 /// Runs `solve` once `name` is found among `names()`, listed once per call site (each `solve`
 /// is its own lambda type) rather than per call: the Siconos part is a call into its library.
@@ -171,7 +189,8 @@ FrictionResult solveFriction(std::string_view solver, const FrictionProblem3D& p
     // Whatever the status (a solver may refuse what it cannot take), but only on valid data.
     try {
       p.validate();
-      r.warning = delassusWarning(p);
+      const std::string delassus = delassusWarning(p), units = unitsWarning(p, r);
+      r.warning = delassus + (delassus.empty() || units.empty() ? "" : "; ") + units;
     } catch (const std::invalid_argument&) {
     }
     return r;

@@ -44,8 +44,11 @@ FrictionResult solveFriction(std::string_view solver, const SparseFrictionProble
 /// says which answered (for auto: nsgs, newton or nsgs+newton). Invalid data
 /// (μ < 0, NaN/Inf, sizes) is refused as above; a valid W that is no Delassus matrix (not
 /// symmetric, or indefinite: lcp::delassusWarning) is answered, its status and residual
-/// reported as always, with FrictionResult::warning saying so.
+/// reported as always, with FrictionResult::warning saying so. So is a solved answer that
+/// Siconos' error passes only through the problem's units: posed in W's units, (W/s, q) for
+/// s r with s = frictionScale(W), its error is above kUnitsError and 100× Siconos'.
 FrictionResult solveFriction(std::string_view solver, const FrictionProblem3D& p, int facets = 8);
+inline constexpr double kUnitsError = 1e-8;
 
 
 }  // namespace stickslip::lcp

@@ -119,7 +119,8 @@ void bindLcp(py::module_& m) {
       "lcp.solvers('fc2d')) when q has 2 entries per contact, spatial (fc3d, normal then two tangents, the round "
       "cone; solvers lcp.solvers('fc3d'), 'auto' ours and exact) when it has 3. `facets` (default 8): the faceted "
       "cone's directions per contact, spatial by 'lemke' only. A spatial W that looks wrong (not symmetric, or "
-      "not positive semidefinite) sets `warning`. ValueError unless W is (dm, dm), q (dm,) and mu (m,), all "
+      "not positive semidefinite) sets `warning`, and so does a solved answer whose error in W's units is far above "
+      "Siconos' error in the units given. ValueError unless W is (dm, dm), q (dm,) and mu (m,), all "
       "finite.");
   m.def(
       "solve_mlcp",

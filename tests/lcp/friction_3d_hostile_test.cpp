@@ -1,6 +1,7 @@
 // Hostile spatial friction problems through lcp::solveFriction, every 3D solver name: invalid
 // data (μ < 0, NaN) is refused; a W that is no Delassus matrix (not symmetric, indefinite) is
-// answered with status, residual and a warning; a "solved" is never claimed unchecked.
+// answered with status, residual and a warning; a "solved" is never claimed unchecked, nor one
+// that the problem's units make look solved.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -9,6 +10,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "lcp/friction_cone.hpp"
+#include "lcp/friction_to_lcp.hpp"
+#include "lcp/residual.hpp"
 #include "lcp/siconos_backend.hpp"
 #include "lcp/siconos_format.hpp"
 #include "lcp/solve.hpp"
@@ -144,4 +148,25 @@ TEST_CASE("fc3d hostile: no solution, and Siconos' error made small by a divergi
     CHECK_FALSE(s.ok());
     if (solver == "siconos-prox") CHECK_THAT(s.message, Catch::Contains("only relative to |r|"));
   }
+}
+
+TEST_CASE("fc3d hostile: an answer whose error only the units hide is flagged, measured in W's units",
+          "[lcp][fc3d]") {
+  // Siconos' boxes with their W times 2^-40 (masses 2^40 times larger): the same problem, with
+  // forces 2^40 times larger. Beside them the velocities vanish from Siconos' error.
+  lcp::FrictionProblem3D p = lcp::readFc3dDat(stickslip::test::kSiconosData / "fc3d" /
+                                              "BoxesStack1-i100000-32.hdf5.dat");
+  CHECK(lcp::solveFriction("auto", p).warning == "");
+  p.W *= std::ldexp(1.0, -40);
+  const lcp::FrictionResult s = lcp::solveFriction("auto", p);
+  INFO(s.message);
+  REQUIRE(s.ok());
+  CHECK(s.relative_residual <= 1e-10);
+  const double scale = lcp::frictionScale(p.W);  // 2^-31: W's largest entry, 695, times 2^-40
+  CHECK(scale == std::ldexp(1.0, -31));
+  const double in_w_units = lcp::fc3dError(scale * s.r, s.u, p.mu, p.q.norm());
+  CHECK(in_w_units > 10.0 * lcp::kUnitsError);  // 1.2e-7, where the solve asked for 1e-10
+  CHECK_THAT(s.warning, Catch::Contains("in W's units (W / 2^-31, the forces times 2^-31) the answer's error is " +
+                                        lcp::scientific(in_w_units)) &&
+                            Catch::Contains("which hide it"));
 }
