@@ -1,5 +1,6 @@
 #pragma once
-// The folder of the example model files (mechanisms/examples), defined once for the unity build.
+// The folder of the scenario and model files (mechanisms/scenarios), defined once for the unity
+// build.
 #include <string>
 
 namespace stickslip::test {
