@@ -5,13 +5,13 @@
 
 namespace stickslip::lcp {
 
-void ContactBlocks::assign(const Eigen::Ref<const Eigen::MatrixXd>& W) {
+void ContactBlocks::assign(const Eigen::Ref<const Eigen::MatrixXd>& W, double divisor) {
   const Eigen::Index nc = W.rows() / 3;
   clear();
   for (Eigen::Index i = 0; i < nc; ++i) {
     for (Eigen::Index j = 0; j < nc; ++j) {
       const auto block = W.block<3, 3>(3 * i, 3 * j);
-      if (!block.isZero(0.0)) add(j, block);
+      if (!block.isZero(0.0)) add(j, block / divisor);
     }
     endRow();
   }

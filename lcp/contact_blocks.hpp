@@ -16,9 +16,9 @@ class ContactBlocks {
     Eigen::Matrix3d value;
   };
 
-  /// From a dense 3nc × 3nc W (blocks that are exactly zero left out). Reuses its storage:
-  /// once sized, assigning a problem of no more blocks allocates nothing.
-  void assign(const Eigen::Ref<const Eigen::MatrixXd>& W);
+  /// From a dense 3nc × 3nc W divided by `divisor` (blocks that are exactly zero left out).
+  /// Reuses its storage: once sized, assigning a problem of no more blocks allocates nothing.
+  void assign(const Eigen::Ref<const Eigen::MatrixXd>& W, double divisor = 1.0);
   /// Or row of blocks by row of blocks: clear(), then per row add() by increasing column and
   /// endRow(), then finish(). Reuses the storage as assign() does.
   void clear() {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "lcp/friction_cone.hpp"
+#include "lcp/friction_to_lcp.hpp"
 
 namespace stickslip::lcp {
 
@@ -18,6 +19,15 @@ RoundConeMethod roundConeMethod(const std::string& name) {
 }
 
 namespace {
+
+/// Siconos' error of out.r (relative_residual) and its natural map's norm (residual).
+void measure(FrictionResult& out, const Eigen::VectorXd& mu, const Eigen::VectorXd& q) {
+  out.relative_residual = fc3dError(out.r, out.u, mu, q.norm());
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < mu.size(); ++i)
+    sum += fc3dContactTerm(mu(i), out.r.segment<3>(3 * i), out.u.segment<3>(3 * i));
+  out.residual = std::sqrt(sum);
+}
 
 bool uncoupled(const ContactBlocks& W) {
   for (Eigen::Index i = 0; i < W.contacts(); ++i)
@@ -44,8 +54,24 @@ void RoundConeSolver::solve(const FrictionProblem3D& p, FrictionResult& out, con
     out.u = p.q;
     return;
   }
+  // Posed in W's units first, (W/s, q) for s r with s = frictionScale(W), a power of two (exact):
+  // Siconos' error then weighs forces and velocities at one scale, whatever the masses.
+  const double s = frictionScale(p.W);
+  blocks_.assign(p.W, s);
+  const bool warm = warm_start && warm_start->size() == p.q.size();
+  if (warm) scaled_start_ = s * *warm_start;
+  solve(blocks_, p.q, p.mu, out, warm ? &scaled_start_ : nullptr);
+  if (s == 1.0) return;
+  out.r /= s;
+  measure(out, p.mu, p.q);
+  if (!out.ok() || out.relative_residual <= options_.tolerance) return;
+  // Then in the units given, from that answer, where Siconos' error there is stricter (a W of
+  // small entries: its large r counted to the last digits).
+  scaled_start_ = out.r;
+  const int pivots = out.pivots;
   blocks_.assign(p.W);
-  solve(blocks_, p.q, p.mu, out, warm_start);
+  solve(blocks_, p.q, p.mu, out, &scaled_start_);
+  out.pivots += pivots;
 }
 
 void RoundConeSolver::solve(const ContactBlocks& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
@@ -190,10 +216,7 @@ void RoundConeSolver::solveFrom(const ContactBlocks& W, const Eigen::VectorXd& q
   out.status = status == Status::kNumericalFailure ? status : solved ? Status::kSuccess : Status::kPivotLimit;
   out.solver = used_nsgs && used_newton ? "nsgs+newton" : used_newton ? "newton" : "nsgs";
   out.pivots = sweeps + newton;
-  out.relative_residual = fc3dError(out.r, out.u, mu, q.norm());
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < mu.size(); ++i) sum += fc3dContactTerm(mu(i), out.r.segment<3>(3 * i), out.u.segment<3>(3 * i));
-  out.residual = std::sqrt(sum);
+  measure(out, mu, q);
   if (out.status == Status::kSuccess) return;  // no message: a time loop's solve allocates nothing
   std::ostringstream m;
   m << out.solver << ": " << sweeps << " sweeps, " << newton << " Newton iterations, error " << out.relative_residual;

@@ -24,9 +24,14 @@
 /// Newton converges fast once the modes are about right; the sweeps give it a start and move the
 /// iterate off the kinks where its line search stops.
 /// Each solver stops on Siconos' error and the normal rows' own check (contact_blocks.hpp:
-/// normalViolation). FrictionResult::solver says which method answered ("nsgs", "newton", or "nsgs+newton"),
+/// normalViolation). A problem given densely is posed in W's units first, (W/s, q) for s r with
+/// s = frictionScale(W), a power of two: Siconos' error there weighs forces and velocities at one
+/// scale, whatever the masses (in the units given, a heavy mechanism's velocities vanish beside
+/// its forces). Where Siconos' error in the units given is still above the tolerance, the answer
+/// is refined in those units. W given as blocks is solved in the caller's units.
+/// FrictionResult::solver says which method answered ("nsgs", "newton", or "nsgs+newton"),
 /// pivots counts sweeps plus Newton iterations, residual is the natural-map norm unnormalized
-/// and relative_residual Siconos' fc3d error (fc3dError).
+/// and relative_residual Siconos' fc3d error (fc3dError), both in the units given.
 
 #include <Eigen/Dense>
 #include <string>
@@ -87,6 +92,7 @@ class RoundConeSolver {
   FrictionProblem3D dense_;  ///< W dense for the faceted starts
   FrictionResult faceted_;
   Eigen::VectorXd turn_, trial_r_, trial_u_;
+  Eigen::VectorXd scaled_start_;  ///< a warm start in W's units, or the answer polished in the units given
 };
 
 /// "auto", "nsgs", "newton" → the method; throws std::invalid_argument otherwise.
