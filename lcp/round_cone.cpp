@@ -58,9 +58,8 @@ void RoundConeSolver::solve(const FrictionProblem3D& p, FrictionResult& out, con
   // Siconos' error then weighs forces and velocities at one scale, whatever the masses.
   const double s = frictionScale(p.W);
   blocks_.assign(p.W, s);
-  const bool warm = warm_start && warm_start->size() == p.q.size();
-  if (warm) scaled_start_ = s * *warm_start;
-  solve(blocks_, p.q, p.mu, out, warm ? &scaled_start_ : nullptr);
+  if (warm_start) scaled_start_ = s * *warm_start;  // checked by the solve below, as any start
+  solve(blocks_, p.q, p.mu, out, warm_start ? &scaled_start_ : nullptr);
   if (s == 1.0) return;
   out.r /= s;
   measure(out, p.mu, p.q);
