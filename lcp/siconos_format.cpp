@@ -675,11 +675,14 @@ std::optional<Kind> hintFrom(std::string name) {
   return std::nullopt;
 }
 
-/// The file to read; a directory is named as one (its stream would read as an empty file).
+/// The file to read; a directory is named as one (its stream would read as an empty file), and
+/// so is a device (/dev/zero's would never end).
 std::ifstream openFile(const char* who, const std::filesystem::path& file) {
   if (std::filesystem::is_directory(file))
     throw std::invalid_argument(std::string(who) + ": " + file.string() +
                                 ": is a directory, not a file");
+  if (std::filesystem::is_character_file(file) || std::filesystem::is_block_file(file))
+    throw std::invalid_argument(std::string(who) + ": " + file.string() + ": is a device, not a file");
   return std::ifstream(file, std::ios::binary);
 }
 

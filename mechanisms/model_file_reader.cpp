@@ -4,7 +4,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -88,14 +90,30 @@ std::string ModelFileReader::scalar(const YAML::Node& parent, const std::string&
   return parent[key].IsDefined() ? scalar(parent[key], path + "." + key) : fallback;
 }
 
+std::string ModelFileReader::printableName(const YAML::Node& parent, const std::string& path,
+                                           const std::string& fallback) const {
+  if (!parent["name"].IsDefined()) return fallback;
+  std::string name = scalar(parent["name"], path + ".name");
+  const auto unfit = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == ',' || c == '"'; };
+  if (name.empty()) fail(parent["name"], path + ".name", "expected a name, got an empty one");
+  if (std::any_of(name.begin(), name.end(), unfit))
+    fail(parent["name"], path + ".name", "expected a name without control characters, commas or double quotes (it "
+                                         "heads the CSV's columns)");
+  try {
+    (void)nlohmann::json(name).dump();  // throws on bytes that are not UTF-8
+  } catch (const nlohmann::json::type_error&) {
+    fail(parent["name"], path + ".name", "expected a name in UTF-8");
+  }
+  return name;
+}
+
 std::string ModelFileReader::elementName(const YAML::Node& parent, const std::string& path,
                                          const std::string& fallback) {
   const auto owner = [&](const std::string& name) {
     return std::find_if(element_names_.begin(), element_names_.end(), [&](const auto& e) { return e.first == name; });
   };
-  std::string name = fallback;
+  std::string name = printableName(parent, path, fallback);
   if (parent["name"].IsDefined()) {
-    name = scalar(parent["name"], path + ".name");
     if (const auto it = owner(name); it != element_names_.end())
       fail(parent["name"], path + ".name",
            "'" + name + "' is already the name of " + it->second +
@@ -251,9 +269,13 @@ void ModelFileReader::requireFiniteLoads(const YAML::Node& bodies, const dynamic
     if (std::isfinite(loads(i))) continue;
     const std::size_t k = std::size_t(i) / (std::size_t(loads.size()) / body_names_.size());
     std::ostringstream os;
-    os << "the loads on body '" << body_names_[k] << "' at t = 0 overflow (" << loads(i) << " along "
-       << system.velocityName(i) << "): its mass, the gravity or a force on it is too large for double precision; "
-       << "give the model in other units";
+    os << "the loads on body '" << body_names_[k] << "' at t = 0 ";
+    if (std::isnan(loads(i)))
+      os << "are not a number (NaN along " << system.velocityName(i) << "): a force on it (model.forces) is "
+         << "undefined there, as the square root or logarithm of a negative number or 0/0 is";
+    else
+      os << "overflow (" << loads(i) << " along " << system.velocityName(i) << "): its mass, the gravity or a "
+         << "force on it is too large for double precision; give the model in other units";
     fail(bodies[k], "model.bodies[" + std::to_string(k) + "]", os.str());
   }
 }
@@ -470,16 +492,24 @@ void withYamlErrors(std::string_view file, const std::function<void()>& load) {
   }
 }
 
-void loadModelText(std::string_view text, std::string_view file, const std::vector<ParameterValue>& values,
-                   const std::function<void(const YAML::Node& model)>& load) {
-  YAML::Node root;
+YAML::Node loadDocument(std::string_view text, std::string_view file) {
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(std::string(text));
+    documents = YAML::LoadAll(std::string(text));
   } catch (const YAML::ParserException& e) {
     throw InputError(located(file, e.mark.line + 1, "", "YAML syntax error: " + e.msg));
   } catch (const YAML::Exception& e) {
     throw InputError(located(file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "YAML error: " + e.msg));
   }
+  if (documents.size() > 1)
+    throw InputError(located(file, lineOf(documents[1]), "",
+                             "a second YAML document (after '---'): a file holds one"));
+  return documents.empty() ? YAML::Node() : documents[0];
+}
+
+void loadModelText(std::string_view text, std::string_view file, const std::vector<ParameterValue>& values,
+                   const std::function<void(const YAML::Node& model)>& load) {
+  const YAML::Node root = loadDocument(text, file);
   if (!root.IsMap()) throw InputError(located(file, lineOf(root), "", "expected a map with the key model"));
   if (values.empty()) return load(root["model"]);
   YAML::Node constants = root["model"]["parameters"];
@@ -518,7 +548,14 @@ void loadModelText(std::string_view text, std::string_view file, const std::vect
   }
 }
 
+void refuseDevice(std::string_view file) {
+  const std::filesystem::path path(file);
+  if (std::filesystem::is_character_file(path) || std::filesystem::is_block_file(path))
+    throw InputError(located(file, 0, "", "is a device, not a file"));
+}
+
 std::string readModelFile(const std::string& path) {
+  refuseDevice(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(located(path, 0, "", "cannot read the model file (missing or unreadable)"));
   std::ostringstream text;

@@ -96,6 +96,9 @@ class ModelFileReader {
   /// The scalar at parent[key] if given, else `fallback`.
   std::string scalar(const YAML::Node& parent, const std::string& path, const std::string& key,
                      const std::string& fallback) const;
+  /// parent["name"] if given, else `fallback`. It heads CSV columns and JSON strings, so it must
+  /// be UTF-8 and not empty, with no control character, comma or double quote.
+  std::string printableName(const YAML::Node& parent, const std::string& path, const std::string& fallback) const;
   /// The name of the joint, driver, contact or pin at `path`: parent["name"], else `fallback`,
   /// numbered "fallback-2", "fallback-3", … when an earlier one took it. The names head the
   /// history's columns, so a given name already taken is an error naming its owner.
@@ -228,6 +231,10 @@ class ModelFileReader {
 /// anything else, or when it is not `expected` (then `refusal` says what reads it instead).
 int modelDimension(const YAML::Node& model, std::string_view file, int expected, const std::string& refusal);
 
+/// The YAML document of `text`. A file holds one: a second (after `---`) is an InputError at its
+/// line of `file`, as a syntax error is.
+YAML::Node loadDocument(std::string_view text, std::string_view file);
+
 /// Runs `load` turning a yaml-cpp exception (a shape the checks did not foresee) into an
 /// InputError at its line of `file`.
 void withYamlErrors(std::string_view file, const std::function<void()>& load);
@@ -239,7 +246,11 @@ void withYamlErrors(std::string_view file, const std::function<void()>& load);
 void loadModelText(std::string_view text, std::string_view file, const std::vector<ParameterValue>& values,
                    const std::function<void(const YAML::Node& model)>& load);
 
-/// The contents of the model file at `path`; InputError when it cannot be read.
+/// An InputError when `file` is a character or block device, whose stream may never end
+/// (/dev/zero).
+void refuseDevice(std::string_view file);
+
+/// The contents of the model file at `path`; InputError when it cannot be read or is a device.
 std::string readModelFile(const std::string& path);
 
 }  // namespace stickslip::mechanisms::model_file

@@ -469,7 +469,7 @@ dynamics::RigidScenario Loader::load(const YAML::Node& model) {
             {"name", "parameters", "gravity", "baumgarte", "bodies", "joints", "drivers", "forces", "contacts",
              "initial"},
             {"dimension"});
-  s_.name = scalar(model, "model", "name", "model");
+  s_.name = printableName(model, "model", "model");
 
   // Body names first: they make the state variables that parameters must not shadow.
   const YAML::Node bs = required(model, "model", "bodies", "a list of bodies {name, mass, inertia}");

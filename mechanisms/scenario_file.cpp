@@ -16,6 +16,7 @@
 #include "dynamics/friction/friction_parameters.hpp"
 #include "mechanisms/builtin_models.hpp"
 #include "mechanisms/input_error.hpp"
+#include "mechanisms/model_file_reader.hpp"
 #include "mechanisms/planar_model_file.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 
@@ -157,6 +158,7 @@ Scenario parseText(const std::string& text, std::string_view file);
 
 Scenario parseFile(std::string_view file) {
   std::ifstream in{std::string(file), std::ios::binary};
+  model_file::refuseDevice(file);
   if (!in || std::filesystem::is_directory(std::string(file)))
     throw InputError(located(file, 0, "", "cannot read the scenario file (missing or unreadable); "
                                           "a built-in name needs no .yaml (stickslip list)"));
@@ -166,12 +168,7 @@ Scenario parseFile(std::string_view file) {
 }
 
 Scenario parseText(const std::string& text, std::string_view file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(located(file, e.mark.line + 1, "", "YAML syntax error: " + e.msg));
-  }
+  const YAML::Node root = model_file::loadDocument(text, file);
   if (!root.IsMap()) throw InputError(located(file, lineOf(root), "", "expected a map with keys scenario, parameters, run"));
   requireUniqueKeys(root, file, "");
   const std::vector<std::string> sections{"scenario", "model", "parameters", "friction_parameters", "run"};

@@ -447,7 +447,7 @@ SpatialScenario Loader::load(const YAML::Node& model) {
   checkKeys(model, "model",
             {"dimension", "name", "parameters", "gravity", "bodies", "joints", "drivers", "forces",
              "contacts", "initial"});
-  s_.name = scalar(model, "model", "name", "model");
+  s_.name = printableName(model, "model", "model");
   const YAML::Node bs =
       required(model, "model", "bodies", "a list of bodies {name, mass, inertia}");
   readBodyNames(bs, "name, mass, inertia",

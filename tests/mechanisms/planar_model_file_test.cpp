@@ -257,7 +257,7 @@ TEST_CASE("model file: baumgarte sets the joints' stabilization, checked", "[mod
   CHECK(errorOf(blockModel("  baumgarte: {alpha: -1}\n")).rfind("m.yaml:4: model.baumgarte.alpha: expected a number >= 0", 0) == 0);
 }
 
-TEST_CASE("model file: loads that overflow double precision are an input error at their body", "[model-file][errors]") {
+TEST_CASE("model file: loads that overflow or are NaN are an input error at their body", "[model-file][errors]") {
   const std::string heavy = "model:\n  gravity: [0, -9.81]\n  bodies:\n    - {name: block, mass: 1e300, inertia: 1}\n"
                             "    - {name: lead, mass: 1e308, inertia: 1}\n";
   CHECK(errorOf(heavy) ==
@@ -269,6 +269,11 @@ TEST_CASE("model file: loads that overflow double precision are an input error a
   CHECK(errorOf(blockModel("  forces:\n    - {type: force, body: block, fx: 1e308 * 10}\n")) ==
         "m.yaml:3: model.bodies[0]: the loads on body 'block' at t = 0 overflow (inf along block.vx): its mass, the "
         "gravity or a force on it is too large for double precision; give the model in other units");
+  // A force undefined at t = 0 is not an overflow.
+  CHECK(errorOf(blockModel("  forces:\n    - {type: force, body: block, fx: sqrt(t - 1)}\n")) ==
+        "m.yaml:3: model.bodies[0]: the loads on body 'block' at t = 0 are not a number (NaN along block.vx): a "
+        "force on it (model.forces) is undefined there, as the square root or logarithm of a negative number or 0/0 "
+        "is");
 }
 
 TEST_CASE("model file: rigid_restitution, the e with which Moreau-Jean takes a compliant contact", "[model-file]") {
@@ -341,6 +346,15 @@ TEST_CASE("model file: joints, drivers, contacts and pins have distinct names, t
   REQUIRE(s.model.joints().size() == 2);
   CHECK(s.model.joints()[0].name == "revolute");
   CHECK(s.model.joints()[1].name == "revolute-2");
+  // A name heads CSV columns and JSON strings: no comma, double quote or control character, not
+  // empty, UTF-8; so is the model's own name, which the JSON reports.
+  const std::string named = two_blocks + "  joints:\n    - {type: revolute, name: ";
+  const std::string rest = ", body_i: ground, body_j: a}\n";
+  for (const char* bad : {"\"O,P\"", "'say \"O\"'", "\"O\\tP\"", "''"})
+    CHECK_THAT(errorOf(named + bad + rest), Catch::StartsWith("m.yaml:6: model.joints[0].name: expected a name"));
+  CHECK(errorOf(named + "slider lower-left" + rest).empty());
+  CHECK(errorOf("model:\n  name: \"gu\xff\"\n" + two_blocks.substr(7)) ==
+        "m.yaml:2: model.name: expected a name in UTF-8");
   CHECK(errorOf(two_blocks + "  joints:\n    - {type: revolute, body_i: ground, body_j: a}\n"
                              "    - {type: revolute, body_i: a, body_j: b, point_i: [1, 0]}\n"
                              "    - {type: fixed, name: revolute-2, body_i: a, body_j: b}\n")
@@ -449,6 +463,8 @@ TEST_CASE("model file: errors name file, line, key path, what was expected", "[m
   CHECK(errorOf("model:\n  bodies:\n    - {name: block, mass: 1\n").rfind("m.yaml:", 0) == 0);
   CHECK(errorOf("model:\n  bodies: [\n").find("YAML syntax error") != std::string::npos);
   CHECK(errorOf("").find("expected a map with the key model") != std::string::npos);
+  CHECK(errorOf(blockModel("---\nmodel: {bodies: 7}\n")) ==
+        "m.yaml:5: a second YAML document (after '---'): a file holds one");
 }
 
 TEST_CASE("model file: every element kind loads (the fuzz seed)", "[model-file]") {
