@@ -123,7 +123,7 @@ int benchFc2d(const std::string& data, double tolerance, int max_iterations, int
                            {"seconds", r.seconds},
                            {"w_megabytes", r.w_megabytes},
                            {"peak_rss_megabytes", r.peak_rss_megabytes}});
-    out << j.dump() << "\n";
+    out << jsonLine(j) << "\n";
     return kExitOk;
   }
   char line[400];

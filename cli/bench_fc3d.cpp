@@ -134,7 +134,7 @@ int benchFc3d(const std::string& data, double tolerance, int siconos_max_iterati
                                {"fastest_siconos", sum.siconos ? sum.siconos->solver : ""},
                                {"fastest_siconos_seconds", sum.siconos ? sum.siconos->seconds : 0.0},
                                {"ratio", finiteOrNull(sum.ratio())}});
-    out << j.dump() << "\n";
+    out << jsonLine(j) << "\n";
     return kExitOk;
   }
   char line[400];

@@ -343,7 +343,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   if (plot) drawFigures(c);
 
   if (json)
-    out << comparisonJson(c).dump() << "\n";
+    out << jsonLine(comparisonJson(c)) << "\n";
   else
     printComparison(out, c);
   for (const auto& f : c.plot_failures) err << "stickslip compare: gnuplot failed on " << f << "\n";

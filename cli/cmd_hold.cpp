@@ -336,7 +336,7 @@ int hold(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   const double cpu = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const HoldRun h{sc, *mechanism, o, q, r, jointLoads(sc, o.t, q, r.lambda), cpu};
   if (vm["json"].as<bool>())
-    out << holdJson(h).dump() << "\n";
+    out << jsonLine(holdJson(h)) << "\n";
   else
     printHold(out, h);
   if (!r.cross_check_ok) {

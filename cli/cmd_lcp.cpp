@@ -157,7 +157,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     if (std::isfinite(rep.facet_bound)) j["facets"] = facets, j["facet_bound"] = rep.facet_bound;
     if (!rep.message.empty()) j["message"] = rep.message;
     if (!rep.warning.empty()) j["warning"] = rep.warning;
-    out << j.dump() << "\n";
+    out << jsonLine(j) << "\n";
   } else {
     const bool friction = rep.kind == "fc2d" || rep.kind == "fc3d";
     const char* zname = friction ? "r" : rep.kind == "mlcp" ? "v" : "z";

@@ -44,7 +44,7 @@ int dispatchRun(const po::variables_map& vm, const mechanisms::Scenario& sc, std
   bar.finish();
   if (!csv.empty()) writeRunCsv(csv, r);
   if (vm["json"].as<bool>())
-    out << runJson(r).dump() << "\n";
+    out << jsonLine(runJson(r)) << "\n";
   else
     printRun(out, r);
   if (!r.result.ok())

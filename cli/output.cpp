@@ -36,6 +36,10 @@ void printVector(std::ostream& os, std::string_view name, const Eigen::VectorXd&
   os << line.str();
 }
 
+std::string jsonLine(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::ofstream openCsv(const std::string& path) {
   std::ofstream f(path);
   if (!f) throw std::invalid_argument("--out " + path + ": cannot open for writing");

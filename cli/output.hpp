@@ -22,6 +22,10 @@ int exitCodeFor(lcp::Status s);
 nlohmann::json toJson(const Eigen::VectorXd& v);
 nlohmann::json finiteOrNull(double x);
 
+/// `j` as one line of JSON. Bytes that are not UTF-8, as a file name may hold, become U+FFFD:
+/// JSON allows nothing else.
+std::string jsonLine(const nlohmann::json& j);
+
 /// --out `path` opened for writing; throws std::invalid_argument naming --out when it cannot be.
 std::ofstream openCsv(const std::string& path);
 /// Every row of `history` as one CSV line, 12 significant digits.

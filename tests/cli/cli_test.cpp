@@ -70,6 +70,14 @@ TEST_CASE("stickslip lcp solves a Siconos file and prints one JSON object", "[cl
       CHECK(nlohmann::json::parse(r.out)["relative_residual"].get<double>() <= 1e-10);
     }
   }
+  SECTION("a file name that is not UTF-8 reaches the JSON as U+FFFD, which JSON allows") {
+    const ScratchDir dir("lcp_latin1");
+    const std::string file = dir / "caf\xe9.dat";
+    std::filesystem::copy_file(kData + "/lcp/lcp_trivial.dat", file);
+    const Run r = cli({"lcp", file, "--json"});
+    REQUIRE(r.code == 0);
+    CHECK(nlohmann::json::parse(r.out)["file"].get<std::string>().ends_with("caf\xef\xbf\xbd.dat"));
+  }
   SECTION("text output names status, residual and solution") {
     const Run r = cli({"lcp", kData + "/lcp/lcp_trivial.dat"});
     CHECK(r.code == 0);
