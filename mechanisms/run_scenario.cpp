@@ -223,6 +223,8 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   for (const auto& [name, x] : {std::pair{"--t-end", o.t_end}, {"--dt", o.dt}, {"--tolerance", o.tolerance}})
     if (x && !(*x > 0.0 && std::isfinite(*x)))
       throw std::invalid_argument(std::string(name) + ": expected a number > 0, got " + exactNumber(*x));
+  if (o.tolerance && *o.tolerance >= 1.0)  // relative: 1 or more asks for no correct digit
+    throw std::invalid_argument("--tolerance: expected a relative tolerance below 1, got " + exactNumber(*o.tolerance));
   if (!(o.event_tolerance > 0.0 && std::isfinite(o.event_tolerance)))
     throw std::invalid_argument("--event-tolerance: expected a number > 0, got " + exactNumber(o.event_tolerance));
   for (const auto& [name, x] : {std::pair{"--max-steps", o.limits.max_steps}, {"--max-samples", o.limits.max_samples},
@@ -246,10 +248,10 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, RunSettings settings) :
   if (o.facets != RunSettings{}.facets && o.solver != "lemke")
     throw std::invalid_argument("--facets: the faceted cone is --solver lemke's (spatial contacts); --solver " +
                                 o.solver + " does not use it");
-  // Where the route takes no contact solver, a name no nonsmooth route takes is still refused:
-  // compare gives every method the same --solver.
-  if ((p.route == Route::kPenalty || p.route == Route::kMinimalForm) &&
-      o.solver != "trial-and-error" && !dynamics::isMoreauJeanSolver(o.solver))
+  // A name no nonsmooth route takes is refused here, whatever the route (compare gives every
+  // method the same --solver), so that a file's run.solver is named at its line; whether the
+  // route takes a known name is the route's own check.
+  if (o.solver != "trial-and-error" && !dynamics::isMoreauJeanSolver(o.solver))
     throw std::invalid_argument(
         std::string("--solver: expected auto, lemke, nsgs, newton, trial-and-error") +
         (scenario.spatial ? ", round-cone or siconos-<fc3d solver>" : " or siconos-<fc2d solver>") +
@@ -595,6 +597,7 @@ ScenarioRun ScenarioRunner::run(const std::function<void(double)>& progress) {
     out.stick = dynamics::stickStatistics(r.events, sticking, 0.0, r.t_end);
   }
   r.requireReached(p.t_end);
+  r.requireFinite();
   const Eigen::Index energy = r.column("energy");
   if (r.history.rows() > 0) {
     out.energy_initial = r.history(0, energy);

@@ -71,6 +71,21 @@ void RunResult::requireReached(double t_end_asked) {
   fail(RunStatus::kIncomplete, os.str());
 }
 
+void RunResult::requireFinite() {
+  const Eigen::Index energy = column("energy");
+  if (!ok() || energy < 0) return;
+  Eigen::Index row = 0;
+  while (row < history.rows() && std::isfinite(history(row, energy))) ++row;
+  if (row == history.rows() && final_q.allFinite() && final_v.allFinite()) return;
+  std::ostringstream os;
+  os << "the motion overflowed double precision: ";
+  if (row < history.rows())
+    os << "the energy is " << history(row, energy) << " at t = " << history(row, 0) << " s";
+  else
+    os << "the final state is not finite";
+  fail(RunStatus::kIntegratorFailure, os.str());
+}
+
 std::vector<ModeChange> modeChanges(const RunResult& run, int element) {
   std::vector<ModeChange> changes;
   for (const ContactEvent& e : run.events)

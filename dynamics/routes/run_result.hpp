@@ -115,6 +115,9 @@ struct RunResult {
   /// A run is ok only when it reached `t_end_asked` (to round-off): an ok run that stopped
   /// short becomes kIncomplete, its message naming the time it reached.
   void requireReached(double t_end_asked);
+  /// An ok run whose final state or sampled energy is not finite (the motion overflowed double
+  /// precision) becomes kIntegratorFailure, its message naming the first sample where it is not.
+  void requireFinite();
 };
 
 /// A stick/slip change: its time and kind ("stick", "slip+", "slip-").

@@ -52,6 +52,8 @@ TEST_CASE("hostile options: inf, nan, denormals and overflow are refused naming 
   refused({"belt", "--method", "moreau-jean", "--dt", "4.9e-324"}, "--dt: 5e-324 is denormal");
   refused({"belt", "--output-dt", "1e-310"}, "--output-dt: 1e-310 is denormal");
   refused({"belt", "--theta", "nan"}, "--theta");
+  refused({"spatial-slider-crank", "--tolerance", "1e308"}, "--tolerance: expected a relative tolerance below 1");
+  refused({"belt", "--set", "run.tolerance=1"}, "run.tolerance");
   refused({"belt", "--t-end", "1e400"}, "--t-end");
   refused({"belt", "--set", "run.t_end=-inf"}, "run.t_end");
   refused({"belt", "--set", "parameters.mass=1e-310"}, "parameters.mass");
@@ -115,4 +117,14 @@ TEST_CASE("hostile options: a run cut short by its budget says so (exit 1), neve
   const nlohmann::json j = nlohmann::json::parse(ok.out);
   CHECK(j["status"] == "ok");
   CHECK(j["t"].get<double>() == Approx(j["t_end"].get<double>()).epsilon(1e-12));
+}
+
+TEST_CASE("hostile options: a motion that overflows double precision is a failure, not ok", "[cli][hostile]") {
+  // A torque of 1e200 N m: Moreau–Jean's steps stay finite while the energy overflows.
+  const Run r = cli({"run", std::string(STICKSLIP_SCENARIOS) + "/guided_slider_crank.yaml", "--method", "moreau-jean",
+                     "--t-end", "0.01", "--set", "parameters.tau0=1e200", "--json"});
+  INFO(r.err);
+  CHECK(r.code == 1);
+  CHECK(nlohmann::json::parse(r.out)["status"] == "integrator-failure");
+  CHECK(r.err.find("the motion overflowed double precision: the energy is inf at t = ") != std::string::npos);
 }

@@ -155,6 +155,9 @@ TEST_CASE("scenario file errors name file, line, key and the fix, exit code 2", 
   requireInputError(run("scenario: belt\nrun:\n  friction: lugr\n"), {f + ":3:", "run.friction", "lugr", "did you mean 'lugre'"});
   requireInputError(run("scenario: belt\nrun:\n  t_end: -1\n"), {f + ":3:", "run.t_end", "expected a number > 0, got -1"});
   requireInputError(run("scenario: dupont\nrun:\n  method: moreau-jean\n  dt: 0\n"), {f + ":4:", "run.dt", "> 0"});
+  requireInputError(run("scenario: dupont\nrun:\n  method: moreau-jean\n  solver: nope\n"),
+                    {f + ":4:", "run.solver", "expected auto, lemke", "got 'nope'"});
+  requireInputError(run("scenario: belt\n---\nscenario: dupont\n"), {f + ":3:", "a second YAML document"});
   requireInputError(cli({"run", "belt", "--theta", "2"}), {"--theta", "[0.5, 1]"});
   requireInputError(run("scenario: belt\nrun:\n  force: true\n"), {f + ":3:", "run.force", "--force"});
   requireInputError(run("parameters:\n  mass: 1\n"), {f + ":", "scenario: missing"});

@@ -365,7 +365,8 @@ TEST_CASE("spatial-slider-crank-clearance: --ideal is the ideal slider-crank, an
   CHECK(bad.err.find("'penalty/rigid': expected /ideal after the method") != std::string::npos);
 
   for (const auto& [args, why] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-           {{"--solver", "cpg"}, "auto, round-cone, nsgs, newton, lemke, siconos-nsgs"},
+           {{"--solver", "cpg"}, "--solver: expected auto, lemke, nsgs, newton, trial-and-error, round-cone or "
+                                 "siconos-<fc3d solver>, got 'cpg'"},
            {{"--solver", "siconos-cpg"}, "'siconos-cpg' is a Siconos solver for planar contacts"},
            {{"--facets", "2"}, "--facets: expected an integer in [3, 256], got 2"}}) {
     std::vector<std::string> a{"run", "spatial-slider-crank-clearance", "--method", "moreau-jean"};
