@@ -26,8 +26,10 @@ std::string scientific(double x) {
 }
 
 Residual relativeTo(double absolute, double scale) {
-  // Never divide by less than the smallest normal number, so that an all-zero problem with a
-  // nonzero residual stays visible.
+  // A scale that overflowed (a term beyond double precision) measures nothing: NaN, which no
+  // tolerance accepts. Never divide by less than the smallest normal number, so that an
+  // all-zero problem with a nonzero residual stays visible.
+  if (!std::isfinite(scale)) return {absolute, std::numeric_limits<double>::quiet_NaN()};
   return {absolute, absolute == 0.0 ? 0.0
                                     : absolute / std::max(scale, std::numeric_limits<double>::min())};
 }

@@ -45,7 +45,8 @@ Residual residual(const SparseFrictionProblem2D& p, const Eigen::VectorXd& r, co
 double frictionContactResidual(double mu, double rn, double rt, double un, double ut, double w_norm);
 
 /// {absolute, absolute / scale}, as every residual here is normalized: a zero residual is
-/// exact whatever the scale, and the scale is never below the smallest normal number.
+/// exact whatever the scale, and the scale is never below the smallest normal number. A scale
+/// that is not finite gives a relative residual of NaN, which no tolerance accepts.
 Residual relativeTo(double absolute, double scale);
 
 /// Pivot tolerance derived from the problem's scale: 10·n·max(1, ‖M‖∞)·ε.

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <utility>
 
@@ -101,10 +102,13 @@ void checkOptions(const char* who, const SiconosOptions& o) {
 /// solvers with printf/fprintf regardless of numerics_set_verbose(0) (e.g. "We are on ray",
 /// "NM_LU_factorize: ... failed" once per iteration), which would corrupt `--json` output.
 /// Costs a few system calls per solve; output Siconos buffers is flushed into /dev/null.
+/// One thread at a time: two swapping the descriptors at once could each save the other's
+/// /dev/null and restore it for good (Python threads run solves with the GIL released).
 class Silence {
  public:
   explicit Silence(bool on = true) {
     if (!on) return;
+    lock_ = std::unique_lock(swapping());
     static const int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (devnull < 0) return;
     std::fflush(stdout);
@@ -130,6 +134,11 @@ class Silence {
   }
 
  private:
+  static std::recursive_mutex& swapping() {
+    static std::recursive_mutex m;
+    return m;
+  }
+  std::unique_lock<std::recursive_mutex> lock_;
   int saved_out_ = -1, saved_err_ = -1;
 };
 
@@ -365,6 +374,13 @@ MixedResult SiconosMlcpSolver::solve(const MixedProblem& p) {
       out.residual = res.absolute;
       out.relative_residual = res.relative;
     }
+    return out;
+  }
+  if (s.id == SICONOS_MLCP_LCP_LEMKE && (n == 0 || m == 0)) {  // an empty block fails its assertion: abort()
+    out.w = p.b;
+    out.status = Status::kInvalidInput;
+    out.message = "siconos lemke takes an MLCP with free and complementarity variables both (here " +
+                  std::to_string(n) + " and " + std::to_string(m) + "); ours (lemke) takes any";
     return out;
   }
   if (s.options_size != std::make_pair(n, m)) {

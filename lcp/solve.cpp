@@ -101,14 +101,24 @@ MixedResult solveMlcp(std::string_view solver, const MixedProblem& p) {
 namespace {
 
 /// Our NSGS, with residual and relative_residual as every solver reports them (residual.hpp)
-/// and Siconos' error measure in the message on failure.
+/// and Siconos' error measure in the message on failure. A success on Siconos' error is a
+/// numerical failure where the residual is above kUnitsError both against max(1, ‖q‖∞), the
+/// scale Siconos' error takes, and relative to 100× that error: an r that diverged (a W that is
+/// not positive definite) whose size hid it from the error.
 template <typename Friction>
 FrictionResult nsgsOn(const Friction& p, const SparseFrictionProblem2D& sparse) {
   FrictionResult r = solveFrictionNsgs(sparse);
   if (r.status == Status::kInvalidInput) return r;
+  const double error = r.relative_residual;  // NSGS' own: Siconos' error
   const Residual res = residual(p, r.r, r.u);  // NSGS returns u = W r + q
   r.residual = res.absolute;
   r.relative_residual = res.relative;
+  const double q_scale = std::max(1.0, p.q.cwiseAbs().maxCoeff());
+  if (r.ok() && !(res.absolute <= kUnitsError * q_scale) && !(res.relative <= std::max(kUnitsError, 100.0 * error))) {
+    r.status = Status::kNumericalFailure;
+    r.message = "nsgs: Siconos' error " + scientific(error) + " met its tolerance, but the relative residual is " +
+                scientific(res.relative);
+  }
   return r;
 }
 

@@ -216,3 +216,18 @@ TEST_CASE("nsgs: once the modes settle, their active-set solve ends the sweeps e
   CHECK(settled_stops >= 10);
   CHECK(2 * with_settle < sweeps_alone);
 }
+
+TEST_CASE("nsgs: a success on Siconos' error whose residual is far above it is a numerical failure",
+          "[nsgs][friction]") {
+  // W indefinite: the sweeps take r to ~1e154, where Siconos' error (normalized by |r|)
+  // vanishes while the natural map stays at 8e-2 of its scale.
+  lcp::FrictionProblem2D p;
+  p.W.resize(4, 4);
+  p.W << 0.5, -1.4, -1, 0.5, 1.3, 0.5, 0.4, 0.4, -1.2, 0.4, 0.9, 0.6, -1.2, -1, 1.1, -1.4;
+  p.q = Eigen::Vector4d(-1.1, 1.6, -0.9, -0.7);
+  p.mu = Eigen::Vector2d(0.8, 0.3);
+  const lcp::FrictionResult r = lcp::solveFriction("nsgs", p);
+  CHECK(r.status == lcp::Status::kNumericalFailure);
+  CHECK(r.relative_residual > 1e-2);
+  CHECK(r.message.find("met its tolerance, but the relative residual is") != std::string::npos);
+}

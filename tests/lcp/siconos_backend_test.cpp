@@ -161,6 +161,31 @@ TEST_CASE("Siconos MLCP solvers on a small problem with a known solution",
   }
 }
 
+TEST_CASE("Siconos MLCP: an answer whose w overflows is no success, and an empty block is refused",
+          "[lcp][siconos][backend]") {
+  // No free variable, B not positive definite: the projected sweeps diverge until w = D u + B v + b
+  // overflows, and its scale with it; the residual relative to an infinite scale is NaN.
+  MixedProblem p;
+  p.A.resize(0, 0);
+  p.C.resize(0, 3);
+  p.D.resize(3, 0);
+  p.a.resize(0);
+  p.B.resize(3, 3);
+  p.B << -1.3, 1.4, 0.3, 0.4, 0.3, -1.0, -0.3, 0.3, 1.0;
+  p.b = Eigen::Vector3d(0.1, -3.1, -0.2);
+  for (const char* name : {"psor", "pgs", "rpsor"}) {
+    DYNAMIC_SECTION(name) {
+      const MixedResult r = SiconosMlcpSolver(name).solve(p);
+      CHECK_FALSE(r.ok());
+      CHECK_FALSE(r.relative_residual <= 1e-9);
+    }
+  }
+  // Siconos' Lemke aborts the process on an empty block: refused before it is called.
+  const MixedResult lemke = SiconosMlcpSolver("lemke").solve(p);
+  CHECK(lemke.status == Status::kInvalidInput);
+  CHECK(lemke.message.find("ours (lemke) takes any") != std::string::npos);
+}
+
 TEST_CASE("Siconos FC2D solvers use our sign and ordering conventions", "[lcp][siconos][backend]") {
   // One contact, W = I, q = (−1, 0.5), μ = 0.3: r_n = 1; sticking would need r_t = −0.5,
   // outside |r_t| ≤ 0.3, so it slides with u_t = 0.2 > 0 and r_t = −μ r_n = −0.3.
