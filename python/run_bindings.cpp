@@ -273,6 +273,8 @@ void bindRun(py::module_& m) {
          std::optional<std::string> path, bool force, int max_frames) {
         const mechanisms::Scenario scenario = scenarioArgument(scenario_argument);
         if (runs.empty()) throw py::value_error("animate: expected at least one Result");
+        if (std::find(runs.begin(), runs.end(), nullptr) != runs.end())
+          throw py::type_error("animate: expected Results, got None among them");
         if (max_frames < 2) throw py::value_error("animate: max_frames: expected at least 2, got " + std::to_string(max_frames));
         if (path && !force && std::filesystem::exists(*path))
           throw py::value_error("animate: " + *path + " exists; pass force=True to overwrite it");

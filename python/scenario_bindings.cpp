@@ -15,8 +15,20 @@ namespace py = pybind11;
 namespace stickslip::python {
 
 std::optional<std::string> numberText(py::handle value) {
-  if (PyIndex_Check(value.ptr()))  // int, NumPy's integers
-    return py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+  // A complex number's imaginary part would be dropped, an array's other entries ignored.
+  const std::string repr = py::repr(value).cast<std::string>();
+  const bool numpy = py::hasattr(value, "dtype") && py::hasattr(value, "ndim");
+  if (PyComplex_Check(value.ptr()) || (numpy && py::str(value.attr("dtype").attr("kind")).cast<std::string>() == "c"))
+    throw py::type_error("a setting's value must be real, got " + repr);
+  if (numpy && value.attr("ndim").cast<int>() > 0)
+    throw py::type_error("a setting's value must be one number, got an array " + repr);
+  // int and NumPy's integers; a NumPy float, even a 0-d array, is no index (PyNumber_Index
+  // refuses it): it is read as a float below.
+  if (PyIndex_Check(value.ptr())) {
+    if (PyObject* index = PyNumber_Index(value.ptr()))
+      return py::str(py::reinterpret_steal<py::object>(index)).cast<std::string>();
+    PyErr_Clear();
+  }
   if (PyFloat_Check(value.ptr()) || py::hasattr(value, "__float__"))  // float, NumPy's floats: round-trips
     return py::repr(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
   return std::nullopt;

@@ -12,8 +12,8 @@ namespace stickslip::python {
 
 std::string settingText(pybind11::handle value);
 
-/// The text of an int or a float, NumPy's included (a float by its shortest round-trip repr);
-/// nothing for any other value.
+/// The text of an int or a float, NumPy's included (0-d arrays too; a float by its shortest
+/// round-trip repr); nothing for any other value. TypeError for a complex number or an array.
 std::optional<std::string> numberText(pybind11::handle value);
 
 }  // namespace stickslip::python

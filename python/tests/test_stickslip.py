@@ -9,6 +9,7 @@ import json
 import os
 import random
 import subprocess
+import sys
 import threading
 import time
 
@@ -203,6 +204,13 @@ def test_numpy_numbers_are_settings_as_pythons_are():
     assert a.ok and a.json()["final_q"] == b.json()["final_q"]
     scenario = stickslip.Scenario("belt").set("parameters.stiffness", np.int32(3))
     assert scenario.parameters["stiffness"] == 3
+    # A 0-d array is its number (a float one is no index: not truncated to 2); a complex number
+    # or an array is refused rather than cut down.
+    assert stickslip.run("belt", "event-driven", t_end=np.array(2.7)).t[-1] == 2.7
+    assert stickslip.Scenario("belt").set("parameters.mass", np.array(0.5)).parameters["mass"] == 0.5
+    for value in (np.complex128(0.5 + 2j), 0.5 + 0j, np.array([2.7])):
+        with pytest.raises(TypeError):
+            stickslip.run("belt", "event-driven", t_end=value)
 
 
 def test_parameters_are_the_models_values_with_the_settings():
@@ -298,6 +306,8 @@ def test_animate_draws_the_runs_as_the_cli_does(tmp_path):
                     "--out", str(tmp_path / "cli.html")], check=True, capture_output=True)
     cli_page = (tmp_path / "cli.html").read_text()
     assert cli_page == page
+    with pytest.raises(TypeError, match="got None"):
+        stickslip.animate(s, [runs[0], None])
     with pytest.raises(ValueError, match="exists; pass force=True"):
         stickslip.animate(s, runs, str(tmp_path / "belt.html"))
     with pytest.raises(ValueError, match="no column 'crank.x'"):
@@ -431,6 +441,27 @@ def test_hostile_keywords_give_a_value_error_or_an_honest_status():
             assert result.status != "ok" and result.message, (method, settings)
             outcomes["failed"] += 1
     assert min(outcomes.values()) > 0, outcomes  # every outcome was met
+
+
+def test_a_device_is_no_file_to_read():
+    # /dev/zero's stream never ends: refused at once, not read until memory runs out.
+    with pytest.raises(ValueError, match="is a device, not a file"):
+        stickslip.lcp.read_dat("/dev/zero")
+    with pytest.raises(stickslip.InputError, match="is a device, not a file"):
+        stickslip.Scenario("/dev/zero")
+
+
+def test_siconos_solves_on_two_threads_leave_the_output_where_it_was():
+    # Each Siconos call silences stdout and stderr; two at once once restored /dev/null for good.
+    code = ("import threading, numpy as np, stickslip\n"
+            "M, q = np.eye(3) * 2.0, -np.ones(3)\n"
+            "def solve():\n"
+            "    for _ in range(300): stickslip.lcp.solve(M, q, 'siconos-lemke')\n"
+            "threads = [threading.Thread(target=solve) for _ in range(2)]\n"
+            "[t.start() for t in threads]; [t.join() for t in threads]\n"
+            "print('still here')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout == "still here\n", out.stderr
 
 
 def test_runs_beyond_the_budget_are_refused_before_they_start():
