@@ -113,8 +113,9 @@ FrictionResult nsgsOn(const Friction& p, const SparseFrictionProblem2D& sparse) 
   const Residual res = residual(p, r.r, r.u);  // NSGS returns u = W r + q
   r.residual = res.absolute;
   r.relative_residual = res.relative;
-  const double q_scale = std::max(1.0, p.q.cwiseAbs().maxCoeff());
-  if (r.ok() && !(res.absolute <= kUnitsError * q_scale) && !(res.relative <= std::max(kUnitsError, 100.0 * error))) {
+  const bool small = res.absolute <= kUnitsError * std::max(1.0, p.q.cwiseAbs().maxCoeff());
+  const bool near_error = res.relative <= std::max(kUnitsError, 100.0 * error);
+  if (r.ok() && !small && !near_error) {
     r.status = Status::kNumericalFailure;
     r.message = "nsgs: Siconos' error " + scientific(error) + " met its tolerance, but the relative residual is " +
                 scientific(res.relative);

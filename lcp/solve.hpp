@@ -48,7 +48,9 @@ FrictionResult solveFriction(std::string_view solver, const SparseFrictionProble
 /// Siconos' error passes only through the problem's units: posed in W's units, (W/s, q) for
 /// s r with s = frictionScale(W), its error is above kUnitsError and 100× Siconos'.
 FrictionResult solveFriction(std::string_view solver, const FrictionProblem3D& p, int facets = 8);
-inline constexpr double kUnitsError = 1e-8;
 
+/// The error above which an answer that Siconos' error passes is judged by a second measure:
+/// in W's units (the FC3D warning above), or the natural map's residual (planar NSGS).
+inline constexpr double kUnitsError = 1e-8;
 
 }  // namespace stickslip::lcp
