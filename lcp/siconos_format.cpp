@@ -78,6 +78,14 @@ class TokenStream {
     return value;
   }
 
+  /// A finite number ≥ 0, such as a friction coefficient.
+  double nonNegative(const std::string& what) {
+    const double value = real(what);
+    const Token& read = tokens_[pos_ - 1];
+    if (value < 0.0) fail(read.line, "expected " + what + " ≥ 0, got " + std::string(read.text));
+    return value;
+  }
+
   /// Fails early, before allocating, if a block declares more numbers than the file holds.
   void requireAtLeast(long long count, const std::string& what) const {
     if (count > static_cast<long long>(remaining()))
@@ -481,7 +489,9 @@ StoredFriction parseFrictionStored(TokenStream& in, long long dimension) {
     in.fail(line, "expected W " + std::to_string(dimension) + "nc×" + std::to_string(dimension) +
                       "nc with nc = " + std::to_string(nc) + ", got " + dims(p.W.rows(), p.W.cols()));
   p.q = readVector(in, "q", p.W.rows());
-  p.mu = readVector(in, "mu", nc);
+  in.requireAtLeast(nc, "vector mu");
+  p.mu.resize(nc);
+  for (Eigen::Index i = 0; i < nc; ++i) p.mu(i) = in.nonNegative(entry("mu", i));
   // Files written by later Siconos versions (FrictionContactProblem*.dat) end with one more
   // integer, which Siconos' reader leaves unread: skip it too.
   if (in.remaining() > 0) {

@@ -9,12 +9,13 @@
 #include "dynamics/integrators/rk4.hpp"
 #include "dynamics/routes/run_result.hpp"
 #include "mechanisms/builtin_models.hpp"
+#include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::mechanisms {
 namespace {
 
 void require(bool ok, const std::string& who, const std::string& what, double got) {
-  if (!ok) throw std::invalid_argument(who + ": expected " + what + ", got " + std::to_string(got));
+  if (!ok) throw std::invalid_argument(who + ": expected " + what + ", got " + exactNumber(got));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "mechanisms/input_error.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace stickslip::mechanisms {
 
@@ -15,6 +16,16 @@ std::string Location::text() const {
 
 Location located(std::string_view file, int line, std::string_view key, std::string_view what) {
   return {std::string(file), line, std::string(key), std::string(what)};
+}
+
+bool mentions(std::string_view message, std::string_view name) {
+  const auto part = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  if (name.empty()) return false;
+  for (std::size_t at = message.find(name); at != std::string_view::npos; at = message.find(name, at + 1)) {
+    const std::size_t end = at + name.size();
+    if ((at == 0 || !part(message[at - 1])) && (end == message.size() || !part(message[end]))) return true;
+  }
+  return false;
 }
 
 namespace {

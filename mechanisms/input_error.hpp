@@ -44,4 +44,8 @@ std::string nearestName(std::string_view given, const std::vector<std::string>& 
 /// "; did you mean 'X'?" for nearestName's answer, "" without one.
 std::string didYouMean(std::string_view given, const std::vector<std::string>& valid);
 
+/// Whether `message` names `name` as a whole word (not inside a longer name): how an error from
+/// below the reader is tied to the key the user wrote.
+bool mentions(std::string_view message, std::string_view name);
+
 }  // namespace stickslip::mechanisms

@@ -8,13 +8,14 @@
 #include "dynamics/contact/normal_law.hpp"
 #include "mechanisms/builtin_models.hpp"
 #include "mechanisms/roller_crank.hpp"
+#include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::mechanisms {
 
 void JournalBearing::validate() const {
   const auto fail = [](const std::string& what, double got) {
     throw std::invalid_argument("JournalBearing: expected " + what + ", got " +
-                                std::to_string(got));
+                                exactNumber(got));
   };
   if (!(std::isfinite(journal_radius) && journal_radius > 0.0))
     fail("journal_radius > 0", journal_radius);

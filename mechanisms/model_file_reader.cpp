@@ -530,16 +530,8 @@ void loadModelText(std::string_view text, std::string_view file, const std::vect
     // last given of those it names at all, else the only one.
     const std::string what = e.what();
     const ParameterValue* blamed = values.size() == 1 ? &values.front() : nullptr;
-    const auto mentions = [&](const std::string& word) {
-      for (std::size_t at = what.find(word); at != std::string::npos; at = what.find(word, at + 1)) {
-        const auto part = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-        if ((at == 0 || !part(what[at - 1])) && (at + word.size() == what.size() || !part(what[at + word.size()])))
-          return true;
-      }
-      return false;
-    };
     for (const ParameterValue& v : values)
-      if (mentions(v.name)) blamed = &v;
+      if (mentions(what, v.name)) blamed = &v;
     for (const ParameterValue& v : values)
       if (what.find("model.parameters." + v.name + ":") != std::string::npos) blamed = &v;
     if (!blamed) throw;
@@ -589,16 +581,27 @@ dynamics::NormalLaw ModelFileReader::normalLaw(const YAML::Node& law, const std:
 void ModelFileReader::coulomb(const YAML::Node& n, const std::string& path, double& mu_static, double& mu_kinetic) const {
   const bool both = n["mu"].IsDefined(), s = n["mu_static"].IsDefined(), k = n["mu_kinetic"].IsDefined();
   if (both && (s || k)) fail(n["mu"], path + ".mu", "give either mu (both coefficients) or mu_static and mu_kinetic");
+  // μ N must stay a number: μ = 1e308 made the contact problem at t = 0 overflow. A bound far
+  // above any surface's still holds a body as firmly as one wants.
+  constexpr double kLargest = 1e100;
+  const auto coefficient = [&](const char* key) {
+    const double mu = numberAtLeast(n, path, key, 0.0, 0.0, false);
+    if (mu > kLargest)
+      fail(n[key], path + "." + key,
+           "expected a friction coefficient <= 1e+100 (mu times a load must not overflow), got " +
+               valueText(n[key], mu));
+    return mu;
+  };
   if (both) {
-    mu_static = mu_kinetic = numberAtLeast(n, path, "mu", 0.0, 0.0, false);
+    mu_static = mu_kinetic = coefficient("mu");
     return;
   }
   if (s != k)
     fail(n[s ? "mu_static" : "mu_kinetic"], path + (s ? ".mu_static" : ".mu_kinetic"),
          std::string("give mu_kinetic and mu_static together (or mu for both); ") + (s ? "mu_kinetic" : "mu_static") +
              " is missing");
-  mu_kinetic = numberAtLeast(n, path, "mu_kinetic", 0.0, 0.0, false);
-  mu_static = numberAtLeast(n, path, "mu_static", 0.0, 0.0, false);
+  mu_kinetic = coefficient("mu_kinetic");
+  mu_static = coefficient("mu_static");
   if (!(mu_kinetic <= mu_static)) {
     std::ostringstream os;
     os << "expected mu_kinetic <= mu_static, got mu_kinetic = " << mu_kinetic << " > mu_static = " << mu_static

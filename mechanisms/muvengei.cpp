@@ -9,13 +9,14 @@
 #include "dynamics/contact/normal_law.hpp"
 #include "dynamics/mechanism/ideal_clearance.hpp"
 #include "mechanisms/builtin_models.hpp"
+#include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::mechanisms {
 
 void MuvengeiSliderCrank::validate() const {
   const auto fail = [](const std::string& what, double got) {
     throw std::invalid_argument("MuvengeiSliderCrank: expected " + what + ", got " +
-                                std::to_string(got));
+                                exactNumber(got));
   };
   const auto positive = [](double x) { return std::isfinite(x) && x > 0.0; };
   if (!positive(crank_length)) fail("crank_length > 0", crank_length);

@@ -5,12 +5,13 @@
 #include <string>
 
 #include "mechanisms/builtin_models.hpp"
+#include "mechanisms/scenario_file.hpp"
 
 namespace stickslip::mechanisms {
 
 void RollerCrank::validate() const {
   const auto fail = [](const std::string& what, double got) {
-    throw std::invalid_argument("RollerCrank: expected " + what + ", got " + std::to_string(got));
+    throw std::invalid_argument("RollerCrank: expected " + what + ", got " + exactNumber(got));
   };
   const auto positive = [&](const char* name, double x) {
     if (!(std::isfinite(x) && x > 0.0)) fail(std::string(name) + " > 0", x);

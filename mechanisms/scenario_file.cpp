@@ -149,7 +149,15 @@ void readBuiltin(const YAML::Node& root, std::string_view file, Scenario& s) {
     try {
       if (s.friction) s.friction->validate("friction law");
     } catch (const std::invalid_argument& e) {
-      throw InputError(located(file, lineOf(ps), section, e.what()));
+      // At the line of the last key the message names, else at the section's.
+      std::string key = section;
+      int line = lineOf(ps);
+      for (const auto& kv : ps)
+        if (mentions(e.what(), kv.first.Scalar())) {
+          key = std::string(section) + "." + kv.first.Scalar();
+          line = lineOf(kv.second);
+        }
+      throw InputError(located(file, line, key, e.what()));
     }
   }
 }

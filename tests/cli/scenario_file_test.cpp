@@ -241,6 +241,11 @@ TEST_CASE("friction_parameters: the penalty route's law, set by name and checked
                     {"friction_parameters.mu_s", "set parameters.mu_static"});
   requireInputError(cli({"run", "dupont", "--set", "friction_parameters.sigma0=1"}),
                     {"friction_parameters.sigma0", "has no friction law parameters"});
+  // In a file, the key the check names is located at its own line, not the section's.
+  const ScratchDir dir("friction_parameters");
+  const std::string file = dir.write("fp.yaml", "scenario: belt\nfriction_parameters:\n  stribeck_velocity: 0.01\n"
+                                                "  sigma0: -1\n");
+  requireInputError(cli({"run", file}), {file + ":4: friction_parameters.sigma0:", "sigma0 = -1"});
 }
 
 TEST_CASE("a built-in model file runs as the built-in and as a file — model.parameters by --set", "[cli][scenario]") {

@@ -233,6 +233,11 @@ TEST_CASE("malformed .dat files are rejected with file, line and reason", "[lcp]
                Catch::Contains(g.path().string() + ":10") && Catch::Contains("non-finite") &&
                    Catch::Contains("mu[0]"));
   }
+  SECTION("a negative friction coefficient, at its line") {
+    const TempFile f("neg_mu_fc2d.dat", "2\n1\n0\n2\n2\n2 2\n1 0\n0 1\n-1 0\n-0.25\n");
+    CHECK_THAT(messageOf([&] { readFc2dDat(f.path()); }),
+               Catch::Contains(f.path().string() + ":10") && Catch::Contains("mu[0] ≥ 0, got -0.25"));
+  }
   SECTION("non-square matrix") {
     const TempFile f("rect_lcp.dat", "2\n0\n2\n3\n2 3\n1 0 0 1 0 0\n-1 -1\n");
     CHECK_THAT(messageOf([&] { readLcpDat(f.path()); }),

@@ -411,6 +411,12 @@ TEST_CASE("model file: errors name file, line, key path, what was expected", "[m
   CHECK(errorOf(blockModel("  contacts:\n    - {type: point_line, body_i: block, mu_static: 0.2, mu_kinetic: 0.3}\n")) ==
         "m.yaml:5: model.contacts[0].mu_kinetic: expected mu_kinetic <= mu_static, got mu_kinetic = 0.3 > "
         "mu_static = 0.2; lower mu_kinetic or raise mu_static");
+  // μ N must stay finite: μ = 1e308 made the first contact problem overflow (exit 1, no place).
+  CHECK(errorOf(blockModel("  contacts:\n    - {type: point_line, body_i: block, mu_static: 1e308, "
+                           "mu_kinetic: 0.3}\n")) ==
+        "m.yaml:5: model.contacts[0].mu_static: expected a friction coefficient <= 1e+100 (mu times a load must not "
+        "overflow), got 1e308 = 1e+308");
+  CHECK(errorOf(blockModel("  contacts:\n    - {type: point_line, body_i: block, mu: 1e100}\n")).empty());
   CHECK(errorOf(blockModel("  contacts:\n    - {type: point_line, body_i: block, restitution: 1.5}\n")) ==
         "m.yaml:5: model.contacts[0].restitution: expected a coefficient of restitution in [0, 1], got 1.5");
   CHECK(errorOf(blockModel("  joints:\n    - type: clearance\n      body_i: block\n      journal_radius: 0.01\n"
