@@ -11,6 +11,10 @@
 namespace stickslip::cli {
 namespace {
 
+/// A joint drift printed as a warning [m or rad]: a millimetre, a milliradian, where a route's
+/// own drift is 1e-6 or less at its default step (Moreau–Jean's κ feedback, moreau_jean.hpp).
+constexpr double kDriftShown = 1e-3;
+
 const std::string& elementName(const mechanisms::ScenarioRun& run, int index) {
   static const std::string unknown = "?";
   return index >= 0 && std::size_t(index) < run.elements.size() ? run.elements[std::size_t(index)] : unknown;
@@ -52,6 +56,7 @@ nlohmann::json runJson(const mechanisms::ScenarioRun& run) {
     j["solver_status"] = std::string(lcp::toString(r.solver_status));
     j["solver_residual"] = finiteOrNull(r.solver_residual);
   }
+  if (!std::isnan(run.joint_drift)) j["joint_drift"] = finiteOrNull(run.joint_drift);
   if (run.route == mechanisms::Route::kEventDriven) {
     j["max_penetration"] = finiteOrNull(r.max_penetration);
     j["impact_law"] = run.impact_law;
@@ -111,6 +116,9 @@ void printRun(std::ostream& out, const mechanisms::ScenarioRun& run) {
   if (r.relaxed_steps > 0) out << "  (" << r.relaxed_steps << " with bristles relaxed exactly)";
   out << "\n";
   if (std::isfinite(r.max_penetration)) out << "penetration " << r.max_penetration << " m at most (rigid contacts)\n";
+  if (run.joint_drift > kDriftShown)
+    out << "warning     the joints drifted apart: |Phi| = " << run.joint_drift
+        << " (m or rad) at the end; a shorter step (--dt) or a tighter --tolerance holds them\n";
   if (const auto& m = run.minimal_form) {
     out << "dimensions  absolute DAE " << m->absolute << " (2n + m, n = " << m->n << ", m = " << m->m << "), minimal "
         << m->minimal << " (k1 + k + m, k1 = " << m->k1 << ", k = " << m->k << ")\n"

@@ -19,6 +19,7 @@
 /// with friction, then the frictional contacts, each with "J.reaction" (|R| or |N|) and "J.F".
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -119,6 +120,9 @@ struct ScenarioRun {
   std::optional<MinimalFormFigures> minimal_form;
   dynamics::StickStatistics stick;
   double energy_initial = 0.0, energy_final = 0.0;  ///< T + V at the first and the last sample [J]
+  /// The joints' constraint residual ‖Φ(q, t)‖∞ at the end [m or rad]: how far a time-stepping
+  /// route let them drift apart. NaN without joints, and for the minimal form (none to drift).
+  double joint_drift = std::numeric_limits<double>::quiet_NaN();
   std::vector<Analysis> analyses;
 };
 

@@ -128,3 +128,34 @@ TEST_CASE("hostile options: a motion that overflows double precision is a failur
   CHECK(nlohmann::json::parse(r.out)["status"] == "integrator-failure");
   CHECK(r.err.find("the motion overflowed double precision: the energy is inf at t = ") != std::string::npos);
 }
+
+TEST_CASE("hostile options: values a paper's closed form does not cover run, and say there is no reference",
+          "[cli][hostile]") {
+  // A belt without its spring is a mechanism (the block rides the belt); the closed form of the
+  // stick-slip cycle needs k > 0. Before, the finished run ended in "Belt: expected stiffness > 0"
+  // with exit 2 and no place.
+  const Run r = cli({"run", "belt", "--set", "parameters.stiffness=0", "--t-end", "1", "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j["status"] == "ok");
+  CHECK(j["analysis_unavailable"] == "Belt: expected stiffness > 0, got 0");
+  CHECK(!j.contains("reference"));
+  CHECK(j["final_v"][0].get<double>() == Approx(0.1).margin(1e-12));  // it sticks to the belt
+}
+
+TEST_CASE("hostile options: joints that a too long step lets drift apart are reported, not hidden",
+          "[cli][hostile]") {
+  // A torque of 1e6 N m spins the crank so fast that Moreau–Jean's step of 1e-4 s leaves its
+  // joints 0.07 apart; at the default torque they hold to round-off.
+  const std::string file = std::string(STICKSLIP_SCENARIOS) + "/guided_slider_crank.yaml";
+  const Run wild = cli({"run", file, "--method", "moreau-jean", "--t-end", "0.2", "--set", "parameters.tau0=1e6"});
+  const Run wild_json = cli({"run", file, "--method", "moreau-jean", "--t-end", "0.2", "--set",
+                             "parameters.tau0=1e6", "--json"});
+  const Run calm = cli({"run", file, "--method", "moreau-jean", "--t-end", "0.2", "--json"});
+  REQUIRE(wild_json.code == 0);
+  REQUIRE(calm.code == 0);
+  CHECK(nlohmann::json::parse(wild_json.out)["joint_drift"].get<double>() > 0.01);
+  CHECK(wild.out.find("warning     the joints drifted apart: |Phi| = ") != std::string::npos);
+  CHECK(nlohmann::json::parse(calm.out)["joint_drift"].get<double>() < 1e-12);
+}
