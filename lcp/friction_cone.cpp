@@ -27,6 +27,7 @@ double fc3dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<co
   double sum = u.segment(3 * contacts, 3 * bilateral).squaredNorm();
   for (Eigen::Index i = 0; i < contacts; ++i) sum += fc3dContactTerm(mu(i), r.segment<3>(3 * i), u.segment<3>(3 * i));
   const double error = std::sqrt(sum), scale = std::max({r.norm(), u.norm(), q_norm});
+  if (!std::isfinite(scale)) return std::numeric_limits<double>::quiet_NaN();  // a norm overflowed: no measure
   return scale > std::numeric_limits<double>::epsilon() ? error / scale : error;
 }
 

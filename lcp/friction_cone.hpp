@@ -24,8 +24,9 @@ double fc3dContactTerm(double mu, const Eigen::Vector3d& r, const Eigen::Vector3
 
 /// Siconos' error measure for spatial friction (fc3d_compute_error): the 2-norm over the
 /// contacts of r − proj_K(r − û), divided by max(‖r‖, ‖u‖, ‖q‖) when that exceeds machine ε.
-/// Zero iff r solves the problem with u = W r + q. The last `bilateral` blocks are equality
-/// rows (alart_curnier.hpp), their term ‖uᵢ‖².
+/// Zero iff r solves the problem with u = W r + q; NaN when that maximum overflowed, which no
+/// tolerance accepts. The last `bilateral` blocks are equality rows (alart_curnier.hpp), their
+/// term ‖uᵢ‖².
 double fc3dError(const Eigen::Ref<const Eigen::VectorXd>& r, const Eigen::Ref<const Eigen::VectorXd>& u,
                  const Eigen::Ref<const Eigen::VectorXd>& mu, double q_norm, Eigen::Index bilateral = 0);
 

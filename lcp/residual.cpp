@@ -50,6 +50,17 @@ Residual residual(const Problem& p, const Eigen::VectorXd& z, const Eigen::Vecto
   return relativeTo(inf(z.cwiseMin(w)), std::max(inf(p.q), m_norm * inf(z)));
 }
 
+std::pair<Residual, Eigen::Index> worstRow(const Problem& p, const Eigen::VectorXd& z, const Eigen::VectorXd& w) {
+  std::pair<Residual, Eigen::Index> worst{{0.0, 0.0}, -1};
+  for (Eigen::Index i = 0; i < p.size(); ++i) {
+    const Residual row = relativeTo(std::abs(std::min(z(i), w(i))),
+                                    std::max(std::abs(p.q(i)), p.M.row(i).cwiseAbs().dot(z.cwiseAbs())));
+    if (std::isnan(row.relative)) return {row, i};
+    if (worst.second < 0 || row.relative > worst.first.relative) worst = {row, i};
+  }
+  return worst;
+}
+
 Residual residual(const MixedProblem& p, const Eigen::VectorXd& u, const Eigen::VectorXd& v) {
   const Eigen::VectorXd eq = p.A * u + p.C * v + p.a;
   const Eigen::VectorXd w = p.D * u + p.B * v + p.b;

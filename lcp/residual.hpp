@@ -6,6 +6,7 @@
 /// solves the problem) and a relative one divided by the scale of the terms that cancel.
 
 #include <string>
+#include <utility>
 
 #include "lcp/problem.hpp"
 
@@ -23,6 +24,10 @@ std::string scientific(double x);
 Residual residual(const Problem& p, const Eigen::VectorXd& z);
 /// The same for a solver that has formed w = Mz + q and ‖M‖∞ (m_norm): O(n).
 Residual residual(const Problem& p, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double m_norm);
+/// The worst row i of |min(zᵢ, wᵢ)| against that row's own terms, max(|qᵢ|, Σⱼ |Mᵢⱼ zⱼ|), and
+/// its index. The residual above weighs every row against the largest term of all, so a z that
+/// ran off along a ray (‖z‖ ~ 1e16) hides a row it does not enter, left at wᵢ = qᵢ < 0.
+std::pair<Residual, Eigen::Index> worstRow(const Problem& p, const Eigen::VectorXd& z, const Eigen::VectorXd& w);
 
 /// max(‖A u + C v + a‖∞, ‖min(v, D u + B v + b)‖∞), relative to the largest term.
 Residual residual(const MixedProblem& p, const Eigen::VectorXd& u, const Eigen::VectorXd& v);

@@ -318,6 +318,17 @@ void SiconosLcpSolver::solve(const Problem& p, Result& out) {
   if (!finite) {
     out.status = Status::kNumericalFailure;
     out.message = "siconos " + s.name + " returned non-finite values";
+    return;
+  }
+  // Siconos' Lemke can stop on a ray with ‖z‖ ~ 1e16 and call it a solution (residual.hpp).
+  // Rows are weighed one by one only where the residual is large beside q (O(n²): not on the
+  // timed path of an answer to round-off).
+  if (!out.ok() || !(out.residual > s.opts.accept_tol * p.q.lpNorm<Eigen::Infinity>())) return;
+  if (const auto [row, i] = worstRow(p, out.z, out.w); !(row.relative <= s.opts.accept_tol)) {
+    out.status = Status::kNumericalFailure;
+    out.message = "siconos " + s.name + " reported success, but row " + std::to_string(i) + " has |min(z, w)| = " +
+                  scientific(row.absolute) + ", " + scientific(row.relative) + " of its own terms (‖z‖∞ = " +
+                  scientific(out.z.lpNorm<Eigen::Infinity>()) + ")";
   }
 }
 
@@ -561,6 +572,8 @@ double siconosFc3dError(const FrictionProblem3D& p, const Eigen::VectorXd& r) {
   if (p.contacts() == 0) return 0.0;
   Fc3dView view(p);
   Eigen::VectorXd z = r, w = p.W * r + p.q;
+  // Siconos divides by these norms: one that overflowed would make any answer look exact.
+  if (!std::isfinite(std::max({p.q.norm(), z.norm(), w.norm()}))) return std::numeric_limits<double>::quiet_NaN();
   Options options;
   options.create(SICONOS_FRICTION_3D_NSGS, SiconosOptions{});
   double error = 0.0;

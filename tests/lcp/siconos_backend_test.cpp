@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "lcp/enumeration.hpp"
 #include "lcp/residual.hpp"
 #include "lcp/siconos_backend.hpp"
 #include "lcp/siconos_format.hpp"
@@ -184,6 +186,42 @@ TEST_CASE("Siconos MLCP: an answer whose w overflows is no success, and an empty
   const MixedResult lemke = SiconosMlcpSolver("lemke").solve(p);
   CHECK(lemke.status == Status::kInvalidInput);
   CHECK(lemke.message.find("ours (lemke) takes any") != std::string::npos);
+}
+
+TEST_CASE("Siconos LCP: a z run off along a ray is no success, though its residual is small beside ‖M‖‖z‖",
+          "[lcp][siconos][backend]") {
+  // No solution (enumeration finds none); Siconos' Lemke stops at z = (3.6e16, 0, 0), whose
+  // relative residual 2 / (‖M‖∞ ‖z‖∞) is 9e-18, but whose first row, which z₁ does not enter
+  // (M₁₁ = 0), stays at w₁ = q₁ = −2.
+  Problem p;
+  p.M.resize(3, 3);
+  p.M << 0, -1, -1, 1, -1, 4, 1, -4, 0;
+  p.q = Eigen::Vector3d(-2, -3, -1);
+  CHECK_FALSE(solveByEnumeration(p).ok());
+  const Result r = SiconosLcpSolver("lemke").solve(p);
+  INFO(r.message);
+  CHECK(r.status == Status::kNumericalFailure);
+  CHECK(r.message.find("row 0 has |min(z, w)| = 2.000e+00") != std::string::npos);
+  const auto [row, i] = worstRow(p, r.z, r.w);
+  CHECK(i == 0);
+  CHECK(row.relative == 1.0);
+}
+
+TEST_CASE("Siconos FC3D: a norm beyond double precision measures nothing, so solves nothing",
+          "[lcp][siconos][backend]") {
+  // One contact, W of order 1e100 and q of order 1e200: ‖q‖₂ overflows, and Siconos' error,
+  // relative to it, read 0 for any r.
+  FrictionProblem3D p;
+  p.W = 1e100 * Eigen::Matrix3d{{15, -1, -2}, {-1, 14, 1}, {-2, 1, 16}};
+  p.q = 1e200 * Eigen::Vector3d(-1, 2, 3);
+  p.mu = Eigen::VectorXd::Constant(1, 0.1);
+  CHECK(std::isnan(siconosFc3dError(p, Eigen::Vector3d::Zero())));
+  for (const char* name : {"nsgs", "nsn-ac"}) {
+    DYNAMIC_SECTION(name) {
+      const FrictionResult r = SiconosFc3dSolver(name).solve(p);
+      CHECK_FALSE(r.ok());
+    }
+  }
 }
 
 TEST_CASE("Siconos FC2D solvers use our sign and ordering conventions", "[lcp][siconos][backend]") {
