@@ -18,8 +18,22 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only: no display needed
 import matplotlib.pyplot as plt
+from matplotlib.backend_bases import FigureCanvasBase
 
 import stickslip
+
+
+def check_out(out):
+    """ValueError unless matplotlib can write `out`: a known format, in a folder that exists."""
+    folder = os.path.dirname(out) or "."
+    if not os.path.isdir(folder):
+        raise ValueError(f"--out {out}: no folder {folder}")
+    if os.path.isdir(out):
+        raise ValueError(f"--out {out}: is a folder; name a file such as {os.path.join(out, 'figure.png')}")
+    kind = os.path.splitext(out)[1].lstrip(".").lower()
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if kind not in formats:
+        raise ValueError(f"--out {out}: expected a file ending in one of .{', .'.join(sorted(formats))}")
 
 
 def main():
@@ -34,6 +48,7 @@ def main():
     try:
         scenario = stickslip.Scenario(args.scenario)
         out = args.out or f"{scenario.name}-nonsmooth-vs-regularized.png"
+        check_out(out)
         if os.path.exists(out) and not args.force:
             raise ValueError(f"--out {out}: file exists; pass --force to overwrite it")
         settings = {"t_end": args.t_end} if args.t_end is not None else {}  # 0 is the run's to refuse
@@ -65,7 +80,11 @@ def main():
     axes[-1, 0].set_xlabel("t [s] (grey: event-driven's stick/slip changes)")
     fig.suptitle(f"{scenario.name}: set-valued Coulomb vs regularized friction")
     fig.tight_layout()
-    fig.savefig(out, dpi=110)
+    try:
+        fig.savefig(out, dpi=110)
+    except OSError as e:  # a folder we may not write in
+        print(f"compare_nonsmooth_regularized: --out {out}: {e.strerror or e}", file=sys.stderr)
+        return 2
     print(out)
     return 0
 

@@ -53,6 +53,21 @@ void requireShape(const char* function, const char* name, const A& a, Eigen::Ind
   if (!a.allFinite()) throw py::value_error(std::string(function) + ": " + name + " has a NaN or an infinite entry");
 }
 
+/// `a` as a real matrix or vector; TypeError naming it when it is not an array of numbers, or
+/// holds complex ones (NumPy would drop their imaginary parts with only a warning).
+template <typename E>
+E realArray(const char* function, const char* name, const py::object& a) {
+  const py::array array = py::array::ensure(a);
+  if (array && array.dtype().kind() == 'c')
+    throw py::type_error(std::string(function) + ": " + name + " holds complex numbers; expected real ones");
+  try {
+    return a.cast<E>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string(function) + ": " + name + ": expected an array of real numbers, got " +
+                         py::repr(a).cast<std::string>());
+  }
+}
+
 }  // namespace
 
 void bindLcp(py::module_& m) {
@@ -82,7 +97,9 @@ void bindLcp(py::module_& m) {
       "finite; a solver's failure is the result's status.";  // pybind11 copies it
   m.def(
       "solve",
-      [](Eigen::MatrixXd M, Eigen::VectorXd q, const std::string& solver) {
+      [](const py::object& M_in, const py::object& q_in, const std::string& solver) {
+        Eigen::MatrixXd M = realArray<Eigen::MatrixXd>("solve", "M", M_in);
+        Eigen::VectorXd q = realArray<Eigen::VectorXd>("solve", "q", q_in);
         requireShape("solve", "M", M, M.rows(), M.rows());
         requireShape("solve", "q", q, M.rows());
         const Problem p{std::move(M), std::move(q)};
@@ -92,8 +109,11 @@ void bindLcp(py::module_& m) {
       py::arg("M"), py::arg("q"), py::arg("solver") = "auto", solve_doc.c_str());
   m.def(
       "solve_friction",
-      [](Eigen::MatrixXd W, Eigen::VectorXd q, Eigen::VectorXd mu, const std::string& solver,
+      [](const py::object& W_in, const py::object& q_in, const py::object& mu_in, const std::string& solver,
          std::optional<int> facets) {
+        Eigen::MatrixXd W = realArray<Eigen::MatrixXd>("solve_friction", "W", W_in);
+        Eigen::VectorXd q = realArray<Eigen::VectorXd>("solve_friction", "q", q_in);
+        Eigen::VectorXd mu = realArray<Eigen::VectorXd>("solve_friction", "mu", mu_in);
         // Planar when q has two entries per contact, spatial when it has three.
         const Eigen::Index d = mu.size() > 0 && q.size() == 3 * mu.size() ? 3 : 2;
         requireShape("solve_friction", "W", W, d * mu.size(), d * mu.size());
@@ -124,8 +144,14 @@ void bindLcp(py::module_& m) {
       "finite.");
   m.def(
       "solve_mlcp",
-      [](Eigen::MatrixXd A, Eigen::MatrixXd B, Eigen::MatrixXd C, Eigen::MatrixXd D, Eigen::VectorXd a,
-         Eigen::VectorXd b, const std::string& solver) {
+      [](const py::object& A_in, const py::object& B_in, const py::object& C_in, const py::object& D_in,
+         const py::object& a_in, const py::object& b_in, const std::string& solver) {
+        Eigen::MatrixXd A = realArray<Eigen::MatrixXd>("solve_mlcp", "A", A_in);
+        Eigen::MatrixXd B = realArray<Eigen::MatrixXd>("solve_mlcp", "B", B_in);
+        Eigen::MatrixXd C = realArray<Eigen::MatrixXd>("solve_mlcp", "C", C_in);
+        Eigen::MatrixXd D = realArray<Eigen::MatrixXd>("solve_mlcp", "D", D_in);
+        Eigen::VectorXd a = realArray<Eigen::VectorXd>("solve_mlcp", "a", a_in);
+        Eigen::VectorXd b = realArray<Eigen::VectorXd>("solve_mlcp", "b", b_in);
         const Eigen::Index nu = a.size(), nv = b.size();  // free and complementary unknowns
         requireShape("solve_mlcp", "A", A, nu, nu);
         requireShape("solve_mlcp", "C", C, nu, nv);

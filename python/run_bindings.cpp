@@ -55,6 +55,8 @@ std::vector<std::string> runArgs(const cli::MethodSpec& method, const py::kwargs
       if (!is_bool)
         throw py::type_error("ideal: expected True or False, got " +
                              py::repr(value).cast<std::string>());
+      if (method.ideal && !value.cast<bool>())
+        throw py::value_error("ideal=False contradicts the method's /ideal: give one or the other");
       ideal = ideal || value.cast<bool>();
       continue;
     }

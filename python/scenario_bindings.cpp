@@ -56,19 +56,30 @@ void bindScenario(py::module_& m) {
       "Bad input (a scenario file, a setting): a ValueError whose message is 'FILE:LINE: KEY: "
       "REASON', with attributes file (None for a setting), line (None when unknown), key (the "
       "dotted path, None when none) and reason.";
+  // Messages are decoded with U+FFFD for bytes that are not UTF-8 (a file's Latin-1 name or
+  // text, quoted back): pybind11's own translation would raise UnicodeDecodeError or lose them.
   py::register_exception_translator([](std::exception_ptr p) {
+    const auto text = [](const std::string& s) {
+      const Py_ssize_t size = static_cast<Py_ssize_t>(s.size());
+      return py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(s.data(), size, "replace"));
+    };
+    const auto raise = [&](PyObject* type, const std::string& what) { PyErr_SetObject(type, text(what).ptr()); };
     try {
       if (p) std::rethrow_exception(p);
     } catch (const mechanisms::InputError& e) {
       const mechanisms::Location& w = e.where();
       const py::object type = py::reinterpret_borrow<py::object>(input_error.ptr());
-      const py::object error = type(e.what());
-      const auto optional = [](const std::string& s) { return s.empty() ? py::object(py::none()) : py::object(py::str(s)); };
+      const py::object error = type(text(e.what()));
+      const auto optional = [&](const std::string& s) {
+        return s.empty() ? py::object(py::none()) : py::object(text(s));
+      };
       error.attr("file") = optional(w.file == "--set" ? std::string() : w.file);  // a setting: no file
       error.attr("line") = w.line > 0 ? py::object(py::int_(w.line)) : py::none();
       error.attr("key") = optional(w.key);
-      error.attr("reason") = py::str(w.reason.empty() ? std::string(e.what()) : w.reason);
+      error.attr("reason") = text(w.reason.empty() ? std::string(e.what()) : w.reason);
       PyErr_SetObject(input_error.ptr(), error.ptr());
+    } catch (const std::invalid_argument& e) {
+      raise(PyExc_ValueError, e.what());
     }
   });
 

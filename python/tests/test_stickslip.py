@@ -380,6 +380,13 @@ def test_lcp_solvers_agree_and_report_failures():
     with pytest.raises(ValueError, match=r"C has shape \(1, 1\), expected \(1, 2\)"):
         stickslip.lcp.solve_mlcp(np.eye(1), np.eye(2), np.eye(1), np.ones((2, 1)), np.zeros(1), np.zeros(2))
     assert "siconos-lemke" in stickslip.lcp.solvers("fc2d")
+    # Complex numbers are refused, not cut to their real parts with a warning; so is text.
+    with pytest.raises(TypeError, match="M holds complex numbers"):
+        stickslip.lcp.solve(np.eye(2) + 0j, np.ones(2))
+    with pytest.raises(TypeError, match="mu holds complex numbers"):
+        stickslip.lcp.solve_friction(np.eye(2), np.ones(2), [0.1 + 1j])
+    with pytest.raises(TypeError, match="b: expected an array of real numbers"):
+        stickslip.lcp.solve_mlcp(np.eye(1), np.eye(1), np.eye(1), np.eye(1), np.zeros(1), "b")
 
 
 def test_spatial_friction_on_the_round_cone_as_the_cli():
@@ -449,6 +456,25 @@ def test_a_device_is_no_file_to_read():
         stickslip.lcp.read_dat("/dev/zero")
     with pytest.raises(stickslip.InputError, match="is a device, not a file"):
         stickslip.Scenario("/dev/zero")
+
+
+def test_bytes_that_are_not_utf8_are_quoted_back_not_lost(tmp_path):
+    # A message quoting a byte 0xFF from the file: before, an empty ValueError (a .dat file) or a
+    # UnicodeDecodeError (a scenario file) in place of the error.
+    dat = tmp_path / "bad_lcp.dat"
+    dat.write_bytes(b"1\n\xff\n")
+    with pytest.raises(ValueError, match="bad_lcp.dat:2: expected an integer for M storage type, got '\ufffd'"):
+        stickslip.lcp.read_dat(str(dat))
+    yaml = tmp_path / "bad.yaml"
+    yaml.write_bytes(b"scenario: belt\nparameters: {mass: \xff}\n")
+    with pytest.raises(stickslip.InputError) as e:
+        stickslip.Scenario(str(yaml))
+    assert (e.value.line, e.value.key) == (2, "parameters.mass") and "\ufffd" in e.value.reason
+
+
+def test_a_method_and_a_keyword_that_contradict_are_refused():
+    with pytest.raises(ValueError, match="ideal=False contradicts the method's /ideal"):
+        stickslip.run("journal-bearing", "event-driven/ideal", ideal=False, t_end=0.01)
 
 
 def test_siconos_solves_on_two_threads_leave_the_output_where_it_was():
@@ -523,3 +549,9 @@ def test_example_draws_the_figure(tmp_path):
     zero = subprocess.run(["/usr/bin/python3", example, "belt", "--t-end", "0", "--out", str(tmp_path / "z.png")],
                           capture_output=True, text=True, env=dict(os.environ))
     assert zero.returncode == 2 and "t-end" in zero.stderr
+    # An --out matplotlib cannot write is refused before the runs, with exit 2, not a traceback.
+    for out, why in ((tmp_path / "no" / "x.png", "no folder"), (tmp_path, "is a folder"),
+                     (tmp_path / "x.txt", "expected a file ending in one of")):
+        bad = subprocess.run(["/usr/bin/python3", example, "belt", "--out", str(out), "--force"],
+                             capture_output=True, text=True, env=dict(os.environ))
+        assert bad.returncode == 2 and why in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
