@@ -285,7 +285,8 @@ void ScenarioRunner::planPenalty(Plan& p) {
                                : scenario.friction.value_or(dynamics::FrictionParameters{});
   po.passive = p.info.passive;
   const auto law = po.friction_law != "none" ? catalogueLaw(po.friction_law, po.friction_parameters) : nullptr;
-  const bool jumps = law && law->jumpsAtZero(), settles = law && law->settlesBetweenSteps();
+  const bool jumps = law && (law->jumpsAtZero() || law->jumpsWithState());
+  const bool settles = law && law->settlesBetweenSteps();
   if (settles && o.integrator && *o.integrator != "rk4")
     throw std::invalid_argument("--integrator " + *o.integrator + ": " + dynamics::variableStepRefusal(*law) +
                                 ": expected rk4");
@@ -294,7 +295,7 @@ void ScenarioRunner::planPenalty(Plan& p) {
                                 po.friction_law + " to replace (no contact or joint with mu_s or mu_k > 0)");
   p.penalty.law = po.friction_law;
   p.penalty.stick_velocity = po.stick_velocity;
-  // BDF unless told otherwise, or the law jumps at v_t = 0 (it stalls BDF) or settles between steps.
+  // BDF unless told otherwise, or the law jumps (it stalls BDF) or settles between steps.
   p.penalty.integrator = o.integrator.value_or(jumps || settles ? "rk4" : "bdf");
   using Integrator = dynamics::PenaltyIntegrationOptions::Integrator;
   po.integration.integrator = p.penalty.integrator == "rk4"     ? Integrator::kRk4

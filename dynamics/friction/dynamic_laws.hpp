@@ -249,6 +249,7 @@ class GmsFriction final : public FrictionLaw {
   explicit GmsFriction(const FrictionParameters& p) : p_(p) {}
   std::string_view name() const override { return "gms"; }
   int stateSize() const override { return kElements; }
+  bool jumpsWithState() const override { return true; }
   void initialState(const FrictionInput&, std::span<double> s) const override {
     for (double& z : s) z = 0.0;
   }

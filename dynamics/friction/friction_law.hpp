@@ -63,6 +63,10 @@ class FrictionLaw {
   /// True for the laws with a jump at v = 0 (the set-valued sign taken as a function): no
   /// variable-step integrator gets through it (review §4), so the routes start them on RK4.
   virtual bool jumpsAtZero() const { return false; }
+  /// True for the laws whose force or state rate jumps where a state crosses a threshold (GMS'
+  /// elements entering their slip band): that too stalls a variable-step integrator (BDF on
+  /// the belt: 2e6 steps to t = 14.6 s), so the routes start them on RK4 as well.
+  virtual bool jumpsWithState() const { return false; }
   /// True for the laws whose stick branch reads FrictionInput::applied_force over a velocity
   /// band (Karnopp-type: karnopp, switch, awrejcewicz). A route that cannot supply the
   /// applied force must refuse them rather than pass 0. (The jump laws read it at v = 0

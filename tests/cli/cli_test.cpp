@@ -628,13 +628,13 @@ TEST_CASE("stickslip run journal-bearing: the integrator follows the law — a B
   const Run smooth = with({"--friction", "brown-mcphee"});
   REQUIRE(smooth.code == 0);
   CHECK(nlohmann::json::parse(smooth.out)["integrator"] == "bdf");
-  // GMS' bristles stall BDF at the first impact (h -> hmin): redone with RK4, whose run then
-  // fails the passive journal's energy guard, with both reasons given.
+  // GMS' elements jump into their slip band, which stalls BDF (h -> hmin at the first impact):
+  // RK4 from the start, whose run then fails the passive journal's energy guard.
   const Run gms = with({"--friction", "gms"});
   CHECK(gms.code == 1);
   const auto g = nlohmann::json::parse(gms.out);
   CHECK(g["integrator"] == "rk4");
-  CHECK(g["bdf_failure"].get<std::string>().rfind("integrator-failure", 0) == 0);
+  CHECK(!g.contains("bdf_failure"));
   CHECK(g["status"] == "energy-increase");
   // A chosen integrator is kept: its failure is the answer.
   const Run chosen = with({"--friction", "coulomb", "--integrator", "bdf"});
