@@ -63,7 +63,6 @@ void bindScenario(py::module_& m) {
       const Py_ssize_t size = static_cast<Py_ssize_t>(s.size());
       return py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(s.data(), size, "replace"));
     };
-    const auto raise = [&](PyObject* type, const std::string& what) { PyErr_SetObject(type, text(what).ptr()); };
     try {
       if (p) std::rethrow_exception(p);
     } catch (const mechanisms::InputError& e) {
@@ -79,7 +78,7 @@ void bindScenario(py::module_& m) {
       error.attr("reason") = text(w.reason.empty() ? std::string(e.what()) : w.reason);
       PyErr_SetObject(input_error.ptr(), error.ptr());
     } catch (const std::invalid_argument& e) {
-      raise(PyExc_ValueError, e.what());
+      PyErr_SetObject(PyExc_ValueError, text(e.what()).ptr());
     }
   });
 
