@@ -15,6 +15,7 @@
 #include "lcp/small_pivoting.hpp"
 #include "lcp/solve.hpp"
 #include "python/bindings.hpp"
+#include "python/setting_text.hpp"
 
 namespace py = pybind11;
 
@@ -54,11 +55,10 @@ void requireShape(const char* function, const char* name, const A& a, Eigen::Ind
 }
 
 /// `a` as a real matrix or vector; TypeError naming it when it is not an array of numbers, or
-/// holds complex ones (NumPy would drop their imaginary parts with only a warning).
+/// holds complex ones (holdsComplex).
 template <typename E>
 E realArray(const char* function, const char* name, const py::object& a) {
-  const py::array array = py::array::ensure(a);
-  if (array && array.dtype().kind() == 'c')
+  if (const py::array array = py::array::ensure(a); array && holdsComplex(array))
     throw py::type_error(std::string(function) + ": " + name + " holds complex numbers; expected real ones");
   try {
     return a.cast<E>();

@@ -14,12 +14,16 @@ namespace py = pybind11;
 
 namespace stickslip::python {
 
+bool holdsComplex(py::handle value) {
+  return PyComplex_Check(value.ptr()) ||
+         (py::hasattr(value, "dtype") && py::str(value.attr("dtype").attr("kind")).cast<std::string>() == "c");
+}
+
 std::optional<std::string> numberText(py::handle value) {
   // A complex number's imaginary part would be dropped, an array's other entries ignored.
   const auto repr = [&] { return py::repr(value).cast<std::string>(); };
   const bool numpy = py::hasattr(value, "dtype") && py::hasattr(value, "ndim");
-  if (PyComplex_Check(value.ptr()) || (numpy && py::str(value.attr("dtype").attr("kind")).cast<std::string>() == "c"))
-    throw py::type_error("a setting's value must be real, got " + repr());
+  if (holdsComplex(value)) throw py::type_error("a setting's value must be real, got " + repr());
   if (numpy && value.attr("ndim").cast<int>() > 0)
     throw py::type_error("a setting's value must be one number, got an array " + repr());
   // int and NumPy's integers; a NumPy float, even a 0-d array, is no index (PyNumber_Index

@@ -16,4 +16,8 @@ std::string settingText(pybind11::handle value);
 /// round-trip repr); nothing for any other value. TypeError for a complex number or an array.
 std::optional<std::string> numberText(pybind11::handle value);
 
+/// Whether `value` is a complex number, or a NumPy value or array of complex dtype: NumPy would
+/// drop the imaginary parts where a real number is read, with only a warning.
+bool holdsComplex(pybind11::handle value);
+
 }  // namespace stickslip::python
