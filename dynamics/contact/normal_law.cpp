@@ -224,4 +224,9 @@ double normalLawPotential(const NormalLaw& law, double penetration) {
       law);
 }
 
+double normalLawElasticForce(const NormalLaw& law, double penetration) {
+  if (penetration <= 0.0) return 0.0;
+  return std::visit([&](const auto& l) { return l.stiffness * std::pow(penetration, l.exponent); }, law);
+}
+
 }  // namespace stickslip::dynamics

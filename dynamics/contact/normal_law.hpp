@@ -168,5 +168,7 @@ double normalForce(const NormalLaw& law, double penetration, double penetration_
                    double impact_velocity);
 /// Elastic energy stored by the conservative part K δⁿ of any law: K δⁿ⁺¹/(n + 1) for δ > 0 [J].
 double normalLawPotential(const NormalLaw& law, double penetration);
+/// Its derivative, the conservative force K δⁿ for δ > 0 (0 otherwise) [N].
+double normalLawElasticForce(const NormalLaw& law, double penetration);
 
 }  // namespace stickslip::dynamics

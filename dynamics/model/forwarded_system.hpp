@@ -22,6 +22,10 @@ class ForwardedSystem : public Base {
   const Eigen::VectorXd* inverseMassDiagonal() const override { return system_.inverseMassDiagonal(); }
   double kineticEnergy(const Eigen::Ref<const Eigen::VectorXd>& v) const override { return system_.kineticEnergy(v); }
   double potentialEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const override { return system_.potentialEnergy(q); }
+  double potentialRate(const Eigen::Ref<const Eigen::VectorXd>& q,
+                       const Eigen::Ref<const Eigen::VectorXd>& v) const override {
+    return system_.potentialRate(q, v);
+  }
   void constraints(double t, const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::Ref<Eigen::VectorXd> phi) const override {
     system_.constraints(t, q, phi);
   }

@@ -41,6 +41,9 @@ class MultibodySystem {
   }
   /// V(q) of gravity and the force elements that have one (springs) [J].
   virtual double potentialEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const = 0;
+  /// dV/dt = V_q H(q) v, V's rate along the motion (q, v) [W].
+  virtual double potentialRate(const Eigen::Ref<const Eigen::VectorXd>& q,
+                               const Eigen::Ref<const Eigen::VectorXd>& v) const = 0;
   /// M⁻¹'s diagonal when M is diagonal (planar bodies: diag(m, m, J) each), so that the hot
   /// loops scale rows instead of applying blocks; null otherwise (a spatial body's inertia).
   virtual const Eigen::VectorXd* inverseMassDiagonal() const { return nullptr; }

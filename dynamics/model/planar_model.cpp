@@ -540,6 +540,25 @@ double PlanarModel::potentialEnergy(const Eigen::Ref<const VectorXd>& q) const {
   return energy;
 }
 
+double PlanarModel::potentialRate(const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v) const {
+  double rate = 0.0;
+  for (int b = 0; b < bodyCount(); ++b) rate -= mass_(3 * b) * gravity_.dot(linearVelocity(v, b));
+  for (const SpringDamper& s : springs_) {
+    const PlanarPose pi = pose(q, s.i), pj = pose(q, s.j);
+    const Vector2d ai_si = pi.a * s.s_i, aj_sj = pj.a * s.s_j;
+    const Vector2d d = pj.r + aj_sj - pi.r - ai_si;
+    const double length = d.norm();
+    if (!(length > 0.0)) continue;  // L̇ undefined; the spring's force is taken as zero there too
+    const Vector2d d_dot = linearVelocity(v, s.j) + perp(aj_sj) * angularVelocity(v, s.j) -
+                           linearVelocity(v, s.i) - perp(ai_si) * angularVelocity(v, s.i);
+    rate += s.k * (length - s.rest) * d.dot(d_dot) / length;
+  }
+  for (const RotationalSpringDamper& s : rotational_springs_)
+    rate += s.k * (pose(q, s.j).theta - pose(q, s.i).theta - s.theta0) *
+            (angularVelocity(v, s.j) - angularVelocity(v, s.i));
+  return rate;
+}
+
 std::vector<JointReaction> PlanarModel::reactions(double /*t*/,
                                                   const Eigen::Ref<const VectorXd>& q,
                                                   const Eigen::Ref<const VectorXd>& lambda) const {

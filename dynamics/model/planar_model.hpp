@@ -181,6 +181,8 @@ class PlanarModel final : public MultibodySystem {
   /// V = −Σ m_b gᵀ r_b + ½ Σ k (L − L0)² + ½ Σ k_θ (θ_j − θ_i − θ0)² [J] (gravity measured from
   /// the origin). Applied forces, dampers and callbacks have no potential.
   double potentialEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const override;
+  double potentialRate(const Eigen::Ref<const Eigen::VectorXd>& q,
+                       const Eigen::Ref<const Eigen::VectorXd>& v) const override;
 
   void appliedLoads(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                     Eigen::Ref<Eigen::VectorXd> forces) const override;

@@ -392,6 +392,19 @@ double SpatialModel::potentialEnergy(const Eigen::Ref<const VectorXd>& q) const 
   return v;
 }
 
+double SpatialModel::potentialRate(const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v) const {
+  double rate = 0.0;
+  for (int b = 0; b < bodyCount(); ++b)
+    rate -= bodies_[static_cast<std::size_t>(b)].mass * gravity_.dot(v.segment<3>(6 * b));
+  for (const SpringDamper& s : springs_) {
+    const Vector3d l = pointPosition(q, s.j, s.s_j) - pointPosition(q, s.i, s.s_i);
+    const double length = l.norm();
+    if (!(length > 0.0)) continue;  // L̇ undefined; the spring's force is taken as zero there too
+    rate += s.k * (length - s.rest) * l.dot(pointVelocity(q, v, s.j, s.s_j) - pointVelocity(q, v, s.i, s.s_i)) / length;
+  }
+  return rate;
+}
+
 void SpatialModel::evaluateJoint(const SpatialJoint& jt, double t,
                                  const Eigen::Ref<const VectorXd>& q,
                                  const Eigen::Ref<const VectorXd>* v, JointRows& rows) const {

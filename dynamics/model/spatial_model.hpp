@@ -165,6 +165,8 @@ class SpatialModel final : public MultibodySystem {
   void applyMass(Eigen::Ref<Eigen::MatrixXd> x) const override;
   void applyInverseMass(Eigen::Ref<Eigen::MatrixXd> x) const override;
   double potentialEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const override;
+  double potentialRate(const Eigen::Ref<const Eigen::VectorXd>& q,
+                       const Eigen::Ref<const Eigen::VectorXd>& v) const override;
   void constraints(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                    Eigen::Ref<Eigen::VectorXd> phi) const override;
   void jacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,

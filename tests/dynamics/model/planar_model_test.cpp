@@ -107,6 +107,14 @@ TEST_CASE("conservative force elements derive from their potential", "[dynamics]
   }
   CHECK((forces - fd).lpNorm<Eigen::Infinity>() < 1e-6);  // forces ~50 N: relative 1e-8
 
+  SECTION("potentialRate is V's derivative along v") {
+    v << 0.4, -0.3, 1.0, -0.2, 0.6, -0.8;
+    const double h = kModelFdStep;
+    const double along = (m.potentialEnergy(q + h * v) - m.potentialEnergy(q - h * v)) / (2.0 * h);
+    CHECK(m.potentialRate(q, v) == Approx(along).epsilon(1e-8));
+    CHECK(m.potentialRate(q, v) == Approx(-forces.dot(v)));  // the forces above are conservative
+  }
+
   SECTION("dampers dissipate: vᵀQ_damping < 0") {
     PlanarModel d;
     const BodyIndex c = d.addBody("c", 1.0, 0.1), e = d.addBody("e", 1.0, 0.1);

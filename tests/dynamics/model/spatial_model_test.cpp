@@ -148,6 +148,19 @@ TEST_CASE("spatial: D, Φt and γ of every joint type are the derivatives of Φ"
   CHECK(((qq - s.q) / h - qdot).cwiseAbs().maxCoeff() < 1e-4);
 }
 
+TEST_CASE("spatial: potentialRate is V's derivative along the motion", "[spatial]") {
+  AllJoints a;
+  a.model.setGravity({0.5, -9.81, 1.2});
+  a.model.addSpringDamper(kGround, {0.3, 0.1, -0.2}, 0, {0.02, 0.05, -0.1}, 80.0, 0.0, 0.1);
+  a.model.addSpringDamper(1, {-0.05, 0.0, 0.1}, 2, {0.1, -0.03, 0.0}, 30.0, 0.0, 0.2);
+  const double h = 1e-6;
+  VectorXd forward = a.q, backward = a.q;
+  a.model.addToPositions(h * a.v, forward);
+  a.model.addToPositions(-h * a.v, backward);
+  const double along = (a.model.potentialEnergy(forward) - a.model.potentialEnergy(backward)) / (2.0 * h);
+  CHECK(a.model.potentialRate(a.q, a.v) == Approx(along).epsilon(1e-7));
+}
+
 TEST_CASE("spatial: bad bodies and axes are refused", "[spatial]") {
   SpatialModel m;
   CHECK_THROWS_WITH(m.addBody("a", 0.0, Matrix3d::Identity()), Catch::Contains("mass must be > 0"));
