@@ -14,6 +14,10 @@ namespace {
 /// A joint drift printed as a warning [m or rad]: a millimetre, a milliradian, where a route's
 /// own drift is 1e-6 or less at its default step (Moreau–Jean's κ feedback, moreau_jean.hpp).
 constexpr double kDriftShown = 1e-3;
+/// RK4's created energy printed as a warning, as a fraction of the energy that flowed: a run its
+/// step resolves stays below 1e-3; a bounce the step cannot resolve makes 1e-2 or more (the run
+/// fails at PenaltyIntegrationOptions::max_created_energy).
+constexpr double kCreatedShown = 1e-2;
 
 const std::string& elementName(const mechanisms::ScenarioRun& run, int index) {
   static const std::string unknown = "?";
@@ -70,6 +74,10 @@ nlohmann::json runJson(const mechanisms::ScenarioRun& run) {
     j["integrator"] = run.penalty->integrator;
     j["stick_velocity"] = run.penalty->stick_velocity;
     j["relaxed_steps"] = r.relaxed_steps;
+    if (!std::isnan(r.energy_created)) {
+      j["energy_created"] = finiteOrNull(r.energy_created);
+      j["energy_flowed"] = finiteOrNull(r.energy_flowed);
+    }
     if (!run.penalty->bdf_failure.empty()) j["bdf_failure"] = run.penalty->bdf_failure;
   }
   if (const auto& m = run.minimal_form) {
@@ -116,6 +124,10 @@ void printRun(std::ostream& out, const mechanisms::ScenarioRun& run) {
   if (r.relaxed_steps > 0) out << "  (" << r.relaxed_steps << " with bristles relaxed exactly)";
   out << "\n";
   if (std::isfinite(r.max_penetration)) out << "penetration " << r.max_penetration << " m at most (rigid contacts)\n";
+  if (r.energy_created > kCreatedShown * r.energy_flowed)
+    out << "warning     RK4 created " << r.energy_created << " J of energy, "
+        << 100.0 * r.energy_created / r.energy_flowed << " % of the " << r.energy_flowed
+        << " J that flowed: the energy and the friction work may be off by as much (a smaller --dt)\n";
   if (run.joint_drift > kDriftShown)
     out << "warning     the joints drifted apart: |Phi| = " << run.joint_drift
         << " (m or rad) at the end; a shorter step (--dt) or a tighter --tolerance holds them\n";

@@ -9,7 +9,8 @@
 /// approximate}], friction_work, energy_initial, energy_final, final_q, final_v, transitions,
 /// stick_fraction, columns (the CSV's), then the route's own (event-driven: max_penetration;
 /// Moreau–Jean: h, us_per_step;
-/// penalty: friction, integrator, stick_velocity, relaxed_steps, bdf_failure; minimal form: dimensions,
+/// penalty: friction, integrator, stick_velocity, relaxed_steps, energy_created and energy_flowed (RK4),
+/// bdf_failure; minimal form: dimensions,
 /// rhs_evaluations, reaction_iterations_mean, reaction_iterations_max, reaction_failures,
 /// stick_intervals) and the scenario's analyses (mechanisms/scenario_analyses.hpp).
 

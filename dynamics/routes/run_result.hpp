@@ -86,6 +86,10 @@ struct RunResult {
   std::vector<ContactMode> initial_modes;
   long steps = 0;              ///< integrator steps (event-driven) or time steps (Moreau–Jean)
   long relaxed_steps = 0;      ///< penalty route by RK4: steps that relaxed some bristle exactly (rk4.hpp)
+  /// Penalty route by RK4: the energy its steps created, and the energy that flowed it is judged
+  /// against [J] (PenaltyRun); NaN otherwise.
+  double energy_created = std::numeric_limits<double>::quiet_NaN();
+  double energy_flowed = std::numeric_limits<double>::quiet_NaN();
   long lcp_solves = 0;         ///< complementarity problems solved
   long pivots = 0;             ///< Lemke pivots over all solves
   /// Single-contact runs with cross-checking: mode decisions where the LCP and

@@ -3,6 +3,7 @@
 // only when it reached t_end.
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -158,4 +159,33 @@ TEST_CASE("hostile options: joints that a too long step lets drift apart are rep
   CHECK(nlohmann::json::parse(wild_json.out)["joint_drift"].get<double>() > 0.01);
   CHECK(wild.out.find("warning     the joints drifted apart: |Phi| = ") != std::string::npos);
   CHECK(nlohmann::json::parse(calm.out)["joint_drift"].get<double>() < 1e-12);
+}
+
+TEST_CASE("hostile options: an RK4 step too large for the contacts is a failure, a coarse one a warning",
+          "[cli][hostile]") {
+  // The incline is driven (8 sin 2t N), so the passive energy guard does not apply. At 1 ms RK4
+  // kicks the block off its contact: it ended at 20 555 J from 0 J, and said ok. At 0.1 ms its
+  // energy account holds: E + W matches the forces' work to 1e-9 of the energy that flowed.
+  const Run coarse = cli({"run", "incline", "--method", "penalty", "--integrator", "rk4", "--dt", "1e-3", "--json"});
+  INFO(coarse.err);
+  CHECK(coarse.code == 1);
+  CHECK(nlohmann::json::parse(coarse.out)["status"] == "energy-increase");
+  CHECK(coarse.err.find("RK4 created ") != std::string::npos);
+  CHECK(coarse.err.find("The step dt = 0.001 s is too large for this system") != std::string::npos);
+  const Run fine = cli({"run", "incline", "--method", "penalty", "--integrator", "rk4", "--dt", "1e-4", "--json"});
+  INFO(fine.err);
+  CHECK(fine.code == 0);
+  const nlohmann::json account = nlohmann::json::parse(fine.out);
+  CHECK(std::abs(account["energy_created"].get<double>()) < 1e-9 * account["energy_flowed"].get<double>());
+  // The ball's bounces last 15 steps of 10 µs: RK4 chatters on the stiff friction in them, and
+  // its friction work comes out 1.18 J where it is 2/3 J (BDF: 0.666667 J). The motion is right
+  // (the rolling speed follows from the angular momentum), so the run stands, with a warning.
+  const Run ball = cli({"run", "ball", "--method", "penalty", "--friction", "coulomb"});
+  const Run ball_json = cli({"run", "ball", "--method", "penalty", "--friction", "coulomb", "--json"});
+  INFO(ball.err);
+  REQUIRE(ball_json.code == 0);
+  const nlohmann::json j = nlohmann::json::parse(ball_json.out);
+  CHECK(j["energy_created"].get<double>() > 0.01 * j["energy_flowed"].get<double>());  // the warning's
+  CHECK(j["friction_work"].get<double>() > 1.1);
+  CHECK(ball.out.find("warning     RK4 created ") != std::string::npos);
 }

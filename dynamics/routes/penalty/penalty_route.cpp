@@ -269,6 +269,8 @@ RunResult PenaltyRoute::run(const PenaltyIntegrationOptions& options) {
   }
   r.steps = p.steps;
   r.relaxed_steps = p.relaxed_steps;
+  r.energy_created = p.energy_created;
+  r.energy_flowed = p.energy_flowed;
   r.cpu_seconds = p.cpu_seconds;
   r.t_end = p.t;
   const std::size_t nc = mech.contacts().size(), nj = mech.jointFriction().size();

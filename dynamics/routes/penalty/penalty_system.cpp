@@ -96,6 +96,7 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
   const Eigen::Index nv = mechanism.velocitySize();
   vdot_free_.resize(nv);
   vdot_probe_.resize(nv);
+  momentum_rate_.resize(nv);
   mechanism.resizeContacts(kin_);
   lambda0_.resize(mechanism.constraintCount());
   multipliers_.resize(mechanism.constraintCount());
@@ -639,6 +640,24 @@ double PenaltySystem::totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) co
   return e;
 }
 
+double PenaltySystem::energyRate(const Eigen::Ref<const Eigen::VectorXd>& y,
+                                 const Eigen::Ref<const Eigen::VectorXd>& ydot) {
+  const Eigen::Index nq = mechanism_.positionSize(), nv = mechanism_.velocitySize();
+  const auto v = y.segment(nq, nv);
+  momentum_rate_ = ydot.segment(nq, nv);
+  mechanism_.applyMass(momentum_rate_);
+  double rate = v.dot(momentum_rate_) + mechanism_.potentialRate(y.head(nq), v) + ydot(workIndex());
+  for (std::size_t k = 0; k < kind_.size(); ++k) {
+    if (kind_[k] == Kind::kGuide) continue;
+    // The elastic part K δⁿ of the normal force times δ̇ (|δ| on a two-sided contact).
+    const ContactForce& e = last_[k];
+    const double side = kind_[k] == Kind::kTwoSided && e.penetration < 0.0 ? -1.0 : 1.0;
+    rate += normalLawElasticForce(*mechanism_.contacts()[k].compliant_law, side * e.penetration) * side *
+            e.penetration_rate;
+  }
+  return rate;
+}
+
 std::string_view toString(PenaltyStatus s) {
   switch (s) {
     case PenaltyStatus::kSuccess: return "success";
@@ -737,20 +756,60 @@ class PenaltyIntegration {
   }
   /// After each sample: false (and the run marked) when the energy rose beyond the limit.
   bool energyHolds() {
-    const double t = t_;
-    const PenaltyIntegrationOptions& o = o_;
-    const double initial_energy = initial_energy_;
-    PenaltyRun& run = run_;
-      if (!(energyOfLastRow() > initial_energy + o.max_energy_gain)) return true;
-      std::ostringstream os;
-      os << "the total energy" << (workOfLastRow() > 0.0 ? " plus the friction work" : "") << " rose from "
-         << initial_energy << " J to " << energyOfLastRow()
-         << " J by t = " << t << " s, more than the " << o.max_energy_gain
-         << " J allowed for this passive system (a numerical instability, or a friction law "
-            "that is not dissipative under a varying load)";
-      run.status = PenaltyStatus::kEnergyIncrease;
-      run.message = os.str();
-      return false;
+    if (!(energyOfLastRow() > initial_energy_ + o_.max_energy_gain)) return true;
+    std::ostringstream os;
+    os << "the total energy" << (workOfLastRow() > 0.0 ? " plus the friction work" : "") << " rose from "
+       << initial_energy_ << " J to " << energyOfLastRow() << " J by t = " << t_ << " s, more than the "
+       << o_.max_energy_gain
+       << " J allowed for this passive system (a numerical instability, or a friction law "
+          "that is not dissipative under a varying load)";
+    run_.status = PenaltyStatus::kEnergyIncrease;
+    run_.message = os.str();
+    return false;
+  }
+
+  // RK4's energy account. Along the equations, E + W changes by the integral of its rate P
+  // (energyRate: the work of the forces without a potential, less the friction's dissipation),
+  // whether the system is driven or not. Integrated with the steps' own stages, ∫ P dt must
+  // match the sampled change of E + W up to RK4's error (the impulses keep E + W); a step too
+  // large for the contacts' stiffness creates energy instead.
+  void recordStagePower(double tt, const Eigen::Ref<const Eigen::VectorXd>& yy,
+                        const Eigen::Ref<const Eigen::VectorXd>& dydt) {
+    if (tt == step_start_) stage_ = 0;  // a step's first stage, or one the step evaluates again
+    stage_power_[std::size_t(std::min(stage_++, 3))] = sys_.energyRate(yy, dydt);
+  }
+  void addStepWork(double h) {
+    const std::array<double, 4>& p = stage_power_;
+    work_ += h / 6.0 * (p[0] + 2.0 * p[1] + 2.0 * p[2] + p[3]);
+    work_size_ += h / 6.0 * (std::abs(p[0]) + 2.0 * std::abs(p[1]) + 2.0 * std::abs(p[2]) + std::abs(p[3]));
+  }
+  double energyAndWork(std::size_t row) const {
+    const std::size_t start = row * std::size_t(cols_);
+    return rows_[start + energy_offset_] + rows_[start + 1 + std::size_t(sys_.workIndex())];
+  }
+  /// At the end of an RK4 run: the energy account, and kEnergyIncrease when the steps created more
+  /// than max_created_energy of the energy that flowed. Judged over the whole run: at its start
+  /// everything is small, and contacts that chatter at a coarse step create energy that their
+  /// damping takes back at once.
+  void accountEnergy() {
+    const std::size_t samples = rows_.size() / std::size_t(cols_);
+    double peak = 0.0;  // the largest |E + W| and the largest kinetic energy sampled
+    for (std::size_t i = 0; i < samples; ++i) {
+      const Eigen::Map<const Eigen::VectorXd> v(rows_.data() + i * std::size_t(cols_) + 1 + nq_, nv_);
+      peak = std::max(peak, std::abs(energyAndWork(i)) + sys_.mechanism().kineticEnergy(v));
+    }
+    const double initial = energyAndWork(0), total = energyAndWork(samples - 1);
+    const double created = run_.energy_created = total - initial - work_;
+    const double flowed = run_.energy_flowed = peak + work_size_;
+    if (!(created > o_.max_created_energy * flowed + 1e-12)) return;
+    std::ostringstream os;
+    os << "RK4 created " << created << " J of energy by t = " << t_ << " s, more than " << o_.max_created_energy
+       << " of the " << flowed << " J that flowed (the largest |E + W| plus kinetic energy, " << peak
+       << " J, and the forces' work in and out): E + W went from " << initial << " J to " << total
+       << " J while the forces did " << work_ << " J. The step dt = " << o_.dt
+       << " s is too large for this system (try a smaller --dt, or --integrator bdf with a smooth law)";
+    run_.status = PenaltyStatus::kEnergyIncrease;
+    run_.message = os.str();
   }
 
   /// Records a history row at t and tells the progress; false when the energy check stops the run.
@@ -845,7 +904,11 @@ class PenaltyIntegration {
     bool& eom_ok = eom_ok_;
     Rk4 rk4(y.size());
     const Rk4::Derivative f = [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy,
-                                  Eigen::Ref<Eigen::VectorXd> dydt) { return this->rhs(tt, yy, dydt); };
+                                  Eigen::Ref<Eigen::VectorXd> dydt) {
+      if (!this->rhs(tt, yy, dydt)) return false;
+      recordStagePower(tt, yy, dydt);
+      return true;
+    };
     // Bristles whose relaxation outruns the step are integrated exactly over it (rk4.hpp).
     const Rk4::RelaxingDerivative relaxing =
         [&](double tt, const Eigen::Ref<const Eigen::VectorXd>& yy, const Rk4::RelaxedStage& stage,
@@ -855,7 +918,9 @@ class PenaltyIntegration {
             eom_ok = false;
             return false;
           }
-          return dydt.allFinite();
+          if (!dydt.allFinite()) return false;
+          recordStagePower(tt, yy, dydt);
+          return true;
         };
     Eigen::VectorXd pen1(nc), rate1(nc);
     kinematics(0.0, y, pen, rate);
@@ -870,12 +935,14 @@ class PenaltyIntegration {
     const long n_steps = within ? std::max(1L, long(needed)) : 0;
     for (long i = 0; i < n_steps; ++i) {
       const double h = std::min(o.dt, o.t_end - t);
+      step_start_ = t;
       if (!(sys.hasBristles() ? rk4.step(relaxing, t, h, y) : rk4.step(f, t, h, y))) {
         run.status = eom_ok ? PenaltyStatus::kIntegratorFailure : PenaltyStatus::kEomFailure;
         run.message = eom_ok ? "non-finite derivative at t = " + std::to_string(t) + " s" : sys.eomFailure();
         break;
       }
       ++run.steps;
+      addStepWork(h);
       if (sys.hasBristles()) sys.correctRelaxedDamping(t + h, y, rk4.relaxedMismatch());
       sys.mechanism().normalizePositions(y.head(sys.mechanism().positionSize()));  // Euler parameters' unit norm
       sys.settleFriction(t + h, y);
@@ -894,6 +961,7 @@ class PenaltyIntegration {
       if ((t >= next_output_ - 1e-9 * o.dt || i + 1 == n_steps) && !sample()) break;
     }
     run.relaxed_steps = rk4.relaxedSteps();
+    if (run.status == PenaltyStatus::kSuccess) accountEnergy();
   }
 
   PenaltySystem& sys_;
@@ -913,6 +981,10 @@ class PenaltyIntegration {
   double t_ = 0.0;
   std::size_t energy_offset_ = 0;
   double initial_energy_ = 0.0;
+  // RK4's energy account (accountEnergy): the stages' P, the step's start, ∫ P dt and ∫ |P| dt.
+  std::array<double, 4> stage_power_{};
+  int stage_ = 0;
+  double step_start_ = 0.0, work_ = 0.0, work_size_ = 0.0;
 };
 
 }  // namespace

@@ -235,6 +235,10 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
 
   /// T + V of the mechanism + Σ elastic contact energy [J] at y (for energy checks).
   double totalEnergy(const Eigen::Ref<const Eigen::VectorXd>& y) const;
+  /// d(totalEnergy + W)/dt along ẏ, the rate derivative() just gave at y [W]: the power of
+  /// everything that has no potential here (applied loads, drivers, dampers, contact damping,
+  /// callbacks) less the friction's dissipation W's rate takes back. Allocates nothing.
+  double energyRate(const Eigen::Ref<const Eigen::VectorXd>& y, const Eigen::Ref<const Eigen::VectorXd>& ydot);
 
   EomSolver& eomSolver() { return solver_; }
   /// The joints' multipliers λ of the last derivative(), with its friction.
@@ -318,6 +322,7 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   mutable Pass pass_ = Pass::kFull;
   int probe_ = -1;
   Eigen::VectorXd vdot_free_, vdot_probe_;
+  Eigen::VectorXd momentum_rate_;  // M v̇, for energyRate()
   // Reaction-dependent friction: the |R| the forces are computed with (the fixed point's
   // iterate), the friction of the last generalizedForces() (torque or force), a force that
   // replaces the law's while the loop probes (NaN: none), the guides' normal forces.
@@ -372,6 +377,10 @@ struct PenaltyIntegrationOptions {
   /// here (W < 0, E rises), or a numerical instability (the equations conserve E + W).
   /// Infinite: no check.
   double max_energy_gain = std::numeric_limits<double>::infinity();
+  /// RK4, driven or not: end with kEnergyIncrease when the steps created more than this fraction
+  /// of the energy that flowed (PenaltyRun::energy_created). A step too large for the contacts'
+  /// stiffness makes energy up wholesale (0.5 to 1 of it); a resolved run less than 1e-3 of it.
+  double max_created_energy = 0.1;
   /// Called with the simulated time after every sample (a progress bar); empty: not called.
   std::function<void(double)> progress;
 };
@@ -394,6 +403,14 @@ struct PenaltyRun {
   long steps = 0;          ///< accepted steps (RK4 steps, or CVODE's internal steps)
   long rhs_evaluations = 0;
   long relaxed_steps = 0;  ///< RK4 steps that integrated some bristle exactly (rk4.hpp)
+  /// RK4's energy account (NaN by BDF or Adams, or a run cut short). Along the equations E + W
+  /// changes by the work of the forces without a potential, ∫ P dt (energyRate), which the run
+  /// integrates with RK4's own stages: energy_created is what E + W gained beyond it [J], and
+  /// energy_flowed the scale it is judged against, the largest |E + W| plus kinetic energy
+  /// sampled and ∫ |P| dt [J]. The kinetic energy and ∫ |P| dt do not depend on the potential's
+  /// datum, and |E + W| holds the scale of a mechanism at rest under load.
+  double energy_created = std::numeric_limits<double>::quiet_NaN();
+  double energy_flowed = std::numeric_limits<double>::quiet_NaN();
   double cpu_seconds = 0.0;
   std::vector<ContactCrossing> events;
   /// Sampled every output_dt; columns: t, y (stateSize), per contact (δ, v_t, Fₙ, Fₜ), the

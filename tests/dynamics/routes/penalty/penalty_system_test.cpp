@@ -214,3 +214,48 @@ TEST_CASE("penalty system: a pendulum with a joint hits a wall — cₑ², energ
   CHECK((rk4.final_state - bdf.final_state).lpNorm<Eigen::Infinity>() < 1e-4);
   CHECK(rk4.steps == 250000);
 }
+
+TEST_CASE("penalty system: energyRate is the rate of E + W along ẏ, and RK4's energy account flags a step too "
+          "large for a driven block",
+          "[dynamics][penalty]") {
+  // A block on a stiff Hertz floor, tied to the ground by a spring-damper, pushed along the floor
+  // by 5 sin t N: driven, so the passive energy guard does not apply.
+  PlanarModel model;
+  const BodyIndex block = model.addBody("block", 2.0, 0.05);
+  model.setGravity({0.0, -9.81});
+  model.addSpringDamper(kGround, {-0.5, 0.05}, block, {0.0, 0.0}, 40.0, 0.3, 0.4);
+  model.addAppliedForce(block, {0.0, 0.0}, [](double t) { return Eigen::Vector2d(5.0 * std::sin(t), 0.0); });
+  PointLineContact pl;
+  pl.point_on_i = {0.0, -0.05};
+  const PlanarMechanism mechanism(model, {pointOnLine("floor", block, kGround, pl, lnLaw(1e9, 0.8))});
+  PenaltySystem sys(mechanism, {makeFrictionLaw("linear")});
+  Eigen::VectorXd q(3), v(3);
+  q << 0.1, 0.05 - 1e-5, 0.2;  // 10 µm into the floor
+  v << 0.3, -0.02, 0.5;
+  const Eigen::VectorXd y = sys.initialState(0.0, q, v);
+  Eigen::VectorXd ydot(y.size());
+  REQUIRE(sys.derivative(0.7, y, ydot) == EomStatus::kSuccess);
+  const double rate = sys.energyRate(y, ydot);
+  const auto total = [&](const Eigen::VectorXd& x) { return sys.totalEnergy(x) + x(sys.workIndex()); };
+  const double h = 1e-8;
+  CHECK(rate == Approx((total(y + h * ydot) - total(y - h * ydot)) / (2.0 * h)).epsilon(1e-6));
+  CHECK(std::abs(rate) > 0.1);  // the contact's damping and the spring's at work: not a trivial 0
+
+  q(1) = 0.05;  // resting on the floor
+  v.setZero();
+  const Eigen::VectorXd y0 = sys.initialState(0.0, q, v);
+  PenaltyIntegrationOptions o;
+  o.integrator = PenaltyIntegrationOptions::Integrator::kRk4;
+  o.t_end = 0.5;
+  o.output_dt = 1e-3;
+  o.dt = 1e-5;
+  const PenaltyRun fine = simulatePenalty(sys, y0, o);
+  CHECK(fine.status == PenaltyStatus::kSuccess);
+  CHECK(std::abs(fine.energy_created) < 1e-6 * fine.energy_flowed);  // 5e-8 of it
+  CHECK(fine.energy_flowed > 0.1);
+  o.dt = 2e-3;  // beyond the contact's period, ~1 ms: 6031 J created
+  const PenaltyRun coarse = simulatePenalty(sys, y0, o);
+  REQUIRE(coarse.status == PenaltyStatus::kEnergyIncrease);
+  CHECK(coarse.energy_created > 0.3 * coarse.energy_flowed);
+  CHECK_THAT(coarse.message, Catch::Contains("RK4 created") && Catch::Contains("dt = 0.002 s is too large"));
+}
