@@ -218,8 +218,8 @@ TEST_CASE("penalty system: a pendulum with a joint hits a wall — cₑ², energ
 TEST_CASE("penalty system: energyRate is the rate of E + W along ẏ, and RK4's energy account flags a step too "
           "large for a driven block",
           "[dynamics][penalty]") {
-  // A block on a stiff Hertz floor, tied to the ground by a spring-damper, pushed along the floor
-  // by 5 sin t N: driven, so the passive energy guard does not apply.
+  // A block on a stiff Lankarani–Nikravesh floor, tied to the ground by a spring-damper, pushed
+  // along the floor by 5 sin t N: driven, so the passive energy guard does not apply.
   PlanarModel model;
   const BodyIndex block = model.addBody("block", 2.0, 0.05);
   model.setGravity({0.0, -9.81});
