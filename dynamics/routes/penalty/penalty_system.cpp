@@ -747,13 +747,15 @@ class PenaltyIntegration {
     }
     return dydt.allFinite();
   }
-  // The total energy E, plus the friction work W dissipated so far when W > 0: neither can
-  // rise in a passive system. E rises with a law that is not dissipative (W < 0), E + W only
-  // by numerical error (the equations conserve it; contact damping dissipates outside W).
-  double workOfLastRow() const { return rows_[rows_.size() - std::size_t(cols_) + 1 + std::size_t(sys_.workIndex())]; }
-  double energyOfLastRow() const {
-    return rows_[rows_.size() - std::size_t(cols_) + energy_offset_] + std::max(workOfLastRow(), 0.0);
-  }
+  // The sampled total energy E and friction work W of history row i, and the last row.
+  double energyOfRow(std::size_t i) const { return rows_[i * std::size_t(cols_) + energy_offset_]; }
+  double workOfRow(std::size_t i) const { return rows_[i * std::size_t(cols_) + 1 + std::size_t(sys_.workIndex())]; }
+  std::size_t lastRow() const { return rows_.size() / std::size_t(cols_) - 1; }
+  double workOfLastRow() const { return workOfRow(lastRow()); }
+  // E, plus W dissipated so far when W > 0: neither can rise in a passive system. E rises with
+  // a law that is not dissipative (W < 0), E + W only by numerical error (the equations
+  // conserve it; contact damping dissipates outside W).
+  double energyOfLastRow() const { return energyOfRow(lastRow()) + std::max(workOfLastRow(), 0.0); }
   /// After each sample: false (and the run marked) when the energy rose beyond the limit.
   bool energyHolds() {
     if (!(energyOfLastRow() > initial_energy_ + o_.max_energy_gain)) return true;
@@ -783,22 +785,18 @@ class PenaltyIntegration {
     work_ += h / 6.0 * (p[0] + 2.0 * p[1] + 2.0 * p[2] + p[3]);
     work_size_ += h / 6.0 * (std::abs(p[0]) + 2.0 * std::abs(p[1]) + 2.0 * std::abs(p[2]) + std::abs(p[3]));
   }
-  double energyAndWork(std::size_t row) const {
-    const std::size_t start = row * std::size_t(cols_);
-    return rows_[start + energy_offset_] + rows_[start + 1 + std::size_t(sys_.workIndex())];
-  }
   /// At the end of an RK4 run: the energy account, and kEnergyIncrease when the steps created more
   /// than max_created_energy of the energy that flowed. Judged over the whole run: at its start
   /// everything is small, and contacts that chatter at a coarse step create energy that their
   /// damping takes back at once.
   void accountEnergy() {
-    const std::size_t samples = rows_.size() / std::size_t(cols_);
+    const auto energyAndWork = [&](std::size_t i) { return energyOfRow(i) + workOfRow(i); };
     double peak = 0.0;  // the largest |E + W| and the largest kinetic energy sampled
-    for (std::size_t i = 0; i < samples; ++i) {
+    for (std::size_t i = 0; i <= lastRow(); ++i) {
       const Eigen::Map<const Eigen::VectorXd> v(rows_.data() + i * std::size_t(cols_) + 1 + nq_, nv_);
       peak = std::max(peak, std::abs(energyAndWork(i)) + sys_.mechanism().kineticEnergy(v));
     }
-    const double initial = energyAndWork(0), total = energyAndWork(samples - 1);
+    const double initial = energyAndWork(0), total = energyAndWork(lastRow());
     const double created = run_.energy_created = total - initial - work_;
     const double flowed = run_.energy_flowed = peak + work_size_;
     if (!(created > o_.max_created_energy * flowed + 1e-12)) return;
