@@ -15,13 +15,14 @@
 // are kept between solves, ours and Bullet's; DART's Lemke and Dantzig are functions. Each peer
 // gets the problem in its own storage, filled once per instance outside the timed solves; what a
 // solver overwrites (Dantzig's A, b and bounds) is copied in each solve, into buffers kept between
-// solves. Families: Siconos' LCP collection (--data, the .dat files), seeded SPD LCPs (n = 2 … 256)
-// and seeded planar friction problems (lcp/random_problems.hpp) with n/4 contacts. Each solver
-// takes a problem in its own form: the Lemkes an LCP (for friction, the exact 4-per-contact
-// reduction of lcp/friction_to_lcp.hpp), Dantzig and PGS a boxed LCP (for friction, ODE's
-// form: 0 ≤ rₙ, |rₜ| ≤ μ rₙ through the friction index). Every answer is judged by one
-// measure, the relative natural-map residual of the problem as posed (lcp/residual.hpp: the
-// LCP's, or the planar Coulomb law's), and counts as solved at ≤ 1e-9, our Lemke's acceptance.
+// solves. Families: Siconos' LCP collection (--data, the .dat files; by default the source
+// tree's tests/data/siconos/lcp), seeded SPD LCPs (n = 2 … 256) and seeded planar friction
+// problems (lcp/random_problems.hpp) with n/4 contacts. Each solver takes a problem in its own
+// form: the Lemkes an LCP (for friction, the exact 4-per-contact reduction of
+// lcp/friction_to_lcp.hpp), Dantzig and PGS a boxed LCP (for friction, ODE's form: 0 ≤ rₙ,
+// |rₜ| ≤ μ rₙ through the friction index). Every answer is judged by one measure, the relative
+// natural-map residual of the problem as posed (lcp/residual.hpp: the LCP's, or the planar
+// Coulomb law's), and counts as solved at ≤ 1e-9, our Lemke's acceptance.
 // Time: per instance, the median µs per solve over alternating blocks of every solver, each
 // solver sampled until it has spent its own budget (--min-time-ms); per row, the median of
 // the instances' medians.
@@ -395,7 +396,7 @@ constexpr const char* kUsage =
 struct Options {
   std::vector<int> sizes{2, 4, 8, 16, 32, 64, 128, 256};
   int instances = 5, pgs_sweeps = 1000;
-  std::string data = "tests/data/siconos/lcp";
+  std::string data = STICKSLIP_SOURCE_DIR "/tests/data/siconos/lcp";  // wherever it runs from
   double budget_us = 20e3;
   bool json = false, check = false;
 };
