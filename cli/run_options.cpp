@@ -208,4 +208,6 @@ void checkRunSettings(const mechanisms::Scenario& scenario) {
   plannedRunner(scenario, {});       // its values are checked as it plans
 }
 
+void checkRunKeys(const mechanisms::Scenario& scenario) { withRunSettings(parsedRunArgs(scenario, {}), scenario); }
+
 }  // namespace stickslip::cli

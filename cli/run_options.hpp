@@ -39,6 +39,10 @@ std::unique_ptr<mechanisms::ScenarioRunner> plannedRunner(const mechanisms::Scen
 /// and values, without running: an InputError names the file, line and key of a bad one.
 void checkRunSettings(const mechanisms::Scenario& scenario);
 
+/// Checks only the run settings' keys and each value's type (a number, true or false), not the
+/// values together: what Python's Scenario.set checks at once, before other settings follow.
+void checkRunKeys(const mechanisms::Scenario& scenario);
+
 /// --out: its path, or "" without it. Throws std::invalid_argument when it cannot be written
 /// (checkOutputPath), or exists and --force was not given: nothing the user wrote is
 /// overwritten without asking.

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "cli/run_options.hpp"
 #include "mechanisms/input_error.hpp"
 #include "mechanisms/rigid_scenarios.hpp"
 #include "mechanisms/scenario_file.hpp"
@@ -128,12 +129,16 @@ void bindScenario(py::module_& m) {
       .def(
           "set",
           [](Scenario& s, const std::string& key, py::handle value) -> Scenario& {
-            mechanisms::applySettings(s, {key + "=" + settingText(value)});
+            Scenario changed = s;  // unchanged when refused
+            mechanisms::applySettings(changed, {key + "=" + settingText(value)});
+            if (key.starts_with("run.")) cli::checkRunKeys(changed);
+            s = std::move(changed);
             return s;
           },
           py::arg("key"), py::arg("value"), py::return_value_policy::reference_internal,
           "Sets parameters.NAME, friction_parameters.NAME or run.NAME as `--set KEY=VALUE` does, "
-          "with the same checks; returns the scenario. Raises InputError.")
+          "with the same checks; returns the scenario. Raises InputError: at once for an unknown "
+          "key or a value of the wrong type, at run() for run values that do not go together.")
       .def("copy", [](const Scenario& s) { return Scenario(s); })
       .def("show", &mechanisms::showScenario,
            "A built-in scenario as a file (YAML), as `stickslip show` prints it.")

@@ -110,6 +110,14 @@ def test_bad_input_raises_with_file_line_and_key(tmp_path):
     with pytest.raises(stickslip.InputError) as e:
         stickslip.Scenario("belt").set("parameters.mass", -1)
     assert e.value.file is None and e.value.line is None and e.value.key == "parameters.mass"
+    # A run key or a value of the wrong type is refused as it is set, and leaves the scenario as it was.
+    belt = stickslip.Scenario("belt").set("run.t_end", 2.0)
+    with pytest.raises(stickslip.InputError, match="did you mean 't_end'") as e:
+        belt.set("run.t_ned", 5)
+    assert e.value.key == "run.t_ned"
+    with pytest.raises(stickslip.InputError, match="run.t_end"):
+        belt.set("run.t_end", "soon")
+    assert "t_end: 2.0" in belt.show() and "t_ned" not in belt.show()
     with pytest.raises(stickslip.InputError, match="did you mean 'belt'"):
         stickslip.Scenario("blet")
     with pytest.raises(ValueError, match="unknown method"):
