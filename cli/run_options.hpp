@@ -40,7 +40,8 @@ std::unique_ptr<mechanisms::ScenarioRunner> plannedRunner(const mechanisms::Scen
 void checkRunSettings(const mechanisms::Scenario& scenario);
 
 /// Checks only the run settings' keys and each value's type (a number, true or false), not the
-/// values together: what Python's Scenario.set checks at once, before other settings follow.
+/// values together: what Python checks as a scenario loads and at each Scenario.set, before
+/// other settings follow.
 void checkRunKeys(const mechanisms::Scenario& scenario);
 
 /// --out: its path, or "" without it. Throws std::invalid_argument when it cannot be written

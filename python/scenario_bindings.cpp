@@ -55,6 +55,17 @@ mechanisms::Scenario scenarioArgument(const py::handle& scenario) {
   return scenario.cast<mechanisms::Scenario>();
 }
 
+namespace {
+
+// A run: section's keys and value types as the scenario loads, as Scenario.set checks them; the
+// values against each other when it runs.
+mechanisms::Scenario withRunKeysChecked(mechanisms::Scenario s) {
+  cli::checkRunKeys(s);
+  return s;
+}
+
+}  // namespace
+
 void bindScenario(py::module_& m) {
   static py::exception<mechanisms::InputError> input_error(m, "InputError", PyExc_ValueError);
   input_error.doc() =
@@ -92,15 +103,21 @@ void bindScenario(py::module_& m) {
                        "A mechanism with its parameters and run settings: a built-in (stickslip.builtins()), "
                        "a scenario or model file (.yaml), such a file's text (Scenario.from_yaml) or its values "
                        "(Scenario.from_dict).")
-      .def(py::init([](const std::string& name_or_file) { return mechanisms::loadScenario(name_or_file); }),
+      .def(py::init([](const std::string& name_or_file) {
+             return withRunKeysChecked(mechanisms::loadScenario(name_or_file));
+           }),
            py::arg("name_or_file"))
-      .def_static("from_yaml", &mechanisms::loadScenarioText, py::arg("text"), py::arg("label") = "<string>",
-                  "A scenario from a file's text; `label` names it in errors.")
+      .def_static(
+          "from_yaml",
+          [](const std::string& text, const std::string& label) {
+            return withRunKeysChecked(mechanisms::loadScenarioText(text, label));
+          },
+          py::arg("text"), py::arg("label") = "<string>", "A scenario from a file's text; `label` names it in errors.")
       .def_static(
           "from_dict",
           [](py::handle values, const std::string& label) {
             try {
-              return mechanisms::loadScenarioText(yamlText(values), label);
+              return withRunKeysChecked(mechanisms::loadScenarioText(yamlText(values), label));
             } catch (const mechanisms::InputError& e) {
               if (e.where().reason.empty()) throw;
               mechanisms::Location where = e.where();

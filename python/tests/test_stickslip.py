@@ -104,9 +104,12 @@ def test_bad_input_raises_with_file_line_and_key(tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text("scenario: belt\nrun:\n  t_end: soon\n")
     with pytest.raises(stickslip.InputError) as e:
-        stickslip.run(stickslip.Scenario(str(path)), "event-driven")
+        stickslip.Scenario(str(path))  # as it loads: a run key or a value of the wrong type
     assert (e.value.file, e.value.line, e.value.key) == (str(path), 3, "run.t_end")
     assert str(e.value).startswith(f"{path}:3: run.t_end:")
+    with pytest.raises(stickslip.InputError, match="did you mean 't_end'") as e:
+        stickslip.Scenario.from_dict({"scenario": "belt", "run": {"t_ned": 1.0}})
+    assert (e.value.file, e.value.line, e.value.key) == ("<dict>", None, "run.t_ned")
     with pytest.raises(stickslip.InputError) as e:
         stickslip.Scenario("belt").set("parameters.mass", -1)
     assert e.value.file is None and e.value.line is None and e.value.key == "parameters.mass"
