@@ -128,7 +128,7 @@ std::vector<std::filesystem::path> benchProblemFiles(const std::string& data, co
   namespace fs = std::filesystem;
   if (!fs::is_directory(data))
     throw std::invalid_argument("--data: '" + data + "' is not a directory (expected Siconos' " + kind +
-                                " problems, e.g. ../shared/data/siconos/" + kind + ")");
+                                " problems, e.g. the source tree's tests/data/siconos/" + kind + ")");
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(data))
     if (e.path().extension() == ".dat") files.push_back(e.path());
@@ -156,7 +156,8 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "mechanism", po::value<std::string>()->default_value("spatial-slider-crank"),
       "eom: spatial-slider-crank (the thesis' mechanism) or slider-crank (its planar counterpart)")(
       "data", po::value<std::string>(),
-      "fc2d, fc3d: the folder of Siconos .dat problems (default ../shared/data/siconos/fc2d or fc3d)")(
+      "fc2d, fc3d: the folder of Siconos .dat problems (default, from the source tree's root: "
+      "tests/data/siconos/fc2d-more or fc3d)")(
       "tolerance", po::value<double>(), "fc2d, fc3d: Siconos' error to reach (default 1e-8)")(
       "facets", po::value<int>()->default_value(8), "fc3d: directions per contact of our faceted cone, 3 … 1024")(
       "max-iterations", po::value<int>()->default_value(100000), "fc2d: our NSGS's sweeps at most")(
@@ -215,7 +216,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
   if (what == "fc2d") {
     const int sweeps = vm["max-iterations"].as<int>(), theirs = vm["siconos-max-iterations"].as<int>();
     if (sweeps < 1 || theirs < 1) throw std::invalid_argument("--max-iterations, --siconos-max-iterations: expected ≥ 1");
-    const std::string data = vm.count("data") ? vm["data"].as<std::string>() : "../shared/data/siconos/fc2d";
+    const std::string data = vm.count("data") ? vm["data"].as<std::string>() : "tests/data/siconos/fc2d-more";
     return benchFc2d(data, positive("tolerance", 1e-8), sweeps, theirs, json, out, err);
   }
   if (what == "fc3d") {
@@ -224,7 +225,7 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     if (facets < 3 || facets > lcp::kMaxFacets)
       throw std::invalid_argument("--facets: expected 3 … " + std::to_string(lcp::kMaxFacets) + ", got " +
                                   std::to_string(facets));
-    const std::string data = vm.count("data") ? vm["data"].as<std::string>() : "../shared/data/siconos/fc3d";
+    const std::string data = vm.count("data") ? vm["data"].as<std::string>() : "tests/data/siconos/fc3d";
     return benchFc3d(data, positive("tolerance", 1e-8), theirs, facets, 1e-3 * positive("min-time-ms", 40.0), json, out,
                      err);
   }

@@ -207,6 +207,24 @@ TEST_CASE("stickslip bench fc3d sets our auto beside the fastest Siconos solver 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("stickslip bench fc2d, fc3d: the source tree's problems by default, named when absent", "[cli][bench]") {
+  const auto here = std::filesystem::current_path();
+  std::filesystem::current_path(std::filesystem::temp_directory_path());
+  const Run elsewhere = cli({"bench", "--what", "fc3d"});
+  std::filesystem::current_path(std::filesystem::path(kData).parent_path().parent_path().parent_path());
+  const Run root = cli({"bench", "--what", "fc2d", "--max-iterations", "1", "--siconos-max-iterations", "1", "--json"});
+  std::filesystem::current_path(here);
+  CHECK(elsewhere.code == 2);
+  CHECK_THAT(elsewhere.err, Catch::Contains("--data: 'tests/data/siconos/fc3d' is not a directory"));
+  INFO(root.err);
+  REQUIRE(root.code == 0);  // found: every problem read, one sweep or iteration of each solver
+  const auto report = nlohmann::json::parse(root.out);
+  std::set<std::string> files;
+  for (const auto& row : report["rows"]) files.insert(row["file"].get<std::string>());
+  CHECK(files.size() == 5);  // tests/data/siconos/fc2d-more
+  CHECK(files.count("FrictionContactProblem00031.dat") == 1);
+}
+
 TEST_CASE("stickslip lcp reports an unsolvable problem with exit code 1", "[cli]") {
   // w = −z − 1 < 0 for every z ≥ 0: no solution; Lemke must say so, not print numbers, and
   // auto adds that no complementary basis gives one either.
