@@ -46,6 +46,26 @@ double angularVelocity(const Eigen::Ref<const VectorXd>& v, BodyIndex b) {
   return b == kGround ? 0.0 : v(3 * b + 2);
 }
 
+/// A spring between point s_i of body i and s_j of body j: the arms A s, its length L, and its
+/// direction u and rate L̇ = uᵀḋ when L > 0 (a zero-length spring has no direction).
+struct PlanarSpringLine {
+  Vector2d arm_i, arm_j, u = Vector2d::Zero();
+  double length = 0.0, rate = 0.0;
+};
+PlanarSpringLine planarSpringLine(const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v,
+                                  BodyIndex i, BodyIndex j, const Vector2d& s_i, const Vector2d& s_j) {
+  const PlanarPose pi = pose(q, i), pj = pose(q, j);
+  PlanarSpringLine l{pi.a * s_i, pj.a * s_j};
+  const Vector2d d = pj.r + l.arm_j - pi.r - l.arm_i;
+  l.length = d.norm();
+  if (!(l.length > 0.0)) return l;
+  l.u = d / l.length;
+  const Vector2d d_dot = linearVelocity(v, j) + perp(l.arm_j) * angularVelocity(v, j) - linearVelocity(v, i) -
+                         perp(l.arm_i) * angularVelocity(v, i);
+  l.rate = l.u.dot(d_dot);
+  return l;
+}
+
 /// Rows of Φq for body i and body j of one joint (rows × 3 each), also for the ground so
 /// that reactions can be reported on it.
 void jointBlocks(const PlanarJoint& jt, const PlanarPose& pi, const PlanarPose& pj, Block& ji, Block& jj) {
@@ -472,18 +492,11 @@ void PlanarModel::generalizedForces(double t, const Eigen::Ref<const VectorXd>& 
   };
   for (int b = 0; b < bodyCount(); ++b) forces.segment<2>(3 * b) += mass_(3 * b) * gravity_;
   for (const SpringDamper& s : springs_) {
-    const PlanarPose pi = pose(q, s.i), pj = pose(q, s.j);
-    const Vector2d ai_si = pi.a * s.s_i, aj_sj = pj.a * s.s_j;
-    const Vector2d d = pj.r + aj_sj - pi.r - ai_si;
-    const double length = d.norm();
-    // A zero-length spring has no direction; its force is then taken as zero.
-    if (!(length > 0.0)) continue;
-    const Vector2d u = d / length;
-    const Vector2d d_dot = linearVelocity(v, s.j) + perp(aj_sj) * angularVelocity(v, s.j) -
-                           linearVelocity(v, s.i) - perp(ai_si) * angularVelocity(v, s.i);
-    const double tension = s.k * (length - s.rest) + s.c * u.dot(d_dot);
-    add(s.i, tension * u, ai_si);
-    add(s.j, -tension * u, aj_sj);
+    const PlanarSpringLine l = planarSpringLine(q, v, s.i, s.j, s.s_i, s.s_j);
+    if (!(l.length > 0.0)) continue;  // no direction: the force is taken as zero
+    const double tension = s.k * (l.length - s.rest) + s.c * l.rate;
+    add(s.i, tension * l.u, l.arm_i);
+    add(s.j, -tension * l.u, l.arm_j);
   }
   for (const RotationalSpringDamper& s : rotational_springs_) {
     const double rel = pose(q, s.j).theta - pose(q, s.i).theta - s.theta0;
@@ -544,14 +557,8 @@ double PlanarModel::potentialRate(const Eigen::Ref<const VectorXd>& q, const Eig
   double rate = 0.0;
   for (int b = 0; b < bodyCount(); ++b) rate -= mass_(3 * b) * gravity_.dot(linearVelocity(v, b));
   for (const SpringDamper& s : springs_) {
-    const PlanarPose pi = pose(q, s.i), pj = pose(q, s.j);
-    const Vector2d ai_si = pi.a * s.s_i, aj_sj = pj.a * s.s_j;
-    const Vector2d d = pj.r + aj_sj - pi.r - ai_si;
-    const double length = d.norm();
-    if (!(length > 0.0)) continue;  // L̇ undefined; the spring's force is taken as zero there too
-    const Vector2d d_dot = linearVelocity(v, s.j) + perp(aj_sj) * angularVelocity(v, s.j) -
-                           linearVelocity(v, s.i) - perp(ai_si) * angularVelocity(v, s.i);
-    rate += s.k * (length - s.rest) * d.dot(d_dot) / length;
+    const PlanarSpringLine l = planarSpringLine(q, v, s.i, s.j, s.s_i, s.s_j);
+    rate += s.k * (l.length - s.rest) * l.rate;  // L̇ = 0 where L = 0, as the force
   }
   for (const RotationalSpringDamper& s : rotational_springs_)
     rate += s.k * (pose(q, s.j).theta - pose(q, s.i).theta - s.theta0) *

@@ -96,6 +96,24 @@ Scalar dot2(const Vec& u, const Separation& d) {
   return s;
 }
 
+/// A spring between point s_i of body i and s_j of body j: its length L, and its direction u
+/// and rate L̇ = uᵀḋ when L > 0 (a zero-length spring has no direction).
+struct SpatialSpringLine {
+  Vector3d u = Vector3d::Zero();
+  double length = 0.0, rate = 0.0;
+};
+SpatialSpringLine spatialSpringLine(const SpatialModel& m, const Eigen::Ref<const VectorXd>& q,
+                                    const Eigen::Ref<const VectorXd>& v, BodyIndex i, BodyIndex j,
+                                    const Vector3d& s_i, const Vector3d& s_j) {
+  SpatialSpringLine l;
+  const Vector3d d = m.pointPosition(q, j, s_j) - m.pointPosition(q, i, s_i);
+  l.length = d.norm();
+  if (!(l.length > 0.0)) return l;
+  l.u = d / l.length;
+  l.rate = l.u.dot(m.pointVelocity(q, v, j, s_j) - m.pointVelocity(q, v, i, s_i));
+  return l;
+}
+
 std::string bodyLabel(const std::vector<SpatialBody>& bodies, BodyIndex b) {
   return b == kGround ? "ground" : bodies[static_cast<std::size_t>(b)].name;
 }
@@ -397,10 +415,8 @@ double SpatialModel::potentialRate(const Eigen::Ref<const VectorXd>& q, const Ei
   for (int b = 0; b < bodyCount(); ++b)
     rate -= bodies_[static_cast<std::size_t>(b)].mass * gravity_.dot(v.segment<3>(6 * b));
   for (const SpringDamper& s : springs_) {
-    const Vector3d l = pointPosition(q, s.j, s.s_j) - pointPosition(q, s.i, s.s_i);
-    const double length = l.norm();
-    if (!(length > 0.0)) continue;  // L̇ undefined; the spring's force is taken as zero there too
-    rate += s.k * (length - s.rest) * l.dot(pointVelocity(q, v, s.j, s.s_j) - pointVelocity(q, v, s.i, s.s_i)) / length;
+    const SpatialSpringLine l = spatialSpringLine(*this, q, v, s.i, s.j, s.s_i, s.s_j);
+    rate += s.k * (l.length - s.rest) * l.rate;  // L̇ = 0 where L = 0, as the force
   }
   return rate;
 }
@@ -596,12 +612,9 @@ void SpatialModel::generalizedForces(double t, const Eigen::Ref<const VectorXd>&
   };
   addAppliedLoads(t, q, forces);
   for (const SpringDamper& s : springs_) {
-    const Vector3d l = pointPosition(q, s.j, s.s_j) - pointPosition(q, s.i, s.s_i);
-    const double length = l.norm();
-    if (!(length > 0.0)) continue;  // direction undefined; the force is continuous only if L0 = 0
-    const Vector3d e = l / length;
-    const double rate = e.dot(pointVelocity(q, v, s.j, s.s_j) - pointVelocity(q, v, s.i, s.s_i));
-    const Vector3d f = (s.k * (length - s.rest) + s.c * rate) * e;
+    const SpatialSpringLine l = spatialSpringLine(*this, q, v, s.i, s.j, s.s_i, s.s_j);
+    if (!(l.length > 0.0)) continue;  // direction undefined; the force is continuous only if L0 = 0
+    const Vector3d f = (s.k * (l.length - s.rest) + s.c * l.rate) * l.u;
     addForceAt(s.i, s.s_i, f);
     addForceAt(s.j, s.s_j, -f);
   }
