@@ -180,9 +180,9 @@ EomStatus EomSolver::accelerations(double t, const Eigen::Ref<const VectorXd>& q
                                    const Eigen::Ref<const VectorXd>& v, Eigen::Ref<VectorXd> vdot) {
   checkSizes("accelerations", q.size(), v.size());
   if (vdot.size() != nv_) checkSizes("accelerations (v̇)", nq_, vdot.size());
+  factored_ = false;
   system_.generalizedForces(t, q, v, forces_);
-  system_.jacobian(t, q, jac_);
-  system_.gamma(t, q, v, gamma_);
+  system_.jacobianAndGamma(t, q, v, jac_, gamma_);
   iterations_ = 0;
   EomStatus status = EomStatus::kSingular;
   switch (method_) {
@@ -201,6 +201,16 @@ EomStatus EomSolver::accelerations(double t, const Eigen::Ref<const VectorXd>& q
     case EomMethod::kDirectCorrection: status = lagrange(t, q, vdot); break;
   }
   return describe(status, t, q, "accelerations");
+}
+
+EomStatus EomSolver::accelerationsUnderNewForces(double t, const Eigen::Ref<const VectorXd>& q,
+                                                 const Eigen::Ref<const VectorXd>& v, Eigen::Ref<VectorXd> vdot) {
+  if (!factored_) return accelerations(t, q, v, vdot);
+  checkSizes("accelerationsUnderNewForces", q.size(), v.size());
+  if (vdot.size() != nv_) checkSizes("accelerationsUnderNewForces (v̇)", nq_, vdot.size());
+  system_.generalizedForces(t, q, v, forces_);
+  lagrangeSolve(vdot);
+  return describe(EomStatus::kSuccess, t, q, "accelerations");
 }
 
 EomStatus EomSolver::describe(EomStatus status, double t, const Eigen::Ref<const VectorXd>& q,
@@ -240,6 +250,12 @@ EomStatus EomSolver::lagrange(double /*t*/, const Eigen::Ref<const VectorXd>& /*
   w_.noalias() = jac_ * minv_jt_;
   ldlt_w_.compute(w_);
   if (ldltSingular(ldlt_w_, options_.rank_tol)) return EomStatus::kSingular;
+  factored_ = true;
+  lagrangeSolve(vdot);
+  return EomStatus::kSuccess;
+}
+
+void EomSolver::lagrangeSolve(Eigen::Ref<VectorXd> vdot) {
   rhs_m_.noalias() = minv_jt_.transpose() * forces_;
   rhs_m_ -= gamma_;
   lambda_ = ldlt_w_.solve(rhs_m_);
@@ -247,7 +263,6 @@ EomStatus EomSolver::lagrange(double /*t*/, const Eigen::Ref<const VectorXd>& /*
   rhs_n_.noalias() -= jac_.transpose() * lambda_;
   vdot = rhs_n_;
   system_.applyInverseMass(vdot);
-  return EomStatus::kSuccess;
 }
 
 EomStatus EomSolver::penalty(double t, const Eigen::Ref<const VectorXd>& q,
@@ -385,6 +400,7 @@ EomStatus EomSolver::derivative(double t, const Eigen::Ref<const VectorXd>& y,
 
 EomStatus EomSolver::project(double t, Eigen::Ref<VectorXd> q, Eigen::Ref<VectorXd> v) {
   checkSizes("project", q.size(), v.size());
+  factored_ = false;  // the corrections factor their own matrices in the same workspace
   iterations_ = 0;
   EomStatus status = EomStatus::kSuccess;
   if (method_ == EomMethod::kCoordinatePartitioning) status = partitionProject(t, q, v);

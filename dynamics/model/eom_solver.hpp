@@ -94,6 +94,13 @@ class EomSolver {
   EomStatus accelerations(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                           const Eigen::Ref<const Eigen::VectorXd>& v,
                           Eigen::Ref<Eigen::VectorXd> vdot);
+  /// accelerations() again at the state of the last accelerations() call, when only the
+  /// generalized forces Q have changed there (a friction force probed, an applied force held
+  /// off): Q is evaluated again, and the Lagrange-based methods reuse D, γ and the factors of
+  /// D M⁻¹ Dᵀ; the others solve anew. The caller guarantees that (t, q, v) is that state.
+  EomStatus accelerationsUnderNewForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                        const Eigen::Ref<const Eigen::VectorXd>& v,
+                                        Eigen::Ref<Eigen::VectorXd> vdot);
   /// ẏ for the state y = [q; v] (size nq + nv): [H(q) v; v̇].
   EomStatus derivative(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
                        Eigen::Ref<Eigen::VectorXd> ydot);
@@ -115,6 +122,7 @@ class EomSolver {
   void checkSizes(const char* who, Eigen::Index q, Eigen::Index v) const;
   EomStatus lagrange(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                      Eigen::Ref<Eigen::VectorXd> vdot);
+  void lagrangeSolve(Eigen::Ref<Eigen::VectorXd> vdot);  // λ and v̇ for Q, from lagrange()'s factors
   EomStatus penalty(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                     const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
   EomStatus nullSpace(Eigen::Ref<Eigen::VectorXd> vdot);
@@ -135,6 +143,7 @@ class EomSolver {
   double penalty_ = 0.0;
   int iterations_ = 0;
   bool partitioned_ = false;
+  bool factored_ = false;  // lagrange()'s factors are those of the last accelerations()' state
   std::string failure_;
 
   // Workspace.

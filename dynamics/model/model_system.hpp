@@ -67,6 +67,14 @@ class MultibodySystem {
     constraintsAndJacobian(t, q, phi, jac);
     gamma(t, q, v, gam);
   }
+  /// jacobian() and gamma() in one call (a model may share their work: the equations of motion
+  /// need both at every solve).
+  virtual void jacobianAndGamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::MatrixXd> jac,
+                                Eigen::Ref<Eigen::VectorXd> gam) const {
+    jacobian(t, q, jac);
+    gamma(t, q, v, gam);
+  }
   /// D's sparsity for a mechanism with many joints: per row, the velocity columns it may touch
   /// (ascending, fixed for the model's life), or empty when the model gives none (D is then
   /// dense to its users).

@@ -449,34 +449,53 @@ void PlanarModel::constraintTimeDerivative(double t, const Eigen::Ref<const Vect
     if (jt.type == JointType::kRheonomicDriver) phi_t(jt.row) = -jt.angle_rate(t);
 }
 
+namespace {
+
+/// Joint jt's rows of γ (Nikravesh Table 6.1) at the poses of its bodies.
+void jointGamma(const PlanarJoint& jt, const PlanarPose& pi, const PlanarPose& pj, double t,
+                const Eigen::Ref<const VectorXd>& v, Eigen::Ref<VectorXd> gam) {
+  const double wi = angularVelocity(v, jt.body_i), wj = angularVelocity(v, jt.body_j);
+  const Vector2d ai_si = pi.a * jt.s_i, aj_sj = pj.a * jt.s_j;
+  switch (jt.type) {
+    case JointType::kRevolute:
+    case JointType::kFixed:
+      // d²/dt² (A s) = B s θ̈ − A s θ̇²: the velocity-only part of −Φ̈ (Nikravesh Table 6.1).
+      gam.segment<2>(jt.row) = ai_si * wi * wi - aj_sj * wj * wj;
+      if (jt.type == JointType::kFixed) gam(jt.row + 2) = 0.0;
+      break;
+    case JointType::kPointOnLine:
+    case JointType::kTranslational: {
+      const Vector2d n = pi.a * perp(jt.u_i);
+      const Vector2d d = pj.r + aj_sj - pi.r - ai_si;
+      const Vector2d d_dot = linearVelocity(v, jt.body_j) + perp(aj_sj) * wj -
+                             linearVelocity(v, jt.body_i) - perp(ai_si) * wi;
+      // Φ̈ = n̈ᵀd + 2ṅᵀḋ + nᵀd̈ with ṅ = R n θ̇_i, n̈ = R n θ̈_i − n θ̇_i².
+      gam(jt.row) = n.dot(d) * wi * wi - 2.0 * wi * perp(n).dot(d_dot) +
+                    n.dot(aj_sj * wj * wj - ai_si * wi * wi);
+      if (jt.type == JointType::kTranslational) gam(jt.row + 1) = 0.0;
+      break;
+    }
+    case JointType::kAngle: gam(jt.row) = 0.0; break;
+    case JointType::kRheonomicDriver: gam(jt.row) = jt.angle_acceleration(t); break;
+  }
+}
+
+}  // namespace
+
 void PlanarModel::gamma(double t, const Eigen::Ref<const VectorXd>& q,
                         const Eigen::Ref<const VectorXd>& v, Eigen::Ref<VectorXd> gam) const {
+  for (const PlanarJoint& jt : joints_) jointGamma(jt, pose(q, jt.body_i), pose(q, jt.body_j), t, v, gam);
+}
+
+void PlanarModel::jacobianAndGamma(double t, const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v,
+                                   Eigen::Ref<Eigen::MatrixXd> jac, Eigen::Ref<VectorXd> gam) const {
+  jac.setZero();
+  Block ji, jj;
   for (const PlanarJoint& jt : joints_) {
     const PlanarPose pi = pose(q, jt.body_i), pj = pose(q, jt.body_j);
-    const double wi = angularVelocity(v, jt.body_i), wj = angularVelocity(v, jt.body_j);
-    const Vector2d ai_si = pi.a * jt.s_i, aj_sj = pj.a * jt.s_j;
-    switch (jt.type) {
-      case JointType::kRevolute:
-      case JointType::kFixed:
-        // d²/dt² (A s) = B s θ̈ − A s θ̇²: the velocity-only part of −Φ̈ (Nikravesh Table 6.1).
-        gam.segment<2>(jt.row) = ai_si * wi * wi - aj_sj * wj * wj;
-        if (jt.type == JointType::kFixed) gam(jt.row + 2) = 0.0;
-        break;
-      case JointType::kPointOnLine:
-      case JointType::kTranslational: {
-        const Vector2d n = pi.a * perp(jt.u_i);
-        const Vector2d d = pj.r + aj_sj - pi.r - ai_si;
-        const Vector2d d_dot = linearVelocity(v, jt.body_j) + perp(aj_sj) * wj -
-                               linearVelocity(v, jt.body_i) - perp(ai_si) * wi;
-        // Φ̈ = n̈ᵀd + 2ṅᵀḋ + nᵀd̈ with ṅ = R n θ̇_i, n̈ = R n θ̈_i − n θ̇_i².
-        gam(jt.row) = n.dot(d) * wi * wi - 2.0 * wi * perp(n).dot(d_dot) +
-                      n.dot(aj_sj * wj * wj - ai_si * wi * wi);
-        if (jt.type == JointType::kTranslational) gam(jt.row + 1) = 0.0;
-        break;
-      }
-      case JointType::kAngle: gam(jt.row) = 0.0; break;
-      case JointType::kRheonomicDriver: gam(jt.row) = jt.angle_acceleration(t); break;
-    }
+    jointBlocks(jt, pi, pj, ji, jj);
+    placeBlocks(jt, ji, jj, jac);
+    jointGamma(jt, pi, pj, t, v, gam);
   }
 }
 

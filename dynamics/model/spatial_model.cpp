@@ -557,6 +557,11 @@ void SpatialModel::constraintsJacobianAndGamma(double t, const Eigen::Ref<const 
   evaluateJoints(t, q, &v, &phi, jac, &gam);
 }
 
+void SpatialModel::jacobianAndGamma(double t, const Eigen::Ref<const VectorXd>& q, const Eigen::Ref<const VectorXd>& v,
+                                    Eigen::Ref<Eigen::MatrixXd> jac, Eigen::Ref<VectorXd> gam) const {
+  evaluateJoints(t, q, &v, nullptr, jac, &gam);
+}
+
 void SpatialModel::constraintTimeDerivative(double t, const Eigen::Ref<const VectorXd>& q,
                                             Eigen::Ref<VectorXd> phi_t) const {
   phi_t.setZero();

@@ -136,7 +136,7 @@ void PenaltySystem::evaluateContacts(double t, const Eigen::Ref<const Eigen::Vec
   const std::vector<RigidContact>& contacts = mechanism_.contacts();
   out.resize(contacts.size());
   if (contacts.empty()) return;
-  mechanism_.evaluateContacts(t, q, v, kin_, false);
+  if (!kinematics_current_) mechanism_.evaluateContacts(t, q, v, kin_, false);
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const auto i = Eigen::Index(k);
     ContactForce& e = out[k];
@@ -317,6 +317,11 @@ EomStatus PenaltySystem::evaluate(double t, const Eigen::Ref<const Eigen::Vector
   // The contacts at this state (their kinematics feed the guides' velocities and Fₑ).
   rating_ = false;
   evaluateContacts(t, q, v, z_, last_);
+  kinematics_current_ = true;
+  struct Reset {  // when evaluate() returns or throws
+    PenaltySystem& s;
+    ~Reset() { s.kinematics_current_ = s.solved_at_state_ = false; }
+  } reset{*this};
   // Relaxed bristles change the friction forces only, which the solve below computes again.
   if (stage) relaxBristles(*stage, drive, decay);
   rating_ = stage != nullptr;
@@ -365,18 +370,25 @@ EomStatus PenaltySystem::evaluate(double t, const Eigen::Ref<const Eigen::Vector
   return st;
 }
 
+EomStatus PenaltySystem::solveAtState(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                      const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot) {
+  if (solved_at_state_) return solver_.accelerationsUnderNewForces(t, q, v, vdot);
+  solved_at_state_ = kinematics_current_;
+  return solver_.accelerations(t, q, v, vdot);
+}
+
 void PenaltySystem::computeAppliedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                          const Eigen::Ref<const Eigen::VectorXd>& v) {
   // J_t of contact k times an acceleration (the rows of the evaluation at this state).
   auto tangential = [&](int k, const Eigen::VectorXd& vdot) { return kin_.jacobian.row(2 * k + 1).dot(vdot); };
   pass_ = Pass::kHeldOff;
-  const bool free_ok = solver_.accelerations(t, q, v, vdot_free_) == EomStatus::kSuccess;
+  const bool free_ok = solveAtState(t, q, v, vdot_free_) == EomStatus::kSuccess;
   for (int k : held_) {
     applied_[std::size_t(k)] = 0.0;
     if (!free_ok || last_[std::size_t(k)].normal_force == 0.0) continue;
     pass_ = Pass::kProbe;
     probe_ = k;
-    if (solver_.accelerations(t, q, v, vdot_probe_) != EomStatus::kSuccess) continue;
+    if (solveAtState(t, q, v, vdot_probe_) != EomStatus::kSuccess) continue;
     const double a_t = tangential(k, vdot_free_), w = tangential(k, vdot_probe_) - a_t;
     if (w > 0.0) applied_[std::size_t(k)] = a_t / w;
   }
@@ -394,7 +406,7 @@ EomStatus PenaltySystem::solveJointFriction(double t, const Eigen::Ref<const Eig
     if (joint_friction_[e].law) ++with_law, last = e;
   if (with_law == 1) return solveFrictionLoop(last, t, q, v, vdot);
   for (int solve = 1;; ++solve) {
-    const EomStatus st = solver_.accelerations(t, q, v, vdot);
+    const EomStatus st = solveAtState(t, q, v, vdot);
     multipliers_ = solver_.multipliers();
     if (st != EomStatus::kSuccess || joint_friction_.empty()) return st;
     double change = 0.0;
@@ -432,7 +444,7 @@ EomStatus PenaltySystem::solveFrictionLoop(std::size_t e, double t, const Eigen:
   EomStatus st = EomStatus::kSuccess;
   for (const double force : {0.0, 1.0}) {
     probe_force_[e] = force;
-    st = force == 0.0 ? solver_.accelerations(t, q, v, vdot) : solver_.accelerations(t, q, v, vdot_unit_);
+    st = force == 0.0 ? solveAtState(t, q, v, vdot) : solveAtState(t, q, v, vdot_unit_);
     if (st != EomStatus::kSuccess) {
       probe_force_[e] = std::numeric_limits<double>::quiet_NaN();
       multipliers_ = solver_.multipliers();
@@ -582,7 +594,7 @@ void PenaltySystem::applyImpulse(double t, Eigen::Ref<Eigen::VectorXd> y) {
   // The jump Δv: the constrained response to the impulse, as to a force over unit time.
   bool solved = solver_.accelerations(t, q, v, vdot_free_) == EomStatus::kSuccess;
   impulsive_ = true;
-  solved = solved && solver_.accelerations(t, q, v, vdot_impulse_) == EomStatus::kSuccess;
+  solved = solved && solver_.accelerationsUnderNewForces(t, q, v, vdot_impulse_) == EomStatus::kSuccess;
   impulsive_ = false;
   if (solved) {
     vdot_impulse_ -= vdot_free_;  // Δv

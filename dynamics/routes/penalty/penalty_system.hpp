@@ -279,6 +279,10 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   /// Contact k's friction from its law's bristle coefficients at the states z_ and rates zrate_
   /// (a relaxed contact's, rated_), along t and b: F = −Σ (a_i z_i + b_i ż_i) − c v.
   void ratedFriction(std::size_t k, ContactForce& e) const;
+  /// The accelerations at evaluate()'s state under the present forces: its first solve factors
+  /// the constraints, the later ones (other friction or applied forces) reuse the factors.
+  EomStatus solveAtState(double t, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
+                         Eigen::Ref<Eigen::VectorXd> vdot);
   /// The accelerations with the reaction-dependent friction resolved (file comment).
   EomStatus solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
@@ -312,6 +316,10 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   // and forces of the last evaluation.
   mutable Eigen::VectorXd z_;
   mutable ContactKinematics kin_;
+  // Set while evaluate() solves at one state: every generalizedForces() of its solves is at that
+  // state, so kin_ is already the contacts' kinematics there.
+  bool kinematics_current_ = false;
+  bool solved_at_state_ = false;  // and a solve at that state has factored the constraints
   mutable std::vector<ContactForce> last_;
   // Fₑ: the contacts whose law reads it, their values, and what generalizedForces() puts at
   // those contacts while they are computed — their friction (kFull), nothing (kHeldOff), or
