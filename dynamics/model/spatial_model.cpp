@@ -425,7 +425,9 @@ void SpatialModel::evaluateJoint(const SpatialJoint& jt, double t,
                                  const Eigen::Ref<const VectorXd>& q,
                                  const Eigen::Ref<const VectorXd>* v, JointRows& rows) const {
   const BodyMotion pi = pose(q, v, jt.body_i), pj = pose(q, v, jt.body_j);
-  const auto fi = bodyVector(pi, jt.frame_i.col(0)), ki = bodyVector(pi, jt.frame_i.col(1));
+  // f_i and k_i, the frame axes across a_i on body i: not needed by a spherical or universal joint.
+  const bool across = jt.type != SpatialJointType::kSpherical && jt.type != SpatialJointType::kUniversal;
+  const Vec fi = across ? bodyVector(pi, jt.frame_i.col(0)) : Vec{}, ki = across ? bodyVector(pi, jt.frame_i.col(1)) : Vec{};
   rows.d_i.setZero();
   rows.d_j.setZero();
   rows.phi_t.setZero();
