@@ -12,10 +12,13 @@ network would fail. A browser that cannot be started is a failure, never a skip.
 Environment: STICKSLIP_CLI (the executable), CHROMIUM (default: chromium on PATH),
 STICKSLIP_ARTIFACTS (where the pages and screenshots are kept; default a temporary directory).
 """
+import base64
+import fcntl
 import json
 import math
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -45,25 +48,110 @@ def chromium():
     return path
 
 
-def browse(page, instant, *extra):
-    """Runs headless Chromium on page#t=instant (a number, or a number and "&bench") with a fresh profile: (stdout, stderr)."""
-    with tempfile.TemporaryDirectory() as profile:
-        url = "file://" + os.path.abspath(page) + "#t=%s" % instant
+class Browser:
+    """One headless Chromium for the whole test, driven over the DevTools protocol on a pipe
+    (--remote-debugging-pipe: it reads fd 3 and writes fd 4, JSON messages each ended by NUL).
+    A page is loaded afresh for each instant: its script reads #t= once, as it loads."""
+
+    TIMEOUT = 120  # seconds for any one reply
+
+    def __init__(self):
+        self.profile = tempfile.TemporaryDirectory()
+        to_browser, self.to_browser = os.pipe()
+        self.from_browser, from_browser = os.pipe()
+
+        def pipes():  # fds 3 and 4 in the browser; copied above them first, so that dup2 clears close-on-exec
+            ends = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (to_browser, from_browser)]
+            for fd, end in zip((3, 4), ends):
+                os.dup2(end, fd)
+
+        self.log = tempfile.TemporaryFile()  # its stderr: a pipe nobody reads while it runs could fill and stall it
         try:
-            p = subprocess.run([chromium(), *FLAGS, "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
-                                "--window-size=1100,800", *extra, url],
-                               capture_output=True, text=True, timeout=120)
-        except (OSError, subprocess.TimeoutExpired) as e:
+            self.process = subprocess.Popen([chromium(), *FLAGS, "--user-data-dir=" + self.profile.name,
+                                             "--remote-debugging-pipe", "about:blank"],
+                                            preexec_fn=pipes, close_fds=False, stdout=subprocess.DEVNULL,
+                                            stderr=self.log)
+        except OSError as e:
             sys.exit("cannot start a browser: %s: %s" % (chromium(), e))
-        if p.returncode != 0:
-            sys.exit("cannot start a browser: %s exited with %d:\n%s" % (chromium(), p.returncode, p.stderr[-2000:]))
-        return p.stdout, p.stderr
+        os.close(to_browser)
+        os.close(from_browser)
+        self.buffer, self.count, self.events, self.loads = b"", 0, [], 0
+        page = next(t for t in self.call("Target.getTargets")["targetInfos"] if t["type"] == "page")
+        self.session = self.call("Target.attachToTarget", targetId=page["targetId"], flatten=True)["sessionId"]
+        for domain in ("Page", "Runtime", "Log"):
+            self.call(domain + ".enable", session=True)
+        self.call("Emulation.setDeviceMetricsOverride", session=True, width=1100, height=800, deviceScaleFactor=1,
+                  mobile=False)
+
+    def fail(self, why):
+        self.process.kill()
+        self.log.seek(0)
+        log = self.log.read().decode(errors="replace")
+        sys.exit("cannot start a browser: %s %s:\n%s" % (chromium(), why, log[-2000:]))
+
+    def message(self):
+        while b"\0" not in self.buffer:
+            ready, _, _ = select.select([self.from_browser], [], [], self.TIMEOUT)
+            chunk = os.read(self.from_browser, 1 << 16) if ready else b""
+            if not chunk:
+                self.fail("exited" if ready else "stopped answering")
+            self.buffer += chunk
+        text, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(text)
+
+    def call(self, method, session=False, **params):
+        self.count += 1
+        request = {"id": self.count, "method": method, "params": params}
+        if session:
+            request["sessionId"] = self.session
+        try:
+            os.write(self.to_browser, json.dumps(request).encode() + b"\0")
+        except BrokenPipeError:
+            self.fail("exited")
+        while True:
+            reply = self.message()
+            if reply.get("id") == self.count:
+                if "error" in reply:
+                    sys.exit("the browser refused %s: %s" % (method, reply["error"]))
+                return reply["result"]
+            self.events.append(reply)
+
+    def open(self, page, instant):
+        """Loads page#t=instant; returns the page's console messages and uncaught errors."""
+        self.events, self.loads = [], self.loads + 1
+        url = "file://%s?load=%d#t=%s" % (os.path.abspath(page), self.loads, instant)  # the query: a new load
+        self.call("Page.navigate", session=True, url=url)
+        while not any(e.get("method") == "Page.loadEventFired" for e in self.events):
+            self.events.append(self.message())
+        messages = []
+        for e in self.events:
+            p = e.get("params", {})
+            if e.get("method") == "Runtime.consoleAPICalled":
+                messages.append("console.%s: %s" % (p["type"], " ".join(str(a.get("value", a.get("description")))
+                                                                       for a in p["args"])))
+            elif e.get("method") == "Runtime.exceptionThrown":
+                messages.append("Uncaught: " + p["exceptionDetails"].get("exception", {}).get("description", ""))
+            elif e.get("method") == "Log.entryAdded" and "GL Driver Message" not in p["entry"]["text"]:
+                messages.append("%s: %s" % (p["entry"]["level"], p["entry"]["text"]))  # not the software GL's notes
+        return messages
+
+    def dom(self):
+        html = self.call("Runtime.evaluate", session=True, expression="document.documentElement.outerHTML")
+        return html["result"]["value"]
+
+    def screenshot(self, png):
+        with open(png, "wb") as f:
+            f.write(base64.b64decode(self.call("Page.captureScreenshot", session=True, format="png")["data"]))
+
+    def close(self):
+        self.call("Browser.close")
+        self.process.wait(timeout=self.TIMEOUT)
+        self.profile.cleanup()
 
 
-def modes_at(page, instant, runs, contacts):
-    dom, log = browse(page, instant, "--dump-dom")
-    # The page's own messages; not the software GL driver's performance notes.
-    console = [l for l in log.splitlines() if (":CONSOLE" in l or "Uncaught" in l) and "GL Driver Message" not in l]
+def modes_at(browser, page, instant, runs, contacts):
+    console = browser.open(page, instant)
+    dom = browser.dom()
     check(not console, "%s at t = %g: console messages:\n%s" % (page, instant, "\n".join(console)))
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     check(errors is not None and errors.group(1).strip() == "",
@@ -91,10 +179,11 @@ def animate(out_dir, name, *args):
     return page
 
 
-def screenshot(page, instant, png, drawn=0):
+def screenshot(browser, page, instant, png, drawn=0):
     """A screenshot of page#t=instant; with drawn > 0, at least that many coloured pixels in it
     (the bodies, contacts and arrows: the page's grey and white are not)."""
-    browse(page, instant, "--screenshot=" + png)
+    browser.open(page, instant)
+    browser.screenshot(png)
     check(os.path.isfile(png) and os.path.getsize(png) > 5000, png + ": no screenshot")
     if drawn and os.path.isfile(png):
         from PIL import Image  # Debian's python3-pil, which python3-matplotlib brings
@@ -113,7 +202,7 @@ def mode_after(events, contact, instant, initial):
     return mode
 
 
-def spatial(out_dir):
+def spatial(browser, out_dir):
     """The three.js page: a box launched down a slope, then the slider-crank with clearance."""
     box = os.path.join(SCENARIOS, "box_on_slope.yaml")
     settings = ["--set", "parameters.speed=0.5", "--set", "parameters.mu_static=0.4", "--set",
@@ -128,24 +217,25 @@ def spatial(out_dir):
           "box_on_slope: expected its four corners to stick at %.9f s, events: %s" % (stop, events))
     page = animate(out_dir, box, "--methods", "event-driven", *settings)
     for t in (0.0, 0.3, stop - 0.01, stop + 0.01, 0.9):
-        modes = modes_at(page, t, 1, 4)
+        modes = modes_at(browser, page, t, 1, 4)
         for k, corner in enumerate(corners):
             expected = mode_after(events, corner, t, "slip+")
             check(modes[(0, k)] == expected,
                   "box_on_slope at t = %g: %s shows %s, the run's events %s" % (t, corner, modes[(0, k)], expected))
-    screenshot(page, 0.3, os.path.join(out_dir, "box_on_slope.png"), drawn=5000)
+    screenshot(browser, page, 0.3, os.path.join(out_dir, "box_on_slope.png"), drawn=5000)
 
     crank = os.path.join(SCENARIOS, "spatial-slider-crank-clearance.yaml")
     methods = ["event-driven", "penalty"]
     page = animate(out_dir, crank, "--methods", ",".join(methods), "--t-end", "0.1", "--impact-law",
                    "newton-tangential", "--set", "parameters.mu_static=0.2", "--set", "parameters.mu_kinetic=0.1")
     for t in (0.005, 0.05, 0.1):
-        modes = modes_at(page, t, len(methods), 4)
+        modes = modes_at(browser, page, t, len(methods), 4)
         check(all(m in ("open", "stick", "slip+", "impact") for m in modes.values()),
               "spatial-slider-crank-clearance at t = %g: modes %s" % (t, modes))
-    screenshot(page, 0.05, os.path.join(out_dir, "spatial-slider-crank-clearance.png"), drawn=1000)
+    screenshot(browser, page, 0.05, os.path.join(out_dir, "spatial-slider-crank-clearance.png"), drawn=1000)
     # The cost of a 3D frame (software WebGL here): reported, not bounded, as it depends on the machine.
-    dom, _ = browse(page, "0.05&bench", "--dump-dom")
+    browser.open(page, "0.05&bench")
+    dom = browser.dom()
     cost = re.search(r'data-render-ms="([^"]*)"', dom)
     check(cost is not None and float(cost.group(1)) > 0.0, "spatial-slider-crank-clearance: no frame cost measured")
     print("spatial-slider-crank-clearance, two methods: %s ms per frame" % (cost and cost.group(1)))
@@ -154,7 +244,7 @@ def spatial(out_dir):
 def main():
     out_dir = os.environ.get("STICKSLIP_ARTIFACTS") or tempfile.mkdtemp(prefix="stickslip-browser-")
     os.makedirs(out_dir, exist_ok=True)
-    chromium()
+    browser = Browser()
 
     # belt, event-driven: its events, then the page at instants around each.
     run = subprocess.run([CLI, "run", "belt", "--method", "event-driven", "--t-end", "20", "--json"],
@@ -168,13 +258,16 @@ def main():
         instants += [e["t"] - 0.01, e["t"] + 0.01]
     for t in instants:
         expected = mode_after(events, "block-belt", t, "stick")
-        got = modes_at(page, t, 1, 1)[(0, 0)]
+        got = modes_at(browser, page, t, 1, 1)[(0, 0)]
         check(got == expected, "belt at t = %g: the page shows %s, the run's events %s" % (t, got, expected))
-    check(modes_at(page, BELT_BREAKAWAY - 0.01, 1, 1)[(0, 0)] == "stick", "belt: not sticking before 7.3575 s")
-    check(modes_at(page, BELT_BREAKAWAY + 0.01, 1, 1)[(0, 0)].startswith("slip"), "belt: not slipping after 7.3575 s")
-    screenshot(page, 8.0, os.path.join(out_dir, "belt.png"))
+    check(modes_at(browser, page, BELT_BREAKAWAY - 0.01, 1, 1)[(0, 0)] == "stick",
+          "belt: not sticking before 7.3575 s")
+    check(modes_at(browser, page, BELT_BREAKAWAY + 0.01, 1, 1)[(0, 0)].startswith("slip"),
+          "belt: not slipping after 7.3575 s")
+    screenshot(browser, page, 8.0, os.path.join(out_dir, "belt.png"))
     # Smooth: a frame of the 20 s run (thousands of frames) drawn far within 1/60 s.
-    dom, _ = browse(page, "1&bench", "--dump-dom")
+    browser.open(page, "1&bench")
+    dom = browser.dom()
     cost = re.search(r'data-render-ms="([^"]*)"', dom)
     check(cost is not None and float(cost.group(1)) < 16.0, "belt: drawing a frame takes %s ms" % (cost and cost.group(1)))
     print("belt, 20 s: %s ms per frame" % (cost and cost.group(1)))
@@ -189,15 +282,16 @@ def main():
     check(len(changes) >= 2, "zheng-torque: expected stick-slip in 2 s, events: %s" % events)
     for i, e in enumerate(changes[:4]):
         for t in ((e["t"] - 1e-4, e["t"] + 1e-4) if i else (e["t"] + 1e-4,)):
-            modes = modes_at(page, t, len(methods), 1)
+            modes = modes_at(browser, page, t, len(methods), 1)
             expected = mode_after(events, "clearance-A", t, None)
             check(modes[(0, 0)] == expected,
                   "zheng-torque at t = %g: the page shows %s, the run's events %s" % (t, modes[(0, 0)], expected))
             check(all(modes[(r, 0)] in ("open", "stick", "slip+", "slip-", "impact") for r in range(len(methods))),
                   "zheng-torque at t = %g: modes %s" % (t, modes))
-    screenshot(page, 0.6, os.path.join(out_dir, "zheng-torque.png"))
+    screenshot(browser, page, 0.6, os.path.join(out_dir, "zheng-torque.png"))
 
-    spatial(out_dir)
+    spatial(browser, out_dir)
+    browser.close()
     print("pages and screenshots in", out_dir)
     if failures:
         sys.exit("%d check(s) failed" % len(failures))
