@@ -41,8 +41,9 @@ class ForwardedSystem : public Base {
                                    Eigen::Ref<Eigen::MatrixXd> jac, Eigen::Ref<Eigen::VectorXd> gam) const override {
     system_.constraintsJacobianAndGamma(t, q, v, phi, jac, gam);
   }
-  void jacobianAndGamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
-                        Eigen::Ref<Eigen::MatrixXd> jac, Eigen::Ref<Eigen::VectorXd> gam) const override {
+  void jacobianAndGamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                        const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::MatrixXd> jac,
+                        Eigen::Ref<Eigen::VectorXd> gam) const override {
     system_.jacobianAndGamma(t, q, v, jac, gam);
   }
   std::vector<std::vector<int>> jacobianPattern() const override { return system_.jacobianPattern(); }

@@ -161,8 +161,9 @@ class PlanarModel final : public MultibodySystem {
              const Eigen::Ref<const Eigen::VectorXd>& v,
              Eigen::Ref<Eigen::VectorXd> gam) const override;
   /// One pass for the two (each joint's poses once).
-  void jacobianAndGamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
-                        Eigen::Ref<Eigen::MatrixXd> jac, Eigen::Ref<Eigen::VectorXd> gam) const override;
+  void jacobianAndGamma(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                        const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::MatrixXd> jac,
+                        Eigen::Ref<Eigen::VectorXd> gam) const override;
   void generalizedForces(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& v,
                          Eigen::Ref<Eigen::VectorXd> forces) const override;

@@ -427,7 +427,8 @@ void SpatialModel::evaluateJoint(const SpatialJoint& jt, double t,
   const BodyMotion pi = pose(q, v, jt.body_i), pj = pose(q, v, jt.body_j);
   // f_i and k_i, the frame axes across a_i on body i: not needed by a spherical or universal joint.
   const bool across = jt.type != SpatialJointType::kSpherical && jt.type != SpatialJointType::kUniversal;
-  const Vec fi = across ? bodyVector(pi, jt.frame_i.col(0)) : Vec{}, ki = across ? bodyVector(pi, jt.frame_i.col(1)) : Vec{};
+  const Vec fi = across ? bodyVector(pi, jt.frame_i.col(0)) : Vec{};
+  const Vec ki = across ? bodyVector(pi, jt.frame_i.col(1)) : Vec{};
   rows.d_i.setZero();
   rows.d_j.setZero();
   rows.phi_t.setZero();

@@ -281,8 +281,8 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   void ratedFriction(std::size_t k, ContactForce& e) const;
   /// The accelerations at evaluate()'s state under the present forces: its first solve factors
   /// the constraints, the later ones (other friction or applied forces) reuse the factors.
-  EomStatus solveAtState(double t, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
-                         Eigen::Ref<Eigen::VectorXd> vdot);
+  EomStatus solveAtState(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                         const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
   /// The accelerations with the reaction-dependent friction resolved (file comment).
   EomStatus solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
