@@ -31,9 +31,10 @@ struct FrictionLoopSolution {
 };
 
 /// `reaction(F)` returns the magnitude |R(F)| ≥ 0 of the reaction under a friction force F,
-/// `law(N)` the friction force for a load N ≥ 0.
+/// `law(N)` the friction force for a load N ≥ 0. `start` > 0, if given, replaces the
+/// frictionless reaction as the first iterate: the root continuing a known nearby one.
 template <class Reaction, class Law>
-FrictionLoopSolution solveFrictionLoop(const Reaction& reaction, const Law& law) {
+FrictionLoopSolution solveFrictionLoop(const Reaction& reaction, const Law& law, double start = 0.0) {
   FrictionLoopSolution s;
   const double frictionless = reaction(0.0);
   const double tol = 1e-12 * std::max(1.0, frictionless);
@@ -48,7 +49,7 @@ FrictionLoopSolution solveFrictionLoop(const Reaction& reaction, const Law& law)
     s.converged = s.residual <= tol;
     return s;
   };
-  double n0 = frictionless, h0 = h(n0);
+  double n0 = start > 0.0 ? start : frictionless, h0 = h(n0);
   if (std::abs(h0) <= tol) return finish(n0, h0);
   double n1 = n0 - h0, h1 = h(n1);
   for (int k = 0; k < 12 && n1 >= 0.0; ++k) {

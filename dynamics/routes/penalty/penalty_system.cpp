@@ -98,10 +98,24 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
   vdot_probe_.resize(nv);
   momentum_rate_.resize(nv);
   mechanism.resizeContacts(kin_);
-  lambda0_.resize(mechanism.constraintCount());
-  multipliers_.resize(mechanism.constraintCount());
-  vdot_unit_.resize(nv);
-  lambda1_.resize(mechanism.constraintCount());
+  const Eigen::Index nl = mechanism.constraintCount();
+  for (std::size_t e = 0; e < joint_friction_.size(); ++e)
+    if (joint_friction_[e].law) laws_.push_back(e);
+  const auto n = Eigen::Index(laws_.size());
+  lambda0_.resize(nl);
+  lambda1_.resize(nl);
+  lambda_free_.resize(nl);
+  lambda_units_.resize(nl, n);
+  vdot_units_.resize(nv, n);
+  loop_force_.assign(laws_.size(), 0.0);
+  newton_loads_.resize(n);
+  newton_h_.resize(n);
+  newton_trial_.resize(n);
+  newton_h_trial_.resize(n);
+  newton_step_.resize(n);
+  newton_jacobian_.resize(n, n);
+  newton_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+  multipliers_.resize(nl);
 }
 
 int PenaltySystem::contactFrictionStateSize(Eigen::Index k) const {
@@ -399,61 +413,79 @@ void PenaltySystem::computeAppliedForces(double t, const Eigen::Ref<const Eigen:
 EomStatus PenaltySystem::solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                             const Eigen::Ref<const Eigen::VectorXd>& v,
                                             Eigen::Ref<Eigen::VectorXd> vdot) {
-  constexpr int kMaxSolves = 50;
   if (!failure_.empty()) failure_.clear();
-  std::size_t with_law = 0, last = 0;
-  for (std::size_t e = 0; e < joint_friction_.size(); ++e)
-    if (joint_friction_[e].law) ++with_law, last = e;
-  if (with_law == 1) return solveFrictionLoop(last, t, q, v, vdot);
-  for (int solve = 1;; ++solve) {
+  if (laws_.empty()) {
     const EomStatus st = solveAtState(t, q, v, vdot);
     multipliers_ = solver_.multipliers();
-    if (st != EomStatus::kSuccess || joint_friction_.empty()) return st;
+    if (st == EomStatus::kSuccess) recordReactions(false);
+    return st;
+  }
+  const std::size_t n = laws_.size();
+  EomStatus st = EomStatus::kSuccess;
+  if (n > 1 && iterateReactions(t, q, v, vdot, st)) return st;
+  st = probeFrictions(t, q, v, vdot);
+  if (st != EomStatus::kSuccess) return st;
+  if (n == 1) {
+    lambda0_ = lambda_free_;
+    lambda1_ = lambda_units_.col(0);
+    if (!settleElement(0, t, v)) return EomStatus::kNotConverged;
+    multipliers_ = lambda0_ + loop_force_[0] * lambda1_;
+  } else {
+    if (!settleElements(t, v)) return EomStatus::kNotConverged;
+    multipliers_ = lambda_free_;
+    for (std::size_t i = 0; i < n; ++i) multipliers_ += loop_force_[i] * lambda_units_.col(Eigen::Index(i));
+  }
+  // The solution at the forces found, from the n + 1 solves (no further one).
+  for (std::size_t i = 0; i < n; ++i) vdot += loop_force_[i] * vdot_units_.col(Eigen::Index(i));
+  recordReactions(true);
+  return st;
+}
+
+bool PenaltySystem::iterateReactions(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                     const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot,
+                                     EomStatus& st) {
+  constexpr int kMaxSolves = 20;
+  for (int solve = 1;; ++solve) {
+    st = solveAtState(t, q, v, vdot);
+    multipliers_ = solver_.multipliers();
+    if (st != EomStatus::kSuccess) return true;
     double change = 0.0;
-    std::size_t worst = 0;
     for (std::size_t e = 0; e < joint_friction_.size(); ++e) {
-      const double r = elementReaction(e, solver_.multipliers());
-      const double d = std::abs(r - reaction_[e]) / (1.0 + r);
-      if (d >= change) change = d, worst = e;
+      const double r = elementReaction(e, multipliers_);
+      change = std::max(change, std::abs(r - reaction_[e]) / (1.0 + r));
       reaction_[e] = r;
-      if (joint_friction_[e].kind == PenaltyJointFriction::Kind::kGuide)
-        guide_normal_[e] = -solver_.multipliers()(joint_friction_[e].row);
     }
-    if (change <= 1e-12 || with_law == 0) return st;
-    if (solve == kMaxSolves) {
-      const PenaltyJointFriction& f = joint_friction_[worst];
-      std::ostringstream os;
-      os << "friction of '"
-         << (f.kind == PenaltyJointFriction::Kind::kGuide ? mechanism_.contacts()[f.index].name
-                                                           : mechanism_.jointFriction()[f.index].name)
-         << "' at t = " << t << " s: the reaction |R| did not settle in " << kMaxSolves
-         << " solves (last relative change " << change << ")";
-      failure_ = os.str();
-      return EomStatus::kNotConverged;
+    if (change <= 1e-12) {
+      recordReactions(false);
+      return true;
     }
+    if (solve == kMaxSolves) return false;
   }
 }
 
-EomStatus PenaltySystem::solveFrictionLoop(std::size_t e, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
-                                           const Eigen::Ref<const Eigen::VectorXd>& v,
-                                           Eigen::Ref<Eigen::VectorXd> vdot) {
+EomStatus PenaltySystem::probeFrictions(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                        const Eigen::Ref<const Eigen::VectorXd>& v,
+                                        Eigen::Ref<Eigen::VectorXd> vdot) {
+  for (const std::size_t e : laws_) probe_force_[e] = 0.0;
+  EomStatus st = solveAtState(t, q, v, vdot);
+  lambda_free_ = solver_.multipliers();
+  for (std::size_t i = 0; i < laws_.size() && st == EomStatus::kSuccess; ++i) {
+    const auto col = Eigen::Index(i);
+    probe_force_[laws_[i]] = 1.0;
+    st = solveAtState(t, q, v, vdot_units_.col(col));
+    probe_force_[laws_[i]] = 0.0;
+    lambda_units_.col(col) = solver_.multipliers() - lambda_free_;
+    vdot_units_.col(col) -= vdot;
+  }
+  for (const std::size_t e : laws_) probe_force_[e] = std::numeric_limits<double>::quiet_NaN();
+  if (st != EomStatus::kSuccess) multipliers_ = solver_.multipliers();
+  return st;
+}
+
+bool PenaltySystem::settleElement(std::size_t i, double t, const Eigen::Ref<const Eigen::VectorXd>& v) {
+  const std::size_t e = laws_[i];
   const PenaltyJointFriction& f = joint_friction_[e];
   const bool guide = f.kind == PenaltyJointFriction::Kind::kGuide;
-  // The reaction under a friction force F is λ₀ + F λ₁, and the accelerations v̇₀ + F v̇₁: the
-  // equations are linear in F.
-  EomStatus st = EomStatus::kSuccess;
-  for (const double force : {0.0, 1.0}) {
-    probe_force_[e] = force;
-    st = force == 0.0 ? solveAtState(t, q, v, vdot) : solveAtState(t, q, v, vdot_unit_);
-    if (st != EomStatus::kSuccess) {
-      probe_force_[e] = std::numeric_limits<double>::quiet_NaN();
-      multipliers_ = solver_.multipliers();
-      return st;
-    }
-    (force == 0.0 ? lambda0_ : lambda1_) = solver_.multipliers();
-  }
-  lambda1_ -= lambda0_;
-  vdot_unit_ -= vdot;
   const auto reaction = [&](double force) {
     if (guide) return std::abs(lambda0_(f.row) + force * lambda1_(f.row));
     lambda0_ += force * lambda1_;  // R at λ₀ + F λ₁, without a temporary
@@ -461,35 +493,143 @@ EomStatus PenaltySystem::solveFrictionLoop(std::size_t e, double t, const Eigen:
     lambda0_ -= force * lambda1_;
     return r;
   };
-  const FrictionInput base{elementVelocity(e, v), 0.0, 0.0};
-  const std::span<const double> z(z_.data() + joint_z_offset_[e], std::size_t(f.frictionStateSize()));
-  const auto law = [&](double n) {
-    if (!(n > 0.0)) return 0.0;
-    FrictionInput in = base;
-    in.normal_force = n;
-    return f.law->force(in, z);
-  };
-  const FrictionLoopSolution loop = dynamics::solveFrictionLoop(reaction, law);
-  // The solution at the loop's F, from the two solves (no third).
-  vdot += loop.force * vdot_unit_;
-  multipliers_ = lambda0_ + loop.force * lambda1_;
-  probe_force_[e] = std::numeric_limits<double>::quiet_NaN();
+  // Several elements start each loop from the element's last |R|, to stay on its branch.
+  const FrictionLoopSolution loop = dynamics::solveFrictionLoop(
+      reaction, [&](double n) { return elementForce(e, v, n); }, laws_.size() > 1 ? reaction_[e] : 0.0);
+  loop_force_[i] = loop.force;
   joint_torque_[e] = guide ? loop.force : mechanism_.jointFriction()[f.index].lever * loop.force;
   reaction_[e] = loop.normal_magnitude;
+  if (loop.converged) return true;
+  std::ostringstream os;
+  os << "friction of '" << elementName(e) << "' at t = " << t << " s: the loop F = law(|R(F)|) did not converge ("
+     << loop.iterations << " law evaluations, residual " << loop.residual << " N)";
+  failure_ = os.str();
+  return false;
+}
+
+bool PenaltySystem::settleElements(double t, const Eigen::Ref<const Eigen::VectorXd>& v) {
+  constexpr int kMaxSweeps = 10;
+  const std::size_t n = laws_.size();
+  // Start from the forces at the present |R|, the iteration's last.
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t e = laws_[i];
+    loop_force_[i] = elementForce(e, v, reaction_[e]);
+    const PenaltyJointFriction& f = joint_friction_[e];
+    joint_torque_[e] = f.kind == PenaltyJointFriction::Kind::kGuide
+                           ? loop_force_[i]
+                           : mechanism_.jointFriction()[f.index].lever * loop_force_[i];
+  }
+  double previous = 0.0, change = 0.0;
+  std::size_t worst = 0;
+  for (int sweep = 1;; ++sweep) {
+    change = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      // Element i's own loop, exact, under the others' present forces.
+      lambda0_ = lambda_free_;
+      for (std::size_t j = 0; j < n; ++j)
+        if (j != i) lambda0_ += loop_force_[j] * lambda_units_.col(Eigen::Index(j));
+      lambda1_ = lambda_units_.col(Eigen::Index(i));
+      const double before = reaction_[laws_[i]];
+      if (!settleElement(i, t, v)) return false;
+      const double r = reaction_[laws_[i]], d = std::abs(r - before) / (1.0 + r);
+      if (d >= change) change = d, worst = laws_[i];
+    }
+    if (change <= 1e-12) return true;
+    if (sweep == kMaxSweeps) break;
+    previous = change;
+  }
+  // Slow sweeps: Newton's method on the coupled loop, from where they reached.
+  double residual = 0.0, rcond = 0.0;
+  if (newtonReactions(v, residual, rcond)) return true;
+  // Where the sweeps' change shrinks by a ratio near 1 and Newton's method stalls at a singular
+  // Jacobian, the solution the loop followed has ended (a fold: |H| has a positive minimum).
+  std::ostringstream os;
+  os << "friction of '" << elementName(worst) << "' at t = " << t << " s: the reactions |R| of the " << n
+     << " elements did not settle (" << kMaxSweeps << " sweeps: last relative change " << change << ", "
+     << change / previous << " times the one before; Newton's method: |R| − |R(F(|R|))| stays at " << residual
+     << " N, its last Jacobian's reciprocal condition " << rcond << ")";
+  if (rcond < 1e-4) os << ": the solution it followed ends here, where the Jacobian turns singular (a fold)";
+  failure_ = os.str();
+  return false;
+}
+
+void PenaltySystem::loopResidual(const Eigen::VectorXd& loads, Eigen::VectorXd& h,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v) {
+  lambda0_ = lambda_free_;
+  for (std::size_t i = 0; i < laws_.size(); ++i) {
+    const std::size_t e = laws_[i];
+    const PenaltyJointFriction& f = joint_friction_[e];
+    loop_force_[i] = elementForce(e, v, loads(Eigen::Index(i)));
+    joint_torque_[e] = f.kind == PenaltyJointFriction::Kind::kGuide
+                           ? loop_force_[i]
+                           : mechanism_.jointFriction()[f.index].lever * loop_force_[i];
+    lambda0_ += loop_force_[i] * lambda_units_.col(Eigen::Index(i));
+  }
+  for (std::size_t i = 0; i < laws_.size(); ++i)
+    h(Eigen::Index(i)) = loads(Eigen::Index(i)) - elementReaction(laws_[i], lambda0_);
+}
+
+bool PenaltySystem::newtonReactions(const Eigen::Ref<const Eigen::VectorXd>& v, double& residual, double& rcond) {
+  constexpr int kMaxSteps = 20;
+  const auto n = Eigen::Index(laws_.size());
+  Eigen::VectorXd &loads = newton_loads_, &h = newton_h_, &trial = newton_trial_, &h_trial = newton_h_trial_;
+  for (Eigen::Index i = 0; i < n; ++i) loads(i) = reaction_[laws_[std::size_t(i)]];
+  loopResidual(loads, h, v);
+  bool settled = false;
+  for (int k = 0; k < kMaxSteps && !settled; ++k) {
+    // The Jacobian of H(N) = N − |R(F(N))| by forward differences.
+    for (Eigen::Index j = 0; j < n; ++j) {
+      trial = loads;
+      const double delta = 1e-7 * (1.0 + std::abs(loads(j)));
+      trial(j) += delta;
+      loopResidual(trial, h_trial, v);
+      newton_jacobian_.col(j) = (h_trial - h) / delta;
+    }
+    newton_lu_.compute(newton_jacobian_);
+    newton_step_ = newton_lu_.solve(h);
+    // Halve the step until |H| decreases.
+    const double before = h.lpNorm<Eigen::Infinity>();
+    double scale = 1.0;
+    bool decreased = false;
+    for (int halving = 0; halving < 30 && !decreased; ++halving, scale *= 0.5) {
+      trial = loads - scale * newton_step_;
+      loopResidual(trial, h_trial, v);
+      decreased = h_trial.lpNorm<Eigen::Infinity>() < before;
+    }
+    if (!decreased) break;
+    settled = true;
+    for (Eigen::Index i = 0; i < n; ++i)
+      settled = settled && std::abs(trial(i) - loads(i)) <= 1e-12 * (1.0 + std::abs(trial(i)));
+    loads = trial;
+    h = h_trial;
+  }
+  loopResidual(loads, h, v);  // the forces at the loads kept
+  for (Eigen::Index i = 0; i < n; ++i) reaction_[laws_[std::size_t(i)]] = loads(i);
+  residual = h.lpNorm<Eigen::Infinity>();
+  if (settled || residual <= 1e-12 * (1.0 + loads.lpNorm<Eigen::Infinity>())) return true;
+  rcond = newton_lu_.rcond();  // the last Jacobian's (the estimate allocates: on failure only)
+  return false;
+}
+
+double PenaltySystem::elementForce(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v, double n) const {
+  if (!(n > 0.0)) return 0.0;
+  const PenaltyJointFriction& f = joint_friction_[e];
+  const FrictionInput in{elementVelocity(e, v), n, 0.0};
+  return f.law->force(in, std::span<const double>(z_.data() + joint_z_offset_[e], std::size_t(f.frictionStateSize())));
+}
+
+void PenaltySystem::recordReactions(bool skip_laws) {
   for (std::size_t k = 0; k < joint_friction_.size(); ++k) {
-    if (k != e) reaction_[k] = elementReaction(k, multipliers_);
+    if (!(skip_laws && joint_friction_[k].law)) reaction_[k] = elementReaction(k, multipliers_);
     if (joint_friction_[k].kind == PenaltyJointFriction::Kind::kGuide)
       guide_normal_[k] = -multipliers_(joint_friction_[k].row);
   }
-  if (st == EomStatus::kSuccess && !loop.converged) {
-    std::ostringstream os;
-    os << "friction of '" << (guide ? mechanism_.contacts()[f.index].name : mechanism_.jointFriction()[f.index].name)
-       << "' at t = " << t << " s: the loop F = law(|R(F)|) did not converge (" << loop.iterations
-       << " law evaluations, residual " << loop.residual << " N)";
-    failure_ = os.str();
-    return EomStatus::kNotConverged;
-  }
-  return st;
+}
+
+const std::string& PenaltySystem::elementName(std::size_t e) const {
+  const PenaltyJointFriction& f = joint_friction_[e];
+  return f.kind == PenaltyJointFriction::Kind::kGuide ? mechanism_.contacts()[f.index].name
+                                                      : mechanism_.jointFriction()[f.index].name;
 }
 
 Eigen::VectorXd PenaltySystem::initialState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {

@@ -68,10 +68,18 @@
 /// their forces: with one such element, R(F) = a + b F (two solves, F = 0 and F = 1) and
 /// F = F_law(|R(F)|) is one scalar equation, solved to round-off by solveFrictionLoop
 /// (friction_loop.hpp) — no value lagged, and on a law with several roots (LuGre's fold) the
-/// one that continues the frictionless reaction. With several, derivative() iterates: solve
-/// with the |R| of the previous call, recompute |R| from the multipliers, repeat until it
-/// changes by less than 1e-12 (1 + |R|) (at most 50 solves; then kNotConverged, naming the
-/// element). That map contracts when μ r |∂|R|/∂T| < 1: pins are small against the links.
+/// one that continues the frictionless reaction. With n elements, derivative() first iterates:
+/// solve with the |R| of the previous solve (the previous call's at first), until no |R|
+/// changes by more than 1e-12 (1 + |R|); that map contracts fast when μ r |∂|R|/∂T| ≪ 1 (pins
+/// are small against the links). After 20 solves it turns to the affine form: λ and v̇ are
+/// affine in the n forces (n + 1 solves, reusing the first one's factors), and it sweeps over
+/// the elements, each one's loop solved exactly as above under the others' present forces and
+/// from its last |R|, until no |R| changes by more than 1e-12 (1 + |R|) in a sweep (each a few
+/// vector operations per law evaluation, no solve). After 10 sweeps, Newton's method on
+/// H(N) = N − |R(F(N))| finishes. Where it stalls, kNotConverged names the element, the sweeps'
+/// ratio of changes and Newton's least |H| and reciprocal condition: a singular Jacobian with
+/// |H| > 0 is a fold, the end of the solution the loop followed (LuGre's 1/|R| term brings
+/// blajer-1 and blajer-2 to one).
 ///
 /// The tangential force from the other forces, Fₑ, which the Karnopp-type laws read over a
 /// velocity band (FrictionLaw::usesAppliedForce), is the force that would have to act at the
@@ -286,9 +294,33 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   /// The accelerations with the reaction-dependent friction resolved (file comment).
   EomStatus solveJointFriction(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
-  /// The one element's exact loop (file comment).
-  EomStatus solveFrictionLoop(std::size_t e, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
-                              const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
+  /// Several elements, first: solve with the |R| of the previous solve (or call) until it
+  /// changes by less than 1e-12 (1 + |R|). True when done (settled, or a solve failed: st);
+  /// false when not settled in 20 solves.
+  bool iterateReactions(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                        const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot, EomStatus& st);
+  /// The n + 1 solves that make λ and v̇ affine in the laws' forces: all of them 0 (into vdot and
+  /// lambda_free_), then a unit force on each element with a law alone (lambda_units_, vdot_units_).
+  EomStatus probeFrictions(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                           const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
+  /// Element laws_[i]'s exact loop F = law(|R(λ₀ + F λ₁)|) on lambda0_ and lambda1_; false, with
+  /// failure_ set, when it does not converge.
+  bool settleElement(std::size_t i, double t, const Eigen::Ref<const Eigen::VectorXd>& v);
+  /// Several elements: sweeps of settleElement, each under the others' present forces (file comment).
+  bool settleElements(double t, const Eigen::Ref<const Eigen::VectorXd>& v);
+  /// H(N) = N − |R(F(N))| of the elements with a law at their loads N, on the affine form; sets
+  /// loop_force_, their joint_torque_ and lambda0_ (λ) at N.
+  void loopResidual(const Eigen::VectorXd& loads, Eigen::VectorXd& h, const Eigen::Ref<const Eigen::VectorXd>& v);
+  /// Newton's method on H(N) = 0 from the present |R|, its Jacobian by forward differences and its
+  /// step halved until |H| decreases; true when a step changes no |R| by more than 1e-12 (1 + |R|)
+  /// or |H| ≤ 1e-12 (1 + |N|), with `residual` |H|∞ [N] at the loads kept (reaction_); when false,
+  /// `rcond` is the last Jacobian's reciprocal condition.
+  bool newtonReactions(const Eigen::Ref<const Eigen::VectorXd>& v, double& residual, double& rcond);
+  /// Element e's friction force at the load n ≥ 0 (none without one).
+  double elementForce(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v, double n) const;
+  /// Every element's |R| (but those with a law, if skip_laws) and guide normal from multipliers_.
+  void recordReactions(bool skip_laws);
+  const std::string& elementName(std::size_t e) const;
   /// |R| of element e from multipliers λ; the law's sliding velocity u of element e at v (a
   /// guide's from the kinematics of the present derivative() call).
   double elementReaction(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& lambda) const;
@@ -337,8 +369,16 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   std::vector<double> reaction_;
   mutable std::vector<double> joint_torque_;
   std::vector<double> probe_force_, guide_normal_;
+  // The elements with a law; λ and v̇ with none of their forces, and per unit force of each;
+  // the forces of the loops; the base λ₀ and direction λ₁ of the loop being solved.
+  std::vector<std::size_t> laws_;
+  Eigen::VectorXd lambda_free_;
+  Eigen::MatrixXd lambda_units_, vdot_units_;
+  std::vector<double> loop_force_;
+  Eigen::VectorXd newton_loads_, newton_h_, newton_trial_, newton_h_trial_, newton_step_;
+  Eigen::MatrixXd newton_jacobian_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> newton_lu_;
   Eigen::VectorXd lambda0_, lambda1_;
-  Eigen::VectorXd vdot_unit_;     // the loop's v̇ per unit friction force
   Eigen::VectorXd multipliers_;   // λ of the last derivative()
   std::vector<int> guide_element_;          // per contact: its guide's element, or −1
   mutable Eigen::VectorXd contact_forces_;  // (N_k, F_k) interleaved, for a pin's slot
