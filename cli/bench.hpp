@@ -21,9 +21,10 @@ int benchEom(std::string_view mechanism, double h, double t_end, double series_d
 std::vector<std::filesystem::path> benchProblemFiles(const std::string& data, const std::string& kind);
 
 /// Siconos' planar friction problems in `data` (every .dat): our NSGS and Lemke and Siconos'
-/// fc2d solvers, Siconos' error measure, seconds, the matrix's and the process's memory.
-int benchFc2d(const std::string& data, double tolerance, int max_sweeps, int siconos_max_iterations, bool json,
-              std::ostream& out, std::ostream& err);
+/// fc2d solvers (those named in `only`, all if it is empty; another name throws
+/// std::invalid_argument), Siconos' error measure, seconds, the matrix's and the process's memory.
+int benchFc2d(const std::string& data, double tolerance, int max_sweeps, int siconos_max_iterations,
+              const std::vector<std::string>& only, bool json, std::ostream& out, std::ostream& err);
 /// Siconos' spatial friction problems in `data`: our round-cone solvers, our Lemke on a faceted
 /// cone (`facets`) and Siconos' fc3d solvers, every answer's Siconos fc3d error, the mean seconds
 /// of solves repeated for min_seconds, and our `auto` against the fastest Siconos solver.

@@ -59,9 +59,22 @@ Fc2dRow timed(const std::string& file, const std::string& solver, const lcp::Spa
 
 }  // namespace
 
-int benchFc2d(const std::string& data, double tolerance, int max_iterations, int siconos_max_iterations, bool json,
-              std::ostream& out, std::ostream& err) {
+int benchFc2d(const std::string& data, double tolerance, int max_iterations, int siconos_max_iterations,
+              const std::vector<std::string>& only, bool json, std::ostream& out, std::ostream& err) {
   namespace fs = std::filesystem;
+  std::vector<std::string> known{"nsgs", "lemke"};
+  for (const std::string& name : lcp::siconosFc2dSolverNames()) known.push_back("siconos-" + name);
+  for (const std::string& name : only)
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw std::invalid_argument("--solvers: '" + name + "' is not an fc2d solver (expected some of " + list + ")");
+    }
+  const auto wanted = [&](const std::string& name) {
+    return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+  };
+  const bool dense_wanted =
+      only.empty() || std::any_of(only.begin(), only.end(), [](const std::string& s) { return s != "nsgs"; });
   const std::vector<fs::path> files = benchProblemFiles(data, "fc2d");
 
   std::vector<Fc2dRow> rows;
@@ -77,25 +90,26 @@ int benchFc2d(const std::string& data, double tolerance, int max_iterations, int
           << " s\n";
       rows.push_back(std::move(row));
     };
-    add(timed(file, "nsgs", p, [&] {
-          lcp::NsgsOptions o;
-          o.tolerance = tolerance;
-          o.max_sweeps = max_iterations;
-          return lcp::solveFrictionNsgs(p, o);
-        }),
-        sparse_mb);
+    if (wanted("nsgs"))
+      add(timed(file, "nsgs", p, [&] {
+            lcp::NsgsOptions o;
+            o.tolerance = tolerance;
+            o.max_sweeps = max_iterations;
+            return lcp::solveFrictionNsgs(p, o);
+          }),
+          sparse_mb);
     // The dense solvers get W densely: ours within lcp::kDenseFrictionContacts (Lemke's LCP has
     // 4 nc unknowns), Siconos' iterative ones while W stays under 256 MB.
-    if (dense_mb > 256.0) continue;
+    if (dense_mb > 256.0 || !dense_wanted) continue;
     const lcp::FrictionProblem2D dense{Eigen::MatrixXd(p.W), p.q, p.mu};
-    if (dense_fits)
+    if (dense_fits && wanted("lemke"))
       add(timed(file, "lemke", p, [&] {
             lcp::LemkeSolver lemke;
             return lcp::solveFrictionWithLemke(dense, lemke);
           }),
           dense_mb);
     for (const std::string& name : lcp::siconosFc2dSolverNames()) {
-      if (name == "enum" && p.contacts() > 8) continue;  // 4^nc cases
+      if (!wanted("siconos-" + name) || (name == "enum" && p.contacts() > 8)) continue;  // enum: 4^nc cases
       if (!dense_fits && name != "nsgs" && name != "cpg") continue;
       lcp::SiconosOptions o;
       o.tolerance = tolerance;

@@ -17,6 +17,7 @@
 
 #include "cli/bench.hpp"
 #include "cli/command.hpp"
+#include "cli/method_list.hpp"
 #include "lcp/friction_facets.hpp"
 #include "lcp/friction_to_lcp.hpp"
 #include "lcp/lemke.hpp"
@@ -161,6 +162,9 @@ void declare(po::options_description& o, po::positional_options_description& p) 
       "tolerance", po::value<double>(), "fc2d, fc3d: Siconos' error to reach (default 1e-8)")(
       "facets", po::value<int>()->default_value(8), "fc3d: directions per contact of our faceted cone, 3 … 1024")(
       "max-iterations", po::value<int>()->default_value(100000), "fc2d: our NSGS's sweeps at most")(
+      "solvers", po::value<std::string>(),
+      "fc2d: only these solvers, comma-separated (default: all): nsgs, lemke, siconos-NAME for each of "
+      "Siconos' fc2d solvers")(
       "siconos-max-iterations", po::value<int>()->default_value(2000),
       "fc2d, fc3d: Siconos' iterations at most (its dense NSGS sweep costs (2 nc)^2)")(
       "t-end", po::value<double>(), "eom, friction: end time [s] (default 20, the thesis')")(
@@ -186,6 +190,7 @@ void checkApplies(const po::variables_map& vm, const std::string& what) {
       {"tolerance", {"fc2d", "fc3d"}},
       {"facets", {"fc3d"}},
       {"max-iterations", {"fc2d"}},
+      {"solvers", {"fc2d"}},
       {"siconos-max-iterations", {"fc2d", "fc3d"}}};
   for (const auto& [option, whats] : takes) {
     if (!vm.count(option) || vm[option].defaulted() || whats.count(what)) continue;
@@ -217,7 +222,10 @@ int run(const po::variables_map& vm, std::ostream& out, std::ostream& err) {
     const int sweeps = vm["max-iterations"].as<int>(), theirs = vm["siconos-max-iterations"].as<int>();
     if (sweeps < 1 || theirs < 1) throw std::invalid_argument("--max-iterations, --siconos-max-iterations: expected ≥ 1");
     const std::string data = vm.count("data") ? vm["data"].as<std::string>() : "tests/data/siconos/fc2d-more";
-    return benchFc2d(data, positive("tolerance", 1e-8), sweeps, theirs, json, out, err);
+    const std::vector<std::string> only = vm.count("solvers") ? splitList(vm["solvers"].as<std::string>())
+                                                               : std::vector<std::string>{};
+    if (vm.count("solvers") && only.empty()) throw std::invalid_argument("--solvers: expected solvers' names");
+    return benchFc2d(data, positive("tolerance", 1e-8), sweeps, theirs, only, json, out, err);
   }
   if (what == "fc3d") {
     const int theirs = vm["siconos-max-iterations"].as<int>(), facets = vm["facets"].as<int>();
