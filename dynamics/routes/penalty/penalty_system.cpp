@@ -496,8 +496,7 @@ bool PenaltySystem::settleElement(std::size_t i, double t, const Eigen::Ref<cons
   // Several elements start each loop from the element's last |R|, to stay on its branch.
   const FrictionLoopSolution loop = dynamics::solveFrictionLoop(
       reaction, [&](double n) { return elementForce(e, v, n); }, laws_.size() > 1 ? reaction_[e] : 0.0);
-  loop_force_[i] = loop.force;
-  joint_torque_[e] = guide ? loop.force : mechanism_.jointFriction()[f.index].lever * loop.force;
+  setLoopForce(i, loop.force);
   reaction_[e] = loop.normal_magnitude;
   if (loop.converged) return true;
   std::ostringstream os;
@@ -511,14 +510,7 @@ bool PenaltySystem::settleElements(double t, const Eigen::Ref<const Eigen::Vecto
   constexpr int kMaxSweeps = 10;
   const std::size_t n = laws_.size();
   // Start from the forces at the present |R|, the iteration's last.
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t e = laws_[i];
-    loop_force_[i] = elementForce(e, v, reaction_[e]);
-    const PenaltyJointFriction& f = joint_friction_[e];
-    joint_torque_[e] = f.kind == PenaltyJointFriction::Kind::kGuide
-                           ? loop_force_[i]
-                           : mechanism_.jointFriction()[f.index].lever * loop_force_[i];
-  }
+  for (std::size_t i = 0; i < n; ++i) setLoopForce(i, elementForce(laws_[i], v, reaction_[laws_[i]]));
   double previous = 0.0, change = 0.0;
   std::size_t worst = 0;
   for (int sweep = 1;; ++sweep) {
@@ -557,12 +549,7 @@ void PenaltySystem::loopResidual(const Eigen::VectorXd& loads, Eigen::VectorXd& 
                                  const Eigen::Ref<const Eigen::VectorXd>& v) {
   lambda0_ = lambda_free_;
   for (std::size_t i = 0; i < laws_.size(); ++i) {
-    const std::size_t e = laws_[i];
-    const PenaltyJointFriction& f = joint_friction_[e];
-    loop_force_[i] = elementForce(e, v, loads(Eigen::Index(i)));
-    joint_torque_[e] = f.kind == PenaltyJointFriction::Kind::kGuide
-                           ? loop_force_[i]
-                           : mechanism_.jointFriction()[f.index].lever * loop_force_[i];
+    setLoopForce(i, elementForce(laws_[i], v, loads(Eigen::Index(i))));
     lambda0_ += loop_force_[i] * lambda_units_.col(Eigen::Index(i));
   }
   for (std::size_t i = 0; i < laws_.size(); ++i)
@@ -609,6 +596,13 @@ bool PenaltySystem::newtonReactions(const Eigen::Ref<const Eigen::VectorXd>& v, 
   if (settled || residual <= 1e-12 * (1.0 + loads.lpNorm<Eigen::Infinity>())) return true;
   rcond = newton_lu_.rcond();  // the last Jacobian's (the estimate allocates: on failure only)
   return false;
+}
+
+void PenaltySystem::setLoopForce(std::size_t i, double force) {
+  const PenaltyJointFriction& f = joint_friction_[laws_[i]];
+  loop_force_[i] = force;
+  joint_torque_[laws_[i]] =
+      f.kind == PenaltyJointFriction::Kind::kGuide ? force : mechanism_.jointFriction()[f.index].lever * force;
 }
 
 double PenaltySystem::elementForce(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v, double n) const {

@@ -316,6 +316,8 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   /// or |H| ≤ 1e-12 (1 + |N|), with `residual` |H|∞ [N] at the loads kept (reaction_); when false,
   /// `rcond` is the last Jacobian's reciprocal condition.
   bool newtonReactions(const Eigen::Ref<const Eigen::VectorXd>& v, double& residual, double& rcond);
+  /// The force of element laws_[i] in the loops (loop_force_) and as its friction (joint_torque_).
+  void setLoopForce(std::size_t i, double force);
   /// Element e's friction force at the load n ≥ 0 (none without one).
   double elementForce(std::size_t e, const Eigen::Ref<const Eigen::VectorXd>& v, double n) const;
   /// Every element's |R| (but those with a law, if skip_laws) and guide normal from multipliers_.
