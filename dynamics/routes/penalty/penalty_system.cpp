@@ -103,7 +103,6 @@ PenaltySystem::PenaltySystem(const Mechanism& mechanism, std::vector<std::shared
     if (joint_friction_[e].law) laws_.push_back(e);
   const auto n = Eigen::Index(laws_.size());
   lambda0_.resize(nl);
-  lambda1_.resize(nl);
   lambda_free_.resize(nl);
   lambda_units_.resize(nl, n);
   vdot_units_.resize(nv, n);
@@ -427,9 +426,8 @@ EomStatus PenaltySystem::solveJointFriction(double t, const Eigen::Ref<const Eig
   if (st != EomStatus::kSuccess) return st;
   if (n == 1) {
     lambda0_ = lambda_free_;
-    lambda1_ = lambda_units_.col(0);
     if (!settleElement(0, t, v)) return EomStatus::kNotConverged;
-    multipliers_ = lambda0_ + loop_force_[0] * lambda1_;
+    multipliers_ = lambda0_ + loop_force_[0] * lambda_units_.col(0);
   } else {
     if (!settleElements(t, v)) return EomStatus::kNotConverged;
     multipliers_ = lambda_free_;
@@ -454,11 +452,10 @@ bool PenaltySystem::iterateReactions(double t, const Eigen::Ref<const Eigen::Vec
       const double r = elementReaction(e, multipliers_);
       change = std::max(change, std::abs(r - reaction_[e]) / (1.0 + r));
       reaction_[e] = r;
+      if (joint_friction_[e].kind == PenaltyJointFriction::Kind::kGuide)
+        guide_normal_[e] = -multipliers_(joint_friction_[e].row);
     }
-    if (change <= 1e-12) {
-      recordReactions(false);
-      return true;
-    }
+    if (change <= 1e-12) return true;
     if (solve == kMaxSolves) return false;
   }
 }
@@ -486,11 +483,12 @@ bool PenaltySystem::settleElement(std::size_t i, double t, const Eigen::Ref<cons
   const std::size_t e = laws_[i];
   const PenaltyJointFriction& f = joint_friction_[e];
   const bool guide = f.kind == PenaltyJointFriction::Kind::kGuide;
+  const auto unit = lambda_units_.col(Eigen::Index(i));  // λ₁: λ per unit force of the element
   const auto reaction = [&](double force) {
-    if (guide) return std::abs(lambda0_(f.row) + force * lambda1_(f.row));
-    lambda0_ += force * lambda1_;  // R at λ₀ + F λ₁, without a temporary
+    if (guide) return std::abs(lambda0_(f.row) + force * unit(f.row));
+    lambda0_ += force * unit;  // R at λ₀ + F λ₁, without a temporary
     const double r = mechanism_.jointFrictionReaction(f.index, lambda0_, contactForces(lambda0_));
-    lambda0_ -= force * lambda1_;
+    lambda0_ -= force * unit;
     return r;
   };
   // Several elements start each loop from the element's last |R|, to stay on its branch.
@@ -520,7 +518,6 @@ bool PenaltySystem::settleElements(double t, const Eigen::Ref<const Eigen::Vecto
       lambda0_ = lambda_free_;
       for (std::size_t j = 0; j < n; ++j)
         if (j != i) lambda0_ += loop_force_[j] * lambda_units_.col(Eigen::Index(j));
-      lambda1_ = lambda_units_.col(Eigen::Index(i));
       const double before = reaction_[laws_[i]];
       if (!settleElement(i, t, v)) return false;
       const double r = reaction_[laws_[i]], d = std::abs(r - before) / (1.0 + r);

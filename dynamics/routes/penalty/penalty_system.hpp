@@ -303,8 +303,8 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   /// lambda_free_), then a unit force on each element with a law alone (lambda_units_, vdot_units_).
   EomStatus probeFrictions(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                            const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> vdot);
-  /// Element laws_[i]'s exact loop F = law(|R(λ₀ + F λ₁)|) on lambda0_ and lambda1_; false, with
-  /// failure_ set, when it does not converge.
+  /// Element laws_[i]'s exact loop F = law(|R(λ₀ + F λ₁)|), λ₀ lambda0_ and λ₁ its column of
+  /// lambda_units_; false, with failure_ set, when it does not converge.
   bool settleElement(std::size_t i, double t, const Eigen::Ref<const Eigen::VectorXd>& v);
   /// Several elements: sweeps of settleElement, each under the others' present forces (file comment).
   bool settleElements(double t, const Eigen::Ref<const Eigen::VectorXd>& v);
@@ -372,7 +372,7 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   mutable std::vector<double> joint_torque_;
   std::vector<double> probe_force_, guide_normal_;
   // The elements with a law; λ and v̇ with none of their forces, and per unit force of each;
-  // the forces of the loops; the base λ₀ and direction λ₁ of the loop being solved.
+  // the forces of the loops; the base λ₀ of the loop being solved.
   std::vector<std::size_t> laws_;
   Eigen::VectorXd lambda_free_;
   Eigen::MatrixXd lambda_units_, vdot_units_;
@@ -380,7 +380,7 @@ class PenaltySystem final : public ForwardedSystem<MultibodySystem> {
   Eigen::VectorXd newton_loads_, newton_h_, newton_trial_, newton_h_trial_, newton_step_;
   Eigen::MatrixXd newton_jacobian_;
   Eigen::PartialPivLU<Eigen::MatrixXd> newton_lu_;
-  Eigen::VectorXd lambda0_, lambda1_;
+  Eigen::VectorXd lambda0_;
   Eigen::VectorXd multipliers_;   // λ of the last derivative()
   std::vector<int> guide_element_;          // per contact: its guide's element, or −1
   mutable Eigen::VectorXd contact_forces_;  // (N_k, F_k) interleaved, for a pin's slot
